@@ -1,0 +1,10 @@
+/** Bench suites, in the order they run. Each prints its own figures. */
+import { footprintSuite } from './footprint';
+
+export interface BenchSuite {
+  name: string;
+  description: string;
+  run(): Promise<void> | void;
+}
+
+export const SUITES: readonly BenchSuite[] = [footprintSuite];

@@ -1,0 +1,121 @@
+/**
+ * One place that turns numbers into text, so that no figure on screen is NaN, Infinity or 17 digits long.
+ * Every formatter returns '—' for a value that is not a finite number.
+ */
+
+export const MISSING = '—';
+
+function finite(x: number | null | undefined): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+/** Up to `digits` significant digits, trailing zeros dropped, thousands separated. */
+export function formatNumber(x: number | null | undefined, digits = 3): string {
+  if (!finite(x)) return MISSING;
+  if (x === 0) return '0';
+  const abs = Math.abs(x);
+  if (abs >= 10 ** digits) return Math.round(x).toLocaleString('en-US');
+  const p = Number(x.toPrecision(digits));
+  return p.toLocaleString('en-US', { maximumFractionDigits: 12 });
+}
+
+function scaled(x: number, units: readonly string[], base: number, digits: number, sep = ' '): string {
+  const sign = x < 0 ? '-' : '';
+  let v = Math.abs(x);
+  let i = 0;
+  while (v >= base && i < units.length - 1) {
+    v /= base;
+    i++;
+  }
+  // 999.95 rounds to 1000 at 3 digits: move to the next unit instead of showing "1,000 KiB".
+  if (Number(v.toPrecision(digits)) >= base && i < units.length - 1) {
+    v /= base;
+    i++;
+  }
+  return `${sign}${formatNumber(v, digits)}${sep}${units[i]}`;
+}
+
+/** Tokens: 950 tokens, 12.3k tokens, 1.5M tokens. */
+export function formatTokens(x: number | null | undefined, digits = 3): string {
+  if (!finite(x)) return MISSING;
+  const abs = Math.abs(x);
+  if (abs < 1000) return `${formatNumber(x, digits)} tokens`;
+  return scaled(x, ['', 'k', 'M', 'B', 'T'], 1000, digits, '') + ' tokens';
+}
+
+/** A bare token count with a k/M suffix (for axes): 12.3k. */
+export function formatCount(x: number | null | undefined, digits = 3): string {
+  if (!finite(x)) return MISSING;
+  if (Math.abs(x) < 1000) return formatNumber(x, digits);
+  return scaled(x, ['', 'k', 'M', 'B', 'T'], 1000, digits, '');
+}
+
+/** Bytes in binary units: 128 KiB, 39.1 GiB. */
+export function formatBytes(x: number | null | undefined, digits = 3): string {
+  if (!finite(x)) return MISSING;
+  return scaled(x, ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'], 1024, digits);
+}
+
+/** Bytes in decimal units, as datasheets quote memory: 80 GB. */
+export function formatBytesDecimal(x: number | null | undefined, digits = 3): string {
+  if (!finite(x)) return MISSING;
+  return scaled(x, ['B', 'kB', 'MB', 'GB', 'TB', 'PB'], 1000, digits);
+}
+
+/** Bandwidth in decimal bytes per second, as links are quoted: 63 GB/s. */
+export function formatBandwidth(bytesPerSecond: number | null | undefined, digits = 3): string {
+  if (!finite(bytesPerSecond)) return MISSING;
+  return scaled(bytesPerSecond, ['B/s', 'kB/s', 'MB/s', 'GB/s', 'TB/s', 'PB/s'], 1000, digits);
+}
+
+/** Durations from nanoseconds to days; input in seconds. */
+export function formatDuration(seconds: number | null | undefined, digits = 3): string {
+  if (!finite(seconds)) return MISSING;
+  const sign = seconds < 0 ? '-' : '';
+  const s = Math.abs(seconds);
+  if (s === 0) return '0 s';
+  if (s < 1e-6) return `${sign}${formatNumber(s * 1e9, digits)} ns`;
+  if (s < 1e-3) return `${sign}${formatNumber(s * 1e6, digits)} µs`;
+  if (s < 1) return `${sign}${formatNumber(s * 1e3, digits)} ms`;
+  if (s < 60) return `${sign}${formatNumber(s, digits)} s`;
+  if (s < 3600) return `${sign}${formatNumber(s / 60, digits)} min`;
+  if (s < 86400) return `${sign}${formatNumber(s / 3600, digits)} h`;
+  return `${sign}${formatNumber(s / 86400, digits)} d`;
+}
+
+/** FLOPs (a count) or FLOP/s (a rate): 989 TFLOP/s. */
+export function formatFlops(x: number | null | undefined, perSecond = false, digits = 3): string {
+  if (!finite(x)) return MISSING;
+  const units = ['FLOP', 'kFLOP', 'MFLOP', 'GFLOP', 'TFLOP', 'PFLOP', 'EFLOP'];
+  return scaled(x, units, 1000, digits) + (perSecond ? '/s' : '');
+}
+
+/** Money in US dollars; cents for small amounts, fractions of a cent where it matters. */
+export function formatMoney(dollars: number | null | undefined, digits = 3): string {
+  if (!finite(dollars)) return MISSING;
+  const sign = dollars < 0 ? '-' : '';
+  const d = Math.abs(dollars);
+  if (d !== 0 && d < 0.01) return `${sign}$${formatNumber(d, digits)}`;
+  if (d < 1000) return `${sign}$${d.toFixed(2)}`;
+  return `${sign}$${Math.round(d).toLocaleString('en-US')}`;
+}
+
+/** A ratio in [0, 1] (or beyond) as a percentage: 0.4012 → 40.1%. */
+export function formatPercent(ratio: number | null | undefined, digits = 3): string {
+  if (!finite(ratio)) return MISSING;
+  const pct = ratio * 100;
+  if (pct !== 0 && Math.abs(pct) < 0.1) return `${pct < 0 ? '-' : ''}<0.1%`;
+  return `${formatNumber(pct, digits)}%`;
+}
+
+/** A multiplier: 3.2×. */
+export function formatRatio(x: number | null | undefined, digits = 3): string {
+  if (!finite(x)) return MISSING;
+  return `${formatNumber(x, digits)}×`;
+}
+
+/** Power: 700 W, 10.2 kW, 1.2 MW. */
+export function formatPower(watts: number | null | undefined, digits = 3): string {
+  if (!finite(watts)) return MISSING;
+  return scaled(watts, ['W', 'kW', 'MW', 'GW'], 1000, digits);
+}

@@ -1,0 +1,84 @@
+/**
+ * KV footprint of one agent context against an accelerator's memory: the first question of lesson 07.04
+ * ("how many agents' caches fit on this machine?").
+ */
+import { type AcceleratorSpec } from './catalog/accelerators';
+import { DTYPE_BYTES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from './catalog/models';
+
+export interface FootprintInput {
+  model: ModelSpec;
+  accelerator: AcceleratorSpec;
+  kvDtype: Dtype;
+  weightDtype: Dtype;
+  /** Tokens in one agent context. */
+  contextTokens: number;
+  /** Accelerators the model is sharded over (tensor parallel); KV and weights split evenly. */
+  gpus: number;
+  /** Share of HBM the engine may use (vLLM's gpu_memory_utilization, default 0.9). */
+  memoryUtilization: number;
+}
+
+export interface FootprintPoint {
+  tokens: number;
+  bytes: number;
+}
+
+export interface FootprintResult {
+  kvBytesPerToken: number;
+  /** Bytes of KV one context occupies across all GPUs. */
+  contextBytes: number;
+  weightBytesTotal: number;
+  /** usable HBM = gpus × memory × utilisation */
+  usableHbmBytes: number;
+  /** KV budget = usable HBM − weights (≥ 0) */
+  kvBudgetBytes: number;
+  /** Whether the weights alone fit in the usable memory. */
+  weightsFit: boolean;
+  /** Tokens of KV that fit in the budget. */
+  maxCachedTokens: number;
+  /** Whole agent contexts of this size that fit at once. */
+  concurrentContexts: number;
+  /** Share of the KV budget one context uses. */
+  contextShareOfBudget: number;
+  /** Bytes against context length, for the chart. */
+  curve: FootprintPoint[];
+  /** The same context's bytes for every KV dtype, for the comparison bars. */
+  perDtype: { dtype: Dtype; contextBytes: number }[];
+}
+
+export function computeFootprint(input: FootprintInput): FootprintResult {
+  const { model, accelerator, kvDtype, weightDtype } = input;
+  const gpus = Math.max(1, Math.floor(input.gpus));
+  const tokens = Math.max(0, Math.floor(input.contextTokens));
+  const util = Math.min(1, Math.max(0, input.memoryUtilization));
+  const perToken = kvBytesPerToken(model, kvDtype);
+  const contextBytes = perToken * tokens;
+  const weightsTotal = weightBytes(model, weightDtype);
+  const usable = gpus * accelerator.memoryBytes * util;
+  const budget = Math.max(0, usable - weightsTotal);
+  const maxCachedTokens = Math.floor(budget / perToken);
+  const curve: FootprintPoint[] = [];
+  const top = Math.max(tokens, model.maxContext);
+  const steps = 64;
+  for (let i = 0; i <= steps; i++) {
+    const t = Math.round((top * i) / steps);
+    curve.push({ tokens: t, bytes: t * perToken });
+  }
+  const perDtype = (['fp32', 'bf16', 'fp8'] as Dtype[]).map((d) => ({
+    dtype: d,
+    contextBytes: (perToken / DTYPE_BYTES[kvDtype]) * DTYPE_BYTES[d] * tokens,
+  }));
+  return {
+    kvBytesPerToken: perToken,
+    contextBytes,
+    weightBytesTotal: weightsTotal,
+    usableHbmBytes: usable,
+    kvBudgetBytes: budget,
+    weightsFit: weightsTotal <= usable,
+    maxCachedTokens,
+    concurrentContexts: tokens > 0 ? Math.floor(budget / contextBytes) : 0,
+    contextShareOfBudget: budget > 0 ? contextBytes / budget : Infinity,
+    curve,
+    perDtype,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The main thread's side of the worker bridge: one lazily created module worker, typed calls, cancellation
+ * of superseded requests, streamed frames, and a restart when the worker dies.
+ */
+import * as Comlink from 'comlink';
+import type { WorkerApi } from './sim.worker';
+import type { MethodArgs, MethodFrame, MethodName, MethodResult } from './methods';
+
+export class WorkerCrashed extends Error {
+  constructor(detail: string) {
+    super(`The simulation worker stopped unexpectedly (${detail}). It has been restarted.`);
+    this.name = 'WorkerCrashed';
+  }
+}
+
+interface Pending {
+  reject(error: Error): void;
+}
+
+export interface CallOptions<F> {
+  onFrame?: (frame: F) => void;
+}
+
+export interface Job<R> {
+  id: number;
+  result: Promise<R>;
+  cancel(): void;
+}
+
+export class SimClient {
+  private worker: Worker | null = null;
+  private remote: Comlink.Remote<WorkerApi> | null = null;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+
+  private ensure(): Comlink.Remote<WorkerApi> {
+    if (this.remote) return this.remote;
+    const worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'sim' });
+    worker.addEventListener('error', (e) => this.fail(e.message || 'uncaught error'));
+    worker.addEventListener('messageerror', () => this.fail('a message could not be read'));
+    this.worker = worker;
+    this.remote = Comlink.wrap<WorkerApi>(worker);
+    return this.remote;
+  }
+
+  /** Reject everything in flight and drop the worker; the next call starts a fresh one. */
+  private fail(detail: string) {
+    const err = new WorkerCrashed(detail);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.worker?.terminate();
+    this.worker = null;
+    this.remote = null;
+  }
+
+  call<M extends MethodName>(method: M, args: MethodArgs<M>, options: CallOptions<MethodFrame<M>> = {}): Job<MethodResult<M>> {
+    const id = this.nextId++;
+    const remote = this.ensure();
+    let settled = false;
+    const result = new Promise<MethodResult<M>>((resolve, reject) => {
+      this.pending.set(id, { reject });
+      const onFrame = options.onFrame
+        ? Comlink.proxy(async (frame: unknown) => {
+            if (!settled) options.onFrame!(frame as MethodFrame<M>);
+          })
+        : undefined;
+      remote
+        .call(id, method, args, onFrame)
+        .then((r) => resolve(r as MethodResult<M>), (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))))
+        .finally(() => {
+          settled = true;
+          this.pending.delete(id);
+        });
+    });
+    return {
+      id,
+      result,
+      cancel: () => {
+        settled = true;
+        if (this.remote === remote) void remote.cancel(id).catch(() => {});
+      },
+    };
+  }
+
+  /** Test hook: make the worker throw outside any call, as a real crash would. */
+  crashForTest() {
+    void this.ensure().crash();
+  }
+
+  dispose() {
+    this.fail('disposed');
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Every computation a widget can ask of the worker, by name. Each takes plain, structured-cloneable
+ * arguments (ids rather than catalog objects) and returns plain data. Pure: importable in Node tests.
+ */
+import { findAccelerator, ACCELERATORS } from '../sim/catalog/accelerators';
+import { findModel, MODELS, type Dtype } from '../sim/catalog/models';
+import { computeFootprint, type FootprintResult } from '../sim/footprint';
+import type { JobContext } from './job';
+
+export class BadRequest extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+export interface FootprintRequest {
+  modelId: string;
+  acceleratorId: string;
+  kvDtype: Dtype;
+  weightDtype: Dtype;
+  contextTokens: number;
+  gpus: number;
+  memoryUtilization: number;
+}
+
+export interface FootprintResponse extends FootprintResult {
+  modelName: string;
+  acceleratorName: string;
+  acceleratorMemoryBytes: number;
+  /** For the comparison chart: the same context on every catalog model. */
+  perModel: { id: string; name: string; kvBytesPerToken: number; contextBytes: number }[];
+}
+
+function kvFootprint(req: FootprintRequest): FootprintResponse {
+  const model = findModel(req.modelId);
+  if (!model) throw new BadRequest(`Unknown model "${req.modelId}".`);
+  const accelerator = findAccelerator(req.acceleratorId);
+  if (!accelerator) throw new BadRequest(`Unknown accelerator "${req.acceleratorId}".`);
+  const result = computeFootprint({ ...req, model, accelerator });
+  const perModel = MODELS.map((m) => {
+    const r = computeFootprint({ ...req, model: m, accelerator });
+    return { id: m.id, name: m.name, kvBytesPerToken: r.kvBytesPerToken, contextBytes: r.contextBytes };
+  });
+  return {
+    ...result,
+    modelName: model.name,
+    acceleratorName: accelerator.name,
+    acceleratorMemoryBytes: accelerator.memoryBytes,
+    perModel,
+  };
+}
+
+/** Exercises the bridge's failure path in tests: a method that throws, and one that kills the worker. */
+async function selfTest(req: { mode: 'ok' | 'throw' | 'slow' }, ctx: JobContext<number>): Promise<string> {
+  if (req.mode === 'throw') throw new Error('self-test failure');
+  if (req.mode === 'slow') {
+    for (let i = 0; i < 50; i++) {
+      await ctx.emit(i);
+      await ctx.checkpoint();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return 'ok';
+}
+
+function catalogSummary() {
+  return {
+    models: MODELS.map((m) => ({ id: m.id, name: m.name })),
+    accelerators: ACCELERATORS.map((a) => ({ id: a.id, name: a.name, memoryBytes: a.memoryBytes })),
+  };
+}
+
+export const methods = {
+  kvFootprint,
+  selfTest,
+  catalogSummary,
+};
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type MethodArgs<M extends MethodName> = Parameters<Methods[M]>[0];
+export type MethodResult<M extends MethodName> = Awaited<ReturnType<Methods[M]>>;
+export type MethodFrame<M extends MethodName> =
+  Parameters<Methods[M]> extends [unknown, JobContext<infer F>] ? F : never;

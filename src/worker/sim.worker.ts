@@ -1,0 +1,41 @@
+/// <reference lib="webworker" />
+/** The web worker: runs the simulation core off the main thread, exposed through Comlink. */
+import * as Comlink from 'comlink';
+import { JobCancelled, type JobContext } from './job';
+import { methods, type MethodName } from './methods';
+
+const cancelled = new Set<number>();
+
+const api = {
+  async call(jobId: number, method: MethodName, args: unknown, onFrame?: (frame: unknown) => Promise<void>) {
+    const fn = methods[method] as unknown as ((a: unknown, ctx: JobContext) => unknown) | undefined;
+    if (!fn) throw new Error(`The worker has no method "${String(method)}".`);
+    const ctx: JobContext = {
+      isCancelled: () => cancelled.has(jobId),
+      async checkpoint() {
+        await new Promise((r) => setTimeout(r, 0));
+        if (cancelled.has(jobId)) throw new JobCancelled();
+      },
+      async emit(frame) {
+        if (onFrame) await onFrame(frame);
+      },
+    };
+    try {
+      return await fn(args, ctx);
+    } finally {
+      cancelled.delete(jobId);
+    }
+  },
+  cancel(jobId: number) {
+    cancelled.add(jobId);
+  },
+  /** For the bridge's own test: an uncaught error that kills this worker's event loop turn. */
+  crash() {
+    setTimeout(() => {
+      throw new Error('deliberate worker crash');
+    }, 0);
+  },
+};
+
+export type WorkerApi = typeof api;
+Comlink.expose(api);
