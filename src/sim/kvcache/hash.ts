@@ -1,0 +1,171 @@
+/**
+ * Block identities by chained hashing, as vLLM and Mooncake do: the hash of block k covers the hash of block
+ * k−1 and block k's own content, so equal hashes mean equal *prefixes* and a cache lookup is a walk along the
+ * request's hash list until the first miss.
+ *
+ * Hashes are 52-bit non-negative integers (safe in a double, usable as Map keys without allocation): two
+ * independent 32-bit murmur3-style mixes, 20 + 32 bits. At 10⁶ distinct blocks the chance of any collision is
+ * about 10⁻⁴.
+ *
+ * Three ways in:
+ * - `chainHashes(contentIds)`: one content id per block (not yet chained) → chained hashes.
+ * - `segmentBlockHashes(segments, blockSize)`: a prompt as content segments with token counts (a system
+ *   prompt, a tool result, …) → one hash per block of `blockSize` tokens (the last one may be partial). Cost is
+ *   O(segments + blocks), never per token. Two prompts with the same segments in the same order get the same
+ *   hashes; a prompt that differs at some token misses from the block holding that token on.
+ * - Mooncake `hash_ids` are already chained: use them as they are (`mooncakeBlockTokens` gives the tokens of
+ *   each block).
+ */
+import type { BlockHash } from './types';
+
+/** Parent hash of the first block of every sequence. */
+export const ROOT_HASH: BlockHash = 0;
+
+const TWO32 = 4294967296;
+const TWO20 = 1048576;
+
+function rotl(x: number, r: number): number {
+  return (x << r) | (x >>> (32 - r));
+}
+
+function mixWord(h: number, w: number): number {
+  let k = Math.imul(w | 0, 0xcc9e2d51);
+  k = rotl(k, 15);
+  k = Math.imul(k, 0x1b873593);
+  h ^= k;
+  h = rotl(h, 13);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+function fmix(h: number, len: number): number {
+  h ^= len;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** 52-bit hash of four 32-bit words. */
+function hash4(a: number, b: number, c: number, d: number): number {
+  let h1 = 0x243f6a88;
+  let h2 = 0x85a308d3;
+  h1 = mixWord(mixWord(mixWord(mixWord(h1, a), b), c), d);
+  h2 = mixWord(mixWord(mixWord(mixWord(h2, d), c), b), a);
+  const lo = fmix(h1, 16);
+  const hi = fmix(h2 ^ lo, 16) % TWO20;
+  return hi * TWO32 + lo;
+}
+
+function lo32(x: number): number {
+  return x % TWO32 | 0;
+}
+function hi32(x: number): number {
+  return Math.floor(x / TWO32) | 0;
+}
+
+/** A content id (string or non-negative integer) as a 52-bit integer. Strings are hashed once, per character. */
+export function contentKey(id: string | number): number {
+  if (typeof id === 'number') {
+    if (!Number.isSafeInteger(id) || id < 0) return contentKey(String(id));
+    return hash4(0x6e756d31, lo32(id), hi32(id), 0x2f);
+  }
+  let h1 = 0x73747231;
+  let h2 = 0x9e3779b9;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    h1 = mixWord(h1, c);
+    h2 = mixWord(h2, c ^ 0x5bd1e995);
+  }
+  const lo = fmix(h1, id.length);
+  const hi = fmix(h2 ^ lo, id.length) % TWO20;
+  return hi * TWO32 + lo;
+}
+
+/** Hash of a block given its parent's hash and a key for its own content. */
+export function chainHash(parent: BlockHash, content: number): BlockHash {
+  return hash4(lo32(parent), hi32(parent), lo32(content), hi32(content));
+}
+
+/** Chained hashes of blocks given one (unchained) content id per block. */
+export function chainHashes(contentIds: ArrayLike<string | number>, parent: BlockHash = ROOT_HASH): BlockHash[] {
+  const out = new Array<BlockHash>(contentIds.length);
+  let h = parent;
+  for (let i = 0; i < contentIds.length; i++) {
+    h = chainHash(h, contentKey(contentIds[i]));
+    out[i] = h;
+  }
+  return out;
+}
+
+/** One piece of a prompt: `tokens` tokens of the content named `id`. */
+export interface Segment {
+  id: string | number;
+  tokens: number;
+}
+
+export interface BlockList {
+  /** One chained hash per block, the last block possibly partial. */
+  hashes: BlockHash[];
+  /** Tokens in the last block (= blockSize when it is full; 0 when there are no blocks). */
+  lastBlockTokens: number;
+  /** Total tokens. */
+  tokens: number;
+}
+
+/**
+ * Block hashes of a prompt made of content segments. A block's content key folds (segment, offset within the
+ * segment, length) of every piece of a segment that falls in it; its hash chains that onto the previous one.
+ * With `fullBlocksOnly`, a trailing partial block is left out (vLLM only caches full blocks).
+ */
+export function segmentBlockHashes(
+  segments: readonly Segment[],
+  blockSize: number,
+  opts: { fullBlocksOnly?: boolean; parent?: BlockHash } = {},
+): BlockList {
+  if (!Number.isInteger(blockSize) || blockSize < 1) throw new RangeError(`blockSize must be a positive integer, got ${blockSize}`);
+  const hashes: BlockHash[] = [];
+  let parent = opts.parent ?? ROOT_HASH;
+  let acc1 = 0; // content key of the block being filled, as two words
+  let acc2 = 0;
+  let fill = 0; // tokens in the block being filled
+  let total = 0;
+  for (const seg of segments) {
+    const n = seg.tokens;
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`segment tokens must be a non-negative integer, got ${n}`);
+    if (n === 0) continue;
+    const key = contentKey(seg.id);
+    let off = 0;
+    while (off < n) {
+      const take = Math.min(n - off, blockSize - fill);
+      const piece = hash4(lo32(key), hi32(key), off, take);
+      acc1 = mixWord(acc1, lo32(piece));
+      acc2 = mixWord(acc2, hi32(piece) ^ fill);
+      fill += take;
+      off += take;
+      if (fill === blockSize) {
+        parent = chainHash(parent, (fmix(acc2, blockSize) % TWO20) * TWO32 + fmix(acc1, blockSize));
+        hashes.push(parent);
+        acc1 = acc2 = 0;
+        fill = 0;
+      }
+    }
+    total += n;
+  }
+  let lastBlockTokens = hashes.length ? blockSize : 0;
+  if (fill > 0 && !opts.fullBlocksOnly) {
+    hashes.push(chainHash(parent, (fmix(acc2, fill) % TWO20) * TWO32 + fmix(acc1, fill)));
+    lastBlockTokens = fill;
+  }
+  return { hashes, lastBlockTokens, tokens: total };
+}
+
+/**
+ * Tokens in block `k` of a request of `inputTokens` tokens cut in blocks of `blockSize`: blockSize for full
+ * blocks, the remainder for the last, 0 past the end (when a trace lists more blocks than its length needs).
+ */
+export function blockTokens(k: number, inputTokens: number, blockSize: number): number {
+  const rest = inputTokens - k * blockSize;
+  return rest <= 0 ? 0 : rest >= blockSize ? blockSize : rest;
+}
