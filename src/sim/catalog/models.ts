@@ -29,6 +29,13 @@ export interface MlaAttention {
   vHeadDim: number;
 }
 
+export interface MoeSpec {
+  /** Routed experts per MoE layer. */
+  experts: number;
+  /** Routed experts each token is sent to (top-k). */
+  activeExperts: number;
+}
+
 export interface ModelSpec {
   id: string;
   name: string;
@@ -44,6 +51,11 @@ export interface ModelSpec {
   vocabSize: number;
   maxContext: number;
   attention: GqaAttention | MlaAttention;
+  /**
+   * Mixture of experts: routed experts per MoE layer and how many each token uses. Absent for a dense model.
+   * The cost model uses it to estimate how many experts' weights a batch touches (src/sim/cost.ts).
+   */
+  moe?: MoeSpec;
   /** Where the figures come from. */
   source: string;
 }
@@ -125,6 +137,7 @@ export const MODELS: readonly ModelSpec[] = [
     vocabSize: 151_936,
     maxContext: 131_072,
     attention: { kind: 'gqa' },
+    moe: { experts: 128, activeExperts: 8 }, // config.json num_experts 128, num_experts_per_tok 8
     source: 'Qwen/Qwen3-235B-A22B config.json and model card (Qwen3 Technical Report, arXiv 2505.09388)',
   },
   {
@@ -140,6 +153,7 @@ export const MODELS: readonly ModelSpec[] = [
     vocabSize: 129_280,
     maxContext: 131_072,
     attention: { kind: 'mla', kvLoraRank: 512, ropeHeadDim: 64, qkHeadDim: 192, vHeadDim: 128 },
+    moe: { experts: 256, activeExperts: 8 }, // inference/model.py ModelArgs n_routed_experts 256, n_activated_experts 8 (plus 1 shared expert, counted as always-active)
     source:
       'deepseek-ai/DeepSeek-V3 README_WEIGHTS.md (61 layers, 671B total, 36.7B activated) and inference/model.py ModelArgs (kv_lora_rank 512, qk_rope_head_dim 64, qk_nope_head_dim 128, v_head_dim 128)',
   },

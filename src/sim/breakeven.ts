@@ -1,0 +1,371 @@
+/**
+ * Reload vs recompute: is it faster to bring a prefix's KV cache over a link, or to prefill it again?
+ *
+ *   reload(p)    = λ + p · k / B                     λ latency (s), k KV bytes/token, B link bytes/s
+ *   recompute(p) = prefillTime(model, hw, p, 0) = max( Fc(p), Fm(p) )        (src/sim/cost.ts)
+ *     Fc(p) = ( A/2 · p² + (2·body + A/2) · p + 2·V·D ) / G          compute branch, G = tp·peak·mfu
+ *     Fm(p) = ( W(p) + k·ρ · p ) / M                                memory branch,  M = tp·bw·mbu
+ *   with A = attention FLOPs per pair, body = active − 2·V·D matmul params, ρ = KV copies across TP,
+ *   W(p) = weight bytes touched: constant for a dense model, b·(S + X·(1 − q^p)) for a MoE (q = 1 − k_e/E).
+ *
+ * Solving d(p) = reload(p) − recompute(p) = 0 ANALYTICALLY. Because recompute is a max, d = min(d_c, d_m) with
+ *   d_c(p) = λ + s·p − Fc(p)  (s = k/B): a concave quadratic → the quadratic formula (0, 1 or 2 roots);
+ *   d_m(p) = λ + s·p − Fm(p): linear for a dense model → one root (Fm(0) − λ)/(s − kρ/M);
+ *          for a MoE  d_m = α + β·p + γ·q^p, whose roots are p = −α/β − W_k(z)/ln q with
+ *          z = (γ·ln q / β) · e^(−α·ln q/β) and W_k the Lambert W function (branch 0, and −1 when z < 0).
+ * A root of d_c is a root of d only where the compute branch is the active one (Fc ≥ Fm), and likewise for d_m,
+ * so each branch's roots are kept only where that branch is the max. The survivors are then checked to be sign
+ * changes of d (a tangency is not a crossing), and the sign of d on each interval between them gives the regime.
+ *
+ * Why zero, one or two crossings? recompute has a floor (the weights must be streamed once even for one token,
+ * ~6.5 ms for a 70B model on 8 × H100) and then grows linearly and quadratically; reload has a tiny fixed latency
+ * and grows linearly. So reload wins very short prefixes (below the floor), may lose in the middle when the link's
+ * per-token cost k/B exceeds the per-token compute cost, and always wins again for long enough prefixes, since
+ * attention makes recompute quadratic. Which of these happen inside the model's context is the regime.
+ *
+ * Compared with Mooncake (Qin et al., FAST'25, §2.2, Eq. 1–2): flops(n) = l·(a·n²·d + b·n·d²), a = 4, b = 22, and
+ * reuse beats recompute when B/G > 2·d·s / (gqa · (a·p·d + b·d²)). That is our compute branch with λ = 0, the
+ * linear coefficient written as l·b·d² (we use 2·active params from the model card: 25.9·d² per layer for
+ * Llama-3-70B) and attention counted without the causal mask (a·p² vs. our A/2·p(p+1), half as large). Their
+ * condition ignores the memory-bound floor, so it cannot show that reload wins short prefixes.
+ * See mooncakeMinBandwidth and tests/breakeven.test.ts.
+ */
+import { kvBytesPerToken, type ModelSpec } from './catalog/models';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  effectiveFlops,
+  effectiveMemBandwidth,
+  embeddingParams,
+  kvReplication,
+  perTokenPrefillTime,
+  prefillCost,
+  prefillTime,
+  weightSplit,
+  type HardwareConfig,
+} from './cost';
+import { DTYPE_BYTES } from './catalog/models';
+
+/** The path KV takes back to HBM: aggregate bandwidth into the replica (bytes/s) and a per-transfer latency (s). */
+export interface ReloadPath {
+  bandwidth: number;
+  latency: number;
+}
+
+export type BreakEvenRegime =
+  | 'reload-always-wins'
+  | 'recompute-always-wins'
+  | 'reload-wins-above'
+  | 'reload-wins-below'
+  | 'recompute-wins-between'
+  | 'reload-wins-between'
+  | 'mixed';
+
+export interface BreakEvenResult {
+  /** Prefix lengths (tokens, real-valued) in (1, maxTokens] where reload − recompute changes sign, ascending. */
+  crossings: number[];
+  /** Crossings beyond maxTokens (the model's context by default), for reference. */
+  crossingsBeyondDomain: number[];
+  regime: BreakEvenRegime;
+  explanation: string;
+  /** Upper end of the prefix range considered (tokens). */
+  maxTokens: number;
+  /** λ, s. */
+  reloadLatency: number;
+  /** k / B, s per token. */
+  reloadSecondsPerToken: number;
+  /** recompute(1): a one-token prefill, i.e. streaming the weights one token touches, s. */
+  recomputeFloorSeconds: number;
+  /** Marginal compute cost of a prefilled token at context 0 and at maxTokens, s per token. */
+  recomputeSecondsPerTokenAtStart: number;
+  recomputeSecondsPerTokenAtEnd: number;
+}
+
+function checkPath(path: ReloadPath): void {
+  if (!(path.bandwidth > 0 && Number.isFinite(path.bandwidth))) throw new RangeError(`link bandwidth must be a positive finite number of bytes/s, got ${path.bandwidth}`);
+  if (!(path.latency >= 0 && Number.isFinite(path.latency))) throw new RangeError(`link latency must be a finite number of seconds ≥ 0, got ${path.latency}`);
+}
+
+/** Seconds to bring p tokens of KV over the path: λ + p·k/B (0 for p = 0). */
+export function reloadTime(model: ModelSpec, hw: HardwareConfig, path: ReloadPath, prefixTokens: number): number {
+  checkPath(path);
+  if (!(prefixTokens >= 0)) throw new RangeError(`prefixTokens must be ≥ 0, got ${prefixTokens}`);
+  if (prefixTokens === 0) return 0;
+  return path.latency + (prefixTokens * kvBytesPerToken(model, hw.kvDtype)) / path.bandwidth;
+}
+
+/** Seconds to prefill p tokens from scratch: prefillTime(model, hw, p, 0). */
+export function recomputeTime(model: ModelSpec, hw: HardwareConfig, prefixTokens: number): number {
+  return prefillTime(model, hw, prefixTokens, 0);
+}
+
+/**
+ * Link bandwidth (bytes/s) at which reloading `prefixTokens` tokens takes exactly as long as recomputing them:
+ *   B* = p·k / (recompute(p) − λ).  Reload wins for any faster link. Infinity if λ ≥ recompute(p) (the latency
+ * alone loses, whatever the bandwidth).
+ */
+export function minLinkBandwidth(model: ModelSpec, hw: HardwareConfig, prefixTokens: number, latency: number): number {
+  if (!(prefixTokens > 0 && Number.isFinite(prefixTokens))) throw new RangeError(`prefixTokens must be positive, got ${prefixTokens}`);
+  if (!(latency >= 0 && Number.isFinite(latency))) throw new RangeError(`latency must be ≥ 0 s, got ${latency}`);
+  const r = recomputeTime(model, hw, prefixTokens);
+  if (r <= latency) return Infinity;
+  return (prefixTokens * kvBytesPerToken(model, hw.kvDtype)) / (r - latency);
+}
+
+/**
+ * Mooncake FAST'25 Eq. 2, for comparison: the smallest B (bytes/s) with B/G > 2·d·s / (gqa·(a·p·d + b·d²)).
+ * `flops` is G, the cluster's FLOP/s; the paper's Table 1 uses 8 × 312 TFLOPS for 8 × A800.
+ */
+export function mooncakeMinBandwidth(args: {
+  hidden: number;
+  gqa: number;
+  bytesPerElem: number;
+  flops: number;
+  prefixTokens: number;
+  a?: number;
+  b?: number;
+}): number {
+  const { hidden: d, gqa, bytesPerElem: s, flops: G, prefixTokens: p } = args;
+  const a = args.a ?? 4;
+  const b = args.b ?? 22;
+  return (G * 2 * d * s) / (gqa * (a * p * d + b * d * d));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Lambert W, real branches, from the logarithm of |z| so that huge or tiny arguments do not overflow.
+
+/** Root of a monotone f on [lo, hi] by Newton steps safeguarded with bisection. */
+function solveMonotone(f: (w: number) => number, df: (w: number) => number, lo: number, hi: number, w0: number): number {
+  let flo = f(lo);
+  let w = Math.min(hi, Math.max(lo, w0));
+  for (let i = 0; i < 200; i++) {
+    const fw = f(w);
+    if (fw === 0) return w;
+    if (Math.sign(fw) === Math.sign(flo)) {
+      lo = w;
+      flo = fw;
+    } else hi = w;
+    let next = w - fw / df(w);
+    if (!(next > lo && next < hi) || !Number.isFinite(next)) next = (lo + hi) / 2;
+    if (Math.abs(next - w) <= 1e-15 * Math.max(1, Math.abs(w))) return next;
+    w = next;
+  }
+  return w;
+}
+
+/** W₀(z) for z > 0 given ln z. */
+export function lambertW0FromLog(lnz: number): number {
+  if (lnz < -30) return Math.exp(lnz); // W₀(z) = z − z² + …
+  const f = (w: number) => w + Math.log(w) - lnz;
+  const df = (w: number) => 1 + 1 / w;
+  if (lnz <= 1) {
+    const z = Math.exp(lnz);
+    return solveMonotone(f, df, z / Math.E, 1, z / (1 + z));
+  }
+  return solveMonotone(f, df, 1, lnz, lnz - Math.log(lnz));
+}
+
+/** W₀(z) and W₋₁(z) for −1/e ≤ z < 0 given u = ln(−z) ≤ −1. */
+export function lambertWNegFromLog(u: number): { w0: number; wm1: number } {
+  if (u > -1) throw new RangeError('z < −1/e: no real Lambert W');
+  const f = (w: number) => w + Math.log(-w) - u;
+  const df = (w: number) => 1 + 1 / w;
+  // Near the branch point z = −1/e the two branches meet at −1: w ≈ −1 ± sqrt(2(1 + e·z)).
+  const onePlusEz = 1 - Math.exp(u + 1);
+  const branchGuess = Math.sqrt(Math.max(0, 2 * onePlusEz));
+  let w0: number;
+  if (u < -30) w0 = -Math.exp(u);
+  else {
+    const z = -Math.exp(u);
+    w0 = solveMonotone(f, df, -1, z, onePlusEz < 0.1 ? -1 + branchGuess : z);
+  }
+  const wm1 = solveMonotone(f, df, Math.min(2 * u, -1), Math.min(u, -1), onePlusEz < 0.1 ? -1 - branchGuess : u - Math.log(-u));
+  return { w0, wm1 };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+interface Coefficients {
+  lambda: number;
+  s: number;
+  G: number;
+  M: number;
+  A: number;
+  body2: number;
+  head: number;
+  /** KV bytes per token × replication (written during prefill). */
+  kvWrite: number;
+  /** weight bytes: always-read and routed (all experts) */
+  wAlways: number;
+  wRouted: number;
+  /** probability a routed expert is NOT touched by one token */
+  q: number;
+}
+
+function coefficients(model: ModelSpec, hw: HardwareConfig, path: ReloadPath): Coefficients {
+  checkPath(path);
+  const bytes = DTYPE_BYTES[hw.weightDtype];
+  const split = weightSplit(model);
+  return {
+    lambda: path.latency,
+    s: kvBytesPerToken(model, hw.kvDtype) / path.bandwidth,
+    G: effectiveFlops(hw),
+    M: effectiveMemBandwidth(hw),
+    A: attentionFlopsPerPair(model, 'prefill'),
+    body2: 2 * bodyParams(model),
+    head: 2 * embeddingParams(model),
+    kvWrite: kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp),
+    wAlways: split.always * bytes,
+    wRouted: split.routed * bytes,
+    q: 1 - split.touchProbability,
+  };
+}
+
+function computeBranch(c: Coefficients, p: number): number {
+  return ((c.A / 2) * p * p + (c.body2 + c.A / 2) * p + c.head) / c.G;
+}
+function memoryBranch(c: Coefficients, p: number): number {
+  const touched = c.wRouted > 0 ? -Math.expm1(p * Math.log(c.q)) : 0;
+  return (c.wAlways + c.wRouted * touched + c.kvWrite * p) / c.M;
+}
+
+/** Real roots of a·x² + b·x + c = 0, numerically stable; a double root is dropped (no sign change). */
+function quadraticRoots(a: number, b: number, c: number): number[] {
+  if (a === 0) return b === 0 ? [] : [-c / b];
+  const disc = b * b - 4 * a * c;
+  if (!(disc > 0)) return [];
+  const q = -0.5 * (b + (b >= 0 ? 1 : -1) * Math.sqrt(disc));
+  const roots = [q / a];
+  if (q !== 0) roots.push(c / q);
+  return roots;
+}
+
+/** Roots of α + β·p + γ·e^(L·p) = 0 with γ ≥ 0, L < 0 (the memory branch of d). */
+function expLinearRoots(alpha: number, beta: number, gamma: number, L: number): number[] {
+  if (gamma === 0 || !(L < 0) || !Number.isFinite(L)) return beta === 0 ? [] : [-alpha / beta];
+  if (beta === 0) return -alpha / gamma > 0 ? [Math.log(-alpha / gamma) / L] : [];
+  const lnAbsZ = Math.log((gamma * -L) / Math.abs(beta)) - (L * alpha) / beta;
+  const toP = (w: number) => -alpha / beta - w / L;
+  if (beta < 0) return [toP(lambertW0FromLog(lnAbsZ))];
+  if (lnAbsZ > -1) return [];
+  if (lnAbsZ === -1) return []; // tangency
+  const { w0, wm1 } = lambertWNegFromLog(lnAbsZ);
+  return [toP(w0), toP(wm1)];
+}
+
+/** A few Newton steps on g to tighten a root found in closed form (guards against cancellation). */
+function polish(g: (p: number) => number, dg: (p: number) => number, p: number): number {
+  let best = p;
+  let gBest = Math.abs(g(p));
+  for (let i = 0; i < 4 && gBest > 0; i++) {
+    const d = dg(best);
+    if (!(d !== 0 && Number.isFinite(d))) break;
+    const next = best - g(best) / d;
+    const gn = Math.abs(g(next));
+    if (!(next > 0) || !(gn < gBest)) break;
+    best = next;
+    gBest = gn;
+  }
+  return best;
+}
+
+const fmtUs = (s: number) => `${(s * 1e6).toPrecision(3)} µs`;
+const fmtMs = (s: number) => `${(s * 1e3).toPrecision(3)} ms`;
+const fmtTok = (p: number) => Math.round(p).toLocaleString('en-US');
+
+/**
+ * Where reload and recompute of a p-token prefix cost the same, for p in (0, maxTokens] (default: the model's
+ * context length); a prefix is at least 1 token. See the module comment for the method and the regimes.
+ */
+export function breakEven(model: ModelSpec, hw: HardwareConfig, path: ReloadPath, opts: { maxTokens?: number } = {}): BreakEvenResult {
+  const maxTokens = opts.maxTokens ?? model.maxContext;
+  if (!(maxTokens > 1 && Number.isFinite(maxTokens))) throw new RangeError(`maxTokens must be more than 1, got ${maxTokens}`);
+  const c = coefficients(model, hw, path);
+  const d = (p: number) => reloadTime(model, hw, path, p) - recomputeTime(model, hw, p);
+  const rel = 1e-9;
+
+  // Compute branch: d_c(p) = −A/(2G)·p² + (s − (2·body + A/2)/G)·p + (λ − 2VD/G).
+  const dc = (p: number) => c.lambda + c.s * p - computeBranch(c, p);
+  const ddc = (p: number) => c.s - (c.A * p + c.body2 + c.A / 2) / c.G;
+  const candidates: number[] = [];
+  for (let p of quadraticRoots(-c.A / (2 * c.G), c.s - (c.body2 + c.A / 2) / c.G, c.lambda - c.head / c.G)) {
+    if (!(p > 0) || !Number.isFinite(p)) continue;
+    p = polish(dc, ddc, p);
+    if (computeBranch(c, p) >= memoryBranch(c, p) * (1 - rel)) candidates.push(p);
+  }
+  // Memory branch: d_m(p) = α + β·p + γ·q^p.
+  const alpha = c.lambda - (c.wAlways + c.wRouted) / c.M;
+  const beta = c.s - c.kvWrite / c.M;
+  const gamma = c.wRouted / c.M;
+  const L = c.wRouted > 0 ? Math.log(c.q) : 0;
+  const dm = (p: number) => c.lambda + c.s * p - memoryBranch(c, p);
+  const ddm = (p: number) => beta + (gamma > 0 ? gamma * L * Math.exp(L * p) : 0);
+  for (let p of expLinearRoots(alpha, beta, gamma, L)) {
+    if (!(p > 0) || !Number.isFinite(p)) continue;
+    p = polish(dm, ddm, p);
+    if (memoryBranch(c, p) >= computeBranch(c, p) * (1 - rel)) candidates.push(p);
+  }
+  candidates.sort((x, y) => x - y);
+  const unique: number[] = [];
+  for (const p of candidates) if (!unique.length || p - unique[unique.length - 1] > rel * p) unique.push(p);
+
+  // Keep only sign changes: sample d inside each interval the candidates delimit (on the whole half-line), and
+  // drop a candidate whose two sides have the same sign (a tangency or a root of an inactive branch).
+  const signAt = (p: number) => Math.sign(d(p));
+  const bounds = [0, ...unique];
+  const sampleSigns: number[] = [];
+  for (let i = 0; i < bounds.length; i++) {
+    const lo = bounds[i];
+    const hi = i + 1 < bounds.length ? bounds[i + 1] : Math.max(2 * lo, lo + 1, maxTokens);
+    sampleSigns.push(signAt(lo === 0 ? hi / 2 : Math.sqrt(lo * hi)));
+  }
+  const all: number[] = [];
+  for (let i = 0; i < unique.length; i++) if (sampleSigns[i] !== sampleSigns[i + 1]) all.push(unique[i]);
+  // A prefix is at least one token: the continuous extension below 1 (a MoE touching a fraction of an expert)
+  // has no meaning, so crossings there are not reported.
+  const crossings = all.filter((p) => p > 1 && p <= maxTokens);
+  const beyond = all.filter((p) => p > maxTokens);
+
+  // Sign of d on each interval of [1, maxTokens] between crossings (negative: reload wins).
+  const segBounds = [1, ...crossings, maxTokens];
+  const signs: number[] = [];
+  for (let i = 0; i + 1 < segBounds.length; i++) signs.push(signAt((segBounds[i] + segBounds[i + 1]) / 2));
+  const pattern = signs.map((x) => (x < 0 ? '-' : '+')).join('');
+  const regime: BreakEvenRegime =
+    pattern === '-' ? 'reload-always-wins'
+    : pattern === '+' ? 'recompute-always-wins'
+    : pattern === '+-' ? 'reload-wins-above'
+    : pattern === '-+' ? 'reload-wins-below'
+    : pattern === '-+-' ? 'recompute-wins-between'
+    : pattern === '+-+' ? 'reload-wins-between'
+    : 'mixed';
+
+  const floor = prefillCost(model, hw, 1, 0).memoryTime;
+  const perTokStart = perTokenPrefillTime(model, hw, 0);
+  const perTokEnd = perTokenPrefillTime(model, hw, maxTokens);
+  const head =
+    `Reload costs ${fmtUs(c.lambda)} + ${fmtUs(c.s)}/token; recompute has a floor of ${fmtMs(floor)} (streaming the weights a token touches${c.wRouted > 0 ? ', rising as a longer prefix touches more experts' : ''}) ` +
+    `and then costs ${fmtUs(perTokStart)}/token at the start of the context, rising to ${fmtUs(perTokEnd)}/token at ${fmtTok(maxTokens)} tokens (attention). `;
+  const x = crossings.map(fmtTok);
+  const tail: Record<BreakEvenRegime, string> = {
+    'reload-always-wins': `Reload is faster for every prefix up to ${fmtTok(maxTokens)} tokens.`,
+    'recompute-always-wins': `Recompute is faster for every prefix up to ${fmtTok(maxTokens)} tokens: the link's latency and per-token cost never beat prefill here.`,
+    'reload-wins-above': `Recompute is faster below ${x[0]} tokens (the link's fixed latency dominates); reload wins above.`,
+    'reload-wins-below': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length); recompute wins above, up to ${fmtTok(maxTokens)}${beyond.length ? ` (reload wins again beyond ${fmtTok(beyond[0])} tokens, past the context)` : ''}.`,
+    'recompute-wins-between': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length), recompute wins between ${x[0]} and ${x[1]} (the link costs more per token than prefill compute), and reload wins again above ${x[1]} (attention makes recompute quadratic).`,
+    'reload-wins-between': `Reload wins only between ${x[0]} and ${x[1]} tokens.`,
+    mixed: `Reload and recompute alternate at ${x.join(', ')} tokens.`,
+  };
+  return {
+    crossings,
+    crossingsBeyondDomain: beyond,
+    regime,
+    explanation: head + tail[regime],
+    maxTokens,
+    reloadLatency: c.lambda,
+    reloadSecondsPerToken: c.s,
+    recomputeFloorSeconds: floor,
+    recomputeSecondsPerTokenAtStart: perTokStart,
+    recomputeSecondsPerTokenAtEnd: perTokEnd,
+  };
+}
