@@ -1,0 +1,223 @@
+/**
+ * Distributions for workload parameters (token counts, tool durations, think times, compile times), as plain
+ * JSON-able objects so a scenario file can state them, plus the presets the lessons start from.
+ *
+ * Every sample comes from the Rng passed in (a seeded sfc32 stream), never from Math.random.
+ */
+import type { Rng } from '../rng';
+
+export type Dist =
+  | { kind: 'constant'; value: number }
+  | { kind: 'uniform'; min: number; max: number }
+  | { kind: 'exponential'; mean: number; min?: number; max?: number }
+  /** Log-normal by its median and log-space sigma; optionally clipped to [min, max]. */
+  | { kind: 'lognormal'; median: number; sigma: number; min?: number; max?: number }
+  /** Normal, clipped to [min, max] (min defaults to 0). */
+  | { kind: 'normal'; mean: number; sd: number; min?: number; max?: number }
+  /** Draw one of `values` with the given weights (uniform when absent). */
+  | { kind: 'choice'; values: number[]; weights?: number[] }
+  /** A mixture: pick a component by weight, then sample it. */
+  | { kind: 'mixture'; components: { weight: number; dist: Dist }[] };
+
+function clip(x: number, min: number | undefined, max: number | undefined): number {
+  if (min !== undefined && x < min) return min;
+  if (max !== undefined && x > max) return max;
+  return x;
+}
+
+export function sample(d: Dist, rng: Rng): number {
+  switch (d.kind) {
+    case 'constant':
+      return d.value;
+    case 'uniform':
+      return rng.uniform(d.min, d.max);
+    case 'exponential':
+      return clip(rng.exponential(d.mean), d.min, d.max);
+    case 'lognormal':
+      return clip(rng.lognormal(d.median, d.sigma), d.min, d.max);
+    case 'normal':
+      return clip(d.mean + d.sd * rng.normal(), d.min ?? 0, d.max);
+    case 'choice': {
+      const w = d.weights;
+      if (!w) return d.values[rng.int(d.values.length)];
+      let total = 0;
+      for (const x of w) total += x;
+      let u = rng.next() * total;
+      for (let i = 0; i < d.values.length; i++) {
+        u -= w[i];
+        if (u < 0) return d.values[i];
+      }
+      return d.values[d.values.length - 1];
+    }
+    case 'mixture': {
+      let total = 0;
+      for (const c of d.components) total += c.weight;
+      let u = rng.next() * total;
+      for (const c of d.components) {
+        u -= c.weight;
+        if (u < 0) return sample(c.dist, rng);
+      }
+      return sample(d.components[d.components.length - 1].dist, rng);
+    }
+  }
+}
+
+/** A sample rounded to a non-negative integer (token counts, turn counts). */
+export function sampleInt(d: Dist, rng: Rng, min = 0): number {
+  const x = Math.round(sample(d, rng));
+  return x < min ? min : x;
+}
+
+/** The median of a distribution where it has a closed form (for docs and tests); NaN otherwise. */
+export function median(d: Dist): number {
+  switch (d.kind) {
+    case 'constant':
+      return d.value;
+    case 'uniform':
+      return (d.min + d.max) / 2;
+    case 'exponential':
+      return clip(d.mean * Math.LN2, d.min, d.max);
+    case 'lognormal':
+      return clip(d.median, d.min, d.max);
+    case 'normal':
+      return clip(d.mean, d.min ?? 0, d.max);
+    default:
+      return NaN;
+  }
+}
+
+/** Quantile z-scores used to fit log-normals to published percentiles. */
+const Z90 = 1.2815515655446004;
+
+/**
+ * Tool-call duration presets (seconds). Each is a log-normal fitted to published percentiles; the fit and the
+ * source are stated beside each. A scenario may use a preset by name or give any `Dist`.
+ */
+export const TOOL_LATENCY_PRESETS = {
+  /**
+   * Fast local tools (file read/edit/grep). TraceLab (uw-syfi/TraceLab,
+   * artifacts/tool_calls/tool_latency_distribution/README.md and its tool_latency_summary.csv): Read p50 36 ms,
+   * Edit p50 95 ms; "fast file/edit primitives cluster in the tens-to-hundreds of milliseconds with tight
+   * boxes". Median 50 ms, sigma 0.8 (5th–95th ≈ 13–190 ms), clipped at 10 s.
+   */
+  local: { kind: 'lognormal', median: 0.05, sigma: 0.8, max: 10 },
+  /**
+   * Shell commands. TraceLab, same README/CSV: Claude Code `Bash` p50 ≈ 409 ms, spanning ms to minutes.
+   * Median 0.45 s, sigma 1.5 (p90 ≈ 3.1 s), clipped at 10 min.
+   */
+  shell: { kind: 'lognormal', median: 0.45, sigma: 1.5, max: 600 },
+  /**
+   * Web / API calls: seconds. NVIDIA Dynamo agentic-inference blog (ai-dynamo/dynamo
+   * docs/blogs/agentic-inference/agentic-inference.md): a tool-call pause of "2–30 seconds while the agent
+   * waits for an external API". Median 3 s, sigma 0.9 (5th–95th ≈ 0.7–13 s), clipped at 2 min.
+   */
+  web: { kind: 'lognormal', median: 3, sigma: 0.9, max: 120 },
+  /**
+   * A human in the loop. TraceLab artifacts/human_in_the_loop/human_input_wait/README.md (summary CSV): median
+   * reply 86 s, p90 ≈ 21 min, p99 ≈ 14 h. Log-normal through the median and p90: sigma = ln(1260/86)/z90 =
+   * 2.09. That puts p99 at ≈ 3 h, so the real tail is heavier still; clipped at 24 h.
+   */
+  human: { kind: 'lognormal', median: 86, sigma: Math.log(1260 / 86) / Z90, max: 86_400 },
+  /**
+   * A coding agent's mix of tools as a whole. TraceLab tool_latency_distribution README: median ~125–129 ms
+   * (Claude Code), mean tool call ≈ 16.8 s; < 1 s is ≈ 70% of calls, > 1 min is 4.9% of calls but ≈ 92% of
+   * tool time. Log-normal with median 0.129 s and mean 16.8 s: sigma = sqrt(2 ln(16.8/0.129)) = 3.12, which
+   * gives P(< 1 s) ≈ 74% and P(> 1 min) ≈ 2.4%. Clipped at 1 h.
+   */
+  'coding-mix': { kind: 'lognormal', median: 0.129, sigma: Math.sqrt(2 * Math.log(16.8 / 0.129)), max: 3600 },
+} as const satisfies Record<string, Dist>;
+
+export type ToolLatencyPreset = keyof typeof TOOL_LATENCY_PRESETS;
+
+/**
+ * Human think time between chat turns (seconds): the same TraceLab human-input-wait figures as the `human`
+ * tool preset (median 86 s), but clipped at 30 min so a chat session ends within a lesson-sized horizon.
+ */
+export const CHAT_THINK_TIME: Dist = { kind: 'lognormal', median: 86, sigma: Math.log(1260 / 86) / Z90, max: 1800 };
+
+/**
+ * Structured-output grammar compile time presets (seconds), MaskBench (guidance-ai/jsonschemabench
+ * maskbench/README.md, 11,306 schemas, single-threaded): XGrammar p50 0.92 s / p90 11.6 s; LLGuidance p50
+ * ≈ 1.0 ms / p90 3.0 ms. Log-normals through p50 and p90.
+ */
+export const GRAMMAR_COMPILE_PRESETS = {
+  xgrammar: { kind: 'lognormal', median: 0.919, sigma: Math.log(11.6 / 0.919) / Z90, max: 900 },
+  llguidance: { kind: 'lognormal', median: 0.001037, sigma: Math.log(3.03 / 1.037) / Z90, max: 10 },
+} as const satisfies Record<string, Dist>;
+
+/**
+ * Per-step mask cost (seconds per constrained sequence per decode step), MaskBench averages: XGrammar 728 µs
+ * (p50 9 µs), LLGuidance 64 µs (p50 46 µs).
+ */
+export const GRAMMAR_MASK_COST_S = { xgrammar: 728e-6, llguidance: 64e-6 } as const;
+
+export function validateDist(d: unknown, path: string, errors: { path: string; message: string }[]): void {
+  const err = (p: string, m: string) => errors.push({ path: p, message: m });
+  if (typeof d !== 'object' || d === null || Array.isArray(d)) {
+    err(path, 'must be a distribution object such as {"kind":"lognormal","median":1,"sigma":0.5}');
+    return;
+  }
+  const o = d as Record<string, unknown>;
+  const num = (k: string, opts: { positive?: boolean; optional?: boolean; nonNegative?: boolean } = {}) => {
+    const v = o[k];
+    if (v === undefined) {
+      if (!opts.optional) err(`${path}.${k}`, 'is required');
+      return;
+    }
+    if (typeof v !== 'number' || !Number.isFinite(v)) return err(`${path}.${k}`, 'must be a finite number');
+    if (opts.positive && !(v > 0)) err(`${path}.${k}`, 'must be > 0');
+    if (opts.nonNegative && v < 0) err(`${path}.${k}`, 'must be ≥ 0');
+  };
+  switch (o.kind) {
+    case 'constant':
+      num('value');
+      break;
+    case 'uniform':
+      num('min');
+      num('max');
+      if (typeof o.min === 'number' && typeof o.max === 'number' && o.max < o.min) err(`${path}.max`, 'must be ≥ min');
+      break;
+    case 'exponential':
+      num('mean', { positive: true });
+      num('min', { optional: true });
+      num('max', { optional: true });
+      break;
+    case 'lognormal':
+      num('median', { positive: true });
+      num('sigma', { nonNegative: true });
+      num('min', { optional: true });
+      num('max', { optional: true });
+      break;
+    case 'normal':
+      num('mean');
+      num('sd', { nonNegative: true });
+      num('min', { optional: true });
+      num('max', { optional: true });
+      break;
+    case 'choice':
+      if (!Array.isArray(o.values) || o.values.length === 0 || !o.values.every((x) => typeof x === 'number' && Number.isFinite(x)))
+        err(`${path}.values`, 'must be a non-empty array of numbers');
+      if (o.weights !== undefined) {
+        if (
+          !Array.isArray(o.weights) ||
+          !o.weights.every((x) => typeof x === 'number' && x >= 0) ||
+          (Array.isArray(o.values) && o.weights.length !== o.values.length)
+        )
+          err(`${path}.weights`, 'must be non-negative numbers, one per value');
+      }
+      break;
+    case 'mixture':
+      if (!Array.isArray(o.components) || o.components.length === 0) {
+        err(`${path}.components`, 'must be a non-empty array of {weight, dist}');
+        break;
+      }
+      o.components.forEach((c: unknown, i: number) => {
+        const cc = c as { weight?: unknown; dist?: unknown } | null;
+        if (!cc || typeof cc.weight !== 'number' || !(cc.weight >= 0)) err(`${path}.components[${i}].weight`, 'must be a number ≥ 0');
+        validateDist(cc?.dist, `${path}.components[${i}].dist`, errors);
+      });
+      break;
+    default:
+      err(`${path}.kind`, `must be one of constant, uniform, exponential, lognormal, normal, choice, mixture (got ${JSON.stringify(o.kind)})`);
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * What a cache-aware router knows of the replicas' KV caches.
+ *
+ *  - `exact`: the caches as they are now (llm-d's precise prefix-cache scorer, fed by KV events).
+ *  - `delayed`: a copy refreshed every `intervalS` seconds (KV events or metrics that arrive late).
+ *  - `approximate`: the router's own guess: every prompt it routes is assumed cached on the chosen replica,
+ *    evictions are never seen, and the guess is an LRU of `capacityBlocks` per replica (SGLang's router keeps
+ *    such an approximate radix tree per worker).
+ * Matching is longest-prefix: walk the request's block hashes until the first block the replica lacks.
+ * Cost O(Σ matched + replicas) per route.
+ */
+import type { KvCache } from '../kvcache/cache';
+import type { TierName } from '../kvcache/types';
+
+export type ViewTiers = 'hbm' | 'local';
+
+export type CacheViewConfig =
+  | { kind: 'exact'; tiers?: ViewTiers }
+  | { kind: 'delayed'; intervalS: number; tiers?: ViewTiers }
+  | { kind: 'approximate'; capacityBlocks?: number };
+
+export interface CacheView {
+  readonly kind: CacheViewConfig['kind'];
+  /** Seconds between refreshes (delayed views), else 0. */
+  readonly syncIntervalS: number;
+  /** Matched prefix in blocks, per replica. The array is reused by the next call. */
+  match(hashes: ArrayLike<number>): Int32Array;
+  /** The router sent a prompt to `replica`. */
+  routed(replica: number, hashes: ArrayLike<number>): void;
+  /** Refresh (delayed views). */
+  sync(): void;
+}
+
+function inTiers(t: TierName | undefined, tiers: ViewTiers): boolean {
+  if (t === undefined) return false;
+  return tiers === 'hbm' ? t === 'hbm' : t !== 'remote';
+}
+
+class ExactView implements CacheView {
+  readonly kind = 'exact';
+  readonly syncIntervalS = 0;
+  private readonly out: Int32Array;
+  constructor(
+    private readonly caches: readonly KvCache[],
+    private readonly tiers: ViewTiers,
+  ) {
+    this.out = new Int32Array(caches.length);
+  }
+  match(hashes: ArrayLike<number>): Int32Array {
+    for (let r = 0; r < this.caches.length; r++) {
+      const c = this.caches[r];
+      let i = 0;
+      while (i < hashes.length && inTiers(c.where(hashes[i]), this.tiers)) i++;
+      this.out[r] = i;
+    }
+    return this.out;
+  }
+  routed(): void {}
+  sync(): void {}
+}
+
+class DelayedView implements CacheView {
+  readonly kind = 'delayed';
+  private readonly sets: Set<number>[];
+  private readonly out: Int32Array;
+  constructor(
+    private readonly caches: readonly KvCache[],
+    readonly syncIntervalS: number,
+    private readonly tiers: ViewTiers,
+  ) {
+    this.sets = caches.map(() => new Set<number>());
+    this.out = new Int32Array(caches.length);
+    this.sync();
+  }
+  sync(): void {
+    for (let r = 0; r < this.caches.length; r++) {
+      const snap = this.caches[r].snapshot();
+      const s = new Set<number>();
+      const hbmOnly = this.tiers === 'hbm';
+      for (let i = 0; i < snap.count; i++) {
+        if (snap.flags[i] & 1) continue; // pending: not computed yet
+        if (hbmOnly && snap.tier[i] !== 0) continue;
+        s.add(snap.hashes[i]);
+      }
+      this.sets[r] = s;
+    }
+  }
+  match(hashes: ArrayLike<number>): Int32Array {
+    for (let r = 0; r < this.sets.length; r++) {
+      const s = this.sets[r];
+      let i = 0;
+      while (i < hashes.length && s.has(hashes[i])) i++;
+      this.out[r] = i;
+    }
+    return this.out;
+  }
+  routed(): void {}
+}
+
+class ApproximateView implements CacheView {
+  readonly kind = 'approximate';
+  readonly syncIntervalS = 0;
+  /** Insertion-ordered maps used as LRUs (delete + set moves a key to the newest end). */
+  private readonly lru: Map<number, true>[];
+  private readonly out: Int32Array;
+  constructor(
+    replicas: number,
+    private readonly capacity: number,
+  ) {
+    this.lru = Array.from({ length: replicas }, () => new Map<number, true>());
+    this.out = new Int32Array(replicas);
+  }
+  match(hashes: ArrayLike<number>): Int32Array {
+    for (let r = 0; r < this.lru.length; r++) {
+      const m = this.lru[r];
+      let i = 0;
+      while (i < hashes.length && m.has(hashes[i])) i++;
+      this.out[r] = i;
+    }
+    return this.out;
+  }
+  routed(replica: number, hashes: ArrayLike<number>): void {
+    const m = this.lru[replica];
+    for (let i = 0; i < hashes.length; i++) {
+      m.delete(hashes[i]);
+      m.set(hashes[i], true);
+    }
+    if (m.size > this.capacity) {
+      const it = m.keys();
+      for (let excess = m.size - this.capacity; excess > 0; excess--) m.delete(it.next().value as number);
+    }
+  }
+  sync(): void {}
+}
+
+/** A view over the given caches. `defaultCapacity` (blocks) sizes an approximate view when not given. */
+export function createCacheView(c: CacheViewConfig, caches: readonly KvCache[], defaultCapacity: number): CacheView {
+  switch (c.kind) {
+    case 'exact':
+      return new ExactView(caches, c.tiers ?? 'local');
+    case 'delayed':
+      return new DelayedView(caches, c.intervalS, c.tiers ?? 'local');
+    case 'approximate':
+      return new ApproximateView(caches.length, Math.max(1, Math.floor(c.capacityBlocks ?? defaultCapacity)));
+  }
+}
