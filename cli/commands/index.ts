@@ -1,6 +1,8 @@
 /** The catalog of `sim` commands. Each command module exports one Command; add new ones here. */
 import type { ParsedArgs } from '../args';
 import { kvCommand } from './kv';
+import { catalogCommand } from './catalog';
+import { breakevenCommand } from './breakeven';
 
 export interface Command {
   name: string;
@@ -10,4 +12,4 @@ export interface Command {
   run(args: ParsedArgs): unknown | Promise<unknown>;
 }
 
-export const COMMANDS: readonly Command[] = [kvCommand];
+export const COMMANDS: readonly Command[] = [kvCommand, catalogCommand, breakevenCommand];

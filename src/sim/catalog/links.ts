@@ -74,7 +74,7 @@ export const LINKS: readonly LinkSpec[] = [
     // derived: 31.5 GB/s × (50 / 63.0) = 25.0 GB/s, the achieved fraction measured on Gen5 by vLLM
     effectiveBandwidth: pcieX16LineRate(16) * PCIE_EFFICIENCY_DERIVED,
     effectiveBasis: 'derived',
-    latency: 10 * US, // DMA launch + completion
+    latency: 10e-6, // DMA launch + completion
     latencyBasis: 'assumed',
     source: `${PCIE_SPEC_SOURCE}. Effective derived: line rate × (measured Gen5 50 GB/s ÷ Gen5 line rate 63.0 GB/s) from ${VLLM_OFFLOAD_SOURCE}. ${LATENCY_ASSUMED}`,
   },
@@ -85,7 +85,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: pcieX16LineRate(32), // 32 GT/s × 16 × 128/130 / 8 = 63.0 GB/s
     effectiveBandwidth: VLLM_H100_PCIE5_MEASURED,
     effectiveBasis: 'measured',
-    latency: 10 * US,
+    latency: 10e-6,
     latencyBasis: 'assumed',
     source: `${PCIE_SPEC_SOURCE}. Effective measured: ${VLLM_OFFLOAD_SOURCE}. (nvbandwidth on H100 shows 52.8 GB/s D2H, 35 GB/s H2D with SM copies: NVIDIA/nvbandwidth issue #24.) ${LATENCY_ASSUMED}`,
   },
@@ -96,7 +96,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: 300 * GB, // 12 links × 25 GB/s per direction (600 GB/s is both directions)
     effectiveBandwidth: 230 * GB,
     effectiveBasis: 'measured',
-    latency: 5 * US,
+    latency: 5e-6,
     latencyBasis: 'assumed',
     source:
       'NVIDIA A100 datasheet (NVLink 600 GB/s bidirectional = 12 × 25 GB/s each way). Effective ~230 GB/s per direction: NVIDIA NCCL maintainer (S. Jeaugey) in NVIDIA/nccl-tests issue #149 (~20 GB/s per link with 128 B payloads, ~230 GB/s total). ' +
@@ -109,7 +109,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: 450 * GB, // 18 links × 25 GB/s per direction (900 GB/s is both directions)
     effectiveBandwidth: 380 * GB,
     effectiveBasis: 'measured',
-    latency: 5 * US,
+    latency: 5e-6,
     latencyBasis: 'assumed',
     source:
       'NVIDIA H100 datasheet (NVLink 900 GB/s bidirectional). Effective 380 GB/s unidirectional P2P measured with p2pBandwidthLatencyTest on HGX H100 (NVIDIA/nccl issue #1264; 749 GB/s bidirectional). ' +
@@ -123,7 +123,7 @@ export const LINKS: readonly LinkSpec[] = [
     // derived: 900 GB/s × (380 / 450), the NVLink 4 achieved fraction
     effectiveBandwidth: 900 * GB * (380 / 450),
     effectiveBasis: 'derived',
-    latency: 5 * US,
+    latency: 5e-6,
     latencyBasis: 'assumed',
     source:
       'NVIDIA DGX B200 datasheet (NVLink 5, 1.8 TB/s per GPU bidirectional). Effective derived: 900 GB/s × 380/450 (NVLink 4 measured fraction, NVIDIA/nccl issue #1264). ' +
@@ -136,7 +136,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: pcieX4LineRate(16), // 7.88 GB/s
     effectiveBandwidth: 6.9 * GB,
     effectiveBasis: 'spec',
-    latency: 90 * US,
+    latency: 90e-6,
     latencyBasis: 'spec',
     source:
       'KIOXIA CM6 Series (PCIe Gen4 x4 enterprise NVMe) specification: 6,900 MB/s sequential read; ~90 µs read latency per KIOXIA\'s Gen4→Gen5 comparison (China Flash Market Summit, Sept 2021). Line rate: PCI-SIG Gen4 x4.',
@@ -148,7 +148,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: pcieX4LineRate(32), // 15.75 GB/s
     effectiveBandwidth: 14 * GB,
     effectiveBasis: 'spec',
-    latency: 70 * US,
+    latency: 70e-6,
     latencyBasis: 'spec',
     source:
       'KIOXIA CM7 Series (PCIe Gen5 x4 enterprise NVMe) specification: 14,000 MB/s sequential read; ~70 µs read latency per KIOXIA\'s Gen5 presentation (China Flash Market Summit, Sept 2021). Line rate: PCI-SIG Gen5 x4.',
@@ -161,7 +161,7 @@ export const LINKS: readonly LinkSpec[] = [
     // derived: 12.5 GB/s × 0.87 (Mooncake 87 GB/s on 4×200 Gb/s)
     effectiveBandwidth: gbit(100) * RDMA_EFFICIENCY_DERIVED,
     effectiveBasis: 'derived',
-    latency: 10 * US,
+    latency: 10e-6,
     latencyBasis: 'assumed',
     source: `NVIDIA ConnectX-6 Dx datasheet (100 GbE port). Effective derived: line × 0.87, the achieved fraction of ${MOONCAKE_SOURCE} (87 GB/s of 100 GB/s). ${LATENCY_ASSUMED}`,
   },
@@ -172,7 +172,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: gbit(200),
     effectiveBandwidth: gbit(200) * RDMA_EFFICIENCY_DERIVED, // derived: 25 GB/s × 0.87
     effectiveBasis: 'derived',
-    latency: 10 * US,
+    latency: 10e-6,
     latencyBasis: 'assumed',
     source: `NVIDIA ConnectX-6 VPI datasheet (HDR 200 Gb/s). Effective derived: line × 0.87 (${MOONCAKE_SOURCE}). ${LATENCY_ASSUMED}`,
   },
@@ -183,7 +183,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: gbit(400),
     effectiveBandwidth: gbit(400) * RDMA_EFFICIENCY_DERIVED, // derived: 50 GB/s × 0.87
     effectiveBasis: 'derived',
-    latency: 10 * US,
+    latency: 10e-6,
     latencyBasis: 'assumed',
     source: `NVIDIA ConnectX-7 datasheet (NDR 400 Gb/s). Effective derived: line × 0.87 (${MOONCAKE_SOURCE}). ${LATENCY_ASSUMED}`,
   },
@@ -194,7 +194,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: gbit(800),
     effectiveBandwidth: gbit(800) * RDMA_EFFICIENCY_DERIVED, // derived: 100 GB/s × 0.87
     effectiveBasis: 'derived',
-    latency: 10 * US,
+    latency: 10e-6,
     latencyBasis: 'assumed',
     source: `NVIDIA ConnectX-8 SuperNIC datasheet (800 Gb/s XDR). Effective derived: line × 0.87 (${MOONCAKE_SOURCE}). ${LATENCY_ASSUMED}`,
   },
@@ -205,7 +205,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: gbit(4 * 200), // 100 GB/s
     effectiveBandwidth: MOONCAKE_4X200_MEASURED,
     effectiveBasis: 'measured',
-    latency: 10 * US,
+    latency: 10e-6,
     latencyBasis: 'assumed',
     source: `${MOONCAKE_SOURCE}: 87 GB/s measured. ${LATENCY_ASSUMED}`,
   },
@@ -216,7 +216,7 @@ export const LINKS: readonly LinkSpec[] = [
     lineRate: gbit(8 * 400), // 400 GB/s
     effectiveBandwidth: 190 * GB,
     effectiveBasis: 'measured',
-    latency: 10 * US,
+    latency: 10e-6,
     latencyBasis: 'assumed',
     source: `${MOONCAKE_SOURCE}: 190 GB/s measured (47.5% of line rate: the transfer, not the wire, is the limit). ${LATENCY_ASSUMED}`,
   },
@@ -228,7 +228,7 @@ export const LINKS: readonly LinkSpec[] = [
     // derived: Mooncake reports its Transfer Engine 2.4× faster than TCP on 4×200G → 87 / 2.4 = 36.25 GB/s
     effectiveBandwidth: MOONCAKE_4X200_MEASURED / 2.4,
     effectiveBasis: 'derived',
-    latency: 50 * US, // kernel network stack + RTT
+    latency: 50e-6, // kernel network stack + RTT
     latencyBasis: 'assumed',
     source: `Derived from ${MOONCAKE_SOURCE}: Transfer Engine is 2.4× faster than TCP on 4×200 Gb/s, so TCP ≈ 87/2.4 = 36.25 GB/s. ${LATENCY_ASSUMED}`,
   },
@@ -240,7 +240,7 @@ export const LINKS: readonly LinkSpec[] = [
     // derived: 190 / 4.6 = 41.3 GB/s (Transfer Engine 4.6× faster than TCP on 8×400G)
     effectiveBandwidth: (190 * GB) / 4.6,
     effectiveBasis: 'derived',
-    latency: 50 * US,
+    latency: 50e-6,
     latencyBasis: 'assumed',
     source: `Derived from ${MOONCAKE_SOURCE}: Transfer Engine is 4.6× faster than TCP on 8×400 Gb/s, so TCP ≈ 190/4.6 = 41.3 GB/s. ${LATENCY_ASSUMED}`,
   },
