@@ -32,7 +32,6 @@ export interface LinkSpec {
 }
 
 const GB = 1e9;
-const US = 1e-6;
 
 /** PCIe x16 line rate per direction: GT/s × 16 lanes × 128/130 (Gen3+ encoding) / 8 bits, bytes/s. */
 function pcieX16LineRate(gtPerS: number): number {
