@@ -14,7 +14,7 @@ function spaFallback(): Plugin {
     name: 'spa-fallback-404',
     apply: 'build',
     closeBundle() {
-      const dist = resolve(__dirname, 'dist');
+      const dist = resolve(import.meta.dirname, 'dist');
       copyFileSync(resolve(dist, 'index.html'), resolve(dist, '404.html'));
     },
   };

@@ -27,8 +27,8 @@ function scaled(x: number, units: readonly string[], base: number, digits: numbe
     v /= base;
     i++;
   }
-  // 999.95 rounds to 1000 at 3 digits: move to the next unit instead of showing "1,000 KiB".
-  if (Number(v.toPrecision(digits)) >= base && i < units.length - 1) {
+  // Values that would print as 1,000 or more of a unit (999.95 kB, 1,020 KiB) read better in the next unit.
+  if (Number(v.toPrecision(digits)) >= Math.min(base, 1000) && i < units.length - 1) {
     v /= base;
     i++;
   }

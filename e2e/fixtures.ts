@@ -1,0 +1,36 @@
+/** Shared browser-test plumbing: collect console errors and requests that leave the origin. */
+import { test as base, expect, type Page } from '@playwright/test';
+
+export interface PageWatch {
+  consoleErrors: string[];
+  foreignRequests: string[];
+}
+
+export const test = base.extend<{ watch: PageWatch }>({
+  watch: async ({ page, baseURL }, use) => {
+    const watch: PageWatch = { consoleErrors: [], foreignRequests: [] };
+    const origin = new URL(baseURL ?? 'http://127.0.0.1:4173').origin;
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') watch.consoleErrors.push(msg.text());
+    });
+    page.on('pageerror', (err) => watch.consoleErrors.push(`pageerror: ${err.message}`));
+    page.on('request', (req) => {
+      const url = req.url();
+      if (url.startsWith('data:') || url.startsWith('blob:')) return;
+      if (new URL(url).origin !== origin) watch.foreignRequests.push(url);
+    });
+    await use(watch);
+  },
+});
+
+export { expect };
+
+/** Wait until every widget on the page reports data-state="ready" (and none reports "error"). */
+export async function expectWidgetsReady(page: Page) {
+  const widgets = page.locator('[data-widget]');
+  const n = await widgets.count();
+  for (let i = 0; i < n; i++) {
+    await expect(widgets.nth(i)).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  }
+  return n;
+}

@@ -1,0 +1,86 @@
+import AxeBuilder from '@axe-core/playwright';
+import { LESSONS } from '../src/app/lessons';
+import { expect, expectWidgetsReady, test } from './fixtures';
+
+test('the course home lists the twelve lessons', async ({ page, watch }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Serving Agents' })).toBeVisible();
+  const cards = page.locator('[data-lesson]');
+  await expect(cards).toHaveCount(12);
+  await expect(cards.first()).toContainText('The Agent Workload');
+  await expect(cards.first()).toContainText('min');
+  expect(watch.consoleErrors).toEqual([]);
+  expect(watch.foreignRequests).toEqual([]);
+});
+
+for (const lesson of LESSONS) {
+  test(`lesson ${lesson.number} loads, with its objectives and ready widgets`, async ({ page, watch }) => {
+    await page.goto(`/lessons/${lesson.slug}`);
+    await expect(page.getByRole('heading', { level: 1, name: lesson.title })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Learning objectives' }).getByRole('listitem')).toHaveCount(lesson.objectives.length);
+    await expect(page.getByRole('navigation', { name: 'On this page' })).toBeAttached();
+    await expectWidgetsReady(page);
+    expect(watch.consoleErrors).toEqual([]);
+    expect(watch.foreignRequests).toEqual([]);
+  });
+}
+
+test('navigation: cards, next/previous, reload on a deep path, unknown path', async ({ page, watch }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: /The Agent Workload/ }).click();
+  await expect(page).toHaveURL(/\/lessons\/07-01-the-agent-workload$/);
+  await page.getByRole('link', { name: /Next →/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Session Affinity' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Session Affinity' })).toBeVisible();
+  await page.getByRole('link', { name: /← Previous/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'The Agent Workload' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'Session Affinity' })).toBeVisible();
+  await page.goto('/lessons/no-such-lesson');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  expect(watch.consoleErrors).toEqual([]);
+});
+
+test('progress: mark as done survives a reload and shows on the home page', async ({ page }) => {
+  await page.goto('/lessons/07-02-session-affinity');
+  await page.getByRole('button', { name: 'Mark lesson as done' }).click();
+  await expect(page.getByRole('button', { name: /Done \(click to undo\)/ })).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await expect(page.getByRole('button', { name: /Done \(click to undo\)/ })).toBeVisible();
+  await page.goto('/');
+  await expect(page.locator('[data-lesson="07-02-session-affinity"]')).toContainText('Done');
+  await expect(page.getByText('1 of 12 lessons done')).toBeVisible();
+});
+
+test('progress: a corrupt saved record is recovered with a notice, not a crash', async ({ page, watch }) => {
+  await page.goto('/');
+  await page.evaluate(() => localStorage.setItem('serving-agents-lab.progress', '{"version":2,"lessons":{"07-01-the-agent-workload":{"status":"done"},"x":42'));
+  await page.reload();
+  const notice = page.locator('[data-notice="progress"]');
+  await expect(notice).toContainText('could not be read');
+  await expect(page.locator('[data-lesson]')).toHaveCount(12);
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(notice).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('[data-notice="progress"]')).toHaveCount(0);
+  expect(watch.consoleErrors).toEqual([]);
+});
+
+test('theme preference applies and persists', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Theme').selectOption('dark');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
+
+test('accessibility: no serious or critical axe violations on the home and a widget page', async ({ page }) => {
+  for (const path of ['/', '/lessons/07-04-kv-memory-hierarchy']) {
+    await page.goto(path);
+    await expectWidgetsReady(page);
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${path}: ${v.id} (${v.nodes.length}) ${v.help}`)).toEqual([]);
+  }
+});

@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'react';
+import { MDXProvider } from '@mdx-js/react';
+import { Home } from './Home';
+import { LessonPage } from './LessonPage';
+import { NotFound } from './NotFound';
+import { Link } from './Link';
+import { matchRoute, usePathname } from './router';
+import { usePreferences, useProgress, useServices } from './services';
+import { mdxComponents } from './mdxComponents';
+import type { MotionChoice, ThemeChoice } from '../state/preferences';
+
+function useSystemMedia(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const m = window.matchMedia(query);
+    const on = () => setMatches(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, [query]);
+  return matches;
+}
+
+/** Applies the theme and motion preferences to the document root, where the CSS reads them. */
+function PreferenceEffects() {
+  const theme = usePreferences((s) => s.theme);
+  const motion = usePreferences((s) => s.motion);
+  const systemDark = useSystemMedia('(prefers-color-scheme: dark)');
+  const systemReduced = useSystemMedia('(prefers-reduced-motion: reduce)');
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme === 'system' ? (systemDark ? 'dark' : 'light') : theme;
+  }, [theme, systemDark]);
+  useEffect(() => {
+    document.documentElement.dataset.motion = motion === 'system' ? (systemReduced ? 'reduced' : 'full') : motion;
+  }, [motion, systemReduced]);
+  return null;
+}
+
+function PreferenceControls() {
+  const { preferences } = useServices();
+  const theme = usePreferences((s) => s.theme);
+  const motion = usePreferences((s) => s.motion);
+  return (
+    <div className="prefs">
+      <label>
+        <span className="visually-hidden">Theme</span>
+        <select aria-label="Theme" value={theme} onChange={(e) => preferences.getState().setTheme(e.currentTarget.value as ThemeChoice)}>
+          <option value="system">Theme: system</option>
+          <option value="light">Theme: light</option>
+          <option value="dark">Theme: dark</option>
+        </select>
+      </label>
+      <label>
+        <span className="visually-hidden">Motion</span>
+        <select aria-label="Motion" value={motion} onChange={(e) => preferences.getState().setMotion(e.currentTarget.value as MotionChoice)}>
+          <option value="system">Motion: system</option>
+          <option value="full">Motion: full</option>
+          <option value="reduced">Motion: reduced</option>
+        </select>
+      </label>
+    </div>
+  );
+}
+
+function ProgressNotice() {
+  const notice = useProgress((s) => s.notice);
+  const { progress } = useServices();
+  if (!notice) return null;
+  return (
+    <div className="notice" role="alert" data-notice="progress">
+      <span>{notice}</span>
+      <button type="button" onClick={() => progress.getState().dismissNotice()}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+export function App() {
+  const pathname = usePathname();
+  const route = matchRoute(pathname);
+  return (
+    <MDXProvider components={mdxComponents}>
+      <PreferenceEffects />
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <Link href="/" className="site-title">
+          Serving Agents Lab
+        </Link>
+        <PreferenceControls />
+      </header>
+      <ProgressNotice />
+      {route.kind === 'home' ? <Home /> : route.kind === 'lesson' ? <LessonPage key={route.slug} slug={route.slug} /> : <NotFound path={route.path} />}
+      <footer className="site-footer">
+        <p>
+          Serving Agents Lab · every figure is computed by the simulation core in a web worker or cited to its source ·{' '}
+          <a href="https://github.com/kvcache-ai/Mooncake" rel="noreferrer">
+            Mooncake traces (Apache-2.0)
+          </a>
+        </p>
+      </footer>
+    </MDXProvider>
+  );
+}

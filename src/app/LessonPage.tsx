@@ -1,0 +1,164 @@
+/** A lesson: header and objectives from the catalog, the MDX body, a table of contents, progress, prev/next. */
+import { Suspense, lazy, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { LESSONS, lessonBySlug, lessonPath, type LessonMeta } from './lessons';
+import { Link } from './Link';
+import { useProgress, useServices } from './services';
+import { NotFound } from './NotFound';
+
+const modules = import.meta.glob<{ default: ComponentType }>('../../lessons/*.mdx');
+
+function lessonComponent(slug: string) {
+  const loader = modules[`../../lessons/${slug}.mdx`];
+  return loader ? lazy(loader) : null;
+}
+
+interface TocEntry {
+  id: string;
+  text: string;
+  level: number;
+}
+
+function TableOfContents({ entries }: { entries: TocEntry[] }) {
+  if (entries.length === 0) return null;
+  return (
+    <nav className="toc" aria-label="On this page">
+      <div className="toc-title">On this page</div>
+      <ol>
+        {entries.map((e) => (
+          <li key={e.id} className={`toc-level-${e.level}`}>
+            <a href={`#${e.id}`}>{e.text}</a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function LessonNav({ lesson }: { lesson: LessonMeta }) {
+  const i = LESSONS.indexOf(lesson);
+  const prev = LESSONS[i - 1];
+  const next = LESSONS[i + 1];
+  return (
+    <nav className="lesson-nav" aria-label="Lessons">
+      {prev ? (
+        <Link href={lessonPath(prev.slug)} rel="prev" className="lesson-nav-prev">
+          <span className="lesson-nav-dir">← Previous</span>
+          <span>
+            {prev.number} {prev.title}
+          </span>
+        </Link>
+      ) : (
+        <span />
+      )}
+      {next ? (
+        <Link href={lessonPath(next.slug)} rel="next" className="lesson-nav-next">
+          <span className="lesson-nav-dir">Next →</span>
+          <span>
+            {next.number} {next.title}
+          </span>
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+function DoneControl({ slug }: { slug: string }) {
+  const { progress } = useServices();
+  const status = useProgress((s) => s.record.lessons[slug]?.status);
+  const done = status === 'done';
+  return (
+    <button
+      type="button"
+      className={`done-button${done ? ' is-done' : ''}`}
+      aria-pressed={done}
+      onClick={() => progress.getState().setLessonStatus(slug, done ? 'in-progress' : 'done')}
+    >
+      {done ? '✓ Done (click to undo)' : 'Mark lesson as done'}
+    </button>
+  );
+}
+
+export function LessonPage({ slug }: { slug: string }) {
+  const lesson = lessonBySlug(slug);
+  const Body = useMemo(() => lessonComponent(slug), [slug]);
+  const { progress } = useServices();
+  const articleRef = useRef<HTMLDivElement>(null);
+  const [toc, setToc] = useState<TocEntry[]>([]);
+  const [loaded, setLoaded] = useState(false);
+
+  useEffect(() => {
+    if (lesson) {
+      progress.getState().touchLesson(slug);
+      document.title = `${lesson.number} ${lesson.title}: Serving Agents Lab`;
+    }
+  }, [lesson, slug, progress]);
+
+  // The TOC and #deep-links need the lazily loaded body in the DOM: watch the article until it appears.
+  useEffect(() => {
+    setLoaded(false);
+    setToc([]);
+    const el = articleRef.current;
+    if (!el) return;
+    const collect = () => {
+      const headings = Array.from(el.querySelectorAll<HTMLElement>('h2[id], h3[id]')).filter((h) => !h.closest('[data-widget], [data-exercise]'));
+      if (headings.length === 0) return false;
+      setToc(headings.map((h) => ({ id: h.id, text: h.textContent ?? '', level: h.tagName === 'H2' ? 2 : 3 })));
+      setLoaded(true);
+      return true;
+    };
+    if (collect()) return;
+    const obs = new MutationObserver(() => {
+      if (collect()) obs.disconnect();
+    });
+    obs.observe(el, { childList: true, subtree: true });
+    return () => obs.disconnect();
+  }, [slug]);
+
+  useEffect(() => {
+    if (!loaded || !window.location.hash) return;
+    const target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    target?.scrollIntoView({ block: 'start' });
+  }, [loaded]);
+
+  if (!lesson || !Body) return <NotFound path={`/lessons/${slug}`} />;
+
+  return (
+    <main id="main" className="lesson">
+      <div className="lesson-layout">
+        <aside className="lesson-aside">
+          <TableOfContents entries={toc} />
+        </aside>
+        <article className="lesson-article">
+          <p className="breadcrumb">
+            <Link href="/">Serving Agents</Link> <span aria-hidden="true">›</span> Lesson {lesson.number}
+          </p>
+          <header className="lesson-header">
+            <p className="eyebrow">
+              Lesson {lesson.number} · {lesson.minutes} min
+            </p>
+            <h1>{lesson.title}</h1>
+            <section className="objectives" aria-labelledby="objectives-title">
+              <h2 id="objectives-title" className="objectives-title">
+                Learning objectives
+              </h2>
+              <ul>
+                {lesson.objectives.map((o) => (
+                  <li key={o}>{o}</li>
+                ))}
+              </ul>
+            </section>
+          </header>
+          <div ref={articleRef} className="prose">
+            <Suspense fallback={<p className="loading">Loading the lesson…</p>}>
+              <Body />
+            </Suspense>
+          </div>
+          <footer className="lesson-footer">
+            <DoneControl slug={slug} />
+            <LessonNav lesson={lesson} />
+          </footer>
+        </article>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * A small history-API router: the app has two kinds of page (home and lesson), so a routing library would
+ * add more than it saves. Paths are real and shareable; the server falls back to index.html.
+ */
+import { useSyncExternalStore } from 'react';
+
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  window.addEventListener('popstate', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('popstate', listener);
+  };
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => window.location.pathname);
+}
+
+export function navigate(to: string) {
+  if (to === window.location.pathname + window.location.search + window.location.hash) return;
+  window.history.pushState(null, '', to);
+  for (const l of listeners) l();
+  if (!to.includes('#')) window.scrollTo(0, 0);
+}
+
+export type Route = { kind: 'home' } | { kind: 'lesson'; slug: string } | { kind: 'not-found'; path: string };
+
+export function matchRoute(pathname: string): Route {
+  const p = pathname.replace(/\/+$/, '') || '/';
+  if (p === '/') return { kind: 'home' };
+  const m = /^\/lessons\/([a-z0-9-]+)$/.exec(p);
+  if (m) return { kind: 'lesson', slug: m[1] };
+  return { kind: 'not-found', path: pathname };
+}

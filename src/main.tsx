@@ -1,0 +1,34 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import 'katex/dist/katex.min.css';
+import './styles/app.css';
+import './widgets/kit/charts/charts.css';
+import { App } from './app/App';
+import { ServicesProvider, type Services } from './app/services';
+import { createProgressStore } from './state/progress';
+import { createPreferencesStore } from './state/preferences';
+import { SimClient } from './worker/client';
+
+function storage(): Storage | null {
+  try {
+    const s = window.localStorage;
+    s.getItem('probe');
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+const services: Services = {
+  progress: createProgressStore(storage()),
+  preferences: createPreferencesStore(storage()),
+  sim: new SimClient(),
+};
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ServicesProvider services={services}>
+      <App />
+    </ServicesProvider>
+  </StrictMode>,
+);

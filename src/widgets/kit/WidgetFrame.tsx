@@ -1,0 +1,201 @@
+/**
+ * The frame every widget lives in: title, controls, figure, read-outs, caption, and the toolbar (reset,
+ * copy link, export, fullscreen).
+ *
+ * Contract for browser tests (ours and outside checkers), kept stable: the root carries
+ * data-widget="<id>" and data-state="loading" | "ready" | "error"; "ready" is set only once the first
+ * computed result has been drawn.
+ */
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { SimStatus } from './useSimulation';
+import { download, standaloneSvg, svgToPngBlob, toCsv, type ExportData } from './exporting';
+
+export interface WidgetFrameProps {
+  id: string;
+  title: string;
+  status: SimStatus;
+  error?: string | null;
+  onRetry?: () => void;
+  /** Parameters whose URL values were corrected on load: shown as a notice. */
+  corrected?: string[];
+  onReset?: () => void;
+  controls?: ReactNode;
+  /** The key figures, each with its formula where one applies. */
+  readouts?: ReactNode;
+  caption?: ReactNode;
+  tryThis?: ReactNode;
+  /** Transport bar for animated widgets. */
+  transport?: ReactNode;
+  onKeyDown?: (e: KeyboardEvent) => void;
+  exportData?: () => ExportData;
+  /** True while a newer request runs and the figure still shows the older result. */
+  stale?: boolean;
+  children: ReactNode;
+}
+
+export function WidgetFrame(props: WidgetFrameProps) {
+  const { id, title, status, error, onRetry, corrected, onReset, controls, readouts, caption, tryThis, transport, onKeyDown, exportData, stale, children } =
+    props;
+  const rootRef = useRef<HTMLElement>(null);
+  const figureRef = useRef<HTMLDivElement>(null);
+  const [message, setMessage] = useState('');
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [fullscreen, setFullscreen] = useState(false);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement === rootRef.current);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  useEffect(() => {
+    if (!message) return;
+    const t = setTimeout(() => setMessage(''), 2500);
+    return () => clearTimeout(t);
+  }, [message]);
+
+  const figureSvg = () => figureRef.current?.querySelector('svg') ?? null;
+
+  const copyLink = async () => {
+    const url = `${window.location.origin}${window.location.pathname}${window.location.search}#${id}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      setMessage('Link copied');
+    } catch {
+      window.prompt('Copy this link:', url);
+    }
+  };
+
+  const exportAs = async (kind: 'svg' | 'png' | 'csv' | 'json') => {
+    setMenuOpen(false);
+    try {
+      if (kind === 'svg' || kind === 'png') {
+        const svg = figureSvg();
+        if (!svg) throw new Error('this widget has no figure to export');
+        const text = standaloneSvg(svg);
+        if (kind === 'svg') download(`${id}.svg`, new Blob([text], { type: 'image/svg+xml' }));
+        else {
+          const { width, height } = svg.getBoundingClientRect();
+          download(`${id}.png`, await svgToPngBlob(text, width, height));
+        }
+      } else {
+        if (!exportData) throw new Error('this widget has no data to export');
+        const data = exportData();
+        if (kind === 'csv') download(`${id}.csv`, new Blob([toCsv(data.rows)], { type: 'text/csv' }));
+        else download(`${id}.json`, new Blob([JSON.stringify(data.json, null, 2)], { type: 'application/json' }));
+      }
+      setMessage(`Exported ${kind.toUpperCase()}`);
+    } catch (e) {
+      setMessage(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const toggleFullscreen = async () => {
+    try {
+      if (document.fullscreenElement) await document.exitFullscreen();
+      else await rootRef.current?.requestFullscreen();
+    } catch {
+      setMessage('Fullscreen is not available here');
+    }
+  };
+
+  return (
+    <section
+      ref={rootRef}
+      id={id}
+      className={`widget${fullscreen ? ' widget-fullscreen' : ''}`}
+      data-widget={id}
+      data-state={status}
+      aria-labelledby={`${id}-title`}
+      aria-busy={status === 'loading' || stale ? true : undefined}
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+    >
+      <header className="widget-header">
+        <h3 id={`${id}-title`} className="widget-title">
+          {title}
+        </h3>
+        <div className="widget-toolbar" role="toolbar" aria-label={`${title} tools`}>
+          {onReset ? (
+            <button type="button" onClick={onReset} title="Reset to defaults">
+              Reset
+            </button>
+          ) : null}
+          <button type="button" onClick={copyLink} title="Copy a link to this widget with its settings">
+            Copy link
+          </button>
+          <div className="menu">
+            <button type="button" aria-haspopup="true" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)}>
+              Export
+            </button>
+            {menuOpen ? (
+              <div className="menu-items" role="menu">
+                {(['svg', 'png', 'csv', 'json'] as const).map((k) => (
+                  <button key={k} type="button" role="menuitem" onClick={() => exportAs(k)}>
+                    {k === 'svg' || k === 'png' ? `Figure (${k.toUpperCase()})` : `Data (${k.toUpperCase()})`}
+                  </button>
+                ))}
+              </div>
+            ) : null}
+          </div>
+          <button type="button" onClick={toggleFullscreen} aria-pressed={fullscreen} title="Fullscreen">
+            {fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
+          </button>
+        </div>
+      </header>
+      {corrected && corrected.length > 0 ? (
+        <p className="widget-notice" role="status">
+          The link set {corrected.join(', ')} outside the allowed range; the nearest allowed value is used.
+        </p>
+      ) : null}
+      <div className="widget-body">
+        {controls ? (
+          <form className="widget-controls" aria-label={`${title} controls`} onSubmit={(e) => e.preventDefault()}>
+            {controls}
+          </form>
+        ) : null}
+        <div className="widget-main">
+          <div ref={figureRef} className={`widget-figure${stale ? ' is-stale' : ''}`}>
+            {status === 'error' ? (
+              <div className="widget-error" role="alert">
+                <p>
+                  <strong>This widget could not compute its result.</strong> {error}
+                </p>
+                {onRetry ? (
+                  <button type="button" onClick={onRetry}>
+                    Retry
+                  </button>
+                ) : null}
+              </div>
+            ) : null}
+            {status === 'loading' ? <div className="widget-loading">Computing…</div> : null}
+            {status !== 'loading' ? children : null}
+          </div>
+          {transport}
+          {readouts && status === 'ready' ? <div className="widget-readouts">{readouts}</div> : null}
+        </div>
+      </div>
+      {caption ? <p className="widget-caption">{caption}</p> : null}
+      {tryThis ? (
+        <aside className="widget-try" aria-label="Try this">
+          <h4>Try this</h4>
+          {tryThis}
+        </aside>
+      ) : null}
+      <p className="widget-status" role="status" aria-live="polite">
+        {message}
+      </p>
+    </section>
+  );
+}
+
+/** One labelled figure in a widget's read-out row, with the formula that produced it. */
+export function Readout({ label, value, formula, emphasis }: { label: string; value: ReactNode; formula?: ReactNode; emphasis?: boolean }) {
+  return (
+    <div className={`readout${emphasis ? ' readout-key' : ''}`}>
+      <div className="readout-label">{label}</div>
+      <div className="readout-value">{value}</div>
+      {formula ? <div className="readout-formula">{formula}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * An accessible slider: a native range input (role slider, arrows, PageUp/PageDown, Home/End for free) with
+ * a number field and unit beside it. Ranges that span decades use a log scale on the track.
+ */
+import { useEffect, useId, useState } from 'react';
+import type { NumberParam } from '../../../state/paramSchema';
+import { clampNumber } from '../../../state/paramSchema';
+import { formatNumber } from '../../../lib/format';
+
+const LOG_STEPS = 1000;
+
+export function toPosition(spec: NumberParam, value: number): number {
+  if (spec.scale === 'log') {
+    const lo = Math.log(spec.min);
+    const hi = Math.log(spec.max);
+    return Math.round(((Math.log(Math.max(spec.min, value)) - lo) / (hi - lo)) * LOG_STEPS);
+  }
+  return value;
+}
+
+export function fromPosition(spec: NumberParam, position: number): number {
+  if (spec.scale === 'log') {
+    const lo = Math.log(spec.min);
+    const hi = Math.log(spec.max);
+    const raw = Math.exp(lo + (position / LOG_STEPS) * (hi - lo));
+    // Snap to 2 significant digits so log sliders land on readable values (1,200 not 1,187.3).
+    const snapped = Number(raw.toPrecision(2));
+    return clampNumber(spec, snapped);
+  }
+  return clampNumber(spec, position);
+}
+
+export function Slider({ name, spec, value, onChange }: { name: string; spec: NumberParam; value: number; onChange(v: number): void }) {
+  const id = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  useEffect(() => setDraft(null), [value]);
+  const text = spec.format ? spec.format(value) : `${formatNumber(value, 4)}${spec.unit ? ' ' + spec.unit : ''}`;
+  const log = spec.scale === 'log';
+  const commit = () => {
+    if (draft === null) return;
+    const n = Number(draft);
+    if (Number.isFinite(n) && draft.trim() !== '') onChange(clampNumber(spec, n));
+    setDraft(null);
+  };
+  return (
+    <div className="control control-slider" data-param={name}>
+      <label htmlFor={id} className="control-label">
+        {spec.label}
+        {spec.unit ? <span className="control-unit"> ({spec.unit})</span> : null}
+      </label>
+      <div className="slider-row">
+        <input
+          id={id}
+          type="range"
+          min={log ? 0 : spec.min}
+          max={log ? LOG_STEPS : spec.max}
+          step={log ? 1 : (spec.step ?? (spec.integer ? 1 : (spec.max - spec.min) / 100))}
+          value={toPosition(spec, value)}
+          aria-valuetext={text}
+          title={spec.help}
+          onChange={(e) => onChange(fromPosition(spec, Number(e.currentTarget.value)))}
+        />
+        <input
+          type="number"
+          className="slider-number"
+          aria-label={`${spec.label}${spec.unit ? ` in ${spec.unit}` : ''}`}
+          min={spec.min}
+          max={spec.max}
+          step={spec.integer ? 1 : 'any'}
+          value={draft ?? String(value)}
+          onChange={(e) => setDraft(e.currentTarget.value)}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commit();
+          }}
+        />
+      </div>
+      <output className="control-value" htmlFor={id}>
+        {text}
+      </output>
+    </div>
+  );
+}

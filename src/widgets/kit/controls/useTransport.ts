@@ -1,0 +1,115 @@
+/**
+ * Playback clock for animated widgets. The picture is a function of (result, t), so scrubbing and stepping
+ * back cost nothing: this hook only owns t. Frames advance with requestAnimationFrame while playing.
+ */
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+
+export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;
+
+export interface TransportOptions {
+  /** Length of the timeline, in the widget's time unit (e.g. simulated seconds). */
+  duration: number;
+  /** Timeline units advanced per wall-clock second at 1×. */
+  rate: number;
+  /** Size of one step (←/→ and the step buttons). */
+  step: number;
+  /** Start playing once a result arrives (ignored under reduced motion). */
+  autoplay?: boolean;
+  reducedMotion?: boolean;
+}
+
+export interface Transport {
+  t: number;
+  duration: number;
+  playing: boolean;
+  speed: number;
+  play(): void;
+  pause(): void;
+  toggle(): void;
+  stepBy(direction: 1 | -1): void;
+  seek(t: number): void;
+  setSpeed(speed: number): void;
+  /** Space, ←/→, Home/End while the widget has focus; ignores keys aimed at form fields. */
+  handleKey(e: KeyboardEvent): void;
+}
+
+function isFormField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  const tag = target.tagName;
+  return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON' || target.isContentEditable;
+}
+
+export function useTransport({ duration, rate, step, autoplay = false, reducedMotion = false }: TransportOptions): Transport {
+  const [t, setT] = useState(0);
+  const [playing, setPlaying] = useState(autoplay && !reducedMotion);
+  const [speed, setSpeedState] = useState(1);
+  const tRef = useRef(0);
+  tRef.current = t;
+  const safeDuration = Number.isFinite(duration) && duration > 0 ? duration : 0;
+
+  useEffect(() => {
+    if (!playing || safeDuration === 0) return;
+    let raf = 0;
+    let last = performance.now();
+    const tick = (now: number) => {
+      const dt = Math.min(0.1, (now - last) / 1000);
+      last = now;
+      const next = tRef.current + dt * rate * speed;
+      if (next >= safeDuration) {
+        setT(safeDuration);
+        setPlaying(false);
+        return;
+      }
+      setT(next);
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(raf);
+  }, [playing, rate, speed, safeDuration]);
+
+  const clamp = useCallback((x: number) => Math.min(safeDuration, Math.max(0, x)), [safeDuration]);
+  const seek = useCallback((x: number) => setT(clamp(x)), [clamp]);
+  const play = useCallback(() => {
+    if (tRef.current >= safeDuration) setT(0);
+    setPlaying(true);
+  }, [safeDuration]);
+  const pause = useCallback(() => setPlaying(false), []);
+  const toggle = useCallback(() => (playing ? pause() : play()), [playing, pause, play]);
+  const stepBy = useCallback(
+    (direction: 1 | -1) => {
+      setPlaying(false);
+      setT((x) => clamp(x + direction * step));
+    },
+    [clamp, step],
+  );
+  const setSpeed = useCallback((s: number) => setSpeedState(Math.min(16, Math.max(0.25, s))), []);
+  const handleKey = useCallback(
+    (e: KeyboardEvent) => {
+      if (isFormField(e.target)) return;
+      switch (e.key) {
+        case ' ':
+          toggle();
+          break;
+        case 'ArrowRight':
+          stepBy(1);
+          break;
+        case 'ArrowLeft':
+          stepBy(-1);
+          break;
+        case 'Home':
+          setPlaying(false);
+          seek(0);
+          break;
+        case 'End':
+          setPlaying(false);
+          seek(safeDuration);
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+    },
+    [toggle, stepBy, seek, safeDuration],
+  );
+  return { t: clamp(t), duration: safeDuration, playing, speed, play, pause, toggle, stepBy, seek, setSpeed, handleKey };
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { findAccelerator } from '../src/sim/catalog/accelerators';
+import { findModel, kvBytesPerToken, MODELS } from '../src/sim/catalog/models';
+import { computeFootprint } from '../src/sim/footprint';
+import { methods } from '../src/worker/methods';
+
+const model = (id: string) => findModel(id)!;
+
+describe('KV bytes per token (derived from architecture)', () => {
+  it('matches the hand computation 2 × layers × kv_heads × head_dim × bytes', () => {
+    expect(kvBytesPerToken(model('llama-3.1-8b'), 'bf16')).toBe(2 * 32 * 8 * 128 * 2); // 131,072 = 128 KiB
+    expect(kvBytesPerToken(model('llama-3.1-70b'), 'bf16')).toBe(2 * 80 * 8 * 128 * 2); // 327,680 = 320 KiB (Mooncake: "320 KB")
+    expect(kvBytesPerToken(model('llama-3.1-405b'), 'bf16')).toBe(516_096);
+    expect(kvBytesPerToken(model('qwen3-32b'), 'bf16')).toBe(262_144);
+    expect(kvBytesPerToken(model('qwen3-235b-a22b'), 'bf16')).toBe(2 * 94 * 4 * 128 * 2);
+    expect(kvBytesPerToken(model('llama-3.1-70b'), 'fp8')).toBe(163_840);
+  });
+
+  it('uses the latent width for MLA: layers × (kv_lora_rank + rope_dim) × bytes', () => {
+    expect(kvBytesPerToken(model('deepseek-v3'), 'bf16')).toBe(61 * 576 * 2); // 70,272
+  });
+
+  it('every catalog model cites a source', () => {
+    for (const m of MODELS) expect(m.source.length).toBeGreaterThan(20);
+  });
+});
+
+describe('computeFootprint', () => {
+  const base = {
+    model: model('llama-3.1-70b'),
+    accelerator: findAccelerator('h100-sxm')!,
+    kvDtype: 'bf16' as const,
+    weightDtype: 'bf16' as const,
+    contextTokens: 100_000,
+    gpus: 8,
+    memoryUtilization: 0.9,
+  };
+
+  it('computes the KV budget after weights and the contexts that fit', () => {
+    const r = computeFootprint(base);
+    const usable = 8 * 80e9 * 0.9; // 576 GB
+    const weights = 70.6e9 * 2; // 141.2 GB
+    expect(r.usableHbmBytes).toBeCloseTo(usable);
+    expect(r.weightBytesTotal).toBeCloseTo(weights);
+    expect(r.kvBudgetBytes).toBeCloseTo(usable - weights);
+    expect(r.contextBytes).toBe(327_680 * 100_000); // 32.8 GB
+    expect(r.concurrentContexts).toBe(Math.floor((usable - weights) / (327_680 * 100_000))); // 13
+    expect(r.concurrentContexts).toBe(13);
+  });
+
+  it('reports when the weights do not fit', () => {
+    const r = computeFootprint({ ...base, model: model('llama-3.1-405b'), gpus: 1 });
+    expect(r.weightsFit).toBe(false);
+    expect(r.kvBudgetBytes).toBe(0);
+    expect(r.concurrentContexts).toBe(0);
+  });
+
+  it('halves the context bytes with an FP8 cache', () => {
+    const bf16 = computeFootprint(base);
+    const fp8 = computeFootprint({ ...base, kvDtype: 'fp8' });
+    expect(fp8.contextBytes * 2).toBe(bf16.contextBytes);
+    expect(fp8.concurrentContexts).toBeGreaterThanOrEqual(2 * bf16.concurrentContexts);
+  });
+
+  it('the worker method validates ids with a clear message', () => {
+    expect(() => methods.kvFootprint({ ...base, modelId: 'gpt-9', acceleratorId: 'h100-sxm' })).toThrow(/Unknown model "gpt-9"/);
+    const ok = methods.kvFootprint({ ...base, modelId: 'llama-3.1-8b', acceleratorId: 'h100-sxm' });
+    expect(ok.perModel).toHaveLength(MODELS.length);
+    expect(ok.kvBytesPerToken).toBe(131_072);
+  });
+});

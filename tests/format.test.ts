@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import * as f from '../src/lib/format';
+
+describe('format', () => {
+  it('never shows NaN, Infinity or undefined', () => {
+    for (const fn of [f.formatNumber, f.formatTokens, f.formatBytes, f.formatBandwidth, f.formatDuration, f.formatMoney, f.formatPercent, f.formatRatio, f.formatCount, f.formatPower]) {
+      expect(fn(NaN)).toBe('—');
+      expect(fn(Infinity)).toBe('—');
+      expect(fn(undefined)).toBe('—');
+    }
+    expect(f.formatFlops(NaN)).toBe('—');
+  });
+
+  it('formats bytes in binary units', () => {
+    expect(f.formatBytes(131072)).toBe('128 KiB');
+    expect(f.formatBytes(327680 * 100000)).toBe('30.5 GiB');
+    expect(f.formatBytes(512)).toBe('512 B');
+    expect(f.formatBytes(1023.99 * 1024)).toBe('1 MiB');
+  });
+
+  it('formats tokens, durations, bandwidth, FLOPs, money and percentages', () => {
+    expect(f.formatTokens(950)).toBe('950 tokens');
+    expect(f.formatTokens(12345)).toBe('12.3k tokens');
+    expect(f.formatDuration(0.000042)).toBe('42 µs');
+    expect(f.formatDuration(0.25)).toBe('250 ms');
+    expect(f.formatDuration(90)).toBe('1.5 min');
+    expect(f.formatDuration(7200)).toBe('2 h');
+    expect(f.formatBandwidth(63e9)).toBe('63 GB/s');
+    expect(f.formatFlops(989e12, true)).toBe('989 TFLOP/s');
+    expect(f.formatMoney(1234.5)).toBe('$1,235');
+    expect(f.formatMoney(0.004)).toBe('$0.004');
+    expect(f.formatPercent(0.4012)).toBe('40.1%');
+    expect(f.formatRatio(35.1)).toBe('35.1×');
+  });
+
+  it('keeps output short for any finite number', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e18, max: 1e18 }), (x) => {
+        for (const s of [f.formatBytes(x), f.formatDuration(x), f.formatTokens(x), f.formatBandwidth(x)]) {
+          if (s.includes('NaN') || s.includes('Infinity') || s.length > 24) return false;
+        }
+        return true;
+      }),
+    );
+  });
+});
