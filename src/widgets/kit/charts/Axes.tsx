@@ -1,0 +1,63 @@
+/** Axes drawn by React from D3 ticks: D3 never touches the DOM. */
+import type { Tick } from './scales';
+import { LABEL_FONT, truncate } from './layout';
+
+export function GridLines({ xTicks, yTicks, innerWidth, innerHeight }: { xTicks?: readonly Tick[]; yTicks?: readonly Tick[]; innerWidth: number; innerHeight: number }) {
+  return (
+    <g className="chart-grids" aria-hidden="true">
+      {yTicks?.map((t) => (
+        <line key={`y${t.value}`} className="chart-grid" x1={0} x2={innerWidth} y1={r(t.pos)} y2={r(t.pos)} />
+      ))}
+      {xTicks?.map((t) => (
+        <line key={`x${t.value}`} className="chart-grid" x1={r(t.pos)} x2={r(t.pos)} y1={0} y2={innerHeight} />
+      ))}
+    </g>
+  );
+}
+
+/** Round to half pixels so 1 px lines stay crisp. */
+function r(v: number): number {
+  return Math.round(v) + 0.5;
+}
+
+export function XAxis({ ticks, innerWidth, innerHeight, title, titleOffset }: { ticks: readonly Tick[]; innerWidth: number; innerHeight: number; title?: string; titleOffset: number }) {
+  return (
+    <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
+      <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
+      {ticks.map((t) => (
+        <g key={t.value} className="chart-tick-mark" transform={`translate(${r(t.pos)},0)`}>
+          <line className="chart-domain" y1={0} y2={5} />
+          <text className="chart-tick" y={17} textAnchor="middle">
+            {t.label}
+          </text>
+        </g>
+      ))}
+      {title ? (
+        <text className="chart-axis-label" x={innerWidth / 2} y={titleOffset} textAnchor="middle">
+          {truncate(title, innerWidth, LABEL_FONT)}
+        </text>
+      ) : null}
+    </g>
+  );
+}
+
+export function YAxis({ ticks, innerHeight, title, titleOffset }: { ticks: readonly Tick[]; innerHeight: number; title?: string; titleOffset: number }) {
+  return (
+    <g className="chart-axis chart-axis-y">
+      <line className="chart-domain" x1={-0.5} x2={-0.5} y1={0} y2={innerHeight} />
+      {ticks.map((t) => (
+        <g key={t.value} className="chart-tick-mark" transform={`translate(0,${r(t.pos)})`}>
+          <line className="chart-domain" x1={-5} x2={0} />
+          <text className="chart-tick" x={-8} dy="0.32em" textAnchor="end">
+            {t.label}
+          </text>
+        </g>
+      ))}
+      {title ? (
+        <text className="chart-axis-label" transform={`translate(${-titleOffset},${innerHeight / 2}) rotate(-90)`} textAnchor="middle" dy="0.7em">
+          {truncate(title, innerHeight, LABEL_FONT)}
+        </text>
+      ) : null}
+    </g>
+  );
+}

@@ -1,0 +1,278 @@
+/** Grouped bar chart, vertical or horizontal, with value labels, a read-out per category and value-axis rules. */
+import { useCallback, useMemo } from 'react';
+import { scaleBand } from 'd3';
+import type { AxisSpec, ChartBaseProps, Marker } from './types';
+import { useChartSize } from './useChartSize';
+import { ChartShell, useSafeId } from './ChartShell';
+import { GridLines } from './Axes';
+import { Legend } from './Legend';
+import { Markers, positionIn } from './Markers';
+import { Readout, readoutSentence, useReadout, type ReadoutRow } from './Readout';
+import { axisTicks, extentOf, isLog, makeScale, resolveDomain, usable, type Tick } from './scales';
+import { seriesColor } from './theme';
+import { SeriesPatterns, seriesFill } from './patterns';
+import { axisTitle, tickFormatter, valueText } from './chartFormat';
+import { computeMargins, legendLayout, LABEL_FONT, r2, TICK_FONT, textWidth, truncate } from './layout';
+
+export interface BarSeries {
+  name: string;
+  /** One value per category; null/non-finite values draw no bar. */
+  values: readonly (number | null | undefined)[];
+  color?: string;
+}
+
+export interface BarChartProps extends ChartBaseProps {
+  categories: readonly string[];
+  series: readonly BarSeries[];
+  /** The value axis (y when vertical, x when horizontal). Zero is included unless `value.zero === false`. */
+  value: AxisSpec;
+  /** Title of the category axis. */
+  category?: { label?: string };
+  orientation?: 'vertical' | 'horizontal';
+  /** Print each bar's value (default true; dropped where they do not fit). */
+  valueLabels?: boolean;
+  /** Rules on the value axis: `{ kind: 'y', y }` whatever the orientation. Other kinds are ignored. */
+  markers?: readonly Marker[];
+}
+
+export function BarChart(props: BarChartProps) {
+  const { categories, series, value, category, orientation = 'vertical', valueLabels = true, markers, title, description, className, ref, emptyMessage } = props;
+  const horizontal = orientation === 'horizontal';
+  const size = useChartSize({ width: props.width, height: props.height, aspect: props.aspect ?? (horizontal ? Math.max(0.4, Math.min(1.2, 0.12 + categories.length * series.length * 0.05)) : undefined) });
+  const { width, height } = size;
+  const prefix = useSafeId('bars');
+  const fmt = tickFormatter(value);
+  const showLegend = (props.legend ?? series.length > 1) && series.length > 0;
+
+  const values = useMemo(() => series.flatMap((s) => s.values.slice(0, categories.length)), [series, categories.length]);
+  const ext = extentOf(value, values);
+  const empty = !ext || categories.length === 0;
+
+  const L = useMemo(() => {
+    const legend = showLegend ? legendLayout(series.map((s) => s.name), Math.max(100, width - 8)) : { items: [], height: 0 };
+    const vTitle = axisTitle(value);
+    const cTitle = category?.label ?? '';
+    const domain = resolveDomain(value, ext, { zero: true });
+    const labelW = valueLabels ? Math.max(0, ...values.filter((v) => usable(value, v)).map((v) => textWidth(fmt(v as number), 11))) : 0;
+    if (!horizontal) {
+      const m0 = computeMargins({ yTickLabels: [], hasXTitle: !!cTitle, hasYTitle: !!vTitle, legendHeight: legend.height });
+      const top = m0.top + (valueLabels ? 14 : 0);
+      const innerHeight = Math.max(40, Math.floor(height - top - m0.bottom));
+      const vScale = makeScale(value, domain, [innerHeight, 0]);
+      const vTicks = axisTicks(value, vScale, 'y');
+      const m = computeMargins({ yTickLabels: vTicks.map((t) => t.label), hasXTitle: !!cTitle, hasYTitle: !!vTitle, legendHeight: legend.height });
+      m.top = top;
+      const innerWidth = Math.max(40, Math.floor(width - m.left - m.right));
+      const band = scaleBand<number>().domain(categories.map((_, i) => i)).range([0, innerWidth]).paddingInner(0.2).paddingOuter(0.1);
+      return { legend, vTitle, cTitle, margin: m, innerWidth, innerHeight, vScale, vTicks, band, labelW };
+    }
+    const maxCat = Math.min(width * 0.38, Math.max(0, ...categories.map((c) => textWidth(c, TICK_FONT))));
+    const m0 = computeMargins({ yTickLabels: [], hasXTitle: !!vTitle, hasYTitle: !!cTitle, legendHeight: legend.height });
+    const m = { ...m0, left: Math.ceil(maxCat) + 10 + (cTitle ? LABEL_FONT + 10 : 0), right: Math.max(m0.right, valueLabels ? labelW + 10 : 0, textWidth(fmt(domain[1]), TICK_FONT) / 2 + 4) };
+    const innerHeight = Math.max(40, Math.floor(height - m.top - m.bottom));
+    const innerWidth = Math.max(40, Math.floor(width - m.left - m.right));
+    const vScale = makeScale(value, domain, [0, innerWidth]);
+    const vTicks = axisTicks(value, vScale, 'x');
+    const band = scaleBand<number>().domain(categories.map((_, i) => i)).range([0, innerHeight]).paddingInner(0.2).paddingOuter(0.1);
+    return { legend, vTitle, cTitle, margin: m, innerWidth, innerHeight, vScale, vTicks, band, labelW, maxCat };
+  }, [showLegend, series, width, height, value, category, ext, valueLabels, values, fmt, horizontal, categories]);
+
+  const { margin, innerWidth, innerHeight, vScale, vTicks, band } = L;
+  const inner = useMemo(() => scaleBand<number>().domain(series.map((_, i) => i)).range([0, band.bandwidth()]).paddingInner(series.length > 1 ? 0.08 : 0), [series, band]);
+  const [d0, d1] = vScale.domain();
+  const base = vScale(isLog(value) ? Math.min(d0, d1) : Math.max(Math.min(d0, d1), Math.min(0, Math.max(d0, d1))));
+
+  const indexAt = useCallback(
+    (px: number, py: number) => {
+      const p = horizontal ? py : px;
+      const step = band.step();
+      if (!categories.length || step <= 0) return null;
+      const i = Math.floor((p - band(0)! + (step - band.bandwidth()) / 2) / step);
+      return Math.max(0, Math.min(categories.length - 1, i));
+    },
+    [horizontal, band, categories.length],
+  );
+  const ro = useReadout(categories.length, indexAt, horizontal);
+
+  // Category labels: truncated to the band; thinned when bands are narrower than a line of text.
+  const catStep = band.step();
+  const catStride = horizontal ? Math.max(1, Math.ceil((TICK_FONT * 1.3) / catStep)) : 1;
+  const catMax = ('maxCat' in L ? L.maxCat : undefined) ?? 100;
+  const vStride = horizontal || catStep >= 28 ? 1 : Math.ceil(28 / Math.max(1, catStep));
+
+  const labelsFit = valueLabels && (horizontal ? inner.bandwidth() >= 11 : L.labelW <= inner.bandwidth() + 6);
+
+  const bars = [];
+  const labels = [];
+  for (let s = 0; s < series.length; s++) {
+    for (let c = 0; c < categories.length; c++) {
+      const v = series[s].values[c];
+      if (!usable(value, v)) continue;
+      const p = r2(vScale(v));
+      const off = r2(band(c)! + inner(s)!);
+      const bw = r2(Math.max(1, inner.bandwidth()));
+      const lo = Math.min(p, r2(base));
+      const len = r2(Math.max(v === 0 ? 0 : 1, Math.abs(p - base)));
+      const fill = series[s].color ?? seriesFill(prefix, s);
+      const stroke = series[s].color ?? seriesColor(s);
+      const active = ro.index === c;
+      bars.push(
+        horizontal ? (
+          <rect key={`${s}-${c}`} className="chart-bar" x={lo} y={off} width={len} height={bw} style={{ fill, stroke, strokeWidth: active ? 2 : 0.5 }} data-series={series[s].name} data-category={categories[c]} />
+        ) : (
+          <rect key={`${s}-${c}`} className="chart-bar" x={off} y={lo} width={bw} height={len} style={{ fill, stroke, strokeWidth: active ? 2 : 0.5 }} data-series={series[s].name} data-category={categories[c]} />
+        ),
+      );
+      if (labelsFit) {
+        const neg = p < base === horizontal;
+        labels.push(
+          horizontal ? (
+            <text key={`l${s}-${c}`} className="chart-value-label" x={neg ? lo - 4 : lo + len + 4} y={r2(off + bw / 2)} dy="0.35em" textAnchor={neg ? 'end' : 'start'}>
+              {fmt(v)}
+            </text>
+          ) : (
+            <text key={`l${s}-${c}`} className="chart-value-label" x={r2(off + bw / 2)} y={neg ? lo + len + 12 : lo - 4} textAnchor="middle">
+              {fmt(v)}
+            </text>
+          ),
+        );
+      }
+    }
+  }
+
+  let readout = null;
+  let live = '';
+  if (ro.index !== null) {
+    const c = ro.index;
+    const rows: ReadoutRow[] = series.map((s, i) => ({ label: s.name, value: valueText(value, s.values[c]), index: i, color: s.color }));
+    const center = r2(band(c)! + band.bandwidth() / 2);
+    readout = horizontal ? (
+      <Readout y={center} crosshair={false} innerWidth={innerWidth} innerHeight={innerHeight} title={categories[c]} rows={rows} swatch="bar" prefix={prefix} />
+    ) : (
+      <Readout x={center} crosshair={false} innerWidth={innerWidth} innerHeight={innerHeight} title={categories[c]} rows={rows} swatch="bar" prefix={prefix} />
+    );
+    live = readoutSentence(categories[c], rows);
+  }
+
+  const vPos = positionIn(vScale, isLog(value));
+  const ruleMarkers = (markers ?? []).filter((m) => m.kind === 'y').map((m) => (horizontal ? { ...m, kind: 'x' as const, x: m.y } : m));
+  const vTitleOffset = TICK_FONT + 8 + 6 + LABEL_FONT + 4;
+
+  return (
+    <ChartShell
+      kind="bar"
+      size={size}
+      fixedWidth={props.width}
+      title={title}
+      description={description}
+      className={className}
+      svgRef={ref}
+      empty={empty}
+      emptyMessage={emptyMessage}
+      interactive
+      keyboardHint={`Use the ${horizontal ? 'up and down' : 'left and right'} arrow keys to read values; Escape hides the read-out.`}
+      onKeyDown={ro.onKeyDown}
+      onBlur={ro.onBlur}
+      live={live}
+    >
+      <SeriesPatterns prefix={prefix} count={series.length} />
+      {showLegend ? <Legend items={L.legend.items} x={4} y={4} kind="bar" prefix={prefix} colors={series.map((s) => s.color)} /> : null}
+      <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
+        {horizontal ? (
+          <GridLines xTicks={vTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
+        ) : (
+          <GridLines yTicks={vTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
+        )}
+        {ro.index !== null ? (
+          horizontal ? (
+            <rect className="chart-marker-band" x={0} y={r2(band(ro.index)! - (band.step() - band.bandwidth()) / 2)} width={innerWidth} height={r2(band.step())} />
+          ) : (
+            <rect className="chart-marker-band" x={r2(band(ro.index)! - (band.step() - band.bandwidth()) / 2)} y={0} width={r2(band.step())} height={innerHeight} />
+          )
+        ) : null}
+        <g className="chart-series">{bars}</g>
+        <g className="chart-value-labels">{labels}</g>
+        {horizontal ? (
+          <>
+            <ValueAxisX ticks={vTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={L.vTitle} titleOffset={vTitleOffset} />
+            <g className="chart-axis chart-axis-y">
+              <line className="chart-domain" x1={Math.round(base) + 0.5} x2={Math.round(base) + 0.5} y1={0} y2={innerHeight} />
+              {categories.map((c, i) =>
+                i % catStride === 0 ? (
+                  <text key={i} className="chart-tick" x={-8} y={r2(band(i)! + band.bandwidth() / 2)} dy="0.32em" textAnchor="end">
+                    {truncate(c, catMax, TICK_FONT)}
+                  </text>
+                ) : null,
+              )}
+              {L.cTitle ? (
+                <text className="chart-axis-label" transform={`translate(${-margin.left + 4},${innerHeight / 2}) rotate(-90)`} textAnchor="middle" dy="0.7em">
+                  {truncate(L.cTitle, innerHeight, LABEL_FONT)}
+                </text>
+              ) : null}
+            </g>
+          </>
+        ) : (
+          <>
+            <ValueAxisY ticks={vTicks} innerHeight={innerHeight} title={L.vTitle} titleOffset={margin.left - 4} />
+            <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
+              <line className="chart-domain" x1={0} x2={innerWidth} y1={Math.round(base - innerHeight) + 0.5} y2={Math.round(base - innerHeight) + 0.5} />
+              {categories.map((c, i) =>
+                i % vStride === 0 ? (
+                  <text key={i} className="chart-tick" x={r2(band(i)! + band.bandwidth() / 2)} y={17} textAnchor="middle">
+                    {truncate(c, catStep * vStride - 4, TICK_FONT)}
+                  </text>
+                ) : null,
+              )}
+              {L.cTitle ? (
+                <text className="chart-axis-label" x={innerWidth / 2} y={vTitleOffset} textAnchor="middle">
+                  {truncate(L.cTitle, innerWidth, LABEL_FONT)}
+                </text>
+              ) : null}
+            </g>
+          </>
+        )}
+        {horizontal ? (
+          <Markers markers={ruleMarkers} x={vPos} innerWidth={innerWidth} innerHeight={innerHeight} layer="over" />
+        ) : (
+          <Markers markers={ruleMarkers} y={vPos} innerWidth={innerWidth} innerHeight={innerHeight} layer="over" />
+        )}
+        {readout}
+        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
+      </g>
+    </ChartShell>
+  );
+}
+
+function ValueAxisX({ ticks, innerWidth, innerHeight, title, titleOffset }: { ticks: readonly Tick[]; innerWidth: number; innerHeight: number; title: string; titleOffset: number }) {
+  return (
+    <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
+      {ticks.map((t) => (
+        <text key={t.value} className="chart-tick" x={r2(t.pos)} y={17} textAnchor="middle">
+          {t.label}
+        </text>
+      ))}
+      {title ? (
+        <text className="chart-axis-label" x={innerWidth / 2} y={titleOffset} textAnchor="middle">
+          {truncate(title, innerWidth, LABEL_FONT)}
+        </text>
+      ) : null}
+    </g>
+  );
+}
+
+function ValueAxisY({ ticks, innerHeight, title, titleOffset }: { ticks: readonly Tick[]; innerHeight: number; title: string; titleOffset: number }) {
+  return (
+    <g className="chart-axis chart-axis-y">
+      {ticks.map((t) => (
+        <text key={t.value} className="chart-tick" x={-8} y={r2(t.pos)} dy="0.32em" textAnchor="end">
+          {t.label}
+        </text>
+      ))}
+      {title ? (
+        <text className="chart-axis-label" transform={`translate(${-titleOffset},${innerHeight / 2}) rotate(-90)`} textAnchor="middle" dy="0.7em">
+          {truncate(title, innerHeight, LABEL_FONT)}
+        </text>
+      ) : null}
+    </g>
+  );
+}

@@ -1,0 +1,78 @@
+/** The root of every chart: the sized container, the accessible <svg>, the "No data" state and a live region for read-outs. */
+import { useId, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import type { ChartSize } from './useChartSize';
+
+export interface ChartShellProps {
+  size: ChartSize;
+  /** Fixed width requested by the caller (the container then takes that width too). */
+  fixedWidth?: number;
+  title: string;
+  description?: string;
+  className?: string;
+  svgRef?: Ref<SVGSVGElement>;
+  empty?: boolean;
+  emptyMessage?: string;
+  /** Focusable with a keyboard read-out. */
+  interactive?: boolean;
+  keyboardHint?: string;
+  onKeyDown?: (e: KeyboardEvent<SVGSVGElement>) => void;
+  onBlur?: () => void;
+  /** Text announced politely when the read-out changes. */
+  live?: string;
+  /** Rendered beneath the SVG in the same box (a canvas layer). */
+  underlay?: ReactNode;
+  kind: string;
+  children?: ReactNode;
+}
+
+/** A DOM-id-safe version of React's useId. */
+export function useSafeId(prefix: string): string {
+  return `${prefix}-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
+}
+
+export function ChartShell(props: ChartShellProps) {
+  const { size, fixedWidth, title, description, className, svgRef, empty, emptyMessage, interactive, keyboardHint, onKeyDown, onBlur, live, underlay, kind, children } =
+    props;
+  const descId = useSafeId('chart-desc');
+  const { width, height } = size;
+  const canInteract = interactive && !empty;
+  const hint = canInteract ? (keyboardHint ?? 'Use the left and right arrow keys to read values; Escape hides the read-out.') : '';
+  const desc = [description, hint].filter(Boolean).join(' ');
+  return (
+    <div className={`chart chart-${kind}${className ? ` ${className}` : ''}`} ref={size.ref} style={fixedWidth ? { width: fixedWidth, maxWidth: '100%' } : undefined}>
+      <div className="chart-stage" style={{ width, height }}>
+        {!empty && underlay}
+        <svg
+          ref={svgRef}
+          className="chart-svg"
+          xmlns="http://www.w3.org/2000/svg"
+          width={width}
+          height={height}
+          viewBox={`0 0 ${width} ${height}`}
+          role="img"
+          aria-label={title}
+          aria-describedby={desc ? descId : undefined}
+          tabIndex={canInteract ? 0 : undefined}
+          onKeyDown={canInteract ? onKeyDown : undefined}
+          onBlur={canInteract ? onBlur : undefined}
+          data-chart={kind}
+          style={{ position: 'relative' }}
+        >
+          {desc ? <desc id={descId}>{desc}</desc> : null}
+          {empty ? (
+            <text className="chart-empty" x={width / 2} y={height / 2} textAnchor="middle" dominantBaseline="middle">
+              {emptyMessage ?? 'No data'}
+            </text>
+          ) : (
+            children
+          )}
+        </svg>
+      </div>
+      {canInteract ? (
+        <div className="chart-sr-only" aria-live="polite" aria-atomic="true">
+          {live ?? ''}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+/** Rough text metrics and layout, so margins follow label sizes without measuring the DOM. */
+import type { Margins } from './types';
+
+/** Round to 2 decimals: compact markup, stable snapshots. */
+export function r2(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+/** Estimated width in px of `s` at `fontSize` in a sans-serif face (digits ≈ 0.56 em, average text ≈ 0.58 em). */
+export function textWidth(s: string, fontSize = 11): number {
+  let w = 0;
+  for (const ch of s) {
+    if (/[il.,:;'|!]/.test(ch)) w += 0.3;
+    else if (/[mwMW%@]/.test(ch)) w += 0.85;
+    else if (/[A-Z]/.test(ch)) w += 0.66;
+    else if (ch === ' ') w += 0.3;
+    else w += 0.56;
+  }
+  return w * fontSize;
+}
+
+/** Cut `s` to fit `maxWidth`, ending in an ellipsis. */
+export function truncate(s: string, maxWidth: number, fontSize = 11): string {
+  if (textWidth(s, fontSize) <= maxWidth) return s;
+  let out = s;
+  while (out.length > 1 && textWidth(out + '…', fontSize) > maxWidth) out = out.slice(0, -1);
+  return out.length <= 1 ? s.slice(0, 1) + '…' : out + '…';
+}
+
+export const TICK_FONT = 11;
+export const LABEL_FONT = 12;
+export const LEGEND_FONT = 12;
+
+export interface LegendItemLayout {
+  index: number;
+  x: number;
+  y: number;
+  label: string;
+}
+
+/** Legend items laid out left to right, wrapping at `width`. */
+export function legendLayout(labels: readonly string[], width: number, swatch = 26): { items: LegendItemLayout[]; height: number } {
+  const rowH = 18;
+  const items: LegendItemLayout[] = [];
+  let x = 0;
+  let y = 0;
+  labels.forEach((raw, index) => {
+    const label = truncate(raw, Math.max(60, width - swatch - 8), LEGEND_FONT);
+    const w = swatch + 6 + textWidth(label, LEGEND_FONT) + 16;
+    if (x > 0 && x + w > width) {
+      x = 0;
+      y += rowH;
+    }
+    items.push({ index, x, y, label });
+    x += w;
+  });
+  for (const it of items) it.x = r2(it.x);
+  return { items, height: labels.length ? y + rowH : 0 };
+}
+
+/** Margins from the y tick labels, the axis titles and the legend. */
+export function computeMargins(opts: {
+  yTickLabels: readonly string[];
+  hasXTitle: boolean;
+  hasYTitle: boolean;
+  legendHeight: number;
+  lastXTickLabel?: string;
+  extraRight?: number;
+}): Margins {
+  const yw = Math.max(0, ...opts.yTickLabels.map((s) => textWidth(s, TICK_FONT)));
+  return {
+    top: 10 + (opts.legendHeight ? opts.legendHeight + 8 : 0),
+    right: Math.max(14, (opts.lastXTickLabel ? textWidth(opts.lastXTickLabel, TICK_FONT) / 2 : 0) + 4, opts.extraRight ?? 0),
+    bottom: 8 + TICK_FONT + 6 + (opts.hasXTitle ? LABEL_FONT + 10 : 0),
+    left: Math.ceil(yw) + 10 + (opts.hasYTitle ? LABEL_FONT + 10 : 0),
+  };
+}

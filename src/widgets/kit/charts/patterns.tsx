@@ -1,0 +1,41 @@
+/** Fill patterns for bars and areas: a second carrier next to colour. Series 0 is solid. */
+import { seriesColor } from './theme';
+
+const PATHS: readonly (string | null)[] = [
+  null,
+  'M-1,1 l2,-2 M0,8 l8,-8 M7,9 l2,-2', // diagonal
+  'M0,4 h8', // horizontal
+  'M-1,1 l2,-2 M0,8 l8,-8 M7,9 l2,-2 M-1,7 l2,2 M0,0 l8,8 M7,-1 l2,2', // cross-hatch
+  'M4,0 v8', // vertical
+  'M-1,7 l2,2 M0,0 l8,8 M7,-1 l2,2', // anti-diagonal
+  'M0,4 h8 M4,0 v8', // grid
+  'DOTS',
+];
+
+export function patternId(prefix: string, i: number): string {
+  return `${prefix}-p${i}`;
+}
+
+/** The fill for series i: its colour when solid, else url(#pattern). */
+export function seriesFill(prefix: string, i: number): string {
+  return PATHS[i % PATHS.length] === null ? seriesColor(i) : `url(#${patternId(prefix, i)})`;
+}
+
+export function SeriesPatterns({ prefix, count }: { prefix: string; count: number }) {
+  const items = [];
+  for (let i = 0; i < count; i++) {
+    const d = PATHS[i % PATHS.length];
+    if (d === null) continue;
+    items.push(
+      <pattern key={i} id={patternId(prefix, i)} patternUnits="userSpaceOnUse" width={8} height={8}>
+        <rect width={8} height={8} style={{ fill: seriesColor(i) }} />
+        {d === 'DOTS' ? (
+          <circle cx={4} cy={4} r={1.6} style={{ fill: 'var(--chart-bg)' }} />
+        ) : (
+          <path d={d} style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.6, strokeOpacity: 0.85 }} />
+        )}
+      </pattern>,
+    );
+  }
+  return items.length ? <defs>{items}</defs> : null;
+}

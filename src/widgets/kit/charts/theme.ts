@@ -1,0 +1,49 @@
+/** Series styling: colour AND a second carrier (dash pattern, symbol, fill pattern), so colour never carries meaning alone. */
+import { symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTriangle, symbolWye, type SymbolType } from 'd3';
+import type { Tone } from './types';
+
+export const SERIES_COUNT = 8;
+
+export function seriesColor(i: number): string {
+  return `var(--series-${(((i % SERIES_COUNT) + SERIES_COUNT) % SERIES_COUNT) + 1})`;
+}
+
+/** Stroke dash patterns, one per series slot; the first is solid. */
+export const DASHES = ['', '7 4', '2 3', '10 3 2 3', '4 2', '12 4', '2 2 6 2', '1 4'] as const;
+
+export function seriesDash(i: number): string | undefined {
+  const d = DASHES[i % DASHES.length];
+  return d === '' ? undefined : d;
+}
+
+const SYMBOLS: readonly SymbolType[] = [symbolCircle, symbolSquare, symbolTriangle, symbolDiamond, symbolCross, symbolStar, symbolWye, symbolCircle];
+
+/** An SVG path (centred on 0,0) for the series' point symbol; `size` is the area in px². */
+export function seriesSymbolPath(i: number, size = 42): string {
+  return symbol(SYMBOLS[i % SYMBOLS.length], size)() ?? '';
+}
+
+export function toneColor(tone: Tone | undefined): string {
+  switch (tone) {
+    case 'danger':
+      return 'var(--chart-danger)';
+    case 'ok':
+      return 'var(--chart-ok)';
+    case 'muted':
+      return 'var(--chart-muted)';
+    case 'fg':
+      return 'var(--chart-fg)';
+    default:
+      return 'var(--chart-accent)';
+  }
+}
+
+/** Resolve `var(--name)` (or a bare `--name`) to a concrete colour, for canvas drawing. */
+export function resolveCssColor(el: Element | null, value: string, fallback = '#888'): string {
+  const m = /^var\((--[\w-]+)\)$/.exec(value.trim());
+  const name = m ? m[1] : value.startsWith('--') ? value : null;
+  if (!name) return value;
+  if (!el || typeof getComputedStyle !== 'function') return fallback;
+  const v = getComputedStyle(el).getPropertyValue(name).trim();
+  return v || fallback;
+}

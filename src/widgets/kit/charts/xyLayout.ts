@@ -1,0 +1,75 @@
+/** The layout shared by charts with two continuous axes: legend, margins from label sizes, scales and ticks. */
+import { axisTitle, tickFormatter } from './chartFormat';
+import { computeMargins, legendLayout, LABEL_FONT, TICK_FONT, type LegendItemLayout } from './layout';
+import { axisTicks, makeScale, resolveDomain, isLog, type NumScale, type Tick } from './scales';
+import type { AxisSpec, Margins } from './types';
+import { positionIn, type Positioner } from './Markers';
+
+export interface XYLayout {
+  margin: Margins;
+  innerWidth: number;
+  innerHeight: number;
+  xScale: NumScale;
+  yScale: NumScale;
+  xTicks: Tick[];
+  yTicks: Tick[];
+  xPos: Positioner;
+  yPos: Positioner;
+  legend: { items: LegendItemLayout[]; height: number };
+  xTitle: string;
+  yTitle: string;
+  /** Distances from the plot edge to the axis titles. */
+  xTitleOffset: number;
+  yTitleOffset: number;
+}
+
+export function xyLayout(opts: {
+  width: number;
+  height: number;
+  x: AxisSpec;
+  y: AxisSpec;
+  xExtent: [number, number] | null;
+  yExtent: [number, number] | null;
+  legendLabels: readonly string[];
+  yZero?: boolean;
+  xZero?: boolean;
+  xNice?: boolean;
+}): XYLayout {
+  const { width, height, x, y } = opts;
+  const legend = opts.legendLabels.length ? legendLayout(opts.legendLabels, Math.max(100, width - 8)) : { items: [], height: 0 };
+  const xTitle = axisTitle(x);
+  const yTitle = axisTitle(y);
+  const xDomain = resolveDomain(x, opts.xExtent, { zero: opts.xZero, nice: opts.xNice });
+  const yDomain = resolveDomain(y, opts.yExtent, { zero: opts.yZero });
+  const provisional = computeMargins({ yTickLabels: [], hasXTitle: !!xTitle, hasYTitle: !!yTitle, legendHeight: legend.height });
+  const innerHeight = Math.max(40, Math.floor(height - provisional.top - provisional.bottom));
+  const yScale = makeScale(y, yDomain, [innerHeight, 0]);
+  const yTicks = axisTicks(y, yScale, 'y');
+  const xFmt = tickFormatter(x);
+  const margin = computeMargins({
+    yTickLabels: yTicks.map((t) => t.label),
+    hasXTitle: !!xTitle,
+    hasYTitle: !!yTitle,
+    legendHeight: legend.height,
+    lastXTickLabel: xFmt(xDomain[1]),
+  });
+  const innerWidth = Math.max(40, Math.floor(width - margin.left - margin.right));
+  const xScale = makeScale(x, xDomain, [0, innerWidth]);
+  const xTicks = axisTicks(x, xScale, 'x');
+  return {
+    margin,
+    innerWidth,
+    innerHeight,
+    xScale,
+    yScale,
+    xTicks,
+    yTicks,
+    xPos: positionIn(xScale, isLog(x)),
+    yPos: positionIn(yScale, isLog(y)),
+    legend,
+    xTitle,
+    yTitle,
+    xTitleOffset: TICK_FONT + 8 + 6 + LABEL_FONT + 4,
+    yTitleOffset: margin.left - 4,
+  };
+}

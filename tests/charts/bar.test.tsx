@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { BarChart } from '../../src/widgets/kit/charts';
+import { formatPercent } from '../../src/lib/format';
+import { attrs, count, noBadNumbers, pretty, render, texts } from './helpers';
+
+const schedulers = ['precise', 'approximate', 'load-only', 'random'];
+const tput = [8730, 6944, 4429, 4429];
+const ttft = [0.542, 31.08, 94.87, 92.55];
+
+describe('BarChart', () => {
+  it('matches the snapshot (grouped, vertical, with a value rule)', async () => {
+    const html = render(
+      <BarChart
+        title="Routing schedulers"
+        width={640}
+        height={320}
+        categories={schedulers}
+        series={[
+          { name: 'TTFT p90', values: ttft },
+          { name: 'TTFT mean', values: [0.298, 13.32, 46.99, 45.28] },
+        ]}
+        value={{ label: 'TTFT', unit: 's' }}
+        category={{ label: 'Scheduler' }}
+        markers={[{ kind: 'y', y: 30, label: 'SLO 30 s', tone: 'danger' }]}
+      />,
+    );
+    noBadNumbers(html);
+    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/bar-grouped.svg.html');
+  });
+
+  it('draws one rect per finite value and prints value labels', () => {
+    const html = render(
+      <BarChart title="t" width={640} height={300} categories={schedulers} series={[{ name: 'a', values: tput }, { name: 'b', values: [1, null, NaN, 3] }]} value={{ label: 'Output', unit: 'tok/s' }} />,
+    );
+    expect(count(html, /class="chart-bar"/)).toBe(6);
+    expect(texts(html, 'chart-value-label')).toEqual(['8.73k', '6.94k', '4.43k', '4.43k', '1', '3']);
+    // Second series is hatched, not only coloured.
+    expect(html).toMatch(/fill:url\(#bars-[^)]*-p1\)/);
+    expect(count(html, /<pattern /)).toBe(1);
+    noBadNumbers(html);
+  });
+
+  it('bars start at zero and their heights follow the values', () => {
+    const html = render(<BarChart title="t" width={400} height={300} categories={['a', 'b']} series={[{ name: 's', values: [10, 20] }]} value={{ label: 'v', domain: [0, 20] }} />);
+    const heights = attrs(html, 'chart-bar', 'height').map(Number);
+    expect(heights[1]).toBeCloseTo(heights[0] * 2, 0);
+    expect(texts(html, 'chart-tick')).toContain('0');
+  });
+
+  it('horizontal: categories on the left, values on x, value rule drawn vertically', async () => {
+    const html = render(
+      <BarChart
+        title="h"
+        orientation="horizontal"
+        width={390}
+        height={260}
+        categories={['system prompt + tool definitions', 'history', 'new user turn']}
+        series={[{ name: 'share', values: [0.62, 0.3, 0.08] }]}
+        value={{ label: 'Share of prompt', format: (v) => formatPercent(v) }}
+        markers={[{ kind: 'y', y: 0.5, label: 'half' }]}
+      />,
+    );
+    expect(count(html, /class="chart-bar"/)).toBe(3);
+    expect(html).toMatch(/data-marker="x"/);
+    expect(texts(html, 'chart-value-label')).toEqual(['62%', '30%', '8%']);
+    // Long category labels are truncated to fit a 390 px phone.
+    expect(texts(html, 'chart-tick').some((t) => t.endsWith('…'))).toBe(true);
+    noBadNumbers(html);
+    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/bar-horizontal.svg.html');
+  });
+
+  it('negative values go below the zero line', () => {
+    const html = render(<BarChart title="t" width={400} height={300} categories={['gain', 'loss']} series={[{ name: 's', values: [5, -5] }]} value={{ label: 'Δ' }} />);
+    const ys = attrs(html, 'chart-bar', 'y').map(Number);
+    const hs = attrs(html, 'chart-bar', 'height').map(Number);
+    expect(ys[1]).toBeCloseTo(ys[0] + hs[0], 0);
+  });
+
+  it('empty data shows the message', () => {
+    for (const html of [
+      render(<BarChart title="t" width={300} height={200} categories={[]} series={[]} value={{ label: 'v' }} />),
+      render(<BarChart title="t" width={300} height={200} categories={['a']} series={[{ name: 's', values: [NaN] }]} value={{ label: 'v' }} emptyMessage="Run the simulation" />),
+    ]) {
+      expect(count(html, /class="chart-bar"/)).toBe(0);
+      expect(texts(html, 'chart-empty')).toHaveLength(1);
+    }
+  });
+
+  it('many categories at 320 px: labels thinned, no NaN', () => {
+    const cats = Array.from({ length: 40 }, (_, i) => `n${i}`);
+    const html = render(<BarChart title="t" width={320} height={220} categories={cats} series={[{ name: 's', values: cats.map((_, i) => i * 1e9) }]} value={{ label: 'v', unit: 'B' }} />);
+    expect(count(html, /class="chart-bar"/)).toBe(40);
+    expect(texts(html, 'chart-tick').filter((t) => t.startsWith('n')).length).toBeLessThan(40);
+    // Value labels dropped where they cannot fit.
+    expect(texts(html, 'chart-value-label')).toHaveLength(0);
+    noBadNumbers(html);
+  });
+});
