@@ -3,6 +3,7 @@ import type { ParsedArgs } from '../args';
 import { kvCommand } from './kv';
 import { catalogCommand } from './catalog';
 import { breakevenCommand } from './breakeven';
+import { traceStatsCommand } from './traceStats';
 
 export interface Command {
   name: string;
@@ -12,4 +13,4 @@ export interface Command {
   run(args: ParsedArgs): unknown | Promise<unknown>;
 }
 
-export const COMMANDS: readonly Command[] = [kvCommand, catalogCommand, breakevenCommand];
+export const COMMANDS: readonly Command[] = [kvCommand, catalogCommand, breakevenCommand, traceStatsCommand];

@@ -1,0 +1,79 @@
+/**
+ * `sim trace-stats <file> [--format auto|mooncake|native] [--block-size N] [--lru-blocks 1000,10000,...]
+ * [--on-error skip|stop]`: statistics of a request trace (see docs/traces.md and docs/cli.md).
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
+import { readTraceTable, TraceError, traceStats, type OnError, type TraceFormat } from '../../src/sim/trace';
+import type { Command } from './index';
+
+const FORMATS = ['auto', 'mooncake', 'native'] as const;
+const ON_ERROR: readonly OnError[] = ['skip', 'stop'];
+const SHOWN_ERRORS = 5;
+
+function parseCapacities(s: string | undefined): number[] {
+  if (s === undefined) return [];
+  const out: number[] = [];
+  for (const part of s.split(',')) {
+    const p = part.trim().replace(/_/g, '');
+    const n = Number(p);
+    if (p === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`--lru-blocks takes whole numbers of blocks separated by commas, got "${part}"`);
+    out.push(n);
+  }
+  return out;
+}
+
+export const traceStatsCommand: Command = {
+  name: 'trace-stats',
+  usage: 'trace-stats <file.jsonl> [--format auto|mooncake|native] [--block-size 512] [--lru-blocks 1000,10000,...] [--on-error skip|stop]',
+  summary: 'request count, arrival rate, length percentiles, ideal and LRU prefix-cache hit ratios of a Mooncake or native trace',
+  run(args: ParsedArgs) {
+    checkKnownFlags(args, ['format', 'block-size', 'lru-blocks', 'on-error']);
+    if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? `one trace file, got ${args.positionals.length}` : 'the trace file is required');
+    const file = args.positionals[0];
+    const format = (stringFlag(args, 'format') ?? 'auto') as (typeof FORMATS)[number];
+    if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (one of: ${FORMATS.join(', ')})`);
+    const blockSize = numberFlag(args, 'block-size', { integer: true, min: 1 });
+    const onError = (stringFlag(args, 'on-error') ?? 'skip') as OnError;
+    if (!ON_ERROR.includes(onError)) throw new UsageError(`--on-error must be skip or stop, got "${onError}"`);
+    const capacities = parseCapacities(stringFlag(args, 'lru-blocks'));
+
+    let text: string;
+    try {
+      if (statSync(file).isDirectory()) throw new UsageError(`"${file}" is a directory, not a trace file`);
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(code === 'ENOENT' ? `no such file: "${file}"` : `cannot read "${file}": ${(e as Error).message}`);
+    }
+    let result;
+    try {
+      result = readTraceTable(text, { format: format as TraceFormat | 'auto', blockSize, onError, maxErrors: SHOWN_ERRORS });
+    } catch (e) {
+      if (e instanceof TraceError) throw new UsageError(`${file}: ${e.line > 0 ? e.message : e.reason}`);
+      throw e;
+    }
+    const { table, errors, errorCount } = result;
+    if (table.count === 0) {
+      const first = errors[0] ? `; first: line ${errors[0].line}: ${errors[0].message}` : '';
+      throw new UsageError(`${file}: no valid requests (${errorCount} malformed line${errorCount === 1 ? '' : 's'}${first})`);
+    }
+    const s = traceStats(table, { lruCapacities: capacities });
+    return {
+      file,
+      format: s.format,
+      blockSize: s.blocks.blockSize,
+      requests: s.requests,
+      sessions: s.sessions,
+      durationS: s.durationS,
+      arrivalRatePerS: s.arrivalRatePerS,
+      inputTokens: s.inputTokens,
+      outputTokens: s.outputTokens,
+      blocks: { total: s.blocks.total, unique: s.blocks.unique, lengthMismatches: s.blocks.lengthMismatches },
+      idealHitRatio: s.idealHitRatio,
+      lru: s.lru,
+      errors: { count: errorCount, first: errors },
+    };
+  },
+};
