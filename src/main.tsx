@@ -25,6 +25,9 @@ const services: Services = {
   sim: new SimClient(),
 };
 
+// A handle for browser tests and the curious: crash the worker to see the recovery path.
+(window as unknown as { __salDebug: unknown }).__salDebug = { crashWorker: (delayMs = 0) => services.sim.crashForTest(delayMs) };
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ServicesProvider services={services}>

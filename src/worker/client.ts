@@ -83,8 +83,8 @@ export class SimClient {
   }
 
   /** Test hook: make the worker throw outside any call, as a real crash would. */
-  crashForTest() {
-    void this.ensure().crash();
+  crashForTest(delayMs = 0) {
+    void this.ensure().crash(delayMs);
   }
 
   dispose() {

@@ -5,11 +5,14 @@ import { JobCancelled, type JobContext } from './job';
 import { methods, type MethodName } from './methods';
 
 const cancelled = new Set<number>();
+/** Set by crash(): later calls hang, as they would in a worker that is going down. */
+let dying = false;
 
 const api = {
   async call(jobId: number, method: MethodName, args: unknown, onFrame?: (frame: unknown) => Promise<void>) {
     const fn = methods[method] as unknown as ((a: unknown, ctx: JobContext) => unknown) | undefined;
     if (!fn) throw new Error(`The worker has no method "${String(method)}".`);
+    if (dying) return new Promise(() => {});
     const ctx: JobContext = {
       isCancelled: () => cancelled.has(jobId),
       async checkpoint() {
@@ -30,10 +33,11 @@ const api = {
     cancelled.add(jobId);
   },
   /** For the bridge's own test: an uncaught error that kills this worker's event loop turn. */
-  crash() {
+  crash(delayMs = 0) {
+    dying = true;
     setTimeout(() => {
       throw new Error('deliberate worker crash');
-    }, 0);
+    }, delayMs);
   },
 };
 

@@ -1,0 +1,147 @@
+import { expect, test } from './fixtures';
+
+const PATH = '/lessons/07-04-kv-memory-hierarchy';
+
+test.describe('KV footprint calculator (the whole pipe: controls → store/URL → worker → core → chart)', () => {
+  test('computes the published figure and moves the key output the way the lesson teaches', async ({ page, watch }) => {
+    await page.goto(PATH);
+    const widget = page.locator('[data-widget="kv-footprint"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    const contexts = widget.locator('[data-readout="concurrent-contexts"]');
+    await expect(contexts).toHaveText('13');
+    await expect(widget).toContainText('320 KiB');
+    await expect(widget.locator('svg[data-chart] path').first()).toBeAttached();
+    // FP8 KV halves the bytes per token: more contexts fit.
+    await widget.getByLabel('KV-cache dtype').selectOption('fp8');
+    await expect(widget).toContainText('160 KiB');
+    await expect(contexts).toHaveText('26');
+    // Longer contexts: fewer fit.
+    await widget.getByRole('spinbutton', { name: /Agent context/ }).fill('200000');
+    await widget.getByRole('spinbutton', { name: /Agent context/ }).press('Enter');
+    await expect(contexts).toHaveText('13');
+    expect(watch.consoleErrors).toEqual([]);
+  });
+
+  test('the URL round-trips the widget state, and hand-edited values are clamped with a notice', async ({ page }) => {
+    await page.goto(PATH);
+    const widget = page.locator('[data-widget="kv-footprint"]');
+    await widget.getByLabel('Model').selectOption('qwen3-32b');
+    await widget.getByLabel('Accelerator').selectOption('h200');
+    await expect(page).toHaveURL(/kv-footprint\.model=qwen3-32b/);
+    await expect(page).toHaveURL(/kv-footprint\.accelerator=h200/);
+    const before = await widget.locator('[data-readout="concurrent-contexts"]').textContent();
+    await page.reload();
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await expect(widget.getByLabel('Model')).toHaveValue('qwen3-32b');
+    await expect(widget.locator('[data-readout="concurrent-contexts"]')).toHaveText(before!);
+    await page.goto(`${PATH}?kv-footprint.gpus=999&kv-footprint.model=nonsense`);
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await expect(widget.getByRole('spinbutton', { name: /GPUs per replica/ })).toHaveValue('16');
+    await expect(widget.getByLabel('Model')).toHaveValue('llama-3.1-70b');
+    await expect(widget.getByRole('status').first()).toContainText('outside the allowed range');
+    await widget.getByRole('button', { name: 'Reset' }).click();
+    await expect(widget.getByRole('spinbutton', { name: /GPUs per replica/ })).toHaveValue('8');
+    await expect(page).not.toHaveURL(/kv-footprint\./);
+  });
+
+  test('the keyboard operates the slider', async ({ page }) => {
+    await page.goto(PATH);
+    const widget = page.locator('[data-widget="kv-footprint"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    const slider = widget.getByRole('slider', { name: /GPUs per replica/ });
+    await expect(slider).toHaveAttribute('aria-valuetext', '8 GPUs');
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(slider).toHaveAttribute('aria-valuetext', '9 GPUs');
+    await page.keyboard.press('Home');
+    await expect(slider).toHaveAttribute('aria-valuetext', '1 GPUs');
+    // Llama 3.1 70B in BF16 does not fit on one H100.
+    await expect(widget).toContainText('weights do not fit');
+    await page.keyboard.press('End');
+    await expect(slider).toHaveAttribute('aria-valuetext', '16 GPUs');
+    await expect(page).toHaveURL(/kv-footprint\.gpus=16/);
+    // The log-scale context slider moves by decades-aware steps and reports tokens.
+    const ctx = widget.getByRole('slider', { name: /Agent context/ });
+    await ctx.focus();
+    await page.keyboard.press('PageUp');
+    await expect(ctx).not.toHaveAttribute('aria-valuetext', '100k tokens');
+  });
+
+  test('the keyboard operates the transport; scrubbing back works', async ({ page }) => {
+    await page.goto(PATH);
+    const widget = page.locator('[data-widget="kv-footprint"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    const time = widget.locator('.transport-time');
+    await expect(time).toHaveText('0 tokens / 100k tokens');
+    await widget.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(time).toHaveText('2.5k tokens / 100k tokens');
+    await page.keyboard.press('End');
+    await expect(time).toHaveText('100k tokens / 100k tokens');
+    await page.keyboard.press('ArrowLeft');
+    await expect(time).toHaveText('97.5k tokens / 100k tokens');
+    await page.keyboard.press('Home');
+    await expect(time).toHaveText('0 tokens / 100k tokens');
+    await page.keyboard.press('Space');
+    await expect(widget.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await expect.poll(async () => (await time.textContent())?.startsWith('0 tokens')).toBe(false);
+    await page.keyboard.press('Space');
+    await expect(widget.getByRole('button', { name: 'Play' })).toBeVisible();
+  });
+
+  test('exports the data behind the figure and the figure itself', async ({ page }) => {
+    await page.goto(PATH);
+    const widget = page.locator('[data-widget="kv-footprint"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await widget.getByRole('button', { name: 'Export' }).click();
+    const [csv] = await Promise.all([page.waitForEvent('download'), widget.getByRole('menuitem', { name: 'Data (CSV)' }).click()]);
+    expect(csv.suggestedFilename()).toBe('kv-footprint.csv');
+    const text = await (await csv.createReadStream()).toArray();
+    const body = Buffer.concat(text).toString('utf8');
+    expect(body.split('\n')[0]).toBe('model,kvBytesPerToken,contextTokens,contextBytes');
+    expect(body).toContain('Llama 3.1 70B,327680,100000,32768000000');
+    await widget.getByRole('button', { name: 'Export' }).click();
+    const [svg] = await Promise.all([page.waitForEvent('download'), widget.getByRole('menuitem', { name: 'Figure (SVG)' }).click()]);
+    const svgText = Buffer.concat(await (await svg.createReadStream()).toArray()).toString('utf8');
+    expect(svgText).toMatch(/^<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svgText).not.toContain('var(--');
+  });
+
+  test('a deep link scrolls to the widget', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 700 });
+    await page.goto(`${PATH}#kv-footprint`);
+    const widget = page.locator('[data-widget="kv-footprint"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await expect(widget).toBeInViewport();
+  });
+
+  test('a crashed worker shows an error with a retry, and the retry recovers', async ({ page }) => {
+    await page.goto(PATH);
+    const widget = page.locator('[data-widget="kv-footprint"]').first();
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await page.evaluate(() => (window as unknown as { __salDebug: { crashWorker(ms: number): void } }).__salDebug.crashWorker(500));
+    await widget.getByLabel('Accelerator').selectOption('b200');
+    await expect(widget).toHaveAttribute('data-state', 'error');
+    await expect(widget.getByRole('alert')).toContainText('stopped unexpectedly');
+    await widget.getByRole('button', { name: 'Retry' }).click();
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await expect(widget).toContainText('B200');
+  });
+
+  test('the exercise rejects a wrong answer, accepts the computed one, and remembers it', async ({ page }) => {
+    await page.goto(PATH);
+    const ex = page.locator('[data-exercise="07-04-contexts-per-replica"]');
+    const input = ex.getByLabel(/Your answer/);
+    await expect(ex.getByRole('button', { name: 'Check' })).toBeEnabled();
+    await input.fill('20');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'wrong');
+    await input.fill('13');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'correct');
+    await expect(ex).toContainText('⌊budget / context⌋ = 13');
+    await page.reload();
+    await expect(ex).toHaveAttribute('data-result', 'correct');
+    await expect(ex.getByLabel(/Your answer/)).toHaveValue('13');
+  });
+});
