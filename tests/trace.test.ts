@@ -77,6 +77,30 @@ describe('Mooncake reader', () => {
     expect((err as TraceError).message).toMatch(/^line 3: not valid JSON/);
   });
 
+  it('the in-place scanner (whole text) and JSON.parse (line iterator) agree on odd but valid and invalid lines', () => {
+    const lines = [
+      '{"timestamp": 0, "input_length": 10, "output_length": 1, "hash_ids": [1]}',
+      '  {"hash_ids":[2,3],"output_length":0,"input_length":600,"timestamp":12}  ',
+      '{"timestamp": 1.5, "input_length": 10, "output_length": 1, "hash_ids": [1]}',
+      '{"timestamp": 2, "input_length": 10, "output_length": 1, "hash_ids": [], "extra": {"a": [1]}}',
+      '{"timestamp": 3, "input_length": 10, "output_length": 1, "hash_ids": [01]}',
+      '{"timestamp": 4, "input_length": 10, "input_length": 11, "output_length": 1, "hash_ids": [1]}',
+      '{"timestamp": 5, "input_length": 10, "output_length": 1, "hash_ids": [1,]}',
+      '{"timestamp": 6, "input_length": 1e3, "output_length": 1, "hash_ids": [1]}',
+      '{"timestamp": 7, "input_length": 10, "output_length": 1, "hash_ids": [-1]}',
+      '{"timestamp": 8, "input_length": 10, "output_length": 1, "hash_ids": [123456789012345678]}',
+      '{"timestamp": 9, "input_length": 10, "output_length": 1} ',
+      '{"timestamp": 10, "input_length": 10, "output_length": 1, "hash_ids": [4]} x',
+      '\t{ "timestamp" : 11 , "input_length" : 10 , "output_length" : 1 , "hash_ids" : [ 5 , 6 ] }\r',
+    ];
+    const whole = mooncakeTable(lines.join('\n'), { onError: 'skip' });
+    const iter = mooncakeTable(lines, { onError: 'skip' });
+    expect(whole.table).toEqual(iter.table);
+    expect(whole.errors).toEqual(iter.errors);
+    expect(whole.table.line).toEqual(Int32Array.from([1, 2, 3, 4, 6, 8, 13]));
+    expect(whole.errors.map((e) => e.line)).toEqual([5, 7, 9, 10, 11, 12]);
+  });
+
   it('rejects negative or fractional lengths and bad timestamps', () => {
     const bad = [
       '{"timestamp": -1, "input_length": 1, "output_length": 1, "hash_ids": [1]}',
@@ -292,6 +316,8 @@ describe('real Mooncake traces (skipped when ../shared/data/mooncake is absent)'
     expect(s.idealHitRatio.blocks).toBeLessThan(0.42);
     expect(s.idealHitRatio.tokens).toBeGreaterThan(0.35);
     expect(s.idealHitRatio.tokens).toBeLessThan(0.42);
+    // the line-iterator path (JSON.parse per line) builds the same table as the in-place scanner
+    expect(mooncakeTable(readFileSync(CONVERSATION, 'utf8').split('\n')).table).toEqual(table);
     // LRU hit ratios grow with capacity and reach the ideal once everything fits (182,790 unique blocks)
     const r = s.lru.map((l) => l.hitRatio.blocks);
     for (let i = 1; i < r.length; i++) expect(r[i]).toBeGreaterThan(r[i - 1] - 1e-12);

@@ -3,9 +3,9 @@
  * pass from either format. This is what the statistics run on, and what a replay can walk without objects.
  */
 import { segmentBlockHashes } from '../kvcache/hash';
-import { ErrorSink, TraceError, type ReadOptions, type TraceIssue } from './errors';
+import { ErrorSink, FieldError, TraceError, type ReadOptions, type TraceIssue } from './errors';
 import { isBlank, numberedLines, type LineSource } from './lines';
-import { forEachMooncake, MOONCAKE_BLOCK_SIZE } from './mooncake';
+import { forEachMooncake, MOONCAKE_BLOCK_SIZE, parseMooncakeLine } from './mooncake';
 import { forEachNative, NativeParser } from './native';
 
 export type TraceFormat = 'mooncake' | 'native';
@@ -74,6 +74,8 @@ class I32 {
   }
 }
 
+const SMALL_LIMIT = 1 << 24;
+
 class Builder {
   readonly arrival = new F64();
   readonly input = new F64();
@@ -91,23 +93,37 @@ class Builder {
   ) {
     this.start.push(0);
   }
-  add(line: number, arrivalS: number, input: number, output: number, hashes: ArrayLike<number>, session: string | null): void {
+  /** Dense id of a block hash: a direct table for small integer hashes (Mooncake ids), a Map otherwise. */
+  private small = new Int32Array(0); // id + 1, 0 = not seen
+  private uniq = 0;
+  denseId(h: number): number {
+    if (h < SMALL_LIMIT) {
+      let tab = this.small;
+      if (h >= tab.length) {
+        const grown = new Int32Array(Math.min(SMALL_LIMIT, Math.max(h + 1, tab.length * 2, 1024)));
+        grown.set(tab);
+        this.small = tab = grown;
+      }
+      const v = tab[h];
+      if (v) return v - 1;
+      tab[h] = ++this.uniq;
+      return this.uniq - 1;
+    }
+    let id = this.ids.get(h);
+    if (id === undefined) {
+      id = this.uniq++;
+      this.ids.set(h, id);
+    }
+    return id;
+  }
+  add(line: number, arrivalS: number, input: number, output: number, hashes: ArrayLike<number>, session: string | null, count = hashes.length): void {
     this.arrival.push(arrivalS);
     this.input.push(input);
     this.output.push(output);
     this.line.push(line);
-    const ids = this.ids;
-    for (let i = 0; i < hashes.length; i++) {
-      const h = hashes[i];
-      let id = ids.get(h);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(h, id);
-      }
-      this.blocks.push(id);
-    }
+    for (let i = 0; i < count; i++) this.blocks.push(this.denseId(hashes[i]));
     this.start.push(this.blocks.n);
-    if (hashes.length !== Math.ceil(input / this.blockSize)) this.mismatches++;
+    if (count !== Math.ceil(input / this.blockSize)) this.mismatches++;
     if (session === null) this.session.push(-1);
     else {
       let s = this.sessionIds.get(session);
@@ -128,7 +144,7 @@ class Builder {
       outputTokens: this.output.done(),
       blockStart: this.start.done(),
       blocks: this.blocks.done(),
-      uniqueBlocks: this.ids.size,
+      uniqueBlocks: this.uniq,
       session: this.session.done(),
       sessions: this.sessionIds.size,
       line: this.line.done(),
@@ -146,8 +162,133 @@ export function mooncakeTable(source: LineSource, opts: TableReadOptions = {}): 
   checkBlockSize(blockSize);
   const sink = new ErrorSink(opts);
   const b = new Builder('mooncake', blockSize);
-  forEachMooncake(source, sink, (r) => b.add(r.line, r.timestampMs / 1000, r.inputLength, r.outputLength, r.hashIds, null));
+  if (typeof source === 'string') {
+    // One pass over the text without a string per line: lines in the usual shape are scanned in place; any
+    // other line (extra fields, floats, errors) goes through JSON.parse and the full validation.
+    const fast = new FastMooncake(source);
+    let start = 0;
+    let n = 0;
+    const len = source.length;
+    while (start < len) {
+      let end = source.indexOf('\n', start);
+      if (end < 0) end = len;
+      n++;
+      if (!fast.scan(start, end)) {
+        const text = source.slice(start, end);
+        if (!isBlank(text)) {
+          try {
+            const r = parseMooncakeLine(text, n);
+            b.add(n, r.timestampMs / 1000, r.inputLength, r.outputLength, r.hashIds, null);
+          } catch (e) {
+            if (!(e instanceof FieldError)) throw e;
+            sink.report(n, e.message);
+          }
+        }
+      } else b.add(n, fast.timestamp / 1000, fast.input, fast.output, fast.ids, null, fast.count);
+      start = end + 1;
+    }
+  } else forEachMooncake(source, sink, (r) => b.add(r.line, r.timestampMs / 1000, r.inputLength, r.outputLength, r.hashIds, null));
   return { table: b.table(), errors: sink.issues, errorCount: sink.count };
+}
+
+const KEYS = ['timestamp', 'input_length', 'output_length', 'hash_ids'];
+
+/**
+ * Scanner for a Mooncake line of exactly the four fields, each once, in any order, with non-negative integer
+ * values of at most 15 digits (so always safe integers). Returns false for anything else, which the caller
+ * then parses with JSON.parse: the fast path never accepts a line the full parser would reject.
+ */
+class FastMooncake {
+  timestamp = 0;
+  input = 0;
+  output = 0;
+  ids = new Float64Array(256);
+  count = 0;
+  private p = 0;
+  private e = 0;
+  constructor(private readonly s: string) {}
+  private ws(): void {
+    const s = this.s;
+    while (this.p < this.e) {
+      const c = s.charCodeAt(this.p);
+      if (c === 32 || c === 9 || c === 13) this.p++;
+      else break;
+    }
+  }
+  /** A run of 1..15 digits, or −1. */
+  private int(): number {
+    const s = this.s;
+    const p0 = this.p;
+    let v = 0;
+    while (this.p < this.e) {
+      const d = s.charCodeAt(this.p) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+      this.p++;
+    }
+    const digits = this.p - p0;
+    if (digits === 0 || digits > 15) return -1;
+    if (digits > 1 && s.charCodeAt(p0) === 48) return -1; // leading zero: not JSON
+    return v;
+  }
+  scan(start: number, end: number): boolean {
+    const s = this.s;
+    this.p = start;
+    this.e = end;
+    this.ws();
+    if (s.charCodeAt(this.p) !== 123 /* { */) return false;
+    this.p++;
+    let seen = 0;
+    for (;;) {
+      this.ws();
+      if (s.charCodeAt(this.p) !== 34 /* " */) return false;
+      const q = s.indexOf('"', this.p + 1);
+      if (q < 0 || q >= end) return false;
+      const k = KEYS.indexOf(s.slice(this.p + 1, q));
+      if (k < 0 || seen & (1 << k)) return false;
+      seen |= 1 << k;
+      this.p = q + 1;
+      this.ws();
+      if (s.charCodeAt(this.p) !== 58 /* : */) return false;
+      this.p++;
+      this.ws();
+      if (k === 3) {
+        if (s.charCodeAt(this.p) !== 91 /* [ */) return false;
+        this.p++;
+        this.ws();
+        this.count = 0;
+        if (s.charCodeAt(this.p) === 93 /* ] */) this.p++;
+        else
+          for (;;) {
+            const v = this.int();
+            if (v < 0) return false;
+            if (this.count === this.ids.length) {
+              const g = new Float64Array(this.ids.length * 2);
+              g.set(this.ids);
+              this.ids = g;
+            }
+            this.ids[this.count++] = v;
+            this.ws();
+            const c = s.charCodeAt(this.p++);
+            if (c === 93) break;
+            if (c !== 44 /* , */) return false;
+            this.ws();
+          }
+      } else {
+        const v = this.int();
+        if (v < 0) return false;
+        if (k === 0) this.timestamp = v;
+        else if (k === 1) this.input = v;
+        else this.output = v;
+      }
+      this.ws();
+      const c = s.charCodeAt(this.p++);
+      if (c === 125 /* } */) break;
+      if (c !== 44) return false;
+    }
+    this.ws();
+    return seen === 15 && this.p === end;
+  }
 }
 
 /** Native traces: segments are cut into blocks of `blockSize` (default: the header's, else 512) and hashed. */
