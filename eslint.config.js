@@ -17,6 +17,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.mjs', 'scripts/**', 'bench/**', 'cli/**'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    // Playwright fixtures call their own `use`, which is not React's.
+    files: ['e2e/**'],
+    rules: { 'react-hooks/rules-of-hooks': 'off' },
+  },
+  {
     // The simulation core is deterministic: randomness comes from a seeded generator passed in.
     files: ['src/sim/**/*.ts'],
     rules: {

@@ -1,5 +1,5 @@
 /** A lesson: header and objectives from the catalog, the MDX body, a table of contents, progress, prev/next. */
-import { Suspense, lazy, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { LESSONS, lessonBySlug, lessonPath, type LessonMeta } from './lessons';
 import { Link } from './Link';
 import { useProgress, useServices } from './services';
@@ -7,10 +7,10 @@ import { NotFound } from './NotFound';
 
 const modules = import.meta.glob<{ default: ComponentType }>('../../lessons/*.mdx');
 
-function lessonComponent(slug: string) {
-  const loader = modules[`../../lessons/${slug}.mdx`];
-  return loader ? lazy(loader) : null;
-}
+/** One lazily loaded component per lesson file, created once (keyed by slug). */
+const lessonBodies: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
+  Object.entries(modules).map(([path, loader]) => [path.replace(/^.*\/(.+)\.mdx$/, '$1'), lazy(loader)]),
+);
 
 interface TocEntry {
   id: string;
@@ -80,7 +80,7 @@ function DoneControl({ slug }: { slug: string }) {
 
 export function LessonPage({ slug }: { slug: string }) {
   const lesson = lessonBySlug(slug);
-  const Body = useMemo(() => lessonComponent(slug), [slug]);
+  const Body = lessonBodies[slug] ?? null;
   const { progress } = useServices();
   const articleRef = useRef<HTMLDivElement>(null);
   const [toc, setToc] = useState<TocEntry[]>([]);
@@ -95,8 +95,7 @@ export function LessonPage({ slug }: { slug: string }) {
 
   // The TOC and #deep-links need the lazily loaded body in the DOM: watch the article until it appears.
   useEffect(() => {
-    setLoaded(false);
-    setToc([]);
+    // The page is keyed by slug, so this runs once per lesson with empty state.
     const el = articleRef.current;
     if (!el) return;
     const collect = () => {

@@ -17,49 +17,56 @@ export interface SimulationState<R> {
   retry(): void;
 }
 
+interface Settled<R> {
+  /** Which request (arguments and attempt) this outcome answers. */
+  request: string;
+  result: R | null;
+  error: string | null;
+}
+
 export function useSimulation<M extends MethodName>(
   method: M,
   args: MethodArgs<M> | null,
   onFrame?: (frame: MethodFrame<M>) => void,
 ): SimulationState<MethodResult<M>> {
   const client = useSimClient();
-  const [result, setResult] = useState<MethodResult<M> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState(true);
   const [attempt, setAttempt] = useState(0);
+  const [settled, setSettled] = useState<Settled<MethodResult<M>> | null>(null);
+  const [lastResult, setLastResult] = useState<MethodResult<M> | null>(null);
   const key = args === null ? null : JSON.stringify(args);
-  const argsRef = useRef(args);
-  argsRef.current = args;
+  const request = `${attempt}:${key}`;
   const frameRef = useRef(onFrame);
-  frameRef.current = onFrame;
+  useEffect(() => {
+    frameRef.current = onFrame;
+  }, [onFrame]);
 
   useEffect(() => {
     if (key === null) return;
     let live = true;
-    setRunning(true);
-    const job = client.call(method, argsRef.current as MethodArgs<M>, {
-      onFrame: frameRef.current ? (f) => live && frameRef.current?.(f) : undefined,
+    const job = client.call(method, JSON.parse(key) as MethodArgs<M>, {
+      onFrame: (f) => {
+        if (live) frameRef.current?.(f);
+      },
     });
     job.result.then(
       (r) => {
         if (!live) return;
-        setResult(r);
-        setError(null);
-        setRunning(false);
+        setSettled({ request, result: r, error: null });
+        setLastResult(r);
       },
       (e: unknown) => {
-        if (!live) return;
-        setError(e instanceof Error ? e.message : String(e));
-        setRunning(false);
+        if (live) setSettled({ request, result: null, error: e instanceof Error ? e.message : String(e) });
       },
     );
     return () => {
       live = false;
       job.cancel();
     };
-  }, [client, method, key, attempt]);
+  }, [client, method, key, request]);
 
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
-  const status: SimStatus = error && !running ? 'error' : result !== null ? 'ready' : 'loading';
-  return { status, result, error, stale: running && result !== null, retry };
+  const running = key !== null && settled?.request !== request;
+  const error = !running && settled?.error ? settled.error : null;
+  const status: SimStatus = error ? 'error' : lastResult !== null ? 'ready' : 'loading';
+  return { status, result: lastResult, error, stale: running && lastResult !== null, retry };
 }

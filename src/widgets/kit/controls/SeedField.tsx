@@ -1,15 +1,16 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { SEED_MAX, type SeedParam } from '../../../state/paramSchema';
 
 /** The run's seed, editable, with a button that draws a new one (UI randomness only, never in the core). */
 export function SeedField({ name, spec, value, onChange }: { name: string; spec: SeedParam; value: number; onChange(v: number): void }) {
   const id = useId();
-  const [draft, setDraft] = useState(String(value));
-  useEffect(() => setDraft(String(value)), [value]);
+  const [draftState, setDraftState] = useState<{ from: number; text: string } | null>(null);
+  const draft = draftState && draftState.from === value ? draftState.text : String(value);
+  const setDraft = (text: string) => setDraftState({ from: value, text });
   const commit = () => {
     const n = Number(draft);
-    if (Number.isInteger(n) && n >= 0 && n <= SEED_MAX) onChange(n);
-    else setDraft(String(value));
+    if (draft.trim() !== '' && Number.isInteger(n) && n >= 0 && n <= SEED_MAX) onChange(n);
+    setDraftState(null);
   };
   return (
     <div className="control control-seed" data-param={name}>

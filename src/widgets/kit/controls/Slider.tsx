@@ -2,7 +2,7 @@
  * An accessible slider: a native range input (role slider, arrows, PageUp/PageDown, Home/End for free) with
  * a number field and unit beside it. Ranges that span decades use a log scale on the track.
  */
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { NumberParam } from '../../../state/paramSchema';
 import { clampNumber } from '../../../state/paramSchema';
 import { formatNumber } from '../../../lib/format';
@@ -32,14 +32,16 @@ export function fromPosition(spec: NumberParam, position: number): number {
 
 export function Slider({ name, spec, value, onChange }: { name: string; spec: NumberParam; value: number; onChange(v: number): void }) {
   const id = useId();
-  const [draft, setDraft] = useState<string | null>(null);
-  useEffect(() => setDraft(null), [value]);
+  // What the learner is typing, tied to the value it started from: a new value from elsewhere discards it.
+  const [draft, setDraftState] = useState<{ from: number; text: string } | null>(null);
+  const typed = draft && draft.from === value ? draft.text : null;
+  const setDraft = (text: string | null) => setDraftState(text === null ? null : { from: value, text });
   const text = spec.format ? spec.format(value) : `${formatNumber(value, 4)}${spec.unit ? ' ' + spec.unit : ''}`;
   const log = spec.scale === 'log';
   const commit = () => {
-    if (draft === null) return;
-    const n = Number(draft);
-    if (Number.isFinite(n) && draft.trim() !== '') onChange(clampNumber(spec, n));
+    if (typed === null) return;
+    const n = Number(typed);
+    if (Number.isFinite(n) && typed.trim() !== '') onChange(clampNumber(spec, n));
     setDraft(null);
   };
   return (
@@ -67,7 +69,7 @@ export function Slider({ name, spec, value, onChange }: { name: string; spec: Nu
           min={spec.min}
           max={spec.max}
           step={spec.integer ? 1 : 'any'}
-          value={draft ?? String(value)}
+          value={typed ?? String(value)}
           onChange={(e) => setDraft(e.currentTarget.value)}
           onBlur={commit}
           onKeyDown={(e) => {

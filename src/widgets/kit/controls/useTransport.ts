@@ -44,7 +44,9 @@ export function useTransport({ duration, rate, step, autoplay = false, reducedMo
   const [playing, setPlaying] = useState(autoplay && !reducedMotion);
   const [speed, setSpeedState] = useState(1);
   const tRef = useRef(0);
-  tRef.current = t;
+  useEffect(() => {
+    tRef.current = t;
+  }, [t]);
   const safeDuration = Number.isFinite(duration) && duration > 0 ? duration : 0;
 
   useEffect(() => {
