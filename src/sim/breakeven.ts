@@ -269,8 +269,9 @@ function polish(g: (p: number) => number, dg: (p: number) => number, p: number):
   return best;
 }
 
-const fmtUs = (s: number) => `${(s * 1e6).toPrecision(3)} µs`;
-const fmtMs = (s: number) => `${(s * 1e3).toPrecision(3)} ms`;
+/** A duration for the explanation text: µs below 1 ms, ms below 1 s, else s; 3 significant digits. */
+const fmtTime = (s: number) =>
+  s === 0 ? '0 s' : s < 1e-3 ? `${Number((s * 1e6).toPrecision(3))} µs` : s < 1 ? `${Number((s * 1e3).toPrecision(3))} ms` : `${Number(s.toPrecision(3))} s`;
 const fmtTok = (p: number) => Math.round(p).toLocaleString('en-US');
 
 /**
@@ -344,15 +345,19 @@ export function breakEven(model: ModelSpec, hw: HardwareConfig, path: ReloadPath
   const perTokStart = perTokenPrefillTime(model, hw, 0);
   const perTokEnd = perTokenPrefillTime(model, hw, maxTokens);
   const head =
-    `Reload costs ${fmtUs(c.lambda)} + ${fmtUs(c.s)}/token; recompute has a floor of ${fmtMs(floor)} (streaming the weights a token touches${c.wRouted > 0 ? ', rising as a longer prefix touches more experts' : ''}) ` +
-    `and then costs ${fmtUs(perTokStart)}/token at the start of the context, rising to ${fmtUs(perTokEnd)}/token at ${fmtTok(maxTokens)} tokens (attention). `;
+    `Reload costs ${fmtTime(c.lambda)} + ${fmtTime(c.s)}/token; recompute has a floor of ${fmtTime(floor)} (streaming the weights a token touches${c.wRouted > 0 ? ', rising as a longer prefix touches more experts' : ''}) ` +
+    `and then costs ${fmtTime(perTokStart)}/token at the start of the context, rising to ${fmtTime(perTokEnd)}/token at ${fmtTok(maxTokens)} tokens (attention). `;
   const x = crossings.map(fmtTok);
+  const middleReason =
+    crossings.length === 2 && prefillCost(model, hw, (crossings[0] + crossings[1]) / 2, 0).bound === 'memory'
+      ? "recompute is still memory-bound, flat at the weight-streaming floor, while reload's cost grows with the prefix"
+      : 'the link costs more per token than prefill compute';
   const tail: Record<BreakEvenRegime, string> = {
     'reload-always-wins': `Reload is faster for every prefix up to ${fmtTok(maxTokens)} tokens.`,
     'recompute-always-wins': `Recompute is faster for every prefix up to ${fmtTok(maxTokens)} tokens: the link's latency and per-token cost never beat prefill here.`,
     'reload-wins-above': `Recompute is faster below ${x[0]} tokens (the link's fixed latency dominates); reload wins above.`,
     'reload-wins-below': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length); recompute wins above, up to ${fmtTok(maxTokens)}${beyond.length ? ` (reload wins again beyond ${fmtTok(beyond[0])} tokens, past the context)` : ''}.`,
-    'recompute-wins-between': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length), recompute wins between ${x[0]} and ${x[1]} (the link costs more per token than prefill compute), and reload wins again above ${x[1]} (attention makes recompute quadratic).`,
+    'recompute-wins-between': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length), recompute wins between ${x[0]} and ${x[1]} (${middleReason}), and reload wins again above ${x[1]} (recompute's per-token cost grows with the prefix).`,
     'reload-wins-between': `Reload wins only between ${x[0]} and ${x[1]} tokens.`,
     mixed: `Reload and recompute alternate at ${x.join(', ')} tokens.`,
   };
