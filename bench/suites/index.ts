@@ -1,5 +1,6 @@
 /** Bench suites, in the order they run. Each prints its own figures. */
 import { footprintSuite } from './footprint';
+import { traceStatsSuite } from './traceStats';
 
 export interface BenchSuite {
   name: string;
@@ -7,4 +8,4 @@ export interface BenchSuite {
   run(): Promise<void> | void;
 }
 
-export const SUITES: readonly BenchSuite[] = [footprintSuite];
+export const SUITES: readonly BenchSuite[] = [footprintSuite, traceStatsSuite];
