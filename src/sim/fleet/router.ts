@@ -19,8 +19,9 @@ export interface ReplicaLoad {
 export interface RouteInput {
   session: number;
   request: number;
-  /** Block hashes of the prompt (full blocks). */
+  /** Block hashes; the prompt's full blocks are hashes[0..promptBlocks). */
   hashes: ArrayLike<number>;
+  promptBlocks: number;
   promptTokens: number;
   blockSize: number;
 }
@@ -191,8 +192,8 @@ class CacheAware implements Router {
   route(req: RouteInput, env: RouterEnv): RouteDecision {
     const loads = env.loads;
     const n = loads.length;
-    const matched = env.view.match(req.hashes);
-    const total = Math.max(1, req.hashes.length);
+    const matched = env.view.match(req.hashes, req.promptBlocks);
+    const total = Math.max(1, req.promptBlocks);
     if ((this.c.scoring ?? 'threshold') === 'weighted') {
       let maxLoad = 0;
       for (const l of loads) if (l.outstandingTokens > maxLoad) maxLoad = l.outstandingTokens;

@@ -23,10 +23,10 @@ export interface CacheView {
   readonly kind: CacheViewConfig['kind'];
   /** Seconds between refreshes (delayed views), else 0. */
   readonly syncIntervalS: number;
-  /** Matched prefix in blocks, per replica. The array is reused by the next call. */
-  match(hashes: ArrayLike<number>): Int32Array;
-  /** The router sent a prompt to `replica`. */
-  routed(replica: number, hashes: ArrayLike<number>): void;
+  /** Matched prefix of hashes[0..count) in blocks, per replica. The array is reused by the next call. */
+  match(hashes: ArrayLike<number>, count: number): Int32Array;
+  /** The router sent a prompt (hashes[0..count)) to `replica`. */
+  routed(replica: number, hashes: ArrayLike<number>, count: number): void;
   /** Refresh (delayed views). */
   sync(): void;
 }
@@ -46,11 +46,11 @@ class ExactView implements CacheView {
   ) {
     this.out = new Int32Array(caches.length);
   }
-  match(hashes: ArrayLike<number>): Int32Array {
+  match(hashes: ArrayLike<number>, count: number): Int32Array {
     for (let r = 0; r < this.caches.length; r++) {
       const c = this.caches[r];
       let i = 0;
-      while (i < hashes.length && inTiers(c.where(hashes[i]), this.tiers)) i++;
+      while (i < count && inTiers(c.where(hashes[i]), this.tiers)) i++;
       this.out[r] = i;
     }
     return this.out;
@@ -85,11 +85,11 @@ class DelayedView implements CacheView {
       this.sets[r] = s;
     }
   }
-  match(hashes: ArrayLike<number>): Int32Array {
+  match(hashes: ArrayLike<number>, count: number): Int32Array {
     for (let r = 0; r < this.sets.length; r++) {
       const s = this.sets[r];
       let i = 0;
-      while (i < hashes.length && s.has(hashes[i])) i++;
+      while (i < count && s.has(hashes[i])) i++;
       this.out[r] = i;
     }
     return this.out;
@@ -110,18 +110,18 @@ class ApproximateView implements CacheView {
     this.lru = Array.from({ length: replicas }, () => new Map<number, true>());
     this.out = new Int32Array(replicas);
   }
-  match(hashes: ArrayLike<number>): Int32Array {
+  match(hashes: ArrayLike<number>, count: number): Int32Array {
     for (let r = 0; r < this.lru.length; r++) {
       const m = this.lru[r];
       let i = 0;
-      while (i < hashes.length && m.has(hashes[i])) i++;
+      while (i < count && m.has(hashes[i])) i++;
       this.out[r] = i;
     }
     return this.out;
   }
-  routed(replica: number, hashes: ArrayLike<number>): void {
+  routed(replica: number, hashes: ArrayLike<number>, count: number): void {
     const m = this.lru[replica];
-    for (let i = 0; i < hashes.length; i++) {
+    for (let i = 0; i < count; i++) {
       m.delete(hashes[i]);
       m.set(hashes[i], true);
     }

@@ -1,0 +1,543 @@
+/**
+ * The fleet simulator: sessions arrive, their requests are routed to replicas, replicas run iterations, tools
+ * run between turns. One event queue (events.ts) orders everything; `step()` handles one event.
+ *
+ * Randomness: one seeded generator per purpose, all derived from the scenario seed (sessions draw from their
+ * own, see workload.ts), so a seed replays identically in Node and in the browser.
+ */
+import { KvCache, type TierConfig } from '../kvcache/cache';
+import { chainHash, segmentBlockHashes } from '../kvcache/hash';
+import { KvPool } from '../kvcache/pool';
+import { TIER_ORDER } from '../kvcache/types';
+import { createRng, type Rng } from '../rng';
+import { EventQueue, type EventKind, type SimEvent } from './events';
+import { buildFrame, RouteLog, type FleetFrame } from './frames';
+import { LogHistogram, Samples, TimeWeighted } from './metrics';
+import { Replica, type Req, type ReplicaHost } from './replica';
+import { createRouter, ROUTE_REASON, type ReplicaLoad, type Router } from './router';
+import type { MooncakeRecord, ResolvedScenario, SessionsWorkload, TraceWorkload } from './scenario';
+import { createCacheView, type CacheView } from './view';
+import { SEG, segId, WorkloadGenerator, type RequestSpec, type Session } from './workload';
+
+/** Per-request columns, one row per request created (index = request id). */
+export interface RequestColumns {
+  session: Samples;
+  cls: Samples;
+  turn: Samples;
+  replica: Samples;
+  arrival: Samples;
+  /** First admission (KV acquired) − arrival. */
+  queueS: Samples;
+  grammarWaitS: Samples;
+  ttft: Samples;
+  tpot: Samples;
+  e2e: Samples;
+  maxGap: Samples;
+  promptTokens: Samples;
+  outputTokens: Samples;
+  prefilled: Samples;
+  /** Reused (not recomputed) prompt tokens, by tier hbm, dram, nvme, remote. */
+  reusedHbm: Samples;
+  reusedDram: Samples;
+  reusedNvme: Samples;
+  reusedRemote: Samples;
+  loadS: Samples;
+  bytesLoaded: Samples;
+  preemptions: Samples;
+  gpuSeconds: Samples;
+  /** 0 in flight, 1 finished, 2 dropped. */
+  status: Samples;
+}
+
+export const REQUEST_COLUMNS = [
+  'session', 'cls', 'turn', 'replica', 'arrival', 'queueS', 'grammarWaitS', 'ttft', 'tpot', 'e2e', 'maxGap', 'promptTokens',
+  'outputTokens', 'prefilled', 'reusedHbm', 'reusedDram', 'reusedNvme', 'reusedRemote', 'loadS', 'bytesLoaded', 'preemptions',
+  'gpuSeconds', 'status',
+] as const satisfies readonly (keyof RequestColumns)[];
+
+interface SessionRt {
+  s: Session | null;
+  cls: number;
+  start: number;
+  end: number;
+  turns: number;
+  gpuSeconds: number;
+  /** Replica holding its KV through a pause (hold / ttl), or −1. */
+  heldOn: number;
+  pauseGen: number;
+  current: Req | null;
+  done: boolean;
+  dropped: boolean;
+}
+
+export interface OccupancySeries {
+  t: number[];
+  /** [replica][tier hbm, dram, nvme, remote] → used blocks at each sample. */
+  used: number[][][];
+  /** Blocks pinned by sessions held through a pause, per replica. */
+  held: number[][];
+}
+
+const PERIODIC: ReadonlySet<EventKind> = new Set<EventKind>(['frame', 'view-sync', 'end']);
+
+export class FleetSim implements ReplicaHost {
+  readonly q = new EventQueue();
+  readonly replicas: Replica[];
+  readonly caches: KvCache[];
+  readonly pool: KvPool | null;
+  readonly router: Router;
+  readonly view: CacheView;
+  readonly cols: RequestColumns;
+  readonly gaps = new LogHistogram();
+  readonly sessions: SessionRt[] = [];
+  readonly routes = new RouteLog();
+  readonly occupancy: OccupancySeries;
+  readonly fleetBatch = new TimeWeighted();
+  events = 0;
+  frames = 0;
+  pendingFrame: FleetFrame | null = null;
+  dropReasons = new Map<string, number>();
+  /** Routing decisions by reason code (ROUTE_REASON). */
+  readonly routeCounts = new Map<number, number>();
+  finishedAt = 0;
+
+  private readonly reqs = new Map<number, Req>();
+  private nextReq = 0;
+  private live = 0;
+  private startedSessions = 0;
+  private sessionsDone = 0;
+  private readonly routerRng: Rng;
+  private readonly arrivalRng: Rng;
+  private readonly gen: WorkloadGenerator | null;
+  private readonly trace: MooncakeRecord[] | null;
+  private traceNext = 0;
+  private readonly wl: SessionsWorkload | TraceWorkload;
+  private readonly loads: ReplicaLoad[];
+  private readonly tierIndex: number[][];
+  private nowT = 0;
+  private stopped = false;
+
+  constructor(readonly rs: ResolvedScenario) {
+    const s = rs.scenario;
+    const seed = s.seed;
+    this.routerRng = createRng(seed ^ 0x726f7574);
+    this.arrivalRng = createRng(seed ^ 0x61727276);
+    this.pool = rs.pool ? new KvPool({ bytesPerBlock: rs.bytesPerBlock, capacityBytes: rs.pool.capacityBytes, name: 'pool' }) : null;
+    this.caches = [];
+    this.replicas = [];
+    for (let i = 0; i < rs.replicas; i++) {
+      const tiers: TierConfig[] = [{ name: 'hbm', capacityBlocks: rs.hbmBlocks }];
+      if (rs.dram) tiers.push({ name: 'dram', capacityBytes: rs.dram.capacityBytes, link: rs.dram.link });
+      if (rs.nvme) tiers.push({ name: 'nvme', capacityBytes: rs.nvme.capacityBytes, link: rs.nvme.link });
+      if (this.pool && rs.pool) tiers.push({ name: 'remote', pool: this.pool, link: rs.pool.link });
+      const cache = new KvCache({
+        id: i,
+        blockSize: rs.blockSize,
+        bytesPerBlock: rs.bytesPerBlock,
+        tiers,
+        promoteOnHit: s.kv?.promoteOnHit ?? true,
+      });
+      this.caches.push(cache);
+      this.replicas.push(
+        new Replica(
+          {
+            index: i,
+            model: rs.model,
+            hw: rs.hw,
+            cache,
+            blockSize: rs.blockSize,
+            maxBatchSeqs: rs.maxBatchSeqs,
+            tokenBudget: rs.tokenBudget,
+            chunk: rs.chunk,
+            preemption: rs.preemption,
+            toolPause: rs.toolPause,
+            compileTime: rs.compileTime,
+            grammarCapacity: rs.grammarCapacity,
+            maskCostS: rs.maskCostS,
+            tiers: cache.tierNames,
+            rng: createRng((seed ^ 0x67726d72) + i * 7919),
+          },
+          this,
+          this.gaps,
+        ),
+      );
+    }
+    this.tierIndex = this.caches.map((c) => c.tierNames.map((n) => TIER_ORDER.indexOf(n)));
+    this.loads = this.replicas.map(() => ({ outstandingTokens: 0, outstandingRequests: 0, kvUsage: 0 }));
+    const { view, ...routerCfg } = s.router;
+    this.router = createRouter(routerCfg as typeof s.router);
+    this.view = createCacheView(view ?? { kind: 'exact' }, this.caches, rs.hbmBlocks);
+    const cols = {} as RequestColumns;
+    for (const k of REQUEST_COLUMNS) cols[k] = new Samples(1024);
+    this.cols = cols;
+    this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
+
+    this.wl = s.workload;
+    if (this.wl.kind === 'trace') {
+      this.gen = null;
+      const recs = this.wl.records ?? [];
+      this.trace = this.wl.limit ? recs.slice(0, this.wl.limit) : recs;
+    } else {
+      this.gen = new WorkloadGenerator(this.wl.classes, seed);
+      this.trace = null;
+    }
+    this.startArrivals();
+    if (rs.frameIntervalS > 0) this.q.push(0, 'frame', 0);
+    this.q.push(0, 'frame', 1); // occupancy samples
+    if (this.router.usesCache && this.view.syncIntervalS > 0) this.q.push(this.view.syncIntervalS, 'view-sync');
+    if (Number.isFinite(rs.endS)) this.q.push(rs.endS, 'end');
+  }
+
+  get now(): number {
+    return this.nowT;
+  }
+
+  // ───────────────────────────── event plumbing ─────────────────────────────
+
+  schedule(time: number, kind: EventKind, a: number, b: number): void {
+    this.q.push(time, kind, a, b);
+    if (!PERIODIC.has(kind)) this.live++;
+  }
+
+  /** Handle one event; false when the run is over. */
+  step(): boolean {
+    if (this.stopped) return false;
+    const ev = this.q.pop();
+    if (!ev) {
+      this.stopped = true;
+      return false;
+    }
+    this.events++;
+    this.nowT = ev.time;
+    if (!PERIODIC.has(ev.kind)) this.live--;
+    this.handle(ev);
+    return !this.stopped;
+  }
+
+  private handle(ev: SimEvent): void {
+    switch (ev.kind) {
+      case 'iteration-end':
+        this.replicas[ev.a].iterationEnd(ev.b);
+        break;
+      case 'transfer-done': {
+        const r = this.reqs.get(ev.b);
+        if (r) this.replicas[ev.a].transferDone(r);
+        break;
+      }
+      case 'grammar-ready':
+        this.replicas[ev.a].grammarReady(ev.b);
+        break;
+      case 'ttl-expire': {
+        const rt = this.sessions[ev.a];
+        if (rt && rt.heldOn >= 0 && rt.pauseGen === ev.b) {
+          const p = this.rs.toolPause;
+          const then = p.kind === 'ttl' ? (p.then === 'evict' ? 'drop' : p.then === 'offload' ? (p.tier ?? 'dram') : 'cache') : 'cache';
+          this.replicas[rt.heldOn].unhold(ev.a, then);
+          rt.heldOn = -1;
+        }
+        break;
+      }
+      case 'turn-ready':
+        this.nextTurn(ev.a);
+        break;
+      case 'session-arrival':
+        this.arrival(ev.a);
+        break;
+      case 'view-sync':
+        this.view.sync();
+        if (this.live > 0) this.q.push(this.nowT + this.view.syncIntervalS, 'view-sync');
+        break;
+      case 'replica-wake':
+        this.replicas[ev.a].wake();
+        break;
+      case 'frame':
+        if (ev.a === 0) {
+          this.pendingFrame = buildFrame(this.frames++, this.nowT, this.replicas, this.routes);
+          if (this.live > 0) this.q.push(this.nowT + this.rs.frameIntervalS, 'frame', 0);
+        } else {
+          this.sample();
+          if (this.live > 0) this.q.push(this.nowT + this.rs.sampleIntervalS, 'frame', 1);
+        }
+        break;
+      case 'end':
+        this.stopped = true;
+        break;
+    }
+    if (this.live === 0 && ev.kind !== 'end') {
+      // Nothing left but periodic events: take a last sample and stop.
+      this.finishedAt = this.nowT;
+      this.stopped = true;
+    }
+  }
+
+  private sample(): void {
+    this.occupancy.t.push(this.nowT);
+    this.replicas.forEach((r, i) => {
+      const row = [0, 0, 0, 0];
+      for (const o of r.cache.occupancy()) row[TIER_ORDER.indexOf(o.tier)] = o.usedBlocks;
+      this.occupancy.used[i].push(row);
+      this.occupancy.held[i].push(r.heldBlocksTotal);
+    });
+  }
+
+  // ───────────────────────────── arrivals ─────────────────────────────
+
+  private startArrivals(): void {
+    const wl = this.wl;
+    if (wl.kind === 'trace') {
+      if (this.trace!.length) this.schedule(this.traceTime(0), 'session-arrival', 0, 0);
+      return;
+    }
+    if (wl.arrival.kind === 'poisson') {
+      this.schedule(this.arrivalRng.exponential(1 / wl.arrival.sessionsPerS), 'session-arrival', 0, 0);
+    } else {
+      const n = Math.min(wl.arrival.concurrency, wl.sessions);
+      const ramp = wl.arrival.rampS ?? 0;
+      for (let i = 0; i < n; i++) this.schedule(ramp > 0 ? (ramp * i) / n : 0, 'session-arrival', i, 0);
+      this.startedSessions = n;
+    }
+  }
+
+  private traceTime(i: number): number {
+    const w = this.wl as TraceWorkload;
+    const t0 = this.trace![0].timestamp;
+    return ((this.trace![i].timestamp - t0) / 1000) * (w.timeScale ?? 1);
+  }
+
+  private arrival(index: number): void {
+    const wl = this.wl;
+    if (wl.kind === 'trace') {
+      const rec = this.trace![this.traceNext++];
+      this.traceRequest(rec);
+      if (this.traceNext < this.trace!.length) this.schedule(Math.max(this.nowT, this.traceTime(this.traceNext)), 'session-arrival', 0, 0);
+      return;
+    }
+    if (wl.arrival.kind === 'poisson') {
+      index = this.startedSessions++;
+      const next = this.nowT + this.arrivalRng.exponential(1 / wl.arrival.sessionsPerS);
+      if (this.startedSessions < wl.sessions && next <= this.rs.scenario.durationS) this.schedule(next, 'session-arrival', 0, 0);
+    }
+    const s = this.gen!.createSession(index);
+    const rt: SessionRt = { s, cls: s.cls, start: this.nowT, end: -1, turns: 0, gpuSeconds: 0, heldOn: -1, pauseGen: 0, current: null, done: false, dropped: false };
+    this.sessions[index] = rt;
+    this.submit(rt, index, this.gen!.nextRequest(s));
+  }
+
+  private nextTurn(index: number): void {
+    const rt = this.sessions[index];
+    if (!rt || !rt.s) return;
+    this.submit(rt, index, this.gen!.nextRequest(rt.s));
+  }
+
+  private hashes(spec: RequestSpec): number[] {
+    const segs = spec.segments.concat({ id: spec.outputSegmentId, tokens: spec.outputTokens });
+    return segmentBlockHashes(segs, this.rs.blockSize).hashes;
+  }
+
+  private newReq(session: number, cls: number, spec: RequestSpec, hashes: number[], seq: number): Req {
+    const id = this.nextReq++;
+    const c = this.cols;
+    for (const k of REQUEST_COLUMNS) c[k].push(NaN);
+    c.session.set(id, session);
+    c.cls.set(id, cls);
+    c.turn.set(id, spec.turn);
+    c.arrival.set(id, this.nowT);
+    c.promptTokens.set(id, spec.promptTokens);
+    c.outputTokens.set(id, spec.outputTokens);
+    c.status.set(id, 0);
+    return {
+      id,
+      session,
+      cls,
+      turn: spec.turn,
+      seq,
+      spec,
+      hashes,
+      promptTokens: spec.promptTokens,
+      outputTokens: spec.outputTokens,
+      schema: spec.schemaId,
+      replica: -1,
+      state: 'waiting',
+      grammarReady: spec.schemaId < 0,
+      ctx: 0,
+      target: spec.promptTokens,
+      generated: 0,
+      heldBlocks: 0,
+      admitOrder: 0,
+      arrival: this.nowT,
+      enqueued: this.nowT,
+      admitted: -1,
+      grammarWaitS: 0,
+      firstToken: -1,
+      lastToken: -1,
+      finished: -1,
+      prefilled: 0,
+      reused: [0, 0, 0, 0],
+      loadS: 0,
+      bytesLoaded: 0,
+      preemptions: 0,
+      gpuSeconds: 0,
+      maxGap: 0,
+      owed: 0,
+      keptTokens: 0,
+    };
+  }
+
+  private submit(rt: SessionRt, index: number, spec: RequestSpec): void {
+    const r = this.newReq(index, rt.cls, spec, this.hashes(spec), index);
+    rt.current = r;
+    this.route(r, rt);
+  }
+
+  private traceRequest(rec: MooncakeRecord): void {
+    const w = this.wl as TraceWorkload;
+    const bs = this.rs.blockSize;
+    const id = this.nextReq;
+    const input = Math.max(1, Math.floor(rec.input_length));
+    const output = Math.max(1, Math.floor(rec.output_length));
+    const nIn = Math.ceil(input / bs);
+    const hashes = rec.hash_ids.slice(0, nIn).map((h) => h + 1); // keep 0 (ROOT_HASH) out of the way
+    // A trace may list fewer hash ids than its length needs: give the rest unique ids.
+    let parent = hashes.length ? hashes[hashes.length - 1] : 0;
+    const total = Math.ceil((input + output) / bs);
+    for (let k = hashes.length; k < total; k++) {
+      parent = chainHash(parent, segId(SEG.trace, id, k));
+      hashes.push(parent);
+    }
+    // The partial last prompt block of a Mooncake record is the full block of prompt + output here only if the
+    // prompt fills it; otherwise it is a different block (its hash id covers the prompt tail only).
+    if (input % bs !== 0 && nIn > 0) hashes[nIn - 1] = chainHash(nIn > 1 ? hashes[nIn - 2] : 0, segId(SEG.trace, id, nIn - 1));
+    void w;
+    const spec: RequestSpec = { segments: [], promptTokens: input, outputTokens: output, outputSegmentId: 0, schemaId: -1, turn: 0, hashes };
+    const r = this.newReq(-1, 0, spec, hashes, 2 ** 40 + id);
+    this.route(r, null);
+  }
+
+  private route(r: Req, rt: SessionRt | null): void {
+    const kv = this.router.usesCache;
+    for (let i = 0; i < this.replicas.length; i++) {
+      const rep = this.replicas[i];
+      const l = this.loads[i];
+      l.outstandingTokens = rep.outstandingTokens;
+      l.outstandingRequests = rep.outstandingRequests;
+      if (kv) {
+        const o = rep.cache.occupancy()[0];
+        l.kvUsage = o.usedBlocks / Math.max(1, o.capacityBlocks);
+      }
+    }
+    const promptBlocks = Math.floor(r.promptTokens / this.rs.blockSize);
+    const d = this.router.route(
+      { session: r.session >= 0 ? r.session : r.id + 2 ** 30, request: r.id, hashes: r.hashes, promptBlocks, promptTokens: r.promptTokens, blockSize: this.rs.blockSize },
+      { now: this.nowT, loads: this.loads, view: this.view, rng: this.routerRng },
+    );
+    if (this.router.usesCache) this.view.routed(d.replica, r.hashes, promptBlocks);
+    if (this.rs.frameIntervalS > 0) this.routes.push(this.nowT, r.session, r.id, d);
+    const code = ROUTE_REASON[d.reason];
+    this.routeCounts.set(code, (this.routeCounts.get(code) ?? 0) + 1);
+    this.cols.replica.set(r.id, d.replica);
+    if (rt && rt.heldOn >= 0) {
+      if (rt.heldOn === d.replica) this.replicas[d.replica].resumeHeld(r.session);
+      else this.replicas[rt.heldOn].unhold(r.session, 'cache');
+      rt.heldOn = -1;
+      rt.pauseGen++;
+    }
+    this.reqs.set(r.id, r);
+    this.live++; // the request itself keeps the run alive until it finishes
+    this.replicas[d.replica].enqueue(r);
+  }
+
+  // ───────────────────────────── completions ─────────────────────────────
+
+  private record(r: Req, status: 1 | 2): void {
+    const c = this.cols;
+    const id = r.id;
+    c.status.set(id, status);
+    c.replica.set(id, r.replica);
+    c.prefilled.set(id, r.prefilled);
+    const ti = this.tierIndex[Math.max(0, r.replica)];
+    const reused = [0, 0, 0, 0];
+    for (let i = 0; i < ti.length; i++) reused[ti[i]] += r.reused[i];
+    c.reusedHbm.set(id, reused[0]);
+    c.reusedDram.set(id, reused[1]);
+    c.reusedNvme.set(id, reused[2]);
+    c.reusedRemote.set(id, reused[3]);
+    c.loadS.set(id, r.loadS);
+    c.bytesLoaded.set(id, r.bytesLoaded);
+    c.preemptions.set(id, r.preemptions);
+    c.gpuSeconds.set(id, r.gpuSeconds);
+    c.grammarWaitS.set(id, r.grammarWaitS);
+    if (r.admitted >= 0) c.queueS.set(id, r.admitted - r.arrival);
+    if (status === 1) {
+      c.ttft.set(id, r.firstToken - r.arrival);
+      c.tpot.set(id, r.outputTokens > 1 ? (r.finished - r.firstToken) / (r.outputTokens - 1) : NaN);
+      c.e2e.set(id, r.finished - r.arrival);
+      c.maxGap.set(id, r.maxGap);
+    }
+    this.reqs.delete(id);
+    this.live--;
+  }
+
+  requestDone(r: Req): void {
+    this.record(r, 1);
+    if (r.session < 0) {
+      this.replicas[r.replica].pause(r, false);
+      return;
+    }
+    const rt = this.sessions[r.session];
+    rt.turns++;
+    rt.gpuSeconds += r.gpuSeconds;
+    rt.current = null;
+    const after = this.gen!.afterTurn(rt.s!, r.spec);
+    const continues = after.kind !== 'end';
+    const rep = this.replicas[r.replica];
+    if (rep.pause(r, continues)) {
+      rt.heldOn = r.replica;
+      rt.pauseGen++;
+      const p = this.rs.toolPause;
+      if (p.kind === 'ttl') this.schedule(this.nowT + p.ttlS, 'ttl-expire', r.session, rt.pauseGen);
+    }
+    if (continues) this.schedule(this.nowT + after.delayS, 'turn-ready', r.session, 0);
+    else this.endSession(r.session, false);
+  }
+
+  requestDropped(r: Req, why: string): void {
+    this.record(r, 2);
+    this.dropReasons.set(why, (this.dropReasons.get(why) ?? 0) + 1);
+    if (r.session >= 0) {
+      const rt = this.sessions[r.session];
+      rt.current = null;
+      this.endSession(r.session, true);
+    }
+  }
+
+  heldReleased(session: number, replica: number): void {
+    const rt = this.sessions[session];
+    if (rt && rt.heldOn === replica) {
+      rt.heldOn = -1;
+      rt.pauseGen++;
+    }
+  }
+
+  private endSession(index: number, dropped: boolean): void {
+    const rt = this.sessions[index];
+    rt.done = true;
+    rt.dropped = dropped;
+    rt.end = this.nowT;
+    rt.s = null; // free the context
+    this.sessionsDone++;
+    this.router.sessionEnded?.(index);
+    const wl = this.wl;
+    if (wl.kind !== 'trace' && wl.arrival.kind === 'closed' && this.startedSessions < wl.sessions && this.nowT < this.rs.scenario.durationS) {
+      this.schedule(this.nowT, 'session-arrival', this.startedSessions++, 0);
+    }
+  }
+
+  /** Requests in flight (for the end-of-run report). */
+  inFlight(): number {
+    return this.reqs.size;
+  }
+
+  get sessionsStarted(): number {
+    return this.sessions.length;
+  }
+}

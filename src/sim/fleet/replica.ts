@@ -1,0 +1,612 @@
+/**
+ * One replica: a model on `tp` accelerators with its tiered KV cache, and a continuous-batching scheduler.
+ *
+ * Each iteration:
+ *  1. Admission (FCFS, up to maxBatchSeqs): a waiting request whose grammar is ready acquires its prompt's
+ *     blocks. The longest cached prefix is reused: blocks in HBM at once; blocks in DRAM/NVMe/the pool are
+ *     brought up over their links (each link serves one transfer at a time, FIFO), and the request waits in
+ *     `loading` meanwhile while others run. When HBM is full of pinned blocks, sessions holding KV through a
+ *     tool pause are released first (oldest first); otherwise the queue waits. A prompt that can never fit is
+ *     dropped.
+ *  2. Decode growth: a decoding sequence that needs a new block gets it; if HBM is full, the most recently
+ *     admitted sequence is preempted (recompute: its blocks are released and it requeues at the front;
+ *     swap: its blocks are offloaded to DRAM and reloaded when it is readmitted).
+ *  3. The batch: every decoding sequence (1 token each), then prefill chunks in admission order within the
+ *     token budget (chunked prefill; `chunk` caps one sequence's share). Without chunking, an iteration is
+ *     either whole prefills (up to the budget, at least one) or decodes.
+ *  4. Its time is the cost model's iterationTime, plus the grammar mask cost of constrained decodes.
+ * When only decodes remain, k identical decode steps are taken as one event (a "macro-step"), ending when a
+ * sequence finishes or needs a block; an arrival or a finished transfer cuts it short at the next step
+ * boundary. So the cost is per event (arrival, chunk, completion, block boundary), never per token.
+ */
+import type { ModelSpec } from '../catalog/models';
+import { decodeStepTime, iterationTime, type HardwareConfig } from '../cost';
+import type { KvCache, ReleaseThen } from '../kvcache/cache';
+import type { Rng } from '../rng';
+import { sample, type Dist } from './dist';
+import { GrammarCache } from './grammar';
+import { LogHistogram, TimeWeighted } from './metrics';
+import type { ToolPausePolicy } from './scenario';
+import type { RequestSpec } from './workload';
+
+export type ReqState = 'waiting' | 'loading' | 'prefill' | 'decode' | 'done' | 'dropped';
+export const PHASE_CODE: Readonly<Record<ReqState, number>> = { waiting: 0, loading: 1, prefill: 2, decode: 3, done: 4, dropped: 5 };
+
+export interface Req {
+  id: number;
+  /** Session index, or −1 (trace requests). */
+  session: number;
+  cls: number;
+  turn: number;
+  /** KV sequence id in the cache: the session index (so a held session keeps its blocks), or a per-request id. */
+  seq: number;
+  spec: RequestSpec;
+  /** Chained block hashes of prompt + output (the last one possibly partial). */
+  hashes: ArrayLike<number>;
+  promptTokens: number;
+  outputTokens: number;
+  schema: number;
+  replica: number;
+  state: ReqState;
+  /** Whether its grammar is usable (true when it has none). */
+  grammarReady: boolean;
+  /** Tokens whose KV is in HBM and computed. */
+  ctx: number;
+  /** ctx to reach before decoding (the prompt, plus generated tokens after a recompute preemption). */
+  target: number;
+  generated: number;
+  /** Blocks the cache holds for it. */
+  heldBlocks: number;
+  admitOrder: number;
+  // timings
+  arrival: number;
+  enqueued: number;
+  admitted: number;
+  grammarWaitS: number;
+  firstToken: number;
+  lastToken: number;
+  finished: number;
+  // accounting
+  prefilled: number;
+  /** Reused tokens per tier index of the replica's cache (hbm, then its lower tiers), summed over admissions. */
+  reused: number[];
+  loadS: number;
+  bytesLoaded: number;
+  preemptions: number;
+  gpuSeconds: number;
+  maxGap: number;
+  /** Remaining work counted in the replica's outstandingTokens. */
+  owed: number;
+  /** The request with which the last-held prefix was kept (hold / ttl): tokens kept pinned through the pause. */
+  keptTokens: number;
+}
+
+/** What the replica asks of the engine. */
+export interface ReplicaHost {
+  readonly now: number;
+  schedule(time: number, kind: 'iteration-end' | 'transfer-done' | 'grammar-ready' | 'replica-wake' | 'ttl-expire', a: number, b: number): void;
+  requestDone(r: Req): void;
+  requestDropped(r: Req, why: string): void;
+  /** A held session was released under memory pressure (so the engine forgets it is held). */
+  heldReleased(session: number, replica: number): void;
+}
+
+export interface ReplicaConfig {
+  index: number;
+  model: ModelSpec;
+  hw: HardwareConfig;
+  cache: KvCache;
+  blockSize: number;
+  maxBatchSeqs: number;
+  tokenBudget: number;
+  chunk: number;
+  preemption: 'recompute' | 'swap';
+  toolPause: ToolPausePolicy;
+  compileTime: Dist;
+  grammarCapacity: number;
+  maskCostS: number;
+  /** Tier names of the cache, in order. */
+  tiers: readonly string[];
+  rng: Rng;
+}
+
+interface PrefillItem {
+  r: Req;
+  n: number;
+}
+
+export interface ReplicaStats {
+  iterations: number;
+  busyS: number;
+  tokensPrefilled: number;
+  tokensDecoded: number;
+  preemptions: number;
+  swaps: number;
+  heldReleases: number;
+  dropped: number;
+}
+
+export class Replica {
+  readonly index: number;
+  readonly cache: KvCache;
+  readonly grammar: GrammarCache;
+  readonly waiting: Req[] = [];
+  readonly running: Req[] = [];
+  /** Sessions whose blocks stay pinned through a pause: session → blocks held (insertion order = oldest first). */
+  readonly held = new Map<number, number>();
+  outstandingTokens = 0;
+  outstandingRequests = 0;
+  heldBlocksTotal = 0;
+  readonly stats: ReplicaStats = { iterations: 0, busyS: 0, tokensPrefilled: 0, tokensDecoded: 0, preemptions: 0, swaps: 0, heldReleases: 0, dropped: 0 };
+  readonly batchSize = new TimeWeighted();
+  readonly heldOccupancy = new TimeWeighted();
+
+  private busy = false;
+  private wakePending = false;
+  private gen = 0;
+  private iterStart = 0;
+  private iterEnd = 0;
+  private steps = 0;
+  private stepTime = 0;
+  private prefills: PrefillItem[] = [];
+  private decodes: Req[] = [];
+  private admitCounter = 0;
+  /** Per lower tier: when its link is free (FIFO transfers). */
+  private readonly linkFree: number[];
+  private readonly waitingForGrammar = new Map<number, Req[]>();
+  private readonly c: ReplicaConfig;
+
+  constructor(
+    c: ReplicaConfig,
+    private readonly host: ReplicaHost,
+    private readonly gaps: LogHistogram,
+  ) {
+    this.c = c;
+    this.index = c.index;
+    this.cache = c.cache;
+    this.grammar = new GrammarCache(c.grammarCapacity);
+    this.linkFree = c.tiers.map(() => 0);
+  }
+
+  get isBusy(): boolean {
+    return this.busy;
+  }
+
+  // ───────────────────────────── arrivals ─────────────────────────────
+
+  /** A request routed here. */
+  enqueue(r: Req): void {
+    const now = this.host.now;
+    r.replica = this.index;
+    r.state = 'waiting';
+    r.enqueued = now;
+    r.owed = r.target - r.ctx + (r.outputTokens - r.generated);
+    this.outstandingTokens += r.owed;
+    this.outstandingRequests++;
+    if (r.schema >= 0 && !r.grammarReady) {
+      const at = this.grammar.readyAt(r.schema, now);
+      if (at === now) r.grammarReady = true;
+      else {
+        const done = at ?? this.grammar.start(r.schema, now, Math.max(0, sample(this.c.compileTime, this.c.rng)));
+        if (at === undefined) this.host.schedule(done, 'grammar-ready', this.index, r.schema);
+        r.grammarWaitS = done - now;
+        let list = this.waitingForGrammar.get(r.schema);
+        if (!list) this.waitingForGrammar.set(r.schema, (list = []));
+        list.push(r);
+      }
+    }
+    this.waiting.push(r);
+    this.poke();
+  }
+
+  grammarReady(schema: number): void {
+    this.grammar.finish(schema);
+    const list = this.waitingForGrammar.get(schema);
+    if (list) {
+      for (const r of list) r.grammarReady = true;
+      this.waitingForGrammar.delete(schema);
+    }
+    this.poke();
+  }
+
+  transferDone(r: Req): void {
+    if (r.state === 'loading' && r.replica === this.index) r.state = 'prefill';
+    this.poke();
+  }
+
+  /**
+   * Something changed that the next iteration should see: start one if idle; cut a long decode macro-step
+   * short at its next step boundary.
+   */
+  poke(): void {
+    const now = this.host.now;
+    if (!this.busy) {
+      if (!this.wakePending) {
+        this.wakePending = true;
+        this.host.schedule(now, 'replica-wake', this.index, 0);
+      }
+      return;
+    }
+    if (this.steps > 1 && this.prefills.length === 0) {
+      const done = Math.floor((now - this.iterStart) / this.stepTime);
+      const k = done + 1;
+      if (k < this.steps) {
+        this.steps = k;
+        this.iterEnd = Math.max(now, this.iterStart + k * this.stepTime);
+        this.gen++;
+        this.host.schedule(this.iterEnd, 'iteration-end', this.index, this.gen);
+      }
+    }
+  }
+
+  wake(): void {
+    this.wakePending = false;
+    if (!this.busy) this.startIteration();
+  }
+
+  // ───────────────────────────── iterations ─────────────────────────────
+
+  iterationEnd(gen: number): void {
+    if (gen !== this.gen || !this.busy) return; // superseded by a cut-short macro-step
+    const now = this.host.now;
+    const tp = this.c.hw.tp;
+    const dur = now - this.iterStart;
+    this.stats.busyS += dur;
+    this.stats.iterations++;
+    const k = this.steps;
+    // Attribute GPU time by tokens processed.
+    let tokens = 0;
+    for (const p of this.prefills) tokens += p.n;
+    tokens += this.decodes.length * k;
+    const perToken = tokens > 0 ? (dur * tp) / tokens : 0;
+    const bs = this.c.blockSize;
+    for (const p of this.prefills) {
+      const r = p.r;
+      r.ctx += p.n;
+      r.prefilled += p.n;
+      r.gpuSeconds += perToken * p.n;
+      this.pay(r, p.n);
+      this.stats.tokensPrefilled += p.n;
+      this.cache.commit(r.seq, Math.floor(r.ctx / bs));
+      if (r.ctx >= r.target) {
+        // The prefill's last chunk samples a token.
+        r.generated++;
+        this.pay(r, 1);
+        if (r.firstToken < 0) r.firstToken = now;
+        else this.gap(r, now - r.lastToken, 1);
+        r.lastToken = now;
+        r.state = 'decode';
+      }
+    }
+    if (this.decodes.length) {
+      const stepGap = dur / k;
+      this.gaps.add(stepGap, this.decodes.length * k);
+      for (const r of this.decodes) {
+        r.ctx += k;
+        r.generated += k;
+        r.gpuSeconds += perToken * k;
+        this.pay(r, k);
+        this.stats.tokensDecoded += k;
+        // The first step's gap runs from the previous token (which may predate this iteration).
+        const first = now - (k - 1) * stepGap - r.lastToken;
+        if (first > r.maxGap) r.maxGap = first;
+        if (stepGap > r.maxGap) r.maxGap = stepGap;
+        r.lastToken = now;
+      }
+    }
+    this.busy = false;
+    // Completions (in admission order).
+    let w = 0;
+    for (let i = 0; i < this.running.length; i++) {
+      const r = this.running[i];
+      if (r.state === 'decode' && r.generated >= r.outputTokens) this.finish(r);
+      else this.running[w++] = r;
+    }
+    this.running.length = w;
+    this.prefills = [];
+    this.decodes = [];
+    this.startIteration();
+  }
+
+  private gap(r: Req, g: number, count: number): void {
+    this.gaps.add(g, count);
+    if (g > r.maxGap) r.maxGap = g;
+  }
+
+  private pay(r: Req, n: number): void {
+    const x = Math.min(n, r.owed);
+    r.owed -= x;
+    this.outstandingTokens -= x;
+  }
+
+  private finish(r: Req): void {
+    const now = this.host.now;
+    r.state = 'done';
+    r.finished = now;
+    this.outstandingTokens -= r.owed;
+    r.owed = 0;
+    this.outstandingRequests--;
+    const bs = this.c.blockSize;
+    this.cache.commit(r.seq, Math.floor(r.ctx / bs));
+    this.host.requestDone(r);
+  }
+
+  /**
+   * Apply the pause policy to a finished request's blocks. `continues`: the session will send another request.
+   * Returns true when the blocks stay pinned here (hold / ttl).
+   */
+  pause(r: Req, continues: boolean): boolean {
+    const pol = this.c.toolPause;
+    if (!continues || pol.kind === 'lru') {
+      this.cache.release(r.seq, 'cache');
+      return false;
+    }
+    if (pol.kind === 'evict') {
+      this.cache.release(r.seq, 'drop');
+      return false;
+    }
+    if (pol.kind === 'offload') {
+      this.offloadRelease(r.seq, pol.tier);
+      return false;
+    }
+    // hold, ttl: keep pinned (the partial last block, still pending, stays too: it is released by the next acquire)
+    const blocks = this.cache.held(r.seq).length;
+    this.held.set(r.session, blocks);
+    this.heldBlocksTotal += blocks;
+    this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
+    return true;
+  }
+
+  private offloadRelease(seq: number, tier: 'dram' | 'nvme' | 'remote'): void {
+    const res = this.cache.release(seq, tier as ReleaseThen);
+    const t = this.c.tiers.indexOf(tier);
+    if (res.offload && res.offload.timeS > 0 && t > 0) {
+      // Offloads share the link with reloads (one transfer at a time, FIFO).
+      this.linkFree[t] = Math.max(this.host.now, this.linkFree[t]) + res.offload.timeS;
+    }
+  }
+
+  /** Stop holding a session's blocks (its next turn went elsewhere, its TTL expired, or memory is short). */
+  unhold(session: number, then: 'cache' | 'drop' | 'dram' | 'nvme' | 'remote'): boolean {
+    const blocks = this.held.get(session);
+    if (blocks === undefined) return false;
+    this.held.delete(session);
+    this.heldBlocksTotal -= blocks;
+    this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
+    if (then === 'dram' || then === 'nvme' || then === 'remote') this.offloadRelease(session, then);
+    else this.cache.release(session, then);
+    return true;
+  }
+
+  /** The session's next request arrived here: its held blocks are about to be re-acquired. */
+  resumeHeld(session: number): void {
+    const blocks = this.held.get(session);
+    if (blocks === undefined) return;
+    this.held.delete(session);
+    this.heldBlocksTotal -= blocks;
+    this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
+  }
+
+  /** What a forced release does with a held session's blocks: the TTL's follow-up, else leave them to LRU. */
+  private pressureThen(): 'cache' | 'drop' | 'dram' | 'nvme' | 'remote' {
+    const p = this.c.toolPause;
+    if (p.kind === 'ttl') return p.then === 'evict' ? 'drop' : p.then === 'offload' ? (p.tier ?? 'dram') : 'cache';
+    return 'cache';
+  }
+
+  /** Release the oldest held session. */
+  private releaseOldestHeld(): boolean {
+    const first = this.held.keys().next();
+    if (first.done) return false;
+    const s = first.value as number;
+    this.unhold(s, this.pressureThen());
+    this.stats.heldReleases++;
+    this.host.heldReleased(s, this.index);
+    return true;
+  }
+
+  private blocksFor(tokens: number): number {
+    return Math.ceil(tokens / this.c.blockSize);
+  }
+
+  private slice(r: Req, blocks: number): ArrayLike<number> {
+    const h = r.hashes;
+    if (Array.isArray(h)) return h.slice(0, blocks);
+    return Array.prototype.slice.call(h, 0, blocks) as number[];
+  }
+
+  /** Try to admit r; false when it must wait. */
+  private admit(r: Req): boolean {
+    const now = this.host.now;
+    const nb = this.blocksFor(r.target);
+    let res = this.cache.acquire(r.seq, this.slice(r, nb), { tokens: r.target, tag: r.session });
+    while (!res.ok && res.reason === 'hbm-full' && this.releaseOldestHeld()) {
+      res = this.cache.acquire(r.seq, this.slice(r, nb), { tokens: r.target, tag: r.session });
+    }
+    if (!res.ok) {
+      if (res.reason === 'exceeds-hbm') {
+        this.dropWaiting(r, res.message);
+        return true; // removed from the queue; continue with the next
+      }
+      return false;
+    }
+    const kept = res.heldBlocks - res.computeBlocks - res.hit.blocks;
+    let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens);
+    if (cached >= r.target) cached = r.target - 1; // recompute the last token to get logits
+    r.heldBlocks = res.heldBlocks;
+    r.reused[0] += Math.min(cached, kept * this.c.blockSize + res.hit.tiers[0].tokens);
+    let t0 = now;
+    for (let i = 1; i < res.hit.tiers.length; i++) {
+      const th = res.hit.tiers[i];
+      r.reused[i] += th.tokens;
+      if (th.blocks === 0) continue;
+      r.bytesLoaded += th.bytes;
+      const start = Math.max(t0, this.linkFree[i]);
+      t0 = start + th.timeS;
+      this.linkFree[i] = t0;
+    }
+    const skipped = cached - r.ctx;
+    r.ctx = cached;
+    this.pay(r, Math.max(0, skipped));
+    r.admitted = r.admitted < 0 ? now : r.admitted;
+    r.admitOrder = this.admitCounter++;
+    if (t0 > now) {
+      r.state = 'loading';
+      r.loadS += t0 - now;
+      this.host.schedule(t0, 'transfer-done', this.index, r.id);
+    } else r.state = 'prefill';
+    this.running.push(r);
+    return true;
+  }
+
+  private dropWaiting(r: Req, why: string): void {
+    const i = this.waiting.indexOf(r);
+    if (i >= 0) this.waiting.splice(i, 1);
+    this.cache.release(r.seq, 'cache');
+    this.outstandingTokens -= r.owed;
+    r.owed = 0;
+    this.outstandingRequests--;
+    r.state = 'dropped';
+    this.stats.dropped++;
+    this.host.requestDropped(r, why);
+  }
+
+  /** Give a decoding sequence room for its next token(s); preempt others (or itself) if HBM is full. */
+  private grow(r: Req): boolean {
+    const bs = this.c.blockSize;
+    if (r.heldBlocks * bs >= r.ctx + 1) return true;
+    const final = r.promptTokens + r.outputTokens;
+    const want = Math.min(this.blocksFor(final), r.heldBlocks + 1);
+    for (;;) {
+      const more = Array.prototype.slice.call(r.hashes, r.heldBlocks, want) as number[];
+      const tokens = Math.min(final, want * bs);
+      const res = this.cache.extend(r.seq, more, { tokens, tag: r.session });
+      if (res.ok) {
+        r.heldBlocks = res.heldBlocks;
+        return true;
+      }
+      if (this.releaseOldestHeld()) continue;
+      const victim = this.pickVictim();
+      if (!victim || victim === r) {
+        this.preempt(r);
+        return false;
+      }
+      this.preempt(victim);
+    }
+  }
+
+  private pickVictim(): Req | undefined {
+    let v: Req | undefined;
+    for (const x of this.running) if ((x.state === 'decode' || x.state === 'prefill') && (!v || x.admitOrder > v.admitOrder)) v = x;
+    return v;
+  }
+
+  private preempt(r: Req): void {
+    const swap = this.c.preemption === 'swap' && this.c.tiers.includes('dram');
+    if (swap) {
+      this.offloadRelease(r.seq, 'dram');
+      this.stats.swaps++;
+    } else this.cache.release(r.seq, 'cache');
+    this.stats.preemptions++;
+    r.preemptions++;
+    const i = this.running.indexOf(r);
+    if (i >= 0) this.running.splice(i, 1);
+    // Rebuild prompt + generated so far, then continue decoding.
+    const rebuilt = r.ctx;
+    r.target = Math.max(r.ctx, r.target);
+    r.owed += rebuilt;
+    this.outstandingTokens += rebuilt;
+    r.ctx = 0;
+    r.heldBlocks = 0;
+    r.state = 'waiting';
+    this.waiting.unshift(r);
+  }
+
+  private startIteration(): void {
+    const now = this.host.now;
+    const c = this.c;
+    // 1. admission
+    for (let i = 0; i < this.waiting.length && this.running.length < c.maxBatchSeqs; ) {
+      const r = this.waiting[i];
+      if (!r.grammarReady) {
+        i++;
+        continue;
+      }
+      const before = this.waiting.length;
+      if (!this.admit(r)) break;
+      if (this.waiting.length < before) continue; // dropped
+      this.waiting.splice(i, 1);
+    }
+    // 2. decode growth (in admission order); a preemption changes `running`, so rescan after one
+    for (let i = 0; i < this.running.length; i++) {
+      const r = this.running[i];
+      if (r.state !== 'decode') continue;
+      const before = this.running.length;
+      this.grow(r);
+      if (this.running.length !== before) i = -1;
+    }
+    // 3. the batch
+    const decodes: Req[] = [];
+    const prefills: PrefillItem[] = [];
+    for (const r of this.running) if (r.state === 'decode') decodes.push(r);
+    let budget = c.tokenBudget;
+    if (c.chunk > 0) {
+      budget -= decodes.length;
+      for (const r of this.running) {
+        if (r.state !== 'prefill' || budget <= 0) continue;
+        const n = Math.min(r.target - r.ctx, budget, c.chunk);
+        if (n <= 0) continue;
+        prefills.push({ r, n });
+        budget -= n;
+      }
+    } else {
+      for (const r of this.running) {
+        if (r.state !== 'prefill') continue;
+        const n = r.target - r.ctx;
+        if (prefills.length && n > budget) break;
+        prefills.push({ r, n });
+        budget -= n;
+      }
+    }
+    const useDecodes = c.chunk > 0 || prefills.length === 0 ? decodes : [];
+    let constrained = 0;
+    for (const r of useDecodes) if (r.schema >= 0) constrained++;
+    let steps = 1;
+    let time: number;
+    if (prefills.length) {
+      const ctxs = new Array<number>(useDecodes.length);
+      for (let i = 0; i < useDecodes.length; i++) ctxs[i] = useDecodes[i].ctx + 1;
+      time =
+        iterationTime(c.model, c.hw, { prefill: prefills.map((p) => ({ newTokens: p.n, cachedTokens: p.r.ctx })), decodeContextTokens: ctxs }) +
+        constrained * c.maskCostS;
+    } else if (useDecodes.length) {
+      steps = Infinity;
+      let total = 0;
+      const bs = c.blockSize;
+      for (const r of useDecodes) {
+        total += r.ctx + 1;
+        const left = r.outputTokens - r.generated;
+        const room = r.heldBlocks * bs - r.ctx; // steps before it needs another block
+        const k = Math.max(1, Math.min(left, room));
+        if (k < steps) steps = k;
+      }
+      const B = useDecodes.length;
+      const mid = total + (B * (steps - 1)) / 2;
+      const dt = decodeStepTime(c.model, c.hw, B, mid) + constrained * c.maskCostS;
+      time = dt * steps;
+    } else {
+      this.batchSize.set(now, 0);
+      return; // idle
+    }
+    this.busy = true;
+    this.gen++;
+    this.iterStart = now;
+    this.steps = steps;
+    this.stepTime = time / steps;
+    this.iterEnd = now + time;
+    this.prefills = prefills;
+    this.decodes = useDecodes;
+    this.batchSize.set(now, prefills.length + useDecodes.length);
+    this.host.schedule(this.iterEnd, 'iteration-end', this.index, this.gen);
+  }
+}

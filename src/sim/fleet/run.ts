@@ -1,0 +1,356 @@
+/**
+ * Running a scenario: `runScenario(scenario, options)` validates it, simulates it, streams frames (awaiting
+ * each delivery: backpressure) and returns the metrics. Cooperative: `checkpoint` is awaited every
+ * `checkpointEvery` events so a worker can yield and cancel.
+ */
+import { TIER_ORDER } from '../kvcache/types';
+import { FleetSim, REQUEST_COLUMNS, type OccupancySeries } from './engine';
+import type { FleetFrame } from './frames';
+import { round, roundSummary, summarize, type Summary } from './metrics';
+import { ROUTE_REASONS } from './router';
+import { resolveScenario, type ResolvedScenario, type Scenario } from './scenario';
+
+export interface RunOptions {
+  /** Receives each frame; the run waits for the returned promise before going on. */
+  onFrame?: (frame: FleetFrame) => void | Promise<void>;
+  /** Awaited every `checkpointEvery` events (default 5,000): a worker yields here and may throw to cancel. */
+  checkpoint?: () => Promise<void>;
+  checkpointEvery?: number;
+  /** Include the per-request table (typed arrays) in the result. */
+  includeRequests?: boolean;
+  /** Include the KV occupancy time series. Default true. */
+  includeSeries?: boolean;
+  /** Called after every event with the simulator (tests: invariants, monotonic time). */
+  afterEvent?: (sim: FleetSim) => void;
+}
+
+export interface TierTokens {
+  hbm: number;
+  dram: number;
+  nvme: number;
+  remote: number;
+}
+
+export interface ClassMetrics {
+  name: string;
+  sessions: number;
+  requests: number;
+  ttft: Summary;
+  /** TTFT of turns after the first (the resume after a tool call or think time). */
+  resumeTtft: Summary;
+  tpot: Summary;
+  sessionWallS: Summary;
+  turns: Summary;
+  gpuSecondsPerSession: Summary;
+  costUSDPerSession: Summary;
+}
+
+export interface ReplicaMetrics {
+  replica: number;
+  iterations: number;
+  utilisation: number;
+  meanBatch: number;
+  maxBatch: number;
+  tokensPrefilled: number;
+  tokensDecoded: number;
+  preemptions: number;
+  swaps: number;
+  /** Held sessions released early because HBM ran out. */
+  heldReleases: number;
+  dropped: number;
+  /** KV blocks used per tier: time mean and max over the samples, and capacity. */
+  kv: Record<string, { meanBlocks: number; maxBlocks: number; capacityBlocks: number }>;
+  /** Blocks pinned by idle sessions held through a pause: time mean and max. */
+  heldBlocks: { mean: number; max: number };
+  grammar: { hits: number; joined: number; compiles: number; compileSeconds: number; evictions: number };
+}
+
+export interface FleetMetrics {
+  scenario: string;
+  seed: number;
+  /** Simulated seconds until the last event. */
+  simulatedS: number;
+  events: number;
+  config: {
+    model: string;
+    accelerator: string;
+    tp: number;
+    replicas: number;
+    router: string;
+    view: string;
+    blockSize: number;
+    hbmBlocksPerReplica: number;
+    tiers: string[];
+    tokenBudget: number;
+    chunk: number | false;
+    toolPause: string;
+  };
+  requests: {
+    created: number;
+    finished: number;
+    dropped: number;
+    unfinished: number;
+    dropReasons: Record<string, number>;
+    ttft: Summary;
+    tpot: Summary;
+    interTokenGap: Summary;
+    queueS: Summary;
+    e2e: Summary;
+    kvLoadS: Summary;
+    grammarWaitS: Summary;
+    preemptions: number;
+  };
+  tokens: {
+    prompt: number;
+    prefilled: number;
+    reused: TierTokens;
+    /** Reused / prompt tokens. */
+    reuseRatio: number;
+    output: number;
+  };
+  /** Bytes over each link, summed over replicas: up (reloads) and down (offloads, demotions). */
+  bytesMoved: Record<string, { up: number; down: number }>;
+  sessions: { started: number; finished: number; dropped: number; perClass: ClassMetrics[] };
+  replicas: ReplicaMetrics[];
+  fleet: {
+    outputTokensPerS: number;
+    requestsPerS: number;
+    gpuSeconds: number;
+    costUSD: number;
+    slo: { ttftP90S: number; tpotP90S: number };
+    /** Finished requests meeting both SLOs, per second and as a share of finished. */
+    goodput: { requestsPerS: number; share: number; outputTokensPerS: number };
+    /** Whether the fleet's p90s meet the SLOs. */
+    sloMet: { ttft: boolean; tpot: boolean };
+  };
+  routing: Record<string, number>;
+  pool?: { puts: number; dedupPuts: number; fetches: number; evictions: number; usedBlocks: number; capacityBlocks: number };
+}
+
+export interface RequestTable {
+  columns: readonly string[];
+  data: Record<string, Float64Array>;
+}
+
+export interface FleetResult {
+  metrics: FleetMetrics;
+  series?: OccupancySeries;
+  requests?: RequestTable;
+}
+
+/** Validate, simulate, report. Throws ScenarioError (with every problem, path + message) on a bad scenario. */
+export async function runScenario(scenario: Scenario | unknown, options: RunOptions = {}): Promise<FleetResult> {
+  const rs = resolveScenario(scenario);
+  const sim = new FleetSim(rs);
+  const every = Math.max(1, options.checkpointEvery ?? 5000);
+  let n = 0;
+  for (;;) {
+    const more = sim.step();
+    options.afterEvent?.(sim);
+    if (sim.pendingFrame) {
+      const f = sim.pendingFrame;
+      sim.pendingFrame = null;
+      if (options.onFrame) await options.onFrame(f);
+    }
+    if (!more) break;
+    if (options.checkpoint && ++n % every === 0) await options.checkpoint();
+  }
+  return report(sim, rs, options);
+}
+
+/** The same without frames or checkpoints, synchronously (benches, tests). */
+export function runScenarioSync(scenario: Scenario | unknown, options: Omit<RunOptions, 'onFrame' | 'checkpoint'> = {}): FleetResult {
+  const rs = resolveScenario(scenario);
+  const sim = new FleetSim(rs);
+  while (sim.step()) options.afterEvent?.(sim);
+  sim.pendingFrame = null;
+  return report(sim, rs, options);
+}
+
+function sum(a: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) if (!Number.isNaN(a[i])) s += a[i];
+  return s;
+}
+
+function pick(values: Float64Array, mask: (i: number) => boolean): Float64Array {
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) if (mask(i)) out.push(values[i]);
+  return Float64Array.from(out);
+}
+
+function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): FleetResult {
+  const s = rs.scenario;
+  const c = sim.cols;
+  const col = (k: (typeof REQUEST_COLUMNS)[number]) => c[k].toArray();
+  const status = col('status');
+  const ttft = col('ttft');
+  const tpot = col('tpot');
+  const cls = col('cls');
+  const turn = col('turn');
+  const created = status.length;
+  let finished = 0;
+  let dropped = 0;
+  for (let i = 0; i < created; i++) {
+    if (status[i] === 1) finished++;
+    else if (status[i] === 2) dropped++;
+  }
+  const simulatedS = sim.finishedAt > 0 ? sim.finishedAt : sim.now;
+  const outputTokens = sum(pick(col('outputTokens'), (i) => status[i] === 1));
+  const prompt = sum(col('promptTokens'));
+  const reused: TierTokens = { hbm: sum(col('reusedHbm')), dram: sum(col('reusedDram')), nvme: sum(col('reusedNvme')), remote: sum(col('reusedRemote')) };
+  const reusedTotal = reused.hbm + reused.dram + reused.nvme + reused.remote;
+  const ttftAll = summarize(ttft);
+  const tpotAll = summarize(tpot);
+  // Goodput: finished requests within both SLOs (a single-token request has no TPOT and meets it).
+  let good = 0;
+  let goodTokens = 0;
+  const outTok = col('outputTokens');
+  for (let i = 0; i < created; i++) {
+    if (status[i] !== 1) continue;
+    if (ttft[i] <= rs.sloTtftS && (Number.isNaN(tpot[i]) || tpot[i] <= rs.sloTpotS)) {
+      good++;
+      goodTokens += outTok[i];
+    }
+  }
+  // Bytes per link, by the tier below the link.
+  const bytesMoved: Record<string, { up: number; down: number }> = {};
+  for (const cache of sim.caches) {
+    const k = cache.counters();
+    k.tiers.forEach((t, i) => {
+      if (i === 0) return;
+      const name = `${t}→hbm`;
+      const e = (bytesMoved[name] ??= { up: 0, down: 0 });
+      e.up += k.bytesUp[i];
+      e.down += k.bytesDown[i];
+    });
+  }
+  // Sessions per class.
+  const classes = s.workload.kind === 'trace' ? [{ name: 'trace' }] : s.workload.classes;
+  const perClass: ClassMetrics[] = classes.map((k, ci) => {
+    const rts = sim.sessions.filter((x) => x && x.cls === ci);
+    const doneRts = rts.filter((x) => x.done && !x.dropped);
+    const gpu = Float64Array.from(doneRts.map((x) => x.gpuSeconds));
+    return {
+      name: k.name,
+      sessions: rts.length,
+      requests: pick(status, (i) => cls[i] === ci).length,
+      ttft: roundSummary(summarize(pick(ttft, (i) => cls[i] === ci))),
+      resumeTtft: roundSummary(summarize(pick(ttft, (i) => cls[i] === ci && turn[i] > 0))),
+      tpot: roundSummary(summarize(pick(tpot, (i) => cls[i] === ci))),
+      sessionWallS: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.end - x.start)))),
+      turns: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.turns)))),
+      gpuSecondsPerSession: roundSummary(summarize(gpu)),
+      costUSDPerSession: roundSummary(summarize(gpu.map((g) => (g / 3600) * rs.gpuHourUSD))),
+    };
+  });
+  const sessionsStarted = sim.sessions.filter(Boolean).length;
+  const sessionsFinished = sim.sessions.filter((x) => x && x.done && !x.dropped).length;
+  const sessionsDropped = sim.sessions.filter((x) => x && x.dropped).length;
+  const replicas: ReplicaMetrics[] = sim.replicas.map((r, ri) => {
+    const kv: ReplicaMetrics['kv'] = {};
+    const occ = r.cache.occupancy();
+    for (const o of occ) {
+      const ti = TIER_ORDER.indexOf(o.tier);
+      const series = sim.occupancy.used[ri].map((row) => row[ti]);
+      const mean = series.length ? series.reduce((a, b) => a + b, 0) / series.length : 0;
+      kv[o.tier] = { meanBlocks: round(mean), maxBlocks: series.length ? Math.max(...series) : 0, capacityBlocks: o.capacityBlocks };
+    }
+    const g = r.grammar.counters;
+    return {
+      replica: ri,
+      iterations: r.stats.iterations,
+      utilisation: round(simulatedS > 0 ? r.stats.busyS / simulatedS : 0),
+      meanBatch: round(r.batchSize.mean(simulatedS)),
+      maxBatch: r.batchSize.max,
+      tokensPrefilled: r.stats.tokensPrefilled,
+      tokensDecoded: r.stats.tokensDecoded,
+      preemptions: r.stats.preemptions,
+      swaps: r.stats.swaps,
+      heldReleases: r.stats.heldReleases,
+      dropped: r.stats.dropped,
+      kv,
+      heldBlocks: { mean: round(r.heldOccupancy.mean(simulatedS)), max: r.heldOccupancy.max },
+      grammar: { hits: g.hits, joined: g.joined, compiles: g.compiles, compileSeconds: round(g.compileSeconds), evictions: g.evictions },
+    };
+  });
+  const gpuSeconds = sum(col('gpuSeconds'));
+  const routing: Record<string, number> = {};
+  for (const name of ROUTE_REASONS) routing[name] = 0;
+  // Routing reasons are tallied from the per-frame log only when frames are on; count from the router log here.
+  for (const [k, v] of sim.routeCounts) routing[ROUTE_REASONS[k]] = v;
+  for (const k of Object.keys(routing)) if (routing[k] === 0) delete routing[k];
+  const view = s.router.view?.kind ?? 'exact';
+  const pc = sim.pool?.counters();
+  const po = sim.pool?.occupancy();
+  const metrics: FleetMetrics = {
+    scenario: s.name ?? '',
+    seed: s.seed,
+    simulatedS: round(simulatedS),
+    events: sim.events,
+    config: {
+      model: rs.model.id,
+      accelerator: rs.hw.accelerator.id,
+      tp: rs.hw.tp,
+      replicas: rs.replicas,
+      router: s.router.kind,
+      view,
+      blockSize: rs.blockSize,
+      hbmBlocksPerReplica: rs.hbmBlocks,
+      tiers: sim.caches[0].tierNames,
+      tokenBudget: rs.tokenBudget,
+      chunk: rs.chunk > 0 ? rs.chunk : false,
+      toolPause: rs.toolPause.kind + ('tier' in rs.toolPause && rs.toolPause.tier ? `:${rs.toolPause.tier}` : '') + (rs.toolPause.kind === 'ttl' ? `:${rs.toolPause.ttlS}s→${rs.toolPause.then}` : ''),
+    },
+    requests: {
+      created,
+      finished,
+      dropped,
+      unfinished: created - finished - dropped,
+      dropReasons: Object.fromEntries(sim.dropReasons),
+      ttft: roundSummary(ttftAll),
+      tpot: roundSummary(tpotAll),
+      interTokenGap: roundSummary(sim.gaps.summary()),
+      queueS: roundSummary(summarize(col('queueS'))),
+      e2e: roundSummary(summarize(col('e2e'))),
+      kvLoadS: roundSummary(summarize(col('loadS'))),
+      grammarWaitS: roundSummary(summarize(pick(col('grammarWaitS'), (i) => col('grammarWaitS')[i] > 0))),
+      preemptions: sum(col('preemptions')),
+    },
+    tokens: {
+      prompt,
+      prefilled: sum(col('prefilled')),
+      reused,
+      reuseRatio: round(prompt > 0 ? reusedTotal / prompt : 0),
+      output: outputTokens,
+    },
+    bytesMoved,
+    sessions: { started: sessionsStarted, finished: sessionsFinished, dropped: sessionsDropped, perClass },
+    replicas,
+    fleet: {
+      outputTokensPerS: round(simulatedS > 0 ? outputTokens / simulatedS : 0),
+      requestsPerS: round(simulatedS > 0 ? finished / simulatedS : 0),
+      gpuSeconds: round(gpuSeconds),
+      costUSD: round((gpuSeconds / 3600) * rs.gpuHourUSD),
+      slo: { ttftP90S: rs.sloTtftS, tpotP90S: rs.sloTpotS },
+      goodput: {
+        requestsPerS: round(simulatedS > 0 ? good / simulatedS : 0),
+        share: round(finished > 0 ? good / finished : 0),
+        outputTokensPerS: round(simulatedS > 0 ? goodTokens / simulatedS : 0),
+      },
+      sloMet: { ttft: ttftAll.p90 <= rs.sloTtftS, tpot: tpotAll.p90 <= rs.sloTpotS },
+    },
+    routing,
+  };
+  if (pc && po) {
+    metrics.pool = { puts: pc.puts, dedupPuts: pc.dedupPuts, fetches: pc.fetches, evictions: pc.evictions, usedBlocks: po.usedBlocks, capacityBlocks: po.capacityBlocks };
+  }
+  const result: FleetResult = { metrics };
+  if (options.includeSeries ?? true) result.series = sim.occupancy;
+  if (options.includeRequests) {
+    const data: Record<string, Float64Array> = {};
+    for (const k of REQUEST_COLUMNS) data[k] = col(k);
+    result.requests = { columns: REQUEST_COLUMNS, data };
+  }
+  return result;
+}

@@ -1,0 +1,612 @@
+/**
+ * The scenario format: everything a fleet run needs, as plain JSON (documented in docs/scenarios.md), and its
+ * validation. `validateScenario` returns every problem as {path, message}; `resolveScenario` turns a valid
+ * scenario into the runtime configuration (catalog entries resolved, defaults applied, KV capacities derived).
+ */
+import type { AcceleratorSpec } from '../catalog/accelerators';
+import { CatalogError, resolveAccelerator, resolveLink, resolveModel } from '../catalog/index';
+import type { LinkSpec as CatalogLink } from '../catalog/links';
+import { DTYPES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
+import { kvReplication, type HardwareConfig } from '../cost';
+import type { LinkSpec as KvLink } from '../kvcache/types';
+import { GRAMMAR_COMPILE_PRESETS, GRAMMAR_MASK_COST_S, TOOL_LATENCY_PRESETS, validateDist, type Dist } from './dist';
+import { ROUTER_KINDS, type RouterConfig } from './router';
+import type { CacheViewConfig } from './view';
+import type { SessionClass, ToolLatency } from './workload';
+
+export interface ValidationError {
+  path: string;
+  message: string;
+}
+
+export class ScenarioError extends Error {
+  constructor(readonly errors: ValidationError[]) {
+    super(`invalid scenario:\n${errors.map((e) => `  ${e.path}: ${e.message}`).join('\n')}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+/** A link: a catalog id, or bandwidth (GB/s, 1 GB = 1e9 B) and per-transfer latency (s). */
+export type LinkRef = string | { bandwidthGBps: number; latencyS?: number };
+
+export interface TierSpec {
+  /** Capacity per replica (dram, nvme) or in total (pool), GB (1e9 bytes). */
+  capacityGB: number;
+  /** Link to the tier above. Defaults: dram → the accelerator's host link; nvme → nvme-gen4; pool → rdma-400g-cx7. */
+  link?: LinkRef;
+  /**
+   * Links used in parallel (e.g. each of the tp GPUs has its own PCIe link to host DRAM). Default: tp for dram,
+   * 1 otherwise.
+   */
+  parallel?: number;
+}
+
+export type ToolPausePolicy =
+  /** Do nothing: the blocks stay cached in HBM, unpinned, and LRU may evict them (vLLM's behaviour). */
+  | { kind: 'lru' }
+  /** Keep the session's blocks pinned in HBM until its next turn. */
+  | { kind: 'hold' }
+  /** Move them to a lower tier right away; reloaded on resume. */
+  | { kind: 'offload'; tier: 'dram' | 'nvme' | 'remote' }
+  /** Drop them; recomputed on resume. */
+  | { kind: 'evict' }
+  /** Hold for ttlS seconds, then offload (to `tier`), evict, or leave to LRU. */
+  | { kind: 'ttl'; ttlS: number; then: 'offload' | 'evict' | 'lru'; tier?: 'dram' | 'nvme' | 'remote' };
+
+export interface SessionsWorkload {
+  kind?: 'sessions';
+  /** Open loop (Poisson sessions/s) or closed loop (N sessions in flight, a new one when one ends). */
+  arrival: { kind: 'poisson'; sessionsPerS: number } | { kind: 'closed'; concurrency: number; rampS?: number };
+  /** Sessions to start in all (arrivals also stop at durationS). */
+  sessions: number;
+  classes: SessionClass[];
+}
+
+export interface MooncakeRecord {
+  timestamp: number;
+  input_length: number;
+  output_length: number;
+  hash_ids: number[];
+}
+
+export interface TraceWorkload {
+  kind: 'trace';
+  format: 'mooncake';
+  /** Records inline, or a file path the command line reads (relative to the scenario file). */
+  records?: MooncakeRecord[];
+  path?: string;
+  /** Tokens per hash id (Mooncake: 512). */
+  traceBlockSize?: number;
+  /** Multiply timestamps by this (0.5 = twice the rate). Default 1. */
+  timeScale?: number;
+  /** Use only the first N records. */
+  limit?: number;
+}
+
+export interface Scenario {
+  name?: string;
+  description?: string;
+  seed: number;
+  /** Seconds during which sessions arrive. */
+  durationS: number;
+  /** Extra seconds after durationS to let sessions in flight finish (default: until everything finishes). */
+  drainS?: number;
+  model: string | ({ base: string } & Partial<ModelSpec>);
+  hardware: {
+    accelerator: string | ({ base: string } & Partial<AcceleratorSpec>);
+    /** GPUs per replica (tensor parallel). Default 1. */
+    tp?: number;
+    mfu?: number;
+    mbu?: number;
+    weightDtype?: Dtype;
+    kvDtype?: Dtype;
+    computeDtype?: 'bf16' | 'fp8';
+    /** Share of HBM the engine may use (vLLM gpu_memory_utilization). Default 0.9. */
+    memoryUtilization?: number;
+    /** Price of one GPU-hour for session cost, USD. Default 2 (an illustrative figure: set your own). */
+    gpuHourUSD?: number;
+  };
+  replicas: number;
+  scheduler?: {
+    /** Sequences in a batch at most (vLLM max_num_seqs). Default 256. */
+    maxBatchSeqs?: number;
+    /** Tokens per iteration at most (vLLM max_num_batched_tokens). Default 8192. */
+    tokenBudget?: number;
+    /** Chunk size for chunked prefill, or false for whole-prompt prefill iterations. Default: tokenBudget. */
+    chunkedPrefill?: number | false;
+    /** When KV runs out during decode: recompute (free and redo) or swap (to DRAM, reload). Default recompute. */
+    preemption?: 'recompute' | 'swap';
+  };
+  kv?: {
+    /** Tokens per KV block (and per hash for prefix reuse). Default 256. */
+    blockSize?: number;
+    /** HBM KV capacity per replica in blocks (default: derived from memory, weights and memoryUtilization). */
+    hbmBlocks?: number;
+    dram?: TierSpec;
+    nvme?: TierSpec;
+    /** A remote pool shared by all replicas (capacity is the pool's total). */
+    pool?: TierSpec;
+    /** Blocks brought up from a lower tier stay in HBM after use (default true). */
+    promoteOnHit?: boolean;
+  };
+  router: RouterConfig & { view?: CacheViewConfig };
+  workload: SessionsWorkload | TraceWorkload;
+  policies?: {
+    toolPause?: ToolPausePolicy;
+    structuredOutput?: {
+      /** Compile-time distribution (s) or a preset: xgrammar (default), llguidance. */
+      compileTime?: Dist | keyof typeof GRAMMAR_COMPILE_PRESETS;
+      /** Compiled grammars kept per replica. Default 64. */
+      cacheCapacity?: number;
+      /** Seconds per decode step per constrained sequence. Default: the compile preset's mask cost. */
+      maskCostS?: number;
+    };
+  };
+  slo?: { ttftP90S?: number; tpotP90S?: number };
+  output?: {
+    /** Seconds of simulated time between animation frames (0 or absent: none). */
+    frameIntervalS?: number;
+    /** Seconds between KV-occupancy samples in the metrics (default: durationS / 100). */
+    sampleIntervalS?: number;
+  };
+}
+
+// ───────────────────────────── validation ─────────────────────────────
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+class V {
+  readonly errors: ValidationError[] = [];
+  err(path: string, message: string): void {
+    this.errors.push({ path, message });
+  }
+  known(o: Obj, path: string, keys: readonly string[]): void {
+    for (const k of Object.keys(o)) if (!keys.includes(k)) this.err(path ? `${path}.${k}` : k, `unknown field (known: ${keys.join(', ')})`);
+  }
+  num(o: Obj, k: string, path: string, opts: { required?: boolean; min?: number; max?: number; gt?: number; integer?: boolean } = {}): void {
+    const v = o[k];
+    const p = path ? `${path}.${k}` : k;
+    if (v === undefined) {
+      if (opts.required) this.err(p, 'is required');
+      return;
+    }
+    if (typeof v !== 'number' || !Number.isFinite(v)) return this.err(p, `must be a finite number (got ${JSON.stringify(v)})`);
+    if (opts.integer && !Number.isInteger(v)) this.err(p, `must be a whole number (got ${v})`);
+    if (opts.min !== undefined && v < opts.min) this.err(p, `must be ≥ ${opts.min} (got ${v})`);
+    if (opts.gt !== undefined && !(v > opts.gt)) this.err(p, `must be > ${opts.gt} (got ${v})`);
+    if (opts.max !== undefined && v > opts.max) this.err(p, `must be ≤ ${opts.max} (got ${v})`);
+  }
+  oneOf(o: Obj, k: string, path: string, values: readonly unknown[], required = false): void {
+    const v = o[k];
+    const p = path ? `${path}.${k}` : k;
+    if (v === undefined) {
+      if (required) this.err(p, `is required (one of ${values.map((x) => JSON.stringify(x)).join(', ')})`);
+      return;
+    }
+    if (!values.includes(v)) this.err(p, `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')} (got ${JSON.stringify(v)})`);
+  }
+  obj(o: Obj, k: string, path: string, required = false): Obj | undefined {
+    const v = o[k];
+    const p = path ? `${path}.${k}` : k;
+    if (v === undefined) {
+      if (required) this.err(p, 'is required');
+      return undefined;
+    }
+    if (!isObj(v)) {
+      this.err(p, 'must be an object');
+      return undefined;
+    }
+    return v;
+  }
+}
+
+function validateLinkRef(v: V, x: unknown, path: string): void {
+  if (x === undefined) return;
+  if (typeof x === 'string') {
+    try {
+      resolveLink(x);
+    } catch (e) {
+      v.err(path, e instanceof Error ? e.message : String(e));
+    }
+    return;
+  }
+  if (!isObj(x)) return v.err(path, 'must be a link catalog id or {bandwidthGBps, latencyS}');
+  v.known(x, path, ['bandwidthGBps', 'latencyS']);
+  v.num(x, 'bandwidthGBps', path, { required: true, gt: 0 });
+  v.num(x, 'latencyS', path, { min: 0 });
+}
+
+function validateTier(v: V, t: Obj | undefined, path: string): void {
+  if (!t) return;
+  v.known(t, path, ['capacityGB', 'link', 'parallel']);
+  v.num(t, 'capacityGB', path, { required: true, min: 0 });
+  validateLinkRef(v, t.link, `${path}.link`);
+  v.num(t, 'parallel', path, { min: 1, integer: true });
+}
+
+function validateToolLatency(v: V, x: unknown, path: string): void {
+  if (typeof x === 'string') {
+    if (!(x in TOOL_LATENCY_PRESETS)) v.err(path, `unknown preset "${x}" (presets: ${Object.keys(TOOL_LATENCY_PRESETS).join(', ')})`);
+    return;
+  }
+  if (isObj(x) && 'mix' in x) {
+    if (!Array.isArray(x.mix) || x.mix.length === 0) return v.err(`${path}.mix`, 'must be a non-empty array of {weight, tool}');
+    x.mix.forEach((m: unknown, i: number) => {
+      const p = `${path}.mix[${i}]`;
+      if (!isObj(m)) return v.err(p, 'must be {weight, tool}');
+      v.num(m, 'weight', p, { required: true, min: 0 });
+      validateToolLatency(v, m.tool, `${p}.tool`);
+    });
+    return;
+  }
+  validateDist(x, path, v.errors);
+}
+
+function validateStructured(v: V, so: Obj | undefined, path: string): void {
+  if (!so) return;
+  v.known(so, path, ['prob', 'schemas']);
+  v.num(so, 'prob', path, { required: true, min: 0, max: 1 });
+  v.num(so, 'schemas', path, { required: true, min: 1, integer: true });
+}
+
+function validateClass(v: V, c: unknown, path: string): void {
+  if (!isObj(c)) return v.err(path, 'must be a session class object');
+  const dists = (keys: string[], optional: string[] = []) => {
+    for (const k of keys) {
+      if (c[k] === undefined) v.err(`${path}.${k}`, 'is required');
+      else validateDist(c[k], `${path}.${k}`, v.errors);
+    }
+    for (const k of optional) if (c[k] !== undefined) validateDist(c[k], `${path}.${k}`, v.errors);
+  };
+  if (typeof c.name !== 'string' || !c.name) v.err(`${path}.name`, 'must be a non-empty string');
+  v.num(c, 'weight', path, { min: 0 });
+  v.num(c, 'apps', path, { min: 1, integer: true, max: 4095 });
+  if (c.kind === 'agent') {
+    v.known(c, path, [
+      'kind', 'name', 'weight', 'apps', 'systemTokens', 'toolSchemaTokens', 'taskTokens', 'turns', 'outputTokens',
+      'finalOutputTokens', 'toolResultTokens', 'toolLatency', 'nonExtension', 'structuredOutput',
+    ]);
+    dists(['systemTokens', 'toolSchemaTokens', 'taskTokens', 'turns', 'outputTokens', 'toolResultTokens'], ['finalOutputTokens']);
+    if (c.toolLatency === undefined) v.err(`${path}.toolLatency`, 'is required');
+    else validateToolLatency(v, c.toolLatency, `${path}.toolLatency`);
+    const ne = v.obj(c, 'nonExtension', path);
+    if (ne) {
+      const p = `${path}.nonExtension`;
+      v.known(ne, p, ['compaction', 'timestampTokens', 'reorderToolsProb']);
+      const comp = v.obj(ne, 'compaction', p);
+      if (comp) {
+        v.known(comp, `${p}.compaction`, ['thresholdTokens', 'summaryTokens']);
+        v.num(comp, 'thresholdTokens', `${p}.compaction`, { required: true, gt: 0 });
+        v.num(comp, 'summaryTokens', `${p}.compaction`, { required: true, min: 1, integer: true });
+      }
+      v.num(ne, 'timestampTokens', p, { min: 1, integer: true });
+      v.num(ne, 'reorderToolsProb', p, { min: 0, max: 1 });
+    }
+    validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
+  } else if (c.kind === 'chat') {
+    v.known(c, path, ['kind', 'name', 'weight', 'apps', 'systemTokens', 'userTokens', 'outputTokens', 'turns', 'thinkTime', 'structuredOutput']);
+    dists(['systemTokens', 'userTokens', 'outputTokens', 'turns', 'thinkTime']);
+    validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
+  } else {
+    v.err(`${path}.kind`, `must be "agent" or "chat" (got ${JSON.stringify(c.kind)})`);
+  }
+}
+
+function validateCatalogRef(v: V, x: unknown, path: string, kind: 'model' | 'accelerator'): void {
+  try {
+    if (typeof x === 'string') {
+      if (kind === 'model') resolveModel(x);
+      else resolveAccelerator(x);
+    } else if (isObj(x)) {
+      const { base, ...over } = x as { base?: unknown };
+      if (typeof base !== 'string') return v.err(`${path}.base`, `must name the catalog ${kind} to start from`);
+      if (kind === 'model') resolveModel(base, over as Partial<ModelSpec>);
+      else resolveAccelerator(base, over as Partial<AcceleratorSpec>);
+    } else v.err(path, `must be a catalog ${kind} id or {base, ...overrides}`);
+  } catch (e) {
+    v.err(path, e instanceof CatalogError || e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Every problem with a scenario, as {path, message}; empty when it is valid. */
+export function validateScenario(input: unknown): ValidationError[] {
+  const v = new V();
+  if (!isObj(input)) {
+    v.err('', 'a scenario must be a JSON object');
+    return v.errors;
+  }
+  const s = input;
+  v.known(s, '', ['$schema', 'name', 'description', 'seed', 'durationS', 'drainS', 'model', 'hardware', 'replicas', 'scheduler', 'kv', 'router', 'workload', 'policies', 'slo', 'output']);
+  if (s.name !== undefined && typeof s.name !== 'string') v.err('name', 'must be a string');
+  if (s.description !== undefined && typeof s.description !== 'string') v.err('description', 'must be a string');
+  v.num(s, 'seed', '', { required: true, integer: true });
+  v.num(s, 'durationS', '', { required: true, gt: 0 });
+  v.num(s, 'drainS', '', { min: 0 });
+  if (s.model === undefined) v.err('model', 'is required');
+  else validateCatalogRef(v, s.model, 'model', 'model');
+  v.num(s, 'replicas', '', { required: true, min: 1, max: 4096, integer: true });
+
+  const hw = v.obj(s, 'hardware', '', true);
+  if (hw) {
+    v.known(hw, 'hardware', ['accelerator', 'tp', 'mfu', 'mbu', 'weightDtype', 'kvDtype', 'computeDtype', 'memoryUtilization', 'gpuHourUSD']);
+    if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
+    else validateCatalogRef(v, hw.accelerator, 'hardware.accelerator', 'accelerator');
+    v.num(hw, 'tp', 'hardware', { min: 1, max: 64, integer: true });
+    v.num(hw, 'mfu', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'mbu', 'hardware', { gt: 0, max: 1 });
+    v.oneOf(hw, 'weightDtype', 'hardware', DTYPES);
+    v.oneOf(hw, 'kvDtype', 'hardware', DTYPES);
+    v.oneOf(hw, 'computeDtype', 'hardware', ['bf16', 'fp8']);
+    v.num(hw, 'memoryUtilization', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'gpuHourUSD', 'hardware', { min: 0 });
+  }
+
+  const sch = v.obj(s, 'scheduler', '');
+  if (sch) {
+    v.known(sch, 'scheduler', ['maxBatchSeqs', 'tokenBudget', 'chunkedPrefill', 'preemption']);
+    v.num(sch, 'maxBatchSeqs', 'scheduler', { min: 1, integer: true });
+    v.num(sch, 'tokenBudget', 'scheduler', { min: 1, integer: true });
+    if (sch.chunkedPrefill !== undefined && sch.chunkedPrefill !== false) v.num(sch, 'chunkedPrefill', 'scheduler', { min: 1, integer: true });
+    v.oneOf(sch, 'preemption', 'scheduler', ['recompute', 'swap']);
+  }
+
+  const kv = v.obj(s, 'kv', '');
+  if (kv) {
+    v.known(kv, 'kv', ['blockSize', 'hbmBlocks', 'dram', 'nvme', 'pool', 'promoteOnHit']);
+    v.num(kv, 'blockSize', 'kv', { min: 1, integer: true, max: 65536 });
+    v.num(kv, 'hbmBlocks', 'kv', { min: 1, integer: true });
+    validateTier(v, v.obj(kv, 'dram', 'kv'), 'kv.dram');
+    validateTier(v, v.obj(kv, 'nvme', 'kv'), 'kv.nvme');
+    validateTier(v, v.obj(kv, 'pool', 'kv'), 'kv.pool');
+    if (kv.promoteOnHit !== undefined && typeof kv.promoteOnHit !== 'boolean') v.err('kv.promoteOnHit', 'must be true or false');
+  }
+
+  const r = v.obj(s, 'router', '', true);
+  if (r) {
+    v.oneOf(r, 'kind', 'router', ROUTER_KINDS, true);
+    const common = ['kind', 'view'];
+    if (r.kind === 'session-affinity') {
+      v.known(r, 'router', [...common, 'overloadRatio', 'overloadMinTokens']);
+      v.num(r, 'overloadRatio', 'router', { gt: 0 });
+      v.num(r, 'overloadMinTokens', 'router', { min: 0 });
+    } else if (r.kind === 'cache-aware') {
+      v.known(r, 'router', [...common, 'scoring', 'cacheThreshold', 'balanceAbsThreshold', 'balanceRelThreshold', 'prefixWeight', 'loadWeight', 'kvWeight']);
+      v.oneOf(r, 'scoring', 'router', ['threshold', 'weighted']);
+      v.num(r, 'cacheThreshold', 'router', { min: 0, max: 1 });
+      v.num(r, 'balanceAbsThreshold', 'router', { min: 0 });
+      v.num(r, 'balanceRelThreshold', 'router', { min: 0 });
+      for (const k of ['prefixWeight', 'loadWeight', 'kvWeight']) v.num(r, k, 'router', { min: 0 });
+    } else if (typeof r.kind === 'string') v.known(r, 'router', common);
+    const view = v.obj(r, 'view', 'router');
+    if (view) {
+      v.oneOf(view, 'kind', 'router.view', ['exact', 'delayed', 'approximate'], true);
+      if (view.kind === 'delayed') {
+        v.known(view, 'router.view', ['kind', 'intervalS', 'tiers']);
+        v.num(view, 'intervalS', 'router.view', { required: true, gt: 0 });
+      } else if (view.kind === 'approximate') {
+        v.known(view, 'router.view', ['kind', 'capacityBlocks']);
+        v.num(view, 'capacityBlocks', 'router.view', { min: 1, integer: true });
+      } else v.known(view, 'router.view', ['kind', 'tiers']);
+      if (view.tiers !== undefined) v.oneOf(view, 'tiers', 'router.view', ['hbm', 'local']);
+    }
+  }
+
+  const w = v.obj(s, 'workload', '', true);
+  if (w) {
+    if (w.kind === 'trace') {
+      v.known(w, 'workload', ['kind', 'format', 'records', 'path', 'traceBlockSize', 'timeScale', 'limit']);
+      v.oneOf(w, 'format', 'workload', ['mooncake'], true);
+      if (w.records === undefined && w.path === undefined) v.err('workload', 'a trace workload needs "records" or "path"');
+      if (w.records !== undefined && !Array.isArray(w.records)) v.err('workload.records', 'must be an array of Mooncake records');
+      if (w.path !== undefined && typeof w.path !== 'string') v.err('workload.path', 'must be a string');
+      v.num(w, 'traceBlockSize', 'workload', { min: 1, integer: true });
+      v.num(w, 'timeScale', 'workload', { gt: 0 });
+      v.num(w, 'limit', 'workload', { min: 1, integer: true });
+    } else {
+      v.known(w, 'workload', ['kind', 'arrival', 'sessions', 'classes']);
+      if (w.kind !== undefined && w.kind !== 'sessions') v.err('workload.kind', 'must be "sessions" or "trace"');
+      v.num(w, 'sessions', 'workload', { required: true, min: 1, integer: true, max: 16_000_000 });
+      const a = v.obj(w, 'arrival', 'workload', true);
+      if (a) {
+        v.oneOf(a, 'kind', 'workload.arrival', ['poisson', 'closed'], true);
+        if (a.kind === 'poisson') {
+          v.known(a, 'workload.arrival', ['kind', 'sessionsPerS']);
+          v.num(a, 'sessionsPerS', 'workload.arrival', { required: true, gt: 0 });
+        } else if (a.kind === 'closed') {
+          v.known(a, 'workload.arrival', ['kind', 'concurrency', 'rampS']);
+          v.num(a, 'concurrency', 'workload.arrival', { required: true, min: 1, integer: true });
+          v.num(a, 'rampS', 'workload.arrival', { min: 0 });
+        }
+      }
+      if (!Array.isArray(w.classes) || w.classes.length === 0) v.err('workload.classes', 'must be a non-empty array of session classes');
+      else {
+        w.classes.forEach((c: unknown, i: number) => validateClass(v, c, `workload.classes[${i}]`));
+        if (w.classes.length > 15) v.err('workload.classes', 'at most 15 classes');
+      }
+    }
+  }
+
+  const pol = v.obj(s, 'policies', '');
+  if (pol) {
+    v.known(pol, 'policies', ['toolPause', 'structuredOutput']);
+    const tp = v.obj(pol, 'toolPause', 'policies');
+    if (tp) {
+      const p = 'policies.toolPause';
+      v.oneOf(tp, 'kind', p, ['lru', 'hold', 'offload', 'evict', 'ttl'], true);
+      if (tp.kind === 'offload') {
+        v.known(tp, p, ['kind', 'tier']);
+        v.oneOf(tp, 'tier', p, ['dram', 'nvme', 'remote'], true);
+      } else if (tp.kind === 'ttl') {
+        v.known(tp, p, ['kind', 'ttlS', 'then', 'tier']);
+        v.num(tp, 'ttlS', p, { required: true, min: 0 });
+        v.oneOf(tp, 'then', p, ['offload', 'evict', 'lru'], true);
+        if (tp.then === 'offload') v.oneOf(tp, 'tier', p, ['dram', 'nvme', 'remote'], true);
+      } else v.known(tp, p, ['kind']);
+      const tier = tp.tier as string | undefined;
+      if (tier && (tp.kind === 'offload' || tp.then === 'offload')) {
+        const kvo = isObj(s.kv) ? s.kv : {};
+        const key = tier === 'remote' ? 'pool' : tier;
+        if (!isObj(kvo[key])) v.err(`${p}.tier`, `offloading to "${tier}" needs kv.${key} to be configured`);
+      }
+    }
+    const so = v.obj(pol, 'structuredOutput', 'policies');
+    if (so) {
+      const p = 'policies.structuredOutput';
+      v.known(so, p, ['compileTime', 'cacheCapacity', 'maskCostS']);
+      if (typeof so.compileTime === 'string') v.oneOf(so, 'compileTime', p, Object.keys(GRAMMAR_COMPILE_PRESETS));
+      else if (so.compileTime !== undefined) validateDist(so.compileTime, `${p}.compileTime`, v.errors);
+      v.num(so, 'cacheCapacity', p, { min: 0, integer: true });
+      v.num(so, 'maskCostS', p, { min: 0 });
+    }
+  }
+  const sch2 = isObj(s.scheduler) ? s.scheduler : {};
+  if (sch2.preemption === 'swap' && !(isObj(s.kv) && isObj(s.kv.dram))) v.err('scheduler.preemption', '"swap" needs kv.dram to be configured');
+
+  const slo = v.obj(s, 'slo', '');
+  if (slo) {
+    v.known(slo, 'slo', ['ttftP90S', 'tpotP90S']);
+    v.num(slo, 'ttftP90S', 'slo', { gt: 0 });
+    v.num(slo, 'tpotP90S', 'slo', { gt: 0 });
+  }
+  const out = v.obj(s, 'output', '');
+  if (out) {
+    v.known(out, 'output', ['frameIntervalS', 'sampleIntervalS']);
+    v.num(out, 'frameIntervalS', 'output', { min: 0 });
+    v.num(out, 'sampleIntervalS', 'output', { gt: 0 });
+  }
+  return v.errors;
+}
+
+// ───────────────────────────── resolution ─────────────────────────────
+
+export interface ResolvedTier {
+  capacityBytes: number;
+  link: KvLink;
+  /** The catalog entry or a description, for the metrics. */
+  linkName: string;
+}
+
+export interface ResolvedScenario {
+  scenario: Scenario;
+  model: ModelSpec;
+  hw: HardwareConfig;
+  replicas: number;
+  blockSize: number;
+  /** Bytes of one block of KV as stored (one copy), and as held across the tp GPUs (replication). */
+  bytesPerBlock: number;
+  hbmBlocks: number;
+  dram?: ResolvedTier;
+  nvme?: ResolvedTier;
+  pool?: ResolvedTier;
+  maxBatchSeqs: number;
+  tokenBudget: number;
+  /** Chunk size, or 0 for no chunking. */
+  chunk: number;
+  preemption: 'recompute' | 'swap';
+  toolPause: ToolPausePolicy;
+  compileTime: Dist;
+  grammarCapacity: number;
+  maskCostS: number;
+  gpuHourUSD: number;
+  sloTtftS: number;
+  sloTpotS: number;
+  frameIntervalS: number;
+  sampleIntervalS: number;
+  endS: number;
+}
+
+function linkOf(ref: LinkRef | undefined, fallback: string, parallel: number): { link: KvLink; name: string } {
+  if (ref === undefined || typeof ref === 'string') {
+    const l: CatalogLink = resolveLink(ref ?? fallback);
+    return { link: { bandwidthGBps: (l.effectiveBandwidth * parallel) / 1e9, latencyS: l.latency }, name: parallel > 1 ? `${parallel} × ${l.id}` : l.id };
+  }
+  return {
+    link: { bandwidthGBps: ref.bandwidthGBps * parallel, latencyS: ref.latencyS ?? 0 },
+    name: `${ref.bandwidthGBps} GB/s${parallel > 1 ? ` × ${parallel}` : ''}`,
+  };
+}
+
+/** Validates (throwing ScenarioError with every problem) and resolves a scenario. */
+export function resolveScenario(input: unknown): ResolvedScenario {
+  const errors = validateScenario(input);
+  if (errors.length) throw new ScenarioError(errors);
+  const s = input as Scenario;
+  const model = typeof s.model === 'string' ? resolveModel(s.model) : resolveModel(s.model.base, stripBase(s.model));
+  const acc =
+    typeof s.hardware.accelerator === 'string'
+      ? resolveAccelerator(s.hardware.accelerator)
+      : resolveAccelerator(s.hardware.accelerator.base, stripBase(s.hardware.accelerator));
+  const hw: HardwareConfig = {
+    accelerator: acc,
+    tp: s.hardware.tp ?? 1,
+    mfu: s.hardware.mfu ?? 0.5,
+    mbu: s.hardware.mbu ?? 0.8,
+    weightDtype: s.hardware.weightDtype ?? 'bf16',
+    kvDtype: s.hardware.kvDtype ?? 'bf16',
+    computeDtype: s.hardware.computeDtype ?? 'bf16',
+  };
+  if (hw.computeDtype === 'fp8' && !(acc.fp8Flops > 0)) throw new ScenarioError([{ path: 'hardware.computeDtype', message: `${acc.id} has no FP8 tensor path` }]);
+  const kv = s.kv ?? {};
+  const blockSize = kv.blockSize ?? 256;
+  const bytesPerBlock = kvBytesPerToken(model, hw.kvDtype) * blockSize;
+  const util = s.hardware.memoryUtilization ?? 0.9;
+  const budget = hw.tp * acc.memoryBytes * util - weightBytes(model, hw.weightDtype);
+  const hbmBlocks = kv.hbmBlocks ?? Math.floor(budget / (bytesPerBlock * kvReplication(model, hw.tp)));
+  if (!(hbmBlocks >= 1)) {
+    throw new ScenarioError([
+      {
+        path: 'hardware',
+        message: `the weights (${(weightBytes(model, hw.weightDtype) / 1e9).toFixed(1)} GB) leave no room for KV in ${hw.tp} × ${(acc.memoryBytes / 1e9).toFixed(0)} GB × ${util}: raise tp, or set kv.hbmBlocks`,
+      },
+    ]);
+  }
+  const tier = (t: TierSpec | undefined, fallback: string, defParallel: number): ResolvedTier | undefined => {
+    if (!t) return undefined;
+    const { link, name } = linkOf(t.link, fallback, t.parallel ?? defParallel);
+    return { capacityBytes: t.capacityGB * 1e9, link, linkName: name };
+  };
+  const sched = s.scheduler ?? {};
+  const tokenBudget = sched.tokenBudget ?? 8192;
+  const chunk = sched.chunkedPrefill === false ? 0 : Math.min(sched.chunkedPrefill ?? tokenBudget, tokenBudget);
+  const so = s.policies?.structuredOutput ?? {};
+  const preset = typeof so.compileTime === 'string' ? so.compileTime : 'xgrammar';
+  const compileTime: Dist = typeof so.compileTime === 'object' ? so.compileTime : GRAMMAR_COMPILE_PRESETS[preset];
+  const drain = s.drainS ?? Infinity;
+  return {
+    scenario: s,
+    model,
+    hw,
+    replicas: s.replicas,
+    blockSize,
+    bytesPerBlock,
+    hbmBlocks,
+    dram: tier(kv.dram, acc.hostLink, hw.tp),
+    nvme: tier(kv.nvme, 'nvme-gen4', 1),
+    pool: tier(kv.pool, 'rdma-400g-cx7', 1),
+    maxBatchSeqs: sched.maxBatchSeqs ?? 256,
+    tokenBudget,
+    chunk,
+    preemption: sched.preemption ?? 'recompute',
+    toolPause: s.policies?.toolPause ?? { kind: 'lru' },
+    compileTime,
+    grammarCapacity: so.cacheCapacity ?? 64,
+    maskCostS: so.maskCostS ?? GRAMMAR_MASK_COST_S[preset],
+    gpuHourUSD: s.hardware.gpuHourUSD ?? 2,
+    sloTtftS: s.slo?.ttftP90S ?? 2,
+    sloTpotS: s.slo?.tpotP90S ?? 0.1,
+    frameIntervalS: s.output?.frameIntervalS ?? 0,
+    sampleIntervalS: s.output?.sampleIntervalS ?? s.durationS / 100,
+    endS: s.durationS + drain,
+  };
+}
+
+function stripBase<T extends { base?: string }>(o: T): Omit<T, 'base'> {
+  const { base: _base, ...rest } = o;
+  return rest;
+}
+
+export type { ToolLatency };
