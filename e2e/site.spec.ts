@@ -25,6 +25,16 @@ for (const lesson of LESSONS) {
   });
 }
 
+test('lesson prose renders math with KaTeX and highlights code', async ({ page }) => {
+  await page.goto('/lessons/07-04-kv-memory-hierarchy');
+  await expect(page.locator('math').first()).toBeAttached();
+  expect(await page.locator('math').count()).toBeGreaterThan(4);
+  const code = page.getByText('npm run sim -- kv --model llama-3.1-70b --dtype bf16');
+  await expect(code).toBeVisible();
+  // Build-time highlighting wraps tokens in spans: the comment line is its own element.
+  await expect(page.getByText('# "kvBytesPerToken": 327680,', { exact: true })).toBeVisible();
+});
+
 test('navigation: cards, next/previous, reload on a deep path, unknown path', async ({ page, watch }) => {
   await page.goto('/');
   await page.getByRole('link', { name: /The Agent Workload/ }).click();
