@@ -6,10 +6,16 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = ROOT + 'node_modules/.bin/tsx';
 const FIX = 'tests/fixtures/';
-const CONVERSATION = fileURLToPath(new URL('../../shared/data/mooncake/conversation_trace.jsonl', import.meta.url));
+const CONVERSATION = fileURLToPath(
+  new URL('../../shared/data/mooncake/conversation_trace.jsonl', import.meta.url),
+);
 
 function sim(...args: string[]) {
-  const r = spawnSync(TSX, ['cli/sim.ts', 'trace-stats', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(TSX, ['cli/sim.ts', 'trace-stats', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -54,14 +60,23 @@ describe('sim trace-stats', () => {
   });
 
   it('--on-error stop: exit 2 naming the line, no stack trace', () => {
-    expectCleanFailure(sim(FIX + 'mooncake-bad.jsonl', '--on-error', 'stop'), /mooncake-bad\.jsonl: line 3: not valid JSON/);
+    expectCleanFailure(
+      sim(FIX + 'mooncake-bad.jsonl', '--on-error', 'stop'),
+      /mooncake-bad\.jsonl: line 3: not valid JSON/,
+    );
   });
 
   it('reads the native format (block size from its header unless given)', () => {
     const r = sim(FIX + 'native-tiny.jsonl', '--lru-blocks', '2');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ format: 'native', blockSize: 4, requests: 4, sessions: 2, idealHitRatio: { blocks: 5 / 12, tokens: 20 / 45 } });
+    expect(out).toMatchObject({
+      format: 'native',
+      blockSize: 4,
+      requests: 4,
+      sessions: 2,
+      idealHitRatio: { blocks: 5 / 12, tokens: 20 / 45 },
+    });
     expect(out.lru[0].hitRatio.blocks).toBe(0.25);
     const r8 = JSON.parse(sim(FIX + 'native-tiny.jsonl', '--block-size', '8').stdout);
     expect(r8.blockSize).toBe(8);
@@ -71,22 +86,36 @@ describe('sim trace-stats', () => {
   it('bad input: clear message, exit 2', () => {
     expectCleanFailure(sim('tests/fixtures/nope.jsonl'), /no such file: "tests\/fixtures\/nope\.jsonl"/);
     expectCleanFailure(sim(), /the trace file is required/);
-    expectCleanFailure(sim(FIX + 'mooncake-tiny.jsonl', '--lru-blocks', '10,abc'), /--lru-blocks takes whole numbers.*"abc"/);
+    expectCleanFailure(
+      sim(FIX + 'mooncake-tiny.jsonl', '--lru-blocks', '10,abc'),
+      /--lru-blocks takes whole numbers.*"abc"/,
+    );
     expectCleanFailure(sim(FIX + 'mooncake-tiny.jsonl', '--format', 'csv'), /unknown format "csv"/);
-    expectCleanFailure(sim(FIX + 'mooncake-tiny.jsonl', '--block-size', '0'), /--block-size must be at least 1/);
+    expectCleanFailure(
+      sim(FIX + 'mooncake-tiny.jsonl', '--block-size', '0'),
+      /--block-size must be at least 1/,
+    );
     expectCleanFailure(sim(FIX + 'mooncake-tiny.jsonl', '--lru'), /unknown flag --lru/);
-    expectCleanFailure(sim(FIX + 'native-tiny.jsonl', '--format', 'mooncake'), /no valid requests \(5 malformed lines; first: line 1: missing "timestamp"\)/);
+    expectCleanFailure(
+      sim(FIX + 'native-tiny.jsonl', '--format', 'mooncake'),
+      /no valid requests \(5 malformed lines; first: line 1: missing "timestamp"\)/,
+    );
     expectCleanFailure(sim('tests/fixtures'), /is a directory/);
   });
 
-  it.skipIf(!existsSync(CONVERSATION))('the Mooncake conversation trace (skipped when ../shared/data/mooncake is absent)', () => {
-    const r = sim(CONVERSATION, '--lru-blocks', '1000,10000,100000');
-    expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout);
-    expect(out.requests).toBe(12_031);
-    expect(Math.round(out.inputTokens.mean)).toBe(12_035);
-    expect(Math.round(out.outputTokens.mean)).toBe(343);
-    expect(out.idealHitRatio.blocks).toBeGreaterThan(0.35);
-    expect(out.lru.map((l: { capacityBlocks: number }) => l.capacityBlocks)).toEqual([1000, 10_000, 100_000]);
-  });
+  it.skipIf(!existsSync(CONVERSATION))(
+    'the Mooncake conversation trace (skipped when ../shared/data/mooncake is absent)',
+    () => {
+      const r = sim(CONVERSATION, '--lru-blocks', '1000,10000,100000');
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.requests).toBe(12_031);
+      expect(Math.round(out.inputTokens.mean)).toBe(12_035);
+      expect(Math.round(out.outputTokens.mean)).toBe(343);
+      expect(out.idealHitRatio.blocks).toBeGreaterThan(0.35);
+      expect(out.lru.map((l: { capacityBlocks: number }) => l.capacityBlocks)).toEqual([
+        1000, 10_000, 100_000,
+      ]);
+    },
+  );
 });

@@ -62,8 +62,21 @@ describe('chained hashes', () => {
   });
 
   it('segment hashes: shared segments give shared blocks; the partial last block is its own block', () => {
-    const p1 = segmentBlockHashes([{ id: 'sys', tokens: 1000 }, { id: 'task', tokens: 200 }], 512);
-    const p2 = segmentBlockHashes([{ id: 'sys', tokens: 1000 }, { id: 'task', tokens: 200 }, { id: 'out', tokens: 300 }], 512);
+    const p1 = segmentBlockHashes(
+      [
+        { id: 'sys', tokens: 1000 },
+        { id: 'task', tokens: 200 },
+      ],
+      512,
+    );
+    const p2 = segmentBlockHashes(
+      [
+        { id: 'sys', tokens: 1000 },
+        { id: 'task', tokens: 200 },
+        { id: 'out', tokens: 300 },
+      ],
+      512,
+    );
     expect(p1.hashes).toHaveLength(3); // 512 + 512 + 176
     expect(p1.lastBlockTokens).toBe(176);
     expect(p1.tokens).toBe(1200);
@@ -71,11 +84,25 @@ describe('chained hashes', () => {
     expect(p2.hashes.slice(0, 2)).toEqual(p1.hashes.slice(0, 2));
     expect(p2.hashes[2]).not.toBe(p1.hashes[2]);
     // a change at token 700 (second block) keeps only the first block
-    const p3 = segmentBlockHashes([{ id: 'sys', tokens: 700 }, { id: 'edit', tokens: 1 }, { id: 'task', tokens: 499 }], 512);
+    const p3 = segmentBlockHashes(
+      [
+        { id: 'sys', tokens: 700 },
+        { id: 'edit', tokens: 1 },
+        { id: 'task', tokens: 499 },
+      ],
+      512,
+    );
     expect(p3.hashes[0]).toBe(p1.hashes[0]);
     expect(p3.hashes[1]).not.toBe(p1.hashes[1]);
     // block boundaries do not depend on how segments are listed when contents are equal
-    const full = segmentBlockHashes([{ id: 'sys', tokens: 1000 }, { id: 'task', tokens: 200 }], 512, { fullBlocksOnly: true });
+    const full = segmentBlockHashes(
+      [
+        { id: 'sys', tokens: 1000 },
+        { id: 'task', tokens: 200 },
+      ],
+      512,
+      { fullBlocksOnly: true },
+    );
     expect(full.hashes).toEqual(p1.hashes.slice(0, 2));
     expect(full.lastBlockTokens).toBe(512);
     expect(() => segmentBlockHashes([{ id: 'x', tokens: -1 }], 16)).toThrow(RangeError);
@@ -106,8 +133,19 @@ describe('links and sizes', () => {
     const c = cache([{ name: 'hbm', capacityBytes: 3.9e6 }]);
     expect(c.occupancy()[0].capacityBlocks).toBe(3);
     expect(() => cache([{ name: 'dram', capacityBlocks: 1, link: PCIE }])).toThrow(/first tier/);
-    expect(() => cache([{ name: 'hbm', capacityBlocks: 1 }, { name: 'dram', capacityBlocks: 1 }])).toThrow(/link/);
-    expect(() => cache([{ name: 'hbm', capacityBlocks: 1 }, { name: 'nvme', capacityBlocks: 1, link: NVME }, { name: 'dram', capacityBlocks: 1, link: PCIE }])).toThrow(/order/);
+    expect(() =>
+      cache([
+        { name: 'hbm', capacityBlocks: 1 },
+        { name: 'dram', capacityBlocks: 1 },
+      ]),
+    ).toThrow(/link/);
+    expect(() =>
+      cache([
+        { name: 'hbm', capacityBlocks: 1 },
+        { name: 'nvme', capacityBlocks: 1, link: NVME },
+        { name: 'dram', capacityBlocks: 1, link: PCIE },
+      ]),
+    ).toThrow(/order/);
     expect(() => cache([{ name: 'hbm', capacityBlocks: 1, capacityBytes: 1 }])).toThrow(/exactly one/);
   });
 });
@@ -187,7 +225,12 @@ describe('KvCache', () => {
     expect(c.lookup(req).blocks).toBe(3);
     c.commit('r1');
     expect(c.lookup(req).blocks).toBe(4);
-    expect(c.occupancy()[0]).toMatchObject({ usedBlocks: 4, pinnedBlocks: 4, pendingBlocks: 0, usedTokens: 53 });
+    expect(c.occupancy()[0]).toMatchObject({
+      usedBlocks: 4,
+      pinnedBlocks: 4,
+      pendingBlocks: 0,
+      usedTokens: 53,
+    });
     // pinned blocks are never evicted: inserting more fails instead of evicting
     expect(c.insert(ids('z'))).toEqual({ inserted: 0, refreshed: 0, failed: 1 });
     expect(c.drop(req).skippedPinned).toBe(4);
@@ -231,7 +274,13 @@ describe('KvCache', () => {
     const p1 = segmentBlockHashes([{ id: 'sys', tokens: 20 }], B); // 16 + 4
     expect(c.acquire('s', p1.hashes, { tokens: p1.tokens }).ok).toBe(true);
     c.commit('s');
-    const p2 = segmentBlockHashes([{ id: 'sys', tokens: 20 }, { id: 'out', tokens: 20 }], B); // 16 + 16 + 8
+    const p2 = segmentBlockHashes(
+      [
+        { id: 'sys', tokens: 20 },
+        { id: 'out', tokens: 20 },
+      ],
+      B,
+    ); // 16 + 16 + 8
     const r = c.acquire('s', p2.hashes, { tokens: p2.tokens });
     expect(r.ok && r.heldBlocks).toBe(3);
     expect(c.held('s')).toEqual(p2.hashes);
@@ -366,7 +415,8 @@ describe('KvCache', () => {
 /** Six chains over a small tree of contents, so sequences share prefixes. */
 const CHAINS: number[][] = (() => {
   const out: number[][] = [];
-  for (let k = 0; k < 6; k++) out.push(chainHashes(Array.from({ length: 6 }, (_, i) => (i < 2 ? `s${k % 2}-${i}` : `c${k}-${i}`))));
+  for (let k = 0; k < 6; k++)
+    out.push(chainHashes(Array.from({ length: 6 }, (_, i) => (i < 2 ? `s${k % 2}-${i}` : `c${k}-${i}`))));
   return out;
 })();
 
@@ -382,13 +432,53 @@ type Op =
   | { k: 'pooldrop'; chain: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ k: fc.constant('acquire' as const), r: fc.nat(1), seq: fc.nat(3), chain: fc.nat(5), len: fc.integer({ min: 1, max: 6 }), partial: fc.integer({ min: 1, max: B }) }),
-  fc.record({ k: fc.constant('extend' as const), r: fc.nat(1), seq: fc.nat(3), chain: fc.nat(5), at: fc.nat(5) }),
+  fc.record({
+    k: fc.constant('acquire' as const),
+    r: fc.nat(1),
+    seq: fc.nat(3),
+    chain: fc.nat(5),
+    len: fc.integer({ min: 1, max: 6 }),
+    partial: fc.integer({ min: 1, max: B }),
+  }),
+  fc.record({
+    k: fc.constant('extend' as const),
+    r: fc.nat(1),
+    seq: fc.nat(3),
+    chain: fc.nat(5),
+    at: fc.nat(5),
+  }),
   fc.record({ k: fc.constant('commit' as const), r: fc.nat(1), seq: fc.nat(3), upTo: fc.nat(6) }),
-  fc.record({ k: fc.constant('release' as const), r: fc.nat(1), seq: fc.nat(3), then: fc.constantFrom('cache' as const, 'drop' as const, 'dram' as const, 'nvme' as const, 'remote' as const) }),
-  fc.record({ k: fc.constant('insert' as const), r: fc.nat(1), chain: fc.nat(5), len: fc.integer({ min: 1, max: 6 }) }),
-  fc.record({ k: fc.constant('offload' as const), r: fc.nat(1), chain: fc.nat(5), len: fc.integer({ min: 1, max: 6 }), to: fc.constantFrom('dram' as const, 'nvme' as const, 'remote' as const) }),
-  fc.record({ k: fc.constant('drop' as const), r: fc.nat(1), chain: fc.nat(5), len: fc.integer({ min: 1, max: 6 }) }),
+  fc.record({
+    k: fc.constant('release' as const),
+    r: fc.nat(1),
+    seq: fc.nat(3),
+    then: fc.constantFrom(
+      'cache' as const,
+      'drop' as const,
+      'dram' as const,
+      'nvme' as const,
+      'remote' as const,
+    ),
+  }),
+  fc.record({
+    k: fc.constant('insert' as const),
+    r: fc.nat(1),
+    chain: fc.nat(5),
+    len: fc.integer({ min: 1, max: 6 }),
+  }),
+  fc.record({
+    k: fc.constant('offload' as const),
+    r: fc.nat(1),
+    chain: fc.nat(5),
+    len: fc.integer({ min: 1, max: 6 }),
+    to: fc.constantFrom('dram' as const, 'nvme' as const, 'remote' as const),
+  }),
+  fc.record({
+    k: fc.constant('drop' as const),
+    r: fc.nat(1),
+    chain: fc.nat(5),
+    len: fc.integer({ min: 1, max: 6 }),
+  }),
   fc.record({ k: fc.constant('lookup' as const), r: fc.nat(1), chain: fc.nat(5) }),
   fc.record({ k: fc.constant('pooldrop' as const), chain: fc.nat(5) }),
 );
@@ -406,7 +496,8 @@ const setupArb = fc.record({
 type Setup = typeof setupArb extends fc.Arbitrary<infer T> ? T : never;
 
 function build(s: Setup) {
-  const pool = s.pool !== null ? new KvPool({ bytesPerBlock: BPB, capacityBlocks: s.pool, policy: s.policy }) : null;
+  const pool =
+    s.pool !== null ? new KvPool({ bytesPerBlock: BPB, capacityBlocks: s.pool, policy: s.policy }) : null;
   const tiers = (): TierConfig[] => {
     const t: TierConfig[] = [{ name: 'hbm', capacityBlocks: s.hbm, policy: s.policy }];
     if (s.dram !== null) t.push({ name: 'dram', capacityBlocks: s.dram, policy: s.policy, link: PCIE });
@@ -414,7 +505,9 @@ function build(s: Setup) {
     if (pool) t.push({ name: 'remote', pool, link: NIC });
     return t;
   };
-  const replicas = [0, 1].map((id) => cache(tiers(), { id, promoteOnHit: s.promoteOnHit, transferModel: s.transferModel }));
+  const replicas = [0, 1].map((id) =>
+    cache(tiers(), { id, promoteOnHit: s.promoteOnHit, transferModel: s.transferModel }),
+  );
   return { pool, replicas };
 }
 
@@ -508,24 +601,28 @@ describe('KvCache properties (fast-check, random operation sequences)', () => {
 
   it('a single LRU HBM tier replaying inserts matches a reference LRU (hits counted by lookup)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10 }), fc.array(fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 6 })), { maxLength: 80 }), (cap, reqs) => {
-        const c = cache([{ name: 'hbm', capacityBlocks: cap }]);
-        const ref: number[] = []; // most recent last
-        for (const [chain, len] of reqs) {
-          const hashes = CHAINS[chain].slice(0, len);
-          let hit = 0;
-          while (hit < len && ref.includes(hashes[hit])) hit++;
-          expect(c.lookup(hashes).blocks).toBe(hit);
-          c.insert(hashes);
-          for (let i = len - 1; i >= 0; i--) {
-            const j = ref.indexOf(hashes[i]);
-            if (j >= 0) ref.splice(j, 1);
-            ref.push(hashes[i]);
-            if (ref.length > cap) ref.shift();
+      fc.property(
+        fc.integer({ min: 1, max: 10 }),
+        fc.array(fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 6 })), { maxLength: 80 }),
+        (cap, reqs) => {
+          const c = cache([{ name: 'hbm', capacityBlocks: cap }]);
+          const ref: number[] = []; // most recent last
+          for (const [chain, len] of reqs) {
+            const hashes = CHAINS[chain].slice(0, len);
+            let hit = 0;
+            while (hit < len && ref.includes(hashes[hit])) hit++;
+            expect(c.lookup(hashes).blocks).toBe(hit);
+            c.insert(hashes);
+            for (let i = len - 1; i >= 0; i--) {
+              const j = ref.indexOf(hashes[i]);
+              if (j >= 0) ref.splice(j, 1);
+              ref.push(hashes[i]);
+              if (ref.length > cap) ref.shift();
+            }
           }
-        }
-        expect(new Set([...c.blocks()].map((b) => b.hash))).toEqual(new Set(ref));
-      }),
+          expect(new Set([...c.blocks()].map((b) => b.hash))).toEqual(new Set(ref));
+        },
+      ),
       { numRuns: 200, seed: 7 },
     );
   });

@@ -19,7 +19,8 @@ import {
 } from '../src/sim/trace';
 import { KvCache, segmentBlockHashes } from '../src/sim/kvcache';
 
-const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 const MOONCAKE_DIR = fileURLToPath(new URL('../../shared/data/mooncake/', import.meta.url));
 const CONVERSATION = MOONCAKE_DIR + 'conversation_trace.jsonl';
 const SYNTHETIC = MOONCAKE_DIR + 'synthetic_trace.jsonl';
@@ -47,7 +48,13 @@ describe('Mooncake reader', () => {
     const r = readMooncake(fixture('mooncake-tiny.jsonl'));
     expect(r.errorCount).toBe(0);
     expect(r.requests).toHaveLength(5);
-    expect(r.requests[2]).toEqual({ line: 3, timestampMs: 1000, inputLength: 1500, outputLength: 10, hashIds: [1, 3, 4] });
+    expect(r.requests[2]).toEqual({
+      line: 3,
+      timestampMs: 1000,
+      inputLength: 1500,
+      outputLength: 10,
+      hashIds: [1, 3, 4],
+    });
   });
 
   it('skip mode collects each malformed line with its number and reason, and keeps the rest', () => {
@@ -156,7 +163,9 @@ describe('native reader', () => {
       { line: 6, message: 'a header line may only be the first line' },
     ]);
     expect(r.turns.map((t) => t.line)).toEqual([7]);
-    expect(() => readNative('{"format": "sal-trace", "version": 2}')).toThrow(/line 1: unsupported "version" 2/);
+    expect(() => readNative('{"format": "sal-trace", "version": 2}')).toThrow(
+      /line 1: unsupported "version" 2/,
+    );
   });
 });
 
@@ -174,7 +183,12 @@ describe('statistics', () => {
   it('percentiles interpolate between order statistics (numpy default)', () => {
     expect(quantileSorted([1, 2, 3, 4], 0.5)).toBe(2.5);
     expect(quantileSorted([10], 0.99)).toBe(10);
-    expect(summarize([300, 1000, 1024, 1500, 1000])).toEqual({ mean: 964.8, median: 1000, p90: 1024 + 0.6 * 476, p99: 1024 + 0.96 * 476 });
+    expect(summarize([300, 1000, 1024, 1500, 1000])).toEqual({
+      mean: 964.8,
+      median: 1000,
+      p90: 1024 + 0.6 * 476,
+      p99: 1024 + 0.96 * 476,
+    });
   });
 
   // tests/fixtures/mooncake-tiny.jsonl, block size 512:
@@ -217,7 +231,10 @@ describe('statistics', () => {
   it('counts a partial last block by its tokens, and flags traces whose hash_ids do not match the length', () => {
     // 600 tokens = one full block + 88 (nothing cached yet); 2000 tokens with only 2 hash_ids: both hit, and by its
     // own length each holds 512 tokens; the other 976 tokens are in no block, so they count as misses
-    const text = ['{"timestamp": 0, "input_length": 600, "output_length": 1, "hash_ids": [7, 8]}', '{"timestamp": 1, "input_length": 2000, "output_length": 1, "hash_ids": [7, 8]}'].join('\n');
+    const text = [
+      '{"timestamp": 0, "input_length": 600, "output_length": 1, "hash_ids": [7, 8]}',
+      '{"timestamp": 1, "input_length": 2000, "output_length": 1, "hash_ids": [7, 8]}',
+    ].join('\n');
     const { table } = mooncakeTable(text);
     expect(table.lengthMismatches).toBe(1);
     const ideal = idealHitRatio(table);
@@ -245,7 +262,9 @@ describe('statistics', () => {
     // LRU 2: the second block of each session is evicted between its turns; every later request hits only [sys0-4]
     expect(s.lru[0].hitRatio).toEqual({ blocks: 3 / 12, tokens: 12 / 45 });
     // a different block size re-cuts the same segments
-    expect(nativeTable(fixture('native-tiny.jsonl'), { blockSize: 6 }).table.blocks.length).toBe(2 + 2 + 3 + 2);
+    expect(nativeTable(fixture('native-tiny.jsonl'), { blockSize: 6 }).table.blocks.length).toBe(
+      2 + 2 + 3 + 2,
+    );
   });
 
   it('replays in arrival order even when the file is not sorted', () => {
@@ -263,8 +282,11 @@ describe('statistics', () => {
     expect(readTraceTable(text).table).toEqual(nativeTable(text).table);
   });
 
-  it('the example trace shipped for the browser parses cleanly and shares the agents\' head', () => {
-    const text = readFileSync(fileURLToPath(new URL('../public/traces/example-agent.jsonl', import.meta.url)), 'utf8');
+  it("the example trace shipped for the browser parses cleanly and shares the agents' head", () => {
+    const text = readFileSync(
+      fileURLToPath(new URL('../public/traces/example-agent.jsonl', import.meta.url)),
+      'utf8',
+    );
     const r = readNative(text);
     expect(r.errorCount).toBe(0);
     expect(r.turns.length).toBe(9);
@@ -274,64 +296,95 @@ describe('statistics', () => {
   });
 
   it('the typed-array LRU agrees with a one-tier KvCache replay (property)', () => {
-    const chains = Array.from({ length: 5 }, (_, k) => segmentBlockHashes([{ id: `sys${k % 2}`, tokens: 40 }, { id: `doc${k}`, tokens: 60 }], 16).hashes);
+    const chains = Array.from(
+      { length: 5 },
+      (_, k) =>
+        segmentBlockHashes(
+          [
+            { id: `sys${k % 2}`, tokens: 40 },
+            { id: `doc${k}`, tokens: 60 },
+          ],
+          16,
+        ).hashes,
+    );
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 12 }), fc.array(fc.tuple(fc.nat(4), fc.integer({ min: 1, max: 7 })), { minLength: 1, maxLength: 60 }), (cap, reqs) => {
-        const lines = reqs.map(([c, len], i) => JSON.stringify({ timestamp: i, input_length: len * 16, output_length: 1, hash_ids: chains[c].slice(0, len) }));
-        const { table } = mooncakeTable(lines.join('\n'), { blockSize: 16 });
-        const fast = lruHitRatio(table, cap);
-        let hit = 0;
-        let total = 0;
-        if (cap > 0) {
-          const kv = new KvCache({ blockSize: 16, bytesPerBlock: 1, tiers: [{ name: 'hbm', capacityBlocks: cap }] });
-          for (const [c, len] of reqs) {
-            const h = chains[c].slice(0, len);
-            hit += kv.lookup(h).blocks;
-            total += len;
-            kv.insert(h);
-          }
-          expect(fast.blocks).toBeCloseTo(hit / total, 12);
-        } else expect(fast.blocks).toBe(0);
-        expect(fast.blocks).toBeLessThanOrEqual(idealHitRatio(table).blocks + 1e-12);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 12 }),
+        fc.array(fc.tuple(fc.nat(4), fc.integer({ min: 1, max: 7 })), { minLength: 1, maxLength: 60 }),
+        (cap, reqs) => {
+          const lines = reqs.map(([c, len], i) =>
+            JSON.stringify({
+              timestamp: i,
+              input_length: len * 16,
+              output_length: 1,
+              hash_ids: chains[c].slice(0, len),
+            }),
+          );
+          const { table } = mooncakeTable(lines.join('\n'), { blockSize: 16 });
+          const fast = lruHitRatio(table, cap);
+          let hit = 0;
+          let total = 0;
+          if (cap > 0) {
+            const kv = new KvCache({
+              blockSize: 16,
+              bytesPerBlock: 1,
+              tiers: [{ name: 'hbm', capacityBlocks: cap }],
+            });
+            for (const [c, len] of reqs) {
+              const h = chains[c].slice(0, len);
+              hit += kv.lookup(h).blocks;
+              total += len;
+              kv.insert(h);
+            }
+            expect(fast.blocks).toBeCloseTo(hit / total, 12);
+          } else expect(fast.blocks).toBe(0);
+          expect(fast.blocks).toBeLessThanOrEqual(idealHitRatio(table).blocks + 1e-12);
+        },
+      ),
       { numRuns: 200, seed: 11 },
     );
   });
 });
 
 describe('real Mooncake traces (skipped when ../shared/data/mooncake is absent)', () => {
-  it.skipIf(!haveConversation)('conversation trace: 12,031 requests, avg input ≈ 12,035, avg output ≈ 343, ideal cache ratio ≈ 40% (FAST\'25 Table 2)', () => {
-    const { table, errorCount } = mooncakeTable(readFileSync(CONVERSATION, 'utf8'));
-    expect(errorCount).toBe(0);
-    const s = traceStats(table, { lruCapacities: [1000, 10_000, 100_000, 1_000_000] });
-    expect(s.requests).toBe(12_031);
-    expect(s.blocks.total).toBe(288_500);
-    expect(s.blocks.lengthMismatches).toBe(0);
-    expect(Math.abs(s.inputTokens.mean - 12_035)).toBeLessThan(1);
-    expect(Math.abs(s.outputTokens.mean - 343)).toBeLessThan(1);
-    expect(s.durationS).toBeGreaterThan(3000);
-    expect(s.durationS).toBeLessThanOrEqual(3600);
-    // Table 2 says 40%; replaying prefixes in arrival order gives 36.6% of blocks, 37.4% of tokens
-    expect(s.idealHitRatio.blocks).toBeGreaterThan(0.35);
-    expect(s.idealHitRatio.blocks).toBeLessThan(0.42);
-    expect(s.idealHitRatio.tokens).toBeGreaterThan(0.35);
-    expect(s.idealHitRatio.tokens).toBeLessThan(0.42);
-    // the line-iterator path (JSON.parse per line) builds the same table as the in-place scanner
-    expect(mooncakeTable(readFileSync(CONVERSATION, 'utf8').split('\n')).table).toEqual(table);
-    // LRU hit ratios grow with capacity and reach the ideal once everything fits (182,790 unique blocks)
-    const r = s.lru.map((l) => l.hitRatio.blocks);
-    for (let i = 1; i < r.length; i++) expect(r[i]).toBeGreaterThan(r[i - 1] - 1e-12);
-    expect(r[0]).toBeLessThan(0.1);
-    expect(s.lru[3].hitRatio).toEqual(s.idealHitRatio);
-  });
+  it.skipIf(!haveConversation)(
+    "conversation trace: 12,031 requests, avg input ≈ 12,035, avg output ≈ 343, ideal cache ratio ≈ 40% (FAST'25 Table 2)",
+    () => {
+      const { table, errorCount } = mooncakeTable(readFileSync(CONVERSATION, 'utf8'));
+      expect(errorCount).toBe(0);
+      const s = traceStats(table, { lruCapacities: [1000, 10_000, 100_000, 1_000_000] });
+      expect(s.requests).toBe(12_031);
+      expect(s.blocks.total).toBe(288_500);
+      expect(s.blocks.lengthMismatches).toBe(0);
+      expect(Math.abs(s.inputTokens.mean - 12_035)).toBeLessThan(1);
+      expect(Math.abs(s.outputTokens.mean - 343)).toBeLessThan(1);
+      expect(s.durationS).toBeGreaterThan(3000);
+      expect(s.durationS).toBeLessThanOrEqual(3600);
+      // Table 2 says 40%; replaying prefixes in arrival order gives 36.6% of blocks, 37.4% of tokens
+      expect(s.idealHitRatio.blocks).toBeGreaterThan(0.35);
+      expect(s.idealHitRatio.blocks).toBeLessThan(0.42);
+      expect(s.idealHitRatio.tokens).toBeGreaterThan(0.35);
+      expect(s.idealHitRatio.tokens).toBeLessThan(0.42);
+      // the line-iterator path (JSON.parse per line) builds the same table as the in-place scanner
+      expect(mooncakeTable(readFileSync(CONVERSATION, 'utf8').split('\n')).table).toEqual(table);
+      // LRU hit ratios grow with capacity and reach the ideal once everything fits (182,790 unique blocks)
+      const r = s.lru.map((l) => l.hitRatio.blocks);
+      for (let i = 1; i < r.length; i++) expect(r[i]).toBeGreaterThan(r[i - 1] - 1e-12);
+      expect(r[0]).toBeLessThan(0.1);
+      expect(s.lru[3].hitRatio).toEqual(s.idealHitRatio);
+    },
+  );
 
-  it.skipIf(!haveSynthetic)('synthetic trace: 3,993 requests, avg input ≈ 15,325, avg output ≈ 149, ideal ≈ 66%', () => {
-    const { table } = mooncakeTable(readFileSync(SYNTHETIC, 'utf8'));
-    const s = traceStats(table);
-    expect(s.requests).toBe(3993);
-    expect(Math.abs(s.inputTokens.mean - 15_325)).toBeLessThan(1);
-    expect(Math.abs(s.outputTokens.mean - 149)).toBeLessThan(1);
-    expect(s.idealHitRatio.tokens).toBeGreaterThan(0.6);
-    expect(s.idealHitRatio.tokens).toBeLessThan(0.7);
-  });
+  it.skipIf(!haveSynthetic)(
+    'synthetic trace: 3,993 requests, avg input ≈ 15,325, avg output ≈ 149, ideal ≈ 66%',
+    () => {
+      const { table } = mooncakeTable(readFileSync(SYNTHETIC, 'utf8'));
+      const s = traceStats(table);
+      expect(s.requests).toBe(3993);
+      expect(Math.abs(s.inputTokens.mean - 15_325)).toBeLessThan(1);
+      expect(Math.abs(s.outputTokens.mean - 149)).toBeLessThan(1);
+      expect(s.idealHitRatio.tokens).toBeGreaterThan(0.6);
+      expect(s.idealHitRatio.tokens).toBeLessThan(0.7);
+    },
+  );
 });

@@ -13,4 +13,11 @@ const t0 = performance.now();
 const { table } = mooncakeTable(readFileSync(path, 'utf8'));
 const s = traceStats(table, { lruCapacities: caps.map(Number) });
 const elapsedS = (performance.now() - t0) / 1000;
-process.stdout.write(JSON.stringify({ ...s, elapsedS, maxRssKiB: process.resourceUsage().maxRSS, heapUsedBytes: process.memoryUsage().heapUsed }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    ...s,
+    elapsedS,
+    maxRssKiB: process.resourceUsage().maxRSS,
+    heapUsedBytes: process.memoryUsage().heapUsed,
+  }) + '\n',
+);

@@ -17,7 +17,9 @@ import { median, mib } from '../util';
 import type { BenchSuite } from './index';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TRACE = fileURLToPath(new URL('../../../shared/data/mooncake/conversation_trace.jsonl', import.meta.url));
+const TRACE = fileURLToPath(
+  new URL('../../../shared/data/mooncake/conversation_trace.jsonl', import.meta.url),
+);
 const CAPACITIES = [1_000, 10_000, 100_000];
 const RUNS = 5;
 const PROCESS_RUNS = 3;
@@ -40,7 +42,10 @@ function runChild(cmd: string, args: string[]): { out: ChildResult; wallS: numbe
   return { out: JSON.parse(r.stdout) as ChildResult, wallS };
 }
 
-function same(a: Pick<TraceStats, 'requests' | 'idealHitRatio' | 'lru'> & { inputTokens: { mean: number; p99: number } }, b: ChildResult): boolean {
+function same(
+  a: Pick<TraceStats, 'requests' | 'idealHitRatio' | 'lru'> & { inputTokens: { mean: number; p99: number } },
+  b: ChildResult,
+): boolean {
   const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x));
   return (
     a.requests === b.requests &&
@@ -49,7 +54,11 @@ function same(a: Pick<TraceStats, 'requests' | 'idealHitRatio' | 'lru'> & { inpu
     close(a.inputTokens.mean, b.inputTokens.mean) &&
     close(a.inputTokens.p99, b.inputTokens.p99) &&
     a.lru.length === b.lru.length &&
-    a.lru.every((l, i) => close(l.hitRatio.blocks, b.lru[i].hitRatio.blocks) && close(l.hitRatio.tokens, b.lru[i].hitRatio.tokens))
+    a.lru.every(
+      (l, i) =>
+        close(l.hitRatio.blocks, b.lru[i].hitRatio.blocks) &&
+        close(l.hitRatio.tokens, b.lru[i].hitRatio.tokens),
+    )
   );
 }
 
@@ -79,8 +88,12 @@ export const traceStatsSuite: BenchSuite = {
       heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
     }
     const s = stats as TraceStats;
-    console.log(`trace: ${s.requests} requests, ${s.blocks.total} blocks (${s.blocks.unique} unique), ideal hit ratio ${(100 * s.idealHitRatio.blocks).toFixed(1)}% of blocks, ${(100 * s.idealHitRatio.tokens).toFixed(1)}% of tokens`);
-    console.log(`LRU hit ratio (blocks / tokens): ${s.lru.map((l) => `${l.capacityBlocks}: ${(100 * l.hitRatio.blocks).toFixed(1)}% / ${(100 * l.hitRatio.tokens).toFixed(1)}%`).join(', ')}`);
+    console.log(
+      `trace: ${s.requests} requests, ${s.blocks.total} blocks (${s.blocks.unique} unique), ideal hit ratio ${(100 * s.idealHitRatio.blocks).toFixed(1)}% of blocks, ${(100 * s.idealHitRatio.tokens).toFixed(1)}% of tokens`,
+    );
+    console.log(
+      `LRU hit ratio (blocks / tokens): ${s.lru.map((l) => `${l.capacityBlocks}: ${(100 * l.hitRatio.blocks).toFixed(1)}% / ${(100 * l.hitRatio.tokens).toFixed(1)}%`).join(', ')}`,
+    );
     console.log(
       `TypeScript, in process (read + parse + stats): median ${median(samples).toFixed(1)} ms over ${RUNS} runs, first (cold) ${samples[0].toFixed(1)} ms; ` +
         `heapUsed peak ${mib(heapPeak)}, rss ${mib(process.memoryUsage().rss)} (was ${mib(rss0)}), process peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}`,
@@ -89,7 +102,11 @@ export const traceStatsSuite: BenchSuite = {
     // Fresh processes: TypeScript (tsx) and Python, same computation, same fields.
     const ts: { out: ChildResult; wallS: number }[] = [];
     for (let i = 0; i < PROCESS_RUNS; i++) {
-      const r = runChild(ROOT + 'node_modules/.bin/tsx', ['bench/reference/trace_stats_ts.ts', TRACE, ...CAPACITIES.map(String)]);
+      const r = runChild(ROOT + 'node_modules/.bin/tsx', [
+        'bench/reference/trace_stats_ts.ts',
+        TRACE,
+        ...CAPACITIES.map(String),
+      ]);
       if ('error' in r) {
         console.log(`TypeScript child failed: ${r.error}`);
         return;
@@ -99,7 +116,9 @@ export const traceStatsSuite: BenchSuite = {
     const tsS = median(ts.map((r) => r.out.elapsedS));
     const tsWall = median(ts.map((r) => r.wallS));
     const tsRss = Math.max(...ts.map((r) => r.out.maxRssKiB));
-    console.log(`TypeScript, fresh process (tsx): ${(tsS * 1000).toFixed(1)} ms after start-up (median of ${PROCESS_RUNS}), ${(tsWall * 1000).toFixed(0)} ms wall with start-up, peak RSS ${mib(tsRss * 1024)}`);
+    console.log(
+      `TypeScript, fresh process (tsx): ${(tsS * 1000).toFixed(1)} ms after start-up (median of ${PROCESS_RUNS}), ${(tsWall * 1000).toFixed(0)} ms wall with start-up, peak RSS ${mib(tsRss * 1024)}`,
+    );
 
     const py = python3();
     if (!py) {
@@ -118,10 +137,14 @@ export const traceStatsSuite: BenchSuite = {
     const pyS = median(pys.map((r) => r.out.elapsedS));
     const pyWall = median(pys.map((r) => r.wallS));
     const pyRss = Math.max(...pys.map((r) => r.out.maxRssKiB));
-    console.log(`Python reference (${py}, bench/reference/trace_stats_ref.py): ${(pyS * 1000).toFixed(1)} ms after start-up (median of ${PROCESS_RUNS}), ${(pyWall * 1000).toFixed(0)} ms wall, peak RSS ${mib(pyRss * 1024)}`);
+    console.log(
+      `Python reference (${py}, bench/reference/trace_stats_ref.py): ${(pyS * 1000).toFixed(1)} ms after start-up (median of ${PROCESS_RUNS}), ${(pyWall * 1000).toFixed(0)} ms wall, peak RSS ${mib(pyRss * 1024)}`,
+    );
     console.log(
       `ratio Python / TypeScript: ${(pyS / tsS).toFixed(1)}× fresh process after start-up, ${(pyS / (median(samples) / 1000)).toFixed(1)}× against the warm in-process median, ${(pyWall / tsWall).toFixed(2)}× wall with start-up (tsx compiles on start)`,
     );
-    console.log(`same figures (requests, input mean and p99, ideal and LRU ratios): ${same(s, pys[0].out) && same(s, ts[0].out) ? 'yes' : 'NO'}`);
+    console.log(
+      `same figures (requests, input mean and p99, ideal and LRU ratios): ${same(s, pys[0].out) && same(s, ts[0].out) ? 'yes' : 'NO'}`,
+    );
   },
 };

@@ -17,7 +17,8 @@ function parseCapacities(s: string | undefined): number[] {
   for (const part of s.split(',')) {
     const p = part.trim().replace(/_/g, '');
     const n = Number(p);
-    if (p === '' || !Number.isSafeInteger(n) || n < 0) throw new UsageError(`--lru-blocks takes whole numbers of blocks separated by commas, got "${part}"`);
+    if (p === '' || !Number.isSafeInteger(n) || n < 0)
+      throw new UsageError(`--lru-blocks takes whole numbers of blocks separated by commas, got "${part}"`);
     out.push(n);
   }
   return out;
@@ -25,17 +26,26 @@ function parseCapacities(s: string | undefined): number[] {
 
 export const traceStatsCommand: Command = {
   name: 'trace-stats',
-  usage: 'trace-stats <file.jsonl> [--format auto|mooncake|native] [--block-size 512] [--lru-blocks 1000,10000,...] [--on-error skip|stop]',
-  summary: 'request count, arrival rate, length percentiles, ideal and LRU prefix-cache hit ratios of a Mooncake or native trace',
+  usage:
+    'trace-stats <file.jsonl> [--format auto|mooncake|native] [--block-size 512] [--lru-blocks 1000,10000,...] [--on-error skip|stop]',
+  summary:
+    'request count, arrival rate, length percentiles, ideal and LRU prefix-cache hit ratios of a Mooncake or native trace',
   run(args: ParsedArgs) {
     checkKnownFlags(args, ['format', 'block-size', 'lru-blocks', 'on-error']);
-    if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? `one trace file, got ${args.positionals.length}` : 'the trace file is required');
+    if (args.positionals.length !== 1)
+      throw new UsageError(
+        args.positionals.length
+          ? `one trace file, got ${args.positionals.length}`
+          : 'the trace file is required',
+      );
     const file = args.positionals[0];
     const format = (stringFlag(args, 'format') ?? 'auto') as (typeof FORMATS)[number];
-    if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (one of: ${FORMATS.join(', ')})`);
+    if (!FORMATS.includes(format))
+      throw new UsageError(`unknown format "${format}" (one of: ${FORMATS.join(', ')})`);
     const blockSize = numberFlag(args, 'block-size', { integer: true, min: 1 });
     const onError = (stringFlag(args, 'on-error') ?? 'skip') as OnError;
-    if (!ON_ERROR.includes(onError)) throw new UsageError(`--on-error must be skip or stop, got "${onError}"`);
+    if (!ON_ERROR.includes(onError))
+      throw new UsageError(`--on-error must be skip or stop, got "${onError}"`);
     const capacities = parseCapacities(stringFlag(args, 'lru-blocks'));
 
     let text: string;
@@ -45,11 +55,18 @@ export const traceStatsCommand: Command = {
     } catch (e) {
       if (e instanceof UsageError) throw e;
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(code === 'ENOENT' ? `no such file: "${file}"` : `cannot read "${file}": ${(e as Error).message}`);
+      throw new UsageError(
+        code === 'ENOENT' ? `no such file: "${file}"` : `cannot read "${file}": ${(e as Error).message}`,
+      );
     }
     let result;
     try {
-      result = readTraceTable(text, { format: format as TraceFormat | 'auto', blockSize, onError, maxErrors: SHOWN_ERRORS });
+      result = readTraceTable(text, {
+        format: format as TraceFormat | 'auto',
+        blockSize,
+        onError,
+        maxErrors: SHOWN_ERRORS,
+      });
     } catch (e) {
       if (e instanceof TraceError) throw new UsageError(`${file}: ${e.line > 0 ? e.message : e.reason}`);
       throw e;
@@ -57,7 +74,9 @@ export const traceStatsCommand: Command = {
     const { table, errors, errorCount } = result;
     if (table.count === 0) {
       const first = errors[0] ? `; first: line ${errors[0].line}: ${errors[0].message}` : '';
-      throw new UsageError(`${file}: no valid requests (${errorCount} malformed line${errorCount === 1 ? '' : 's'}${first})`);
+      throw new UsageError(
+        `${file}: no valid requests (${errorCount} malformed line${errorCount === 1 ? '' : 's'}${first})`,
+      );
     }
     const s = traceStats(table, { lruCapacities: capacities });
     return {

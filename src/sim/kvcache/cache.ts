@@ -7,8 +7,22 @@
  * touches); nothing loops over tokens or over the whole cache (except blocks(), snapshot(), checkInvariants()).
  */
 import { capacityInBlocks, type KvPool } from './pool';
-import { resolvePolicy, type EvictionPolicy, type PolicyFactory, type PolicyName, type PolicyNode } from './policy';
-import { transferTimeS, type BlockHash, type LinkSpec, type SeqId, type TierName, type TransferModel, TIER_ORDER } from './types';
+import {
+  resolvePolicy,
+  type EvictionPolicy,
+  type PolicyFactory,
+  type PolicyName,
+  type PolicyNode,
+} from './policy';
+import {
+  transferTimeS,
+  type BlockHash,
+  type LinkSpec,
+  type SeqId,
+  type TierName,
+  type TransferModel,
+  TIER_ORDER,
+} from './types';
 
 export interface LocalTierConfig {
   name: 'hbm' | 'dram' | 'nvme';
@@ -281,8 +295,10 @@ export class KvCache {
   private epoch = 0;
 
   constructor(config: KvCacheConfig) {
-    if (!Number.isInteger(config.blockSize) || config.blockSize < 1) throw new RangeError(`blockSize must be a positive integer, got ${config.blockSize}`);
-    if (!(config.bytesPerBlock > 0)) throw new RangeError(`bytesPerBlock must be > 0, got ${config.bytesPerBlock}`);
+    if (!Number.isInteger(config.blockSize) || config.blockSize < 1)
+      throw new RangeError(`blockSize must be a positive integer, got ${config.blockSize}`);
+    if (!(config.bytesPerBlock > 0))
+      throw new RangeError(`bytesPerBlock must be > 0, got ${config.bytesPerBlock}`);
     this.id = config.id ?? 0;
     this.blockSize = config.blockSize;
     this.bytesPerBlock = config.bytesPerBlock;
@@ -294,7 +310,8 @@ export class KvCache {
     for (const t of tiers) {
       const o = TIER_ORDER.indexOf(t.name);
       if (o < 0) throw new RangeError(`unknown tier "${String(t.name)}"`);
-      if (o <= lastOrder) throw new RangeError(`tiers must be distinct and in the order ${TIER_ORDER.join(', ')}`);
+      if (o <= lastOrder)
+        throw new RangeError(`tiers must be distinct and in the order ${TIER_ORDER.join(', ')}`);
       lastOrder = o;
       if (t.name !== 'hbm') checkLink(t.link, t.name);
     }
@@ -319,7 +336,9 @@ export class KvCache {
     }
     this.pool = remote ? remote.pool : null;
     if (this.pool && this.pool.bytesPerBlock !== this.bytesPerBlock)
-      throw new RangeError(`pool bytesPerBlock ${this.pool.bytesPerBlock} differs from the cache's ${this.bytesPerBlock}`);
+      throw new RangeError(
+        `pool bytesPerBlock ${this.pool.bytesPerBlock} differs from the cache's ${this.bytesPerBlock}`,
+      );
     this.remoteIndex = this.local.length;
     this.remotePath = remote ? [remote.link, ...this.local[this.local.length - 1].pathUp] : [];
     this.tierNames = this.local.map((t) => t.name);
@@ -392,7 +411,16 @@ export class KvCache {
     }));
     if (this.pool) {
       const o = this.pool.occupancy();
-      out.push({ tier: 'remote', capacityBlocks: o.capacityBlocks, usedBlocks: o.usedBlocks, pinnedBlocks: 0, pendingBlocks: 0, usedTokens: o.usedTokens, usedBytes: o.usedBytes, shared: true });
+      out.push({
+        tier: 'remote',
+        capacityBlocks: o.capacityBlocks,
+        usedBlocks: o.usedBlocks,
+        pinnedBlocks: 0,
+        pendingBlocks: 0,
+        usedTokens: o.usedTokens,
+        usedBytes: o.usedBytes,
+        shared: true,
+      });
     }
     return out;
   }
@@ -415,7 +443,15 @@ export class KvCache {
 
   /** Every block in this replica's local tiers (the pool has its own blocks()). */
   *blocks(): IterableIterator<BlockInfo> {
-    for (const b of this.map.values()) yield { hash: b.hash, tier: this.local[b.tier].name, tokens: b.tokens, tag: b.tag, pins: b.pins, pending: b.pending };
+    for (const b of this.map.values())
+      yield {
+        hash: b.hash,
+        tier: this.local[b.tier].name,
+        tokens: b.tokens,
+        tag: b.tag,
+        pins: b.pins,
+        pending: b.pending,
+      };
   }
 
   snapshot(): KvSnapshot {
@@ -494,7 +530,10 @@ export class KvCache {
    * used), pending ones are freed. `then` applies a tool-pause policy to the sequence's blocks right away:
    * `cache` (default, hold), `drop` (evict; recompute later), or a tier to offload them to.
    */
-  release(seq: SeqId, then: ReleaseThen = 'cache'): { unpinned: number; freed: number; offload?: OffloadResult; dropped?: number } {
+  release(
+    seq: SeqId,
+    then: ReleaseThen = 'cache',
+  ): { unpinned: number; freed: number; offload?: OffloadResult; dropped?: number } {
     const s = this.seqs.get(seq);
     if (!s) return { unpinned: 0, freed: 0 };
     this.seqs.delete(seq);
@@ -559,7 +598,8 @@ export class KvCache {
    */
   offload(hashes: ArrayLike<BlockHash>, to: Exclude<TierName, 'hbm'>): OffloadResult {
     const t = this.tierNames.indexOf(to);
-    if (t <= 0) throw new RangeError(`cannot offload to "${to}": this cache's tiers are ${this.tierNames.join(', ')}`);
+    if (t <= 0)
+      throw new RangeError(`cannot offload to "${to}": this cache's tiers are ${this.tierNames.join(', ')}`);
     const r: OffloadResult = { moved: 0, skippedPinned: 0, missing: 0, alreadyLower: 0, bytes: 0, timeS: 0 };
     const perSource = new Array<number>(this.tierNames.length).fill(0);
     for (let i = hashes.length - 1; i >= 0; i--) {
@@ -579,7 +619,13 @@ export class KvCache {
         this.placeBelow(b, t);
       }
     }
-    for (let s = 0; s < t; s++) if (perSource[s]) r.timeS += transferTimeS(perSource[s] * this.bytesPerBlock, this.linksBetween(s, t), this.transferModel);
+    for (let s = 0; s < t; s++)
+      if (perSource[s])
+        r.timeS += transferTimeS(
+          perSource[s] * this.bytesPerBlock,
+          this.linksBetween(s, t),
+          this.transferModel,
+        );
     return r;
   }
 
@@ -608,7 +654,8 @@ export class KvCache {
     const pending = this.local.map(() => 0);
     let residentTokens = 0;
     const pinsFromSeqs = new Map<Block, number>();
-    for (const s of this.seqs.values()) for (const b of s.blocks) pinsFromSeqs.set(b, (pinsFromSeqs.get(b) ?? 0) + 1);
+    for (const s of this.seqs.values())
+      for (const b of s.blocks) pinsFromSeqs.set(b, (pinsFromSeqs.get(b) ?? 0) + 1);
     for (const [h, b] of this.map) {
       if (b.hash !== h) out.push(`block ${h} filed under the wrong hash`);
       if (b.tier < 0 || b.tier >= this.local.length) {
@@ -622,25 +669,32 @@ export class KvCache {
       if (b.pending) pending[b.tier]++;
       if ((b.pins > 0 || b.pending) && b.tier !== 0) out.push(`block ${h} is pinned or pending outside HBM`);
       if (b.pending && b.pins === 0) out.push(`block ${h} is pending but unpinned`);
-      if ((pinsFromSeqs.get(b) ?? 0) !== b.pins) out.push(`block ${h} has ${b.pins} pins, sequences hold ${pinsFromSeqs.get(b) ?? 0}`);
+      if ((pinsFromSeqs.get(b) ?? 0) !== b.pins)
+        out.push(`block ${h} has ${b.pins} pins, sequences hold ${pinsFromSeqs.get(b) ?? 0}`);
       if (b.tokens < 1 || b.tokens > this.blockSize) out.push(`block ${h} has ${b.tokens} tokens`);
     }
-    for (const b of pinsFromSeqs.keys()) if (this.map.get(b.hash) !== b) out.push(`a sequence holds block ${b.hash}, which is not resident`);
+    for (const b of pinsFromSeqs.keys())
+      if (this.map.get(b.hash) !== b) out.push(`a sequence holds block ${b.hash}, which is not resident`);
     this.local.forEach((t, i) => {
       if (t.used > t.capacity) out.push(`${t.name} over capacity: ${t.used} > ${t.capacity}`);
       if (t.used !== used[i]) out.push(`${t.name} used ${t.used} != recount ${used[i]}`);
       if (t.usedTokens !== toks[i]) out.push(`${t.name} tokens ${t.usedTokens} != recount ${toks[i]}`);
       if (t.pinned !== pinned[i]) out.push(`${t.name} pinned ${t.pinned} != recount ${pinned[i]}`);
       if (t.pending !== pending[i]) out.push(`${t.name} pending ${t.pending} != recount ${pending[i]}`);
-      if (t.policy.size !== used[i] - pinned[i]) out.push(`${t.name} policy holds ${t.policy.size}, evictable ${used[i] - pinned[i]}`);
+      if (t.policy.size !== used[i] - pinned[i])
+        out.push(`${t.name} policy holds ${t.policy.size}, evictable ${used[i] - pinned[i]}`);
     });
     const c = this.c;
     const inB = c.created + c.fetched;
     const outB = c.freed + c.dropped + c.toPool;
-    if (inB - outB !== this.map.size) out.push(`blocks not conserved: created ${c.created} + fetched ${c.fetched} − freed ${c.freed} − dropped ${c.dropped} − toPool ${c.toPool} != resident ${this.map.size}`);
+    if (inB - outB !== this.map.size)
+      out.push(
+        `blocks not conserved: created ${c.created} + fetched ${c.fetched} − freed ${c.freed} − dropped ${c.dropped} − toPool ${c.toPool} != resident ${this.map.size}`,
+      );
     const inT = c.createdTokens + c.fetchedTokens;
     const outT = c.freedTokens + c.droppedTokens + c.toPoolTokens;
-    if (inT - outT !== residentTokens) out.push(`tokens not conserved: in ${inT} − out ${outT} != resident ${residentTokens}`);
+    if (inT - outT !== residentTokens)
+      out.push(`tokens not conserved: in ${inT} − out ${outT} != resident ${residentTokens}`);
     return out;
   }
 
@@ -675,12 +729,28 @@ export class KvCache {
     if (tokens === undefined || n === 0) return this.blockSize;
     const last = tokens - this.blockSize * (n - 1);
     if (!Number.isInteger(tokens) || last < 1 || last > this.blockSize)
-      throw new RangeError(`${tokens} tokens do not fill ${n} blocks of ${this.blockSize} (the last block must hold 1..${this.blockSize})`);
+      throw new RangeError(
+        `${tokens} tokens do not fill ${n} blocks of ${this.blockSize} (the last block must hold 1..${this.blockSize})`,
+      );
     return last;
   }
 
   private newBlock(hash: BlockHash, tokens: number, tag: number, pending: boolean): Block {
-    const b: Block = { hash, tokens, tier: -1, pins: 0, pending, tag, loaded: false, mark: 0, scratch: 0, xmark: 0, prev: null, next: null, tierBefore: 0 };
+    const b: Block = {
+      hash,
+      tokens,
+      tier: -1,
+      pins: 0,
+      pending,
+      tag,
+      loaded: false,
+      mark: 0,
+      scratch: 0,
+      xmark: 0,
+      prev: null,
+      next: null,
+      tierBefore: 0,
+    };
     this.map.set(hash, b);
     this.c.created++;
     this.c.createdTokens += tokens;
@@ -805,7 +875,15 @@ export class KvCache {
     return { unpinned, freed };
   }
 
-  private acquireFrom(seq: SeqId, s: Seq | undefined, c: number, hashes: ArrayLike<BlockHash>, off: number, count: number, opts: AcquireOptions): AcquireResult {
+  private acquireFrom(
+    seq: SeqId,
+    s: Seq | undefined,
+    c: number,
+    hashes: ArrayLike<BlockHash>,
+    off: number,
+    count: number,
+    opts: AcquireOptions,
+  ): AcquireResult {
     this.c.acquires++;
     const held = s ? s.blocks : [];
     const n = c + count; // positions after the operation
@@ -902,7 +980,21 @@ export class KvCache {
         const h = hashes[off + k];
         if (this.map.has(h)) continue; // duplicate position
         const p = this.pool.fetch(h) as { tokens: number };
-        const b: Block = { hash: h, tokens: p.tokens, tier: -1, pins: 0, pending: false, tag, loaded: true, mark: 0, scratch: 0, xmark: 0, prev: null, next: null, tierBefore: 0 };
+        const b: Block = {
+          hash: h,
+          tokens: p.tokens,
+          tier: -1,
+          pins: 0,
+          pending: false,
+          tag,
+          loaded: true,
+          mark: 0,
+          scratch: 0,
+          xmark: 0,
+          prev: null,
+          next: null,
+          tierBefore: 0,
+        };
         this.map.set(h, b);
         this.c.fetched++;
         this.c.fetchedTokens += p.tokens;
@@ -954,11 +1046,19 @@ export class KvCache {
     }
     this.c.computeBlocks += count - run;
     this.c.computeTokens += computeTokens;
-    return { ok: true, hit: this.hitResult(hitB, hitT), computeBlocks: count - run, computeTokens, newBlocks, heldBlocks: n };
+    return {
+      ok: true,
+      hit: this.hitResult(hitB, hitT),
+      computeBlocks: count - run,
+      computeTokens,
+      newBlocks,
+      heldBlocks: n,
+    };
   }
 }
 
 function checkLink(link: LinkSpec | undefined, name: string): void {
   if (!link) throw new RangeError(`tier ${name} needs a link to the tier above`);
-  if (!(link.bandwidthGBps > 0) || !(link.latencyS >= 0)) throw new RangeError(`tier ${name}: link bandwidth must be > 0 and latency >= 0`);
+  if (!(link.bandwidthGBps > 0) || !(link.latencyS >= 0))
+    throw new RangeError(`tier ${name}: link bandwidth must be > 0 and latency >= 0`);
 }

@@ -59,7 +59,7 @@ function hash4(a: number, b: number, c: number, d: number): number {
 }
 
 function lo32(x: number): number {
-  return x % TWO32 | 0;
+  return (x % TWO32) | 0;
 }
 function hi32(x: number): number {
   return Math.floor(x / TWO32) | 0;
@@ -89,7 +89,10 @@ export function chainHash(parent: BlockHash, content: number): BlockHash {
 }
 
 /** Chained hashes of blocks given one (unchained) content id per block. */
-export function chainHashes(contentIds: ArrayLike<string | number>, parent: BlockHash = ROOT_HASH): BlockHash[] {
+export function chainHashes(
+  contentIds: ArrayLike<string | number>,
+  parent: BlockHash = ROOT_HASH,
+): BlockHash[] {
   const out = new Array<BlockHash>(contentIds.length);
   let h = parent;
   for (let i = 0; i < contentIds.length; i++) {
@@ -124,7 +127,8 @@ export function segmentBlockHashes(
   blockSize: number,
   opts: { fullBlocksOnly?: boolean; parent?: BlockHash } = {},
 ): BlockList {
-  if (!Number.isInteger(blockSize) || blockSize < 1) throw new RangeError(`blockSize must be a positive integer, got ${blockSize}`);
+  if (!Number.isInteger(blockSize) || blockSize < 1)
+    throw new RangeError(`blockSize must be a positive integer, got ${blockSize}`);
   const hashes: BlockHash[] = [];
   let parent = opts.parent ?? ROOT_HASH;
   let acc1 = 0; // content key of the block being filled, as two words
@@ -133,7 +137,8 @@ export function segmentBlockHashes(
   let total = 0;
   for (const seg of segments) {
     const n = seg.tokens;
-    if (!Number.isInteger(n) || n < 0) throw new RangeError(`segment tokens must be a non-negative integer, got ${n}`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new RangeError(`segment tokens must be a non-negative integer, got ${n}`);
     if (n === 0) continue;
     const key = contentKey(seg.id);
     let off = 0;

@@ -84,6 +84,9 @@ export function resolvePolicy(p: PolicyName | PolicyFactory | undefined): Policy
   if (p === undefined) return lruPolicy;
   if (typeof p === 'function') return p;
   const f = POLICIES[p];
-  if (!f) throw new RangeError(`unknown eviction policy "${String(p)}" (known: ${Object.keys(POLICIES).join(', ')})`);
+  if (!f)
+    throw new RangeError(
+      `unknown eviction policy "${String(p)}" (known: ${Object.keys(POLICIES).join(', ')})`,
+    );
   return f;
 }

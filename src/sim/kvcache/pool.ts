@@ -6,7 +6,13 @@
  * A hash is stored at most once; putting a block that is already there only refreshes it and moves no bytes
  * (the writer checks the pool's index first, as Mooncake Store's put does).
  */
-import { resolvePolicy, type EvictionPolicy, type PolicyFactory, type PolicyName, type PolicyNode } from './policy';
+import {
+  resolvePolicy,
+  type EvictionPolicy,
+  type PolicyFactory,
+  type PolicyName,
+  type PolicyNode,
+} from './policy';
 import type { BlockHash } from './types';
 
 export interface KvPoolConfig {
@@ -84,10 +90,16 @@ export class KvPool {
   };
 
   constructor(config: KvPoolConfig) {
-    if (!(config.bytesPerBlock > 0)) throw new RangeError(`pool bytesPerBlock must be > 0, got ${config.bytesPerBlock}`);
+    if (!(config.bytesPerBlock > 0))
+      throw new RangeError(`pool bytesPerBlock must be > 0, got ${config.bytesPerBlock}`);
     this.bytesPerBlock = config.bytesPerBlock;
     this.name = config.name ?? 'pool';
-    this.capacityBlocks = capacityInBlocks(config.capacityBlocks, config.capacityBytes, config.bytesPerBlock, this.name);
+    this.capacityBlocks = capacityInBlocks(
+      config.capacityBlocks,
+      config.capacityBytes,
+      config.bytesPerBlock,
+      this.name,
+    );
     this.policy = resolvePolicy(config.policy)();
     this.policyName = this.policy.name;
   }
@@ -108,7 +120,12 @@ export class KvPool {
   }
 
   /** Store a block (a copy). `stored`: new; `present`: already there (refreshed); `rejected`: no capacity. */
-  put(hash: BlockHash, tokens: number, tag = -1, from: string | number = ''): 'stored' | 'present' | 'rejected' {
+  put(
+    hash: BlockHash,
+    tokens: number,
+    tag = -1,
+    from: string | number = '',
+  ): 'stored' | 'present' | 'rejected' {
     const old = this.map.get(hash);
     if (old) {
       this.policy.touch(old);
@@ -176,7 +193,12 @@ export class KvPool {
   }
 
   occupancy(): { capacityBlocks: number; usedBlocks: number; usedTokens: number; usedBytes: number } {
-    return { capacityBlocks: this.capacityBlocks, usedBlocks: this.map.size, usedTokens: this.usedTokens, usedBytes: this.map.size * this.bytesPerBlock };
+    return {
+      capacityBlocks: this.capacityBlocks,
+      usedBlocks: this.map.size,
+      usedTokens: this.usedTokens,
+      usedBytes: this.map.size * this.bytesPerBlock,
+    };
   }
 
   *blocks(): IterableIterator<PoolBlockInfo> {
@@ -185,7 +207,12 @@ export class KvPool {
 
   snapshot(): PoolSnapshot {
     const n = this.map.size;
-    const s: PoolSnapshot = { count: n, hashes: new Float64Array(n), tokens: new Uint32Array(n), tags: new Int32Array(n) };
+    const s: PoolSnapshot = {
+      count: n,
+      hashes: new Float64Array(n),
+      tokens: new Uint32Array(n),
+      tags: new Int32Array(n),
+    };
     let i = 0;
     for (const b of this.map.values()) {
       s.hashes[i] = b.hash;
@@ -199,21 +226,33 @@ export class KvPool {
   /** Consistency checks for tests: returns the violations found (empty when all hold). O(blocks). */
   checkInvariants(): string[] {
     const out: string[] = [];
-    if (this.map.size > this.capacityBlocks) out.push(`pool over capacity: ${this.map.size} > ${this.capacityBlocks}`);
-    if (this.policy.size !== this.map.size) out.push(`pool policy holds ${this.policy.size} of ${this.map.size} blocks`);
+    if (this.map.size > this.capacityBlocks)
+      out.push(`pool over capacity: ${this.map.size} > ${this.capacityBlocks}`);
+    if (this.policy.size !== this.map.size)
+      out.push(`pool policy holds ${this.policy.size} of ${this.map.size} blocks`);
     let tok = 0;
     for (const b of this.map.values()) tok += b.tokens;
     if (tok !== this.usedTokens) out.push(`pool tokens ${this.usedTokens} != recount ${tok}`);
     if (this.c.puts !== this.map.size + this.c.evictions + this.c.dropped)
-      out.push(`pool blocks: puts ${this.c.puts} != resident ${this.map.size} + evicted ${this.c.evictions} + dropped ${this.c.dropped}`);
-    if (this.c.putTokens !== tok + this.c.evictedTokens + this.c.droppedTokens) out.push(`pool tokens not conserved`);
+      out.push(
+        `pool blocks: puts ${this.c.puts} != resident ${this.map.size} + evicted ${this.c.evictions} + dropped ${this.c.dropped}`,
+      );
+    if (this.c.putTokens !== tok + this.c.evictedTokens + this.c.droppedTokens)
+      out.push(`pool tokens not conserved`);
     return out;
   }
 }
 
-export function capacityInBlocks(blocks: number | undefined, bytes: number | undefined, bytesPerBlock: number, what: string): number {
-  if ((blocks === undefined) === (bytes === undefined)) throw new RangeError(`${what}: give exactly one of capacityBlocks and capacityBytes`);
+export function capacityInBlocks(
+  blocks: number | undefined,
+  bytes: number | undefined,
+  bytesPerBlock: number,
+  what: string,
+): number {
+  if ((blocks === undefined) === (bytes === undefined))
+    throw new RangeError(`${what}: give exactly one of capacityBlocks and capacityBytes`);
   const n = blocks !== undefined ? blocks : Math.floor((bytes as number) / bytesPerBlock);
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`${what}: capacity must be a non-negative whole number of blocks, got ${n}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new RangeError(`${what}: capacity must be a non-negative whole number of blocks, got ${n}`);
   return n;
 }

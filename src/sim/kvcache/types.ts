@@ -30,7 +30,11 @@ export interface LinkSpec {
 export type TransferModel = 'pipelined' | 'store-and-forward';
 
 /** Time to move `bytes` over a chain of links (in any order). Zero bytes cost nothing (no transfer is made). */
-export function transferTimeS(bytes: number, links: readonly LinkSpec[], model: TransferModel = 'pipelined'): number {
+export function transferTimeS(
+  bytes: number,
+  links: readonly LinkSpec[],
+  model: TransferModel = 'pipelined',
+): number {
   if (bytes <= 0 || links.length === 0) return 0;
   if (model === 'store-and-forward') {
     let t = 0;

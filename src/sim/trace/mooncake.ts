@@ -20,25 +20,30 @@ export const MOONCAKE_BLOCK_SIZE = 512;
 function nonNegInt(o: Record<string, unknown>, key: string): number {
   const v = o[key];
   if (v === undefined) throw new FieldError(`missing "${key}"`);
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new FieldError(`"${key}" must be a non-negative integer, got ${describeValue(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new FieldError(`"${key}" must be a non-negative integer, got ${describeValue(v)}`);
   return v;
 }
 
 /** Validate one parsed record (throws FieldError with the reason). */
 export function mooncakeRecord(o: unknown, line: number): MooncakeRequest {
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new FieldError(`expected a JSON object, got ${describeValue(o)}`);
+  if (typeof o !== 'object' || o === null || Array.isArray(o))
+    throw new FieldError(`expected a JSON object, got ${describeValue(o)}`);
   const r = o as Record<string, unknown>;
   const ts = r.timestamp;
   if (ts === undefined) throw new FieldError('missing "timestamp"');
-  if (typeof ts !== 'number' || !Number.isFinite(ts) || ts < 0) throw new FieldError(`"timestamp" must be a non-negative number (ms), got ${describeValue(ts)}`);
+  if (typeof ts !== 'number' || !Number.isFinite(ts) || ts < 0)
+    throw new FieldError(`"timestamp" must be a non-negative number (ms), got ${describeValue(ts)}`);
   const inputLength = nonNegInt(r, 'input_length');
   const outputLength = nonNegInt(r, 'output_length');
   const h = r.hash_ids;
   if (h === undefined) throw new FieldError('missing "hash_ids"');
-  if (!Array.isArray(h)) throw new FieldError(`"hash_ids" must be an array of non-negative integers, got ${describeValue(h)}`);
+  if (!Array.isArray(h))
+    throw new FieldError(`"hash_ids" must be an array of non-negative integers, got ${describeValue(h)}`);
   for (let i = 0; i < h.length; i++) {
     const x = h[i];
-    if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0) throw new FieldError(`"hash_ids"[${i}] must be a non-negative integer, got ${describeValue(x)}`);
+    if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0)
+      throw new FieldError(`"hash_ids"[${i}] must be a non-negative integer, got ${describeValue(x)}`);
   }
   return { line, timestampMs: ts, inputLength, outputLength, hashIds: h as number[] };
 }
@@ -55,7 +60,11 @@ export function parseMooncakeLine(text: string, line: number): MooncakeRequest {
 }
 
 /** Stream the records of a Mooncake trace to `onRecord`; malformed lines go to the sink (skip) or throw (stop). */
-export function forEachMooncake(source: LineSource, sink: ErrorSink, onRecord: (r: MooncakeRequest) => void): void {
+export function forEachMooncake(
+  source: LineSource,
+  sink: ErrorSink,
+  onRecord: (r: MooncakeRequest) => void,
+): void {
   for (const [n, text] of numberedLines(source)) {
     if (isBlank(text)) continue;
     let r: MooncakeRequest;

@@ -47,17 +47,21 @@ export interface NativeTurn {
 }
 
 function segment(v: unknown, where: string): Segment {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new FieldError(`${where} must be an object {"id", "tokens"}, got ${describeValue(v)}`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new FieldError(`${where} must be an object {"id", "tokens"}, got ${describeValue(v)}`);
   const o = v as Record<string, unknown>;
   const id = o.id;
-  if (!((typeof id === 'string' && id.length > 0) || (typeof id === 'number' && Number.isFinite(id)))) throw new FieldError(`${where}.id must be a non-empty string or a number, got ${describeValue(id)}`);
+  if (!((typeof id === 'string' && id.length > 0) || (typeof id === 'number' && Number.isFinite(id))))
+    throw new FieldError(`${where}.id must be a non-empty string or a number, got ${describeValue(id)}`);
   const tokens = o.tokens;
-  if (typeof tokens !== 'number' || !Number.isSafeInteger(tokens) || tokens < 0) throw new FieldError(`${where}.tokens must be a non-negative integer, got ${describeValue(tokens)}`);
+  if (typeof tokens !== 'number' || !Number.isSafeInteger(tokens) || tokens < 0)
+    throw new FieldError(`${where}.tokens must be a non-negative integer, got ${describeValue(tokens)}`);
   return { id, tokens };
 }
 
 function segments(v: unknown, key: string): Segment[] {
-  if (!Array.isArray(v)) throw new FieldError(`"${key}" must be an array of segments, got ${describeValue(v)}`);
+  if (!Array.isArray(v))
+    throw new FieldError(`"${key}" must be an array of segments, got ${describeValue(v)}`);
   return v.map((s, i) => segment(s, `"${key}"[${i}]`));
 }
 
@@ -66,11 +70,16 @@ function isHeader(o: Record<string, unknown>): boolean {
 }
 
 function header(o: Record<string, unknown>): NativeHeader {
-  if (o.format !== NATIVE_FORMAT) throw new FieldError(`"format" must be "${NATIVE_FORMAT}", got ${describeValue(o.format)}`);
-  if (o.version !== NATIVE_VERSION) throw new FieldError(`unsupported "version" ${describeValue(o.version)} (this reader knows ${NATIVE_VERSION})`);
+  if (o.format !== NATIVE_FORMAT)
+    throw new FieldError(`"format" must be "${NATIVE_FORMAT}", got ${describeValue(o.format)}`);
+  if (o.version !== NATIVE_VERSION)
+    throw new FieldError(
+      `unsupported "version" ${describeValue(o.version)} (this reader knows ${NATIVE_VERSION})`,
+    );
   const h: NativeHeader = { format: NATIVE_FORMAT, version: NATIVE_VERSION };
   if (o.blockSize !== undefined) {
-    if (typeof o.blockSize !== 'number' || !Number.isSafeInteger(o.blockSize) || o.blockSize < 1) throw new FieldError(`"blockSize" must be a positive integer, got ${describeValue(o.blockSize)}`);
+    if (typeof o.blockSize !== 'number' || !Number.isSafeInteger(o.blockSize) || o.blockSize < 1)
+      throw new FieldError(`"blockSize" must be a positive integer, got ${describeValue(o.blockSize)}`);
     h.blockSize = o.blockSize;
   }
   if (typeof o.description === 'string') h.description = o.description;
@@ -96,7 +105,8 @@ export class NativeParser {
     } catch (e) {
       throw new FieldError(`not valid JSON (${(e as Error).message})`);
     }
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new FieldError(`expected a JSON object, got ${describeValue(v)}`);
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      throw new FieldError(`expected a JSON object, got ${describeValue(v)}`);
     const o = v as Record<string, unknown>;
     if (isHeader(o)) {
       if (this.seenRecord || this.header) throw new FieldError('a header line may only be the first line');
@@ -106,38 +116,53 @@ export class NativeParser {
     }
     this.seenRecord = true;
     const sid = o.session;
-    if (!((typeof sid === 'string' && sid.length > 0) || (typeof sid === 'number' && Number.isFinite(sid)))) throw new FieldError(`"session" must be a non-empty string or a number, got ${describeValue(sid)}`);
+    if (!((typeof sid === 'string' && sid.length > 0) || (typeof sid === 'number' && Number.isFinite(sid))))
+      throw new FieldError(`"session" must be a non-empty string or a number, got ${describeValue(sid)}`);
     const session = String(sid);
     const t = o.t;
     if (t === undefined) throw new FieldError('missing "t" (arrival time, seconds)');
-    if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) throw new FieldError(`"t" must be a non-negative number of seconds, got ${describeValue(t)}`);
+    if (typeof t !== 'number' || !Number.isFinite(t) || t < 0)
+      throw new FieldError(`"t" must be a non-negative number of seconds, got ${describeValue(t)}`);
     let turn: number | undefined;
     if (o.turn !== undefined) {
-      if (typeof o.turn !== 'number' || !Number.isSafeInteger(o.turn) || o.turn < 0) throw new FieldError(`"turn" must be a non-negative integer, got ${describeValue(o.turn)}`);
+      if (typeof o.turn !== 'number' || !Number.isSafeInteger(o.turn) || o.turn < 0)
+        throw new FieldError(`"turn" must be a non-negative integer, got ${describeValue(o.turn)}`);
       turn = o.turn;
     }
     const prev = this.sessions.get(session);
     let input: Segment[];
-    if (o.input !== undefined && o.append !== undefined) throw new FieldError('give either "input" or "append", not both');
+    if (o.input !== undefined && o.append !== undefined)
+      throw new FieldError('give either "input" or "append", not both');
     if (o.input !== undefined) input = segments(o.input, 'input');
     else if (o.append !== undefined) {
       if (!prev) throw new FieldError(`"append" needs an earlier turn of session ${describeValue(session)}`);
       input = prev.context.concat(segments(o.append, 'append'));
-    } else throw new FieldError('missing "input" (the prompt) or "append" (what is added to the previous turn)');
+    } else
+      throw new FieldError('missing "input" (the prompt) or "append" (what is added to the previous turn)');
     const turnIndex = turn ?? (prev ? prev.turns : 0);
     let output: Segment;
     const out = o.output;
     if (out === undefined) throw new FieldError('missing "output" (tokens generated)');
     if (typeof out === 'number') {
-      if (!Number.isSafeInteger(out) || out < 0) throw new FieldError(`"output" must be a non-negative integer or a segment, got ${describeValue(out)}`);
+      if (!Number.isSafeInteger(out) || out < 0)
+        throw new FieldError(
+          `"output" must be a non-negative integer or a segment, got ${describeValue(out)}`,
+        );
       output = { id: `${session}/out${turnIndex}`, tokens: out };
     } else output = segment(out, '"output"');
     let tool: ToolCall | null = null;
     if (o.tool !== undefined && o.tool !== null) {
       const tv = o.tool as Record<string, unknown>;
-      if (typeof tv !== 'object' || Array.isArray(tv)) throw new FieldError(`"tool" must be an object {"name", "durationS"} or null, got ${describeValue(o.tool)}`);
-      if (typeof tv.name !== 'string') throw new FieldError(`"tool".name must be a string, got ${describeValue(tv.name)}`);
-      if (typeof tv.durationS !== 'number' || !Number.isFinite(tv.durationS) || tv.durationS < 0) throw new FieldError(`"tool".durationS must be a non-negative number, got ${describeValue(tv.durationS)}`);
+      if (typeof tv !== 'object' || Array.isArray(tv))
+        throw new FieldError(
+          `"tool" must be an object {"name", "durationS"} or null, got ${describeValue(o.tool)}`,
+        );
+      if (typeof tv.name !== 'string')
+        throw new FieldError(`"tool".name must be a string, got ${describeValue(tv.name)}`);
+      if (typeof tv.durationS !== 'number' || !Number.isFinite(tv.durationS) || tv.durationS < 0)
+        throw new FieldError(
+          `"tool".durationS must be a non-negative number, got ${describeValue(tv.durationS)}`,
+        );
       tool = { name: tv.name, durationS: tv.durationS };
     }
     let inputTokens = 0;
@@ -147,7 +172,12 @@ export class NativeParser {
   }
 }
 
-export function forEachNative(source: LineSource, sink: ErrorSink, onTurn: (t: NativeTurn) => void, parser = new NativeParser()): NativeParser {
+export function forEachNative(
+  source: LineSource,
+  sink: ErrorSink,
+  onTurn: (t: NativeTurn) => void,
+  parser = new NativeParser(),
+): NativeParser {
   for (const [n, text] of numberedLines(source)) {
     if (isBlank(text)) continue;
     let t: NativeTurn | null;

@@ -54,7 +54,12 @@ export function summarize(values: ArrayLike<number>): Summary {
   const s = Float64Array.from(values).sort();
   let sum = 0;
   for (let i = 0; i < s.length; i++) sum += s[i];
-  return { mean: s.length ? sum / s.length : NaN, median: quantileSorted(s, 0.5), p90: quantileSorted(s, 0.9), p99: quantileSorted(s, 0.99) };
+  return {
+    mean: s.length ? sum / s.length : NaN,
+    median: quantileSorted(s, 0.5),
+    p90: quantileSorted(s, 0.9),
+    p99: quantileSorted(s, 0.99),
+  };
 }
 
 /** Request indices in arrival order (stable: file order among equal times). */
@@ -73,7 +78,10 @@ export function arrivalOrder(t: RequestTable): Int32Array {
 }
 
 function ratio(hitBlocks: number, totalBlocks: number, hitTokens: number, totalTokens: number): HitRatio {
-  return { blocks: totalBlocks ? hitBlocks / totalBlocks : 0, tokens: totalTokens ? hitTokens / totalTokens : 0 };
+  return {
+    blocks: totalBlocks ? hitBlocks / totalBlocks : 0,
+    tokens: totalTokens ? hitTokens / totalTokens : 0,
+  };
 }
 
 /** Prefix hit ratio with an infinite cache. */
@@ -103,8 +111,13 @@ export function idealHitRatio(t: RequestTable, order: Int32Array = arrivalOrder(
 }
 
 /** Prefix hit ratio of an LRU cache of `capacity` blocks (typed-array intrusive list, O(blocks)). */
-export function lruHitRatio(t: RequestTable, capacity: number, order: Int32Array = arrivalOrder(t)): HitRatio {
-  if (!Number.isSafeInteger(capacity) || capacity < 0) throw new RangeError(`LRU capacity must be a non-negative integer, got ${capacity}`);
+export function lruHitRatio(
+  t: RequestTable,
+  capacity: number,
+  order: Int32Array = arrivalOrder(t),
+): HitRatio {
+  if (!Number.isSafeInteger(capacity) || capacity < 0)
+    throw new RangeError(`LRU capacity must be a non-negative integer, got ${capacity}`);
   const U = t.uniqueBlocks;
   const H = U; // sentinel: next[H] = least recent, prev[H] = most recent
   const prev = new Int32Array(U + 1).fill(-1);
@@ -177,7 +190,12 @@ export function traceStats(t: RequestTable, opts: { lruCapacities?: readonly num
     arrivalRatePerS: durationS > 0 ? t.count / durationS : null,
     inputTokens: summarize(t.inputTokens),
     outputTokens: summarize(t.outputTokens),
-    blocks: { blockSize: t.blockSize, total: t.blocks.length, unique: t.uniqueBlocks, lengthMismatches: t.lengthMismatches },
+    blocks: {
+      blockSize: t.blockSize,
+      total: t.blocks.length,
+      unique: t.uniqueBlocks,
+      lengthMismatches: t.lengthMismatches,
+    },
     idealHitRatio: idealHitRatio(t, order),
     lru: (opts.lruCapacities ?? []).map((c) => ({ capacityBlocks: c, hitRatio: lruHitRatio(t, c, order) })),
   };

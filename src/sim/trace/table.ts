@@ -116,7 +116,15 @@ class Builder {
     }
     return id;
   }
-  add(line: number, arrivalS: number, input: number, output: number, hashes: ArrayLike<number>, session: string | null, count = hashes.length): void {
+  add(
+    line: number,
+    arrivalS: number,
+    input: number,
+    output: number,
+    hashes: ArrayLike<number>,
+    session: string | null,
+    count = hashes.length,
+  ): void {
     this.arrival.push(arrivalS);
     this.input.push(input);
     this.output.push(output);
@@ -154,7 +162,8 @@ class Builder {
 }
 
 function checkBlockSize(b: number): void {
-  if (!Number.isSafeInteger(b) || b < 1) throw new RangeError(`block size must be a positive integer, got ${b}`);
+  if (!Number.isSafeInteger(b) || b < 1)
+    throw new RangeError(`block size must be a positive integer, got ${b}`);
 }
 
 export function mooncakeTable(source: LineSource, opts: TableReadOptions = {}): TableReadResult {
@@ -187,7 +196,10 @@ export function mooncakeTable(source: LineSource, opts: TableReadOptions = {}): 
       } else b.add(n, fast.timestamp / 1000, fast.input, fast.output, fast.ids, null, fast.count);
       start = end + 1;
     }
-  } else forEachMooncake(source, sink, (r) => b.add(r.line, r.timestampMs / 1000, r.inputLength, r.outputLength, r.hashIds, null));
+  } else
+    forEachMooncake(source, sink, (r) =>
+      b.add(r.line, r.timestampMs / 1000, r.inputLength, r.outputLength, r.hashIds, null),
+    );
   return { table: b.table(), errors: sink.issues, errorCount: sink.count };
 }
 
@@ -310,7 +322,8 @@ export function nativeTable(source: LineSource, opts: TableReadOptions = {}): Ta
     },
     parser,
   );
-  const builder: Builder = b ?? new Builder('native', opts.blockSize ?? parser.header?.blockSize ?? MOONCAKE_BLOCK_SIZE);
+  const builder: Builder =
+    b ?? new Builder('native', opts.blockSize ?? parser.header?.blockSize ?? MOONCAKE_BLOCK_SIZE);
   return { table: builder.table(), errors: sink.issues, errorCount: sink.count };
 }
 
@@ -331,16 +344,23 @@ export function detectFormat(source: LineSource): TraceFormat {
       if ('hash_ids' in o) return 'mooncake';
       if ('session' in o || 'format' in o) return 'native';
     }
-    throw new TraceError(n, 'cannot detect the trace format (no "hash_ids" for Mooncake, no "session"/"format" for native); pass the format');
+    throw new TraceError(
+      n,
+      'cannot detect the trace format (no "hash_ids" for Mooncake, no "session"/"format" for native); pass the format',
+    );
   }
   throw new TraceError(0, 'the trace is empty');
 }
 
 /** Read a trace of either format (or `auto`; only for a string source, which can be read twice) into a table. */
-export function readTraceTable(source: LineSource, opts: TableReadOptions & { format?: TraceFormat | 'auto' } = {}): TableReadResult {
+export function readTraceTable(
+  source: LineSource,
+  opts: TableReadOptions & { format?: TraceFormat | 'auto' } = {},
+): TableReadResult {
   let format = opts.format ?? 'auto';
   if (format === 'auto') {
-    if (typeof source !== 'string') throw new RangeError('format "auto" needs the whole text; pass the format for a line iterator');
+    if (typeof source !== 'string')
+      throw new RangeError('format "auto" needs the whole text; pass the format for a line iterator');
     format = detectFormat(source);
   }
   return format === 'mooncake' ? mooncakeTable(source, opts) : nativeTable(source, opts);
