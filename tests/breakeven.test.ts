@@ -40,7 +40,10 @@ describe('Lambert W', () => {
         const { w0, wm1 } = lambertWNegFromLog(u);
         const z = -Math.exp(u);
         // compare in log space: w + ln(−w) = ln(−z) = u
-        const ok0 = u < -30 ? Math.abs(w0 - z) <= 1e-12 * Math.abs(z) + 1e-300 : Math.abs(w0 + Math.log(-w0) - u) < 1e-9;
+        const ok0 =
+          u < -30
+            ? Math.abs(w0 - z) <= 1e-12 * Math.abs(z) + 1e-300
+            : Math.abs(w0 + Math.log(-w0) - u) < 1e-9;
         return ok0 && Math.abs(wm1 + Math.log(-wm1) - u) < 1e-9 && w0 >= -1 && wm1 <= -1;
       }),
     );
@@ -120,7 +123,10 @@ describe('regimes', () => {
     expect(r.crossings).toHaveLength(1);
     // recompute(p) = 1 s + p·0.82 µs at the crossing, compute-bound there
     expect(prefillCost(llama70, hw8, r.crossings[0], 0).bound).toBe('compute');
-    expect(recomputeTime(llama70, hw8, r.crossings[0])).toBeCloseTo(reloadTime(llama70, hw8, path, r.crossings[0]), 9);
+    expect(recomputeTime(llama70, hw8, r.crossings[0])).toBeCloseTo(
+      reloadTime(llama70, hw8, path, r.crossings[0]),
+      9,
+    );
   });
 
   it('latency beyond the longest recompute: recompute always wins', () => {
@@ -138,7 +144,8 @@ describe('regimes', () => {
     // x1 sits on the memory branch (all 235B weights streamed: ~22 ms), x2 on the compute branch
     expect(prefillCost(qwen, hw8, x1, 0).bound).toBe('memory');
     expect(prefillCost(qwen, hw8, x2, 0).bound).toBe('compute');
-    for (const x of r.crossings) expect(reloadTime(qwen, hw8, path, x) / recomputeTime(qwen, hw8, x)).toBeCloseTo(1, 9);
+    for (const x of r.crossings)
+      expect(reloadTime(qwen, hw8, path, x) / recomputeTime(qwen, hw8, x)).toBeCloseTo(1, 9);
   });
 });
 
@@ -173,7 +180,13 @@ describe('Mooncake FAST’25 Eq. 2', () => {
     };
     for (const p of [1000, 8192, 32_768, 131_072]) {
       const ours = minLinkBandwidth(aligned, hwM, p, 0);
-      const theirs = mooncakeMinBandwidth({ hidden: d, gqa: 8, bytesPerElem: 2, flops: 8 * 312e12, prefixTokens: p });
+      const theirs = mooncakeMinBandwidth({
+        hidden: d,
+        gqa: 8,
+        bytesPerElem: 2,
+        flops: 8 * 312e12,
+        prefixTokens: p,
+      });
       expect(Math.abs(ours / theirs - 1)).toBeLessThan(1e-4);
     }
   });
@@ -181,7 +194,13 @@ describe('Mooncake FAST’25 Eq. 2', () => {
   it('on the real Llama-3-70B (Table 1 setting): short prefixes differ by the linear coefficient, long ones by the causal factor', () => {
     const at = (p: number) => ({
       ours: minLinkBandwidth(llama70, hwM, p, 0),
-      theirs: mooncakeMinBandwidth({ hidden: 8192, gqa: 8, bytesPerElem: 2, flops: 8 * 312e12, prefixTokens: p }),
+      theirs: mooncakeMinBandwidth({
+        hidden: 8192,
+        gqa: 8,
+        bytesPerElem: 2,
+        flops: 8 * 312e12,
+        prefixTokens: p,
+      }),
     });
     // Short prefixes: linear terms dominate. Mooncake's b·d²·l = 22 × 8192² × 80 = 1.181e11 FLOP/token vs our
     // 2·body = 1.370e11 (from the 70.6B parameter count), so our B* is lower by 1.181/1.370 = 0.862.
@@ -215,7 +234,13 @@ const arbModel: fc.Arbitrary<ModelSpec> = fc
     kvDiv: fc.constantFrom(1, 2, 4, 8),
     vocab: fc.integer({ min: 1000, max: 160_000 }),
     sizeFactor: fc.double({ min: 0.3, max: 3, noNaN: true }),
-    moe: fc.option(fc.record({ experts: fc.integer({ min: 4, max: 256 }), k: fc.integer({ min: 1, max: 8 }), expertShare: fc.double({ min: 0.05, max: 2, noNaN: true }) })),
+    moe: fc.option(
+      fc.record({
+        experts: fc.integer({ min: 4, max: 256 }),
+        k: fc.integer({ min: 1, max: 8 }),
+        expertShare: fc.double({ min: 0.05, max: 2, noNaN: true }),
+      }),
+    ),
     mla: fc.boolean(),
     maxContext: fc.constantFrom(8192, 32_768, 131_072, 1_000_000),
   })
@@ -245,7 +270,9 @@ const arbModel: fc.Arbitrary<ModelSpec> = fc
       activeParams: active,
       vocabSize: r.vocab,
       maxContext: r.maxContext,
-      attention: r.mla ? { kind: 'mla', kvLoraRank: 512, ropeHeadDim: 64, qkHeadDim: 192, vHeadDim: 128 } : { kind: 'gqa' },
+      attention: r.mla
+        ? { kind: 'mla', kvLoraRank: 512, ropeHeadDim: 64, qkHeadDim: 192, vHeadDim: 128 }
+        : { kind: 'gqa' },
       ...(moe ? { moe } : {}),
       source: 'property test',
     });
@@ -259,7 +286,12 @@ const arbHw: fc.Arbitrary<HardwareConfig> = fc
     mbu: fc.double({ min: 0.05, max: 1, noNaN: true }),
     fp8kv: fc.boolean(),
   })
-  .map((r) => ({ ...defaultHardware(resolveAccelerator(r.gpu) as AcceleratorSpec, r.tp), mfu: r.mfu, mbu: r.mbu, kvDtype: r.fp8kv ? 'fp8' : 'bf16' }));
+  .map((r) => ({
+    ...defaultHardware(resolveAccelerator(r.gpu) as AcceleratorSpec, r.tp),
+    mfu: r.mfu,
+    mbu: r.mbu,
+    kvDtype: r.fp8kv ? 'fp8' : 'bf16',
+  }));
 
 const arbPath: fc.Arbitrary<ReloadPath> = fc.record({
   bandwidth: fc.double({ min: 1e8, max: 2e12, noNaN: true }),
@@ -311,17 +343,23 @@ describe('property: crossings are exactly the sign changes of reload − recompu
 
   it('minLinkBandwidth makes reload and recompute equal, and reload wins just above it', () => {
     fc.assert(
-      fc.property(arbModel, arbHw, fc.integer({ min: 1, max: 200_000 }), fc.double({ min: 0, max: 0.05, noNaN: true }), (model, hw, p, latency) => {
-        const b = minLinkBandwidth(model, hw, p, latency);
-        const rec = recomputeTime(model, hw, p);
-        if (!Number.isFinite(b)) return latency >= rec;
-        const eq = reloadTime(model, hw, { bandwidth: b, latency }, p);
-        return (
-          Math.abs(eq - rec) <= 1e-9 * rec &&
-          reloadTime(model, hw, { bandwidth: b * 1.01, latency }, p) < rec &&
-          reloadTime(model, hw, { bandwidth: b * 0.99, latency }, p) > rec
-        );
-      }),
+      fc.property(
+        arbModel,
+        arbHw,
+        fc.integer({ min: 1, max: 200_000 }),
+        fc.double({ min: 0, max: 0.05, noNaN: true }),
+        (model, hw, p, latency) => {
+          const b = minLinkBandwidth(model, hw, p, latency);
+          const rec = recomputeTime(model, hw, p);
+          if (!Number.isFinite(b)) return latency >= rec;
+          const eq = reloadTime(model, hw, { bandwidth: b, latency }, p);
+          return (
+            Math.abs(eq - rec) <= 1e-9 * rec &&
+            reloadTime(model, hw, { bandwidth: b * 1.01, latency }, p) < rec &&
+            reloadTime(model, hw, { bandwidth: b * 0.99, latency }, p) > rec
+          );
+        },
+      ),
       { numRuns: 1000 },
     );
   });

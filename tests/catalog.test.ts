@@ -111,9 +111,13 @@ describe('models: KV bytes per token derived from the architecture', () => {
 describe('resolvers', () => {
   it('unknown ids name the id and list the valid ones', () => {
     expect(() => resolveModel('llama-9')).toThrow(CatalogError);
-    expect(() => resolveModel('llama-9')).toThrow(/unknown model "llama-9" \(valid ids: llama-3\.1-8b, .*deepseek-v3\)/);
+    expect(() => resolveModel('llama-9')).toThrow(
+      /unknown model "llama-9" \(valid ids: llama-3\.1-8b, .*deepseek-v3\)/,
+    );
     expect(() => resolveAccelerator('tpu-v9')).toThrow(/unknown accelerator "tpu-v9" \(valid ids: a100-80gb/);
-    expect(() => resolveLink('carrier-pigeon')).toThrow(/unknown link "carrier-pigeon" \(valid ids: pcie-gen4-x16/);
+    expect(() => resolveLink('carrier-pigeon')).toThrow(
+      /unknown link "carrier-pigeon" \(valid ids: pcie-gen4-x16/,
+    );
   });
 
   it('overrides any field and returns a copy', () => {
@@ -144,15 +148,25 @@ describe('resolvers', () => {
   it('validates overrides: positive finite numbers, whole counts, consistent shapes', () => {
     expect(() => resolveModel('llama-3.1-70b', { layers: 0 })).toThrow(/layers must be positive/);
     expect(() => resolveModel('llama-3.1-70b', { layers: 2.5 })).toThrow(/layers must be a whole number/);
-    expect(() => resolveModel('llama-3.1-70b', { hiddenSize: Number.NaN })).toThrow(/hiddenSize must be a finite number/);
-    expect(() => resolveModel('llama-3.1-70b', { kvHeads: 128 })).toThrow(/kvHeads \(128\) cannot exceed attentionHeads \(64\)/);
+    expect(() => resolveModel('llama-3.1-70b', { hiddenSize: Number.NaN })).toThrow(
+      /hiddenSize must be a finite number/,
+    );
+    expect(() => resolveModel('llama-3.1-70b', { kvHeads: 128 })).toThrow(
+      /kvHeads \(128\) cannot exceed attentionHeads \(64\)/,
+    );
     expect(() => resolveModel('llama-3.1-70b', { activeParams: 80e9 })).toThrow(/cannot exceed totalParams/);
     expect(() => resolveModel('llama-3.1-70b', { totalParams: 1e6, activeParams: 1e6 })).toThrow(/embedding/);
     expect(() => resolveAccelerator('h100-sxm', { bf16Flops: -1 })).toThrow(/bf16Flops must be positive/);
     expect(() => resolveAccelerator('h100-sxm', { memBandwidth: Infinity })).toThrow(/finite/);
-    expect(() => resolveLink('pcie-gen5-x16', { effectiveBandwidth: 0 })).toThrow(/effectiveBandwidth must be positive/);
+    expect(() => resolveLink('pcie-gen5-x16', { effectiveBandwidth: 0 })).toThrow(
+      /effectiveBandwidth must be positive/,
+    );
     expect(() => resolveLink('pcie-gen5-x16', { latency: -1 })).toThrow(/latency must be zero or more/);
-    expect(() => resolveModel({ ...resolveModel('llama-3.1-8b'), layerz: 3 } as never)).toThrow(/unknown field "layerz"/);
-    expect(() => resolveModel('qwen3-235b-a22b', { moe: { experts: 8, activeExperts: 9 } })).toThrow(/activeExperts must be at most 8/);
+    expect(() => resolveModel({ ...resolveModel('llama-3.1-8b'), layerz: 3 } as never)).toThrow(
+      /unknown field "layerz"/,
+    );
+    expect(() => resolveModel('qwen3-235b-a22b', { moe: { experts: 8, activeExperts: 9 } })).toThrow(
+      /activeExperts must be at most 8/,
+    );
   });
 });

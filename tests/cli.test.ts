@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- assertions walk JSON parsed from the CLI's stdout */
 /**
  * The `sim` command line run as a user runs it: node_modules/.bin/tsx cli/sim.ts <command> ...
  * Good input: exit 0 and JSON on stdout. Bad input: exit 2, a one-line reason on stderr, never a stack trace.
@@ -9,7 +10,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 function sim(...args: string[]): { code: number | null; stdout: string; stderr: string; json: () => any } {
-  const r = spawnSync('node_modules/.bin/tsx', ['cli/sim.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('node_modules/.bin/tsx', ['cli/sim.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
 }
 
@@ -30,7 +35,10 @@ describe('sim catalog', () => {
     expect(llama.derived.kvBytesPerToken).toMatchObject({ bf16: 327_680, fp8: 163_840, fp32: 655_360 });
     expect(llama.source).toMatch(/llama-models/);
     expect(out.models.find((m: any) => m.id === 'deepseek-v3').derived.kvBytesPerToken.bf16).toBe(70_272);
-    expect(out.accelerators.find((a: any) => a.id === 'h100-sxm').derived.ridgeFlopsPerByteBf16).toBeCloseTo(295.2, 1);
+    expect(out.accelerators.find((a: any) => a.id === 'h100-sxm').derived.ridgeFlopsPerByteBf16).toBeCloseTo(
+      295.2,
+      1,
+    );
     const g5 = out.links.find((l: any) => l.id === 'pcie-gen5-x16');
     expect(g5.derived).toMatchObject({ lineRateGBps: 63.02, effectiveGBps: 50 });
     expect(out.nodes.find((n: any) => n.id === 'dgx-b200').powerW).toBe(14_300);
@@ -42,13 +50,28 @@ describe('sim catalog', () => {
     const out = r.json();
     expect(Object.keys(out).sort()).toEqual(['links', 'units']);
     expect(out.links.map((l: any) => l.id)).toContain('mooncake-8x400g');
-    expectUsageError(sim('catalog', '--kind', 'gpus'), /unknown --kind "gpus" \(one of: models, accelerators, links, nodes\)/);
+    expectUsageError(
+      sim('catalog', '--kind', 'gpus'),
+      /unknown --kind "gpus" \(one of: models, accelerators, links, nodes\)/,
+    );
   });
 });
 
 describe('sim breakeven', () => {
   it('Llama-3.1-70B on 8 × H100 over PCIe Gen5 with an 8k prefix', () => {
-    const r = sim('breakeven', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--gpus', '8', '--link', 'pcie-gen5-x16', '--prefix', '8192');
+    const r = sim(
+      'breakeven',
+      '--model',
+      'llama-3.1-70b',
+      '--gpu',
+      'h100-sxm',
+      '--gpus',
+      '8',
+      '--link',
+      'pcie-gen5-x16',
+      '--prefix',
+      '8192',
+    );
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out.regime).toBe('reload-always-wins');
@@ -62,7 +85,17 @@ describe('sim breakeven', () => {
   });
 
   it('a 1 GB/s link gives a crossing at ~20 tokens; --link-gbit converts bits', () => {
-    const r = sim('breakeven', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--tp', '8', '--link-gbit', '8');
+    const r = sim(
+      'breakeven',
+      '--model',
+      'llama-3.1-70b',
+      '--gpu',
+      'h100-sxm',
+      '--tp',
+      '8',
+      '--link-gbit',
+      '8',
+    );
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out.link.bandwidthGBps).toBe(1);
@@ -72,15 +105,51 @@ describe('sim breakeven', () => {
   });
 
   it('model and hardware figures are overridable by flags', () => {
-    const base = sim('breakeven', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--gpus', '8', '--link-gbps', '5', '--prefix', '4096').json();
+    const base = sim(
+      'breakeven',
+      '--model',
+      'llama-3.1-70b',
+      '--gpu',
+      'h100-sxm',
+      '--gpus',
+      '8',
+      '--link-gbps',
+      '5',
+      '--prefix',
+      '4096',
+    ).json();
     const r = sim(
-      'breakeven', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--gpus', '8', '--link-gbps', '5', '--prefix', '4096',
-      '--kv-heads', '4', '--bytes-per-elem', '1', '--tflops', '1979', '--hbm-gbps', '4800', '--params', '35.3B',
+      'breakeven',
+      '--model',
+      'llama-3.1-70b',
+      '--gpu',
+      'h100-sxm',
+      '--gpus',
+      '8',
+      '--link-gbps',
+      '5',
+      '--prefix',
+      '4096',
+      '--kv-heads',
+      '4',
+      '--bytes-per-elem',
+      '1',
+      '--tflops',
+      '1979',
+      '--hbm-gbps',
+      '4800',
+      '--params',
+      '35.3B',
     );
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out.kvBytesPerToken).toBe(327_680 / 2 / 2); // half the KV heads, FP8
-    expect(out.hardware).toMatchObject({ kvDtype: 'fp8', weightDtype: 'fp8', peakFlopsPerGpu: 1.979e15, memBandwidthPerGpu: 4.8e12 });
+    expect(out.hardware).toMatchObject({
+      kvDtype: 'fp8',
+      weightDtype: 'fp8',
+      peakFlopsPerGpu: 1.979e15,
+      memBandwidthPerGpu: 4.8e12,
+    });
     expect(out.model.totalParams).toBe(35.3e9);
     expect(out.model.activeParams).toBe(35.3e9); // dense stays dense
     expect(out.model.overridden).toEqual(expect.arrayContaining(['--kv-heads', '--params']));
@@ -88,25 +157,65 @@ describe('sim breakeven', () => {
   });
 
   it('warns when the weights do not fit', () => {
-    const out = sim('breakeven', '--model', 'deepseek-v3', '--gpu', 'h100-sxm', '--gpus', '8', '--link', 'rdma-400g-cx7').json();
+    const out = sim(
+      'breakeven',
+      '--model',
+      'deepseek-v3',
+      '--gpu',
+      'h100-sxm',
+      '--gpus',
+      '8',
+      '--link',
+      'rdma-400g-cx7',
+    ).json();
     expect(out.warnings.join(' ')).toMatch(/do not fit in 8 × h100-sxm/);
     expect(out.notes.join(' ')).toMatch(/MLA/);
   });
 
   it.each([
     [['--gpu', 'h100-sxm', '--link', 'pcie-gen5-x16'], /--model is required \(one of: llama-3\.1-8b/],
-    [['--model', 'gpt-5', '--gpu', 'h100-sxm', '--link', 'pcie-gen5-x16'], /unknown model "gpt-5" \(valid ids: llama-3\.1-8b/],
+    [
+      ['--model', 'gpt-5', '--gpu', 'h100-sxm', '--link', 'pcie-gen5-x16'],
+      /unknown model "gpt-5" \(valid ids: llama-3\.1-8b/,
+    ],
     [['--model', 'llama-3.1-70b', '--gpu', 'tpu', '--link', 'pcie-gen5-x16'], /unknown accelerator "tpu"/],
-    [['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link', 'wifi'], /unknown link "wifi" \(valid ids: pcie-gen4-x16/],
+    [
+      ['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link', 'wifi'],
+      /unknown link "wifi" \(valid ids: pcie-gen4-x16/,
+    ],
     [['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm'], /give exactly one of --link <id>, --link-gbps/],
-    [['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link', 'nvlink4', '--link-gbps', '3'], /give exactly one of/],
-    [['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', 'fast'], /--link-gbps must be a number, got "fast"/],
-    [['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--mfu', '1.5'], /--mfu must be in \(0, 1\]/],
-    [['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--gpus', '8', '--tp', '4'], /--gpus 8 and --tp 4 differ/],
-    [['--model', 'deepseek-v3', '--gpu', 'h100-sxm', '--link-gbps', '10', '--head-dim', '64'], /--head-dim does not apply to deepseek-v3: it uses MLA/],
-    [['--model', 'llama-3.1-70b', '--gpu', 'a100-80gb', '--link-gbps', '10', '--compute-dtype', 'fp8'], /a100-80gb has no FP8 tensor path/],
-    [['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--kv-heads', '100'], /kvHeads \(100\) cannot exceed attentionHeads \(64\)/],
-    [['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--layer', '40'], /unknown flag --layer \(known:/],
+    [
+      ['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link', 'nvlink4', '--link-gbps', '3'],
+      /give exactly one of/,
+    ],
+    [
+      ['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', 'fast'],
+      /--link-gbps must be a number, got "fast"/,
+    ],
+    [
+      ['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--mfu', '1.5'],
+      /--mfu must be in \(0, 1\]/,
+    ],
+    [
+      ['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--gpus', '8', '--tp', '4'],
+      /--gpus 8 and --tp 4 differ/,
+    ],
+    [
+      ['--model', 'deepseek-v3', '--gpu', 'h100-sxm', '--link-gbps', '10', '--head-dim', '64'],
+      /--head-dim does not apply to deepseek-v3: it uses MLA/,
+    ],
+    [
+      ['--model', 'llama-3.1-70b', '--gpu', 'a100-80gb', '--link-gbps', '10', '--compute-dtype', 'fp8'],
+      /a100-80gb has no FP8 tensor path/,
+    ],
+    [
+      ['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--kv-heads', '100'],
+      /kvHeads \(100\) cannot exceed attentionHeads \(64\)/,
+    ],
+    [
+      ['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--layer', '40'],
+      /unknown flag --layer \(known:/,
+    ],
   ])('bad input %j → exit 2 with a clear message', (args, message) => {
     expectUsageError(sim('breakeven', ...(args as string[])), message as RegExp);
   });

@@ -104,7 +104,10 @@ describe('hand-computed figures, Llama-3.1-70B on 8 × H100', () => {
     expect(perTokenPrefillTime(llama70, hw8, 0)).toBeCloseTo((2 * BODY + A) / G, 15);
     expect(perTokenPrefillTime(llama70, hw8, 0) * 1e6).toBeCloseTo(34.63, 2);
     // at 100k context: + A × 100,000 = 2.62e11 more → (1.37e11 + 2.6214e11) / G = 100.9 µs
-    expect(perTokenPrefillTime(llama70, hw8, 100_000) * 1e6).toBeCloseTo(((2 * BODY + A * 100_001) / G) * 1e6, 6);
+    expect(perTokenPrefillTime(llama70, hw8, 100_000) * 1e6).toBeCloseTo(
+      ((2 * BODY + A * 100_001) / G) * 1e6,
+      6,
+    );
   });
 });
 
@@ -128,8 +131,13 @@ describe('roofline behaviour', () => {
     const fp8 = prefillTime(llama70, { ...hw8, computeDtype: 'fp8' }, 10_000, 0);
     expect(prefillTime(llama70, hw8, 10_000, 0) / fp8).toBeCloseTo(1979 / 989, 9);
     // decode at batch 1 is memory-bound: mfu does not matter, mbu does
-    expect(decodeStepTime(llama70, { ...hw8, mfu: 0.1 }, 1, 1)).toBeCloseTo(decodeStepTime(llama70, hw8, 1, 1), 15);
-    expect(decodeStepTime(llama70, { ...hw8, mbu: 0.4 }, 1, 1) / decodeStepTime(llama70, hw8, 1, 1)).toBeCloseTo(2, 9);
+    expect(decodeStepTime(llama70, { ...hw8, mfu: 0.1 }, 1, 1)).toBeCloseTo(
+      decodeStepTime(llama70, hw8, 1, 1),
+      15,
+    );
+    expect(
+      decodeStepTime(llama70, { ...hw8, mbu: 0.4 }, 1, 1) / decodeStepTime(llama70, hw8, 1, 1),
+    ).toBeCloseTo(2, 9);
   });
 
   it('FP8 weights halve the decode weight stream; FP8 compute on A100 is refused', () => {
@@ -189,21 +197,31 @@ describe('MoE and MLA', () => {
 
 describe('iterationTime (chunked prefill + decodes)', () => {
   it('reduces to prefillTime and decodeStepTime', () => {
-    expect(iterationTime(llama70, hw8, { prefill: [{ newTokens: 2048, cachedTokens: 4096 }], decodeContextTokens: [] })).toBeCloseTo(
-      prefillTime(llama70, hw8, 2048, 4096),
+    expect(
+      iterationTime(llama70, hw8, {
+        prefill: [{ newTokens: 2048, cachedTokens: 4096 }],
+        decodeContextTokens: [],
+      }),
+    ).toBeCloseTo(prefillTime(llama70, hw8, 2048, 4096), 15);
+    const ctx = [1000, 5000, 12_000];
+    expect(iterationTime(llama70, hw8, { prefill: [], decodeContextTokens: ctx })).toBeCloseTo(
+      decodeStepTime(llama70, hw8, 3, 18_000),
       15,
     );
-    const ctx = [1000, 5000, 12_000];
-    expect(iterationTime(llama70, hw8, { prefill: [], decodeContextTokens: ctx })).toBeCloseTo(decodeStepTime(llama70, hw8, 3, 18_000), 15);
     expect(iterationTime(llama70, hw8, { prefill: [], decodeContextTokens: [] })).toBe(0);
   });
 
   it('a mixed batch streams the weights once: cheaper than running its parts separately', () => {
-    const batch = { prefill: [{ newTokens: 512, cachedTokens: 0 }], decodeContextTokens: Array.from({ length: 32 }, () => 4096) };
+    const batch = {
+      prefill: [{ newTokens: 512, cachedTokens: 0 }],
+      decodeContextTokens: Array.from({ length: 32 }, () => 4096),
+    };
     const mixed = iterationTime(llama70, hw8, batch);
     const apart = prefillTime(llama70, hw8, 512, 0) + decodeStepTime(llama70, hw8, 32, 32 * 4096);
     expect(mixed).toBeLessThan(apart);
-    expect(mixed).toBeGreaterThanOrEqual(Math.max(prefillTime(llama70, hw8, 512, 0), decodeStepTime(llama70, hw8, 32, 32 * 4096)) - 1e-15);
+    expect(mixed).toBeGreaterThanOrEqual(
+      Math.max(prefillTime(llama70, hw8, 512, 0), decodeStepTime(llama70, hw8, 32, 32 * 4096)) - 1e-15,
+    );
   });
 
   it('property: splitting a prefill into chunks never lowers total compute (attention pairs are conserved)', () => {
@@ -231,7 +249,8 @@ describe('properties', () => {
           return (
             prefillTime(m, hw8, n + dn, c) >= prefillTime(m, hw8, n, c) &&
             prefillTime(m, hw8, n, c + dn) >= prefillTime(m, hw8, n, c) &&
-            decodeStepTime(m, hw8, Math.ceil(n / 1000) + 1, c + n) >= decodeStepTime(m, hw8, Math.ceil(n / 1000), c + n) &&
+            decodeStepTime(m, hw8, Math.ceil(n / 1000) + 1, c + n) >=
+              decodeStepTime(m, hw8, Math.ceil(n / 1000), c + n) &&
             decodeStepTime(m, hw8, 8, c + dn) >= decodeStepTime(m, hw8, 8, c)
           );
         },

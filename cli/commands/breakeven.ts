@@ -1,19 +1,55 @@
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
-import { CatalogError, customLink, resolveAccelerator, resolveLink, resolveModel } from '../../src/sim/catalog/index';
+import {
+  CatalogError,
+  customLink,
+  resolveAccelerator,
+  resolveLink,
+  resolveModel,
+} from '../../src/sim/catalog/index';
 import { ACCELERATORS, type AcceleratorSpec } from '../../src/sim/catalog/accelerators';
 import { LINKS, type LinkSpec } from '../../src/sim/catalog/links';
-import { DTYPE_BYTES, DTYPES, kvBytesPerToken, MODELS, weightBytes, type Dtype, type ModelSpec } from '../../src/sim/catalog/models';
+import {
+  DTYPE_BYTES,
+  DTYPES,
+  kvBytesPerToken,
+  MODELS,
+  weightBytes,
+  type Dtype,
+  type ModelSpec,
+} from '../../src/sim/catalog/models';
 import { breakEven, minLinkBandwidth, recomputeTime, reloadTime } from '../../src/sim/breakeven';
 import { defaultHardware, peakFlops, prefillCost, type HardwareConfig } from '../../src/sim/cost';
 import type { Command } from './index';
 
 const FLAGS = [
-  'model', 'gpu', 'gpus', 'tp', 'mfu', 'mbu',
-  'link', 'link-gbps', 'link-gbit', 'link-count', 'link-latency-us',
-  'prefix', 'max-tokens',
-  'kv-dtype', 'weight-dtype', 'compute-dtype', 'bytes-per-elem',
-  'layers', 'hidden', 'heads', 'kv-heads', 'head-dim', 'params', 'active-params', 'vocab',
-  'tflops', 'hbm-gbps', 'hbm-gb',
+  'model',
+  'gpu',
+  'gpus',
+  'tp',
+  'mfu',
+  'mbu',
+  'link',
+  'link-gbps',
+  'link-gbit',
+  'link-count',
+  'link-latency-us',
+  'prefix',
+  'max-tokens',
+  'kv-dtype',
+  'weight-dtype',
+  'compute-dtype',
+  'bytes-per-elem',
+  'layers',
+  'hidden',
+  'heads',
+  'kv-heads',
+  'head-dim',
+  'params',
+  'active-params',
+  'vocab',
+  'tflops',
+  'hbm-gbps',
+  'hbm-gb',
 ] as const;
 
 export const BREAKEVEN_USAGE =
@@ -37,7 +73,8 @@ function countFlag(args: ParsedArgs, name: string): number | undefined {
 function dtypeFlag(args: ParsedArgs, name: string): Dtype | undefined {
   const s = stringFlag(args, name);
   if (s === undefined) return undefined;
-  if (!DTYPES.includes(s as Dtype)) throw new UsageError(`--${name} must be one of ${DTYPES.join(', ')}, got "${s}"`);
+  if (!DTYPES.includes(s as Dtype))
+    throw new UsageError(`--${name} must be one of ${DTYPES.join(', ')}, got "${s}"`);
   return s as Dtype;
 }
 
@@ -55,20 +92,25 @@ function wrap<T>(f: () => T): T {
 export const breakevenCommand: Command = {
   name: 'breakeven',
   usage: BREAKEVEN_USAGE,
-  summary: 'reload-vs-recompute break-even prefix lengths for a model, GPU and link (and, with --prefix, the minimum link bandwidth)',
+  summary:
+    'reload-vs-recompute break-even prefix lengths for a model, GPU and link (and, with --prefix, the minimum link bandwidth)',
   run(args: ParsedArgs) {
     checkKnownFlags(args, FLAGS);
     if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
     const modelId = stringFlag(args, 'model');
     if (!modelId) throw new UsageError(`--model is required (one of: ${MODELS.map((m) => m.id).join(', ')})`);
     const gpuId = stringFlag(args, 'gpu');
-    if (!gpuId) throw new UsageError(`--gpu is required (one of: ${ACCELERATORS.map((a) => a.id).join(', ')})`);
+    if (!gpuId)
+      throw new UsageError(`--gpu is required (one of: ${ACCELERATORS.map((a) => a.id).join(', ')})`);
 
     // ---- model, with overrides
     const base = wrap(() => resolveModel(modelId));
     const overridden: string[] = [];
     const mo: Partial<ModelSpec> = {};
-    const intOverride = (flag: string, field: 'layers' | 'hiddenSize' | 'attentionHeads' | 'kvHeads' | 'headDim' | 'vocabSize') => {
+    const intOverride = (
+      flag: string,
+      field: 'layers' | 'hiddenSize' | 'attentionHeads' | 'kvHeads' | 'headDim' | 'vocabSize',
+    ) => {
       const v = numberFlag(args, flag, { min: 1, integer: true });
       if (v !== undefined) {
         mo[field] = v;
@@ -78,7 +120,9 @@ export const breakevenCommand: Command = {
     if (base.attention.kind === 'mla') {
       for (const f of ['kv-heads', 'head-dim'])
         if (args.flags.has(f))
-          throw new UsageError(`--${f} does not apply to ${base.id}: it uses MLA, whose KV cache is one latent of kv_lora_rank + rope_dim per layer`);
+          throw new UsageError(
+            `--${f} does not apply to ${base.id}: it uses MLA, whose KV cache is one latent of kv_lora_rank + rope_dim per layer`,
+          );
     }
     intOverride('layers', 'layers');
     intOverride('hidden', 'hiddenSize');
@@ -102,10 +146,13 @@ export const breakevenCommand: Command = {
     const gpus = numberFlag(args, 'gpus', { min: 1, integer: true });
     const tpFlag = numberFlag(args, 'tp', { min: 1, integer: true });
     if (gpus !== undefined && tpFlag !== undefined && gpus !== tpFlag)
-      throw new UsageError(`--gpus ${gpus} and --tp ${tpFlag} differ: a replica here is one tensor-parallel group (pipeline and data parallelism are not modelled)`);
+      throw new UsageError(
+        `--gpus ${gpus} and --tp ${tpFlag} differ: a replica here is one tensor-parallel group (pipeline and data parallelism are not modelled)`,
+      );
     const tp = tpFlag ?? gpus ?? 1;
     const computeDtype = stringFlag(args, 'compute-dtype') ?? 'bf16';
-    if (computeDtype !== 'bf16' && computeDtype !== 'fp8') throw new UsageError(`--compute-dtype must be bf16 or fp8, got "${computeDtype}"`);
+    if (computeDtype !== 'bf16' && computeDtype !== 'fp8')
+      throw new UsageError(`--compute-dtype must be bf16 or fp8, got "${computeDtype}"`);
     const ao: Partial<AcceleratorSpec> = {};
     const tflops = numberFlag(args, 'tflops');
     if (tflops !== undefined) {
@@ -164,13 +211,23 @@ export const breakevenCommand: Command = {
       );
     const latencyUs = numberFlag(args, 'link-latency-us', { min: 0 });
     let link: LinkSpec;
-    if (linkId !== undefined) link = wrap(() => resolveLink(linkId, latencyUs !== undefined ? { latency: latencyUs * 1e-6 } : undefined));
+    if (linkId !== undefined)
+      link = wrap(() =>
+        resolveLink(linkId, latencyUs !== undefined ? { latency: latencyUs * 1e-6 } : undefined),
+      );
     else {
-      const bw = linkGbps !== undefined ? linkGbps * 1e9 : (linkGbit as number) * 1e9 / 8;
+      const bw = linkGbps !== undefined ? linkGbps * 1e9 : ((linkGbit as number) * 1e9) / 8;
       if (!(bw > 0)) throw new UsageError('link bandwidth must be positive');
-      link = wrap(() => customLink(bw, (latencyUs ?? 10) * 1e-6, linkGbps !== undefined ? `${linkGbps} GB/s link` : `${linkGbit} Gb/s link`));
+      link = wrap(() =>
+        customLink(
+          bw,
+          (latencyUs ?? 10) * 1e-6,
+          linkGbps !== undefined ? `${linkGbps} GB/s link` : `${linkGbit} Gb/s link`,
+        ),
+      );
     }
-    const linkCount = numberFlag(args, 'link-count', { min: 1, integer: true }) ?? (link.kind === 'pcie' ? tp : 1);
+    const linkCount =
+      numberFlag(args, 'link-count', { min: 1, integer: true }) ?? (link.kind === 'pcie' ? tp : 1);
     const path = { bandwidth: link.effectiveBandwidth * linkCount, latency: link.latency };
 
     const maxTokens = numberFlag(args, 'max-tokens', { min: 2 }) ?? model.maxContext;
@@ -185,8 +242,15 @@ export const breakevenCommand: Command = {
       warnings.push(
         `weights (${round(weights / 1e9)} GB at ${hw.weightDtype}) do not fit in ${tp} × ${accelerator.id} (${round((tp * accelerator.memoryBytes) / 1e9)} GB): the figures assume they do`,
       );
-    if (overridden.length && !overridden.includes('--params') && !overridden.includes('--active-params') && overridden.some((f) => ['--layers', '--hidden'].includes(f)))
-      warnings.push('--layers/--hidden changed but --params/--active-params did not: FLOPs and weight bytes still use the catalog parameter counts');
+    if (
+      overridden.length &&
+      !overridden.includes('--params') &&
+      !overridden.includes('--active-params') &&
+      overridden.some((f) => ['--layers', '--hidden'].includes(f))
+    )
+      warnings.push(
+        '--layers/--hidden changed but --params/--active-params did not: FLOPs and weight bytes still use the catalog parameter counts',
+      );
 
     const notes = [
       `reload(p) = latency + p × kvBytesPerToken / bandwidth; recompute(p) = prefill of p tokens from scratch, max(FLOPs / (tp·peak·mfu), bytes / (tp·HBM·mbu)) (src/sim/cost.ts)`,

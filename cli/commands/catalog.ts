@@ -84,13 +84,16 @@ function nodes() {
 export const catalogCommand: Command = {
   name: 'catalog',
   usage: 'catalog [--kind models|accelerators|links|nodes]',
-  summary: 'catalog figures with their sources: models (with derived KV bytes/token per dtype), accelerators, links, nodes',
+  summary:
+    'catalog figures with their sources: models (with derived KV bytes/token per dtype), accelerators, links, nodes',
   run(args: ParsedArgs) {
     checkKnownFlags(args, ['kind']);
     if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
     const kind = stringFlag(args, 'kind') as Kind | undefined;
-    if (kind !== undefined && !KINDS.includes(kind)) throw new UsageError(`unknown --kind "${kind}" (one of: ${KINDS.join(', ')})`);
-    const units = 'SI: bytes, bytes/s, FLOP/s, seconds, watts; fields under "derived" are computed from the cited figures';
+    if (kind !== undefined && !KINDS.includes(kind))
+      throw new UsageError(`unknown --kind "${kind}" (one of: ${KINDS.join(', ')})`);
+    const units =
+      'SI: bytes, bytes/s, FLOP/s, seconds, watts; fields under "derived" are computed from the cited figures';
     const all: Record<Kind, () => unknown> = { models, accelerators, links, nodes };
     if (kind) return { units, [kind]: all[kind]() };
     return { units, models: models(), accelerators: accelerators(), links: links(), nodes: nodes() };

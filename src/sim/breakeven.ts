@@ -82,12 +82,19 @@ export interface BreakEvenResult {
 }
 
 function checkPath(path: ReloadPath): void {
-  if (!(path.bandwidth > 0 && Number.isFinite(path.bandwidth))) throw new RangeError(`link bandwidth must be a positive finite number of bytes/s, got ${path.bandwidth}`);
-  if (!(path.latency >= 0 && Number.isFinite(path.latency))) throw new RangeError(`link latency must be a finite number of seconds ≥ 0, got ${path.latency}`);
+  if (!(path.bandwidth > 0 && Number.isFinite(path.bandwidth)))
+    throw new RangeError(`link bandwidth must be a positive finite number of bytes/s, got ${path.bandwidth}`);
+  if (!(path.latency >= 0 && Number.isFinite(path.latency)))
+    throw new RangeError(`link latency must be a finite number of seconds ≥ 0, got ${path.latency}`);
 }
 
 /** Seconds to bring p tokens of KV over the path: λ + p·k/B (0 for p = 0). */
-export function reloadTime(model: ModelSpec, hw: HardwareConfig, path: ReloadPath, prefixTokens: number): number {
+export function reloadTime(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  path: ReloadPath,
+  prefixTokens: number,
+): number {
   checkPath(path);
   if (!(prefixTokens >= 0)) throw new RangeError(`prefixTokens must be ≥ 0, got ${prefixTokens}`);
   if (prefixTokens === 0) return 0;
@@ -104,9 +111,16 @@ export function recomputeTime(model: ModelSpec, hw: HardwareConfig, prefixTokens
  *   B* = p·k / (recompute(p) − λ).  Reload wins for any faster link. Infinity if λ ≥ recompute(p) (the latency
  * alone loses, whatever the bandwidth).
  */
-export function minLinkBandwidth(model: ModelSpec, hw: HardwareConfig, prefixTokens: number, latency: number): number {
-  if (!(prefixTokens > 0 && Number.isFinite(prefixTokens))) throw new RangeError(`prefixTokens must be positive, got ${prefixTokens}`);
-  if (!(latency >= 0 && Number.isFinite(latency))) throw new RangeError(`latency must be ≥ 0 s, got ${latency}`);
+export function minLinkBandwidth(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  prefixTokens: number,
+  latency: number,
+): number {
+  if (!(prefixTokens > 0 && Number.isFinite(prefixTokens)))
+    throw new RangeError(`prefixTokens must be positive, got ${prefixTokens}`);
+  if (!(latency >= 0 && Number.isFinite(latency)))
+    throw new RangeError(`latency must be ≥ 0 s, got ${latency}`);
   const r = recomputeTime(model, hw, prefixTokens);
   if (r <= latency) return Infinity;
   return (prefixTokens * kvBytesPerToken(model, hw.kvDtype)) / (r - latency);
@@ -135,7 +149,13 @@ export function mooncakeMinBandwidth(args: {
 // Lambert W, real branches, from the logarithm of |z| so that huge or tiny arguments do not overflow.
 
 /** Root of a monotone f on [lo, hi] by Newton steps safeguarded with bisection. */
-function solveMonotone(f: (w: number) => number, df: (w: number) => number, lo: number, hi: number, w0: number): number {
+function solveMonotone(
+  f: (w: number) => number,
+  df: (w: number) => number,
+  lo: number,
+  hi: number,
+  w0: number,
+): number {
   let flo = f(lo);
   let w = Math.min(hi, Math.max(lo, w0));
   for (let i = 0; i < 200; i++) {
@@ -179,7 +199,13 @@ export function lambertWNegFromLog(u: number): { w0: number; wm1: number } {
     const z = -Math.exp(u);
     w0 = solveMonotone(f, df, -1, z, onePlusEz < 0.1 ? -1 + branchGuess : z);
   }
-  const wm1 = solveMonotone(f, df, Math.min(2 * u, -1), Math.min(u, -1), onePlusEz < 0.1 ? -1 - branchGuess : u - Math.log(-u));
+  const wm1 = solveMonotone(
+    f,
+    df,
+    Math.min(2 * u, -1),
+    Math.min(u, -1),
+    onePlusEz < 0.1 ? -1 - branchGuess : u - Math.log(-u),
+  );
   return { w0, wm1 };
 }
 
@@ -271,16 +297,29 @@ function polish(g: (p: number) => number, dg: (p: number) => number, p: number):
 
 /** A duration for the explanation text: µs below 1 ms, ms below 1 s, else s; 3 significant digits. */
 const fmtTime = (s: number) =>
-  s === 0 ? '0 s' : s < 1e-3 ? `${Number((s * 1e6).toPrecision(3))} µs` : s < 1 ? `${Number((s * 1e3).toPrecision(3))} ms` : `${Number(s.toPrecision(3))} s`;
-const fmtTok = (p: number) => Math.round(p).toLocaleString('en-US');
+  s === 0
+    ? '0 s'
+    : s < 1e-3
+      ? `${Number((s * 1e6).toPrecision(3))} µs`
+      : s < 1
+        ? `${Number((s * 1e3).toPrecision(3))} ms`
+        : `${Number(s.toPrecision(3))} s`;
+/** Whole tokens with thousands separators (no Intl: identical in every runtime). */
+const fmtTok = (p: number) => String(Math.round(p)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /**
  * Where reload and recompute of a p-token prefix cost the same, for p in (0, maxTokens] (default: the model's
  * context length); a prefix is at least 1 token. See the module comment for the method and the regimes.
  */
-export function breakEven(model: ModelSpec, hw: HardwareConfig, path: ReloadPath, opts: { maxTokens?: number } = {}): BreakEvenResult {
+export function breakEven(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  path: ReloadPath,
+  opts: { maxTokens?: number } = {},
+): BreakEvenResult {
   const maxTokens = opts.maxTokens ?? model.maxContext;
-  if (!(maxTokens > 1 && Number.isFinite(maxTokens))) throw new RangeError(`maxTokens must be more than 1, got ${maxTokens}`);
+  if (!(maxTokens > 1 && Number.isFinite(maxTokens)))
+    throw new RangeError(`maxTokens must be more than 1, got ${maxTokens}`);
   const c = coefficients(model, hw, path);
   const d = (p: number) => reloadTime(model, hw, path, p) - recomputeTime(model, hw, p);
   const rel = 1e-9;
@@ -333,13 +372,19 @@ export function breakEven(model: ModelSpec, hw: HardwareConfig, path: ReloadPath
   for (let i = 0; i + 1 < segBounds.length; i++) signs.push(signAt((segBounds[i] + segBounds[i + 1]) / 2));
   const pattern = signs.map((x) => (x < 0 ? '-' : '+')).join('');
   const regime: BreakEvenRegime =
-    pattern === '-' ? 'reload-always-wins'
-    : pattern === '+' ? 'recompute-always-wins'
-    : pattern === '+-' ? 'reload-wins-above'
-    : pattern === '-+' ? 'reload-wins-below'
-    : pattern === '-+-' ? 'recompute-wins-between'
-    : pattern === '+-+' ? 'reload-wins-between'
-    : 'mixed';
+    pattern === '-'
+      ? 'reload-always-wins'
+      : pattern === '+'
+        ? 'recompute-always-wins'
+        : pattern === '+-'
+          ? 'reload-wins-above'
+          : pattern === '-+'
+            ? 'reload-wins-below'
+            : pattern === '-+-'
+              ? 'recompute-wins-between'
+              : pattern === '+-+'
+                ? 'reload-wins-between'
+                : 'mixed';
 
   const floor = prefillCost(model, hw, 1, 0).memoryTime;
   const perTokStart = perTokenPrefillTime(model, hw, 0);

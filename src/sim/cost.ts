@@ -49,11 +49,20 @@ export const DEFAULT_MFU = 0.5;
 export const DEFAULT_MBU = 0.8;
 
 export function defaultHardware(accelerator: AcceleratorSpec, tp = 1): HardwareConfig {
-  return { accelerator, tp, mfu: DEFAULT_MFU, mbu: DEFAULT_MBU, weightDtype: 'bf16', kvDtype: 'bf16', computeDtype: 'bf16' };
+  return {
+    accelerator,
+    tp,
+    mfu: DEFAULT_MFU,
+    mbu: DEFAULT_MBU,
+    weightDtype: 'bf16',
+    kvDtype: 'bf16',
+    computeDtype: 'bf16',
+  };
 }
 
 function checkHardware(hw: HardwareConfig): void {
-  if (!Number.isInteger(hw.tp) || hw.tp < 1) throw new RangeError(`tp must be a whole number ≥ 1, got ${hw.tp}`);
+  if (!Number.isInteger(hw.tp) || hw.tp < 1)
+    throw new RangeError(`tp must be a whole number ≥ 1, got ${hw.tp}`);
   if (!(hw.mfu > 0 && hw.mfu <= 1)) throw new RangeError(`mfu must be in (0, 1], got ${hw.mfu}`);
   if (!(hw.mbu > 0 && hw.mbu <= 1)) throw new RangeError(`mbu must be in (0, 1], got ${hw.mbu}`);
   if (!(hw.weightDtype in DTYPE_BYTES)) throw new RangeError(`unknown weightDtype ${String(hw.weightDtype)}`);
@@ -68,7 +77,10 @@ function checkTokens(name: string, v: number): void {
 export function peakFlops(hw: HardwareConfig): number {
   const dt = hw.computeDtype ?? 'bf16';
   if (dt === 'fp8') {
-    if (!(hw.accelerator.fp8Flops > 0)) throw new RangeError(`${hw.accelerator.id} has no FP8 tensor path (fp8Flops = 0); use computeDtype 'bf16'`);
+    if (!(hw.accelerator.fp8Flops > 0))
+      throw new RangeError(
+        `${hw.accelerator.id} has no FP8 tensor path (fp8Flops = 0); use computeDtype 'bf16'`,
+      );
     return hw.accelerator.fp8Flops;
   }
   return hw.accelerator.bf16Flops;
@@ -145,7 +157,8 @@ export function kvReplication(model: ModelSpec, tp: number): number {
  */
 export function weightSplit(model: ModelSpec): { always: number; routed: number; touchProbability: number } {
   const embed = embeddingParams(model);
-  if (model.activeParams >= model.totalParams) return { always: model.totalParams - embed, routed: 0, touchProbability: 1 };
+  if (model.activeParams >= model.totalParams)
+    return { always: model.totalParams - embed, routed: 0, touchProbability: 1 };
   if (model.moe && model.moe.activeExperts < model.moe.experts) {
     const { experts: E, activeExperts: k } = model.moe;
     const e = (model.totalParams - model.activeParams) / (E - k);
@@ -209,14 +222,23 @@ export function prefillFlops(model: ModelSpec, newTokens: number, cachedTokens: 
   if (newTokens === 0) return 0;
   const n = newTokens;
   const c = cachedTokens;
-  return 2 * bodyParams(model) * n + 2 * embeddingParams(model) + attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2);
+  return (
+    2 * bodyParams(model) * n +
+    2 * embeddingParams(model) +
+    attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2)
+  );
 }
 
 /**
  * Prefill bytes: weights touched by n tokens + KV read for the c cached tokens + KV written for the n new ones,
  * the KV term multiplied by kvReplication (copies held across the tp GPUs).
  */
-export function prefillBytes(model: ModelSpec, hw: HardwareConfig, newTokens: number, cachedTokens: number): number {
+export function prefillBytes(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  newTokens: number,
+  cachedTokens: number,
+): number {
   checkTokens('newTokens', newTokens);
   checkTokens('cachedTokens', cachedTokens);
   if (newTokens === 0) return 0;
@@ -224,8 +246,17 @@ export function prefillBytes(model: ModelSpec, hw: HardwareConfig, newTokens: nu
   return weightBytesTouched(model, hw.weightDtype, newTokens) + kv * (cachedTokens + newTokens);
 }
 
-export function prefillCost(model: ModelSpec, hw: HardwareConfig, newTokens: number, cachedTokens: number): PassCost {
-  return roofline(hw, prefillFlops(model, newTokens, cachedTokens), prefillBytes(model, hw, newTokens, cachedTokens));
+export function prefillCost(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  newTokens: number,
+  cachedTokens: number,
+): PassCost {
+  return roofline(
+    hw,
+    prefillFlops(model, newTokens, cachedTokens),
+    prefillBytes(model, hw, newTokens, cachedTokens),
+  );
 }
 
 /**
@@ -234,7 +265,12 @@ export function prefillCost(model: ModelSpec, hw: HardwareConfig, newTokens: num
  * Short prefills are memory-bound (the weights must be streamed once whatever n is); long ones compute-bound.
  * Returns 0 for n = 0.
  */
-export function prefillTime(model: ModelSpec, hw: HardwareConfig, newTokens: number, cachedTokens: number): number {
+export function prefillTime(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  newTokens: number,
+  cachedTokens: number,
+): number {
   return prefillCost(model, hw, newTokens, cachedTokens).time;
 }
 
@@ -246,17 +282,29 @@ export function prefillTime(model: ModelSpec, hw: HardwareConfig, newTokens: num
  *   bytes = weightBytesTouched(batch) + kvBytesPerToken · kvReplication · totalContextTokens
  * At batch 1 this is weights / (tp · bw · mbu): 70B BF16 on 8 × H100 ≈ 139 GB / 21.4 TB/s ≈ 6.5 ms.
  */
-export function decodeCost(model: ModelSpec, hw: HardwareConfig, batchSize: number, totalContextTokens: number): PassCost {
+export function decodeCost(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  batchSize: number,
+  totalContextTokens: number,
+): PassCost {
   checkTokens('batchSize', batchSize);
   checkTokens('totalContextTokens', totalContextTokens);
   if (batchSize === 0) return roofline(hw, 0, 0);
-  const flops = 2 * (model.activeParams - embeddingParams(model)) * batchSize + attentionFlopsPerPair(model, 'decode') * totalContextTokens;
+  const flops =
+    2 * (model.activeParams - embeddingParams(model)) * batchSize +
+    attentionFlopsPerPair(model, 'decode') * totalContextTokens;
   const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
   const bytes = weightBytesTouched(model, hw.weightDtype, batchSize) + kv * totalContextTokens;
   return roofline(hw, flops, bytes);
 }
 
-export function decodeStepTime(model: ModelSpec, hw: HardwareConfig, batchSize: number, totalContextTokens: number): number {
+export function decodeStepTime(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  batchSize: number,
+  totalContextTokens: number,
+): number {
   return decodeCost(model, hw, batchSize, totalContextTokens).time;
 }
 
@@ -291,7 +339,9 @@ export function iterationCost(model: ModelSpec, hw: HardwareConfig, batch: Itera
       checkTokens('decodeContextTokens', c);
       ctx += c;
     }
-    flops += 2 * (model.activeParams - embeddingParams(model)) * decodes + attentionFlopsPerPair(model, 'decode') * ctx;
+    flops +=
+      2 * (model.activeParams - embeddingParams(model)) * decodes +
+      attentionFlopsPerPair(model, 'decode') * ctx;
     kvTokens += ctx;
     tokens += decodes;
   }
@@ -315,7 +365,10 @@ export function iterationTime(model: ModelSpec, hw: HardwareConfig, batch: Itera
  */
 export function perTokenPrefillTime(model: ModelSpec, hw: HardwareConfig, contextTokens: number): number {
   checkTokens('contextTokens', contextTokens);
-  const compute = (2 * bodyParams(model) + attentionFlopsPerPair(model, 'prefill') * (contextTokens + 1)) / effectiveFlops(hw);
-  const memory = (kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp)) / effectiveMemBandwidth(hw);
+  const compute =
+    (2 * bodyParams(model) + attentionFlopsPerPair(model, 'prefill') * (contextTokens + 1)) /
+    effectiveFlops(hw);
+  const memory =
+    (kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp)) / effectiveMemBandwidth(hw);
   return Math.max(compute, memory);
 }

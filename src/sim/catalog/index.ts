@@ -23,7 +23,8 @@ type Overrides<T> = { [K in keyof T]?: T[K] };
 
 function lookup<T extends { id: string }>(kind: string, list: readonly T[], id: string): T {
   const found = list.find((x) => x.id === id);
-  if (!found) throw new CatalogError(`unknown ${kind} "${id}" (valid ids: ${list.map((x) => x.id).join(', ')})`);
+  if (!found)
+    throw new CatalogError(`unknown ${kind} "${id}" (valid ids: ${list.map((x) => x.id).join(', ')})`);
   return found;
 }
 
@@ -33,30 +34,52 @@ function checkNumber(
   v: unknown,
   opts: { allowZero?: boolean; integer?: boolean; max?: number } = {},
 ): void {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new CatalogError(`${what}: ${field} must be a finite number, got ${String(v)}`);
-  if (opts.allowZero ? v < 0 : v <= 0) throw new CatalogError(`${what}: ${field} must be ${opts.allowZero ? 'zero or more' : 'positive'}, got ${v}`);
-  if (opts.integer && !Number.isInteger(v)) throw new CatalogError(`${what}: ${field} must be a whole number, got ${v}`);
-  if (opts.max !== undefined && v > opts.max) throw new CatalogError(`${what}: ${field} must be at most ${opts.max}, got ${v}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new CatalogError(`${what}: ${field} must be a finite number, got ${String(v)}`);
+  if (opts.allowZero ? v < 0 : v <= 0)
+    throw new CatalogError(
+      `${what}: ${field} must be ${opts.allowZero ? 'zero or more' : 'positive'}, got ${v}`,
+    );
+  if (opts.integer && !Number.isInteger(v))
+    throw new CatalogError(`${what}: ${field} must be a whole number, got ${v}`);
+  if (opts.max !== undefined && v > opts.max)
+    throw new CatalogError(`${what}: ${field} must be at most ${opts.max}, got ${v}`);
 }
 
 function checkString(what: string, field: string, v: unknown): void {
-  if (typeof v !== 'string' || v.length === 0) throw new CatalogError(`${what}: ${field} must be a non-empty string`);
+  if (typeof v !== 'string' || v.length === 0)
+    throw new CatalogError(`${what}: ${field} must be a non-empty string`);
 }
 
 function checkKnownKeys(what: string, o: object, known: readonly string[]): void {
-  for (const k of Object.keys(o)) if (!known.includes(k)) throw new CatalogError(`${what}: unknown field "${k}" (fields: ${known.join(', ')})`);
+  for (const k of Object.keys(o))
+    if (!known.includes(k))
+      throw new CatalogError(`${what}: unknown field "${k}" (fields: ${known.join(', ')})`);
 }
 
 function apply<T extends object>(base: T, overrides: Overrides<T> | undefined): T {
   if (!overrides) return { ...base };
   const out = { ...base };
-  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(overrides))
+    if (v !== undefined) (out as Record<string, unknown>)[k] = v;
   return out;
 }
 
 const MODEL_FIELDS = [
-  'id', 'name', 'layers', 'hiddenSize', 'attentionHeads', 'kvHeads', 'headDim', 'totalParams', 'activeParams',
-  'vocabSize', 'maxContext', 'attention', 'moe', 'source',
+  'id',
+  'name',
+  'layers',
+  'hiddenSize',
+  'attentionHeads',
+  'kvHeads',
+  'headDim',
+  'totalParams',
+  'activeParams',
+  'vocabSize',
+  'maxContext',
+  'attention',
+  'moe',
+  'source',
 ] as const;
 
 export function validateModel(m: ModelSpec): ModelSpec {
@@ -65,17 +88,33 @@ export function validateModel(m: ModelSpec): ModelSpec {
   checkKnownKeys(what, m, MODEL_FIELDS);
   checkString(what, 'id', m.id);
   checkString(what, 'name', m.name);
-  for (const f of ['layers', 'hiddenSize', 'attentionHeads', 'kvHeads', 'headDim', 'vocabSize', 'maxContext'] as const)
+  for (const f of [
+    'layers',
+    'hiddenSize',
+    'attentionHeads',
+    'kvHeads',
+    'headDim',
+    'vocabSize',
+    'maxContext',
+  ] as const)
     checkNumber(what, f, m[f], { integer: true });
   checkNumber(what, 'totalParams', m.totalParams);
   checkNumber(what, 'activeParams', m.activeParams);
   if (m.activeParams > m.totalParams)
-    throw new CatalogError(`${what}: activeParams (${m.activeParams}) cannot exceed totalParams (${m.totalParams})`);
-  if (m.kvHeads > m.attentionHeads) throw new CatalogError(`${what}: kvHeads (${m.kvHeads}) cannot exceed attentionHeads (${m.attentionHeads})`);
+    throw new CatalogError(
+      `${what}: activeParams (${m.activeParams}) cannot exceed totalParams (${m.totalParams})`,
+    );
+  if (m.kvHeads > m.attentionHeads)
+    throw new CatalogError(
+      `${what}: kvHeads (${m.kvHeads}) cannot exceed attentionHeads (${m.attentionHeads})`,
+    );
   if (m.attention?.kind === 'mla') {
-    for (const f of ['kvLoraRank', 'ropeHeadDim', 'qkHeadDim', 'vHeadDim'] as const) checkNumber(what, `attention.${f}`, m.attention[f], { integer: true });
+    for (const f of ['kvLoraRank', 'ropeHeadDim', 'qkHeadDim', 'vHeadDim'] as const)
+      checkNumber(what, `attention.${f}`, m.attention[f], { integer: true });
   } else if (m.attention?.kind !== 'gqa') {
-    throw new CatalogError(`${what}: attention must be { kind: 'gqa' } or { kind: 'mla', kvLoraRank, ropeHeadDim, qkHeadDim, vHeadDim }`);
+    throw new CatalogError(
+      `${what}: attention must be { kind: 'gqa' } or { kind: 'mla', kvLoraRank, ropeHeadDim, qkHeadDim, vHeadDim }`,
+    );
   }
   if (m.moe !== undefined) {
     checkNumber(what, 'moe.experts', m.moe.experts, { integer: true });
@@ -85,10 +124,14 @@ export function validateModel(m: ModelSpec): ModelSpec {
   // transformer body, so the active parameters must hold both.
   const embed = m.vocabSize * m.hiddenSize;
   if (2 * embed >= m.activeParams)
-    throw new CatalogError(`${what}: activeParams (${m.activeParams}) must exceed input embedding + LM head, 2 × vocabSize × hiddenSize (${2 * embed})`);
+    throw new CatalogError(
+      `${what}: activeParams (${m.activeParams}) must exceed input embedding + LM head, 2 × vocabSize × hiddenSize (${2 * embed})`,
+    );
   if (m.moe !== undefined && m.activeParams < m.totalParams) {
     if (m.moe.activeExperts >= m.moe.experts)
-      throw new CatalogError(`${what}: moe.activeExperts (${m.moe.activeExperts}) must be below moe.experts (${m.moe.experts}) when activeParams < totalParams`);
+      throw new CatalogError(
+        `${what}: moe.activeExperts (${m.moe.activeExperts}) must be below moe.experts (${m.moe.experts}) when activeParams < totalParams`,
+      );
     const perExpert = (m.totalParams - m.activeParams) / (m.moe.experts - m.moe.activeExperts);
     const shared = m.activeParams - m.moe.activeExperts * perExpert;
     if (shared < 2 * embed)
@@ -106,15 +149,30 @@ export function validateModel(m: ModelSpec): ModelSpec {
  */
 export function resolveModel(idOrSpec: string | ModelSpec, overrides?: Overrides<ModelSpec>): ModelSpec {
   const base = typeof idOrSpec === 'string' ? lookup('model', MODELS, idOrSpec) : idOrSpec;
-  if (typeof base !== 'object' || base === null) throw new CatalogError('model must be a catalog id or a ModelSpec object');
+  if (typeof base !== 'object' || base === null)
+    throw new CatalogError('model must be a catalog id or a ModelSpec object');
   const out = apply(base, overrides);
-  if (overrides?.totalParams !== undefined && overrides.activeParams === undefined && base.activeParams === base.totalParams)
+  if (
+    overrides?.totalParams !== undefined &&
+    overrides.activeParams === undefined &&
+    base.activeParams === base.totalParams
+  )
     out.activeParams = overrides.totalParams;
   return validateModel(out);
 }
 
 const ACCELERATOR_FIELDS = [
-  'id', 'name', 'vendor', 'memoryBytes', 'memBandwidth', 'bf16Flops', 'fp8Flops', 'powerW', 'hostLink', 'scaleUpBandwidth', 'source',
+  'id',
+  'name',
+  'vendor',
+  'memoryBytes',
+  'memBandwidth',
+  'bf16Flops',
+  'fp8Flops',
+  'powerW',
+  'hostLink',
+  'scaleUpBandwidth',
+  'source',
 ] as const;
 
 export function validateAccelerator(a: AcceleratorSpec): AcceleratorSpec {
@@ -131,14 +189,28 @@ export function validateAccelerator(a: AcceleratorSpec): AcceleratorSpec {
   return a;
 }
 
-export function resolveAccelerator(idOrSpec: string | AcceleratorSpec, overrides?: Overrides<AcceleratorSpec>): AcceleratorSpec {
+export function resolveAccelerator(
+  idOrSpec: string | AcceleratorSpec,
+  overrides?: Overrides<AcceleratorSpec>,
+): AcceleratorSpec {
   const base = typeof idOrSpec === 'string' ? lookup('accelerator', ACCELERATORS, idOrSpec) : idOrSpec;
-  if (typeof base !== 'object' || base === null) throw new CatalogError('accelerator must be a catalog id or an AcceleratorSpec object');
+  if (typeof base !== 'object' || base === null)
+    throw new CatalogError('accelerator must be a catalog id or an AcceleratorSpec object');
   return validateAccelerator(apply(base, overrides));
 }
 
 const LINK_KINDS: readonly LinkKind[] = ['pcie', 'nvlink', 'nvme', 'rdma', 'ethernet'];
-const LINK_FIELDS = ['id', 'name', 'kind', 'lineRate', 'effectiveBandwidth', 'effectiveBasis', 'latency', 'latencyBasis', 'source'] as const;
+const LINK_FIELDS = [
+  'id',
+  'name',
+  'kind',
+  'lineRate',
+  'effectiveBandwidth',
+  'effectiveBasis',
+  'latency',
+  'latencyBasis',
+  'source',
+] as const;
 
 export function validateLink(l: LinkSpec): LinkSpec {
   if (typeof l !== 'object' || l === null) throw new CatalogError('link must be an object');
@@ -146,7 +218,8 @@ export function validateLink(l: LinkSpec): LinkSpec {
   checkKnownKeys(what, l, LINK_FIELDS);
   checkString(what, 'id', l.id);
   checkString(what, 'name', l.name);
-  if (!LINK_KINDS.includes(l.kind)) throw new CatalogError(`${what}: kind must be one of ${LINK_KINDS.join(', ')}, got ${String(l.kind)}`);
+  if (!LINK_KINDS.includes(l.kind))
+    throw new CatalogError(`${what}: kind must be one of ${LINK_KINDS.join(', ')}, got ${String(l.kind)}`);
   checkNumber(what, 'lineRate', l.lineRate);
   checkNumber(what, 'effectiveBandwidth', l.effectiveBandwidth);
   checkNumber(what, 'latency', l.latency, { allowZero: true });
@@ -156,7 +229,8 @@ export function validateLink(l: LinkSpec): LinkSpec {
 
 export function resolveLink(idOrSpec: string | LinkSpec, overrides?: Overrides<LinkSpec>): LinkSpec {
   const base = typeof idOrSpec === 'string' ? lookup('link', LINKS, idOrSpec) : idOrSpec;
-  if (typeof base !== 'object' || base === null) throw new CatalogError('link must be a catalog id or a LinkSpec object');
+  if (typeof base !== 'object' || base === null)
+    throw new CatalogError('link must be a catalog id or a LinkSpec object');
   return validateLink(apply(base, overrides));
 }
 
@@ -177,7 +251,8 @@ export function customLink(effectiveBandwidth: number, latency: number, name = '
 
 export function resolveNode(idOrSpec: string | NodeSpec, overrides?: Overrides<NodeSpec>): NodeSpec {
   const base = typeof idOrSpec === 'string' ? lookup('node', NODES, idOrSpec) : idOrSpec;
-  if (typeof base !== 'object' || base === null) throw new CatalogError('node must be a catalog id or a NodeSpec object');
+  if (typeof base !== 'object' || base === null)
+    throw new CatalogError('node must be a catalog id or a NodeSpec object');
   const n = apply(base, overrides);
   const what = `node "${n.id ?? '?'}"`;
   checkString(what, 'id', n.id);

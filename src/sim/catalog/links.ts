@@ -61,7 +61,8 @@ const MOONCAKE_SOURCE =
   "Qin et al., 'Mooncake: Trading More Storage for Less Computation', USENIX FAST'25, Fig. 12 (Transfer Engine, 40 GB = LLaMA3-70B KV of 128k tokens)";
 const VLLM_OFFLOAD_SOURCE =
   "vLLM blog 'Inside vLLM's new KV offloading connector' (vllm-project.github.io _posts/2025-12-29-offloading-connector.md): ~50 GB/s single direction GPU↔CPU on H100, 2 MB blocks";
-const PCIE_SPEC_SOURCE = 'PCI-SIG PCI Express Base Specification (Gen4 16 GT/s, Gen5 32 GT/s per lane, 128b/130b encoding)';
+const PCIE_SPEC_SOURCE =
+  'PCI-SIG PCI Express Base Specification (Gen4 16 GT/s, Gen5 32 GT/s per lane, 128b/130b encoding)';
 const LATENCY_ASSUMED = 'latency: assumed order of magnitude, no primary source gives a single figure';
 
 export const LINKS: readonly LinkSpec[] = [
@@ -138,7 +139,7 @@ export const LINKS: readonly LinkSpec[] = [
     latency: 90e-6,
     latencyBasis: 'spec',
     source:
-      'KIOXIA CM6 Series (PCIe Gen4 x4 enterprise NVMe) specification: 6,900 MB/s sequential read; ~90 µs read latency per KIOXIA\'s Gen4→Gen5 comparison (China Flash Market Summit, Sept 2021). Line rate: PCI-SIG Gen4 x4.',
+      "KIOXIA CM6 Series (PCIe Gen4 x4 enterprise NVMe) specification: 6,900 MB/s sequential read; ~90 µs read latency per KIOXIA's Gen4→Gen5 comparison (China Flash Market Summit, Sept 2021). Line rate: PCI-SIG Gen4 x4.",
   },
   {
     id: 'nvme-gen5',
@@ -150,7 +151,7 @@ export const LINKS: readonly LinkSpec[] = [
     latency: 70e-6,
     latencyBasis: 'spec',
     source:
-      'KIOXIA CM7 Series (PCIe Gen5 x4 enterprise NVMe) specification: 14,000 MB/s sequential read; ~70 µs read latency per KIOXIA\'s Gen5 presentation (China Flash Market Summit, Sept 2021). Line rate: PCI-SIG Gen5 x4.',
+      "KIOXIA CM7 Series (PCIe Gen5 x4 enterprise NVMe) specification: 14,000 MB/s sequential read; ~70 µs read latency per KIOXIA's Gen5 presentation (China Flash Market Summit, Sept 2021). Line rate: PCI-SIG Gen5 x4.",
   },
   {
     id: 'rdma-100g',

@@ -142,4 +142,3 @@ export function nodeTotals(node: NodeSpec, accelerator?: AcceleratorSpec): NodeT
     powerWPerGpu: node.powerW / node.gpuCount,
   };
 }
-
