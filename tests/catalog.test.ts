@@ -170,3 +170,15 @@ describe('resolvers', () => {
     );
   });
 });
+
+describe('node resolver', () => {
+  it('validates overrides of a node', () => {
+    expect(resolveNode('dgx-h100', { gpuCount: 4 }).gpuCount).toBe(4);
+    expect(() => resolveNode('dgx-h100', { gpuCount: 0 })).toThrow(/gpuCount must be positive/);
+    expect(() => resolveNode('dgx-h100', { accelerator: 'tpu' })).toThrow(/unknown accelerator "tpu"/);
+    expect(() =>
+      resolveNode('dgx-h100', { nvme: { link: 'nvme-gen4', drives: -1, capacityBytes: 1 } }),
+    ).toThrow(/nvme.drives/);
+    expect(() => resolveNode('dgx-x')).toThrow(/unknown node "dgx-x" \(valid ids: dgx-a100-640gb/);
+  });
+});

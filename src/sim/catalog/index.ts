@@ -261,6 +261,8 @@ export function resolveNode(idOrSpec: string | NodeSpec, overrides?: Overrides<N
   checkNumber(what, 'hostDramBytes', n.hostDramBytes, { allowZero: true });
   checkNumber(what, 'powerW', n.powerW);
   lookup('link', LINKS, n.nvme.link);
+  checkNumber(what, 'nvme.drives', n.nvme.drives, { allowZero: true, integer: true });
+  checkNumber(what, 'nvme.capacityBytes', n.nvme.capacityBytes, { allowZero: true });
   lookup('link', LINKS, n.scaleUpLink);
   for (const g of n.nics) {
     lookup('link', LINKS, g.link);
