@@ -367,6 +367,23 @@ describe('real Mooncake traces (skipped when ../shared/data/mooncake is absent)'
       expect(s.idealHitRatio.tokens).toBeLessThan(0.42);
       // the line-iterator path (JSON.parse per line) builds the same table as the in-place scanner
       expect(mooncakeTable(readFileSync(CONVERSATION, 'utf8').split('\n')).table).toEqual(table);
+      // a one-tier KvCache driven like a replica (acquire, commit, release per request) is the same LRU
+      const kv = new KvCache({
+        blockSize: 512,
+        bytesPerBlock: 1,
+        tiers: [{ name: 'hbm', capacityBlocks: 10_000 }],
+      });
+      let hit = 0;
+      for (let i = 0; i < table.count; i++) {
+        const h = table.blocks.subarray(table.blockStart[i], table.blockStart[i + 1]);
+        const a = kv.acquire(i, h, { tokens: table.inputTokens[i] });
+        if (!a.ok) throw new Error(a.message);
+        hit += a.hit.blocks;
+        kv.commit(i);
+        kv.release(i);
+      }
+      expect(hit / table.blocks.length).toBeCloseTo(s.lru[1].hitRatio.blocks, 12);
+      expect(kv.checkInvariants()).toEqual([]);
       // LRU hit ratios grow with capacity and reach the ideal once everything fits (182,790 unique blocks)
       const r = s.lru.map((l) => l.hitRatio.blocks);
       for (let i = 1; i < r.length; i++) expect(r[i]).toBeGreaterThan(r[i - 1] - 1e-12);

@@ -7,12 +7,21 @@
  * - in this process: the median over 5 runs of read + parse + statistics, the first (cold) run, and memory;
  * - in fresh processes, 3 runs each: time after start-up and peak RSS for TypeScript
  *   (bench/reference/trace_stats_ts.ts under tsx) and for Python, and their ratio;
- * - whether both computed the same figures.
+ * - whether both computed the same figures;
+ * - the cost of the tiered KvCache itself on the same trace, driven as a replica would drive it (acquire,
+ *   commit, release per request), for three tier set-ups.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { mooncakeTable, traceStats, type TraceStats } from '../../src/sim/trace';
+import {
+  arrivalOrder,
+  mooncakeTable,
+  traceStats,
+  type RequestTable,
+  type TraceStats,
+} from '../../src/sim/trace';
+import { KvCache, KvPool, type TierConfig } from '../../src/sim/kvcache';
 import { median, mib } from '../util';
 import type { BenchSuite } from './index';
 
@@ -31,6 +40,59 @@ interface ChildResult {
   inputTokens: { mean: number; p99: number };
   elapsedS: number;
   maxRssKiB: number;
+}
+
+const LINK = { bandwidthGBps: 50, latencyS: 10e-6 };
+const REPLAYS: { name: string; make: () => KvCache[] }[] = [
+  {
+    name: 'hbm 10k blocks',
+    make: () => [
+      new KvCache({ blockSize: 512, bytesPerBlock: 1, tiers: [{ name: 'hbm', capacityBlocks: 10_000 }] }),
+    ],
+  },
+  {
+    name: 'hbm 5k + dram 20k',
+    make: () => [
+      new KvCache({
+        blockSize: 512,
+        bytesPerBlock: 1,
+        tiers: [
+          { name: 'hbm', capacityBlocks: 5_000 },
+          { name: 'dram', capacityBlocks: 20_000, link: LINK },
+        ],
+      }),
+    ],
+  },
+  {
+    name: '2 replicas (hbm 5k + dram 20k) + shared pool 100k, round robin',
+    make: () => {
+      const pool = new KvPool({ bytesPerBlock: 1, capacityBlocks: 100_000 });
+      const tiers: TierConfig[] = [
+        { name: 'hbm', capacityBlocks: 5_000 },
+        { name: 'dram', capacityBlocks: 20_000, link: LINK },
+        { name: 'remote', pool, link: LINK },
+      ];
+      return [0, 1].map((id) => new KvCache({ id, blockSize: 512, bytesPerBlock: 1, tiers }));
+    },
+  },
+];
+
+/** Replay a trace through replica caches; returns the prefix hit ratio in blocks. */
+function replay(table: RequestTable, caches: KvCache[]): number {
+  const order = arrivalOrder(table);
+  let hit = 0;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j];
+    const c = caches[j % caches.length];
+    const a = c.acquire(i, table.blocks.subarray(table.blockStart[i], table.blockStart[i + 1]), {
+      tokens: table.inputTokens[i],
+    });
+    if (!a.ok) continue;
+    hit += a.hit.blocks;
+    c.commit(i);
+    c.release(i);
+  }
+  return hit / table.blocks.length;
 }
 
 function runChild(cmd: string, args: string[]): { out: ChildResult; wallS: number } | { error: string } {
@@ -98,6 +160,23 @@ export const traceStatsSuite: BenchSuite = {
       `TypeScript, in process (read + parse + stats): median ${median(samples).toFixed(1)} ms over ${RUNS} runs, first (cold) ${samples[0].toFixed(1)} ms; ` +
         `heapUsed peak ${mib(heapPeak)}, rss ${mib(process.memoryUsage().rss)} (was ${mib(rss0)}), process peak RSS ${mib(process.resourceUsage().maxRSS * 1024)}`,
     );
+
+    // The tiered KvCache on the same trace.
+    const { table } = mooncakeTable(readFileSync(TRACE, 'utf8'));
+    for (const r of REPLAYS) {
+      let ratio = 0;
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const caches = r.make();
+        const t0 = performance.now();
+        ratio = replay(table, caches);
+        times.push(performance.now() - t0);
+      }
+      const ms = median(times);
+      console.log(
+        `KvCache replay, ${r.name}: median ${ms.toFixed(1)} ms over 3 runs (${((1000 * ms) / table.blocks.length).toFixed(2)} µs per block, ${((1000 * ms) / table.count).toFixed(1)} µs per request), prefix hit ratio ${(100 * ratio).toFixed(1)}% of blocks`,
+      );
+    }
 
     // Fresh processes: TypeScript (tsx) and Python, same computation, same fields.
     const ts: { out: ChildResult; wallS: number }[] = [];

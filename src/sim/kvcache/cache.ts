@@ -365,6 +365,11 @@ export class KvCache {
     return this.seqs.get(seq)?.blocks.map((b) => b.hash) ?? [];
   }
 
+  /** Number of blocks a sequence holds (0 if unknown); O(1). */
+  heldCount(seq: SeqId): number {
+    return this.seqs.get(seq)?.blocks.length ?? 0;
+  }
+
   /** Sequences currently holding blocks. */
   get sequences(): number {
     return this.seqs.size;

@@ -57,7 +57,7 @@
  * pool.counters();          // puts, dedup, fetches, evictions, bytes
  * ```
  * Other operations: `insert(hashes)` (computed blocks, unpinned), `offload(hashes, tier)`, `drop(hashes)`,
- * `where(hash)`, `held(seq)`, `blocks()`, `loadTimeS(tier, blocks)`, `checkInvariants()` (for tests).
+ * `where(hash)`, `held(seq)`, `heldCount(seq)`, `blocks()`, `loadTimeS(tier, blocks)`, `checkInvariants()` (for tests).
  *
  * Accounting (checked by checkInvariants): blocks that entered a replica (`created` + `fetched`) = resident +
  * `freed` (pending, released uncomputed) + `dropped` + `toPool`; the same holds in tokens, and for the pool
