@@ -351,45 +351,50 @@ describe('KvCache', () => {
 
   it('a shared remote pool: one replica demotes into it, another finds and copies from it', () => {
     const pool = new KvPool({ bytesPerBlock: BPB, capacityBlocks: 10 });
-    const mk = (id: number) =>
+    const mk = (id: number, hbm: number) =>
       cache(
         [
-          { name: 'hbm', capacityBlocks: 2 },
+          { name: 'hbm', capacityBlocks: hbm },
           { name: 'dram', capacityBlocks: 1, link: PCIE },
           { name: 'remote', pool, link: NIC },
         ],
         { id },
       );
-    const r0 = mk(0);
-    const r1 = mk(1);
+    const r0 = mk(0, 2);
+    const r1 = mk(1, 3);
     const h = ids('sys', 'tools', 'task');
-    r0.insert(h); // 3 blocks into 2 HBM slots: the tail goes to DRAM
-    r0.insert(ids('other', 'x')); // pushes: HBM evicts two, DRAM keeps one, one goes to the pool
-    expect(pool.size).toBeGreaterThan(0);
-    const inPool = h.filter((x) => pool.has(x));
-    expect(inPool.length).toBeGreaterThan(0);
-    // replica 1 has nothing locally; everything it finds for h's prefix is in the pool
+    r0.insert(h); // HBM [tools, sys] (sys most recent), DRAM [task]
+    r0.insert(ids('other', 'x')); // task then tools fall into the pool; DRAM [sys]; HBM [x, other]
+    expect(h.map((x) => r0.where(x))).toEqual(['dram', 'remote', 'remote']);
+    r0.insert(ids('more')); // HBM evicts x, DRAM pushes sys into the pool
+    expect(h.map((x) => pool.has(x))).toEqual([true, true, true]);
+    expect(h.some((x) => [...r0.blocks()].some((b) => b.hash === x))).toBe(false); // left replica 0
+    expect(r0.counters().toPool).toBe(3);
+    expect(r0.counters().bytesDown).toEqual([0, 4e6, 3e6]);
+    // replica 1 has nothing locally and finds all of h in the pool: remote → DRAM (NIC) → HBM (PCIe), pipelined
     const look = r1.lookup(h);
-    expect(look.tiers.map((t) => t.tier)).toEqual(['hbm', 'dram', 'remote']);
-    const prefixInPool = h.findIndex((x) => !pool.has(x));
-    const expected = prefixInPool < 0 ? 3 : prefixInPool;
-    expect(look.tiers[2].blocks).toBe(expected);
-    if (expected > 0) {
-      // remote → dram (NIC) → hbm (PCIe): pipelined over the slower link
-      expect(look.tiers[2].timeS).toBeCloseTo(3e-3 + (expected * 1e6) / 5e9, 12);
-      const a = r1.acquire('q', h);
-      expect(a.ok).toBe(true);
-      expect(r1.counters().fetched).toBe(expected);
-      expect(r1.counters().bytesUp).toEqual([0, expected * 1e6, expected * 1e6]);
-      expect(pool.has(h[0])).toBe(pool.has(h[0])); // the pool keeps its copies
-      expect(h.slice(0, expected).every((x) => pool.has(x))).toBe(true);
-    }
-    // a put of a block the pool already holds moves no bytes
-    const before = pool.counters();
+    expect(look.tiers.map((t) => [t.tier, t.blocks])).toEqual([
+      ['hbm', 0],
+      ['dram', 0],
+      ['remote', 3],
+    ]);
+    expect(look.tiers[2].timeS).toBeCloseTo(3e-3 + 3e6 / 5e9, 12);
+    const a = r1.acquire('q', h);
+    expect(a.ok && a.hit.tiers[2].blocks).toBe(3);
+    expect(r1.counters().fetched).toBe(3);
+    expect(r1.counters().bytesUp).toEqual([0, 3e6, 3e6]);
+    expect(h.every((x) => pool.has(x))).toBe(true); // the pool keeps its copies
+    expect(pool.counters().fetches).toBe(3);
+    // demoting blocks the pool already holds moves no bytes and stores nothing new
     r1.release('q');
-    r1.insert(ids('p', 'q', 'r', 's'));
+    const before = pool.counters();
+    r1.insert(ids('p', 'q', 'r', 's')); // pushes h's three blocks down and out of replica 1
     const after = pool.counters();
-    expect(after.bytesIn - before.bytesIn).toBe((after.puts - before.puts) * BPB);
+    expect(h.map((x) => r1.where(x))).toEqual(['remote', 'remote', 'remote']);
+    expect(after.dedupPuts - before.dedupPuts).toBe(3);
+    expect(after.puts - before.puts).toBe(0);
+    expect(after.bytesIn).toBe(before.bytesIn);
+    expect(r1.counters().bytesDown[2]).toBe(0);
     for (const x of [r0, r1]) expect(x.checkInvariants()).toEqual([]);
     expect(pool.checkInvariants()).toEqual([]);
   });
