@@ -25,12 +25,22 @@ describe('BarChart', () => {
       />,
     );
     noBadNumbers(html);
-    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/bar-grouped.svg.html');
+    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/bar-grouped.svg');
   });
 
   it('draws one rect per finite value and prints value labels', () => {
     const html = render(
-      <BarChart title="t" width={640} height={300} categories={schedulers} series={[{ name: 'a', values: tput }, { name: 'b', values: [1, null, NaN, 3] }]} value={{ label: 'Output', unit: 'tok/s' }} />,
+      <BarChart
+        title="t"
+        width={640}
+        height={300}
+        categories={schedulers}
+        series={[
+          { name: 'a', values: tput },
+          { name: 'b', values: [1, null, NaN, 3] },
+        ]}
+        value={{ label: 'Output', unit: 'tok/s' }}
+      />,
     );
     expect(count(html, /class="chart-bar"/)).toBe(6);
     expect(texts(html, 'chart-value-label')).toEqual(['8.73k', '6.94k', '4.43k', '4.43k', '1', '3']);
@@ -41,7 +51,16 @@ describe('BarChart', () => {
   });
 
   it('bars start at zero and their heights follow the values', () => {
-    const html = render(<BarChart title="t" width={400} height={300} categories={['a', 'b']} series={[{ name: 's', values: [10, 20] }]} value={{ label: 'v', domain: [0, 20] }} />);
+    const html = render(
+      <BarChart
+        title="t"
+        width={400}
+        height={300}
+        categories={['a', 'b']}
+        series={[{ name: 's', values: [10, 20] }]}
+        value={{ label: 'v', domain: [0, 20] }}
+      />,
+    );
     const heights = attrs(html, 'chart-bar', 'height').map(Number);
     expect(heights[1]).toBeCloseTo(heights[0] * 2, 0);
     expect(texts(html, 'chart-tick')).toContain('0');
@@ -66,11 +85,20 @@ describe('BarChart', () => {
     // Long category labels are truncated to fit a 390 px phone.
     expect(texts(html, 'chart-tick').some((t) => t.endsWith('…'))).toBe(true);
     noBadNumbers(html);
-    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/bar-horizontal.svg.html');
+    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/bar-horizontal.svg');
   });
 
   it('negative values go below the zero line', () => {
-    const html = render(<BarChart title="t" width={400} height={300} categories={['gain', 'loss']} series={[{ name: 's', values: [5, -5] }]} value={{ label: 'Δ' }} />);
+    const html = render(
+      <BarChart
+        title="t"
+        width={400}
+        height={300}
+        categories={['gain', 'loss']}
+        series={[{ name: 's', values: [5, -5] }]}
+        value={{ label: 'Δ' }}
+      />,
+    );
     const ys = attrs(html, 'chart-bar', 'y').map(Number);
     const hs = attrs(html, 'chart-bar', 'height').map(Number);
     expect(ys[1]).toBeCloseTo(ys[0] + hs[0], 0);
@@ -78,8 +106,20 @@ describe('BarChart', () => {
 
   it('empty data shows the message', () => {
     for (const html of [
-      render(<BarChart title="t" width={300} height={200} categories={[]} series={[]} value={{ label: 'v' }} />),
-      render(<BarChart title="t" width={300} height={200} categories={['a']} series={[{ name: 's', values: [NaN] }]} value={{ label: 'v' }} emptyMessage="Run the simulation" />),
+      render(
+        <BarChart title="t" width={300} height={200} categories={[]} series={[]} value={{ label: 'v' }} />,
+      ),
+      render(
+        <BarChart
+          title="t"
+          width={300}
+          height={200}
+          categories={['a']}
+          series={[{ name: 's', values: [NaN] }]}
+          value={{ label: 'v' }}
+          emptyMessage="Run the simulation"
+        />,
+      ),
     ]) {
       expect(count(html, /class="chart-bar"/)).toBe(0);
       expect(texts(html, 'chart-empty')).toHaveLength(1);
@@ -88,7 +128,16 @@ describe('BarChart', () => {
 
   it('many categories at 320 px: labels thinned, no NaN', () => {
     const cats = Array.from({ length: 40 }, (_, i) => `n${i}`);
-    const html = render(<BarChart title="t" width={320} height={220} categories={cats} series={[{ name: 's', values: cats.map((_, i) => i * 1e9) }]} value={{ label: 'v', unit: 'B' }} />);
+    const html = render(
+      <BarChart
+        title="t"
+        width={320}
+        height={220}
+        categories={cats}
+        series={[{ name: 's', values: cats.map((_, i) => i * 1e9) }]}
+        value={{ label: 'v', unit: 'B' }}
+      />,
+    );
     expect(count(html, /class="chart-bar"/)).toBe(40);
     expect(texts(html, 'chart-tick').filter((t) => t.startsWith('n')).length).toBeLessThan(40);
     // Value labels dropped where they cannot fit.

@@ -5,13 +5,15 @@ export function render(el: ReactElement): string {
   return renderToStaticMarkup(el);
 }
 
-/** One tag per line, so snapshot diffs stay readable. */
+/** The root <svg> alone, one tag per line, so snapshot files open as images and diffs stay readable. */
 export function pretty(markup: string): string {
-  return markup.replace(/></g, '>\n<') + '\n';
+  const svg = markup.slice(markup.indexOf('<svg'), markup.lastIndexOf('</svg>') + 6);
+  return svg.replace(/></g, '>\n<') + '\n';
 }
 
 export function count(markup: string, re: RegExp): number {
-  return (markup.match(new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g')) ?? []).length;
+  return (markup.match(new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g')) ?? [])
+    .length;
 }
 
 /** Text contents of elements with the given class. */
@@ -27,5 +29,8 @@ export function attrs(markup: string, className: string, attr: string): string[]
 }
 
 export function noBadNumbers(markup: string): void {
-  if (/NaN|Infinity|undefined/.test(markup)) throw new Error(`markup contains NaN/Infinity/undefined: ${markup.match(/.{0,60}(NaN|Infinity|undefined).{0,60}/)?.[0]}`);
+  if (/NaN|Infinity|undefined/.test(markup))
+    throw new Error(
+      `markup contains NaN/Infinity/undefined: ${markup.match(/.{0,60}(NaN|Infinity|undefined).{0,60}/)?.[0]}`,
+    );
 }

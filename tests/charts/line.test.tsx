@@ -28,11 +28,13 @@ describe('LineChart', () => {
       />,
     );
     noBadNumbers(html);
-    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/line-log-markers.svg.html');
+    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/line-log-markers.svg');
   });
 
   it('draws one path per series and one symbol per point', () => {
-    const html = render(<LineChart title="t" width={500} height={300} x={{ label: 'x' }} y={{ label: 'y' }} series={kv} />);
+    const html = render(
+      <LineChart title="t" width={500} height={300} x={{ label: 'x' }} y={{ label: 'y' }} series={kv} />,
+    );
     expect(count(html, /class="chart-line" d=/)).toBe(2);
     expect(count(html, /class="chart-symbol chart-point"/)).toBe(10);
     expect(count(html, /class="chart-legend-item"/)).toBe(2);
@@ -41,7 +43,16 @@ describe('LineChart', () => {
   });
 
   it('has decade ticks on a log axis, formatted without NaN', () => {
-    const html = render(<LineChart title="t" width={800} height={300} x={{ label: 'Context', unit: 'tokens', scale: 'log' }} y={{ label: 'y', scale: 'log' }} series={kv} />);
+    const html = render(
+      <LineChart
+        title="t"
+        width={800}
+        height={300}
+        x={{ label: 'Context', unit: 'tokens', scale: 'log' }}
+        y={{ label: 'y', scale: 'log' }}
+        series={kv}
+      />,
+    );
     const ticks = texts(html, 'chart-tick');
     expect(ticks).toContain('1k');
     expect(ticks).toContain('10k');
@@ -55,19 +66,66 @@ describe('LineChart', () => {
   it('puts a vertical marker at the right x', () => {
     // Linear x over [0, 100] on an inner width we can read back from the overlay.
     const html = render(
-      <LineChart title="t" width={600} height={300} x={{ label: 'x', domain: [0, 100] }} y={{ label: 'y' }} series={[{ name: 'a', points: [{ x: 0, y: 0 }, { x: 100, y: 1 }] }]} markers={[{ kind: 'x', x: 25, label: 'q' }]} />,
+      <LineChart
+        title="t"
+        width={600}
+        height={300}
+        x={{ label: 'x', domain: [0, 100] }}
+        y={{ label: 'y' }}
+        series={[
+          {
+            name: 'a',
+            points: [
+              { x: 0, y: 0 },
+              { x: 100, y: 1 },
+            ],
+          },
+        ]}
+        markers={[{ kind: 'x', x: 25, label: 'q' }]}
+      />,
     );
     const innerWidth = Number(attrs(html, 'chart-overlay', 'width')[0]);
     const mx = Number(html.match(/data-marker="x" data-x="([\d.]+)"/)![1]);
     expect(mx).toBeCloseTo(innerWidth * 0.25, 1);
     // Markers outside the domain are skipped.
-    const off = render(<LineChart title="t" width={600} height={300} x={{ label: 'x', domain: [0, 100] }} y={{ label: 'y' }} series={[{ name: 'a', points: [{ x: 0, y: 0 }] }]} markers={[{ kind: 'x', x: 250 }]} />);
+    const off = render(
+      <LineChart
+        title="t"
+        width={600}
+        height={300}
+        x={{ label: 'x', domain: [0, 100] }}
+        y={{ label: 'y' }}
+        series={[{ name: 'a', points: [{ x: 0, y: 0 }] }]}
+        markers={[{ kind: 'x', x: 250 }]}
+      />,
+    );
     expect(off).not.toMatch(/data-marker="x"/);
   });
 
   it('shows "No data" for empty or all-non-finite series', () => {
-    for (const series of [[], [{ name: 'a', points: [] }], [{ name: 'a', points: [{ x: NaN, y: 1 }, { x: 1, y: Infinity }] }]]) {
-      const html = render(<LineChart title="empty" width={400} height={240} x={{ label: 'x' }} y={{ label: 'y' }} series={series} />);
+    for (const series of [
+      [],
+      [{ name: 'a', points: [] }],
+      [
+        {
+          name: 'a',
+          points: [
+            { x: NaN, y: 1 },
+            { x: 1, y: Infinity },
+          ],
+        },
+      ],
+    ]) {
+      const html = render(
+        <LineChart
+          title="empty"
+          width={400}
+          height={240}
+          x={{ label: 'x' }}
+          y={{ label: 'y' }}
+          series={series}
+        />,
+      );
       expect(texts(html, 'chart-empty')).toEqual(['No data']);
       expect(html).not.toMatch(/tabindex/);
     }
@@ -75,43 +133,142 @@ describe('LineChart', () => {
 
   it('skips non-finite points and non-positive values on a log axis', () => {
     const html = render(
-      <LineChart title="t" width={400} height={240} x={{ label: 'x', scale: 'log' }} y={{ label: 'y' }} series={[{ name: 'a', points: [{ x: 0, y: 1 }, { x: 1, y: 2 }, { x: 10, y: NaN }, { x: 100, y: 3 }] }]} />,
+      <LineChart
+        title="t"
+        width={400}
+        height={240}
+        x={{ label: 'x', scale: 'log' }}
+        y={{ label: 'y' }}
+        series={[
+          {
+            name: 'a',
+            points: [
+              { x: 0, y: 1 },
+              { x: 1, y: 2 },
+              { x: 10, y: NaN },
+              { x: 100, y: 3 },
+            ],
+          },
+        ]}
+      />,
     );
     noBadNumbers(html);
     expect(count(html, /class="chart-symbol chart-point"/)).toBe(2);
   });
 
   it('renders a single point, huge and tiny values', () => {
-    const one = render(<LineChart title="t" width={320} height={220} x={{ label: 'x' }} y={{ label: 'y' }} series={[{ name: 'a', points: [{ x: 5, y: 5 }] }]} />);
+    const one = render(
+      <LineChart
+        title="t"
+        width={320}
+        height={220}
+        x={{ label: 'x' }}
+        y={{ label: 'y' }}
+        series={[{ name: 'a', points: [{ x: 5, y: 5 }] }]}
+      />,
+    );
     noBadNumbers(one);
     expect(count(one, /class="chart-symbol chart-point"/)).toBe(1);
     expect(texts(one, 'chart-tick').length).toBeGreaterThan(2);
 
-    const huge = render(<LineChart title="t" width={320} height={220} x={{ label: 'x' }} y={{ label: 'y' }} series={[{ name: 'a', points: [{ x: 0, y: 1e20 }, { x: 1, y: 3e20 }] }]} />);
+    const huge = render(
+      <LineChart
+        title="t"
+        width={320}
+        height={220}
+        x={{ label: 'x' }}
+        y={{ label: 'y' }}
+        series={[
+          {
+            name: 'a',
+            points: [
+              { x: 0, y: 1e20 },
+              { x: 1, y: 3e20 },
+            ],
+          },
+        ]}
+      />,
+    );
     noBadNumbers(huge);
     for (const t of texts(huge, 'chart-tick')) expect(t.length).toBeLessThanOrEqual(8);
 
-    const tiny = render(<LineChart title="t" width={320} height={220} x={{ label: 't', format: formatDuration }} y={{ label: 'y' }} series={[{ name: 'a', points: [{ x: 1e-7, y: 1e-9 }, { x: 3e-7, y: 4e-9 }] }]} />);
+    const tiny = render(
+      <LineChart
+        title="t"
+        width={320}
+        height={220}
+        x={{ label: 't', format: formatDuration }}
+        y={{ label: 'y' }}
+        series={[
+          {
+            name: 'a',
+            points: [
+              { x: 1e-7, y: 1e-9 },
+              { x: 3e-7, y: 4e-9 },
+            ],
+          },
+        ]}
+      />,
+    );
     noBadNumbers(tiny);
     expect(texts(tiny, 'chart-tick').some((t) => t.endsWith('ns'))).toBe(true);
     for (const t of texts(tiny, 'chart-tick')) expect(t.length).toBeLessThanOrEqual(8);
   });
 
   it('uses fewer x ticks when narrow, and labels do not overlap', () => {
-    const make = (w: number) => render(<LineChart title="t" width={w} height={240} x={{ label: 'x', domain: [0, 1_000_000] }} y={{ label: 'y' }} series={[{ name: 'a', points: [{ x: 0, y: 0 }, { x: 1e6, y: 1 }] }]} />);
+    const make = (w: number) =>
+      render(
+        <LineChart
+          title="t"
+          width={w}
+          height={240}
+          x={{ label: 'x', domain: [0, 1_000_000] }}
+          y={{ label: 'y' }}
+          series={[
+            {
+              name: 'a',
+              points: [
+                { x: 0, y: 0 },
+                { x: 1e6, y: 1 },
+              ],
+            },
+          ]}
+        />,
+      );
     const narrow = make(320);
     const wide = make(1280);
-    const xTicks = (h: string) => [...h.matchAll(/<g class="chart-tick-mark" transform="translate\(([\d.]+),0\)">/g)].map((m) => Number(m[1]));
+    const xTicks = (h: string) =>
+      [...h.matchAll(/<g class="chart-tick-mark" transform="translate\(([\d.]+),0\)">/g)].map((m) =>
+        Number(m[1]),
+      );
     expect(xTicks(narrow).length).toBeLessThan(xTicks(wide).length);
     const xs = xTicks(narrow);
     for (let i = 1; i < xs.length; i++) expect(xs[i] - xs[i - 1]).toBeGreaterThan(30);
   });
 
   it('AreaChart fills under each series down to zero', async () => {
-    const html = render(<AreaChart title="area" width={480} height={260} x={{ label: 'Time', unit: 's' }} y={{ label: 'Tokens' }} series={[{ name: 'a', points: [{ x: 0, y: 2 }, { x: 1, y: 3 }, { x: 2, y: 1 }] }]} />);
+    const html = render(
+      <AreaChart
+        title="area"
+        width={480}
+        height={260}
+        x={{ label: 'Time', unit: 's' }}
+        y={{ label: 'Tokens' }}
+        series={[
+          {
+            name: 'a',
+            points: [
+              { x: 0, y: 2 },
+              { x: 1, y: 3 },
+              { x: 2, y: 1 },
+            ],
+          },
+        ]}
+      />,
+    );
     expect(count(html, /class="chart-area"/)).toBe(1);
     expect(texts(html, 'chart-tick')).toContain('0');
-    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/area.svg.html');
+    await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/area.svg');
   });
 });
 

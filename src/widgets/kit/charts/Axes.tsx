@@ -2,14 +2,31 @@
 import type { Tick } from './scales';
 import { LABEL_FONT, truncate } from './layout';
 
-export function GridLines({ xTicks, yTicks, innerWidth, innerHeight }: { xTicks?: readonly Tick[]; yTicks?: readonly Tick[]; innerWidth: number; innerHeight: number }) {
+export function GridLines({
+  xTicks,
+  yTicks,
+  innerWidth,
+  innerHeight,
+}: {
+  xTicks?: readonly Tick[];
+  yTicks?: readonly Tick[];
+  innerWidth: number;
+  innerHeight: number;
+}) {
   return (
     <g className="chart-grids" aria-hidden="true">
       {yTicks?.map((t) => (
         <line key={`y${t.value}`} className="chart-grid" x1={0} x2={innerWidth} y1={r(t.pos)} y2={r(t.pos)} />
       ))}
       {xTicks?.map((t) => (
-        <line key={`x${t.value}`} className="chart-grid" x1={r(t.pos)} x2={r(t.pos)} y1={0} y2={innerHeight} />
+        <line
+          key={`x${t.value}`}
+          className="chart-grid"
+          x1={r(t.pos)}
+          x2={r(t.pos)}
+          y1={0}
+          y2={innerHeight}
+        />
       ))}
     </g>
   );
@@ -20,7 +37,19 @@ function r(v: number): number {
   return Math.round(v) + 0.5;
 }
 
-export function XAxis({ ticks, innerWidth, innerHeight, title, titleOffset }: { ticks: readonly Tick[]; innerWidth: number; innerHeight: number; title?: string; titleOffset: number }) {
+export function XAxis({
+  ticks,
+  innerWidth,
+  innerHeight,
+  title,
+  titleOffset,
+}: {
+  ticks: readonly Tick[];
+  innerWidth: number;
+  innerHeight: number;
+  title?: string;
+  titleOffset: number;
+}) {
   return (
     <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
       <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
@@ -41,7 +70,17 @@ export function XAxis({ ticks, innerWidth, innerHeight, title, titleOffset }: { 
   );
 }
 
-export function YAxis({ ticks, innerHeight, title, titleOffset }: { ticks: readonly Tick[]; innerHeight: number; title?: string; titleOffset: number }) {
+export function YAxis({
+  ticks,
+  innerHeight,
+  title,
+  titleOffset,
+}: {
+  ticks: readonly Tick[];
+  innerHeight: number;
+  title?: string;
+  titleOffset: number;
+}) {
   return (
     <g className="chart-axis chart-axis-y">
       <line className="chart-domain" x1={-0.5} x2={-0.5} y1={0} y2={innerHeight} />
@@ -54,7 +93,12 @@ export function YAxis({ ticks, innerHeight, title, titleOffset }: { ticks: reado
         </g>
       ))}
       {title ? (
-        <text className="chart-axis-label" transform={`translate(${-titleOffset},${innerHeight / 2}) rotate(-90)`} textAnchor="middle" dy="0.7em">
+        <text
+          className="chart-axis-label"
+          transform={`translate(${-titleOffset},${innerHeight / 2}) rotate(-90)`}
+          textAnchor="middle"
+          dy="0.7em"
+        >
           {truncate(title, innerHeight, LABEL_FONT)}
         </text>
       ) : null}

@@ -36,51 +36,143 @@ export interface BarChartProps extends ChartBaseProps {
 }
 
 export function BarChart(props: BarChartProps) {
-  const { categories, series, value, category, orientation = 'vertical', valueLabels = true, markers, title, description, className, ref, emptyMessage } = props;
+  const {
+    categories,
+    series,
+    value,
+    category,
+    orientation = 'vertical',
+    valueLabels = true,
+    markers,
+    title,
+    description,
+    className,
+    ref,
+    emptyMessage,
+  } = props;
   const horizontal = orientation === 'horizontal';
-  const size = useChartSize({ width: props.width, height: props.height, aspect: props.aspect ?? (horizontal ? Math.max(0.4, Math.min(1.2, 0.12 + categories.length * series.length * 0.05)) : undefined) });
+  const size = useChartSize({
+    width: props.width,
+    height: props.height,
+    aspect:
+      props.aspect ??
+      (horizontal
+        ? Math.max(0.4, Math.min(1.2, 0.12 + categories.length * series.length * 0.05))
+        : undefined),
+  });
   const { width, height } = size;
   const prefix = useSafeId('bars');
   const fmt = tickFormatter(value);
   const showLegend = (props.legend ?? series.length > 1) && series.length > 0;
 
-  const values = useMemo(() => series.flatMap((s) => s.values.slice(0, categories.length)), [series, categories.length]);
+  const values = useMemo(
+    () => series.flatMap((s) => s.values.slice(0, categories.length)),
+    [series, categories.length],
+  );
   const ext = extentOf(value, values);
   const empty = !ext || categories.length === 0;
 
   const L = useMemo(() => {
-    const legend = showLegend ? legendLayout(series.map((s) => s.name), Math.max(100, width - 8)) : { items: [], height: 0 };
+    const legend = showLegend
+      ? legendLayout(
+          series.map((s) => s.name),
+          Math.max(100, width - 8),
+        )
+      : { items: [], height: 0 };
     const vTitle = axisTitle(value);
     const cTitle = category?.label ?? '';
     const domain = resolveDomain(value, ext, { zero: true });
-    const labelW = valueLabels ? Math.max(0, ...values.filter((v) => usable(value, v)).map((v) => textWidth(fmt(v as number), 11))) : 0;
+    const labelW = valueLabels
+      ? Math.max(0, ...values.filter((v) => usable(value, v)).map((v) => textWidth(fmt(v as number), 11)))
+      : 0;
     if (!horizontal) {
-      const m0 = computeMargins({ yTickLabels: [], hasXTitle: !!cTitle, hasYTitle: !!vTitle, legendHeight: legend.height });
+      const m0 = computeMargins({
+        yTickLabels: [],
+        hasXTitle: !!cTitle,
+        hasYTitle: !!vTitle,
+        legendHeight: legend.height,
+      });
       const top = m0.top + (valueLabels ? 14 : 0);
       const innerHeight = Math.max(40, Math.floor(height - top - m0.bottom));
       const vScale = makeScale(value, domain, [innerHeight, 0]);
       const vTicks = axisTicks(value, vScale, 'y');
-      const m = computeMargins({ yTickLabels: vTicks.map((t) => t.label), hasXTitle: !!cTitle, hasYTitle: !!vTitle, legendHeight: legend.height });
+      const m = computeMargins({
+        yTickLabels: vTicks.map((t) => t.label),
+        hasXTitle: !!cTitle,
+        hasYTitle: !!vTitle,
+        legendHeight: legend.height,
+      });
       m.top = top;
       const innerWidth = Math.max(40, Math.floor(width - m.left - m.right));
-      const band = scaleBand<number>().domain(categories.map((_, i) => i)).range([0, innerWidth]).paddingInner(0.2).paddingOuter(0.1);
+      const band = scaleBand<number>()
+        .domain(categories.map((_, i) => i))
+        .range([0, innerWidth])
+        .paddingInner(0.2)
+        .paddingOuter(0.1);
       return { legend, vTitle, cTitle, margin: m, innerWidth, innerHeight, vScale, vTicks, band, labelW };
     }
     const maxCat = Math.min(width * 0.38, Math.max(0, ...categories.map((c) => textWidth(c, TICK_FONT))));
-    const m0 = computeMargins({ yTickLabels: [], hasXTitle: !!vTitle, hasYTitle: !!cTitle, legendHeight: legend.height });
-    const m = { ...m0, left: Math.ceil(maxCat) + 10 + (cTitle ? LABEL_FONT + 10 : 0), right: Math.max(m0.right, valueLabels ? labelW + 10 : 0, textWidth(fmt(domain[1]), TICK_FONT) / 2 + 4) };
+    const m0 = computeMargins({
+      yTickLabels: [],
+      hasXTitle: !!vTitle,
+      hasYTitle: !!cTitle,
+      legendHeight: legend.height,
+    });
+    const m = {
+      ...m0,
+      left: Math.ceil(maxCat) + 10 + (cTitle ? LABEL_FONT + 10 : 0),
+      right: Math.max(m0.right, valueLabels ? labelW + 10 : 0, textWidth(fmt(domain[1]), TICK_FONT) / 2 + 4),
+    };
     const innerHeight = Math.max(40, Math.floor(height - m.top - m.bottom));
     const innerWidth = Math.max(40, Math.floor(width - m.left - m.right));
     const vScale = makeScale(value, domain, [0, innerWidth]);
     const vTicks = axisTicks(value, vScale, 'x');
-    const band = scaleBand<number>().domain(categories.map((_, i) => i)).range([0, innerHeight]).paddingInner(0.2).paddingOuter(0.1);
-    return { legend, vTitle, cTitle, margin: m, innerWidth, innerHeight, vScale, vTicks, band, labelW, maxCat };
-  }, [showLegend, series, width, height, value, category, ext, valueLabels, values, fmt, horizontal, categories]);
+    const band = scaleBand<number>()
+      .domain(categories.map((_, i) => i))
+      .range([0, innerHeight])
+      .paddingInner(0.2)
+      .paddingOuter(0.1);
+    return {
+      legend,
+      vTitle,
+      cTitle,
+      margin: m,
+      innerWidth,
+      innerHeight,
+      vScale,
+      vTicks,
+      band,
+      labelW,
+      maxCat,
+    };
+  }, [
+    showLegend,
+    series,
+    width,
+    height,
+    value,
+    category,
+    ext,
+    valueLabels,
+    values,
+    fmt,
+    horizontal,
+    categories,
+  ]);
 
   const { margin, innerWidth, innerHeight, vScale, vTicks, band } = L;
-  const inner = useMemo(() => scaleBand<number>().domain(series.map((_, i) => i)).range([0, band.bandwidth()]).paddingInner(series.length > 1 ? 0.08 : 0), [series, band]);
+  const inner = useMemo(
+    () =>
+      scaleBand<number>()
+        .domain(series.map((_, i) => i))
+        .range([0, band.bandwidth()])
+        .paddingInner(series.length > 1 ? 0.08 : 0),
+    [series, band],
+  );
   const [d0, d1] = vScale.domain();
-  const base = vScale(isLog(value) ? Math.min(d0, d1) : Math.max(Math.min(d0, d1), Math.min(0, Math.max(d0, d1))));
+  const base = vScale(
+    isLog(value) ? Math.min(d0, d1) : Math.max(Math.min(d0, d1), Math.min(0, Math.max(d0, d1))),
+  );
 
   const indexAt = useCallback(
     (px: number, py: number) => {
@@ -118,20 +210,53 @@ export function BarChart(props: BarChartProps) {
       const active = ro.index === c;
       bars.push(
         horizontal ? (
-          <rect key={`${s}-${c}`} className="chart-bar" x={lo} y={off} width={len} height={bw} style={{ fill, stroke, strokeWidth: active ? 2 : 0.5 }} data-series={series[s].name} data-category={categories[c]} />
+          <rect
+            key={`${s}-${c}`}
+            className="chart-bar"
+            x={lo}
+            y={off}
+            width={len}
+            height={bw}
+            style={{ fill, stroke, strokeWidth: active ? 2 : 0.5 }}
+            data-series={series[s].name}
+            data-category={categories[c]}
+          />
         ) : (
-          <rect key={`${s}-${c}`} className="chart-bar" x={off} y={lo} width={bw} height={len} style={{ fill, stroke, strokeWidth: active ? 2 : 0.5 }} data-series={series[s].name} data-category={categories[c]} />
+          <rect
+            key={`${s}-${c}`}
+            className="chart-bar"
+            x={off}
+            y={lo}
+            width={bw}
+            height={len}
+            style={{ fill, stroke, strokeWidth: active ? 2 : 0.5 }}
+            data-series={series[s].name}
+            data-category={categories[c]}
+          />
         ),
       );
       if (labelsFit) {
         const neg = p < base === horizontal;
         labels.push(
           horizontal ? (
-            <text key={`l${s}-${c}`} className="chart-value-label" x={neg ? lo - 4 : lo + len + 4} y={r2(off + bw / 2)} dy="0.35em" textAnchor={neg ? 'end' : 'start'}>
+            <text
+              key={`l${s}-${c}`}
+              className="chart-value-label"
+              x={neg ? lo - 4 : lo + len + 4}
+              y={r2(off + bw / 2)}
+              dy="0.35em"
+              textAnchor={neg ? 'end' : 'start'}
+            >
               {fmt(v)}
             </text>
           ) : (
-            <text key={`l${s}-${c}`} className="chart-value-label" x={r2(off + bw / 2)} y={neg ? lo + len + 12 : lo - 4} textAnchor="middle">
+            <text
+              key={`l${s}-${c}`}
+              className="chart-value-label"
+              x={r2(off + bw / 2)}
+              y={neg ? lo + len + 12 : lo - 4}
+              textAnchor="middle"
+            >
               {fmt(v)}
             </text>
           ),
@@ -144,18 +269,43 @@ export function BarChart(props: BarChartProps) {
   let live = '';
   if (ro.index !== null) {
     const c = ro.index;
-    const rows: ReadoutRow[] = series.map((s, i) => ({ label: s.name, value: valueText(value, s.values[c]), index: i, color: s.color }));
+    const rows: ReadoutRow[] = series.map((s, i) => ({
+      label: s.name,
+      value: valueText(value, s.values[c]),
+      index: i,
+      color: s.color,
+    }));
     const center = r2(band(c)! + band.bandwidth() / 2);
     readout = horizontal ? (
-      <Readout y={center} crosshair={false} innerWidth={innerWidth} innerHeight={innerHeight} title={categories[c]} rows={rows} swatch="bar" prefix={prefix} />
+      <Readout
+        y={center}
+        crosshair={false}
+        innerWidth={innerWidth}
+        innerHeight={innerHeight}
+        title={categories[c]}
+        rows={rows}
+        swatch="bar"
+        prefix={prefix}
+      />
     ) : (
-      <Readout x={center} crosshair={false} innerWidth={innerWidth} innerHeight={innerHeight} title={categories[c]} rows={rows} swatch="bar" prefix={prefix} />
+      <Readout
+        x={center}
+        crosshair={false}
+        innerWidth={innerWidth}
+        innerHeight={innerHeight}
+        title={categories[c]}
+        rows={rows}
+        swatch="bar"
+        prefix={prefix}
+      />
     );
     live = readoutSentence(categories[c], rows);
   }
 
   const vPos = positionIn(vScale, isLog(value));
-  const ruleMarkers = (markers ?? []).filter((m) => m.kind === 'y').map((m) => (horizontal ? { ...m, kind: 'x' as const, x: m.y } : m));
+  const ruleMarkers = (markers ?? [])
+    .filter((m) => m.kind === 'y')
+    .map((m) => (horizontal ? { ...m, kind: 'x' as const, x: m.y } : m));
   const vTitleOffset = TICK_FONT + 8 + 6 + LABEL_FONT + 4;
 
   return (
@@ -176,7 +326,16 @@ export function BarChart(props: BarChartProps) {
       live={live}
     >
       <SeriesPatterns prefix={prefix} count={series.length} />
-      {showLegend ? <Legend items={L.legend.items} x={4} y={4} kind="bar" prefix={prefix} colors={series.map((s) => s.color)} /> : null}
+      {showLegend ? (
+        <Legend
+          items={L.legend.items}
+          x={4}
+          y={4}
+          kind="bar"
+          prefix={prefix}
+          colors={series.map((s) => s.color)}
+        />
+      ) : null}
       <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
         {horizontal ? (
           <GridLines xTicks={vTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
@@ -185,27 +344,63 @@ export function BarChart(props: BarChartProps) {
         )}
         {ro.index !== null ? (
           horizontal ? (
-            <rect className="chart-marker-band" x={0} y={r2(band(ro.index)! - (band.step() - band.bandwidth()) / 2)} width={innerWidth} height={r2(band.step())} />
+            <rect
+              className="chart-marker-band"
+              x={0}
+              y={r2(band(ro.index)! - (band.step() - band.bandwidth()) / 2)}
+              width={innerWidth}
+              height={r2(band.step())}
+            />
           ) : (
-            <rect className="chart-marker-band" x={r2(band(ro.index)! - (band.step() - band.bandwidth()) / 2)} y={0} width={r2(band.step())} height={innerHeight} />
+            <rect
+              className="chart-marker-band"
+              x={r2(band(ro.index)! - (band.step() - band.bandwidth()) / 2)}
+              y={0}
+              width={r2(band.step())}
+              height={innerHeight}
+            />
           )
         ) : null}
         <g className="chart-series">{bars}</g>
         <g className="chart-value-labels">{labels}</g>
         {horizontal ? (
           <>
-            <ValueAxisX ticks={vTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={L.vTitle} titleOffset={vTitleOffset} />
+            <ValueAxisX
+              ticks={vTicks}
+              innerWidth={innerWidth}
+              innerHeight={innerHeight}
+              title={L.vTitle}
+              titleOffset={vTitleOffset}
+            />
             <g className="chart-axis chart-axis-y">
-              <line className="chart-domain" x1={Math.round(base) + 0.5} x2={Math.round(base) + 0.5} y1={0} y2={innerHeight} />
+              <line
+                className="chart-domain"
+                x1={Math.round(base) + 0.5}
+                x2={Math.round(base) + 0.5}
+                y1={0}
+                y2={innerHeight}
+              />
               {categories.map((c, i) =>
                 i % catStride === 0 ? (
-                  <text key={i} className="chart-tick" x={-8} y={r2(band(i)! + band.bandwidth() / 2)} dy="0.32em" textAnchor="end">
+                  <text
+                    key={i}
+                    className="chart-tick"
+                    x={-8}
+                    y={r2(band(i)! + band.bandwidth() / 2)}
+                    dy="0.32em"
+                    textAnchor="end"
+                  >
                     {truncate(c, catMax, TICK_FONT)}
                   </text>
                 ) : null,
               )}
               {L.cTitle ? (
-                <text className="chart-axis-label" transform={`translate(${-margin.left + 4},${innerHeight / 2}) rotate(-90)`} textAnchor="middle" dy="0.7em">
+                <text
+                  className="chart-axis-label"
+                  transform={`translate(${-margin.left + 4},${innerHeight / 2}) rotate(-90)`}
+                  textAnchor="middle"
+                  dy="0.7em"
+                >
                   {truncate(L.cTitle, innerHeight, LABEL_FONT)}
                 </text>
               ) : null}
@@ -213,12 +408,29 @@ export function BarChart(props: BarChartProps) {
           </>
         ) : (
           <>
-            <ValueAxisY ticks={vTicks} innerHeight={innerHeight} title={L.vTitle} titleOffset={margin.left - 4} />
+            <ValueAxisY
+              ticks={vTicks}
+              innerHeight={innerHeight}
+              title={L.vTitle}
+              titleOffset={margin.left - 4}
+            />
             <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
-              <line className="chart-domain" x1={0} x2={innerWidth} y1={Math.round(base - innerHeight) + 0.5} y2={Math.round(base - innerHeight) + 0.5} />
+              <line
+                className="chart-domain"
+                x1={0}
+                x2={innerWidth}
+                y1={Math.round(base - innerHeight) + 0.5}
+                y2={Math.round(base - innerHeight) + 0.5}
+              />
               {categories.map((c, i) =>
                 i % vStride === 0 ? (
-                  <text key={i} className="chart-tick" x={r2(band(i)! + band.bandwidth() / 2)} y={17} textAnchor="middle">
+                  <text
+                    key={i}
+                    className="chart-tick"
+                    x={r2(band(i)! + band.bandwidth() / 2)}
+                    y={17}
+                    textAnchor="middle"
+                  >
                     {truncate(c, catStep * vStride - 4, TICK_FONT)}
                   </text>
                 ) : null,
@@ -232,9 +444,21 @@ export function BarChart(props: BarChartProps) {
           </>
         )}
         {horizontal ? (
-          <Markers markers={ruleMarkers} x={vPos} innerWidth={innerWidth} innerHeight={innerHeight} layer="over" />
+          <Markers
+            markers={ruleMarkers}
+            x={vPos}
+            innerWidth={innerWidth}
+            innerHeight={innerHeight}
+            layer="over"
+          />
         ) : (
-          <Markers markers={ruleMarkers} y={vPos} innerWidth={innerWidth} innerHeight={innerHeight} layer="over" />
+          <Markers
+            markers={ruleMarkers}
+            y={vPos}
+            innerWidth={innerWidth}
+            innerHeight={innerHeight}
+            layer="over"
+          />
         )}
         {readout}
         <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
@@ -243,7 +467,19 @@ export function BarChart(props: BarChartProps) {
   );
 }
 
-function ValueAxisX({ ticks, innerWidth, innerHeight, title, titleOffset }: { ticks: readonly Tick[]; innerWidth: number; innerHeight: number; title: string; titleOffset: number }) {
+function ValueAxisX({
+  ticks,
+  innerWidth,
+  innerHeight,
+  title,
+  titleOffset,
+}: {
+  ticks: readonly Tick[];
+  innerWidth: number;
+  innerHeight: number;
+  title: string;
+  titleOffset: number;
+}) {
   return (
     <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
       {ticks.map((t) => (
@@ -260,7 +496,17 @@ function ValueAxisX({ ticks, innerWidth, innerHeight, title, titleOffset }: { ti
   );
 }
 
-function ValueAxisY({ ticks, innerHeight, title, titleOffset }: { ticks: readonly Tick[]; innerHeight: number; title: string; titleOffset: number }) {
+function ValueAxisY({
+  ticks,
+  innerHeight,
+  title,
+  titleOffset,
+}: {
+  ticks: readonly Tick[];
+  innerHeight: number;
+  title: string;
+  titleOffset: number;
+}) {
   return (
     <g className="chart-axis chart-axis-y">
       {ticks.map((t) => (
@@ -269,7 +515,12 @@ function ValueAxisY({ ticks, innerHeight, title, titleOffset }: { ticks: readonl
         </text>
       ))}
       {title ? (
-        <text className="chart-axis-label" transform={`translate(${-titleOffset},${innerHeight / 2}) rotate(-90)`} textAnchor="middle" dy="0.7em">
+        <text
+          className="chart-axis-label"
+          transform={`translate(${-titleOffset},${innerHeight / 2}) rotate(-90)`}
+          textAnchor="middle"
+          dy="0.7em"
+        >
           {truncate(title, innerHeight, LABEL_FONT)}
         </text>
       ) : null}

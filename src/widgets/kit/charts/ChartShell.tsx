@@ -22,6 +22,10 @@ export interface ChartShellProps {
   /** Rendered beneath the SVG in the same box (a canvas layer). */
   underlay?: ReactNode;
   kind: string;
+  /** ARIA role of the <svg>: 'img' (default; one accessible name) or 'group' (children such as heatmap cells carry their own labels). */
+  role?: 'img' | 'group';
+  /** Content after the figure, outside the SVG (e.g. a data table). */
+  after?: ReactNode;
   children?: ReactNode;
 }
 
@@ -31,15 +35,39 @@ export function useSafeId(prefix: string): string {
 }
 
 export function ChartShell(props: ChartShellProps) {
-  const { size, fixedWidth, title, description, className, svgRef, empty, emptyMessage, interactive, keyboardHint, onKeyDown, onBlur, live, underlay, kind, children } =
-    props;
+  const {
+    size,
+    fixedWidth,
+    title,
+    description,
+    className,
+    svgRef,
+    empty,
+    emptyMessage,
+    interactive,
+    keyboardHint,
+    onKeyDown,
+    onBlur,
+    live,
+    underlay,
+    kind,
+    role = 'img',
+    after,
+    children,
+  } = props;
   const descId = useSafeId('chart-desc');
-  const { width, height } = size;
+  const { observe, width, height } = size;
   const canInteract = interactive && !empty;
-  const hint = canInteract ? (keyboardHint ?? 'Use the left and right arrow keys to read values; Escape hides the read-out.') : '';
+  const hint = canInteract
+    ? (keyboardHint ?? 'Use the left and right arrow keys to read values; Escape hides the read-out.')
+    : '';
   const desc = [description, hint].filter(Boolean).join(' ');
   return (
-    <div className={`chart chart-${kind}${className ? ` ${className}` : ''}`} ref={size.ref} style={fixedWidth ? { width: fixedWidth, maxWidth: '100%' } : undefined}>
+    <div
+      className={`chart chart-${kind}${className ? ` ${className}` : ''}`}
+      ref={observe}
+      style={fixedWidth ? { width: fixedWidth, maxWidth: '100%' } : undefined}
+    >
       <div className="chart-stage" style={{ width, height }}>
         {!empty && underlay}
         <svg
@@ -49,7 +77,7 @@ export function ChartShell(props: ChartShellProps) {
           width={width}
           height={height}
           viewBox={`0 0 ${width} ${height}`}
-          role="img"
+          role={role}
           aria-label={title}
           aria-describedby={desc ? descId : undefined}
           tabIndex={canInteract ? 0 : undefined}
@@ -60,7 +88,13 @@ export function ChartShell(props: ChartShellProps) {
         >
           {desc ? <desc id={descId}>{desc}</desc> : null}
           {empty ? (
-            <text className="chart-empty" x={width / 2} y={height / 2} textAnchor="middle" dominantBaseline="middle">
+            <text
+              className="chart-empty"
+              x={width / 2}
+              y={height / 2}
+              textAnchor="middle"
+              dominantBaseline="middle"
+            >
               {emptyMessage ?? 'No data'}
             </text>
           ) : (
@@ -68,6 +102,7 @@ export function ChartShell(props: ChartShellProps) {
           )}
         </svg>
       </div>
+      {after}
       {canInteract ? (
         <div className="chart-sr-only" aria-live="polite" aria-atomic="true">
           {live ?? ''}

@@ -21,20 +21,60 @@ export interface SwatchProps {
 export function Swatch({ index, kind, prefix = '', symbol = true, color, dash }: SwatchProps) {
   const c = color ?? seriesColor(index);
   if (kind === 'bar') {
-    return <rect x={0} y={-6} width={22} height={12} rx={2} style={{ fill: color ?? seriesFill(prefix, index), stroke: c, strokeWidth: 1 }} />;
+    return (
+      <rect
+        x={0}
+        y={-6}
+        width={22}
+        height={12}
+        rx={2}
+        style={{ fill: color ?? seriesFill(prefix, index), stroke: c, strokeWidth: 1 }}
+      />
+    );
   }
   if (kind === 'symbol') {
-    return <path className="chart-symbol" transform="translate(11,0)" d={seriesSymbolPath(index, 56)} style={{ fill: c }} />;
+    return (
+      <path
+        className="chart-symbol"
+        transform="translate(11,0)"
+        d={seriesSymbolPath(index, 56)}
+        style={{ fill: c }}
+      />
+    );
   }
   return (
     <g>
-      <line className="chart-line" x1={0} x2={22} y1={0} y2={0} style={{ stroke: c }} strokeDasharray={dash ?? seriesDash(index)} />
-      {symbol ? <path className="chart-symbol" transform="translate(11,0)" d={seriesSymbolPath(index, 36)} style={{ fill: c }} /> : null}
+      <line
+        className="chart-line"
+        x1={0}
+        x2={22}
+        y1={0}
+        y2={0}
+        style={{ stroke: c }}
+        strokeDasharray={dash ?? seriesDash(index)}
+      />
+      {symbol ? (
+        <path
+          className="chart-symbol"
+          transform="translate(11,0)"
+          d={seriesSymbolPath(index, 36)}
+          style={{ fill: c }}
+        />
+      ) : null}
     </g>
   );
 }
 
-export function Legend({ items, x, y, kind, prefix, symbol, colors, dashes }: {
+export function Legend({
+  items,
+  x,
+  y,
+  kind,
+  prefix,
+  symbol,
+  colors,
+  dashes,
+}: {
   items: readonly LegendItemLayout[];
   x: number;
   y: number;
@@ -49,7 +89,14 @@ export function Legend({ items, x, y, kind, prefix, symbol, colors, dashes }: {
     <g className="chart-legend" transform={`translate(${x},${y})`}>
       {items.map((it) => (
         <g key={it.index} className="chart-legend-item" transform={`translate(${it.x},${it.y + 9})`}>
-          <Swatch index={it.index} kind={kind} prefix={prefix} symbol={symbol} color={colors?.[it.index]} dash={dashes?.[it.index]} />
+          <Swatch
+            index={it.index}
+            kind={kind}
+            prefix={prefix}
+            symbol={symbol}
+            color={colors?.[it.index]}
+            dash={dashes?.[it.index]}
+          />
           <text className="chart-legend-text" x={28} dy="0.35em">
             {it.label}
           </text>

@@ -1,6 +1,15 @@
 /** Multi-series line chart (optionally filled: AreaChart), linear or log axes, hover/keyboard read-out, markers. */
 import { useCallback, useMemo } from 'react';
-import { area as d3area, bisector, curveLinear, curveMonotoneX, curveStepAfter, curveStepBefore, line as d3line, type CurveFactory } from 'd3';
+import {
+  area as d3area,
+  bisector,
+  curveLinear,
+  curveMonotoneX,
+  curveStepAfter,
+  curveStepBefore,
+  line as d3line,
+  type CurveFactory,
+} from 'd3';
 import type { AxisSpec, ChartBaseProps, XY } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell } from './ChartShell';
@@ -34,6 +43,10 @@ export interface LineChartProps extends ChartBaseProps {
   curve?: CurveKind;
   /** Draw a symbol at each point: 'auto' when a series has at most 40 points. */
   points?: boolean | 'auto';
+  /** Exact read-out value of series i at x (CdfChart uses it); default: `valueAt` on the drawn points. */
+  valueAtX?: (seriesIndex: number, x: number) => number | null;
+  /** Chart kind, for data-chart and the class name (default 'line' or 'area'). */
+  kind?: string;
 }
 
 const CURVES: Record<CurveKind, CurveFactory> = {
@@ -59,12 +72,28 @@ export function valueAt(sorted: readonly XY[], x: number, curve: CurveKind = 'li
 }
 
 export function LineChart(props: LineChartProps) {
-  const { series, x, y, area = false, curve = 'linear', points = 'auto', markers, title, description, className, ref, emptyMessage } = props;
+  const {
+    series,
+    x,
+    y,
+    area = false,
+    curve = 'linear',
+    points = 'auto',
+    markers,
+    title,
+    description,
+    className,
+    ref,
+    emptyMessage,
+    valueAtX,
+    kind,
+  } = props;
   const size = useChartSize({ width: props.width, height: props.height, aspect: props.aspect });
   const { width, height } = size;
 
   const clean = useMemo(
-    () => series.map((s) => s.points.filter((p) => usable(x, p.x) && usable(y, p.y)).sort((a, b) => a.x - b.x)),
+    () =>
+      series.map((s) => s.points.filter((p) => usable(x, p.x) && usable(y, p.y)).sort((a, b) => a.x - b.x)),
     [series, x, y],
   );
   const xs = useMemo(() => {
@@ -83,7 +112,10 @@ export function LineChart(props: LineChartProps) {
         x,
         y,
         xExtent: extentOf(x, xs),
-        yExtent: extentOf(y, clean.flatMap((c) => c.map((p) => p.y))),
+        yExtent: extentOf(
+          y,
+          clean.flatMap((c) => c.map((p) => p.y)),
+        ),
         legendLabels: showLegend ? series.map((s) => s.name) : [],
         yZero: area,
         xNice: false,
@@ -137,7 +169,10 @@ export function LineChart(props: LineChartProps) {
       .y0(base)
       .y1((p) => yScale(p.y))
       .curve(curveFactory);
-    return { line: (pts: readonly XY[]) => ln(pts as XY[]) ?? '', area: (pts: readonly XY[]) => ar(pts as XY[]) ?? '' };
+    return {
+      line: (pts: readonly XY[]) => ln(pts as XY[]) ?? '',
+      area: (pts: readonly XY[]) => ar(pts as XY[]) ?? '',
+    };
   }, [x, y, xScale, yScale, curveFactory]);
 
   let readout = null;
@@ -147,18 +182,34 @@ export function LineChart(props: LineChartProps) {
     const rows: ReadoutRow[] = [];
     const dots = [];
     for (let i = 0; i < series.length; i++) {
-      const v = valueAt(clean[i], xv, curve);
-      rows.push({ label: series[i].name, value: valueText(y, v), index: i, color: series[i].color, dash: series[i].dash });
-      if (v !== null && usable(y, v)) dots.push({ x: r2(xScale(xv)), y: r2(yScale(v)), color: series[i].color ?? seriesColor(i) });
+      const v = valueAtX ? valueAtX(i, xv) : valueAt(clean[i], xv, curve);
+      rows.push({
+        label: series[i].name,
+        value: valueText(y, v),
+        index: i,
+        color: series[i].color,
+        dash: series[i].dash,
+      });
+      if (v !== null && usable(y, v))
+        dots.push({ x: r2(xScale(xv)), y: r2(yScale(v)), color: series[i].color ?? seriesColor(i) });
     }
     const head = `${x.label}: ${valueText(x, xv)}`;
-    readout = <Readout x={r2(xScale(xv))} innerWidth={innerWidth} innerHeight={innerHeight} title={head} rows={rows} dots={dots} />;
+    readout = (
+      <Readout
+        x={r2(xScale(xv))}
+        innerWidth={innerWidth}
+        innerHeight={innerHeight}
+        title={head}
+        rows={rows}
+        dots={dots}
+      />
+    );
     live = readoutSentence(head, rows);
   }
 
   return (
     <ChartShell
-      kind={area ? 'area' : 'line'}
+      kind={kind ?? (area ? 'area' : 'line')}
       size={size}
       fixedWidth={props.width}
       title={title}
@@ -172,11 +223,34 @@ export function LineChart(props: LineChartProps) {
       onBlur={ro.onBlur}
       live={live}
     >
-      {showLegend ? <Legend items={L.legend.items} x={4} y={4} kind="line" symbol={points !== false} colors={series.map((s) => s.color)} dashes={series.map((s) => s.dash)} /> : null}
+      {showLegend ? (
+        <Legend
+          items={L.legend.items}
+          x={4}
+          y={4}
+          kind="line"
+          symbol={points !== false}
+          colors={series.map((s) => s.color)}
+          dashes={series.map((s) => s.dash)}
+        />
+      ) : null}
       <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
         <GridLines xTicks={L.xTicks} yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
-        <Markers markers={markers} x={L.xPos} y={L.yPos} innerWidth={innerWidth} innerHeight={innerHeight} layer="under" />
-        <XAxis ticks={L.xTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={L.xTitle} titleOffset={L.xTitleOffset} />
+        <Markers
+          markers={markers}
+          x={L.xPos}
+          y={L.yPos}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          layer="under"
+        />
+        <XAxis
+          ticks={L.xTicks}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          title={L.xTitle}
+          titleOffset={L.xTitleOffset}
+        />
         <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
         <g className="chart-series">
           {series.map((s, i) => {
@@ -185,18 +259,38 @@ export function LineChart(props: LineChartProps) {
             const showPts = points === true || (points === 'auto' && clean[i].length <= 40);
             return (
               <g key={i} className="chart-series-item" data-series={s.name}>
-                {area ? <path className="chart-area" d={pathFor.area(s.points)} style={{ fill: color }} /> : null}
-                <path className="chart-line" d={pathFor.line(s.points)} style={{ stroke: color }} strokeDasharray={dash} />
+                {area ? (
+                  <path className="chart-area" d={pathFor.area(s.points)} style={{ fill: color }} />
+                ) : null}
+                <path
+                  className="chart-line"
+                  d={pathFor.line(s.points)}
+                  style={{ stroke: color }}
+                  strokeDasharray={dash}
+                />
                 {showPts
                   ? clean[i].map((p, j) => (
-                      <path key={j} className="chart-symbol chart-point" transform={`translate(${r2(xScale(p.x))},${r2(yScale(p.y))})`} d={seriesSymbolPath(i, 36)} style={{ fill: color }} />
+                      <path
+                        key={j}
+                        className="chart-symbol chart-point"
+                        transform={`translate(${r2(xScale(p.x))},${r2(yScale(p.y))})`}
+                        d={seriesSymbolPath(i, 36)}
+                        style={{ fill: color }}
+                      />
                     ))
                   : null}
               </g>
             );
           })}
         </g>
-        <Markers markers={markers} x={L.xPos} y={L.yPos} innerWidth={innerWidth} innerHeight={innerHeight} layer="over" />
+        <Markers
+          markers={markers}
+          x={L.xPos}
+          y={L.yPos}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          layer="over"
+        />
         {readout}
         <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
       </g>

@@ -44,7 +44,19 @@ export function positionIn(scale: { (v: number): number; domain(): number[] }, l
   return { at, clamp };
 }
 
-function Label({ x, y, text, color, anchor }: { x: number; y: number; text: string; color: string; anchor: 'start' | 'middle' | 'end' }) {
+function Label({
+  x,
+  y,
+  text,
+  color,
+  anchor,
+}: {
+  x: number;
+  y: number;
+  text: string;
+  color: string;
+  anchor: 'start' | 'middle' | 'end';
+}) {
   return (
     <text className="chart-marker-label" x={x} y={y} textAnchor={anchor} style={{ fill: color }}>
       {text}
@@ -68,7 +80,9 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
       return (
         <g key={key} className="chart-marker chart-marker-band-group" data-marker="band">
           <rect className="chart-marker-band" x={x0} y={0} width={w} height={innerHeight} />
-          {m.label ? <Label x={r2(x0 + w / 2)} y={innerHeight - 6} text={m.label} color={color} anchor="middle" /> : null}
+          {m.label ? (
+            <Label x={r2(x0 + w / 2)} y={innerHeight - 6} text={m.label} color={color} anchor="middle" />
+          ) : null}
         </g>
       );
     }
@@ -77,11 +91,27 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
       const px = x?.at(m.x) ?? null;
       if (px === null) return null;
       const row = xRule++ % 3;
-      const right = px > innerWidth * 0.62 || (m.label ? px + 4 + textWidth(m.label, FONT) > innerWidth : false);
+      const right =
+        px > innerWidth * 0.62 || (m.label ? px + 4 + textWidth(m.label, FONT) > innerWidth : false);
       return (
         <g key={key} className="chart-marker" data-marker="x" data-x={px}>
-          <line className="chart-marker-rule" x1={px} x2={px} y1={0} y2={innerHeight} style={{ stroke: color }} />
-          {m.label ? <Label x={right ? px - 4 : px + 4} y={12 + row * 14} text={m.label} color={color} anchor={right ? 'end' : 'start'} /> : null}
+          <line
+            className="chart-marker-rule"
+            x1={px}
+            x2={px}
+            y1={0}
+            y2={innerHeight}
+            style={{ stroke: color }}
+          />
+          {m.label ? (
+            <Label
+              x={right ? px - 4 : px + 4}
+              y={12 + row * 14}
+              text={m.label}
+              color={color}
+              anchor={right ? 'end' : 'start'}
+            />
+          ) : null}
         </g>
       );
     }
@@ -91,8 +121,23 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
       const below = py < 16;
       return (
         <g key={key} className="chart-marker" data-marker="y" data-y={py}>
-          <line className="chart-marker-rule" x1={0} x2={innerWidth} y1={py} y2={py} style={{ stroke: color }} />
-          {m.label ? <Label x={innerWidth - 4} y={below ? py + 14 : py - 5} text={m.label} color={color} anchor="end" /> : null}
+          <line
+            className="chart-marker-rule"
+            x1={0}
+            x2={innerWidth}
+            y1={py}
+            y2={py}
+            style={{ stroke: color }}
+          />
+          {m.label ? (
+            <Label
+              x={innerWidth - 4}
+              y={below ? py + 14 : py - 5}
+              text={m.label}
+              color={color}
+              anchor="end"
+            />
+          ) : null}
         </g>
       );
     }
@@ -104,10 +149,17 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
     return (
       <g key={key} className="chart-marker" data-marker="point" data-x={px} data-y={py}>
         <circle cx={px} cy={py} r={5} style={{ fill: 'var(--chart-bg)', stroke: color, strokeWidth: 2.5 }} />
-        {m.label ? <Label x={right ? px - 8 : px + 8} y={below ? py + 16 : py - 8} text={m.label} color={color} anchor={right ? 'end' : 'start'} /> : null}
+        {m.label ? (
+          <Label
+            x={right ? px - 8 : px + 8}
+            y={below ? py + 16 : py - 8}
+            text={m.label}
+            color={color}
+            anchor={right ? 'end' : 'start'}
+          />
+        ) : null}
       </g>
     );
   });
   return <g className={`chart-markers chart-markers-${layer}`}>{out}</g>;
 }
-

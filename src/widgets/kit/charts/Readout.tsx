@@ -32,46 +32,55 @@ export interface ReadoutState {
 }
 
 /**
+ * The read-out index after a key press, or undefined when the key is not ours. ←/→ (↑/↓ when `vertical`) step,
+ * PageUp/PageDown jump a tenth, Home/End go to the ends, Escape hides (null). The first arrow press from no
+ * read-out starts at the matching end.
+ */
+export function stepIndex(
+  key: string,
+  index: number | null,
+  count: number,
+  vertical = false,
+): number | null | undefined {
+  if (count <= 0) return undefined;
+  const big = Math.max(1, Math.round(count / 10));
+  const cur = index !== null && index >= 0 && index < count ? index : null;
+  switch (key) {
+    case vertical ? 'ArrowDown' : 'ArrowRight':
+      return cur === null ? 0 : Math.min(count - 1, cur + 1);
+    case vertical ? 'ArrowUp' : 'ArrowLeft':
+      return cur === null ? count - 1 : Math.max(0, cur - 1);
+    case 'PageDown':
+      return Math.min(count - 1, (cur ?? -1) + big);
+    case 'PageUp':
+      return Math.max(0, (cur ?? count) - big);
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    case 'Escape':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Read-out index over `count` positions. `indexAt(px, py)` maps a pointer position inside the plot area to
  * an index (or null). ←/→ step, PageUp/PageDown jump a tenth, Home/End go to the ends, Escape hides.
  */
-export function useReadout(count: number, indexAt: (px: number, py: number) => number | null, vertical = false): ReadoutState {
+export function useReadout(
+  count: number,
+  indexAt: (px: number, py: number) => number | null,
+  vertical = false,
+): ReadoutState {
   const [raw, setRaw] = useState<number | null>(null);
   const index = raw !== null && raw >= 0 && raw < count ? raw : null;
 
   const onKeyDown = useCallback(
     (e: KeyboardEvent<SVGSVGElement>) => {
-      if (count === 0) return;
-      const big = Math.max(1, Math.round(count / 10));
-      const prev = vertical ? 'ArrowUp' : 'ArrowLeft';
-      const next = vertical ? 'ArrowDown' : 'ArrowRight';
-      let n: number | null | undefined;
-      const cur = index;
-      switch (e.key) {
-        case next:
-          n = cur === null ? 0 : Math.min(count - 1, cur + 1);
-          break;
-        case prev:
-          n = cur === null ? count - 1 : Math.max(0, cur - 1);
-          break;
-        case 'PageDown':
-          n = Math.min(count - 1, (cur ?? -1) + big);
-          break;
-        case 'PageUp':
-          n = Math.max(0, (cur ?? count) - big);
-          break;
-        case 'Home':
-          n = 0;
-          break;
-        case 'End':
-          n = count - 1;
-          break;
-        case 'Escape':
-          n = null;
-          break;
-        default:
-          return;
-      }
+      const n = stepIndex(e.key, index, count, vertical);
+      if (n === undefined) return;
       e.preventDefault();
       setRaw(n);
     },
@@ -119,10 +128,24 @@ export interface ReadoutProps {
   crosshair?: boolean;
 }
 
-export function Readout({ x, y, innerWidth, innerHeight, title, rows, dots, swatch = 'line', prefix, crosshair = true }: ReadoutProps) {
+export function Readout({
+  x,
+  y,
+  innerWidth,
+  innerHeight,
+  title,
+  rows,
+  dots,
+  swatch = 'line',
+  prefix,
+  crosshair = true,
+}: ReadoutProps) {
   const textRows = rows.map((r) => `${r.label}: ${r.value}`);
   const hasSwatch = rows.some((r) => r.index !== undefined || r.color);
-  const w = Math.ceil(Math.max(textWidth(title, FONT) + 8, ...textRows.map((t) => textWidth(t, FONT) + (hasSwatch ? 30 : 0)))) + 16;
+  const w =
+    Math.ceil(
+      Math.max(textWidth(title, FONT) + 8, ...textRows.map((t) => textWidth(t, FONT) + (hasSwatch ? 30 : 0))),
+    ) + 16;
   const h = (rows.length + 1) * ROW + 10;
   const ax = x ?? innerWidth / 2;
   const ay = y ?? 0;
@@ -133,8 +156,12 @@ export function Readout({ x, y, innerWidth, innerHeight, title, rows, dots, swat
   if (top + h > innerHeight && y !== undefined) top = Math.max(0, ay - 12 - h);
   return (
     <g className="chart-readout" aria-hidden="true">
-      {crosshair && x !== undefined ? <line className="chart-crosshair" x1={x} x2={x} y1={0} y2={innerHeight} /> : null}
-      {crosshair && y !== undefined ? <line className="chart-crosshair" x1={0} x2={innerWidth} y1={y} y2={y} /> : null}
+      {crosshair && x !== undefined ? (
+        <line className="chart-crosshair" x1={x} x2={x} y1={0} y2={innerHeight} />
+      ) : null}
+      {crosshair && y !== undefined ? (
+        <line className="chart-crosshair" x1={0} x2={innerWidth} y1={y} y2={y} />
+      ) : null}
       {dots?.map((d, i) => (
         <circle key={i} className="chart-focus-dot" cx={d.x} cy={d.y} r={4.5} style={{ fill: d.color }} />
       ))}
@@ -145,7 +172,9 @@ export function Readout({ x, y, innerWidth, innerHeight, title, rows, dots, swat
         </text>
         {rows.map((r, i) => (
           <g key={i} transform={`translate(8,${ROW * (i + 1) + ROW / 2 + 4})`}>
-            {hasSwatch ? <Swatch index={r.index ?? 0} kind={swatch} prefix={prefix} color={r.color} dash={r.dash} /> : null}
+            {hasSwatch ? (
+              <Swatch index={r.index ?? 0} kind={swatch} prefix={prefix} color={r.color} dash={r.dash} />
+            ) : null}
             <text className="chart-tooltip-text" x={hasSwatch ? 30 : 0} dy="0.35em">
               {textRows[i]}
             </text>

@@ -39,7 +39,11 @@ export interface LegendItemLayout {
 }
 
 /** Legend items laid out left to right, wrapping at `width`. */
-export function legendLayout(labels: readonly string[], width: number, swatch = 26): { items: LegendItemLayout[]; height: number } {
+export function legendLayout(
+  labels: readonly string[],
+  width: number,
+  swatch = 26,
+): { items: LegendItemLayout[]; height: number } {
   const rowH = 18;
   const items: LegendItemLayout[] = [];
   let x = 0;
@@ -70,7 +74,11 @@ export function computeMargins(opts: {
   const yw = Math.max(0, ...opts.yTickLabels.map((s) => textWidth(s, TICK_FONT)));
   return {
     top: 10 + (opts.legendHeight ? opts.legendHeight + 8 : 0),
-    right: Math.max(14, (opts.lastXTickLabel ? textWidth(opts.lastXTickLabel, TICK_FONT) / 2 : 0) + 4, opts.extraRight ?? 0),
+    right: Math.max(
+      14,
+      (opts.lastXTickLabel ? textWidth(opts.lastXTickLabel, TICK_FONT) / 2 : 0) + 4,
+      opts.extraRight ?? 0,
+    ),
     bottom: 8 + TICK_FONT + 6 + (opts.hasXTitle ? LABEL_FONT + 10 : 0),
     left: Math.ceil(yw) + 10 + (opts.hasYTitle ? LABEL_FONT + 10 : 0),
   };

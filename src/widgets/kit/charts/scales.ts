@@ -23,7 +23,10 @@ export function usable(spec: AxisSpec, v: number | null | undefined): v is numbe
 }
 
 /** The extent of the usable values, or null when there are none. */
-export function extentOf(spec: AxisSpec, values: Iterable<number | null | undefined>): [number, number] | null {
+export function extentOf(
+  spec: AxisSpec,
+  values: Iterable<number | null | undefined>,
+): [number, number] | null {
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of values) {
@@ -35,9 +38,18 @@ export function extentOf(spec: AxisSpec, values: Iterable<number | null | undefi
 }
 
 /** Resolve the domain: fixed, or the data's extent padded when degenerate and made nice. */
-export function resolveDomain(spec: AxisSpec, extent: [number, number] | null, opts: { zero?: boolean; nice?: boolean } = {}): [number, number] {
+export function resolveDomain(
+  spec: AxisSpec,
+  extent: [number, number] | null,
+  opts: { zero?: boolean; nice?: boolean } = {},
+): [number, number] {
   const log = isLog(spec);
-  if (spec.domain && Number.isFinite(spec.domain[0]) && Number.isFinite(spec.domain[1]) && spec.domain[0] !== spec.domain[1]) {
+  if (
+    spec.domain &&
+    Number.isFinite(spec.domain[0]) &&
+    Number.isFinite(spec.domain[1]) &&
+    spec.domain[0] !== spec.domain[1]
+  ) {
     const [a, b] = spec.domain;
     if (!log || (a > 0 && b > 0)) return [a, b];
   }
@@ -77,7 +89,8 @@ export function decadesIn(lo: number, hi: number): number[] {
   const a = Math.min(lo, hi);
   const b = Math.max(lo, hi);
   const out: number[] = [];
-  for (let e = Math.ceil(Math.log10(a) - 1e-9); e <= Math.floor(Math.log10(b) + 1e-9); e++) out.push(Number(`1e${e}`));
+  for (let e = Math.ceil(Math.log10(a) - 1e-9); e <= Math.floor(Math.log10(b) + 1e-9); e++)
+    out.push(Number(`1e${e}`));
   return out;
 }
 
@@ -96,7 +109,9 @@ export function axisTicks(spec: AxisSpec, scale: NumScale, orientation: 'x' | 'y
     const lo = Math.min(d0, d1);
     const hi = Math.max(d0, d1);
     const eps = (hi - lo) * 1e-9;
-    values = (typeof spec.ticks === 'function' ? spec.ticks([lo, hi], count) : [...spec.ticks]).filter((v) => v >= lo - eps && v <= hi + eps);
+    values = (
+      typeof spec.ticks === 'function' ? spec.ticks([lo, hi], count, isLog(spec)) : [...spec.ticks]
+    ).filter((v) => v >= lo - eps && v <= hi + eps);
   } else if (isLog(spec)) {
     const dec = decadesIn(d0, d1);
     values = dec.length >= 2 ? dec : d3ticks(Math.min(d0, d1), Math.max(d0, d1), count);
@@ -105,7 +120,9 @@ export function axisTicks(spec: AxisSpec, scale: NumScale, orientation: 'x' | 'y
     values = scale.ticks(count);
   }
   const fmt = tickFormatter(spec);
-  let ticks = values.filter((v) => Number.isFinite(v)).map((value) => ({ value, pos: r2(scale(value)), label: fmt(value) }));
+  let ticks = values
+    .filter((v) => Number.isFinite(v))
+    .map((value) => ({ value, pos: r2(scale(value)), label: fmt(value) }));
   ticks = ticks.filter((t) => Number.isFinite(t.pos));
   // Thin until neighbours do not overlap (x: label widths; y: line height).
   const size = (t: Tick) => (orientation === 'x' ? textWidth(t.label, fontSize) : fontSize * 1.3);
@@ -130,5 +147,34 @@ export function bytesTicks(domain: [number, number], count: number): number[] {
   const m = Math.max(Math.abs(lo), Math.abs(hi));
   if (!(m > 0) || !Number.isFinite(m)) return [];
   const unit = 1024 ** Math.max(0, Math.floor(Math.log(m) / Math.log(1024)));
+  return d3ticks(lo / unit, hi / unit, count).map((v) => v * unit);
+}
+
+const TIME_STEPS = [
+  ...Array.from({ length: 10 }, (_, i) => Number(`1e${i - 9}`)),
+  10,
+  60,
+  600,
+  3600,
+  36000,
+  86400,
+  864000,
+  8640000,
+];
+
+/**
+ * Ticks for durations in seconds labelled with formatDuration: on a log axis 1 ns … 1 s, 10 s, 1 min, 10 min,
+ * 1 h, 10 h, 1 d …; on a linear axis round steps of seconds, minutes, hours or days.
+ */
+export function durationTicks(domain: [number, number], count: number, log = false): number[] {
+  const lo = Math.min(domain[0], domain[1]);
+  const hi = Math.max(domain[0], domain[1]);
+  if (log) {
+    const eps = (hi - lo) * 1e-9;
+    const t = TIME_STEPS.filter((v) => v >= lo - eps && v <= hi + eps);
+    return t.length >= 2 ? t : d3ticks(lo, hi, count);
+  }
+  const m = Math.max(Math.abs(lo), Math.abs(hi));
+  const unit = m >= 2 * 86400 ? 86400 : m >= 2 * 3600 ? 3600 : m >= 120 ? 60 : 1;
   return d3ticks(lo / unit, hi / unit, count).map((v) => v * unit);
 }

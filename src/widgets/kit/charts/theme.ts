@@ -1,5 +1,15 @@
 /** Series styling: colour AND a second carrier (dash pattern, symbol, fill pattern), so colour never carries meaning alone. */
-import { symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTriangle, symbolWye, type SymbolType } from 'd3';
+import {
+  symbol,
+  symbolCircle,
+  symbolCross,
+  symbolDiamond,
+  symbolSquare,
+  symbolStar,
+  symbolTriangle,
+  symbolWye,
+  type SymbolType,
+} from 'd3';
 import type { Tone } from './types';
 
 export const SERIES_COUNT = 8;
@@ -16,7 +26,16 @@ export function seriesDash(i: number): string | undefined {
   return d === '' ? undefined : d;
 }
 
-const SYMBOLS: readonly SymbolType[] = [symbolCircle, symbolSquare, symbolTriangle, symbolDiamond, symbolCross, symbolStar, symbolWye, symbolCircle];
+const SYMBOLS: readonly SymbolType[] = [
+  symbolCircle,
+  symbolSquare,
+  symbolTriangle,
+  symbolDiamond,
+  symbolCross,
+  symbolStar,
+  symbolWye,
+  symbolCircle,
+];
 
 /** An SVG path (centred on 0,0) for the series' point symbol; `size` is the area in px². */
 export function seriesSymbolPath(i: number, size = 42): string {

@@ -18,10 +18,10 @@ export interface AxisSpec {
   /** Fixed domain; otherwise the data's extent (made "nice"). */
   domain?: [number, number];
   /**
-   * Tick values: a fixed list, or a function of the domain and the tick count that fits (e.g. `bytesTicks`
-   * for round KiB/MiB/GiB steps). Ticks are still thinned so labels never overlap.
+   * Tick values: a fixed list, or a function of the domain, the tick count that fits and whether the axis is
+   * log (e.g. `bytesTicks` for round KiB/MiB/GiB steps, `durationTicks` for 1 ms / 1 s / 1 min / 1 h). Ticks are still thinned so labels never overlap.
    */
-  ticks?: readonly number[] | ((domain: [number, number], count: number) => number[]);
+  ticks?: readonly number[] | ((domain: [number, number], count: number, log: boolean) => number[]);
   /** Include zero in an automatic linear domain (default: true for bar and histogram value axes). */
   zero?: boolean;
 }

@@ -12,8 +12,8 @@ export interface SizeOptions {
 }
 
 export interface ChartSize {
-  /** Attach to the element whose width the chart follows. */
-  ref: (el: HTMLElement | null) => void;
+  /** Callback ref: attach to the element whose width the chart follows. */
+  observe: (el: HTMLElement | null) => void;
   width: number;
   height: number;
 }
@@ -30,7 +30,7 @@ export function useChartSize(opts: SizeOptions = {}): ChartSize {
   const [el, setEl] = useState<HTMLElement | null>(null);
   const frame = useRef(0);
 
-  const ref = useCallback((node: HTMLElement | null) => setEl(node), []);
+  const observe = useCallback((node: HTMLElement | null) => setEl(node), []);
 
   useLayoutEffect(() => {
     if (fixedWidth !== undefined || !el) return;
@@ -53,5 +53,5 @@ export function useChartSize(opts: SizeOptions = {}): ChartSize {
   }, [el, fixedWidth]);
 
   const width = fixedWidth ?? measured ?? DEFAULT_WIDTH;
-  return { ref, width, height: heightFor(width, opts) };
+  return { observe, width, height: heightFor(width, opts) };
 }

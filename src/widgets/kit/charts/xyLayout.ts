@@ -36,12 +36,19 @@ export function xyLayout(opts: {
   xNice?: boolean;
 }): XYLayout {
   const { width, height, x, y } = opts;
-  const legend = opts.legendLabels.length ? legendLayout(opts.legendLabels, Math.max(100, width - 8)) : { items: [], height: 0 };
+  const legend = opts.legendLabels.length
+    ? legendLayout(opts.legendLabels, Math.max(100, width - 8))
+    : { items: [], height: 0 };
   const xTitle = axisTitle(x);
   const yTitle = axisTitle(y);
   const xDomain = resolveDomain(x, opts.xExtent, { zero: opts.xZero, nice: opts.xNice });
   const yDomain = resolveDomain(y, opts.yExtent, { zero: opts.yZero });
-  const provisional = computeMargins({ yTickLabels: [], hasXTitle: !!xTitle, hasYTitle: !!yTitle, legendHeight: legend.height });
+  const provisional = computeMargins({
+    yTickLabels: [],
+    hasXTitle: !!xTitle,
+    hasYTitle: !!yTitle,
+    legendHeight: legend.height,
+  });
   const innerHeight = Math.max(40, Math.floor(height - provisional.top - provisional.bottom));
   const yScale = makeScale(y, yDomain, [innerHeight, 0]);
   const yTicks = axisTicks(y, yScale, 'y');
