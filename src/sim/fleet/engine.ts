@@ -103,7 +103,10 @@ export class FleetSim implements ReplicaHost {
 
   private readonly reqs = new Map<number, Req>();
   private nextReq = 0;
+  /** Non-periodic events in the queue: when none is left, nothing can change any more. */
   private live = 0;
+  /** True when the run stopped with requests still queued and no event left that could move them. */
+  stalled = false;
   private startedSessions = 0;
   private sessionsDone = 0;
   private readonly routerRng: Rng;
@@ -264,9 +267,10 @@ export class FleetSim implements ReplicaHost {
         break;
     }
     if (this.live === 0 && ev.kind !== 'end') {
-      // Nothing left but periodic events: take a last sample and stop.
+      // Nothing left but periodic events: nothing can change any more.
       this.finishedAt = this.nowT;
       this.stopped = true;
+      if (this.reqs.size > 0) this.stalled = true;
     }
   }
 
@@ -379,7 +383,7 @@ export class FleetSim implements ReplicaHost {
       gpuSeconds: 0,
       maxGap: 0,
       owed: 0,
-      keptTokens: 0,
+      needBlocks: 0,
     };
   }
 
@@ -436,13 +440,12 @@ export class FleetSim implements ReplicaHost {
     this.routeCounts.set(code, (this.routeCounts.get(code) ?? 0) + 1);
     this.cols.replica.set(r.id, d.replica);
     if (rt && rt.heldOn >= 0) {
-      if (rt.heldOn === d.replica) this.replicas[d.replica].resumeHeld(r.session);
-      else this.replicas[rt.heldOn].unhold(r.session, 'cache');
+      // Held elsewhere: let go there. Held here: the replica keeps holding until the request is admitted.
+      if (rt.heldOn !== d.replica) this.replicas[rt.heldOn].unhold(r.session, 'cache');
       rt.heldOn = -1;
       rt.pauseGen++;
     }
     this.reqs.set(r.id, r);
-    this.live++; // the request itself keeps the run alive until it finishes
     this.replicas[d.replica].enqueue(r);
   }
 
@@ -474,7 +477,6 @@ export class FleetSim implements ReplicaHost {
       c.maxGap.set(id, r.maxGap);
     }
     this.reqs.delete(id);
-    this.live--;
   }
 
   requestDone(r: Req): void {

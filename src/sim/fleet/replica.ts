@@ -77,8 +77,8 @@ export interface Req {
   maxGap: number;
   /** Remaining work counted in the replica's outstandingTokens. */
   owed: number;
-  /** The request with which the last-held prefix was kept (hold / ttl): tokens kept pinned through the pause. */
-  keptTokens: number;
+  /** HBM blocks its last failed admission needed (0: not waiting for room). */
+  needBlocks: number;
 }
 
 /** What the replica asks of the engine. */
@@ -378,8 +378,12 @@ export class Replica {
     return true;
   }
 
-  /** The session's next request arrived here: its held blocks are about to be re-acquired. */
-  resumeHeld(session: number): void {
+  /**
+   * The session's request was admitted: the blocks it held through the pause are now pinned by the running
+   * request. (Until then they stay in `held`, so memory pressure can still release them: a held session whose
+   * next request waits in the queue must not block the queue's head.)
+   */
+  private resumeHeld(session: number): void {
     const blocks = this.held.get(session);
     if (blocks === undefined) return;
     this.held.delete(session);
@@ -415,21 +419,40 @@ export class Replica {
     return Array.prototype.slice.call(h, 0, blocks) as number[];
   }
 
+  /** Unpinned HBM blocks (free or evictable). */
+  private hbmAvailable(): number {
+    const o = this.cache.occupancy()[0];
+    return o.capacityBlocks - o.pinnedBlocks;
+  }
+
   /** Try to admit r; false when it must wait. */
   private admit(r: Req): boolean {
     const now = this.host.now;
+    // A request that failed for lack of room is not retried (an O(blocks) acquire) until room may exist.
+    if (r.needBlocks > 0 && this.hbmAvailable() + this.heldBlocksTotal < r.needBlocks) return false;
     const nb = this.blocksFor(r.target);
-    let res = this.cache.acquire(r.seq, this.slice(r, nb), { tokens: r.target, tag: r.session });
-    while (!res.ok && res.reason === 'hbm-full' && this.releaseOldestHeld()) {
-      res = this.cache.acquire(r.seq, this.slice(r, nb), { tokens: r.target, tag: r.session });
+    const hashes = this.slice(r, nb);
+    let res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session });
+    while (!res.ok && res.reason === 'hbm-full' && this.held.size > 0) {
+      // Release held sessions (oldest first) worth the shortfall, then retry once.
+      let freed = 0;
+      const deficit = res.neededBlocks - res.availableBlocks;
+      while (freed < deficit && this.held.size > 0) {
+        freed += this.held.values().next().value as number;
+        this.releaseOldestHeld();
+      }
+      res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session });
     }
     if (!res.ok) {
       if (res.reason === 'exceeds-hbm') {
         this.dropWaiting(r, res.message);
         return true; // removed from the queue; continue with the next
       }
+      r.needBlocks = res.neededBlocks;
       return false;
     }
+    r.needBlocks = 0;
+    if (r.session >= 0) this.resumeHeld(r.session);
     const kept = res.heldBlocks - res.computeBlocks - res.hit.blocks;
     let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens);
     if (cached >= r.target) cached = r.target - 1; // recompute the last token to get logits
@@ -462,7 +485,7 @@ export class Replica {
   private dropWaiting(r: Req, why: string): void {
     const i = this.waiting.indexOf(r);
     if (i >= 0) this.waiting.splice(i, 1);
-    this.cache.release(r.seq, 'cache');
+    if (!(r.session >= 0 && this.unhold(r.session, 'cache'))) this.cache.release(r.seq, 'cache');
     this.outstandingTokens -= r.owed;
     r.owed = 0;
     this.outstandingRequests--;

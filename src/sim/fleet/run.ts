@@ -188,6 +188,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
   const tpot = col('tpot');
   const cls = col('cls');
   const turn = col('turn');
+  const grammarWait = col('grammarWaitS');
   const created = status.length;
   let finished = 0;
   let dropped = 0;
@@ -314,7 +315,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       queueS: roundSummary(summarize(col('queueS'))),
       e2e: roundSummary(summarize(col('e2e'))),
       kvLoadS: roundSummary(summarize(col('loadS'))),
-      grammarWaitS: roundSummary(summarize(pick(col('grammarWaitS'), (i) => col('grammarWaitS')[i] > 0))),
+      grammarWaitS: roundSummary(summarize(grammarWait.filter((x) => x > 0))),
       preemptions: sum(col('preemptions')),
     },
     tokens: {
