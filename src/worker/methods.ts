@@ -6,6 +6,7 @@ import { findAccelerator, ACCELERATORS } from '../sim/catalog/accelerators';
 import { findModel, MODELS, type Dtype } from '../sim/catalog/models';
 import { computeFootprint, type FootprintResult } from '../sim/footprint';
 import type { JobContext } from './job';
+import { workloadMethods } from './workloadMethods';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -75,6 +76,7 @@ export const methods = {
   kvFootprint,
   selfTest,
   catalogSummary,
+  ...workloadMethods,
 };
 
 export type Methods = typeof methods;

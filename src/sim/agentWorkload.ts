@@ -1,0 +1,514 @@
+/**
+ * The agent workload of lesson 07.01, on the fleet's WorkloadGenerator: the two session classes the lesson
+ * contrasts (a coding agent, a chat), one session laid out turn by turn (what each prompt re-sends, what is new,
+ * what the model writes, how long the tool or the human takes), and many sessions as a request table, so that
+ * generated traffic and a loaded trace go through the same statistics (trafficShape.ts).
+ *
+ * Definitions (the lesson's formulas):
+ *   I_k, O_k   prompt (input) and output tokens of turn k
+ *   r_k        reused prefix: the longest common prefix, in tokens, of prompt_k and the previous turn's full
+ *              context prompt_{k−1} ‖ output_{k−1} (0 for the first turn)
+ *   n_k        new input = I_k − r_k (tool result, user message, and on turn 0 everything)
+ *   ρ          input:output ratio = Σ I_k / Σ O_k
+ *   s          prefix share = Σ_{k≥1} r_k / Σ_{k≥1} I_k (token-weighted over the turns that have a predecessor)
+ */
+import { WorkloadGenerator, type AgentClass, type ChatClass, type RequestSpec, type SessionClass } from './fleet/workload';
+import { CHAT_THINK_TIME, type ToolLatencyPreset } from './fleet/dist';
+import { segmentBlockHashes, type Segment } from './kvcache/hash';
+import { createRng } from './rng';
+import { decodeStepTime, defaultHardware, prefillTime, type HardwareConfig } from './cost';
+import { findAccelerator } from './catalog/accelerators';
+import { findModel, type ModelSpec } from './catalog/models';
+import type { RequestTable } from './trace/table';
+
+export type SessionKind = 'agent' | 'chat';
+
+export interface AgentPresetOptions {
+  /** Median turns (model calls) per session. Default 30. */
+  medianTurns?: number;
+  /** Tool-call duration preset. Default 'coding-mix'. */
+  toolLatency?: ToolLatencyPreset;
+}
+
+/**
+ * A coding agent. The shape (a fixed head of system prompt and tool schemas, a short task, then turns that each
+ * add a short tool call and a longer tool result) follows the traces of the vLLM/Mooncake blog (Codex on
+ * SWE-bench Pro: median 33 turns, ≈ 131:1 input:output) and Mooncake's tool & agent trace (mean output 182
+ * tokens). The sizes are illustrative log-normals, not a fit to either trace.
+ */
+export function codingAgentClass(opts: AgentPresetOptions = {}): AgentClass {
+  const medianTurns = opts.medianTurns ?? 30;
+  return {
+    kind: 'agent',
+    name: 'coding agent',
+    apps: 4,
+    systemTokens: { kind: 'lognormal', median: 2_500, sigma: 0.25 },
+    toolSchemaTokens: { kind: 'lognormal', median: 6_000, sigma: 0.35 },
+    taskTokens: { kind: 'lognormal', median: 300, sigma: 0.8, max: 8_000 },
+    turns: { kind: 'lognormal', median: medianTurns, sigma: 0.6, min: 1, max: Math.max(4 * medianTurns, 10) },
+    outputTokens: { kind: 'lognormal', median: 150, sigma: 0.9, min: 5, max: 4_000 },
+    finalOutputTokens: { kind: 'lognormal', median: 500, sigma: 0.6, max: 4_000 },
+    toolResultTokens: { kind: 'lognormal', median: 600, sigma: 1.0, min: 10, max: 32_000 },
+    toolLatency: opts.toolLatency ?? 'coding-mix',
+  };
+}
+
+/**
+ * A chat assistant in the ShareGPT mould that chat-serving systems were tuned on: a short system prompt, short
+ * user messages, answers of a few hundred tokens, a few turns, a human thinking between turns (TraceLab's
+ * human-reply times, CHAT_THINK_TIME).
+ */
+export function chatClass(): ChatClass {
+  return {
+    kind: 'chat',
+    name: 'chat',
+    systemTokens: { kind: 'lognormal', median: 250, sigma: 0.3 },
+    userTokens: { kind: 'lognormal', median: 60, sigma: 1.0, min: 2, max: 4_000 },
+    outputTokens: { kind: 'lognormal', median: 280, sigma: 0.7, min: 5, max: 4_000 },
+    turns: { kind: 'lognormal', median: 3, sigma: 0.7, min: 1, max: 40 },
+    thinkTime: CHAT_THINK_TIME,
+  };
+}
+
+export function sessionClass(kind: SessionKind, opts: AgentPresetOptions = {}): SessionClass {
+  return kind === 'agent' ? codingAgentClass(opts) : chatClass();
+}
+
+/** Tokens of the longest common prefix of two segment lists (token-exact: a segment may match in part). */
+export function commonPrefixTokens(a: readonly Segment[], b: readonly Segment[]): number {
+  let t = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a[i].id !== b[i].id) break;
+    if (a[i].tokens !== b[i].tokens) return t + Math.min(a[i].tokens, b[i].tokens);
+    t += a[i].tokens;
+  }
+  return t;
+}
+
+/** How long a turn takes on the model, given what it must compute. */
+export interface TurnTiming {
+  /** Seconds to prefill `newTokens` on top of `cachedTokens` already in the KV cache. */
+  prefillS(newTokens: number, cachedTokens: number): number;
+  /** Seconds to decode `outputTokens` after a prompt of `promptTokens`. */
+  decodeS(outputTokens: number, promptTokens: number): number;
+  /** What the timing assumes, for captions. */
+  label: string;
+}
+
+export const LESSON_MODEL_ID = 'llama-3.1-70b';
+export const LESSON_ACCELERATOR_ID = 'h100-sxm';
+export const LESSON_TP = 8;
+
+export function lessonHardware(): { model: ModelSpec; hw: HardwareConfig } {
+  const model = findModel(LESSON_MODEL_ID);
+  const acc = findAccelerator(LESSON_ACCELERATOR_ID);
+  if (!model || !acc) throw new Error('lesson model or accelerator missing from the catalog');
+  return { model, hw: defaultHardware(acc, LESSON_TP) };
+}
+
+/**
+ * A request served alone on one replica (batch 1), with its own earlier context still cached: prefill of the
+ * new tokens on top of the cached ones (cost.ts prefillTime) plus O decode steps, each at the mean context of
+ * the decode (P + O/2; the step time is linear in the context, so the midpoint gives the exact sum).
+ */
+export function aloneTiming(model: ModelSpec, hw: HardwareConfig): TurnTiming {
+  return {
+    prefillS: (n, c) => prefillTime(model, hw, n, c),
+    decodeS: (o, p) => (o > 0 ? o * decodeStepTime(model, hw, 1, p + (o + 1) / 2) : 0),
+    label: `${model.name} on ${hw.tp} × ${hw.accelerator.name}, served alone`,
+  };
+}
+
+export interface TrajectoryTurn {
+  turn: number;
+  promptTokens: number;
+  /** r_k: exact prefix of the previous turn's full context. */
+  reusedTokens: number;
+  /** n_k = I_k − r_k. */
+  newTokens: number;
+  outputTokens: number;
+  /** r_k / I_k (0 on the first turn). */
+  prefixShare: number;
+  /** Arrival of the request, seconds from the session's start. */
+  startS: number;
+  prefillS: number;
+  decodeS: number;
+  /** What follows: a tool call, a human's think time, or the end; and how long it lasts. */
+  gapKind: 'tool' | 'think' | 'end';
+  gapS: number;
+}
+
+export interface TrajectoryTotals {
+  turns: number;
+  inputTokens: number;
+  outputTokens: number;
+  reusedTokens: number;
+  newTokens: number;
+  /** ρ = Σ I / Σ O. */
+  ioRatio: number;
+  /** Σ_{k≥1} r_k / Σ_{k≥1} I_k; null for a single-turn session. */
+  prefixShare: number | null;
+  /** Session wall time: end of the last output. */
+  wallS: number;
+  modelS: number;
+  gapS: number;
+  /** The prompt of the last turn (the context the session ends with, less its last output). */
+  lastPromptTokens: number;
+}
+
+export interface Trajectory {
+  kind: SessionKind;
+  className: string;
+  seed: number;
+  turns: TrajectoryTurn[];
+  totals: TrajectoryTotals;
+  timing: string;
+}
+
+export interface SessionRequest {
+  spec: RequestSpec;
+  reusedTokens: number;
+  startS: number;
+  prefillS: number;
+  decodeS: number;
+  gapKind: 'tool' | 'think' | 'end';
+  gapS: number;
+}
+
+/** Walk one session of `gen` to its end, timing each turn. */
+export function runSession(gen: WorkloadGenerator, index: number, cls: number, timing: TurnTiming): SessionRequest[] {
+  const s = gen.createSession(index, cls);
+  const out: SessionRequest[] = [];
+  let prevContext: Segment[] | null = null;
+  let t = 0;
+  for (;;) {
+    const spec = gen.nextRequest(s);
+    const reused = prevContext ? commonPrefixTokens(spec.segments, prevContext) : 0;
+    const prefillS = timing.prefillS(spec.promptTokens - reused, reused);
+    const decodeS = timing.decodeS(spec.outputTokens, spec.promptTokens);
+    prevContext = spec.segments.concat({ id: spec.outputSegmentId, tokens: spec.outputTokens });
+    const after = gen.afterTurn(s, spec);
+    out.push({ spec, reusedTokens: reused, startS: t, prefillS, decodeS, gapKind: after.kind, gapS: after.kind === 'end' ? 0 : after.delayS });
+    if (after.kind === 'end') break;
+    t += prefillS + decodeS + after.delayS;
+  }
+  return out;
+}
+
+export function totalsOf(turns: readonly TrajectoryTurn[]): TrajectoryTotals {
+  let inT = 0;
+  let outT = 0;
+  let reused = 0;
+  let later = 0;
+  let laterReused = 0;
+  let modelS = 0;
+  let gapS = 0;
+  for (const t of turns) {
+    inT += t.promptTokens;
+    outT += t.outputTokens;
+    reused += t.reusedTokens;
+    if (t.turn > 0) {
+      later += t.promptTokens;
+      laterReused += t.reusedTokens;
+    }
+    modelS += t.prefillS + t.decodeS;
+    gapS += t.gapS;
+  }
+  const last = turns[turns.length - 1];
+  return {
+    turns: turns.length,
+    inputTokens: inT,
+    outputTokens: outT,
+    reusedTokens: reused,
+    newTokens: inT - reused,
+    ioRatio: outT > 0 ? inT / outT : NaN,
+    prefixShare: later > 0 ? laterReused / later : null,
+    wallS: last ? last.startS + last.prefillS + last.decodeS : 0,
+    modelS,
+    gapS,
+    lastPromptTokens: last ? last.promptTokens : 0,
+  };
+}
+
+/** One session of the given kind, turn by turn. */
+export function generateTrajectory(kind: SessionKind, seed: number, opts: AgentPresetOptions & { timing?: TurnTiming } = {}): Trajectory {
+  const cls = sessionClass(kind, opts);
+  const gen = new WorkloadGenerator([cls], seed);
+  const { model, hw } = lessonHardware();
+  const timing = opts.timing ?? aloneTiming(model, hw);
+  const reqs = runSession(gen, 0, 0, timing);
+  const turns: TrajectoryTurn[] = reqs.map((r) => ({
+    turn: r.spec.turn,
+    promptTokens: r.spec.promptTokens,
+    reusedTokens: r.reusedTokens,
+    newTokens: r.spec.promptTokens - r.reusedTokens,
+    outputTokens: r.spec.outputTokens,
+    prefixShare: r.spec.promptTokens > 0 ? r.reusedTokens / r.spec.promptTokens : 0,
+    startS: r.startS,
+    prefillS: r.prefillS,
+    decodeS: r.decodeS,
+    gapKind: r.gapKind,
+    gapS: r.gapS,
+  }));
+  return { kind, className: cls.name, seed, turns, totals: totalsOf(turns), timing: timing.label };
+}
+
+export type WorkloadMix = 'agent' | 'chat' | 'mix';
+
+export interface GeneratedRequest {
+  session: number;
+  kind: SessionKind;
+  turn: number;
+  arrivalS: number;
+  inputTokens: number;
+  outputTokens: number;
+  reusedTokens: number;
+  segments: Segment[];
+  /** Time to the session's next request after this one's output ends (0 at the end). */
+  gapS: number;
+}
+
+export interface GeneratedWorkload {
+  requests: GeneratedRequest[];
+  sessions: number;
+  /** Turns of each session. */
+  turnsPerSession: number[];
+  kindOfSession: SessionKind[];
+}
+
+export interface WorkloadOptions extends AgentPresetOptions {
+  mix: WorkloadMix;
+  sessions: number;
+  seed: number;
+  /** New sessions per second (a Poisson process). Default 0.5. */
+  sessionRatePerS?: number;
+  timing?: TurnTiming;
+}
+
+/**
+ * Many sessions: session starts are a Poisson process; each session's turns follow from its own timing (served
+ * alone, its context cached) and its tool or think gaps. Requests come back in arrival order (ties: session
+ * order, then turn).
+ */
+export function generateWorkload(opts: WorkloadOptions): GeneratedWorkload {
+  if (!Number.isInteger(opts.sessions) || opts.sessions < 1) throw new RangeError(`sessions must be a whole number ≥ 1, got ${opts.sessions}`);
+  const classes: SessionClass[] = opts.mix === 'agent' ? [codingAgentClass(opts)] : opts.mix === 'chat' ? [chatClass()] : [codingAgentClass(opts), chatClass()];
+  const gen = new WorkloadGenerator(classes, opts.seed);
+  const arrivals = createRng((opts.seed ^ 0x5a17) >>> 0);
+  const rate = opts.sessionRatePerS ?? 0.5;
+  const { model, hw } = lessonHardware();
+  const timing = opts.timing ?? aloneTiming(model, hw);
+  const requests: GeneratedRequest[] = [];
+  const turnsPerSession: number[] = [];
+  const kindOfSession: SessionKind[] = [];
+  let start = 0;
+  for (let i = 0; i < opts.sessions; i++) {
+    if (i > 0) start += arrivals.exponential(1 / rate);
+    const cls = gen.pickClass();
+    const kind = classes[cls].kind;
+    const reqs = runSession(gen, i, cls, timing);
+    turnsPerSession.push(reqs.length);
+    kindOfSession.push(kind);
+    for (const r of reqs)
+      requests.push({
+        session: i,
+        kind,
+        turn: r.spec.turn,
+        arrivalS: start + r.startS,
+        inputTokens: r.spec.promptTokens,
+        outputTokens: r.spec.outputTokens,
+        reusedTokens: r.reusedTokens,
+        segments: r.spec.segments,
+        gapS: r.gapS,
+      });
+  }
+  requests.sort((a, b) => a.arrivalS - b.arrivalS || a.session - b.session || a.turn - b.turn);
+  return { requests, sessions: opts.sessions, turnsPerSession, kindOfSession };
+}
+
+/**
+ * The generated requests as a request table (the structure trace statistics run on), blocks of `blockSize`
+ * tokens hashed from the prompt's segments, block ids renumbered densely in first-seen order.
+ */
+export function workloadTable(w: GeneratedWorkload, blockSize = 512): RequestTable {
+  const n = w.requests.length;
+  const arrivalS = new Float64Array(n);
+  const inputTokens = new Float64Array(n);
+  const outputTokens = new Float64Array(n);
+  const blockStart = new Int32Array(n + 1);
+  const session = new Int32Array(n);
+  const line = new Int32Array(n);
+  const ids = new Map<number, number>();
+  const blocks: number[] = [];
+  let mismatches = 0;
+  for (let i = 0; i < n; i++) {
+    const r = w.requests[i];
+    arrivalS[i] = r.arrivalS;
+    inputTokens[i] = r.inputTokens;
+    outputTokens[i] = r.outputTokens;
+    session[i] = r.session;
+    line[i] = i + 1;
+    const { hashes } = segmentBlockHashes(r.segments, blockSize);
+    for (const h of hashes) {
+      let id = ids.get(h);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(h, id);
+      }
+      blocks.push(id);
+    }
+    blockStart[i + 1] = blocks.length;
+    if (hashes.length !== Math.ceil(r.inputTokens / blockSize)) mismatches++;
+  }
+  return {
+    format: 'native',
+    blockSize,
+    count: n,
+    arrivalS,
+    inputTokens,
+    outputTokens,
+    blockStart,
+    blocks: Int32Array.from(blocks),
+    uniqueBlocks: ids.size,
+    session,
+    sessions: w.sessions,
+    line,
+    lengthMismatches: mismatches,
+  };
+}
+
+/**
+ * A request table written as a Mooncake-format trace (one JSON object per line: `timestamp` in whole ms,
+ * `input_length`, `output_length`, `hash_ids`), block ids as in the table (dense, first-seen order, as the
+ * released Mooncake traces remap theirs). Rows in table order.
+ */
+export function toMooncakeJsonl(t: RequestTable): string {
+  const lines: string[] = [];
+  for (let i = 0; i < t.count; i++) {
+    const ids: number[] = [];
+    for (let k = t.blockStart[i]; k < t.blockStart[i + 1]; k++) ids.push(t.blocks[k]);
+    lines.push(
+      `{"timestamp": ${Math.round(t.arrivalS[i] * 1000)}, "input_length": ${t.inputTokens[i]}, "output_length": ${t.outputTokens[i]}, "hash_ids": [${ids.join(', ')}]}`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Median of values (NaN when empty): the middle order statistic, the mean of the two middle ones for an even count. */
+export function medianOf(values: readonly number[]): number {
+  if (!values.length) return NaN;
+  const s = Float64Array.from(values).sort();
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Share of GPU time spent in prefill when every request is served on one replica whose decode steps are shared
+ * by `decodeBatch` sequences of the same shape:
+ *   prefill_k = prefillTime(I_k − c_k | c_k)          c_k = r_k with prefix reuse, 0 without
+ *   decode_k  = O_k · decodeStepTime(B, B · (I_k + (O_k+1)/2)) / B
+ *   share     = Σ prefill_k / Σ (prefill_k + decode_k)
+ */
+export function prefillShareOfGpuTime(
+  requests: readonly Pick<GeneratedRequest, 'inputTokens' | 'outputTokens' | 'reusedTokens'>[],
+  model: ModelSpec,
+  hw: HardwareConfig,
+  decodeBatch: number,
+  reuse: boolean,
+): number {
+  if (!Number.isInteger(decodeBatch) || decodeBatch < 1) throw new RangeError(`decodeBatch must be a whole number ≥ 1, got ${decodeBatch}`);
+  let pre = 0;
+  let dec = 0;
+  for (const r of requests) {
+    const c = reuse ? r.reusedTokens : 0;
+    pre += prefillTime(model, hw, r.inputTokens - c, c);
+    if (r.outputTokens > 0) dec += (r.outputTokens * decodeStepTime(model, hw, decodeBatch, decodeBatch * (r.inputTokens + (r.outputTokens + 1) / 2))) / decodeBatch;
+  }
+  return pre + dec > 0 ? pre / (pre + dec) : NaN;
+}
+
+/** The figures that break the chat-serving assumptions, for one generated workload. */
+export interface AssumptionFigures {
+  requests: number;
+  sessions: number;
+  medianTurns: number;
+  meanInputTokens: number;
+  meanOutputTokens: number;
+  /** ρ = Σ I / Σ O. */
+  ioRatio: number;
+  /** Requests that continue an earlier request of their session (turn ≥ 1) / all requests. */
+  continuingShare: number;
+  /** Σ_{k≥1} r_k / Σ_{k≥1} I_k over all sessions. */
+  prefixShare: number;
+  /** Median seconds from the end of a turn's output to the session's next request. */
+  medianGapS: number;
+  /** Median prompt I_k, and median new input n_k: what a turn prefills cold and warm. */
+  medianInputTokens: number;
+  medianNewTokens: number;
+  /** Median over multi-turn sessions of (last prompt / first prompt). */
+  contextGrowth: number;
+  /** Share of GPU time in prefill, without and with prefix reuse. */
+  prefillShareNoReuse: number;
+  prefillShareReuse: number;
+}
+
+export const LESSON_DECODE_BATCH = 16;
+
+export function assumptionFigures(w: GeneratedWorkload, decodeBatch = LESSON_DECODE_BATCH): AssumptionFigures {
+  const { model, hw } = lessonHardware();
+  let inSum = 0;
+  let outSum = 0;
+  let later = 0;
+  let laterIn = 0;
+  let laterReused = 0;
+  const gaps: number[] = [];
+  const inputs: number[] = [];
+  const news: number[] = [];
+  const first = new Map<number, number>();
+  const last = new Map<number, { turn: number; tokens: number }>();
+  for (const r of w.requests) {
+    inSum += r.inputTokens;
+    outSum += r.outputTokens;
+    inputs.push(r.inputTokens);
+    news.push(r.inputTokens - r.reusedTokens);
+    if (r.turn > 0) {
+      later++;
+      laterIn += r.inputTokens;
+      laterReused += r.reusedTokens;
+    }
+    if (r.turn < w.turnsPerSession[r.session] - 1) gaps.push(r.gapS);
+    if (r.turn === 0) first.set(r.session, r.inputTokens);
+    const l = last.get(r.session);
+    if (!l || r.turn > l.turn) last.set(r.session, { turn: r.turn, tokens: r.inputTokens });
+  }
+  const growth: number[] = [];
+  for (const [s, l] of last) {
+    const f = first.get(s);
+    if (l.turn > 0 && f && f > 0) growth.push(l.tokens / f);
+  }
+  const n = w.requests.length;
+  return {
+    requests: n,
+    sessions: w.sessions,
+    medianTurns: medianOf(w.turnsPerSession),
+    meanInputTokens: n ? inSum / n : NaN,
+    meanOutputTokens: n ? outSum / n : NaN,
+    ioRatio: outSum > 0 ? inSum / outSum : NaN,
+    continuingShare: n ? later / n : NaN,
+    prefixShare: laterIn > 0 ? laterReused / laterIn : NaN,
+    medianGapS: medianOf(gaps),
+    medianInputTokens: medianOf(inputs),
+    medianNewTokens: medianOf(news),
+    contextGrowth: medianOf(growth),
+    prefillShareNoReuse: prefillShareOfGpuTime(w.requests, model, hw, decodeBatch, false),
+    prefillShareReuse: prefillShareOfGpuTime(w.requests, model, hw, decodeBatch, true),
+  };
+}
+
+/** The sample trace shipped at public/traces/agent-mix.mooncake.jsonl (scripts/make-sample-trace.ts writes it). */
+export const SAMPLE_TRACE_OPTIONS: WorkloadOptions = { mix: 'mix', sessions: 24, seed: 7, medianTurns: 20 };
+
+export function sampleTraceText(): string {
+  return toMooncakeJsonl(workloadTable(generateWorkload(SAMPLE_TRACE_OPTIONS)));
+}
