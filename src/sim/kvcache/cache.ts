@@ -1013,6 +1013,15 @@ export class KvCache {
       this.unpinAll(held, c);
       held.length = c;
     }
+    // The sequence now runs past what was its last block, so that block is full: it may have been created
+    // partial (the last block of a prompt, its hash covering the output too) and filled in place by decoding.
+    if (c > 0 && count > 0 && held[c - 1].tokens < this.blockSize) {
+      const b = held[c - 1];
+      const grown = this.blockSize - b.tokens;
+      if (b.tier >= 0) this.local[b.tier].usedTokens += grown;
+      this.c.createdTokens += grown; // computed in place
+      b.tokens = this.blockSize;
+    }
     // 4) Give every new position a pinned HBM slot.
     let newBlocks = 0;
     let computeTokens = 0;
