@@ -126,6 +126,26 @@ describe('BarChart', () => {
     }
   });
 
+  it('value labels that would touch their neighbours are dropped (grouped bars at 390 px)', () => {
+    const props = {
+      title: 't',
+      height: 260,
+      categories: schedulers,
+      series: [
+        { name: 'p90', values: ttft },
+        { name: 'mean', values: [0.298, 13.32, 46.99, 45.28] },
+      ],
+      value: { label: 'TTFT', unit: 's' },
+    };
+    expect(texts(render(<BarChart {...props} width={390} />), 'chart-value-label')).toHaveLength(0);
+    const wide = render(<BarChart {...props} width={900} />);
+    const xs = attrs(wide, 'chart-value-label', 'x')
+      .map(Number)
+      .sort((a, b) => a - b);
+    expect(xs).toHaveLength(8);
+    for (let i = 1; i < xs.length; i++) expect(xs[i] - xs[i - 1]).toBeGreaterThan(32);
+  });
+
   it('many categories at 320 px: labels thinned, no NaN', () => {
     const cats = Array.from({ length: 40 }, (_, i) => `n${i}`);
     const html = render(

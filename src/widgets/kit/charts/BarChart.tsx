@@ -192,7 +192,10 @@ export function BarChart(props: BarChartProps) {
   const catMax = ('maxCat' in L ? L.maxCat : undefined) ?? 100;
   const vStride = horizontal || catStep >= 28 ? 1 : Math.ceil(28 / Math.max(1, catStep));
 
-  const labelsFit = valueLabels && (horizontal ? inner.bandwidth() >= 11 : L.labelW <= inner.bandwidth() + 6);
+  // Vertical: neighbouring labels sit one sub-band step apart, so the widest must fit in that step.
+  const labelsFit =
+    valueLabels &&
+    (horizontal ? inner.bandwidth() >= 11 : L.labelW + 6 <= (series.length > 1 ? inner.step() : band.step()));
 
   const bars = [];
   const labels = [];

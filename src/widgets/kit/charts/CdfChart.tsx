@@ -17,7 +17,7 @@ export interface CdfChartProps extends ChartBaseProps {
   series: readonly CdfSeries[];
   /** The sample axis; `scale: 'log'` for heavy tails (non-positive samples are then skipped). */
   x: AxisSpec;
-  /** Defaults to "Share of samples ≤ x" (or "> x" when complementary) in percent, domain [0, 1]. */
+  /** Defaults to "Cumulative share" (or "Share above x" when complementary) in percent, domain [0, 1]. */
   y?: AxisSpec;
   /** Plot 1 − F(x), the tail; pair with `y: { scale: 'log' }` to read p99/p99.9. */
   complementary?: boolean;
@@ -69,7 +69,7 @@ export function CdfChart(props: CdfChartProps) {
   const y: AxisSpec = useMemo(
     () =>
       yProp ?? {
-        label: complementary ? 'Share of samples above x' : 'Share of samples at or below x',
+        label: complementary ? 'Share above x' : 'Cumulative share',
         format: (v: number) => formatPercent(v),
         domain: [0, 1],
       },

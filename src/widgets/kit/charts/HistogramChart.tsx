@@ -251,6 +251,7 @@ export function HistogramChart(props: HistogramChartProps) {
         title={head}
         rows={rows}
         swatch={single ? 'bar' : 'line'}
+        symbol={false}
       />
     );
     live = readoutSentence(head, rows);

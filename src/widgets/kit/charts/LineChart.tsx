@@ -202,6 +202,7 @@ export function LineChart(props: LineChartProps) {
         title={head}
         rows={rows}
         dots={dots}
+        symbol={points !== false}
       />
     );
     live = readoutSentence(head, rows);

@@ -126,6 +126,8 @@ export interface ReadoutProps {
   prefix?: string;
   /** Draw the crosshair line(s) (default true); x/y still place the tooltip. */
   crosshair?: boolean;
+  /** Point symbols on line swatches (match the chart's legend). */
+  symbol?: boolean;
 }
 
 export function Readout({
@@ -139,12 +141,16 @@ export function Readout({
   swatch = 'line',
   prefix,
   crosshair = true,
+  symbol = true,
 }: ReadoutProps) {
   const textRows = rows.map((r) => `${r.label}: ${r.value}`);
   const hasSwatch = rows.some((r) => r.index !== undefined || r.color);
   const w =
     Math.ceil(
-      Math.max(textWidth(title, FONT) + 8, ...textRows.map((t) => textWidth(t, FONT) + (hasSwatch ? 30 : 0))),
+      Math.max(
+        textWidth(title, FONT) * 1.1 + 8,
+        ...textRows.map((t) => textWidth(t, FONT) + (hasSwatch ? 30 : 0)),
+      ),
     ) + 16;
   const h = (rows.length + 1) * ROW + 10;
   const ax = x ?? innerWidth / 2;
@@ -173,7 +179,14 @@ export function Readout({
         {rows.map((r, i) => (
           <g key={i} transform={`translate(8,${ROW * (i + 1) + ROW / 2 + 4})`}>
             {hasSwatch ? (
-              <Swatch index={r.index ?? 0} kind={swatch} prefix={prefix} color={r.color} dash={r.dash} />
+              <Swatch
+                index={r.index ?? 0}
+                kind={swatch}
+                prefix={prefix}
+                color={r.color}
+                dash={r.dash}
+                symbol={symbol}
+              />
             ) : null}
             <text className="chart-tooltip-text" x={hasSwatch ? 30 : 0} dy="0.35em">
               {textRows[i]}

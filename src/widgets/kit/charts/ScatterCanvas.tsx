@@ -41,7 +41,9 @@ interface Flat {
   rank: Uint32Array;
 }
 
-function flatten(x: AxisSpec, y: AxisSpec, series: readonly ScatterSeries[]): Flat {
+function flatten(xLog: boolean, yLog: boolean, series: readonly ScatterSeries[]): Flat {
+  const x: AxisSpec = { label: '', scale: xLog ? 'log' : 'linear' };
+  const y: AxisSpec = { label: '', scale: yLog ? 'log' : 'linear' };
   const xs: number[] = [];
   const ys: number[] = [];
   const ss: number[] = [];
@@ -92,7 +94,10 @@ export function ScatterCanvas(props: ScatterCanvasProps) {
   const { series, x, y, markers, title, description, className, ref, emptyMessage } = props;
   const size = useChartSize({ width: props.width, height: props.height, aspect: props.aspect });
   const { width, height } = size;
-  const flat = useMemo(() => flatten(x, y, series), [x, y, series]);
+  // Keyed on what matters, so inline axis objects do not redo 10k points on every render.
+  const xLog = x.scale === 'log';
+  const yLog = y.scale === 'log';
+  const flat = useMemo(() => flatten(xLog, yLog, series), [xLog, yLog, series]);
   const n = flat.xs.length;
   const empty = n === 0;
   const radius = props.radius ?? (n > 2000 ? 2 : 3);
@@ -130,6 +135,14 @@ export function ScatterCanvas(props: ScatterCanvasProps) {
     [tree, flat],
   );
   const ro = useReadout(n, indexAt);
+
+  // The canvas redraws only when this key changes: points, scale domains/ranges, radius, opacity.
+  const [dx0, dx1] = xScale.domain();
+  const [dy0, dy1] = yScale.domain();
+  const drawKey = useMemo(
+    () => ({ flat, series, radius, opacity, xLog, yLog, dx0, dx1, dy0, dy1, innerWidth, innerHeight }),
+    [flat, series, radius, opacity, xLog, yLog, dx0, dx1, dy0, dy1, innerWidth, innerHeight],
+  );
 
   const draw = useCallback(
     (ctx: CanvasRenderingContext2D, info: { color: (v: string) => string }) => {
@@ -211,7 +224,7 @@ export function ScatterCanvas(props: ScatterCanvasProps) {
           height={innerHeight}
           left={margin.left}
           top={margin.top}
-          data={draw}
+          data={drawKey}
           draw={draw}
           onDrawn={onDrawn}
         />

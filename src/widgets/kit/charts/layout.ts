@@ -6,15 +6,18 @@ export function r2(v: number): number {
   return Math.round(v * 100) / 100;
 }
 
-/** Estimated width in px of `s` at `fontSize` in a sans-serif face (digits ≈ 0.56 em, average text ≈ 0.58 em). */
+/**
+ * Estimated width in px of `s` at `fontSize`, erring wide: digits ≈ 0.6 em covers Helvetica/Roboto (0.56) and
+ * most of DejaVu Sans (0.64), the Linux default.
+ */
 export function textWidth(s: string, fontSize = 11): number {
   let w = 0;
   for (const ch of s) {
     if (/[il.,:;'|!]/.test(ch)) w += 0.3;
     else if (/[mwMW%@]/.test(ch)) w += 0.85;
-    else if (/[A-Z]/.test(ch)) w += 0.66;
+    else if (/[A-Z]/.test(ch)) w += 0.7;
     else if (ch === ' ') w += 0.3;
-    else w += 0.56;
+    else w += 0.6;
   }
   return w * fontSize;
 }
