@@ -485,6 +485,8 @@ export class Replica {
   private dropWaiting(r: Req, why: string): void {
     const i = this.waiting.indexOf(r);
     if (i >= 0) this.waiting.splice(i, 1);
+    const j = this.running.indexOf(r);
+    if (j >= 0) this.running.splice(j, 1);
     if (!(r.session >= 0 && this.unhold(r.session, 'cache'))) this.cache.release(r.seq, 'cache');
     this.outstandingTokens -= r.owed;
     r.owed = 0;
@@ -511,7 +513,10 @@ export class Replica {
       if (this.releaseOldestHeld()) continue;
       const victim = this.pickVictim();
       if (!victim || victim === r) {
-        this.preempt(r);
+        if (this.running.length === 1) {
+          // Alone and still out of room: prompt + output can never fit in HBM.
+          this.dropWaiting(r, `the sequence outgrew HBM (${this.cache.occupancy()[0].capacityBlocks} blocks)`);
+        } else this.preempt(r);
         return false;
       }
       this.preempt(victim);
@@ -548,25 +553,33 @@ export class Replica {
   private startIteration(): void {
     const now = this.host.now;
     const c = this.c;
-    // 1. admission
-    for (let i = 0; i < this.waiting.length && this.running.length < c.maxBatchSeqs; ) {
-      const r = this.waiting[i];
-      if (!r.grammarReady) {
-        i++;
-        continue;
+    // Admission, then decode growth; a preemption during growth requeues a request, so admit again (a
+    // preempted request must not sit in the queue of an idle replica).
+    for (let changed = true; changed; ) {
+      changed = false;
+      // 1. admission
+      for (let i = 0; i < this.waiting.length && this.running.length < c.maxBatchSeqs; ) {
+        const r = this.waiting[i];
+        if (!r.grammarReady) {
+          i++;
+          continue;
+        }
+        const before = this.waiting.length;
+        if (!this.admit(r)) break;
+        if (this.waiting.length < before) continue; // dropped
+        this.waiting.splice(i, 1);
       }
-      const before = this.waiting.length;
-      if (!this.admit(r)) break;
-      if (this.waiting.length < before) continue; // dropped
-      this.waiting.splice(i, 1);
-    }
-    // 2. decode growth (in admission order); a preemption changes `running`, so rescan after one
-    for (let i = 0; i < this.running.length; i++) {
-      const r = this.running[i];
-      if (r.state !== 'decode') continue;
-      const before = this.running.length;
-      this.grow(r);
-      if (this.running.length !== before) i = -1;
+      // 2. decode growth (in admission order); a preemption changes `running`, so rescan after one
+      for (let i = 0; i < this.running.length; i++) {
+        const r = this.running[i];
+        if (r.state !== 'decode') continue;
+        const before = this.running.length;
+        this.grow(r);
+        if (this.running.length !== before) {
+          i = -1;
+          changed = true;
+        }
+      }
     }
     // 3. the batch
     const decodes: Req[] = [];
