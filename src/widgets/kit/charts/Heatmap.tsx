@@ -3,7 +3,7 @@ import { useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { scaleBand, scaleLinear, scaleLog } from 'd3';
 import type { AxisSpec, ChartBaseProps } from './types';
 import { heightFor, useChartSize } from './useChartSize';
-import { ChartShell, useSafeId } from './ChartShell';
+import { ChartShell } from './ChartShell';
 import { Readout, readoutSentence } from './Readout';
 import { axisTicks, extentOf, isLog, resolveDomain, usable } from './scales';
 import { axisTitle, tickFormatter, valueText } from './chartFormat';
@@ -30,6 +30,7 @@ export function heatFill(t: number): string {
 }
 
 const LEGEND_H = 40;
+const LEGEND_STEPS = 32;
 
 export interface Cell {
   r: number;
@@ -82,7 +83,6 @@ export function Heatmap(props: HeatmapProps) {
   } = props;
   const size0 = useChartSize({ width: props.width, height: props.height ?? 1, aspect: props.aspect });
   const width = size0.width;
-  const gradId = useSafeId('heat-grad');
   const fmt = tickFormatter(value);
 
   const flat = useMemo(() => values.flatMap((r) => r.slice(0, columns.length)), [values, columns.length]);
@@ -241,23 +241,27 @@ export function Heatmap(props: HeatmapProps) {
       onBlur={() => setActive(null)}
       live={live}
     >
-      <defs>
-        <linearGradient id={gradId} x1="0" x2="1" y1="0" y2="0">
-          {[0, 0.25, 0.5, 0.75, 1].map((t) => (
-            <stop key={t} offset={t} style={{ stopColor: heatFill(t) }} />
-          ))}
-        </linearGradient>
-      </defs>
       <g className="chart-color-legend" transform={`translate(${margin.left},6)`} aria-hidden="true">
         <text className="chart-axis-label" x={0} y={10}>
           {truncate(axisTitle(value), innerWidth, LABEL_FONT)}
         </text>
+        {/* Steps rather than a <linearGradient>: each step's fill resolves on export like any other mark. */}
+        {Array.from({ length: LEGEND_STEPS }, (_, i) => (
+          <rect
+            key={i}
+            x={r2((i * legendW) / LEGEND_STEPS)}
+            y={16}
+            width={r2(legendW / LEGEND_STEPS + 0.5)}
+            height={10}
+            style={{ fill: heatFill((i + 0.5) / LEGEND_STEPS) }}
+          />
+        ))}
         <rect
           x={0}
           y={16}
           width={legendW}
           height={10}
-          style={{ fill: `url(#${gradId})`, stroke: 'var(--chart-muted)', strokeWidth: 0.5 }}
+          style={{ fill: 'none', stroke: 'var(--chart-muted)', strokeWidth: 0.5 }}
         />
         {legendTicks.map((t) => (
           <text
