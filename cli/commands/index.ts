@@ -4,6 +4,7 @@ import { kvCommand } from './kv';
 import { catalogCommand } from './catalog';
 import { breakevenCommand } from './breakeven';
 import { traceStatsCommand } from './traceStats';
+import { runCommand } from './run';
 
 export interface Command {
   name: string;
@@ -13,4 +14,4 @@ export interface Command {
   run(args: ParsedArgs): unknown | Promise<unknown>;
 }
 
-export const COMMANDS: readonly Command[] = [kvCommand, catalogCommand, breakevenCommand, traceStatsCommand];
+export const COMMANDS: readonly Command[] = [kvCommand, catalogCommand, breakevenCommand, traceStatsCommand, runCommand];

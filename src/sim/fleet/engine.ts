@@ -6,7 +6,7 @@
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
 import { KvCache, type TierConfig } from '../kvcache/cache';
-import { chainHash, segmentBlockHashes } from '../kvcache/hash';
+import { segmentBlockHashes } from '../kvcache/hash';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
@@ -15,9 +15,10 @@ import { buildFrame, RouteLog, type FleetFrame } from './frames';
 import { LogHistogram, Samples, TimeWeighted } from './metrics';
 import { Replica, type Req, type ReplicaHost } from './replica';
 import { createRouter, ROUTE_REASON, type ReplicaLoad, type Router } from './router';
-import type { MooncakeRecord, ResolvedScenario, SessionsWorkload, TraceWorkload } from './scenario';
+import type { ResolvedScenario, SessionsWorkload, TraceWorkload } from './scenario';
+import { loadTrace, type LoadedTrace } from './trace';
 import { createCacheView, type CacheView } from './view';
-import { SEG, segId, WorkloadGenerator, type RequestSpec, type Session } from './workload';
+import { WorkloadGenerator, type RequestSpec, type Session } from './workload';
 
 /** Per-request columns, one row per request created (index = request id). */
 export interface RequestColumns {
@@ -112,8 +113,10 @@ export class FleetSim implements ReplicaHost {
   private readonly routerRng: Rng;
   private readonly arrivalRng: Rng;
   private readonly gen: WorkloadGenerator | null;
-  private readonly trace: MooncakeRecord[] | null;
+  readonly trace: LoadedTrace | null;
   private traceNext = 0;
+  /** Native traces replayed by session: the next turn of each session (position in trace.bySession). */
+  private traceTurnOf: Int32Array = new Int32Array(0);
   private readonly wl: SessionsWorkload | TraceWorkload;
   private readonly loads: ReplicaLoad[];
   private readonly tierIndex: number[][];
@@ -178,8 +181,8 @@ export class FleetSim implements ReplicaHost {
     this.wl = s.workload;
     if (this.wl.kind === 'trace') {
       this.gen = null;
-      const recs = this.wl.records ?? [];
-      this.trace = this.wl.limit ? recs.slice(0, this.wl.limit) : recs;
+      this.trace = loadTrace(this.wl, rs.blockSize);
+      this.traceTurnOf = new Int32Array(this.trace.sessions);
     } else {
       this.gen = new WorkloadGenerator(this.wl.classes, seed);
       this.trace = null;
@@ -289,7 +292,13 @@ export class FleetSim implements ReplicaHost {
   private startArrivals(): void {
     const wl = this.wl;
     if (wl.kind === 'trace') {
-      if (this.trace!.length) this.schedule(this.traceTime(0), 'session-arrival', 0, 0);
+      const tr = this.trace!;
+      if (this.bySessions()) {
+        tr.bySession.forEach((list, si) => {
+          if (list.length) this.schedule(tr.turns[list[0]].t, 'session-arrival', list[0], 0);
+          this.sessions[si] = { s: null, cls: 0, start: tr.turns[list[0]]?.t ?? 0, end: -1, turns: 0, gpuSeconds: 0, heldOn: -1, pauseGen: 0, current: null, done: false, dropped: false };
+        });
+      } else if (tr.turns.length) this.schedule(tr.turns[0].t, 'session-arrival', 0, 0);
       return;
     }
     if (wl.arrival.kind === 'poisson') {
@@ -302,18 +311,20 @@ export class FleetSim implements ReplicaHost {
     }
   }
 
-  private traceTime(i: number): number {
-    const w = this.wl as TraceWorkload;
-    const t0 = this.trace![0].timestamp;
-    return ((this.trace![i].timestamp - t0) / 1000) * (w.timeScale ?? 1);
+  private bySessions(): boolean {
+    return this.wl.kind === 'trace' && this.wl.replay === 'sessions' && this.trace!.format === 'native';
   }
 
   private arrival(index: number): void {
     const wl = this.wl;
     if (wl.kind === 'trace') {
-      const rec = this.trace![this.traceNext++];
-      this.traceRequest(rec);
-      if (this.traceNext < this.trace!.length) this.schedule(Math.max(this.nowT, this.traceTime(this.traceNext)), 'session-arrival', 0, 0);
+      const tr = this.trace!;
+      if (this.bySessions()) {
+        this.traceSubmit(index);
+        return;
+      }
+      this.traceSubmit(this.traceNext++);
+      if (this.traceNext < tr.turns.length) this.schedule(Math.max(this.nowT, tr.turns[this.traceNext].t), 'session-arrival', 0, 0);
       return;
     }
     if (wl.arrival.kind === 'poisson') {
@@ -393,28 +404,15 @@ export class FleetSim implements ReplicaHost {
     this.route(r, rt);
   }
 
-  private traceRequest(rec: MooncakeRecord): void {
-    const w = this.wl as TraceWorkload;
-    const bs = this.rs.blockSize;
+  /** Submit trace turn i. Sessions replay: the session's KV sequence is the session; otherwise one per request. */
+  private traceSubmit(i: number): void {
+    const x = this.trace!.turns[i];
+    const bySession = this.bySessions();
     const id = this.nextReq;
-    const input = Math.max(1, Math.floor(rec.input_length));
-    const output = Math.max(1, Math.floor(rec.output_length));
-    const nIn = Math.ceil(input / bs);
-    const hashes = rec.hash_ids.slice(0, nIn).map((h) => h + 1); // keep 0 (ROOT_HASH) out of the way
-    // A trace may list fewer hash ids than its length needs: give the rest unique ids.
-    let parent = hashes.length ? hashes[hashes.length - 1] : 0;
-    const total = Math.ceil((input + output) / bs);
-    for (let k = hashes.length; k < total; k++) {
-      parent = chainHash(parent, segId(SEG.trace, id, k));
-      hashes.push(parent);
-    }
-    // The partial last prompt block of a Mooncake record is the full block of prompt + output here only if the
-    // prompt fills it; otherwise it is a different block (its hash id covers the prompt tail only).
-    if (input % bs !== 0 && nIn > 0) hashes[nIn - 1] = chainHash(nIn > 1 ? hashes[nIn - 2] : 0, segId(SEG.trace, id, nIn - 1));
-    void w;
-    const spec: RequestSpec = { segments: [], promptTokens: input, outputTokens: output, outputSegmentId: 0, schemaId: -1, turn: 0, hashes };
-    const r = this.newReq(-1, 0, spec, hashes, 2 ** 40 + id);
-    this.route(r, null);
+    const rt = x.session >= 0 ? this.sessions[x.session] : undefined;
+    const r = this.newReq(x.session, 0, x.spec, x.spec.hashes as number[], bySession ? x.session : 2 ** 40 + id);
+    if (rt) rt.current = r;
+    this.route(r, bySession && rt ? rt : null);
   }
 
   private route(r: Req, rt: SessionRt | null): void {
@@ -481,8 +479,8 @@ export class FleetSim implements ReplicaHost {
 
   requestDone(r: Req): void {
     this.record(r, 1);
-    if (r.session < 0) {
-      this.replicas[r.replica].pause(r, false);
+    if (this.trace) {
+      this.traceDone(r);
       return;
     }
     const rt = this.sessions[r.session];
@@ -502,11 +500,42 @@ export class FleetSim implements ReplicaHost {
     else this.endSession(r.session, false);
   }
 
+  private traceDone(r: Req): void {
+    const rep = this.replicas[r.replica];
+    if (!this.bySessions() || r.session < 0) {
+      if (r.session >= 0) {
+        const rt = this.sessions[r.session];
+        if (rt) {
+          rt.turns++;
+          rt.gpuSeconds += r.gpuSeconds;
+        }
+      }
+      rep.pause(r, false);
+      return;
+    }
+    const tr = this.trace!;
+    const rt = this.sessions[r.session];
+    rt.turns++;
+    rt.gpuSeconds += r.gpuSeconds;
+    rt.current = null;
+    const list = tr.bySession[r.session];
+    const k = ++this.traceTurnOf[r.session];
+    const continues = k < list.length;
+    if (rep.pause(r, continues)) {
+      rt.heldOn = r.replica;
+      rt.pauseGen++;
+      const p = this.rs.toolPause;
+      if (p.kind === 'ttl') this.schedule(this.nowT + p.ttlS, 'ttl-expire', r.session, rt.pauseGen);
+    }
+    if (continues) this.schedule(this.nowT + tr.turns[list[k - 1]].gapS, 'session-arrival', list[k], 0);
+    else this.endSession(r.session, false);
+  }
+
   requestDropped(r: Req, why: string): void {
     this.record(r, 2);
     this.dropReasons.set(why, (this.dropReasons.get(why) ?? 0) + 1);
-    if (r.session >= 0) {
-      const rt = this.sessions[r.session];
+    const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
+    if (rt && !rt.done) {
       rt.current = null;
       this.endSession(r.session, true);
     }

@@ -71,16 +71,24 @@ export interface MooncakeRecord {
 
 export interface TraceWorkload {
   kind: 'trace';
-  format: 'mooncake';
-  /** Records inline, or a file path the command line reads (relative to the scenario file). */
+  /** Mooncake JSONL (chained 512-token block hashes) or the native sal-trace format (docs/traces.md). */
+  format: 'mooncake' | 'native';
+  /** Mooncake records inline, or … */
   records?: MooncakeRecord[];
+  /** … the JSONL text, or … */
+  text?: string;
+  /** … a file the command line reads (relative to the scenario file) into `text`. */
   path?: string;
-  /** Tokens per hash id (Mooncake: 512). */
+  /** `timestamps` (default): each request at its recorded time. `sessions` (native): closed loop per session. */
+  replay?: 'timestamps' | 'sessions';
+  /** Tokens per Mooncake hash id (512); the fleet's kv.blockSize must equal it. */
   traceBlockSize?: number;
-  /** Multiply timestamps by this (0.5 = twice the rate). Default 1. */
+  /** Multiply times by this (0.5 = twice the rate). Default 1. */
   timeScale?: number;
   /** Use only the first N records. */
   limit?: number;
+  /** Malformed lines: stop with an error naming the line (default), or skip them (counted in the metrics). */
+  onError?: 'skip' | 'stop';
 }
 
 export interface Scenario {
@@ -398,11 +406,20 @@ export function validateScenario(input: unknown): ValidationError[] {
   const w = v.obj(s, 'workload', '', true);
   if (w) {
     if (w.kind === 'trace') {
-      v.known(w, 'workload', ['kind', 'format', 'records', 'path', 'traceBlockSize', 'timeScale', 'limit']);
-      v.oneOf(w, 'format', 'workload', ['mooncake'], true);
-      if (w.records === undefined && w.path === undefined) v.err('workload', 'a trace workload needs "records" or "path"');
-      if (w.records !== undefined && !Array.isArray(w.records)) v.err('workload.records', 'must be an array of Mooncake records');
+      v.known(w, 'workload', ['kind', 'format', 'records', 'text', 'path', 'replay', 'traceBlockSize', 'timeScale', 'limit', 'onError']);
+      v.oneOf(w, 'format', 'workload', ['mooncake', 'native'], true);
+      if (w.records === undefined && w.path === undefined && w.text === undefined) v.err('workload', 'a trace workload needs "records", "text" or "path"');
+      if (w.records !== undefined && (!Array.isArray(w.records) || w.format !== 'mooncake')) v.err('workload.records', 'must be an array of Mooncake records (format "mooncake")');
       if (w.path !== undefined && typeof w.path !== 'string') v.err('workload.path', 'must be a string');
+      if (w.text !== undefined && typeof w.text !== 'string') v.err('workload.text', 'must be a string (JSONL)');
+      v.oneOf(w, 'replay', 'workload', ['timestamps', 'sessions']);
+      if (w.replay === 'sessions' && w.format === 'mooncake') v.err('workload.replay', '"sessions" needs a native trace (Mooncake records have no sessions)');
+      v.oneOf(w, 'onError', 'workload', ['skip', 'stop']);
+      if (w.format === 'mooncake') {
+        const tb = typeof w.traceBlockSize === 'number' ? w.traceBlockSize : 512;
+        const kvb = isObj(s.kv) ? s.kv.blockSize : undefined;
+        if (kvb !== undefined && kvb !== tb) v.err('kv.blockSize', `must equal the Mooncake trace's block size ${tb} (its hash ids name ${tb}-token blocks)`);
+      }
       v.num(w, 'traceBlockSize', 'workload', { min: 1, integer: true });
       v.num(w, 'timeScale', 'workload', { gt: 0 });
       v.num(w, 'limit', 'workload', { min: 1, integer: true });
@@ -551,7 +568,7 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   };
   if (hw.computeDtype === 'fp8' && !(acc.fp8Flops > 0)) throw new ScenarioError([{ path: 'hardware.computeDtype', message: `${acc.id} has no FP8 tensor path` }]);
   const kv = s.kv ?? {};
-  const blockSize = kv.blockSize ?? 256;
+  const blockSize = kv.blockSize ?? (s.workload.kind === 'trace' && s.workload.format === 'mooncake' ? (s.workload.traceBlockSize ?? 512) : 256);
   const bytesPerBlock = kvBytesPerToken(model, hw.kvDtype) * blockSize;
   const util = s.hardware.memoryUtilization ?? 0.9;
   const budget = hw.tp * acc.memoryBytes * util - weightBytes(model, hw.weightDtype);
