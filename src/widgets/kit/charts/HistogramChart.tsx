@@ -105,7 +105,12 @@ export function computeBins(
 
 export function HistogramChart(props: HistogramChartProps) {
   const { series, x, normalize = 'count', markers, title, description, className, ref, emptyMessage } = props;
-  const size = useChartSize({ width: props.width, height: props.height, aspect: props.aspect });
+  const size = useChartSize({
+    width: props.width,
+    height: props.height,
+    aspect: props.aspect,
+    legendLabels: (props.legend ?? props.series.length > 1) ? props.series.map((s) => s.name) : undefined,
+  });
   const { width, height } = size;
   const nBins = props.bins ?? Math.max(8, Math.min(50, Math.round(width / 18)));
   const data = useMemo(() => computeBins(x, series, nBins), [x, series, nBins]);

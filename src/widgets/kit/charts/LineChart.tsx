@@ -88,7 +88,12 @@ export function LineChart(props: LineChartProps) {
     valueAtX,
     kind,
   } = props;
-  const size = useChartSize({ width: props.width, height: props.height, aspect: props.aspect });
+  const size = useChartSize({
+    width: props.width,
+    height: props.height,
+    aspect: props.aspect,
+    legendLabels: (props.legend ?? props.series.length > 1) ? props.series.map((s) => s.name) : undefined,
+  });
   const { width, height } = size;
 
   const clean = useMemo(

@@ -92,7 +92,12 @@ function traceSymbol(ctx: CanvasRenderingContext2D, shape: number, x: number, y:
 
 export function ScatterCanvas(props: ScatterCanvasProps) {
   const { series, x, y, markers, title, description, className, ref, emptyMessage } = props;
-  const size = useChartSize({ width: props.width, height: props.height, aspect: props.aspect });
+  const size = useChartSize({
+    width: props.width,
+    height: props.height,
+    aspect: props.aspect,
+    legendLabels: (props.legend ?? props.series.length > 1) ? props.series.map((s) => s.name) : undefined,
+  });
   const { width, height } = size;
   // Keyed on what matters, so inline axis objects do not redo 10k points on every render.
   const xLog = x.scale === 'log';

@@ -1,5 +1,6 @@
 /** The chart's size: explicit props win; otherwise the container's width (ResizeObserver) and an aspect-ratio height. */
 import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { legendLayout } from './layout';
 
 export const DEFAULT_WIDTH = 640;
 
@@ -9,6 +10,11 @@ export interface SizeOptions {
   aspect?: number;
   minHeight?: number;
   maxHeight?: number;
+  /**
+   * Legend labels drawn above the plot. With an automatic height the legend's rows are added on top of the
+   * aspect-ratio height, so a many-series legend on a phone does not squeeze the plot to a sliver.
+   */
+  legendLabels?: readonly string[];
 }
 
 export interface ChartSize {
@@ -21,7 +27,9 @@ export interface ChartSize {
 export function heightFor(width: number, opts: SizeOptions): number {
   if (opts.height !== undefined && opts.height > 0) return Math.round(opts.height);
   const h = width * (opts.aspect ?? 0.56);
-  return Math.round(Math.min(opts.maxHeight ?? 440, Math.max(opts.minHeight ?? 200, h)));
+  const plot = Math.min(opts.maxHeight ?? 440, Math.max(opts.minHeight ?? 200, h));
+  const legend = opts.legendLabels?.length ? legendLayout(opts.legendLabels, Math.max(100, width - 8)).height + 8 : 0;
+  return Math.round(plot + legend);
 }
 
 export function useChartSize(opts: SizeOptions = {}): ChartSize {
