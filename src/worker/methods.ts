@@ -7,6 +7,8 @@ import { findModel, MODELS, type Dtype } from '../sim/catalog/models';
 import { computeFootprint, type FootprintResult } from '../sim/footprint';
 import type { JobContext } from './job';
 import { workloadMethods } from './workloadMethods';
+import { routerMethods } from './routerMethods';
+import { fleetMethods } from './fleetMethods';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -77,6 +79,8 @@ export const methods = {
   selfTest,
   catalogSummary,
   ...workloadMethods,
+  ...routerMethods,
+  ...fleetMethods,
 };
 
 export type Methods = typeof methods;
