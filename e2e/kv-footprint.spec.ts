@@ -128,6 +128,15 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     await expect(widget).toContainText('B200');
   });
 
+  test('the worker bridge streams frames in order and a cancelled job stops', async ({ page }) => {
+    await page.goto(PATH);
+    const r = await page.evaluate(() =>
+      (window as unknown as { __salDebug: { cancelSelfTest(n: number): Promise<{ frames: number[]; outcome: string }> } }).__salDebug.cancelSelfTest(3),
+    );
+    expect(r.frames).toEqual([0, 1, 2]);
+    expect(r.outcome).toBe('rejected:cancelled');
+  });
+
   test('the exercise rejects a wrong answer, accepts the computed one, and remembers it', async ({ page }) => {
     await page.goto(PATH);
     const ex = page.locator('[data-exercise="07-04-contexts-per-replica"]');

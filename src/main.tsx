@@ -26,7 +26,24 @@ const services: Services = {
 };
 
 // A handle for browser tests and the curious: crash the worker to see the recovery path.
-(window as unknown as { __salDebug: unknown }).__salDebug = { crashWorker: (delayMs = 0) => services.sim.crashForTest(delayMs) };
+(window as unknown as { __salDebug: unknown }).__salDebug = {
+  crashWorker: (delayMs = 0) => services.sim.crashForTest(delayMs),
+  /** Start the worker's slow self-test, cancel it after `cancelAfter` frames, report what arrived. */
+  async cancelSelfTest(cancelAfter: number) {
+    const frames: number[] = [];
+    const job = services.sim.call('selfTest', { mode: 'slow' }, {
+      onFrame: (f) => {
+        frames.push(f);
+        if (frames.length === cancelAfter) job.cancel();
+      },
+    });
+    const outcome = await job.result.then(
+      (r) => `resolved:${r}`,
+      (e: unknown) => `rejected:${e instanceof Error ? e.message : String(e)}`,
+    );
+    return { frames, outcome };
+  },
+};
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
