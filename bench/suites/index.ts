@@ -1,6 +1,7 @@
 /** Bench suites, in the order they run. Each prints its own figures. */
 import { footprintSuite } from './footprint';
 import { traceStatsSuite } from './traceStats';
+import { fleetSuite } from './fleet';
 
 export interface BenchSuite {
   name: string;
@@ -8,4 +9,4 @@ export interface BenchSuite {
   run(): Promise<void> | void;
 }
 
-export const SUITES: readonly BenchSuite[] = [footprintSuite, traceStatsSuite];
+export const SUITES: readonly BenchSuite[] = [footprintSuite, traceStatsSuite, fleetSuite];
