@@ -1,0 +1,555 @@
+/**
+ * Lesson 07.03 (cache-aware routing): the fleet runs behind its widgets. Each builds a scenario for the fleet
+ * simulator (src/sim/fleet), runs it, and reduces the result to what a widget draws:
+ *
+ *  - `runRouterAnimation`: one run with frames, reduced to typed arrays per frame (KV blocks in HBM per replica
+ *    and session, queue and batch members) and a per-request table, so the picture is a function of
+ *    (result, t);
+ *  - `runRouterSweep`: every policy at several offered loads (p90 TTFT, hit rate), streamed point by point;
+ *  - `runRouterSpread`: round-robin, random and session affinity on 1…R replicas at a constant load per
+ *    replica: the share of turns that land warm, the hit rate, and the KV held in duplicate.
+ *
+ * The workload is one illustrative agent app (shared system prompt and tool schemas, then per-session task and
+ * history, tool calls between turns), served by Qwen3-32B on 2 × H100 per replica (the setup of llm-d's
+ * prefix-cache scheduling benchmark). Everything is seeded: the same arguments give the same result.
+ */
+import { resolveModel } from '../catalog';
+import { kvBytesPerToken } from '../catalog/models';
+import { segmentBlockHashes } from '../kvcache/hash';
+import type { FleetSim } from '../fleet/engine';
+import type { FleetFrame } from '../fleet/frames';
+import { ROUTE_REASONS, type RouterConfig } from '../fleet/router';
+import { runScenario, type FleetResult } from '../fleet/run';
+import type { Scenario } from '../fleet/scenario';
+import type { CacheViewConfig } from '../fleet/view';
+import { SEG, segId, type AgentClass } from '../fleet/workload';
+import {
+  LAB_SHARED_TOKENS,
+  requestRows,
+  summarizeRows,
+  type PolicySummary,
+  type RequestRows,
+} from './summary';
+
+export { frameAt, requestRows, summarizeRows, type PolicySummary, type RequestRows } from './summary';
+
+// ───────────────────────────── the lab's fleet ─────────────────────────────
+
+export const LAB_MODEL = 'qwen3-32b';
+export const LAB_ACCELERATOR = 'h100-sxm';
+export const LAB_TP = 2;
+export const LAB_BLOCK_SIZE = 256;
+/** System prompt and tool schemas of the one app every session belongs to (tokens). */
+export const LAB_SYSTEM_TOKENS = 2000;
+export const LAB_TOOL_TOKENS = 3000;
+export { LAB_SHARED_TOKENS };
+
+/** The agent sessions: a shared 5k-token head, a task, 6–16 turns of reasoning + tool call + tool result. */
+export const LAB_AGENT: AgentClass = {
+  kind: 'agent',
+  name: 'agent',
+  apps: 1,
+  systemTokens: { kind: 'constant', value: LAB_SYSTEM_TOKENS },
+  toolSchemaTokens: { kind: 'constant', value: LAB_TOOL_TOKENS },
+  taskTokens: { kind: 'lognormal', median: 1500, sigma: 0.5, max: 8000 },
+  turns: { kind: 'uniform', min: 6, max: 16 },
+  outputTokens: { kind: 'lognormal', median: 150, sigma: 0.5, max: 1000 },
+  toolResultTokens: { kind: 'lognormal', median: 1500, sigma: 0.8, max: 8000 },
+  toolLatency: 'web',
+};
+
+export const ROUTER_POLICIES = [
+  'round-robin',
+  'random',
+  'least-load',
+  'power-of-two',
+  'session-affinity',
+  'cache-aware',
+] as const;
+export type RouterPolicy = (typeof ROUTER_POLICIES)[number];
+
+export const POLICY_LABELS: Readonly<Record<RouterPolicy, string>> = {
+  'round-robin': 'Round-robin',
+  random: 'Random',
+  'least-load': 'Least load',
+  'power-of-two': 'Power of two',
+  'session-affinity': 'Session affinity',
+  'cache-aware': 'Cache-aware',
+};
+
+export type CacheViewKind = 'exact' | 'approximate';
+
+export interface LabFleet {
+  replicas: number;
+  /** New sessions per second (Poisson). */
+  sessionsPerS: number;
+  /** Seconds during which sessions arrive (the run goes on until they finish). */
+  arrivalS: number;
+  seed: number;
+  /**
+   * Cache-aware only: route to the least-loaded replica when the outstanding requests of the busiest and the
+   * idlest replica differ by more than this (SGLang router's balance_abs_threshold).
+   */
+  loadThreshold: number;
+  /** Cache-aware only: what the router knows of the caches. Default exact. */
+  cacheView?: CacheViewKind;
+}
+
+export function routerConfig(
+  policy: RouterPolicy,
+  loadThreshold: number,
+  view: CacheViewKind = 'exact',
+): RouterConfig & { view?: CacheViewConfig } {
+  switch (policy) {
+    case 'least-load':
+      return { kind: 'least-outstanding' };
+    case 'cache-aware':
+      return {
+        kind: 'cache-aware',
+        scoring: 'threshold',
+        cacheThreshold: 0.5,
+        balanceAbsThreshold: loadThreshold,
+        balanceRelThreshold: 1.0001,
+        view: { kind: view },
+      };
+    case 'session-affinity':
+      return { kind: 'session-affinity' };
+    default:
+      return { kind: policy };
+  }
+}
+
+export function labScenario(policy: RouterPolicy, f: LabFleet, frameIntervalS = 0): Scenario {
+  return {
+    name: `07.03 ${policy}`,
+    seed: f.seed,
+    durationS: f.arrivalS,
+    model: LAB_MODEL,
+    hardware: { accelerator: LAB_ACCELERATOR, tp: LAB_TP },
+    replicas: f.replicas,
+    kv: { blockSize: LAB_BLOCK_SIZE },
+    router: routerConfig(policy, f.loadThreshold, f.cacheView),
+    workload: {
+      arrival: { kind: 'poisson', sessionsPerS: f.sessionsPerS },
+      sessions: 100_000,
+      classes: [LAB_AGENT],
+    },
+    slo: { ttftP90S: 2 },
+    output: frameIntervalS > 0 ? { frameIntervalS } : undefined,
+  };
+}
+
+/** KV bytes of one block of the lab's model (BF16 cache). */
+export function labBytesPerBlock(): number {
+  return kvBytesPerToken(resolveModel(LAB_MODEL), 'bf16') * LAB_BLOCK_SIZE;
+}
+
+/** Hashes of the full blocks of the app's shared head (system prompt + tool schemas): the same in every session. */
+export function sharedPrefixHashes(): Set<number> {
+  // The workload's segment ids for app 0 of class 0 (see fleet/workload.ts createSession).
+  const segs = [
+    { id: segId(SEG.system, 0, 0), tokens: LAB_SYSTEM_TOKENS },
+    { id: segId(SEG.tools, 0, 0), tokens: LAB_TOOL_TOKENS },
+  ];
+  return new Set(segmentBlockHashes(segs, LAB_BLOCK_SIZE, { fullBlocksOnly: true }).hashes);
+}
+
+// ───────────────────────────── KV residency ─────────────────────────────
+
+/** HBM blocks per session on one replica: session −1 is the app's shared head. Sorted by session. */
+export function hbmBlocksBySession(
+  sim: FleetSim,
+  replica: number,
+  shared: ReadonlySet<number>,
+): Map<number, number> {
+  const snap = sim.caches[replica].snapshot();
+  const hbm = snap.tiers.indexOf('hbm');
+  const out = new Map<number, number>();
+  for (let i = 0; i < snap.count; i++) {
+    if (snap.tier[i] !== hbm) continue;
+    const s = shared.has(snap.hashes[i]) ? -1 : snap.tag[i];
+    out.set(s, (out.get(s) ?? 0) + 1);
+  }
+  return out;
+}
+
+/**
+ * Session-private KV held in duplicate across the fleet right now: Σ over replicas of private HBM blocks minus
+ * the distinct ones (every copy beyond the first), and the mean number of replicas holding part of a session.
+ */
+export function duplicatedPrivateBlocks(
+  sim: FleetSim,
+  shared: ReadonlySet<number>,
+): { duplicateBlocks: number; copiesPerSession: number } {
+  const distinct = new Set<number>();
+  let total = 0;
+  const holders = new Map<number, number>();
+  for (let r = 0; r < sim.caches.length; r++) {
+    const snap = sim.caches[r].snapshot();
+    const hbm = snap.tiers.indexOf('hbm');
+    const here = new Set<number>();
+    for (let i = 0; i < snap.count; i++) {
+      if (snap.tier[i] !== hbm || shared.has(snap.hashes[i])) continue;
+      total++;
+      distinct.add(snap.hashes[i]);
+      if (snap.tag[i] >= 0) here.add(snap.tag[i]);
+    }
+    for (const s of here) holders.set(s, (holders.get(s) ?? 0) + 1);
+  }
+  let copies = 0;
+  for (const c of holders.values()) copies += c;
+  return {
+    duplicateBlocks: total - distinct.size,
+    copiesPerSession: holders.size ? copies / holders.size : 0,
+  };
+}
+
+// ───────────────────────────── the animated router ─────────────────────────────
+
+export interface RouterAnimationArgs extends LabFleet {
+  policy: RouterPolicy;
+  /** Simulated seconds between frames. Default 0.5. */
+  frameIntervalS?: number;
+}
+
+export interface AnimationFrames {
+  count: number;
+  t: Float64Array;
+  /** Per frame and replica (row-major F × R): requests waiting, and running (loading, prefill or decode). */
+  waiting: Uint16Array;
+  running: Uint16Array;
+  /** HBM blocks by session: entries kvOffsets[f·R + r] … kvOffsets[f·R + r + 1] (session −1 = shared head). */
+  kvOffsets: Uint32Array;
+  kvSession: Int32Array;
+  kvBlocks: Uint32Array;
+  /** Queue and batch: entries memOffsets[f·R + r] … of request ids and phases (0 waiting, 1 loading, 2 prefill, 3 decode). */
+  memOffsets: Uint32Array;
+  memRequest: Int32Array;
+  memPhase: Uint8Array;
+  /** Session-private HBM blocks held in duplicate, per frame. */
+  duplicateBlocks: Uint32Array;
+}
+
+export interface RouterAnimationResult {
+  policy: RouterPolicy;
+  replicas: number;
+  sessions: number;
+  /** Simulated seconds until the last event. */
+  endS: number;
+  frameIntervalS: number;
+  hbmBlocks: number;
+  blockSize: number;
+  bytesPerBlock: number;
+  sharedBlocks: number;
+  frames: AnimationFrames;
+  requests: RequestRows;
+  /** Why each request went where it went (index into ROUTE_REASONS), and the prefix the router saw (blocks, −1 if it did not look). */
+  reason: Uint8Array;
+  matched: Int32Array;
+  reasonNames: readonly string[];
+  summary: PolicySummary;
+}
+
+class U32 {
+  buf = new Uint32Array(1024);
+  n = 0;
+  push(x: number): void {
+    if (this.n === this.buf.length) {
+      const b = new Uint32Array(this.buf.length * 2);
+      b.set(this.buf);
+      this.buf = b;
+    }
+    this.buf[this.n++] = x;
+  }
+  out(): Uint32Array {
+    return this.buf.slice(0, this.n);
+  }
+}
+
+export interface RunHooks<F> {
+  checkpoint?: () => Promise<void>;
+  emit?: (frame: F) => Promise<void> | void;
+}
+
+export async function runRouterAnimation(
+  a: RouterAnimationArgs,
+  hooks: RunHooks<never> = {},
+): Promise<RouterAnimationResult> {
+  const interval = a.frameIntervalS ?? 0.5;
+  const shared = sharedPrefixHashes();
+  const R = a.replicas;
+  const t: number[] = [];
+  const waiting: number[] = [];
+  const running: number[] = [];
+  const dup: number[] = [];
+  const kvOff = new U32();
+  const kvSes: number[] = [];
+  const kvBlk = new U32();
+  const memOff = new U32();
+  const memReq: number[] = [];
+  const memPh: number[] = [];
+  const reasonById: number[] = [];
+  const matchedById: number[] = [];
+  kvOff.push(0);
+  memOff.push(0);
+  let hbmBlocks = 0;
+  const onFrame = (f: FleetFrame) => {
+    for (let r = 0; r < R; r++) {
+      for (let j = f.members.offsets[r]; j < f.members.offsets[r + 1]; j++) {
+        memReq.push(f.members.request[j]);
+        memPh.push(f.members.phase[j]);
+      }
+      memOff.push(memReq.length);
+    }
+    for (let k = 0; k < f.routes.count; k++) {
+      reasonById[f.routes.request[k]] = f.routes.reason[k];
+      matchedById[f.routes.request[k]] = f.routes.matched[k];
+    }
+  };
+  const afterEvent = (sim: FleetSim) => {
+    const f = sim.pendingFrame;
+    if (!f) return;
+    t.push(f.t);
+    hbmBlocks = f.replicas.kvCapacity[0];
+    for (let r = 0; r < R; r++) {
+      waiting.push(f.replicas.waiting[r]);
+      running.push(f.replicas.loading[r] + f.replicas.prefilling[r] + f.replicas.decoding[r]);
+      const by = hbmBlocksBySession(sim, r, shared);
+      for (const s of [...by.keys()].sort((x, y) => x - y)) {
+        kvSes.push(s);
+        kvBlk.push(by.get(s)!);
+      }
+      kvOff.push(kvSes.length);
+    }
+    dup.push(duplicatedPrivateBlocks(sim, shared).duplicateBlocks);
+  };
+  const res: FleetResult = await runScenario(labScenario(a.policy, a, interval), {
+    onFrame,
+    afterEvent,
+    checkpoint: hooks.checkpoint,
+    checkpointEvery: 2000,
+    includeRequests: true,
+    includeSeries: false,
+  });
+  // Routes after the last frame are not in any frame: the final frame drains them only if one follows.
+  const rows = requestRows(res.requests!);
+  const reason = new Uint8Array(rows.count);
+  const matched = new Int32Array(rows.count).fill(-1);
+  for (let i = 0; i < rows.count; i++) {
+    if (reasonById[i] !== undefined) {
+      reason[i] = reasonById[i];
+      matched[i] = matchedById[i];
+    } else reason[i] = 255;
+  }
+  const F = t.length;
+  return {
+    policy: a.policy,
+    replicas: R,
+    sessions: res.metrics.sessions.started,
+    endS: res.metrics.simulatedS,
+    frameIntervalS: interval,
+    hbmBlocks: hbmBlocks || res.metrics.config.hbmBlocksPerReplica,
+    blockSize: LAB_BLOCK_SIZE,
+    bytesPerBlock: labBytesPerBlock(),
+    sharedBlocks: shared.size,
+    frames: {
+      count: F,
+      t: Float64Array.from(t),
+      waiting: Uint16Array.from(waiting),
+      running: Uint16Array.from(running),
+      kvOffsets: kvOff.out(),
+      kvSession: Int32Array.from(kvSes),
+      kvBlocks: kvBlk.out(),
+      memOffsets: memOff.out(),
+      memRequest: Int32Array.from(memReq),
+      memPhase: Uint8Array.from(memPh),
+      duplicateBlocks: Uint32Array.from(dup),
+    },
+    requests: rows,
+    reason,
+    matched,
+    reasonNames: ROUTE_REASONS,
+    summary: summarizeRows(rows, R),
+  };
+}
+
+// ───────────────────────────── one summary run ─────────────────────────────
+
+export interface PolicyRun {
+  policy: RouterPolicy;
+  summary: PolicySummary;
+  /** Session-private HBM blocks held in duplicate, time-mean over the second half of the arrival window. */
+  duplicateBlocksMean: number;
+  /** Mean number of replicas holding part of a live session's private prefix, same window. */
+  copiesPerSession: number;
+  sessions: number;
+}
+
+/** Run one policy without frames and summarise it (sampling duplication every `sampleS` seconds). */
+export async function runPolicy(
+  policy: RouterPolicy,
+  f: LabFleet,
+  hooks: RunHooks<never> = {},
+  sampleS = 2,
+): Promise<PolicyRun> {
+  const shared = sharedPrefixHashes();
+  let next = f.arrivalS / 2;
+  let dupSum = 0;
+  let copiesSum = 0;
+  let samples = 0;
+  const sampling = sampleS > 0 && Number.isFinite(sampleS);
+  const afterEvent = (sim: FleetSim) => {
+    if (!sampling || sim.now < next || next > f.arrivalS) return;
+    while (next <= sim.now) next += sampleS;
+    const d = duplicatedPrivateBlocks(sim, shared);
+    dupSum += d.duplicateBlocks;
+    copiesSum += d.copiesPerSession;
+    samples++;
+  };
+  const res = await runScenario(labScenario(policy, f), {
+    afterEvent,
+    checkpoint: hooks.checkpoint,
+    checkpointEvery: 2000,
+    includeRequests: true,
+    includeSeries: false,
+  });
+  const rows = requestRows(res.requests!);
+  return {
+    policy,
+    summary: summarizeRows(rows, f.replicas),
+    duplicateBlocksMean: samples ? dupSum / samples : 0,
+    copiesPerSession: samples ? copiesSum / samples : 0,
+    sessions: res.metrics.sessions.started,
+  };
+}
+
+// ───────────────────────────── the policy sweep ─────────────────────────────
+
+export interface RouterSweepArgs {
+  replicas: number;
+  loadThreshold: number;
+  seed: number;
+  arrivalS: number;
+  /** Offered loads, new sessions per second per replica. */
+  perReplicaRates: readonly number[];
+  policies?: readonly RouterPolicy[];
+}
+
+export interface SweepPoint {
+  policy: RouterPolicy;
+  /** New sessions per second, fleet-wide. */
+  sessionsPerS: number;
+  hitRate: number;
+  ttftP50: number;
+  ttftP90: number;
+  imbalance: number;
+  requests: number;
+}
+
+export const DEFAULT_PER_REPLICA_RATES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3] as const;
+
+export async function runRouterSweep(
+  a: RouterSweepArgs,
+  hooks: RunHooks<SweepPoint> = {},
+): Promise<{ points: SweepPoint[] }> {
+  const points: SweepPoint[] = [];
+  const policies = a.policies ?? ROUTER_POLICIES;
+  for (const per of a.perReplicaRates) {
+    for (const policy of policies) {
+      await hooks.checkpoint?.();
+      const sessionsPerS = per * a.replicas;
+      const run = await runPolicy(
+        policy,
+        {
+          replicas: a.replicas,
+          sessionsPerS,
+          arrivalS: a.arrivalS,
+          seed: a.seed,
+          loadThreshold: a.loadThreshold,
+        },
+        hooks,
+        0,
+      );
+      const s = run.summary;
+      const p: SweepPoint = {
+        policy,
+        sessionsPerS,
+        hitRate: s.hitRate,
+        ttftP50: s.ttftP50,
+        ttftP90: s.ttftP90,
+        imbalance: s.imbalance,
+        requests: s.requests,
+      };
+      points.push(p);
+      await hooks.emit?.(p);
+    }
+  }
+  return { points };
+}
+
+// ───────────────────────────── spreading over R replicas ─────────────────────────────
+
+export interface RouterSpreadArgs {
+  /** Fleet sizes to run. */
+  replicaCounts: readonly number[];
+  /** New sessions per second per replica (the load per replica stays the same as R grows). */
+  perReplicaRate: number;
+  seed: number;
+  arrivalS: number;
+  policies?: readonly RouterPolicy[];
+}
+
+export interface SpreadPoint {
+  policy: RouterPolicy;
+  replicas: number;
+  warmTurnShare: number;
+  hitRate: number;
+  privateHitRate: number;
+  /** theory.ts's prediction for the same turns when nothing of a session survives on a cold replica. */
+  spreadBoundHitRate: number;
+  /** Session-private KV held in duplicate across the fleet (bytes, time-mean in steady state). */
+  duplicateBytes: number;
+  copiesPerSession: number;
+  ttftP90: number;
+}
+
+export const SPREAD_POLICIES: readonly RouterPolicy[] = ['round-robin', 'random', 'session-affinity'];
+
+export async function runRouterSpread(
+  a: RouterSpreadArgs,
+  hooks: RunHooks<SpreadPoint> = {},
+): Promise<{ points: SpreadPoint[]; bytesPerBlock: number }> {
+  const points: SpreadPoint[] = [];
+  const bpb = labBytesPerBlock();
+  for (const R of a.replicaCounts) {
+    for (const policy of a.policies ?? SPREAD_POLICIES) {
+      await hooks.checkpoint?.();
+      const run = await runPolicy(
+        policy,
+        {
+          replicas: R,
+          sessionsPerS: a.perReplicaRate * R,
+          arrivalS: a.arrivalS,
+          seed: a.seed,
+          loadThreshold: 8,
+        },
+        hooks,
+      );
+      const s = run.summary;
+      const p: SpreadPoint = {
+        policy,
+        replicas: R,
+        warmTurnShare: s.warmTurnShare,
+        hitRate: s.hitRate,
+        privateHitRate: s.privateHitRate,
+        spreadBoundHitRate: s.spreadBoundHitRate,
+        duplicateBytes: run.duplicateBlocksMean * bpb,
+        copiesPerSession: run.copiesPerSession,
+        ttftP90: s.ttftP90,
+      };
+      points.push(p);
+      await hooks.emit?.(p);
+    }
+  }
+  return { points, bytesPerBlock: bpb };
+}

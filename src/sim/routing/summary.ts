@@ -1,0 +1,159 @@
+/**
+ * Lesson 07.03: figures of a fleet run computed from its per-request table, up to any time t (so the animated
+ * router's read-outs are a function of (result, t)). Pure, and free of the simulator itself, so the main
+ * thread can import it without pulling the engine into its bundle.
+ */
+import { percentileSorted } from '../fleet/metrics';
+import type { RequestTable } from '../fleet/run';
+
+/** System prompt + tool schemas of the lab's agent app (tokens): the prefix every session shares. */
+export const LAB_SHARED_TOKENS = 5000;
+
+/** The columns of the per-request table the widgets use, compact. Index = request id (= arrival order). */
+export interface RequestRows {
+  count: number;
+  session: Int32Array;
+  turn: Uint16Array;
+  replica: Uint16Array;
+  arrival: Float64Array;
+  /** Time of the first token (NaN if none). */
+  firstToken: Float64Array;
+  /** Time it finished (NaN if it did not). */
+  finished: Float64Array;
+  promptTokens: Float64Array;
+  outputTokens: Float64Array;
+  /** Prompt tokens served from cache (any tier). */
+  reusedTokens: Float64Array;
+  gpuSeconds: Float64Array;
+}
+
+export function requestRows(t: RequestTable): RequestRows {
+  const d = t.data;
+  const n = d.session.length;
+  const rows: RequestRows = {
+    count: n,
+    session: new Int32Array(n),
+    turn: new Uint16Array(n),
+    replica: new Uint16Array(n),
+    arrival: new Float64Array(n),
+    firstToken: new Float64Array(n),
+    finished: new Float64Array(n),
+    promptTokens: new Float64Array(n),
+    outputTokens: new Float64Array(n),
+    reusedTokens: new Float64Array(n),
+    gpuSeconds: new Float64Array(n),
+  };
+  const z = (x: number) => (Number.isNaN(x) ? 0 : x);
+  for (let i = 0; i < n; i++) {
+    rows.session[i] = d.session[i];
+    rows.turn[i] = d.turn[i];
+    rows.replica[i] = d.replica[i];
+    rows.arrival[i] = d.arrival[i];
+    rows.firstToken[i] = d.arrival[i] + d.ttft[i]; // NaN when unfinished
+    rows.finished[i] = d.status[i] === 1 ? d.arrival[i] + d.e2e[i] : NaN;
+    rows.promptTokens[i] = d.promptTokens[i];
+    rows.outputTokens[i] = d.outputTokens[i];
+    rows.reusedTokens[i] = z(d.reusedHbm[i]) + z(d.reusedDram[i]) + z(d.reusedNvme[i]) + z(d.reusedRemote[i]);
+    rows.gpuSeconds[i] = z(d.gpuSeconds[i]);
+  }
+  return rows;
+}
+
+export interface PolicySummary {
+  /** Requests counted (first token by the cut-off). */
+  requests: number;
+  /** Σ reused ÷ Σ prompt tokens over those requests. */
+  hitRate: number;
+  reusedTokens: number;
+  promptTokens: number;
+  ttftP50: number;
+  ttftP90: number;
+  /** max ÷ mean over replicas of the GPU-seconds of the requests each finished by the cut-off (1 = even). */
+  imbalance: number;
+  /** GPU-seconds per replica behind `imbalance`. */
+  gpuSecondsPerReplica: number[];
+  /** Turns after the first that landed on the replica that served the session's previous turn, as a share. */
+  warmTurnShare: number;
+  /** Hit rate of the session-private part of the prompts (beyond the shared head). */
+  privateHitRate: number;
+  /**
+   * The hit rate theory.ts predicts for these very turns if they were spread over R replicas with nothing of
+   * the session cached on a cold replica: Σ (S + (C_{k−1} − S)/R) ÷ Σ P_k (first turns: S ÷ P_0).
+   */
+  spreadBoundHitRate: number;
+}
+
+/** The figures of a run up to time `upTo` (requests whose first token came by then; all by default). */
+export function summarizeRows(
+  rows: RequestRows,
+  replicas: number,
+  upTo = Infinity,
+  sharedTokens = LAB_SHARED_TOKENS,
+): PolicySummary {
+  let reused = 0;
+  let prompt = 0;
+  let privReused = 0;
+  let privPrompt = 0;
+  const ttfts: number[] = [];
+  const gpu = new Array<number>(replicas).fill(0);
+  const lastReplica = new Map<number, number>();
+  /** Context (prompt + output) of each session's latest turn. */
+  const lastContext = new Map<number, number>();
+  let bound = 0;
+  let warm = 0;
+  let later = 0;
+  for (let i = 0; i < rows.count; i++) {
+    if (rows.arrival[i] > upTo) break; // rows are in arrival order
+    const s = rows.session[i];
+    if (s >= 0) {
+      const prev = lastReplica.get(s);
+      if (prev !== undefined) {
+        later++;
+        if (prev === rows.replica[i]) warm++;
+      }
+      lastReplica.set(s, rows.replica[i]);
+    }
+    const prevContext = s >= 0 ? lastContext.get(s) : undefined;
+    if (s >= 0) lastContext.set(s, rows.promptTokens[i] + rows.outputTokens[i]);
+    const ft = rows.firstToken[i];
+    if (!(ft <= upTo)) continue;
+    ttfts.push(ft - rows.arrival[i]);
+    reused += rows.reusedTokens[i];
+    prompt += rows.promptTokens[i];
+    privReused += Math.max(0, rows.reusedTokens[i] - sharedTokens);
+    privPrompt += Math.max(0, rows.promptTokens[i] - sharedTokens);
+    const shared = Math.min(sharedTokens, rows.promptTokens[i]);
+    bound += prevContext === undefined ? shared : shared + Math.max(0, prevContext - shared) / replicas;
+    if (rows.finished[i] <= upTo) gpu[rows.replica[i]] += rows.gpuSeconds[i];
+  }
+  ttfts.sort((a, b) => a - b);
+  const mean = gpu.reduce((a, b) => a + b, 0) / replicas;
+  const max = Math.max(...gpu);
+  return {
+    requests: ttfts.length,
+    hitRate: prompt > 0 ? reused / prompt : NaN,
+    reusedTokens: reused,
+    promptTokens: prompt,
+    ttftP50: ttfts.length ? percentileSorted(ttfts, 0.5) : NaN,
+    ttftP90: ttfts.length ? percentileSorted(ttfts, 0.9) : NaN,
+    imbalance: mean > 0 ? max / mean : NaN,
+    gpuSecondsPerReplica: gpu,
+    warmTurnShare: later > 0 ? warm / later : NaN,
+    privateHitRate: privPrompt > 0 ? privReused / privPrompt : NaN,
+    spreadBoundHitRate: prompt > 0 ? bound / prompt : NaN,
+  };
+}
+
+/** Index of the frame shown at time t (the last one at or before t). */
+export function frameAt(frames: { count: number; t: Float64Array }, time: number): number {
+  let lo = 0;
+  let hi = frames.count - 1;
+  if (hi < 0) return -1;
+  if (time <= frames.t[0]) return 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (frames.t[mid] <= time) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

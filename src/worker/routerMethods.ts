@@ -1,0 +1,140 @@
+/**
+ * Worker methods of lesson 07.03 (cache-aware routing): argument checks, then the runs in src/sim/routing/lab.ts.
+ * Kept apart from methods.ts so that file only lists them.
+ */
+import {
+  ROUTER_POLICIES,
+  runPolicy,
+  runRouterAnimation,
+  runRouterSpread,
+  runRouterSweep,
+  type LabFleet,
+  type PolicyRun,
+  type RouterAnimationArgs,
+  type RouterAnimationResult,
+  type RouterPolicy,
+  type RouterSpreadArgs,
+  type RouterSweepArgs,
+  type SpreadPoint,
+  type SweepPoint,
+} from '../sim/routing/lab';
+import type { JobContext } from './job';
+
+class BadRouterRequest extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+function checkRange(name: string, v: unknown, min: number, max: number, integer = false): void {
+  if (
+    typeof v !== 'number' ||
+    !Number.isFinite(v) ||
+    v < min ||
+    v > max ||
+    (integer && !Number.isInteger(v))
+  ) {
+    throw new BadRouterRequest(
+      `${name} must be ${integer ? 'a whole number ' : ''}between ${min} and ${max} (got ${String(v)}).`,
+    );
+  }
+}
+
+function checkPolicy(p: unknown): asserts p is RouterPolicy {
+  if (!ROUTER_POLICIES.includes(p as RouterPolicy))
+    throw new BadRouterRequest(`Unknown routing policy "${String(p)}".`);
+}
+
+function checkFleet(f: LabFleet): void {
+  checkRange('replicas', f.replicas, 1, 16, true);
+  checkRange('sessionsPerS', f.sessionsPerS, 0.01, 8);
+  checkRange('arrivalS', f.arrivalS, 1, 600);
+  checkRange('seed', f.seed, 0, 2 ** 31 - 1, true);
+  checkRange('loadThreshold', f.loadThreshold, 0, 1000);
+  if (f.cacheView !== undefined && f.cacheView !== 'exact' && f.cacheView !== 'approximate')
+    throw new BadRouterRequest(`Unknown cache view "${String(f.cacheView)}".`);
+}
+
+export interface RouterAnimationRequest extends RouterAnimationArgs {
+  /** Also summarise this policy on the same fleet and workload, for comparison (no frames). */
+  compareWith?: RouterPolicy;
+}
+
+export interface RouterAnimationResponse extends RouterAnimationResult {
+  comparison: PolicyRun | null;
+}
+
+/** One animated run (frames + per-request table), and optionally a summary of another policy on the same workload. */
+export async function routerAnimation(
+  req: RouterAnimationRequest,
+  ctx: JobContext<never>,
+): Promise<RouterAnimationResponse> {
+  checkPolicy(req.policy);
+  checkFleet(req);
+  if (req.frameIntervalS !== undefined) checkRange('frameIntervalS', req.frameIntervalS, 0.05, 10);
+  const hooks = { checkpoint: () => ctx.checkpoint() };
+  const run = await runRouterAnimation(req, hooks);
+  let comparison: PolicyRun | null = null;
+  if (req.compareWith !== undefined) {
+    checkPolicy(req.compareWith);
+    comparison = await runPolicy(req.compareWith, req, hooks, 0);
+  }
+  return { ...run, comparison };
+}
+
+/** Every policy at each offered load; each point is streamed as it finishes. */
+export async function routerSweep(
+  req: RouterSweepArgs,
+  ctx: JobContext<SweepPoint>,
+): Promise<{ points: SweepPoint[] }> {
+  checkRange('replicas', req.replicas, 1, 16, true);
+  checkRange('loadThreshold', req.loadThreshold, 0, 1000);
+  checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
+  checkRange('arrivalS', req.arrivalS, 1, 600);
+  if (
+    !Array.isArray(req.perReplicaRates) ||
+    req.perReplicaRates.length === 0 ||
+    req.perReplicaRates.length > 24
+  ) {
+    throw new BadRouterRequest('perReplicaRates must list 1 to 24 loads.');
+  }
+  for (const r of req.perReplicaRates) checkRange('a per-replica load', r, 0.005, 2);
+  req.policies?.forEach(checkPolicy);
+  return runRouterSweep(req, { checkpoint: () => ctx.checkpoint(), emit: (p) => ctx.emit(p) });
+}
+
+/** Spreading policies against session affinity on 1…R replicas at a constant load per replica; streamed. */
+export async function routerSpread(
+  req: RouterSpreadArgs,
+  ctx: JobContext<SpreadPoint>,
+): Promise<{ points: SpreadPoint[]; bytesPerBlock: number }> {
+  if (!Array.isArray(req.replicaCounts) || req.replicaCounts.length === 0 || req.replicaCounts.length > 16) {
+    throw new BadRouterRequest('replicaCounts must list 1 to 16 fleet sizes.');
+  }
+  for (const r of req.replicaCounts) checkRange('a fleet size', r, 1, 16, true);
+  checkRange('perReplicaRate', req.perReplicaRate, 0.005, 2);
+  checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
+  checkRange('arrivalS', req.arrivalS, 1, 600);
+  req.policies?.forEach(checkPolicy);
+  return runRouterSpread(req, { checkpoint: () => ctx.checkpoint(), emit: (p) => ctx.emit(p) });
+}
+
+/** Summaries of several policies on one fleet (for figures in the prose). */
+export async function routerSummaries(
+  req: LabFleet & { policies: RouterPolicy[] },
+  ctx: JobContext<never>,
+): Promise<PolicyRun[]> {
+  checkFleet(req);
+  if (!Array.isArray(req.policies) || req.policies.length === 0)
+    throw new BadRouterRequest('policies must list at least one policy.');
+  req.policies.forEach(checkPolicy);
+  const out: PolicyRun[] = [];
+  for (const p of req.policies) {
+    await ctx.checkpoint();
+    out.push(await runPolicy(p, req, { checkpoint: () => ctx.checkpoint() }, 2));
+  }
+  return out;
+}
+
+export const routerMethods = { routerAnimation, routerSweep, routerSpread, routerSummaries };

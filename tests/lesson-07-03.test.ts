@@ -1,0 +1,321 @@
+/**
+ * Lesson 07.03 (cache-aware routing): the formulas of src/sim/routing/theory.ts against hand-computed values,
+ * the per-request summaries of summary.ts on a hand-made table, and the lab runs (lab.ts) on the fleet
+ * simulator: round-robin's warm-turn share follows 1/R, cache-aware routing beats it, runs replay by seed.
+ */
+import { describe, expect, it } from 'vitest';
+import { findModel, kvBytesPerToken } from '../src/sim/catalog/models';
+import type { RequestTable } from '../src/sim/fleet/run';
+import {
+  affinityTurnHitRate,
+  duplicatedPrefixBytes,
+  replicasHoldingSession,
+  spreadTurnHitRate,
+  warmTurnProbability,
+} from '../src/sim/routing/theory';
+import { frameAt, requestRows, summarizeRows, LAB_SHARED_TOKENS } from '../src/sim/routing/summary';
+import {
+  LAB_BLOCK_SIZE,
+  LAB_SYSTEM_TOKENS,
+  LAB_TOOL_TOKENS,
+  labBytesPerBlock,
+  labScenario,
+  runPolicy,
+  runRouterAnimation,
+  runRouterSpread,
+  runRouterSweep,
+  sharedPrefixHashes,
+  ROUTER_POLICIES,
+  type LabFleet,
+} from '../src/sim/routing/lab';
+import { validateScenario } from '../src/sim/fleet/scenario';
+import { routerMethods } from '../src/worker/routerMethods';
+import { directContext } from '../src/worker/job';
+
+describe('theory: spreading a session over R replicas', () => {
+  it('a turn lands warm with probability 1/R when the router ignores the session, 1 with affinity', () => {
+    expect(warmTurnProbability('spread', 1)).toBe(1);
+    expect(warmTurnProbability('spread', 4)).toBe(0.25);
+    expect(warmTurnProbability('spread', 8)).toBe(0.125);
+    expect(warmTurnProbability('affinity', 8)).toBe(1);
+    expect(() => warmTurnProbability('spread', 0)).toThrow(RangeError);
+  });
+
+  it('expected hit rate of a spread turn: (S + (C − S)/R) / P, by hand', () => {
+    // S = 5,000 shared, previous context 30,000, prompt 32,000, R = 4: (5,000 + 25,000/4) / 32,000 = 11,250 / 32,000.
+    const t = { replicas: 4, sharedTokens: 5000, previousContextTokens: 30_000, promptTokens: 32_000 };
+    expect(spreadTurnHitRate(t)).toBeCloseTo(0.3515625, 12);
+    expect(affinityTurnHitRate(t)).toBeCloseTo(0.9375, 12);
+    // One replica: spreading is affinity.
+    expect(spreadTurnHitRate({ ...t, replicas: 1 })).toBeCloseTo(affinityTurnHitRate(t), 12);
+    // No shared prefix: exactly 1/R of the affinity hit rate.
+    const noShared = { ...t, sharedTokens: 0 };
+    expect(spreadTurnHitRate({ ...noShared, replicas: 8 })).toBeCloseTo(
+      affinityTurnHitRate(noShared) / 8,
+      12,
+    );
+    // Large R: only the shared prefix is left.
+    expect(spreadTurnHitRate({ ...t, replicas: 1e9 })).toBeCloseTo(5000 / 32_000, 6);
+    expect(() => spreadTurnHitRate({ ...t, previousContextTokens: 40_000 })).toThrow(RangeError);
+  });
+
+  it('replicas holding a copy after k turns: round-robin min(k, R), random R(1 − (1 − 1/R)^k), affinity 1', () => {
+    expect(replicasHoldingSession('round-robin', 8, 3)).toBe(3);
+    expect(replicasHoldingSession('round-robin', 8, 12)).toBe(8);
+    expect(replicasHoldingSession('random', 4, 2)).toBeCloseTo(1.75, 12); // 4 × (1 − 9/16)
+    expect(replicasHoldingSession('random', 4, 1)).toBeCloseTo(1, 12);
+    expect(replicasHoldingSession('affinity', 8, 40)).toBe(1);
+    expect(replicasHoldingSession('round-robin', 8, 0)).toBe(0);
+    // Round-robin spreads at least as fast as random placement, for every k.
+    for (let k = 1; k <= 20; k++)
+      expect(replicasHoldingSession('round-robin', 8, k)).toBeGreaterThanOrEqual(
+        replicasHoldingSession('random', 8, k) - 1e-12,
+      );
+  });
+
+  it('duplicated prefix bytes: (copies − 1) × tokens × KV bytes/token; Qwen3-32B BF16 by hand', () => {
+    const q = findModel('qwen3-32b')!;
+    // 2 (K and V) × 64 layers × 8 KV heads × 128 head dim × 2 bytes = 262,144 B = 256 KiB per token.
+    expect(kvBytesPerToken(q, 'bf16')).toBe(262_144);
+    // 40,000 tokens on all 8 replicas: 7 × 40,000 × 262,144 = 73,400,320,000 B ≈ 73.4 GB.
+    expect(duplicatedPrefixBytes(262_144, 40_000, 8)).toBe(73_400_320_000);
+    expect(duplicatedPrefixBytes(262_144, 40_000, 1)).toBe(0);
+    expect(duplicatedPrefixBytes(262_144, 40_000, 0)).toBe(0);
+  });
+});
+
+/** A request table by hand: two sessions on two replicas. */
+function table(
+  rows: Array<
+    [
+      session: number,
+      turn: number,
+      replica: number,
+      arrival: number,
+      ttft: number,
+      prompt: number,
+      output: number,
+      reused: number,
+      gpu: number,
+    ]
+  >,
+): RequestTable {
+  const cols = [
+    'session',
+    'turn',
+    'replica',
+    'arrival',
+    'ttft',
+    'e2e',
+    'promptTokens',
+    'outputTokens',
+    'reusedHbm',
+    'reusedDram',
+    'reusedNvme',
+    'reusedRemote',
+    'gpuSeconds',
+    'status',
+  ];
+  const data: Record<string, Float64Array> = {};
+  for (const c of cols) data[c] = new Float64Array(rows.length);
+  rows.forEach(([s, k, r, a, ttft, p, o, u, g], i) => {
+    data.session[i] = s;
+    data.turn[i] = k;
+    data.replica[i] = r;
+    data.arrival[i] = a;
+    data.ttft[i] = ttft;
+    data.e2e[i] = ttft + 1;
+    data.promptTokens[i] = p;
+    data.outputTokens[i] = o;
+    data.reusedHbm[i] = u;
+    data.gpuSeconds[i] = g;
+    data.status[i] = 1;
+  });
+  return { columns: cols, data };
+}
+
+describe('summary: figures of a run from its per-request table, up to any t', () => {
+  const rows = requestRows(
+    table([
+      // session, turn, replica, arrival, ttft, prompt, output, reused, gpu-s
+      [0, 0, 0, 0, 1.0, 6000, 100, 5000, 2],
+      [1, 0, 1, 1, 2.0, 7000, 100, 5000, 2],
+      [0, 1, 0, 10, 0.2, 7100, 100, 6100, 1], // warm: same replica as turn 0
+      [1, 1, 0, 11, 0.5, 8100, 100, 5000, 1], // cold: moved to replica 0
+    ]),
+  );
+
+  it('hit rate, TTFT percentiles, imbalance, warm-turn share, spread bound', () => {
+    const s = summarizeRows(rows, 2, Infinity, 5000);
+    expect(s.requests).toBe(4);
+    expect(s.hitRate).toBeCloseTo(21_100 / 28_200, 12);
+    // TTFTs sorted 0.2, 0.5, 1, 2: p50 = 0.75, p90 at rank 2.7 = 1 + 0.7 × 1 = 1.7.
+    expect(s.ttftP50).toBeCloseTo(0.75, 12);
+    expect(s.ttftP90).toBeCloseTo(1.7, 12);
+    // GPU-s: replica 0 has 2 + 1 + 1 = 4, replica 1 has 2: max/mean = 4/3.
+    expect(s.imbalance).toBeCloseTo(4 / 3, 12);
+    expect(s.warmTurnShare).toBe(0.5);
+    // Private: reused beyond 5,000 = 0 + 0 + 1,100 + 0; prompts beyond = 1,000 + 2,000 + 2,100 + 3,100.
+    expect(s.privateHitRate).toBeCloseTo(1100 / 8200, 12);
+    // Bound: first turns 5,000 each; later turns 5,000 + (6,100 − 5,000)/2 and 5,000 + (7,100 − 5,000)/2.
+    expect(s.spreadBoundHitRate).toBeCloseTo((5000 + 5000 + 5550 + 6050) / 28_200, 12);
+  });
+
+  it('a cut-off counts only requests whose first token came by then', () => {
+    const s = summarizeRows(rows, 2, 2.5, 5000);
+    expect(s.requests).toBe(1); // request 1's first token is at 3 s
+    expect(s.hitRate).toBeCloseTo(5000 / 6000, 12);
+    expect(summarizeRows(rows, 2, -1, 5000).requests).toBe(0);
+    expect(Number.isNaN(summarizeRows(rows, 2, -1, 5000).hitRate)).toBe(true);
+  });
+
+  it('frameAt picks the last frame at or before t', () => {
+    const f = { count: 4, t: Float64Array.from([0, 0.5, 1, 1.5]) };
+    expect(frameAt(f, -3)).toBe(0);
+    expect(frameAt(f, 0)).toBe(0);
+    expect(frameAt(f, 0.49)).toBe(0);
+    expect(frameAt(f, 0.5)).toBe(1);
+    expect(frameAt(f, 1.2)).toBe(2);
+    expect(frameAt(f, 99)).toBe(3);
+    expect(frameAt({ count: 0, t: new Float64Array(0) }, 1)).toBe(-1);
+  });
+});
+
+const FLEET: LabFleet = { replicas: 4, sessionsPerS: 0.5, arrivalS: 40, seed: 4, loadThreshold: 8 };
+
+describe('lab: the lesson runs on the fleet simulator', () => {
+  it('builds valid scenarios for every policy, and the shared head is 19 full blocks', () => {
+    expect(LAB_SYSTEM_TOKENS + LAB_TOOL_TOKENS).toBe(LAB_SHARED_TOKENS);
+    for (const p of ROUTER_POLICIES) expect(validateScenario(labScenario(p, FLEET, 0.5))).toEqual([]);
+    expect(sharedPrefixHashes().size).toBe(Math.floor(LAB_SHARED_TOKENS / LAB_BLOCK_SIZE));
+    expect(labBytesPerBlock()).toBe(262_144 * 256);
+  });
+
+  it('cache-aware routing raises the hit rate and lowers p90 TTFT against round-robin; runs replay by seed', async () => {
+    const rr = await runPolicy('round-robin', FLEET);
+    const ca = await runPolicy('cache-aware', FLEET);
+    const aff = await runPolicy('session-affinity', FLEET);
+    expect(ca.summary.hitRate).toBeGreaterThan(rr.summary.hitRate + 0.1);
+    expect(ca.summary.ttftP90).toBeLessThan(rr.summary.ttftP90 * 0.7);
+    expect(aff.summary.warmTurnShare).toBeGreaterThan(0.9);
+    // Round-robin: a turn is warm about 1 time in R.
+    expect(Math.abs(rr.summary.warmTurnShare - 0.25)).toBeLessThan(0.06);
+    // ... and every session's prefix ends up on several replicas: duplicated KV, which affinity avoids.
+    expect(rr.duplicateBlocksMean).toBeGreaterThan(5 * aff.duplicateBlocksMean + 100);
+    expect(rr.copiesPerSession).toBeGreaterThan(1.5);
+    expect(aff.copiesPerSession).toBeLessThan(1.2);
+    const again = await runPolicy('round-robin', FLEET);
+    expect(again).toEqual(rr);
+  });
+
+  it('a very high load threshold lets cache-aware routing pile new sessions onto one replica (hot spot)', async () => {
+    const hot = await runPolicy('cache-aware', { ...FLEET, loadThreshold: 1000 }, {}, 0);
+    const tuned = await runPolicy('cache-aware', FLEET, {}, 0);
+    expect(hot.summary.imbalance).toBeGreaterThan(tuned.summary.imbalance + 0.5);
+  });
+
+  it('animation frames: every frame is a snapshot of the queues and of HBM by session', async () => {
+    const a = await runRouterAnimation({ ...FLEET, policy: 'round-robin', frameIntervalS: 1 });
+    const R = a.replicas;
+    const f = a.frames;
+    expect(f.count).toBeGreaterThan(a.endS / 1 - 2);
+    expect(f.kvOffsets.length).toBe(f.count * R + 1);
+    expect(f.memOffsets.length).toBe(f.count * R + 1);
+    let sawShared = false;
+    let sawMany = false;
+    for (let k = 0; k < f.count * R; k++) {
+      let blocks = 0;
+      const sessions = new Set<number>();
+      for (let j = f.kvOffsets[k]; j < f.kvOffsets[k + 1]; j++) {
+        blocks += f.kvBlocks[j];
+        sessions.add(f.kvSession[j]);
+        if (f.kvSession[j] === -1) {
+          sawShared = true;
+          expect(f.kvBlocks[j]).toBeLessThanOrEqual(a.sharedBlocks);
+        }
+      }
+      expect(blocks).toBeLessThanOrEqual(a.hbmBlocks);
+      if (sessions.size > 8) sawMany = true;
+      // Queue + batch members are requests that exist, and their count matches the per-replica counters.
+      const n = f.memOffsets[k + 1] - f.memOffsets[k];
+      expect(n).toBe(f.waiting[k] + f.running[k]);
+      for (let j = f.memOffsets[k]; j < f.memOffsets[k + 1]; j++)
+        expect(f.memRequest[j]).toBeLessThan(a.requests.count);
+    }
+    expect(sawShared).toBe(true);
+    expect(sawMany).toBe(true); // round-robin: a replica holds many sessions at once
+    // Frame times increase; the per-request table is in arrival order.
+    for (let i = 1; i < f.count; i++) expect(f.t[i]).toBeGreaterThan(f.t[i - 1]);
+    for (let i = 1; i < a.requests.count; i++)
+      expect(a.requests.arrival[i]).toBeGreaterThanOrEqual(a.requests.arrival[i - 1]);
+    expect(a.summary).toEqual((await runPolicy('round-robin', FLEET)).summary);
+    expect(Math.max(...f.duplicateBlocks)).toBeGreaterThan(0);
+  });
+
+  it('spread: round-robin and random land warm ≈ 1/R of the time, affinity ≈ always; duplication grows with R', async () => {
+    const seen: number[] = [];
+    const { points } = await runRouterSpread(
+      { replicaCounts: [1, 2, 4, 8], perReplicaRate: 0.2, seed: 4, arrivalS: 40 },
+      { emit: (p) => void seen.push(p.replicas) },
+    );
+    expect(seen.length).toBe(12);
+    const at = (policy: string, R: number) => points.find((p) => p.policy === policy && p.replicas === R)!;
+    for (const R of [2, 4, 8]) {
+      expect(Math.abs(at('round-robin', R).warmTurnShare - 1 / R)).toBeLessThan(0.05);
+      expect(Math.abs(at('random', R).warmTurnShare - 1 / R)).toBeLessThan(0.05);
+      expect(at('session-affinity', R).warmTurnShare).toBeGreaterThan(0.9);
+      expect(at('round-robin', R).hitRate).toBeLessThan(at('session-affinity', R).hitRate);
+      // The bound (nothing survives on a cold replica) is below what stale copies actually give.
+      expect(at('round-robin', R).spreadBoundHitRate).toBeLessThan(at('round-robin', R).hitRate + 0.02);
+    }
+    expect(at('round-robin', 1).warmTurnShare).toBe(1);
+    expect(at('round-robin', 8).duplicateBytes).toBeGreaterThan(at('round-robin', 4).duplicateBytes);
+    expect(at('round-robin', 4).duplicateBytes).toBeGreaterThan(at('round-robin', 2).duplicateBytes);
+    expect(at('session-affinity', 8).duplicateBytes).toBeLessThan(at('round-robin', 8).duplicateBytes / 10);
+    expect(at('round-robin', 8).hitRate).toBeLessThan(at('round-robin', 2).hitRate);
+  });
+
+  it('sweep: one point per policy and load, streamed', async () => {
+    const streamed: string[] = [];
+    const { points } = await runRouterSweep(
+      {
+        replicas: 2,
+        loadThreshold: 8,
+        seed: 4,
+        arrivalS: 20,
+        perReplicaRates: [0.1, 0.3],
+        policies: ['round-robin', 'cache-aware'],
+      },
+      { emit: (p) => void streamed.push(`${p.policy}@${p.sessionsPerS}`) },
+    );
+    expect(streamed).toEqual(['round-robin@0.2', 'cache-aware@0.2', 'round-robin@0.6', 'cache-aware@0.6']);
+    expect(points.every((p) => p.hitRate > 0 && p.hitRate < 1 && p.ttftP90 > 0)).toBe(true);
+  });
+});
+
+describe('worker methods: arguments are checked', () => {
+  it('rejects an unknown policy and out-of-range fleets with a readable message', async () => {
+    const ctx = directContext<never>();
+    await expect(
+      routerMethods.routerAnimation({ ...FLEET, policy: 'fastest' as never }, ctx),
+    ).rejects.toThrow(/Unknown routing policy "fastest"/);
+    await expect(
+      routerMethods.routerAnimation({ ...FLEET, policy: 'random', replicas: 0 }, ctx),
+    ).rejects.toThrow(/replicas must be a whole number between 1 and 16/);
+    await expect(
+      routerMethods.routerSweep(
+        { replicas: 2, loadThreshold: 8, seed: 1, arrivalS: 10, perReplicaRates: [] },
+        directContext(),
+      ),
+    ).rejects.toThrow(/perReplicaRates/);
+  });
+
+  it('the animation method adds a comparison run of another policy on the same workload', async () => {
+    const r = await routerMethods.routerAnimation(
+      { ...FLEET, policy: 'cache-aware', compareWith: 'round-robin' },
+      directContext<never>(),
+    );
+    expect(r.comparison?.policy).toBe('round-robin');
+    expect(r.comparison!.summary.hitRate).toBeLessThan(r.summary.hitRate);
+  });
+});
