@@ -8,6 +8,7 @@ import { computeFootprint, type FootprintResult } from '../sim/footprint';
 import type { JobContext } from './job';
 import { workloadMethods } from './workloadMethods';
 import { routerMethods } from './routerMethods';
+import { fleetMethods } from './fleetMethods';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -79,6 +80,7 @@ export const methods = {
   catalogSummary,
   ...workloadMethods,
   ...routerMethods,
+  ...fleetMethods,
 };
 
 export type Methods = typeof methods;
