@@ -280,7 +280,9 @@ export class Replica {
     }
     if (this.decodes.length) {
       const stepGap = dur / k;
-      this.gaps.add(stepGap, this.decodes.length * k);
+      // Steps 2..k of the iteration are stepGap apart; each sequence's first gap runs from its previous token
+      // (a stall behind a prefill shows there).
+      if (k > 1) this.gaps.add(stepGap, this.decodes.length * (k - 1));
       for (const r of this.decodes) {
         r.ctx += k;
         r.generated += k;
@@ -289,6 +291,7 @@ export class Replica {
         this.stats.tokensDecoded += k;
         // The first step's gap runs from the previous token (which may predate this iteration).
         const first = now - (k - 1) * stepGap - r.lastToken;
+        this.gaps.add(first, 1);
         if (first > r.maxGap) r.maxGap = first;
         if (stepGap > r.maxGap) r.maxGap = stepGap;
         r.lastToken = now;
