@@ -19,7 +19,7 @@ import {
 } from '../src/sim/agentWorkload';
 import { idealHitsPerRequest, sniffFormat, thin, trafficShape } from '../src/sim/trafficShape';
 import { idealHitRatio, mooncakeTable, nativeTable, readTraceTable, TraceError } from '../src/sim/trace';
-import { MOONCAKE_CONVERSATION, MOONCAKE_TOOL_AGENT, publishedIoRatio } from '../src/sim/catalog/traces';
+import { MOONCAKE_CONVERSATION, MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO, MOONCAKE_TOOL_AGENT, publishedIoRatio } from '../src/sim/catalog/traces';
 import { decodeStepTime, prefillTime } from '../src/sim/cost';
 import { EXERCISE_TRACE } from '../src/widgets/traffic-shape/exerciseTrace';
 import { methods } from '../src/worker/methods';
@@ -292,6 +292,6 @@ describe('published statistics', () => {
     expect(s.requests).toBe(MOONCAKE_CONVERSATION.requests);
     expect(Math.round(s.inputTokens.mean)).toBe(MOONCAKE_CONVERSATION.avgInputTokens);
     expect(Math.round(s.outputTokens.mean)).toBe(MOONCAKE_CONVERSATION.avgOutputTokens);
-    expect(s.idealHitRatio.tokens).toBeCloseTo(0.3736, 3);
+    expect(s.idealHitRatio.tokens).toBeCloseTo(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO, 4);
   });
 });

@@ -20,6 +20,7 @@ import { decodeStepTime, defaultHardware, prefillTime, type HardwareConfig } fro
 import { findAccelerator } from './catalog/accelerators';
 import { findModel, type ModelSpec } from './catalog/models';
 import type { RequestTable } from './trace/table';
+import { LESSON_ACCELERATOR_ID, LESSON_DECODE_BATCH, LESSON_MODEL_ID, LESSON_TP } from './agentWorkloadSetup';
 
 export type SessionKind = 'agent' | 'chat';
 
@@ -96,9 +97,7 @@ export interface TurnTiming {
   label: string;
 }
 
-export const LESSON_MODEL_ID = 'llama-3.1-70b';
-export const LESSON_ACCELERATOR_ID = 'h100-sxm';
-export const LESSON_TP = 8;
+export { LESSON_MODEL_ID, LESSON_ACCELERATOR_ID, LESSON_TP, LESSON_DECODE_BATCH };
 
 export function lessonHardware(): { model: ModelSpec; hw: HardwareConfig } {
   const model = findModel(LESSON_MODEL_ID);
@@ -452,8 +451,6 @@ export interface AssumptionFigures {
   prefillShareNoReuse: number;
   prefillShareReuse: number;
 }
-
-export const LESSON_DECODE_BATCH = 16;
 
 export function assumptionFigures(w: GeneratedWorkload, decodeBatch = LESSON_DECODE_BATCH): AssumptionFigures {
   const { model, hw } = lessonHardware();

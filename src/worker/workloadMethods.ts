@@ -17,6 +17,7 @@ import { trafficShape, sniffFormat, type TrafficShape } from '../sim/trafficShap
 import { readTraceTable } from '../sim/trace/table';
 import { TraceError, type TraceIssue } from '../sim/trace/errors';
 import type { JobContext } from './job';
+import { MAX_TRACE_BYTES } from './traceLimits';
 
 export class TraceRejected extends Error {
   constructor(message: string) {
@@ -25,8 +26,7 @@ export class TraceRejected extends Error {
   }
 }
 
-/** Largest trace the browser reads (a File's text is held in the worker's memory while it is parsed). */
-export const MAX_TRACE_BYTES = 200 * 1024 * 1024;
+export { MAX_TRACE_BYTES };
 
 /** Results of deterministic methods, by arguments: the lesson's inline figures all ask for the same run. */
 const memo = new Map<string, Promise<unknown>>();

@@ -47,6 +47,13 @@ export const MOONCAKE_TOOL_AGENT: PublishedTraceStats = {
   cacheRatio: 0.59,
 };
 
+/**
+ * The ideal prefix hit ratio (tokens, infinite cache, arrival order; trace/stats.ts) that this core computes on the
+ * released conversation_trace.jsonl (12,031 requests): `npm run sim -- trace-stats conversation_trace.jsonl`.
+ * The file is not shipped with the course; tests/lesson-07-01.test.ts recomputes it when the file is present.
+ */
+export const MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO = 0.3736;
+
 export const MOONCAKE_PUBLISHED: readonly PublishedTraceStats[] = [MOONCAKE_CONVERSATION, MOONCAKE_TOOL_AGENT];
 
 /**

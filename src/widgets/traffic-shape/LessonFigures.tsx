@@ -1,0 +1,136 @@
+/**
+ * Inline figures for lesson 07.01's prose and table, computed by the same worker methods as its widgets (at
+ * the widgets' defaults), so prose and widgets never disagree; published figures come from the catalog.
+ */
+import type { ReactNode } from 'react';
+import { useSimulation } from '../kit/useSimulation';
+import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import type { AssumptionFigures, TrajectoryTotals } from '../../sim/agentWorkload';
+import { LESSON_ACCELERATOR_ID, LESSON_DECODE_BATCH, LESSON_MODEL_ID, LESSON_TP } from '../../sim/agentWorkloadSetup';
+import { CODEX_SWEBENCH_PRO, MOONCAKE_CONVERSATION, MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO, MOONCAKE_TOOL_AGENT, publishedIoRatio } from '../../sim/catalog/traces';
+import { TOOL_LATENCY_PRESETS } from '../../sim/fleet/dist';
+import { findModel } from '../../sim/catalog/models';
+import { findAccelerator } from '../../sim/catalog/accelerators';
+import { LESSON_WORKLOAD } from './schema';
+import { trajectorySchema } from '../trajectory-anatomy/schema';
+import type { ToolLatencyPreset } from '../../sim/fleet/dist';
+
+function Figure({ value, title }: { value: string | null; title?: string }) {
+  if (value === null)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  return (
+    <span className="figure" title={title}>
+      {value}
+    </span>
+  );
+}
+
+type WorkloadMetric = keyof AssumptionFigures | 'idealHitRatio';
+
+const FORMAT: Record<WorkloadMetric, (v: number) => string> = {
+  requests: (v) => formatNumber(v, 6),
+  sessions: (v) => formatNumber(v, 6),
+  medianTurns: (v) => formatNumber(v),
+  meanInputTokens: (v) => formatTokens(v),
+  meanOutputTokens: (v) => formatTokens(v),
+  ioRatio: (v) => formatRatio(v),
+  continuingShare: (v) => formatPercent(v),
+  prefixShare: (v) => formatPercent(v),
+  medianGapS: (v) => formatDuration(v, 2),
+  medianInputTokens: (v) => formatTokens(v),
+  medianNewTokens: (v) => formatTokens(v),
+  contextGrowth: (v) => formatRatio(v, 2),
+  prefillShareNoReuse: (v) => formatPercent(v, 2),
+  prefillShareReuse: (v) => formatPercent(v, 2),
+  idealHitRatio: (v) => formatPercent(v),
+};
+
+/** A figure of the lesson's generated workload (the Traffic shape widget's defaults), for agents or chat. */
+export function WorkloadFigure({ of, metric }: { of: 'agent' | 'chat'; metric: WorkloadMetric }) {
+  const sim = useSimulation('workloadFigures', LESSON_WORKLOAD);
+  const r = sim.result?.[of];
+  if (!r) return <Figure value={null} />;
+  const v = metric === 'idealHitRatio' ? r.shape.idealHitRatio.tokens : r.figures[metric];
+  return <Figure value={FORMAT[metric](v)} title={`${of === 'agent' ? 'Coding agents' : 'Chat'}: ${LESSON_WORKLOAD.sessions} sessions, seed ${LESSON_WORKLOAD.seed}`} />;
+}
+
+/** The swing of a turn's prefill between cold (nothing cached) and warm (its prefix cached): median I / median n. */
+export function ColdWarmSwing({ of }: { of: 'agent' | 'chat' }) {
+  const sim = useSimulation('workloadFigures', LESSON_WORKLOAD);
+  const f = sim.result?.[of].figures;
+  return <Figure value={f ? formatRatio(f.medianInputTokens / f.medianNewTokens, 2) : null} />;
+}
+
+type TrajectoryMetric = keyof Pick<TrajectoryTotals, 'turns' | 'ioRatio' | 'prefixShare' | 'lastPromptTokens' | 'inputTokens' | 'outputTokens' | 'newTokens' | 'wallS' | 'modelS'> | 'modelShare';
+
+/** A figure of the Trajectory anatomy widget's default session. */
+export function TrajectoryFigure({ of, metric }: { of: 'agent' | 'chat'; metric: TrajectoryMetric }) {
+  const sim = useSimulation('agentTrajectory', {
+    seed: trajectorySchema.seed.default,
+    toolLatency: trajectorySchema.toolLatency.default as ToolLatencyPreset,
+    medianTurns: trajectorySchema.medianTurns.default,
+  });
+  const t = sim.result?.[of].totals;
+  if (!t) return <Figure value={null} />;
+  const text: Record<TrajectoryMetric, () => string> = {
+    turns: () => formatNumber(t.turns),
+    ioRatio: () => formatRatio(t.ioRatio),
+    prefixShare: () => (t.prefixShare === null ? '—' : formatPercent(t.prefixShare)),
+    lastPromptTokens: () => formatTokens(t.lastPromptTokens),
+    inputTokens: () => formatTokens(t.inputTokens),
+    outputTokens: () => formatTokens(t.outputTokens),
+    newTokens: () => formatTokens(t.newTokens),
+    wallS: () => formatDuration(t.wallS, 2),
+    modelS: () => formatDuration(t.modelS, 2),
+    modelShare: () => formatPercent(t.wallS > 0 ? t.modelS / t.wallS : NaN, 2),
+  };
+  return <Figure value={text[metric]()} />;
+}
+
+const PUBLISHED = { conversation: MOONCAKE_CONVERSATION, agent: MOONCAKE_TOOL_AGENT } as const;
+
+/** A published trace statistic (Mooncake FAST'25 Table 2), or its derived input:output ratio. */
+export function PublishedFigure({ trace, metric }: { trace: keyof typeof PUBLISHED; metric: 'avgInputTokens' | 'avgOutputTokens' | 'cacheRatio' | 'ioRatio' | 'idealHitRatio' }) {
+  const t = PUBLISHED[trace];
+  if (metric === 'idealHitRatio') {
+    // Only computed for the conversation trace (the one released file at hand).
+    return <Figure value={trace === 'conversation' ? formatPercent(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO) : '—'} title="This course's trace-stats on the released file" />;
+  }
+  const value =
+    metric === 'ioRatio' ? formatRatio(publishedIoRatio(t)) : metric === 'cacheRatio' ? formatPercent(t.cacheRatio) : formatTokens(t[metric]);
+  return <Figure value={value} title={t.source} />;
+}
+
+/**
+ * The coding-agent tool-latency preset (src/sim/fleet/dist.ts), a log-normal fitted through TraceLab's median and
+ * mean: its median, or the fitted mean median · exp(σ²/2), i.e. TraceLab's figures. (The generator also clips
+ * draws at 1 h, which lowers the mean it actually draws; the prose says so.)
+ */
+export function ToolLatencyFigure({ stat }: { stat: 'median' | 'mean' }) {
+  const d = TOOL_LATENCY_PRESETS['coding-mix'];
+  const v = stat === 'median' ? d.median : d.median * Math.exp((d.sigma * d.sigma) / 2);
+  return <Figure value={formatDuration(v, 2)} title="TraceLab, Claude Code tool calls" />;
+}
+
+/** The Codex / SWE-bench Pro figures of the vLLM–Mooncake blog. */
+export function CodexFigure({ metric }: { metric: 'cacheHitRate' | 'inputOutputRatio' | 'medianTurns' | 'contextTokensByTurn30' }) {
+  const c = CODEX_SWEBENCH_PRO;
+  const value =
+    metric === 'cacheHitRate' ? formatPercent(c.cacheHitRate) : metric === 'inputOutputRatio' ? formatRatio(c.inputOutputRatio) : metric === 'medianTurns' ? formatNumber(c.medianTurns) : formatTokens(c.contextTokensByTurn30);
+  return <Figure value={value} title={c.source} />;
+}
+
+/** What the lesson's GPU-time figures assume: model, replica, decode batch. */
+export function LessonHardware(): ReactNode {
+  const m = findModel(LESSON_MODEL_ID);
+  const a = findAccelerator(LESSON_ACCELERATOR_ID);
+  return (
+    <span className="figure">
+      {m?.name} on {LESSON_TP} × {a?.name}, decode batch {LESSON_DECODE_BATCH}
+    </span>
+  );
+}

@@ -1,0 +1,296 @@
+/**
+ * Traffic shape (lesson 07.01): distributions over many generated sessions (prompt and output lengths,
+ * input:output ratio, prefix hits, turns per session) with the published statistics of real traces as
+ * reference marks, and a trace from the learner's disk (file picker or drag and drop; or the shipped sample)
+ * computed in the worker and drawn on the same axes. Bad lines are reported by number and skipped.
+ */
+import { useId, useMemo, useState, type DragEvent } from 'react';
+import { CdfChart } from '../kit/charts/CdfChart';
+import { BarChart } from '../kit/charts/BarChart';
+import { HistogramChart } from '../kit/charts/HistogramChart';
+import type { Marker } from '../kit/charts/types';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatBytes, formatCount, formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import { CODEX_SWEBENCH_PRO, MOONCAKE_CONVERSATION, MOONCAKE_TOOL_AGENT, publishedIoRatio } from '../../sim/catalog/traces';
+import type { WorkloadMix } from '../../sim/agentWorkload';
+import type { TrafficShape as Shape } from '../../sim/trafficShape';
+import { TRAFFIC_SHAPE_ID, trafficShapeSchema } from './schema';
+import './traffic-shape.css';
+import { useTraceLoader, type TraceLoad } from './useTraceLoader';
+
+const MIX_NAME: Record<WorkloadMix, string> = { agent: 'Generated: coding agents', chat: 'Generated: chat', mix: 'Generated: half agents' };
+
+const tokensAxis = (label: string) => ({ label, unit: 'tokens', scale: 'log' as const, format: (v: number) => formatCount(v) });
+
+export function TrafficShape() {
+  const params = useWidgetParams(TRAFFIC_SHAPE_ID, trafficShapeSchema);
+  const v = params.values;
+  const mix = v.mix as WorkloadMix;
+  const args = useMemo(() => ({ mix, sessions: v.sessions, medianTurns: v.medianTurns, seed: v.seed }), [mix, v.sessions, v.medianTurns, v.seed]);
+  const sim = useSimulation('workloadShape', args);
+  const gen = sim.result?.shape ?? null;
+  const { load, loadFile, loadSample, clear } = useTraceLoader();
+  const trace = load.state === 'ready' ? load.result : null;
+  const traceName = trace ? `Your trace: ${trace.name}` : '';
+
+  const series = useMemo(() => {
+    const out: { name: string; shape: Shape }[] = [];
+    if (gen) out.push({ name: MIX_NAME[mix], shape: gen });
+    if (trace) out.push({ name: traceName, shape: trace.shape });
+    return out;
+  }, [gen, trace, mix, traceName]);
+
+  const inputMarks: Marker[] = [
+    { kind: 'x', x: MOONCAKE_CONVERSATION.avgInputTokens, label: `Mooncake chat ${formatCount(MOONCAKE_CONVERSATION.avgInputTokens)}`, tone: 'muted' },
+    { kind: 'x', x: MOONCAKE_TOOL_AGENT.avgInputTokens, label: `Mooncake agent ${formatCount(MOONCAKE_TOOL_AGENT.avgInputTokens)}`, tone: 'danger' },
+  ];
+  const outputMarks: Marker[] = [
+    { kind: 'x', x: MOONCAKE_CONVERSATION.avgOutputTokens, label: `Mooncake chat ${formatCount(MOONCAKE_CONVERSATION.avgOutputTokens)}`, tone: 'muted' },
+    { kind: 'x', x: MOONCAKE_TOOL_AGENT.avgOutputTokens, label: `Mooncake agent ${formatCount(MOONCAKE_TOOL_AGENT.avgOutputTokens)}`, tone: 'danger' },
+  ];
+  const ratioMarks: Marker[] = [
+    { kind: 'x', x: publishedIoRatio(MOONCAKE_CONVERSATION), label: `Mooncake chat ${formatRatio(publishedIoRatio(MOONCAKE_CONVERSATION))}`, tone: 'muted' },
+    { kind: 'x', x: publishedIoRatio(MOONCAKE_TOOL_AGENT), label: `Mooncake agent ${formatRatio(publishedIoRatio(MOONCAKE_TOOL_AGENT))}`, tone: 'danger' },
+    { kind: 'x', x: CODEX_SWEBENCH_PRO.inputOutputRatio, label: `Codex ${formatRatio(CODEX_SWEBENCH_PRO.inputOutputRatio)}`, tone: 'accent' },
+  ];
+
+  const hitCategories = [...series.map((_, i) => (i === 0 && gen ? 'Generated' : 'Your trace')), 'Mooncake chat*', 'Mooncake agent*', 'Codex agent*'];
+  const hitValues = [...series.map((s) => s.shape.idealHitRatio.tokens), MOONCAKE_CONVERSATION.cacheRatio, MOONCAKE_TOOL_AGENT.cacheRatio, CODEX_SWEBENCH_PRO.cacheHitRate];
+  const turnSeries = series.filter((s) => s.shape.samples.turns.length > 0);
+
+  return (
+    <WidgetFrame
+      id={TRAFFIC_SHAPE_ID}
+      title="Traffic shape: many sessions, and your own trace"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={() => {
+        params.reset();
+        clear();
+      }}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: series.map((s) => ({
+          source: s.name,
+          requests: s.shape.requests,
+          sessions: s.shape.sessions ?? '',
+          meanInputTokens: s.shape.inputTokens.mean,
+          medianInputTokens: s.shape.inputTokens.median,
+          p90InputTokens: s.shape.inputTokens.p90,
+          meanOutputTokens: s.shape.outputTokens.mean,
+          ioRatio: s.shape.ioRatio,
+          idealHitRatioTokens: s.shape.idealHitRatio.tokens,
+          medianTurns: s.shape.turns?.median ?? '',
+        })),
+        json: { parameters: v, generated: gen, trace: trace ?? null },
+      })}
+      readouts={
+        gen ? (
+          <>
+            <Readout
+              emphasis
+              label="Input : output ratio ρ"
+              value={<span data-readout="io-ratio">{formatRatio(gen.ioRatio)}</span>}
+              formula={`Σ input / Σ output = ${formatTokens(gen.totalInputTokens)} / ${formatTokens(gen.totalOutputTokens)}; Mooncake: ${formatRatio(publishedIoRatio(MOONCAKE_CONVERSATION))} chat, ${formatRatio(publishedIoRatio(MOONCAKE_TOOL_AGENT))} tool & agent`}
+            />
+            <Readout
+              emphasis
+              label="Ideal prefix hit ratio"
+              value={<span data-readout="hit-ratio">{formatPercent(gen.idealHitRatio.tokens)}</span>}
+              formula={`Σ hit tokens / Σ input tokens, infinite cache, ${gen.blockSize}-token blocks; Mooncake ${formatPercent(MOONCAKE_CONVERSATION.cacheRatio)} / ${formatPercent(MOONCAKE_TOOL_AGENT.cacheRatio)}`}
+            />
+            <Readout
+              label="Requests; sessions; median turns"
+              value={`${formatCount(gen.requests)}; ${formatCount(gen.sessions)}; ${formatNumber(gen.turns?.median)}`}
+              formula={`over ${formatDuration(gen.durationS)} of arrivals (0.5 new sessions/s)`}
+            />
+            <Readout
+              label="Mean prompt / mean output"
+              value={`${formatTokens(gen.inputTokens.mean)} / ${formatTokens(gen.outputTokens.mean)}`}
+              formula={`prompt median ${formatTokens(gen.inputTokens.median)}, p90 ${formatTokens(gen.inputTokens.p90)}`}
+            />
+            {trace ? (
+              <Readout
+                emphasis
+                label={`Your trace (${trace.format})`}
+                value={
+                  <>
+                    ρ <span data-readout="trace-io-ratio">{formatRatio(trace.shape.ioRatio)}</span>, hits{' '}
+                    <span data-readout="trace-hit-ratio">{formatPercent(trace.shape.idealHitRatio.tokens)}</span>
+                  </>
+                }
+                formula={`${formatCount(trace.shape.requests)} requests; mean prompt ${formatTokens(trace.shape.inputTokens.mean)}, mean output ${formatTokens(trace.shape.outputTokens.mean)}`}
+              />
+            ) : null}
+          </>
+        ) : null
+      }
+      caption={
+        gen ? (
+          <>
+            Empirical CDFs over all {formatCount(gen.requests)} requests of {formatCount(gen.sessions)} generated sessions{trace ? ` and of ${trace.name}` : ''} (log axes for
+            lengths and ratios). Vertical rules: the means the Mooncake paper (FAST&apos;25, Table 2) publishes for Kimi&apos;s conversation and
+            tool &amp; agent traces, and the Codex/SWE-bench Pro ratio of the vLLM–Mooncake blog. Bars marked * are published aggregates, not
+            recomputed here. Prefix hits replay requests in arrival order into an infinite cache of {gen.blockSize}-token blocks, so they
+            include a system prompt shared across sessions.
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Switch the workload to Chat: ρ falls from the hundreds to a few, and the prompt CDF moves left of both Mooncake means.
+          </li>
+          <li>
+            Lower the median turns to 5: agent prompts shrink and ρ falls, but the prefix hit ratio stays high: every turn after the first
+            still re-sends everything before it.
+          </li>
+          <li>
+            Load the sample trace, or drop a Mooncake trace of your own: its lines go through the same statistics. Compare its ρ and hit
+            ratio with the generated agents.
+          </li>
+        </ul>
+      }
+    >
+      <TracePanel load={load} onFile={loadFile} onSample={loadSample} onClear={clear} />
+      {gen ? (
+        <div className="traffic-grid">
+          <CdfChart legend aspect={0.75} title="Prompt (input) length per request, CDF" series={series.map((s) => ({ name: s.name, samples: s.shape.samples.input }))} x={tokensAxis('Prompt length')} markers={inputMarks} />
+          <CdfChart legend aspect={0.75} title="Output length per request, CDF" series={series.map((s) => ({ name: s.name, samples: s.shape.samples.output }))} x={tokensAxis('Output length')} markers={outputMarks} />
+          <CdfChart
+            legend
+            aspect={0.75}
+            title="Input:output ratio per request, CDF"
+            series={series.map((s) => ({ name: s.name, samples: s.shape.samples.ratio }))}
+            x={{ label: 'Prompt ÷ output', unit: '×', scale: 'log', format: (x) => formatCount(x) }}
+            markers={ratioMarks}
+          />
+          <CdfChart
+            legend
+            aspect={0.75}
+            title="Share of each prompt found in an ideal prefix cache, CDF"
+            series={series.map((s) => ({ name: s.name, samples: s.shape.samples.hitShare }))}
+            x={{ label: 'Prefix hit share of the prompt', format: (x) => formatPercent(x), domain: [0, 1] }}
+          />
+          <BarChart
+            title="Ideal prefix hit ratio, share of all prompt tokens"
+            categories={hitCategories}
+            series={[{ name: 'Prefix hit ratio', values: hitValues }]}
+            value={{ label: 'Prefix hit ratio', format: (x) => formatPercent(x), domain: [0, 1] }}
+            orientation="horizontal"
+            legend={false}
+            aspect={0.75}
+          />
+          {turnSeries.length ? (
+            <HistogramChart
+              title="Turns per session, histogram"
+              series={turnSeries.map((s) => ({ name: s.name, samples: s.shape.samples.turns }))}
+              x={{ label: 'Turns per session', unit: 'turns', scale: 'log', format: (x) => formatCount(x) }}
+              y={{ label: 'Share of sessions', format: (x) => formatPercent(x), zero: true }}
+              legend
+              aspect={0.75}
+              normalize="fraction"
+            />
+          ) : null}
+        </div>
+      ) : null}
+    </WidgetFrame>
+  );
+}
+
+function TracePanel({ load, onFile, onSample, onClear }: { load: TraceLoad; onFile: (f: File) => void; onSample: () => void; onClear: () => void }) {
+  const inputId = useId();
+  const [over, setOver] = useState(false);
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    const f = e.dataTransfer.files?.[0];
+    if (f) onFile(f);
+  };
+  return (
+    <div
+      className={`trace-drop${over ? ' is-over' : ''}`}
+      data-trace-state={load.state}
+      onDragOver={(e) => {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+    >
+      <div className="trace-drop-row">
+        <label htmlFor={inputId} className="trace-drop-label">
+          Trace file (Mooncake or native JSONL, up to 200 MiB)
+        </label>
+        <input
+          id={inputId}
+          type="file"
+          accept=".jsonl,.json,.txt,application/json,text/plain"
+          onChange={(e) => {
+            const f = e.currentTarget.files?.[0];
+            if (f) onFile(f);
+            e.currentTarget.value = '';
+          }}
+        />
+        <button type="button" onClick={onSample}>
+          Load the sample trace
+        </button>
+        {load.state !== 'idle' ? (
+          <button type="button" onClick={onClear}>
+            Remove trace
+          </button>
+        ) : null}
+      </div>
+      <p className="trace-drop-hint">…or drop a file anywhere on this box. It is read in your browser and never leaves it.</p>
+      <div role="status" aria-live="polite" className="trace-drop-status">
+        {load.state === 'busy' ? (
+          <p>
+            <span className="trace-spinner" aria-hidden="true" /> {load.name}
+            {load.bytes ? ` (${formatBytes(load.bytes)})` : ''}:{' '}
+            {load.phase === 'fetching' ? 'fetching…' : load.phase === 'reading' ? 'reading in the worker…' : load.phase === 'parsing' ? 'parsing lines…' : 'computing statistics…'}
+          </p>
+        ) : null}
+        {load.state === 'error' ? <p className="trace-error">Could not use {load.name}: {load.message}</p> : null}
+        {load.state === 'ready' ? <TraceSummary result={load.result} /> : null}
+      </div>
+    </div>
+  );
+}
+
+function TraceSummary({ result }: { result: Extract<TraceLoad, { state: 'ready' }>['result'] }) {
+  const s = result.shape;
+  return (
+    <div className="trace-summary">
+      <p>
+        <strong>{result.name}</strong> ({formatBytes(result.bytes)}, {result.format} format): {formatCount(s.requests)} requests
+        {s.sessions !== null ? ` in ${formatCount(s.sessions)} sessions` : ''} over {formatDuration(s.durationS)}, read in {formatNumber(result.ms)} ms.
+        {s.requests === 0 ? ' No valid request: nothing to draw.' : null}
+      </p>
+      {result.errorCount > 0 ? (
+        <div className="trace-issues" data-trace-errors={result.errorCount}>
+          <p>
+            {result.errorCount} malformed {result.errorCount === 1 ? 'line was' : 'lines were'} skipped
+            {result.errorCount > result.errors.length ? ` (the first ${result.errors.length} listed)` : ''}:
+          </p>
+          <ul>
+            {result.errors.slice(0, 8).map((e) => (
+              <li key={e.line} data-error-line={e.line}>
+                line {e.line}: {e.message}
+              </li>
+            ))}
+          </ul>
+          {result.errors.length > 8 ? <p>…and {result.errors.length - 8} more listed in the JSON export.</p> : null}
+        </div>
+      ) : (
+        <p>Every line was read.</p>
+      )}
+    </div>
+  );
+}

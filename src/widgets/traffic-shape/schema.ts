@@ -1,0 +1,45 @@
+import type { ParamSchema } from '../../state/paramSchema';
+import { formatCount } from '../../lib/format';
+
+export const TRAFFIC_SHAPE_ID = 'traffic-shape';
+
+export const trafficShapeSchema = {
+  mix: {
+    kind: 'select',
+    label: 'Generated workload',
+    default: 'agent',
+    options: [
+      { value: 'agent', label: 'Coding agents' },
+      { value: 'chat', label: 'Chat' },
+      { value: 'mix', label: 'Half agents, half chat (by session)' },
+    ],
+  },
+  sessions: {
+    kind: 'number',
+    label: 'Sessions',
+    default: 200,
+    min: 20,
+    max: 1000,
+    integer: true,
+    scale: 'log',
+    unit: 'sessions',
+    format: (v) => `${formatCount(v)} sessions`,
+  },
+  medianTurns: {
+    kind: 'number',
+    label: 'Median turns of an agent session',
+    default: 30,
+    min: 2,
+    max: 100,
+    integer: true,
+    unit: 'turns',
+  },
+  seed: { kind: 'seed', label: 'Seed', default: 1 },
+} satisfies ParamSchema;
+
+/** The workload the lesson's prose and table quote: the widget's defaults, for agents and for chat. */
+export const LESSON_WORKLOAD = {
+  sessions: trafficShapeSchema.sessions.default,
+  medianTurns: trafficShapeSchema.medianTurns.default,
+  seed: trafficShapeSchema.seed.default,
+};

@@ -1,0 +1,93 @@
+/**
+ * Load a trace from the learner's disk (or the shipped sample) and compute its statistics in the worker. The
+ * File itself goes to the worker (structured clone: no copy of its text on the main thread); the worker reads,
+ * parses and reports progress phases. A newer load cancels the older one, whose late result is ignored.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSimClient } from '../../app/services';
+import type { TraceProgress, TraceResult } from '../../worker/workloadMethods';
+import { MAX_TRACE_BYTES } from '../../worker/traceLimits';
+import type { Job } from '../../worker/client';
+import { formatBytes } from '../../lib/format';
+
+export type TraceLoad =
+  | { state: 'idle' }
+  | { state: 'busy'; name: string; bytes: number; phase: TraceProgress['phase'] | 'fetching' }
+  | { state: 'ready'; result: TraceResult }
+  | { state: 'error'; name: string; message: string };
+
+export const SAMPLE_TRACE_PATH = 'traces/agent-mix.mooncake.jsonl';
+
+export function useTraceLoader() {
+  const client = useSimClient();
+  const [load, setLoad] = useState<TraceLoad>({ state: 'idle' });
+  const job = useRef<Job<TraceResult> | null>(null);
+  const generation = useRef(0);
+
+  useEffect(
+    () => () => {
+      generation.current++;
+      job.current?.cancel();
+    },
+    [],
+  );
+
+  const start = useCallback(
+    (source: { blob: Blob; name: string }) => {
+      job.current?.cancel();
+      const gen = ++generation.current;
+      const bytes = source.blob.size;
+      if (bytes > MAX_TRACE_BYTES) {
+        setLoad({
+          state: 'error',
+          name: source.name,
+          message: `${source.name} is ${formatBytes(bytes)}; the browser reads traces of up to ${formatBytes(MAX_TRACE_BYTES)}. For larger ones use the command line: npm run sim -- trace-stats <file>.`,
+        });
+        return;
+      }
+      setLoad({ state: 'busy', name: source.name, bytes, phase: 'reading' });
+      const j = client.call('traceShape', { blob: source.blob, name: source.name }, {
+        onFrame: (f) => {
+          if (gen === generation.current) setLoad({ state: 'busy', name: source.name, bytes, phase: f.phase });
+        },
+      });
+      job.current = j;
+      j.result.then(
+        (result) => {
+          if (gen === generation.current) setLoad({ state: 'ready', result });
+        },
+        (e: unknown) => {
+          if (gen === generation.current) setLoad({ state: 'error', name: source.name, message: e instanceof Error ? e.message : String(e) });
+        },
+      );
+    },
+    [client],
+  );
+
+  const loadFile = useCallback((file: File) => start({ blob: file, name: file.name }), [start]);
+
+  const loadSample = useCallback(async () => {
+    const name = SAMPLE_TRACE_PATH.split('/').pop()!;
+    const gen = ++generation.current;
+    job.current?.cancel();
+    setLoad({ state: 'busy', name, bytes: 0, phase: 'fetching' });
+    try {
+      // Same origin only: the file ships with the lab under public/traces/.
+      const res = await fetch(`${import.meta.env.BASE_URL}${SAMPLE_TRACE_PATH}`);
+      if (!res.ok) throw new Error(`the sample trace could not be fetched (HTTP ${res.status})`);
+      const blob = await res.blob();
+      if (gen !== generation.current) return;
+      start({ blob, name });
+    } catch (e) {
+      if (gen === generation.current) setLoad({ state: 'error', name, message: e instanceof Error ? e.message : String(e) });
+    }
+  }, [start]);
+
+  const clear = useCallback(() => {
+    generation.current++;
+    job.current?.cancel();
+    setLoad({ state: 'idle' });
+  }, []);
+
+  return { load, loadFile, loadSample, clear };
+}

@@ -1,0 +1,152 @@
+/**
+ * Trajectory anatomy (lesson 07.01): one session laid out turn by turn. Per turn, the tokens already seen (an
+ * exact prefix of the previous turn's full context), the new input and the output; below, the session on a
+ * time axis with the model's work and the tool calls (or the human) in between. Agent and chat are drawn on
+ * the same token axis. Computed in the worker (method agentTrajectory) from the fleet's workload generator.
+ */
+import { useMemo } from 'react';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import type { ToolLatencyPreset } from '../../sim/fleet/dist';
+import { TRAJECTORY_ID, trajectorySchema } from './schema';
+import { SessionTimeline, TurnColumns } from './TrajectoryCharts';
+import './trajectory-anatomy.css';
+
+export function TrajectoryAnatomy() {
+  const params = useWidgetParams(TRAJECTORY_ID, trajectorySchema);
+  const v = params.values;
+  const args = useMemo(() => ({ seed: v.seed, toolLatency: v.toolLatency as ToolLatencyPreset, medianTurns: v.medianTurns }), [v.seed, v.toolLatency, v.medianTurns]);
+  const sim = useSimulation('agentTrajectory', args);
+  const r = sim.result;
+  const kind = v.kind === 'chat' ? 'chat' : 'agent';
+  const shown = r ? r[kind] : null;
+  const tot = shown?.totals;
+
+  const { xMax, yMax } = useMemo(() => {
+    if (!r || !shown) return { xMax: 1, yMax: 1 };
+    const peak = (t: typeof shown) => Math.max(1, ...t.turns.map((k) => k.promptTokens + k.outputTokens));
+    return v.sameAxes
+      ? { xMax: Math.max(r.agent.turns.length, r.chat.turns.length), yMax: Math.max(peak(r.agent), peak(r.chat)) }
+      : { xMax: shown.turns.length, yMax: peak(shown) };
+  }, [r, shown, v.sameAxes]);
+
+  const waitLabel = kind === 'agent' ? 'Tool call wait' : 'Human think wait';
+  const other = r ? r[kind === 'agent' ? 'chat' : 'agent'].totals : null;
+
+  return (
+    <WidgetFrame
+      id={TRAJECTORY_ID}
+      title="Trajectory anatomy: one session, turn by turn"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: shown
+          ? shown.turns.map((t) => ({
+              session: kind,
+              turn: t.turn + 1,
+              promptTokens: t.promptTokens,
+              reusedTokens: t.reusedTokens,
+              newTokens: t.newTokens,
+              outputTokens: t.outputTokens,
+              prefixShare: t.prefixShare,
+              startS: t.startS,
+              prefillS: t.prefillS,
+              decodeS: t.decodeS,
+              gap: t.gapKind,
+              gapS: t.gapS,
+            }))
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        tot && shown ? (
+          <>
+            <Readout
+              emphasis
+              label="Input : output ratio ρ"
+              value={<span data-readout="io-ratio">{formatRatio(tot.ioRatio)}</span>}
+              formula={
+                <>
+                  ρ = Σ I<sub>k</sub> / Σ O<sub>k</sub> = {formatTokens(tot.inputTokens)} / {formatTokens(tot.outputTokens)}
+                  {other ? ` (${kind === 'agent' ? 'chat' : 'agent'}, same seed: ${formatRatio(other.ioRatio)})` : ''}
+                </>
+              }
+            />
+            <Readout
+              emphasis
+              label="Prompt that is an exact prefix of the previous context"
+              value={<span data-readout="prefix-share">{tot.prefixShare === null ? '— (one turn)' : formatPercent(tot.prefixShare)}</span>}
+              formula={
+                <>
+                  s = Σ<sub>k≥2</sub> r<sub>k</sub> / Σ<sub>k≥2</sub> I<sub>k</sub>, r<sub>k</sub> = common prefix of prompt<sub>k</sub> and prompt
+                  <sub>k−1</sub> ‖ output<sub>k−1</sub>
+                </>
+              }
+            />
+            <Readout
+              label="Turns; last prompt"
+              value={
+                <>
+                  <span data-readout="turns">{tot.turns}</span> turns; {formatTokens(tot.lastPromptTokens)}
+                </>
+              }
+              formula={`Σ I = ${formatTokens(tot.inputTokens)} sent, of which only Σ n = ${formatTokens(tot.newTokens)} new (${formatRatio(tot.newTokens > 0 ? tot.inputTokens / tot.newTokens : NaN)} less prefill with the prefix cached)`}
+            />
+            <Readout
+              label="Model busy / session wall time"
+              value={`${formatDuration(tot.modelS)} / ${formatDuration(tot.wallS)}`}
+              formula={`${formatPercent(tot.wallS > 0 ? tot.modelS / tot.wallS : NaN)} on the model; ${formatDuration(tot.gapS)} waiting on ${kind === 'agent' ? 'tools' : 'the human'} (${shown.timing})`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        shown && r ? (
+          <>
+            Top: one {shown.className} session (seed {formatNumber(shown.seed)}), each column a model call: the part of its prompt the
+            previous turn already held (solid), what is new (hatched: {kind === 'agent' ? 'the tool result, and on turn 1 the whole head' : 'the user’s message, and on turn 1 the system prompt'}),
+            and the output (lined). {v.sameAxes ? 'Agent and chat share the token axis.' : 'The token axis fits this session alone.'} Bottom: the same
+            session against wall-clock time (its own scale): the model’s prefill and decode, then the {kind === 'agent' ? 'tool call' : 'human thinking'}{' '}
+            before the next turn. Times are for {shown.timing}, the earlier context still cached.
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Switch <em>Session</em> to Chat: on the same axes the columns shrink to slivers and ρ drops by two orders of magnitude, while
+            the gaps between turns grow from fractions of a second to minutes.
+          </li>
+          <li>
+            Raise the median turns to 80: every turn re-sends a longer context, so Σ I grows roughly with the square of the turns while
+            Σ O grows linearly, and ρ climbs.
+          </li>
+          <li>
+            Set the tool latency to Human approval: the model&apos;s work stays the same, but the session&apos;s wall time stretches to
+            hours. Whatever holds its KV cache holds it that long.
+          </li>
+        </ul>
+      }
+    >
+      {shown ? (
+        <div className="trajectory-figures">
+          <TurnColumns
+            turns={shown.turns}
+            xMax={xMax}
+            yMax={yMax}
+            title={`Tokens per turn of one ${shown.className} session: reused prefix, new input, output`}
+          />
+          <SessionTimeline turns={shown.turns} waitLabel={waitLabel} title={`The ${shown.className} session on a time axis: model work and ${kind === 'agent' ? 'tool calls' : 'human think time'}`} />
+        </div>
+      ) : null}
+    </WidgetFrame>
+  );
+}
