@@ -1,9 +1,10 @@
 /**
- * `sim run <scenario.json> [--frames out.jsonl] [--frame-interval S] [--seed N]`: simulate an agent-serving
- * fleet (docs/scenarios.md) and print its metrics as JSON. Frames, if asked for, are written as JSON Lines with
- * backpressure (the simulation waits while the file catches up).
+ * `sim run <scenario.json> [--frames out.jsonl] [--frame-interval S] [--seed N] [--requests out.csv] [--series]`:
+ * simulate an agent-serving fleet (docs/scenarios.md) and print its metrics as JSON. Frames, if asked for, are
+ * written as JSON Lines with backpressure (the simulation waits while the file catches up); `--requests` writes
+ * one CSV row per request; `--series` adds the KV-occupancy time series to the JSON.
  */
-import { createWriteStream, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { frameToJson, type FleetFrame } from '../../src/sim/fleet/frames';
@@ -45,10 +46,13 @@ export function loadScenarioFile(file: string): Scenario {
 
 export const runCommand: Command = {
   name: 'run',
-  usage: 'run <scenario.json> [--frames out.jsonl] [--frame-interval S] [--seed N]',
+  usage: 'run <scenario.json> [--frames out.jsonl] [--frame-interval S] [--seed N] [--requests out.csv] [--series]',
   summary: 'simulate an agent-serving fleet (replicas, router, KV tiers, agent workload) and print its metrics',
   async run(args: ParsedArgs) {
-    checkKnownFlags(args, ['frames', 'frame-interval', 'seed']);
+    checkKnownFlags(args, ['frames', 'frame-interval', 'seed', 'requests', 'series']);
+    const requestsFile = stringFlag(args, 'requests');
+    const series = args.flags.get('series');
+    if (series !== undefined && series !== true) throw new UsageError('--series takes no value');
     if (args.positionals.length !== 1)
       throw new UsageError(args.positionals.length ? `one scenario file, got ${args.positionals.length}` : 'the scenario file is required');
     const sc = loadScenarioFile(args.positionals[0]);
@@ -76,9 +80,24 @@ export const runCommand: Command = {
         });
     } else if (sc.output?.frameIntervalS) sc.output = { ...sc.output, frameIntervalS: 0 };
     try {
-      const r = await runScenario(sc, { onFrame, includeSeries: false });
+      const r = await runScenario(sc, { onFrame, includeSeries: series === true, includeRequests: requestsFile !== undefined });
       if (out) await new Promise<void>((res) => out!.end(res));
-      return framesFile ? { ...r.metrics, frames: { file: framesFile, count: frames } } : r.metrics;
+      const result: Record<string, unknown> = { ...r.metrics };
+      if (framesFile) result.frames = { file: framesFile, count: frames };
+      if (r.series) result.series = r.series;
+      if (requestsFile && r.requests) {
+        const { columns, data } = r.requests;
+        const n = data[columns[0]].length;
+        const lines = [['id', ...columns].join(',')];
+        for (let i = 0; i < n; i++) lines.push([i, ...columns.map((k) => (Number.isNaN(data[k][i]) ? '' : String(data[k][i])))].join(','));
+        try {
+          writeFileSync(requestsFile, lines.join('\n') + '\n');
+        } catch (e) {
+          throw new UsageError(`cannot write "${requestsFile}": ${(e as Error).message}`);
+        }
+        result.requestsFile = { file: requestsFile, rows: n };
+      }
+      return result;
     } catch (e) {
       out?.destroy();
       if (e instanceof ScenarioError) throw new UsageError(e.message);
