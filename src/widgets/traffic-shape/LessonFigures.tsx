@@ -101,7 +101,7 @@ export function PublishedFigure({ trace, metric }: { trace: keyof typeof PUBLISH
     return <Figure value={trace === 'conversation' ? formatPercent(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO) : '—'} title="This course's trace-stats on the released file" />;
   }
   const value =
-    metric === 'ioRatio' ? formatRatio(publishedIoRatio(t)) : metric === 'cacheRatio' ? formatPercent(t.cacheRatio) : formatTokens(t[metric]);
+    metric === 'ioRatio' ? formatRatio(publishedIoRatio(t)) : metric === 'cacheRatio' ? formatPercent(t.cacheRatio) : `${formatNumber(t[metric], 6)} tokens`;
   return <Figure value={value} title={t.source} />;
 }
 

@@ -122,7 +122,7 @@ export function TrajectoryAnatomy() {
       tryThis={
         <ul>
           <li>
-            Switch <em>Session</em> to Chat: on the same axes the columns shrink to slivers and ρ drops by two orders of magnitude, while
+            Switch <em>Session</em> to Chat: on the same axes the columns shrink to slivers and ρ drops by well over an order of magnitude, while
             the gaps between turns grow from fractions of a second to minutes.
           </li>
           <li>

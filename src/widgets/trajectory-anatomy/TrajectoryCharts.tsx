@@ -154,7 +154,7 @@ export function SessionTimeline({ turns, waitLabel, title }: { turns: readonly T
   const last = turns[turns.length - 1];
   const wall = last ? last.startS + last.prefillS + last.decodeS : 0;
   const innerWidth = Math.max(40, width - left - 16);
-  const x: AxisSpec = useMemo(() => ({ label: 'Time since the session started', format: (v) => formatDuration(v, 2), ticks: (d, c) => durationTicks(d, c) }), []);
+  const x: AxisSpec = useMemo(() => ({ label: 'Session time', format: (v) => formatDuration(v, 2), ticks: (d, c) => durationTicks(d, c) }), []);
   const xScale = useMemo(() => makeScale(x, [0, Math.max(wall, 1e-3)], [0, innerWidth]), [x, wall, innerWidth]);
   const xTicks = useMemo(() => axisTicks(x, xScale, 'x'), [x, xScale]);
   const indexAt = useCallback(
@@ -222,7 +222,7 @@ export function SessionTimeline({ turns, waitLabel, title }: { turns: readonly T
           </text>
         ))}
         <g className="chart-series">{bars}</g>
-        <XAxis ticks={xTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={`${x.label} (wall clock)`} titleOffset={TICK_FONT + 8 + 6 + LABEL_FONT + 4} />
+        <XAxis ticks={xTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={`${x.label}, wall clock`} titleOffset={TICK_FONT + 8 + 6 + LABEL_FONT + 4} />
         {readout}
         <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
       </g>
