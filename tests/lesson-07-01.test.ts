@@ -295,3 +295,12 @@ describe('published statistics', () => {
     expect(s.idealHitRatio.tokens).toBeCloseTo(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO, 4);
   });
 });
+
+describe('worker memo', () => {
+  it('the lesson figures and the widget share one run of the same workload', async () => {
+    const a = await methods.workloadShape({ mix: 'agent', sessions: 20, medianTurns: 5, seed: 9 });
+    const f = await methods.workloadFigures({ sessions: 20, medianTurns: 5, seed: 9 });
+    expect(f.agent).toBe(a);
+    expect(f.chat.figures.ioRatio).toBeLessThan(a.figures.ioRatio);
+  });
+});

@@ -67,7 +67,7 @@ export interface GeneratedShape {
 }
 
 function generatedShape(req: ShapeRequest): Promise<GeneratedShape> {
-  return memoized(`shape:${JSON.stringify(req)}`, () => {
+  return memoized(`shape:${req.mix}:${req.sessions}:${req.medianTurns}:${req.seed}`, () => {
     const w = generateWorkload({ mix: req.mix, sessions: req.sessions, seed: req.seed, medianTurns: req.medianTurns });
     return { shape: trafficShape(workloadTable(w), { format: 'generated' }), figures: assumptionFigures(w) };
   });
