@@ -19,7 +19,15 @@ describe('sim run', () => {
   it('prints the metrics of a scenario, writes frames and per-request rows', () => {
     const frames = join(tmp, 'frames.jsonl');
     const csv = join(tmp, 'requests.csv');
-    const r = sim('scenarios/trace-native-sessions.json', '--frames', frames, '--frame-interval', '1', '--requests', csv);
+    const r = sim(
+      'scenarios/trace-native-sessions.json',
+      '--frames',
+      frames,
+      '--frame-interval',
+      '1',
+      '--requests',
+      csv,
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const m = JSON.parse(r.stdout);
@@ -47,7 +55,18 @@ describe('sim run', () => {
 
   it('lists every problem of an invalid scenario by path, exit 2, no stack trace', () => {
     const bad = join(tmp, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ seed: 1, durationS: 0, model: 'llama-3.1-8b', hardware: { accelerator: 'tpu' }, replicas: 1, router: { kind: 'round-robin' }, workload: { arrival: { kind: 'poisson', sessionsPerS: 1 }, sessions: 1, classes: [] } }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        seed: 1,
+        durationS: 0,
+        model: 'llama-3.1-8b',
+        hardware: { accelerator: 'tpu' },
+        replicas: 1,
+        router: { kind: 'round-robin' },
+        workload: { arrival: { kind: 'poisson', sessionsPerS: 1 }, sessions: 1, classes: [] },
+      }),
+    );
     const r = sim(bad);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');

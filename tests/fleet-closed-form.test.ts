@@ -14,7 +14,14 @@ function one(prompt: number, output: number, sched: Record<string, unknown> = {}
     workload: {
       arrival: { kind: 'poisson', sessionsPerS: 1 },
       sessions: 1,
-      classes: [chatClass({ systemTokens: c(prompt - 100), userTokens: c(100), outputTokens: c(output), turns: c(1) })],
+      classes: [
+        chatClass({
+          systemTokens: c(prompt - 100),
+          userTokens: c(100),
+          outputTokens: c(output),
+          turns: c(1),
+        }),
+      ],
     },
   });
   const r = runScenarioSync(sc, { includeRequests: true });
@@ -33,7 +40,8 @@ describe('one request alone', () => {
   it('TTFT with chunked prefill is the sum of the chunks, each on top of the previous ones (100k tokens)', () => {
     const d = one(100_000, 20, { chunkedPrefill: 2048, tokenBudget: 2048 });
     let expected = 0;
-    for (let done = 0; done < 100_000; done += 2048) expected += prefillTime(model, hw, Math.min(2048, 100_000 - done), done);
+    for (let done = 0; done < 100_000; done += 2048)
+      expected += prefillTime(model, hw, Math.min(2048, 100_000 - done), done);
     expect(d.ttft[0]).toBeCloseTo(expected, 9);
     // …and more than one unchunked prefill: every chunk streams the weights again.
     expect(d.ttft[0]).toBeGreaterThan(prefillTime(model, hw, 100_000, 0));
@@ -57,7 +65,11 @@ describe('prefix reuse', () => {
       replicas: 4,
       router: { kind: 'session-affinity' },
       kv: { blockSize: bs },
-      workload: { arrival: { kind: 'poisson', sessionsPerS: 1 }, sessions: 1, classes: [agentClass({ turns: c(2) })] },
+      workload: {
+        arrival: { kind: 'poisson', sessionsPerS: 1 },
+        sessions: 1,
+        classes: [agentClass({ turns: c(2) })],
+      },
     });
     const d = runScenarioSync(sc, { includeRequests: true }).requests!.data;
     expect(d.turn.length).toBe(2);
@@ -106,7 +118,11 @@ describe('prefix reuse', () => {
       replicas: 4,
       durationS: 10_000,
       router: { kind: 'session-affinity' },
-      workload: { arrival: { kind: 'poisson', sessionsPerS: 2 }, sessions: 200, classes: [agentClass({ turns: c(3) })] },
+      workload: {
+        arrival: { kind: 'poisson', sessionsPerS: 2 },
+        sessions: 200,
+        classes: [agentClass({ turns: c(3) })],
+      },
     });
     const d = runScenarioSync(sc, { includeRequests: true }).requests!.data;
     for (let i = 0; i < d.turn.length; i++) if (d.turn[i] > 0) expect(d.reusedHbm[i]).toBeGreaterThan(2200);

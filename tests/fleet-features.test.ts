@@ -20,7 +20,15 @@ describe('structured output', () => {
       workload: {
         arrival: { kind: 'closed', concurrency: 1 },
         sessions,
-        classes: [chatClass({ systemTokens: c(900), userTokens: c(100), outputTokens: c(11), turns: c(1), structuredOutput: { prob: 1, schemas: 1 } })],
+        classes: [
+          chatClass({
+            systemTokens: c(900),
+            userTokens: c(100),
+            outputTokens: c(11),
+            turns: c(1),
+            structuredOutput: { prob: 1, schemas: 1 },
+          }),
+        ],
       },
     });
 
@@ -46,7 +54,15 @@ describe('structured output', () => {
 
 describe('prompts that are not pure extensions miss exactly where they differ', () => {
   const run = (ne: NonNullable<Parameters<typeof agentClass>[0]>['nonExtension']) =>
-    requests(scenario({ workload: { arrival: { kind: 'poisson', sessionsPerS: 1 }, sessions: 1, classes: [agentClass({ turns: c(3), nonExtension: ne })] } }));
+    requests(
+      scenario({
+        workload: {
+          arrival: { kind: 'poisson', sessionsPerS: 1 },
+          sessions: 1,
+          classes: [agentClass({ turns: c(3), nonExtension: ne })],
+        },
+      }),
+    );
 
   it('a dynamic timestamp at the top defeats all reuse', () => {
     const d = run({ timestampTokens: 20 });
@@ -73,16 +89,23 @@ describe('tool-pause policies', () => {
     scenario({
       kv: { blockSize: 16, dram: { capacityGB: 1 } },
       policies: { toolPause: p },
-      workload: { arrival: { kind: 'poisson', sessionsPerS: 1 }, sessions: 1, classes: [agentClass({ turns: c(2), toolLatency: c(tool) })] },
+      workload: {
+        arrival: { kind: 'poisson', sessionsPerS: 1 },
+        sessions: 1,
+        classes: [agentClass({ turns: c(2), toolLatency: c(tool) })],
+      },
     });
-  const firstTurn = (d: Record<string, Float64Array>) => Math.floor((d.promptTokens[0] + d.outputTokens[0] - 1) / 16) * 16;
+  const firstTurn = (d: Record<string, Float64Array>) =>
+    Math.floor((d.promptTokens[0] + d.outputTokens[0] - 1) / 16) * 16;
 
   it('lru and hold keep the first turn in HBM; hold pins it meanwhile', () => {
     const lru = requests(pause({ kind: 'lru' }));
     expect(lru.reusedHbm[1]).toBe(firstTurn(lru));
     const res = runScenarioSync(pause({ kind: 'hold' }), { includeRequests: true });
     expect(res.requests!.data.reusedHbm[1]).toBe(firstTurn(res.requests!.data));
-    expect(res.metrics.replicas[0].heldBlocks.max).toBe(Math.ceil((res.requests!.data.promptTokens[0] + 100) / 16));
+    expect(res.metrics.replicas[0].heldBlocks.max).toBe(
+      Math.ceil((res.requests!.data.promptTokens[0] + 100) / 16),
+    );
     expect(res.metrics.replicas[0].heldBlocks.mean).toBeGreaterThan(0);
   });
 
@@ -116,7 +139,11 @@ describe('tool-pause policies', () => {
         router: { kind: 'round-robin' },
         kv: { blockSize: 16, pool: { capacityGB: 1 } },
         policies: { toolPause: { kind: 'offload', tier: 'remote' } },
-        workload: { arrival: { kind: 'poisson', sessionsPerS: 1 }, sessions: 1, classes: [agentClass({ turns: c(2) })] },
+        workload: {
+          arrival: { kind: 'poisson', sessionsPerS: 1 },
+          sessions: 1,
+          classes: [agentClass({ turns: c(2) })],
+        },
       }),
     );
     expect(d.replica[1]).not.toBe(d.replica[0]);
@@ -134,7 +161,9 @@ describe('memory pressure', () => {
           workload: {
             arrival: { kind: 'poisson', sessionsPerS: 20 },
             sessions: 12,
-            classes: [chatClass({ systemTokens: c(300), userTokens: c(50), outputTokens: c(400), turns: c(1) })],
+            classes: [
+              chatClass({ systemTokens: c(300), userTokens: c(50), outputTokens: c(400), turns: c(1) }),
+            ],
           },
         }),
       ).metrics;
@@ -153,7 +182,11 @@ describe('memory pressure', () => {
     const m = runScenarioSync(
       scenario({
         kv: { blockSize: 16, hbmBlocks: 50 },
-        workload: { arrival: { kind: 'poisson', sessionsPerS: 1 }, sessions: 2, classes: [chatClass({ systemTokens: c(5000), turns: c(1) })] },
+        workload: {
+          arrival: { kind: 'poisson', sessionsPerS: 1 },
+          sessions: 2,
+          classes: [chatClass({ systemTokens: c(5000), turns: c(1) })],
+        },
       }),
     ).metrics;
     expect(m.requests.dropped).toBe(2);
@@ -166,7 +199,13 @@ describe('arrivals', () => {
   it('closed loop keeps at most N sessions in flight and starts them all', () => {
     let maxLive = 0;
     const res = runScenarioSync(
-      scenario({ workload: { arrival: { kind: 'closed', concurrency: 3 }, sessions: 10, classes: [agentClass({ turns: c(2) })] } }),
+      scenario({
+        workload: {
+          arrival: { kind: 'closed', concurrency: 3 },
+          sessions: 10,
+          classes: [agentClass({ turns: c(2) })],
+        },
+      }),
       {
         afterEvent: (sim) => {
           const live = sim.sessions.filter((s) => s && !s.done).length;
@@ -188,7 +227,11 @@ describe('scenario validation', () => {
       hardware: { accelerator: 'h100-sxm', mfu: 2, extra: 1 },
       replicas: 2,
       router: { kind: 'cache-aware', view: { kind: 'delayed' } },
-      workload: { arrival: { kind: 'closed', concurrency: 0 }, sessions: 5, classes: [{ kind: 'agent', name: 'a', toolLatency: 'teleport' }] },
+      workload: {
+        arrival: { kind: 'closed', concurrency: 0 },
+        sessions: 5,
+        classes: [{ kind: 'agent', name: 'a', toolLatency: 'teleport' }],
+      },
       policies: { toolPause: { kind: 'ttl', ttlS: 5, then: 'offload', tier: 'remote' } },
     });
     const paths = errs.map((e) => e.path);
@@ -199,7 +242,9 @@ describe('scenario validation', () => {
     expect(paths).toContain('workload.classes[0].toolLatency');
     expect(paths).toContain('workload.classes[0].turns');
     expect(paths).toContain('policies.toolPause.tier');
-    expect(errs.find((e) => e.path === 'workload.classes[0].toolLatency')!.message).toMatch(/unknown preset "teleport"/);
+    expect(errs.find((e) => e.path === 'workload.classes[0].toolLatency')!.message).toMatch(
+      /unknown preset "teleport"/,
+    );
   });
 
   it('accepts the test scenario', () => {

@@ -29,7 +29,12 @@ function run(router: RouterConfig): FleetMetrics {
             turns: { kind: 'uniform', min: 3, max: 10 },
             outputTokens: { kind: 'lognormal', median: 120, sigma: 0.5 },
             toolResultTokens: { kind: 'lognormal', median: 600, sigma: 0.7 },
-            toolLatency: { mix: [{ weight: 2, tool: 'local' }, { weight: 1, tool: 'shell' }] },
+            toolLatency: {
+              mix: [
+                { weight: 2, tool: 'local' },
+                { weight: 1, tool: 'shell' },
+              ],
+            },
           }),
         ],
       },
@@ -46,14 +51,17 @@ describe('golden metrics per router', () => {
     it(kind, async () => {
       const m = results.get(kind)!;
       expect(m.requests.finished).toBe(m.requests.created);
-      await expect(JSON.stringify(m, null, 1) + '\n').toMatchFileSnapshot(`./__snapshots__/fleet-golden-${kind}.json`);
+      await expect(JSON.stringify(m, null, 1) + '\n').toMatchFileSnapshot(
+        `./__snapshots__/fleet-golden-${kind}.json`,
+      );
     });
   }
 
   it('cache-aware and affinity routing reuse more of the prompt than round-robin and random', () => {
     const reuse = (k: string) => results.get(k)!.tokens.reuseRatio;
     for (const smart of ['cache-aware', 'session-affinity']) {
-      for (const blind of ['round-robin', 'random', 'least-outstanding', 'power-of-two']) expect(reuse(smart)).toBeGreaterThan(reuse(blind));
+      for (const blind of ['round-robin', 'random', 'least-outstanding', 'power-of-two'])
+        expect(reuse(smart)).toBeGreaterThan(reuse(blind));
     }
   });
 

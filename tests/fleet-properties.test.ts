@@ -43,10 +43,21 @@ const arbScenario: fc.Arbitrary<Scenario> = fc
       seed: p.seed,
       replicas: p.replicas,
       durationS: 60,
-      router: { kind: p.router, view: p.view === 'delayed' ? { kind: 'delayed', intervalS: 0.5 } : { kind: p.view } } as Scenario['router'],
-      scheduler: { chunkedPrefill: p.chunk, tokenBudget: p.budget, maxBatchSeqs: 16, preemption: p.preemption },
+      router: {
+        kind: p.router,
+        view: p.view === 'delayed' ? { kind: 'delayed', intervalS: 0.5 } : { kind: p.view },
+      } as Scenario['router'],
+      scheduler: {
+        chunkedPrefill: p.chunk,
+        tokenBudget: p.budget,
+        maxBatchSeqs: 16,
+        preemption: p.preemption,
+      },
       kv: { blockSize: 16, hbmBlocks: p.hbmBlocks, dram: { capacityGB: 0.05 }, pool: { capacityGB: 0.1 } },
-      policies: { toolPause: p.pause, structuredOutput: { compileTime: { kind: 'exponential', mean: 0.2 }, cacheCapacity: 2 } },
+      policies: {
+        toolPause: p.pause,
+        structuredOutput: { compileTime: { kind: 'exponential', mean: 0.2 }, cacheCapacity: 2 },
+      },
       workload: {
         arrival: p.closed ? { kind: 'closed', concurrency: 4 } : { kind: 'poisson', sessionsPerS: 2 },
         sessions: p.sessions,
@@ -62,9 +73,17 @@ const arbScenario: fc.Arbitrary<Scenario> = fc
             toolResultTokens: { kind: 'uniform', min: 1, max: p.result },
             toolLatency: { kind: 'exponential', mean: 0.7 },
             structuredOutput: p.structured ? { prob: 0.5, schemas: 3 } : undefined,
-            nonExtension: p.compaction ? { compaction: { thresholdTokens: 1500, summaryTokens: 100 }, reorderToolsProb: 0.2 } : undefined,
+            nonExtension: p.compaction
+              ? { compaction: { thresholdTokens: 1500, summaryTokens: 100 }, reorderToolsProb: 0.2 }
+              : undefined,
           }),
-          chatClass({ systemTokens: c(200), userTokens: { kind: 'uniform', min: 5, max: 100 }, outputTokens: { kind: 'uniform', min: 1, max: p.out }, turns: c(2), thinkTime: c(1) }),
+          chatClass({
+            systemTokens: c(200),
+            userTokens: { kind: 'uniform', min: 5, max: 100 },
+            outputTokens: { kind: 'uniform', min: 1, max: p.out },
+            turns: c(2),
+            thinkTime: c(1),
+          }),
         ],
       },
     }),
@@ -76,7 +95,8 @@ function conserved(sim: FleetSim): string[] {
     bad.push(...r.cache.checkInvariants().map((m) => `replica ${r.index}: ${m}`));
     let held = 0;
     for (const v of r.held.values()) held += v;
-    if (held !== r.heldBlocksTotal) bad.push(`replica ${r.index}: held blocks ${r.heldBlocksTotal} != ${held}`);
+    if (held !== r.heldBlocksTotal)
+      bad.push(`replica ${r.index}: held blocks ${r.heldBlocksTotal} != ${held}`);
     if (r.outstandingTokens < 0) bad.push(`replica ${r.index}: negative outstanding tokens`);
   }
   if (sim.pool) bad.push(...sim.pool.checkInvariants());
@@ -129,7 +149,11 @@ describe('fleet properties', () => {
         sc.output = { frameIntervalS: 0.5 };
         const run = async () => {
           const frames: string[] = [];
-          const r = await runScenario(sc, { onFrame: (f) => void frames.push(JSON.stringify(frameToJson(f))), checkpoint: async () => {}, checkpointEvery: 50 });
+          const r = await runScenario(sc, {
+            onFrame: (f) => void frames.push(JSON.stringify(frameToJson(f))),
+            checkpoint: async () => {},
+            checkpointEvery: 50,
+          });
           return JSON.stringify(r.metrics) + JSON.stringify(r.series) + frames.join('\n');
         };
         const a = await run();
@@ -142,7 +166,13 @@ describe('fleet properties', () => {
   });
 
   it('different seeds give different runs', () => {
-    const sc = scenario({ workload: { arrival: { kind: 'poisson', sessionsPerS: 2 }, sessions: 20, classes: [agentClass({ toolLatency: 'shell' })] } });
+    const sc = scenario({
+      workload: {
+        arrival: { kind: 'poisson', sessionsPerS: 2 },
+        sessions: 20,
+        classes: [agentClass({ toolLatency: 'shell' })],
+      },
+    });
     const a = JSON.stringify(runScenarioSync({ ...sc, seed: 1 }).metrics);
     const b = JSON.stringify(runScenarioSync({ ...sc, seed: 2 }).metrics);
     expect(a).not.toBe(b);
@@ -153,7 +183,13 @@ describe('event queue', () => {
   it('pops by time, then kind priority, then push order', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ t: fc.integer({ min: 0, max: 5 }), k: fc.constantFrom(...(Object.keys(EVENT_PRIORITY) as EventKind[])) }), { maxLength: 200 }),
+        fc.array(
+          fc.record({
+            t: fc.integer({ min: 0, max: 5 }),
+            k: fc.constantFrom(...(Object.keys(EVENT_PRIORITY) as EventKind[])),
+          }),
+          { maxLength: 200 },
+        ),
         (items) => {
           const q = new EventQueue();
           items.forEach((x, i) => q.push(x.t, x.k, i));

@@ -8,13 +8,16 @@ import { validateScenario, type Scenario } from '../src/sim/fleet/scenario';
 const DIR = resolve(__dirname, '../scenarios');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : [],
+  );
 }
 
 function load(rel: string): Scenario {
   const file = join(DIR, rel);
   const sc = JSON.parse(readFileSync(file, 'utf8')) as Scenario;
-  if (sc.workload.kind === 'trace' && sc.workload.path) sc.workload = { ...sc.workload, text: readFileSync(resolve(dirname(file), sc.workload.path), 'utf8') };
+  if (sc.workload.kind === 'trace' && sc.workload.path)
+    sc.workload = { ...sc.workload, text: readFileSync(resolve(dirname(file), sc.workload.path), 'utf8') };
   return sc;
 }
 
@@ -25,8 +28,17 @@ describe('example scenarios', () => {
   it('there are examples of each kind the issue asks for', () => {
     const names = all.map((f) => f.slice(DIR.length + 1));
     expect(names).toContain('chat-vs-agent-1-replica.json');
-    for (const r of ['round-robin', 'random', 'least-outstanding', 'power-of-two', 'session-affinity', 'cache-aware']) expect(names).toContain(`routers/8x-${r}.json`);
-    for (const p of ['lru', 'hold', 'offload-dram', 'evict', 'ttl-5s-offload']) expect(names).toContain(`pause/${p}.json`);
+    for (const r of [
+      'round-robin',
+      'random',
+      'least-outstanding',
+      'power-of-two',
+      'session-affinity',
+      'cache-aware',
+    ])
+      expect(names).toContain(`routers/8x-${r}.json`);
+    for (const p of ['lru', 'hold', 'offload-dram', 'evict', 'ttl-5s-offload'])
+      expect(names).toContain(`pause/${p}.json`);
     expect(names).toContain('prefill/100k-no-chunking.json');
   });
 
@@ -35,7 +47,8 @@ describe('example scenarios', () => {
       const sc = JSON.parse(readFileSync(f, 'utf8'));
       expect(validateScenario(sc)).toEqual([]);
       expect(typeof sc.description).toBe('string');
-      if (sc.workload.kind === 'trace' && sc.workload.path) expect(existsSync(resolve(dirname(f), sc.workload.path))).toBe(true);
+      if (sc.workload.kind === 'trace' && sc.workload.path)
+        expect(existsSync(resolve(dirname(f), sc.workload.path))).toBe(true);
     });
   }
 

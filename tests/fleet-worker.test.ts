@@ -54,7 +54,9 @@ describe('runFleet worker method', () => {
       },
       emit: async () => {},
     };
-    await expect(methods.runFleet({ scenario: sc(), checkpointEvery: 10 }, ctx)).rejects.toBeInstanceOf(JobCancelled);
+    await expect(methods.runFleet({ scenario: sc(), checkpointEvery: 10 }, ctx)).rejects.toBeInstanceOf(
+      JobCancelled,
+    );
     expect(calls).toBe(3);
   });
 

@@ -32,11 +32,15 @@ interface Child {
 }
 
 function measure(sessions: number, replicas: number): Child {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/fleetChild.ts', SCENARIO, String(sessions), String(replicas)], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/fleetChild.ts', SCENARIO, String(sessions), String(replicas)],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   if (r.status !== 0) throw new Error(`fleet bench child failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Child;
 }

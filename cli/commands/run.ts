@@ -21,7 +21,9 @@ function readText(file: string, what: string): string {
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `no such file: "${file}"` : `cannot read "${file}": ${(e as Error).message}`);
+    throw new UsageError(
+      code === 'ENOENT' ? `no such file: "${file}"` : `cannot read "${file}": ${(e as Error).message}`,
+    );
   }
 }
 
@@ -35,9 +37,17 @@ export function loadScenarioFile(file: string): Scenario {
     throw new UsageError(`"${file}" is not valid JSON: ${(e as Error).message}`);
   }
   const errors = validateScenario(json);
-  if (errors.length) throw new UsageError(`invalid scenario "${file}":\n${errors.map((e) => `  ${e.path || '(root)'}: ${e.message}`).join('\n')}`);
+  if (errors.length)
+    throw new UsageError(
+      `invalid scenario "${file}":\n${errors.map((e) => `  ${e.path || '(root)'}: ${e.message}`).join('\n')}`,
+    );
   const sc = json as Scenario;
-  if (sc.workload.kind === 'trace' && sc.workload.path && sc.workload.text === undefined && !sc.workload.records) {
+  if (
+    sc.workload.kind === 'trace' &&
+    sc.workload.path &&
+    sc.workload.text === undefined &&
+    !sc.workload.records
+  ) {
     const p = resolve(dirname(file), sc.workload.path);
     sc.workload = { ...sc.workload, text: readText(p, 'a trace file') };
   }
@@ -46,15 +56,21 @@ export function loadScenarioFile(file: string): Scenario {
 
 export const runCommand: Command = {
   name: 'run',
-  usage: 'run <scenario.json> [--frames out.jsonl] [--frame-interval S] [--seed N] [--requests out.csv] [--series]',
-  summary: 'simulate an agent-serving fleet (replicas, router, KV tiers, agent workload) and print its metrics',
+  usage:
+    'run <scenario.json> [--frames out.jsonl] [--frame-interval S] [--seed N] [--requests out.csv] [--series]',
+  summary:
+    'simulate an agent-serving fleet (replicas, router, KV tiers, agent workload) and print its metrics',
   async run(args: ParsedArgs) {
     checkKnownFlags(args, ['frames', 'frame-interval', 'seed', 'requests', 'series']);
     const requestsFile = stringFlag(args, 'requests');
     const series = args.flags.get('series');
     if (series !== undefined && series !== true) throw new UsageError('--series takes no value');
     if (args.positionals.length !== 1)
-      throw new UsageError(args.positionals.length ? `one scenario file, got ${args.positionals.length}` : 'the scenario file is required');
+      throw new UsageError(
+        args.positionals.length
+          ? `one scenario file, got ${args.positionals.length}`
+          : 'the scenario file is required',
+      );
     const sc = loadScenarioFile(args.positionals[0]);
     const seed = numberFlag(args, 'seed', { integer: true });
     if (seed !== undefined) sc.seed = seed;
@@ -73,14 +89,19 @@ export const runCommand: Command = {
       stream.on('error', (e) => (failure = e));
       onFrame = (f) =>
         new Promise<void>((res, rej) => {
-          if (failure) return rej(new UsageError(`cannot write "${framesFile}": ${(failure as Error).message}`));
+          if (failure)
+            return rej(new UsageError(`cannot write "${framesFile}": ${(failure as Error).message}`));
           frames++;
           if (stream.write(JSON.stringify(frameToJson(f)) + '\n')) res();
           else stream.once('drain', () => res());
         });
     } else if (sc.output?.frameIntervalS) sc.output = { ...sc.output, frameIntervalS: 0 };
     try {
-      const r = await runScenario(sc, { onFrame, includeSeries: series === true, includeRequests: requestsFile !== undefined });
+      const r = await runScenario(sc, {
+        onFrame,
+        includeSeries: series === true,
+        includeRequests: requestsFile !== undefined,
+      });
       if (out) await new Promise<void>((res) => out!.end(res));
       const result: Record<string, unknown> = { ...r.metrics };
       if (framesFile) result.frames = { file: framesFile, count: frames };
@@ -89,7 +110,10 @@ export const runCommand: Command = {
         const { columns, data } = r.requests;
         const n = data[columns[0]].length;
         const lines = [['id', ...columns].join(',')];
-        for (let i = 0; i < n; i++) lines.push([i, ...columns.map((k) => (Number.isNaN(data[k][i]) ? '' : String(data[k][i])))].join(','));
+        for (let i = 0; i < n; i++)
+          lines.push(
+            [i, ...columns.map((k) => (Number.isNaN(data[k][i]) ? '' : String(data[k][i])))].join(','),
+          );
         try {
           writeFileSync(requestsFile, lines.join('\n') + '\n');
         } catch (e) {

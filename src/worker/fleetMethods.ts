@@ -39,7 +39,8 @@ export async function runFleet(req: RunFleetRequest, ctx: JobContext<FleetFrame>
       includeSeries: req.includeSeries,
     });
   } catch (e) {
-    if (e instanceof ScenarioError || e instanceof TraceError || e instanceof TraceLoadError) throw new FleetRequestError(e.message);
+    if (e instanceof ScenarioError || e instanceof TraceError || e instanceof TraceLoadError)
+      throw new FleetRequestError(e.message);
     throw e;
   }
 }

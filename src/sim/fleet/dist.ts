@@ -133,7 +133,12 @@ export type ToolLatencyPreset = keyof typeof TOOL_LATENCY_PRESETS;
  * Human think time between chat turns (seconds): the same TraceLab human-input-wait figures as the `human`
  * tool preset (median 86 s), but clipped at 30 min so a chat session ends within a lesson-sized horizon.
  */
-export const CHAT_THINK_TIME: Dist = { kind: 'lognormal', median: 86, sigma: Math.log(1260 / 86) / Z90, max: 1800 };
+export const CHAT_THINK_TIME: Dist = {
+  kind: 'lognormal',
+  median: 86,
+  sigma: Math.log(1260 / 86) / Z90,
+  max: 1800,
+};
 
 /**
  * Structured-output grammar compile time presets (seconds), MaskBench (guidance-ai/jsonschemabench
@@ -175,7 +180,8 @@ export function validateDist(d: unknown, path: string, errors: { path: string; m
     case 'uniform':
       num('min');
       num('max');
-      if (typeof o.min === 'number' && typeof o.max === 'number' && o.max < o.min) err(`${path}.max`, 'must be ≥ min');
+      if (typeof o.min === 'number' && typeof o.max === 'number' && o.max < o.min)
+        err(`${path}.max`, 'must be ≥ min');
       break;
     case 'exponential':
       num('mean', { positive: true });
@@ -195,7 +201,11 @@ export function validateDist(d: unknown, path: string, errors: { path: string; m
       num('max', { optional: true });
       break;
     case 'choice':
-      if (!Array.isArray(o.values) || o.values.length === 0 || !o.values.every((x) => typeof x === 'number' && Number.isFinite(x)))
+      if (
+        !Array.isArray(o.values) ||
+        o.values.length === 0 ||
+        !o.values.every((x) => typeof x === 'number' && Number.isFinite(x))
+      )
         err(`${path}.values`, 'must be a non-empty array of numbers');
       if (o.weights !== undefined) {
         if (
@@ -213,11 +223,15 @@ export function validateDist(d: unknown, path: string, errors: { path: string; m
       }
       o.components.forEach((c: unknown, i: number) => {
         const cc = c as { weight?: unknown; dist?: unknown } | null;
-        if (!cc || typeof cc.weight !== 'number' || !(cc.weight >= 0)) err(`${path}.components[${i}].weight`, 'must be a number ≥ 0');
+        if (!cc || typeof cc.weight !== 'number' || !(cc.weight >= 0))
+          err(`${path}.components[${i}].weight`, 'must be a number ≥ 0');
         validateDist(cc?.dist, `${path}.components[${i}].dist`, errors);
       });
       break;
     default:
-      err(`${path}.kind`, `must be one of constant, uniform, exponential, lognormal, normal, choice, mixture (got ${JSON.stringify(o.kind)})`);
+      err(
+        `${path}.kind`,
+        `must be one of constant, uniform, exponential, lognormal, normal, choice, mixture (got ${JSON.stringify(o.kind)})`,
+      );
   }
 }

@@ -51,9 +51,29 @@ export interface RequestColumns {
 }
 
 export const REQUEST_COLUMNS = [
-  'session', 'cls', 'turn', 'replica', 'arrival', 'queueS', 'grammarWaitS', 'ttft', 'tpot', 'e2e', 'maxGap', 'promptTokens',
-  'outputTokens', 'prefilled', 'reusedHbm', 'reusedDram', 'reusedNvme', 'reusedRemote', 'loadS', 'bytesLoaded', 'preemptions',
-  'gpuSeconds', 'status',
+  'session',
+  'cls',
+  'turn',
+  'replica',
+  'arrival',
+  'queueS',
+  'grammarWaitS',
+  'ttft',
+  'tpot',
+  'e2e',
+  'maxGap',
+  'promptTokens',
+  'outputTokens',
+  'prefilled',
+  'reusedHbm',
+  'reusedDram',
+  'reusedNvme',
+  'reusedRemote',
+  'loadS',
+  'bytesLoaded',
+  'preemptions',
+  'gpuSeconds',
+  'status',
 ] as const satisfies readonly (keyof RequestColumns)[];
 
 interface SessionRt {
@@ -128,7 +148,9 @@ export class FleetSim implements ReplicaHost {
     const seed = s.seed;
     this.routerRng = createRng(seed ^ 0x726f7574);
     this.arrivalRng = createRng(seed ^ 0x61727276);
-    this.pool = rs.pool ? new KvPool({ bytesPerBlock: rs.bytesPerBlock, capacityBytes: rs.pool.capacityBytes, name: 'pool' }) : null;
+    this.pool = rs.pool
+      ? new KvPool({ bytesPerBlock: rs.bytesPerBlock, capacityBytes: rs.pool.capacityBytes, name: 'pool' })
+      : null;
     this.caches = [];
     this.replicas = [];
     for (let i = 0; i < rs.replicas; i++) {
@@ -190,7 +212,8 @@ export class FleetSim implements ReplicaHost {
     this.startArrivals();
     if (rs.frameIntervalS > 0) this.q.push(0, 'frame', 0);
     this.q.push(0, 'frame', 1); // occupancy samples
-    if (this.router.usesCache && this.view.syncIntervalS > 0) this.q.push(this.view.syncIntervalS, 'view-sync');
+    if (this.router.usesCache && this.view.syncIntervalS > 0)
+      this.q.push(this.view.syncIntervalS, 'view-sync');
     if (Number.isFinite(rs.endS)) this.q.push(rs.endS, 'end');
   }
 
@@ -237,7 +260,14 @@ export class FleetSim implements ReplicaHost {
         const rt = this.sessions[ev.a];
         if (rt && rt.heldOn >= 0 && rt.pauseGen === ev.b) {
           const p = this.rs.toolPause;
-          const then = p.kind === 'ttl' ? (p.then === 'evict' ? 'drop' : p.then === 'offload' ? (p.tier ?? 'dram') : 'cache') : 'cache';
+          const then =
+            p.kind === 'ttl'
+              ? p.then === 'evict'
+                ? 'drop'
+                : p.then === 'offload'
+                  ? (p.tier ?? 'dram')
+                  : 'cache'
+              : 'cache';
           this.replicas[rt.heldOn].unhold(ev.a, then);
           rt.heldOn = -1;
         }
@@ -296,7 +326,19 @@ export class FleetSim implements ReplicaHost {
       if (this.bySessions()) {
         tr.bySession.forEach((list, si) => {
           if (list.length) this.schedule(tr.turns[list[0]].t, 'session-arrival', list[0], 0);
-          this.sessions[si] = { s: null, cls: 0, start: tr.turns[list[0]]?.t ?? 0, end: -1, turns: 0, gpuSeconds: 0, heldOn: -1, pauseGen: 0, current: null, done: false, dropped: false };
+          this.sessions[si] = {
+            s: null,
+            cls: 0,
+            start: tr.turns[list[0]]?.t ?? 0,
+            end: -1,
+            turns: 0,
+            gpuSeconds: 0,
+            heldOn: -1,
+            pauseGen: 0,
+            current: null,
+            done: false,
+            dropped: false,
+          };
         });
       } else if (tr.turns.length) this.schedule(tr.turns[0].t, 'session-arrival', 0, 0);
       return;
@@ -324,16 +366,30 @@ export class FleetSim implements ReplicaHost {
         return;
       }
       this.traceSubmit(this.traceNext++);
-      if (this.traceNext < tr.turns.length) this.schedule(Math.max(this.nowT, tr.turns[this.traceNext].t), 'session-arrival', 0, 0);
+      if (this.traceNext < tr.turns.length)
+        this.schedule(Math.max(this.nowT, tr.turns[this.traceNext].t), 'session-arrival', 0, 0);
       return;
     }
     if (wl.arrival.kind === 'poisson') {
       index = this.startedSessions++;
       const next = this.nowT + this.arrivalRng.exponential(1 / wl.arrival.sessionsPerS);
-      if (this.startedSessions < wl.sessions && next <= this.rs.scenario.durationS) this.schedule(next, 'session-arrival', 0, 0);
+      if (this.startedSessions < wl.sessions && next <= this.rs.scenario.durationS)
+        this.schedule(next, 'session-arrival', 0, 0);
     }
     const s = this.gen!.createSession(index);
-    const rt: SessionRt = { s, cls: s.cls, start: this.nowT, end: -1, turns: 0, gpuSeconds: 0, heldOn: -1, pauseGen: 0, current: null, done: false, dropped: false };
+    const rt: SessionRt = {
+      s,
+      cls: s.cls,
+      start: this.nowT,
+      end: -1,
+      turns: 0,
+      gpuSeconds: 0,
+      heldOn: -1,
+      pauseGen: 0,
+      current: null,
+      done: false,
+      dropped: false,
+    };
     this.sessions[index] = rt;
     this.submit(rt, index, this.gen!.nextRequest(s));
   }
@@ -410,7 +466,13 @@ export class FleetSim implements ReplicaHost {
     const bySession = this.bySessions();
     const id = this.nextReq;
     const rt = x.session >= 0 ? this.sessions[x.session] : undefined;
-    const r = this.newReq(x.session, 0, x.spec, x.spec.hashes as number[], bySession ? x.session : 2 ** 40 + id);
+    const r = this.newReq(
+      x.session,
+      0,
+      x.spec,
+      x.spec.hashes as number[],
+      bySession ? x.session : 2 ** 40 + id,
+    );
     if (rt) rt.current = r;
     this.route(r, bySession && rt ? rt : null);
   }
@@ -429,7 +491,14 @@ export class FleetSim implements ReplicaHost {
     }
     const promptBlocks = Math.floor(r.promptTokens / this.rs.blockSize);
     const d = this.router.route(
-      { session: r.session >= 0 ? r.session : r.id + 2 ** 30, request: r.id, hashes: r.hashes, promptBlocks, promptTokens: r.promptTokens, blockSize: this.rs.blockSize },
+      {
+        session: r.session >= 0 ? r.session : r.id + 2 ** 30,
+        request: r.id,
+        hashes: r.hashes,
+        promptBlocks,
+        promptTokens: r.promptTokens,
+        blockSize: this.rs.blockSize,
+      },
       { now: this.nowT, loads: this.loads, view: this.view, rng: this.routerRng },
     );
     if (this.router.usesCache) this.view.routed(d.replica, r.hashes, promptBlocks);
@@ -558,7 +627,12 @@ export class FleetSim implements ReplicaHost {
     this.sessionsDone++;
     this.router.sessionEnded?.(index);
     const wl = this.wl;
-    if (wl.kind !== 'trace' && wl.arrival.kind === 'closed' && this.startedSessions < wl.sessions && this.nowT < this.rs.scenario.durationS) {
+    if (
+      wl.kind !== 'trace' &&
+      wl.arrival.kind === 'closed' &&
+      this.startedSessions < wl.sessions &&
+      this.nowT < this.rs.scenario.durationS
+    ) {
       this.schedule(this.nowT, 'session-arrival', this.startedSessions++, 0);
     }
   }

@@ -38,7 +38,15 @@ export interface FleetFrame {
     kvCapacity: Uint32Array;
   };
   members: { offsets: Uint32Array; session: Int32Array; request: Int32Array; phase: Uint8Array };
-  routes: { count: number; t: Float64Array; session: Int32Array; request: Int32Array; replica: Uint16Array; reason: Uint8Array; matched: Int32Array };
+  routes: {
+    count: number;
+    t: Float64Array;
+    session: Int32Array;
+    request: Int32Array;
+    replica: Uint16Array;
+    reason: Uint8Array;
+    matched: Int32Array;
+  };
 }
 
 /** The buffers of a frame, for postMessage's transfer list. */
@@ -90,7 +98,12 @@ export class RouteLog {
   }
 }
 
-export function buildFrame(index: number, t: number, replicas: readonly Replica[], routes: RouteLog): FleetFrame {
+export function buildFrame(
+  index: number,
+  t: number,
+  replicas: readonly Replica[],
+  routes: RouteLog,
+): FleetFrame {
   const R = replicas.length;
   const T = TIERS.length;
   const snaps = replicas.map((r) => r.cache.snapshot());
@@ -98,7 +111,13 @@ export function buildFrame(index: number, t: number, replicas: readonly Replica[
   const poolSnap = pool ? pool.snapshot() : null;
   let n = poolSnap ? poolSnap.count : 0;
   for (const s of snaps) n += s.count;
-  const blocks = { count: n, replica: new Uint16Array(n), tier: new Uint8Array(n), session: new Int32Array(n), flags: new Uint8Array(n) };
+  const blocks = {
+    count: n,
+    replica: new Uint16Array(n),
+    tier: new Uint8Array(n),
+    session: new Int32Array(n),
+    flags: new Uint8Array(n),
+  };
   let k = 0;
   snaps.forEach((s, ri) => {
     const map = s.tiers.map((name) => TIERS.indexOf(name));
@@ -129,7 +148,12 @@ export function buildFrame(index: number, t: number, replicas: readonly Replica[
   };
   let m = 0;
   for (const r of replicas) m += r.waiting.length + r.running.length;
-  const members = { offsets: new Uint32Array(R + 1), session: new Int32Array(m), request: new Int32Array(m), phase: new Uint8Array(m) };
+  const members = {
+    offsets: new Uint32Array(R + 1),
+    session: new Int32Array(m),
+    request: new Int32Array(m),
+    phase: new Uint8Array(m),
+  };
   let j = 0;
   replicas.forEach((r, ri) => {
     members.offsets[ri] = j;
@@ -163,8 +187,16 @@ export function buildFrame(index: number, t: number, replicas: readonly Replica[
 export function frameToJson(f: FleetFrame): unknown {
   const conv = (o: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) out[k] = ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v;
+    for (const [k, v] of Object.entries(o))
+      out[k] = ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v;
     return out;
   };
-  return { index: f.index, t: f.t, blocks: conv(f.blocks), replicas: conv(f.replicas), members: conv(f.members), routes: conv(f.routes) };
+  return {
+    index: f.index,
+    t: f.t,
+    blocks: conv(f.blocks),
+    replicas: conv(f.replicas),
+    members: conv(f.members),
+    routes: conv(f.routes),
+  };
 }

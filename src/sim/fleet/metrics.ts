@@ -112,7 +112,8 @@ export class LogHistogram {
     let acc = 0;
     for (let i = 0; i < this.w.length; i++) {
       acc += this.w[i];
-      if (acc >= target && this.w[i] > 0) return Math.min(this.maxV, 10 ** (this.logMin + (i + 0.5) / this.perDecade));
+      if (acc >= target && this.w[i] > 0)
+        return Math.min(this.maxV, 10 ** (this.logMin + (i + 0.5) / this.perDecade));
     }
     return this.maxV;
   }
@@ -163,5 +164,12 @@ export function round(x: number): number {
 }
 
 export function roundSummary(s: Summary): Summary {
-  return { count: round(s.count), mean: round(s.mean), p50: round(s.p50), p90: round(s.p90), p99: round(s.p99), max: round(s.max) };
+  return {
+    count: round(s.count),
+    mean: round(s.mean),
+    p50: round(s.p50),
+    p90: round(s.p90),
+    p99: round(s.p99),
+    max: round(s.max),
+  };
 }

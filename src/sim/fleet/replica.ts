@@ -30,7 +30,14 @@ import type { ToolPausePolicy } from './scenario';
 import type { RequestSpec } from './workload';
 
 export type ReqState = 'waiting' | 'loading' | 'prefill' | 'decode' | 'done' | 'dropped';
-export const PHASE_CODE: Readonly<Record<ReqState, number>> = { waiting: 0, loading: 1, prefill: 2, decode: 3, done: 4, dropped: 5 };
+export const PHASE_CODE: Readonly<Record<ReqState, number>> = {
+  waiting: 0,
+  loading: 1,
+  prefill: 2,
+  decode: 3,
+  done: 4,
+  dropped: 5,
+};
 
 export interface Req {
   id: number;
@@ -84,7 +91,12 @@ export interface Req {
 /** What the replica asks of the engine. */
 export interface ReplicaHost {
   readonly now: number;
-  schedule(time: number, kind: 'iteration-end' | 'transfer-done' | 'grammar-ready' | 'replica-wake' | 'ttl-expire', a: number, b: number): void;
+  schedule(
+    time: number,
+    kind: 'iteration-end' | 'transfer-done' | 'grammar-ready' | 'replica-wake' | 'ttl-expire',
+    a: number,
+    b: number,
+  ): void;
   requestDone(r: Req): void;
   requestDropped(r: Req, why: string): void;
   /** A held session was released under memory pressure (so the engine forgets it is held). */
@@ -137,7 +149,16 @@ export class Replica {
   outstandingTokens = 0;
   outstandingRequests = 0;
   heldBlocksTotal = 0;
-  readonly stats: ReplicaStats = { iterations: 0, busyS: 0, tokensPrefilled: 0, tokensDecoded: 0, preemptions: 0, swaps: 0, heldReleases: 0, dropped: 0 };
+  readonly stats: ReplicaStats = {
+    iterations: 0,
+    busyS: 0,
+    tokensPrefilled: 0,
+    tokensDecoded: 0,
+    preemptions: 0,
+    swaps: 0,
+    heldReleases: 0,
+    dropped: 0,
+  };
   readonly batchSize = new TimeWeighted();
   readonly heldOccupancy = new TimeWeighted();
 
@@ -187,7 +208,8 @@ export class Replica {
       const at = this.grammar.readyAt(r.schema, now);
       if (at === now) r.grammarReady = true;
       else {
-        const done = at ?? this.grammar.start(r.schema, now, Math.max(0, sample(this.c.compileTime, this.c.rng)));
+        const done =
+          at ?? this.grammar.start(r.schema, now, Math.max(0, sample(this.c.compileTime, this.c.rng)));
         if (at === undefined) this.host.schedule(done, 'grammar-ready', this.index, r.schema);
         r.grammarWaitS = done - now;
         let list = this.waitingForGrammar.get(r.schema);
@@ -397,7 +419,8 @@ export class Replica {
   /** What a forced release does with a held session's blocks: the TTL's follow-up, else leave them to LRU. */
   private pressureThen(): 'cache' | 'drop' | 'dram' | 'nvme' | 'remote' {
     const p = this.c.toolPause;
-    if (p.kind === 'ttl') return p.then === 'evict' ? 'drop' : p.then === 'offload' ? (p.tier ?? 'dram') : 'cache';
+    if (p.kind === 'ttl')
+      return p.then === 'evict' ? 'drop' : p.then === 'offload' ? (p.tier ?? 'dram') : 'cache';
     return 'cache';
   }
 
@@ -518,7 +541,10 @@ export class Replica {
       if (!victim || victim === r) {
         if (this.running.length === 1) {
           // Alone and still out of room: prompt + output can never fit in HBM.
-          this.dropWaiting(r, `the sequence outgrew HBM (${this.cache.occupancy()[0].capacityBlocks} blocks)`);
+          this.dropWaiting(
+            r,
+            `the sequence outgrew HBM (${this.cache.occupancy()[0].capacityBlocks} blocks)`,
+          );
         } else this.preempt(r);
         return false;
       }
@@ -528,7 +554,8 @@ export class Replica {
 
   private pickVictim(): Req | undefined {
     let v: Req | undefined;
-    for (const x of this.running) if ((x.state === 'decode' || x.state === 'prefill') && (!v || x.admitOrder > v.admitOrder)) v = x;
+    for (const x of this.running)
+      if ((x.state === 'decode' || x.state === 'prefill') && (!v || x.admitOrder > v.admitOrder)) v = x;
     return v;
   }
 
@@ -558,10 +585,10 @@ export class Replica {
     const c = this.c;
     // Admission, then decode growth; a preemption during growth requeues a request, so admit again (a
     // preempted request must not sit in the queue of an idle replica).
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       // 1. admission
-      for (let i = 0; i < this.waiting.length && this.running.length < c.maxBatchSeqs; ) {
+      for (let i = 0; i < this.waiting.length && this.running.length < c.maxBatchSeqs;) {
         const r = this.waiting[i];
         if (!r.grammarReady) {
           i++;
@@ -616,7 +643,10 @@ export class Replica {
       const ctxs = new Array<number>(useDecodes.length);
       for (let i = 0; i < useDecodes.length; i++) ctxs[i] = useDecodes[i].ctx + 1;
       time =
-        iterationTime(c.model, c.hw, { prefill: prefills.map((p) => ({ newTokens: p.n, cachedTokens: p.r.ctx })), decodeContextTokens: ctxs }) +
+        iterationTime(c.model, c.hw, {
+          prefill: prefills.map((p) => ({ newTokens: p.n, cachedTokens: p.r.ctx })),
+          decodeContextTokens: ctxs,
+        }) +
         constrained * c.maskCostS;
     } else if (useDecodes.length) {
       steps = Infinity;

@@ -109,7 +109,8 @@ export const ROUTER_KINDS: readonly RouterKind[] = [
 
 function leastLoaded(loads: readonly ReplicaLoad[]): number {
   let best = 0;
-  for (let i = 1; i < loads.length; i++) if (loads[i].outstandingTokens < loads[best].outstandingTokens) best = i;
+  for (let i = 1; i < loads.length; i++)
+    if (loads[i].outstandingTokens < loads[best].outstandingTokens) best = i;
   return best;
 }
 
@@ -204,7 +205,9 @@ class CacheAware implements Router {
       let bestScore = -Infinity;
       for (let i = 0; i < n; i++) {
         const score =
-          (wp * matched[i]) / total + wl * (maxLoad > 0 ? 1 - loads[i].outstandingTokens / maxLoad : 1) + wk * (1 - loads[i].kvUsage);
+          (wp * matched[i]) / total +
+          wl * (maxLoad > 0 ? 1 - loads[i].outstandingTokens / maxLoad : 1) +
+          wk * (1 - loads[i].kvUsage);
         if (score > bestScore) {
           bestScore = score;
           best = i;
@@ -226,17 +229,26 @@ class CacheAware implements Router {
     }
     const abs = this.c.balanceAbsThreshold ?? 32;
     const rel = this.c.balanceRelThreshold ?? 1.0001;
-    if (maxL - minL > abs && maxL > minL * rel) return { replica: minI, reason: 'cache-balance', matchedBlocks: matched[minI] };
+    if (maxL - minL > abs && maxL > minL * rel)
+      return { replica: minI, reason: 'cache-balance', matchedBlocks: matched[minI] };
     let best = 0;
     for (let i = 1; i < n; i++) {
-      if (matched[i] > matched[best] || (matched[i] === matched[best] && loads[i].outstandingTokens < loads[best].outstandingTokens)) best = i;
+      if (
+        matched[i] > matched[best] ||
+        (matched[i] === matched[best] && loads[i].outstandingTokens < loads[best].outstandingTokens)
+      )
+        best = i;
     }
     if (matched[best] > 0 && matched[best] / total >= (this.c.cacheThreshold ?? 0.5)) {
       return { replica: best, reason: 'cache-hit', matchedBlocks: matched[best] };
     }
     let most = 0;
     for (let i = 1; i < n; i++) {
-      if (loads[i].kvUsage < loads[most].kvUsage || (loads[i].kvUsage === loads[most].kvUsage && loads[i].outstandingTokens < loads[most].outstandingTokens))
+      if (
+        loads[i].kvUsage < loads[most].kvUsage ||
+        (loads[i].kvUsage === loads[most].kvUsage &&
+          loads[i].outstandingTokens < loads[most].outstandingTokens)
+      )
         most = i;
     }
     return { replica: most, reason: 'cache-miss', matchedBlocks: matched[most] };

@@ -124,7 +124,14 @@ export interface FleetMetrics {
     sloMet: { ttft: boolean; tpot: boolean };
   };
   routing: Record<string, number>;
-  pool?: { puts: number; dedupPuts: number; fetches: number; evictions: number; usedBlocks: number; capacityBlocks: number };
+  pool?: {
+    puts: number;
+    dedupPuts: number;
+    fetches: number;
+    evictions: number;
+    usedBlocks: number;
+    capacityBlocks: number;
+  };
 }
 
 export interface RequestTable {
@@ -139,7 +146,10 @@ export interface FleetResult {
 }
 
 /** Validate, simulate, report. Throws ScenarioError (with every problem, path + message) on a bad scenario. */
-export async function runScenario(scenario: Scenario | unknown, options: RunOptions = {}): Promise<FleetResult> {
+export async function runScenario(
+  scenario: Scenario | unknown,
+  options: RunOptions = {},
+): Promise<FleetResult> {
   const rs = resolveScenario(scenario);
   const sim = new FleetSim(rs);
   const every = Math.max(1, options.checkpointEvery ?? 5000);
@@ -159,7 +169,10 @@ export async function runScenario(scenario: Scenario | unknown, options: RunOpti
 }
 
 /** The same without frames or checkpoints, synchronously (benches, tests). */
-export function runScenarioSync(scenario: Scenario | unknown, options: Omit<RunOptions, 'onFrame' | 'checkpoint'> = {}): FleetResult {
+export function runScenarioSync(
+  scenario: Scenario | unknown,
+  options: Omit<RunOptions, 'onFrame' | 'checkpoint'> = {},
+): FleetResult {
   const rs = resolveScenario(scenario);
   const sim = new FleetSim(rs);
   while (sim.step()) options.afterEvent?.(sim);
@@ -199,7 +212,12 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
   const simulatedS = sim.finishedAt > 0 ? sim.finishedAt : sim.now;
   const outputTokens = sum(pick(col('outputTokens'), (i) => status[i] === 1));
   const prompt = sum(col('promptTokens'));
-  const reused: TierTokens = { hbm: sum(col('reusedHbm')), dram: sum(col('reusedDram')), nvme: sum(col('reusedNvme')), remote: sum(col('reusedRemote')) };
+  const reused: TierTokens = {
+    hbm: sum(col('reusedHbm')),
+    dram: sum(col('reusedDram')),
+    nvme: sum(col('reusedNvme')),
+    remote: sum(col('reusedRemote')),
+  };
   const reusedTotal = reused.hbm + reused.dram + reused.nvme + reused.remote;
   const ttftAll = summarize(ttft);
   const tpotAll = summarize(tpot);
@@ -255,7 +273,11 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       const ti = TIER_ORDER.indexOf(o.tier);
       const series = sim.occupancy.used[ri].map((row) => row[ti]);
       const mean = series.length ? series.reduce((a, b) => a + b, 0) / series.length : 0;
-      kv[o.tier] = { meanBlocks: round(mean), maxBlocks: series.length ? Math.max(...series) : 0, capacityBlocks: o.capacityBlocks };
+      kv[o.tier] = {
+        meanBlocks: round(mean),
+        maxBlocks: series.length ? Math.max(...series) : 0,
+        capacityBlocks: o.capacityBlocks,
+      };
     }
     const g = r.grammar.counters;
     return {
@@ -272,7 +294,13 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       dropped: r.stats.dropped,
       kv,
       heldBlocks: { mean: round(r.heldOccupancy.mean(simulatedS)), max: r.heldOccupancy.max },
-      grammar: { hits: g.hits, joined: g.joined, compiles: g.compiles, compileSeconds: round(g.compileSeconds), evictions: g.evictions },
+      grammar: {
+        hits: g.hits,
+        joined: g.joined,
+        compiles: g.compiles,
+        compileSeconds: round(g.compileSeconds),
+        evictions: g.evictions,
+      },
     };
   });
   const gpuSeconds = sum(col('gpuSeconds'));
@@ -301,7 +329,10 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       tiers: sim.caches[0].tierNames,
       tokenBudget: rs.tokenBudget,
       chunk: rs.chunk > 0 ? rs.chunk : false,
-      toolPause: rs.toolPause.kind + ('tier' in rs.toolPause && rs.toolPause.tier ? `:${rs.toolPause.tier}` : '') + (rs.toolPause.kind === 'ttl' ? `:${rs.toolPause.ttlS}s→${rs.toolPause.then}` : ''),
+      toolPause:
+        rs.toolPause.kind +
+        ('tier' in rs.toolPause && rs.toolPause.tier ? `:${rs.toolPause.tier}` : '') +
+        (rs.toolPause.kind === 'ttl' ? `:${rs.toolPause.ttlS}s→${rs.toolPause.then}` : ''),
     },
     requests: {
       created,
@@ -344,7 +375,14 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
     routing,
   };
   if (pc && po) {
-    metrics.pool = { puts: pc.puts, dedupPuts: pc.dedupPuts, fetches: pc.fetches, evictions: pc.evictions, usedBlocks: po.usedBlocks, capacityBlocks: po.capacityBlocks };
+    metrics.pool = {
+      puts: pc.puts,
+      dedupPuts: pc.dedupPuts,
+      fetches: pc.fetches,
+      evictions: pc.evictions,
+      usedBlocks: po.usedBlocks,
+      capacityBlocks: po.capacityBlocks,
+    };
   }
   const result: FleetResult = { metrics };
   if (options.includeSeries ?? true) result.series = sim.occupancy;

@@ -9,7 +9,13 @@ import type { LinkSpec as CatalogLink } from '../catalog/links';
 import { DTYPES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
 import { kvReplication, type HardwareConfig } from '../cost';
 import type { LinkSpec as KvLink } from '../kvcache/types';
-import { GRAMMAR_COMPILE_PRESETS, GRAMMAR_MASK_COST_S, TOOL_LATENCY_PRESETS, validateDist, type Dist } from './dist';
+import {
+  GRAMMAR_COMPILE_PRESETS,
+  GRAMMAR_MASK_COST_S,
+  TOOL_LATENCY_PRESETS,
+  validateDist,
+  type Dist,
+} from './dist';
 import { ROUTER_KINDS, type RouterConfig } from './router';
 import type { CacheViewConfig } from './view';
 import type { SessionClass, ToolLatency } from './workload';
@@ -56,7 +62,8 @@ export type ToolPausePolicy =
 export interface SessionsWorkload {
   kind?: 'sessions';
   /** Open loop (Poisson sessions/s) or closed loop (N sessions in flight, a new one when one ends). */
-  arrival: { kind: 'poisson'; sessionsPerS: number } | { kind: 'closed'; concurrency: number; rampS?: number };
+  arrival:
+    { kind: 'poisson'; sessionsPerS: number } | { kind: 'closed'; concurrency: number; rampS?: number };
   /** Sessions to start in all (arrivals also stop at durationS). */
   sessions: number;
   classes: SessionClass[];
@@ -173,16 +180,23 @@ class V {
     this.errors.push({ path, message });
   }
   known(o: Obj, path: string, keys: readonly string[]): void {
-    for (const k of Object.keys(o)) if (!keys.includes(k)) this.err(path ? `${path}.${k}` : k, `unknown field (known: ${keys.join(', ')})`);
+    for (const k of Object.keys(o))
+      if (!keys.includes(k)) this.err(path ? `${path}.${k}` : k, `unknown field (known: ${keys.join(', ')})`);
   }
-  num(o: Obj, k: string, path: string, opts: { required?: boolean; min?: number; max?: number; gt?: number; integer?: boolean } = {}): void {
+  num(
+    o: Obj,
+    k: string,
+    path: string,
+    opts: { required?: boolean; min?: number; max?: number; gt?: number; integer?: boolean } = {},
+  ): void {
     const v = o[k];
     const p = path ? `${path}.${k}` : k;
     if (v === undefined) {
       if (opts.required) this.err(p, 'is required');
       return;
     }
-    if (typeof v !== 'number' || !Number.isFinite(v)) return this.err(p, `must be a finite number (got ${JSON.stringify(v)})`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      return this.err(p, `must be a finite number (got ${JSON.stringify(v)})`);
     if (opts.integer && !Number.isInteger(v)) this.err(p, `must be a whole number (got ${v})`);
     if (opts.min !== undefined && v < opts.min) this.err(p, `must be ≥ ${opts.min} (got ${v})`);
     if (opts.gt !== undefined && !(v > opts.gt)) this.err(p, `must be > ${opts.gt} (got ${v})`);
@@ -195,7 +209,11 @@ class V {
       if (required) this.err(p, `is required (one of ${values.map((x) => JSON.stringify(x)).join(', ')})`);
       return;
     }
-    if (!values.includes(v)) this.err(p, `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')} (got ${JSON.stringify(v)})`);
+    if (!values.includes(v))
+      this.err(
+        p,
+        `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')} (got ${JSON.stringify(v)})`,
+      );
   }
   obj(o: Obj, k: string, path: string, required = false): Obj | undefined {
     const v = o[k];
@@ -238,11 +256,13 @@ function validateTier(v: V, t: Obj | undefined, path: string): void {
 
 function validateToolLatency(v: V, x: unknown, path: string): void {
   if (typeof x === 'string') {
-    if (!(x in TOOL_LATENCY_PRESETS)) v.err(path, `unknown preset "${x}" (presets: ${Object.keys(TOOL_LATENCY_PRESETS).join(', ')})`);
+    if (!(x in TOOL_LATENCY_PRESETS))
+      v.err(path, `unknown preset "${x}" (presets: ${Object.keys(TOOL_LATENCY_PRESETS).join(', ')})`);
     return;
   }
   if (isObj(x) && 'mix' in x) {
-    if (!Array.isArray(x.mix) || x.mix.length === 0) return v.err(`${path}.mix`, 'must be a non-empty array of {weight, tool}');
+    if (!Array.isArray(x.mix) || x.mix.length === 0)
+      return v.err(`${path}.mix`, 'must be a non-empty array of {weight, tool}');
     x.mix.forEach((m: unknown, i: number) => {
       const p = `${path}.mix[${i}]`;
       if (!isObj(m)) return v.err(p, 'must be {weight, tool}');
@@ -275,10 +295,25 @@ function validateClass(v: V, c: unknown, path: string): void {
   v.num(c, 'apps', path, { min: 1, integer: true, max: 4095 });
   if (c.kind === 'agent') {
     v.known(c, path, [
-      'kind', 'name', 'weight', 'apps', 'systemTokens', 'toolSchemaTokens', 'taskTokens', 'turns', 'outputTokens',
-      'finalOutputTokens', 'toolResultTokens', 'toolLatency', 'nonExtension', 'structuredOutput',
+      'kind',
+      'name',
+      'weight',
+      'apps',
+      'systemTokens',
+      'toolSchemaTokens',
+      'taskTokens',
+      'turns',
+      'outputTokens',
+      'finalOutputTokens',
+      'toolResultTokens',
+      'toolLatency',
+      'nonExtension',
+      'structuredOutput',
     ]);
-    dists(['systemTokens', 'toolSchemaTokens', 'taskTokens', 'turns', 'outputTokens', 'toolResultTokens'], ['finalOutputTokens']);
+    dists(
+      ['systemTokens', 'toolSchemaTokens', 'taskTokens', 'turns', 'outputTokens', 'toolResultTokens'],
+      ['finalOutputTokens'],
+    );
     if (c.toolLatency === undefined) v.err(`${path}.toolLatency`, 'is required');
     else validateToolLatency(v, c.toolLatency, `${path}.toolLatency`);
     const ne = v.obj(c, 'nonExtension', path);
@@ -296,7 +331,18 @@ function validateClass(v: V, c: unknown, path: string): void {
     }
     validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
   } else if (c.kind === 'chat') {
-    v.known(c, path, ['kind', 'name', 'weight', 'apps', 'systemTokens', 'userTokens', 'outputTokens', 'turns', 'thinkTime', 'structuredOutput']);
+    v.known(c, path, [
+      'kind',
+      'name',
+      'weight',
+      'apps',
+      'systemTokens',
+      'userTokens',
+      'outputTokens',
+      'turns',
+      'thinkTime',
+      'structuredOutput',
+    ]);
     dists(['systemTokens', 'userTokens', 'outputTokens', 'turns', 'thinkTime']);
     validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
   } else {
@@ -311,7 +357,8 @@ function validateCatalogRef(v: V, x: unknown, path: string, kind: 'model' | 'acc
       else resolveAccelerator(x);
     } else if (isObj(x)) {
       const { base, ...over } = x as { base?: unknown };
-      if (typeof base !== 'string') return v.err(`${path}.base`, `must name the catalog ${kind} to start from`);
+      if (typeof base !== 'string')
+        return v.err(`${path}.base`, `must name the catalog ${kind} to start from`);
       if (kind === 'model') resolveModel(base, over as Partial<ModelSpec>);
       else resolveAccelerator(base, over as Partial<AcceleratorSpec>);
     } else v.err(path, `must be a catalog ${kind} id or {base, ...overrides}`);
@@ -328,9 +375,27 @@ export function validateScenario(input: unknown): ValidationError[] {
     return v.errors;
   }
   const s = input;
-  v.known(s, '', ['$schema', 'name', 'description', 'seed', 'durationS', 'drainS', 'model', 'hardware', 'replicas', 'scheduler', 'kv', 'router', 'workload', 'policies', 'slo', 'output']);
+  v.known(s, '', [
+    '$schema',
+    'name',
+    'description',
+    'seed',
+    'durationS',
+    'drainS',
+    'model',
+    'hardware',
+    'replicas',
+    'scheduler',
+    'kv',
+    'router',
+    'workload',
+    'policies',
+    'slo',
+    'output',
+  ]);
   if (s.name !== undefined && typeof s.name !== 'string') v.err('name', 'must be a string');
-  if (s.description !== undefined && typeof s.description !== 'string') v.err('description', 'must be a string');
+  if (s.description !== undefined && typeof s.description !== 'string')
+    v.err('description', 'must be a string');
   v.num(s, 'seed', '', { required: true, integer: true });
   v.num(s, 'durationS', '', { required: true, gt: 0 });
   v.num(s, 'drainS', '', { min: 0 });
@@ -340,7 +405,17 @@ export function validateScenario(input: unknown): ValidationError[] {
 
   const hw = v.obj(s, 'hardware', '', true);
   if (hw) {
-    v.known(hw, 'hardware', ['accelerator', 'tp', 'mfu', 'mbu', 'weightDtype', 'kvDtype', 'computeDtype', 'memoryUtilization', 'gpuHourUSD']);
+    v.known(hw, 'hardware', [
+      'accelerator',
+      'tp',
+      'mfu',
+      'mbu',
+      'weightDtype',
+      'kvDtype',
+      'computeDtype',
+      'memoryUtilization',
+      'gpuHourUSD',
+    ]);
     if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
     else validateCatalogRef(v, hw.accelerator, 'hardware.accelerator', 'accelerator');
     v.num(hw, 'tp', 'hardware', { min: 1, max: 64, integer: true });
@@ -358,7 +433,8 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.known(sch, 'scheduler', ['maxBatchSeqs', 'tokenBudget', 'chunkedPrefill', 'preemption']);
     v.num(sch, 'maxBatchSeqs', 'scheduler', { min: 1, integer: true });
     v.num(sch, 'tokenBudget', 'scheduler', { min: 1, integer: true });
-    if (sch.chunkedPrefill !== undefined && sch.chunkedPrefill !== false) v.num(sch, 'chunkedPrefill', 'scheduler', { min: 1, integer: true });
+    if (sch.chunkedPrefill !== undefined && sch.chunkedPrefill !== false)
+      v.num(sch, 'chunkedPrefill', 'scheduler', { min: 1, integer: true });
     v.oneOf(sch, 'preemption', 'scheduler', ['recompute', 'swap']);
   }
 
@@ -370,7 +446,8 @@ export function validateScenario(input: unknown): ValidationError[] {
     validateTier(v, v.obj(kv, 'dram', 'kv'), 'kv.dram');
     validateTier(v, v.obj(kv, 'nvme', 'kv'), 'kv.nvme');
     validateTier(v, v.obj(kv, 'pool', 'kv'), 'kv.pool');
-    if (kv.promoteOnHit !== undefined && typeof kv.promoteOnHit !== 'boolean') v.err('kv.promoteOnHit', 'must be true or false');
+    if (kv.promoteOnHit !== undefined && typeof kv.promoteOnHit !== 'boolean')
+      v.err('kv.promoteOnHit', 'must be true or false');
   }
 
   const r = v.obj(s, 'router', '', true);
@@ -382,7 +459,16 @@ export function validateScenario(input: unknown): ValidationError[] {
       v.num(r, 'overloadRatio', 'router', { gt: 0 });
       v.num(r, 'overloadMinTokens', 'router', { min: 0 });
     } else if (r.kind === 'cache-aware') {
-      v.known(r, 'router', [...common, 'scoring', 'cacheThreshold', 'balanceAbsThreshold', 'balanceRelThreshold', 'prefixWeight', 'loadWeight', 'kvWeight']);
+      v.known(r, 'router', [
+        ...common,
+        'scoring',
+        'cacheThreshold',
+        'balanceAbsThreshold',
+        'balanceRelThreshold',
+        'prefixWeight',
+        'loadWeight',
+        'kvWeight',
+      ]);
       v.oneOf(r, 'scoring', 'router', ['threshold', 'weighted']);
       v.num(r, 'cacheThreshold', 'router', { min: 0, max: 1 });
       v.num(r, 'balanceAbsThreshold', 'router', { min: 0 });
@@ -406,26 +492,46 @@ export function validateScenario(input: unknown): ValidationError[] {
   const w = v.obj(s, 'workload', '', true);
   if (w) {
     if (w.kind === 'trace') {
-      v.known(w, 'workload', ['kind', 'format', 'records', 'text', 'path', 'replay', 'traceBlockSize', 'timeScale', 'limit', 'onError']);
+      v.known(w, 'workload', [
+        'kind',
+        'format',
+        'records',
+        'text',
+        'path',
+        'replay',
+        'traceBlockSize',
+        'timeScale',
+        'limit',
+        'onError',
+      ]);
       v.oneOf(w, 'format', 'workload', ['mooncake', 'native'], true);
-      if (w.records === undefined && w.path === undefined && w.text === undefined) v.err('workload', 'a trace workload needs "records", "text" or "path"');
-      if (w.records !== undefined && (!Array.isArray(w.records) || w.format !== 'mooncake')) v.err('workload.records', 'must be an array of Mooncake records (format "mooncake")');
+      if (w.records === undefined && w.path === undefined && w.text === undefined)
+        v.err('workload', 'a trace workload needs "records", "text" or "path"');
+      if (w.records !== undefined && (!Array.isArray(w.records) || w.format !== 'mooncake'))
+        v.err('workload.records', 'must be an array of Mooncake records (format "mooncake")');
       if (w.path !== undefined && typeof w.path !== 'string') v.err('workload.path', 'must be a string');
-      if (w.text !== undefined && typeof w.text !== 'string') v.err('workload.text', 'must be a string (JSONL)');
+      if (w.text !== undefined && typeof w.text !== 'string')
+        v.err('workload.text', 'must be a string (JSONL)');
       v.oneOf(w, 'replay', 'workload', ['timestamps', 'sessions']);
-      if (w.replay === 'sessions' && w.format === 'mooncake') v.err('workload.replay', '"sessions" needs a native trace (Mooncake records have no sessions)');
+      if (w.replay === 'sessions' && w.format === 'mooncake')
+        v.err('workload.replay', '"sessions" needs a native trace (Mooncake records have no sessions)');
       v.oneOf(w, 'onError', 'workload', ['skip', 'stop']);
       if (w.format === 'mooncake') {
         const tb = typeof w.traceBlockSize === 'number' ? w.traceBlockSize : 512;
         const kvb = isObj(s.kv) ? s.kv.blockSize : undefined;
-        if (kvb !== undefined && kvb !== tb) v.err('kv.blockSize', `must equal the Mooncake trace's block size ${tb} (its hash ids name ${tb}-token blocks)`);
+        if (kvb !== undefined && kvb !== tb)
+          v.err(
+            'kv.blockSize',
+            `must equal the Mooncake trace's block size ${tb} (its hash ids name ${tb}-token blocks)`,
+          );
       }
       v.num(w, 'traceBlockSize', 'workload', { min: 1, integer: true });
       v.num(w, 'timeScale', 'workload', { gt: 0 });
       v.num(w, 'limit', 'workload', { min: 1, integer: true });
     } else {
       v.known(w, 'workload', ['kind', 'arrival', 'sessions', 'classes']);
-      if (w.kind !== undefined && w.kind !== 'sessions') v.err('workload.kind', 'must be "sessions" or "trace"');
+      if (w.kind !== undefined && w.kind !== 'sessions')
+        v.err('workload.kind', 'must be "sessions" or "trace"');
       v.num(w, 'sessions', 'workload', { required: true, min: 1, integer: true, max: 16_000_000 });
       const a = v.obj(w, 'arrival', 'workload', true);
       if (a) {
@@ -439,7 +545,8 @@ export function validateScenario(input: unknown): ValidationError[] {
           v.num(a, 'rampS', 'workload.arrival', { min: 0 });
         }
       }
-      if (!Array.isArray(w.classes) || w.classes.length === 0) v.err('workload.classes', 'must be a non-empty array of session classes');
+      if (!Array.isArray(w.classes) || w.classes.length === 0)
+        v.err('workload.classes', 'must be a non-empty array of session classes');
       else {
         w.classes.forEach((c: unknown, i: number) => validateClass(v, c, `workload.classes[${i}]`));
         if (w.classes.length > 15) v.err('workload.classes', 'at most 15 classes');
@@ -474,14 +581,16 @@ export function validateScenario(input: unknown): ValidationError[] {
     if (so) {
       const p = 'policies.structuredOutput';
       v.known(so, p, ['compileTime', 'cacheCapacity', 'maskCostS']);
-      if (typeof so.compileTime === 'string') v.oneOf(so, 'compileTime', p, Object.keys(GRAMMAR_COMPILE_PRESETS));
+      if (typeof so.compileTime === 'string')
+        v.oneOf(so, 'compileTime', p, Object.keys(GRAMMAR_COMPILE_PRESETS));
       else if (so.compileTime !== undefined) validateDist(so.compileTime, `${p}.compileTime`, v.errors);
       v.num(so, 'cacheCapacity', p, { min: 0, integer: true });
       v.num(so, 'maskCostS', p, { min: 0 });
     }
   }
   const sch2 = isObj(s.scheduler) ? s.scheduler : {};
-  if (sch2.preemption === 'swap' && !(isObj(s.kv) && isObj(s.kv.dram))) v.err('scheduler.preemption', '"swap" needs kv.dram to be configured');
+  if (sch2.preemption === 'swap' && !(isObj(s.kv) && isObj(s.kv.dram)))
+    v.err('scheduler.preemption', '"swap" needs kv.dram to be configured');
 
   const slo = v.obj(s, 'slo', '');
   if (slo) {
@@ -536,10 +645,17 @@ export interface ResolvedScenario {
   endS: number;
 }
 
-function linkOf(ref: LinkRef | undefined, fallback: string, parallel: number): { link: KvLink; name: string } {
+function linkOf(
+  ref: LinkRef | undefined,
+  fallback: string,
+  parallel: number,
+): { link: KvLink; name: string } {
   if (ref === undefined || typeof ref === 'string') {
     const l: CatalogLink = resolveLink(ref ?? fallback);
-    return { link: { bandwidthGBps: (l.effectiveBandwidth * parallel) / 1e9, latencyS: l.latency }, name: parallel > 1 ? `${parallel} × ${l.id}` : l.id };
+    return {
+      link: { bandwidthGBps: (l.effectiveBandwidth * parallel) / 1e9, latencyS: l.latency },
+      name: parallel > 1 ? `${parallel} × ${l.id}` : l.id,
+    };
   }
   return {
     link: { bandwidthGBps: ref.bandwidthGBps * parallel, latencyS: ref.latencyS ?? 0 },
@@ -552,7 +668,8 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   const errors = validateScenario(input);
   if (errors.length) throw new ScenarioError(errors);
   const s = input as Scenario;
-  const model = typeof s.model === 'string' ? resolveModel(s.model) : resolveModel(s.model.base, stripBase(s.model));
+  const model =
+    typeof s.model === 'string' ? resolveModel(s.model) : resolveModel(s.model.base, stripBase(s.model));
   const acc =
     typeof s.hardware.accelerator === 'string'
       ? resolveAccelerator(s.hardware.accelerator)
@@ -566,9 +683,14 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     kvDtype: s.hardware.kvDtype ?? 'bf16',
     computeDtype: s.hardware.computeDtype ?? 'bf16',
   };
-  if (hw.computeDtype === 'fp8' && !(acc.fp8Flops > 0)) throw new ScenarioError([{ path: 'hardware.computeDtype', message: `${acc.id} has no FP8 tensor path` }]);
+  if (hw.computeDtype === 'fp8' && !(acc.fp8Flops > 0))
+    throw new ScenarioError([{ path: 'hardware.computeDtype', message: `${acc.id} has no FP8 tensor path` }]);
   const kv = s.kv ?? {};
-  const blockSize = kv.blockSize ?? (s.workload.kind === 'trace' && s.workload.format === 'mooncake' ? (s.workload.traceBlockSize ?? 512) : 256);
+  const blockSize =
+    kv.blockSize ??
+    (s.workload.kind === 'trace' && s.workload.format === 'mooncake'
+      ? (s.workload.traceBlockSize ?? 512)
+      : 256);
   const bytesPerBlock = kvBytesPerToken(model, hw.kvDtype) * blockSize;
   const util = s.hardware.memoryUtilization ?? 0.9;
   const budget = hw.tp * acc.memoryBytes * util - weightBytes(model, hw.weightDtype);
@@ -588,10 +710,12 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   };
   const sched = s.scheduler ?? {};
   const tokenBudget = sched.tokenBudget ?? 8192;
-  const chunk = sched.chunkedPrefill === false ? 0 : Math.min(sched.chunkedPrefill ?? tokenBudget, tokenBudget);
+  const chunk =
+    sched.chunkedPrefill === false ? 0 : Math.min(sched.chunkedPrefill ?? tokenBudget, tokenBudget);
   const so = s.policies?.structuredOutput ?? {};
   const preset = typeof so.compileTime === 'string' ? so.compileTime : 'xgrammar';
-  const compileTime: Dist = typeof so.compileTime === 'object' ? so.compileTime : GRAMMAR_COMPILE_PRESETS[preset];
+  const compileTime: Dist =
+    typeof so.compileTime === 'object' ? so.compileTime : GRAMMAR_COMPILE_PRESETS[preset];
   const drain = s.drainS ?? Infinity;
   return {
     scenario: s,

@@ -61,7 +61,15 @@ function mooncakeTurns(reqs: MooncakeRequest[], bs: number): TraceTurn[] {
       parent = chainHash(parent, segId(SEG.trace, i, k));
       hashes.push(parent);
     }
-    const spec: RequestSpec = { segments: [], promptTokens: input, outputTokens: output, outputSegmentId: 0, schemaId: -1, turn: 0, hashes };
+    const spec: RequestSpec = {
+      segments: [],
+      promptTokens: input,
+      outputTokens: output,
+      outputSegmentId: 0,
+      schemaId: -1,
+      turn: 0,
+      hashes,
+    };
     return { session: -1, turn: 0, t: rec.timestampMs / 1000, spec, gapS: 0 };
   });
 }
@@ -76,17 +84,29 @@ export function loadTrace(w: TraceWorkload, blockSize: number): LoadedTrace {
   if (w.format === 'mooncake') {
     let reqs: MooncakeRequest[];
     if (w.records) {
-      reqs = w.records.map((r, i) => ({ line: i + 1, timestampMs: r.timestamp, inputLength: r.input_length, outputLength: r.output_length, hashIds: r.hash_ids }));
+      reqs = w.records.map((r, i) => ({
+        line: i + 1,
+        timestampMs: r.timestamp,
+        inputLength: r.input_length,
+        outputLength: r.output_length,
+        hashIds: r.hash_ids,
+      }));
     } else if (typeof w.text === 'string') {
       const res = readMooncake(w.text, { onError: w.onError ?? 'stop' });
       reqs = res.requests;
       errorCount = res.errorCount;
       firstErrors = res.errors.slice(0, 5).map((e) => `line ${e.line}: ${e.message}`);
-    } else throw new TraceLoadError('a Mooncake trace workload needs "records" or the file\'s "text" (the command line reads "path")');
+    } else
+      throw new TraceLoadError(
+        'a Mooncake trace workload needs "records" or the file\'s "text" (the command line reads "path")',
+      );
     if (w.limit) reqs = reqs.slice(0, w.limit);
     turns = mooncakeTurns(reqs, blockSize);
   } else {
-    if (typeof w.text !== 'string') throw new TraceLoadError('a native trace workload needs the file\'s "text" (the command line reads "path")');
+    if (typeof w.text !== 'string')
+      throw new TraceLoadError(
+        'a native trace workload needs the file\'s "text" (the command line reads "path")',
+      );
     const res = readNative(w.text, { onError: w.onError ?? 'stop' });
     errorCount = res.errorCount;
     firstErrors = res.errors.slice(0, 5).map((e) => `line ${e.line}: ${e.message}`);

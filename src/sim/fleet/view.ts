@@ -134,7 +134,11 @@ class ApproximateView implements CacheView {
 }
 
 /** A view over the given caches. `defaultCapacity` (blocks) sizes an approximate view when not given. */
-export function createCacheView(c: CacheViewConfig, caches: readonly KvCache[], defaultCapacity: number): CacheView {
+export function createCacheView(
+  c: CacheViewConfig,
+  caches: readonly KvCache[],
+  defaultCapacity: number,
+): CacheView {
   switch (c.kind) {
     case 'exact':
       return new ExactView(caches, c.tiers ?? 'local');

@@ -38,7 +38,8 @@ export function segId(kind: number, a: number, b: number): number {
   return (kind * TWO24 + (a % TWO24)) * TWO24 + (b % TWO24);
 }
 
-export type ToolLatency = Dist | ToolLatencyPreset | { mix: { weight: number; tool: Dist | ToolLatencyPreset }[] };
+export type ToolLatency =
+  Dist | ToolLatencyPreset | { mix: { weight: number; tool: Dist | ToolLatencyPreset }[] };
 
 export interface AgentClass {
   kind: 'agent';
@@ -139,7 +140,10 @@ function mixSeed(seed: number, salt: number, i: number): number {
 export function resolveToolLatency(t: ToolLatency): Dist {
   if (typeof t === 'string') return TOOL_LATENCY_PRESETS[t];
   if ('mix' in t) {
-    return { kind: 'mixture', components: t.mix.map((m) => ({ weight: m.weight, dist: resolveToolLatency(m.tool) })) };
+    return {
+      kind: 'mixture',
+      components: t.mix.map((m) => ({ weight: m.weight, dist: resolveToolLatency(m.tool) })),
+    };
   }
   return t;
 }
@@ -200,7 +204,18 @@ export class WorkloadGenerator {
     const turns = sampleInt(c.turns, rng, 1);
     let tokens = 0;
     for (const s of context) tokens += s.tokens;
-    return { index, cls, app, turn: 0, turns, rng, context, contextTokens: tokens, toolVariant: 0, compactions: 0 };
+    return {
+      index,
+      cls,
+      app,
+      turn: 0,
+      turns,
+      rng,
+      context,
+      contextTokens: tokens,
+      toolVariant: 0,
+      compactions: 0,
+    };
   }
 
   /** The request for the session's current turn. */
@@ -220,7 +235,10 @@ export class WorkloadGenerator {
         s.toolVariant++;
         // context[1] is always the tool block of an agent (compaction keeps it there too).
         s.context = s.context.slice();
-        s.context[1] = { id: segId(SEG.tools, s.cls * 4096 + s.app, s.toolVariant), tokens: s.context[1].tokens };
+        s.context[1] = {
+          id: segId(SEG.tools, s.cls * 4096 + s.app, s.toolVariant),
+          tokens: s.context[1].tokens,
+        };
         segments = s.context;
       }
       if (ne?.timestampTokens) {
@@ -232,7 +250,10 @@ export class WorkloadGenerator {
     const outDist = last && c.kind === 'agent' && c.finalOutputTokens ? c.finalOutputTokens : c.outputTokens;
     const outputTokens = sampleInt(outDist, rng, 1);
     const so = c.structuredOutput;
-    const schemaId = so && so.prob > 0 && rng.next() < so.prob ? (s.cls * 4096 + s.app) * 4096 + rng.int(Math.max(1, so.schemas)) : -1;
+    const schemaId =
+      so && so.prob > 0 && rng.next() < so.prob
+        ? (s.cls * 4096 + s.app) * 4096 + rng.int(Math.max(1, so.schemas))
+        : -1;
     return {
       segments,
       promptTokens,
@@ -253,14 +274,20 @@ export class WorkloadGenerator {
     if (s.turn >= s.turns) return { kind: 'end', delayS: 0 };
     if (c.kind === 'chat') return { kind: 'think', delayS: Math.max(0, sample(c.thinkTime, rng)) };
     const delayS = Math.max(0, sample(this.toolDist[s.cls]!, rng));
-    const res: Segment = { id: segId(SEG.result, s.index, s.turn - 1), tokens: sampleInt(c.toolResultTokens, rng) };
+    const res: Segment = {
+      id: segId(SEG.result, s.index, s.turn - 1),
+      tokens: sampleInt(c.toolResultTokens, rng),
+    };
     s.context.push(res);
     s.contextTokens += res.tokens;
     const comp = c.nonExtension?.compaction;
     if (comp && s.contextTokens > comp.thresholdTokens) {
       // Keep the app's head (system + tools), replace task and history by a summary.
       const head = s.context.slice(0, 2);
-      const summary: Segment = { id: segId(SEG.summary, s.index, s.compactions++), tokens: comp.summaryTokens };
+      const summary: Segment = {
+        id: segId(SEG.summary, s.index, s.compactions++),
+        tokens: comp.summaryTokens,
+      };
       s.context = [...head, summary];
       s.contextTokens = head[0].tokens + head[1].tokens + summary.tokens;
     }
