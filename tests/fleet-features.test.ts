@@ -251,3 +251,35 @@ describe('scenario validation', () => {
     expect(validateScenario(scenario())).toEqual([]);
   });
 });
+
+describe('the cache-aware router sees the caches through its view', () => {
+  const run = (view: NonNullable<Scenario['router']['view']>) =>
+    runScenarioSync(
+      scenario({
+        replicas: 3,
+        router: { kind: 'cache-aware', view },
+        workload: {
+          arrival: { kind: 'poisson', sessionsPerS: 1 },
+          sessions: 30,
+          classes: [agentClass({ apps: 3 })],
+        },
+      }),
+    ).metrics;
+
+  it('exact and approximate views find the sessions’ prefixes', () => {
+    for (const v of [{ kind: 'exact' } as const, { kind: 'approximate' } as const]) {
+      const m = run(v);
+      expect(m.routing['cache-hit']).toBeGreaterThan(60);
+      expect(m.tokens.reuseRatio).toBeGreaterThan(0.6);
+    }
+  });
+
+  it('a view that is never refreshed sees nothing, and routing falls back to free KV', () => {
+    const stale = run({ kind: 'delayed', intervalS: 1e9 });
+    expect(stale.routing['cache-hit'] ?? 0).toBe(0);
+    expect(stale.routing['cache-miss']).toBe(stale.requests.created);
+    const fresh = run({ kind: 'delayed', intervalS: 0.1 });
+    expect(fresh.routing['cache-hit']).toBeGreaterThan(60);
+    expect(fresh.tokens.reuseRatio).toBeGreaterThan(stale.tokens.reuseRatio);
+  });
+});

@@ -59,37 +59,53 @@ class ExactView implements CacheView {
   sync(): void {}
 }
 
+/** Binary search in a sorted Float64Array. */
+function sortedHas(a: Float64Array, x: number): boolean {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = a[mid];
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 class DelayedView implements CacheView {
   readonly kind = 'delayed';
-  private readonly sets: Set<number>[];
+  /** Per replica: the hashes it had at the last refresh, sorted (a typed-array sort is native and fast). */
+  private readonly copies: Float64Array[];
   private readonly out: Int32Array;
   constructor(
     private readonly caches: readonly KvCache[],
     readonly syncIntervalS: number,
     private readonly tiers: ViewTiers,
   ) {
-    this.sets = caches.map(() => new Set<number>());
+    this.copies = caches.map(() => new Float64Array(0));
     this.out = new Int32Array(caches.length);
     this.sync();
   }
   sync(): void {
+    const hbmOnly = this.tiers === 'hbm';
     for (let r = 0; r < this.caches.length; r++) {
       const snap = this.caches[r].snapshot();
-      const s = new Set<number>();
-      const hbmOnly = this.tiers === 'hbm';
+      const keep = new Float64Array(snap.count);
+      let n = 0;
       for (let i = 0; i < snap.count; i++) {
         if (snap.flags[i] & 1) continue; // pending: not computed yet
         if (hbmOnly && snap.tier[i] !== 0) continue;
-        s.add(snap.hashes[i]);
+        keep[n++] = snap.hashes[i];
       }
-      this.sets[r] = s;
+      this.copies[r] = keep.subarray(0, n).sort();
     }
   }
   match(hashes: ArrayLike<number>, count: number): Int32Array {
-    for (let r = 0; r < this.sets.length; r++) {
-      const s = this.sets[r];
+    for (let r = 0; r < this.copies.length; r++) {
+      const a = this.copies[r];
       let i = 0;
-      while (i < count && s.has(hashes[i])) i++;
+      while (i < count && sortedHas(a, hashes[i])) i++;
       this.out[r] = i;
     }
     return this.out;
