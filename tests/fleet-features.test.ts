@@ -151,6 +151,37 @@ describe('tool-pause policies', () => {
   });
 });
 
+describe('the shared pool', () => {
+  const run = (bandwidthGBps?: number) =>
+    runScenarioSync(
+      scenario({
+        replicas: 2,
+        router: { kind: 'round-robin' },
+        kv: { blockSize: 16, pool: { capacityGB: 10, ...(bandwidthGBps ? { bandwidthGBps } : {}) } },
+        policies: { toolPause: { kind: 'offload', tier: 'remote' } },
+        workload: {
+          arrival: { kind: 'poisson', sessionsPerS: 4 },
+          sessions: 20,
+          classes: [agentClass({ turns: c(3) })],
+        },
+      }),
+      { includeRequests: true },
+    );
+
+  it('its own bandwidth, shared by every replica, slows reloads when it is the bottleneck', () => {
+    const free = run();
+    const slow = run(0.2);
+    expect(free.metrics.tokens.reused.remote).toBeGreaterThan(0);
+    expect(slow.metrics.tokens.reused.remote).toBeGreaterThan(0);
+    expect(slow.metrics.requests.kvLoadS.mean).toBeGreaterThan(5 * free.metrics.requests.kvLoadS.mean);
+    // A reload of b bytes takes at least b / 0.2 GB/s.
+    const d = slow.requests!.data;
+    for (let i = 0; i < d.loadS.length; i++)
+      if (d.reusedRemote[i] > 0)
+        expect(d.loadS[i]).toBeGreaterThanOrEqual((d.reusedRemote[i] * 131072) / 0.2e9 - 1e-12);
+  });
+});
+
 describe('memory pressure', () => {
   it('swap preemption offloads to DRAM and reloads; recompute prefills again', () => {
     const base = (preemption: 'swap' | 'recompute') =>

@@ -153,6 +153,8 @@ export class FleetSim implements ReplicaHost {
       : null;
     this.caches = [];
     this.replicas = [];
+    const poolLink =
+      rs.pool && rs.pool.sharedBytesPerS > 0 ? { bytesPerS: rs.pool.sharedBytesPerS, freeAt: 0 } : null;
     for (let i = 0; i < rs.replicas; i++) {
       const tiers: TierConfig[] = [{ name: 'hbm', capacityBlocks: rs.hbmBlocks }];
       if (rs.dram) tiers.push({ name: 'dram', capacityBytes: rs.dram.capacityBytes, link: rs.dram.link });
@@ -183,6 +185,7 @@ export class FleetSim implements ReplicaHost {
             grammarCapacity: rs.grammarCapacity,
             maskCostS: rs.maskCostS,
             tiers: cache.tierNames,
+            poolLink,
             rng: createRng((seed ^ 0x67726d72) + i * 7919),
           },
           this,

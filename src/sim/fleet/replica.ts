@@ -119,7 +119,15 @@ export interface ReplicaConfig {
   maskCostS: number;
   /** Tier names of the cache, in order. */
   tiers: readonly string[];
+  /** The shared pool's own bandwidth (all replicas' transfers to and from it queue here), or null if unlimited. */
+  poolLink: SharedLink | null;
   rng: Rng;
+}
+
+/** A resource shared by all replicas: transfers take turns on it (FIFO). */
+export interface SharedLink {
+  bytesPerS: number;
+  freeAt: number;
 }
 
 interface PrefillItem {
@@ -387,7 +395,15 @@ export class Replica {
     const t = this.c.tiers.indexOf(tier);
     if (res.offload && res.offload.timeS > 0 && t > 0) {
       // Offloads share the link with reloads (one transfer at a time, FIFO).
-      this.linkFree[t] = Math.max(this.host.now, this.linkFree[t]) + res.offload.timeS;
+      let start = Math.max(this.host.now, this.linkFree[t]);
+      let dur = res.offload.timeS;
+      const pl = this.c.poolLink;
+      if (pl && tier === 'remote') {
+        start = Math.max(start, pl.freeAt);
+        dur = Math.max(dur, res.offload.bytes / pl.bytesPerS);
+        pl.freeAt = start + res.offload.bytes / pl.bytesPerS;
+      }
+      this.linkFree[t] = start + dur;
     }
   }
 
@@ -490,8 +506,16 @@ export class Replica {
       r.reused[i] += th.tokens;
       if (th.blocks === 0) continue;
       r.bytesLoaded += th.bytes;
-      const start = Math.max(t0, this.linkFree[i]);
-      t0 = start + th.timeS;
+      let start = Math.max(t0, this.linkFree[i]);
+      let dur = th.timeS;
+      const pl = this.c.poolLink;
+      if (pl && th.tier === 'remote') {
+        // The pool serves every replica: the transfer also waits for, and is limited by, its bandwidth.
+        start = Math.max(start, pl.freeAt);
+        dur = Math.max(dur, th.bytes / pl.bytesPerS);
+        pl.freeAt = start + th.bytes / pl.bytesPerS;
+      }
+      t0 = start + dur;
       this.linkFree[i] = t0;
     }
     const skipped = cached - r.ctx;

@@ -45,6 +45,8 @@ export interface TierSpec {
    * 1 otherwise.
    */
   parallel?: number;
+  /** Pool only: the store's own aggregate bandwidth, GB/s, shared by all replicas (default: unlimited). */
+  bandwidthGBps?: number;
 }
 
 export type ToolPausePolicy =
@@ -248,7 +250,14 @@ function validateLinkRef(v: V, x: unknown, path: string): void {
 
 function validateTier(v: V, t: Obj | undefined, path: string): void {
   if (!t) return;
-  v.known(t, path, ['capacityGB', 'link', 'parallel']);
+  v.known(
+    t,
+    path,
+    path === 'kv.pool'
+      ? ['capacityGB', 'link', 'parallel', 'bandwidthGBps']
+      : ['capacityGB', 'link', 'parallel'],
+  );
+  v.num(t, 'bandwidthGBps', path, { gt: 0 });
   v.num(t, 'capacityGB', path, { required: true, min: 0 });
   validateLinkRef(v, t.link, `${path}.link`);
   v.num(t, 'parallel', path, { min: 1, integer: true });
@@ -614,6 +623,8 @@ export interface ResolvedTier {
   link: KvLink;
   /** The catalog entry or a description, for the metrics. */
   linkName: string;
+  /** Pool only: its own aggregate bandwidth, bytes/s (0: unlimited). */
+  sharedBytesPerS: number;
 }
 
 export interface ResolvedScenario {
@@ -706,7 +717,12 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   const tier = (t: TierSpec | undefined, fallback: string, defParallel: number): ResolvedTier | undefined => {
     if (!t) return undefined;
     const { link, name } = linkOf(t.link, fallback, t.parallel ?? defParallel);
-    return { capacityBytes: t.capacityGB * 1e9, link, linkName: name };
+    return {
+      capacityBytes: t.capacityGB * 1e9,
+      link,
+      linkName: name,
+      sharedBytesPerS: (t.bandwidthGBps ?? 0) * 1e9,
+    };
   };
   const sched = s.scheduler ?? {};
   const tokenBudget = sched.tokenBudget ?? 8192;
