@@ -314,3 +314,33 @@ describe('the cache-aware router sees the caches through its view', () => {
     expect(fresh.tokens.reuseRatio).toBeGreaterThan(stale.tokens.reuseRatio);
   });
 });
+
+describe('router options', () => {
+  const run = (router: Scenario['router']) =>
+    runScenarioSync(
+      scenario({
+        replicas: 4,
+        router,
+        workload: {
+          arrival: { kind: 'poisson', sessionsPerS: 3 },
+          sessions: 40,
+          classes: [agentClass({ apps: 2 })],
+        },
+      }),
+    ).metrics;
+
+  it('session affinity falls back to the least loaded replica when its replica is overloaded', () => {
+    const loose = run({ kind: 'session-affinity' });
+    expect(loose.routing['sticky-overflow'] ?? 0).toBe(0);
+    const tight = run({ kind: 'session-affinity', overloadRatio: 1, overloadMinTokens: 0 });
+    expect(tight.routing['sticky-overflow']).toBeGreaterThan(0);
+    expect(tight.tokens.reuseRatio).toBeLessThan(loose.tokens.reuseRatio);
+  });
+
+  it('weighted cache-aware scoring routes by prefix, load and free KV', () => {
+    const m = run({ kind: 'cache-aware', scoring: 'weighted' });
+    expect(Object.keys(m.routing)).toEqual(['weighted-score']);
+    const blind = run({ kind: 'cache-aware', scoring: 'weighted', prefixWeight: 0 });
+    expect(m.tokens.reuseRatio).toBeGreaterThan(blind.tokens.reuseRatio);
+  });
+});
