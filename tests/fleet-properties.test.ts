@@ -124,6 +124,7 @@ describe('fleet properties', () => {
         const m = res.metrics;
         expect(m.requests.finished + m.requests.dropped).toBe(m.requests.created);
         expect(m.requests.unfinished).toBe(0);
+        expect(m.requests.stalled).toBe(false);
         expect(m.sessions.finished + m.sessions.dropped).toBe(m.sessions.started);
         const sim = final as unknown as FleetSim;
         expect(conserved(sim)).toEqual([]);

@@ -90,6 +90,8 @@ export interface FleetMetrics {
     finished: number;
     dropped: number;
     unfinished: number;
+    /** True when requests were left queued with no event that could ever move them (a bug guard: never expected). */
+    stalled: boolean;
     dropReasons: Record<string, number>;
     ttft: Summary;
     tpot: Summary;
@@ -339,6 +341,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       finished,
       dropped,
       unfinished: created - finished - dropped,
+      stalled: sim.stalled,
       dropReasons: Object.fromEntries(sim.dropReasons),
       ttft: roundSummary(ttftAll),
       tpot: roundSummary(tpotAll),
