@@ -11,9 +11,14 @@ import {
   duplicatedPrefixBytes,
   replicasHoldingSession,
   spreadTurnHitRate,
+  replicaKvBlocks,
   warmTurnProbability,
 } from '../src/sim/routing/theory';
-import { frameAt, requestRows, summarizeRows, LAB_SHARED_TOKENS } from '../src/sim/routing/summary';
+import { findAccelerator } from '../src/sim/catalog/accelerators';
+import { weightBytes } from '../src/sim/catalog/models';
+import { resolveScenario } from '../src/sim/fleet/scenario';
+import { capacityAtSlo, frameAt, requestRows, summarizeRows } from '../src/sim/routing/summary';
+import { LAB_SHARED_TOKENS } from '../src/sim/routing/constants';
 import {
   LAB_BLOCK_SIZE,
   LAB_SYSTEM_TOKENS,
@@ -169,6 +174,20 @@ describe('summary: figures of a run from its per-request table, up to any t', ()
     expect(Number.isNaN(summarizeRows(rows, 2, -1, 5000).hitRate)).toBe(true);
   });
 
+  it('capacity at a TTFT target: the first crossing, read linearly between sweep points', () => {
+    const pts = [
+      { sessionsPerS: 0.4, ttftP90: 0.5 },
+      { sessionsPerS: 0.8, ttftP90: 1.5 },
+      { sessionsPerS: 1.2, ttftP90: 3.5 },
+    ];
+    // Crosses 2 s between 0.8 (1.5 s) and 1.2 (3.5 s): 0.8 + 0.4 × 0.5/2 = 0.9.
+    expect(capacityAtSlo(pts, 2)!.load).toBeCloseTo(0.9, 12);
+    expect(capacityAtSlo(pts, 2)!.beyond).toBe(false);
+    expect(capacityAtSlo(pts, 0.25)).toBeNull();
+    expect(capacityAtSlo(pts, 10)).toEqual({ load: 1.2, beyond: true });
+    expect(capacityAtSlo([...pts].reverse(), 2)!.load).toBeCloseTo(0.9, 12);
+  });
+
   it('frameAt picks the last frame at or before t', () => {
     const f = { count: 4, t: Float64Array.from([0, 0.5, 1, 1.5]) };
     expect(frameAt(f, -3)).toBe(0);
@@ -191,6 +210,24 @@ describe('lab: the lesson runs on the fleet simulator', () => {
     expect(labBytesPerBlock()).toBe(262_144 * 256);
   });
 
+  it('replica KV capacity by formula equals the simulator’s (Qwen3-32B on 2 × H100, 90% of HBM)', () => {
+    const q = findModel('qwen3-32b')!;
+    const h = findAccelerator('h100-sxm')!;
+    const blocks = replicaKvBlocks({
+      gpus: 2,
+      memoryBytes: h.memoryBytes,
+      memoryUtilization: 0.9,
+      weightBytes: weightBytes(q, 'bf16'),
+      kvBytesPerToken: kvBytesPerToken(q, 'bf16'),
+      blockSize: 256,
+    });
+    expect(blocks).toBe(resolveScenario(labScenario('round-robin', FLEET)).hbmBlocks);
+    // By hand: (2 × 80e9 × 0.9 − 2 × 32.8e9 weights) ÷ (256 × 262,144) = 1,168.25 → 1,168 blocks = 299,008 tokens.
+    expect(blocks).toBe(1168);
+    expect(blocks * 256).toBeGreaterThan(290_000);
+    expect(blocks * 256).toBeLessThan(320_000);
+  });
+
   it('cache-aware routing raises the hit rate and lowers p90 TTFT against round-robin; runs replay by seed', async () => {
     const rr = await runPolicy('round-robin', FLEET);
     const ca = await runPolicy('cache-aware', FLEET);
@@ -208,10 +245,18 @@ describe('lab: the lesson runs on the fleet simulator', () => {
     expect(again).toEqual(rr);
   });
 
-  it('a very high load threshold lets cache-aware routing pile new sessions onto one replica (hot spot)', async () => {
-    const hot = await runPolicy('cache-aware', { ...FLEET, loadThreshold: 1000 }, {}, 0);
-    const tuned = await runPolicy('cache-aware', FLEET, {}, 0);
-    expect(hot.summary.imbalance).toBeGreaterThan(tuned.summary.imbalance + 0.5);
+  it('the load threshold: too low gives the cache away, too high lets sessions pile onto few replicas', async () => {
+    const light = { ...FLEET, sessionsPerS: 0.3 };
+    const eager = await runPolicy('cache-aware', { ...light, loadThreshold: 0 }, {}, 0);
+    const tuned = await runPolicy('cache-aware', { ...light, loadThreshold: 3 }, {}, 0);
+    const lax = await runPolicy('cache-aware', { ...light, loadThreshold: 32 }, {}, 0);
+    const rr = await runPolicy('round-robin', light, {}, 0);
+    // Balancing on every request: the hit rate falls most of the way to round-robin's.
+    expect(eager.summary.hitRate).toBeLessThan(lax.summary.hitRate - 0.15);
+    expect(eager.summary.hitRate).toBeLessThan(rr.summary.hitRate + 0.08);
+    // Never balancing: the work piles onto the replicas that cached the shared head first.
+    expect(lax.summary.imbalance).toBeGreaterThan(tuned.summary.imbalance + 0.4);
+    expect(tuned.summary.hitRate).toBeGreaterThan(lax.summary.hitRate - 0.03);
   });
 
   it('animation frames: every frame is a snapshot of the queues and of HBM by session', async () => {

@@ -108,7 +108,7 @@ export async function routerSweep(
 export async function routerSpread(
   req: RouterSpreadArgs,
   ctx: JobContext<SpreadPoint>,
-): Promise<{ points: SpreadPoint[]; bytesPerBlock: number }> {
+): Promise<{ points: SpreadPoint[]; bytesPerBlock: number; hbmBlocks: number }> {
   if (!Array.isArray(req.replicaCounts) || req.replicaCounts.length === 0 || req.replicaCounts.length > 16) {
     throw new BadRouterRequest('replicaCounts must list 1 to 16 fleet sizes.');
   }

@@ -22,62 +22,42 @@ import { ROUTE_REASONS, type RouterConfig } from '../fleet/router';
 import { runScenario, type FleetResult } from '../fleet/run';
 import type { Scenario } from '../fleet/scenario';
 import type { CacheViewConfig } from '../fleet/view';
-import { SEG, segId, type AgentClass } from '../fleet/workload';
+import { SEG, segId } from '../fleet/workload';
 import {
-  LAB_SHARED_TOKENS,
-  requestRows,
-  summarizeRows,
-  type PolicySummary,
-  type RequestRows,
-} from './summary';
+  LAB_ACCELERATOR,
+  LAB_AGENT,
+  LAB_BLOCK_SIZE,
+  LAB_MODEL,
+  LAB_SYSTEM_TOKENS,
+  LAB_TOOL_TOKENS,
+  LAB_TP,
+  ROUTER_POLICIES,
+  SPREAD_POLICIES,
+  type CacheViewKind,
+  type RouterPolicy,
+} from './constants';
+import { requestRows, summarizeRows, type PolicySummary, type RequestRows } from './summary';
 
 export { frameAt, requestRows, summarizeRows, type PolicySummary, type RequestRows } from './summary';
 
 // ───────────────────────────── the lab's fleet ─────────────────────────────
 
-export const LAB_MODEL = 'qwen3-32b';
-export const LAB_ACCELERATOR = 'h100-sxm';
-export const LAB_TP = 2;
-export const LAB_BLOCK_SIZE = 256;
-/** System prompt and tool schemas of the one app every session belongs to (tokens). */
-export const LAB_SYSTEM_TOKENS = 2000;
-export const LAB_TOOL_TOKENS = 3000;
-export { LAB_SHARED_TOKENS };
-
-/** The agent sessions: a shared 5k-token head, a task, 6–16 turns of reasoning + tool call + tool result. */
-export const LAB_AGENT: AgentClass = {
-  kind: 'agent',
-  name: 'agent',
-  apps: 1,
-  systemTokens: { kind: 'constant', value: LAB_SYSTEM_TOKENS },
-  toolSchemaTokens: { kind: 'constant', value: LAB_TOOL_TOKENS },
-  taskTokens: { kind: 'lognormal', median: 1500, sigma: 0.5, max: 8000 },
-  turns: { kind: 'uniform', min: 6, max: 16 },
-  outputTokens: { kind: 'lognormal', median: 150, sigma: 0.5, max: 1000 },
-  toolResultTokens: { kind: 'lognormal', median: 1500, sigma: 0.8, max: 8000 },
-  toolLatency: 'web',
-};
-
-export const ROUTER_POLICIES = [
-  'round-robin',
-  'random',
-  'least-load',
-  'power-of-two',
-  'session-affinity',
-  'cache-aware',
-] as const;
-export type RouterPolicy = (typeof ROUTER_POLICIES)[number];
-
-export const POLICY_LABELS: Readonly<Record<RouterPolicy, string>> = {
-  'round-robin': 'Round-robin',
-  random: 'Random',
-  'least-load': 'Least load',
-  'power-of-two': 'Power of two',
-  'session-affinity': 'Session affinity',
-  'cache-aware': 'Cache-aware',
-};
-
-export type CacheViewKind = 'exact' | 'approximate';
+export {
+  DEFAULT_PER_REPLICA_RATES,
+  LAB_ACCELERATOR,
+  LAB_AGENT,
+  LAB_BLOCK_SIZE,
+  LAB_MODEL,
+  LAB_SHARED_TOKENS,
+  LAB_SYSTEM_TOKENS,
+  LAB_TOOL_TOKENS,
+  LAB_TP,
+  POLICY_LABELS,
+  ROUTER_POLICIES,
+  SPREAD_POLICIES,
+  type CacheViewKind,
+  type RouterPolicy,
+} from './constants';
 
 export interface LabFleet {
   replicas: number;
@@ -156,50 +136,44 @@ export function sharedPrefixHashes(): Set<number> {
 
 // ───────────────────────────── KV residency ─────────────────────────────
 
-/** HBM blocks per session on one replica: session −1 is the app's shared head. Sorted by session. */
-export function hbmBlocksBySession(
-  sim: FleetSim,
-  replica: number,
-  shared: ReadonlySet<number>,
-): Map<number, number> {
-  const snap = sim.caches[replica].snapshot();
-  const hbm = snap.tiers.indexOf('hbm');
-  const out = new Map<number, number>();
-  for (let i = 0; i < snap.count; i++) {
-    if (snap.tier[i] !== hbm) continue;
-    const s = shared.has(snap.hashes[i]) ? -1 : snap.tag[i];
-    out.set(s, (out.get(s) ?? 0) + 1);
-  }
-  return out;
+export interface Residency {
+  /** Per replica: HBM blocks by session (−1 = the app's shared head). */
+  bySession: Map<number, number>[];
+  /** Session-private HBM blocks held in duplicate: Σ over replicas minus the distinct ones (copies beyond the first). */
+  duplicateBlocks: number;
+  /** Mean number of replicas holding part of a session's private prefix, over the sessions held anywhere. */
+  copiesPerSession: number;
 }
 
-/**
- * Session-private KV held in duplicate across the fleet right now: Σ over replicas of private HBM blocks minus
- * the distinct ones (every copy beyond the first), and the mean number of replicas holding part of a session.
- */
-export function duplicatedPrivateBlocks(
-  sim: FleetSim,
-  shared: ReadonlySet<number>,
-): { duplicateBlocks: number; copiesPerSession: number } {
+/** Who holds what in HBM right now, from one snapshot per replica. */
+export function residency(sim: FleetSim, shared: ReadonlySet<number>): Residency {
+  const bySession: Map<number, number>[] = [];
   const distinct = new Set<number>();
-  let total = 0;
   const holders = new Map<number, number>();
+  let privateTotal = 0;
   for (let r = 0; r < sim.caches.length; r++) {
     const snap = sim.caches[r].snapshot();
     const hbm = snap.tiers.indexOf('hbm');
-    const here = new Set<number>();
+    const by = new Map<number, number>();
     for (let i = 0; i < snap.count; i++) {
-      if (snap.tier[i] !== hbm || shared.has(snap.hashes[i])) continue;
-      total++;
-      distinct.add(snap.hashes[i]);
-      if (snap.tag[i] >= 0) here.add(snap.tag[i]);
+      if (snap.tier[i] !== hbm) continue;
+      const h = snap.hashes[i];
+      const isShared = shared.has(h);
+      const s = isShared ? -1 : snap.tag[i];
+      by.set(s, (by.get(s) ?? 0) + 1);
+      if (!isShared) {
+        privateTotal++;
+        distinct.add(h);
+      }
     }
-    for (const s of here) holders.set(s, (holders.get(s) ?? 0) + 1);
+    for (const s of by.keys()) if (s >= 0) holders.set(s, (holders.get(s) ?? 0) + 1);
+    bySession.push(by);
   }
   let copies = 0;
   for (const c of holders.values()) copies += c;
   return {
-    duplicateBlocks: total - distinct.size,
+    bySession,
+    duplicateBlocks: privateTotal - distinct.size,
     copiesPerSession: holders.size ? copies / holders.size : 0,
   };
 }
@@ -311,17 +285,18 @@ export async function runRouterAnimation(
     if (!f) return;
     t.push(f.t);
     hbmBlocks = f.replicas.kvCapacity[0];
+    const res = residency(sim, shared);
     for (let r = 0; r < R; r++) {
       waiting.push(f.replicas.waiting[r]);
       running.push(f.replicas.loading[r] + f.replicas.prefilling[r] + f.replicas.decoding[r]);
-      const by = hbmBlocksBySession(sim, r, shared);
+      const by = res.bySession[r];
       for (const s of [...by.keys()].sort((x, y) => x - y)) {
         kvSes.push(s);
         kvBlk.push(by.get(s)!);
       }
       kvOff.push(kvSes.length);
     }
-    dup.push(duplicatedPrivateBlocks(sim, shared).duplicateBlocks);
+    dup.push(res.duplicateBlocks);
   };
   const res: FleetResult = await runScenario(labScenario(a.policy, a, interval), {
     onFrame,
@@ -383,6 +358,8 @@ export interface PolicyRun {
   /** Mean number of replicas holding part of a live session's private prefix, same window. */
   copiesPerSession: number;
   sessions: number;
+  /** HBM KV capacity of one replica, blocks. */
+  hbmBlocks: number;
 }
 
 /** Run one policy without frames and summarise it (sampling duplication every `sampleS` seconds). */
@@ -401,7 +378,7 @@ export async function runPolicy(
   const afterEvent = (sim: FleetSim) => {
     if (!sampling || sim.now < next || next > f.arrivalS) return;
     while (next <= sim.now) next += sampleS;
-    const d = duplicatedPrivateBlocks(sim, shared);
+    const d = residency(sim, shared);
     dupSum += d.duplicateBlocks;
     copiesSum += d.copiesPerSession;
     samples++;
@@ -420,6 +397,7 @@ export async function runPolicy(
     duplicateBlocksMean: samples ? dupSum / samples : 0,
     copiesPerSession: samples ? copiesSum / samples : 0,
     sessions: res.metrics.sessions.started,
+    hbmBlocks: res.metrics.config.hbmBlocksPerReplica,
   };
 }
 
@@ -445,8 +423,6 @@ export interface SweepPoint {
   imbalance: number;
   requests: number;
 }
-
-export const DEFAULT_PER_REPLICA_RATES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3] as const;
 
 export async function runRouterSweep(
   a: RouterSweepArgs,
@@ -513,14 +489,13 @@ export interface SpreadPoint {
   ttftP90: number;
 }
 
-export const SPREAD_POLICIES: readonly RouterPolicy[] = ['round-robin', 'random', 'session-affinity'];
-
 export async function runRouterSpread(
   a: RouterSpreadArgs,
   hooks: RunHooks<SpreadPoint> = {},
-): Promise<{ points: SpreadPoint[]; bytesPerBlock: number }> {
+): Promise<{ points: SpreadPoint[]; bytesPerBlock: number; hbmBlocks: number }> {
   const points: SpreadPoint[] = [];
   const bpb = labBytesPerBlock();
+  let hbmBlocks = 0;
   for (const R of a.replicaCounts) {
     for (const policy of a.policies ?? SPREAD_POLICIES) {
       await hooks.checkpoint?.();
@@ -536,6 +511,7 @@ export async function runRouterSpread(
         hooks,
       );
       const s = run.summary;
+      hbmBlocks = run.hbmBlocks;
       const p: SpreadPoint = {
         policy,
         replicas: R,
@@ -551,5 +527,5 @@ export async function runRouterSpread(
       await hooks.emit?.(p);
     }
   }
-  return { points, bytesPerBlock: bpb };
+  return { points, bytesPerBlock: bpb, hbmBlocks };
 }

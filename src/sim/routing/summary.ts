@@ -6,8 +6,7 @@
 import { percentileSorted } from '../fleet/metrics';
 import type { RequestTable } from '../fleet/run';
 
-/** System prompt + tool schemas of the lab's agent app (tokens): the prefix every session shares. */
-export const LAB_SHARED_TOKENS = 5000;
+import { LAB_SHARED_TOKENS } from './constants';
 
 /** The columns of the per-request table the widgets use, compact. Index = request id (= arrival order). */
 export interface RequestRows {
@@ -156,4 +155,25 @@ export function frameAt(frames: { count: number; t: Float64Array }, time: number
     else hi = mid - 1;
   }
   return lo;
+}
+
+/**
+ * The highest offered load at which p90 TTFT stays within `slo`, reading the curve piecewise-linearly between
+ * sweep points (null when even the lightest load misses it; the last load when none does).
+ */
+export function capacityAtSlo(
+  points: readonly { sessionsPerS: number; ttftP90: number }[],
+  slo: number,
+): { load: number; beyond: boolean } | null {
+  const pts = [...points].sort((a, b) => a.sessionsPerS - b.sessionsPerS);
+  if (!pts.length || !(pts[0].ttftP90 <= slo)) return null;
+  for (let i = 1; i < pts.length; i++) {
+    const a = pts[i - 1];
+    const b = pts[i];
+    if (b.ttftP90 > slo) {
+      const u = (slo - a.ttftP90) / (b.ttftP90 - a.ttftP90);
+      return { load: a.sessionsPerS + u * (b.sessionsPerS - a.sessionsPerS), beyond: false };
+    }
+  }
+  return { load: pts[pts.length - 1].sessionsPerS, beyond: true };
 }

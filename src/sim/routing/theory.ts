@@ -89,3 +89,22 @@ export function duplicatedPrefixBytes(
   }
   return Math.max(0, copies - 1) * contextTokens * kvBytesPerToken;
 }
+
+/**
+ * KV blocks one replica's HBM holds after the weights: ⌊(G × M × u − W) ÷ (block tokens × KV bytes/token ×
+ * replication)⌋ for G accelerators of M bytes, usable share u, weights W (the fleet simulator's default, see
+ * fleet/scenario.ts resolveScenario).
+ */
+export function replicaKvBlocks(o: {
+  gpus: number;
+  memoryBytes: number;
+  memoryUtilization: number;
+  weightBytes: number;
+  kvBytesPerToken: number;
+  blockSize: number;
+  /** KV copies across the tensor-parallel GPUs (1 when KV heads ≥ GPUs). */
+  replication?: number;
+}): number {
+  const budget = o.gpus * o.memoryBytes * o.memoryUtilization - o.weightBytes;
+  return Math.max(0, Math.floor(budget / (o.blockSize * o.kvBytesPerToken * (o.replication ?? 1))));
+}

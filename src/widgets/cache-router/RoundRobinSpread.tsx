@@ -1,0 +1,214 @@
+/**
+ * Round-robin's failure in numbers (lesson 07.03): on 1…8 replicas at the same load per replica, the share of a
+ * session's turns that land on the replica holding its previous turn (against 1/R), and the session KV the
+ * fleet holds in duplicate. Fleet-simulator runs in the worker (method routerSpread), streamed.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { LineChart, type LineSeries } from '../kit/charts/LineChart';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import {
+  formatBytes,
+  formatBytesDecimal,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+} from '../../lib/format';
+import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/routing/constants';
+import type { SpreadPoint } from '../../sim/routing/lab';
+import { warmTurnProbability } from '../../sim/routing/theory';
+import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadSchema } from './schema';
+import './cache-router.css';
+
+export function RoundRobinSpread() {
+  const params = useWidgetParams(ROUND_ROBIN_SPREAD_ID, spreadSchema);
+  const v = params.values;
+  const args = useMemo(
+    () => ({
+      replicaCounts: [...SPREAD_REPLICAS],
+      perReplicaRate: v.perReplicaRate,
+      seed: v.seed,
+      arrivalS: SPREAD_ARRIVAL_S,
+    }),
+    [v.perReplicaRate, v.seed],
+  );
+  const key = JSON.stringify(args);
+  const [stream, setStream] = useState<{ key: string; points: SpreadPoint[] }>({ key: '', points: [] });
+  const onFrame = useCallback(
+    (p: SpreadPoint) =>
+      setStream((s) => (s.key === key ? { key, points: [...s.points, p] } : { key, points: [p] })),
+    [key],
+  );
+  const sim = useSimulation('routerSpread', args, onFrame);
+  const result = sim.result;
+  const points = useMemo(
+    () => (sim.stale && stream.key === key && stream.points.length ? stream.points : (result?.points ?? [])),
+    [sim.stale, stream, key, result],
+  );
+
+  const of = (policy: string) =>
+    points.filter((p) => p.policy === policy).sort((a, b) => a.replicas - b.replicas);
+  const theory = SPREAD_REPLICAS.map((R) => ({ x: R, y: warmTurnProbability('spread', R) }));
+  const warmSeries: LineSeries[] = [
+    ...SPREAD_POLICIES.map((p) => ({
+      name: `${POLICY_LABELS[p]} (simulated)`,
+      points: of(p).map((x) => ({ x: x.replicas, y: x.warmTurnShare })),
+    })),
+    { name: '1/R (theory)', points: theory, color: 'var(--chart-fg)', dash: '2 3' },
+  ];
+  const dupSeries: LineSeries[] = SPREAD_POLICIES.map((p) => ({
+    name: POLICY_LABELS[p],
+    points: of(p).map((x) => ({ x: x.replicas, y: x.duplicateBytes })),
+  }));
+  const hitSeries: LineSeries[] = [
+    ...SPREAD_POLICIES.map((p) => ({
+      name: POLICY_LABELS[p],
+      points: of(p).map((x) => ({ x: x.replicas, y: x.hitRate })),
+    })),
+    {
+      name: 'Round-robin bound (S + (C − S)/R) / P',
+      points: of('round-robin').map((x) => ({ x: x.replicas, y: x.spreadBoundHitRate })),
+      color: 'var(--chart-fg)',
+      dash: '2 3',
+    },
+  ];
+  const x = {
+    label: 'Replicas R',
+    domain: [1, 8] as [number, number],
+    ticks: [...SPREAD_REPLICAS],
+    format: (n: number) => formatNumber(n),
+  };
+
+  const R = v.inspect;
+  const at = (policy: string) => points.find((p) => p.policy === policy && p.replicas === R);
+  const rr = at('round-robin');
+  const aff = at('session-affinity');
+  const rnd = at('random');
+
+  return (
+    <WidgetFrame
+      id={ROUND_ROBIN_SPREAD_ID}
+      title="Round-robin over R replicas: warm turns fall as 1/R, copies pile up"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: points.map((p) => ({
+          policy: p.policy,
+          replicas: p.replicas,
+          warmTurnShare: p.warmTurnShare,
+          oneOverR: 1 / p.replicas,
+          hitRate: p.hitRate,
+          spreadBoundHitRate: p.spreadBoundHitRate,
+          privateHitRate: p.privateHitRate,
+          duplicateBytes: p.duplicateBytes,
+          copiesPerSession: p.copiesPerSession,
+          ttftP90S: p.ttftP90,
+        })),
+        json: { parameters: v, points },
+      })}
+      readouts={
+        sim.result && rr && aff ? (
+          <>
+            <Readout
+              emphasis
+              label={`Warm turns, round-robin, R = ${R}`}
+              value={
+                <span data-readout="warm-share" data-value={rr.warmTurnShare}>
+                  {formatPercent(rr.warmTurnShare)}
+                </span>
+              }
+              formula={`theory 1/R = ${formatPercent(1 / R)}; random ${formatPercent(rnd?.warmTurnShare)}; affinity ${formatPercent(aff.warmTurnShare)}`}
+            />
+            <Readout
+              label={`Prefix hit rate, R = ${R}`}
+              value={
+                <span data-readout="spread-hit-rate">{`${formatPercent(rr.hitRate, 2)} vs ${formatPercent(aff.hitRate, 2)}`}</span>
+              }
+              formula={`round-robin vs affinity; bound with nothing left on a cold replica ${formatPercent(rr.spreadBoundHitRate, 2)}`}
+            />
+            <Readout
+              emphasis
+              label={`Session KV in duplicate, R = ${R}`}
+              value={
+                <span data-readout="duplicate-bytes" data-value={rr.duplicateBytes}>
+                  {formatBytesDecimal(rr.duplicateBytes)}
+                </span>
+              }
+              formula={`round-robin, mean over the busy half = ${formatNumber(rr.duplicateBytes / (result!.hbmBlocks * result!.bytesPerBlock), 2)} replicas’ whole KV capacity; affinity ${formatBytesDecimal(aff.duplicateBytes)}; a live session sits on ${formatNumber(rr.copiesPerSession, 2)} replicas on average`}
+            />
+            <Readout
+              label={`p90 TTFT, R = ${R}`}
+              value={`${formatDuration(rr.ttftP90)} vs ${formatDuration(aff.ttftP90)}`}
+              formula="round-robin vs affinity"
+            />
+          </>
+        ) : null
+      }
+      caption={
+        <>
+          One run per policy and fleet size: {SPREAD_ARRIVAL_S} s of arrivals at{' '}
+          {formatNumber(v.perReplicaRate)} new sessions/s per replica (so every replica is as busy whatever
+          R), the same agent workload and hardware as above. A turn is warm when it lands on the replica that
+          served its session’s previous turn. Duplicate KV counts every copy of a session’s own blocks beyond
+          the first, in all replicas’ HBM, averaged over the second half of the arrivals; one block is{' '}
+          {sim.result ? formatBytes(sim.result.bytesPerBlock) : '…'}.
+        </>
+      }
+      tryThis={
+        <ul>
+          <li>
+            Read the warm-turn panel: round-robin and random sit on the 1/R curve, affinity stays near 100%.
+            Which R halves the hit rate?
+          </li>
+          <li>
+            Raise the load per replica: HBM fills, stale copies are evicted sooner, and round-robin’s hit rate
+            falls toward the dashed bound.
+          </li>
+          <li>
+            Read the duplicate KV at R = 8 and compare it with one replica’s KV capacity in the animated
+            router’s caption.
+          </li>
+        </ul>
+      }
+    >
+      <div className="router-charts is-pair">
+        <LineChart
+          title="Share of turns that land on the replica holding the previous turn, against fleet size"
+          series={warmSeries}
+          x={x}
+          y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+          markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+          aspect={0.72}
+        />
+        <LineChart
+          title="Prefix hit rate against fleet size"
+          series={hitSeries}
+          x={x}
+          y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+          markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+          aspect={0.72}
+        />
+        <LineChart
+          title="Session KV held in duplicate across the fleet, against fleet size"
+          series={dupSeries}
+          x={x}
+          y={{
+            label: 'Duplicate session KV',
+            unit: 'GB',
+            format: (b) => formatBytesDecimal(b, 2),
+            zero: true,
+          }}
+          markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+          aspect={0.72}
+        />
+      </div>
+    </WidgetFrame>
+  );
+}

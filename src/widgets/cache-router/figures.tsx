@@ -1,0 +1,195 @@
+/**
+ * Inline figures for lesson 07.03's prose, computed from the same formulas (theory.ts) and catalogs as the
+ * widgets, so prose and widgets never disagree. Formula look-ups run on the main thread; the one simulated
+ * table asks the worker.
+ */
+import { useMemo } from 'react';
+import { findAccelerator } from '../../sim/catalog/accelerators';
+import { findModel, kvBytesPerToken, weightBytes } from '../../sim/catalog/models';
+import {
+  formatBytesDecimal,
+  formatCount,
+  formatDuration,
+  formatPercent,
+  formatRatio,
+} from '../../lib/format';
+import {
+  duplicatedPrefixBytes,
+  replicaKvBlocks,
+  replicasHoldingSession,
+  spreadTurnHitRate,
+  affinityTurnHitRate,
+} from '../../sim/routing/theory';
+import {
+  LAB_ACCELERATOR,
+  LAB_BLOCK_SIZE,
+  LAB_MODEL,
+  LAB_TP,
+  POLICY_LABELS,
+  ROUTER_POLICIES,
+} from '../../sim/routing/constants';
+import { useSimulation } from '../kit/useSimulation';
+import './cache-router.css';
+
+function Fig({ value, title }: { value: string; title: string }) {
+  return (
+    <span className="figure" title={title}>
+      {value}
+    </span>
+  );
+}
+
+/** 1/R as a percentage. */
+export function WarmShare({ replicas }: { replicas: number }) {
+  return <Fig value={formatPercent(1 / replicas)} title={`1 / ${replicas}`} />;
+}
+
+/** Expected hit rate of one turn spread over R replicas (or with affinity). */
+export function TurnHitRate(p: {
+  replicas: number;
+  shared: number;
+  previous: number;
+  prompt: number;
+  affinity?: boolean;
+}) {
+  const shape = {
+    replicas: p.replicas,
+    sharedTokens: p.shared,
+    previousContextTokens: p.previous,
+    promptTokens: p.prompt,
+  };
+  const h = p.affinity ? affinityTurnHitRate(shape) : spreadTurnHitRate(shape);
+  const formula = p.affinity
+    ? `${p.previous} / ${p.prompt}`
+    : `(${p.shared} + (${p.previous} − ${p.shared}) / ${p.replicas}) / ${p.prompt}`;
+  return <Fig value={formatPercent(h)} title={formula} />;
+}
+
+/** Replicas holding a copy of a session after k turns. */
+export function Copies({
+  policy,
+  replicas,
+  turns,
+}: {
+  policy: 'round-robin' | 'random';
+  replicas: number;
+  turns: number;
+}) {
+  const c = replicasHoldingSession(policy, replicas, turns);
+  return (
+    <Fig
+      value={formatCount(c, 3)}
+      title={
+        policy === 'round-robin'
+          ? `min(${turns}, ${replicas})`
+          : `${replicas} × (1 − (1 − 1/${replicas})^${turns})`
+      }
+    />
+  );
+}
+
+/** KV held in duplicate by one session spread over `copies` replicas. */
+export function DuplicateBytes({
+  model = LAB_MODEL,
+  tokens,
+  copies,
+}: {
+  model?: string;
+  tokens: number;
+  copies: number;
+}) {
+  const m = findModel(model);
+  if (!m) return <span className="figure-missing">[unknown model {model}]</span>;
+  const b = kvBytesPerToken(m, 'bf16');
+  return (
+    <Fig
+      value={formatBytesDecimal(duplicatedPrefixBytes(b, tokens, copies))}
+      title={`(${copies} − 1) × ${tokens} tokens × ${b} B`}
+    />
+  );
+}
+
+/** The lab replica's KV capacity: blocks and tokens in HBM after the weights. */
+export function LabKvCapacity({ unit }: { unit: 'tokens' | 'blocks' | 'bytes' }) {
+  const m = findModel(LAB_MODEL)!;
+  const a = findAccelerator(LAB_ACCELERATOR)!;
+  const perToken = kvBytesPerToken(m, 'bf16');
+  const blocks = replicaKvBlocks({
+    gpus: LAB_TP,
+    memoryBytes: a.memoryBytes,
+    memoryUtilization: 0.9,
+    weightBytes: weightBytes(m, 'bf16'),
+    kvBytesPerToken: perToken,
+    blockSize: LAB_BLOCK_SIZE,
+  });
+  const title = `⌊(${LAB_TP} × ${formatBytesDecimal(a.memoryBytes)} × 0.9 − ${formatBytesDecimal(weightBytes(m, 'bf16'))}) ÷ (${LAB_BLOCK_SIZE} × ${perToken} B)⌋ = ${blocks} blocks`;
+  const value =
+    unit === 'blocks'
+      ? formatCount(blocks, 4)
+      : unit === 'tokens'
+        ? `${formatCount(blocks * LAB_BLOCK_SIZE)} tokens`
+        : formatBytesDecimal(blocks * LAB_BLOCK_SIZE * perToken);
+  return <Fig value={value} title={title} />;
+}
+
+const TABLE_ARGS = {
+  replicas: 4,
+  sessionsPerS: 0.5,
+  arrivalS: 40,
+  seed: 4,
+  loadThreshold: 8,
+  policies: [...ROUTER_POLICIES],
+};
+
+/** The six policies on the animated router's default fleet, simulated in the worker when the page opens. */
+export function PolicyTable() {
+  const sim = useSimulation('routerSummaries', TABLE_ARGS);
+  const rows = sim.result;
+  const caption = useMemo(
+    () =>
+      `Simulated in your browser when this page opened: ${TABLE_ARGS.replicas} replicas, ${TABLE_ARGS.sessionsPerS} new sessions/s for ${TABLE_ARGS.arrivalS} s, seed ${TABLE_ARGS.seed}, load threshold ${TABLE_ARGS.loadThreshold} (the animated router's defaults).`,
+    [],
+  );
+  return (
+    <div className="table-wrap" data-figure="policy-table" data-state={sim.status}>
+      <table className="router-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Policy</th>
+            <th scope="col">Hit rate</th>
+            <th scope="col">Warm turns</th>
+            <th scope="col">TTFT p50</th>
+            <th scope="col">TTFT p90</th>
+            <th scope="col">Imbalance</th>
+            <th scope="col">Duplicate KV</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ROUTER_POLICIES.map((p, i) => {
+            const r = rows?.[i];
+            return (
+              <tr key={p} data-policy={p}>
+                <th scope="row">{POLICY_LABELS[p]}</th>
+                <td>{r ? formatPercent(r.summary.hitRate) : sim.status === 'error' ? 'error' : '…'}</td>
+                <td>{r ? formatPercent(r.summary.warmTurnShare) : '…'}</td>
+                <td>{r ? formatDuration(r.summary.ttftP50) : '…'}</td>
+                <td>{r ? formatDuration(r.summary.ttftP90) : '…'}</td>
+                <td>{r ? formatRatio(r.summary.imbalance) : '…'}</td>
+                <td>
+                  {r
+                    ? formatBytesDecimal(
+                        r.duplicateBlocksMean *
+                          LAB_BLOCK_SIZE *
+                          kvBytesPerToken(findModel(LAB_MODEL)!, 'bf16'),
+                      )
+                    : '…'}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import type { ParamSchema } from '../../state/paramSchema';
+import { formatDuration, formatNumber } from '../../lib/format';
+import { POLICY_LABELS, ROUTER_POLICIES } from '../../sim/routing/constants';
+
+export const CACHE_ROUTER_ID = 'cache-router';
+export const ROUTER_SWEEP_ID = 'router-sweep';
+export const ROUND_ROBIN_SPREAD_ID = 'round-robin-spread';
+
+/** Seconds during which new sessions arrive in the lab's runs (they run on until they finish). */
+export const ANIMATION_ARRIVAL_S = 40;
+export const SWEEP_ARRIVAL_S = 40;
+export const SPREAD_ARRIVAL_S = 40;
+
+const policyOptions = ROUTER_POLICIES.map((p) => ({ value: p, label: POLICY_LABELS[p] }));
+
+const loadThreshold = {
+  kind: 'number',
+  label: 'Load threshold (cache-aware)',
+  default: 8,
+  min: 0,
+  max: 32,
+  integer: true,
+  unit: 'requests',
+  help: 'Cache-aware only: when the busiest and the idlest replica differ by more than this many outstanding requests, route to the idlest (SGLang router balance_abs_threshold; its default is 32)',
+} as const;
+
+export const cacheRouterSchema = {
+  policy: { kind: 'select', label: 'Routing policy', default: 'round-robin', options: policyOptions },
+  loadThreshold,
+  cacheView: {
+    kind: 'select',
+    label: "Router's view of the caches (cache-aware)",
+    default: 'exact',
+    options: [
+      { value: 'exact', label: 'Exact (KV events from the replicas)' },
+      { value: 'approximate', label: 'Approximate (its own guess, blind to evictions)' },
+    ],
+    help: 'Cache-aware only: exact sees every replica’s cache as it is (llm-d precise prefix-cache scorer); approximate assumes every prompt it routed is still cached (SGLang router’s approximate radix tree)',
+  },
+  replicas: {
+    kind: 'number',
+    label: 'Replicas',
+    default: 4,
+    min: 2,
+    max: 8,
+    integer: true,
+    unit: 'replicas',
+  },
+  sessionsPerS: {
+    kind: 'number',
+    label: 'New agent sessions',
+    default: 0.5,
+    min: 0.1,
+    max: 1.5,
+    step: 0.05,
+    unit: 'sessions/s',
+    format: (v) => `${formatNumber(v, 3)} sessions/s`,
+  },
+  seed: {
+    kind: 'seed',
+    label: 'Seed',
+    default: 4,
+    help: 'The workload’s random seed: the same seed replays the same sessions',
+  },
+} satisfies ParamSchema;
+
+export const routerSweepSchema = {
+  replicas: {
+    kind: 'number',
+    label: 'Replicas',
+    default: 4,
+    min: 2,
+    max: 8,
+    integer: true,
+    unit: 'replicas',
+  },
+  loadThreshold,
+  sloS: {
+    kind: 'number',
+    label: 'TTFT target (p90)',
+    default: 2,
+    min: 0.25,
+    max: 10,
+    step: 0.25,
+    unit: 's',
+    format: (v) => formatDuration(v),
+    help: 'An illustrative service-level objective: the read-outs give the highest offered load at which each policy keeps its p90 TTFT under it',
+  },
+  seed: { kind: 'seed', label: 'Seed', default: 4 },
+} satisfies ParamSchema;
+
+export const spreadSchema = {
+  perReplicaRate: {
+    kind: 'number',
+    label: 'Load per replica',
+    default: 0.2,
+    min: 0.05,
+    max: 0.35,
+    step: 0.05,
+    unit: 'sessions/s',
+    format: (v) => `${formatNumber(v, 3)} sessions/s per replica`,
+    help: 'New sessions per second per replica: the fleet-wide rate grows with R, so each replica stays as busy',
+  },
+  inspect: {
+    kind: 'number',
+    label: 'Fleet size to read out',
+    default: 8,
+    min: 2,
+    max: 8,
+    integer: true,
+    unit: 'replicas',
+  },
+  seed: { kind: 'seed', label: 'Seed', default: 4 },
+} satisfies ParamSchema;
+
+export const SPREAD_REPLICAS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
