@@ -9,6 +9,7 @@ import type { JobContext } from './job';
 import { workloadMethods } from './workloadMethods';
 import { routerMethods } from './routerMethods';
 import { fleetMethods } from './fleetMethods';
+import { affinityMethods } from './affinityMethods';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -81,6 +82,7 @@ export const methods = {
   ...workloadMethods,
   ...routerMethods,
   ...fleetMethods,
+  ...affinityMethods,
 };
 
 export type Methods = typeof methods;

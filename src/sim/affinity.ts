@@ -1,0 +1,407 @@
+/**
+ * Lesson 07.02 (session affinity), on the fleet simulator:
+ *
+ *  - `replayTrajectory`: one agent session replayed over R replicas, routed per request (round-robin, random)
+ *    and per session (session affinity): per turn, which replica served it, the prefix it found cached, the
+ *    tokens it had to prefill again, its TTFT, and the extra TTFT of a cold turn as
+ *        ΔTTFT = N · t_tok(c̄)        (N re-prefilled tokens, c̄ the middle of their positions)
+ *    where t_tok is cost.ts's marginal prefill time per token (linear in the position when compute-bound, so
+ *    the sum over the N positions is exactly N times its value at the middle).
+ *  - `affinitySweepPoint`: a fleet of R replicas with C agents in flight per replica, one routing policy:
+ *    prefix-cache hit rate and TTFT percentiles. Request-level routing sends turn k+1 to the replica of
+ *    turn k with probability 1/R, so its hit rate falls toward s + (h₁ − s)/R (`oneOverRModel`).
+ *
+ * Pure and deterministic (seeded); no DOM. The arithmetic lives in affinityModel.ts (re-exported here).
+ */
+import type { ModelSpec } from './catalog/models';
+import type { HardwareConfig } from './cost';
+import {
+  computedAfterTurn,
+  maxTurnsWithin,
+  rePrefillCost,
+  SWEEP_SHARED_TOKENS,
+  type TrajectoryShape,
+} from './affinityModel';
+import { runScenario, runScenarioSync, type FleetResult, type RequestTable } from './fleet/run';
+import { resolveScenario, type Scenario } from './fleet/scenario';
+import type { Dist } from './fleet/dist';
+
+export * from './affinityModel';
+
+// ───────────────────────────── the trajectory ─────────────────────────────
+
+export type RequestRouting = 'round-robin' | 'random';
+export type AffinityPolicy = 'session-affinity' | RequestRouting;
+
+export interface HardwareChoice {
+  /** Catalog ids. */
+  model: string;
+  accelerator: string;
+  /** GPUs per replica (tensor parallel). */
+  tp: number;
+}
+
+const constant = (value: number): Dist => ({ kind: 'constant', value });
+
+function routerFor(policy: AffinityPolicy): Scenario['router'] {
+  return policy === 'session-affinity' ? { kind: 'session-affinity' } : { kind: policy };
+}
+
+/** The scenario of one session alone on R replicas (a tool call of 1 s between turns; it does not affect TTFT). */
+export function replayScenario(
+  hw: HardwareChoice,
+  shape: TrajectoryShape,
+  replicas: number,
+  policy: AffinityPolicy,
+  seed = 1,
+): Scenario {
+  return {
+    name: `07.02 replay: one trajectory, ${replicas} replicas, ${policy}`,
+    seed,
+    durationS: 1e7,
+    model: hw.model,
+    hardware: { accelerator: hw.accelerator, tp: hw.tp },
+    replicas,
+    router: routerFor(policy),
+    workload: {
+      arrival: { kind: 'closed', concurrency: 1 },
+      sessions: 1,
+      classes: [
+        {
+          kind: 'agent',
+          name: 'trajectory',
+          systemTokens: constant(shape.systemTokens),
+          toolSchemaTokens: constant(shape.toolSchemaTokens),
+          taskTokens: constant(shape.taskTokens),
+          turns: constant(shape.turns),
+          outputTokens: constant(shape.outputTokens),
+          toolResultTokens: constant(shape.toolResultTokens),
+          toolLatency: constant(1),
+        },
+      ],
+    },
+    output: { sampleIntervalS: 1e6 },
+  };
+}
+
+export type TurnKind = 'first' | 'warm' | 'partial' | 'cold';
+
+export interface TurnRow {
+  turn: number;
+  replica: number;
+  promptTokens: number;
+  outputTokens: number;
+  /** Prompt tokens found in the replica's prefix cache. */
+  reusedTokens: number;
+  /** Prompt tokens computed by this turn's prefill. */
+  prefilledTokens: number;
+  /** Prompt tokens the session had computed before, on whichever replica (earlier turns, in whole blocks). */
+  knownTokens: number;
+  /** knownTokens − reusedTokens: work done before, done again here. */
+  rePrefilledTokens: number;
+  /** reused / prompt. */
+  hitRate: number;
+  ttftS: number;
+  /** first: turn 0; warm: found all it had computed before; partial: an older prefix; cold: nothing. */
+  kind: TurnKind;
+  /** Position in the middle of the re-prefilled tokens (c̄), and t_tok there. */
+  midContext: number;
+  perTokenS: number;
+  /** ΔTTFT = rePrefilledTokens · t_tok(c̄), s. */
+  extraS: number;
+}
+
+/** Per-turn rows of a single-session run, from the request table (rows in turn order). */
+export function trajectoryRows(
+  table: RequestTable,
+  blockSize: number,
+  model: ModelSpec,
+  hw: HardwareConfig,
+): TurnRow[] {
+  const d = table.data;
+  const n = d.turn.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => d.turn[a] - d.turn[b]);
+  const rows: TurnRow[] = [];
+  let known = 0;
+  for (const i of order) {
+    const prompt = d.promptTokens[i];
+    const output = d.outputTokens[i];
+    const reused = d.reusedHbm[i] + d.reusedDram[i] + d.reusedNvme[i] + d.reusedRemote[i];
+    const turn = d.turn[i];
+    const knownHere = Math.min(known, prompt - 1);
+    const re = Math.max(0, knownHere - reused);
+    const kind: TurnKind = turn === 0 ? 'first' : re === 0 ? 'warm' : reused === 0 ? 'cold' : 'partial';
+    const cost = rePrefillCost(model, hw, re, reused);
+    rows.push({
+      turn,
+      replica: d.replica[i],
+      promptTokens: prompt,
+      outputTokens: output,
+      reusedTokens: reused,
+      prefilledTokens: d.prefilled[i],
+      knownTokens: knownHere,
+      rePrefilledTokens: re,
+      hitRate: prompt > 0 ? reused / prompt : 0,
+      ttftS: d.ttft[i],
+      kind,
+      ...cost,
+    });
+    known = Math.max(known, computedAfterTurn(prompt, output, blockSize));
+  }
+  return rows;
+}
+
+export interface TrajectoryTotals {
+  promptTokens: number;
+  reusedTokens: number;
+  prefilledTokens: number;
+  rePrefilledTokens: number;
+  /** Σ reused / Σ prompt. */
+  hitRate: number;
+  /** Σ ΔTTFT over the turns (formula). */
+  extraS: number;
+  ttftSumS: number;
+  coldTurns: number;
+  partialTurns: number;
+}
+
+export function trajectoryTotals(rows: readonly TurnRow[]): TrajectoryTotals {
+  const t: TrajectoryTotals = {
+    promptTokens: 0,
+    reusedTokens: 0,
+    prefilledTokens: 0,
+    rePrefilledTokens: 0,
+    hitRate: 0,
+    extraS: 0,
+    ttftSumS: 0,
+    coldTurns: 0,
+    partialTurns: 0,
+  };
+  for (const r of rows) {
+    t.promptTokens += r.promptTokens;
+    t.reusedTokens += r.reusedTokens;
+    t.prefilledTokens += r.prefilledTokens;
+    t.rePrefilledTokens += r.rePrefilledTokens;
+    t.extraS += r.extraS;
+    t.ttftSumS += r.ttftS;
+    if (r.kind === 'cold') t.coldTurns++;
+    if (r.kind === 'partial') t.partialTurns++;
+  }
+  t.hitRate = t.promptTokens > 0 ? t.reusedTokens / t.promptTokens : 0;
+  return t;
+}
+
+/**
+ * Tokens of the session each replica holds just before turn k is routed: [turn][replica]. A replica holds what
+ * the last turn it served left computed (one session alone never fills HBM, so nothing is evicted).
+ */
+export function holdingsBeforeTurns(
+  rows: readonly TurnRow[],
+  replicas: number,
+  blockSize: number,
+): number[][] {
+  const held = new Array<number>(replicas).fill(0);
+  const out: number[][] = [];
+  for (const r of rows) {
+    out.push(held.slice());
+    if (r.replica >= 0 && r.replica < replicas)
+      held[r.replica] = computedAfterTurn(r.promptTokens, r.outputTokens, blockSize);
+  }
+  out.push(held.slice()); // after the last turn
+  return out;
+}
+
+export interface ReplayRun {
+  policy: AffinityPolicy;
+  rows: TurnRow[];
+  totals: TrajectoryTotals;
+  /** [turn][replica] tokens of the session held before the turn is routed (one extra row: after the last). */
+  holdings: number[][];
+}
+
+export interface ReplayOutput {
+  blockSize: number;
+  turns: number;
+  /** Turns asked for, when the model's context window cut the trajectory short. */
+  requestedTurns: number;
+  runs: ReplayRun[];
+}
+
+/** Replay one trajectory under each policy (same shape, same hardware, same seed). */
+export function replayTrajectory(
+  hwChoice: HardwareChoice,
+  shape: TrajectoryShape,
+  replicas: number,
+  policies: readonly AffinityPolicy[],
+  seed = 1,
+): ReplayOutput {
+  let turns = shape.turns;
+  const runs: ReplayRun[] = [];
+  let blockSize = 256;
+  for (const policy of policies) {
+    const scenario = replayScenario(hwChoice, shape, replicas, policy, seed);
+    const rs = resolveScenario(scenario);
+    turns = Math.min(shape.turns, maxTurnsWithin(shape, rs.model.maxContext));
+    const sc =
+      turns === shape.turns
+        ? scenario
+        : replayScenario(hwChoice, { ...shape, turns }, replicas, policy, seed);
+    const res = runScenarioSync(sc, { includeRequests: true, includeSeries: false });
+    blockSize = rs.blockSize;
+    const rows = trajectoryRows(res.requests!, rs.blockSize, rs.model, rs.hw);
+    runs.push({
+      policy,
+      rows,
+      totals: trajectoryTotals(rows),
+      holdings: holdingsBeforeTurns(rows, replicas, rs.blockSize),
+    });
+  }
+  return { blockSize, turns, requestedTurns: shape.turns, runs };
+}
+
+// ───────────────────────────── the fleet sweep ─────────────────────────────
+
+export interface SweepWorkload {
+  /** Agents in flight per replica (closed loop: a new session starts when one ends). */
+  agentsPerReplica: number;
+  /** Sessions per agent slot over the run. Default 1. */
+  waves?: number;
+}
+
+/**
+ * A fleet of R replicas running R · C agents: four apps (each with its own 2k-token system prompt and 6k tokens of
+ * tool schemas, shared by its sessions), a task of ~2k tokens, 12–32 turns of ~500 output tokens and ~2k-token
+ * tool results, shell-like tool latencies (median 0.45 s). Per-replica load is the same at every R.
+ */
+export function sweepScenario(
+  hw: HardwareChoice,
+  w: SweepWorkload,
+  replicas: number,
+  policy: AffinityPolicy,
+  seed = 1,
+): Scenario {
+  const agents = replicas * w.agentsPerReplica;
+  return {
+    name: `07.02 fleet sweep: ${replicas} replicas, ${policy}`,
+    seed,
+    durationS: 1e7,
+    model: hw.model,
+    hardware: { accelerator: hw.accelerator, tp: hw.tp },
+    replicas,
+    router: routerFor(policy),
+    workload: {
+      arrival: { kind: 'closed', concurrency: agents, rampS: 10 },
+      sessions: agents * Math.max(1, w.waves ?? 1),
+      classes: [
+        {
+          kind: 'agent',
+          name: 'agent',
+          apps: 4,
+          systemTokens: constant(2_000),
+          toolSchemaTokens: constant(SWEEP_SHARED_TOKENS - 2_000),
+          taskTokens: { kind: 'lognormal', median: 2_000, sigma: 0.5, max: 8_000 },
+          turns: { kind: 'uniform', min: 12, max: 32 },
+          outputTokens: { kind: 'lognormal', median: 500, sigma: 0.5, min: 16, max: 4_000 },
+          toolResultTokens: { kind: 'lognormal', median: 2_000, sigma: 0.6, min: 16, max: 8_000 },
+          toolLatency: 'shell',
+        },
+      ],
+    },
+    output: { sampleIntervalS: 1e6 },
+  };
+}
+
+export interface SweepPoint {
+  replicas: number;
+  policy: AffinityPolicy;
+  sessions: number;
+  requests: number;
+  promptTokens: number;
+  reusedTokens: number;
+  prefilledTokens: number;
+  /** Σ reused / Σ prompt over every request. */
+  hitRate: number;
+  /** Share of prompt tokens that are the apps' shared head (system + tools, whole blocks): the floor s. */
+  sharedShare: number;
+  ttftP50S: number;
+  ttftP90S: number;
+  /** Share of turns after the first that landed on the replica of the session's previous turn. */
+  sameReplicaShare: number;
+  /** HBM KV capacity per replica, tokens. */
+  kvCapacityTokens: number;
+  meanPromptTokens: number;
+}
+
+/** Summary of one sweep run from its metrics and request table. */
+export function sweepPoint(
+  res: FleetResult,
+  replicas: number,
+  policy: AffinityPolicy,
+  blockSize: number,
+  hbmBlocks: number,
+): SweepPoint {
+  const m = res.metrics;
+  const d = res.requests!.data;
+  const n = d.turn.length;
+  const shared = Math.floor(SWEEP_SHARED_TOKENS / blockSize) * blockSize;
+  let promptTokens = 0;
+  let sharedTokens = 0;
+  // Same replica as the previous turn of the same session.
+  const lastReplica = new Map<number, number>();
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => d.arrival[a] - d.arrival[b] || a - b);
+  let later = 0;
+  let same = 0;
+  let reused = 0;
+  for (const i of order) {
+    promptTokens += d.promptTokens[i];
+    // Reuse is summed over admissions: a request preempted and readmitted finds its own blocks again. Count a
+    // request's prompt at most once.
+    reused += Math.min(
+      d.promptTokens[i],
+      d.reusedHbm[i] + d.reusedDram[i] + d.reusedNvme[i] + d.reusedRemote[i],
+    );
+    sharedTokens += Math.min(shared, d.promptTokens[i] - 1);
+    const prev = lastReplica.get(d.session[i]);
+    if (prev !== undefined) {
+      later++;
+      if (prev === d.replica[i]) same++;
+    }
+    lastReplica.set(d.session[i], d.replica[i]);
+  }
+  return {
+    replicas,
+    policy,
+    sessions: m.sessions.started,
+    requests: m.requests.created,
+    promptTokens,
+    reusedTokens: reused,
+    prefilledTokens: m.tokens.prefilled,
+    hitRate: promptTokens > 0 ? reused / promptTokens : 0,
+    sharedShare: promptTokens > 0 ? sharedTokens / promptTokens : 0,
+    ttftP50S: m.requests.ttft.p50,
+    ttftP90S: m.requests.ttft.p90,
+    sameReplicaShare: later > 0 ? same / later : 1,
+    kvCapacityTokens: hbmBlocks * blockSize,
+    meanPromptTokens: n > 0 ? promptTokens / n : 0,
+  };
+}
+
+/** Run one sweep point (cooperatively: `checkpoint` is awaited every `every` events). */
+export async function affinitySweepPoint(
+  hw: HardwareChoice,
+  w: SweepWorkload,
+  replicas: number,
+  policy: AffinityPolicy,
+  seed = 1,
+  checkpoint?: () => Promise<void>,
+): Promise<SweepPoint> {
+  const scenario = sweepScenario(hw, w, replicas, policy, seed);
+  const rs = resolveScenario(scenario);
+  const res = await runScenario(scenario, {
+    includeRequests: true,
+    includeSeries: false,
+    checkpoint,
+    checkpointEvery: 1_000,
+  });
+  return sweepPoint(res, replicas, policy, rs.blockSize, rs.hbmBlocks);
+}

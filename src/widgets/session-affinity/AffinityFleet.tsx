@@ -1,0 +1,235 @@
+/**
+ * Lesson 07.02, widget 2: the fleet view. R replicas serve R × C agents (the same load per replica at every
+ * R); per R, session affinity against request-level routing: prefix-cache hit rate (with the 1/R model
+ * s + (h₁ − s)/R beside it) and p90 TTFT. Computed in the worker (affinitySweep, the fleet simulator), point
+ * by point: the points stream in while the sweep runs.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { LineChart } from '../kit/charts/LineChart';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import {
+  formatCount,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
+import { oneOverRModel, SWEEP_REPLICAS } from '../../sim/affinityModel';
+import type { SweepPoint } from '../../sim/affinity';
+import type { AffinitySweepRequest } from '../../worker/affinityMethods';
+import { AFFINITY_FLEET_ID, affinityFleetSchema } from './schema';
+import './session-affinity.css';
+
+const R_TICKS = [1, 2, 4, 8, 16];
+const AFF = 'session-affinity';
+
+export function AffinityFleet() {
+  const params = useWidgetParams(AFFINITY_FLEET_ID, affinityFleetSchema);
+  const v = params.values;
+  const args = useMemo<AffinitySweepRequest>(
+    () => ({
+      modelId: v.model,
+      acceleratorId: v.accelerator,
+      gpus: v.gpus,
+      agentsPerReplica: v.agentsPerReplica,
+      routing: v.routing as AffinitySweepRequest['routing'],
+      seed: v.seed,
+    }),
+    [v.model, v.accelerator, v.gpus, v.agentsPerReplica, v.routing, v.seed],
+  );
+  const key = JSON.stringify(args);
+  // Points streamed by the run in flight (for the arguments they belong to).
+  const [streamed, setStreamed] = useState<{ key: string; points: SweepPoint[] }>({ key: '', points: [] });
+  const onFrame = useCallback(
+    (p: SweepPoint) =>
+      setStreamed((s) => (s.key === key ? { key, points: [...s.points, p] } : { key, points: [p] })),
+    [key],
+  );
+  const sim = useSimulation('affinitySweep', args, onFrame);
+  const r = sim.result;
+  const final = r && !sim.stale ? r.points : null;
+  // While a newer sweep streams, draw its points as they come; otherwise the last finished sweep.
+  const points = useMemo(() => {
+    const partial = streamed.key === key ? streamed.points : [];
+    return final ?? (partial.length ? partial : (r?.points ?? []));
+  }, [final, streamed, key, r]);
+  const running = sim.stale || !final;
+
+  const byPolicy = useMemo(() => {
+    const aff = points.filter((p) => p.policy === AFF).sort((a, b) => a.replicas - b.replicas);
+    const req = points.filter((p) => p.policy !== AFF).sort((a, b) => a.replicas - b.replicas);
+    return { aff, req };
+  }, [points]);
+  const reqName = v.routing === 'random' ? 'random' : 'round-robin';
+  const h1 = byPolicy.aff.find((p) => p.replicas === 1)?.hitRate;
+  const s = useMemo(() => {
+    const all = points;
+    return all.length ? all.reduce((a, p) => a + p.sharedShare, 0) / all.length : undefined;
+  }, [points]);
+  const model = useMemo(() => {
+    if (h1 === undefined || s === undefined) return [];
+    const pts = [];
+    for (let R = 1; R <= 16; R += 0.25) pts.push({ x: R, y: oneOverRModel(s, h1, R) });
+    return pts;
+  }, [h1, s]);
+
+  const maxR = Math.max(...SWEEP_REPLICAS);
+  const big = {
+    aff: byPolicy.aff.find((p) => p.replicas === maxR),
+    req: byPolicy.req.find((p) => p.replicas === maxR),
+  };
+  const small = byPolicy.req.find((p) => p.replicas === 2);
+  const cap = points[0]?.kvCapacityTokens;
+  const meanPrompt = points.length
+    ? points.reduce((a, p) => a + p.meanPromptTokens, 0) / points.length
+    : undefined;
+
+  const hitSeries = [
+    { name: 'session affinity', points: byPolicy.aff.map((p) => ({ x: p.replicas, y: p.hitRate })) },
+    { name: reqName, points: byPolicy.req.map((p) => ({ x: p.replicas, y: p.hitRate })) },
+    { name: '1/R model: s + (h₁ − s)/R', points: model, dash: '3 4', color: 'var(--chart-muted)' },
+  ];
+  const ttftSeries = [
+    { name: 'session affinity', points: byPolicy.aff.map((p) => ({ x: p.replicas, y: p.ttftP90S })) },
+    { name: reqName, points: byPolicy.req.map((p) => ({ x: p.replicas, y: p.ttftP90S })) },
+  ];
+  const xAxis = {
+    label: 'Replicas R',
+    scale: 'log' as const,
+    domain: [1, 16] as [number, number],
+    ticks: R_TICKS,
+    format: (x: number) => formatNumber(x),
+  };
+
+  return (
+    <WidgetFrame
+      id={AFFINITY_FLEET_ID}
+      title="Fleet view: hit rate and p90 TTFT against the number of replicas"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={running && sim.status === 'ready'}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: points.map((p) => ({ ...p })),
+        json: {
+          parameters: v,
+          result: r,
+          model: { sharedShare: s, affinityHitRateAtR1: h1, formula: 'h(R) = s + (h1 - s) / R' },
+        },
+      })}
+      readouts={
+        points.length ? (
+          <>
+            <Readout
+              emphasis
+              label={`Hit rate at R = ${maxR}`}
+              value={
+                <span>
+                  <span data-readout="hit-request">{formatPercent(big.req?.hitRate)}</span>
+                  <span className="readout-aside"> {reqName}</span> ·{' '}
+                  <span data-readout="hit-affinity">{formatPercent(big.aff?.hitRate)}</span>
+                  <span className="readout-aside"> affinity</span>
+                </span>
+              }
+              formula={
+                s !== undefined && h1 !== undefined
+                  ? `1/R model: s + (h₁ − s)/R = ${formatPercent(s)} + (${formatPercent(h1)} − ${formatPercent(s)})/${maxR} = ${formatPercent(oneOverRModel(s, h1, maxR))}`
+                  : undefined
+              }
+            />
+            <Readout
+              label={`Hit rate of ${reqName} at R = 2`}
+              value={<span data-readout="hit-request-2">{formatPercent(small?.hitRate)}</span>}
+              formula={`turns on the previous turn's replica: ${formatPercent(small?.sameReplicaShare)} (1/R = 50%)`}
+            />
+            <Readout
+              label={`p90 TTFT at R = ${maxR}`}
+              value={
+                <span>
+                  <span data-readout="p90-request">{formatDuration(big.req?.ttftP90S)}</span>
+                  <span className="readout-aside"> {reqName}</span> ·{' '}
+                  <span data-readout="p90-affinity">{formatDuration(big.aff?.ttftP90S)}</span>
+                  <span className="readout-aside"> affinity</span>
+                </span>
+              }
+              formula={`p50: ${formatDuration(big.req?.ttftP50S)} · ${formatDuration(big.aff?.ttftP50S)}`}
+            />
+            <Readout
+              label={`Prefill work at R = ${maxR}`}
+              value={
+                big.aff && big.req ? formatRatio(big.req.prefilledTokens / big.aff.prefilledTokens, 2) : '—'
+              }
+              formula={`${formatCount(big.req?.prefilledTokens)} tokens prefilled by ${reqName} / ${formatCount(big.aff?.prefilledTokens)} by affinity`}
+            />
+            <Readout
+              label="KV cache per replica"
+              value={formatTokens(cap)}
+              formula={`${v.agentsPerReplica} agents × mean prompt ${formatTokens(meanPrompt)} = ${formatTokens(meanPrompt !== undefined ? meanPrompt * v.agentsPerReplica : undefined)} to keep warm`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r || points.length ? (
+          <>
+            {r?.modelName ?? v.model} on {v.gpus} × {r?.acceleratorName ?? v.accelerator} per replica; each
+            fleet of R replicas runs R × {v.agentsPerReplica} agents (closed loop), so every replica carries
+            the same load at every R. Four apps share their system prompt and tool schemas (8k tokens, the
+            floor s of the model); sessions run 12–32 turns with ~2k-token tool results. Dashed: the 1/R model
+            with h₁, affinity's hit rate on one replica.
+            {running ? ` Computing: ${points.length} of ${SWEEP_REPLICAS.length * 2} runs so far.` : ''}
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Read both charts at R = 2: about half the turns land on another replica. How much of the hit rate
+            is gone, and what happened to p90 TTFT?
+          </li>
+          <li>
+            Raise the agents per replica to 12: memory gets tighter, older prefixes are evicted sooner, and{' '}
+            {reqName} falls closer to the 1/R curve, while the replicas saturate on re-prefill and the TTFT
+            tail grows. Lower it to 2: every replica can keep every session&apos;s prefix, and stale hits hold
+            the curve up.
+          </li>
+          <li>
+            Switch to random routing: the curves barely move. What matters is that the routing ignores the
+            session, not how it spreads the requests.
+          </li>
+        </ul>
+      }
+    >
+      {points.length ? (
+        <>
+          <LineChart
+            title={`Prefix-cache hit rate against replicas: session affinity, ${reqName}, and the 1/R model`}
+            series={hitSeries}
+            x={xAxis}
+            y={{
+              label: 'Prefix-cache hit rate',
+              format: (h) => formatPercent(h, 2),
+              readout: (h) => formatPercent(h),
+              domain: [0, 1],
+            }}
+            aspect={0.42}
+          />
+          <LineChart
+            title={`p90 time to first token against replicas: session affinity and ${reqName}`}
+            series={ttftSeries}
+            x={xAxis}
+            y={{ label: 'p90 TTFT', unit: 's', format: (t) => formatDuration(t, 2), zero: true }}
+            aspect={0.36}
+          />
+        </>
+      ) : null}
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,299 @@
+/**
+ * Lesson 07.02, widget 1: replay one agent trajectory over R replicas with session affinity on or off
+ * (off = round-robin or random per request). Per turn: the replica, what it found in its prefix cache, the
+ * tokens prefilled again, TTFT; a cold turn's extra TTFT spelled out as tokens × per-token prefill time.
+ * Computed in the worker (affinityReplay: the fleet simulator, both policies); the transport steps through
+ * the turns, and the picture is a function of (result, turn).
+ */
+import { useMemo } from 'react';
+import { LineChart } from '../kit/charts/LineChart';
+import type { Marker } from '../kit/charts/types';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { TransportBar } from '../kit/controls/TransportBar';
+import { useTransport } from '../kit/controls/useTransport';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { usePreferences } from '../../app/services';
+import {
+  formatCount,
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatPercent,
+  formatTokens,
+} from '../../lib/format';
+import type { TurnRow } from '../../sim/affinity';
+import type { AffinityReplayRequest } from '../../worker/affinityMethods';
+import { AFFINITY_REPLAY_ID, affinityReplaySchema } from './schema';
+import { KIND_TEXT, TrajectoryChart } from './TrajectoryChart';
+import './session-affinity.css';
+
+const POLICY_NAME: Record<string, string> = {
+  'round-robin': 'round-robin',
+  random: 'random',
+  'session-affinity': 'session affinity',
+};
+
+export function AffinityReplay() {
+  const params = useWidgetParams(AFFINITY_REPLAY_ID, affinityReplaySchema);
+  const v = params.values;
+  const args = useMemo<AffinityReplayRequest>(
+    () => ({
+      modelId: v.model,
+      acceleratorId: v.accelerator,
+      gpus: v.gpus,
+      replicas: v.replicas,
+      routing: v.routing as AffinityReplayRequest['routing'],
+      turns: v.turns,
+      toolResultTokens: v.toolResultTokens,
+      seed: v.seed,
+    }),
+    [v.model, v.accelerator, v.gpus, v.replicas, v.routing, v.turns, v.toolResultTokens, v.seed],
+  );
+  const sim = useSimulation('affinityReplay', args);
+  const r = sim.result;
+  const reduced = usePreferences((s) => s.motion) === 'reduced';
+  const turns = r?.turns ?? v.turns;
+  const transport = useTransport({
+    duration: Math.max(1, turns - 1),
+    rate: 3,
+    step: 1,
+    reducedMotion: reduced,
+  });
+
+  const shown = r ? (v.affinity ? r.affinity : r.request) : null;
+  const other = r ? (v.affinity ? r.request : r.affinity) : null;
+  const shownName = v.affinity ? 'session affinity' : POLICY_NAME[v.routing];
+  const otherName = v.affinity ? POLICY_NAME[v.routing] : 'session affinity';
+  const cur = shown ? Math.max(0, Math.min(shown.rows.length - 1, Math.floor(transport.t + 1e-9))) : 0;
+  const row: TurnRow | undefined = shown?.rows[cur];
+
+  // The turn whose extra TTFT is spelled out: the current one if it lost work, else the first that did.
+  const focus: TurnRow | undefined = shown
+    ? row && row.rePrefilledTokens > 0
+      ? row
+      : shown.rows.find((x) => x.rePrefilledTokens > 0)
+    : undefined;
+  const upTo = useMemo(() => {
+    if (!shown) return { re: 0, extra: 0, prompt: 0, reused: 0 };
+    let re = 0;
+    let extra = 0;
+    let prompt = 0;
+    let reused = 0;
+    for (const x of shown.rows.slice(0, cur + 1)) {
+      re += x.rePrefilledTokens;
+      extra += x.extraS;
+      prompt += x.promptTokens;
+      reused += x.reusedTokens;
+    }
+    return { re, extra, prompt, reused };
+  }, [shown, cur]);
+
+  const lower = useMemo(() => {
+    if (!r) return [];
+    const runs = v.affinity ? [r.affinity, r.request] : [r.request, r.affinity];
+    const names = v.affinity
+      ? ['session affinity', POLICY_NAME[v.routing]]
+      : [POLICY_NAME[v.routing], 'session affinity'];
+    return runs.map((run, i) => {
+      let acc = 0;
+      return {
+        name: names[i],
+        points: run.rows.map((x) => {
+          acc += x.rePrefilledTokens;
+          return { x: x.turn, y: v.lower === 'ttft' ? x.ttftS : acc };
+        }),
+      };
+    });
+  }, [r, v.affinity, v.routing, v.lower]);
+
+  const markers: Marker[] = shown ? [{ kind: 'x', x: cur, label: `turn ${cur}`, tone: 'muted' }] : [];
+  const f = r?.formula;
+
+  return (
+    <WidgetFrame
+      id={AFFINITY_REPLAY_ID}
+      title="Replay one trajectory over R replicas"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={() => {
+        params.reset();
+        transport.seek(0);
+      }}
+      onKeyDown={transport.handleKey}
+      controls={<ParamControls params={params} />}
+      transport={<TransportBar transport={transport} format={(t) => `turn ${Math.floor(t + 1e-9)}`} />}
+      exportData={() => ({
+        rows: r
+          ? [r.request, r.affinity].flatMap((run) =>
+              run.rows.map((x) => ({
+                policy: run.policy,
+                turn: x.turn,
+                replica: x.replica,
+                found: x.kind,
+                promptTokens: x.promptTokens,
+                reusedTokens: x.reusedTokens,
+                rePrefilledTokens: x.rePrefilledTokens,
+                prefilledTokens: x.prefilledTokens,
+                hitRate: x.hitRate,
+                ttftS: x.ttftS,
+                extraTtftS: x.extraS,
+                perTokenPrefillS: x.perTokenS,
+              })),
+            )
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r && shown && other && row ? (
+          <>
+            <Readout
+              label="Hit rate over the trajectory"
+              value={
+                <span>
+                  <span data-readout="hit-rate">{formatPercent(shown.totals.hitRate)}</span>
+                  <span className="readout-sub">
+                    {otherName}: {formatPercent(other.totals.hitRate)}
+                  </span>
+                </span>
+              }
+              formula={`Σ reused / Σ prompt = ${formatCount(shown.totals.reusedTokens)} / ${formatCount(shown.totals.promptTokens)}; turns 0–${cur}: ${formatPercent(upTo.prompt > 0 ? upTo.reused / upTo.prompt : 0)}`}
+            />
+            <Readout
+              label="Tokens re-prefilled"
+              value={
+                <span>
+                  <span data-readout="re-prefilled">{formatTokens(shown.totals.rePrefilledTokens)}</span>
+                  <span className="readout-sub">
+                    {otherName}: {formatTokens(other.totals.rePrefilledTokens)}
+                  </span>
+                </span>
+              }
+              formula={`Σ (computed before − found) = ${formatDuration(shown.totals.extraS)} of extra TTFT in all; turns 0–${cur}: ${formatTokens(upTo.re)}, ${formatDuration(upTo.extra)}`}
+            />
+            <Readout
+              emphasis
+              label={
+                focus
+                  ? `Turn ${focus.turn} lands ${focus.kind === 'cold' ? 'cold' : 'on an older prefix'}: extra TTFT`
+                  : 'Extra TTFT of a cold turn'
+              }
+              value={
+                <span data-readout="cold-extra">
+                  {focus ? `+${formatDuration(focus.extraS)}` : 'none: no turn lands cold'}
+                </span>
+              }
+              formula={
+                focus ? (
+                  <>
+                    {formatCount(focus.rePrefilledTokens)} tokens × t<sub>tok</sub>(
+                    {formatCount(focus.midContext)}) = {formatNumber(focus.rePrefilledTokens)} ×{' '}
+                    {formatDuration(focus.perTokenS)}; simulated {formatDuration(focus.ttftS)} against{' '}
+                    {formatDuration(r.affinity.rows[focus.turn]?.ttftS)} with affinity
+                  </>
+                ) : (
+                  `every turn finds what the session computed before (${shownName})`
+                )
+              }
+            />
+            <Readout
+              label="Prefill time per token"
+              value={`${formatDuration(f?.perTokenAtZeroS)} + ${formatDuration(f ? f.attentionFlopsPerPair / f.effectiveFlops : NaN)} × c`}
+              formula={
+                f ? (
+                  <>
+                    t<sub>tok</sub>(c) = (2·P<sub>body</sub> + a·(c+1)) / (G·F·MFU) = (
+                    {formatFlops(f.bodyFlopsPerToken)} + {formatFlops(f.attentionFlopsPerPair)} × (c+1)) / (
+                    {r.gpus} × {formatFlops(f.peakFlopsPerGpu, true)} × {f.mfu})
+                  </>
+                ) : null
+              }
+            />
+            <Readout
+              label={`Turn ${cur} (transport)`}
+              value={<span data-readout="turn-ttft">{formatDuration(row.ttftS)}</span>}
+              formula={`replica ${row.replica}, ${KIND_TEXT[row.kind]}; ${formatTokens(row.promptTokens)} prompt, ${formatTokens(row.prefilledTokens)} prefilled (${otherName}: TTFT ${formatDuration(other.rows[cur]?.ttftS)})`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r ? (
+          <>
+            {r.modelName} on {r.gpus} × {r.acceleratorName} per replica, {r.replicas} replica
+            {r.replicas > 1 ? 's' : ''}, the session alone on the fleet. Its prompt starts at{' '}
+            {formatTokens(r.shape.systemTokens + r.shape.toolSchemaTokens + r.shape.taskTokens)} (system
+            prompt, tool schemas, task) and grows by{' '}
+            {formatTokens(r.shape.outputTokens + r.shape.toolResultTokens)} a turn (the output and the tool
+            result).{' '}
+            {r.turns < r.requestedTurns
+              ? `The ${formatTokens(r.maxContext)} context window holds ${r.turns} turns of it. `
+              : ''}
+            Shown: {shownName}; the lower chart compares it with {otherName}. Click a turn, or use the
+            transport, to step through the trajectory.
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Switch session affinity on: every turn after the first lands warm, the re-prefilled tokens drop to
+            zero and TTFT stays near a tenth of a second.
+          </li>
+          <li>
+            With affinity off, raise the replicas from 4 to 16: under round-robin the first 15 turns land on
+            replicas that have never seen the session, each paying for its whole context again. How does the
+            extra TTFT grow from turn to turn?
+          </li>
+          <li>
+            Pick random routing and change the seed: sometimes a turn lands on its previous replica by luck
+            (probability 1/R), and is warm.
+          </li>
+        </ul>
+      }
+    >
+      {r && shown && other ? (
+        <>
+          <TrajectoryChart
+            run={shown}
+            compare={other}
+            compareLabel={otherName}
+            replicas={r.replicas}
+            current={cur}
+            onPick={(t) => {
+              transport.pause();
+              transport.seek(t);
+            }}
+            title={`Trajectory of ${r.turns} turns over ${r.replicas} replicas, ${shownName}: replica of each turn and where each prompt's tokens came from`}
+            description="Top: the replica that served each turn, by what it found (warm, older prefix, cold, first turn). Bottom: each turn's prompt split into tokens reused from the cache, re-prefilled and new."
+          />
+          <LineChart
+            title={
+              v.lower === 'ttft'
+                ? `Time to first token per turn, ${shownName} against ${otherName}`
+                : `Tokens re-prefilled, cumulative, ${shownName} against ${otherName}`
+            }
+            series={lower}
+            x={{ label: 'Turn', format: (t) => formatNumber(t), domain: [0, Math.max(1, r.turns - 1)] }}
+            y={
+              v.lower === 'ttft'
+                ? { label: 'TTFT', unit: 's', format: (s) => formatDuration(s, 2), zero: true }
+                : {
+                    label: 'Re-prefilled, cumulative',
+                    unit: 'tokens',
+                    format: (t) => formatCount(t),
+                    zero: true,
+                  }
+            }
+            markers={markers}
+            aspect={0.34}
+          />
+        </>
+      ) : null}
+    </WidgetFrame>
+  );
+}

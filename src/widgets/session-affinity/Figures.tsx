@@ -1,0 +1,182 @@
+/**
+ * Inline figures for lesson 07.02's prose, computed from the catalogs and the cost model (arithmetic on
+ * constants, so on the main thread), so that prose and widgets never disagree.
+ */
+import type { ReactNode } from 'react';
+import { findAccelerator } from '../../sim/catalog/accelerators';
+import { findModel } from '../../sim/catalog/models';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  defaultHardware,
+  perTokenPrefillTime,
+  prefillTime,
+} from '../../sim/cost';
+import {
+  coldTurnExtra,
+  computedAfterTurn,
+  DEFAULT_TRAJECTORY,
+  trajectoryPrompt,
+} from '../../sim/affinityModel';
+import { formatDuration, formatFlops, formatNumber, formatPercent } from '../../lib/format';
+
+function Fig({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <span className="figure" title={title}>
+      {children}
+    </span>
+  );
+}
+
+function setup(model: string, accelerator: string, gpus: number) {
+  const m = findModel(model);
+  const a = findAccelerator(accelerator);
+  if (!m || !a) return null;
+  return { m, a, hw: defaultHardware(a, gpus) };
+}
+
+const missing = (what: string) => <span className="figure-missing">[unknown {what}]</span>;
+
+interface HwProps {
+  model?: string;
+  accelerator?: string;
+  gpus?: number;
+}
+
+/** t_tok(c): marginal prefill time of one token at position c. */
+export function PerTokenPrefill({
+  model = 'llama-3.1-70b',
+  accelerator = 'h100-sxm',
+  gpus = 8,
+  at = 0,
+}: HwProps & { at?: number }) {
+  const s = setup(model, accelerator, gpus);
+  if (!s) return missing('model or accelerator');
+  const t = perTokenPrefillTime(s.m, s.hw, at);
+  return (
+    <Fig title={`t_tok(${at}) for ${s.m.name} on ${gpus} × ${s.a.name}, MFU ${s.hw.mfu}`}>
+      {formatDuration(t)}
+    </Fig>
+  );
+}
+
+/** Prefill time of `tokens` new tokens on top of `cached`. */
+export function PrefillSeconds({
+  model = 'llama-3.1-70b',
+  accelerator = 'h100-sxm',
+  gpus = 8,
+  tokens,
+  cached = 0,
+}: HwProps & { tokens: number; cached?: number }) {
+  const s = setup(model, accelerator, gpus);
+  if (!s) return missing('model or accelerator');
+  return (
+    <Fig title={`prefillTime(${tokens} new on ${cached} cached), ${s.m.name} on ${gpus} × ${s.a.name}`}>
+      {formatDuration(prefillTime(s.m, s.hw, tokens, cached))}
+    </Fig>
+  );
+}
+
+/** Extra TTFT of a cold turn: prefillTime(P, 0) − prefillTime(P − K, K). */
+export function ColdTurnExtra({
+  model = 'llama-3.1-70b',
+  accelerator = 'h100-sxm',
+  gpus = 8,
+  prompt,
+  cached,
+}: HwProps & { prompt: number; cached: number }) {
+  const s = setup(model, accelerator, gpus);
+  if (!s) return missing('model or accelerator');
+  const c = coldTurnExtra(s.m, s.hw, prompt, cached);
+  return (
+    <Fig
+      title={`${formatDuration(c.coldS)} cold − ${formatDuration(c.warmS)} warm, ${s.m.name} on ${gpus} × ${s.a.name}`}
+    >
+      {formatDuration(c.extraS)}
+    </Fig>
+  );
+}
+
+/** 2 · body parameters: FLOPs per prefilled token outside attention. */
+export function BodyFlops({ model = 'llama-3.1-70b' }: { model?: string }) {
+  const m = findModel(model);
+  if (!m) return missing('model');
+  return (
+    <Fig title={`2 × ${formatNumber(bodyParams(m))} body parameters (${m.name})`}>
+      {formatFlops(2 * bodyParams(m))}
+    </Fig>
+  );
+}
+
+/** a = 2 · layers · heads · (d_qk + d_v): attention FLOPs per (query, earlier token) pair. */
+export function AttentionFlops({ model = 'llama-3.1-70b' }: { model?: string }) {
+  const m = findModel(model);
+  if (!m) return missing('model');
+  return (
+    <Fig title={`2 × ${m.layers} layers × ${m.attentionHeads} heads × (d_qk + d_v) (${m.name})`}>
+      {formatFlops(attentionFlopsPerPair(m, 'prefill'))}
+    </Fig>
+  );
+}
+
+/** Peak dense BF16 FLOP/s of one accelerator. */
+export function PeakFlops({ accelerator = 'h100-sxm' }: { accelerator?: string }) {
+  const a = findAccelerator(accelerator);
+  if (!a) return missing('accelerator');
+  return <Fig title={`${a.name}, dense BF16 (catalog)`}>{formatFlops(a.bf16Flops, true)}</Fig>;
+}
+
+/** The lesson trajectory's prompt at turn k, tokens. */
+export function TrajPrompt({ turn }: { turn: number }) {
+  return (
+    <Fig title={`head + ${turn} × (output + tool result)`}>
+      {formatNumber(trajectoryPrompt(DEFAULT_TRAJECTORY, turn))}
+    </Fig>
+  );
+}
+
+/** Tokens turn k − 1 left computed (whole 256-token blocks). */
+export function TrajKnown({ turn, blockSize = 256 }: { turn: number; blockSize?: number }) {
+  const k = computedAfterTurn(
+    trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
+    DEFAULT_TRAJECTORY.outputTokens,
+    blockSize,
+  );
+  return (
+    <Fig title={`turn ${turn - 1}'s prompt + output − 1, in whole ${blockSize}-token blocks`}>
+      {formatNumber(k)}
+    </Fig>
+  );
+}
+
+/** Warm hit rate of turn k under affinity: what turn k − 1 left computed / prompt k. */
+export function TrajWarmHit({ turn, blockSize = 256 }: { turn: number; blockSize?: number }) {
+  const p = trajectoryPrompt(DEFAULT_TRAJECTORY, turn);
+  const k = computedAfterTurn(
+    trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
+    DEFAULT_TRAJECTORY.outputTokens,
+    blockSize,
+  );
+  return <Fig title={`${k} / ${p}`}>{formatPercent(k / p)}</Fig>;
+}
+
+/** A number of the lesson trajectory's shape. */
+export function Traj({ what }: { what: 'head' | 'growth' | 'output' | 'toolResult' | 'turns' }) {
+  const t = DEFAULT_TRAJECTORY;
+  const v =
+    what === 'head'
+      ? t.systemTokens + t.toolSchemaTokens + t.taskTokens
+      : what === 'growth'
+        ? t.outputTokens + t.toolResultTokens
+        : what === 'output'
+          ? t.outputTokens
+          : what === 'toolResult'
+            ? t.toolResultTokens
+            : t.turns;
+  return <Fig title="the lesson's trajectory (src/sim/affinity.ts)">{formatNumber(v)}</Fig>;
+}
+
+/** 1/R as a percentage. */
+export function OneOver({ r }: { r: number }) {
+  return <Fig title={`1/${r}`}>{formatPercent(1 / r)}</Fig>;
+}

@@ -1,0 +1,110 @@
+import { ACCELERATORS } from '../../sim/catalog/accelerators';
+import { MODELS } from '../../sim/catalog/models';
+import type { ParamSchema } from '../../state/paramSchema';
+import { formatTokens } from '../../lib/format';
+
+export const AFFINITY_REPLAY_ID = 'affinity-replay';
+export const AFFINITY_FLEET_ID = 'affinity-fleet';
+
+const modelOptions = MODELS.map((m) => ({ value: m.id, label: m.name }));
+const acceleratorOptions = ACCELERATORS.map((a) => ({ value: a.id, label: a.name }));
+const routingOptions = [
+  { value: 'round-robin', label: 'Round-robin' },
+  { value: 'random', label: 'Random' },
+];
+
+export const affinityReplaySchema = {
+  affinity: {
+    kind: 'boolean',
+    label: 'Session affinity',
+    default: false,
+    help: 'On: every turn of the session goes to the replica that served its first turn. Off: each request is routed on its own.',
+  },
+  routing: {
+    kind: 'select',
+    label: 'Without affinity, route by',
+    default: 'round-robin',
+    options: routingOptions,
+  },
+  replicas: {
+    kind: 'number',
+    label: 'Replicas',
+    default: 4,
+    min: 1,
+    max: 16,
+    integer: true,
+    unit: 'replicas',
+  },
+  turns: {
+    kind: 'number',
+    label: 'Turns in the trajectory',
+    default: 24,
+    min: 2,
+    max: 48,
+    integer: true,
+    unit: 'turns',
+  },
+  toolResultTokens: {
+    kind: 'number',
+    label: 'Tool result per turn',
+    default: 2_000,
+    min: 0,
+    max: 10_000,
+    step: 100,
+    unit: 'tokens',
+    format: (v) => formatTokens(v),
+    help: 'Tokens each tool result appends to the context (the model’s 500-token output is appended too).',
+  },
+  model: { kind: 'select', label: 'Model', default: 'llama-3.1-70b', options: modelOptions },
+  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
+  gpus: {
+    kind: 'number',
+    label: 'GPUs per replica (TP)',
+    default: 8,
+    min: 1,
+    max: 16,
+    integer: true,
+    unit: 'GPUs',
+  },
+  lower: {
+    kind: 'select',
+    label: 'Lower chart',
+    default: 'ttft',
+    options: [
+      { value: 'ttft', label: 'TTFT per turn' },
+      { value: 'cumulative', label: 'Tokens re-prefilled, cumulative' },
+    ],
+  },
+  seed: { kind: 'seed', label: 'Seed (random routing)', default: 1 },
+} satisfies ParamSchema;
+
+export const affinityFleetSchema = {
+  routing: {
+    kind: 'select',
+    label: 'Request-level routing',
+    default: 'round-robin',
+    options: routingOptions,
+  },
+  agentsPerReplica: {
+    kind: 'number',
+    label: 'Agents in flight per replica',
+    default: 6,
+    min: 2,
+    max: 16,
+    integer: true,
+    unit: 'agents',
+    help: 'Closed loop: R × this many sessions run at once; a fleet of R replicas serves R times the agents.',
+  },
+  model: { kind: 'select', label: 'Model', default: 'llama-3.1-8b', options: modelOptions },
+  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
+  gpus: {
+    kind: 'number',
+    label: 'GPUs per replica (TP)',
+    default: 1,
+    min: 1,
+    max: 16,
+    integer: true,
+    unit: 'GPUs',
+  },
+  seed: { kind: 'seed', label: 'Seed', default: 1 },
+} satisfies ParamSchema;

@@ -1,0 +1,269 @@
+/**
+ * Worker methods of lesson 07.02 (session affinity): one trajectory replayed over R replicas, the fleet view
+ * (hit rate and TTFT against R, streamed point by point), and the cold-turn cost of the exercise. Plain
+ * structured-cloneable arguments (catalog ids); every figure comes from src/sim (cost.ts, the fleet simulator).
+ */
+import {
+  affinitySweepPoint,
+  coldTurnExtra,
+  DEFAULT_TRAJECTORY,
+  replayTrajectory,
+  SWEEP_REPLICAS,
+  type AffinityPolicy,
+  type ReplayRun,
+  type RequestRouting,
+  type SweepPoint,
+  type TrajectoryShape,
+} from '../sim/affinity';
+import { CatalogError, resolveAccelerator, resolveModel, resolveNode } from '../sim/catalog/index';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  defaultHardware,
+  effectiveFlops,
+  perTokenPrefillTime,
+  type HardwareConfig,
+} from '../sim/cost';
+import { ScenarioError } from '../sim/fleet/scenario';
+import type { JobContext } from './job';
+
+export class AffinityRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+function wrap<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
+    if (e instanceof CatalogError || e instanceof RangeError) throw new AffinityRequestError(e.message);
+    throw e;
+  }
+}
+
+function wholeIn(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new AffinityRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+
+function hardware(modelId: string, acceleratorId: string, gpus: number) {
+  return wrap(() => {
+    const model = resolveModel(modelId);
+    const accelerator = resolveAccelerator(acceleratorId);
+    const hw: HardwareConfig = defaultHardware(accelerator, wholeIn('gpus', gpus, 1, 64));
+    return { model, accelerator, hw };
+  });
+}
+
+/** The pieces of t_tok(c) = (2 · body + a · (c + 1)) / (G · F · MFU), for the formula beside the figures. */
+export interface PrefillFormula {
+  bodyFlopsPerToken: number;
+  attentionFlopsPerPair: number;
+  effectiveFlops: number;
+  mfu: number;
+  peakFlopsPerGpu: number;
+  perTokenAtZeroS: number;
+}
+
+function formulaOf(model: ReturnType<typeof resolveModel>, hw: HardwareConfig): PrefillFormula {
+  return {
+    bodyFlopsPerToken: 2 * bodyParams(model),
+    attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
+    effectiveFlops: effectiveFlops(hw),
+    mfu: hw.mfu,
+    peakFlopsPerGpu: hw.accelerator.bf16Flops,
+    perTokenAtZeroS: perTokenPrefillTime(model, hw, 0),
+  };
+}
+
+// ───────────────────────────── replay ─────────────────────────────
+
+export interface AffinityReplayRequest {
+  modelId: string;
+  acceleratorId: string;
+  gpus: number;
+  replicas: number;
+  /** The request-level policy compared with session affinity. */
+  routing: RequestRouting;
+  turns: number;
+  toolResultTokens: number;
+  seed: number;
+}
+
+export interface AffinityReplayResponse {
+  modelName: string;
+  acceleratorName: string;
+  gpus: number;
+  replicas: number;
+  blockSize: number;
+  turns: number;
+  requestedTurns: number;
+  maxContext: number;
+  shape: TrajectoryShape;
+  /** The request-level run (round-robin or random). */
+  request: ReplayRun;
+  /** The same trajectory under session affinity. */
+  affinity: ReplayRun;
+  formula: PrefillFormula;
+}
+
+function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
+  const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
+  if (req.routing !== 'round-robin' && req.routing !== 'random')
+    throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
+  const shape: TrajectoryShape = {
+    ...DEFAULT_TRAJECTORY,
+    turns: wholeIn('turns', req.turns, 1, 200),
+    toolResultTokens: wholeIn('toolResultTokens', req.toolResultTokens, 0, 100_000),
+  };
+  const replicas = wholeIn('replicas', req.replicas, 1, 64);
+  const out = wrap(() =>
+    replayTrajectory(
+      { model: model.id, accelerator: accelerator.id, tp: hw.tp },
+      shape,
+      replicas,
+      [req.routing, 'session-affinity'],
+      req.seed,
+    ),
+  );
+  return {
+    modelName: model.name,
+    acceleratorName: accelerator.name,
+    gpus: hw.tp,
+    replicas,
+    blockSize: out.blockSize,
+    turns: out.turns,
+    requestedTurns: out.requestedTurns,
+    maxContext: model.maxContext,
+    shape: { ...shape, turns: out.turns },
+    request: out.runs[0],
+    affinity: out.runs[1],
+    formula: formulaOf(model, hw),
+  };
+}
+
+// ───────────────────────────── fleet sweep ─────────────────────────────
+
+export interface AffinitySweepRequest {
+  modelId: string;
+  acceleratorId: string;
+  gpus: number;
+  agentsPerReplica: number;
+  routing: RequestRouting;
+  seed: number;
+}
+
+export interface AffinitySweepResponse {
+  modelName: string;
+  acceleratorName: string;
+  gpus: number;
+  agentsPerReplica: number;
+  routing: RequestRouting;
+  /** Points sorted by replicas, then policy. */
+  points: SweepPoint[];
+}
+
+async function affinitySweep(
+  req: AffinitySweepRequest,
+  ctx: JobContext<SweepPoint>,
+): Promise<AffinitySweepResponse> {
+  const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
+  if (req.routing !== 'round-robin' && req.routing !== 'random')
+    throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
+  const agents = wholeIn('agentsPerReplica', req.agentsPerReplica, 1, 64);
+  const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
+  const points: SweepPoint[] = [];
+  const checkpoint = () => ctx.checkpoint();
+  for (const r of SWEEP_REPLICAS) {
+    const policies: AffinityPolicy[] = ['session-affinity', req.routing];
+    let first: SweepPoint | null = null;
+    for (const policy of policies) {
+      let p: SweepPoint;
+      try {
+        // With one replica every policy sends every request to it: run once.
+        p =
+          r === 1 && first
+            ? { ...first, policy }
+            : await affinitySweepPoint(choice, { agentsPerReplica: agents }, r, policy, req.seed, checkpoint);
+      } catch (e) {
+        if (e instanceof ScenarioError)
+          throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
+        throw e;
+      }
+      first ??= p;
+      points.push(p);
+      await ctx.emit(p);
+    }
+  }
+  points.sort((a, b) => a.replicas - b.replicas || a.policy.localeCompare(b.policy));
+  return {
+    modelName: model.name,
+    acceleratorName: accelerator.name,
+    gpus: hw.tp,
+    agentsPerReplica: agents,
+    routing: req.routing,
+    points,
+  };
+}
+
+// ───────────────────────────── the exercise ─────────────────────────────
+
+export interface ColdTurnRequest {
+  modelId: string;
+  /** A node from the catalog (its accelerator and GPU count), or an accelerator and a GPU count. */
+  nodeId?: string;
+  acceleratorId?: string;
+  gpus?: number;
+  promptTokens: number;
+  /** Tokens the warm replica holds (the previous turn's context). */
+  cachedTokens: number;
+}
+
+export interface ColdTurnResponse {
+  modelName: string;
+  hardwareName: string;
+  gpus: number;
+  promptTokens: number;
+  cachedTokens: number;
+  /** prefillTime(P, 0): the cold replica prefills everything. */
+  coldS: number;
+  /** prefillTime(P − K, K): the warm replica prefills the new tokens only. */
+  warmS: number;
+  /** coldS − warmS. */
+  extraS: number;
+  /** t_tok at the middle of the K re-prefilled positions, and K · t_tok(c̄). */
+  perTokenS: number;
+  midContext: number;
+  approxS: number;
+  formula: PrefillFormula;
+}
+
+function coldTurnCost(req: ColdTurnRequest): ColdTurnResponse {
+  const { model, hw, hardwareName } = wrap(() => {
+    if (req.nodeId) {
+      const node = resolveNode(req.nodeId);
+      const h = hardware(req.modelId, node.accelerator, node.gpuCount);
+      return { ...h, hardwareName: node.name };
+    }
+    const h = hardware(req.modelId, req.acceleratorId ?? '', req.gpus ?? 1);
+    return { ...h, hardwareName: `${h.hw.tp} × ${h.accelerator.name}` };
+  });
+  const P = wholeIn('promptTokens', req.promptTokens, 1, 10_000_000);
+  const K = wholeIn('cachedTokens', req.cachedTokens, 0, P - 1);
+  const c = coldTurnExtra(model, hw, P, K);
+  return {
+    modelName: model.name,
+    hardwareName,
+    gpus: hw.tp,
+    promptTokens: P,
+    cachedTokens: K,
+    ...c,
+    formula: formulaOf(model, hw),
+  };
+}
+
+export const affinityMethods = { affinityReplay, affinitySweep, coldTurnCost };
