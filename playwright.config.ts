@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 // Playwright cannot download browsers here: we drive the system Chromium (Debian package `chromium`).
+// E2E_PORT lets several checkouts (or people) run the suite side by side.
+const port = Number(process.env.E2E_PORT ?? 4173);
 const chromiumPath = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -12,7 +14,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
   outputDir: 'test-results/artifacts',
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',
     headless: true,
     launchOptions: {
@@ -31,8 +33,8 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: 'node_modules/.bin/vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `node_modules/.bin/vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    url: `http://127.0.0.1:${port}`,
     reuseExistingServer: false,
     timeout: 60_000,
   },
