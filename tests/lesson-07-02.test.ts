@@ -1,0 +1,291 @@
+/**
+ * Lesson 07.02 (session affinity): the formulas and models behind its prose, widgets and exercise, pinned to
+ * hand-computed values.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  affinitySweepPoint,
+  coldTurnExtra,
+  computedAfterTurn,
+  DEFAULT_TRAJECTORY,
+  holdingsBeforeTurns,
+  maxTurnsWithin,
+  oneOverRModel,
+  rePrefillCost,
+  replayTrajectory,
+  trajectoryPrompt,
+  type SweepPoint,
+} from '../src/sim/affinity';
+import { resolveAccelerator, resolveModel } from '../src/sim/catalog/index';
+import { defaultHardware, perTokenPrefillTime, prefillTime } from '../src/sim/cost';
+import { directContext } from '../src/worker/job';
+import { methods } from '../src/worker/methods';
+
+const L70 = resolveModel('llama-3.1-70b');
+const H100x8 = defaultHardware(resolveAccelerator('h100-sxm'), 8);
+
+// Llama 3.1 70B by hand: body = active − 2 · vocab · hidden; a = 2 · layers · heads · (d + d).
+const BODY_70B = 70.6e9 - 2 * 128_256 * 8192; // 68,498,653,696
+const A_70B = 2 * 80 * 64 * (128 + 128); // 2,621,440 FLOP per (query, key) pair
+const F_8xH100 = 8 * 989e12 * 0.5; // achieved FLOP/s of the replica at MFU 0.5
+
+describe('the lesson trajectory', () => {
+  it('grows by output + tool result per turn: turn 12 sends 40,000 tokens', () => {
+    expect(trajectoryPrompt(DEFAULT_TRAJECTORY, 0)).toBe(10_000);
+    expect(trajectoryPrompt(DEFAULT_TRAJECTORY, 1)).toBe(12_500);
+    expect(trajectoryPrompt(DEFAULT_TRAJECTORY, 12)).toBe(40_000);
+  });
+
+  it('a finished turn leaves its prompt and output, less the last token, in whole blocks', () => {
+    // turn 11: 37,500 + 500 − 1 = 37,999 → 148 blocks of 256 = 37,888
+    expect(computedAfterTurn(37_500, 500, 256)).toBe(37_888);
+    // turn 0: 10,499 → 41 blocks = 10,496
+    expect(computedAfterTurn(10_000, 500, 256)).toBe(10_496);
+    expect(computedAfterTurn(256, 1, 256)).toBe(256);
+  });
+
+  it('is cut to the model context window', () => {
+    // 10,000 + k · 2,500 + 500 ≤ 131,072 → k ≤ 48.2 → 49 turns (0 … 48)
+    expect(maxTurnsWithin(DEFAULT_TRAJECTORY, 131_072)).toBe(49);
+    expect(maxTurnsWithin(DEFAULT_TRAJECTORY, 12_000)).toBe(1);
+  });
+});
+
+describe('the cost of a cold turn', () => {
+  it('t_tok(c) = (2 · body + a · (c + 1)) / (G · F · MFU), by hand for Llama 3.1 70B on 8 × H100', () => {
+    expect(perTokenPrefillTime(L70, H100x8, 0)).toBeCloseTo((2 * BODY_70B + A_70B) / F_8xH100, 15);
+    expect(perTokenPrefillTime(L70, H100x8, 0) * 1e6).toBeCloseTo(34.631, 2); // µs
+    expect(perTokenPrefillTime(L70, H100x8, 19_999.5)).toBeCloseTo(
+      (2 * BODY_70B + A_70B * 20_000.5) / F_8xH100,
+      15,
+    );
+  });
+
+  it('ΔTTFT = Σ t_tok(c) = N · t_tok(c̄) = (2·body·N + a·N(N+1)/2) / F', () => {
+    const N = 38_000;
+    const byHand = (2 * BODY_70B * N + (A_70B * N * (N + 1)) / 2) / F_8xH100;
+    expect(byHand).toBeCloseTo(1.7944, 4);
+    const r = rePrefillCost(L70, H100x8, N, 0);
+    expect(r.midContext).toBe((N - 1) / 2);
+    expect(r.extraS).toBeCloseTo(byHand, 10);
+    let sum = 0;
+    for (let c = 0; c < N; c++) sum += perTokenPrefillTime(L70, H100x8, c);
+    expect(sum).toBeCloseTo(byHand, 9);
+  });
+
+  it("the exercise's answer: prefillTime(40k, 0) − prefillTime(2k on 38k) equals the hand formula", () => {
+    const c = coldTurnExtra(L70, H100x8, 40_000, 38_000);
+    expect(c.coldS).toBeCloseTo(prefillTime(L70, H100x8, 40_000, 0), 12);
+    expect(c.warmS).toBeCloseTo(prefillTime(L70, H100x8, 2_000, 38_000), 12);
+    // Both prefills are compute-bound, so the LM head and the 2,000 new tokens cancel exactly.
+    expect(c.extraS).toBeCloseTo((2 * BODY_70B * 38_000 + (A_70B * 38_000 * 38_001) / 2) / F_8xH100, 9);
+    expect(c.approxS).toBeCloseTo(c.extraS, 9);
+  });
+
+  it('the worker method answers for a node from the catalog (DGX H100 = 8 × H100 SXM)', () => {
+    const r = methods.coldTurnCost({
+      modelId: 'llama-3.1-70b',
+      nodeId: 'dgx-h100',
+      promptTokens: 40_000,
+      cachedTokens: 38_000,
+    });
+    expect(r.gpus).toBe(8);
+    expect(r.extraS).toBeCloseTo(1.7944, 4);
+    expect(r.formula.bodyFlopsPerToken).toBe(2 * BODY_70B);
+    expect(r.formula.attentionFlopsPerPair).toBe(A_70B);
+    expect(() =>
+      methods.coldTurnCost({ modelId: 'nope', nodeId: 'dgx-h100', promptTokens: 10, cachedTokens: 5 }),
+    ).toThrow(/unknown model "nope"/);
+    expect(() =>
+      methods.coldTurnCost({
+        modelId: 'llama-3.1-70b',
+        nodeId: 'dgx-h100',
+        promptTokens: 10,
+        cachedTokens: 10,
+      }),
+    ).toThrow(/cachedTokens/);
+  });
+});
+
+describe('one trajectory over R replicas (the fleet simulator)', () => {
+  const hw = { model: 'llama-3.1-70b', accelerator: 'h100-sxm', tp: 8 };
+  const R = 4;
+  const out = replayTrajectory(hw, DEFAULT_TRAJECTORY, R, ['round-robin', 'session-affinity', 'random'], 1);
+  const [rr, aff, rnd] = out.runs;
+
+  it('affinity: one replica; after the first turn every turn finds everything computed before', () => {
+    expect(new Set(aff.rows.map((r) => r.replica)).size).toBe(1);
+    expect(aff.rows[0].kind).toBe('first');
+    for (const r of aff.rows.slice(1)) {
+      expect(r.kind).toBe('warm');
+      expect(r.rePrefilledTokens).toBe(0);
+      const prev = trajectoryPrompt(DEFAULT_TRAJECTORY, r.turn - 1);
+      expect(r.reusedTokens).toBe(computedAfterTurn(prev, 500, 256));
+      expect(r.prefilledTokens).toBe(r.promptTokens - r.reusedTokens);
+    }
+    // turn 12: 37,888 of 40,000 reused
+    expect(aff.rows[12].reusedTokens).toBe(37_888);
+    expect(aff.rows[12].hitRate).toBeCloseTo(37_888 / 40_000, 12);
+    expect(aff.totals.rePrefilledTokens).toBe(0);
+  });
+
+  it('round-robin: turn k on replica k mod R; turns 1 … R−1 cold, later turns find the prefix of turn k − R', () => {
+    rr.rows.forEach((r, k) => expect(r.replica).toBe(k % R));
+    for (let k = 1; k < R; k++) {
+      expect(rr.rows[k].kind).toBe('cold');
+      expect(rr.rows[k].reusedTokens).toBe(0);
+      expect(rr.rows[k].rePrefilledTokens).toBe(
+        computedAfterTurn(trajectoryPrompt(DEFAULT_TRAJECTORY, k - 1), 500, 256),
+      );
+    }
+    for (let k = R; k < rr.rows.length; k++) {
+      const r = rr.rows[k];
+      expect(r.kind).toBe('partial');
+      expect(r.reusedTokens).toBe(computedAfterTurn(trajectoryPrompt(DEFAULT_TRAJECTORY, k - R), 500, 256));
+      // it misses R − 1 turns of growth (2,500 tokens each), give or take the block rounding
+      expect(Math.abs(r.rePrefilledTokens - (R - 1) * 2_500)).toBeLessThan(256);
+    }
+  });
+
+  it("the simulated TTFT difference equals the formula's N · t_tok(c̄) on every turn", () => {
+    for (let k = 1; k < rr.rows.length; k++) {
+      const simulated = rr.rows[k].ttftS - aff.rows[k].ttftS;
+      // The simulator prefills in 8,192-token chunks, each sampling the LM head once (2 · vocab · hidden FLOP,
+      // 0.5 µs here): a cold turn has a few more chunks than a warm one.
+      expect(Math.abs(simulated - rr.rows[k].extraS)).toBeLessThan(1e-5);
+      expect(simulated).toBeGreaterThanOrEqual(rr.rows[k].extraS);
+    }
+    // turn 1 cold: 10,496 tokens re-prefilled from position 0
+    expect(rr.rows[1].extraS).toBeCloseTo(
+      (2 * BODY_70B * 10_496 + (A_70B * 10_496 * 10_497) / 2) / F_8xH100,
+      9,
+    );
+  });
+
+  it('request-level routing loses hit rate and adds re-prefill; more replicas lose more', () => {
+    expect(rr.totals.hitRate).toBeLessThan(aff.totals.hitRate - 0.1);
+    expect(rr.totals.rePrefilledTokens).toBeGreaterThan(0);
+    expect(rnd.totals.rePrefilledTokens).toBeGreaterThan(0);
+    const hits = [2, 4, 8, 16].map(
+      (r) => replayTrajectory(hw, DEFAULT_TRAJECTORY, r, ['round-robin'], 1).runs[0].totals.hitRate,
+    );
+    for (let i = 1; i < hits.length; i++) expect(hits[i]).toBeLessThan(hits[i - 1]);
+  });
+
+  it('what each replica holds before each turn', () => {
+    const h = holdingsBeforeTurns(rr.rows, R, 256);
+    expect(h).toHaveLength(rr.rows.length + 1);
+    expect(h[0]).toEqual([0, 0, 0, 0]);
+    expect(h[1]).toEqual([10_496, 0, 0, 0]);
+    expect(h[4][0]).toBe(10_496);
+    expect(h[4][3]).toBe(computedAfterTurn(17_500, 500, 256));
+    expect(rr.holdings).toEqual(h);
+  });
+
+  it('the worker method returns both runs and the formula pieces', () => {
+    const r = methods.affinityReplay({
+      modelId: 'llama-3.1-70b',
+      acceleratorId: 'h100-sxm',
+      gpus: 8,
+      replicas: 4,
+      routing: 'round-robin',
+      turns: 24,
+      toolResultTokens: 2_000,
+      seed: 1,
+    });
+    expect(r.request.policy).toBe('round-robin');
+    expect(r.affinity.policy).toBe('session-affinity');
+    expect(r.request.totals).toEqual(rr.totals);
+    expect(r.formula.perTokenAtZeroS).toBeCloseTo((2 * BODY_70B + A_70B) / F_8xH100, 15);
+    expect(() => methods.affinityReplay({ ...baseReplay, gpus: 1 })).toThrow(/weights/);
+  });
+});
+
+const baseReplay = {
+  modelId: 'llama-3.1-70b',
+  acceleratorId: 'h100-sxm',
+  gpus: 8,
+  replicas: 4,
+  routing: 'round-robin' as const,
+  turns: 8,
+  toolResultTokens: 2_000,
+  seed: 1,
+};
+
+describe('many sessions over R replicas: the 1/R decay', () => {
+  it('the model: s + (h₁ − s)/R', () => {
+    expect(oneOverRModel(0.2, 0.9, 1)).toBeCloseTo(0.9, 12);
+    expect(oneOverRModel(0.2, 0.9, 2)).toBeCloseTo(0.55, 12);
+    expect(oneOverRModel(0, 1, 8)).toBeCloseTo(1 / 8, 12);
+  });
+
+  const hw = { model: 'llama-3.1-8b', accelerator: 'h100-sxm', tp: 1 };
+  const points: Record<string, SweepPoint> = {};
+  const run = async (R: number, policy: 'session-affinity' | 'round-robin' | 'random') =>
+    (points[`${policy}:${R}`] ??= await affinitySweepPoint(hw, { agentsPerReplica: 6 }, R, policy, 1));
+
+  it('round-robin over many sessions sends a turn to its previous replica with probability ≈ 1/R', async () => {
+    for (const R of [2, 4, 8]) {
+      const p = await run(R, 'round-robin');
+      expect(p.sameReplicaShare).toBeGreaterThan(1 / R - 0.06);
+      expect(p.sameReplicaShare).toBeLessThan(1 / R + 0.07);
+    }
+    const a = await run(8, 'session-affinity');
+    expect(a.sameReplicaShare).toBeGreaterThan(0.95);
+  }, 30_000);
+
+  it('the hit rate under round-robin falls toward s + (h₁ − s)/R, while affinity stays at h₁', async () => {
+    const h1 = (await run(1, 'session-affinity')).hitRate;
+    expect(h1).toBeGreaterThan(0.9);
+    let prev = h1;
+    for (const R of [2, 4, 16]) {
+      const rr = await run(R, 'round-robin');
+      const model = oneOverRModel(rr.sharedShare, h1, R);
+      expect(rr.hitRate).toBeLessThan(prev);
+      expect(rr.hitRate).toBeGreaterThanOrEqual(model - 0.02); // stale prefixes only add
+      prev = rr.hitRate;
+    }
+    const at16 = await run(16, 'round-robin');
+    expect(at16.hitRate - oneOverRModel(at16.sharedShare, h1, 16)).toBeLessThan(0.1); // close to 1/R by R = 16
+    expect(Math.abs((await run(16, 'session-affinity')).hitRate - h1)).toBeLessThan(0.03);
+  }, 60_000);
+
+  it('request-level routing multiplies prefill work and the TTFT tail', async () => {
+    const a = await run(16, 'session-affinity');
+    const r = await run(16, 'round-robin');
+    expect(r.prefilledTokens / a.prefilledTokens).toBeGreaterThan(5);
+    expect(r.ttftP90S).toBeGreaterThan(3 * a.ttftP90S);
+  }, 30_000);
+
+  it('the worker method streams one point per run and sorts the result', async () => {
+    const frames: SweepPoint[] = [];
+    const res = await methods.affinitySweep(
+      {
+        modelId: 'llama-3.1-8b',
+        acceleratorId: 'h100-sxm',
+        gpus: 1,
+        agentsPerReplica: 2,
+        routing: 'random',
+        seed: 3,
+      },
+      directContext<SweepPoint>((f) => frames.push(f)),
+    );
+    expect(frames).toHaveLength(16);
+    expect(frames.map((f) => f.replicas).slice(0, 4)).toEqual([1, 1, 2, 2]);
+    expect(res.points.map((p) => p.replicas)).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 6, 6, 8, 8, 12, 12, 16, 16]);
+    expect(new Set(res.points.map((p) => p.policy))).toEqual(new Set(['session-affinity', 'random']));
+    await expect(
+      methods.affinitySweep(
+        {
+          modelId: 'llama-3.1-8b',
+          acceleratorId: 'h100-sxm',
+          gpus: 1,
+          agentsPerReplica: 0,
+          routing: 'random',
+          seed: 3,
+        },
+        directContext(),
+      ),
+    ).rejects.toThrow(/agentsPerReplica/);
+  }, 30_000);
+});
