@@ -40,6 +40,7 @@ export const LESSONS: readonly LessonMeta[] = [
       'Treat the session, not the request, as the unit of scheduling.',
       'Measure the prefix-cache hit rate across the turns of one trajectory.',
       'Compute the extra time to first token when a turn lands on a replica that has never seen the session.',
+      'Predict how request-level routing’s hit rate falls with the number of replicas, and what it costs in TTFT.',
     ],
   },
   {

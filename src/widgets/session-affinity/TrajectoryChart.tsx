@@ -367,7 +367,14 @@ export function TrajectoryChart({
                 x={cx(i)}
                 y={r2(yB(r.promptTokens) - 4)}
                 textAnchor={cx(i) < 20 ? 'start' : cx(i) > innerWidth - 20 ? 'end' : 'middle'}
-                style={{ fill: 'var(--chart-danger)', fontSize: labelFont }}
+                style={{
+                  fill: 'var(--chart-danger)',
+                  fontSize: labelFont,
+                  stroke: 'var(--chart-bg)',
+                  strokeWidth: 3,
+                  paintOrder: 'stroke',
+                  fontWeight: 600,
+                }}
               >
                 {text}
               </text>
