@@ -172,42 +172,44 @@ export function RoundRobinSpread() {
             falls toward the dashed bound.
           </li>
           <li>
-            Read the duplicate KV at R = 8 and compare it with one replica’s KV capacity in the animated
-            router’s caption.
+            Read the duplicate KV at R = 8 and what it amounts to in replicas’ worth of KV capacity: copies
+            that only one replica at a time can use.
           </li>
         </ul>
       }
     >
-      <div className="router-charts is-pair">
-        <LineChart
-          title="Share of turns that land on the replica holding the previous turn, against fleet size"
-          series={warmSeries}
-          x={x}
-          y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-          markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
-          aspect={0.72}
-        />
-        <LineChart
-          title="Prefix hit rate against fleet size"
-          series={hitSeries}
-          x={x}
-          y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-          markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
-          aspect={0.72}
-        />
-        <LineChart
-          title="Session KV held in duplicate across the fleet, against fleet size"
-          series={dupSeries}
-          x={x}
-          y={{
-            label: 'Duplicate session KV',
-            unit: 'GB',
-            format: (b) => formatBytesDecimal(b, 2),
-            zero: true,
-          }}
-          markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
-          aspect={0.72}
-        />
+      <div className="router-charts-wrap">
+        <div className="router-charts is-pair-narrow">
+          <LineChart
+            title="Share of turns that land on the replica holding the previous turn, against fleet size"
+            series={warmSeries}
+            x={x}
+            y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+            aspect={0.72}
+          />
+          <LineChart
+            title="Prefix hit rate against fleet size"
+            series={hitSeries}
+            x={x}
+            y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+            aspect={0.72}
+          />
+          <LineChart
+            title="Session KV held in duplicate across the fleet, against fleet size"
+            series={dupSeries}
+            x={x}
+            y={{
+              label: 'Duplicate KV',
+              unit: 'GB',
+              format: (b) => formatBytesDecimal(b, 2),
+              zero: true,
+            }}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+            aspect={0.72}
+          />
+        </div>
       </div>
     </WidgetFrame>
   );

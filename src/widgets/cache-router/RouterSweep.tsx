@@ -17,6 +17,11 @@ import { capacityAtSlo } from '../../sim/routing/summary';
 import { ROUTER_SWEEP_ID, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
 import './cache-router.css';
 
+/** Axis ticks in seconds without switching to minutes (100 s, not 1.7 min). */
+function seconds(v: number): string {
+  return v >= 1 ? `${formatNumber(v, 2)} s` : `${formatNumber(v * 1000, 2)} ms`;
+}
+
 export function RouterSweep() {
   const params = useWidgetParams(ROUTER_SWEEP_ID, routerSweepSchema);
   const v = params.values;
@@ -105,22 +110,31 @@ export function RouterSweep() {
           <>
             <Readout
               emphasis
-              label={`Load within p90 TTFT ≤ ${formatDuration(v.sloS)}`}
+              label={`Load carried within p90 TTFT ≤ ${formatDuration(v.sloS)}, cache-aware vs round-robin`}
               value={
                 <span data-readout="capacity-ratio" data-rr={rr?.load ?? 0} data-ca={ca?.load ?? 0}>
-                  {rr && ca ? `${formatRatio(ca.load / rr.load, 2)} more` : '—'}
+                  {rr && ca
+                    ? `${ca.beyond && !rr.beyond ? '≥ ' : ''}${formatRatio(ca.load / rr.load, 2)}`
+                    : rr
+                      ? '—'
+                      : 'round-robin misses it at every load'}
                 </span>
               }
               formula={`cache-aware ${capText(ca ?? null)} ÷ round-robin ${capText(rr ?? null)}, read between sweep points`}
             />
-            {caps.map((c) => (
-              <Readout
-                key={c.policy}
-                label={POLICY_LABELS[c.policy]}
-                value={capText(c.cap)}
-                formula={`hit rate ${formatPercent(byPolicy[ROUTER_POLICIES.indexOf(c.policy)][0]?.hitRate)} at the lightest load`}
-              />
-            ))}
+            <Readout
+              label={`Highest load within ${formatDuration(v.sloS)}, every policy`}
+              value={
+                <ul className="router-cap-list">
+                  {caps.map((c) => (
+                    <li key={c.policy} data-policy={c.policy}>
+                      <span>{POLICY_LABELS[c.policy]}</span> <strong>{capText(c.cap)}</strong>
+                    </li>
+                  ))}
+                </ul>
+              }
+              formula="new sessions/s at which the p90 curve crosses the target"
+            />
           </>
         ) : null
       }
@@ -149,22 +163,30 @@ export function RouterSweep() {
         </ul>
       }
     >
-      <div className="router-charts is-pair">
-        <LineChart
-          title="p90 time to first token against offered load, per routing policy"
-          series={ttftSeries}
-          x={x}
-          y={{ label: 'p90 TTFT', unit: 's', scale: 'log', format: (s) => formatDuration(s, 2) }}
-          markers={[{ kind: 'y', y: v.sloS, label: `target ${formatDuration(v.sloS)}`, tone: 'danger' }]}
-          aspect={0.7}
-        />
-        <LineChart
-          title="Prefix hit rate against offered load, per routing policy"
-          series={hitSeries}
-          x={x}
-          y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-          aspect={0.7}
-        />
+      <div className="router-charts-wrap">
+        <div className="router-charts is-pair">
+          <LineChart
+            title="p90 time to first token against offered load, per routing policy"
+            series={ttftSeries}
+            x={x}
+            y={{
+              label: 'p90 TTFT',
+              unit: 's',
+              scale: 'log',
+              format: seconds,
+              readout: (s) => formatDuration(s),
+            }}
+            markers={[{ kind: 'y', y: v.sloS, label: `target ${formatDuration(v.sloS)}`, tone: 'danger' }]}
+            aspect={0.55}
+          />
+          <LineChart
+            title="Prefix hit rate against offered load, per routing policy"
+            series={hitSeries}
+            x={x}
+            y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+            aspect={0.55}
+          />
+        </div>
       </div>
     </WidgetFrame>
   );

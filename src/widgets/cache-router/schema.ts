@@ -78,7 +78,7 @@ export const routerSweepSchema = {
   sloS: {
     kind: 'number',
     label: 'TTFT target (p90)',
-    default: 2,
+    default: 3,
     min: 0.25,
     max: 10,
     step: 0.25,
