@@ -87,7 +87,8 @@ export function useTransport({ duration, rate, step, autoplay = false, reducedMo
   const setSpeed = useCallback((s: number) => setSpeedState(Math.min(16, Math.max(0.25, s))), []);
   const handleKey = useCallback(
     (e: KeyboardEvent) => {
-      if (isFormField(e.target)) return;
+      // A chart's own keyboard read-out (or a form field) already used this key.
+      if (e.defaultPrevented || isFormField(e.target)) return;
       switch (e.key) {
         case ' ':
           toggle();
