@@ -14,7 +14,7 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
 import {
-  formatBytes,
+  formatBytesDecimal,
   formatCount,
   formatDuration,
   formatNumber,
@@ -157,8 +157,10 @@ export function CacheRouter() {
             />
             <Readout
               label="Session KV held in duplicate now"
-              value={<span data-readout="duplicate-kv">{formatBytes(dupBlocks * r.bytesPerBlock)}</span>}
-              formula={`${formatNumber(dupBlocks)} blocks × ${formatBytes(r.bytesPerBlock)}: copies beyond the first of each session's blocks, over all replicas`}
+              value={
+                <span data-readout="duplicate-kv">{formatBytesDecimal(dupBlocks * r.bytesPerBlock)}</span>
+              }
+              formula={`${formatNumber(dupBlocks)} blocks × ${formatBytesDecimal(r.bytesPerBlock)}: copies beyond the first of each session's blocks, over all replicas`}
             />
           </>
         ) : null

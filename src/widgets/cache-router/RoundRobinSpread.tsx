@@ -9,13 +9,7 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import {
-  formatBytes,
-  formatBytesDecimal,
-  formatDuration,
-  formatNumber,
-  formatPercent,
-} from '../../lib/format';
+import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/routing/constants';
 import type { SpreadPoint } from '../../sim/routing/lab';
 import { warmTurnProbability } from '../../sim/routing/theory';
@@ -158,7 +152,7 @@ export function RoundRobinSpread() {
           R), the same agent workload and hardware as above. A turn is warm when it lands on the replica that
           served its session’s previous turn. Duplicate KV counts every copy of a session’s own blocks beyond
           the first, in all replicas’ HBM, averaged over the second half of the arrivals; one block is{' '}
-          {sim.result ? formatBytes(sim.result.bytesPerBlock) : '…'}.
+          {sim.result ? formatBytesDecimal(sim.result.bytesPerBlock) : '…'}.
         </>
       }
       tryThis={

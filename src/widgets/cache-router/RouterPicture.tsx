@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { useChartSize } from '../kit/charts/useChartSize';
-import { formatBytes, formatCount, formatPercent, formatTokens } from '../../lib/format';
+import { formatBytesDecimal, formatCount, formatPercent, formatTokens } from '../../lib/format';
 import type { RouterAnimationResult } from '../../sim/routing/lab';
 import { POLICY_LABELS } from '../../sim/routing/constants';
 import { frameAt } from '../../sim/routing/summary';
@@ -184,7 +184,7 @@ export function RouterPicture({
             className={s < 0 ? 'router-kv-shared' : 'router-kv-seg'}
             style={s < 0 ? undefined : { fill: sessionColor(s) }}
           >
-            <title>{`${sessionLabel(s)}: ${blocks} blocks = ${formatTokens(blocks * r.blockSize)}, ${formatBytes(blocks * r.bytesPerBlock)}`}</title>
+            <title>{`${sessionLabel(s)}: ${blocks} blocks = ${formatTokens(blocks * r.blockSize)}, ${formatBytesDecimal(blocks * r.bytesPerBlock)}`}</title>
           </rect>
           {follow !== null && s === follow ? (
             <rect x={x} y={y + 52} width={Math.max(2, w)} height={22} className="router-kv-follow" />
@@ -400,7 +400,7 @@ function FollowNote({ r, f, follow }: { r: RouterAnimationResult; f: number; fol
         ? 'nothing of its own in any replica’s HBM now.'
         : `its own KV sits on ${where.length} of ${R} replicas (${where.map((w) => `R${w.replica + 1}`).join(', ')}); ${
             where.length > 1
-              ? `${formatBytes((total - largest) * r.bytesPerBlock)} of it held in duplicate.`
+              ? `${formatBytesDecimal((total - largest) * r.bytesPerBlock)} of it held in duplicate.`
               : 'no duplicate.'
           }`}
     </p>

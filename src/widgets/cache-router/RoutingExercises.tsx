@@ -3,9 +3,11 @@
  * the same code the widgets and the prose figures use; nothing is typed in.
  */
 import { Exercise } from '../../lessons-kit/Exercise';
-import { findModel, kvBytesPerToken } from '../../sim/catalog/models';
+import { findAccelerator } from '../../sim/catalog/accelerators';
+import { findModel, kvBytesPerToken, weightBytes } from '../../sim/catalog/models';
 import {
   duplicatedPrefixBytes,
+  replicaKvBlocks,
   replicasHoldingSession,
   spreadTurnHitRate,
   affinityTurnHitRate,
@@ -60,6 +62,18 @@ export function DuplicateKvExercise() {
   const perToken = kvBytesPerToken(m, 'bf16');
   const copies = replicasHoldingSession('round-robin', DUP.replicas, DUP.turns);
   const bytes = duplicatedPrefixBytes(perToken, DUP.tokens, copies);
+  const h100 = findAccelerator('h100-sxm')!;
+  const replicaKv =
+    replicaKvBlocks({
+      gpus: 2,
+      memoryBytes: h100.memoryBytes,
+      memoryUtilization: 0.9,
+      weightBytes: weightBytes(m, 'bf16'),
+      kvBytesPerToken: perToken,
+      blockSize: 256,
+    }) *
+    256 *
+    perToken;
   return (
     <Exercise
       id="07-03-duplicate-kv"
@@ -85,8 +99,9 @@ export function DuplicateKvExercise() {
         <p>
           Copies = min(12, 8) = {copies}; one token of Qwen3-32B’s KV is {formatNumber(perToken)} bytes, so
           the duplicates are ({copies} − 1) × 40,000 × {formatNumber(perToken)} B ={' '}
-          {formatBytesDecimal(bytes)}: roughly a quarter of a replica’s whole KV budget, spent on copies of
-          one session that only the replica serving its next turn can use.
+          {formatBytesDecimal(bytes)}. On 2 × H100 a replica has {formatBytesDecimal(replicaKv)} of KV after
+          the weights, so one session’s copies fill {formatPercent(bytes / replicaKv)} of a whole replica’s
+          budget, and only the replica that serves its next turn can use any of them.
         </p>
       }
     />

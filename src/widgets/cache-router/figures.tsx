@@ -152,8 +152,7 @@ export function PolicyTable() {
   );
   return (
     <div className="table-wrap" data-figure="policy-table" data-state={sim.status}>
-      <table className="router-table">
-        <caption>{caption}</caption>
+      <table className="router-table" aria-describedby="policy-table-caption">
         <thead>
           <tr>
             <th scope="col">Policy</th>
@@ -190,6 +189,9 @@ export function PolicyTable() {
           })}
         </tbody>
       </table>
+      <p id="policy-table-caption" className="router-table-caption">
+        {caption}
+      </p>
     </div>
   );
 }
