@@ -221,6 +221,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
     remote: sum(col('reusedRemote')),
   };
   const reusedTotal = reused.hbm + reused.dram + reused.nvme + reused.remote;
+  const prefilledTotal = sum(col('prefilled'));
   const ttftAll = summarize(ttft);
   const tpotAll = summarize(tpot);
   // Goodput: finished requests within both SLOs (a single-token request has no TPOT and meets it).
@@ -354,9 +355,11 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
     },
     tokens: {
       prompt,
-      prefilled: sum(col('prefilled')),
+      prefilled: prefilledTotal,
       reused,
-      reuseRatio: round(prompt > 0 ? reusedTotal / prompt : 0),
+      // Share of the prompt tokens brought into a batch that came from cache. Both counts include every
+      // admission of a preempted request, so this stays in [0, 1] where reused / prompt would not.
+      reuseRatio: round(reusedTotal + prefilledTotal > 0 ? reusedTotal / (reusedTotal + prefilledTotal) : 0),
       output: outputTokens,
     },
     bytesMoved,
