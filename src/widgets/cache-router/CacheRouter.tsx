@@ -215,12 +215,21 @@ export function CacheRouter() {
               ))}
             </select>
             <span className="router-legend" aria-hidden="true">
-              <Swatch s={0} kind="waiting" /> waiting <Swatch s={0} kind="prefill" /> prefilling{' '}
-              <Swatch s={0} kind="decode" /> decoding
-              <svg width={22} height={12} className="router-legend-hatch">
-                <rect width={22} height={12} fill="url(#router-shared-hatch)" />
-              </svg>{' '}
-              shared head
+              <span>
+                <Swatch s={0} kind="waiting" /> waiting
+              </span>
+              <span>
+                <Swatch s={0} kind="prefill" /> prefilling
+              </span>
+              <span>
+                <Swatch s={0} kind="decode" /> decoding
+              </span>
+              <span>
+                <svg width={22} height={12} className="router-legend-hatch">
+                  <rect width={22} height={12} fill="url(#router-shared-hatch)" />
+                </svg>{' '}
+                shared head
+              </span>
             </span>
           </div>
         </>

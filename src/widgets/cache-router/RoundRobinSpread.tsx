@@ -62,7 +62,7 @@ export function RoundRobinSpread() {
       points: of(p).map((x) => ({ x: x.replicas, y: x.hitRate })),
     })),
     {
-      name: 'Round-robin bound (S + (C − S)/R) / P',
+      name: 'Bound (S + (C − S)/R) / P',
       points: of('round-robin').map((x) => ({ x: x.replicas, y: x.spreadBoundHitRate })),
       color: 'var(--chart-fg)',
       dash: '2 3',
