@@ -11,6 +11,9 @@ import { POLICY_LABELS } from '../../sim/routing/constants';
 import { frameAt } from '../../sim/routing/summary';
 import { sessionColor, sessionLabel, sessionPath, sessionShapeName } from './sessionStyle';
 
+/** Widest drawing in px; wider figures scale it up. */
+const MAX_LOGICAL_WIDTH = 720;
+
 /** Simulated seconds a request takes to cross from the router to its replica in the picture. */
 export const TRAVEL_S = 1;
 
@@ -116,7 +119,10 @@ export function RouterPicture({
   t: number;
   follow: number | null;
 }) {
-  const { observe, width } = useChartSize({ aspect: 1 });
+  const { observe, width: shown } = useChartSize({ aspect: 1 });
+  // Past 720 px (fullscreen, a projector) the picture is drawn at 720 and scaled up, text included.
+  const width = Math.min(shown, MAX_LOGICAL_WIDTH);
+  const scale = shown / width;
   const L = pictureLayout(width, r.replicas);
   const R = r.replicas;
   const fr = r.frames;
@@ -292,8 +298,8 @@ export function RouterPicture({
   return (
     <div className="router-picture" ref={observe}>
       <svg
-        width={width}
-        height={L.height}
+        width={shown}
+        height={Math.round(L.height * scale)}
         viewBox={`0 0 ${width} ${L.height}`}
         role="img"
         aria-label={`Animated router, ${POLICY_LABELS[r.policy]}: requests travel to ${R} replicas; each shows its queue, its batch and its HBM KV cache by session`}
