@@ -10,6 +10,7 @@ import { workloadMethods } from './workloadMethods';
 import { routerMethods } from './routerMethods';
 import { fleetMethods } from './fleetMethods';
 import { affinityMethods } from './affinityMethods';
+import { offloadMethods } from './offloadMethods';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -83,6 +84,7 @@ export const methods = {
   ...routerMethods,
   ...fleetMethods,
   ...affinityMethods,
+  ...offloadMethods,
 };
 
 export type Methods = typeof methods;

@@ -1,0 +1,197 @@
+/**
+ * Minimum link bandwidth (lesson 07.05): for one prefix length and one replica, the aggregate link bandwidth at
+ * which reloading the prefix's KV takes exactly as long as recomputing it, B* = p·k / (t_recompute − λ), for every
+ * catalog model, and the bandwidth above which reload wins at EVERY prefix length. Catalog links are drawn as
+ * reference rules. The bars rank the models by KV bytes per FLOP: B* ≈ G · k / (FLOPs per token).
+ * Computed in the worker (method minBandwidthByModel).
+ */
+import { useMemo } from 'react';
+import { BarChart, type BarSeries, type Marker } from '../kit/charts';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatBandwidth, formatBytes, formatDuration, formatFlops, formatNumber, formatRatio, formatTokens } from '../../lib/format';
+import type { ModelBandwidthRow } from '../../worker/offloadMethods';
+import { MIN_BW_ID, minBwArgs, minBwSchema } from './schema';
+import './kv-offload.css';
+
+/** Bytes per FLOP are tiny numbers: show them per MFLOP (10⁶ FLOP). */
+export const formatBytesPerMflop = (x: number) => `${formatNumber(x * 1e6, 3)} B/MFLOP`;
+
+const gbps = (b: number | null) => (b === null ? null : b / 1e9);
+
+export function MinLinkBandwidth() {
+  const params = useWidgetParams(MIN_BW_ID, minBwSchema);
+  const v = params.values;
+  const args = useMemo(() => minBwArgs(v), [v]);
+  const sim = useSimulation('minBandwidthByModel', args);
+  const r = sim.result;
+
+  const rows = useMemo(
+    () => (r ? [...r.rows].sort((a, b) => (b.minBandwidth ?? Infinity) - (a.minBandwidth ?? Infinity)) : []),
+    [r],
+  );
+  const categories = useMemo(() => rows.map((m) => (m.weightsFit ? m.name : `${m.name} *`)), [rows]);
+  const series: BarSeries[] = useMemo(
+    () => [
+      { name: `Reload wins this prefix above`, values: rows.map((m) => gbps(m.minBandwidth)) },
+      { name: 'Reload wins every prefix length above', values: rows.map((m) => gbps(m.alwaysWinsBandwidth)) },
+    ],
+    [rows],
+  );
+  const markers: Marker[] = useMemo(
+    () => (r ? [...r.references].sort((a, b) => a.bandwidth - b.bandwidth).map((l) => ({ kind: 'y' as const, y: l.bandwidth / 1e9, label: l.short, tone: 'muted' as const })) : []),
+    [r],
+  );
+  const domain: [number, number] | undefined = useMemo(() => {
+    if (!r) return undefined;
+    const vals = [...r.rows.flatMap((m) => [m.minBandwidth, m.alwaysWinsBandwidth]), ...r.references.map((l) => l.bandwidth)]
+      .filter((x): x is number => x !== null && x > 0)
+      .map((x) => x / 1e9);
+    const lo = Math.min(...vals);
+    const hi = Math.max(...vals);
+    return [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))];
+  }, [r]);
+
+  const focus: ModelBandwidthRow | undefined = r?.rows.find((m) => m.id === v.focus);
+  const top = rows[0];
+  const bottom = rows[rows.length - 1];
+  const anyMissingFit = rows.some((m) => !m.weightsFit);
+
+  return (
+    <WidgetFrame
+      id={MIN_BW_ID}
+      title="Minimum link bandwidth, per model"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: r
+          ? r.rows.map((m) => ({
+              model: m.name,
+              prefixTokens: m.prefixTokens,
+              kvBytesPerToken: m.kvBytesPerToken,
+              flopsPerToken: m.flopsPerToken,
+              kvBytesPerFlop: m.kvBytesPerFlop,
+              recomputeS: m.recompute,
+              minBandwidthBytesPerS: m.minBandwidth ?? '',
+              everyLengthBandwidthBytesPerS: m.alwaysWinsBandwidth ?? '',
+              weightsFit: m.weightsFit,
+            }))
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r && focus ? (
+          <>
+            <Readout
+              emphasis
+              label={`${focus.name}: minimum bandwidth at ${formatTokens(focus.prefixTokens)}`}
+              value={
+                <span data-readout="focus-min-bandwidth" data-value={focus.minBandwidth ?? ''}>
+                  {focus.minBandwidth === null ? '—' : formatBandwidth(focus.minBandwidth)}
+                </span>
+              }
+              formula={`B* = p·k / (t_recompute − λ) = ${formatNumber(focus.prefixTokens, 6)} × ${formatBytes(focus.kvBytesPerToken)} / (${formatDuration(focus.recompute)} − ${formatDuration(r.latency)})`}
+            />
+            <Readout
+              label="KV bytes per FLOP of recompute"
+              value={<span data-readout="focus-bytes-per-flop">{formatBytesPerMflop(focus.kvBytesPerFlop)}</span>}
+              formula={`k / f̄ = ${formatBytes(focus.kvBytesPerToken)} / ${formatFlops(focus.flopsPerToken)} per token; × G = ${formatFlops(r.flops, true)} gives ${formatBandwidth(focus.kvBytesPerFlop * r.flops)}`}
+            />
+            <Readout
+              label="Reload wins at every prefix length above"
+              value={
+                <span data-readout="focus-always-wins" data-value={focus.alwaysWinsBandwidth ?? ''}>
+                  {focus.alwaysWinsBandwidth === null ? '—' : formatBandwidth(focus.alwaysWinsBandwidth)}
+                </span>
+              }
+              formula="max over p of B*(p): the worst case sits where recompute stops being memory-bound"
+            />
+            {top && bottom && top.minBandwidth !== null && bottom.minBandwidth !== null ? (
+              <Readout
+                label="Spread across the models"
+                value={<span data-readout="spread">{formatRatio(top.minBandwidth / bottom.minBandwidth)}</span>}
+                formula={`${top.name} ${formatBandwidth(top.minBandwidth)} / ${bottom.name} ${formatBandwidth(bottom.minBandwidth)}`}
+              />
+            ) : null}
+          </>
+        ) : null
+      }
+      caption={
+        r ? (
+          <>
+            Every catalog model on the same replica, {r.tp} × {r.acceleratorName} (G = {formatFlops(r.flops, true)}), KV in {r.kvDtype.toUpperCase()},
+            λ = {formatDuration(r.latency)} per transfer. Solid bars: the aggregate bandwidth at which reloading a {formatTokens(r.prefixTokens)} prefix
+            takes as long as recomputing it; hatched: the bandwidth above which reload wins at every length of the model&apos;s context. Rules:
+            one catalog link each (effective bandwidth); striping over n links multiplies it by n. Log scale.
+            {anyMissingFit ? ` * The weights do not fit in ${r.tp} × ${r.acceleratorName}; the figures assume they do.` : ''}
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Read the table: the bars are in the order of <em>KV bytes per FLOP</em>. DeepSeek-V3 (MLA) and Llama 3.1 405B need the slowest links,
+            Llama 3.1 8B the fastest, though it is the smallest model.
+          </li>
+          <li>Switch the KV dtype to FP8: every bar halves. Half the bytes per token, the same FLOPs.</li>
+          <li>
+            Slide the prefix from 32k to 128k: the solid bars fall (attention makes recompute grow faster than the KV), the hatched ones stay
+            put (they are the worst case over all lengths).
+          </li>
+          <li>Change the accelerator to B200, or the TP to 16: faster recompute raises every bar in proportion to G.</li>
+        </ul>
+      }
+    >
+      <div className="offload-bars">
+        <BarChart
+          title={`Minimum link bandwidth per model for a ${r ? formatTokens(r.prefixTokens) : ''} prefix`}
+          description="Horizontal bars, one pair per model: the link bandwidth above which reload beats recompute for this prefix, and for every prefix length; vertical rules mark catalog links."
+          categories={categories}
+          series={series}
+          orientation="horizontal"
+          value={{ label: 'Link bandwidth', unit: 'GB/s', scale: 'log', domain, format: (x) => formatNumber(x, 3), readout: (x) => formatBandwidth(x * 1e9) }}
+          markers={markers}
+          aspect={0.62}
+        />
+        {r ? (
+          <div className="table-wrap offload-table-wrap">
+            <table className="offload-table" data-figure="min-bandwidth-table">
+              <thead>
+                <tr>
+                  <th scope="col">Model</th>
+                  <th scope="col">KV bytes/token</th>
+                  <th scope="col">Recompute FLOPs/token</th>
+                  <th scope="col">KV bytes per FLOP</th>
+                  <th scope="col">B* at {formatTokens(r.prefixTokens)}</th>
+                  <th scope="col">Every length</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((m) => (
+                  <tr key={m.id} data-model={m.id} aria-current={m.id === v.focus ? 'true' : undefined}>
+                    <th scope="row">
+                      {m.name}
+                      {m.weightsFit ? '' : ' *'}
+                    </th>
+                    <td>{formatBytes(m.kvBytesPerToken)}</td>
+                    <td>{formatFlops(m.flopsPerToken)}</td>
+                    <td>{formatBytesPerMflop(m.kvBytesPerFlop)}</td>
+                    <td data-value={m.minBandwidth ?? ''}>{m.minBandwidth === null ? '—' : formatBandwidth(m.minBandwidth)}</td>
+                    <td>{m.alwaysWinsBandwidth === null ? '—' : formatBandwidth(m.alwaysWinsBandwidth)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </div>
+    </WidgetFrame>
+  );
+}

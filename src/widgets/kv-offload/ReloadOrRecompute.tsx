@@ -1,0 +1,234 @@
+/**
+ * Reload or recompute (lesson 07.05): the time to bring a prefix's KV back over a link against the time to
+ * prefill it again, over every prefix length of the model's context, for one model, replica and link. The
+ * break-even lengths are solved analytically by the core (src/sim/breakeven.ts) in the worker (method
+ * reloadVsRecompute) and marked on the chart; the read-outs give the figures for one prefix with their formulas.
+ */
+import { useMemo } from 'react';
+import { LineChart, durationTicks, type LineSeries, type Marker } from '../kit/charts';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import {
+  formatBandwidth,
+  formatBytes,
+  formatBytesDecimal,
+  formatCount,
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
+import type { ReloadRecomputeResult } from '../../worker/offloadMethods';
+import { RELOAD_ID, reloadArgs, reloadSchema } from './schema';
+import './kv-offload.css';
+
+/** "135 and 38.8k tokens", "none". */
+export function crossingsText(c: readonly number[]): string {
+  if (!c.length) return 'none';
+  const parts = c.map((x) => formatNumber(Math.round(x), 6));
+  return `${parts.length > 1 ? parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1] : parts[0]} tokens`;
+}
+
+/** The regime in a few words, for the read-out. */
+export function regimeText(r: ReloadRecomputeResult): string {
+  const seg = r.segments;
+  if (seg.length === 1) return seg[0].faster === 'reload' ? 'Reload is faster at every prefix length.' : 'Recompute is faster at every prefix length.';
+  return seg
+    .map((s, i) => {
+      const who = s.faster === 'reload' ? 'reload' : 'recompute';
+      if (i === 0) return `${who} wins below ${formatCount(s.to)}`;
+      if (i === seg.length - 1) return `${who} above ${formatCount(s.from)}`;
+      return `${who} from ${formatCount(s.from)} to ${formatCount(s.to)}`;
+    })
+    .join(', ')
+    .replace(/^./, (ch) => ch.toUpperCase())
+    .concat(' tokens.');
+}
+
+export function ReloadOrRecompute() {
+  const params = useWidgetParams(RELOAD_ID, reloadSchema);
+  const v = params.values;
+  const args = useMemo(() => reloadArgs(v), [v]);
+  const sim = useSimulation('reloadVsRecompute', args);
+  const r = sim.result;
+
+  const series: LineSeries[] = useMemo(() => {
+    if (!r) return [];
+    const pts = (ys: number[]) => r.curve.tokens.map((x, i) => ({ x, y: ys[i] }));
+    const s: LineSeries[] = [
+      { name: `Reload over ${r.link.count > 1 ? `${r.link.count} × ` : ''}${r.link.id === 'custom' ? 'the custom link' : r.link.name.replace(/ \(.*\)$/, '')}`, points: pts(r.curve.reload) },
+      { name: 'Recompute (prefill from scratch)', points: pts(r.curve.recompute) },
+    ];
+    if (v.showSides) {
+      s.push({ name: 'Compute side: FLOPs / (TP·peak·MFU)', points: pts(r.curve.computeSide), dash: '2 4' });
+      s.push({ name: 'Memory side: bytes / (TP·HBM·MBU)', points: pts(r.curve.memorySide), dash: '8 4' });
+    }
+    return s;
+  }, [r, v.showSides]);
+
+  const markers: Marker[] = useMemo(() => {
+    if (!r) return [];
+    const m: Marker[] = [];
+    for (const s of r.segments)
+      if (s.faster === 'recompute') m.push({ kind: 'band', x0: s.from, x1: s.to, label: 'recompute faster', tone: 'danger' });
+    for (const c of r.breakEven.crossings) m.push({ kind: 'x', x: c, label: `break-even ${formatCount(c)}`, tone: 'accent' });
+    m.push({ kind: 'x', x: r.prefix.tokens, label: `read-outs: ${formatCount(r.prefix.tokens)}`, tone: 'muted' });
+    return m;
+  }, [r]);
+
+  const custom = v.link === 'custom';
+  const controlKeys = (Object.keys(reloadSchema) as (keyof typeof reloadSchema)[]).filter(
+    (k) => custom || (k !== 'customGBps' && k !== 'customLatencyUs'),
+  );
+  const p = r?.prefix;
+  const linkText = r ? `${r.link.count > 1 ? `${r.link.count} × ${formatBandwidth(r.link.perLinkBandwidth)} = ` : ''}${formatBandwidth(r.link.bandwidth)}` : '';
+
+  return (
+    <WidgetFrame
+      id={RELOAD_ID}
+      title="Reload or recompute?"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} only={controlKeys} />}
+      exportData={() => ({
+        rows: r
+          ? r.curve.tokens.map((t, i) => ({
+              prefixTokens: t,
+              reloadS: r.curve.reload[i],
+              recomputeS: r.curve.recompute[i],
+              computeSideS: r.curve.computeSide[i],
+              memorySideS: r.curve.memorySide[i],
+            }))
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r && p ? (
+          <>
+            <Readout
+              emphasis
+              label="Break-even prefix lengths"
+              value={
+                <span data-readout="crossings" data-value={JSON.stringify(r.breakEven.crossings.map((c) => Math.round(c)))}>
+                  {crossingsText(r.breakEven.crossings)}
+                </span>
+              }
+              formula={<span data-readout="regime" data-regime={r.breakEven.regime}>{regimeText(r)}</span>}
+            />
+            <Readout
+              label={`KV of a ${formatTokens(p.tokens)} prefix`}
+              value={formatBytesDecimal(p.kvBytes)}
+              formula={`bytes = p × KV bytes/token = ${formatNumber(p.tokens, 6)} × ${formatBytes(r.model.kvBytesPerToken)}`}
+            />
+            <Readout
+              label="Reload time"
+              value={
+                <span data-readout="reload-time" data-value={p.reload}>
+                  {formatDuration(p.reload)}
+                </span>
+              }
+              formula={`t_reload = λ + bytes / B = ${formatDuration(r.link.latency)} + ${formatBytesDecimal(p.kvBytes)} / ${linkText}`}
+            />
+            <Readout
+              label="Recompute time"
+              value={
+                <span data-readout="recompute-time" data-value={p.recompute}>
+                  {formatDuration(p.recompute)}
+                </span>
+              }
+              formula={`t_recompute = max(FLOPs / G, bytes / M) = max(${formatFlops(p.flops)} / ${formatFlops(r.hardware.flops, true)}, ${formatBytesDecimal(p.bytes)} / ${formatBandwidth(r.hardware.memBandwidth)}): ${p.bound}-bound`}
+            />
+            <Readout
+              emphasis
+              label="Faster at this prefix"
+              value={
+                <span data-readout="faster" data-value={p.faster}>
+                  {p.faster} by {formatRatio(p.speedup, 3)}
+                </span>
+              }
+              formula={`${formatDuration(Math.max(p.reload, p.recompute))} / ${formatDuration(Math.min(p.reload, p.recompute))}`}
+            />
+            <Readout
+              label="Minimum link bandwidth for this prefix"
+              value={
+                <span data-readout="min-bandwidth" data-value={p.minBandwidth ?? ''}>
+                  {p.minBandwidth === null ? 'none: the latency alone loses' : formatBandwidth(p.minBandwidth)}
+                </span>
+              }
+              formula={
+                <>
+                  B* = bytes / (t_recompute − λ)
+                  {r.alwaysWins.bandwidth !== null ? (
+                    <>
+                      ; reload wins at <em>every</em> length above{' '}
+                      <span data-readout="always-wins" data-value={r.alwaysWins.bandwidth}>
+                        {formatBandwidth(r.alwaysWins.bandwidth)}
+                      </span>
+                    </>
+                  ) : (
+                    `; below ${formatTokens(r.alwaysWins.latencyBoundBelow)} no bandwidth wins (latency)`
+                  )}
+                </>
+              }
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r ? (
+          <>
+            Both axes logarithmic. {r.model.name} on {r.hardware.tp} × {r.hardware.acceleratorName} (G = {formatFlops(r.hardware.flops, true)} at{' '}
+            {formatNumber(r.hardware.mfu * 100)}% MFU, M = {formatBandwidth(r.hardware.memBandwidth)} of HBM at {formatNumber(r.hardware.mbu * 100)}%
+            MBU); KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16; link {linkText}, λ = {formatDuration(r.link.latency)} per transfer
+            {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/catalog/links.ts)` : ''}. Shaded: prefix lengths where recompute is faster.{' '}
+            {r.breakEven.explanation}
+            {r.breakEven.crossingsBeyondDomain.length
+              ? ` Past the ${formatTokens(r.model.maxContext)} context the lines would cross again at ${crossingsText(r.breakEven.crossingsBeyondDomain)}.`
+              : ''}
+            {!r.hardware.weightsFit
+              ? ` Note: the weights (${formatBytesDecimal(r.hardware.weightBytes)}) do not fit in ${formatBytesDecimal(r.hardware.hbmBytes)} of HBM; the figures assume they do.`
+              : ''}
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Switch the link to the <em>PCIe Gen5 x16 host link</em> (KV parked in host DRAM, one link per GPU): the shaded band vanishes and
+            reload wins at every length, by a wide margin. Then try one <em>RDMA NIC 100 Gb/s</em>: it still wins everywhere, but only just.
+          </li>
+          <li>
+            Keep one NVMe drive and switch the model to <em>DeepSeek-V3</em>: MLA caches so few bytes per token that even a single drive beats
+            recompute. Then <em>Llama 3.1 8B</em> on 1 GPU: a small model is cheap to recompute, yet its KV is not small.
+          </li>
+          <li>
+            Pick <em>Custom link</em> and set its latency to 50,000 µs (an object store): recompute now wins the shortest prefixes, because
+            a round trip costs more than prefilling a few hundred tokens.
+          </li>
+          <li>
+            Raise the GPUs per replica from 8 to 16 with the NVMe drive: recompute gets twice as fast, the band widens, and the link must be
+            faster to keep up. Turn on the roofline sides to see where recompute stops being memory-bound.
+          </li>
+        </ul>
+      }
+    >
+      <LineChart
+        title="Reload time and recompute time against prefix length"
+        description="Two lines on log–log axes: the time to reload a prefix's KV over the link, and the time to prefill it again; vertical rules at the break-even lengths, shaded where recompute is faster."
+        series={series}
+        x={{ label: 'Prefix length', unit: 'tokens', scale: 'log', format: (t) => formatCount(t), readout: (t) => formatTokens(t), domain: r ? [1, r.model.maxContext] : undefined }}
+        y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s), ticks: durationTicks }}
+        markers={markers}
+        points={false}
+        aspect={0.6}
+      />
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * Inline figures for lesson 07.05's prose, computed by the same worker methods as its widgets (for the setups
+ * in schema.ts, the first of which is the first widget's default), so prose and widgets never disagree.
+ * Catalog constants (a link's bandwidth) are read on the main thread.
+ */
+import { useSimulation } from '../kit/useSimulation';
+import { findLink } from '../../sim/catalog/links';
+import { formatBandwidth, formatBytes, formatBytesDecimal, formatDuration, formatFlops, formatNumber, formatRatio, formatTokens } from '../../lib/format';
+import type { SetupFigures } from '../../worker/offloadMethods';
+import { FIGURES_REQUEST, MIN_BW_DEFAULTS, minBwArgs, type ProseSetup } from './schema';
+import { formatBytesPerMflop } from './MinLinkBandwidth';
+
+function Fig({ value, title }: { value: string | null; title?: string }) {
+  if (value === null)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  return (
+    <span className="figure" title={title}>
+      {value}
+    </span>
+  );
+}
+
+const tokens = (x: number | undefined) => (x === undefined ? '—' : `${formatNumber(Math.round(x), 6)} tokens`);
+
+const SETUP_METRICS = {
+  kv: (f: SetupFigures) => formatBytes(f.kvBytesPerToken),
+  kvBytes: (f: SetupFigures) => `${formatNumber(f.kvBytesPerToken, 6)} bytes`,
+  bandwidth: (f: SetupFigures) => formatBandwidth(f.bandwidth),
+  latency: (f: SetupFigures) => formatDuration(f.latency),
+  linkName: (f: SetupFigures) => f.linkName,
+  linkCount: (f: SetupFigures) => formatNumber(f.linkCount),
+  flops: (f: SetupFigures) => formatFlops(f.flops, true),
+  memBandwidth: (f: SetupFigures) => formatBandwidth(f.memBandwidth),
+  weights: (f: SetupFigures) => formatBytesDecimal(f.weightBytes),
+  bodyFlops: (f: SetupFigures) => formatFlops(2 * f.bodyParams),
+  attnPair: (f: SetupFigures) => formatFlops(f.attentionFlopsPerPair),
+  floor: (f: SetupFigures) => formatDuration(f.floor),
+  reloadPerToken: (f: SetupFigures) => formatDuration(f.reloadPerToken),
+  recomputePerTokenStart: (f: SetupFigures) => formatDuration(f.recomputePerTokenStart),
+  recomputePerTokenEnd: (f: SetupFigures) => formatDuration(f.recomputePerTokenEnd),
+  crossing0: (f: SetupFigures) => tokens(f.crossings[0]),
+  crossing1: (f: SetupFigures) => tokens(f.crossings[1]),
+  crossingCount: (f: SetupFigures) => formatNumber(f.crossings.length),
+  criticalBandwidth: (f: SetupFigures) => formatBandwidth(f.criticalBandwidth),
+  alwaysWins: (f: SetupFigures) => formatBandwidth(f.alwaysWins),
+  prefixTokens: (f: SetupFigures) => formatTokens(f.prefix.tokens),
+  prefixKv: (f: SetupFigures) => formatBytesDecimal(f.prefix.kvBytes),
+  prefixFlops: (f: SetupFigures) => formatFlops(f.prefix.flops),
+  prefixReload: (f: SetupFigures) => formatDuration(f.prefix.reload),
+  prefixRecompute: (f: SetupFigures) => formatDuration(f.prefix.recompute),
+  prefixMinBandwidth: (f: SetupFigures) => formatBandwidth(f.prefix.minBandwidth),
+  prefixSpeedup: (f: SetupFigures) => formatRatio(f.prefix.speedup, 3),
+  prefixFaster: (f: SetupFigures) => f.prefix.faster,
+} as const;
+
+export type SetupMetric = keyof typeof SETUP_METRICS;
+
+/** A figure of one of the lesson's setups (schema.ts PROSE_SETUPS), e.g. the upper break-even length. */
+export function OffloadFig({ s, m }: { s: ProseSetup; m: SetupMetric }) {
+  const sim = useSimulation('offloadFigures', FIGURES_REQUEST);
+  const f = sim.result?.setups[s];
+  const setup = FIGURES_REQUEST.setups[s];
+  return <Fig value={f ? SETUP_METRICS[m](f) : null} title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, MFU ${setup.mfu}, link ${setup.linkId}`} />;
+}
+
+/** Mooncake FAST'25 Eq. 2 in its Table 1 setting, and this course's model of the same replica. */
+export function MooncakeFig({ m }: { m: 'theirs' | 'ours' | 'h2d' | 'nic' | 'prefix' }) {
+  const sim = useSimulation('offloadFigures', FIGURES_REQUEST);
+  const r = sim.result?.mooncake;
+  if (m === 'prefix') return <Fig value={formatTokens(FIGURES_REQUEST.mooncakePrefix)} />;
+  return <Fig value={r ? formatBandwidth(r[m]) : null} title="Qin et al., Mooncake, FAST'25, §2.2 Eq. 2 and Table 1" />;
+}
+
+/** A model's figure in the minimum-bandwidth widget at its defaults. */
+export function ModelBwFig({ model, m }: { model: string; m: 'minBandwidth' | 'alwaysWins' | 'bytesPerFlop' | 'kv' }) {
+  const sim = useSimulation('minBandwidthByModel', minBwArgs(MIN_BW_DEFAULTS));
+  const row = sim.result?.rows.find((x) => x.id === model);
+  if (!row) return <Fig value={null} />;
+  const value =
+    m === 'minBandwidth'
+      ? formatBandwidth(row.minBandwidth)
+      : m === 'alwaysWins'
+        ? formatBandwidth(row.alwaysWinsBandwidth)
+        : m === 'bytesPerFlop'
+          ? formatBytesPerMflop(row.kvBytesPerFlop)
+          : formatBytes(row.kvBytesPerToken);
+  return <Fig value={value} title={`${row.name}, ${formatTokens(row.prefixTokens)} prefix, defaults of the widget below`} />;
+}
+
+/** The widest spread of minimum bandwidths across the catalog models (widget defaults). */
+export function ModelBwSpread() {
+  const sim = useSimulation('minBandwidthByModel', minBwArgs(MIN_BW_DEFAULTS));
+  const vals = sim.result?.rows.map((x) => x.minBandwidth).filter((x): x is number => x !== null);
+  return <Fig value={vals && vals.length ? formatRatio(Math.max(...vals) / Math.min(...vals), 2) : null} />;
+}
+
+/** A catalog link's effective bandwidth (or latency), straight from src/sim/catalog/links.ts. */
+export function LinkFig({ id, m = 'bandwidth', count = 1 }: { id: string; m?: 'bandwidth' | 'latency' | 'lineRate'; count?: number }) {
+  const l = findLink(id);
+  if (!l) return <span className="figure-missing">[unknown link {id}]</span>;
+  const value = m === 'latency' ? formatDuration(l.latency) : formatBandwidth((m === 'lineRate' ? l.lineRate : l.effectiveBandwidth) * count);
+  return <Fig value={value} title={l.source} />;
+}

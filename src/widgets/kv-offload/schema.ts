@@ -1,0 +1,242 @@
+/**
+ * Parameters of lesson 07.05's widgets, and the argument builders shared by the widgets, the prose figures and
+ * the exercises (so that all of them ask the worker the same question for the same settings).
+ */
+import { ACCELERATORS } from '../../sim/catalog/accelerators';
+import { LINKS } from '../../sim/catalog/links';
+import { MODELS } from '../../sim/catalog/models';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
+import { defaultValues } from '../../state/paramSchema';
+import { formatBandwidth, formatDuration, formatPercent, formatTokens } from '../../lib/format';
+import type { KvDtypeChoice, LessonSetup, MinBandwidthRequest, ReloadRecomputeRequest } from '../../worker/offloadMethods';
+
+export const RELOAD_ID = 'reload-or-recompute';
+export const MIN_BW_ID = 'min-link-bandwidth';
+
+/** Short names for the link picker (the catalog's names are long; its figures are the source of the numbers). */
+const LINK_SHORT: Record<string, string> = {
+  'pcie-gen4-x16': 'PCIe Gen4 x16 host link',
+  'pcie-gen5-x16': 'PCIe Gen5 x16 host link',
+  nvlink3: 'NVLink 3 (peer A100)',
+  nvlink4: 'NVLink 4 (peer H100/H200)',
+  nvlink5: 'NVLink 5 (peer B200)',
+  'nvme-gen4': 'NVMe SSD Gen4, one drive',
+  'nvme-gen5': 'NVMe SSD Gen5, one drive',
+  'rdma-100g': 'RDMA NIC 100 Gb/s',
+  'rdma-200g': 'RDMA NIC 200 Gb/s',
+  'rdma-400g-cx7': 'RDMA NIC 400 Gb/s',
+  'rdma-800g-cx8': 'RDMA NIC 800 Gb/s',
+  'mooncake-4x200g': 'Mooncake TE, 4 × 200 Gb/s',
+  'mooncake-8x400g': 'Mooncake TE, 8 × 400 Gb/s',
+  'tcp-4x200g': 'TCP, 4 × 200 Gb/s',
+  'tcp-8x400g': 'TCP, 8 × 400 Gb/s',
+};
+
+export function linkLabel(id: string): string {
+  const l = LINKS.find((x) => x.id === id);
+  if (!l) return id;
+  return `${LINK_SHORT[id] ?? l.name} (${formatBandwidth(l.effectiveBandwidth)})`;
+}
+
+const modelOptions = MODELS.map((m) => ({ value: m.id, label: m.name }));
+const acceleratorOptions = ACCELERATORS.map((a) => ({ value: a.id, label: a.name }));
+
+export const reloadSchema = {
+  model: { kind: 'select', label: 'Model', default: 'llama-3.1-70b', options: modelOptions },
+  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
+  gpus: { kind: 'number', label: 'GPUs per replica (TP)', default: 8, min: 1, max: 16, integer: true, unit: 'GPUs' },
+  mfu: {
+    kind: 'number',
+    label: 'Prefill MFU',
+    default: 0.5,
+    min: 0.1,
+    max: 1,
+    step: 0.05,
+    format: (v) => formatPercent(v),
+    help: 'Share of peak BF16 FLOP/s that prefill achieves',
+  },
+  link: {
+    kind: 'select',
+    label: 'Where the KV comes back from',
+    default: 'nvme-gen4',
+    options: [...LINKS.map((l) => ({ value: l.id, label: linkLabel(l.id) })), { value: 'custom', label: 'Custom link (set below)' }],
+    help: 'Effective bandwidth of a large transfer, one direction (src/sim/catalog/links.ts)',
+  },
+  linkCount: {
+    kind: 'select',
+    label: 'Links in parallel',
+    default: 'auto',
+    options: [
+      { value: 'auto', label: 'Auto: one per GPU for PCIe, else one' },
+      { value: '1', label: '1' },
+      { value: '2', label: '2' },
+      { value: '4', label: '4' },
+      { value: '8', label: '8' },
+      { value: '16', label: '16' },
+    ],
+    help: 'The KV is striped over this many links; the bandwidths add up',
+  },
+  customGBps: {
+    kind: 'number',
+    label: 'Custom link bandwidth',
+    default: 12.5,
+    min: 0.1,
+    max: 2000,
+    scale: 'log',
+    unit: 'GB/s',
+    format: (v) => `${formatBandwidth(v * 1e9)} = ${formatBandwidth(v * 1e9 * 8).replace('B/s', 'b/s')}`,
+  },
+  customLatencyUs: {
+    kind: 'number',
+    label: 'Custom link latency',
+    default: 10,
+    min: 1,
+    max: 1_000_000,
+    scale: 'log',
+    unit: 'µs',
+    format: (v) => formatDuration(v * 1e-6),
+  },
+  prefixTokens: {
+    kind: 'number',
+    label: 'Prefix for the read-outs',
+    default: 32_768,
+    min: 16,
+    max: 131_072,
+    integer: true,
+    scale: 'log',
+    unit: 'tokens',
+    format: (v) => formatTokens(v),
+  },
+  showSides: {
+    kind: 'boolean',
+    label: 'Show the two sides of recompute’s roofline',
+    default: false,
+    help: 'Dashed: FLOPs / (TP · peak · MFU) and bytes / (TP · HBM · MBU); recompute is the larger',
+  },
+} satisfies ParamSchema;
+
+export type ReloadValues = ParamValues<typeof reloadSchema>;
+
+export function reloadArgs(v: ReloadValues): ReloadRecomputeRequest {
+  return {
+    modelId: v.model,
+    acceleratorId: v.accelerator,
+    tp: v.gpus,
+    mfu: v.mfu,
+    linkId: v.link,
+    linkCount: v.linkCount === 'auto' ? 'auto' : Number(v.linkCount),
+    customGBps: v.customGBps,
+    customLatencyUs: v.customLatencyUs,
+    prefixTokens: v.prefixTokens,
+  };
+}
+
+export const RELOAD_DEFAULTS = defaultValues(reloadSchema);
+
+export const minBwSchema = {
+  prefixTokens: {
+    kind: 'number',
+    label: 'Prefix length',
+    default: 32_768,
+    min: 256,
+    max: 131_072,
+    integer: true,
+    scale: 'log',
+    unit: 'tokens',
+    format: (v) => formatTokens(v),
+  },
+  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
+  gpus: { kind: 'number', label: 'GPUs per replica (TP)', default: 8, min: 1, max: 16, integer: true, unit: 'GPUs' },
+  mfu: {
+    kind: 'number',
+    label: 'Prefill MFU',
+    default: 0.5,
+    min: 0.1,
+    max: 1,
+    step: 0.05,
+    format: (v) => formatPercent(v),
+  },
+  kvDtype: {
+    kind: 'select',
+    label: 'KV-cache dtype',
+    default: 'bf16',
+    options: [
+      { value: 'bf16', label: 'BF16 (2 bytes)' },
+      { value: 'fp8', label: 'FP8 (1 byte)' },
+    ],
+  },
+  focus: { kind: 'select', label: 'Model for the read-outs', default: 'llama-3.1-70b', options: modelOptions },
+} satisfies ParamSchema;
+
+export type MinBwValues = ParamValues<typeof minBwSchema>;
+
+/** Per-transfer latency of the minimum-bandwidth widget: the catalog's 10 µs for DMA and RDMA links. */
+export const MIN_BW_LATENCY_US = 10;
+
+export function minBwArgs(v: MinBwValues): MinBandwidthRequest {
+  return {
+    acceleratorId: v.accelerator,
+    tp: v.gpus,
+    mfu: v.mfu,
+    kvDtype: v.kvDtype as KvDtypeChoice,
+    prefixTokens: v.prefixTokens,
+    latencyUs: MIN_BW_LATENCY_US,
+  };
+}
+
+export const MIN_BW_DEFAULTS = defaultValues(minBwSchema);
+
+// ---------------------------------------------------------------------------------------------------------
+// The setups the prose and the exercises quote.
+
+/** The first widget's default setup (Llama 3.1 70B, 8 × H100, one NVMe Gen4 drive). */
+export const SETUP_DEFAULT: LessonSetup & { prefixTokens: number } = {
+  modelId: RELOAD_DEFAULTS.model,
+  acceleratorId: RELOAD_DEFAULTS.accelerator,
+  tp: RELOAD_DEFAULTS.gpus,
+  mfu: RELOAD_DEFAULTS.mfu,
+  linkId: RELOAD_DEFAULTS.link,
+  linkCount: 'auto',
+  prefixTokens: RELOAD_DEFAULTS.prefixTokens,
+};
+
+/** The setups the prose names, by key (the exercise's is kept apart so the prose cannot give it away). */
+export const PROSE_SETUPS = {
+  nvme: SETUP_DEFAULT,
+  pcie5: { ...SETUP_DEFAULT, linkId: 'pcie-gen5-x16' },
+  nic100: { ...SETUP_DEFAULT, linkId: 'rdma-100g' },
+  nvme5: { ...SETUP_DEFAULT, linkId: 'nvme-gen5' },
+  dsv3nvme: { ...SETUP_DEFAULT, modelId: 'deepseek-v3' },
+  tp16nvme: { ...SETUP_DEFAULT, tp: 16 },
+} satisfies Record<string, LessonSetup & { prefixTokens: number }>;
+
+export type ProseSetup = keyof typeof PROSE_SETUPS;
+
+/** Mooncake's Table 1 comparison is quoted at this prefix length. */
+export const MOONCAKE_PREFIX = 8192;
+
+export const FIGURES_REQUEST = { setups: PROSE_SETUPS, mooncakePrefix: MOONCAKE_PREFIX };
+
+/** Exercise 1: where reload over one 100 Gb/s NIC wins again, Llama 3.1 70B on 8 × B200. */
+export const EXERCISE_CROSSING: ReloadRecomputeRequest = {
+  modelId: 'llama-3.1-70b',
+  acceleratorId: 'b200',
+  tp: 8,
+  mfu: 0.5,
+  linkId: 'rdma-100g',
+  linkCount: 'auto',
+  customGBps: 12.5,
+  customLatencyUs: 10,
+  prefixTokens: 32_768,
+};
+
+/** Exercise 2: the minimum link bandwidth for a 32k prefix of Llama 3.1 8B on one H100. */
+export const EXERCISE_MIN_BW: MinBandwidthRequest = {
+  acceleratorId: 'h100-sxm',
+  tp: 1,
+  mfu: 0.5,
+  kvDtype: 'bf16',
+  prefixTokens: 32_768,
+  latencyUs: MIN_BW_LATENCY_US,
+};
+export const EXERCISE_MIN_BW_MODEL = 'llama-3.1-8b';

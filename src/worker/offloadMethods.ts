@@ -1,0 +1,525 @@
+/**
+ * Worker methods of lesson 07.05 (KV offload and reload): reload time against recompute time over the prefix
+ * lengths of one model, replica and link, with the break-even lengths; the minimum link bandwidth per model for
+ * one prefix length; and the lesson's inline figures. Plain structured-cloneable arguments (catalog ids); every
+ * figure comes from src/sim/breakeven.ts and src/sim/cost.ts.
+ */
+import {
+  breakEven,
+  minLinkBandwidth,
+  mooncakeMinBandwidth,
+  recomputeTime,
+  reloadTime,
+  type BreakEvenResult,
+  type ReloadPath,
+} from '../sim/breakeven';
+import { CatalogError, customLink, resolveAccelerator, resolveLink, resolveModel } from '../sim/catalog/index';
+import { LINKS, type LinkKind, type LinkSpec } from '../sim/catalog/links';
+import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/catalog/models';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  defaultHardware,
+  effectiveFlops,
+  effectiveMemBandwidth,
+  embeddingParams,
+  prefillCost,
+  type HardwareConfig,
+} from '../sim/cost';
+
+export class OffloadRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+function wrap<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof CatalogError || e instanceof RangeError) throw new OffloadRequestError(e.message);
+    throw e;
+  }
+}
+
+function wholeIn(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new OffloadRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+
+function numberIn(name: string, v: number, min: number, max: number): number {
+  if (!(Number.isFinite(v) && v >= min && v <= max))
+    throw new OffloadRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+
+export type KvDtypeChoice = 'bf16' | 'fp8';
+
+function replica(acceleratorId: string, tp: number, mfu: number, kvDtype: KvDtypeChoice = 'bf16'): HardwareConfig {
+  const accelerator = wrap(() => resolveAccelerator(acceleratorId));
+  if (kvDtype !== 'bf16' && kvDtype !== 'fp8') throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
+  return {
+    ...defaultHardware(accelerator, wholeIn('tp', tp, 1, 64)),
+    mfu: numberIn('mfu', mfu, 0.01, 1),
+    kvDtype,
+  };
+}
+
+/**
+ * How many links the KV is striped over when the learner leaves it on "auto": one per GPU for a PCIe host link
+ * (each GPU loads its shard over its own x16), one otherwise. The same rule as `npm run sim -- breakeven`
+ * (cli/commands/breakeven.ts), so the widget and the CLI agree.
+ */
+export function autoLinkCount(kind: LinkKind, tp: number): number {
+  return kind === 'pcie' ? tp : 1;
+}
+
+export interface LinkChoice {
+  /** A catalog link id, or 'custom' (then customGBps and customLatencyUs apply). */
+  linkId: string;
+  /** 'auto' (see autoLinkCount) or a whole number of links in parallel. */
+  linkCount: 'auto' | number;
+  /** Custom link: effective bandwidth, GB/s (10⁹ bytes/s). */
+  customGBps: number;
+  /** Custom link: per-transfer latency, µs. */
+  customLatencyUs: number;
+}
+
+export interface ResolvedPath extends ReloadPath {
+  id: string;
+  name: string;
+  kind: LinkKind;
+  /** Effective bandwidth of one link, bytes/s. */
+  perLinkBandwidth: number;
+  lineRate: number;
+  count: number;
+  countIsAuto: boolean;
+  basis: LinkSpec['effectiveBasis'];
+  source: string;
+}
+
+export function resolvePath(choice: LinkChoice, tp: number): ResolvedPath {
+  let link: LinkSpec;
+  if (choice.linkId === 'custom') {
+    const gbps = numberIn('customGBps', choice.customGBps, 1e-3, 1e5);
+    const us = numberIn('customLatencyUs', choice.customLatencyUs, 0, 1e8);
+    link = wrap(() => customLink(gbps * 1e9, us * 1e-6, `custom ${gbps} GB/s, ${us} µs`));
+  } else link = wrap(() => resolveLink(choice.linkId));
+  const auto = choice.linkCount === 'auto';
+  const count = auto ? autoLinkCount(link.kind, tp) : wholeIn('linkCount', choice.linkCount as number, 1, 64);
+  return {
+    id: link.id,
+    name: link.name,
+    kind: link.kind,
+    perLinkBandwidth: link.effectiveBandwidth,
+    lineRate: link.lineRate,
+    count,
+    countIsAuto: auto,
+    basis: link.effectiveBasis,
+    source: link.source,
+    bandwidth: link.effectiveBandwidth * count,
+    latency: link.latency,
+  };
+}
+
+/** Log-spaced prefix lengths from 1 to max (inclusive), plus any extra points, sorted and unique. */
+export function logGrid(max: number, n: number, extra: readonly number[] = []): number[] {
+  const pts: number[] = [];
+  for (let i = 0; i <= n; i++) pts.push(Math.exp((Math.log(max) * i) / n));
+  for (const e of extra) if (e >= 1 && e <= max) pts.push(e);
+  pts.sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const p of pts) if (!out.length || p - out[out.length - 1] > 1e-9 * p) out.push(p);
+  return out;
+}
+
+/**
+ * The smallest aggregate bandwidth at which reload is at least as fast as recompute for EVERY prefix length in
+ * [1, maxTokens]: sup_p B*(p), B*(p) = p·k / (recompute(p) − λ). B* rises while recompute sits on its
+ * memory-bound floor and falls once compute dominates, so the sup sits near the roofline knee; it is found on a
+ * log grid and refined by golden-section search. Null (with `latencyBoundBelow`) when the latency alone loses
+ * for the shortest prefixes: recompute(p) ≤ λ there, and no bandwidth helps.
+ */
+export function alwaysWinsBandwidth(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  latency: number,
+  maxTokens: number,
+): { bandwidth: number | null; atTokens: number | null; latencyBoundBelow: number | null } {
+  if (recomputeTime(model, hw, 1) <= latency) {
+    // recompute is increasing in p: bisect for the last p whose recompute does not exceed λ.
+    let lo = 1;
+    let hi = maxTokens;
+    if (recomputeTime(model, hw, hi) <= latency) return { bandwidth: null, atTokens: null, latencyBoundBelow: maxTokens };
+    for (let i = 0; i < 100; i++) {
+      const mid = Math.sqrt(lo * hi);
+      if (recomputeTime(model, hw, mid) <= latency) lo = mid;
+      else hi = mid;
+    }
+    return { bandwidth: null, atTokens: null, latencyBoundBelow: hi };
+  }
+  const B = (p: number) => minLinkBandwidth(model, hw, p, latency);
+  const grid = logGrid(maxTokens, 600);
+  let best = 0;
+  for (let i = 1; i < grid.length; i++) if (B(grid[i]) > B(grid[best])) best = i;
+  // Golden-section on ln p between the neighbours of the best grid point.
+  let a = Math.log(grid[Math.max(0, best - 1)]);
+  let b = Math.log(grid[Math.min(grid.length - 1, best + 1)]);
+  const g = (Math.sqrt(5) - 1) / 2;
+  let c = b - g * (b - a);
+  let d = a + g * (b - a);
+  for (let i = 0; i < 80; i++) {
+    if (B(Math.exp(c)) > B(Math.exp(d))) b = d;
+    else a = c;
+    c = b - g * (b - a);
+    d = a + g * (b - a);
+  }
+  const candidates = [grid[best], Math.exp((a + b) / 2)];
+  const at = B(candidates[1]) >= B(candidates[0]) ? candidates[1] : candidates[0];
+  return { bandwidth: B(at), atTokens: at, latencyBoundBelow: null };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Widget 1: reload or recompute.
+
+export interface ReloadRecomputeRequest extends LinkChoice {
+  modelId: string;
+  acceleratorId: string;
+  tp: number;
+  mfu: number;
+  /** The prefix the read-outs describe, tokens. */
+  prefixTokens: number;
+  /** Points of the curves (log grid); default 240. */
+  points?: number;
+}
+
+export interface PrefixFigures {
+  tokens: number;
+  kvBytes: number;
+  reload: number;
+  recompute: number;
+  computeTime: number;
+  memoryTime: number;
+  flops: number;
+  bytes: number;
+  bound: 'compute' | 'memory';
+  faster: 'reload' | 'recompute';
+  /** slower / faster. */
+  speedup: number;
+  /** B*(p): aggregate bandwidth at which the two take equally long; null when the latency alone loses. */
+  minBandwidth: number | null;
+}
+
+export interface ReloadRecomputeResult {
+  model: {
+    id: string;
+    name: string;
+    attention: 'gqa' | 'mla';
+    moe: boolean;
+    kvBytesPerToken: number;
+    maxContext: number;
+    bodyParams: number;
+    attentionFlopsPerPair: number;
+  };
+  hardware: {
+    acceleratorName: string;
+    tp: number;
+    mfu: number;
+    mbu: number;
+    /** tp · peak · mfu, FLOP/s. */
+    flops: number;
+    /** tp · HBM · mbu, bytes/s. */
+    memBandwidth: number;
+    weightBytes: number;
+    hbmBytes: number;
+    weightsFit: boolean;
+  };
+  link: ResolvedPath;
+  curve: { tokens: number[]; reload: number[]; recompute: number[]; computeSide: number[]; memorySide: number[] };
+  breakEven: BreakEvenResult;
+  /** [1, maxContext] cut at the crossings, with the faster option on each piece. */
+  segments: { from: number; to: number; faster: 'reload' | 'recompute' }[];
+  prefix: PrefixFigures;
+  alwaysWins: ReturnType<typeof alwaysWinsBandwidth>;
+}
+
+export function prefixFigures(model: ModelSpec, hw: HardwareConfig, path: ReloadPath, p: number): PrefixFigures {
+  const reload = reloadTime(model, hw, path, p);
+  const cost = prefillCost(model, hw, p, 0);
+  const minBw = minLinkBandwidth(model, hw, p, path.latency);
+  return {
+    tokens: p,
+    kvBytes: p * kvBytesPerToken(model, hw.kvDtype),
+    reload,
+    recompute: cost.time,
+    computeTime: cost.computeTime,
+    memoryTime: cost.memoryTime,
+    flops: cost.flops,
+    bytes: cost.bytes,
+    bound: cost.bound,
+    faster: reload < cost.time ? 'reload' : 'recompute',
+    speedup: Math.max(reload, cost.time) / Math.min(reload, cost.time),
+    minBandwidth: Number.isFinite(minBw) ? minBw : null,
+  };
+}
+
+export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeResult {
+  const model = wrap(() => resolveModel(req.modelId));
+  const hw = replica(req.acceleratorId, req.tp, req.mfu);
+  const path = resolvePath(req, hw.tp);
+  const maxTokens = model.maxContext;
+  const p = wholeIn('prefixTokens', Math.round(numberIn('prefixTokens', req.prefixTokens, 1, maxTokens)), 1, maxTokens);
+  const be = wrap(() => breakEven(model, hw, path, { maxTokens }));
+  const tokens = logGrid(maxTokens, wholeIn('points', req.points ?? 240, 10, 4000), [...be.crossings, p]);
+  const curve = { tokens, reload: [] as number[], recompute: [] as number[], computeSide: [] as number[], memorySide: [] as number[] };
+  for (const t of tokens) {
+    const c = prefillCost(model, hw, t, 0);
+    curve.reload.push(reloadTime(model, hw, path, t));
+    curve.recompute.push(c.time);
+    curve.computeSide.push(c.computeTime);
+    curve.memorySide.push(c.memoryTime);
+  }
+  const w = weightBytes(model, hw.weightDtype);
+  const cuts = [1, ...be.crossings, maxTokens];
+  const segments: ReloadRecomputeResult['segments'] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const mid = Math.sqrt(cuts[i] * cuts[i + 1]);
+    segments.push({
+      from: cuts[i],
+      to: cuts[i + 1],
+      faster: reloadTime(model, hw, path, mid) < recomputeTime(model, hw, mid) ? 'reload' : 'recompute',
+    });
+  }
+  return {
+    model: {
+      id: model.id,
+      name: model.name,
+      attention: model.attention.kind,
+      moe: model.activeParams < model.totalParams,
+      kvBytesPerToken: kvBytesPerToken(model, hw.kvDtype),
+      maxContext: model.maxContext,
+      bodyParams: bodyParams(model),
+      attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
+    },
+    hardware: {
+      acceleratorName: hw.accelerator.name,
+      tp: hw.tp,
+      mfu: hw.mfu,
+      mbu: hw.mbu,
+      flops: effectiveFlops(hw),
+      memBandwidth: effectiveMemBandwidth(hw),
+      weightBytes: w,
+      hbmBytes: hw.tp * hw.accelerator.memoryBytes,
+      weightsFit: w <= hw.tp * hw.accelerator.memoryBytes,
+    },
+    link: path,
+    curve,
+    breakEven: be,
+    segments,
+    prefix: prefixFigures(model, hw, path, p),
+    alwaysWins: alwaysWinsBandwidth(model, hw, path.latency, maxTokens),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Widget 2: minimum link bandwidth, per model.
+
+export interface MinBandwidthRequest {
+  acceleratorId: string;
+  tp: number;
+  mfu: number;
+  kvDtype: KvDtypeChoice;
+  prefixTokens: number;
+  /** Per-transfer latency, µs. */
+  latencyUs: number;
+}
+
+export interface ModelBandwidthRow {
+  id: string;
+  name: string;
+  attention: 'gqa' | 'mla';
+  moe: boolean;
+  kvBytesPerToken: number;
+  /** Prefill FLOPs of the prefix / p: the average FLOPs recompute spends per token of this prefix. */
+  flopsPerToken: number;
+  /** kvBytesPerToken / flopsPerToken. */
+  kvBytesPerFlop: number;
+  recompute: number;
+  bound: 'compute' | 'memory';
+  /** B*(p), bytes/s; null when the latency alone loses. */
+  minBandwidth: number | null;
+  /** sup over 1 … context of B*(p), bytes/s: above it reload wins at every prefix length. */
+  alwaysWinsBandwidth: number | null;
+  weightsFit: boolean;
+  /** The prefix was capped at the model's context. */
+  prefixTokens: number;
+}
+
+export interface ReferenceLink {
+  id: string;
+  name: string;
+  short: string;
+  bandwidth: number;
+  basis: LinkSpec['effectiveBasis'];
+}
+
+/** The catalog links drawn as reference rules, with short labels that fit beside a rule. */
+export const REFERENCE_LINKS: readonly { id: string; short: string }[] = [
+  { id: 'nvme-gen4', short: 'NVMe Gen4' },
+  { id: 'rdma-100g', short: '100G NIC' },
+  { id: 'pcie-gen4-x16', short: 'PCIe Gen4' },
+  { id: 'pcie-gen5-x16', short: 'PCIe Gen5' },
+  { id: 'rdma-800g-cx8', short: '800G NIC' },
+  { id: 'nvlink4', short: 'NVLink 4' },
+];
+
+export interface MinBandwidthResult {
+  acceleratorName: string;
+  tp: number;
+  mfu: number;
+  kvDtype: KvDtypeChoice;
+  flops: number;
+  latency: number;
+  prefixTokens: number;
+  rows: ModelBandwidthRow[];
+  references: ReferenceLink[];
+}
+
+export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResult {
+  const hw = replica(req.acceleratorId, req.tp, req.mfu, req.kvDtype);
+  const latency = numberIn('latencyUs', req.latencyUs, 0, 1e8) * 1e-6;
+  const pReq = numberIn('prefixTokens', req.prefixTokens, 1, 1e7);
+  const rows = MODELS.map((model): ModelBandwidthRow => {
+    const p = Math.min(pReq, model.maxContext);
+    const cost = prefillCost(model, hw, p, 0);
+    const k = kvBytesPerToken(model, hw.kvDtype);
+    const b = minLinkBandwidth(model, hw, p, latency);
+    const w = weightBytes(model, hw.weightDtype);
+    const all = alwaysWinsBandwidth(model, hw, latency, model.maxContext);
+    return {
+      id: model.id,
+      name: model.name,
+      attention: model.attention.kind,
+      moe: model.activeParams < model.totalParams,
+      kvBytesPerToken: k,
+      flopsPerToken: cost.flops / p,
+      kvBytesPerFlop: k / (cost.flops / p),
+      recompute: cost.time,
+      bound: cost.bound,
+      minBandwidth: Number.isFinite(b) ? b : null,
+      alwaysWinsBandwidth: all.bandwidth,
+      weightsFit: w <= hw.tp * hw.accelerator.memoryBytes,
+      prefixTokens: p,
+    };
+  });
+  const references = REFERENCE_LINKS.map(({ id, short }) => {
+    const l = LINKS.find((x) => x.id === id);
+    if (!l) throw new Error(`reference link ${id} is not in the catalog`);
+    return { id, name: l.name, short, bandwidth: l.effectiveBandwidth, basis: l.effectiveBasis };
+  });
+  return {
+    acceleratorName: hw.accelerator.name,
+    tp: hw.tp,
+    mfu: hw.mfu,
+    kvDtype: req.kvDtype,
+    flops: effectiveFlops(hw),
+    latency,
+    prefixTokens: pReq,
+    rows,
+    references,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inline figures of the lesson's prose.
+
+/**
+ * Mooncake FAST'25 Eq. 2 with the paper's Table 1 setting (LLaMA3-70B: l = 80, d = 8192, gqa = 8, s = 2 bytes;
+ * G = 8 × 312 TFLOPS for 8 × A800), beside this course's model of the same replica at 100% MFU with unlimited HBM
+ * bandwidth (the paper's condition has no memory-bound floor and no utilisation).
+ */
+export function mooncakeComparison(prefixTokens: number): { theirs: number; ours: number; h2d: number; nic: number } {
+  const model = wrap(() => resolveModel('llama-3.1-70b'));
+  const a = wrap(() => resolveAccelerator('a100-80gb'));
+  const hw: HardwareConfig = { ...defaultHardware({ ...a, memBandwidth: 1e18 }, 8), mfu: 1 };
+  return {
+    theirs: mooncakeMinBandwidth({ hidden: 8192, gqa: 8, bytesPerElem: 2, flops: 8 * 312e12, prefixTokens }),
+    ours: minLinkBandwidth(model, hw, prefixTokens, 0),
+    h2d: 128e9,
+    nic: 100e9,
+  };
+}
+
+export interface LessonSetup {
+  modelId: string;
+  acceleratorId: string;
+  tp: number;
+  mfu: number;
+  linkId: string;
+  linkCount: 'auto' | number;
+}
+
+export interface OffloadFiguresRequest {
+  setups: Record<string, LessonSetup & { prefixTokens: number }>;
+  mooncakePrefix: number;
+}
+
+export interface SetupFigures {
+  kvBytesPerToken: number;
+  bandwidth: number;
+  latency: number;
+  linkName: string;
+  linkCount: number;
+  flops: number;
+  memBandwidth: number;
+  bodyParams: number;
+  attentionFlopsPerPair: number;
+  headFlops: number;
+  weightBytes: number;
+  crossings: number[];
+  regime: BreakEvenResult['regime'];
+  floor: number;
+  reloadPerToken: number;
+  recomputePerTokenStart: number;
+  recomputePerTokenEnd: number;
+  /** k·G / (2·body): the bandwidth at which the link's per-token cost equals prefill's at the start. */
+  criticalBandwidth: number;
+  alwaysWins: number | null;
+  prefix: PrefixFigures;
+}
+
+/** Every number of the lesson's prose, for the named setups (the widgets' defaults and the exercises'). */
+export function offloadFigures(req: OffloadFiguresRequest): { setups: Record<string, SetupFigures>; mooncake: ReturnType<typeof mooncakeComparison> } {
+  const setups: Record<string, SetupFigures> = {};
+  for (const [name, s] of Object.entries(req.setups)) {
+    const r = reloadVsRecompute({ ...s, customGBps: 1, customLatencyUs: 0, points: 10 });
+    const model = wrap(() => resolveModel(s.modelId));
+    setups[name] = {
+      kvBytesPerToken: r.model.kvBytesPerToken,
+      bandwidth: r.link.bandwidth,
+      latency: r.link.latency,
+      linkName: r.link.name,
+      linkCount: r.link.count,
+      flops: r.hardware.flops,
+      memBandwidth: r.hardware.memBandwidth,
+      bodyParams: r.model.bodyParams,
+      attentionFlopsPerPair: r.model.attentionFlopsPerPair,
+      headFlops: 2 * embeddingParams(model),
+      weightBytes: r.hardware.weightBytes,
+      crossings: r.breakEven.crossings,
+      regime: r.breakEven.regime,
+      floor: r.breakEven.recomputeFloorSeconds,
+      reloadPerToken: r.breakEven.reloadSecondsPerToken,
+      recomputePerTokenStart: r.breakEven.recomputeSecondsPerTokenAtStart,
+      recomputePerTokenEnd: r.breakEven.recomputeSecondsPerTokenAtEnd,
+      criticalBandwidth: (r.model.kvBytesPerToken * r.hardware.flops) / (2 * r.model.bodyParams),
+      alwaysWins: r.alwaysWins.bandwidth,
+      prefix: r.prefix,
+    };
+  }
+  return { setups, mooncake: mooncakeComparison(req.mooncakePrefix) };
+}
+
+export const offloadMethods = { reloadVsRecompute, minBandwidthByModel, offloadFigures };
