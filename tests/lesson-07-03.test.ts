@@ -102,6 +102,7 @@ function table(
       output: number,
       reused: number,
       gpu: number,
+      prefilled?: number,
     ]
   >,
 ): RequestTable {
@@ -114,6 +115,7 @@ function table(
     'e2e',
     'promptTokens',
     'outputTokens',
+    'prefilled',
     'reusedHbm',
     'reusedDram',
     'reusedNvme',
@@ -123,7 +125,7 @@ function table(
   ];
   const data: Record<string, Float64Array> = {};
   for (const c of cols) data[c] = new Float64Array(rows.length);
-  rows.forEach(([s, k, r, a, ttft, p, o, u, g], i) => {
+  rows.forEach(([s, k, r, a, ttft, p, o, u, g, pre], i) => {
     data.session[i] = s;
     data.turn[i] = k;
     data.replica[i] = r;
@@ -133,6 +135,7 @@ function table(
     data.promptTokens[i] = p;
     data.outputTokens[i] = o;
     data.reusedHbm[i] = u;
+    data.prefilled[i] = pre ?? p - u; // no preemption: reused + prefilled = prompt
     data.gpuSeconds[i] = g;
     data.status[i] = 1;
   });
@@ -172,6 +175,13 @@ describe('summary: figures of a run from its per-request table, up to any t', ()
     expect(s.hitRate).toBeCloseTo(5000 / 6000, 12);
     expect(summarizeRows(rows, 2, -1, 5000).requests).toBe(0);
     expect(Number.isNaN(summarizeRows(rows, 2, -1, 5000).hitRate)).toBe(true);
+  });
+
+  it('hit rate = reused ÷ (reused + prefilled): a preempted request’s readmission cannot push it past 100%', () => {
+    // One request of 10,000 prompt tokens: 8,000 reused, 2,000 prefilled; preempted, readmitted with the same
+    // 8,000 reused again and 2,000 recomputed: reused 16,000 against a 10,000-token prompt.
+    const pre = requestRows(table([[0, 0, 0, 0, 1, 10_000, 100, 16_000, 1, 4000]]));
+    expect(summarizeRows(pre, 1, Infinity, 0).hitRate).toBeCloseTo(0.8, 12);
   });
 
   it('capacity at a TTFT target: the first crossing, read linearly between sweep points', () => {
@@ -362,5 +372,33 @@ describe('worker methods: arguments are checked', () => {
     );
     expect(r.comparison?.policy).toBe('round-robin');
     expect(r.comparison!.summary.hitRate).toBeLessThan(r.summary.hitRate);
+  });
+});
+
+describe('the animated router’s geometry', () => {
+  it('requests travel along their lane from the router to the replica’s queue, at any fraction', async () => {
+    const { along, pictureLayout } = await import('../src/widgets/cache-router/RouterPicture');
+    const pts: [number, number][] = [
+      [0, 0],
+      [0, 30],
+      [40, 30],
+    ];
+    expect(along(pts, 0)).toEqual([0, 0]);
+    expect(along(pts, 1)).toEqual([40, 30]);
+    expect(along(pts, 30 / 70)).toEqual([0, 30]);
+    expect(along(pts, 0.5)).toEqual([5, 30]);
+    expect(along(pts, 2)).toEqual([40, 30]);
+    // Phones stack the router above the replicas; wide figures put it beside them. Rows never overlap.
+    for (const [w, stacked] of [
+      [360, true],
+      [640, false],
+    ] as const) {
+      const L = pictureLayout(w, 8);
+      expect(L.stacked).toBe(stacked);
+      for (let r = 1; r < 8; r++) expect(L.rowY(r)).toBeGreaterThanOrEqual(L.rowY(r - 1) + L.rowH);
+      expect(L.rowY(7) + L.rowH).toBeLessThanOrEqual(L.height);
+      expect(L.x0 + L.boxW).toBeLessThanOrEqual(w);
+      for (let r = 0; r < 8; r++) expect(L.lane(r).at(-1)![1]).toBeCloseTo(L.rowY(r) + 31, 9);
+    }
   });
 });

@@ -21,7 +21,9 @@ export interface RequestRows {
   finished: Float64Array;
   promptTokens: Float64Array;
   outputTokens: Float64Array;
-  /** Prompt tokens served from cache (any tier). */
+  /** Prompt tokens computed (prefill), summed over admissions (a preempted request recomputes). */
+  prefilledTokens: Float64Array;
+  /** Prompt tokens served from cache (any tier), summed over admissions. */
   reusedTokens: Float64Array;
   gpuSeconds: Float64Array;
 }
@@ -39,6 +41,7 @@ export function requestRows(t: RequestTable): RequestRows {
     finished: new Float64Array(n),
     promptTokens: new Float64Array(n),
     outputTokens: new Float64Array(n),
+    prefilledTokens: new Float64Array(n),
     reusedTokens: new Float64Array(n),
     gpuSeconds: new Float64Array(n),
   };
@@ -52,6 +55,7 @@ export function requestRows(t: RequestTable): RequestRows {
     rows.finished[i] = d.status[i] === 1 ? d.arrival[i] + d.e2e[i] : NaN;
     rows.promptTokens[i] = d.promptTokens[i];
     rows.outputTokens[i] = d.outputTokens[i];
+    rows.prefilledTokens[i] = z(d.prefilled[i]);
     rows.reusedTokens[i] = z(d.reusedHbm[i]) + z(d.reusedDram[i]) + z(d.reusedNvme[i]) + z(d.reusedRemote[i]);
     rows.gpuSeconds[i] = z(d.gpuSeconds[i]);
   }
@@ -61,9 +65,14 @@ export function requestRows(t: RequestTable): RequestRows {
 export interface PolicySummary {
   /** Requests counted (first token by the cut-off). */
   requests: number;
-  /** Σ reused ÷ Σ prompt tokens over those requests. */
+  /**
+   * Σ reused ÷ Σ (reused + prefilled) tokens over those requests: the share of prompt work served from cache
+   * (the fleet simulator's reuseRatio; without preemptions reused + prefilled is the prompt).
+   */
   hitRate: number;
   reusedTokens: number;
+  /** Σ (reused + prefilled): the prompt tokens served, counting a preempted request's readmissions. */
+  servedTokens: number;
   promptTokens: number;
   ttftP50: number;
   ttftP90: number;
@@ -90,6 +99,7 @@ export function summarizeRows(
   sharedTokens = LAB_SHARED_TOKENS,
 ): PolicySummary {
   let reused = 0;
+  let served = 0;
   let prompt = 0;
   let privReused = 0;
   let privPrompt = 0;
@@ -118,6 +128,7 @@ export function summarizeRows(
     if (!(ft <= upTo)) continue;
     ttfts.push(ft - rows.arrival[i]);
     reused += rows.reusedTokens[i];
+    served += rows.reusedTokens[i] + rows.prefilledTokens[i];
     prompt += rows.promptTokens[i];
     privReused += Math.max(0, rows.reusedTokens[i] - sharedTokens);
     privPrompt += Math.max(0, rows.promptTokens[i] - sharedTokens);
@@ -130,8 +141,9 @@ export function summarizeRows(
   const max = Math.max(...gpu);
   return {
     requests: ttfts.length,
-    hitRate: prompt > 0 ? reused / prompt : NaN,
+    hitRate: served > 0 ? reused / served : NaN,
     reusedTokens: reused,
+    servedTokens: served,
     promptTokens: prompt,
     ttftP50: ttfts.length ? percentileSorted(ttfts, 0.5) : NaN,
     ttftP90: ttfts.length ? percentileSorted(ttfts, 0.9) : NaN,

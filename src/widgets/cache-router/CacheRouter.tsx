@@ -125,7 +125,7 @@ export function CacheRouter() {
                   {formatPercent(live.hitRate)}
                 </span>
               }
-              formula={`Σ reused ÷ Σ prompt tokens = ${formatCount(live.reusedTokens)} ÷ ${formatCount(live.promptTokens)}; whole run ${formatPercent(s.hitRate)}, ${cName} ${formatPercent(c?.hitRate)}`}
+              formula={`Σ reused ÷ Σ (reused + prefilled) tokens = ${formatCount(live.reusedTokens)} ÷ ${formatCount(live.servedTokens)}; whole run ${formatPercent(s.hitRate)}, ${cName} ${formatPercent(c?.hitRate)}`}
             />
             <Readout
               label="TTFT p50 so far"
