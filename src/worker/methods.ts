@@ -10,6 +10,7 @@ import { workloadMethods } from './workloadMethods';
 import { routerMethods } from './routerMethods';
 import { fleetMethods } from './fleetMethods';
 import { affinityMethods } from './affinityMethods';
+import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 
 export class BadRequest extends Error {
@@ -85,6 +86,7 @@ export const methods = {
   ...fleetMethods,
   ...affinityMethods,
   ...offloadMethods,
+  ...pauseMethods,
 };
 
 export type Methods = typeof methods;
