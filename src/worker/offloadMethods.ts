@@ -105,7 +105,7 @@ export function resolvePath(choice: LinkChoice, tp: number): ResolvedPath {
   if (choice.linkId === 'custom') {
     const gbps = numberIn('customGBps', choice.customGBps, 1e-3, 1e5);
     const us = numberIn('customLatencyUs', choice.customLatencyUs, 0, 1e8);
-    link = wrap(() => customLink(gbps * 1e9, us * 1e-6, `custom ${gbps} GB/s, ${us} µs`));
+    link = wrap(() => customLink(gbps * 1e9, us / 1e6, `custom ${gbps} GB/s, ${us} µs`));
   } else link = wrap(() => resolveLink(choice.linkId));
   const auto = choice.linkCount === 'auto';
   const count = auto ? autoLinkCount(link.kind, tp) : wholeIn('linkCount', choice.linkCount as number, 1, 64);
@@ -126,8 +126,8 @@ export function resolvePath(choice: LinkChoice, tp: number): ResolvedPath {
 
 /** Log-spaced prefix lengths from 1 to max (inclusive), plus any extra points, sorted and unique. */
 export function logGrid(max: number, n: number, extra: readonly number[] = []): number[] {
-  const pts: number[] = [];
-  for (let i = 0; i <= n; i++) pts.push(Math.exp((Math.log(max) * i) / n));
+  const pts: number[] = [1, max];
+  for (let i = 1; i < n; i++) pts.push(Math.exp((Math.log(max) * i) / n));
   for (const e of extra) if (e >= 1 && e <= max) pts.push(e);
   pts.sort((a, b) => a - b);
   const out: number[] = [];
@@ -389,7 +389,7 @@ export interface MinBandwidthResult {
 
 export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResult {
   const hw = replica(req.acceleratorId, req.tp, req.mfu, req.kvDtype);
-  const latency = numberIn('latencyUs', req.latencyUs, 0, 1e8) * 1e-6;
+  const latency = numberIn('latencyUs', req.latencyUs, 0, 1e8) / 1e6;
   const pReq = numberIn('prefixTokens', req.prefixTokens, 1, 1e7);
   const rows = MODELS.map((model): ModelBandwidthRow => {
     const p = Math.min(pReq, model.maxContext);
@@ -479,6 +479,8 @@ export interface SetupFigures {
   headFlops: number;
   weightBytes: number;
   crossings: number[];
+  /** Crossings past the model's context. */
+  crossingsBeyond: number[];
   regime: BreakEvenResult['regime'];
   floor: number;
   reloadPerToken: number;
@@ -509,6 +511,7 @@ export function offloadFigures(req: OffloadFiguresRequest): { setups: Record<str
       headFlops: 2 * embeddingParams(model),
       weightBytes: r.hardware.weightBytes,
       crossings: r.breakEven.crossings,
+      crossingsBeyond: r.breakEven.crossingsBeyondDomain,
       regime: r.breakEven.regime,
       floor: r.breakEven.recomputeFloorSeconds,
       reloadPerToken: r.breakEven.reloadSecondsPerToken,

@@ -45,6 +45,7 @@ const SETUP_METRICS = {
   crossing0: (f: SetupFigures) => tokens(f.crossings[0]),
   crossing1: (f: SetupFigures) => tokens(f.crossings[1]),
   crossingCount: (f: SetupFigures) => formatNumber(f.crossings.length),
+  beyond0: (f: SetupFigures) => tokens(f.crossingsBeyond[0]),
   criticalBandwidth: (f: SetupFigures) => formatBandwidth(f.criticalBandwidth),
   alwaysWins: (f: SetupFigures) => formatBandwidth(f.alwaysWins),
   prefixTokens: (f: SetupFigures) => formatTokens(f.prefix.tokens),
@@ -58,6 +59,7 @@ const SETUP_METRICS = {
 } as const;
 
 export type SetupMetric = keyof typeof SETUP_METRICS;
+export const SETUP_METRIC_KEYS = Object.keys(SETUP_METRICS) as SetupMetric[];
 
 /** A figure of one of the lesson's setups (schema.ts PROSE_SETUPS), e.g. the upper break-even length. */
 export function OffloadFig({ s, m }: { s: ProseSetup; m: SetupMetric }) {

@@ -1,0 +1,363 @@
+/**
+ * Lesson 07.05 (KV offload and reload): the lesson's formulas and every claim of its prose, pinned to values
+ * computed by hand from the catalog figures; the worker methods against the core and against the CLI.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  alwaysWinsBandwidth,
+  autoLinkCount,
+  logGrid,
+  minBandwidthByModel,
+  offloadFigures,
+  reloadVsRecompute,
+  resolvePath,
+  type ReloadRecomputeRequest,
+} from '../src/worker/offloadMethods';
+import { methods } from '../src/worker/methods';
+import { findModel } from '../src/sim/catalog/models';
+import { findAccelerator } from '../src/sim/catalog/accelerators';
+import { defaultHardware } from '../src/sim/cost';
+import { minLinkBandwidth } from '../src/sim/breakeven';
+import { breakevenCommand } from '../cli/commands/breakeven';
+import { parseArgs } from '../cli/args';
+import {
+  EXERCISE_CROSSING,
+  EXERCISE_MIN_BW,
+  EXERCISE_MIN_BW_MODEL,
+  FIGURES_REQUEST,
+  MIN_BW_DEFAULTS,
+  PROSE_SETUPS,
+  RELOAD_DEFAULTS,
+  minBwArgs,
+  reloadArgs,
+} from '../src/widgets/kv-offload/schema';
+import { SETUP_METRIC_KEYS } from '../src/widgets/kv-offload/figures';
+import { crossingsText } from '../src/widgets/kv-offload/ReloadOrRecompute';
+
+const rel = (a: number, b: number) => Math.abs(a / b - 1);
+
+// Hand-computed figures of Llama 3.1 70B (80 layers, 64 heads, 8 KV heads, head 128, 70.6 B parameters,
+// vocabulary 128,256, hidden 8,192) on 8 × H100 SXM (989 TFLOP/s BF16, 3.35 TB/s) at MFU 0.5, MBU 0.8.
+const K70 = 2 * 80 * 8 * 128 * 2; // 327,680 bytes of KV per token
+const EMBED70 = 128_256 * 8192; // 1,050,673,152
+const TWO_N70 = 2 * (70.6e9 - 2 * EMBED70); // 2 × body = 136,997,307,392 FLOP per token
+const A70 = 2 * 80 * 64 * (128 + 128); // 2,621,440 FLOP per (query, key) pair
+const HEAD70 = 2 * EMBED70; // LM head, once
+const G_H100x8 = 8 * 989e12 * 0.5; // 3.956e15 FLOP/s
+const M_H100x8 = 8 * 3.35e12 * 0.8; // 2.144e13 B/s
+const W70 = (70.6e9 - EMBED70) * 2; // weights streamed (all but the input embedding), bytes
+const NVME4 = { bandwidth: 6.9e9, latency: 90e-6 };
+
+const defaults = reloadVsRecompute(reloadArgs(RELOAD_DEFAULTS));
+
+describe('reload and recompute of a 32k prefix, by hand (the first widget’s defaults)', () => {
+  const p = 32_768;
+  it('uses the setup the prose describes', () => {
+    expect(RELOAD_DEFAULTS).toMatchObject({ model: 'llama-3.1-70b', accelerator: 'h100-sxm', gpus: 8, mfu: 0.5, link: 'nvme-gen4', prefixTokens: p });
+    expect(K70).toBe(327_680);
+    expect(defaults.model.kvBytesPerToken).toBe(K70);
+    expect(defaults.link).toMatchObject({ id: 'nvme-gen4', count: 1, bandwidth: NVME4.bandwidth, latency: NVME4.latency });
+    expect(defaults.hardware.flops).toBeCloseTo(G_H100x8, -6);
+    expect(defaults.hardware.memBandwidth).toBeCloseTo(M_H100x8, -3);
+  });
+
+  it('t_reload = λ + p·k/B', () => {
+    const hand = 90e-6 + (p * K70) / 6.9e9; // 10,737,418,240 B / 6.9 GB/s + 90 µs = 1.55624 s
+    expect(defaults.prefix.kvBytes).toBe(10_737_418_240);
+    expect(rel(defaults.prefix.reload, hand)).toBeLessThan(1e-12);
+    expect(defaults.prefix.reload).toBeCloseTo(1.55624, 5);
+  });
+
+  it('t_recompute = max(F/G, bytes/M) with F = 2N·p + A·p(p+1)/2 + 2VD', () => {
+    const F = TWO_N70 * p + (A70 * p * (p + 1)) / 2 + HEAD70;
+    expect(rel(defaults.prefix.flops, F)).toBeLessThan(1e-12);
+    expect(F).toBeCloseTo(5.8965477e15, -9);
+    expect(defaults.prefix.bound).toBe('compute');
+    expect(rel(defaults.prefix.recompute, F / G_H100x8)).toBeLessThan(1e-12);
+    expect(defaults.prefix.recompute).toBeCloseTo(1.49053, 5);
+    // The memory side: the weights once plus the KV written.
+    expect(rel(defaults.prefix.memoryTime, (W70 + p * K70) / M_H100x8)).toBeLessThan(1e-12);
+    expect(defaults.prefix.faster).toBe('recompute');
+    expect(defaults.prefix.speedup).toBeCloseTo(1.5562376 / 1.4905328, 5);
+  });
+
+  it('B*(p) = p·k / (t_recompute − λ), ≈ G × KV bytes per FLOP', () => {
+    const t = (TWO_N70 * p + (A70 * p * (p + 1)) / 2 + HEAD70) / G_H100x8;
+    const hand = (p * K70) / (t - 90e-6);
+    expect(rel(defaults.prefix.minBandwidth!, hand)).toBeLessThan(1e-12);
+    expect(defaults.prefix.minBandwidth! / 1e9).toBeCloseTo(7.2042, 3);
+    const perFlop = K70 / ((TWO_N70 * p + (A70 * p * (p + 1)) / 2 + HEAD70) / p);
+    expect(rel(defaults.prefix.minBandwidth!, G_H100x8 * perFlop)).toBeLessThan(1e-4); // λ is 90 µs of 1.49 s
+  });
+});
+
+describe('break-even prefix lengths, by hand', () => {
+  it('the default has two: the floor against reload, and the quadratic’s upper root', () => {
+    expect(defaults.breakEven.regime).toBe('recompute-wins-between');
+    const [lo, hi] = defaults.breakEven.crossings;
+    // Lower: memory-bound recompute (W + k·p)/M meets λ + p·k/B → p = (W/M − λ) / (k/B − k/M).
+    const pLo = (W70 / M_H100x8 - NVME4.latency) / (K70 / NVME4.bandwidth - K70 / M_H100x8);
+    expect(rel(lo, pLo)).toBeLessThan(1e-9);
+    expect(Math.round(lo)).toBe(135);
+    // Upper: A/2·p² + (2N + A/2 − kG/B)·p + (2VD − λG) = 0, larger root.
+    const a = A70 / 2;
+    const b = TWO_N70 + A70 / 2 - (K70 * G_H100x8) / NVME4.bandwidth;
+    const c = HEAD70 - NVME4.latency * G_H100x8;
+    const pHi = (-b + Math.sqrt(b * b - 4 * a * c)) / (2 * a);
+    expect(rel(hi, pHi)).toBeLessThan(1e-9);
+    expect(Math.round(hi)).toBe(38_819);
+    // The lesson's approximation p* ≈ 2(kG/B − 2N)/A is within 0.1%.
+    expect(rel(hi, (2 / A70) * ((K70 * G_H100x8) / NVME4.bandwidth - TWO_N70))).toBeLessThan(1e-3);
+    expect(crossingsText(defaults.breakEven.crossings)).toBe('135 and 38,819 tokens');
+  });
+
+  it('segments: reload, recompute, reload, cut at the crossings', () => {
+    expect(defaults.segments.map((s) => s.faster)).toEqual(['reload', 'recompute', 'reload']);
+    expect(defaults.segments[0].from).toBe(1);
+    expect(defaults.segments[2].to).toBe(131_072);
+    expect(defaults.segments[1].from).toBe(defaults.breakEven.crossings[0]);
+  });
+
+  it('the curves are the core’s reload and recompute times on a log grid that contains the crossings', () => {
+    const { tokens, reload, recompute } = defaults.curve;
+    expect(tokens[0]).toBe(1);
+    expect(tokens[tokens.length - 1]).toBeCloseTo(131_072, 6);
+    for (const c of defaults.breakEven.crossings) {
+      const i = tokens.indexOf(c);
+      expect(i).toBeGreaterThan(0);
+      expect(rel(reload[i], recompute[i])).toBeLessThan(1e-9);
+    }
+    for (let i = 1; i < tokens.length; i++) expect(tokens[i]).toBeGreaterThan(tokens[i - 1]);
+    expect(logGrid(100, 2)).toEqual([1, expect.closeTo(10, 9), 100]);
+  });
+
+  it('reload wins at every length above ≈ k·G/(2N): the worst case over all prefix lengths', () => {
+    const crit = (K70 * G_H100x8) / TWO_N70; // 9.46 GB/s
+    expect(crit / 1e9).toBeCloseTo(9.4622, 3);
+    expect(rel(defaults.alwaysWins.bandwidth!, crit)).toBeLessThan(0.02);
+    // It is the maximum of B*(p): no grid point exceeds it, and just above it there is no crossing left.
+    const model = findModel('llama-3.1-70b')!;
+    const hw = defaultHardware(findAccelerator('h100-sxm')!, 8);
+    for (const p of [10, 100, 187, 300, 1000, 10_000, 131_072])
+      expect(minLinkBandwidth(model, hw, p, NVME4.latency)).toBeLessThanOrEqual(defaults.alwaysWins.bandwidth! * (1 + 1e-9));
+    const above = reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), linkId: 'custom', customGBps: (defaults.alwaysWins.bandwidth! * 1.001) / 1e9, customLatencyUs: 90 });
+    expect(above.breakEven.regime).toBe('reload-always-wins');
+    const below = reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), linkId: 'custom', customGBps: (defaults.alwaysWins.bandwidth! * 0.999) / 1e9, customLatencyUs: 90 });
+    expect(below.breakEven.crossings).toHaveLength(2);
+  });
+
+  it('a latency no prefill can beat makes the shortest prefixes unwinnable', () => {
+    const model = findModel('llama-3.1-70b')!;
+    const hw = defaultHardware(findAccelerator('h100-sxm')!, 8);
+    const r = alwaysWinsBandwidth(model, hw, 0.05, 131_072);
+    expect(r.bandwidth).toBeNull();
+    // recompute(p) = 50 ms where F(p)/G = 0.05 (compute-bound there).
+    expect(r.latencyBoundBelow).toBeGreaterThan(1000);
+    const t = (TWO_N70 * r.latencyBoundBelow! + (A70 * r.latencyBoundBelow! * (r.latencyBoundBelow! + 1)) / 2 + HEAD70) / G_H100x8;
+    expect(t).toBeCloseTo(0.05, 6);
+    const w = reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), linkId: 'custom', customGBps: 400, customLatencyUs: 50_000 });
+    expect(w.breakEven.regime).toBe('reload-wins-above');
+  });
+
+  it('a faster link moves the upper break-even down and shortens the reload (the key control, key output)', () => {
+    const at = (gbps: number) => reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), linkId: 'custom', customGBps: gbps, customLatencyUs: 90 });
+    const slow = at(5);
+    const fast = at(8);
+    expect(slow.breakEven.crossings).toHaveLength(2);
+    expect(fast.breakEven.crossings).toHaveLength(2);
+    expect(fast.breakEven.crossings[1]).toBeLessThan(slow.breakEven.crossings[1]);
+    expect(fast.prefix.reload).toBeLessThan(slow.prefix.reload);
+    // and the lower one up: the reload line meets the floor later
+    expect(fast.breakEven.crossings[0]).toBeGreaterThan(slow.breakEven.crossings[0]);
+  });
+});
+
+describe('links: striping and agreement with the CLI', () => {
+  it('auto stripes PCIe over one link per GPU and everything else over one', () => {
+    expect(autoLinkCount('pcie', 8)).toBe(8);
+    expect(autoLinkCount('nvme', 8)).toBe(1);
+    expect(autoLinkCount('rdma', 8)).toBe(1);
+    expect(resolvePath({ linkId: 'pcie-gen5-x16', linkCount: 'auto', customGBps: 1, customLatencyUs: 0 }, 8).bandwidth).toBe(400e9);
+    expect(resolvePath({ linkId: 'nvme-gen4', linkCount: 8, customGBps: 1, customLatencyUs: 0 }, 8).bandwidth).toBeCloseTo(55.2e9, 0);
+    const c = resolvePath({ linkId: 'custom', linkCount: 'auto', customGBps: 12.5, customLatencyUs: 10 }, 8);
+    expect(c).toMatchObject({ bandwidth: 12.5e9, latency: 10e-6, count: 1 });
+  });
+
+  it.each([
+    ['llama-3.1-70b', 'h100-sxm', 8, 'nvme-gen4'],
+    ['llama-3.1-70b', 'h100-sxm', 8, 'pcie-gen5-x16'],
+    ['qwen3-235b-a22b', 'h100-sxm', 8, 'rdma-100g'],
+    ['llama-3.1-8b', 'h100-sxm', 1, 'nvme-gen5'],
+  ] as const)('%s on %s (TP %i) over %s: the widget’s method and `sim breakeven` give the same crossings', (model, gpu, tp, link) => {
+    const cli = breakevenCommand.run(parseArgs(['--model', model, '--gpu', gpu, '--gpus', String(tp), '--link', link, '--prefix', '32768'])) as {
+      breakEvenTokensExact: number[];
+      regime: string;
+      prefix: { minLinkGBps: number; reloadSeconds: number };
+      link: { bandwidthGBps: number };
+    };
+    const w = reloadVsRecompute({ modelId: model, acceleratorId: gpu, tp, mfu: 0.5, linkId: link, linkCount: 'auto', customGBps: 1, customLatencyUs: 0, prefixTokens: 32_768 });
+    expect(w.breakEven.crossings).toEqual(cli.breakEvenTokensExact);
+    expect(w.breakEven.regime).toBe(cli.regime);
+    expect(rel(w.link.bandwidth / 1e9, cli.link.bandwidthGBps)).toBeLessThan(1e-3);
+    expect(rel(w.prefix.minBandwidth! / 1e9, cli.prefix.minLinkGBps)).toBeLessThan(1e-3);
+  });
+
+  it('bad input is a BadRequest naming the field', () => {
+    const base: ReloadRecomputeRequest = reloadArgs(RELOAD_DEFAULTS);
+    expect(() => reloadVsRecompute({ ...base, linkId: 'carrier-pigeon' })).toThrow(/unknown link "carrier-pigeon"/);
+    expect(() => reloadVsRecompute({ ...base, tp: 0 })).toThrow(/tp must be/);
+    expect(() => reloadVsRecompute({ ...base, linkId: 'custom', customGBps: -1 })).toThrow(/customGBps/);
+    expect(() => reloadVsRecompute({ ...base, prefixTokens: 1e9 })).toThrow(/prefixTokens/);
+    try {
+      reloadVsRecompute({ ...base, modelId: 'nope' });
+    } catch (e) {
+      expect((e as Error).name).toBe('BadRequest');
+    }
+    expect(methods.reloadVsRecompute).toBe(reloadVsRecompute);
+    expect(methods.minBandwidthByModel).toBe(minBandwidthByModel);
+  });
+});
+
+describe('minimum bandwidth per model (the second widget)', () => {
+  const r = minBandwidthByModel(minBwArgs(MIN_BW_DEFAULTS));
+  const row = (id: string) => r.rows.find((m) => m.id === id)!;
+
+  it('B* ≈ G × KV bytes per FLOP, and the bars rank the models by KV bytes per FLOP', () => {
+    expect(r.flops).toBeCloseTo(G_H100x8, -6);
+    for (const m of r.rows) {
+      expect(m.bound).toBe('compute');
+      expect(rel(m.minBandwidth!, r.flops * m.kvBytesPerFlop)).toBeLessThan(1e-4);
+    }
+    const byBw = [...r.rows].sort((a, b) => b.minBandwidth! - a.minBandwidth!).map((m) => m.id);
+    const byRatio = [...r.rows].sort((a, b) => b.kvBytesPerFlop - a.kvBytesPerFlop).map((m) => m.id);
+    expect(byBw).toEqual(byRatio);
+    // The claims of the prose: the 8B needs the fastest link, DeepSeek-V3 (MLA) the slowest; the MoE produces more KV
+    // per FLOP than the dense 70B; its worst case sits far above its 32k figure.
+    expect(byBw[0]).toBe('llama-3.1-8b');
+    expect(byBw[byBw.length - 1]).toBe('deepseek-v3');
+    expect(row('qwen3-235b-a22b').kvBytesPerFlop).toBeGreaterThan(row('llama-3.1-70b').kvBytesPerFlop);
+    expect(row('qwen3-235b-a22b').alwaysWinsBandwidth! / row('qwen3-235b-a22b').minBandwidth!).toBeGreaterThan(1.8);
+    expect(row('llama-3.1-70b').minBandwidth).toBeCloseTo(defaults.prefix.minBandwidth!, -6); // same G, λ differs
+    // 8B by hand: k = 2·32·8·128·2, 2N = 2(8.03e9 − 2·128,256·4,096), A = 2·32·32·256.
+    const p = 32_768;
+    const F8 = 2 * (8.03e9 - 2 * 128_256 * 4096) * p + ((2 * 32 * 32 * 256 * p * (p + 1)) / 2) + 2 * 128_256 * 4096;
+    expect(rel(row('llama-3.1-8b').minBandwidth!, (p * 131_072) / (F8 / G_H100x8 - 10e-6))).toBeLessThan(1e-9);
+  });
+
+  it('FP8 KV halves every bar; twice the GPUs double it; a longer prefix lowers B* but not the worst case', () => {
+    const fp8 = minBandwidthByModel({ ...minBwArgs(MIN_BW_DEFAULTS), kvDtype: 'fp8' });
+    const tp16 = minBandwidthByModel({ ...minBwArgs(MIN_BW_DEFAULTS), tp: 16 });
+    const long = minBandwidthByModel({ ...minBwArgs(MIN_BW_DEFAULTS), prefixTokens: 131_072 });
+    for (const m of r.rows) {
+      const f = fp8.rows.find((x) => x.id === m.id)!;
+      expect(rel(f.minBandwidth!, m.minBandwidth! / 2)).toBeLessThan(1e-4);
+      const t = tp16.rows.find((x) => x.id === m.id)!;
+      expect(rel(t.minBandwidth!, 2 * m.minBandwidth!)).toBeLessThan(1e-3);
+      const l = long.rows.find((x) => x.id === m.id)!;
+      expect(l.minBandwidth!).toBeLessThan(m.minBandwidth!);
+      expect(l.alwaysWinsBandwidth).toBe(m.alwaysWinsBandwidth);
+    }
+  });
+
+  it('reference rules are catalog links; weights that do not fit are flagged', () => {
+    expect(r.references.map((l) => l.id)).toContain('pcie-gen5-x16');
+    expect(r.references.find((l) => l.id === 'nvme-gen4')!.bandwidth).toBe(6.9e9);
+    expect(row('llama-3.1-405b').weightsFit).toBe(false); // 810 GB > 640 GB
+    expect(row('deepseek-v3').weightsFit).toBe(false);
+    expect(row('llama-3.1-70b').weightsFit).toBe(true);
+  });
+});
+
+describe('the prose figures', () => {
+  const f = offloadFigures(FIGURES_REQUEST);
+
+  it('the default setup is the first widget’s, and the claims about the other links hold', () => {
+    expect(f.setups.nvme.crossings).toEqual(defaults.breakEven.crossings);
+    expect(f.setups.nvme.floor).toBeCloseTo((W70 + K70) / M_H100x8, 12); // a one-token prefill: the weights and one token's KV
+    expect(f.setups.nvme.floor * 1e3).toBeCloseTo(6.488, 3);
+    expect(f.setups.nvme.reloadPerToken).toBeCloseTo(K70 / 6.9e9, 15);
+    expect(f.setups.nvme.recomputePerTokenStart).toBeCloseTo((TWO_N70 + A70) / G_H100x8, 15);
+    expect(f.setups.nvme.reloadPerToken).toBeGreaterThan(f.setups.nvme.recomputePerTokenStart); // k/B > 2N/G: a middle band
+    expect(f.setups.nvme.criticalBandwidth).toBeCloseTo((K70 * G_H100x8) / TWO_N70, 0);
+    // "A Gen5 drive already wins at every length"; "the 100 Gb/s NIC wins everywhere and the Gen4 drive does not".
+    expect(f.setups.nvme5.regime).toBe('reload-always-wins');
+    expect(f.setups.nic100.regime).toBe('reload-always-wins');
+    expect(f.setups.nic100.bandwidth).toBeGreaterThan(f.setups.nvme.alwaysWins!);
+    expect(f.setups.nvme.bandwidth).toBeLessThan(f.setups.nvme.alwaysWins!);
+    // PCIe Gen5, one per GPU: 400 GB/s, 32k prefix in 26.9 ms, ~55× faster.
+    expect(f.setups.pcie5.bandwidth).toBe(400e9);
+    expect(f.setups.pcie5.linkCount).toBe(8);
+    expect(f.setups.pcie5.regime).toBe('reload-always-wins');
+    expect(f.setups.pcie5.prefix.reload).toBeCloseTo(10e-6 + 10_737_418_240 / 400e9, 12);
+    expect(f.setups.pcie5.prefix.speedup).toBeGreaterThan(50);
+    // "B* just above what one Gen4 drive delivers"
+    expect(f.setups.nvme.prefix.minBandwidth!).toBeGreaterThan(6.9e9);
+    // 16 GPUs: recompute twice as fast; the band starts earlier and its upper end moves past the context.
+    expect(f.setups.tp16nvme.regime).toBe('reload-wins-below');
+    expect(f.setups.tp16nvme.crossings).toHaveLength(1);
+    expect(f.setups.tp16nvme.crossings[0]).toBeLessThan(f.setups.nvme.crossings[0]);
+    expect(f.setups.tp16nvme.crossingsBeyond[0]).toBeGreaterThan(131_072);
+    expect(rel(f.setups.tp16nvme.crossingsBeyond[0], (2 / A70) * ((K70 * 2 * G_H100x8) / 6.9e9 - TWO_N70))).toBeLessThan(2e-3);
+    expect(f.setups.dsv3nvme.regime).toBe('reload-always-wins');
+    // "host DRAM over per-GPU PCIe clears every bar of the second widget, the every-length ones included"
+    const bars = minBandwidthByModel(minBwArgs(MIN_BW_DEFAULTS));
+    for (const m of bars.rows) expect(f.setups.pcie5.bandwidth).toBeGreaterThan(3 * m.alwaysWinsBandwidth!);
+    // "a DGX's eight drives read in parallel are enough for every catalog model" (55.2 GB/s)
+    for (const m of bars.rows) expect(8 * 6.9e9).toBeGreaterThan(m.alwaysWinsBandwidth!);
+  });
+
+  it('Mooncake FAST’25 Eq. 2 in its Table 1 setting, by hand: 5.859 GB/s at 8k tokens', () => {
+    const d = 8192;
+    const hand = (8 * 312e12 * 2 * d * 2) / (8 * (4 * 8192 * d + 22 * d * d));
+    expect(hand).toBe(5.859375e9);
+    expect(f.mooncake.theirs).toBeCloseTo(hand, 0);
+    expect(rel(f.mooncake.ours, f.mooncake.theirs)).toBeLessThan(0.1);
+    expect(f.mooncake.h2d / f.mooncake.theirs).toBeGreaterThan(10);
+    expect(f.mooncake.nic / f.mooncake.theirs).toBeGreaterThan(10);
+  });
+
+  it('the lesson names only setups and metrics that exist, and quotes no exercise answer', () => {
+    const mdx = readFileSync(fileURLToPath(new URL('../lessons/07-05-kv-offload-and-reload.mdx', import.meta.url)), 'utf8');
+    const uses = [...mdx.matchAll(/<OffloadFig s="([^"]+)" m="([^"]+)"/g)];
+    expect(uses.length).toBeGreaterThan(25);
+    for (const [, s, m] of uses) {
+      expect(Object.keys(PROSE_SETUPS)).toContain(s);
+      expect(SETUP_METRIC_KEYS).toContain(m);
+    }
+    for (const [, model] of mdx.matchAll(/<ModelBwFig model="([^"]+)"/g)) expect(findModel(model)).toBeDefined();
+    // The exercises' setups are not among the prose setups.
+    for (const s of Object.values(PROSE_SETUPS)) expect(s.acceleratorId === 'b200' && s.linkId === 'rdma-100g').toBe(false);
+  });
+});
+
+describe('the exercises, by hand', () => {
+  it('70B on 8 × B200 over one 100 Gb/s NIC: reload wins again above ≈ 2(kG/B − 2N)/A ≈ 102k tokens', () => {
+    const r = reloadVsRecompute(EXERCISE_CROSSING);
+    expect(r.breakEven.regime).toBe('recompute-wins-between');
+    const G = 8 * 2250e12 * 0.5;
+    const B = (100e9 / 8) * (87 / 100); // 10.875 GB/s: line rate × Mooncake's achieved fraction
+    expect(r.link.bandwidth).toBeCloseTo(B, 0);
+    const approx = (2 / A70) * ((K70 * G) / B - TWO_N70);
+    expect(rel(r.breakEven.crossings[1], approx)).toBeLessThan(1e-3);
+    expect(Math.round(r.breakEven.crossings[1] / 100) * 100).toBe(102_400);
+    // On 8 × H100 the same NIC wins at every length (the explanation says so).
+    expect(reloadVsRecompute({ ...EXERCISE_CROSSING, acceleratorId: 'h100-sxm' }).breakEven.regime).toBe('reload-always-wins');
+  });
+
+  it('8B on one H100, 32k prefix: B* = p·k / t_recompute ≈ 2.87 GB/s, below one Gen4 drive, above it on 8 GPUs', () => {
+    const r = minBandwidthByModel(EXERCISE_MIN_BW);
+    const m = r.rows.find((x) => x.id === EXERCISE_MIN_BW_MODEL)!;
+    const p = 32_768;
+    const twoN = 2 * (8.03e9 - 2 * 128_256 * 4096);
+    const F = twoN * p + (2 * 32 * 32 * 256 * p * (p + 1)) / 2 + 2 * 128_256 * 4096;
+    const t = F / (989e12 * 0.5);
+    expect(rel(m.minBandwidth!, (p * 131_072) / (t - 10e-6))).toBeLessThan(1e-9);
+    expect(m.minBandwidth! / 1e9).toBeCloseTo(2.8746, 3);
+    expect(m.minBandwidth!).toBeLessThan(6.9e9);
+    const on8 = minBandwidthByModel({ ...EXERCISE_MIN_BW, tp: 8 }).rows.find((x) => x.id === EXERCISE_MIN_BW_MODEL)!;
+    expect(on8.minBandwidth!).toBeGreaterThan(6.9e9);
+    expect(rel(on8.minBandwidth!, 8 * m.minBandwidth!)).toBeLessThan(1e-3);
+  });
+});
