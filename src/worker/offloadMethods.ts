@@ -13,7 +13,13 @@ import {
   type BreakEvenResult,
   type ReloadPath,
 } from '../sim/breakeven';
-import { CatalogError, customLink, resolveAccelerator, resolveLink, resolveModel } from '../sim/catalog/index';
+import {
+  CatalogError,
+  customLink,
+  resolveAccelerator,
+  resolveLink,
+  resolveModel,
+} from '../sim/catalog/index';
 import { LINKS, type LinkKind, type LinkSpec } from '../sim/catalog/links';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/catalog/models';
 import {
@@ -24,6 +30,7 @@ import {
   effectiveMemBandwidth,
   embeddingParams,
   prefillCost,
+  weightBytesTouched,
   type HardwareConfig,
 } from '../sim/cost';
 
@@ -57,9 +64,15 @@ function numberIn(name: string, v: number, min: number, max: number): number {
 
 export type KvDtypeChoice = 'bf16' | 'fp8';
 
-function replica(acceleratorId: string, tp: number, mfu: number, kvDtype: KvDtypeChoice = 'bf16'): HardwareConfig {
+function replica(
+  acceleratorId: string,
+  tp: number,
+  mfu: number,
+  kvDtype: KvDtypeChoice = 'bf16',
+): HardwareConfig {
   const accelerator = wrap(() => resolveAccelerator(acceleratorId));
-  if (kvDtype !== 'bf16' && kvDtype !== 'fp8') throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
+  if (kvDtype !== 'bf16' && kvDtype !== 'fp8')
+    throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
     ...defaultHardware(accelerator, wholeIn('tp', tp, 1, 64)),
     mfu: numberIn('mfu', mfu, 0.01, 1),
@@ -152,7 +165,8 @@ export function alwaysWinsBandwidth(
     // recompute is increasing in p: bisect for the last p whose recompute does not exceed λ.
     let lo = 1;
     let hi = maxTokens;
-    if (recomputeTime(model, hw, hi) <= latency) return { bandwidth: null, atTokens: null, latencyBoundBelow: maxTokens };
+    if (recomputeTime(model, hw, hi) <= latency)
+      return { bandwidth: null, atTokens: null, latencyBoundBelow: maxTokens };
     for (let i = 0; i < 100; i++) {
       const mid = Math.sqrt(lo * hi);
       if (recomputeTime(model, hw, mid) <= latency) lo = mid;
@@ -237,7 +251,13 @@ export interface ReloadRecomputeResult {
     weightsFit: boolean;
   };
   link: ResolvedPath;
-  curve: { tokens: number[]; reload: number[]; recompute: number[]; computeSide: number[]; memorySide: number[] };
+  curve: {
+    tokens: number[];
+    reload: number[];
+    recompute: number[];
+    computeSide: number[];
+    memorySide: number[];
+  };
   breakEven: BreakEvenResult;
   /** [1, maxContext] cut at the crossings, with the faster option on each piece. */
   segments: { from: number; to: number; faster: 'reload' | 'recompute' }[];
@@ -245,7 +265,12 @@ export interface ReloadRecomputeResult {
   alwaysWins: ReturnType<typeof alwaysWinsBandwidth>;
 }
 
-export function prefixFigures(model: ModelSpec, hw: HardwareConfig, path: ReloadPath, p: number): PrefixFigures {
+export function prefixFigures(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  path: ReloadPath,
+  p: number,
+): PrefixFigures {
   const reload = reloadTime(model, hw, path, p);
   const cost = prefillCost(model, hw, p, 0);
   const minBw = minLinkBandwidth(model, hw, p, path.latency);
@@ -270,10 +295,21 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
   const hw = replica(req.acceleratorId, req.tp, req.mfu);
   const path = resolvePath(req, hw.tp);
   const maxTokens = model.maxContext;
-  const p = wholeIn('prefixTokens', Math.round(numberIn('prefixTokens', req.prefixTokens, 1, maxTokens)), 1, maxTokens);
+  const p = wholeIn(
+    'prefixTokens',
+    Math.round(numberIn('prefixTokens', req.prefixTokens, 1, maxTokens)),
+    1,
+    maxTokens,
+  );
   const be = wrap(() => breakEven(model, hw, path, { maxTokens }));
   const tokens = logGrid(maxTokens, wholeIn('points', req.points ?? 240, 10, 4000), [...be.crossings, p]);
-  const curve = { tokens, reload: [] as number[], recompute: [] as number[], computeSide: [] as number[], memorySide: [] as number[] };
+  const curve = {
+    tokens,
+    reload: [] as number[],
+    recompute: [] as number[],
+    computeSide: [] as number[],
+    memorySide: [] as number[],
+  };
   for (const t of tokens) {
     const c = prefillCost(model, hw, t, 0);
     curve.reload.push(reloadTime(model, hw, path, t));
@@ -365,14 +401,15 @@ export interface ReferenceLink {
   basis: LinkSpec['effectiveBasis'];
 }
 
-/** The catalog links drawn as reference rules, with short labels that fit beside a rule. */
+/**
+ * The catalog links drawn as reference rules, with short labels that fit beside a rule. Four, spaced so that their
+ * labels (three rows, cycled in this order) do not collide even on a phone.
+ */
 export const REFERENCE_LINKS: readonly { id: string; short: string }[] = [
-  { id: 'nvme-gen4', short: 'NVMe Gen4' },
-  { id: 'rdma-100g', short: '100G NIC' },
-  { id: 'pcie-gen4-x16', short: 'PCIe Gen4' },
-  { id: 'pcie-gen5-x16', short: 'PCIe Gen5' },
-  { id: 'rdma-800g-cx8', short: '800G NIC' },
-  { id: 'nvlink4', short: 'NVLink 4' },
+  { id: 'nvme-gen4', short: 'NVMe4' },
+  { id: 'rdma-100g', short: '100G' },
+  { id: 'pcie-gen5-x16', short: 'PCIe5' },
+  { id: 'rdma-800g-cx8', short: '800G' },
 ];
 
 export interface MinBandwidthResult {
@@ -440,7 +477,12 @@ export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResul
  * G = 8 × 312 TFLOPS for 8 × A800), beside this course's model of the same replica at 100% MFU with unlimited HBM
  * bandwidth (the paper's condition has no memory-bound floor and no utilisation).
  */
-export function mooncakeComparison(prefixTokens: number): { theirs: number; ours: number; h2d: number; nic: number } {
+export function mooncakeComparison(prefixTokens: number): {
+  theirs: number;
+  ours: number;
+  h2d: number;
+  nic: number;
+} {
   const model = wrap(() => resolveModel('llama-3.1-70b'));
   const a = wrap(() => resolveAccelerator('a100-80gb'));
   const hw: HardwareConfig = { ...defaultHardware({ ...a, memBandwidth: 1e18 }, 8), mfu: 1 };
@@ -478,6 +520,8 @@ export interface SetupFigures {
   attentionFlopsPerPair: number;
   headFlops: number;
   weightBytes: number;
+  /** Weight bytes a one-token pass streams (all but the input embedding; a MoE's touched experts). */
+  streamedWeightBytes: number;
   crossings: number[];
   /** Crossings past the model's context. */
   crossingsBeyond: number[];
@@ -493,7 +537,10 @@ export interface SetupFigures {
 }
 
 /** Every number of the lesson's prose, for the named setups (the widgets' defaults and the exercises'). */
-export function offloadFigures(req: OffloadFiguresRequest): { setups: Record<string, SetupFigures>; mooncake: ReturnType<typeof mooncakeComparison> } {
+export function offloadFigures(req: OffloadFiguresRequest): {
+  setups: Record<string, SetupFigures>;
+  mooncake: ReturnType<typeof mooncakeComparison>;
+} {
   const setups: Record<string, SetupFigures> = {};
   for (const [name, s] of Object.entries(req.setups)) {
     const r = reloadVsRecompute({ ...s, customGBps: 1, customLatencyUs: 0, points: 10 });
@@ -510,6 +557,7 @@ export function offloadFigures(req: OffloadFiguresRequest): { setups: Record<str
       attentionFlopsPerPair: r.model.attentionFlopsPerPair,
       headFlops: 2 * embeddingParams(model),
       weightBytes: r.hardware.weightBytes,
+      streamedWeightBytes: weightBytesTouched(model, 'bf16', 1),
       crossings: r.breakEven.crossings,
       crossingsBeyond: r.breakEven.crossingsBeyondDomain,
       regime: r.breakEven.regime,

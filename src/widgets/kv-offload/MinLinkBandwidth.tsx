@@ -11,15 +11,26 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { formatBandwidth, formatBytes, formatDuration, formatFlops, formatNumber, formatRatio, formatTokens } from '../../lib/format';
+import {
+  formatBandwidth,
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatRatio,
+} from '../../lib/format';
 import type { ModelBandwidthRow } from '../../worker/offloadMethods';
-import { MIN_BW_ID, minBwArgs, minBwSchema } from './schema';
+import { linkShort, MIN_BW_ID, minBwArgs, minBwSchema } from './schema';
 import './kv-offload.css';
 
 /** Bytes per FLOP are tiny numbers: show them per MFLOP (10⁶ FLOP). */
 export const formatBytesPerMflop = (x: number) => `${formatNumber(x * 1e6, 3)} B/MFLOP`;
 
 const gbps = (b: number | null) => (b === null ? null : b / 1e9);
+
+/** The name of the empty first band, which holds the rule labels. */
+const RULES_ROW = 'Catalog links ▸';
 
 export function MinLinkBandwidth() {
   const params = useWidgetParams(MIN_BW_ID, minBwSchema);
@@ -32,21 +43,41 @@ export function MinLinkBandwidth() {
     () => (r ? [...r.rows].sort((a, b) => (b.minBandwidth ?? Infinity) - (a.minBandwidth ?? Infinity)) : []),
     [r],
   );
-  const categories = useMemo(() => rows.map((m) => (m.weightsFit ? m.name : `${m.name} *`)), [rows]);
+  // The first band is left empty: the catalog links' rule labels sit there, clear of the bars.
+  const categories = useMemo(
+    () => [RULES_ROW, ...rows.map((m) => (m.weightsFit ? m.name : `${m.name} *`))],
+    [rows],
+  );
   const series: BarSeries[] = useMemo(
     () => [
-      { name: `Reload wins this prefix above`, values: rows.map((m) => gbps(m.minBandwidth)) },
-      { name: 'Reload wins every prefix length above', values: rows.map((m) => gbps(m.alwaysWinsBandwidth)) },
+      { name: `Reload wins this prefix above`, values: [null, ...rows.map((m) => gbps(m.minBandwidth))] },
+      {
+        name: 'Reload wins every prefix length above',
+        values: [null, ...rows.map((m) => gbps(m.alwaysWinsBandwidth))],
+      },
     ],
     [rows],
   );
   const markers: Marker[] = useMemo(
-    () => (r ? [...r.references].sort((a, b) => a.bandwidth - b.bandwidth).map((l) => ({ kind: 'y' as const, y: l.bandwidth / 1e9, label: l.short, tone: 'muted' as const })) : []),
+    () =>
+      r
+        ? [...r.references]
+            .sort((a, b) => a.bandwidth - b.bandwidth)
+            .map((l) => ({
+              kind: 'y' as const,
+              y: l.bandwidth / 1e9,
+              label: l.short,
+              tone: 'muted' as const,
+            }))
+        : [],
     [r],
   );
   const domain: [number, number] | undefined = useMemo(() => {
     if (!r) return undefined;
-    const vals = [...r.rows.flatMap((m) => [m.minBandwidth, m.alwaysWinsBandwidth]), ...r.references.map((l) => l.bandwidth)]
+    const vals = [
+      ...r.rows.flatMap((m) => [m.minBandwidth, m.alwaysWinsBandwidth]),
+      ...r.references.map((l) => l.bandwidth),
+    ]
       .filter((x): x is number => x !== null && x > 0)
       .map((x) => x / 1e9);
     const lo = Math.min(...vals);
@@ -91,7 +122,7 @@ export function MinLinkBandwidth() {
           <>
             <Readout
               emphasis
-              label={`${focus.name}: minimum bandwidth at ${formatTokens(focus.prefixTokens)}`}
+              label={`${focus.name}: minimum bandwidth at ${formatNumber(focus.prefixTokens, 6)} tokens`}
               value={
                 <span data-readout="focus-min-bandwidth" data-value={focus.minBandwidth ?? ''}>
                   {focus.minBandwidth === null ? '—' : formatBandwidth(focus.minBandwidth)}
@@ -101,7 +132,9 @@ export function MinLinkBandwidth() {
             />
             <Readout
               label="KV bytes per FLOP of recompute"
-              value={<span data-readout="focus-bytes-per-flop">{formatBytesPerMflop(focus.kvBytesPerFlop)}</span>}
+              value={
+                <span data-readout="focus-bytes-per-flop">{formatBytesPerMflop(focus.kvBytesPerFlop)}</span>
+              }
               formula={`k / f̄ = ${formatBytes(focus.kvBytesPerToken)} / ${formatFlops(focus.flopsPerToken)} per token; × G = ${formatFlops(r.flops, true)} gives ${formatBandwidth(focus.kvBytesPerFlop * r.flops)}`}
             />
             <Readout
@@ -116,7 +149,9 @@ export function MinLinkBandwidth() {
             {top && bottom && top.minBandwidth !== null && bottom.minBandwidth !== null ? (
               <Readout
                 label="Spread across the models"
-                value={<span data-readout="spread">{formatRatio(top.minBandwidth / bottom.minBandwidth)}</span>}
+                value={
+                  <span data-readout="spread">{formatRatio(top.minBandwidth / bottom.minBandwidth)}</span>
+                }
                 formula={`${top.name} ${formatBandwidth(top.minBandwidth)} / ${bottom.name} ${formatBandwidth(bottom.minBandwidth)}`}
               />
             ) : null}
@@ -126,39 +161,58 @@ export function MinLinkBandwidth() {
       caption={
         r ? (
           <>
-            Every catalog model on the same replica, {r.tp} × {r.acceleratorName} (G = {formatFlops(r.flops, true)}), KV in {r.kvDtype.toUpperCase()},
-            λ = {formatDuration(r.latency)} per transfer. Solid bars: the aggregate bandwidth at which reloading a {formatTokens(r.prefixTokens)} prefix
-            takes as long as recomputing it; hatched: the bandwidth above which reload wins at every length of the model&apos;s context. Rules:
-            one catalog link each (effective bandwidth); striping over n links multiplies it by n. Log scale.
-            {anyMissingFit ? ` * The weights do not fit in ${r.tp} × ${r.acceleratorName}; the figures assume they do.` : ''}
+            Every catalog model on the same replica, {r.tp} × {r.acceleratorName} (G ={' '}
+            {formatFlops(r.flops, true)}), KV in {r.kvDtype.toUpperCase()}, λ = {formatDuration(r.latency)}{' '}
+            per transfer. Solid bars: the aggregate bandwidth at which reloading a{' '}
+            {formatNumber(r.prefixTokens, 6)}-token prefix takes as long as recomputing it; hatched: the
+            bandwidth above which reload wins at every length of the model&apos;s context. Log scale. Dashed
+            rules, one catalog link each (effective bandwidth; striping over n links multiplies it by n):{' '}
+            {[...r.references]
+              .sort((a, b) => a.bandwidth - b.bandwidth)
+              .map((l) => `${l.short} = one ${linkShort(l.id)}, ${formatBandwidth(l.bandwidth)}`)
+              .join('; ')}
+            .
+            {anyMissingFit
+              ? ` * The weights do not fit in ${r.tp} × ${r.acceleratorName}; the figures assume they do.`
+              : ''}
           </>
         ) : null
       }
       tryThis={
         <ul>
           <li>
-            Read the table: the bars are in the order of <em>KV bytes per FLOP</em>. DeepSeek-V3 (MLA) and Llama 3.1 405B need the slowest links,
-            Llama 3.1 8B the fastest, though it is the smallest model.
+            Read the table: the bars are in the order of <em>KV bytes per FLOP</em>. DeepSeek-V3 (MLA) and
+            Llama 3.1 405B need the slowest links, Llama 3.1 8B the fastest, though it is the smallest model.
           </li>
           <li>Switch the KV dtype to FP8: every bar halves. Half the bytes per token, the same FLOPs.</li>
           <li>
-            Slide the prefix from 32k to 128k: the solid bars fall (attention makes recompute grow faster than the KV), the hatched ones stay
-            put (they are the worst case over all lengths).
+            Slide the prefix from 32k to 128k: the solid bars fall (attention makes recompute grow faster than
+            the KV), the hatched ones stay put (they are the worst case over all lengths).
           </li>
-          <li>Change the accelerator to B200, or the TP to 16: faster recompute raises every bar in proportion to G.</li>
+          <li>
+            Change the accelerator to B200, or the TP to 16: faster recompute raises every bar in proportion
+            to G.
+          </li>
         </ul>
       }
     >
       <div className="offload-bars">
         <BarChart
-          title={`Minimum link bandwidth per model for a ${r ? formatTokens(r.prefixTokens) : ''} prefix`}
+          title={`Minimum link bandwidth per model for a ${r ? formatNumber(r.prefixTokens, 6) : ''}-token prefix`}
           description="Horizontal bars, one pair per model: the link bandwidth above which reload beats recompute for this prefix, and for every prefix length; vertical rules mark catalog links."
           categories={categories}
           series={series}
           orientation="horizontal"
-          value={{ label: 'Link bandwidth', unit: 'GB/s', scale: 'log', domain, format: (x) => formatNumber(x, 3), readout: (x) => formatBandwidth(x * 1e9) }}
+          value={{
+            label: 'Link bandwidth',
+            unit: 'GB/s',
+            scale: 'log',
+            domain,
+            format: (x) => formatNumber(x, 3),
+            readout: (x) => formatBandwidth(x * 1e9),
+          }}
           markers={markers}
-          aspect={0.62}
+          height={390}
         />
         {r ? (
           <div className="table-wrap offload-table-wrap">
@@ -166,11 +220,14 @@ export function MinLinkBandwidth() {
               <thead>
                 <tr>
                   <th scope="col">Model</th>
-                  <th scope="col">KV bytes/token</th>
-                  <th scope="col">Recompute FLOPs/token</th>
-                  <th scope="col">KV bytes per FLOP</th>
-                  <th scope="col">B* at {formatTokens(r.prefixTokens)}</th>
-                  <th scope="col">Every length</th>
+                  <th scope="col" className="offload-col-detail">
+                    KV per token
+                  </th>
+                  <th scope="col" className="offload-col-detail">
+                    FLOPs per token
+                  </th>
+                  <th scope="col">KV per FLOP</th>
+                  <th scope="col">B* at {formatCount(r.prefixTokens)}</th>
                 </tr>
               </thead>
               <tbody>
@@ -180,11 +237,12 @@ export function MinLinkBandwidth() {
                       {m.name}
                       {m.weightsFit ? '' : ' *'}
                     </th>
-                    <td>{formatBytes(m.kvBytesPerToken)}</td>
-                    <td>{formatFlops(m.flopsPerToken)}</td>
+                    <td className="offload-col-detail">{formatBytes(m.kvBytesPerToken)}</td>
+                    <td className="offload-col-detail">{formatFlops(m.flopsPerToken)}</td>
                     <td>{formatBytesPerMflop(m.kvBytesPerFlop)}</td>
-                    <td data-value={m.minBandwidth ?? ''}>{m.minBandwidth === null ? '—' : formatBandwidth(m.minBandwidth)}</td>
-                    <td>{m.alwaysWinsBandwidth === null ? '—' : formatBandwidth(m.alwaysWinsBandwidth)}</td>
+                    <td data-value={m.minBandwidth ?? ''}>
+                      {m.minBandwidth === null ? '—' : formatBandwidth(m.minBandwidth)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -1,7 +1,14 @@
 /** 07.05's exercises: the answers come from the same worker methods as the widgets. */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
-import { formatBandwidth, formatBytes, formatDuration, formatFlops, formatNumber, formatTokens } from '../../lib/format';
+import {
+  formatBandwidth,
+  formatBytes,
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatTokens,
+} from '../../lib/format';
 import { findAccelerator } from '../../sim/catalog/accelerators';
 import { findModel } from '../../sim/catalog/models';
 import { attentionFlopsPerPair, bodyParams } from '../../sim/cost';
@@ -18,11 +25,12 @@ export function CrossingExercise() {
       id="07-05-nic-break-even"
       question={
         <p>
-          A replica serves Llama 3.1 70B on 8 × B200 (prefill at 50% of peak BF16 FLOP/s). A session&apos;s KV was offloaded to a remote pool
-          and comes back through one 100 Gb/s RDMA NIC (<LinkFig id="rdma-100g" /> effective, <LinkFig id="rdma-100g" m="latency" /> per
-          transfer). Short prefixes reload faster than they
-          recompute, then recompute wins for a while. Above what prefix length does reload win again? Predict first, then check with the first
-          widget (model, accelerator and link).
+          A replica serves Llama 3.1 70B on 8 × B200 (prefill at 50% of peak BF16 FLOP/s). A session&apos;s KV
+          was offloaded to a remote pool and comes back through one 100 Gb/s RDMA NIC (
+          <LinkFig id="rdma-100g" /> effective, <LinkFig id="rdma-100g" m="latency" /> per transfer). Short
+          prefixes reload faster than they recompute, then recompute wins for a while. Above what prefix
+          length does reload win again? Predict first, then check with the first widget (model, accelerator
+          and link).
         </p>
       }
       answer={upper}
@@ -32,25 +40,35 @@ export function CrossingExercise() {
       hint={
         r ? (
           <p>
-            Past a few hundred tokens recompute is compute-bound, and each token of a p-token prefix costs on average (2·N +{' '}
-            A·p/2) / G: 2·N = {formatFlops(2 * r.model.bodyParams)} per token for the body, A = {formatFlops(r.model.attentionFlopsPerPair)} per
-            (query, key) pair, G = {r.hardware.tp} × peak × {r.hardware.mfu} = {formatFlops(r.hardware.flops, true)}. Reload costs k / B ={' '}
-            {formatBytes(r.model.kvBytesPerToken)} / {formatBandwidth(r.link.bandwidth)} per token.
-            Set the two per-token costs equal and solve for p (the latency and the LM head are negligible here).
+            Past a few hundred tokens recompute is compute-bound, and each token of a p-token prefix costs on
+            average (2·N + A·p/2) / G: 2·N = {formatFlops(2 * r.model.bodyParams)} per token for the body, A ={' '}
+            {formatFlops(r.model.attentionFlopsPerPair)} per (query, key) pair, G = {r.hardware.tp} × peak ×{' '}
+            {r.hardware.mfu} = {formatFlops(r.hardware.flops, true)}. Reload costs k / B ={' '}
+            {formatBytes(r.model.kvBytesPerToken)} / {formatBandwidth(r.link.bandwidth)} per token. Set the
+            two per-token costs equal and solve for p (the latency and the LM head are negligible here).
           </p>
         ) : null
       }
       explanation={
         r && upper !== null && s !== undefined ? (
           <p>
-            Reload costs {formatDuration(s)} per token. Prefill costs {formatDuration(r.breakEven.recomputeSecondsPerTokenAtStart)} per token at
-            the start of the context and more with every token, because each new token attends to all before it. Equal averages give p ≈ 2·(k·G/B
-            − 2·N)/A = 2 × ({formatFlops((r.model.kvBytesPerToken * r.hardware.flops) / r.link.bandwidth)} − {formatFlops(2 * r.model.bodyParams)})
-            / {formatFlops(r.model.attentionFlopsPerPair)} ≈ {formatTokens(upper)}; the core solves the exact quadratic (with the latency and the
-            LM head) and gets {formatNumber(Math.round(upper), 6)}. Below {formatNumber(Math.round(r.breakEven.crossings[0]), 6)} tokens reload wins
-            too: recompute never takes less than {formatDuration(r.breakEven.recomputeFloorSeconds)}, the time to stream the weights once. On
-            8 × H100 the same NIC wins at every length (the lesson&apos;s figures below): the B200 recomputes faster, and a faster recompute raises
-            the bar the link must clear.
+            Reload costs {formatDuration(s)} per token. Prefill costs{' '}
+            {formatDuration(r.breakEven.recomputeSecondsPerTokenAtStart)} per token at the start of the
+            context and more with every token, because each new token attends to all before it. Equal averages
+            give p ≈ 2·(k·G/B − 2·N)/A = 2 × (
+            {formatFlops((r.model.kvBytesPerToken * r.hardware.flops) / r.link.bandwidth)} −{' '}
+            {formatFlops(2 * r.model.bodyParams)}) / {formatFlops(r.model.attentionFlopsPerPair)} ≈{' '}
+            {formatTokens(
+              (2 *
+                ((r.model.kvBytesPerToken * r.hardware.flops) / r.link.bandwidth - 2 * r.model.bodyParams)) /
+                r.model.attentionFlopsPerPair,
+            )}
+            ; the core solves the exact quadratic (with the latency and the LM head) and gets{' '}
+            {formatNumber(Math.round(upper), 6)}. Below{' '}
+            {formatNumber(Math.round(r.breakEven.crossings[0]), 6)} tokens reload wins too: recompute never
+            takes less than {formatDuration(r.breakEven.recomputeFloorSeconds)}, the time to stream the
+            weights once. On 8 × H100 the same NIC wins at every length (the lesson&apos;s figures below): the
+            B200 recomputes faster, and a faster recompute raises the bar the link must clear.
           </p>
         ) : null
       }
@@ -70,9 +88,10 @@ export function MinBandwidthExercise() {
       question={
         <p>
           Llama 3.1 8B runs on a single H100 SXM (prefill at {formatNumber(EXERCISE_MIN_BW.mfu * 100)}% of{' '}
-          {gpu ? formatFlops(gpu.bf16Flops, true) : '—'}, KV in BF16). What is the smallest link bandwidth, in GB/s, at which reloading a{' '}
-          {formatNumber(EXERCISE_MIN_BW.prefixTokens, 6)}-token prefix is as fast as recomputing it? Could one Gen4 NVMe drive serve it? Predict,
-          then check with the second widget (set the TP to 1).
+          {gpu ? formatFlops(gpu.bf16Flops, true) : '—'}, KV in BF16). What is the smallest link bandwidth, in
+          GB/s, at which reloading a {formatNumber(EXERCISE_MIN_BW.prefixTokens, 6)}-token prefix is as fast
+          as recomputing it? Could one Gen4 NVMe drive serve it? Predict, then check with the second widget
+          (set the TP to 1).
         </p>
       }
       answer={row && row.minBandwidth !== null ? row.minBandwidth / 1e9 : null}
@@ -82,21 +101,23 @@ export function MinBandwidthExercise() {
       hint={
         model ? (
           <p>
-            KV bytes per token: 2 × {model.layers} layers × {model.kvHeads} KV heads × {model.headDim} × 2 bytes. Recompute FLOPs: 2 ×{' '}
-            {formatNumber(bodyParams(model) / 1e9)} B body parameters per token, plus 2 × {model.layers} layers × {model.attentionHeads} heads ×{' '}
-            {2 * model.headDim} = {formatNumber(attentionFlopsPerPair(model), 6)} FLOP per (query, key) pair over about p²/2 pairs. Divide by G,
-            then B* = p × KV bytes per token / t.
+            KV bytes per token: 2 × {model.layers} layers × {model.kvHeads} KV heads × {model.headDim} × 2
+            bytes. Recompute FLOPs: 2 × {formatNumber(bodyParams(model) / 1e9)} B body parameters per token,
+            plus 2 × {model.layers} layers × {model.attentionHeads} heads × {2 * model.headDim} ={' '}
+            {formatNumber(attentionFlopsPerPair(model), 6)} FLOP per (query, key) pair over about p²/2 pairs.
+            Divide by G, then B* = p × KV bytes per token / t.
           </p>
         ) : null
       }
       explanation={
         row && G !== undefined ? (
           <p>
-            The prefix is {formatNumber(row.prefixTokens, 6)} × {formatBytes(row.kvBytesPerToken)} of KV. Recomputing it takes{' '}
-            {formatFlops(row.flopsPerToken * row.prefixTokens)} / {formatFlops(G, true)} = {formatDuration(row.recompute)}, so B* ={' '}
-            {formatBandwidth(row.minBandwidth)}: {formatBytes(row.kvBytesPerToken)} per token over {formatFlops(row.flopsPerToken)} per token, times
-            G. One Gen4 NVMe drive (<LinkFig id="nvme-gen4" />) clears it. Put the same model on 8 GPUs and G, and with it B*, grows eightfold:
-            past what one drive delivers.
+            The prefix is {formatNumber(row.prefixTokens, 6)} × {formatBytes(row.kvBytesPerToken)} of KV.
+            Recomputing it takes {formatFlops(row.flopsPerToken * row.prefixTokens)} / {formatFlops(G, true)}{' '}
+            = {formatDuration(row.recompute)}, so B* = {formatBandwidth(row.minBandwidth)}:{' '}
+            {formatBytes(row.kvBytesPerToken)} per token over {formatFlops(row.flopsPerToken)} per token,
+            times G. One Gen4 NVMe drive (<LinkFig id="nvme-gen4" />) clears it. Put the same model on 8 GPUs
+            and G, and with it B*, grows eightfold: past what one drive delivers.
           </p>
         ) : null
       }

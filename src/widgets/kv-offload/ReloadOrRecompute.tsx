@@ -22,7 +22,7 @@ import {
   formatTokens,
 } from '../../lib/format';
 import type { ReloadRecomputeResult } from '../../worker/offloadMethods';
-import { RELOAD_ID, reloadArgs, reloadSchema } from './schema';
+import { linkShort, RELOAD_ID, reloadArgs, reloadSchema } from './schema';
 import './kv-offload.css';
 
 /** "135 and 38.8k tokens", "none". */
@@ -35,7 +35,10 @@ export function crossingsText(c: readonly number[]): string {
 /** The regime in a few words, for the read-out. */
 export function regimeText(r: ReloadRecomputeResult): string {
   const seg = r.segments;
-  if (seg.length === 1) return seg[0].faster === 'reload' ? 'Reload is faster at every prefix length.' : 'Recompute is faster at every prefix length.';
+  if (seg.length === 1)
+    return seg[0].faster === 'reload'
+      ? 'Reload is faster at every prefix length.'
+      : 'Recompute is faster at every prefix length.';
   return seg
     .map((s, i) => {
       const who = s.faster === 'reload' ? 'reload' : 'recompute';
@@ -59,7 +62,10 @@ export function ReloadOrRecompute() {
     if (!r) return [];
     const pts = (ys: number[]) => r.curve.tokens.map((x, i) => ({ x, y: ys[i] }));
     const s: LineSeries[] = [
-      { name: `Reload over ${r.link.count > 1 ? `${r.link.count} × ` : ''}${r.link.id === 'custom' ? 'the custom link' : r.link.name.replace(/ \(.*\)$/, '')}`, points: pts(r.curve.reload) },
+      {
+        name: `Reload over ${r.link.count > 1 ? `${r.link.count} × ` : ''}${r.link.id === 'custom' ? 'the custom link' : linkShort(r.link.id)}`,
+        points: pts(r.curve.reload),
+      },
       { name: 'Recompute (prefill from scratch)', points: pts(r.curve.recompute) },
     ];
     if (v.showSides) {
@@ -73,18 +79,49 @@ export function ReloadOrRecompute() {
     if (!r) return [];
     const m: Marker[] = [];
     for (const s of r.segments)
-      if (s.faster === 'recompute') m.push({ kind: 'band', x0: s.from, x1: s.to, label: 'recompute faster', tone: 'danger' });
-    for (const c of r.breakEven.crossings) m.push({ kind: 'x', x: c, label: `break-even ${formatCount(c)}`, tone: 'accent' });
-    m.push({ kind: 'x', x: r.prefix.tokens, label: `read-outs: ${formatCount(r.prefix.tokens)}`, tone: 'muted' });
+      if (s.faster === 'recompute')
+        m.push({ kind: 'band', x0: s.from, x1: s.to, label: 'recompute faster', tone: 'danger' });
+    for (const c of r.breakEven.crossings)
+      m.push({ kind: 'x', x: c, label: `break-even ${formatCount(c)}`, tone: 'accent' });
+    m.push({
+      kind: 'x',
+      x: r.prefix.tokens,
+      label: `read-outs: ${formatCount(r.prefix.tokens)}`,
+      tone: 'muted',
+    });
     return m;
   }, [r]);
+
+  const ratio: LineSeries[] = useMemo(
+    () =>
+      r
+        ? [
+            {
+              name: 'Reload ÷ recompute',
+              points: r.curve.tokens.map((x, i) => ({ x, y: r.curve.reload[i] / r.curve.recompute[i] })),
+            },
+          ]
+        : [],
+    [r],
+  );
+  const ratioMarkers: Marker[] = useMemo(
+    () => [
+      ...markers
+        .filter((m) => m.kind === 'band' || (m.kind === 'x' && m.tone === 'accent'))
+        .map((m) => ({ ...m, label: undefined })),
+      { kind: 'y', y: 1, tone: 'fg' },
+    ],
+    [markers],
+  );
 
   const custom = v.link === 'custom';
   const controlKeys = (Object.keys(reloadSchema) as (keyof typeof reloadSchema)[]).filter(
     (k) => custom || (k !== 'customGBps' && k !== 'customLatencyUs'),
   );
   const p = r?.prefix;
-  const linkText = r ? `${r.link.count > 1 ? `${r.link.count} × ${formatBandwidth(r.link.perLinkBandwidth)} = ` : ''}${formatBandwidth(r.link.bandwidth)}` : '';
+  const linkText = r
+    ? `${r.link.count > 1 ? `${r.link.count} × ${formatBandwidth(r.link.perLinkBandwidth)} = ` : ''}${formatBandwidth(r.link.bandwidth)}`
+    : '';
 
   return (
     <WidgetFrame
@@ -116,14 +153,21 @@ export function ReloadOrRecompute() {
               emphasis
               label="Break-even prefix lengths"
               value={
-                <span data-readout="crossings" data-value={JSON.stringify(r.breakEven.crossings.map((c) => Math.round(c)))}>
+                <span
+                  data-readout="crossings"
+                  data-value={JSON.stringify(r.breakEven.crossings.map((c) => Math.round(c)))}
+                >
                   {crossingsText(r.breakEven.crossings)}
                 </span>
               }
-              formula={<span data-readout="regime" data-regime={r.breakEven.regime}>{regimeText(r)}</span>}
+              formula={
+                <span data-readout="regime" data-regime={r.breakEven.regime}>
+                  {regimeText(r)}
+                </span>
+              }
             />
             <Readout
-              label={`KV of a ${formatTokens(p.tokens)} prefix`}
+              label={`KV of a ${formatNumber(p.tokens, 6)}-token prefix`}
               value={formatBytesDecimal(p.kvBytes)}
               formula={`bytes = p × KV bytes/token = ${formatNumber(p.tokens, 6)} × ${formatBytes(r.model.kvBytesPerToken)}`}
             />
@@ -159,7 +203,9 @@ export function ReloadOrRecompute() {
               label="Minimum link bandwidth for this prefix"
               value={
                 <span data-readout="min-bandwidth" data-value={p.minBandwidth ?? ''}>
-                  {p.minBandwidth === null ? 'none: the latency alone loses' : formatBandwidth(p.minBandwidth)}
+                  {p.minBandwidth === null
+                    ? 'none: the latency alone loses'
+                    : formatBandwidth(p.minBandwidth)}
                 </span>
               }
               formula={
@@ -184,11 +230,14 @@ export function ReloadOrRecompute() {
       caption={
         r ? (
           <>
-            Both axes logarithmic. {r.model.name} on {r.hardware.tp} × {r.hardware.acceleratorName} (G = {formatFlops(r.hardware.flops, true)} at{' '}
-            {formatNumber(r.hardware.mfu * 100)}% MFU, M = {formatBandwidth(r.hardware.memBandwidth)} of HBM at {formatNumber(r.hardware.mbu * 100)}%
-            MBU); KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16; link {linkText}, λ = {formatDuration(r.link.latency)} per transfer
-            {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/catalog/links.ts)` : ''}. Shaded: prefix lengths where recompute is faster.{' '}
-            {r.breakEven.explanation}
+            Both axes logarithmic. {r.model.name} on {r.hardware.tp} × {r.hardware.acceleratorName} (G ={' '}
+            {formatFlops(r.hardware.flops, true)} at {formatNumber(r.hardware.mfu * 100)}% MFU, M ={' '}
+            {formatBandwidth(r.hardware.memBandwidth)} of HBM at {formatNumber(r.hardware.mbu * 100)}% MBU);
+            KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16; link {linkText}, λ ={' '}
+            {formatDuration(r.link.latency)} per transfer
+            {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/catalog/links.ts)` : ''}. Shaded:
+            prefix lengths where recompute is faster. Lower chart: reload time ÷ recompute time; above the 1×
+            rule, recompute is faster. {r.breakEven.explanation}
             {r.breakEven.crossingsBeyondDomain.length
               ? ` Past the ${formatTokens(r.model.maxContext)} context the lines would cross again at ${crossingsText(r.breakEven.crossingsBeyondDomain)}.`
               : ''}
@@ -201,34 +250,64 @@ export function ReloadOrRecompute() {
       tryThis={
         <ul>
           <li>
-            Switch the link to the <em>PCIe Gen5 x16 host link</em> (KV parked in host DRAM, one link per GPU): the shaded band vanishes and
-            reload wins at every length, by a wide margin. Then try one <em>RDMA NIC 100 Gb/s</em>: it still wins everywhere, but only just.
+            Switch the link to <em>PCIe Gen5 x16</em> (KV parked in host DRAM, one link per GPU): the shaded
+            band vanishes and reload wins at every length, by a wide margin. Then try one{' '}
+            <em>RDMA 100G NIC</em>: it still wins everywhere, but only just: the lower chart stays under 1×.
           </li>
           <li>
-            Keep one NVMe drive and switch the model to <em>DeepSeek-V3</em>: MLA caches so few bytes per token that even a single drive beats
-            recompute. Then <em>Llama 3.1 8B</em> on 1 GPU: a small model is cheap to recompute, yet its KV is not small.
+            Keep one NVMe drive and switch the model to <em>DeepSeek-V3</em>: MLA caches so few bytes per
+            token that even a single drive beats recompute. Then <em>Llama 3.1 8B</em> on 1 GPU: a small model
+            is cheap to recompute, yet its KV is not small.
           </li>
           <li>
-            Pick <em>Custom link</em> and set its latency to 50,000 µs (an object store): recompute now wins the shortest prefixes, because
-            a round trip costs more than prefilling a few hundred tokens.
+            Pick <em>Custom</em> and set its latency to 50,000 µs (an object store): recompute now wins the
+            shortest prefixes, because a round trip costs more than prefilling a few hundred tokens.
           </li>
           <li>
-            Raise the GPUs per replica from 8 to 16 with the NVMe drive: recompute gets twice as fast, the band widens, and the link must be
-            faster to keep up. Turn on the roofline sides to see where recompute stops being memory-bound.
+            Raise the GPUs per replica from 8 to 16 with the NVMe drive: recompute gets twice as fast, the
+            band widens, and the link must be faster to keep up. Turn on the roofline sides to see where
+            recompute stops being memory-bound.
           </li>
         </ul>
       }
     >
-      <LineChart
-        title="Reload time and recompute time against prefix length"
-        description="Two lines on log–log axes: the time to reload a prefix's KV over the link, and the time to prefill it again; vertical rules at the break-even lengths, shaded where recompute is faster."
-        series={series}
-        x={{ label: 'Prefix length', unit: 'tokens', scale: 'log', format: (t) => formatCount(t), readout: (t) => formatTokens(t), domain: r ? [1, r.model.maxContext] : undefined }}
-        y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s), ticks: durationTicks }}
-        markers={markers}
-        points={false}
-        aspect={0.6}
-      />
+      <div className="offload-charts">
+        <LineChart
+          title="Reload time and recompute time against prefix length"
+          description="Two lines on log–log axes: the time to reload a prefix's KV over the link, and the time to prefill it again; vertical rules at the break-even lengths, shaded where recompute is faster."
+          series={series}
+          x={{
+            label: 'Prefix length',
+            unit: 'tokens',
+            scale: 'log',
+            format: (t) => formatCount(t),
+            readout: (t) => formatTokens(t),
+            domain: r ? [1, r.model.maxContext] : undefined,
+          }}
+          y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s), ticks: durationTicks }}
+          markers={markers}
+          points={false}
+          aspect={0.6}
+        />
+        <LineChart
+          title="Reload time divided by recompute time against prefix length"
+          description="The ratio of the two times on log–log axes: above 1, recompute is faster."
+          series={ratio}
+          x={{
+            label: 'Prefix length',
+            unit: 'tokens',
+            scale: 'log',
+            format: (t) => formatCount(t),
+            readout: (t) => formatTokens(t),
+            domain: r ? [1, r.model.maxContext] : undefined,
+          }}
+          y={{ label: 'Reload ÷ recompute', scale: 'log', format: (x) => formatRatio(x, 2) }}
+          markers={ratioMarkers}
+          points={false}
+          legend={false}
+          aspect={0.28}
+        />
+      </div>
     </WidgetFrame>
   );
 }

@@ -5,7 +5,16 @@
  */
 import { useSimulation } from '../kit/useSimulation';
 import { findLink } from '../../sim/catalog/links';
-import { formatBandwidth, formatBytes, formatBytesDecimal, formatDuration, formatFlops, formatNumber, formatRatio, formatTokens } from '../../lib/format';
+import {
+  formatBandwidth,
+  formatBytes,
+  formatBytesDecimal,
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
 import type { SetupFigures } from '../../worker/offloadMethods';
 import { FIGURES_REQUEST, MIN_BW_DEFAULTS, minBwArgs, type ProseSetup } from './schema';
 import { formatBytesPerMflop } from './MinLinkBandwidth';
@@ -24,7 +33,8 @@ function Fig({ value, title }: { value: string | null; title?: string }) {
   );
 }
 
-const tokens = (x: number | undefined) => (x === undefined ? '—' : `${formatNumber(Math.round(x), 6)} tokens`);
+const tokens = (x: number | undefined) =>
+  x === undefined ? '—' : `${formatNumber(Math.round(x), 6)} tokens`;
 
 const SETUP_METRICS = {
   kv: (f: SetupFigures) => formatBytes(f.kvBytesPerToken),
@@ -36,6 +46,7 @@ const SETUP_METRICS = {
   flops: (f: SetupFigures) => formatFlops(f.flops, true),
   memBandwidth: (f: SetupFigures) => formatBandwidth(f.memBandwidth),
   weights: (f: SetupFigures) => formatBytesDecimal(f.weightBytes),
+  streamedWeights: (f: SetupFigures) => formatBytesDecimal(f.streamedWeightBytes),
   bodyFlops: (f: SetupFigures) => formatFlops(2 * f.bodyParams),
   attnPair: (f: SetupFigures) => formatFlops(f.attentionFlopsPerPair),
   floor: (f: SetupFigures) => formatDuration(f.floor),
@@ -48,7 +59,7 @@ const SETUP_METRICS = {
   beyond0: (f: SetupFigures) => tokens(f.crossingsBeyond[0]),
   criticalBandwidth: (f: SetupFigures) => formatBandwidth(f.criticalBandwidth),
   alwaysWins: (f: SetupFigures) => formatBandwidth(f.alwaysWins),
-  prefixTokens: (f: SetupFigures) => formatTokens(f.prefix.tokens),
+  prefixTokens: (f: SetupFigures) => `${formatNumber(f.prefix.tokens, 6)} tokens`,
   prefixKv: (f: SetupFigures) => formatBytesDecimal(f.prefix.kvBytes),
   prefixFlops: (f: SetupFigures) => formatFlops(f.prefix.flops),
   prefixReload: (f: SetupFigures) => formatDuration(f.prefix.reload),
@@ -66,19 +77,35 @@ export function OffloadFig({ s, m }: { s: ProseSetup; m: SetupMetric }) {
   const sim = useSimulation('offloadFigures', FIGURES_REQUEST);
   const f = sim.result?.setups[s];
   const setup = FIGURES_REQUEST.setups[s];
-  return <Fig value={f ? SETUP_METRICS[m](f) : null} title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, MFU ${setup.mfu}, link ${setup.linkId}`} />;
+  return (
+    <Fig
+      value={f ? SETUP_METRICS[m](f) : null}
+      title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, MFU ${setup.mfu}, link ${setup.linkId}`}
+    />
+  );
 }
 
 /** Mooncake FAST'25 Eq. 2 in its Table 1 setting, and this course's model of the same replica. */
 export function MooncakeFig({ m }: { m: 'theirs' | 'ours' | 'h2d' | 'nic' | 'prefix' }) {
   const sim = useSimulation('offloadFigures', FIGURES_REQUEST);
   const r = sim.result?.mooncake;
-  if (m === 'prefix') return <Fig value={formatTokens(FIGURES_REQUEST.mooncakePrefix)} />;
-  return <Fig value={r ? formatBandwidth(r[m]) : null} title="Qin et al., Mooncake, FAST'25, §2.2 Eq. 2 and Table 1" />;
+  if (m === 'prefix') return <Fig value={`${formatNumber(FIGURES_REQUEST.mooncakePrefix, 6)} tokens`} />;
+  return (
+    <Fig
+      value={r ? formatBandwidth(r[m]) : null}
+      title="Qin et al., Mooncake, FAST'25, §2.2 Eq. 2 and Table 1"
+    />
+  );
 }
 
 /** A model's figure in the minimum-bandwidth widget at its defaults. */
-export function ModelBwFig({ model, m }: { model: string; m: 'minBandwidth' | 'alwaysWins' | 'bytesPerFlop' | 'kv' }) {
+export function ModelBwFig({
+  model,
+  m,
+}: {
+  model: string;
+  m: 'minBandwidth' | 'alwaysWins' | 'bytesPerFlop' | 'kv' | 'prefixTokens';
+}) {
   const sim = useSimulation('minBandwidthByModel', minBwArgs(MIN_BW_DEFAULTS));
   const row = sim.result?.rows.find((x) => x.id === model);
   if (!row) return <Fig value={null} />;
@@ -89,8 +116,15 @@ export function ModelBwFig({ model, m }: { model: string; m: 'minBandwidth' | 'a
         ? formatBandwidth(row.alwaysWinsBandwidth)
         : m === 'bytesPerFlop'
           ? formatBytesPerMflop(row.kvBytesPerFlop)
-          : formatBytes(row.kvBytesPerToken);
-  return <Fig value={value} title={`${row.name}, ${formatTokens(row.prefixTokens)} prefix, defaults of the widget below`} />;
+          : m === 'prefixTokens'
+            ? `${formatNumber(row.prefixTokens, 6)} tokens`
+            : formatBytes(row.kvBytesPerToken);
+  return (
+    <Fig
+      value={value}
+      title={`${row.name}, ${formatTokens(row.prefixTokens)} prefix, defaults of the widget below`}
+    />
+  );
 }
 
 /** The widest spread of minimum bandwidths across the catalog models (widget defaults). */
@@ -101,9 +135,20 @@ export function ModelBwSpread() {
 }
 
 /** A catalog link's effective bandwidth (or latency), straight from src/sim/catalog/links.ts. */
-export function LinkFig({ id, m = 'bandwidth', count = 1 }: { id: string; m?: 'bandwidth' | 'latency' | 'lineRate'; count?: number }) {
+export function LinkFig({
+  id,
+  m = 'bandwidth',
+  count = 1,
+}: {
+  id: string;
+  m?: 'bandwidth' | 'latency' | 'lineRate';
+  count?: number;
+}) {
   const l = findLink(id);
   if (!l) return <span className="figure-missing">[unknown link {id}]</span>;
-  const value = m === 'latency' ? formatDuration(l.latency) : formatBandwidth((m === 'lineRate' ? l.lineRate : l.effectiveBandwidth) * count);
+  const value =
+    m === 'latency'
+      ? formatDuration(l.latency)
+      : formatBandwidth((m === 'lineRate' ? l.lineRate : l.effectiveBandwidth) * count);
   return <Fig value={value} title={l.source} />;
 }

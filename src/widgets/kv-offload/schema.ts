@@ -13,29 +13,35 @@ import type { KvDtypeChoice, LessonSetup, MinBandwidthRequest, ReloadRecomputeRe
 export const RELOAD_ID = 'reload-or-recompute';
 export const MIN_BW_ID = 'min-link-bandwidth';
 
-/** Short names for the link picker (the catalog's names are long; its figures are the source of the numbers). */
+/** Short names for the link picker and the legend (the catalog's names are long; its figures are the numbers). */
 const LINK_SHORT: Record<string, string> = {
-  'pcie-gen4-x16': 'PCIe Gen4 x16 host link',
-  'pcie-gen5-x16': 'PCIe Gen5 x16 host link',
-  nvlink3: 'NVLink 3 (peer A100)',
-  nvlink4: 'NVLink 4 (peer H100/H200)',
-  nvlink5: 'NVLink 5 (peer B200)',
-  'nvme-gen4': 'NVMe SSD Gen4, one drive',
-  'nvme-gen5': 'NVMe SSD Gen5, one drive',
-  'rdma-100g': 'RDMA NIC 100 Gb/s',
-  'rdma-200g': 'RDMA NIC 200 Gb/s',
-  'rdma-400g-cx7': 'RDMA NIC 400 Gb/s',
-  'rdma-800g-cx8': 'RDMA NIC 800 Gb/s',
-  'mooncake-4x200g': 'Mooncake TE, 4 × 200 Gb/s',
-  'mooncake-8x400g': 'Mooncake TE, 8 × 400 Gb/s',
-  'tcp-4x200g': 'TCP, 4 × 200 Gb/s',
-  'tcp-8x400g': 'TCP, 8 × 400 Gb/s',
+  'pcie-gen4-x16': 'PCIe Gen4 x16',
+  'pcie-gen5-x16': 'PCIe Gen5 x16',
+  nvlink3: 'NVLink 3 peer',
+  nvlink4: 'NVLink 4 peer',
+  nvlink5: 'NVLink 5 peer',
+  'nvme-gen4': 'NVMe Gen4 drive',
+  'nvme-gen5': 'NVMe Gen5 drive',
+  'rdma-100g': 'RDMA 100G NIC',
+  'rdma-200g': 'RDMA 200G NIC',
+  'rdma-400g-cx7': 'RDMA 400G NIC',
+  'rdma-800g-cx8': 'RDMA 800G NIC',
+  'mooncake-4x200g': 'Mooncake 4×200G',
+  'mooncake-8x400g': 'Mooncake 8×400G',
+  'tcp-4x200g': 'TCP 4×200G',
+  'tcp-8x400g': 'TCP 8×400G',
 };
 
+/** A link's short name, e.g. "NVMe Gen4 drive". */
+export function linkShort(id: string): string {
+  return LINK_SHORT[id] ?? LINKS.find((x) => x.id === id)?.name ?? id;
+}
+
+/** The picker's label: short name and effective bandwidth, e.g. "NVMe Gen4 drive (6.9 GB/s)". */
 export function linkLabel(id: string): string {
   const l = LINKS.find((x) => x.id === id);
   if (!l) return id;
-  return `${LINK_SHORT[id] ?? l.name} (${formatBandwidth(l.effectiveBandwidth)})`;
+  return `${linkShort(id)} (${formatBandwidth(l.effectiveBandwidth)})`;
 }
 
 const modelOptions = MODELS.map((m) => ({ value: m.id, label: m.name }));
@@ -59,22 +65,22 @@ export const reloadSchema = {
     kind: 'select',
     label: 'Where the KV comes back from',
     default: 'nvme-gen4',
-    options: [...LINKS.map((l) => ({ value: l.id, label: linkLabel(l.id) })), { value: 'custom', label: 'Custom link (set below)' }],
-    help: 'Effective bandwidth of a large transfer, one direction (src/sim/catalog/links.ts)',
+    options: [...LINKS.map((l) => ({ value: l.id, label: linkLabel(l.id) })), { value: 'custom', label: 'Custom (set below)' }],
+    help: 'Host DRAM over PCIe, a peer GPU over NVLink, a local NVMe drive, or a remote pool over a NIC; effective bandwidth of a large transfer, one direction (src/sim/catalog/links.ts)',
   },
   linkCount: {
     kind: 'select',
     label: 'Links in parallel',
     default: 'auto',
     options: [
-      { value: 'auto', label: 'Auto: one per GPU for PCIe, else one' },
+      { value: 'auto', label: 'Auto: per GPU if PCIe' },
       { value: '1', label: '1' },
       { value: '2', label: '2' },
       { value: '4', label: '4' },
       { value: '8', label: '8' },
       { value: '16', label: '16' },
     ],
-    help: 'The KV is striped over this many links; the bandwidths add up',
+    help: 'The KV is striped over this many links and their bandwidths add up. Auto: one PCIe link per GPU (each loads its own shard), otherwise one link',
   },
   customGBps: {
     kind: 'number',
