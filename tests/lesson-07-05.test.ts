@@ -55,10 +55,22 @@ const defaults = reloadVsRecompute(reloadArgs(RELOAD_DEFAULTS));
 describe('reload and recompute of a 32k prefix, by hand (the first widget’s defaults)', () => {
   const p = 32_768;
   it('uses the setup the prose describes', () => {
-    expect(RELOAD_DEFAULTS).toMatchObject({ model: 'llama-3.1-70b', accelerator: 'h100-sxm', gpus: 8, mfu: 0.5, link: 'nvme-gen4', prefixTokens: p });
+    expect(RELOAD_DEFAULTS).toMatchObject({
+      model: 'llama-3.1-70b',
+      accelerator: 'h100-sxm',
+      gpus: 8,
+      mfu: 0.5,
+      link: 'nvme-gen4',
+      prefixTokens: p,
+    });
     expect(K70).toBe(327_680);
     expect(defaults.model.kvBytesPerToken).toBe(K70);
-    expect(defaults.link).toMatchObject({ id: 'nvme-gen4', count: 1, bandwidth: NVME4.bandwidth, latency: NVME4.latency });
+    expect(defaults.link).toMatchObject({
+      id: 'nvme-gen4',
+      count: 1,
+      bandwidth: NVME4.bandwidth,
+      latency: NVME4.latency,
+    });
     expect(defaults.hardware.flops).toBeCloseTo(G_H100x8, -6);
     expect(defaults.hardware.memBandwidth).toBeCloseTo(M_H100x8, -3);
   });
@@ -141,10 +153,22 @@ describe('break-even prefix lengths, by hand', () => {
     const model = findModel('llama-3.1-70b')!;
     const hw = defaultHardware(findAccelerator('h100-sxm')!, 8);
     for (const p of [10, 100, 187, 300, 1000, 10_000, 131_072])
-      expect(minLinkBandwidth(model, hw, p, NVME4.latency)).toBeLessThanOrEqual(defaults.alwaysWins.bandwidth! * (1 + 1e-9));
-    const above = reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), linkId: 'custom', customGBps: (defaults.alwaysWins.bandwidth! * 1.001) / 1e9, customLatencyUs: 90 });
+      expect(minLinkBandwidth(model, hw, p, NVME4.latency)).toBeLessThanOrEqual(
+        defaults.alwaysWins.bandwidth! * (1 + 1e-9),
+      );
+    const above = reloadVsRecompute({
+      ...reloadArgs(RELOAD_DEFAULTS),
+      linkId: 'custom',
+      customGBps: (defaults.alwaysWins.bandwidth! * 1.001) / 1e9,
+      customLatencyUs: 90,
+    });
     expect(above.breakEven.regime).toBe('reload-always-wins');
-    const below = reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), linkId: 'custom', customGBps: (defaults.alwaysWins.bandwidth! * 0.999) / 1e9, customLatencyUs: 90 });
+    const below = reloadVsRecompute({
+      ...reloadArgs(RELOAD_DEFAULTS),
+      linkId: 'custom',
+      customGBps: (defaults.alwaysWins.bandwidth! * 0.999) / 1e9,
+      customLatencyUs: 90,
+    });
     expect(below.breakEven.crossings).toHaveLength(2);
   });
 
@@ -155,14 +179,29 @@ describe('break-even prefix lengths, by hand', () => {
     expect(r.bandwidth).toBeNull();
     // recompute(p) = 50 ms where F(p)/G = 0.05 (compute-bound there).
     expect(r.latencyBoundBelow).toBeGreaterThan(1000);
-    const t = (TWO_N70 * r.latencyBoundBelow! + (A70 * r.latencyBoundBelow! * (r.latencyBoundBelow! + 1)) / 2 + HEAD70) / G_H100x8;
+    const t =
+      (TWO_N70 * r.latencyBoundBelow! +
+        (A70 * r.latencyBoundBelow! * (r.latencyBoundBelow! + 1)) / 2 +
+        HEAD70) /
+      G_H100x8;
     expect(t).toBeCloseTo(0.05, 6);
-    const w = reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), linkId: 'custom', customGBps: 400, customLatencyUs: 50_000 });
+    const w = reloadVsRecompute({
+      ...reloadArgs(RELOAD_DEFAULTS),
+      linkId: 'custom',
+      customGBps: 400,
+      customLatencyUs: 50_000,
+    });
     expect(w.breakEven.regime).toBe('reload-wins-above');
   });
 
   it('a faster link moves the upper break-even down and shortens the reload (the key control, key output)', () => {
-    const at = (gbps: number) => reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), linkId: 'custom', customGBps: gbps, customLatencyUs: 90 });
+    const at = (gbps: number) =>
+      reloadVsRecompute({
+        ...reloadArgs(RELOAD_DEFAULTS),
+        linkId: 'custom',
+        customGBps: gbps,
+        customLatencyUs: 90,
+      });
     const slow = at(5);
     const fast = at(8);
     expect(slow.breakEven.crossings).toHaveLength(2);
@@ -179,8 +218,13 @@ describe('links: striping and agreement with the CLI', () => {
     expect(autoLinkCount('pcie', 8)).toBe(8);
     expect(autoLinkCount('nvme', 8)).toBe(1);
     expect(autoLinkCount('rdma', 8)).toBe(1);
-    expect(resolvePath({ linkId: 'pcie-gen5-x16', linkCount: 'auto', customGBps: 1, customLatencyUs: 0 }, 8).bandwidth).toBe(400e9);
-    expect(resolvePath({ linkId: 'nvme-gen4', linkCount: 8, customGBps: 1, customLatencyUs: 0 }, 8).bandwidth).toBeCloseTo(55.2e9, 0);
+    expect(
+      resolvePath({ linkId: 'pcie-gen5-x16', linkCount: 'auto', customGBps: 1, customLatencyUs: 0 }, 8)
+        .bandwidth,
+    ).toBe(400e9);
+    expect(
+      resolvePath({ linkId: 'nvme-gen4', linkCount: 8, customGBps: 1, customLatencyUs: 0 }, 8).bandwidth,
+    ).toBeCloseTo(55.2e9, 0);
     const c = resolvePath({ linkId: 'custom', linkCount: 'auto', customGBps: 12.5, customLatencyUs: 10 }, 8);
     expect(c).toMatchObject({ bandwidth: 12.5e9, latency: 10e-6, count: 1 });
   });
@@ -190,23 +234,51 @@ describe('links: striping and agreement with the CLI', () => {
     ['llama-3.1-70b', 'h100-sxm', 8, 'pcie-gen5-x16'],
     ['qwen3-235b-a22b', 'h100-sxm', 8, 'rdma-100g'],
     ['llama-3.1-8b', 'h100-sxm', 1, 'nvme-gen5'],
-  ] as const)('%s on %s (TP %i) over %s: the widget’s method and `sim breakeven` give the same crossings', (model, gpu, tp, link) => {
-    const cli = breakevenCommand.run(parseArgs(['--model', model, '--gpu', gpu, '--gpus', String(tp), '--link', link, '--prefix', '32768'])) as {
-      breakEvenTokensExact: number[];
-      regime: string;
-      prefix: { minLinkGBps: number; reloadSeconds: number };
-      link: { bandwidthGBps: number };
-    };
-    const w = reloadVsRecompute({ modelId: model, acceleratorId: gpu, tp, mfu: 0.5, linkId: link, linkCount: 'auto', customGBps: 1, customLatencyUs: 0, prefixTokens: 32_768 });
-    expect(w.breakEven.crossings).toEqual(cli.breakEvenTokensExact);
-    expect(w.breakEven.regime).toBe(cli.regime);
-    expect(rel(w.link.bandwidth / 1e9, cli.link.bandwidthGBps)).toBeLessThan(1e-3);
-    expect(rel(w.prefix.minBandwidth! / 1e9, cli.prefix.minLinkGBps)).toBeLessThan(1e-3);
-  });
+  ] as const)(
+    '%s on %s (TP %i) over %s: the widget’s method and `sim breakeven` give the same crossings',
+    (model, gpu, tp, link) => {
+      const cli = breakevenCommand.run(
+        parseArgs([
+          '--model',
+          model,
+          '--gpu',
+          gpu,
+          '--gpus',
+          String(tp),
+          '--link',
+          link,
+          '--prefix',
+          '32768',
+        ]),
+      ) as {
+        breakEvenTokensExact: number[];
+        regime: string;
+        prefix: { minLinkGBps: number; reloadSeconds: number };
+        link: { bandwidthGBps: number };
+      };
+      const w = reloadVsRecompute({
+        modelId: model,
+        acceleratorId: gpu,
+        tp,
+        mfu: 0.5,
+        linkId: link,
+        linkCount: 'auto',
+        customGBps: 1,
+        customLatencyUs: 0,
+        prefixTokens: 32_768,
+      });
+      expect(w.breakEven.crossings).toEqual(cli.breakEvenTokensExact);
+      expect(w.breakEven.regime).toBe(cli.regime);
+      expect(rel(w.link.bandwidth / 1e9, cli.link.bandwidthGBps)).toBeLessThan(1e-3);
+      expect(rel(w.prefix.minBandwidth! / 1e9, cli.prefix.minLinkGBps)).toBeLessThan(1e-3);
+    },
+  );
 
   it('bad input is a BadRequest naming the field', () => {
     const base: ReloadRecomputeRequest = reloadArgs(RELOAD_DEFAULTS);
-    expect(() => reloadVsRecompute({ ...base, linkId: 'carrier-pigeon' })).toThrow(/unknown link "carrier-pigeon"/);
+    expect(() => reloadVsRecompute({ ...base, linkId: 'carrier-pigeon' })).toThrow(
+      /unknown link "carrier-pigeon"/,
+    );
     expect(() => reloadVsRecompute({ ...base, tp: 0 })).toThrow(/tp must be/);
     expect(() => reloadVsRecompute({ ...base, linkId: 'custom', customGBps: -1 })).toThrow(/customGBps/);
     expect(() => reloadVsRecompute({ ...base, prefixTokens: 1e9 })).toThrow(/prefixTokens/);
@@ -238,12 +310,17 @@ describe('minimum bandwidth per model (the second widget)', () => {
     expect(byBw[0]).toBe('llama-3.1-8b');
     expect(byBw[byBw.length - 1]).toBe('deepseek-v3');
     expect(row('qwen3-235b-a22b').kvBytesPerFlop).toBeGreaterThan(row('llama-3.1-70b').kvBytesPerFlop);
-    expect(row('qwen3-235b-a22b').alwaysWinsBandwidth! / row('qwen3-235b-a22b').minBandwidth!).toBeGreaterThan(1.8);
+    expect(
+      row('qwen3-235b-a22b').alwaysWinsBandwidth! / row('qwen3-235b-a22b').minBandwidth!,
+    ).toBeGreaterThan(1.8);
     expect(row('llama-3.1-70b').minBandwidth).toBeCloseTo(defaults.prefix.minBandwidth!, -6); // same G, λ differs
     // 8B by hand: k = 2·32·8·128·2, 2N = 2(8.03e9 − 2·128,256·4,096), A = 2·32·32·256.
     const p = 32_768;
-    const F8 = 2 * (8.03e9 - 2 * 128_256 * 4096) * p + ((2 * 32 * 32 * 256 * p * (p + 1)) / 2) + 2 * 128_256 * 4096;
-    expect(rel(row('llama-3.1-8b').minBandwidth!, (p * 131_072) / (F8 / G_H100x8 - 10e-6))).toBeLessThan(1e-9);
+    const F8 =
+      2 * (8.03e9 - 2 * 128_256 * 4096) * p + (2 * 32 * 32 * 256 * p * (p + 1)) / 2 + 2 * 128_256 * 4096;
+    expect(rel(row('llama-3.1-8b').minBandwidth!, (p * 131_072) / (F8 / G_H100x8 - 10e-6))).toBeLessThan(
+      1e-9,
+    );
   });
 
   it('FP8 KV halves every bar; twice the GPUs double it; a longer prefix lowers B* but not the worst case', () => {
@@ -299,7 +376,9 @@ describe('the prose figures', () => {
     expect(f.setups.tp16nvme.crossings).toHaveLength(1);
     expect(f.setups.tp16nvme.crossings[0]).toBeLessThan(f.setups.nvme.crossings[0]);
     expect(f.setups.tp16nvme.crossingsBeyond[0]).toBeGreaterThan(131_072);
-    expect(rel(f.setups.tp16nvme.crossingsBeyond[0], (2 / A70) * ((K70 * 2 * G_H100x8) / 6.9e9 - TWO_N70))).toBeLessThan(2e-3);
+    expect(
+      rel(f.setups.tp16nvme.crossingsBeyond[0], (2 / A70) * ((K70 * 2 * G_H100x8) / 6.9e9 - TWO_N70)),
+    ).toBeLessThan(2e-3);
     expect(f.setups.dsv3nvme.regime).toBe('reload-always-wins');
     // "host DRAM over per-GPU PCIe clears every bar of the second widget, the every-length ones included"
     const bars = minBandwidthByModel(minBwArgs(MIN_BW_DEFAULTS));
@@ -319,16 +398,21 @@ describe('the prose figures', () => {
   });
 
   it('the lesson names only setups and metrics that exist, and quotes no exercise answer', () => {
-    const mdx = readFileSync(fileURLToPath(new URL('../lessons/07-05-kv-offload-and-reload.mdx', import.meta.url)), 'utf8');
+    const mdx = readFileSync(
+      fileURLToPath(new URL('../lessons/07-05-kv-offload-and-reload.mdx', import.meta.url)),
+      'utf8',
+    );
     const uses = [...mdx.matchAll(/<OffloadFig s="([^"]+)" m="([^"]+)"/g)];
     expect(uses.length).toBeGreaterThan(25);
     for (const [, s, m] of uses) {
       expect(Object.keys(PROSE_SETUPS)).toContain(s);
       expect(SETUP_METRIC_KEYS).toContain(m);
     }
-    for (const [, model] of mdx.matchAll(/<ModelBwFig model="([^"]+)"/g)) expect(findModel(model)).toBeDefined();
+    for (const [, model] of mdx.matchAll(/<ModelBwFig model="([^"]+)"/g))
+      expect(findModel(model)).toBeDefined();
     // The exercises' setups are not among the prose setups.
-    for (const s of Object.values(PROSE_SETUPS)) expect(s.acceleratorId === 'b200' && s.linkId === 'rdma-100g').toBe(false);
+    for (const s of Object.values(PROSE_SETUPS))
+      expect(s.acceleratorId === 'b200' && s.linkId === 'rdma-100g').toBe(false);
   });
 });
 
@@ -343,7 +427,9 @@ describe('the exercises, by hand', () => {
     expect(rel(r.breakEven.crossings[1], approx)).toBeLessThan(1e-3);
     expect(Math.round(r.breakEven.crossings[1] / 100) * 100).toBe(102_400);
     // On 8 × H100 the same NIC wins at every length (the explanation says so).
-    expect(reloadVsRecompute({ ...EXERCISE_CROSSING, acceleratorId: 'h100-sxm' }).breakEven.regime).toBe('reload-always-wins');
+    expect(reloadVsRecompute({ ...EXERCISE_CROSSING, acceleratorId: 'h100-sxm' }).breakEven.regime).toBe(
+      'reload-always-wins',
+    );
   });
 
   it('8B on one H100, 32k prefix: B* = p·k / t_recompute ≈ 2.87 GB/s, below one Gen4 drive, above it on 8 GPUs', () => {
@@ -356,7 +442,9 @@ describe('the exercises, by hand', () => {
     expect(rel(m.minBandwidth!, (p * 131_072) / (t - 10e-6))).toBeLessThan(1e-9);
     expect(m.minBandwidth! / 1e9).toBeCloseTo(2.8746, 3);
     expect(m.minBandwidth!).toBeLessThan(6.9e9);
-    const on8 = minBandwidthByModel({ ...EXERCISE_MIN_BW, tp: 8 }).rows.find((x) => x.id === EXERCISE_MIN_BW_MODEL)!;
+    const on8 = minBandwidthByModel({ ...EXERCISE_MIN_BW, tp: 8 }).rows.find(
+      (x) => x.id === EXERCISE_MIN_BW_MODEL,
+    )!;
     expect(on8.minBandwidth!).toBeGreaterThan(6.9e9);
     expect(rel(on8.minBandwidth!, 8 * m.minBandwidth!)).toBeLessThan(1e-3);
   });

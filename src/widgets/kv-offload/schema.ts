@@ -8,7 +8,12 @@ import { MODELS } from '../../sim/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatDuration, formatPercent, formatTokens } from '../../lib/format';
-import type { KvDtypeChoice, LessonSetup, MinBandwidthRequest, ReloadRecomputeRequest } from '../../worker/offloadMethods';
+import type {
+  KvDtypeChoice,
+  LessonSetup,
+  MinBandwidthRequest,
+  ReloadRecomputeRequest,
+} from '../../worker/offloadMethods';
 
 export const RELOAD_ID = 'reload-or-recompute';
 export const MIN_BW_ID = 'min-link-bandwidth';
@@ -50,7 +55,15 @@ const acceleratorOptions = ACCELERATORS.map((a) => ({ value: a.id, label: a.name
 export const reloadSchema = {
   model: { kind: 'select', label: 'Model', default: 'llama-3.1-70b', options: modelOptions },
   accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: { kind: 'number', label: 'GPUs per replica (TP)', default: 8, min: 1, max: 16, integer: true, unit: 'GPUs' },
+  gpus: {
+    kind: 'number',
+    label: 'GPUs per replica (TP)',
+    default: 8,
+    min: 1,
+    max: 16,
+    integer: true,
+    unit: 'GPUs',
+  },
   mfu: {
     kind: 'number',
     label: 'Prefill MFU',
@@ -65,7 +78,10 @@ export const reloadSchema = {
     kind: 'select',
     label: 'Where the KV comes back from',
     default: 'nvme-gen4',
-    options: [...LINKS.map((l) => ({ value: l.id, label: linkLabel(l.id) })), { value: 'custom', label: 'Custom (set below)' }],
+    options: [
+      ...LINKS.map((l) => ({ value: l.id, label: linkLabel(l.id) })),
+      { value: 'custom', label: 'Custom (set below)' },
+    ],
     help: 'Host DRAM over PCIe, a peer GPU over NVLink, a local NVMe drive, or a remote pool over a NIC; effective bandwidth of a large transfer, one direction (src/sim/catalog/links.ts)',
   },
   linkCount: {
@@ -152,7 +168,15 @@ export const minBwSchema = {
     format: (v) => formatTokens(v),
   },
   accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: { kind: 'number', label: 'GPUs per replica (TP)', default: 8, min: 1, max: 16, integer: true, unit: 'GPUs' },
+  gpus: {
+    kind: 'number',
+    label: 'GPUs per replica (TP)',
+    default: 8,
+    min: 1,
+    max: 16,
+    integer: true,
+    unit: 'GPUs',
+  },
   mfu: {
     kind: 'number',
     label: 'Prefill MFU',
@@ -171,7 +195,12 @@ export const minBwSchema = {
       { value: 'fp8', label: 'FP8 (1 byte)' },
     ],
   },
-  focus: { kind: 'select', label: 'Model for the read-outs', default: 'llama-3.1-70b', options: modelOptions },
+  focus: {
+    kind: 'select',
+    label: 'Model for the read-outs',
+    default: 'llama-3.1-70b',
+    options: modelOptions,
+  },
 } satisfies ParamSchema;
 
 export type MinBwValues = ParamValues<typeof minBwSchema>;

@@ -1,0 +1,158 @@
+import { expect, expectWidgetsReady, test } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+
+const PATH = '/lessons/07-05-kv-offload-and-reload';
+
+async function gotoReady(page: Page) {
+  await page.goto(PATH);
+  await expect(page.locator('[data-widget]')).toHaveCount(2);
+  await expectWidgetsReady(page);
+}
+
+/** The raw number a read-out carries in data-value. */
+async function value(el: Locator): Promise<number> {
+  return Number(await el.getAttribute('data-value'));
+}
+
+async function crossings(w: Locator): Promise<number[]> {
+  return JSON.parse(
+    (await w.locator('[data-readout="crossings"]').getAttribute('data-value')) ?? '[]',
+  ) as number[];
+}
+
+async function setNumber(w: Locator, name: RegExp, v: string) {
+  const box = w.getByRole('spinbutton', { name });
+  await box.fill(v);
+  await box.press('Enter');
+}
+
+test.describe('Lesson 07.05 KV Offload and Reload', () => {
+  test('loads without console errors or foreign requests; widgets ready; every inline figure computed', async ({
+    page,
+    watch,
+  }) => {
+    await gotoReady(page);
+    await expect(page.locator('[data-widget="reload-or-recompute"] svg[data-chart]').first()).toBeAttached();
+    await expect(
+      page.locator('[data-widget="min-link-bandwidth"] svg[data-chart] rect.chart-bar').first(),
+    ).toBeAttached();
+    await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0);
+    await expect(page.locator('article')).not.toContainText('NaN');
+    await expect(page.locator('article')).not.toContainText('undefined');
+    // The prose quotes the widget's default break-evens.
+    await expect(page.locator('article')).toContainText('135 tokens and 38,819 tokens');
+    expect(watch.consoleErrors).toEqual([]);
+    expect(watch.foreignRequests).toEqual([]);
+  });
+
+  test('reload or recompute: the defaults show a band where recompute wins, marked on the chart', async ({
+    page,
+  }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="reload-or-recompute"]');
+    expect(await crossings(w)).toEqual([135, 38819]);
+    await expect(w.locator('[data-readout="regime"]')).toHaveAttribute(
+      'data-regime',
+      'recompute-wins-between',
+    );
+    await expect(w.locator('[data-readout="faster"]')).toHaveAttribute('data-value', 'recompute');
+    // Two break-even rules and a shaded band on the main chart.
+    const main = w.locator('svg[data-chart]').first();
+    await expect(main.locator('[data-marker="x"]')).toHaveCount(3); // two break-evens and the read-out prefix
+    await expect(main.locator('[data-marker="band"]')).toHaveCount(1);
+  });
+
+  test('a faster link lowers the reload time and moves the upper break-even down, until reload wins everywhere', async ({
+    page,
+  }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="reload-or-recompute"]');
+    const reload = w.locator('[data-readout="reload-time"]');
+    await w.getByLabel('Where the KV comes back from').selectOption('custom');
+    await expect(page).toHaveURL(/reload-or-recompute\.link=custom/);
+    await setNumber(w, /Custom link latency/, '90');
+    await setNumber(w, /Custom link bandwidth/, '5');
+    await expect.poll(async () => (await crossings(w)).length).toBe(2);
+    const slow = await crossings(w);
+    const slowReload = await value(reload);
+    await setNumber(w, /Custom link bandwidth/, '8');
+    await expect.poll(async () => (await crossings(w))[1]).toBeLessThan(slow[1]);
+    expect(await value(reload)).toBeLessThan(slowReload);
+    // Past k·G/2N (≈ 9.5 GB/s here) reload wins at every prefix length.
+    await setNumber(w, /Custom link bandwidth/, '12');
+    await expect(w.locator('[data-readout="regime"]')).toHaveAttribute('data-regime', 'reload-always-wins');
+    await expect(w.locator('[data-readout="crossings"]')).toHaveText('none');
+    await expect(w.locator('[data-readout="faster"]')).toHaveAttribute('data-value', 'reload');
+    // Host DRAM over one PCIe Gen5 link per GPU: reload is an order of magnitude faster.
+    await w.getByLabel('Where the KV comes back from').selectOption('pcie-gen5-x16');
+    await expect(w.getByRole('spinbutton', { name: /Custom link bandwidth/ })).toHaveCount(0);
+    await expect.poll(async () => value(reload)).toBeLessThan(0.05);
+    await expect(w.locator('[data-readout="faster"]')).toContainText(/reload by \d\d/);
+  });
+
+  test('minimum link bandwidth: FP8 halves it, more GPUs raise it, the table ranks by KV bytes per FLOP', async ({
+    page,
+  }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="min-link-bandwidth"]');
+    const focus = w.locator('[data-readout="focus-min-bandwidth"]');
+    const bf16 = await value(focus);
+    expect(bf16 / 1e9).toBeCloseTo(7.2, 1);
+    const rows = w.locator('table[data-figure="min-bandwidth-table"] tbody tr');
+    await expect(rows.first()).toHaveAttribute('data-model', 'llama-3.1-8b');
+    await expect(rows.last()).toHaveAttribute('data-model', 'deepseek-v3');
+    await w.getByLabel('KV-cache dtype').selectOption('fp8');
+    await expect.poll(async () => value(focus)).toBeCloseTo(bf16 / 2, -6);
+    await w.getByLabel('KV-cache dtype').selectOption('bf16');
+    await setNumber(w, /GPUs per replica/, '16');
+    await expect.poll(async () => value(focus)).toBeGreaterThan(1.9 * bf16);
+    // A longer prefix needs a slower link (attention adds FLOPs, not KV).
+    await setNumber(w, /GPUs per replica/, '8');
+    await expect.poll(async () => value(focus)).toBeCloseTo(bf16, -6);
+    await setNumber(w, /Prefix length/, '131072');
+    await expect.poll(async () => value(focus)).toBeLessThan(bf16);
+  });
+
+  test('exercise 1: the widget gives the answer, the exercise accepts it and rejects a wrong one', async ({
+    page,
+  }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="reload-or-recompute"]');
+    await w.getByLabel('Accelerator').selectOption('b200');
+    await w.getByLabel('Where the KV comes back from').selectOption('rdma-100g');
+    await expect.poll(async () => (await crossings(w)).length).toBe(2);
+    const [, upper] = await crossings(w);
+    expect(upper).toBeGreaterThan(95_000);
+    expect(upper).toBeLessThan(110_000);
+    const ex = page.locator('[data-exercise="07-05-nic-break-even"]');
+    const input = ex.getByLabel(/Your answer/);
+    await expect(ex.getByRole('button', { name: 'Check' })).toBeEnabled();
+    await input.fill('38819');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'wrong');
+    await input.fill(String(upper));
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'correct');
+    await expect(ex).toContainText('the core solves the exact quadratic');
+    await page.reload();
+    await expect(ex).toHaveAttribute('data-result', 'correct');
+  });
+
+  test('exercise 2: the minimum bandwidth for a 32k prefix of the 8B on one GPU', async ({ page }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="min-link-bandwidth"]');
+    await setNumber(w, /GPUs per replica/, '1');
+    await w.getByLabel('Model for the read-outs').selectOption('llama-3.1-8b');
+    await expect.poll(async () => value(w.locator('[data-readout="focus-min-bandwidth"]'))).toBeLessThan(5e9);
+    const answer = (await value(w.locator('[data-readout="focus-min-bandwidth"]'))) / 1e9;
+    const ex = page.locator('[data-exercise="07-05-min-bandwidth-8b"]');
+    const input = ex.getByLabel(/Your answer/);
+    await expect(ex.getByRole('button', { name: 'Check' })).toBeEnabled();
+    await input.fill('23');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'wrong');
+    await input.fill(answer.toFixed(2));
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'correct');
+  });
+});
