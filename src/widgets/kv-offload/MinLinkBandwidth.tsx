@@ -14,7 +14,6 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import {
   formatBandwidth,
   formatBytes,
-  formatCount,
   formatDuration,
   formatFlops,
   formatNumber,
@@ -227,7 +226,7 @@ export function MinLinkBandwidth() {
                     FLOPs per token
                   </th>
                   <th scope="col">KV per FLOP</th>
-                  <th scope="col">B* at {formatCount(r.prefixTokens)}</th>
+                  <th scope="col">B* at {formatNumber(r.prefixTokens, 6)} tokens</th>
                 </tr>
               </thead>
               <tbody>
