@@ -304,6 +304,8 @@ export interface PauseRun {
   track: OccupancyTrack;
   /** The replica's HBM KV capacity, blocks. */
   hbmCapacityBlocks: number;
+  /** KV bytes of one block. */
+  bytesPerBlock: number;
 }
 
 export interface RunHooks {
@@ -374,5 +376,6 @@ export async function runPausePolicy(
     summary: summarise(policy, a, res.metrics, res.requests!, t),
     track: t,
     hbmCapacityBlocks: res.metrics.config.hbmBlocksPerReplica,
+    bytesPerBlock: pauseBytesPerBlock(),
   };
 }

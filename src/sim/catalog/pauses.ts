@@ -15,13 +15,13 @@ export interface PublishedMark {
   source: string;
 }
 
-/** Published medians (and other percentiles) shown as reference marks beside each preset's CDF. */
+/** Published medians (and, where marked, other percentiles) shown as reference marks beside each preset's CDF. */
 export const TOOL_LATENCY_MARKS: Readonly<Record<string, readonly PublishedMark[]>> = {
   local: [
-    { value: 0.036, label: 'Read p50 36 ms', source: TRACELAB_TOOLS },
-    { value: 0.095, label: 'Edit p50 95 ms', source: TRACELAB_TOOLS },
+    { value: 0.036, label: 'Read 36 ms', source: TRACELAB_TOOLS },
+    { value: 0.095, label: 'Edit 95 ms', source: TRACELAB_TOOLS },
   ],
-  shell: [{ value: 0.409, label: 'Bash p50 409 ms', source: TRACELAB_TOOLS }],
+  shell: [{ value: 0.409, label: 'Bash 409 ms', source: TRACELAB_TOOLS }],
   web: [
     {
       value: 2,
@@ -35,12 +35,12 @@ export const TOOL_LATENCY_MARKS: Readonly<Record<string, readonly PublishedMark[
     },
   ],
   human: [
-    { value: 86, label: 'p50 86 s', source: TRACELAB_HUMAN },
+    { value: 86, label: '86 s', source: TRACELAB_HUMAN },
     { value: 1260, label: 'p90 21 min', source: TRACELAB_HUMAN },
   ],
   'coding-mix': [
-    { value: 0.129, label: 'Claude Code p50 129 ms', source: TRACELAB_TOOLS },
-    { value: 0.626, label: 'Codex p50 626 ms', source: TRACELAB_TOOLS },
+    { value: 0.129, label: 'Claude 129 ms', source: TRACELAB_TOOLS },
+    { value: 0.626, label: 'Codex 626 ms', source: TRACELAB_TOOLS },
   ],
 };
 

@@ -1,0 +1,365 @@
+/**
+ * Where the KV sits over a run, stacked by the state of the session that owns it: HBM (running or queued
+ * sessions, idle sessions pinned, idle sessions merely cached, finished sessions) over host DRAM (idle
+ * sessions' blocks, others). Two panels in one SVG (so it exports whole), built from the charts kit's pieces;
+ * every layer has a colour and a texture, and the read-out lists them all at the hovered time.
+ */
+import { useCallback, useMemo } from 'react';
+import { area as d3area, curveLinear } from 'd3';
+import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
+import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
+import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
+import { useChartSize } from '../kit/charts/useChartSize';
+import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
+import { computeMargins, LABEL_FONT, legendLayout, r2, TICK_FONT } from '../kit/charts/layout';
+import type { AxisSpec } from '../kit/charts/types';
+import { formatBytesDecimal, formatDuration, formatNumber } from '../../lib/format';
+import type { OccupancyTrack, TrackKey } from '../../sim/pauseLab';
+
+interface Layer {
+  key: TrackKey;
+  label: string;
+  short: string;
+  color: string;
+  pattern: string | null;
+  panel: 'hbm' | 'dram';
+}
+
+export const LAYERS: readonly Layer[] = [
+  {
+    key: 'hbmActive',
+    label: 'running or queued sessions + shared prompt',
+    short: 'active',
+    color: 'var(--series-1)',
+    pattern: null,
+    panel: 'hbm',
+  },
+  {
+    key: 'hbmIdlePinned',
+    label: 'idle sessions, pinned (held)',
+    short: 'idle, pinned',
+    color: 'var(--chart-danger)',
+    pattern: 'M-1,1 l2,-2 M0,8 l8,-8 M7,9 l2,-2',
+    panel: 'hbm',
+  },
+  {
+    key: 'hbmIdleCached',
+    label: 'idle sessions, cached (LRU may evict)',
+    short: 'idle, cached',
+    color: 'var(--series-2)',
+    pattern: 'DOTS',
+    panel: 'hbm',
+  },
+  {
+    key: 'hbmDone',
+    label: 'finished sessions, cached',
+    short: 'finished',
+    color: 'var(--chart-muted)',
+    pattern: 'M0,2 h8 M0,6 h8',
+    panel: 'hbm',
+  },
+  {
+    key: 'dramIdle',
+    label: 'idle sessions in DRAM',
+    short: 'idle, DRAM',
+    color: 'var(--series-3)',
+    pattern: 'M-1,1 l2,-2 M0,8 l8,-8 M7,9 l2,-2 M-1,7 l2,2 M0,0 l8,8 M7,-1 l2,2',
+    panel: 'dram',
+  },
+  {
+    key: 'dramOther',
+    label: 'other blocks in DRAM',
+    short: 'other, DRAM',
+    color: 'var(--chart-muted)',
+    pattern: 'M4,0 v8',
+    panel: 'dram',
+  },
+];
+
+const GB = 1e9;
+
+export interface OccupancyChartProps {
+  track: OccupancyTrack;
+  bytesPerBlock: number;
+  capacityBlocks: number;
+  title: string;
+  description?: string;
+  /** Fixed DRAM axis maximum (GB) so policies compare at a glance; default: the data's. */
+  dramMaxGB?: number;
+}
+
+function stack(track: OccupancyTrack, keys: readonly TrackKey[], scale: number): number[][] {
+  const n = track.t.length;
+  const out: number[][] = [new Array<number>(n).fill(0)];
+  for (const k of keys) {
+    const prev = out[out.length - 1];
+    out.push(prev.map((p, i) => p + track[k][i] * scale));
+  }
+  return out;
+}
+
+export function OccupancyChart({
+  track,
+  bytesPerBlock,
+  capacityBlocks,
+  title,
+  description,
+  dramMaxGB,
+}: OccupancyChartProps) {
+  const size = useChartSize({ aspect: 0.62, maxHeight: 560, minHeight: 300 });
+  const { width } = size;
+  const prefix = useSafeId('occ');
+  const n = track.t.length;
+  const narrow = width < 520;
+  const scale = bytesPerBlock / GB;
+  const hbmLayers = LAYERS.filter((l) => l.panel === 'hbm');
+  const dramLayers = LAYERS.filter((l) => l.panel === 'dram');
+
+  const L = useMemo(() => {
+    const legend = legendLayout(
+      LAYERS.map((l) => (narrow ? l.short : l.label)),
+      Math.max(100, width - 8),
+    );
+    const hbmStack = stack(
+      track,
+      hbmLayers.map((l) => l.key),
+      scale,
+    );
+    const dramStack = stack(
+      track,
+      dramLayers.map((l) => l.key),
+      scale,
+    );
+    const capGB = capacityBlocks * scale;
+    const dramTop = Math.max(dramMaxGB ?? 0, 1, ...dramStack[dramStack.length - 1]);
+    const yHbmSpec: AxisSpec = { label: 'HBM', unit: 'GB', format: (v) => formatNumber(v) };
+    const yDramSpec: AxisSpec = { label: 'DRAM', unit: 'GB', format: (v) => formatNumber(v) };
+    const xSpec: AxisSpec = { label: 'Simulated time', format: (s) => formatDuration(s, 2) };
+    const tEnd = n ? track.t[n - 1] : 1;
+    const provisional = computeMargins({
+      yTickLabels: ['000'],
+      hasXTitle: true,
+      hasYTitle: true,
+      legendHeight: legend.height,
+    });
+    const titleH = 18;
+    const gap = 34;
+    const plotH = Math.max(220, size.height - provisional.top - provisional.bottom - 2 * titleH - gap);
+    const hA = Math.round(plotH * 0.62);
+    const hB = plotH - hA;
+    const yA = makeScale(yHbmSpec, resolveDomain(yHbmSpec, [0, capGB * 1.04], { zero: true }), [hA, 0]);
+    const yB = makeScale(yDramSpec, resolveDomain(yDramSpec, [0, dramTop * 1.05], { zero: true }), [hB, 0]);
+    const yATicks = axisTicks(yHbmSpec, yA, 'y');
+    const yBTicks = axisTicks(yDramSpec, yB, 'y');
+    const m = computeMargins({
+      yTickLabels: [...yATicks, ...yBTicks].map((t) => t.label),
+      hasXTitle: true,
+      hasYTitle: true,
+      legendHeight: legend.height,
+    });
+    const innerWidth = Math.max(60, width - m.left - m.right - 8);
+    const x = makeScale(xSpec, [0, tEnd], [0, innerWidth]);
+    const xTicks = axisTicks(xSpec, x, 'x');
+    const topA = m.top + titleH;
+    const topB = topA + hA + gap + titleH;
+    const height = topB + hB + m.bottom;
+    return {
+      legend,
+      hbmStack,
+      dramStack,
+      capGB,
+      yA,
+      yB,
+      yATicks,
+      yBTicks,
+      m,
+      innerWidth,
+      x,
+      xTicks,
+      topA,
+      topB,
+      hA,
+      hB,
+      height,
+      titleH,
+    };
+  }, [track, scale, capacityBlocks, dramMaxGB, width, size.height, narrow, n, hbmLayers, dramLayers]);
+
+  const { x, yA, yB, innerWidth, m, topA, topB, hA, hB, height } = L;
+  const indexAt = useCallback(
+    (px: number) => {
+      if (!n) return null;
+      const tv = x.invert(px);
+      let best = 0;
+      for (let i = 1; i < n; i++) if (Math.abs(track.t[i] - tv) < Math.abs(track.t[best] - tv)) best = i;
+      return best;
+    },
+    [n, x, track],
+  );
+  const ro = useReadout(n, indexAt);
+  const plotHeight = topB + hB - topA;
+
+  const paths = useMemo(() => {
+    const mk = (st: number[][], y: typeof yA) =>
+      st.slice(1).map((upper, li) => {
+        const lower = st[li];
+        return (
+          d3area<number>()
+            .curve(curveLinear)
+            .x((i) => x(track.t[i]))
+            .y0((i) => y(lower[i]))
+            .y1((i) => y(upper[i]))
+            .digits(1)(Array.from({ length: n }, (_, i) => i)) ?? ''
+        );
+      });
+    return { hbm: mk(L.hbmStack, yA), dram: mk(L.dramStack, yB) };
+  }, [L, x, yA, yB, track, n]);
+
+  let readout = null;
+  let live = '';
+  if (ro.index !== null) {
+    const i = ro.index;
+    const gb = (k: TrackKey) => formatBytesDecimal(track[k][i] * bytesPerBlock);
+    const rows: ReadoutRow[] = LAYERS.map((l) => ({
+      label: `${l.panel === 'hbm' ? 'HBM' : 'DRAM'}: ${l.short}`,
+      value: gb(l.key),
+    }));
+    const head = `t = ${formatDuration(track.t[i], 3)}`;
+    readout = (
+      <Readout
+        x={r2(x(track.t[i]))}
+        innerWidth={innerWidth}
+        innerHeight={plotHeight}
+        title={head}
+        rows={rows}
+      />
+    );
+    live = readoutSentence(head, rows);
+  }
+
+  const fill = (li: number) => {
+    const l = LAYERS[li];
+    return l.pattern ? `url(#${prefix}-p${li})` : l.color;
+  };
+
+  return (
+    <ChartShell
+      kind="occupancy"
+      size={{ ...size, height }}
+      title={title}
+      description={description}
+      interactive
+      onKeyDown={ro.onKeyDown}
+      onBlur={ro.onBlur}
+      live={live}
+    >
+      <defs>
+        {LAYERS.map((l, i) =>
+          l.pattern ? (
+            <pattern key={l.key} id={`${prefix}-p${i}`} patternUnits="userSpaceOnUse" width={8} height={8}>
+              <rect width={8} height={8} style={{ fill: l.color }} />
+              {l.pattern === 'DOTS' ? (
+                <circle cx={4} cy={4} r={1.6} style={{ fill: 'var(--chart-bg)' }} />
+              ) : (
+                <path
+                  d={l.pattern}
+                  style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.5, strokeOpacity: 0.8 }}
+                />
+              )}
+            </pattern>
+          ) : null,
+        )}
+      </defs>
+      <g className="chart-legend" transform="translate(4,4)">
+        {L.legend.items.map((it) => (
+          <g key={it.index} className="chart-legend-item" transform={`translate(${it.x},${it.y + 9})`}>
+            <rect
+              x={0}
+              y={-6}
+              width={22}
+              height={12}
+              rx={2}
+              style={{ fill: fill(it.index), stroke: LAYERS[it.index].color }}
+            />
+            <text className="chart-legend-text" x={28} dy="0.35em">
+              {it.label}
+            </text>
+          </g>
+        ))}
+      </g>
+      <g className="chart-plot" transform={`translate(${m.left},0)`}>
+        <text className="chart-axis-label" x={0} y={topA - 8}>
+          {narrow ? 'HBM (KV budget)' : 'HBM: KV blocks by the state of their session'}
+        </text>
+        <g transform={`translate(0,${topA})`}>
+          <GridLines yTicks={L.yATicks} innerWidth={innerWidth} innerHeight={hA} />
+          <YAxis ticks={L.yATicks} innerHeight={hA} title="HBM (GB)" titleOffset={m.left - 4} />
+          {paths.hbm.map((d, li) => (
+            <path
+              key={li}
+              className="occupancy-layer"
+              data-layer={hbmLayers[li].key}
+              d={d}
+              style={{ fill: fill(li), stroke: LAYERS[li].color, strokeWidth: 0.5 }}
+            />
+          ))}
+          <line
+            x1={0}
+            x2={innerWidth}
+            y1={r2(yA(L.capGB))}
+            y2={r2(yA(L.capGB))}
+            style={{ stroke: 'var(--chart-fg)', strokeDasharray: '5 4', strokeWidth: 1.2 }}
+          />
+          <text
+            className="chart-marker-label"
+            x={innerWidth - 4}
+            y={r2(yA(L.capGB)) - 5}
+            textAnchor="end"
+            style={{
+              fill: 'var(--chart-fg)',
+              stroke: 'var(--chart-bg)',
+              strokeWidth: 3,
+              paintOrder: 'stroke',
+            }}
+          >
+            KV budget {formatBytesDecimal(L.capGB * GB)}
+          </text>
+          <g className="chart-axis chart-axis-x" transform={`translate(0,${hA})`}>
+            <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
+          </g>
+        </g>
+        <text className="chart-axis-label" x={0} y={topB - 8}>
+          {narrow ? 'Host DRAM' : 'Host DRAM: blocks offloaded or demoted'}
+        </text>
+        <g transform={`translate(0,${topB})`}>
+          <GridLines yTicks={L.yBTicks} xTicks={L.xTicks} innerWidth={innerWidth} innerHeight={hB} />
+          <YAxis ticks={L.yBTicks} innerHeight={hB} title="DRAM (GB)" titleOffset={m.left - 4} />
+          {paths.dram.map((d, li) => (
+            <path
+              key={li}
+              className="occupancy-layer"
+              data-layer={dramLayers[li].key}
+              d={d}
+              style={{
+                fill: fill(hbmLayers.length + li),
+                stroke: LAYERS[hbmLayers.length + li].color,
+                strokeWidth: 0.5,
+              }}
+            />
+          ))}
+          <XAxis
+            ticks={L.xTicks}
+            innerWidth={innerWidth}
+            innerHeight={hB}
+            title="Simulated time"
+            titleOffset={TICK_FONT + 8 + 6 + LABEL_FONT + 4}
+          />
+        </g>
+        <g transform={`translate(0,${topA})`}>
+          {readout}
+          <rect className="chart-overlay" width={innerWidth} height={plotHeight} {...ro.overlay} />
+        </g>
+      </g>
+    </ChartShell>
+  );
+}

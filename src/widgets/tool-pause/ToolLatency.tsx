@@ -1,0 +1,229 @@
+/**
+ * Lesson 07.06, widget 1: the tool-latency distribution. The CDF of every preset on a log time axis with the
+ * published medians beside the chosen one; the chosen preset's share of calls against its share of tool time
+ * (the heavy tail); and, for a TTL τ, the share of pauses that end in time (F(τ)), the HBM byte-seconds one
+ * paused session holds (b · E[min(T, τ)]) and the cost-minimising TTL. Closed forms, computed in the worker
+ * (method toolLatency: src/sim/toolLatency.ts, src/sim/pauseCosts.ts).
+ */
+import { useMemo } from 'react';
+import { LineChart } from '../kit/charts/LineChart';
+import { durationTicks } from '../kit/charts/scales';
+import type { Marker } from '../kit/charts/types';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
+import { TRACELAB_TOOL_TAIL } from '../../sim/catalog/pauses';
+import type { ToolLatencyRequest } from '../../worker/pauseMethods';
+import { TOOL_LATENCY_ID, toolLatencySchema } from './schema';
+import './tool-pause.css';
+
+const X_DOMAIN: [number, number] = [1e-3, 86_400];
+/** GB·s: byte-seconds in decimal gigabytes. */
+export const formatByteSeconds = (x: number | null | undefined) => `${formatBytesDecimal(x)}·s`;
+const ttlText = (t: number) =>
+  t === Infinity ? '∞ (hold)' : t === 0 ? '0 (let go at once)' : formatDuration(t, 2);
+
+export function ToolLatency() {
+  const params = useWidgetParams(TOOL_LATENCY_ID, toolLatencySchema);
+  const v = params.values;
+  const args = useMemo<ToolLatencyRequest>(
+    () => ({
+      tool: v.tool as ToolLatencyRequest['tool'],
+      ttlS: v.ttlS,
+      contextTokens: v.contextTokens,
+      after: v.after as ToolLatencyRequest['after'],
+    }),
+    [v.tool, v.ttlS, v.contextTokens, v.after],
+  );
+  const sim = useSimulation('toolLatency', args);
+  const r = sim.result;
+
+  const cdfSeries = useMemo(
+    () =>
+      r
+        ? r.presets.map((p) => ({
+            name: p.id === r.selected.id ? `${p.label} (chosen)` : p.label,
+            points: r.grid.map((t, i) => ({ x: t, y: p.cdf[i] })),
+          }))
+        : [],
+    [r],
+  );
+  const shareSeries = useMemo(() => {
+    if (!r) return [];
+    const sel = r.presets.find((p) => p.id === r.selected.id)!;
+    return [
+      { name: 'share of calls over by t', points: r.grid.map((t, i) => ({ x: t, y: sel.cdf[i] })) },
+      {
+        name: 'share of tool time in those calls',
+        points: r.grid.map((t, i) => ({ x: t, y: r.selected.timeShare[i] })),
+      },
+    ];
+  }, [r]);
+
+  const c = r?.costs;
+  const ttlMarker: Marker = {
+    kind: 'x',
+    x: v.ttlS,
+    label: `τ = ${formatDuration(v.ttlS, 2)}`,
+    tone: 'accent',
+  };
+  const cdfMarkers: Marker[] = r
+    ? [
+        ...r.marks.map((m): Marker => ({ kind: 'x', x: m.value, label: m.label, tone: 'muted' })),
+        {
+          ...ttlMarker,
+          label: `τ = ${formatDuration(v.ttlS, 2)}: ${formatPercent(r.selected.resumedInHbm)}`,
+        },
+        { kind: 'point', x: v.ttlS, y: r.selected.resumedInHbm, tone: 'accent' },
+      ]
+    : [];
+  const shareMarkers: Marker[] = r
+    ? [
+        { kind: 'x', x: 60, label: '1 min', tone: 'muted' },
+        ttlMarker,
+        {
+          kind: 'point',
+          x: 60,
+          y: 1 - r.selected.timeOver1min,
+          label: `${formatPercent(1 - r.selected.timeOver1min)} of time`,
+          tone: 'danger',
+        },
+      ]
+    : [];
+  const xAxis = {
+    label: 'Tool call duration t',
+    scale: 'log' as const,
+    domain: X_DOMAIN,
+    ticks: durationTicks,
+    format: (t: number) => formatDuration(t, 2),
+  };
+  const yAxis = {
+    label: 'Share',
+    domain: [0, 1] as [number, number],
+    format: (y: number) => formatPercent(y, 2),
+    readout: (y: number) => formatPercent(y),
+  };
+  const isCoding = v.tool === 'coding-mix';
+
+  return (
+    <WidgetFrame
+      id={TOOL_LATENCY_ID}
+      title="Tool latency distribution and the time-to-live"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: r
+          ? r.grid.map((t, i) => ({
+              seconds: t,
+              ...Object.fromEntries(r.presets.map((p) => [`F_${p.id}`, p.cdf[i]])),
+              [`timeShare_${r.selected.id}`]: r.selected.timeShare[i],
+            }))
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r && c ? (
+          <>
+            <Readout
+              emphasis
+              label="Pauses over within τ (resumed in HBM)"
+              value={<span data-readout="resumed-in-hbm">{formatPercent(c.resumedInHbm)}</span>}
+              formula={`F(τ) = P(T ≤ ${formatDuration(v.ttlS, 2)}); median ${formatDuration(r.selected.medianS, 2)}, p90 ${formatDuration(r.selected.p90S, 2)}`}
+            />
+            <Readout
+              label="HBM held per pause, TTL τ"
+              value={<span data-readout="held-per-pause">{formatByteSeconds(c.heldByteSeconds)}</span>}
+              formula={`b · E[min(T, τ)] = ${formatBytesDecimal(c.contextBytes)} × ${formatDuration(c.heldS)}`}
+            />
+            <Readout
+              label="HBM held per pause, holding to the resume"
+              value={<span data-readout="hold-per-pause">{formatByteSeconds(c.holdByteSeconds)}</span>}
+              formula={`b · E[T] = ${formatBytesDecimal(c.contextBytes)} × ${formatDuration(c.meanS)}; the TTL holds ${formatPercent(c.heldS / c.meanS)} of it`}
+            />
+            <Readout
+              label="Calls over 1 min"
+              value={
+                <span>
+                  {formatPercent(r.selected.callsOver1min)} <span className="readout-aside">of calls</span> ·{' '}
+                  <span data-readout="time-over-minute">{formatPercent(r.selected.timeOver1min)}</span>{' '}
+                  <span className="readout-aside">of tool time</span>
+                </span>
+              }
+              formula={
+                isCoding
+                  ? `TraceLab, Claude Code: ${formatPercent(TRACELAB_TOOL_TAIL.overOneMinute.calls)} of calls, ${formatPercent(TRACELAB_TOOL_TAIL.overOneMinute.time)} of time (the fit is clipped at 1 h)`
+                  : `1 − F(1 min) and 1 − M(1 min)/E[T]`
+              }
+            />
+            <Readout
+              label={`Cheapest TTL, then ${c.miss === 'evict' ? 'evict' : 'offload'}`}
+              value={<span data-readout="optimal-ttl">{ttlText(c.optimal.ttlS)}</span>}
+              formula={`argmin c_h·E[min(T,τ)] + c_m·(1 − F(τ)): c_h = b/B_KV = ${formatPercent(c.holdPerS)}/s, c_m = ${c.miss === 'evict' ? 'recompute' : 'reload'} ${formatDuration(c.missS)}. Replica-seconds per pause: ${formatNumber(c.optimal.cost)} at τ*, ${formatNumber(c.costAtTtl)} at τ, ${formatNumber(c.optimal.costHold)} holding, ${formatNumber(c.optimal.costLetGo)} letting go`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r && c ? (
+          <>
+            Log-normal fits of each tool class (src/sim/fleet/dist.ts), drawn in closed form. Top: the share
+            of calls over by t, with published medians (grey) beside the chosen class and the TTL (accent).
+            Bottom: for {r.selected.label.toLowerCase()}, the share of calls against the share of tool time
+            they carry (a step at the fit's clip is the calls cut off there). The paused session is{' '}
+            {formatNumber(v.contextTokens)} tokens of {c.replica.modelName} KV (
+            {formatBytesDecimal(c.contextBytes)}) on {c.replica.tp} × {c.replica.acceleratorName}, whose KV
+            budget is {formatBytesDecimal(c.replica.kvBudgetBytes)}; a recompute takes{' '}
+            {formatDuration(c.recomputeS)}, a reload over {c.replica.linkName} {formatDuration(c.reloadS)}.
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Slide τ from 10 ms to 1 h with the coding-agent mix: the share of pauses resumed in HBM climbs
+            fast and then crawls, while the byte-seconds held keep growing. Where would you stop?
+          </li>
+          <li>
+            Read the bottom chart at 1 min: almost every call is over, yet most of the tool time is still to
+            come. Holding to the resume pays for exactly those long calls.
+          </li>
+          <li>
+            Switch “when the TTL runs out” to offload: a miss now costs a reload of tens of milliseconds
+            instead of a recompute of seconds, and the cheapest TTL shrinks. Then pick the human in the loop:
+            no short TTL helps.
+          </li>
+        </ul>
+      }
+    >
+      {r ? (
+        <div className="tool-pause-charts">
+          <LineChart
+            title="Share of tool calls over by time t, for every tool class, with the TTL"
+            series={cdfSeries}
+            x={xAxis}
+            y={yAxis}
+            markers={cdfMarkers}
+            points={false}
+            aspect={0.5}
+          />
+          <LineChart
+            title={`${r.selected.label}: share of calls and share of tool time over by time t`}
+            series={shareSeries}
+            x={xAxis}
+            y={yAxis}
+            markers={shareMarkers}
+            points={false}
+            aspect={0.4}
+          />
+        </div>
+      ) : null}
+    </WidgetFrame>
+  );
+}

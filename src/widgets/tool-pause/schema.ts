@@ -1,0 +1,78 @@
+import type { ParamSchema } from '../../state/paramSchema';
+import { formatDuration, formatTokens } from '../../lib/format';
+import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/pauseLabSetup';
+
+export const TOOL_LATENCY_ID = 'tool-latency';
+export const PAUSE_ARENA_ID = 'pause-arena';
+
+const toolOptions = (Object.keys(TOOL_PRESET_LABELS) as (keyof typeof TOOL_PRESET_LABELS)[]).map((k) => ({
+  value: k,
+  label: TOOL_PRESET_LABELS[k],
+}));
+
+const ttl = {
+  kind: 'number',
+  label: 'Time-to-live τ',
+  default: 2,
+  min: 0.01,
+  max: 3600,
+  scale: 'log',
+  unit: 's',
+  format: (v: number) => formatDuration(v),
+  help: 'How long a paused session’s KV stays pinned in HBM before it is let go.',
+} as const;
+
+export const toolLatencySchema = {
+  tool: {
+    kind: 'select',
+    label: 'Tool',
+    default: 'coding-mix',
+    options: toolOptions,
+    help: 'Log-normals fitted to published percentiles (TraceLab, NVIDIA Dynamo); src/sim/fleet/dist.ts.',
+  },
+  ttlS: ttl,
+  contextTokens: {
+    kind: 'number',
+    label: 'Session context',
+    default: 30_000,
+    min: 1_000,
+    max: 128_000,
+    scale: 'log',
+    integer: true,
+    unit: 'tokens',
+    format: (v) => formatTokens(v),
+    help: 'Tokens of KV the paused session holds (Qwen3-32B: 256 KiB per token).',
+  },
+  after: {
+    kind: 'select',
+    label: 'When the TTL runs out',
+    default: 'evict',
+    options: [
+      { value: 'evict', label: 'Evict (a late resume recomputes)' },
+      { value: 'offload', label: 'Offload to DRAM (a late resume reloads)' },
+    ],
+  },
+} satisfies ParamSchema;
+
+export const pauseArenaSchema = {
+  policy: {
+    kind: 'select',
+    label: 'Pause policy',
+    default: 'hold',
+    options: PAUSE_POLICIES.map((p) => ({ value: p, label: PAUSE_POLICY_LABELS[p] })),
+    help: 'What happens to a session’s KV when its turn ends and its tool starts.',
+  },
+  ttlS: { ...ttl, label: 'TTL τ (TTL policies)' },
+  tool: { kind: 'select', label: 'Tools the agents call', default: 'coding-mix', options: toolOptions },
+  agents: {
+    kind: 'number',
+    label: 'Agents in flight',
+    default: 8,
+    min: 2,
+    max: 24,
+    integer: true,
+    unit: 'agents',
+    help: 'Closed loop: this many sessions run at once; a new one starts when one ends.',
+  },
+  seed: { kind: 'seed', label: 'Seed', default: 1 },
+} satisfies ParamSchema;
