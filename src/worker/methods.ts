@@ -12,6 +12,7 @@ import { fleetMethods } from './fleetMethods';
 import { affinityMethods } from './affinityMethods';
 import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
+import { hierarchyMethods } from './hierarchyMethods';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -87,6 +88,7 @@ export const methods = {
   ...affinityMethods,
   ...offloadMethods,
   ...pauseMethods,
+  ...hierarchyMethods,
 };
 
 export type Methods = typeof methods;

@@ -1,0 +1,183 @@
+/**
+ * The memory ladder as a picture: every tier at (KV capacity, bandwidth into HBM) on log–log axes, built from the
+ * charts kit's pieces. A rule marks the bandwidth at which reloading a context takes as long as recomputing it
+ * (shaded below: recompute is faster), another the bytes the node's agents need. Hover, tap or the arrow keys
+ * read one tier out.
+ */
+import { useCallback, useMemo, type Ref } from 'react';
+import type { LadderTier } from '../../sim/memoryLadder';
+import { formatBandwidth, formatBytesDecimal, formatCount, formatDuration } from '../../lib/format';
+import { ChartShell } from '../kit/charts/ChartShell';
+import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
+import { Legend } from '../kit/charts/Legend';
+import { Markers } from '../kit/charts/Markers';
+import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
+import { seriesColor, seriesSymbolPath } from '../kit/charts/theme';
+import { useChartSize } from '../kit/charts/useChartSize';
+import { xyLayout } from '../kit/charts/xyLayout';
+import { r2, textWidth } from '../kit/charts/layout';
+import type { AxisSpec, Marker } from '../kit/charts/types';
+
+/** Series slot (colour + symbol) of each tier, fixed so a tier looks the same whatever is chosen. */
+export const TIER_SLOT: Record<LadderTier['id'], number> = { hbm: 0, dram: 1, nvme: 2, remote: 3 };
+
+const LABEL_FONT = 12;
+
+function decadeFloor(v: number): number {
+  return 10 ** Math.floor(Math.log10(v));
+}
+function decadeCeil(v: number): number {
+  return 10 ** Math.ceil(Math.log10(v));
+}
+
+/** A tier's path into HBM in words: "8 × PCIe Gen5 x16 (host↔GPU) at 50 GB/s". */
+export function pathText(t: LadderTier): string {
+  if (!t.hops.length) return 'in place (decode reads it at HBM bandwidth)';
+  return t.hops.map((h) => `${h.count > 1 ? `${h.count} × ` : ''}${h.name.replace(/ \(.*\)$/, '')}`).join(' → ');
+}
+
+export interface LadderChartProps {
+  tiers: readonly LadderTier[];
+  breakEvenBandwidth: number;
+  recomputeS: number;
+  demandBytes: number;
+  agents: number;
+  title: string;
+  ref?: Ref<SVGSVGElement>;
+}
+
+export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes, agents, title, ref }: LadderChartProps) {
+  const shown = useMemo(() => tiers.filter((t) => t.capacityBytes > 0 && t.bandwidth > 0), [tiers]);
+  const names = useMemo(() => shown.map((t) => t.name), [shown]);
+  const size = useChartSize({ aspect: 0.62, minHeight: 280, maxHeight: 460, legendLabels: names });
+  const { width, height } = size;
+
+  const axes = useMemo(() => {
+    const xs = [...shown.map((t) => t.capacityBytes), ...(demandBytes > 0 ? [demandBytes] : [])];
+    const ys = [...shown.map((t) => t.bandwidth), ...(Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0 ? [breakEvenBandwidth] : [])];
+    const xDomain: [number, number] = xs.length ? [decadeFloor(Math.min(...xs) / 2), decadeCeil(Math.max(...xs) * 2)] : [1e9, 1e14];
+    const yDomain: [number, number] = ys.length ? [decadeFloor(Math.min(...ys) / 2), decadeCeil(Math.max(...ys) * 2)] : [1e9, 1e14];
+    const x: AxisSpec = { label: 'KV capacity', scale: 'log', domain: xDomain, format: (v) => formatBytesDecimal(v) };
+    const y: AxisSpec = { label: 'Bandwidth into HBM', scale: 'log', domain: yDomain, format: (v) => formatBandwidth(v) };
+    return { x, y, xDomain, yDomain };
+  }, [shown, demandBytes, breakEvenBandwidth]);
+  const L = useMemo(
+    () => xyLayout({ width, height, x: axes.x, y: axes.y, xExtent: axes.xDomain, yExtent: axes.yDomain, legendLabels: names, xNice: false }),
+    [width, height, axes, names],
+  );
+  const { xScale, yScale, innerWidth, innerHeight, margin } = L;
+  const pts = useMemo(() => shown.map((t) => ({ t, px: r2(xScale(t.capacityBytes)), py: r2(yScale(t.bandwidth)) })), [shown, xScale, yScale]);
+
+  const indexAt = useCallback(
+    (px: number, py: number) => {
+      let best: number | null = null;
+      let bestD = Infinity;
+      pts.forEach((p, i) => {
+        const d = Math.hypot(p.px - px, p.py - py);
+        if (d < bestD) {
+          bestD = d;
+          best = i;
+        }
+      });
+      return best;
+    },
+    [pts],
+  );
+  const ro = useReadout(pts.length, indexAt);
+
+  const markers: Marker[] = [];
+  if (Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0)
+    markers.push({ kind: 'y', y: breakEvenBandwidth, label: `reload = recompute (${formatDuration(recomputeS)}): ${formatBandwidth(breakEvenBandwidth)}`, tone: 'danger' });
+  if (demandBytes > 0) markers.push({ kind: 'x', x: demandBytes, label: `${formatCount(agents)} agents need ${formatBytesDecimal(demandBytes)}`, tone: 'muted' });
+  const beY = Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0 ? L.yPos.clamp(breakEvenBandwidth) : null;
+
+  const legendItems = L.legend.items.map((it) => ({ ...it, index: TIER_SLOT[shown[it.index].id] }));
+
+  let readout = null;
+  let live = '';
+  if (ro.index !== null && pts[ro.index]) {
+    const { t, px, py } = pts[ro.index];
+    const rows: ReadoutRow[] = [
+      { label: 'KV capacity', value: formatBytesDecimal(t.capacityBytes), index: TIER_SLOT[t.id] },
+      { label: 'Bandwidth into HBM', value: formatBandwidth(t.bandwidth) },
+      { label: 'Contexts it holds', value: formatCount(t.contexts) },
+      { label: 'Reload one context', value: t.id === 'hbm' ? '0 (already there)' : formatDuration(t.reloadS) },
+    ];
+    const head = t.name;
+    readout = (
+      <Readout x={px} y={py} crosshair={false} innerWidth={innerWidth} innerHeight={innerHeight} title={head} rows={rows} swatch="symbol" />
+    );
+    live = readoutSentence(head, rows);
+  }
+
+  // Point labels: the tier's name and what it holds; to the left when the right side is short of room.
+  const labels = pts.map(({ t, px, py }) => {
+    const l1 = t.name;
+    const l2 = `holds ${formatCount(t.contexts)}`;
+    const w = Math.max(textWidth(l1, LABEL_FONT), textWidth(l2, LABEL_FONT - 1));
+    const left = px + 12 + w > innerWidth;
+    const above = py > 34;
+    return { t, x: left ? px - 12 : px + 12, y: above ? py - 20 : py + 10, anchor: left ? 'end' : 'start', l1, l2 };
+  });
+
+  return (
+    <ChartShell
+      kind="memory-ladder"
+      size={size}
+      title={title}
+      description="Each tier of the KV memory hierarchy as a point: how many bytes of KV it can hold (across) against how fast its path brings them back into HBM (up). Both axes logarithmic. Shaded: bandwidths at which recomputing a context is faster than reloading it."
+      svgRef={ref}
+      empty={!pts.length}
+      emptyMessage="No tier holds KV"
+      interactive
+      keyboardHint="Use the left and right arrow keys to read the tiers; Escape hides the read-out."
+      onKeyDown={ro.onKeyDown}
+      onBlur={ro.onBlur}
+      live={live}
+    >
+      <Legend items={legendItems} x={4} y={4} kind="symbol" />
+      <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
+        <GridLines xTicks={L.xTicks} yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
+        {beY !== null ? (
+          <g data-region="recompute-faster">
+            <rect className="ladder-slow-band" x={0} y={beY} width={innerWidth} height={Math.max(0, innerHeight - beY)} />
+            {innerHeight - beY > 22 ? (
+              <text className="chart-marker-label ladder-slow-label" x={6} y={innerHeight - 8}>
+                recompute is faster down here
+              </text>
+            ) : null}
+          </g>
+        ) : null}
+        <XAxis ticks={L.xTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={L.xTitle} titleOffset={L.xTitleOffset} />
+        <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
+        <Markers markers={markers} x={L.xPos} y={L.yPos} innerWidth={innerWidth} innerHeight={innerHeight} layer="over" />
+        <g className="chart-series">
+          {pts.map(({ t, px, py }, i) => (
+            <g key={t.id} data-tier={t.id} data-x={px} data-y={py}>
+              <path
+                className="chart-symbol ladder-point"
+                transform={`translate(${px},${py})`}
+                d={seriesSymbolPath(TIER_SLOT[t.id], ro.index === i ? 260 : 150)}
+                style={{ fill: seriesColor(TIER_SLOT[t.id]) }}
+              />
+            </g>
+          ))}
+        </g>
+        <g className="ladder-labels" aria-hidden="true">
+          {labels.map((l) => (
+            <text key={l.t.id} className="ladder-label" x={r2(l.x)} y={r2(l.y)} textAnchor={l.anchor as 'start' | 'end'}>
+              <tspan className="ladder-label-name" x={r2(l.x)}>
+                {l.l1}
+              </tspan>
+              <tspan className="ladder-label-detail" x={r2(l.x)} dy="1.15em">
+                {l.l2}
+              </tspan>
+            </text>
+          ))}
+        </g>
+        {readout}
+        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
+      </g>
+    </ChartShell>
+  );
+}

@@ -1,0 +1,235 @@
+/**
+ * The memory ladder (lesson 07.04): for one node and model, every KV tier (HBM, host DRAM over PCIe, local NVMe,
+ * a remote pool over RDMA) on a capacity × bandwidth chart, how many agent contexts each holds, how long one
+ * context takes to come back to HBM from each, against the time to recompute it, and where N agents' contexts
+ * wait. Computed in the worker (method memoryLadder, src/sim/memoryLadder.ts).
+ */
+import { useMemo } from 'react';
+import { BarChart, durationTicks, type Marker } from '../kit/charts';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import {
+  formatBandwidth,
+  formatBytes,
+  formatBytesDecimal,
+  formatCount,
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatRatio,
+} from '../../lib/format';
+import type { LadderResponse } from '../../worker/hierarchyMethods';
+import type { LadderTier } from '../../sim/memoryLadder';
+import { LadderChart, pathText } from './LadderChart';
+import { LADDER_ID, ladderArgs, ladderSchema } from './schema';
+import './memory-ladder.css';
+
+/** Short tier names for read-outs. */
+export const TIER_SHORT: Record<LadderTier['id'], string> = { hbm: 'HBM', dram: 'DRAM', nvme: 'NVMe', remote: 'pool' };
+
+/** "13 HBM · 30 DRAM · 122 pool · 35 NVMe", fastest reload first, tiers that take none left out. */
+export function placementText(r: Pick<LadderResponse, 'placement' | 'unplaced'>): string {
+  const parts = r.placement.filter((p) => p.agents > 0).map((p) => `${formatNumber(p.agents, 6)} ${TIER_SHORT[p.tier]}`);
+  if (r.unplaced > 0) parts.push(`${formatNumber(r.unplaced, 6)} nowhere`);
+  return parts.length ? parts.join(' · ') : 'none';
+}
+
+function agentsIn(r: LadderResponse, id: LadderTier['id']): number {
+  return r.placement.find((p) => p.tier === id)?.agents ?? 0;
+}
+
+export function MemoryLadder() {
+  const params = useWidgetParams(LADDER_ID, ladderSchema);
+  const v = params.values;
+  const args = useMemo(() => ladderArgs(v), [v]);
+  const sim = useSimulation('memoryLadder', args);
+  const r = sim.result;
+
+  const below = r ? r.tiers.filter((t) => t.id !== 'hbm') : [];
+  const barMarkers: Marker[] = r ? [{ kind: 'y', y: r.recomputeS, label: `recompute ${formatDuration(r.recomputeS)}`, tone: 'danger' }] : [];
+  const barDomain: [number, number] | undefined = r
+    ? [
+        10 ** Math.floor(Math.log10(Math.min(r.recomputeS, ...below.map((t) => t.reloadS)) / 2)),
+        10 ** Math.ceil(Math.log10(Math.max(r.recomputeS, ...below.map((t) => t.reloadS)) * 1.5)),
+      ]
+    : undefined;
+  const hbm = r?.tiers.find((t) => t.id === 'hbm');
+  const dram = r?.tiers.find((t) => t.id === 'dram');
+
+  return (
+    <WidgetFrame
+      id={LADDER_ID}
+      title="The memory ladder"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: r
+          ? r.tiers.map((t) => ({
+              tier: t.name,
+              capacityBytes: t.capacityBytes,
+              bandwidthBytesPerS: t.bandwidth,
+              latencyS: t.latency,
+              path: pathText(t),
+              contexts: t.contexts,
+              reloadS: t.reloadS,
+              recomputeS: r.recomputeS,
+              agentsWaiting: agentsIn(r, t.id),
+            }))
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r && hbm && dram ? (
+          <>
+            <Readout
+              label="One agent context"
+              value={formatBytesDecimal(r.contextBytes)}
+              formula={`${formatNumber(v.contextTokens, 7)} tokens × ${formatBytes(r.kvBytesPerToken)} (${formatNumber(r.kvBytesPerToken, 7)} B)`}
+            />
+            <Readout
+              label="HBM holds"
+              value={<span data-readout="contexts-hbm" data-value={hbm.contexts}>{r.weightsFit ? `${formatCount(hbm.contexts)} contexts` : 'weights do not fit'}</span>}
+              formula={`⌊(${r.gpus} × HBM × ${formatNumber(r.memoryUtilization * 100)}% − ${formatBytesDecimal(r.weightBytes)} weights) / context⌋ = ⌊${formatBytesDecimal(hbm.capacityBytes)} / ${formatBytesDecimal(r.contextBytes)}⌋`}
+            />
+            <Readout
+              label="Host DRAM holds"
+              value={<span data-readout="contexts-dram" data-value={dram.contexts}>{formatCount(dram.contexts)} contexts</span>}
+              formula={`⌊${formatBytesDecimal(dram.capacityBytes)} / ${formatBytesDecimal(r.contextBytes)}⌋; back in ${formatDuration(dram.reloadS)}`}
+            />
+            <Readout
+              label="Recompute one context"
+              value={<span data-readout="recompute" data-value={r.recomputeS}>{formatDuration(r.recomputeS)}</span>}
+              formula={`prefill on ${r.gpus} × ${r.acceleratorName}: max(${formatFlops(r.recomputeFlops)} / ${formatFlops(r.replicaFlops, true)}, ${formatBytesDecimal(r.recomputeBytes)} / ${formatBandwidth(r.replicaMemBandwidth)}), ${r.recomputeBound}-bound`}
+            />
+            <Readout
+              emphasis
+              label={`Where the ${formatCount(v.agents)} agents wait`}
+              value={<span data-readout="placement">{placementText(r)}</span>}
+              formula="fastest reload first; each tier takes ⌊capacity / context⌋"
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r ? (
+          <>
+            {r.modelName} on a {r.nodeName}: {v.kvDtype.toUpperCase()} KV, {v.weightDtype.toUpperCase()} weights, {formatNumber(r.memoryUtilization * 100)}% of
+            HBM usable, recompute at {formatNumber(r.mfu * 100)}% MFU. Reload time = Σ hop latencies + context bytes / the slowest hop&apos;s bandwidth
+            (blocks stream through the chain). Each GPU reads its share over its own PCIe link, so host DRAM, drives and NICs all arrive through{' '}
+            {r.gpus} host links. Bandwidths are effective ones from src/sim/catalog/links.ts (measured, vendor spec or derived, each with its source);
+            latencies are assumed orders of magnitude. {r.notes.join(' ')}
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Drag <em>Host DRAM for KV</em> from 1 TB to 2 TB: the DRAM tier moves right and holds twice the contexts; agents move up from the
+            pool and the drives. Its reload time does not change: capacity and bandwidth are separate knobs.
+          </li>
+          <li>
+            Switch the <em>Path to the remote pool</em> to TCP: the pool drops below the drives, and the agents it held wait on NVMe instead. Then
+            pick <em>One Gen4 drive</em> for the local NVMe: one drive still beats recompute at 100k tokens, but by how much?
+          </li>
+          <li>
+            Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded region rises. Recompute of a short
+            context is cheap, so a slow tier stops paying off (lesson 07.05 works out where).
+          </li>
+          <li>
+            Pick <em>DGX B200</em>: HBM holds more, the GPUs recompute faster, and the dashed line rises, but the PCIe links, drives and NICs
+            are the same as the H100&apos;s.
+          </li>
+        </ul>
+      }
+    >
+      {r ? (
+        <div className="ladder-figures">
+          <LadderChart
+            tiers={r.tiers}
+            breakEvenBandwidth={r.breakEvenBandwidth}
+            recomputeS={r.recomputeS}
+            demandBytes={r.demandBytes}
+            agents={v.agents}
+            title={`The KV memory ladder of a ${r.nodeName}: capacity against bandwidth into HBM, ${r.modelName}`}
+          />
+          <BarChart
+            title={`Time to bring one ${formatBytesDecimal(r.contextBytes)} context back to HBM, against recomputing it`}
+            description="One horizontal bar per tier below HBM: the time to reload one agent context over that tier's path. The rule marks the time to recompute it by prefill."
+            categories={below.map((t) => t.name)}
+            series={[{ name: 'Reload one context', values: below.map((t) => t.reloadS) }]}
+            orientation="horizontal"
+            value={{ label: 'Time to HBM', scale: 'log', domain: barDomain, format: (s) => formatDuration(s), ticks: durationTicks }}
+            markers={barMarkers}
+            height={190}
+          />
+          <div className="ladder-table-wrap">
+            <table className="ladder-table" data-figure="ladder-table">
+              <caption>
+                The ladder in numbers: {formatCount(v.agents)} agents of {formatCount(v.contextTokens)} tokens ({formatBytesDecimal(r.demandBytes)} of KV)
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Tier</th>
+                  <th scope="col">KV capacity</th>
+                  <th scope="col" className="ladder-col-detail">
+                    Path into HBM
+                  </th>
+                  <th scope="col">Bandwidth</th>
+                  <th scope="col">Holds</th>
+                  <th scope="col">Reload one</th>
+                  <th scope="col" className="ladder-col-detail">
+                    vs recompute
+                  </th>
+                  <th scope="col">Agents waiting</th>
+                </tr>
+              </thead>
+              <tbody>
+                {r.tiers.map((t) => (
+                  <tr key={t.id} data-tier={t.id}>
+                    <th scope="row">{t.name}</th>
+                    <td>{formatBytesDecimal(t.capacityBytes)}</td>
+                    <td className="ladder-col-detail ladder-path">{pathText(t)}</td>
+                    <td>{formatBandwidth(t.bandwidth)}</td>
+                    <td data-readout={`holds-${t.id}`} data-value={t.contexts}>
+                      {formatCount(t.contexts)}
+                    </td>
+                    <td data-readout={`reload-${t.id}`} data-value={t.reloadS}>
+                      {t.id === 'hbm' ? 'in place' : formatDuration(t.reloadS)}
+                    </td>
+                    <td className="ladder-col-detail">{t.id === 'hbm' ? '—' : `${formatRatio(t.speedupOverRecompute)} faster`}</td>
+                    <td data-readout={`wait-${t.id}`} data-value={agentsIn(r, t.id)}>
+                      {formatCount(agentsIn(r, t.id))}
+                    </td>
+                  </tr>
+                ))}
+                {r.unplaced > 0 ? (
+                  <tr data-tier="none">
+                    <th scope="row">Held nowhere</th>
+                    <td>—</td>
+                    <td className="ladder-col-detail ladder-path">recomputed by prefill</td>
+                    <td>—</td>
+                    <td>—</td>
+                    <td>{formatDuration(r.recomputeS)}</td>
+                    <td className="ladder-col-detail">—</td>
+                    <td data-readout="wait-none" data-value={r.unplaced}>
+                      {formatCount(r.unplaced)}
+                    </td>
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : (
+        <div />
+      )}
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * Inline figures for lesson 07.04's prose, computed by the same worker method as the memory-ladder widget (for
+ * the setups in schema.ts, the first of which is the widget's default), so prose and widget never disagree.
+ * Catalog constants (a link's bandwidth, a node's parts) are read on the main thread.
+ */
+import { useSimulation } from '../kit/useSimulation';
+import { findLink } from '../../sim/catalog/links';
+import { findNode, nodeTotals } from '../../sim/catalog/nodes';
+import { findAccelerator } from '../../sim/catalog/accelerators';
+import { findModel, weightBytes } from '../../sim/catalog/models';
+import {
+  formatBandwidth,
+  formatBytes,
+  formatBytesDecimal,
+  formatCount,
+  formatDuration,
+  formatNumber,
+  formatRatio,
+} from '../../lib/format';
+import type { LadderResponse } from '../../worker/hierarchyMethods';
+import type { LadderTier } from '../../sim/memoryLadder';
+import { FIGURES_REQUEST, type ProseSetup } from './schema';
+import { placementText } from './MemoryLadder';
+
+function Fig({ value, title }: { value: string | null; title?: string }) {
+  if (value === null)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  return (
+    <span className="figure" title={title}>
+      {value}
+    </span>
+  );
+}
+
+const tierOf = (r: LadderResponse, id: LadderTier['id']) => r.tiers.find((t) => t.id === id)!;
+
+const WHOLE = {
+  kv: (r: LadderResponse) => formatBytes(r.kvBytesPerToken),
+  contextBytes: (r: LadderResponse) => formatBytesDecimal(r.contextBytes),
+  contextTokens: (r: LadderResponse) => `${formatNumber(r.request.contextTokens, 7)} tokens`,
+  weights: (r: LadderResponse) => formatBytesDecimal(r.weightBytes),
+  usableHbm: (r: LadderResponse) => formatBytesDecimal(r.usableHbmBytes),
+  recompute: (r: LadderResponse) => formatDuration(r.recomputeS),
+  recomputeFlops: (r: LadderResponse) => `${formatNumber(r.recomputeFlops / 1e15, 3)} PFLOP`,
+  replicaFlops: (r: LadderResponse) => `${formatNumber(r.replicaFlops / 1e15, 3)} PFLOP/s`,
+  breakEven: (r: LadderResponse) => formatBandwidth(r.breakEvenBandwidth),
+  demand: (r: LadderResponse) => formatBytesDecimal(r.demandBytes),
+  agents: (r: LadderResponse) => formatCount(r.request.agents),
+  placement: (r: LadderResponse) => placementText(r),
+  unplaced: (r: LadderResponse) => formatCount(r.unplaced),
+  /** HBM bandwidth over host-link bandwidth: how much slower the first step down is. */
+  dramStepDown: (r: LadderResponse) => formatRatio(tierOf(r, 'hbm').bandwidth / tierOf(r, 'dram').bandwidth, 2),
+  /** DRAM capacity over HBM KV budget. */
+  dramStepOut: (r: LadderResponse) => formatRatio(tierOf(r, 'dram').capacityBytes / tierOf(r, 'hbm').capacityBytes, 2),
+  /** Contexts held by DRAM, NVMe and the pool together, against HBM's. */
+  belowOverHbm: (r: LadderResponse) =>
+    formatRatio((tierOf(r, 'dram').contexts + tierOf(r, 'nvme').contexts + tierOf(r, 'remote').contexts) / Math.max(1, tierOf(r, 'hbm').contexts), 2),
+} as const;
+
+const TIER = {
+  capacity: (t: LadderTier) => formatBytesDecimal(t.capacityBytes),
+  bandwidth: (t: LadderTier) => formatBandwidth(t.bandwidth),
+  latency: (t: LadderTier) => formatDuration(t.latency),
+  contexts: (t: LadderTier) => formatCount(t.contexts),
+  reload: (t: LadderTier) => formatDuration(t.reloadS),
+  speedup: (t: LadderTier) => formatRatio(t.speedupOverRecompute, 2),
+  /** Contexts per second the path can deliver: 1 / reload time. */
+  perSecond: (t: LadderTier) => `${formatNumber(1 / t.reloadS, 2)} per second`,
+} as const;
+
+export type WholeMetric = keyof typeof WHOLE;
+export type TierMetric = keyof typeof TIER;
+export const WHOLE_METRIC_KEYS = Object.keys(WHOLE) as WholeMetric[];
+export const TIER_METRIC_KEYS = Object.keys(TIER) as TierMetric[];
+
+/** Text of one figure, from a worker result (exported for the tests). */
+export function figureText(r: LadderResponse, m: WholeMetric | TierMetric, tier?: LadderTier['id']): string {
+  if (tier) return TIER[m as TierMetric](tierOf(r, tier));
+  return WHOLE[m as WholeMetric](r);
+}
+
+/** A figure of one of the lesson's ladder setups (schema.ts PROSE_SETUPS): of the whole node, or of one tier. */
+export function LadderFig({ s = 'ladder', m, tier }: { s?: ProseSetup; m: WholeMetric | TierMetric; tier?: LadderTier['id'] }) {
+  const sim = useSimulation('hierarchyFigures', FIGURES_REQUEST);
+  const r = sim.result?.[s];
+  return <Fig value={r ? figureText(r, m, tier) : null} title={r ? `${r.modelName} on a ${r.nodeName}` : undefined} />;
+}
+
+/** A node's part from the node catalog: host DRAM, data drives, NICs, HBM (main thread: catalog constants). */
+export function NodeFig({ node = 'dgx-h100', m }: { node?: string; m: 'hostDram' | 'nvme' | 'nvmeDrives' | 'nvmeBandwidth' | 'nics' | 'nicLine' | 'hbm' | 'hbmBandwidth' | 'hostLinks' }) {
+  const n = findNode(node);
+  if (!n) return <span className="figure-missing">[unknown node {node}]</span>;
+  const t = nodeTotals(n);
+  const nic = findLink(n.nics[0].link);
+  const text: Record<typeof m, () => string> = {
+    hostDram: () => formatBytesDecimal(t.hostDramBytes),
+    nvme: () => formatBytesDecimal(t.nvmeBytes),
+    nvmeDrives: () => `${n.nvme.drives} × ${formatBytesDecimal(n.nvme.capacityBytes / n.nvme.drives)}`,
+    nvmeBandwidth: () => formatBandwidth(t.nvmeReadBandwidth),
+    nics: () => `${n.nics[0].count} × ${formatNumber(((nic?.lineRate ?? 0) * 8) / 1e9)} Gb/s`,
+    nicLine: () => formatBandwidth(t.nicLineRate),
+    hbm: () => formatBytesDecimal(t.hbmBytes),
+    hbmBandwidth: () => formatBandwidth(t.hbmBandwidth),
+    hostLinks: () => formatBandwidth(t.hostLinkEffectiveBandwidth),
+  };
+  return <Fig value={text[m]()} title={n.source} />;
+}
+
+/** A link's effective bandwidth (or latency), times `count` links in parallel. */
+export function LinkBw({ id, count = 1, m = 'bandwidth' }: { id: string; count?: number; m?: 'bandwidth' | 'line' | 'latency' }) {
+  const l = findLink(id);
+  if (!l) return <span className="figure-missing">[unknown link {id}]</span>;
+  const v = m === 'latency' ? formatDuration(l.latency) : formatBandwidth((m === 'line' ? l.lineRate : l.effectiveBandwidth) * count);
+  return <Fig value={v} title={l.source} />;
+}
+
+/** An accelerator's HBM capacity or bandwidth, or a model's weight bytes (catalog constants). */
+export function CatalogFig({ accelerator, model, m }: { accelerator?: string; model?: string; m: 'memory' | 'bandwidth' | 'weightsBf16' | 'params' }) {
+  if (m === 'weightsBf16' || m === 'params') {
+    const md = findModel(model ?? '');
+    if (!md) return <span className="figure-missing">[unknown model {model}]</span>;
+    return <Fig value={m === 'params' ? `${formatNumber(md.totalParams / 1e9, 3)} B` : formatBytesDecimal(weightBytes(md, 'bf16'))} title={md.source} />;
+  }
+  const a = findAccelerator(accelerator ?? '');
+  if (!a) return <span className="figure-missing">[unknown accelerator {accelerator}]</span>;
+  return <Fig value={m === 'memory' ? formatBytesDecimal(a.memoryBytes) : formatBandwidth(a.memBandwidth)} title={a.source} />;
+}

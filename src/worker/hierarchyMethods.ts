@@ -1,0 +1,261 @@
+/**
+ * Worker methods of lesson 07.04 (the KV memory hierarchy): the memory ladder of one node for one model and
+ * context length (capacity, bandwidth and latency of each tier's path into HBM, contexts held, reload time of one
+ * context against its recompute time, where N agents wait), and the lesson's inline figures. Plain structured-
+ * cloneable arguments (catalog ids); every figure comes from src/sim/memoryLadder.ts and the catalogs.
+ */
+import { CatalogError, resolveAccelerator, resolveLink, resolveModel, resolveNode } from '../sim/catalog/index';
+import type { LinkSpec } from '../sim/catalog/links';
+import type { NodeSpec } from '../sim/catalog/nodes';
+import { effectiveFlops, effectiveMemBandwidth, prefillCost } from '../sim/cost';
+import { computeFootprint } from '../sim/footprint';
+import { ladderHardware, memoryLadder, type LadderResult } from '../sim/memoryLadder';
+import { MODELS } from '../sim/catalog/models';
+
+export class HierarchyRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+function wrap<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof CatalogError || e instanceof RangeError) throw new HierarchyRequestError(e.message);
+    throw e;
+  }
+}
+
+function wholeIn(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new HierarchyRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+
+function numberIn(name: string, v: number, min: number, max: number): number {
+  if (!(Number.isFinite(v) && v >= min && v <= max))
+    throw new HierarchyRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+
+export type LadderDtype = 'bf16' | 'fp8';
+
+/** The node's data drives ('node': as catalogued) or a different kind and count of drive in their place. */
+export type NvmeChoice = 'node' | 'one-drive' | 'gen5';
+
+/** The path to the remote pool: the node's own NICs at their derived effective rate, or a catalog link id. */
+export type RemoteChoice = 'node-nics' | string;
+
+export interface LadderRequest {
+  nodeId: string;
+  modelId: string;
+  kvDtype: LadderDtype;
+  weightDtype: LadderDtype;
+  contextTokens: number;
+  agents: number;
+  /** Host DRAM given to the KV cache, TB (10¹² bytes). */
+  dramTB: number;
+  nvme: NvmeChoice;
+  remote: RemoteChoice;
+  /** Remote pool capacity for this node's agents, TB. */
+  poolTB: number;
+}
+
+/** Fixed settings of the ladder, shared with the calculator's defaults. */
+export const LADDER_MEMORY_UTILIZATION = 0.9;
+export const LADDER_MFU = 0.5;
+
+export interface LadderResponse extends LadderResult {
+  request: LadderRequest;
+  nodeName: string;
+  modelName: string;
+  modelMaxContext: number;
+  acceleratorName: string;
+  gpus: number;
+  /** The node's own host DRAM and its data drives, as catalogued. */
+  nodeHostDramBytes: number;
+  nodeNvme: { drives: number; capacityBytes: number; linkName: string };
+  /** The node's scale-out NICs: count, line rate of one, and all of them at their effective rate. */
+  nodeNics: { count: number; perNicLineRate: number; lineRate: number; effectiveBandwidth: number; linkName: string };
+  /** Line rate of the chosen remote path (count × line rate of one), bytes/s. */
+  remoteLineRate: number;
+  memoryUtilization: number;
+  mfu: number;
+  /** Replica FLOP/s and HBM bytes/s achieved for the recompute (tp · peak · mfu, tp · bw · mbu). */
+  replicaFlops: number;
+  replicaMemBandwidth: number;
+  recomputeFlops: number;
+  recomputeBytes: number;
+  notes: string[];
+}
+
+function checkDtype(name: string, v: string): LadderDtype {
+  if (v !== 'bf16' && v !== 'fp8') throw new HierarchyRequestError(`${name} must be bf16 or fp8, got ${String(v)}`);
+  return v;
+}
+
+function nvmePath(node: NodeSpec, choice: NvmeChoice): { link: LinkSpec; drives: number; capacityBytes: number } {
+  const perDrive = node.nvme.capacityBytes / Math.max(1, node.nvme.drives);
+  switch (choice) {
+    case 'node':
+      return { link: resolveLink(node.nvme.link), drives: node.nvme.drives, capacityBytes: node.nvme.capacityBytes };
+    case 'one-drive':
+      return { link: resolveLink(node.nvme.link), drives: 1, capacityBytes: perDrive };
+    case 'gen5':
+      return { link: resolveLink('nvme-gen5'), drives: node.nvme.drives, capacityBytes: node.nvme.capacityBytes };
+    default:
+      throw new HierarchyRequestError(`nvme must be node, one-drive or gen5, got ${String(choice)}`);
+  }
+}
+
+function remotePath(node: NodeSpec, choice: RemoteChoice): { link: LinkSpec; count: number } {
+  if (choice === 'node-nics') {
+    if (!node.nics.length) throw new HierarchyRequestError(`node ${node.id} has no scale-out NICs`);
+    const g = node.nics[0];
+    return { link: resolveLink(g.link), count: g.count };
+  }
+  const link = resolveLink(choice);
+  if (link.kind !== 'rdma' && link.kind !== 'ethernet')
+    throw new HierarchyRequestError(`the remote pool is reached over the network: pick an RDMA or Ethernet link, not ${link.id}`);
+  return { link, count: 1 };
+}
+
+export function memoryLadderMethod(req: LadderRequest): LadderResponse {
+  const kvDtype = checkDtype('kvDtype', req.kvDtype);
+  const weightDtype = checkDtype('weightDtype', req.weightDtype);
+  const contextTokens = wholeIn('contextTokens', req.contextTokens, 1, 10_000_000);
+  const agents = wholeIn('agents', req.agents, 0, 1_000_000);
+  const dramTB = numberIn('dramTB', req.dramTB, 0, 100);
+  const poolTB = numberIn('poolTB', req.poolTB, 0, 100_000);
+  return wrap(() => {
+    const node = resolveNode(req.nodeId);
+    const model = resolveModel(req.modelId);
+    const accelerator = resolveAccelerator(node.accelerator);
+    const hostLink = resolveLink(accelerator.hostLink);
+    const nvme = nvmePath(node, req.nvme);
+    const remote = remotePath(node, req.remote);
+    const input = {
+      node,
+      accelerator,
+      model,
+      kvDtype,
+      weightDtype,
+      memoryUtilization: LADDER_MEMORY_UTILIZATION,
+      mfu: LADDER_MFU,
+      contextTokens,
+      agents,
+      dramForKvBytes: dramTB * 1e12,
+      hostLink,
+      nvmeLink: nvme.link,
+      nvmeDrives: nvme.drives,
+      nvmeCapacityBytes: nvme.capacityBytes,
+      remoteLink: remote.link,
+      remoteCount: remote.count,
+      poolBytes: poolTB * 1e12,
+    };
+    const r = memoryLadder(input);
+    const hw = ladderHardware(input);
+    const cost = prefillCost(model, hw, contextTokens, 0);
+    const nicGroup = node.nics[0];
+    const nicLink = resolveLink(nicGroup.link);
+    const nodeNics = {
+      count: nicGroup.count,
+      perNicLineRate: nicLink.lineRate,
+      lineRate: nicLink.lineRate * nicGroup.count,
+      effectiveBandwidth: nicLink.effectiveBandwidth * nicGroup.count,
+      linkName: nicLink.name,
+    };
+    const remoteLineRate = remote.link.lineRate * remote.count;
+    const notes: string[] = [];
+    if (!r.weightsFit)
+      notes.push(
+        `The weights (${(r.weightBytes / 1e9).toFixed(0)} GB) do not fit in ${(r.usableHbmBytes / 1e9).toFixed(0)} GB of usable HBM: no KV fits, and the recompute time assumes a node that could hold them.`,
+      );
+    if (dramTB * 1e12 > node.hostDramBytes)
+      notes.push(`More host DRAM than the ${node.name.split(' (')[0]} has (${node.hostDramBytes / 1e12} TB): a node with larger DIMMs.`);
+    if (remoteLineRate > nodeNics.lineRate * (1 + 1e-9))
+      notes.push(`The chosen remote path's line rate is more than this node's NICs carry (${nodeNics.count} × ${nicLink.lineRate * 8 / 1e9} Gb/s).`);
+    if (contextTokens > model.maxContext)
+      notes.push(`${contextTokens.toLocaleString('en-US')} tokens is longer than ${model.name}'s ${model.maxContext.toLocaleString('en-US')}-token context.`);
+    return {
+      ...r,
+      request: { ...req },
+      nodeName: node.name,
+      modelName: model.name,
+      modelMaxContext: model.maxContext,
+      acceleratorName: accelerator.name,
+      gpus: node.gpuCount,
+      nodeHostDramBytes: node.hostDramBytes,
+      nodeNvme: { drives: node.nvme.drives, capacityBytes: node.nvme.capacityBytes, linkName: resolveLink(node.nvme.link).name },
+      nodeNics,
+      remoteLineRate,
+      memoryUtilization: LADDER_MEMORY_UTILIZATION,
+      mfu: LADDER_MFU,
+      replicaFlops: effectiveFlops(hw),
+      replicaMemBandwidth: effectiveMemBandwidth(hw),
+      recomputeFlops: cost.flops,
+      recomputeBytes: cost.bytes,
+      notes,
+    };
+  });
+}
+
+/** Contexts that fit in HBM after the weights, for every catalog model on one node (the calculator's bars). */
+export interface ContextsPerModelRequest {
+  acceleratorId: string;
+  gpus: number;
+  kvDtype: LadderDtype;
+  weightDtype: LadderDtype;
+  contextTokens: number;
+  memoryUtilization: number;
+}
+
+export interface ContextsPerModelRow {
+  id: string;
+  name: string;
+  mla: boolean;
+  kvBytesPerToken: number;
+  contextBytes: number;
+  weightBytes: number;
+  kvBudgetBytes: number;
+  weightsFit: boolean;
+  contexts: number;
+}
+
+export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModelRow[] {
+  const kvDtype = checkDtype('kvDtype', req.kvDtype);
+  const weightDtype = checkDtype('weightDtype', req.weightDtype);
+  const gpus = wholeIn('gpus', req.gpus, 1, 64);
+  const contextTokens = wholeIn('contextTokens', req.contextTokens, 1, 10_000_000);
+  const memoryUtilization = numberIn('memoryUtilization', req.memoryUtilization, 0.01, 1);
+  const accelerator = wrap(() => resolveAccelerator(req.acceleratorId));
+  return MODELS.map((m) => {
+    const f = computeFootprint({ model: m, accelerator, kvDtype, weightDtype, contextTokens, gpus, memoryUtilization });
+    return {
+      id: m.id,
+      name: m.name,
+      mla: m.attention.kind === 'mla',
+      kvBytesPerToken: f.kvBytesPerToken,
+      contextBytes: f.contextBytes,
+      weightBytes: f.weightBytesTotal,
+      kvBudgetBytes: f.kvBudgetBytes,
+      weightsFit: f.weightsFit,
+      contexts: f.concurrentContexts,
+    };
+  });
+}
+
+/** The lesson's inline figures: the ladder for a few named setups (the first is the widget's default). */
+export interface HierarchyFiguresRequest {
+  setups: Record<string, LadderRequest>;
+}
+
+export function hierarchyFigures(req: HierarchyFiguresRequest): Record<string, LadderResponse> {
+  const out: Record<string, LadderResponse> = {};
+  for (const [k, s] of Object.entries(req.setups)) out[k] = memoryLadderMethod(s);
+  return out;
+}
+
+export const hierarchyMethods = { memoryLadder: memoryLadderMethod, contextsPerModel, hierarchyFigures };
