@@ -289,18 +289,20 @@ export function PauseArena() {
                       {x ? (
                         <>
                           <td data-label="Idle KV: HBM · DRAM">
-                            {formatBytesDecimal(idleHbmBytes(x, bpb))} ·{' '}
-                            {formatBytesDecimal(x.idleDramBlocks * bpb)}
+                            <span className="nw">{formatBytesDecimal(idleHbmBytes(x, bpb))}</span> ·{' '}
+                            <span className="nw">{formatBytesDecimal(x.idleDramBlocks * bpb)}</span>
                           </td>
                           <td data-label="Resumes in HBM">{formatPercent(x.resumes.inHbmShare)}</td>
                           <td data-label="Resume TTFT p50 · p90">
-                            {formatDuration(x.resumes.ttft.p50)} · {formatDuration(x.resumes.ttft.p90)}
+                            <span className="nw">{formatDuration(x.resumes.ttft.p50)}</span> ·{' '}
+                            <span className="nw">{formatDuration(x.resumes.ttft.p90)}</span>
                           </td>
-                          <td data-label="PCIe traffic">
+                          <td data-label="PCIe traffic" className="nw">
                             {formatBytesDecimal(x.pcieUpBytes + x.pcieDownBytes)}
                           </td>
                           <td data-label="Output · goodput">
-                            {formatNumber(x.outputTokensPerS)} tok/s · {formatPercent(x.goodputShare)}
+                            <span className="nw">{formatNumber(x.outputTokensPerS)} tok/s</span> ·{' '}
+                            <span className="nw">{formatPercent(x.goodputShare)}</span>
                           </td>
                         </>
                       ) : (

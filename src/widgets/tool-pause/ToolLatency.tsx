@@ -76,7 +76,6 @@ export function ToolLatency() {
           ...ttlMarker,
           label: `τ = ${formatDuration(v.ttlS, 2)}: ${formatPercent(r.selected.resumedInHbm)}`,
         },
-        { kind: 'point', x: v.ttlS, y: r.selected.resumedInHbm, tone: 'accent' },
       ]
     : [];
   const shareMarkers: Marker[] = r
