@@ -12,6 +12,7 @@ import { fleetMethods } from './fleetMethods';
 import { affinityMethods } from './affinityMethods';
 import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
+import { prefillMethods } from './prefillMethods';
 import { hierarchyMethods } from './hierarchyMethods';
 
 export class BadRequest extends Error {
@@ -89,6 +90,7 @@ export const methods = {
   ...offloadMethods,
   ...pauseMethods,
   ...hierarchyMethods,
+  ...prefillMethods,
 };
 
 export type Methods = typeof methods;

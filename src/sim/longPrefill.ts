@@ -1,0 +1,494 @@
+/**
+ * Lesson 07.10 (long-context prefill): one replica running N decoding sessions when a long prompt arrives, and
+ * an agent turn's prefill split into its matmul and attention parts.
+ *
+ * 1. `prefillTimeline` schedules the iterations one by one with the fleet simulator's batching rule
+ *    (src/sim/fleet/replica.ts, Sarathi-Serve's stall-free batching): every decoding sequence gets one token per
+ *    iteration and the prompt gets at most `chunk` tokens of it; without chunking the whole prompt runs alone in
+ *    one iteration and the decodes wait. Every iteration's time is the cost model's roofline
+ *    (src/sim/cost.ts iterationCost):
+ *      t_iter = max( FLOPs / (G · peak · MFU) , bytes / (G · BW · MBU) ).
+ *    The prompt's time to first token is the sum of the iterations that carry its chunks (it arrives at an
+ *    iteration boundary); the decodes' inter-token gap is the time between two of their tokens.
+ *    The timeline is what the fleet simulator computes for the same setup (tests/lesson-07-10.test.ts runs both),
+ *    with every iteration kept so a widget can draw and step through them.
+ *
+ * 2. `prefillSplit` prices n new tokens after c cached ones with the attention FLOPs divided by a kernel
+ *    speed-up s:
+ *      F = 2·P_body·n + 2·V·D  +  a·(n·c + n(n+1)/2) / s,        a = 2·L·H·(d_qk + d_v)
+ *    and the same bytes as cost.ts's prefillBytes, so s = 1 is exactly prefillCost. An agent turn of P tokens with
+ *    prefix hit rate h prefills n = (1 − h)·P after c = h·P.
+ *
+ * Pure: no DOM, no randomness. Units: seconds, FLOP, bytes, tokens.
+ */
+import type { ModelSpec } from './catalog/models';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  effectiveFlops,
+  effectiveMemBandwidth,
+  embeddingParams,
+  iterationCost,
+  prefillBytes,
+  type HardwareConfig,
+} from './cost';
+import { percentileSorted } from './fleet/metrics';
+
+// ───────────────────────────── 1. the chunked-prefill timeline ─────────────────────────────
+
+export interface TimelineSetup {
+  model: ModelSpec;
+  hw: HardwareConfig;
+  /** Tokens of the long prompt (none cached). */
+  promptTokens: number;
+  /** Sequences decoding on the replica when the prompt arrives. */
+  decodes: number;
+  /** Tokens in each decoding sequence's KV cache when the timeline starts. */
+  decodeContext: number;
+  /** Prefill tokens of the prompt per iteration at most, or false: the whole prompt in one iteration, decodes paused. */
+  chunk: number | false;
+  /** Decode-only iterations before the prompt arrives. Default 3. */
+  leadIterations?: number;
+  /** Iterations after the prompt's first token (the prompt then decodes too). Default 3. */
+  tailIterations?: number;
+}
+
+export type IterationKind = 'decode' | 'chunk' | 'whole';
+
+export interface TimelineIteration {
+  index: number;
+  startS: number;
+  endS: number;
+  durationS: number;
+  kind: IterationKind;
+  /** Prompt tokens computed in this iteration (the chunk), 0 for a decode-only iteration. */
+  prefillTokens: number;
+  /** Prompt tokens already in the KV cache before this iteration's chunk (its attention context). */
+  prefillCached: number;
+  /** Decoding sequences that produce a token in this iteration. */
+  decodeTokens: number;
+  flops: number;
+  bytes: number;
+  computeS: number;
+  memoryS: number;
+  bound: 'compute' | 'memory';
+  /** Whether the prompt's first token is sampled at the end of this iteration. */
+  firstToken: boolean;
+}
+
+export interface GapStats {
+  /** Gaps counted (one per decoding sequence and token). */
+  count: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface Timeline {
+  iterations: TimelineIteration[];
+  arrivalS: number;
+  firstTokenS: number;
+  /** firstTokenS − arrivalS: the sum of the iterations that carry the prompt. */
+  ttftS: number;
+  /** Iterations that carry the prompt (chunks, or the one whole prefill). */
+  prefillIterations: number;
+  /** Of those, the ones whose memory time exceeds their compute time. */
+  memoryBoundIterations: number;
+  /** Inter-token gaps of the decodes whose span overlaps the prefill, [arrival, first token]. */
+  gaps: GapStats;
+  /** Duration of the decode-only iteration just before the prompt arrives. */
+  decodeStepS: number;
+  /** The iteration that carries the most expensive chunk (the last one, at the longest context). */
+  longestPrefillIteration: number;
+  /** Timeline end, s. */
+  endS: number;
+}
+
+const MAX_ITERATIONS = 200_000;
+
+function checkSetup(s: TimelineSetup): void {
+  const whole = (name: string, v: number, min: number) => {
+    if (!Number.isInteger(v) || v < min) throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${v}`);
+  };
+  whole('promptTokens', s.promptTokens, 1);
+  whole('decodes', s.decodes, 0);
+  whole('decodeContext', s.decodeContext, 0);
+  if (s.chunk !== false) {
+    whole('chunk', s.chunk, 1);
+    if (Math.ceil(s.promptTokens / s.chunk) > MAX_ITERATIONS)
+      throw new RangeError(`chunk ${s.chunk} needs more than ${MAX_ITERATIONS} iterations for ${s.promptTokens} tokens`);
+  }
+  whole('leadIterations', s.leadIterations ?? 3, 0);
+  whole('tailIterations', s.tailIterations ?? 3, 0);
+}
+
+/**
+ * Quantiles of a list of gaps, each standing for `weight` tokens (every decoding sequence sees the same gap):
+ * linear interpolation between closest ranks, as the fleet simulator's summaries.
+ */
+function gapStats(gaps: number[], weight: number): GapStats {
+  if (gaps.length === 0 || weight <= 0) return { count: 0, mean: NaN, p50: NaN, p99: NaN, max: NaN };
+  const sorted = [...gaps].sort((a, b) => a - b);
+  let sum = 0;
+  for (const g of sorted) sum += g;
+  return {
+    count: sorted.length * weight,
+    mean: sum / sorted.length,
+    p50: percentileSorted(sorted, 0.5),
+    p99: percentileSorted(sorted, 0.99),
+    max: sorted[sorted.length - 1],
+  };
+}
+
+/**
+ * The replica's iterations from a few decode-only steps before the prompt arrives to a few after its first
+ * token. All decoding sequences start with `decodeContext` tokens and gain one per iteration they join; after its
+ * last chunk the prompt decodes too.
+ */
+export function prefillTimeline(setup: TimelineSetup): Timeline {
+  checkSetup(setup);
+  const { model, hw, promptTokens: P, decodes: N, decodeContext: D } = setup;
+  const lead = setup.leadIterations ?? 3;
+  const tail = setup.tailIterations ?? 3;
+  const iterations: TimelineIteration[] = [];
+  // Context of the decoding sequences (all equal); the prompt's own once it decodes.
+  let ctx = D;
+  let promptDone = 0;
+  let promptCtx = 0;
+  let promptDecoding = false;
+  let t = 0;
+  let firstTokenS = NaN;
+  let afterFirst = 0;
+  let decodeStepS = NaN;
+
+  const push = (kind: IterationKind, n: number, cached: number, decodeCtxs: number[]) => {
+    const cost = iterationCost(model, hw, {
+      prefill: n > 0 ? [{ newTokens: n, cachedTokens: cached }] : [],
+      decodeContextTokens: decodeCtxs,
+    });
+    const it: TimelineIteration = {
+      index: iterations.length,
+      startS: t,
+      endS: t + cost.time,
+      durationS: cost.time,
+      kind,
+      prefillTokens: n,
+      prefillCached: cached,
+      decodeTokens: decodeCtxs.length,
+      flops: cost.flops,
+      bytes: cost.bytes,
+      computeS: cost.computeTime,
+      memoryS: cost.memoryTime,
+      bound: cost.bound,
+      firstToken: false,
+    };
+    iterations.push(it);
+    t = it.endS;
+    return it;
+  };
+  // A decoding sequence attends to its context plus the token it is computing (as the fleet simulator counts).
+  const decodeCtxs = (withPrompt: boolean) => {
+    const out = new Array<number>(N).fill(ctx + 1);
+    if (withPrompt) out.push(promptCtx + 1);
+    return out;
+  };
+
+  for (let i = 0; i < lead; i++) {
+    const it = push('decode', 0, 0, decodeCtxs(false));
+    if (N > 0) ctx++;
+    decodeStepS = it.durationS;
+  }
+  if (lead === 0 && N > 0) decodeStepS = iterationCost(model, hw, { prefill: [], decodeContextTokens: decodeCtxs(false) }).time;
+  const arrivalS = t;
+
+  while (afterFirst < tail || !promptDecoding) {
+    if (!promptDecoding) {
+      if (setup.chunk === false) {
+        // Whole-prompt prefill: one iteration, the decodes wait (vLLM V0's default, Orca-style batching).
+        const it = push('whole', P, 0, []);
+        promptDone = P;
+        it.firstToken = true;
+      } else {
+        const n = Math.min(setup.chunk, P - promptDone);
+        const it = push('chunk', n, promptDone, decodeCtxs(false));
+        if (N > 0) ctx++;
+        promptDone += n;
+        if (promptDone >= P) it.firstToken = true;
+      }
+      if (promptDone >= P) {
+        promptDecoding = true;
+        firstTokenS = t;
+        promptCtx = P; // the sampled token's KV is written by the next iteration
+      }
+    } else {
+      push('decode', 0, 0, decodeCtxs(true));
+      if (N > 0) ctx++;
+      promptCtx++;
+      afterFirst++;
+    }
+  }
+
+  // Gaps of the decodes: a sequence's token at the end of every iteration it joins; the gap is the time since its
+  // previous token. Kept: the gaps whose span overlaps [arrival, first token].
+  const gaps: number[] = [];
+  if (N > 0) {
+    let last = NaN;
+    for (const it of iterations) {
+      if (it.decodeTokens === 0) continue; // the whole-prompt iteration: the decodes wait
+      if (Number.isFinite(last) && last < firstTokenS && it.endS > arrivalS) gaps.push(it.endS - last);
+      last = it.endS;
+    }
+  }
+
+  let prefillIterations = 0;
+  let memoryBound = 0;
+  let longest = -1;
+  for (const it of iterations) {
+    if (it.kind === 'decode') continue;
+    prefillIterations++;
+    if (it.bound === 'memory') memoryBound++;
+    if (longest < 0 || it.durationS > iterations[longest].durationS) longest = it.index;
+  }
+  return {
+    iterations,
+    arrivalS,
+    firstTokenS,
+    ttftS: firstTokenS - arrivalS,
+    prefillIterations,
+    memoryBoundIterations: memoryBound,
+    gaps: gapStats(gaps, N),
+    decodeStepS,
+    longestPrefillIteration: longest,
+    endS: t,
+  };
+}
+
+/** One point of the chunk-size sweep. */
+export interface ChunkPoint {
+  chunk: number;
+  ttftS: number;
+  gapP99S: number;
+  gapMaxS: number;
+  prefillIterations: number;
+  memoryBoundIterations: number;
+}
+
+export function chunkPoint(setup: Omit<TimelineSetup, 'chunk'>, chunk: number): ChunkPoint {
+  const tl = prefillTimeline({ ...setup, chunk, leadIterations: 1, tailIterations: 1 });
+  return {
+    chunk,
+    ttftS: tl.ttftS,
+    gapP99S: tl.gaps.p99,
+    gapMaxS: tl.gaps.max,
+    prefillIterations: tl.prefillIterations,
+    memoryBoundIterations: tl.memoryBoundIterations,
+  };
+}
+
+/** Powers of two times 1, 1.25, 1.5, 1.75 (four points an octave) from lo to hi, both included, as whole tokens. */
+export function chunkGrid(lo: number, hi: number): number[] {
+  const out = new Set<number>();
+  for (let p = 1; p <= hi * 2; p *= 2)
+    for (const f of [1, 1.25, 1.5, 1.75]) {
+      const v = Math.round(p * f);
+      if (v >= lo && v <= hi) out.add(v);
+    }
+  out.add(lo);
+  out.add(hi);
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * The chunk sizes that meet both SLOs: TTFT of the long prompt ≤ ttftSloS and p99 gap of the decodes ≤ itlSloS.
+ * TTFT falls and the gap rises with the chunk, so the feasible set is a range [lo, hi]; each end is refined to
+ * the whole token by bisection between the grid points that bracket it. null when no chunk meets both.
+ */
+export function feasibleChunks(
+  setup: Omit<TimelineSetup, 'chunk'>,
+  points: readonly ChunkPoint[],
+  ttftSloS: number,
+  itlSloS: number,
+): { lo: number; hi: number } | null {
+  const ok = (p: ChunkPoint) => p.ttftS <= ttftSloS && p.gapP99S <= itlSloS;
+  const idx = points.map((p, i) => (ok(p) ? i : -1)).filter((i) => i >= 0);
+  if (idx.length === 0) return null;
+  const first = idx[0];
+  const last = idx[idx.length - 1];
+  const meetsTtft = (c: number) => chunkPoint(setup, c).ttftS <= ttftSloS;
+  const meetsItl = (c: number) => chunkPoint(setup, c).gapP99S <= itlSloS;
+  // Smallest chunk meeting the TTFT SLO, between points[first − 1] (fails) and points[first] (meets).
+  let lo = points[first].chunk;
+  if (first > 0) {
+    let a = points[first - 1].chunk; // fails
+    let b = lo; // meets
+    while (b - a > 1) {
+      const m = Math.floor((a + b) / 2);
+      if (meetsTtft(m) && meetsItl(m)) b = m;
+      else a = m;
+    }
+    lo = b;
+  }
+  let hi = points[last].chunk;
+  if (last < points.length - 1) {
+    let a = hi; // meets
+    let b = points[last + 1].chunk; // fails
+    while (b - a > 1) {
+      const m = Math.floor((a + b) / 2);
+      if (meetsItl(m) && meetsTtft(m)) a = m;
+      else b = m;
+    }
+    hi = a;
+  }
+  return { lo, hi };
+}
+
+/**
+ * The chunk below which a chunk iteration is memory-bound at prompt position c: the n where
+ *   (F_decodes + 2·P_body·n + a·(n·c + n(n+1)/2)) / (G·peak·MFU) = (weights + KV of decodes and of c + n) / (G·BW·MBU).
+ * Found by bisection on the cost model itself (iterationCost), so it includes everything the iterations do.
+ * Returns 0 when even a one-token chunk is compute-bound, and Infinity when no chunk up to 1M tokens is.
+ */
+export function memoryBoundChunk(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  decodes: number,
+  decodeContext: number,
+  cachedTokens: number,
+): number {
+  const ctxs = new Array<number>(decodes).fill(decodeContext + 1);
+  const bound = (n: number) =>
+    iterationCost(model, hw, { prefill: [{ newTokens: n, cachedTokens }], decodeContextTokens: ctxs }).bound;
+  if (bound(1) === 'compute') return 0;
+  let a = 1;
+  let b = 1_000_000;
+  if (bound(b) === 'memory') return Infinity;
+  while (b - a > 1) {
+    const m = Math.floor((a + b) / 2);
+    if (bound(m) === 'memory') a = m;
+    else b = m;
+  }
+  return b;
+}
+
+// ───────────────────────────── 2. hit rate against the attention kernel ─────────────────────────────
+
+export interface PrefillSplit {
+  newTokens: number;
+  cachedTokens: number;
+  /** 2·P_body·n + the LM head (2·V·D) once. */
+  linearFlops: number;
+  /** a·(n·c + n(n+1)/2), before the kernel speed-up. */
+  attentionFlops: number;
+  attentionSpeedup: number;
+  /** The attention FLOPs' compute time after the speed-up, s. */
+  attentionS: number;
+  linearS: number;
+  computeS: number;
+  bytes: number;
+  memoryS: number;
+  /** max(computeS, memoryS). */
+  timeS: number;
+  bound: 'compute' | 'memory';
+  /** attentionFlops / (linearFlops + attentionFlops): the share of the work a kernel can speed up. */
+  attentionShare: number;
+}
+
+/**
+ * Prefill of n new tokens after c cached with attention `attentionSpeedup` times faster (Infinity: free). The
+ * speed-up divides the attention FLOPs' time only; the bytes (weights and KV) are cost.ts's prefillBytes.
+ */
+export function prefillSplit(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  newTokens: number,
+  cachedTokens: number,
+  attentionSpeedup = 1,
+): PrefillSplit {
+  if (!(Number.isFinite(newTokens) && newTokens >= 0)) throw new RangeError(`newTokens must be ≥ 0, got ${newTokens}`);
+  if (!(Number.isFinite(cachedTokens) && cachedTokens >= 0))
+    throw new RangeError(`cachedTokens must be ≥ 0, got ${cachedTokens}`);
+  if (!(attentionSpeedup >= 1)) throw new RangeError(`attentionSpeedup must be ≥ 1, got ${attentionSpeedup}`);
+  const n = newTokens;
+  const c = cachedTokens;
+  const G = effectiveFlops(hw);
+  const linearFlops = n > 0 ? 2 * bodyParams(model) * n + 2 * embeddingParams(model) : 0;
+  const attentionFlops = n > 0 ? attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2) : 0;
+  const linearS = linearFlops / G;
+  const attentionS = attentionFlops / attentionSpeedup / G;
+  const computeS = linearS + attentionS;
+  const bytes = n > 0 ? prefillBytes(model, hw, n, c) : 0;
+  const memoryS = bytes / effectiveMemBandwidth(hw);
+  const total = linearFlops + attentionFlops;
+  return {
+    newTokens: n,
+    cachedTokens: c,
+    linearFlops,
+    attentionFlops,
+    attentionSpeedup,
+    attentionS,
+    linearS,
+    computeS,
+    bytes,
+    memoryS,
+    timeS: Math.max(computeS, memoryS),
+    bound: computeS >= memoryS ? 'compute' : 'memory',
+    attentionShare: total > 0 ? attentionFlops / total : 0,
+  };
+}
+
+/** An agent turn of `contextTokens` tokens with prefix hit rate h: n = (1 − h)·P new after c = h·P cached. */
+export function turnPrefill(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  contextTokens: number,
+  hitRate: number,
+  attentionSpeedup = 1,
+): PrefillSplit {
+  if (!(hitRate >= 0 && hitRate < 1)) throw new RangeError(`hitRate must be in [0, 1), got ${hitRate}`);
+  const c = hitRate * contextTokens;
+  return prefillSplit(model, hw, contextTokens - c, c, attentionSpeedup);
+}
+
+/**
+ * The attention speed-up s that brings a turn at hit rate h0 down to the time of the standard kernel at h1:
+ * time(h0, s) = time(h1, 1). 1 when h0 is already as fast; Infinity when even free attention is not enough
+ * (the matmuls, or the memory side, of h0 alone take longer).
+ */
+export function speedupToMatch(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  contextTokens: number,
+  h0: number,
+  h1: number,
+): number {
+  const target = turnPrefill(model, hw, contextTokens, h1).timeS;
+  const at = turnPrefill(model, hw, contextTokens, h0);
+  if (at.timeS <= target) return 1;
+  if (at.memoryS >= target || at.linearS >= target) return Infinity;
+  // compute-bound at the target: linearS + attentionFlops / (s · G) = target
+  return at.attentionFlops / effectiveFlops(hw) / (target - at.linearS);
+}
+
+/**
+ * The hit rate at which the standard kernel matches the turn at h0 with attention s times faster: the h ≥ h0
+ * with time(h, 1) = time(h0, s), by bisection (time falls as h rises). Returns h0 when s = 1.
+ */
+export function hitRateEquivalent(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  contextTokens: number,
+  h0: number,
+  speedup: number,
+): number {
+  const target = turnPrefill(model, hw, contextTokens, h0, speedup).timeS;
+  let a = h0;
+  let b = 1 - 1e-9;
+  if (turnPrefill(model, hw, contextTokens, a).timeS <= target) return h0;
+  for (let i = 0; i < 60; i++) {
+    const m = (a + b) / 2;
+    if (turnPrefill(model, hw, contextTokens, m).timeS > target) a = m;
+    else b = m;
+  }
+  return (a + b) / 2;
+}

@@ -1,0 +1,585 @@
+/**
+ * Worker methods of lesson 07.10 (long-context prefill): the chunked-prefill timeline of one replica (the chosen
+ * chunk beside whole-prompt prefill), the chunk-size sweep against two SLOs, the prefill of an agent turn against
+ * its prefix hit rate and the attention kernel's speed-up, the lesson's inline figures, and the three prefill
+ * scenarios shipped with the fleet simulator. Plain structured-cloneable arguments (catalog ids); every figure
+ * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
+ */
+import { CatalogError, resolveAccelerator, resolveModel } from '../sim/catalog/index';
+import { kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/catalog/models';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  decodeCost,
+  defaultHardware,
+  effectiveFlops,
+  effectiveMemBandwidth,
+  kvReplication,
+  prefillCost,
+  weightBytesTouched,
+  type HardwareConfig,
+} from '../sim/cost';
+import { runScenario } from '../sim/fleet/run';
+import type { Scenario } from '../sim/fleet/scenario';
+import {
+  chunkGrid,
+  chunkPoint,
+  feasibleChunks,
+  hitRateEquivalent,
+  memoryBoundChunk,
+  prefillTimeline,
+  speedupToMatch,
+  turnPrefill,
+  type ChunkPoint,
+  type PrefillSplit,
+  type Timeline,
+  type TimelineSetup,
+} from '../sim/longPrefill';
+import type { JobContext } from './job';
+import noChunking from '../../scenarios/prefill/100k-no-chunking.json';
+import chunk2048 from '../../scenarios/prefill/100k-chunk-2048.json';
+import chunk512 from '../../scenarios/prefill/100k-chunk-512.json';
+
+export class PrefillRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+function wholeIn(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new PrefillRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+
+function numberIn(name: string, v: number, min: number, max: number): number {
+  if (!(Number.isFinite(v) && v >= min && v <= max))
+    throw new PrefillRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+
+export interface ReplicaChoice {
+  modelId: string;
+  acceleratorId: string;
+  /** GPUs per replica (tensor parallel). */
+  gpus: number;
+}
+
+function replica(req: ReplicaChoice): { model: ModelSpec; hw: HardwareConfig; name: string; acceleratorName: string } {
+  try {
+    const model = resolveModel(req.modelId);
+    const accelerator = resolveAccelerator(req.acceleratorId);
+    const hw = defaultHardware(accelerator, wholeIn('gpus', req.gpus, 1, 64));
+    return { model, hw, name: model.name, acceleratorName: accelerator.name };
+  } catch (e) {
+    if (e instanceof CatalogError || e instanceof RangeError) throw new PrefillRequestError(e.message);
+    throw e;
+  }
+}
+
+function guard<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError || e instanceof CatalogError) throw new PrefillRequestError(e.message);
+    throw e;
+  }
+}
+
+/** The replica's constants, for the formulas shown beside the figures. */
+export interface ReplicaFormula {
+  /** G · peak · MFU, FLOP/s. */
+  effectiveFlops: number;
+  /** G · BW · MBU, bytes/s. */
+  effectiveBandwidth: number;
+  peakFlopsPerGpu: number;
+  bandwidthPerGpu: number;
+  mfu: number;
+  mbu: number;
+  gpus: number;
+  /** 2 · P_body: FLOPs per prefilled token outside attention. */
+  bodyFlopsPerToken: number;
+  /** a = 2 · L · H · (d_qk + d_v): attention FLOPs per (query, key) pair. */
+  attentionFlopsPerPair: number;
+  /** Weight bytes a pass streams (all but the input embedding). */
+  weightBytesStreamed: number;
+  weightBytesTotal: number;
+  /** KV bytes per token across the replica (kvReplication included). */
+  kvBytesPerToken: number;
+  /** KV the replica can hold: 90% of HBM less the weights, in tokens. */
+  kvCapacityTokens: number;
+}
+
+function formulaOf(model: ModelSpec, hw: HardwareConfig): ReplicaFormula {
+  const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
+  const budget = Math.max(0, hw.tp * hw.accelerator.memoryBytes * 0.9 - weightBytes(model, hw.weightDtype));
+  return {
+    effectiveFlops: effectiveFlops(hw),
+    effectiveBandwidth: effectiveMemBandwidth(hw),
+    peakFlopsPerGpu: hw.accelerator.bf16Flops,
+    bandwidthPerGpu: hw.accelerator.memBandwidth,
+    mfu: hw.mfu,
+    mbu: hw.mbu,
+    gpus: hw.tp,
+    bodyFlopsPerToken: 2 * bodyParams(model),
+    attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
+    weightBytesStreamed: weightBytesTouched(model, hw.weightDtype, 1e9),
+    weightBytesTotal: weightBytes(model, hw.weightDtype),
+    kvBytesPerToken: kv,
+    kvCapacityTokens: Math.floor(budget / kv),
+  };
+}
+
+// ───────────────────────────── widget 1: the timeline ─────────────────────────────
+
+export interface TimelineRequest extends ReplicaChoice {
+  promptTokens: number;
+  decodes: number;
+  decodeContext: number;
+  /** Prefill tokens per iteration; ignored when `chunked` is false. */
+  chunk: number;
+  chunked: boolean;
+}
+
+/** Where a timeline's TTFT goes: TTFT = own + ride + memory, exactly. */
+export interface TtftBreakdown {
+  /** The prompt's own FLOPs over G·peak·MFU (its chunks' prefill FLOPs). */
+  ownS: number;
+  /** The decodes' FLOPs in the chunk iterations (they ride along). */
+  rideS: number;
+  /** What memory-bound chunk iterations add beyond their compute time. */
+  memoryS: number;
+}
+
+export interface TimelineRun extends Timeline {
+  chunk: number | false;
+  /** vLLM's max_num_batched_tokens for this schedule: chunk + decodes (chunked), or the prompt (whole). */
+  tokenBudget: number;
+  breakdown: TtftBreakdown;
+}
+
+export interface TimelineResponse {
+  modelName: string;
+  acceleratorName: string;
+  gpus: number;
+  promptTokens: number;
+  decodes: number;
+  decodeContext: number;
+  /** The schedule asked for. */
+  run: TimelineRun;
+  /** Whole-prompt prefill of the same prompt beside the same decodes (the reference). */
+  whole: TimelineRun;
+  formula: ReplicaFormula;
+  /** KV tokens the setup needs at the end (decodes' contexts and the prompt). */
+  kvTokensNeeded: number;
+}
+
+function breakdownOf(tl: Timeline, G: number, model: ModelSpec): TtftBreakdown {
+  // t = max(compute, memory) = compute + max(0, memory − compute), and compute = (prompt FLOPs + decode FLOPs) / G.
+  let computeSum = 0;
+  let ownFlops = 0;
+  let memory = 0;
+  for (const it of tl.iterations) {
+    if (it.kind === 'decode') continue;
+    computeSum += it.computeS;
+    ownFlops += chunkFlops(model, it.prefillTokens, it.prefillCached);
+    memory += Math.max(0, it.memoryS - it.computeS);
+  }
+  const own = ownFlops / G;
+  return { ownS: own, rideS: Math.max(0, computeSum - own), memoryS: memory };
+}
+
+/** cost.ts prefillFlops of one chunk (body, LM head once, causal attention pairs). */
+function chunkFlops(model: ModelSpec, n: number, c: number): number {
+  if (n <= 0) return 0;
+  const embed = model.vocabSize * model.hiddenSize;
+  return 2 * bodyParams(model) * n + 2 * embed + attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2);
+}
+
+function runOf(setup: TimelineSetup, G: number): TimelineRun {
+  const tl = guard(() => prefillTimeline(setup));
+  return {
+    ...tl,
+    chunk: setup.chunk,
+    tokenBudget: setup.chunk === false ? setup.promptTokens : setup.chunk + setup.decodes,
+    breakdown: breakdownOf(tl, G, setup.model),
+  };
+}
+
+interface TimelineInputs {
+  promptTokens: number;
+  decodes: number;
+  decodeContext: number;
+}
+
+function timelineInputs(req: TimelineInputs): TimelineInputs {
+  return {
+    promptTokens: wholeIn('promptTokens', req.promptTokens, 1_000, 1_000_000),
+    decodes: wholeIn('decodes', req.decodes, 0, 1024),
+    decodeContext: wholeIn('decodeContext', req.decodeContext, 0, 1_000_000),
+  };
+}
+
+export function prefillTimelineRun(req: TimelineRequest): TimelineResponse {
+  const { model, hw, name, acceleratorName } = replica(req);
+  const inp = timelineInputs(req);
+  const chunk = req.chunked ? wholeIn('chunk', req.chunk, 16, 1_000_000) : false;
+  const G = effectiveFlops(hw);
+  const base = { model, hw, ...inp };
+  const run = runOf({ ...base, chunk }, G);
+  const whole = chunk === false ? run : runOf({ ...base, chunk: false }, G);
+  const tail = run.iterations.length - run.iterations.findIndex((it) => it.firstToken) - 1;
+  return {
+    modelName: name,
+    acceleratorName,
+    gpus: hw.tp,
+    ...inp,
+    run,
+    whole,
+    formula: formulaOf(model, hw),
+    kvTokensNeeded: inp.decodes * (inp.decodeContext + run.iterations.length) + inp.promptTokens + Math.max(0, tail),
+  };
+}
+
+// ───────────────────────────── widget 2: the chunk-size sweep ─────────────────────────────
+
+export interface TradeoffRequest extends ReplicaChoice {
+  promptTokens: number;
+  decodes: number;
+  decodeContext: number;
+  /** TTFT SLO of the long prompt, s. */
+  ttftSloS: number;
+  /** p99 inter-token gap SLO of the decodes, s. */
+  itlSloS: number;
+  /** The chunk whose figures are read out. */
+  chunk: number;
+}
+
+export interface TradeoffResponse {
+  modelName: string;
+  acceleratorName: string;
+  gpus: number;
+  points: ChunkPoint[];
+  /** Whole-prompt prefill: TTFT and the decodes' gap (one stall). */
+  whole: { ttftS: number; gapP99S: number; gapMaxS: number };
+  /** The chunk read out. */
+  at: ChunkPoint;
+  /** Chunk sizes meeting both SLOs, to the token; null when none does. */
+  feasible: { lo: number; hi: number } | null;
+  ttftSloS: number;
+  itlSloS: number;
+  /** Below this chunk an iteration at the prompt's middle is memory-bound (weights and KV streamed per iteration). */
+  memoryBoundBelow: number;
+  /** The decode-only iteration (the floor of every gap). */
+  decodeStepS: number;
+  formula: ReplicaFormula;
+}
+
+export function chunkTradeoff(req: TradeoffRequest): TradeoffResponse {
+  const { model, hw, name, acceleratorName } = replica(req);
+  const inp = timelineInputs(req);
+  const ttftSloS = numberIn('ttftSloS', req.ttftSloS, 0.01, 3600);
+  const itlSloS = numberIn('itlSloS', req.itlSloS, 1e-4, 60);
+  const chunk = wholeIn('chunk', req.chunk, 16, 1_000_000);
+  const setup = { model, hw, ...inp };
+  const hi = Math.max(64, Math.min(32_768, inp.promptTokens));
+  const points = guard(() => chunkGrid(32, hi).map((c) => chunkPoint(setup, c)));
+  const whole = guard(() => prefillTimeline({ ...setup, chunk: false, leadIterations: 1, tailIterations: 1 }));
+  return {
+    modelName: name,
+    acceleratorName,
+    gpus: hw.tp,
+    points,
+    whole: { ttftS: whole.ttftS, gapP99S: whole.gaps.p99, gapMaxS: whole.gaps.max },
+    at: guard(() => chunkPoint(setup, chunk)),
+    feasible: guard(() => feasibleChunks(setup, points, ttftSloS, itlSloS)),
+    ttftSloS,
+    itlSloS,
+    memoryBoundBelow: memoryBoundChunk(model, hw, inp.decodes, inp.decodeContext, Math.floor(inp.promptTokens / 2)),
+    decodeStepS: whole.decodeStepS,
+    formula: formulaOf(model, hw),
+  };
+}
+
+// ───────────────────────────── widget 3: hit rate against the kernel ─────────────────────────────
+
+export interface HitKernelRequest extends ReplicaChoice {
+  contextTokens: number;
+  /** The hit rate the agent has (0..1). */
+  hitFrom: number;
+  /** The hit rate it could have. */
+  hitTo: number;
+  /** Attention kernel speed-up (×). */
+  speedup: number;
+}
+
+export interface HitKernelResponse {
+  modelName: string;
+  acceleratorName: string;
+  gpus: number;
+  contextTokens: number;
+  hitFrom: number;
+  hitTo: number;
+  speedup: number;
+  /** Hit rates of the curves. */
+  hits: number[];
+  /** Turn prefill time at each hit rate: standard kernel, attention `speedup`× faster, attention free. */
+  standard: number[];
+  faster: number[];
+  free: number[];
+  /** The three cases compared. */
+  fromStandard: PrefillSplit;
+  fromFaster: PrefillSplit;
+  toStandard: PrefillSplit;
+  /** Attention speed-up that would bring hitFrom down to hitTo's time; Infinity if none can. */
+  speedupToMatch: number;
+  /** Hit rate at which the standard kernel matches hitFrom with the faster kernel. */
+  hitEquivalent: number;
+  /** Prefill time at hitFrom with attention free. */
+  fromFreeS: number;
+  formula: ReplicaFormula;
+}
+
+export function hitRateVsKernel(req: HitKernelRequest): HitKernelResponse {
+  const { model, hw, name, acceleratorName } = replica(req);
+  const P = wholeIn('contextTokens', req.contextTokens, 1_000, 1_000_000);
+  const h0 = numberIn('hitFrom', req.hitFrom, 0, 0.999);
+  const h1 = numberIn('hitTo', req.hitTo, 0, 0.999);
+  const s = numberIn('speedup', req.speedup, 1, 100);
+  const hits: number[] = [];
+  for (let i = 0; i <= 100; i++) hits.push(0.5 + (0.495 * i) / 100);
+  for (const h of [h0, h1]) if (!hits.some((x) => Math.abs(x - h) < 1e-9)) hits.push(h);
+  hits.sort((a, b) => a - b);
+  const at = (h: number, sp: number) => guard(() => turnPrefill(model, hw, P, h, sp));
+  return {
+    modelName: name,
+    acceleratorName,
+    gpus: hw.tp,
+    contextTokens: P,
+    hitFrom: h0,
+    hitTo: h1,
+    speedup: s,
+    hits,
+    standard: hits.map((h) => at(h, 1).timeS),
+    faster: hits.map((h) => at(h, s).timeS),
+    free: hits.map((h) => at(h, Infinity).timeS),
+    fromStandard: at(h0, 1),
+    fromFaster: at(h0, s),
+    toStandard: at(h1, 1),
+    speedupToMatch: guard(() => speedupToMatch(model, hw, P, h0, h1)),
+    hitEquivalent: guard(() => hitRateEquivalent(model, hw, P, h0, s)),
+    fromFreeS: at(h0, Infinity).timeS,
+    formula: formulaOf(model, hw),
+  };
+}
+
+// ───────────────────────────── the lesson's figures ─────────────────────────────
+
+export interface PrefillFiguresRequest extends ReplicaChoice {
+  promptTokens: number;
+  decodes: number;
+  decodeContext: number;
+  /** Chunk sizes whose timelines the prose quotes. */
+  chunks: number[];
+  /** Agent turn for the hit-rate section. */
+  turnContext: number;
+  hitFrom: number;
+  hitTo: number;
+  speedup: number;
+}
+
+export interface ChunkFigures {
+  chunk: number;
+  ttftS: number;
+  gapMaxS: number;
+  gapP99S: number;
+  prefillIterations: number;
+  memoryBoundIterations: number;
+  breakdown: TtftBreakdown;
+  /** The most expensive chunk iteration: its tokens, context, duration, compute and memory time. */
+  longest: { tokens: number; cached: number; durationS: number; computeS: number; memoryS: number };
+  firstChunkS: number;
+}
+
+export interface PrefillFiguresResponse {
+  modelName: string;
+  acceleratorName: string;
+  formula: ReplicaFormula;
+  /** The whole prompt alone: prefillCost(P, 0). */
+  wholeS: number;
+  wholeComputeS: number;
+  wholeMemoryS: number;
+  /** Of the whole prompt's FLOPs, the share that is attention. */
+  wholeAttentionShare: number;
+  /** The decode-only iteration of the N decodes. */
+  decodeStepS: number;
+  /** Decode-only steps the decodes would have taken during the whole prefill. */
+  stepsLost: number;
+  /** The decodes' FLOPs per iteration over G (their compute time when riding along). */
+  decodeComputeS: number;
+  decodeMemoryS: number;
+  chunks: ChunkFigures[];
+  /** Memory-bound below this chunk, at the prompt's start, middle and end. */
+  memoryBoundAt: { start: number; middle: number; end: number };
+  turn: {
+    fromStandard: PrefillSplit;
+    fromFaster: PrefillSplit;
+    toStandard: PrefillSplit;
+    speedupToMatch: number;
+    hitEquivalent: number;
+    fromFreeS: number;
+  };
+}
+
+const figuresCache = new Map<string, PrefillFiguresResponse>();
+
+export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresResponse {
+  const key = JSON.stringify(req);
+  const hit = figuresCache.get(key);
+  if (hit) return hit;
+  const { model, hw, name, acceleratorName } = replica(req);
+  const inp = timelineInputs(req);
+  const G = effectiveFlops(hw);
+  const setup = { model, hw, ...inp };
+  const whole = guard(() => prefillCost(model, hw, inp.promptTokens, 0));
+  const attention = attentionFlopsPerPair(model, 'prefill') * ((inp.promptTokens * (inp.promptTokens + 1)) / 2);
+  const decode = decodeCost(model, hw, inp.decodes, inp.decodes * (inp.decodeContext + 1));
+  const chunks = req.chunks.map((c) => {
+    const run = runOf({ ...setup, chunk: wholeIn('chunk', c, 16, 1_000_000) }, G);
+    const longest = run.iterations[run.longestPrefillIteration];
+    const first = run.iterations.find((it) => it.kind === 'chunk');
+    return {
+      chunk: c,
+      ttftS: run.ttftS,
+      gapMaxS: run.gaps.max,
+      gapP99S: run.gaps.p99,
+      prefillIterations: run.prefillIterations,
+      memoryBoundIterations: run.memoryBoundIterations,
+      breakdown: run.breakdown,
+      longest: {
+        tokens: longest.prefillTokens,
+        cached: longest.prefillCached,
+        durationS: longest.durationS,
+        computeS: longest.computeS,
+        memoryS: longest.memoryS,
+      },
+      firstChunkS: first ? first.durationS : NaN,
+    };
+  });
+  const P = inp.promptTokens;
+  const turnP = wholeIn('turnContext', req.turnContext, 1_000, 1_000_000);
+  const h0 = numberIn('hitFrom', req.hitFrom, 0, 0.999);
+  const h1 = numberIn('hitTo', req.hitTo, 0, 0.999);
+  const s = numberIn('speedup', req.speedup, 1, 100);
+  const out: PrefillFiguresResponse = {
+    modelName: name,
+    acceleratorName,
+    formula: formulaOf(model, hw),
+    wholeS: whole.time,
+    wholeComputeS: whole.computeTime,
+    wholeMemoryS: whole.memoryTime,
+    wholeAttentionShare: attention / whole.flops,
+    decodeStepS: decode.time,
+    stepsLost: whole.time / decode.time,
+    decodeComputeS: decode.computeTime,
+    decodeMemoryS: decode.memoryTime,
+    chunks,
+    memoryBoundAt: {
+      start: memoryBoundChunk(model, hw, inp.decodes, inp.decodeContext, 0),
+      middle: memoryBoundChunk(model, hw, inp.decodes, inp.decodeContext, Math.floor(P / 2)),
+      end: memoryBoundChunk(model, hw, inp.decodes, inp.decodeContext, P),
+    },
+    turn: {
+      fromStandard: guard(() => turnPrefill(model, hw, turnP, h0)),
+      fromFaster: guard(() => turnPrefill(model, hw, turnP, h0, s)),
+      toStandard: guard(() => turnPrefill(model, hw, turnP, h1)),
+      speedupToMatch: guard(() => speedupToMatch(model, hw, turnP, h0, h1)),
+      hitEquivalent: guard(() => hitRateEquivalent(model, hw, turnP, h0, s)),
+      fromFreeS: guard(() => turnPrefill(model, hw, turnP, h0, Infinity).timeS),
+    },
+  };
+  if (figuresCache.size > 8) figuresCache.clear();
+  figuresCache.set(key, out);
+  return out;
+}
+
+// ───────────────────────────── the shipped fleet scenarios ─────────────────────────────
+
+export const PREFILL_SCENARIOS = {
+  'no-chunking': noChunking,
+  'chunk-2048': chunk2048,
+  'chunk-512': chunk512,
+} as const;
+
+export type PrefillScenarioId = keyof typeof PREFILL_SCENARIOS;
+
+export interface ScenarioRow {
+  id: PrefillScenarioId;
+  file: string;
+  tokenBudget: number;
+  chunk: number | false;
+  gap: { p50: number; p99: number; max: number; count: number };
+  chatTtft: { p50: number; p90: number; p99: number };
+  docTtft: { mean: number; count: number };
+  chatTpotP90: number;
+  goodputShare: number;
+}
+
+export interface PrefillScenariosResponse {
+  model: string;
+  accelerator: string;
+  durationS: number;
+  rows: ScenarioRow[];
+}
+
+/** Run the three prefill scenarios of scenarios/prefill/ (docs/scenarios.md) and report their gaps and TTFTs. */
+export async function prefillScenarios(
+  req: { ids: PrefillScenarioId[] },
+  ctx: JobContext<never>,
+): Promise<PrefillScenariosResponse> {
+  const rows: ScenarioRow[] = [];
+  let model = '';
+  let accelerator = '';
+  let durationS = 0;
+  for (const id of req.ids) {
+    const sc = PREFILL_SCENARIOS[id] as unknown as Scenario;
+    if (!sc) throw new PrefillRequestError(`unknown prefill scenario "${String(id)}"`);
+    const res = await runScenario(sc, {
+      checkpoint: () => ctx.checkpoint(),
+      checkpointEvery: 4000,
+      includeSeries: false,
+    });
+    const m = res.metrics;
+    const chat = m.sessions.perClass.find((c) => c.name === 'chat');
+    const doc = m.sessions.perClass.find((c) => c.name === 'long-document');
+    model = m.config.model;
+    accelerator = m.config.accelerator;
+    durationS = sc.durationS;
+    rows.push({
+      id,
+      file: `scenarios/prefill/100k-${id}.json`,
+      tokenBudget: m.config.tokenBudget,
+      chunk: m.config.chunk,
+      gap: {
+        p50: m.requests.interTokenGap.p50,
+        p99: m.requests.interTokenGap.p99,
+        max: m.requests.interTokenGap.max,
+        count: m.requests.interTokenGap.count,
+      },
+      chatTtft: { p50: chat?.ttft.p50 ?? NaN, p90: chat?.ttft.p90 ?? NaN, p99: chat?.ttft.p99 ?? NaN },
+      docTtft: { mean: doc?.ttft.mean ?? NaN, count: doc?.ttft.count ?? 0 },
+      chatTpotP90: chat?.tpot.p90 ?? NaN,
+      goodputShare: m.fleet.goodput.share,
+    });
+  }
+  return { model, accelerator, durationS, rows };
+}
+
+export const prefillMethods = {
+  prefillTimelineRun,
+  chunkTradeoff,
+  hitRateVsKernel,
+  prefillFigures,
+  prefillScenarios,
+};
