@@ -10,7 +10,7 @@ import type { NodeSpec } from '../sim/catalog/nodes';
 import { effectiveFlops, effectiveMemBandwidth, prefillCost } from '../sim/cost';
 import { computeFootprint } from '../sim/footprint';
 import { ladderHardware, memoryLadder, type LadderResult } from '../sim/memoryLadder';
-import { MODELS } from '../sim/catalog/models';
+import { DTYPE_BYTES, MODELS, type Dtype } from '../sim/catalog/models';
 
 export class HierarchyRequestError extends Error {
   constructor(message: string) {
@@ -94,6 +94,11 @@ export interface LadderResponse extends LadderResult {
 function checkDtype(name: string, v: string): LadderDtype {
   if (v !== 'bf16' && v !== 'fp8') throw new HierarchyRequestError(`${name} must be bf16 or fp8, got ${String(v)}`);
   return v;
+}
+
+function anyDtype(name: string, v: string): Dtype {
+  if (!(v in DTYPE_BYTES)) throw new HierarchyRequestError(`${name} must be one of ${Object.keys(DTYPE_BYTES).join(', ')}, got ${String(v)}`);
+  return v as Dtype;
 }
 
 function nvmePath(node: NodeSpec, choice: NvmeChoice): { link: LinkSpec; drives: number; capacityBytes: number } {
@@ -206,8 +211,8 @@ export function memoryLadderMethod(req: LadderRequest): LadderResponse {
 export interface ContextsPerModelRequest {
   acceleratorId: string;
   gpus: number;
-  kvDtype: LadderDtype;
-  weightDtype: LadderDtype;
+  kvDtype: Dtype;
+  weightDtype: Dtype;
   contextTokens: number;
   memoryUtilization: number;
 }
@@ -225,8 +230,8 @@ export interface ContextsPerModelRow {
 }
 
 export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModelRow[] {
-  const kvDtype = checkDtype('kvDtype', req.kvDtype);
-  const weightDtype = checkDtype('weightDtype', req.weightDtype);
+  const kvDtype = anyDtype('kvDtype', req.kvDtype);
+  const weightDtype = anyDtype('weightDtype', req.weightDtype);
   const gpus = wholeIn('gpus', req.gpus, 1, 64);
   const contextTokens = wholeIn('contextTokens', req.contextTokens, 1, 10_000_000);
   const memoryUtilization = numberIn('memoryUtilization', req.memoryUtilization, 0.01, 1);

@@ -5,6 +5,7 @@
  */
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
+import { BarChart } from '../kit/charts/BarChart';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { TransportBar } from '../kit/controls/TransportBar';
@@ -34,6 +35,16 @@ export function KvFootprint() {
   );
   const sim = useSimulation('kvFootprint', args);
   const r = sim.result;
+  // The second chart: whole contexts that fit, for every catalog model on the same hardware.
+  const perModel = useSimulation('contextsPerModel', {
+    acceleratorId: args.acceleratorId,
+    gpus: args.gpus,
+    kvDtype: args.kvDtype,
+    weightDtype: args.weightDtype,
+    contextTokens: args.contextTokens,
+    memoryUtilization: args.memoryUtilization,
+  });
+  const bars = perModel.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const transport = useTransport({
     duration: v.contextTokens,
@@ -63,9 +74,9 @@ export function KvFootprint() {
   const grownBytes = r ? grown * r.kvBytesPerToken : 0;
   const markers: Marker[] = r
     ? [
-        { kind: 'y', y: r.kvBudgetBytes, label: `KV budget ${formatBytes(r.kvBudgetBytes)}`, tone: 'danger' },
+        { kind: 'y', y: r.kvBudgetBytes, label: `KV budget ${formatBytesDecimal(r.kvBudgetBytes)}`, tone: 'danger' },
         { kind: 'x', x: v.contextTokens, label: `context ${formatCount(v.contextTokens)}`, tone: 'muted' },
-        ...(grown > 0 ? [{ kind: 'point' as const, x: grown, y: grownBytes, label: formatBytes(grownBytes), tone: 'accent' as const }] : []),
+        ...(grown > 0 ? [{ kind: 'point' as const, x: grown, y: grownBytes, label: formatBytesDecimal(grownBytes), tone: 'accent' as const }] : []),
       ]
     : [];
 
@@ -75,7 +86,10 @@ export function KvFootprint() {
       title="KV footprint calculator"
       status={sim.status}
       error={sim.error}
-      onRetry={sim.retry}
+      onRetry={() => {
+        sim.retry();
+        perModel.retry();
+      }}
       stale={sim.stale}
       corrected={params.corrected}
       onReset={() => {
@@ -99,12 +113,12 @@ export function KvFootprint() {
             />
             <Readout
               label="One agent context"
-              value={formatBytes(r.contextBytes)}
+              value={formatBytesDecimal(r.contextBytes)}
               formula={`${formatCount(v.contextTokens)} tokens × ${formatBytes(r.kvBytesPerToken)}`}
             />
             <Readout
               label="KV budget after weights"
-              value={r.weightsFit ? formatBytes(r.kvBudgetBytes) : 'weights do not fit'}
+              value={r.weightsFit ? formatBytesDecimal(r.kvBudgetBytes) : 'weights do not fit'}
               formula={`${v.gpus} × ${formatBytesDecimal(r.acceleratorMemoryBytes)} × ${formatPercent(v.memoryUtilization)} − ${formatBytesDecimal(r.weightBytesTotal)} weights = ${formatBytesDecimal(r.kvBudgetBytes)}`}
             />
             <Readout
@@ -116,7 +130,7 @@ export function KvFootprint() {
             <Readout
               label="Growing context (transport)"
               value={`${formatTokens(grown)}`}
-              formula={`${formatBytes(grownBytes)} = ${r.kvBudgetBytes > 0 ? formatPercent(grownBytes / r.kvBudgetBytes) : '—'} of the budget`}
+              formula={`${formatBytesDecimal(grownBytes)} = ${r.kvBudgetBytes > 0 ? formatPercent(grownBytes / r.kvBudgetBytes) : '—'} of the budget`}
             />
           </>
         ) : null
@@ -126,7 +140,8 @@ export function KvFootprint() {
           <>
             Lines: KV bytes against context length for every catalog model ({v.kvDtype.toUpperCase()} cache); the first is {r.modelName}.
             The dashed rule is the KV budget of {v.gpus} × {r.acceleratorName} after the weights. Steeper lines fill it sooner; MLA
-            (DeepSeek-V3) is the flattest.
+            (DeepSeek-V3) is the flattest. Bars: whole contexts that fit for each model, after its own weights. KV is counted once per
+            replica (split across GPUs by KV head; an MLA latent is kept once, as with data-parallel attention).
           </>
         ) : null
       }
@@ -142,10 +157,21 @@ export function KvFootprint() {
         title={`KV-cache bytes against context length, ${r?.acceleratorName ?? ''} budget marked`}
         series={series}
         x={{ label: 'Context length', unit: 'tokens', format: (t) => formatCount(t), domain: [0, xMax] }}
-        y={{ label: 'KV cache', unit: 'bytes', format: (b) => formatBytes(b, 2) }}
+        y={{ label: 'KV cache', format: (b) => formatBytesDecimal(b, 3) }}
         markers={markers}
         points={false}
       />
+      {bars ? (
+        <BarChart
+          title={`Contexts of ${formatTokens(v.contextTokens)} that fit after the weights on ${v.gpus} × ${r?.acceleratorName ?? ''}, every LLM in the catalog`}
+          description="One horizontal bar per catalog model: how many whole agent contexts of the chosen length fit in the KV budget that remains after its weights. A model whose weights do not fit has no bar."
+          categories={bars.map((b) => (b.weightsFit ? b.name : `${b.name.replace(/ \(.*\)$/, '')}: weights do not fit`))}
+          series={[{ name: 'Contexts that fit', values: bars.map((b) => (b.weightsFit ? b.contexts : null)) }]}
+          orientation="horizontal"
+          value={{ label: 'Contexts that fit at once', format: (n) => formatCount(n), zero: true }}
+          height={250}
+        />
+      ) : null}
     </WidgetFrame>
   );
 }

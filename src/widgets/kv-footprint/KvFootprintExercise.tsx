@@ -1,7 +1,7 @@
 /** 07.04's exercise: the answer comes from the same worker method as the calculator. */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
-import { formatBytes, formatNumber } from '../../lib/format';
+import { formatBytesDecimal, formatNumber } from '../../lib/format';
 
 const QUESTION_ARGS = {
   modelId: 'llama-3.1-70b',
@@ -37,8 +37,8 @@ export function KvFootprintExercise() {
       explanation={
         r ? (
           <p>
-            Usable HBM is {formatBytes(r.usableHbmBytes)}; the weights take {formatBytes(r.weightBytesTotal)}, leaving a KV budget of{' '}
-            {formatBytes(r.kvBudgetBytes)}. One context is {formatBytes(r.contextBytes)} ({formatNumber(r.kvBytesPerToken)} bytes per
+            Usable HBM is {formatBytesDecimal(r.usableHbmBytes)}; the weights take {formatBytesDecimal(r.weightBytesTotal)}, leaving a KV budget of{' '}
+            {formatBytesDecimal(r.kvBudgetBytes)}. One context is {formatBytesDecimal(r.contextBytes)} ({formatNumber(r.kvBytesPerToken)} bytes per
             token), so ⌊budget / context⌋ = {r.concurrentContexts}. Eight of the world&apos;s largest accelerators keep only about a
             dozen long agent contexts warm: the rest must wait in a slower tier or be recomputed.
           </p>

@@ -18,7 +18,6 @@ import {
   formatDuration,
   formatFlops,
   formatNumber,
-  formatRatio,
 } from '../../lib/format';
 import type { LadderResponse } from '../../worker/hierarchyMethods';
 import type { LadderTier } from '../../sim/memoryLadder';
@@ -136,7 +135,7 @@ export function MemoryLadder() {
           </li>
           <li>
             Switch the <em>Path to the remote pool</em> to TCP: the pool drops below the drives, and the agents it held wait on NVMe instead. Then
-            pick <em>One Gen4 drive</em> for the local NVMe: one drive still beats recompute at 100k tokens, but by how much?
+            pick <em>1 Gen4 drive</em> for the local NVMe: one drive still beats recompute at 100k tokens, but by how much?
           </li>
           <li>
             Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded region rises. Recompute of a short
@@ -176,26 +175,22 @@ export function MemoryLadder() {
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Tier</th>
+                  <th scope="col">Tier and its path into HBM</th>
                   <th scope="col">KV capacity</th>
-                  <th scope="col" className="ladder-col-detail">
-                    Path into HBM
-                  </th>
                   <th scope="col">Bandwidth</th>
                   <th scope="col">Holds</th>
                   <th scope="col">Reload one</th>
-                  <th scope="col" className="ladder-col-detail">
-                    vs recompute
-                  </th>
                   <th scope="col">Agents waiting</th>
                 </tr>
               </thead>
               <tbody>
                 {r.tiers.map((t) => (
                   <tr key={t.id} data-tier={t.id}>
-                    <th scope="row">{t.name}</th>
+                    <th scope="row">
+                      {t.name}
+                      <span className="ladder-path">{pathText(t)}</span>
+                    </th>
                     <td>{formatBytesDecimal(t.capacityBytes)}</td>
-                    <td className="ladder-col-detail ladder-path">{pathText(t)}</td>
                     <td>{formatBandwidth(t.bandwidth)}</td>
                     <td data-readout={`holds-${t.id}`} data-value={t.contexts}>
                       {formatCount(t.contexts)}
@@ -203,7 +198,6 @@ export function MemoryLadder() {
                     <td data-readout={`reload-${t.id}`} data-value={t.reloadS}>
                       {t.id === 'hbm' ? 'in place' : formatDuration(t.reloadS)}
                     </td>
-                    <td className="ladder-col-detail">{t.id === 'hbm' ? '—' : `${formatRatio(t.speedupOverRecompute)} faster`}</td>
                     <td data-readout={`wait-${t.id}`} data-value={agentsIn(r, t.id)}>
                       {formatCount(agentsIn(r, t.id))}
                     </td>
@@ -211,13 +205,13 @@ export function MemoryLadder() {
                 ))}
                 {r.unplaced > 0 ? (
                   <tr data-tier="none">
-                    <th scope="row">Held nowhere</th>
+                    <th scope="row">
+                      Held nowhere<span className="ladder-path">recomputed by prefill when the agent returns</span>
+                    </th>
                     <td>—</td>
-                    <td className="ladder-col-detail ladder-path">recomputed by prefill</td>
                     <td>—</td>
                     <td>—</td>
                     <td>{formatDuration(r.recomputeS)}</td>
-                    <td className="ladder-col-detail">—</td>
                     <td data-readout="wait-none" data-value={r.unplaced}>
                       {formatCount(r.unplaced)}
                     </td>

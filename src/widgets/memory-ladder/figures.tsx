@@ -7,7 +7,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { findLink } from '../../sim/catalog/links';
 import { findNode, nodeTotals } from '../../sim/catalog/nodes';
 import { findAccelerator } from '../../sim/catalog/accelerators';
-import { findModel, weightBytes } from '../../sim/catalog/models';
+import { DTYPE_BYTES, findModel, kvBytesPerToken, MODELS, weightBytes, type Dtype } from '../../sim/catalog/models';
 import {
   formatBandwidth,
   formatBytes,
@@ -128,4 +128,79 @@ export function CatalogFig({ accelerator, model, m }: { accelerator?: string; mo
   const a = findAccelerator(accelerator ?? '');
   if (!a) return <span className="figure-missing">[unknown accelerator {accelerator}]</span>;
   return <Fig value={m === 'memory' ? formatBytesDecimal(a.memoryBytes) : formatBandwidth(a.memBandwidth)} title={a.source} />;
+}
+
+/** The GQA or MLA product for one model, from the catalog: "2 × 80 × 8 × 128 × 2 B = 327,680 B". */
+export function KvProduct({ model, dtype = 'bf16' }: { model: string; dtype?: Dtype }) {
+  const m = findModel(model);
+  if (!m) return <span className="figure-missing">[unknown model {model}]</span>;
+  const b = DTYPE_BYTES[dtype];
+  const total = kvBytesPerToken(m, dtype);
+  const text =
+    m.attention.kind === 'mla'
+      ? `${m.layers} × (${m.attention.kvLoraRank} + ${m.attention.ropeHeadDim}) × ${b} B = ${formatNumber(total, 7)} B`
+      : `2 × ${m.layers} × ${m.kvHeads} × ${m.headDim} × ${b} B = ${formatNumber(total, 7)} B`;
+  return <Fig value={text} title={m.source} />;
+}
+
+/** What the KV of a GQA model would be with one KV head per query head (multi-head attention), per token. */
+export function MhaKv({ model, dtype = 'bf16', m: metric = 'bytes' }: { model: string; dtype?: Dtype; m?: 'bytes' | 'ratio' | 'heads' | 'kvHeads' }) {
+  const m = findModel(model);
+  if (!m || m.attention.kind !== 'gqa') return <span className="figure-missing">[not a GQA model: {model}]</span>;
+  const mha = 2 * m.layers * m.attentionHeads * m.headDim * DTYPE_BYTES[dtype];
+  const v =
+    metric === 'ratio'
+      ? formatRatio(mha / kvBytesPerToken(m, dtype))
+      : metric === 'heads'
+        ? String(m.attentionHeads)
+        : metric === 'kvHeads'
+          ? String(m.kvHeads)
+          : formatBytes(mha);
+  return <Fig value={v} title={m.source} />;
+}
+
+/** KV per token of model a over model b (same dtype). */
+export function KvRatio({ a, b }: { a: string; b: string }) {
+  const ma = findModel(a);
+  const mb = findModel(b);
+  if (!ma || !mb) return <span className="figure-missing">[unknown model]</span>;
+  return <Fig value={formatRatio(kvBytesPerToken(ma, 'bf16') / kvBytesPerToken(mb, 'bf16'), 2)} />;
+}
+
+/** Every catalog model: its attention, KV per token and one 100k-token context, BF16 (catalog arithmetic). */
+export function KvTable({ tokens = 100_000 }: { tokens?: number }) {
+  return (
+    <div className="ladder-table-wrap">
+      <table className="ladder-table" data-figure="kv-per-model">
+        <caption>KV cache per token and per {formatCount(tokens)}-token context, BF16, from each model&apos;s architecture</caption>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            <th scope="col">Attention</th>
+            <th scope="col">Per layer, per token</th>
+            <th scope="col">Per token</th>
+            <th scope="col">{formatCount(tokens)} tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {MODELS.map((m) => {
+            const k = kvBytesPerToken(m, 'bf16');
+            return (
+              <tr key={m.id} data-model={m.id}>
+                <th scope="row">{m.name}</th>
+                <td>{m.attention.kind === 'mla' ? 'MLA' : `GQA ${m.attentionHeads}:${m.kvHeads}`}</td>
+                <td>
+                  {m.attention.kind === 'mla'
+                    ? `${m.attention.kvLoraRank} + ${m.attention.ropeHeadDim} values`
+                    : `2 × ${m.kvHeads} × ${m.headDim} values`}
+                </td>
+                <td>{formatBytes(k)}</td>
+                <td>{formatBytesDecimal(k * tokens)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
 }
