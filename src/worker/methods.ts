@@ -14,6 +14,7 @@ import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 import { prefillMethods } from './prefillMethods';
 import { hierarchyMethods } from './hierarchyMethods';
+import { grammarMethods } from './grammarMethods';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -91,6 +92,7 @@ export const methods = {
   ...pauseMethods,
   ...hierarchyMethods,
   ...prefillMethods,
+  ...grammarMethods,
 };
 
 export type Methods = typeof methods;

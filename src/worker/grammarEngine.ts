@@ -1,0 +1,153 @@
+/**
+ * The real grammar engine of lessons 07.08–07.09: XGrammar (@mlc-ai/web-xgrammar, WASM) over the o200k_base
+ * vocabulary (gpt-tokenizer's rank table), set up once per worker on first use (~0.5–1 s) and kept.
+ * Loaded only through a dynamic import from grammarMethods.ts, so importing methods.ts stays light.
+ *
+ * In Node (Vitest) the library's UMD file needs `require` and `__filename` as globals before it is imported;
+ * it then registers itself as `globalThis.xgrammar` (see tests/lesson-07-08-engine.test.ts).
+ */
+import { captureEngineErrors } from './grammarConsole'; // first: it must wrap console.error before the engine binds it
+import * as XGR from '@mlc-ai/web-xgrammar';
+import bpeRanks from 'gpt-tokenizer/esm/bpeRanks/o200k_base';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { buildByteLevelVocab, countAllowed, isAllowed, O200K_EOS, O200K_VOCAB_SIZE, sampleAllowed, type RankEntry, type Vocab } from '../sim/grammar/vocab';
+import { prepareSchema, SchemaError, type PreparedSchema } from '../sim/grammar/schema';
+
+type Xgr = typeof XGR;
+type TokenizerInfo = Awaited<ReturnType<Xgr['TokenizerInfo']['createTokenizerInfo']>>;
+type GrammarCompiler = Awaited<ReturnType<Xgr['GrammarCompiler']['createGrammarCompiler']>>;
+
+function lib(): Xgr {
+  return (XGR as Partial<Xgr>).GrammarCompiler ? XGR : (globalThis as unknown as { xgrammar: Xgr }).xgrammar;
+}
+
+export interface EngineSetup {
+  /** ms spent building the byte-level vocabulary strings */
+  vocabMs: number;
+  /** ms in TokenizerInfo.createTokenizerInfo (the engine sorts and indexes the vocabulary) */
+  tokenizerInfoMs: number;
+  vocabSize: number;
+  eosId: number;
+}
+
+interface Engine {
+  xgr: Xgr;
+  tinfo: TokenizerInfo;
+  compiler: GrammarCompiler;
+  vocab: Vocab;
+  setup: EngineSetup;
+}
+
+let enginePromise: Promise<Engine> | null = null;
+
+async function createEngine(): Promise<Engine> {
+  const xgr = lib();
+  const t0 = performance.now();
+  const vocab = buildByteLevelVocab(bpeRanks as unknown as ArrayLike<RankEntry>);
+  const t1 = performance.now();
+  const tinfo = await xgr.TokenizerInfo.createTokenizerInfo(vocab.encoded, 'byte_level', false, O200K_VOCAB_SIZE, [O200K_EOS]);
+  const t2 = performance.now();
+  // Cache off: every compile in these lessons is measured as a cold compile; 07.09 adds its own cache.
+  const compiler = await xgr.GrammarCompiler.createGrammarCompiler(tinfo, false);
+  return { xgr, tinfo, compiler, vocab, setup: { vocabMs: t1 - t0, tokenizerInfoMs: t2 - t1, vocabSize: O200K_VOCAB_SIZE, eosId: O200K_EOS } };
+}
+
+export function getEngine(): Promise<Engine> {
+  enginePromise ??= createEngine().catch((e: unknown) => {
+    enginePromise = null;
+    throw e;
+  });
+  return enginePromise;
+}
+
+/** Tokens probed at every step, to show by name which are allowed. */
+export const PROBES = ['{', '{"', '"', 'Sure', '```', ' ', '\n', '}', ',', ':', 'true', '1', '<|endoftext|>'] as const;
+
+export interface TraceStep {
+  /** Token the document puts at this step (−1: end of sequence). */
+  tokenId: number;
+  token: string;
+  /** Tokens the mask allows at this step, out of the vocabulary. */
+  allowed: number;
+  /** Whether the document's token is among them. */
+  accepted: boolean;
+  /** µs to fill the mask for this step. */
+  maskUs: number;
+  /** A spread sample of allowed tokens (display text). */
+  sample: string[];
+  /** One flag per probe: allowed at this step? */
+  probes: boolean[];
+  /** The text the grammar forces from here on (empty when there is a choice). */
+  jumpForward: string;
+}
+
+export interface TraceResult {
+  setup: EngineSetup;
+  schema: PreparedSchema;
+  /** The document as generated (compact JSON). */
+  document: string;
+  compileMs: number;
+  steps: TraceStep[];
+  /** True when every token was allowed and the end-of-sequence token terminated the matcher. */
+  complete: boolean;
+  /** Step at which the mask refused the document's token, if it did. */
+  rejectedAt: number | null;
+  probes: readonly string[];
+  vocabSize: number;
+}
+
+function compactDocument(doc: string): string {
+  try {
+    return JSON.stringify(JSON.parse(doc));
+  } catch {
+    return doc; // not JSON: generate it as typed, and the mask will show where it breaks
+  }
+}
+
+/** Compile the schema, then generate the document token by token under the mask, recording every step. */
+export async function traceDocument(schemaText: string, docText: string, sampleSize = 12): Promise<TraceResult> {
+  const schema = prepareSchema(schemaText);
+  const engine = await getEngine();
+  const { xgr, compiler, vocab } = engine;
+  const document = compactDocument(docText);
+  const ids = encode(document);
+  const probeIds = PROBES.map((p) => (p === '<|endoftext|>' ? O200K_EOS : (encode(p)[0] ?? -1)));
+  const t0 = performance.now();
+  const out = await captureEngineErrors(() => compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']));
+  if ('error' in out) throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
+  const compiled = out.value;
+  const compileMs = performance.now() - t0;
+  const matcher = await xgr.GrammarMatcher.createGrammarMatcher(compiled);
+  const steps: TraceStep[] = [];
+  let rejectedAt: number | null = null;
+  let complete = false;
+  try {
+    for (let i = 0; i <= ids.length; i++) {
+      const m0 = performance.now();
+      const mask = await matcher.getNextTokenBitmask();
+      const maskUs = (performance.now() - m0) * 1000;
+      const tokenId = i < ids.length ? ids[i] : O200K_EOS;
+      const ok = isAllowed(mask, tokenId);
+      steps.push({
+        tokenId,
+        token: vocab.display[tokenId],
+        allowed: countAllowed(mask, O200K_VOCAB_SIZE),
+        accepted: ok,
+        maskUs,
+        sample: sampleAllowed(mask, O200K_VOCAB_SIZE, sampleSize).map((id) => vocab.display[id]),
+        probes: probeIds.map((p) => p >= 0 && isAllowed(mask, p)),
+        jumpForward: matcher.findJumpForwardString(),
+      });
+      if (!ok) {
+        rejectedAt = i;
+        break;
+      }
+      matcher.acceptToken(tokenId);
+    }
+    complete = rejectedAt === null && matcher.isTerminated();
+  } finally {
+    matcher.dispose();
+    compiled.dispose();
+  }
+  return { setup: engine.setup, schema, document, compileMs, steps, complete, rejectedAt, probes: PROBES, vocabSize: O200K_VOCAB_SIZE };
+}
