@@ -14,6 +14,7 @@ import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 import { prefillMethods } from './prefillMethods';
 import { hierarchyMethods } from './hierarchyMethods';
+import { compactionMethods } from './compactionMethods';
 import { grammarMethods } from './grammarMethods';
 
 export class BadRequest extends Error {
@@ -93,6 +94,7 @@ export const methods = {
   ...hierarchyMethods,
   ...prefillMethods,
   ...grammarMethods,
+  ...compactionMethods,
 };
 
 export type Methods = typeof methods;

@@ -1,0 +1,490 @@
+/**
+ * Context compaction (lesson 07.11): what an edit to an agent's prompt does to its prefix cache, and when a
+ * compaction pays back the re-prefill it causes.
+ *
+ * 1. `editPrompt` + `cacheAfterEdit`: an agent prompt as content segments (the same layout as the fleet
+ *    workload, src/sim/fleet/workload.ts: system, tools, task, out₀ res₀ … out_{n−1} res_{n−1}); an edit
+ *    (summarise turns a..b, prune old tool results, insert a retrieved document, change one token) gives the next
+ *    prompt. The cache holds the full blocks of everything before the latest tool result (the previous turn's
+ *    prompt and its decoded output); a lookup walks the next prompt's chained block hashes
+ *    (kvcache/hash.ts segmentBlockHashes) until the first miss. Because a block's hash covers every token before
+ *    it, every block from the edit point on misses, even blocks whose own content did not change.
+ *
+ * 2. `paybackSeries`: over the rest of a session, the cumulative prefill tokens, prefill seconds (cost.ts
+ *    prefillTime) and dollars (API prices with cache-read and cache-write multipliers) of three policies: never
+ *    compact, summarise at a threshold, prune old tool results at a threshold; and the turn at which each pays
+ *    back against never compacting.
+ *
+ * Pure: no DOM, no randomness.
+ */
+import { segmentBlockHashes, type Segment } from './kvcache/hash';
+import { SEG, segId } from './fleet/workload';
+import type { ModelSpec } from './catalog/models';
+import { prefillTime, type HardwareConfig } from './cost';
+
+// ---------------------------------------------------------------------------------------------------------
+// 1. An edit and the cache
+
+export type SegKind = 'system' | 'tools' | 'task' | 'out' | 'result' | 'summary' | 'stub' | 'doc' | 'edited';
+
+export interface PromptSeg extends Segment {
+  id: number;
+  kind: SegKind;
+  /** The turn the segment belongs to (out, result, stub), or the first turn it replaces (summary), else −1. */
+  turn: number;
+}
+
+export interface SessionShape {
+  systemTokens: number;
+  toolTokens: number;
+  taskTokens: number;
+  /** Turns so far; the last one's tool result has just arrived and is not yet cached. */
+  turns: number;
+  /** Tokens the model writes per turn (reasoning + a tool call). */
+  outputTokens: number;
+  /** Tokens of a tool result. */
+  resultTokens: number;
+}
+
+/** Session index used in the segment ids of the lesson's single session. */
+const SESSION = 0;
+/** Extra segment kinds (beyond the workload's SEG), folded into ids the same way. */
+const KIND_STUB = 10;
+const KIND_DOC = 11;
+const KIND_EDITED = 12;
+const KIND_TAIL = 13;
+
+/** The prompt of the next turn before any edit: system, tools, task, then (output, tool result) per turn. */
+export function buildPrompt(s: SessionShape): PromptSeg[] {
+  checkShape(s);
+  const out: PromptSeg[] = [
+    { id: segId(SEG.system, 0, 0), kind: 'system', tokens: s.systemTokens, turn: -1 },
+    { id: segId(SEG.tools, 0, 0), kind: 'tools', tokens: s.toolTokens, turn: -1 },
+    { id: segId(SEG.task, SESSION, 0), kind: 'task', tokens: s.taskTokens, turn: -1 },
+  ];
+  for (let t = 0; t < s.turns; t++) {
+    out.push({ id: segId(SEG.out, SESSION, t), kind: 'out', tokens: s.outputTokens, turn: t });
+    out.push({ id: segId(SEG.result, SESSION, t), kind: 'result', tokens: s.resultTokens, turn: t });
+  }
+  return out;
+}
+
+function checkShape(s: SessionShape): void {
+  for (const k of ['systemTokens', 'toolTokens', 'taskTokens', 'outputTokens', 'resultTokens'] as const)
+    if (!Number.isInteger(s[k]) || s[k] < 0) throw new RangeError(`${k} must be a whole number ≥ 0, got ${s[k]}`);
+  if (!Number.isInteger(s.turns) || s.turns < 1) throw new RangeError(`turns must be a whole number ≥ 1, got ${s.turns}`);
+}
+
+export type Edit =
+  | { kind: 'none' }
+  /** Replace `span` turns from turn a (outputs and results) by one summary of `summaryTokens`, where turn a stood. */
+  | { kind: 'summarise'; fromTurn: number; span: number; summaryTokens: number }
+  /** Replace the tool result of every turn from `fromTurn` up to the last `keepLast` by a stub of `stubTokens`. */
+  | { kind: 'prune'; fromTurn: number; keepLast: number; stubTokens: number }
+  /** Insert a retrieved document of `docTokens` just before turn `atTurn`. */
+  | { kind: 'retrieve'; atTurn: number; docTokens: number }
+  /** Change the one token at position `position` (0-based; e.g. a timestamp in the system prompt). */
+  | { kind: 'token'; position: number };
+
+const clampInt = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(v)));
+
+/** Index of turn t's output segment in a prompt from buildPrompt. */
+const outIndex = (t: number) => 3 + 2 * t;
+
+/**
+ * The next prompt after an edit. Turn indices are clamped so the latest turn (whose tool result just arrived)
+ * is never summarised or pruned; the returned edit says what was applied.
+ */
+export function editPrompt(prompt: readonly PromptSeg[], turns: number, edit: Edit): { prompt: PromptSeg[]; applied: Edit } {
+  const p = prompt.slice();
+  switch (edit.kind) {
+    case 'none':
+      return { prompt: p, applied: edit };
+    case 'summarise': {
+      const last = Math.max(0, turns - 2);
+      if (turns < 2) return { prompt: p, applied: { kind: 'none' } };
+      const a = clampInt(edit.fromTurn, 0, last);
+      const b = clampInt(a + edit.span - 1, a, last);
+      const summary: PromptSeg = {
+        id: segId(SEG.summary, SESSION, a * 4096 + b),
+        kind: 'summary',
+        tokens: Math.max(0, Math.round(edit.summaryTokens)),
+        turn: a,
+      };
+      p.splice(outIndex(a), 2 * (b - a + 1), summary);
+      return { prompt: p, applied: { ...edit, fromTurn: a, span: b - a + 1 } };
+    }
+    case 'prune': {
+      const keep = clampInt(edit.keepLast, 1, turns);
+      const a = clampInt(edit.fromTurn, 0, turns - 1);
+      for (let t = a; t < turns - keep; t++)
+        p[outIndex(t) + 1] = {
+          id: segId(KIND_STUB, SESSION, t),
+          kind: 'stub',
+          tokens: Math.max(0, Math.round(edit.stubTokens)),
+          turn: t,
+        };
+      return { prompt: p, applied: { ...edit, fromTurn: a, keepLast: keep } };
+    }
+    case 'retrieve': {
+      const at = clampInt(edit.atTurn, 0, turns - 1);
+      p.splice(outIndex(at), 0, {
+        id: segId(KIND_DOC, SESSION, at),
+        kind: 'doc',
+        tokens: Math.max(0, Math.round(edit.docTokens)),
+        turn: at,
+      });
+      return { prompt: p, applied: { ...edit, atTurn: at } };
+    }
+    case 'token': {
+      const total = p.reduce((s, x) => s + x.tokens, 0);
+      const pos = clampInt(edit.position, 0, Math.max(0, total - 1));
+      let start = 0;
+      for (let i = 0; i < p.length; i++) {
+        const seg = p[i];
+        if (pos < start + seg.tokens) {
+          const off = pos - start;
+          const parts: PromptSeg[] = [];
+          if (off > 0) parts.push({ ...seg, tokens: off });
+          parts.push({ id: segId(KIND_EDITED, SESSION, pos % 16777216), kind: 'edited', tokens: 1, turn: seg.turn });
+          if (seg.tokens - off - 1 > 0)
+            parts.push({ id: segId(KIND_TAIL, i, pos % 16777216), kind: seg.kind, tokens: seg.tokens - off - 1, turn: seg.turn });
+          p.splice(i, 1, ...parts);
+          break;
+        }
+        start += seg.tokens;
+      }
+      return { prompt: p, applied: { kind: 'token', position: pos } };
+    }
+  }
+}
+
+export interface DrawnSeg {
+  kind: SegKind;
+  turn: number;
+  start: number;
+  tokens: number;
+}
+
+export interface CacheAfterEdit {
+  blockSize: number;
+  /** Tokens of the prompt before the edit (the latest result included) and after it. */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Tokens whose KV is cached when the request arrives: full blocks before the latest tool result. */
+  cachedBefore: number;
+  /** First token where the edited prompt differs from the unedited one (= tokensBefore when it does not). */
+  editPoint: number;
+  /** Prefix-cache hit of the edited prompt: blocks whose chained hash is in the cache, × block size. */
+  hitTokens: number;
+  /** Tokens to prefill for the edited prompt: tokensAfter − hitTokens. */
+  reprefillTokens: number;
+  /** The same without any edit (the latest tool result and the partial block before it). */
+  baselineReprefillTokens: number;
+  /** Cached tokens the edited prompt no longer uses (dead KV until evicted): cachedBefore − hitTokens. */
+  deadTokens: number;
+  /** Blocks of the edited prompt that hit, that miss, and how many of the misses hold content the cache had at
+   *  another position (same segment, moved): the blocks a position shift alone invalidated. */
+  blocksHit: number;
+  blocksMiss: number;
+  movedTokens: number;
+  before: DrawnSeg[];
+  after: DrawnSeg[];
+}
+
+function layout(p: readonly PromptSeg[]): DrawnSeg[] {
+  let start = 0;
+  return p.map((s) => {
+    const d = { kind: s.kind, turn: s.turn, start, tokens: s.tokens };
+    start += s.tokens;
+    return d;
+  });
+}
+
+/**
+ * What the prefix cache holds for the next request after an edit. The cache holds the full blocks of the
+ * prompt without its last segment (the tool result that just arrived); the lookup walks the edited prompt's
+ * block hashes while each is in the cache (chained hashes: the first miss ends the walk).
+ */
+export function cacheAfterEdit(before: readonly PromptSeg[], after: readonly PromptSeg[], blockSize: number): CacheAfterEdit {
+  const cachedSegs = before.slice(0, -1);
+  const cache = new Set(segmentBlockHashes(cachedSegs, blockSize, { fullBlocksOnly: true }).hashes);
+  const cachedBefore = [...cache].length * blockSize;
+  const next = segmentBlockHashes(after, blockSize);
+  let hit = 0;
+  while (hit < next.hashes.length && cache.has(next.hashes[hit])) hit++;
+  const tokensAfter = next.tokens;
+  const hitTokens = Math.min(hit * blockSize, tokensAfter);
+  const tokensBefore = before.reduce((s, x) => s + x.tokens, 0);
+  const baseHit = Math.floor((tokensBefore - (before[before.length - 1]?.tokens ?? 0)) / blockSize) * blockSize;
+  // First differing token: walk both segment lists.
+  let editPoint = 0;
+  {
+    let i = 0;
+    let j = 0;
+    let oi = 0;
+    let oj = 0;
+    while (i < before.length && j < after.length) {
+      const a = before[i];
+      const b = after[j];
+      if (a.id !== b.id || oi !== oj) break;
+      const take = Math.min(a.tokens - oi, b.tokens - oj);
+      editPoint += take;
+      oi += take;
+      oj += take;
+      if (oi === a.tokens) {
+        i++;
+        oi = 0;
+      }
+      if (oj === b.tokens) {
+        j++;
+        oj = 0;
+      }
+    }
+    if (i >= before.length || j >= after.length) editPoint = Math.min(tokensBefore, tokensAfter);
+  }
+  // Content the cache had (same segment id) but that now sits in a missed block, i.e. moved.
+  const beforeIds = new Set(cachedSegs.map((s) => s.id));
+  let movedTokens = 0;
+  let pos = 0;
+  for (const s of after) {
+    const missFrom = Math.max(pos, hitTokens);
+    const end = pos + s.tokens;
+    if (end > missFrom && beforeIds.has(s.id) && s.kind !== 'edited') movedTokens += end - missFrom;
+    pos = end;
+  }
+  return {
+    blockSize,
+    tokensBefore,
+    tokensAfter,
+    cachedBefore,
+    editPoint,
+    hitTokens,
+    reprefillTokens: tokensAfter - hitTokens,
+    baselineReprefillTokens: tokensBefore - baseHit,
+    deadTokens: Math.max(0, cachedBefore - hitTokens),
+    blocksHit: hit,
+    blocksMiss: next.hashes.length - hit,
+    movedTokens,
+    before: layout(before),
+    after: layout(after),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 2. When does a compaction pay back?
+
+export interface Prices {
+  /** Base input price, $ per million tokens. */
+  inputPerMTok: number;
+  /** Output price, $ per million tokens. */
+  outputPerMTok: number;
+  /** Cache read as a multiple of the input price (Anthropic: 0.1). */
+  cacheReadMultiplier: number;
+  /** Cache write as a multiple of the input price (Anthropic, 5-minute TTL: 1.25). */
+  cacheWriteMultiplier: number;
+}
+
+export interface PaybackParams {
+  /** Context at the start (all cached). */
+  contextTokens: number;
+  /** Head kept by every compaction and still cached after it (system prompt + tool schemas). */
+  headTokens: number;
+  /** Tokens added per turn: the model's output plus the tool result. */
+  growthTokens: number;
+  /** Of which the model's output (decoded, billed at the output price). */
+  outputTokens: number;
+  /** Turns to come. */
+  turns: number;
+  /** The model's context limit: a policy whose prompt would pass it stops there. */
+  limitTokens: number;
+  /** Compact (or prune) before a turn whose context is at or above this. */
+  thresholdTokens: number;
+  /** Summary length. */
+  summaryTokens: number;
+  /** Pruning keeps the last `keepLast` turns whole and replaces older tool results by `stubTokens` each. */
+  keepLast: number;
+  stubTokens: number;
+}
+
+export type Policy = 'none' | 'summarise' | 'prune';
+export const POLICIES: readonly Policy[] = ['none', 'summarise', 'prune'];
+
+export interface TurnCost {
+  turn: number;
+  /** Prompt tokens of this turn's request. */
+  promptTokens: number;
+  /** Of which read from the cache. */
+  cachedTokens: number;
+  /** Prefilled this turn (prompt − cached). */
+  prefillTokens: number;
+  prefillSeconds: number;
+  dollars: number;
+  /** A compaction or prune happened before this turn. */
+  compacted: boolean;
+  cumPrefillTokens: number;
+  cumPrefillSeconds: number;
+  cumDollars: number;
+}
+
+export interface PolicyRun {
+  policy: Policy;
+  turns: TurnCost[];
+  /** First turn that could not be served (the prompt passed the limit), or null. */
+  limitTurn: number | null;
+  compactions: number;
+}
+
+export type Metric = 'dollars' | 'prefillSeconds' | 'prefillTokens';
+
+function checkPayback(p: PaybackParams): void {
+  for (const [k, v] of Object.entries(p))
+    if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`${k} must be a finite number ≥ 0, got ${v}`);
+  if (p.growthTokens <= 0) throw new RangeError('growthTokens must be > 0');
+  if (p.outputTokens > p.growthTokens) throw new RangeError('outputTokens must not exceed growthTokens');
+  if (p.headTokens > p.contextTokens) throw new RangeError('headTokens must not exceed contextTokens');
+  if (!Number.isInteger(p.turns) || p.turns < 1) throw new RangeError('turns must be a whole number ≥ 1');
+}
+
+/** Dollars of one request: cached tokens at the read price, new input at the write price, output at its price. */
+export function requestDollars(prices: Prices, cached: number, fresh: number, output: number): number {
+  const inp = prices.inputPerMTok / 1e6;
+  return (
+    cached * inp * prices.cacheReadMultiplier +
+    fresh * inp * prices.cacheWriteMultiplier +
+    output * (prices.outputPerMTok / 1e6)
+  );
+}
+
+/**
+ * One policy over the coming turns. Turn t's request carries the context so far plus the turn's growth g
+ * (the previous output and the new tool result), all of it prefilled; the context before it is cached unless a
+ * compaction just rewrote it. The summarising policy first asks the model for the summary: a request that reads
+ * the whole (cached) context and writes `summaryTokens` (counted in dollars, not in prefill), then re-prefills
+ * summary + g after the cached head. Pruning replaces old tool results by stubs in place: the prefix up to the
+ * first pruned result stays cached, everything after it is re-prefilled; no model call.
+ */
+export function runPolicy(
+  policy: Policy,
+  p: PaybackParams,
+  prices: Prices,
+  time: (newTokens: number, cachedTokens: number) => number,
+): PolicyRun {
+  checkPayback(p);
+  const g = p.growthTokens;
+  const o = p.outputTokens;
+  const r = g - o;
+  // Pruning state: context = head + stubbed·(o + stub) + live·g (turn-equivalents; real numbers).
+  let stubbed = 0;
+  let live = (p.contextTokens - p.headTokens) / g;
+  let context = p.contextTokens;
+  const rows: TurnCost[] = [];
+  let cumT = 0;
+  let cumS = 0;
+  let cumD = 0;
+  let limitTurn: number | null = null;
+  let compactions = 0;
+  for (let t = 1; t <= p.turns; t++) {
+    let cached = context;
+    let extraDollars = 0;
+    let compacted = false;
+    if (policy !== 'none' && context >= p.thresholdTokens) {
+      if (policy === 'summarise') {
+        extraDollars = requestDollars(prices, context, 0, p.summaryTokens);
+        context = p.headTokens + p.summaryTokens;
+        cached = p.headTokens;
+        compacted = true;
+      } else {
+        const prunable = Math.max(0, live - p.keepLast);
+        if (prunable > 0 && p.stubTokens < r) {
+          cached = p.headTokens + stubbed * (o + p.stubTokens) + o;
+          stubbed += prunable;
+          live -= prunable;
+          context = p.headTokens + stubbed * (o + p.stubTokens) + live * g;
+          compacted = true;
+        }
+      }
+      if (compacted) compactions++;
+    }
+    const prompt = context + g;
+    if (prompt > p.limitTokens) {
+      limitTurn = t;
+      break;
+    }
+    const fresh = prompt - cached;
+    const secs = time(fresh, cached);
+    const dollars = requestDollars(prices, cached, fresh, o) + extraDollars;
+    cumT += fresh;
+    cumS += secs;
+    cumD += dollars;
+    rows.push({
+      turn: t,
+      promptTokens: prompt,
+      cachedTokens: cached,
+      prefillTokens: fresh,
+      prefillSeconds: secs,
+      dollars,
+      compacted,
+      cumPrefillTokens: cumT,
+      cumPrefillSeconds: cumS,
+      cumDollars: cumD,
+    });
+    context = prompt;
+    live += 1;
+  }
+  return { policy, turns: rows, limitTurn, compactions };
+}
+
+const CUM: Record<Metric, keyof TurnCost> = {
+  dollars: 'cumDollars',
+  prefillSeconds: 'cumPrefillSeconds',
+  prefillTokens: 'cumPrefillTokens',
+};
+
+export function cumulative(run: PolicyRun, metric: Metric): number[] {
+  return run.turns.map((x) => x[CUM[metric]] as number);
+}
+
+/**
+ * The turn from which a policy's cumulative cost stays at or below never compacting (over the turns both
+ * served), or null when it never gets there. Turn 0 means it never cost more.
+ */
+export function breakEvenTurn(policy: PolicyRun, none: PolicyRun, metric: Metric): number | null {
+  const a = cumulative(policy, metric);
+  const b = cumulative(none, metric);
+  const n = Math.min(a.length, b.length);
+  if (n === 0) return null;
+  let last = -1; // last turn index where the policy cost more
+  for (let i = 0; i < n; i++) if (a[i] > b[i] * (1 + 1e-12)) last = i;
+  if (last === -1) return 0;
+  if (last === n - 1) return null;
+  return policy.turns[last + 1].turn;
+}
+
+export interface PaybackResult {
+  runs: Record<Policy, PolicyRun>;
+  breakEven: Record<Exclude<Policy, 'none'>, Record<Metric, number | null>>;
+}
+
+export function paybackSeries(
+  p: PaybackParams,
+  prices: Prices,
+  time: (newTokens: number, cachedTokens: number) => number,
+): PaybackResult {
+  const runs = {
+    none: runPolicy('none', p, prices, time),
+    summarise: runPolicy('summarise', p, prices, time),
+    prune: runPolicy('prune', p, prices, time),
+  };
+  const be = (pol: PolicyRun) => ({
+    dollars: breakEvenTurn(pol, runs.none, 'dollars'),
+    prefillSeconds: breakEvenTurn(pol, runs.none, 'prefillSeconds'),
+    prefillTokens: breakEvenTurn(pol, runs.none, 'prefillTokens'),
+  });
+  return { runs, breakEven: { summarise: be(runs.summarise), prune: be(runs.prune) } };
+}
+
+/** prefillTime bound to a model and replica, for runPolicy. */
+export function prefillClock(model: ModelSpec, hw: HardwareConfig) {
+  return (n: number, c: number) => prefillTime(model, hw, n, c);
+}

@@ -1,0 +1,159 @@
+/**
+ * Worker methods of lesson 07.11 (context compaction): what an edit does to the prefix cache of the next
+ * request, and when a compaction pays back. Plain structured-cloneable arguments (catalog ids); every figure
+ * comes from src/sim/compaction.ts, src/sim/kvcache/hash.ts and src/sim/cost.ts.
+ */
+import {
+  buildPrompt,
+  cacheAfterEdit,
+  editPrompt,
+  paybackSeries,
+  prefillClock,
+  type CacheAfterEdit,
+  type Edit,
+  type PaybackParams,
+  type PaybackResult,
+  type Prices,
+  type SessionShape,
+} from '../sim/compaction';
+import { CatalogError, resolveAccelerator, resolveModel } from '../sim/catalog/index';
+import { kvBytesPerToken } from '../sim/catalog/models';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  defaultHardware,
+  effectiveFlops,
+  prefillCost,
+  type HardwareConfig,
+} from '../sim/cost';
+
+export class CompactionRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+function wrap<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof CatalogError || e instanceof RangeError) throw new CompactionRequestError(e.message);
+    throw e;
+  }
+}
+
+export interface ReplicaChoice {
+  modelId: string;
+  acceleratorId: string;
+  tp: number;
+  mfu: number;
+}
+
+function replica(r: ReplicaChoice) {
+  return wrap(() => {
+    const model = resolveModel(r.modelId);
+    const accelerator = resolveAccelerator(r.acceleratorId);
+    if (!Number.isInteger(r.tp) || r.tp < 1 || r.tp > 64) throw new RangeError(`tp must be 1–64, got ${r.tp}`);
+    if (!(r.mfu > 0 && r.mfu <= 1)) throw new RangeError(`mfu must be in (0, 1], got ${r.mfu}`);
+    const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), mfu: r.mfu };
+    return { model, hw };
+  });
+}
+
+export interface ReplicaInfo {
+  modelName: string;
+  acceleratorName: string;
+  tp: number;
+  mfu: number;
+  /** Achieved FLOP/s G. */
+  flops: number;
+  /** 2N: body FLOPs per token. */
+  bodyFlopsPerToken: number;
+  /** A: attention FLOPs per (query, key) pair. */
+  attentionFlopsPerPair: number;
+  kvBytesPerToken: number;
+  maxContext: number;
+}
+
+function replicaInfo(r: ReplicaChoice): ReplicaInfo {
+  const { model, hw } = replica(r);
+  return {
+    modelName: model.name,
+    acceleratorName: hw.accelerator.name,
+    tp: hw.tp,
+    mfu: hw.mfu,
+    flops: effectiveFlops(hw),
+    bodyFlopsPerToken: 2 * bodyParams(model),
+    attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
+    kvBytesPerToken: kvBytesPerToken(model, hw.kvDtype),
+    maxContext: model.maxContext,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export interface EditRequest extends ReplicaChoice {
+  shape: SessionShape;
+  edit: Edit;
+  blockSize: number;
+}
+
+export interface EditResult extends CacheAfterEdit {
+  applied: Edit;
+  replica: ReplicaInfo;
+  /** Seconds to prefill the edited prompt's misses on top of its hits (cost.ts prefillTime), and without edit. */
+  reprefillSeconds: number;
+  reprefillFlops: number;
+  reprefillBound: 'compute' | 'memory';
+  baselineSeconds: number;
+  deadBytes: number;
+}
+
+export function compactionEdit(req: EditRequest): EditResult {
+  const { model, hw } = replica(req);
+  if (!Number.isInteger(req.blockSize) || req.blockSize < 1 || req.blockSize > 4096)
+    throw new CompactionRequestError(`blockSize must be a whole number from 1 to 4096, got ${req.blockSize}`);
+  return wrap(() => {
+    const before = buildPrompt(req.shape);
+    const { prompt, applied } = editPrompt(before, req.shape.turns, req.edit);
+    const c = cacheAfterEdit(before, prompt, req.blockSize);
+    const cost = prefillCost(model, hw, c.reprefillTokens, c.hitTokens);
+    const base = prefillCost(model, hw, c.baselineReprefillTokens, c.tokensBefore - c.baselineReprefillTokens);
+    const info = replicaInfo(req);
+    return {
+      ...c,
+      applied,
+      replica: info,
+      reprefillSeconds: cost.time,
+      reprefillFlops: cost.flops,
+      reprefillBound: cost.computeTime >= cost.memoryTime ? 'compute' : 'memory',
+      baselineSeconds: base.time,
+      deadBytes: c.deadTokens * info.kvBytesPerToken,
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export interface PaybackRequest extends ReplicaChoice {
+  params: Omit<PaybackParams, 'limitTokens'> & { limitTokens?: number };
+  prices: Prices;
+}
+
+export interface PaybackResponse extends PaybackResult {
+  params: PaybackParams;
+  prices: Prices;
+  replica: ReplicaInfo;
+}
+
+export function compactionPayback(req: PaybackRequest): PaybackResponse {
+  const { model, hw } = replica(req);
+  const params: PaybackParams = { ...req.params, limitTokens: req.params.limitTokens ?? model.maxContext };
+  return wrap(() => {
+    const res = paybackSeries(params, req.prices, prefillClock(model, hw));
+    return { ...res, params, prices: req.prices, replica: replicaInfo(req) };
+  });
+}
+
+export const compactionMethods = { compactionEdit, compactionPayback };
