@@ -14,6 +14,7 @@ import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 import { prefillMethods } from './prefillMethods';
 import { hierarchyMethods } from './hierarchyMethods';
+import { schemaMethods } from './schemaMethods';
 import { compactionMethods } from './compactionMethods';
 import { grammarMethods } from './grammarMethods';
 
@@ -93,6 +94,7 @@ export const methods = {
   ...pauseMethods,
   ...hierarchyMethods,
   ...prefillMethods,
+  ...schemaMethods,
   ...grammarMethods,
   ...compactionMethods,
 };

@@ -1,0 +1,236 @@
+/**
+ * Worker methods of lesson 07.07 (the tool schema tax). Token counts come from a real tokenizer, gpt-tokenizer's
+ * o200k_base, imported lazily on the first call (a 2 MB chunk that only the worker ever loads); the arithmetic
+ * is src/sim/toolSchema.ts, prefill times src/sim/cost.ts.
+ */
+import { findAccelerator } from '../sim/catalog/accelerators';
+import { findModel } from '../sim/catalog/models';
+import { defaultHardware, prefillTime } from '../sim/cost';
+import { ADDED_TOOL, AGENT_TOOLS } from '../sim/tools/agentTools';
+import {
+  LAYOUTS,
+  parseToolDefinitions,
+  renderTool,
+  sessionToolCost,
+  simulateLayout,
+  type LayoutId,
+  type LayoutResult,
+  type ParseError,
+  type SessionToolCost,
+  type ToolFormat,
+} from '../sim/toolSchema';
+
+export class SchemaRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+type Encode = (text: string) => number[];
+let encoder: Promise<Encode> | null = null;
+
+/** The o200k_base encoder, loaded on first use. */
+function loadEncoder(): Promise<Encode> {
+  if (!encoder)
+    encoder = import('gpt-tokenizer/encoding/o200k_base').then((m) => m.encode as Encode).catch((e: unknown) => {
+      encoder = null;
+      throw e;
+    });
+  return encoder;
+}
+
+const counts = new Map<string, number>();
+/** Tokens of a text with o200k_base (memoised: the same definitions are counted again on every change). */
+export async function countTokens(text: string): Promise<number> {
+  const hit = counts.get(text);
+  if (hit !== undefined) return hit;
+  const encode = await loadEncoder();
+  const n = encode(text).length;
+  if (counts.size > 5000) counts.clear();
+  counts.set(text, n);
+  return n;
+}
+
+/** Token ids of a text (for the tests and the lesson's tokenizer read-out). */
+export async function encodeText(req: { text: string }): Promise<{ ids: number[]; tokens: number }> {
+  const encode = await loadEncoder();
+  const ids = encode(req.text);
+  return { ids, tokens: ids.length };
+}
+
+function whole(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new SchemaRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+function num(name: string, v: number, min: number, max: number): number {
+  if (!(Number.isFinite(v) && v >= min && v <= max))
+    throw new SchemaRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+function format(f: string): ToolFormat {
+  if (f !== 'openai' && f !== 'anthropic') throw new SchemaRequestError(`Unknown tool format "${f}".`);
+  return f;
+}
+function hardware(modelId: string, acceleratorId: string, gpus: number) {
+  const model = findModel(modelId);
+  if (!model) throw new SchemaRequestError(`Unknown model "${modelId}".`);
+  const acc = findAccelerator(acceleratorId);
+  if (!acc) throw new SchemaRequestError(`Unknown accelerator "${acceleratorId}".`);
+  return { model, acc, hw: defaultHardware(acc, whole('gpus', gpus, 1, 64)) };
+}
+
+export interface ToolTaxRequest {
+  /** How many of the shipped tools, in their listed order. */
+  toolCount: number;
+  format: string;
+  pretty: boolean;
+  turns: number;
+  /** The tool block changes every this many turns; 0 = never. */
+  changeEvery: number;
+  inputPerMTok: number;
+  writeMultiplier: number;
+  readMultiplier: number;
+  modelId: string;
+  acceleratorId: string;
+  gpus: number;
+  /** Pasted JSON; when it parses, it replaces the shipped tools. */
+  custom: string | null;
+}
+
+export interface ToolCount {
+  name: string;
+  group: string;
+  tokens: number;
+  chars: number;
+}
+
+export interface ToolTaxResult {
+  source: 'shipped' | 'custom';
+  tokenizer: 'o200k_base';
+  tools: ToolCount[];
+  /** Shipped tools available (the slider's range). */
+  available: number;
+  toolTokens: number;
+  toolChars: number;
+  session: SessionToolCost;
+  /** Prefill of the tool block alone, from scratch, on the chosen replica. */
+  prefillSeconds: number;
+  modelName: string;
+  acceleratorName: string;
+  /** Why a paste was not used (the shipped tools are shown instead). */
+  customError: ParseError | null;
+}
+
+async function toolSchemaTax(req: ToolTaxRequest): Promise<ToolTaxResult> {
+  const f = format(req.format);
+  const n = whole('toolCount', req.toolCount, 0, AGENT_TOOLS.length);
+  const turns = whole('turns', req.turns, 1, 10_000);
+  const changeEvery = whole('changeEvery', req.changeEvery, 0, 10_000);
+  const price = {
+    inputPerMTok: num('inputPerMTok', req.inputPerMTok, 0, 1000),
+    writeMultiplier: num('writeMultiplier', req.writeMultiplier, 0, 10),
+    readMultiplier: num('readMultiplier', req.readMultiplier, 0, 10),
+  };
+  const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
+  let customError: ParseError | null = null;
+  let defs: { name: string; description: string; parameters: (typeof AGENT_TOOLS)[number]['parameters']; group: string }[] =
+    AGENT_TOOLS.slice(0, n);
+  let source: ToolTaxResult['source'] = 'shipped';
+  if (req.custom !== null) {
+    const parsed = parseToolDefinitions(req.custom);
+    if (parsed.ok) {
+      defs = parsed.tools.map((t) => ({ ...t, group: 'pasted' }));
+      source = 'custom';
+    } else customError = parsed.error;
+  }
+  const tools: ToolCount[] = [];
+  for (const d of defs) {
+    const text = renderTool(d, f, req.pretty);
+    tools.push({ name: d.name, group: d.group, tokens: await countTokens(text), chars: text.length });
+  }
+  const toolTokens = tools.reduce((s, t) => s + t.tokens, 0);
+  return {
+    source,
+    tokenizer: 'o200k_base',
+    tools,
+    available: AGENT_TOOLS.length,
+    toolTokens,
+    toolChars: tools.reduce((s, t) => s + t.chars, 0),
+    session: sessionToolCost(toolTokens, turns, changeEvery, price),
+    prefillSeconds: prefillTime(model, hw, toolTokens, 0),
+    modelName: model.name,
+    acceleratorName: acc.name,
+    customError,
+  };
+}
+
+export interface LayoutRequest {
+  toolCount: number;
+  format: string;
+  systemTokens: number;
+  newTokens: number;
+  outputTokens: number;
+  timestampTokens: number;
+  turns: number;
+  blockSize: number;
+  changeTurn: number;
+  seed: number;
+  modelId: string;
+  acceleratorId: string;
+  gpus: number;
+}
+
+export interface LayoutWithTime extends LayoutResult {
+  /** Prefill seconds of each turn (its re-prefilled tokens on top of its hit), alone on the replica. */
+  seconds: number[];
+  totalSeconds: number;
+}
+
+export interface LayoutsResponse {
+  toolTokens: number;
+  toolCount: number;
+  addedToolTokens: number;
+  modelName: string;
+  acceleratorName: string;
+  gpus: number;
+  layouts: LayoutWithTime[];
+}
+
+async function toolLayouts(req: LayoutRequest): Promise<LayoutsResponse> {
+  const f = format(req.format);
+  const n = whole('toolCount', req.toolCount, 1, AGENT_TOOLS.length);
+  const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
+  const tools: { name: string; tokens: number }[] = [];
+  for (const t of AGENT_TOOLS.slice(0, n)) tools.push({ name: t.name, tokens: await countTokens(renderTool(t, f)) });
+  const addedTool = { name: ADDED_TOOL.name, tokens: await countTokens(renderTool(ADDED_TOOL, f)) };
+  const setup = {
+    tools,
+    addedTool,
+    systemTokens: whole('systemTokens', req.systemTokens, 0, 200_000),
+    newTokens: whole('newTokens', req.newTokens, 1, 200_000),
+    outputTokens: whole('outputTokens', req.outputTokens, 0, 100_000),
+    timestampTokens: whole('timestampTokens', req.timestampTokens, 0, 10_000),
+    turns: whole('turns', req.turns, 1, 500),
+    blockSize: whole('blockSize', req.blockSize, 1, 4096),
+    changeTurn: whole('changeTurn', req.changeTurn, 1, 500),
+    seed: whole('seed', req.seed, 0, 2 ** 31 - 1),
+  };
+  const layouts = LAYOUTS.map((id: LayoutId) => {
+    const r = simulateLayout(setup, id);
+    const seconds = r.turns.map((t) => prefillTime(model, hw, t.prefillTokens, t.hitTokens));
+    return { ...r, seconds, totalSeconds: seconds.reduce((a, b) => a + b, 0) };
+  });
+  return {
+    toolTokens: tools.reduce((s, t) => s + t.tokens, 0),
+    toolCount: n,
+    addedToolTokens: addedTool.tokens,
+    modelName: model.name,
+    acceleratorName: acc.name,
+    gpus: hw.tp,
+    layouts,
+  };
+}
+
+export const schemaMethods = { toolSchemaTax, toolLayouts, encodeText };

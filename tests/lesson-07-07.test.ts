@@ -1,0 +1,180 @@
+/**
+ * Lesson 07.07, the tool schema tax: token counts of fixed strings and of the shipped tools from the real
+ * tokenizer (gpt-tokenizer o200k_base, through the worker methods), the session cost arithmetic with the cache
+ * multipliers, the pasted-JSON validation, and the prefix-cache hits of each prompt layout against hand counts.
+ */
+import { describe, expect, it } from 'vitest';
+import { methods } from '../src/worker/methods';
+import { AGENT_TOOLS } from '../src/sim/tools/agentTools';
+import {
+  layoutPrompt,
+  lineColumn,
+  parseToolDefinitions,
+  renderTool,
+  sessionToolCost,
+  simulateLayout,
+  type LayoutSetup,
+} from '../src/sim/toolSchema';
+import { countTokens } from '../src/worker/schemaMethods';
+
+const TAX_DEFAULTS = {
+  toolCount: 36,
+  format: 'openai',
+  pretty: false,
+  turns: 20,
+  changeEvery: 0,
+  inputPerMTok: 3,
+  writeMultiplier: 1.25,
+  readMultiplier: 0.1,
+  modelId: 'llama-3.1-70b',
+  acceleratorId: 'h100-sxm',
+  gpus: 8,
+  custom: null,
+};
+
+describe('o200k_base token counts (gpt-tokenizer 4.0.0)', () => {
+  it('counts fixed strings as the tokenizer does', async () => {
+    expect(await methods.encodeText({ text: 'Hello, world!' })).toEqual({ ids: [13225, 11, 2375, 0], tokens: 4 });
+    expect(await countTokens('{"type":"object","properties":{}}')).toBe(9);
+    expect(await countTokens('')).toBe(0);
+  });
+
+  it('counts the shipped tool definitions', async () => {
+    const readFile = AGENT_TOOLS.find((t) => t.name === 'read_file')!;
+    expect(await countTokens(renderTool(readFile, 'openai'))).toBe(140);
+    const r = await methods.toolSchemaTax(TAX_DEFAULTS);
+    expect(r.tools).toHaveLength(36);
+    expect(r.toolTokens).toBe(4427);
+    // Whitespace is tokens: the same definitions pretty-printed cost more; Anthropic's flat shape costs less.
+    expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, pretty: true })).toolTokens).toBe(7048);
+    expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, format: 'anthropic' })).toolTokens).toBe(4211);
+    // More tools, more tokens.
+    expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, toolCount: 10 })).toolTokens).toBeLessThan(r.toolTokens);
+  });
+
+  it('counts a pasted tool set, and falls back to the shipped one with a located error when it is invalid', async () => {
+    const paste = JSON.stringify([{ name: 'ping', description: 'Ping a host.', input_schema: { type: 'object', properties: { host: { type: 'string' } } } }]);
+    const ok = await methods.toolSchemaTax({ ...TAX_DEFAULTS, custom: paste });
+    expect(ok.source).toBe('custom');
+    expect(ok.tools.map((t) => t.name)).toEqual(['ping']);
+    expect(ok.toolTokens).toBe(await countTokens(renderTool({ name: 'ping', description: 'Ping a host.', parameters: { type: 'object', properties: { host: { type: 'string' } } } }, 'openai')));
+    const bad = await methods.toolSchemaTax({ ...TAX_DEFAULTS, custom: '[{"name": "x",}]' });
+    expect(bad.source).toBe('shipped');
+    expect(bad.customError?.line).toBe(1);
+    expect(bad.customError?.message).toMatch(/^Invalid JSON at line 1, column \d+/);
+  });
+});
+
+describe('session cost of the tool block, with the cache multipliers', () => {
+  const price = { inputPerMTok: 3, writeMultiplier: 1.25, readMultiplier: 0.1 };
+  it('never changes: written once, read 19 times', () => {
+    const c = sessionToolCost(10_000, 20, 0, price);
+    expect(c.prefilledNoCache).toBe(200_000);
+    expect(c.prefilledCached).toBe(10_000);
+    expect(c.costNoCache).toBeCloseTo(0.6, 12); // 200k × $3/M
+    expect(c.costCached).toBeCloseTo(0.03 * (1.25 + 0.1 * 19), 12); // $0.0945
+    expect(c.saving).toBeCloseTo(1 - 0.0945 / 0.6, 12);
+  });
+  it('changes every 5 turns: 4 writes, 16 reads', () => {
+    const c = sessionToolCost(10_000, 20, 5, price);
+    expect([c.writes, c.reads]).toEqual([4, 16]);
+    expect(c.costCached).toBeCloseTo(0.03 * (4 * 1.25 + 16 * 0.1), 12); // $0.198
+  });
+  it('changes every turn: the cache costs 25% more than no cache', () => {
+    const c = sessionToolCost(10_000, 20, 1, price);
+    expect(c.costCached / c.costNoCache).toBeCloseTo(1.25, 12);
+  });
+});
+
+describe('pasted JSON validation', () => {
+  it('locates a syntax error by line and column', () => {
+    const text = '[\n  {"name": "a"},\n  {"name": "b" "description": "x"}\n]';
+    const r = parseToolDefinitions(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.line).toBe(3);
+      expect(r.error.column).toBe(16);
+      expect(r.error.message).toMatch(/^Invalid JSON at line 3, column 16/);
+    }
+    expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
+  });
+  it('rejects bad shapes with a clear message and never throws', () => {
+    const msg = (t: string) => {
+      const r = parseToolDefinitions(t);
+      return r.ok ? 'ok' : r.error.message;
+    };
+    expect(msg('')).toMatch(/Nothing to count/);
+    expect(msg('42')).toMatch(/Expected a JSON array/);
+    expect(msg('[]')).toMatch(/no tool definitions/);
+    expect(msg('[1]')).toMatch(/Tool 1 is not an object/);
+    expect(msg('[{"description":"x"}]')).toMatch(/no "name"/);
+    expect(msg('[{"name":"has space"}]')).toMatch(/letters, digits/);
+    expect(msg('[{"name":"a","parameters":{"type":"string"}}]')).toMatch(/must be "object"/);
+    expect(msg('[{"name":"a"},{"name":"a"}]')).toMatch(/used twice/);
+    expect(msg('{"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}')).toBe('ok');
+  });
+});
+
+describe('prefix-cache hits of the prompt layouts (block size 4, hand-counted)', () => {
+  const setup: LayoutSetup = {
+    tools: [{ name: 'a', tokens: 8 }],
+    addedTool: { name: 'b', tokens: 4 },
+    systemTokens: 4,
+    newTokens: 4,
+    outputTokens: 4,
+    timestampTokens: 1,
+    turns: 3,
+    blockSize: 4,
+    changeTurn: 2,
+    seed: 1,
+  };
+  const prefills = (layout: Parameters<typeof simulateLayout>[1], s = setup) =>
+    simulateLayout(s, layout).turns.map((t) => [t.promptTokens, t.hitTokens]);
+
+  it('tools first: each turn re-prefills only its new tokens', () => {
+    // Turn 1: 8 + 4 + 4 = 16, cold. Turn 2: 24, the 20 tokens of turn 1's prompt and output hit. Turn 3: 32, 28 hit.
+    expect(prefills('tools-first')).toEqual([[16, 0], [24, 20], [32, 28]]);
+    const r = simulateLayout(setup, 'tools-first');
+    expect(r.hitRate).toBeCloseTo(48 / 72, 12);
+    expect(r.toolTokensPrefilled).toBe(8);
+  });
+  it('a timestamp above everything: nothing ever hits', () => {
+    expect(prefills('timestamp-top')).toEqual([[17, 0], [25, 0], [33, 0]]);
+    expect(simulateLayout(setup, 'timestamp-top').toolTokensPrefilled).toBe(24);
+  });
+  it('tools after the history: only the system prompt and the old history hit', () => {
+    // Turn 2: sys | new1 out1 | a a | new2 — the 2nd block was "a" on turn 1: hit 4. Turn 3: sys new1 out1 hit, new2 ≠ a: 12.
+    expect(prefills('tools-after-history')).toEqual([[16, 0], [24, 4], [32, 12]]);
+  });
+  it('a tool added at turn 2 in name order (after "a") misses from the tool on, once', () => {
+    expect(prefills('tool-added')).toEqual([[16, 0], [28, 8], [36, 32]]);
+  });
+  it('partial blocks: only full blocks are cached and hit', () => {
+    const s = { ...setup, systemTokens: 6, turns: 2 };
+    // Turn 1: 8 + 6 + 4 = 18 tokens, plus 4 of output = 22 → 5 full blocks cached. Turn 2 (26 tokens) hits 20.
+    expect(prefills('tools-first', s)).toEqual([[18, 0], [26, 20]]);
+  });
+  it('the prompt order of each layout', () => {
+    const kinds = (l: Parameters<typeof layoutPrompt>[1]) => [...new Set(layoutPrompt(setup, l, 2).map((x) => x.kind))];
+    expect(kinds('tools-first')).toEqual(['tools', 'system', 'history', 'new']);
+    expect(kinds('timestamp-top')).toEqual(['timestamp', 'tools', 'system', 'history', 'new']);
+    expect(kinds('timestamp-after-tools')).toEqual(['tools', 'system', 'timestamp', 'history', 'new']);
+    expect(kinds('tools-after-history')).toEqual(['system', 'history', 'tools', 'new']);
+  });
+});
+
+describe('the lesson defaults (worker method)', () => {
+  it('20 turns, 36 tools: a timestamp on top re-prefills every prompt whole', async () => {
+    const L = await methods.toolLayouts({
+      toolCount: 36, format: 'openai', systemTokens: 2000, newTokens: 1500, outputTokens: 300, timestampTokens: 20,
+      turns: 20, blockSize: 16, changeTurn: 10, seed: 1, modelId: 'llama-3.1-70b', acceleratorId: 'h100-sxm', gpus: 8,
+    });
+    const by = Object.fromEntries(L.layouts.map((l) => [l.layout, l]));
+    // Σ_{t=1..20} (20 + 4,427 + 2,000 + 1,800·(t−1) + 1,500) = 20 × 7,947 + 1,800 × 190 = 500,940.
+    expect(by['timestamp-top'].prefillTokens).toBe(500_940);
+    expect(by['timestamp-top'].hitRate).toBe(0);
+    expect(by['tools-first'].hitRate).toBeGreaterThan(0.9);
+    expect(by['tools-first'].toolTokensPrefilled).toBe(4427);
+    expect(by['tools-after-history'].toolTokensPrefilled).toBe(20 * 4427);
+  });
+});
