@@ -14,6 +14,7 @@ import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 import { prefillMethods } from './prefillMethods';
 import { hierarchyMethods } from './hierarchyMethods';
+import { economicsMethods } from './economicsMethods';
 import { schemaMethods } from './schemaMethods';
 import { compactionMethods } from './compactionMethods';
 import { grammarMethods } from './grammarMethods';
@@ -94,6 +95,7 @@ export const methods = {
   ...pauseMethods,
   ...hierarchyMethods,
   ...prefillMethods,
+  ...economicsMethods,
   ...schemaMethods,
   ...grammarMethods,
   ...compactionMethods,

@@ -1,0 +1,266 @@
+/**
+ * Lesson 07.12 (agents per megawatt): the fleet runs behind its widgets. Each builds a scenario for the fleet
+ * simulator (src/sim/fleet): one node of the catalog (src/sim/catalog/nodes.ts) split into replicas of
+ * Qwen3-32B on 2 GPUs, a closed loop of lesson 07.06's agents, a router and a tool-pause policy; runs it and
+ * reduces the metrics to what the cost model needs (src/sim/economics.ts): TTFT and TPOT p90, GPU-seconds per
+ * session split into prefill and decode, and the share of the KV budget idle sessions pin.
+ *
+ *  - `runEconPoint`: one concurrency on one replica (the SLO sweep) or on a whole node (the lever grid);
+ *  - `sweepConcurrency`: the concurrency sweep, point by point, stopping a little past the first SLO failure;
+ *  - `searchCapacity`: the largest concurrency per replica meeting the SLOs, by bisection over a grid.
+ *
+ * Seeded: the same arguments give the same result.
+ */
+import { findNode } from './catalog/nodes';
+import type { ToolLatencyPreset } from './fleet/dist';
+import { runScenario } from './fleet/run';
+import type { FleetSim } from './fleet/engine';
+import type { Scenario, ToolPausePolicy } from './fleet/scenario';
+import { pauseAgent } from './pauseLabSetup';
+import { maxFeasible, meetsSlo, replicasPerNode, type Slo, type SloPoint } from './economics';
+import {
+  ECON_BLOCK_SIZE,
+  ECON_DRAM_GB,
+  ECON_DURATION_S,
+  ECON_MODEL,
+  ECON_RAMP_S,
+  ECON_TP,
+  ECON_TTL_S,
+  LEVER_GRID,
+  SWEEP_GRID,
+  SWEEP_PAST_FAILURE,
+  type EconNodeId,
+  type EconPolicyId,
+  type EconRouterId,
+} from './economicsLabSetup';
+
+export interface EconRunArgs {
+  node: EconNodeId;
+  /** Agents in flight per replica (closed loop). */
+  concurrency: number;
+  /** 'replica': one replica (routing does not matter); 'node': every replica of the node behind the router. */
+  scope: 'replica' | 'node';
+  router: EconRouterId;
+  policy: EconPolicyId;
+  tool: ToolLatencyPreset;
+  slo: Slo;
+  seed: number;
+}
+
+export interface EconPoint extends SloPoint {
+  replicas: number;
+  meetsSlo: boolean;
+  /** Mean over finished sessions of the simulator's GPU-seconds per session (iteration time × tp by tokens). */
+  gpuSecondsPerSession: number;
+  sessionWallS: number;
+  sessionsFinished: number;
+  /** Share of busy GPU-seconds spent on prefill tokens (the rest on decode). */
+  prefillShare: number;
+  /** Time-mean share of the KV budget pinned by idle (paused) sessions. */
+  heldShare: number;
+  /** Reused / (reused + prefilled) prompt tokens. */
+  reuseRatio: number;
+  /** Mean busy share of the replicas. */
+  utilisation: number;
+  outputTokensPerS: number;
+  goodputShare: number;
+}
+
+export function econPausePolicy(policy: EconPolicyId): ToolPausePolicy {
+  switch (policy) {
+    case 'hold':
+      return { kind: 'hold' };
+    case 'ttl-offload':
+      return { kind: 'ttl', ttlS: ECON_TTL_S, then: 'offload', tier: 'dram' };
+    case 'evict':
+      return { kind: 'evict' };
+  }
+}
+
+/**
+ * The router: round-robin, or a cache-aware router that scores each replica by its cached share of the prompt,
+ * its load and its free KV (llm-d's weighted scorers; the fleet simulator's `scoring: "weighted"`).
+ */
+function econRouter(router: EconRouterId): Scenario['router'] {
+  return router === 'cache-aware' ? { kind: 'cache-aware', scoring: 'weighted' } : { kind: 'round-robin' };
+}
+
+export function econNode(node: EconNodeId) {
+  const n = findNode(node);
+  if (!n) throw new RangeError(`unknown node "${node}"`);
+  return n;
+}
+
+export function econScenario(a: EconRunArgs): Scenario {
+  const node = econNode(a.node);
+  const replicas = a.scope === 'node' ? replicasPerNode(node.gpuCount, ECON_TP) : 1;
+  return {
+    name: `07.12 ${a.node} ${a.router} ${a.policy} ×${a.concurrency}`,
+    seed: a.seed,
+    durationS: ECON_DURATION_S,
+    drainS: 0,
+    model: ECON_MODEL,
+    hardware: { accelerator: node.accelerator, tp: ECON_TP },
+    replicas,
+    router: econRouter(a.router),
+    scheduler: { tokenBudget: 8192, chunkedPrefill: 2048 },
+    kv: { blockSize: ECON_BLOCK_SIZE, dram: { capacityGB: ECON_DRAM_GB } },
+    policies: { toolPause: econPausePolicy(a.policy) },
+    slo: { ...a.slo },
+    workload: {
+      arrival: { kind: 'closed', concurrency: a.concurrency * replicas, rampS: ECON_RAMP_S },
+      sessions: 100_000,
+      classes: [pauseAgent(a.tool)],
+    },
+  } as Scenario;
+}
+
+export function checkEconArgs(a: Omit<EconRunArgs, 'concurrency' | 'scope'>): void {
+  const bad = (m: string) => {
+    throw new RangeError(m);
+  };
+  econNode(a.node);
+  if (!(a.slo.ttftP90S > 0 && a.slo.ttftP90S <= 60))
+    bad(`ttftP90S must be in (0, 60] s (got ${a.slo.ttftP90S})`);
+  if (!(a.slo.tpotP90S > 0 && a.slo.tpotP90S <= 2))
+    bad(`tpotP90S must be in (0, 2] s (got ${a.slo.tpotP90S})`);
+  if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 2 ** 31 - 1) bad(`seed must be a whole number ≥ 0`);
+}
+
+export interface RunHooks {
+  checkpoint?: () => Promise<void>;
+}
+
+/** Busy GPU-seconds by phase, reproducing the replica's attribution by tokens of each iteration. */
+class PhaseMeter {
+  private last: { busy: number; pre: number; dec: number }[] = [];
+  prefill = 0;
+  decode = 0;
+  observe(sim: FleetSim): void {
+    sim.replicas.forEach((r, i) => {
+      const s = r.stats;
+      const prev = this.last[i] ?? { busy: 0, pre: 0, dec: 0 };
+      const dBusy = s.busyS - prev.busy;
+      if (dBusy > 0) {
+        const dPre = s.tokensPrefilled - prev.pre;
+        const dDec = s.tokensDecoded - prev.dec;
+        const tok = dPre + dDec;
+        if (tok > 0) {
+          this.prefill += (dBusy * dPre) / tok;
+          this.decode += (dBusy * dDec) / tok;
+        }
+      }
+      this.last[i] = { busy: s.busyS, pre: s.tokensPrefilled, dec: s.tokensDecoded };
+    });
+  }
+}
+
+export async function runEconPoint(a: EconRunArgs, hooks: RunHooks = {}): Promise<EconPoint> {
+  const meter = new PhaseMeter();
+  const res = await runScenario(econScenario(a), {
+    afterEvent: (sim) => meter.observe(sim),
+    checkpoint: hooks.checkpoint,
+    checkpointEvery: 2000,
+    includeSeries: false,
+  });
+  const m = res.metrics;
+  const cls = m.sessions.perClass[0];
+  let held = 0;
+  let cap = 0;
+  let util = 0;
+  for (const r of m.replicas) {
+    held += r.heldBlocks.mean;
+    cap += r.kv.hbm?.capacityBlocks ?? 0;
+    util += r.utilisation;
+  }
+  const busy = meter.prefill + meter.decode;
+  const p: SloPoint = {
+    concurrency: a.concurrency,
+    ttftP90S: m.requests.ttft.p90,
+    tpotP90S: m.requests.tpot.p90,
+  };
+  return {
+    ...p,
+    replicas: m.config.replicas,
+    meetsSlo: meetsSlo(p, a.slo),
+    gpuSecondsPerSession: cls?.gpuSecondsPerSession.mean ?? 0,
+    sessionWallS: cls?.sessionWallS.mean ?? 0,
+    sessionsFinished: m.sessions.finished,
+    prefillShare: busy > 0 ? meter.prefill / busy : 0,
+    heldShare: cap > 0 ? held / cap : 0,
+    reuseRatio: m.tokens.reuseRatio,
+    utilisation: m.replicas.length ? util / m.replicas.length : 0,
+    outputTokensPerS: m.fleet.outputTokensPerS,
+    goodputShare: m.fleet.goodput.share,
+  };
+}
+
+export type SweepArgs = Omit<EconRunArgs, 'concurrency' | 'scope' | 'router'>;
+
+/**
+ * The SLO sweep on one replica: concurrencies of SWEEP_GRID in order, each run handed to `onPoint` as it
+ * finishes; stops SWEEP_PAST_FAILURE points after the first that misses an SLO.
+ */
+export async function sweepConcurrency(
+  a: SweepArgs,
+  onPoint: (p: EconPoint) => Promise<void> | void = () => {},
+  hooks: RunHooks = {},
+): Promise<EconPoint[]> {
+  checkEconArgs({ ...a, router: 'round-robin' });
+  const out: EconPoint[] = [];
+  let past = -1;
+  for (const c of SWEEP_GRID) {
+    const p = await runEconPoint({ ...a, concurrency: c, scope: 'replica', router: 'round-robin' }, hooks);
+    out.push(p);
+    await onPoint(p);
+    if (past < 0 && !p.meetsSlo) past = 0;
+    else if (past >= 0) past++;
+    if (past >= SWEEP_PAST_FAILURE) break;
+  }
+  return out;
+}
+
+export interface CapacityResult {
+  router: EconRouterId;
+  policy: EconPolicyId;
+  /** Largest concurrency per replica meeting both SLOs (0: not even the smallest). */
+  agentsPerReplica: number;
+  /** The run at that concurrency (or at the smallest, if none meets the SLOs). */
+  point: EconPoint;
+  /** Every run of the search. */
+  tried: EconPoint[];
+}
+
+/**
+ * The largest concurrency per replica of LEVER_GRID at which a whole node meets both SLOs, by bisection (latency
+ * grows with load). `run` lets callers share runs between searches.
+ */
+export async function searchCapacity(
+  a: Omit<EconRunArgs, 'concurrency' | 'scope'>,
+  run: (c: number) => Promise<EconPoint> = (c) => runEconPoint({ ...a, concurrency: c, scope: 'node' }),
+): Promise<CapacityResult> {
+  checkEconArgs(a);
+  const tried: EconPoint[] = [];
+  const at = async (i: number) => {
+    const p = await run(LEVER_GRID[i]);
+    tried.push(p);
+    return p;
+  };
+  let lo = -1; // largest index known to meet
+  let hi = LEVER_GRID.length; // smallest index known to fail
+  const first = await at(0);
+  if (!first.meetsSlo) hi = 0;
+  else lo = 0;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    const p = await at(mid);
+    if (p.meetsSlo) lo = mid;
+    else hi = mid;
+  }
+  const best = lo >= 0 ? LEVER_GRID[lo] : 0;
+  const point = tried.find((p) => p.concurrency === (lo >= 0 ? LEVER_GRID[lo] : LEVER_GRID[0]))!;
+  tried.sort((x, y) => x.concurrency - y.concurrency);
+  return { router: a.router, policy: a.policy, agentsPerReplica: best, point, tried };
+}
+
+export { maxFeasible };

@@ -1,0 +1,51 @@
+/**
+ * Lesson 07.12 (agents per megawatt): the lab's node, replicas, workload and levers as plain data with no
+ * simulator code, so widgets and prose can name them without pulling the engine into the page.
+ *
+ * The unit of deployment is an 8-GPU node (src/sim/catalog/nodes.ts) split into replicas of Qwen3-32B on
+ * 2 GPUs each; the agents are lesson 07.06's (a shared 8k-token head, 10–30 turns, a tool call between turns).
+ */
+import type { ToolLatencyPreset } from './fleet/dist';
+
+export const ECON_MODEL = 'qwen3-32b';
+export const ECON_TP = 2;
+export const ECON_BLOCK_SIZE = 256;
+export const ECON_DRAM_GB = 500;
+/** Simulated seconds of every run (closed loop: a new session starts when one ends). */
+export const ECON_DURATION_S = 600;
+export const ECON_RAMP_S = 20;
+export const ECON_NODES = ['dgx-h100', 'dgx-h200', 'dgx-b200'] as const;
+export type EconNodeId = (typeof ECON_NODES)[number];
+export const ECON_NODE_LABELS: Readonly<Record<EconNodeId, string>> = {
+  'dgx-h100': 'DGX H100 (8 × H100 SXM, 10.2 kW)',
+  'dgx-h200': 'DGX H200 (8 × H200, 10.2 kW)',
+  'dgx-b200': 'DGX B200 (8 × B200, 14.3 kW)',
+};
+export const ECON_TOOLS: readonly ToolLatencyPreset[] = ['coding-mix', 'web', 'shell', 'local'];
+
+/** Concurrencies per replica the sweep tries, in order; it stops a little past the first failure. */
+export const SWEEP_GRID: readonly number[] = [2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 56, 64];
+/** Points the sweep runs after the first that misses an SLO (to draw the wall). */
+export const SWEEP_PAST_FAILURE = 2;
+/** Concurrencies per replica the lever grid searches (bisection over this list). */
+export const LEVER_GRID: readonly number[] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24];
+
+export const ECON_ROUTERS = ['round-robin', 'cache-aware'] as const;
+export type EconRouterId = (typeof ECON_ROUTERS)[number];
+export const ECON_ROUTER_LABELS: Readonly<Record<EconRouterId, string>> = {
+  'round-robin': 'Round-robin',
+  'cache-aware': 'Cache-aware',
+};
+export const ECON_POLICIES = ['hold', 'ttl-offload', 'evict'] as const;
+export type EconPolicyId = (typeof ECON_POLICIES)[number];
+export const ECON_POLICY_LABELS: Readonly<Record<EconPolicyId, string>> = {
+  hold: 'Hold in HBM',
+  'ttl-offload': 'TTL 2 s, then offload',
+  evict: 'Evict (recompute)',
+};
+export const ECON_TTL_S = 2;
+
+/** Assumptions the learner sets (defaults only; every one is an editable parameter of the widgets). */
+export const DEFAULT_GPU_HOUR_USD = 2;
+export const DEFAULT_KWH_USD = 0.1;
+export const DEFAULT_PUE = 1.3;

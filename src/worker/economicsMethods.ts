@@ -1,0 +1,171 @@
+/**
+ * Worker methods of lesson 07.12 (agents per megawatt): the SLO sweep (one replica, concurrency by
+ * concurrency, streamed) and the lever grid (router × idle-KV policy on a whole node, each cell the largest
+ * concurrency meeting the SLOs, streamed cell by cell). Runs in src/sim/economicsLab.ts; the money and power
+ * arithmetic (src/sim/economics.ts) is left to the caller, so changing a price never re-runs a simulation.
+ *
+ * Runs are memoised by their arguments (the widgets and the lesson's inline figures ask for the same ones).
+ */
+import type { ToolLatencyPreset } from '../sim/fleet/dist';
+import { TOOL_LATENCY_PRESETS } from '../sim/fleet/dist';
+import type { Slo } from '../sim/economics';
+import {
+  checkEconArgs,
+  runEconPoint,
+  searchCapacity,
+  type CapacityResult,
+  type EconPoint,
+  type EconRunArgs,
+} from '../sim/economicsLab';
+import {
+  ECON_NODES,
+  ECON_POLICIES,
+  ECON_ROUTERS,
+  SWEEP_GRID,
+  SWEEP_PAST_FAILURE,
+  type EconNodeId,
+  type EconPolicyId,
+  type EconRouterId,
+} from '../sim/economicsLabSetup';
+import { JobCancelled, type JobContext } from './job';
+
+export class EconRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequest';
+  }
+}
+
+function check(fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    throw new EconRequestError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function checkCommon(req: { node: EconNodeId; tool: ToolLatencyPreset; slo: Slo; seed: number }): void {
+  if (!ECON_NODES.includes(req.node))
+    throw new EconRequestError(`Unknown node "${String(req.node)}" (nodes: ${ECON_NODES.join(', ')}).`);
+  if (!(req.tool in TOOL_LATENCY_PRESETS))
+    throw new EconRequestError(`Unknown tool-latency preset "${String(req.tool)}".`);
+  if (!req.slo || typeof req.slo !== 'object') throw new EconRequestError('slo is required.');
+}
+
+interface Shared {
+  promise: Promise<EconPoint>;
+  waiters: JobContext<unknown>[];
+}
+const memo = new Map<string, Shared>();
+const MAX_MEMO = 400;
+const yieldTurn = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/**
+ * One run, memoised by its arguments and shared by every caller that asks for it: it goes on while any caller
+ * still waits, and stops at its next checkpoint once every caller has been cancelled. The SLO does not change a
+ * run, only whether it meets the SLO.
+ */
+function point(a: EconRunArgs, ctx: JobContext<unknown>): Promise<EconPoint> {
+  const key = JSON.stringify({ ...a, slo: undefined });
+  let hit = memo.get(key);
+  if (hit) hit.waiters.push(ctx);
+  else {
+    const entry: Shared = { promise: Promise.resolve(null as unknown as EconPoint), waiters: [ctx] };
+    entry.promise = runEconPoint(a, {
+      checkpoint: async () => {
+        await yieldTurn();
+        if (entry.waiters.every((w) => w.isCancelled())) throw new JobCancelled();
+      },
+    }).then((p) => {
+      entry.waiters = [];
+      return p;
+    });
+    memo.set(key, entry);
+    entry.promise.catch(() => memo.delete(key));
+    if (memo.size > MAX_MEMO) memo.delete(memo.keys().next().value as string);
+    hit = entry;
+  }
+  return hit.promise.then((p) => ({
+    ...p,
+    meetsSlo: p.ttftP90S <= a.slo.ttftP90S && p.tpotP90S <= a.slo.tpotP90S,
+  }));
+}
+
+export interface SloSweepRequest {
+  node: EconNodeId;
+  policy: EconPolicyId;
+  tool: ToolLatencyPreset;
+  slo: Slo;
+  seed: number;
+}
+
+export interface SloSweepResponse {
+  points: EconPoint[];
+}
+
+/** The SLO sweep on one replica, point by point (each point is also emitted as a frame). */
+async function sloSweep(req: SloSweepRequest, ctx: JobContext<EconPoint>): Promise<SloSweepResponse> {
+  checkCommon(req);
+  if (!ECON_POLICIES.includes(req.policy))
+    throw new EconRequestError(`Unknown idle-KV policy "${String(req.policy)}".`);
+  check(() => checkEconArgs({ ...req, router: 'round-robin' }));
+  const points: EconPoint[] = [];
+  let past = -1;
+  for (const c of SWEEP_GRID) {
+    await ctx.checkpoint();
+    const p = await point({ ...req, router: 'round-robin', concurrency: c, scope: 'replica' }, ctx);
+    points.push(p);
+    await ctx.emit(p);
+    if (past < 0 && !p.meetsSlo) past = 0;
+    else if (past >= 0) past++;
+    if (past >= SWEEP_PAST_FAILURE) break;
+  }
+  return { points };
+}
+
+export interface LeverGridRequest {
+  node: EconNodeId;
+  tool: ToolLatencyPreset;
+  slo: Slo;
+  seed: number;
+  /** The cell computed first (the widget's selection). */
+  router: EconRouterId;
+  policy: EconPolicyId;
+}
+
+export interface LeverGridResponse {
+  /** Every cell, routers × policies in ECON_ROUTERS × ECON_POLICIES order. */
+  cells: CapacityResult[];
+}
+
+/** The lever grid on a whole node: the selected cell first, then its other router, then the rest. */
+async function leverGrid(req: LeverGridRequest, ctx: JobContext<CapacityResult>): Promise<LeverGridResponse> {
+  checkCommon(req);
+  if (!ECON_ROUTERS.includes(req.router))
+    throw new EconRequestError(`Unknown router "${String(req.router)}".`);
+  if (!ECON_POLICIES.includes(req.policy))
+    throw new EconRequestError(`Unknown idle-KV policy "${String(req.policy)}".`);
+  check(() => checkEconArgs(req));
+  const other = ECON_ROUTERS.find((r) => r !== req.router)!;
+  const order: [EconRouterId, EconPolicyId][] = [
+    [req.router, req.policy],
+    [other, req.policy],
+  ];
+  for (const p of ECON_POLICIES)
+    for (const r of ECON_ROUTERS) if (!order.some(([a, b]) => a === r && b === p)) order.push([r, p]);
+  const done = new Map<string, CapacityResult>();
+  for (const [router, policy] of order) {
+    await ctx.checkpoint();
+    const base = { node: req.node, tool: req.tool, slo: req.slo, seed: req.seed, router, policy };
+    const cell = await searchCapacity(base, (c) => point({ ...base, concurrency: c, scope: 'node' }, ctx));
+    done.set(`${router}|${policy}`, cell);
+    await ctx.emit(cell);
+  }
+  const cells: CapacityResult[] = [];
+  for (const r of ECON_ROUTERS) for (const p of ECON_POLICIES) cells.push(done.get(`${r}|${p}`)!);
+  return { cells };
+}
+
+export type { CapacityResult, EconPoint };
+
+export const economicsMethods = { sloSweep, leverGrid };

@@ -1,0 +1,173 @@
+/**
+ * Lesson 07.12 (agents per megawatt): the economics arithmetic pinned to hand computations, and the fleet runs
+ * behind the widgets checked for the effects the lesson teaches.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  agentsPerMW,
+  agentsPerNode,
+  facilityWattsPerNode,
+  maxFeasible,
+  nodesPerMW,
+  replicasPerNode,
+  sessionCost,
+  sessionsPerHour,
+} from '../src/sim/economics';
+import { econScenario, runEconPoint, searchCapacity, sweepConcurrency } from '../src/sim/economicsLab';
+import { validateScenario } from '../src/sim/fleet/scenario';
+import { findNode } from '../src/sim/catalog/nodes';
+import { directContext } from '../src/worker/job';
+import { methods } from '../src/worker/methods';
+
+const SLO = { ttftP90S: 2, tpotP90S: 0.1 };
+
+describe('economics arithmetic', () => {
+  it('SLOs first: the largest concurrency before the first failure', () => {
+    const pts = [
+      { concurrency: 8, ttftP90S: 0.6, tpotP90S: 0.03 },
+      { concurrency: 2, ttftP90S: 0.5, tpotP90S: 0.02 },
+      { concurrency: 12, ttftP90S: 2.5, tpotP90S: 0.04 }, // TTFT fails
+      { concurrency: 16, ttftP90S: 1.9, tpotP90S: 0.05 }, // lucky, after a failure: ignored
+    ];
+    expect(maxFeasible(pts, SLO)).toBe(8);
+    expect(maxFeasible(pts, { ttftP90S: 0.55, tpotP90S: 0.1 })).toBe(2);
+    expect(maxFeasible(pts, { ttftP90S: 2, tpotP90S: 0.01 })).toBe(0); // TPOT fails everywhere
+  });
+
+  it('agents per node and per megawatt (DGX H100: 10.2 kW, PUE 1.3)', () => {
+    expect(replicasPerNode(8, 2)).toBe(4);
+    expect(replicasPerNode(8, 3)).toBe(2);
+    expect(agentsPerNode(12, 8, 2)).toBe(48);
+    expect(facilityWattsPerNode(10_200, 1.3)).toBeCloseTo(13_260, 6);
+    // 1e6 / 13,260 = 75.414 nodes; × 48 = 3,619.9 agents
+    expect(nodesPerMW(10_200, 1.3)).toBeCloseTo(75.4148, 3);
+    expect(agentsPerMW(48, 10_200, 1.3)).toBeCloseTo(3619.91, 1);
+    // DGX B200, 14.3 kW, PUE 1.0: 1e6/14,300 × 100 = 6,993.0
+    expect(agentsPerMW(100, 14_300, 1)).toBeCloseTo(6993.01, 1);
+    expect(() => facilityWattsPerNode(10_200, 0.9)).toThrow(RangeError);
+  });
+
+  it('the per-session cost model', () => {
+    // 40 GPU-s at $2/GPU-h = $0.022222; 20% held, busy 0.017778 split 25% prefill
+    const c = sessionCost({
+      gpuSeconds: 40,
+      gpuHourUSD: 2,
+      nodePowerW: 10_200,
+      gpusPerNode: 8,
+      pue: 1.3,
+      kwhUSD: 0.1,
+      prefillShare: 0.25,
+      heldShare: 0.2,
+    });
+    expect(c.computeUSD).toBeCloseTo(0.0222222, 6);
+    expect(c.idleHeldUSD).toBeCloseTo(0.00444444, 7);
+    expect(c.prefillUSD).toBeCloseTo(0.00444444, 7);
+    expect(c.decodeUSD).toBeCloseTo(0.0133333, 6);
+    // 40 s × 1,275 W × 1.3 = 66,300 J = 0.0184167 kWh; × $0.10 = $0.00184167
+    expect(c.energyKWh).toBeCloseTo(0.0184167, 6);
+    expect(c.energyUSD).toBeCloseTo(0.00184167, 7);
+    expect(c.totalUSD).toBeCloseTo(0.0240639, 6);
+    expect(c.prefillUSD + c.decodeUSD + c.idleHeldUSD).toBeCloseTo(c.computeUSD, 12);
+    expect(sessionsPerHour(48, 240)).toBe(720);
+  });
+});
+
+describe('fleet runs of the lab', () => {
+  it('builds valid scenarios on the catalog nodes', () => {
+    for (const node of ['dgx-h100', 'dgx-h200', 'dgx-b200'] as const) {
+      const s = econScenario({
+        node,
+        concurrency: 4,
+        scope: 'node',
+        router: 'cache-aware',
+        policy: 'ttl-offload',
+        tool: 'coding-mix',
+        slo: SLO,
+        seed: 1,
+      });
+      expect(validateScenario(s)).toEqual([]);
+      expect(s.replicas).toBe(findNode(node)!.gpuCount / 2);
+    }
+  });
+
+  it('a tighter TTFT SLO admits fewer agents per replica; latency grows with load', async () => {
+    const pts = await sweepConcurrency({
+      node: 'dgx-h100',
+      policy: 'ttl-offload',
+      tool: 'coding-mix',
+      slo: SLO,
+      seed: 1,
+    });
+    const loose = maxFeasible(pts, SLO);
+    const tight = maxFeasible(pts, { ttftP90S: 0.7, tpotP90S: 0.1 });
+    expect(loose).toBeGreaterThanOrEqual(8);
+    expect(tight).toBeLessThan(loose);
+    expect(pts[pts.length - 1].ttftP90S).toBeGreaterThan(pts[0].ttftP90S * 3);
+    for (const p of pts) {
+      expect(p.prefillShare).toBeGreaterThan(0);
+      expect(p.prefillShare).toBeLessThan(1);
+    }
+  });
+
+  it('cache-aware routing sustains more agents than round-robin; evicting idle KV prefills more', async () => {
+    const base = { node: 'dgx-h100', tool: 'coding-mix', slo: SLO, seed: 1 } as const;
+    const rr = await searchCapacity({ ...base, router: 'round-robin', policy: 'ttl-offload' });
+    const ca = await searchCapacity({ ...base, router: 'cache-aware', policy: 'ttl-offload' });
+    expect(ca.agentsPerReplica).toBeGreaterThan(rr.agentsPerReplica + 4);
+    expect(ca.point.reuseRatio).toBeGreaterThan(rr.point.reuseRatio);
+    const hold = await runEconPoint({
+      ...base,
+      router: 'cache-aware',
+      policy: 'hold',
+      concurrency: 4,
+      scope: 'node',
+    });
+    const evict = await runEconPoint({
+      ...base,
+      router: 'cache-aware',
+      policy: 'evict',
+      concurrency: 4,
+      scope: 'node',
+    });
+    expect(hold.heldShare).toBeGreaterThan(0);
+    expect(evict.heldShare).toBe(0);
+    expect(evict.prefillShare).toBeGreaterThan(hold.prefillShare);
+    expect(evict.gpuSecondsPerSession).toBeGreaterThan(hold.gpuSecondsPerSession);
+  });
+
+  it('worker methods stream the sweep and the grid', async () => {
+    const frames: unknown[] = [];
+    const r = await methods.sloSweep(
+      { node: 'dgx-h100', policy: 'ttl-offload', tool: 'coding-mix', slo: SLO, seed: 1 },
+      directContext((f) => frames.push(f)),
+    );
+    expect(frames.length).toBe(r.points.length);
+    const cells: unknown[] = [];
+    const g = await methods.leverGrid(
+      {
+        node: 'dgx-h100',
+        tool: 'coding-mix',
+        slo: SLO,
+        seed: 1,
+        router: 'cache-aware',
+        policy: 'ttl-offload',
+      },
+      directContext((f) => cells.push(f)),
+    );
+    expect(cells.length).toBe(6);
+    expect(g.cells.map((c) => `${c.router}|${c.policy}`)).toEqual([
+      'round-robin|hold',
+      'round-robin|ttl-offload',
+      'round-robin|evict',
+      'cache-aware|hold',
+      'cache-aware|ttl-offload',
+      'cache-aware|evict',
+    ]);
+    await expect(
+      methods.sloSweep(
+        { node: 'nope' as 'dgx-h100', policy: 'hold', tool: 'coding-mix', slo: SLO, seed: 1 },
+        directContext(),
+      ),
+    ).rejects.toThrow(/Unknown node/);
+  });
+});
