@@ -178,3 +178,16 @@ describe('the lesson defaults (worker method)', () => {
     expect(by['tools-after-history'].toolTokensPrefilled).toBe(20 * 4427);
   });
 });
+
+describe('cumulative series of the tool block', () => {
+  it('ends at the session totals', async () => {
+    const { sessionToolSeries } = await import('../src/sim/toolSchema');
+    const price = { inputPerMTok: 3, writeMultiplier: 1.25, readMultiplier: 0.1 };
+    const s = sessionToolSeries(10_000, 20, 5, price);
+    const c = sessionToolCost(10_000, 20, 5, price);
+    expect(s).toHaveLength(20);
+    expect(s[19].prefilledCached).toBe(c.prefilledCached);
+    expect(s[19].costCached).toBeCloseTo(c.costCached, 12);
+    expect(s[5].prefilledCached).toBe(20_000); // written on turns 1 and 6
+  });
+});

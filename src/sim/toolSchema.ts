@@ -378,3 +378,23 @@ export function simulateLayout(setup: LayoutSetup, layout: LayoutId): LayoutResu
     hitRate: promptSum > 0 ? hitSum / promptSum : 0,
   };
 }
+
+/** Cumulative tool-block tokens prefilled and dollars paid after each turn, without and with the cache. */
+export function sessionToolSeries(
+  toolTokens: number,
+  turns: number,
+  changeEvery: number,
+  price: CachePricing,
+): { turn: number; prefilledNoCache: number; prefilledCached: number; costNoCache: number; costCached: number }[] {
+  const perTok = price.inputPerMTok / 1e6;
+  const out = [];
+  let pc = 0;
+  let cc = 0;
+  for (let t = 1; t <= turns; t++) {
+    const write = t === 1 || (changeEvery > 0 && (t - 1) % changeEvery === 0);
+    if (write) pc += toolTokens;
+    cc += toolTokens * perTok * (write ? price.writeMultiplier : price.readMultiplier);
+    out.push({ turn: t, prefilledNoCache: t * toolTokens, prefilledCached: pc, costNoCache: t * toolTokens * perTok, costCached: cc });
+  }
+  return out;
+}

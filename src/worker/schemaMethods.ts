@@ -12,6 +12,7 @@ import {
   parseToolDefinitions,
   renderTool,
   sessionToolCost,
+  sessionToolSeries,
   simulateLayout,
   type LayoutId,
   type LayoutResult,
@@ -115,6 +116,8 @@ export interface ToolTaxResult {
   toolTokens: number;
   toolChars: number;
   session: SessionToolCost;
+  /** Cumulative figures after each turn. */
+  series: ReturnType<typeof sessionToolSeries>;
   /** Prefill of the tool block alone, from scratch, on the chosen replica. */
   prefillSeconds: number;
   modelName: string;
@@ -159,6 +162,7 @@ async function toolSchemaTax(req: ToolTaxRequest): Promise<ToolTaxResult> {
     toolTokens,
     toolChars: tools.reduce((s, t) => s + t.chars, 0),
     session: sessionToolCost(toolTokens, turns, changeEvery, price),
+    series: sessionToolSeries(toolTokens, turns, changeEvery, price),
     prefillSeconds: prefillTime(model, hw, toolTokens, 0),
     modelName: model.name,
     acceleratorName: acc.name,

@@ -1,0 +1,199 @@
+/**
+ * Where the tool block sits (lesson 07.07): one agent session of N turns in six prompt layouts, every prompt cut
+ * into KV blocks with chained hashes (src/sim/kvcache/hash.ts) and checked against the blocks earlier turns left
+ * in the prefix cache. Per turn: tokens re-prefilled and hit rate; prefill time from src/sim/cost.ts. Method
+ * toolLayouts.
+ */
+import { useMemo } from 'react';
+import { LineChart, type LineSeries, type Marker } from '../kit/charts';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatCount, formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import { LAYOUT_LABELS, type LayoutId, type SegmentKind, type TurnResult } from '../../sim/toolSchema';
+import { LAYOUT_ID, layoutArgs, layoutSchema } from './schema';
+import './tool-schema.css';
+
+const KIND_LABEL: Record<SegmentKind, string> = {
+  timestamp: 'timestamp',
+  tools: 'tools',
+  system: 'system prompt',
+  history: 'history',
+  new: 'new turn',
+};
+
+/** The prompt of one turn as labelled groups; the cached part of each solid, the re-prefilled part hatched. */
+function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
+  return (
+    <figure className="schema-strip" data-figure="prompt-strip" aria-label={label}>
+      <figcaption className="schema-strip-title">{label}</figcaption>
+      <div className="schema-strip-bar" aria-hidden="true">
+        {turn.groups.map((g, i) => (
+          <div key={i} className="schema-strip-seg" style={{ flexGrow: g.tokens, flexBasis: 0 }} title={`${KIND_LABEL[g.kind]}: ${formatNumber(g.tokens, 6)} tokens`}>
+            {g.hit > 0 ? <div className="schema-strip-hit" style={{ flexGrow: g.hit, flexBasis: 0 }} /> : null}
+            {g.tokens - g.hit > 0 ? <div className="schema-strip-miss" style={{ flexGrow: g.tokens - g.hit, flexBasis: 0 }} /> : null}
+          </div>
+        ))}
+      </div>
+      <ul className="schema-strip-legend">
+        {turn.groups.map((g, i) => (
+          <li key={i} data-kind={g.kind} data-hit={g.hit} data-tokens={g.tokens}>
+            {i + 1}. {KIND_LABEL[g.kind]}: {formatTokens(g.tokens)},{' '}
+            {g.hit === g.tokens ? 'cached' : g.hit === 0 ? 're-prefilled' : `${formatTokens(g.tokens - g.hit)} re-prefilled`}
+          </li>
+        ))}
+        <li>
+          <span className="schema-key schema-strip-hit" /> cached <span className="schema-key schema-strip-miss" /> re-prefilled
+        </li>
+      </ul>
+    </figure>
+  );
+}
+
+export function ToolBlockLayout() {
+  const params = useWidgetParams(LAYOUT_ID, layoutSchema);
+  const v = params.values;
+  const args = useMemo(() => layoutArgs(v), [v]);
+  const sim = useSimulation('toolLayouts', args);
+  const r = sim.result;
+  const layout = v.layout as LayoutId;
+  const sel = r?.layouts.find((l) => l.layout === layout);
+  const best = r?.layouts.find((l) => l.layout === 'tools-first');
+
+  const series: LineSeries[] = useMemo(
+    () =>
+      r
+        ? r.layouts.map((l) => ({
+            name: `${LAYOUT_LABELS[l.layout]}${l.layout === layout ? ' ◀' : ''}`,
+            points: l.turns.map((t) => ({ x: t.turn, y: t.prefillTokens })),
+          }))
+        : [],
+    [r, layout],
+  );
+  const shownTurn = sel ? (layout === 'tool-added' ? Math.min(v.changeTurn, v.turns) : sel.turns.length) : 0;
+  const markers: Marker[] = layout === 'tool-added' && v.changeTurn <= v.turns ? [{ kind: 'x', x: v.changeTurn, label: 'tool added', tone: 'muted' }] : [];
+
+  return (
+    <WidgetFrame
+      id={LAYOUT_ID}
+      title="Where the tool block sits"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: r
+          ? r.layouts.flatMap((l) =>
+              l.turns.map((t, i) => ({
+                layout: l.layout,
+                turn: t.turn,
+                promptTokens: t.promptTokens,
+                hitTokens: t.hitTokens,
+                prefillTokens: t.prefillTokens,
+                toolTokensPrefilled: t.toolTokensPrefilled,
+                prefillSeconds: l.seconds[i],
+              })),
+            )
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r && sel && best ? (
+          <>
+            <Readout
+              emphasis
+              label="Prefix-cache hit rate over the session"
+              value={
+                <span data-readout="hit-rate" data-value={sel.hitRate}>
+                  {formatPercent(sel.hitRate)}
+                </span>
+              }
+              formula={`Σ hit / Σ prompt = ${formatCount(sel.hitTokens)} / ${formatCount(sel.promptTokens)}`}
+            />
+            <Readout
+              emphasis
+              label={`Tokens re-prefilled over ${v.turns} turns`}
+              value={
+                <span data-readout="prefilled" data-value={sel.prefillTokens}>
+                  {formatNumber(sel.prefillTokens, 6)}
+                </span>
+              }
+              formula={
+                sel.layout === 'tools-first'
+                  ? `Σ (prompt − hit); the best layout`
+                  : `${formatRatio(sel.prefillTokens / best.prefillTokens)} the ${formatNumber(best.prefillTokens, 6)} of tools-first`
+              }
+            />
+            <Readout
+              label="Tool-block tokens re-prefilled"
+              value={
+                <span data-readout="tool-prefilled" data-value={sel.toolTokensPrefilled}>
+                  {formatTokens(sel.toolTokensPrefilled)}
+                </span>
+              }
+              formula={`the block is ${formatNumber(r.toolTokens, 6)} tokens (${r.toolCount} tools); ${formatNumber(sel.toolTokensPrefilled / Math.max(1, r.toolTokens), 3)} × the block`}
+            />
+            <Readout
+              label="Prefill time over the session"
+              value={formatDuration(sel.totalSeconds)}
+              formula={`${r.modelName}, ${r.gpus} × ${r.acceleratorName}; tools-first ${formatDuration(best.totalSeconds)}`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r ? (
+          <>
+            One session, {v.turns} turns: a tool block of {formatNumber(r.toolTokens, 6)} tokens ({r.toolCount} tools, o200k_base), a{' '}
+            {formatTokens(v.systemTokens)} system prompt, {formatTokens(v.newTokens)} new and {formatTokens(v.outputTokens)} of output each
+            turn. Each line is one layout: tokens the turn must prefill after the prefix-cache hit, with {v.blockSize}-token blocks keyed by
+            chained hashes, only full blocks cached, nothing evicted. The strip shows the selected layout&apos;s prompt on turn {shownTurn}.
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Pick <em>Timestamp above the tools</em>: the hit rate falls to 0%. Twenty tokens that change every turn sit in the first block,
+            and every block after it chains from that one.
+          </li>
+          <li>
+            Pick <em>Timestamp between system and history</em>: the tools and system prompt hit again, but the whole history is re-prefilled
+            every turn. Dynamic content belongs at the end, in the new message.
+          </li>
+          <li>
+            Pick <em>One tool added mid-session</em> and move the turn it arrives: one spike. The blocks from the new tool on miss once, then
+            hit again. <em>Tools re-sorted every turn</em> is that spike on every turn.
+          </li>
+          <li>
+            Pick <em>Tools after the history</em>: the history hits, but the tool block moves as the history grows and is re-prefilled every
+            turn.
+          </li>
+        </ul>
+      }
+    >
+      <div className="schema-charts">
+        <LineChart
+          title="Tokens re-prefilled on each turn, by prompt layout"
+          description="One line per prompt layout: tokens prefilled on each turn after the prefix-cache hit."
+          series={series}
+          x={{ label: 'Turn', format: (t) => formatNumber(t) }}
+          y={{ label: 'Re-prefilled', unit: 'tokens', format: (x) => formatCount(x), zero: true }}
+          markers={markers}
+          points="auto"
+          aspect={0.5}
+        />
+        {sel && shownTurn > 0 ? (
+          <PromptStrip
+            turn={sel.turns[shownTurn - 1]}
+            label={`${LAYOUT_LABELS[layout]}: the prompt of turn ${shownTurn}, ${formatTokens(sel.turns[shownTurn - 1].promptTokens)}, in order`}
+          />
+        ) : null}
+      </div>
+    </WidgetFrame>
+  );
+}
