@@ -120,7 +120,7 @@ export async function traceDocument(schemaText: string, docText: string, sampleS
   const matcher = await xgr.GrammarMatcher.createGrammarMatcher(compiled);
   const steps: TraceStep[] = [];
   let rejectedAt: number | null = null;
-  let complete = false;
+  let complete: boolean;
   try {
     for (let i = 0; i <= ids.length; i++) {
       const m0 = performance.now();

@@ -1,0 +1,153 @@
+/**
+ * "Asking nicely" (lesson 07.08): a seeded sampler over a toy logit vector whose slip tokens carry a small
+ * probability ε per step. Without a mask an N-token call is valid with probability (1 − ε)^N; with the mask
+ * the slip logits are −∞ and every call is valid. Computed in the worker (grammarAskNicely).
+ */
+import { useMemo } from 'react';
+import { BarChart } from '../kit/charts/BarChart';
+import { LineChart } from '../kit/charts/LineChart';
+import type { Marker } from '../kit/charts/types';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatCount, formatNumber, formatPercent } from '../../lib/format';
+import { ASK_NICELY_ID, askNicelySchema } from './schema';
+import './structured-output.css';
+
+const STRIP_MAX = 400;
+
+export function AskingNicely() {
+  const params = useWidgetParams(ASK_NICELY_ID, askNicelySchema);
+  const v = params.values;
+  const args = useMemo(() => ({ eps: v.eps, tokens: v.tokens, calls: v.calls, seed: v.seed }), [v.eps, v.tokens, v.calls, v.seed]);
+  const sim = useSimulation('grammarAskNicely', args);
+  const r = sim.result;
+
+  const lines = useMemo(
+    () =>
+      r
+        ? [
+            { name: 'Prompt only: (1 − ε)^N', points: r.curve.map((c) => ({ x: c.n, y: c.p })) },
+            { name: 'With the mask: 1', points: r.curve.map((c) => ({ x: c.n, y: 1 })), dash: '6 3' },
+            { name: `Sampled (${r.simulated[0]?.trials ?? 0} calls per point)`, points: r.simulated.map((s) => ({ x: s.n, y: s.p })), dash: '2 3' },
+          ]
+        : [],
+    [r],
+  );
+  const markers: Marker[] = r
+    ? [
+        { kind: 'x', x: v.tokens, label: `N = ${formatNumber(v.tokens)}`, tone: 'muted' },
+        { kind: 'point', x: v.tokens, y: r.pValid, label: formatPercent(r.pValid, 3), tone: 'danger' },
+      ]
+    : [];
+
+  return (
+    <WidgetFrame
+      id={ASK_NICELY_ID}
+      title="Asking nicely: valid JSON with and without the mask"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: r ? r.curve.map((c) => ({ tokens: c.n, pValidPromptOnly: c.p, pValidMasked: 1 })) : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r ? (
+          <>
+            <Readout
+              emphasis
+              label="One call valid, prompt only"
+              value={
+                <span data-readout="p-valid" data-value={r.pValid}>
+                  {formatPercent(r.pValid, 4)}
+                </span>
+              }
+              formula={`(1 − ${formatNumber(v.eps, 3)})^${formatNumber(v.tokens)}; with the mask: 100%`}
+            />
+            <Readout
+              label={`Expected malformed calls in ${formatNumber(v.calls)}`}
+              value={
+                <span data-readout="expected-failures" data-value={r.expectedFailures}>
+                  {formatNumber(r.expectedFailures, 3)} (sampled: {r.sessionFailures}; masked: {r.maskedFailures})
+                </span>
+              }
+              formula={`M · (1 − p_valid) = ${formatNumber(v.calls)} × ${formatNumber(1 - r.pValid, 3)}`}
+            />
+            <Readout
+              label="Session with no malformed call"
+              value={<span data-readout="p-clean" data-value={r.pCleanSession}>{formatPercent(r.pCleanSession, 3)}</span>}
+              formula={`p_valid^M = (1 − ε)^(N·M)`}
+            />
+            <Readout
+              label="Call length where half fail"
+              value={<span data-readout="half-life">{formatCount(r.halfLife)} tokens</span>}
+              formula="ln ½ / ln(1 − ε) ≈ 0.69 / ε"
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r ? (
+          <>
+            Left: one step&apos;s toy logit vector, softmaxed. The prompt made the legal tokens likely, but the two slip tokens keep a
+            combined {formatPercent(v.eps, 2)}; the mask sets their logits to −∞ and renormalises the rest. Right: the chance that a whole
+            call is valid falls geometrically with its length without the mask; the dotted line is the seeded sampler, drawing every token
+            from the left-hand distribution. Below: one session of {formatNumber(v.calls)} calls, sampled without the mask (✗ = malformed).
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>Keep ε at 0.1% and drag N from 120 to 1,000 tokens: a long call (a file edit, a plan) is now more likely broken than not.</li>
+          <li>Set ε to 0.01% (a very well-behaved model) and M to 2,000 calls: the expected failures per session still do not reach zero.</li>
+          <li>Change the seed: the sampled failures scatter around the expected count; the masked column stays at zero for every seed.</li>
+        </ul>
+      }
+    >
+      {r ? (
+        <>
+          <div className="so-charts">
+            <BarChart
+              title="One step's next-token probabilities, without and with the mask"
+              description="Six candidate tokens: four the format allows and two slips. Without the mask the slips keep probability epsilon; with the mask they get zero."
+              categories={r.toy.map((t) => (t.slip ? `${t.text} (slip)` : t.text))}
+              series={[
+                { name: 'Prompt only', values: r.toy.map((t) => t.p) },
+                { name: 'With the mask', values: r.toy.map((t) => t.pMasked) },
+              ]}
+              orientation="horizontal"
+              value={{ label: 'Probability', format: (p) => formatPercent(p, 2), zero: true, domain: [0, 1] }}
+              height={260}
+            />
+            <LineChart
+              title="Probability that a tool call is valid JSON against its length"
+              description="Prompt only: the probability falls as (1 minus epsilon) to the power N. With the mask it stays at one. Sampled points from the seeded sampler."
+              series={lines}
+              x={{ label: 'Tokens per call N', unit: 'tokens', scale: 'log', format: (n) => formatCount(n) }}
+              y={{ label: 'P(valid)', format: (p) => formatPercent(p, 2), domain: [0, 1.05] }}
+              markers={markers}
+              points="auto"
+            />
+          </div>
+          <div className="so-panel-title">
+            One session, prompt only: {r.sessionFailures} of {formatNumber(v.calls)} calls malformed
+            {v.calls > STRIP_MAX ? ` (first ${STRIP_MAX} shown)` : ''}; with the mask: {r.maskedFailures}
+          </div>
+          <div className="so-strip" role="img" aria-label={`${r.sessionFailures} malformed calls out of ${v.calls}`} data-figure="session-strip">
+            {r.session.slice(0, STRIP_MAX).map((s, i) => (
+              <span key={i} data-valid={s === null} title={s === null ? `call ${i + 1}: valid` : `call ${i + 1}: slipped at token ${s}`}>
+                {s === null ? '' : '✗'}
+              </span>
+            ))}
+          </div>
+        </>
+      ) : null}
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,270 @@
+/**
+ * "The mask, step by step" (lesson 07.08): a real grammar engine (XGrammar, WASM, in the worker) compiles a
+ * tool-call JSON Schema against the o200k vocabulary, then a valid document is generated token by token under
+ * its mask. The chart shows how many of the 200,019 tokens the mask allows at every step; the transport moves
+ * through the steps (the picture is a function of the trace and t).
+ */
+import { useMemo, useState } from 'react';
+import { LineChart } from '../kit/charts/LineChart';
+import type { Marker } from '../kit/charts/types';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { TransportBar } from '../kit/controls/TransportBar';
+import { useTransport } from '../kit/controls/useTransport';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { usePreferences } from '../../app/services';
+import { formatCount, formatNumber, formatPercent } from '../../lib/format';
+import { findPreset, SCHEMA_PRESETS } from '../../sim/grammar/presets';
+import { MASK_STEPPER_ID, maskStepperSchema } from './schema';
+import './structured-output.css';
+
+interface Texts {
+  schema: string;
+  document: string;
+}
+
+function presetTexts(id: string): Texts {
+  const p = findPreset(id) ?? SCHEMA_PRESETS[0];
+  return { schema: JSON.stringify(p.schema, null, 2), document: JSON.stringify(p.document, null, 2) };
+}
+
+/** Show whitespace in a token so that a lone space or newline is visible. */
+function showToken(s: string): string {
+  return s.replace(/\n/g, '↵').replace(/ /g, '␣');
+}
+
+export function MaskStepper() {
+  const params = useWidgetParams(MASK_STEPPER_ID, maskStepperSchema);
+  const v = params.values;
+  const [draft, setDraft] = useState<Texts>(() => presetTexts(v.preset));
+  const [custom, setCustom] = useState<Texts | null>(null);
+  const [shownPreset, setShownPreset] = useState(v.preset);
+  if (shownPreset !== v.preset) {
+    // A preset was picked: its texts replace the editor's (adjusting state during render, React's documented pattern).
+    setShownPreset(v.preset);
+    if (v.preset !== 'custom') {
+      setDraft(presetTexts(v.preset));
+      setCustom(null);
+    }
+  }
+  const applied = v.preset === 'custom' && custom ? custom : presetTexts(v.preset === 'custom' ? SCHEMA_PRESETS[0].id : v.preset);
+  const args = useMemo(() => ({ schema: applied.schema, document: applied.document }), [applied.schema, applied.document]);
+  const sim = useSimulation('grammarMaskTrace', args);
+  const res = sim.result;
+  const trace = res?.ok ? res.trace : null;
+  const schemaError = res && !res.ok ? res.message : null;
+
+  const steps = trace?.steps ?? [];
+  const reduced = usePreferences((s) => s.motion) === 'reduced';
+  const transport = useTransport({ duration: Math.max(1, steps.length - 1), rate: 2, step: 1, reducedMotion: reduced });
+  const k = Math.min(steps.length - 1, Math.max(0, Math.floor(transport.t + 1e-9)));
+  const step = steps.length > 0 ? steps[k] : null;
+
+  const series = useMemo(
+    () => (trace ? [{ name: 'Allowed tokens', points: trace.steps.map((s, i) => ({ x: i, y: s.allowed })) }] : []),
+    [trace],
+  );
+  const markers: Marker[] = trace
+    ? [
+        { kind: 'y', y: trace.vocabSize, label: `whole vocabulary ${formatNumber(trace.vocabSize)}`, tone: 'muted' },
+        { kind: 'x', x: k, label: `step ${k}`, tone: 'accent' },
+        ...(step ? [{ kind: 'point' as const, x: k, y: step.allowed, label: formatNumber(step.allowed), tone: 'accent' as const }] : []),
+      ]
+    : [];
+  const meanMaskUs = steps.length ? steps.reduce((s, x) => s + x.maskUs, 0) / steps.length : 0;
+
+  const apply = () => {
+    setCustom(draft);
+    if (v.preset !== 'custom') {
+      setShownPreset('custom');
+      params.set('preset', 'custom');
+    }
+    transport.seek(0);
+  };
+
+  return (
+    <WidgetFrame
+      id={MASK_STEPPER_ID}
+      title="The mask, step by step"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={() => {
+        params.reset();
+        setDraft(presetTexts(maskStepperSchema.preset.default));
+        setCustom(null);
+        transport.seek(0);
+      }}
+      onKeyDown={transport.handleKey}
+      controls={
+        <>
+          <ParamControls params={params} />
+          <div className="so-editor">
+            <div>
+              <label htmlFor="so-schema">JSON Schema of the tool&apos;s arguments</label>
+              <textarea
+                id="so-schema"
+                spellCheck={false}
+                value={draft.schema}
+                onChange={(e) => setDraft({ ...draft, schema: e.currentTarget.value })}
+              />
+            </div>
+            <div>
+              <label htmlFor="so-document">Document the model writes (sent compact)</label>
+              <textarea
+                id="so-document"
+                spellCheck={false}
+                value={draft.document}
+                onChange={(e) => setDraft({ ...draft, document: e.currentTarget.value })}
+              />
+            </div>
+            <div className="so-editor-actions">
+              <button type="button" onClick={apply}>
+                Compile and trace
+              </button>
+              <span className="so-note">Edits take effect when you compile. A document the schema forbids stops at the first masked token.</span>
+            </div>
+          </div>
+          {schemaError ? (
+            <div className="so-error" role="alert" data-readout="schema-error">
+              {schemaError} Fix the schema and compile again, or pick a preset.
+            </div>
+          ) : null}
+        </>
+      }
+      transport={trace ? <TransportBar transport={transport} format={(t) => `step ${Math.floor(t + 1e-9)} of ${steps.length - 1}`} /> : undefined}
+      exportData={() => ({
+        rows: steps.map((s, i) => ({ step: i, token: s.token, tokenId: s.tokenId, allowed: s.allowed, accepted: s.accepted, maskUs: s.maskUs, jumpForward: s.jumpForward })),
+        json: { parameters: v, applied, result: res },
+      })}
+      readouts={
+        trace && step ? (
+          <>
+            <Readout
+              emphasis
+              label={`Allowed at step ${k}`}
+              value={
+                <span data-readout="allowed" data-value={step.allowed}>
+                  {formatNumber(step.allowed)} of {formatNumber(trace.vocabSize)}
+                </span>
+              }
+              formula={`popcount(bitmask) = ${formatPercent(step.allowed / trace.vocabSize, 3)} of the vocabulary`}
+            />
+            <Readout
+              label="Next token"
+              value={<code data-readout="next-token">{step.tokenId === trace.setup.eosId ? '<|endoftext|>' : showToken(step.token)}</code>}
+              formula={step.accepted ? `id ${step.tokenId}: its bit is set, so the mask keeps it` : `id ${step.tokenId}: masked, the schema forbids it here`}
+            />
+            <Readout
+              label="Forced continuation (jump-forward)"
+              value={<code data-readout="jump-forward">{step.jumpForward ? showToken(step.jumpForward) : '— (a real choice)'}</code>}
+              formula="text every allowed path must write next"
+            />
+            <Readout
+              label="Compile, then mask per step"
+              value={
+                <span data-readout="compile-ms" data-value={trace.compileMs}>
+                  {formatNumber(trace.compileMs, 3)} ms, {formatNumber(meanMaskUs, 2)} µs
+                </span>
+              }
+              formula={`measured just now in this browser; engine set-up ${formatNumber(trace.setup.vocabMs + trace.setup.tokenizerInfoMs, 3)} ms once`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        trace ? (
+          <>
+            XGrammar (WebAssembly, in a worker) compiled the schema against o200k&apos;s {formatNumber(trace.vocabSize)} token ids, then the
+            document {trace.complete ? 'was generated' : 'was fed'} one real o200k token at a time. The line is the number of tokens the mask
+            allows before each step (log scale); it drops to a handful wherever the schema fixes the text (keys, punctuation, enum values) and
+            jumps to nearly the whole vocabulary inside a free string. {trace.complete ? 'The last step allows only <|endoftext|>.' : ''}
+            {trace.schema.removedBounds.length > 0
+              ? ` Removed before compiling (they make compilation very slow, lesson 07.09): ${trace.schema.removedBounds.join(', ')}.`
+              : ''}
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>Step through the first three tokens: at step 0 only two of 200,019 tokens are allowed, and neither is &quot;Sure&quot;.</li>
+          <li>Step into the city&apos;s value: inside a string almost every token is allowed, except those containing a bare quote or control character.</li>
+          <li>Pick &quot;one of three tools&quot; and stop after <code>&quot;read</code>: the jump-forward string writes the rest of the call&apos;s frame for free.</li>
+          <li>Change <code>&quot;celsius&quot;</code> to <code>&quot;kelvin&quot;</code> in the document and compile: the mask refuses it at the first token that leaves the enum.</li>
+        </ul>
+      }
+    >
+      {schemaError && !trace ? (
+        <p className="so-note">No trace: the schema did not compile.</p>
+      ) : trace && step ? (
+        <>
+          <LineChart
+            title="Tokens the grammar mask allows at each step of the document"
+            description="One point per generation step: how many of the vocabulary's token ids the mask allows before that token is sampled, on a log scale."
+            series={series}
+            x={{ label: 'Generation step', unit: 'tokens', format: (n) => formatNumber(n), domain: [0, Math.max(1, steps.length - 1)] }}
+            y={{ label: 'Allowed tokens', unit: 'tokens', scale: 'log', format: (n) => formatCount(n), domain: [1, trace.vocabSize * 1.6] }}
+            markers={markers}
+            curve="step-after"
+            points
+            legend={false}
+          />
+          <div className="so-doc" aria-label="Document generated so far" data-figure="document">
+            {steps.slice(0, k + 1).map((s, i) => (
+              <span key={i} className="so-tok" data-current={i === k} data-rejected={!s.accepted}>
+                {s.tokenId === trace.setup.eosId ? '⟨end⟩' : s.token}
+              </span>
+            ))}
+            {step.jumpForward ? (
+              <span className="so-jump" title="Forced by the grammar: jump-forward text">
+                {step.jumpForward}
+              </span>
+            ) : null}
+          </div>
+          {trace.rejectedAt !== null ? (
+            <p className="so-error" role="status" data-readout="rejected">
+              The mask refuses the document at step {trace.rejectedAt}: token <code>{showToken(steps[trace.rejectedAt].token)}</code> is not allowed
+              there, so a constrained model could never have written it.
+            </p>
+          ) : null}
+          <div className="so-panels">
+            <div>
+              <div className="so-panel-title">Probe tokens at step {k}</div>
+              <table className="so-probes" data-figure="probes">
+                <thead>
+                  <tr>
+                    <th scope="col">Token</th>
+                    <th scope="col">Mask</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {trace.probes.map((p, i) => (
+                    <tr key={p}>
+                      <th scope="row">
+                        <code>{showToken(p)}</code>
+                      </th>
+                      <td data-allowed={step.probes[i]}>{step.probes[i] ? '✓ allowed' : '✗ masked'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div>
+              <div className="so-panel-title">
+                A spread of the {formatNumber(step.allowed)} allowed token{step.allowed === 1 ? '' : 's'}
+              </div>
+              <ul className="so-chips" data-figure="allowed-sample">
+                {step.sample.map((s, i) => (
+                  <li key={i}>{showToken(s)}</li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        </>
+      ) : null}
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * Inline figures for lesson 07.08's prose. The slip arithmetic comes from the core (src/sim/grammar/slip.ts);
+ * the mask figures from the same worker method and schema as the first widget's default, so prose and widget
+ * never disagree.
+ */
+import { useMemo } from 'react';
+import { useSimulation } from '../kit/useSimulation';
+import { formatNumber, formatPercent } from '../../lib/format';
+import { expectedFailures, halfLifeTokens, pCleanSession, pValid } from '../../sim/grammar/slip';
+import { findPreset } from '../../sim/grammar/presets';
+import type { TraceResult } from '../../worker/grammarEngine';
+
+function Fig({ value }: { value: string | null }) {
+  if (value === null)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  return <span className="figure">{value}</span>;
+}
+
+type SlipMetric = 'pValid' | 'pInvalid' | 'failures' | 'clean' | 'halfLife';
+
+/** A figure of the slip model: e.g. <SlipFig m="pValid" eps={0.001} n={120} />. */
+export function SlipFig({ m, eps, n, calls = 1, digits = 3 }: { m: SlipMetric; eps: number; n: number; calls?: number; digits?: number }) {
+  const value = (() => {
+    switch (m) {
+      case 'pValid':
+        return formatPercent(pValid(eps, n), digits);
+      case 'pInvalid':
+        return formatPercent(1 - pValid(eps, n), digits);
+      case 'failures':
+        return formatNumber(expectedFailures(eps, n, calls), digits);
+      case 'clean':
+        return formatPercent(pCleanSession(eps, n, calls), digits);
+      case 'halfLife':
+        return `${formatNumber(Math.round(halfLifeTokens(eps)))} tokens`;
+    }
+  })();
+  return <Fig value={value} />;
+}
+
+type MaskMetric = 'vocab' | 'allowedAt' | 'maxAllowed' | 'minAllowed' | 'steps' | 'tokenAt' | 'jumpAt' | 'narrowSteps' | 'compileMs' | 'maskUs' | 'setupMs';
+
+function maskValue(t: TraceResult, m: MaskMetric, step: number): string {
+  const s = t.steps[Math.min(step, t.steps.length - 1)];
+  switch (m) {
+    case 'vocab':
+      return formatNumber(t.vocabSize);
+    case 'allowedAt':
+      return formatNumber(s.allowed);
+    case 'maxAllowed':
+      return formatNumber(Math.max(...t.steps.map((x) => x.allowed)));
+    case 'minAllowed':
+      return formatNumber(Math.min(...t.steps.map((x) => x.allowed)));
+    case 'steps':
+      return formatNumber(t.steps.length);
+    case 'tokenAt':
+      return s.token;
+    case 'jumpAt':
+      return s.jumpForward;
+    case 'narrowSteps':
+      return formatNumber(t.steps.filter((x) => x.allowed <= 10).length);
+    case 'compileMs':
+      return `${formatNumber(t.compileMs, 2)} ms`;
+    case 'maskUs':
+      return `${formatNumber(t.steps.reduce((a, x) => a + x.maskUs, 0) / t.steps.length, 2)} µs`;
+    case 'setupMs':
+      return `${formatNumber(t.setup.vocabMs + t.setup.tokenizerInfoMs, 2)} ms`;
+  }
+}
+
+/** A figure of the real engine's trace for a preset (default: the first widget's default). */
+export function MaskFig({ m, preset = 'get-weather', step = 0, code = false }: { m: MaskMetric; preset?: string; step?: number; code?: boolean }) {
+  const args = useMemo(() => {
+    const p = findPreset(preset);
+    return p ? { schema: JSON.stringify(p.schema, null, 2), document: JSON.stringify(p.document, null, 2) } : null;
+  }, [preset]);
+  const sim = useSimulation('grammarMaskTrace', args);
+  const r = sim.result;
+  if (!r) return <Fig value={null} />;
+  if (!r.ok) return <Fig value="—" />;
+  const v = maskValue(r.trace, m, step);
+  return code ? <code className="figure">{v}</code> : <Fig value={v} />;
+}

@@ -1,0 +1,31 @@
+import type { ParamSchema } from '../../state/paramSchema';
+import { SCHEMA_PRESETS } from '../../sim/grammar/presets';
+import { formatPercent } from '../../lib/format';
+
+export const MASK_STEPPER_ID = 'mask-stepper';
+export const ASK_NICELY_ID = 'asking-nicely';
+
+export const maskStepperSchema = {
+  preset: {
+    kind: 'select',
+    label: 'Tool-call schema',
+    default: 'get-weather',
+    options: [...SCHEMA_PRESETS.map((p) => ({ value: p.id, label: p.label })), { value: 'custom', label: 'Your own (edit below)' }],
+  },
+} satisfies ParamSchema;
+
+export const askNicelySchema = {
+  eps: {
+    kind: 'number',
+    label: 'Per-token slip probability ε',
+    default: 0.001,
+    min: 0.00001,
+    max: 0.05,
+    scale: 'log',
+    format: (v) => formatPercent(v, 2),
+    help: 'chance that one sampled token breaks the format although the prompt asked for JSON',
+  },
+  tokens: { kind: 'number', label: 'Tokens per tool call N', default: 120, min: 5, max: 2000, integer: true, scale: 'log', unit: 'tokens' },
+  calls: { kind: 'number', label: 'Tool calls per session M', default: 200, min: 1, max: 2000, integer: true, scale: 'log', unit: 'calls' },
+  seed: { kind: 'seed', label: 'Seed', default: 7 },
+} satisfies ParamSchema;
