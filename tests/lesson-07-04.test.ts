@@ -348,6 +348,17 @@ describe('the prose figures', () => {
     expect(figureText(figs.fp8, 'contexts', 'hbm')).toBe('26');
     expect(figureText(figs.b200, 'contexts', 'hbm')).toBe('35');
     expect(figureText(figs.deepseek, 'contexts', 'hbm')).toBe('48');
+    // A 10k context: recompute is cheap, and one Gen4 drive falls below the break-even bandwidth.
+    const short = figs.shortOneDrive;
+    const n = 10_000;
+    const f10 = 2 * BODY * n + 2 * EMBED + (A * n * (n + 1)) / 2;
+    expect(rel(short.recomputeS, f10 / G)).toBeLessThan(1e-9); // 0.379 s, compute-bound
+    expect(rel(tier(short, 'nvme').reloadS, 100e-6 + (K * n) / 6.9e9)).toBeLessThan(1e-9); // 0.475 s
+    expect(tier(short, 'nvme').reloadS).toBeGreaterThan(short.recomputeS);
+    expect(tier(short, 'nvme').bandwidth).toBeLessThan(short.breakEvenBandwidth);
+    expect(figureText(short, 'breakEven')).toBe('8.64 GB/s');
+    expect(figureText(short, 'reload', 'nvme')).toBe('475 ms');
+    expect(figureText(short, 'recompute')).toBe('379 ms');
   });
 
   it('every metric renders for every setup without NaN', () => {

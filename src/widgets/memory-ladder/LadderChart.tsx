@@ -23,6 +23,9 @@ export const TIER_SLOT: Record<LadderTier['id'], number> = { hbm: 0, dram: 1, nv
 
 const LABEL_FONT = 12;
 
+/** Short tier names for point labels on a narrow chart. */
+const SHORT: Record<LadderTier['id'], string> = { hbm: 'HBM', dram: 'DRAM', nvme: 'NVMe', remote: 'Pool' };
+
 function decadeFloor(v: number): number {
   return 10 ** Math.floor(Math.log10(v));
 }
@@ -88,7 +91,7 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
   const markers: Marker[] = [];
   if (Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0)
     markers.push({ kind: 'y', y: breakEvenBandwidth, label: `reload = recompute (${formatDuration(recomputeS)}): ${formatBandwidth(breakEvenBandwidth)}`, tone: 'danger' });
-  if (demandBytes > 0) markers.push({ kind: 'x', x: demandBytes, label: `${formatCount(agents)} agents need ${formatBytesDecimal(demandBytes)}`, tone: 'muted' });
+  if (demandBytes > 0) markers.push({ kind: 'x', x: demandBytes, label: `${formatCount(agents)} agents: ${formatBytesDecimal(demandBytes)}`, tone: 'muted' });
   const beY = Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0 ? L.yPos.clamp(breakEvenBandwidth) : null;
 
   const legendItems = L.legend.items.map((it) => ({ ...it, index: TIER_SLOT[shown[it.index].id] }));
@@ -110,15 +113,51 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
     live = readoutSentence(head, rows);
   }
 
-  // Point labels: the tier's name and what it holds; to the left when the right side is short of room.
-  const labels = pts.map(({ t, px, py }) => {
-    const l1 = t.name;
-    const l2 = `holds ${formatCount(t.contexts)}`;
-    const w = Math.max(textWidth(l1, LABEL_FONT), textWidth(l2, LABEL_FONT - 1));
-    const left = px + 12 + w > innerWidth;
-    const above = py > 34;
-    return { t, x: left ? px - 12 : px + 12, y: above ? py - 20 : py + 10, anchor: left ? 'end' : 'start', l1, l2 };
-  });
+  // Point labels (the tier's name and what it holds), placed greedily beside each point where they collide with
+  // nothing already drawn: other labels, the points, the rules' labels. The least-overlapping place otherwise.
+  const labels = useMemo(() => {
+    type Box = { x0: number; y0: number; x1: number; y1: number };
+    const area = (a: Box, b: Box) => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+    const taken: Box[] = pts.map((p) => ({ x0: p.px - 8, y0: p.py - 8, x1: p.px + 8, y1: p.py + 8 }));
+    const ruleFont = 11;
+    if (demandBytes > 0) {
+      const px = L.xPos.at(demandBytes);
+      const text = `${formatCount(agents)} agents: ${formatBytesDecimal(demandBytes)}`;
+      const w = textWidth(text, ruleFont) * 1.05;
+      if (px !== null) {
+        const right = px > innerWidth * 0.62 || px + 4 + w > innerWidth;
+        taken.push({ x0: right ? px - 4 - w : px + 4, y0: 0, x1: right ? px - 4 : px + 4 + w, y1: 16 });
+      }
+    }
+    if (beY !== null) {
+      const text = `reload = recompute (${formatDuration(recomputeS)}): ${formatBandwidth(breakEvenBandwidth)}`;
+      const w = textWidth(text, ruleFont) * 1.05;
+      taken.push({ x0: innerWidth - 4 - w, y0: beY - 17, x1: innerWidth, y1: beY + 2 });
+    }
+    // On a narrow chart one short line per point ("DRAM 30"), else the name over what it holds.
+    const narrow = innerWidth < 420;
+    return pts.map(({ t, px, py }) => {
+      const l1 = narrow ? `${SHORT[t.id]} ${formatCount(t.contexts)}` : t.name;
+      const l2 = narrow ? '' : `holds ${formatCount(t.contexts)}`;
+      const w = Math.max(textWidth(l1, LABEL_FONT) * 1.08, textWidth(l2, LABEL_FONT - 1));
+      const candidates = [
+        { x: px + 11, y: py - 15, anchor: 'start' as const },
+        { x: px + 11, y: py + 15, anchor: 'start' as const },
+        { x: px - 11, y: py - 15, anchor: 'end' as const },
+        { x: px - 11, y: py + 15, anchor: 'end' as const },
+        { x: px + 11, y: py + 1, anchor: 'start' as const },
+        { x: px - 11, y: py + 1, anchor: 'end' as const },
+      ].map((c) => {
+        const box = { x0: c.anchor === 'start' ? c.x : c.x - w, x1: c.anchor === 'start' ? c.x + w : c.x, y0: c.y - 11, y1: c.y + (narrow ? 3 : 17) };
+        const outside = box.x0 < 0 || box.x1 > innerWidth || box.y0 < 0 || box.y1 > innerHeight ? 1e6 : 0;
+        const overlap = taken.reduce((sum, b) => sum + area(box, b), 0);
+        return { ...c, box, cost: outside + overlap };
+      });
+      const best = candidates.reduce((a, b) => (b.cost < a.cost ? b : a));
+      taken.push(best.box);
+      return { t, x: best.x, y: best.y, anchor: best.anchor, l1, l2 };
+    });
+  }, [pts, demandBytes, agents, beY, recomputeS, breakEvenBandwidth, innerWidth, innerHeight, L.xPos]);
 
   return (
     <ChartShell
@@ -169,9 +208,11 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
               <tspan className="ladder-label-name" x={r2(l.x)}>
                 {l.l1}
               </tspan>
-              <tspan className="ladder-label-detail" x={r2(l.x)} dy="1.15em">
-                {l.l2}
-              </tspan>
+              {l.l2 ? (
+                <tspan className="ladder-label-detail" x={r2(l.x)} dy="1.15em">
+                  {l.l2}
+                </tspan>
+              ) : null}
             </text>
           ))}
         </g>

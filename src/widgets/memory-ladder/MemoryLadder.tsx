@@ -138,8 +138,9 @@ export function MemoryLadder() {
             pick <em>1 Gen4 drive</em> for the local NVMe: one drive still beats recompute at 100k tokens, but by how much?
           </li>
           <li>
-            Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded region rises. Recompute of a short
-            context is cheap, so a slow tier stops paying off (lesson 07.05 works out where).
+            Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded region rises. With <em>1 Gen4
+            drive</em> the NVMe point now sits in it: recompute of a short context is cheap, so a slow tier stops paying off (lesson 07.05
+            works out where).
           </li>
           <li>
             Pick <em>DGX B200</em>: HBM holds more, the GPUs recompute faster, and the dashed line rises, but the PCIe links, drives and NICs
@@ -171,16 +172,19 @@ export function MemoryLadder() {
           <div className="ladder-table-wrap">
             <table className="ladder-table" data-figure="ladder-table">
               <caption>
-                The ladder in numbers: {formatCount(v.agents)} agents of {formatCount(v.contextTokens)} tokens ({formatBytesDecimal(r.demandBytes)} of KV)
+                The ladder in numbers for {formatCount(v.agents)} agents of {formatCount(v.contextTokens)} tokens ({formatBytesDecimal(r.demandBytes)} of
+                KV). Holds: whole contexts; reload: one context back to HBM; waiting: agents whose context waits there.
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Tier and its path into HBM</th>
-                  <th scope="col">KV capacity</th>
-                  <th scope="col">Bandwidth</th>
+                  <th scope="col">Tier</th>
+                  <th scope="col">Capacity</th>
+                  <th scope="col" className="ladder-col-detail">
+                    Bandwidth
+                  </th>
                   <th scope="col">Holds</th>
-                  <th scope="col">Reload one</th>
-                  <th scope="col">Agents waiting</th>
+                  <th scope="col">Reload</th>
+                  <th scope="col">Waiting</th>
                 </tr>
               </thead>
               <tbody>
@@ -191,7 +195,7 @@ export function MemoryLadder() {
                       <span className="ladder-path">{pathText(t)}</span>
                     </th>
                     <td>{formatBytesDecimal(t.capacityBytes)}</td>
-                    <td>{formatBandwidth(t.bandwidth)}</td>
+                    <td className="ladder-col-detail">{formatBandwidth(t.bandwidth)}</td>
                     <td data-readout={`holds-${t.id}`} data-value={t.contexts}>
                       {formatCount(t.contexts)}
                     </td>
@@ -209,7 +213,7 @@ export function MemoryLadder() {
                       Held nowhere<span className="ladder-path">recomputed by prefill when the agent returns</span>
                     </th>
                     <td>—</td>
-                    <td>—</td>
+                    <td className="ladder-col-detail">—</td>
                     <td>—</td>
                     <td>{formatDuration(r.recomputeS)}</td>
                     <td data-readout="wait-none" data-value={r.unplaced}>

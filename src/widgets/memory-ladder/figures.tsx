@@ -177,7 +177,9 @@ export function KvTable({ tokens = 100_000 }: { tokens?: number }) {
           <tr>
             <th scope="col">Model</th>
             <th scope="col">Attention</th>
-            <th scope="col">Per layer, per token</th>
+            <th scope="col" className="ladder-col-detail">
+              Per layer, per token
+            </th>
             <th scope="col">Per token</th>
             <th scope="col">{formatCount(tokens)} tokens</th>
           </tr>
@@ -189,7 +191,7 @@ export function KvTable({ tokens = 100_000 }: { tokens?: number }) {
               <tr key={m.id} data-model={m.id}>
                 <th scope="row">{m.name}</th>
                 <td>{m.attention.kind === 'mla' ? 'MLA' : `GQA ${m.attentionHeads}:${m.kvHeads}`}</td>
-                <td>
+                <td className="ladder-col-detail">
                   {m.attention.kind === 'mla'
                     ? `${m.attention.kvLoraRank} + ${m.attention.ropeHeadDim} values`
                     : `2 × ${m.kvHeads} × ${m.headDim} values`}

@@ -144,6 +144,7 @@ export const PROSE_SETUPS = {
   tcp: ladderArgs({ ...LADDER_DEFAULTS, remote: 'tcp-8x400g' }),
   nodeNics: ladderArgs({ ...LADDER_DEFAULTS, remote: 'node-nics' }),
   deepseek: ladderArgs({ ...LADDER_DEFAULTS, node: 'dgx-h200', model: 'deepseek-v3', weightDtype: 'fp8' }),
+  shortOneDrive: ladderArgs({ ...LADDER_DEFAULTS, contextTokens: 10_000, nvme: 'one-drive' }),
 } as const;
 
 export type ProseSetup = keyof typeof PROSE_SETUPS;
