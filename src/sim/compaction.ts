@@ -322,6 +322,10 @@ export interface TurnCost {
   dollars: number;
   /** A compaction or prune happened before this turn. */
   compacted: boolean;
+  /** Context before that compaction (0 when none). */
+  compactedFrom: number;
+  /** Dollars of the summary call included in `dollars` (0 when none). */
+  summaryCallDollars: number;
   cumPrefillTokens: number;
   cumPrefillSeconds: number;
   cumDollars: number;
@@ -388,6 +392,7 @@ export function runPolicy(
     let cached = context;
     let extraDollars = 0;
     let compacted = false;
+    const from = context;
     if (policy !== 'none' && context >= p.thresholdTokens) {
       if (policy === 'summarise') {
         extraDollars = requestDollars(prices, context, 0, p.summaryTokens);
@@ -425,6 +430,8 @@ export function runPolicy(
       prefillSeconds: secs,
       dollars,
       compacted,
+      compactedFrom: compacted ? from : 0,
+      summaryCallDollars: extraDollars,
       cumPrefillTokens: cumT,
       cumPrefillSeconds: cumS,
       cumDollars: cumD,
