@@ -1,0 +1,170 @@
+/**
+ * Lesson 07.10, widget 2: the long prompt's TTFT and the decodes' p99 inter-token gap against the chunk size
+ * (log), each with its SLO, and the range of chunk sizes that meets both. Every point is a timeline of the
+ * first widget (computed in the worker: chunkTradeoff).
+ */
+import { useMemo } from 'react';
+import { LineChart } from '../kit/charts/LineChart';
+import { durationTicks } from '../kit/charts/scales';
+import type { Marker } from '../kit/charts/types';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
+import { TRADEOFF_ID, tradeoffArgs, tradeoffSchema } from './schema';
+import './long-prefill.css';
+
+const chunkAxis = (lo: number, hi: number) => ({
+  label: 'Prefill chunk',
+  unit: 'tokens',
+  scale: 'log' as const,
+  format: (c: number) => formatCount(c),
+  readout: (c: number) => formatTokens(c),
+  domain: [lo, hi] as [number, number],
+});
+
+export function ChunkSizeTradeoff() {
+  const params = useWidgetParams(TRADEOFF_ID, tradeoffSchema);
+  const v = params.values;
+  const args = useMemo(() => tradeoffArgs(v), [v]);
+  const sim = useSimulation('chunkTradeoff', args);
+  const r = sim.result;
+
+  const lo = r ? r.points[0].chunk : 32;
+  const hi = r ? r.points[r.points.length - 1].chunk : 32_768;
+  const band: Marker[] = r?.feasible
+    ? [{ kind: 'band', x0: r.feasible.lo, x1: r.feasible.hi, label: 'meets both', tone: 'ok' }]
+    : [];
+  const at: Marker[] = r ? [{ kind: 'x', x: r.at.chunk, label: formatCount(r.at.chunk), tone: 'muted' }] : [];
+
+  const series = useMemo(
+    () =>
+      r
+        ? [
+            { name: 'TTFT of the long prompt', points: r.points.map((p) => ({ x: p.chunk, y: p.ttftS })) },
+            {
+              name: 'p99 inter-token gap of the decodes',
+              points: r.points.map((p) => ({ x: p.chunk, y: p.gapP99S })),
+            },
+            {
+              name: 'TTFT without chunking',
+              points: [
+                { x: lo, y: r.whole.ttftS },
+                { x: hi, y: r.whole.ttftS },
+              ],
+              color: 'var(--chart-muted)',
+              dash: '2 3',
+            },
+            {
+              name: 'decode step alone',
+              points: [
+                { x: lo, y: r.decodeStepS },
+                { x: hi, y: r.decodeStepS },
+              ],
+              color: 'var(--chart-muted)',
+              dash: '1 4',
+            },
+          ]
+        : [],
+    [r, lo, hi],
+  );
+
+  const feasibleText = r?.feasible
+    ? `${formatNumber(r.feasible.lo)} – ${formatNumber(r.feasible.hi)} tokens`
+    : 'none: relax an SLO, or shorten the prompt';
+
+  return (
+    <WidgetFrame
+      id={TRADEOFF_ID}
+      title="Chunk size trade-off"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: r
+          ? r.points.map((p) => ({
+              chunk: p.chunk,
+              ttftS: p.ttftS,
+              gapP99S: p.gapP99S,
+              gapMaxS: p.gapMaxS,
+              prefillIterations: p.prefillIterations,
+              memoryBoundIterations: p.memoryBoundIterations,
+              meetsTtftSlo: p.ttftS <= r.ttftSloS,
+              meetsItlSlo: p.gapP99S <= r.itlSloS,
+            }))
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r ? (
+          <>
+            <Readout
+              emphasis
+              label="Chunk sizes meeting both SLOs"
+              value={<span data-readout="feasible">{feasibleText}</span>}
+              formula={`TTFT ≤ ${formatDuration(r.ttftSloS)} and p99 gap ≤ ${formatDuration(r.itlSloS)}; chunks below ${formatTokens(r.memoryBoundBelow)} are memory-bound at the prompt's middle`}
+            />
+            <Readout
+              label={`TTFT at ${formatTokens(r.at.chunk)} chunks`}
+              value={<span data-readout="ttft-at">{formatDuration(r.at.ttftS)}</span>}
+              formula={`${formatNumber(r.at.prefillIterations)} iterations, ${formatNumber(r.at.memoryBoundIterations)} memory-bound; no chunking: ${formatDuration(r.whole.ttftS)}`}
+            />
+            <Readout
+              label={`p99 gap at ${formatTokens(r.at.chunk)} chunks`}
+              value={<span data-readout="gap-at">{formatDuration(r.at.gapP99S)}</span>}
+              formula={`largest ${formatDuration(r.at.gapMaxS)}; decode step alone ${formatDuration(r.decodeStepS)}; no chunking: ${formatDuration(r.whole.gapMaxS)}`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r ? (
+          <>
+            {r.modelName} on {r.gpus} × {r.acceleratorName}, {v.decodes} sessions decoding at {formatTokens(v.decodeContext)}, a{' '}
+            {formatTokens(v.promptTokens)} prompt. Each point is one run of the timeline above at that chunk size: the prompt’s TTFT, and the
+            99th percentile of the decodes’ gaps while it is prefilled. The shaded range meets both SLOs; dotted lines are the limits no chunk
+            size passes (the prompt alone, the decode step alone).
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Tighten the p99 SLO from 100 ms to 50 ms: the range shrinks from the right, toward Sarathi-Serve’s strict budget of 512. Then
+            relax it to 250 ms: 2,048 fits, as in its relaxed setting.
+          </li>
+          <li>
+            Set the sessions to 128: every iteration streams more KV, the memory-bound region widens, and the smallest chunk that meets the
+            TTFT SLO moves right.
+          </li>
+          <li>
+            Lower the TTFT SLO below the no-chunking line: no chunk size can help; only a faster replica, a shorter prompt or a prefix cache
+            hit can.
+          </li>
+        </ul>
+      }
+    >
+      {r ? (
+        <LineChart
+          title="TTFT of the long prompt and p99 inter-token gap of the decoding sessions against the prefill chunk size, with their SLOs"
+          series={series}
+          x={chunkAxis(lo, hi)}
+          y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s, 2), ticks: durationTicks }}
+          markers={[
+            ...band,
+            { kind: 'y', y: r.ttftSloS, label: `TTFT SLO ${formatDuration(r.ttftSloS)}`, tone: 'danger' },
+            { kind: 'y', y: r.itlSloS, label: `p99 gap SLO ${formatDuration(r.itlSloS)}`, tone: 'danger' },
+            ...at,
+          ]}
+          points={false}
+          aspect={0.55}
+        />
+      ) : null}
+    </WidgetFrame>
+  );
+}

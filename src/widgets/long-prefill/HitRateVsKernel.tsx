@@ -1,0 +1,173 @@
+/**
+ * Lesson 07.10, widget 3: the prefill time of one agent turn against its prefix hit rate, with the standard
+ * attention kernel, one s× faster, and attention for free; and the turn's work split into matmuls and attention
+ * for the three cases compared. Computed in the worker (hitRateVsKernel) from cost.ts's prefill FLOPs.
+ */
+import { useMemo } from 'react';
+import { BarChart } from '../kit/charts/BarChart';
+import { LineChart } from '../kit/charts/LineChart';
+import { durationTicks } from '../kit/charts/scales';
+import type { Marker } from '../kit/charts/types';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatDuration, formatFlops, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import { HIT_KERNEL_ID, hitKernelArgs, hitKernelSchema } from './schema';
+import './long-prefill.css';
+
+export function HitRateVsKernel() {
+  const params = useWidgetParams(HIT_KERNEL_ID, hitKernelSchema);
+  const v = params.values;
+  const args = useMemo(() => hitKernelArgs(v), [v]);
+  const sim = useSimulation('hitRateVsKernel', args);
+  const r = sim.result;
+
+  // From about ten points below the lower of the two hit rates (at least 50%) to 100%.
+  const xLo = r ? Math.max(0.5, Math.floor((Math.min(r.hitFrom, r.hitTo) - 0.1) * 20) / 20) : 0.5;
+  const sLabel = r ? `attention ${formatRatio(r.speedup, 2)} faster` : '';
+  const series = useMemo(
+    () =>
+      r
+        ? [
+            { name: 'standard kernel', points: r.hits.map((h, i) => ({ x: h, y: r.standard[i] })).filter((p) => p.x >= xLo) },
+            { name: sLabel, points: r.hits.map((h, i) => ({ x: h, y: r.faster[i] })).filter((p) => p.x >= xLo) },
+            {
+              name: 'attention free (bound)',
+              points: r.hits.map((h, i) => ({ x: h, y: r.free[i] })).filter((p) => p.x >= xLo),
+              color: 'var(--chart-muted)',
+            },
+          ]
+        : [],
+    [r, sLabel, xLo],
+  );
+  const markers: Marker[] = r
+    ? [
+        { kind: 'point', x: r.hitFrom, y: r.fromStandard.timeS, tone: 'fg' },
+        { kind: 'point', x: r.hitFrom, y: r.fromFaster.timeS, label: `${formatRatio(r.speedup, 2)}: ${formatDuration(r.fromFaster.timeS)}`, tone: 'accent' },
+        { kind: 'point', x: r.hitTo, y: r.toStandard.timeS, label: `${formatPercent(r.hitTo)}: ${formatDuration(r.toStandard.timeS)}`, tone: 'ok' },
+        { kind: 'y', y: r.toStandard.timeS, tone: 'ok' },
+      ]
+    : [];
+
+  const cases = r
+    ? [
+        { name: `${formatPercent(r.hitFrom)} hits`, s: r.fromStandard },
+        { name: `${formatPercent(r.hitFrom)}, ${formatRatio(r.speedup, 2)} kernel`, s: r.fromFaster },
+        { name: `${formatPercent(r.hitTo)} hits`, s: r.toStandard },
+      ]
+    : [];
+  const fromS = r?.fromStandard.timeS ?? NaN;
+  const f = r?.formula;
+
+  return (
+    <WidgetFrame
+      id={HIT_KERNEL_ID}
+      title="Hit rate beats kernels"
+      status={sim.status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: r
+          ? r.hits.map((h, i) => ({
+              hitRate: h,
+              newTokens: (1 - h) * r.contextTokens,
+              standardS: r.standard[i],
+              fasterS: r.faster[i],
+              attentionFreeS: r.free[i],
+            }))
+          : [],
+        json: { parameters: v, result: r },
+      })}
+      readouts={
+        r && f ? (
+          <>
+            <Readout
+              emphasis
+              label={`Hits ${formatPercent(r.hitFrom)} → ${formatPercent(r.hitTo)} saves`}
+              value={<span data-readout="hit-saving">{formatDuration(fromS - r.toStandard.timeS)}</span>}
+              formula={`${formatDuration(fromS)} → ${formatDuration(r.toStandard.timeS)}: ${formatTokens(r.fromStandard.newTokens)} → ${formatTokens(r.toStandard.newTokens)} to prefill, matmuls and attention alike`}
+            />
+            <Readout
+              emphasis
+              label={`A ${formatRatio(r.speedup, 2)} attention kernel saves`}
+              value={<span data-readout="kernel-saving">{formatDuration(fromS - r.fromFaster.timeS)}</span>}
+              formula={`${formatDuration(fromS)} → ${formatDuration(r.fromFaster.timeS)}: only the attention share φ = ${formatPercent(r.fromStandard.attentionShare)} shrinks, by 1 − 1/${formatNumber(r.speedup, 3)}`}
+            />
+            <Readout
+              label="Kernel speed-up that would match"
+              value={<span data-readout="speedup-match">{Number.isFinite(r.speedupToMatch) ? formatRatio(r.speedupToMatch, 3) : 'none'}</span>}
+              formula={
+                Number.isFinite(r.speedupToMatch)
+                  ? `s* = attention / (G·T(${formatPercent(r.hitTo)}) − matmuls) = ${formatFlops(r.fromStandard.attentionFlops)} / (${formatFlops(f.effectiveFlops, true)} × ${formatDuration(r.toStandard.timeS)} − ${formatFlops(r.fromStandard.linearFlops)})`
+                  : `even free attention leaves ${formatDuration(r.fromFreeS)} of matmuls at ${formatPercent(r.hitFrom)}, more than ${formatDuration(r.toStandard.timeS)}`
+              }
+            />
+            <Readout
+              label={`A ${formatRatio(r.speedup, 2)} kernel is worth`}
+              value={<span data-readout="hit-equivalent">{formatPercent(r.hitEquivalent, 4)} hits</span>}
+              formula={`+${formatNumber((r.hitEquivalent - r.hitFrom) * 100, 3)} points of hit rate with the standard kernel`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        r ? (
+          <>
+            One agent turn of {formatTokens(r.contextTokens)} on {r.modelName}, {r.gpus} × {r.acceleratorName}: with hit rate h it prefills
+            (1 − h) × {formatNumber(r.contextTokens)} new tokens after h × {formatNumber(r.contextTokens)} cached. Log scale. The kernel line
+            divides only the attention FLOPs; the grey line is the limit of a kernel that makes attention free.
+          </>
+        ) : null
+      }
+      tryThis={
+        <ul>
+          <li>
+            Raise the kernel speed-up to 4×: it still does not reach the {formatPercent(v.hitTo)} point. Read the speed-up that would.
+          </li>
+          <li>
+            Move the hit rate you could reach to 97.5%: no kernel, not even free attention, can match it, because the matmuls of the
+            extra tokens alone take longer.
+          </li>
+          <li>
+            Shrink the context to 20k tokens: attention’s share falls and the kernel matters even less; at long contexts it matters more, but
+            the hit rate still multiplies everything.
+          </li>
+        </ul>
+      }
+    >
+      {r ? (
+        <div className="lp-charts">
+          <LineChart
+            title={`Prefill time of a ${formatTokens(r.contextTokens)} agent turn against its prefix hit rate`}
+            series={series}
+            x={{
+              label: 'Prefix hit rate',
+              format: (h) => formatPercent(h, 3),
+              domain: [xLo, 1],
+            }}
+            y={{ label: 'Prefill time', scale: 'log', format: (s) => formatDuration(s, 2), ticks: durationTicks }}
+            markers={markers}
+            points={false}
+            aspect={0.45}
+          />
+          <BarChart
+            title="Where the turn's prefill time goes: matmuls and attention, for the three cases"
+            categories={cases.map((c) => c.name)}
+            series={[
+              { name: 'matmuls (2 FLOP per parameter per token)', values: cases.map((c) => c.s.linearS) },
+              { name: 'attention', values: cases.map((c) => c.s.attentionS) },
+            ]}
+            value={{ label: 'Time', format: (s) => formatDuration(s, 2) }}
+            category={{ label: 'Case' }}
+            aspect={0.32}
+          />
+        </div>
+      ) : null}
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * Inline figures for lesson 07.10's prose, computed in the worker by the same core as its widgets (prefillFigures
+ * for the lesson's setup, schema.ts FIGURES_REQUEST, which is the widgets' default), so prose and widgets never
+ * disagree; and the table of the three prefill scenarios shipped with the fleet simulator (prefillScenarios).
+ */
+import { useSimulation } from '../kit/useSimulation';
+import {
+  formatBandwidth,
+  formatBytes,
+  formatBytesDecimal,
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
+import type { ChunkFigures, PrefillFiguresResponse } from '../../worker/prefillMethods';
+import './long-prefill.css';
+import { FIGURES_REQUEST } from './schema';
+
+function Fig({ value, title }: { value: string | null; title?: string }) {
+  if (value === null)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  return (
+    <span className="figure" title={title}>
+      {value}
+    </span>
+  );
+}
+
+const SETUP_TITLE = `${FIGURES_REQUEST.modelId} on ${FIGURES_REQUEST.gpus} × ${FIGURES_REQUEST.acceleratorId}, ${FIGURES_REQUEST.decodes} sessions decoding at ${FIGURES_REQUEST.decodeContext} tokens, a ${FIGURES_REQUEST.promptTokens}-token prompt (MFU 0.5, MBU 0.8)`;
+
+const METRICS = {
+  wholeS: (f: PrefillFiguresResponse) => formatDuration(f.wholeS),
+  wholeMemoryS: (f: PrefillFiguresResponse) => formatDuration(f.wholeMemoryS),
+  wholeAttentionShare: (f: PrefillFiguresResponse) => formatPercent(f.wholeAttentionShare),
+  decodeStepS: (f: PrefillFiguresResponse) => formatDuration(f.decodeStepS),
+  decodeComputeS: (f: PrefillFiguresResponse) => formatDuration(f.decodeComputeS),
+  stepsLost: (f: PrefillFiguresResponse) => formatNumber(Math.round(f.stepsLost)),
+  bodyFlops: (f: PrefillFiguresResponse) => formatFlops(f.formula.bodyFlopsPerToken),
+  attnPair: (f: PrefillFiguresResponse) => formatFlops(f.formula.attentionFlopsPerPair),
+  G: (f: PrefillFiguresResponse) => formatFlops(f.formula.effectiveFlops, true),
+  M: (f: PrefillFiguresResponse) => formatBandwidth(f.formula.effectiveBandwidth),
+  weights: (f: PrefillFiguresResponse) => formatBytesDecimal(f.formula.weightBytesStreamed),
+  kvPerToken: (f: PrefillFiguresResponse) => formatBytes(f.formula.kvBytesPerToken),
+  memoryBoundStart: (f: PrefillFiguresResponse) => formatTokens(f.memoryBoundAt.start),
+  memoryBoundMiddle: (f: PrefillFiguresResponse) => formatTokens(f.memoryBoundAt.middle),
+  memoryBoundEnd: (f: PrefillFiguresResponse) => formatTokens(f.memoryBoundAt.end),
+  turnFromS: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.timeS),
+  turnFastS: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromFaster.timeS),
+  turnToS: (f: PrefillFiguresResponse) => formatDuration(f.turn.toStandard.timeS),
+  turnFreeS: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromFreeS),
+  turnShare: (f: PrefillFiguresResponse) => formatPercent(f.turn.fromStandard.attentionShare),
+  turnLinearS: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.linearS),
+  turnAttentionS: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.attentionS),
+  turnHitSaving: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.timeS - f.turn.toStandard.timeS),
+  turnKernelSaving: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.timeS - f.turn.fromFaster.timeS),
+  turnMatch: (f: PrefillFiguresResponse) => formatRatio(f.turn.speedupToMatch, 2),
+  turnEquivalent: (f: PrefillFiguresResponse) => formatPercent(f.turn.hitEquivalent, 3),
+} as const;
+
+export type PrefillMetric = keyof typeof METRICS;
+export const PREFILL_METRIC_KEYS = Object.keys(METRICS) as PrefillMetric[];
+
+/** A figure of the lesson's setup, e.g. the whole prompt's prefill time. */
+export function PrefillFig({ m }: { m: PrefillMetric }) {
+  const sim = useSimulation('prefillFigures', FIGURES_REQUEST);
+  const f = sim.result;
+  return <Fig value={f ? METRICS[m](f) : null} title={SETUP_TITLE} />;
+}
+
+const CHUNK_METRICS = {
+  ttft: (c: ChunkFigures) => formatDuration(c.ttftS),
+  ttftExtra: (c: ChunkFigures, f: PrefillFiguresResponse) => formatDuration(c.ttftS - f.wholeS),
+  /** How many times shorter the longest gap is than the whole-prompt stall (prefill plus the decode step after). */
+  stallRatio: (c: ChunkFigures, f: PrefillFiguresResponse) => formatNumber(Math.round((f.wholeS + f.decodeStepS) / c.gapMaxS)),
+  gapMax: (c: ChunkFigures) => formatDuration(c.gapMaxS),
+  gapP99: (c: ChunkFigures) => formatDuration(c.gapP99S),
+  iterations: (c: ChunkFigures) => formatNumber(c.prefillIterations),
+  memoryIterations: (c: ChunkFigures) => formatNumber(c.memoryBoundIterations),
+  ride: (c: ChunkFigures) => formatDuration(c.breakdown.rideS),
+  memory: (c: ChunkFigures) => formatDuration(c.breakdown.memoryS),
+  firstChunk: (c: ChunkFigures) => formatDuration(c.firstChunkS),
+  longestCached: (c: ChunkFigures) => formatNumber(c.longest.cached),
+  longestTokens: (c: ChunkFigures) => formatNumber(c.longest.tokens),
+} as const;
+
+export type ChunkMetric = keyof typeof CHUNK_METRICS;
+export const CHUNK_METRIC_KEYS = Object.keys(CHUNK_METRICS) as ChunkMetric[];
+
+/** A figure of the lesson's setup prefilled in chunks of `chunk` tokens (one of schema.ts PROSE_CHUNKS). */
+export function ChunkFig({ chunk, m }: { chunk: number; m: ChunkMetric }) {
+  const sim = useSimulation('prefillFigures', FIGURES_REQUEST);
+  const f = sim.result;
+  const c = f?.chunks.find((x) => x.chunk === chunk);
+  if (f && !c) return <span className="figure-missing">[chunk {chunk} is not among the prose chunks]</span>;
+  return <Fig value={f && c ? CHUNK_METRICS[m](c, f) : null} title={`${SETUP_TITLE}, ${chunk}-token chunks`} />;
+}
+
+/** The three prefill scenarios of scenarios/prefill/ run by the fleet simulator, as a table. */
+export function PrefillScenarioTable() {
+  const sim = useSimulation('prefillScenarios', { ids: ['no-chunking', 'chunk-2048', 'chunk-512'] });
+  const r = sim.result;
+  return (
+    <figure className="lp-scenarios" data-figure="prefill-scenarios" data-state={sim.status}>
+      <figcaption>
+        {r
+          ? `The fleet simulator on the three scenarios in scenarios/prefill/ (docs/scenarios.md): one ${r.model} replica on ${r.accelerator}, chat sessions arriving for ${formatNumber(r.durationS)} s and now and then a ${formatTokens(100_000)} document. Gaps are every decode token's; TTFTs per class.`
+          : sim.status === 'error'
+            ? `The scenarios could not be run: ${sim.error ?? ''}`
+            : 'Running the three prefill scenarios in the fleet simulator…'}
+      </figcaption>
+      <div className="table-scroll">
+        <table className="lp-table">
+          <thead>
+            <tr>
+              <th scope="col">Scenario</th>
+              <th scope="col">Token budget</th>
+              <th scope="col">Gap p50</th>
+              <th scope="col">Gap p99</th>
+              <th scope="col">Gap max</th>
+              <th scope="col">Chat TTFT p90</th>
+              <th scope="col">Document TTFT, mean</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r
+              ? r.rows.map((row) => (
+                  <tr key={row.id} data-scenario={row.id}>
+                    <th scope="row">
+                      <code>{row.id}</code>
+                    </th>
+                    <td data-label="Token budget">
+                      {formatNumber(row.tokenBudget)}
+                      {row.chunk === false ? ', whole prompts' : `, chunk ${formatNumber(row.chunk)}`}
+                    </td>
+                    <td data-label="Gap p50">{formatDuration(row.gap.p50)}</td>
+                    <td data-label="Gap p99" data-cell="gap-p99">
+                      {formatDuration(row.gap.p99)}
+                    </td>
+                    <td data-label="Gap max" data-cell="gap-max">
+                      {formatDuration(row.gap.max)}
+                    </td>
+                    <td data-label="Chat TTFT p90">{formatDuration(row.chatTtft.p90)}</td>
+                    <td data-label="Document TTFT, mean">{formatDuration(row.docTtft.mean)}</td>
+                  </tr>
+                ))
+              : null}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}
+
+/** One cell of the scenario table, for the prose around it. */
+export function ScenarioFig({
+  id,
+  m,
+}: {
+  id: 'no-chunking' | 'chunk-2048' | 'chunk-512';
+  m: 'gapP99' | 'gapMax' | 'chatTtftP90' | 'docTtft' | 'gapCount' | 'docCount';
+}) {
+  const sim = useSimulation('prefillScenarios', { ids: ['no-chunking', 'chunk-2048', 'chunk-512'] });
+  const row = sim.result?.rows.find((x) => x.id === id);
+  if (!row) return <Fig value={null} />;
+  const value =
+    m === 'gapP99'
+      ? formatDuration(row.gap.p99)
+      : m === 'gapMax'
+        ? formatDuration(row.gap.max)
+        : m === 'chatTtftP90'
+          ? formatDuration(row.chatTtft.p90)
+          : m === 'docTtft'
+            ? formatDuration(row.docTtft.mean)
+            : m === 'docCount'
+              ? formatNumber(row.docTtft.count)
+              : formatNumber(row.gap.count);
+  return <Fig value={value} title={`fleet simulator, ${row.file}`} />;
+}
