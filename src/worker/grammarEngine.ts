@@ -104,8 +104,37 @@ function compactDocument(doc: string): string {
   }
 }
 
-/** Compile the schema, then generate the document token by token under the mask, recording every step. */
-export async function traceDocument(schemaText: string, docText: string, sampleSize = 12): Promise<TraceResult> {
+/** One engine, one job at a time: a trace's timings must not include another trace's work between its awaits. */
+let queue: Promise<unknown> = Promise.resolve();
+function serial<T>(fn: () => Promise<T>): Promise<T> {
+  const run = queue.then(fn, fn);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Traces already computed (the widget and the prose's figures ask for the same one), newest last. */
+const cache = new Map<string, TraceResult>();
+const CACHE_MAX = 16;
+
+/**
+ * Compile the schema, then generate the document token by token under the mask, recording every step.
+ * Runs one at a time, and a repeated request returns the first run's trace (its timings included).
+ */
+export function traceDocument(schemaText: string, docText: string, sampleSize = 12): Promise<TraceResult> {
+  const key = JSON.stringify([schemaText, docText, sampleSize]);
+  const hit = cache.get(key);
+  if (hit) return Promise.resolve(hit);
+  return serial(async () => {
+    const again = cache.get(key);
+    if (again) return again;
+    const r = await runTrace(schemaText, docText, sampleSize);
+    cache.set(key, r);
+    if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    return r;
+  });
+}
+
+async function runTrace(schemaText: string, docText: string, sampleSize: number): Promise<TraceResult> {
   const schema = prepareSchema(schemaText);
   const engine = await getEngine();
   const { xgr, compiler, vocab } = engine;

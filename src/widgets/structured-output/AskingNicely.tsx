@@ -17,6 +17,11 @@ import './structured-output.css';
 
 const STRIP_MAX = 400;
 
+/** A probability as a percentage, or in e-notation when it is below 0.1% (a clean session at the defaults). */
+function formatProb(p: number): string {
+  return p >= 0.001 || p === 0 ? formatPercent(p, 3) : `${(100 * p).toExponential(1)}%`;
+}
+
 export function AskingNicely() {
   const params = useWidgetParams(ASK_NICELY_ID, askNicelySchema);
   const v = params.values;
@@ -81,7 +86,7 @@ export function AskingNicely() {
             />
             <Readout
               label="Session with no malformed call"
-              value={<span data-readout="p-clean" data-value={r.pCleanSession}>{formatPercent(r.pCleanSession, 3)}</span>}
+              value={<span data-readout="p-clean" data-value={r.pCleanSession}>{formatProb(r.pCleanSession)}</span>}
               formula={`p_valid^M = (1 − ε)^(N·M)`}
             />
             <Readout
@@ -105,7 +110,7 @@ export function AskingNicely() {
       tryThis={
         <ul>
           <li>Keep ε at 0.1% and drag N from 120 to 1,000 tokens: a long call (a file edit, a plan) is now more likely broken than not.</li>
-          <li>Set ε to 0.01% (a very well-behaved model) and M to 2,000 calls: the expected failures per session still do not reach zero.</li>
+          <li>Set ε to 0.01% (a very well-behaved model) and M to 2,000 calls: the expected failures per session are still in the tens.</li>
           <li>Change the seed: the sampled failures scatter around the expected count; the masked column stays at zero for every seed.</li>
         </ul>
       }

@@ -14,7 +14,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
-import { formatCount, formatNumber, formatPercent } from '../../lib/format';
+import { formatCount, formatNumber } from '../../lib/format';
 import { findPreset, SCHEMA_PRESETS } from '../../sim/grammar/presets';
 import { MASK_STEPPER_ID, maskStepperSchema } from './schema';
 import './structured-output.css';
@@ -27,6 +27,13 @@ interface Texts {
 function presetTexts(id: string): Texts {
   const p = findPreset(id) ?? SCHEMA_PRESETS[0];
   return { schema: JSON.stringify(p.schema, null, 2), document: JSON.stringify(p.document, null, 2) };
+}
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** Show whitespace in a token so that a lone space or newline is visible. */
@@ -72,7 +79,9 @@ export function MaskStepper() {
         ...(step ? [{ kind: 'point' as const, x: k, y: step.allowed, label: formatNumber(step.allowed), tone: 'accent' as const }] : []),
       ]
     : [];
-  const meanMaskUs = steps.length ? steps.reduce((s, x) => s + x.maskUs, 0) / steps.length : 0;
+  const medianMaskUs = median(steps.map((x) => x.maskUs));
+  // The jump-forward string starts at this step; what follows the sampled token is forced too.
+  const forced = step ? (step.jumpForward.startsWith(step.token) ? step.jumpForward.slice(step.token.length) : '') : '';
 
   const apply = () => {
     setCustom(draft);
@@ -135,7 +144,7 @@ export function MaskStepper() {
           ) : null}
         </>
       }
-      transport={trace ? <TransportBar transport={transport} format={(t) => `step ${Math.floor(t + 1e-9)} of ${steps.length - 1}`} /> : undefined}
+      transport={trace ? <TransportBar transport={transport} format={(t) => `step ${Math.floor(t + 1e-9)}`} /> : undefined}
       exportData={() => ({
         rows: steps.map((s, i) => ({ step: i, token: s.token, tokenId: s.tokenId, allowed: s.allowed, accepted: s.accepted, maskUs: s.maskUs, jumpForward: s.jumpForward })),
         json: { parameters: v, applied, result: res },
@@ -151,7 +160,7 @@ export function MaskStepper() {
                   {formatNumber(step.allowed)} of {formatNumber(trace.vocabSize)}
                 </span>
               }
-              formula={`popcount(bitmask) = ${formatPercent(step.allowed / trace.vocabSize, 3)} of the vocabulary`}
+              formula={`popcount(bitmask) = ${formatNumber((100 * step.allowed) / trace.vocabSize, 3)}% of the vocabulary`}
             />
             <Readout
               label="Next token"
@@ -167,10 +176,10 @@ export function MaskStepper() {
               label="Compile, then mask per step"
               value={
                 <span data-readout="compile-ms" data-value={trace.compileMs}>
-                  {formatNumber(trace.compileMs, 3)} ms, {formatNumber(meanMaskUs, 2)} µs
+                  {formatNumber(trace.compileMs, 3)} ms, then {formatNumber(medianMaskUs, 2)} µs
                 </span>
               }
-              formula={`measured just now in this browser; engine set-up ${formatNumber(trace.setup.vocabMs + trace.setup.tokenizerInfoMs, 3)} ms once`}
+              formula={`median per step; measured in this browser when the trace ran; engine set-up ${formatNumber(trace.setup.vocabMs + trace.setup.tokenizerInfoMs, 3)} ms once`}
             />
           </>
         ) : null
@@ -191,7 +200,7 @@ export function MaskStepper() {
       tryThis={
         <ul>
           <li>Step through the first three tokens: at step 0 only two of 200,019 tokens are allowed, and neither is &quot;Sure&quot;.</li>
-          <li>Step into the city&apos;s value: inside a string almost every token is allowed, except those containing a bare quote or control character.</li>
+          <li>Step into the city&apos;s value: inside a free string nearly the whole vocabulary is allowed; what stays masked are tokens that would close the string wrongly or carry raw control characters.</li>
           <li>Pick &quot;one of three tools&quot; and stop after <code>&quot;read</code>: the jump-forward string writes the rest of the call&apos;s frame for free.</li>
           <li>Change <code>&quot;celsius&quot;</code> to <code>&quot;kelvin&quot;</code> in the document and compile: the mask refuses it at the first token that leaves the enum.</li>
         </ul>
@@ -213,14 +222,17 @@ export function MaskStepper() {
             legend={false}
           />
           <div className="so-doc" aria-label="Document generated so far" data-figure="document">
-            {steps.slice(0, k + 1).map((s, i) => (
-              <span key={i} className="so-tok" data-current={i === k} data-rejected={!s.accepted}>
-                {s.tokenId === trace.setup.eosId ? '⟨end⟩' : s.token}
+            {steps.slice(0, k).map((s, i) => (
+              <span key={i} className="so-tok">
+                {s.token}
               </span>
             ))}
-            {step.jumpForward ? (
-              <span className="so-jump" title="Forced by the grammar: jump-forward text">
-                {step.jumpForward}
+            <span className="so-tok" data-next={step.accepted} data-rejected={!step.accepted} title="the token sampled at this step">
+              {step.tokenId === trace.setup.eosId ? '⟨end⟩' : step.token}
+            </span>
+            {forced ? (
+              <span className="so-jump" title="Forced by the grammar after this token (jump-forward text)">
+                {forced}
               </span>
             ) : null}
           </div>
@@ -233,24 +245,15 @@ export function MaskStepper() {
           <div className="so-panels">
             <div>
               <div className="so-panel-title">Probe tokens at step {k}</div>
-              <table className="so-probes" data-figure="probes">
-                <thead>
-                  <tr>
-                    <th scope="col">Token</th>
-                    <th scope="col">Mask</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {trace.probes.map((p, i) => (
-                    <tr key={p}>
-                      <th scope="row">
-                        <code>{showToken(p)}</code>
-                      </th>
-                      <td data-allowed={step.probes[i]}>{step.probes[i] ? '✓ allowed' : '✗ masked'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ul className="so-chips" data-figure="probes" aria-label={`Probe tokens at step ${k}`}>
+                {trace.probes.map((p, i) => (
+                  <li key={p} data-allowed={step.probes[i]} data-probe={p}>
+                    {step.probes[i] ? '✓ ' : '✗ '}
+                    {showToken(p)}
+                  </li>
+                ))}
+              </ul>
+              <div className="so-note">✓ allowed, ✗ masked</div>
             </div>
             <div>
               <div className="so-panel-title">

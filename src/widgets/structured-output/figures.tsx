@@ -43,6 +43,12 @@ export function SlipFig({ m, eps, n, calls = 1, digits = 3 }: { m: SlipMetric; e
 
 type MaskMetric = 'vocab' | 'allowedAt' | 'maxAllowed' | 'minAllowed' | 'steps' | 'tokenAt' | 'jumpAt' | 'narrowSteps' | 'compileMs' | 'maskUs' | 'setupMs';
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 function maskValue(t: TraceResult, m: MaskMetric, step: number): string {
   const s = t.steps[Math.min(step, t.steps.length - 1)];
   switch (m) {
@@ -65,7 +71,7 @@ function maskValue(t: TraceResult, m: MaskMetric, step: number): string {
     case 'compileMs':
       return `${formatNumber(t.compileMs, 2)} ms`;
     case 'maskUs':
-      return `${formatNumber(t.steps.reduce((a, x) => a + x.maskUs, 0) / t.steps.length, 2)} µs`;
+      return `${formatNumber(median(t.steps.map((x) => x.maskUs)), 2)} µs`;
     case 'setupMs':
       return `${formatNumber(t.setup.vocabMs + t.setup.tokenizerInfoMs, 2)} ms`;
   }
