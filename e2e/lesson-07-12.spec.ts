@@ -1,0 +1,92 @@
+import { expect, expectWidgetsReady, test } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+
+const PATH = '/lessons/07-12-agents-per-megawatt';
+
+async function value(el: Locator): Promise<number> {
+  return Number(await el.getAttribute('data-value'));
+}
+
+async function gotoReady(page: Page) {
+  await page.goto(PATH);
+  await expect(page.locator('[data-widget]')).toHaveCount(2);
+  await expectWidgetsReady(page);
+}
+
+test.describe('Lesson 07.12 Agents per Megawatt', () => {
+  test('loads without console errors or foreign requests; widgets, table and inline figures are computed', async ({
+    page,
+    watch,
+  }) => {
+    await gotoReady(page);
+    await expect(page.locator('[data-widget="slo-sweep"] svg[data-chart="line"]')).toHaveCount(1);
+    const table = page.locator('[data-widget="cost-levers"] table[data-table="levers"]');
+    await expect(table.locator('tbody tr')).toHaveCount(6);
+    await expect(table.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.locator('article')).not.toContainText('NaN');
+    expect(watch.consoleErrors).toEqual([]);
+    expect(watch.foreignRequests).toEqual([]);
+  });
+
+  test('SLOs first: tightening the TTFT objective lowers agents per replica and per MW', async ({ page }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="slo-sweep"]');
+    const perReplica = w.locator('[data-readout="agents-per-replica"]');
+    const perMW = w.locator('[data-readout="agents-per-mw"]');
+    // wait for the whole sweep (it stops past the first failure)
+    await expect(w).not.toContainText('Computing:', { timeout: 30_000 });
+    const loose = await value(perReplica);
+    const looseMW = await value(perMW);
+    expect(loose).toBeGreaterThanOrEqual(8);
+    const ttft = w.getByRole('spinbutton', { name: /TTFT p90 objective/ });
+    await ttft.fill('0.7');
+    await ttft.press('Enter');
+    await expect(page).toHaveURL(/slo-sweep\.ttftP90S=0\.7/);
+    await expect.poll(async () => value(perReplica), { timeout: 30_000 }).toBeLessThan(loose);
+    await expect.poll(async () => value(perMW)).toBeLessThan(looseMW);
+  });
+
+  test('levers: round-robin → cache-aware raises agents per MW and lowers the cost per session', async ({
+    page,
+  }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="cost-levers"]');
+    const mw = w.locator('[data-readout="lever-agents-per-mw"]');
+    const cost = w.locator('[data-readout="cost-per-session"]');
+    await w.getByLabel('Router', { exact: true }).selectOption('round-robin');
+    await expect(page).toHaveURL(/cost-levers\.router=round-robin/);
+    await expect(w.locator('tr[data-cell="round-robin|ttl-offload"]')).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+    await expect(w.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
+    const rrMW = await value(mw);
+    const rrCost = await value(cost);
+    await w.getByLabel('Router', { exact: true }).selectOption('cache-aware');
+    await expect.poll(async () => value(mw), { timeout: 30_000 }).toBeGreaterThan(rrMW + 1000);
+    await expect.poll(async () => value(cost)).toBeLessThan(rrCost);
+  });
+
+  test('the exercises accept the right answer and reject a wrong one', async ({ page }) => {
+    await gotoReady(page);
+    const q = page.locator('[data-exercise="07-12-agents-per-mw"]');
+    const input = q.getByLabel(/Your answer/);
+    await input.fill('4706'); // forgot the PUE: 48 / 10.2 kW
+    await q.getByRole('button', { name: 'Check' }).click();
+    await expect(q).toHaveAttribute('data-result', 'wrong');
+    // 12 × 4 = 48 per node; 48 × 1e6 / (10,200 W × 1.3) = 3,619.9 (tests/lesson-07-12.test.ts)
+    await input.fill('3620');
+    await q.getByRole('button', { name: 'Check' }).click();
+    await expect(q).toHaveAttribute('data-result', 'correct');
+
+    const c = page.locator('[data-exercise="07-12-session-cost"]');
+    await c.getByLabel(/Your answer/).fill('0.03125'); // rent only
+    await c.getByRole('button', { name: 'Check' }).click();
+    await expect(c).toHaveAttribute('data-result', 'wrong');
+    // 45 × 2.5 / 3600 = 0.03125 + 45 × 1,275 W × 1.3 / 3.6e6 kWh × $0.12 = 0.0024863 → 0.0337363
+    await c.getByLabel(/Your answer/).fill('0.0337');
+    await c.getByRole('button', { name: 'Check' }).click();
+    await expect(c).toHaveAttribute('data-result', 'correct');
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Inline figures for lesson 07.12's prose, computed by the same worker methods as its widgets at their defaults
+ * (runs shared through the worker's memo), so prose and widgets never disagree.
+ */
+import { useSimulation } from '../kit/useSimulation';
+import { defaultValues } from '../../state/paramSchema';
+import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
+import { findNode } from '../../sim/catalog/nodes';
+import { ECON_TP, type EconPolicyId, type EconRouterId } from '../../sim/economicsLabSetup';
+import { sweepArgs, sweepSummary } from './SloSweep';
+import { formatUSD, gridArgs, priceCell } from './LeverGrid';
+import { leverGridSchema, sloSweepSchema } from './schema';
+
+function Figure({ value, title }: { value: string | null; title?: string }) {
+  if (value === null)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  return (
+    <span className="figure" title={title}>
+      {value}
+    </span>
+  );
+}
+
+const SWEEP_DEFAULTS = defaultValues(sloSweepSchema);
+const GRID_DEFAULTS = defaultValues(leverGridSchema);
+
+type SweepStat =
+  | 'perReplica'
+  | 'perNode'
+  | 'perMW'
+  | 'ttftAt'
+  | 'tpotAt'
+  | 'gpuSeconds'
+  | 'prefillShare'
+  | 'wallS'
+  | 'tokPerGpu';
+
+/** A figure of the SLO sweep at its defaults, optionally with another TTFT objective. */
+export function SweepFig({
+  stat,
+  ttft,
+  node,
+}: {
+  stat: SweepStat;
+  ttft?: number;
+  node?: 'dgx-h100' | 'dgx-h200' | 'dgx-b200';
+}) {
+  const args = sweepArgs({
+    ...SWEEP_DEFAULTS,
+    ttftP90S: ttft ?? SWEEP_DEFAULTS.ttftP90S,
+    node: node ?? SWEEP_DEFAULTS.node,
+  });
+  const r = useSimulation('sloSweep', args).result;
+  if (!r) return <Figure value={null} />;
+  const s = sweepSummary(r.points, args, SWEEP_DEFAULTS.pue);
+  const text: Record<SweepStat, () => string> = {
+    perReplica: () => formatNumber(s.perReplica),
+    perNode: () => formatNumber(s.perNode, 4),
+    perMW: () => formatNumber(Math.round(s.perMW), 5),
+    ttftAt: () => formatDuration(s.at?.ttftP90S ?? NaN, 3),
+    tpotAt: () => formatDuration(s.at?.tpotP90S ?? NaN, 3),
+    gpuSeconds: () => formatNumber(s.at?.gpuSecondsPerSession ?? NaN, 3),
+    prefillShare: () => formatPercent(s.at?.prefillShare ?? NaN, 2),
+    wallS: () => formatDuration(s.at?.sessionWallS ?? NaN, 2),
+    tokPerGpu: () => formatNumber((s.at?.outputTokensPerS ?? NaN) / ECON_TP, 3),
+  };
+  return <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/economicsLab.ts)" />;
+}
+
+/** The first point of the default sweep past the TTFT objective: where the wall is. */
+export function WallFig({ what }: { what: 'n' | 'ttft' }) {
+  const args = sweepArgs(SWEEP_DEFAULTS);
+  const r = useSimulation('sloSweep', args).result;
+  const p = r?.points.find((x) => !x.meetsSlo);
+  if (!r) return <Figure value={null} />;
+  return (
+    <Figure value={p ? (what === 'n' ? formatNumber(p.concurrency) : formatDuration(p.ttftP90S, 3)) : '—'} />
+  );
+}
+
+type GridStat =
+  'perReplica' | 'perMW' | 'cost' | 'reuse' | 'held' | 'gpuSeconds' | 'prefillShare' | 'energyShare';
+
+/** A figure of one lever setting at the grid's defaults. */
+export function LeverFig({
+  router,
+  policy,
+  stat,
+}: {
+  router: EconRouterId;
+  policy: EconPolicyId;
+  stat: GridStat;
+}) {
+  const args = gridArgs(GRID_DEFAULTS);
+  const r = useSimulation('leverGrid', args).result;
+  const cell = r?.cells.find((c) => c.router === router && c.policy === policy);
+  if (!cell) return <Figure value={null} />;
+  const c = priceCell(cell, args.node, GRID_DEFAULTS);
+  const text: Record<GridStat, () => string> = {
+    perReplica: () => formatNumber(cell.agentsPerReplica),
+    perMW: () => formatNumber(Math.round(c.perMW), 5),
+    cost: () => formatUSD(c.cost.totalUSD),
+    reuse: () => formatPercent(cell.point.reuseRatio, 2),
+    held: () => formatPercent(cell.point.heldShare, 2),
+    gpuSeconds: () => formatNumber(cell.point.gpuSecondsPerSession, 3),
+    prefillShare: () => formatPercent(cell.point.prefillShare, 2),
+    energyShare: () => formatPercent(c.cost.energyUSD / c.cost.totalUSD, 2),
+  };
+  return <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/economicsLab.ts)" />;
+}
+
+/** A node's maximum power from the catalog. */
+export function NodePower({ node }: { node: 'dgx-h100' | 'dgx-h200' | 'dgx-b200' | 'dgx-a100-640gb' }) {
+  const n = findNode(node);
+  return <Figure value={n ? formatPower(n.powerW) : '—'} title={n?.source} />;
+}
+
+/** The default of an assumption the learner can change (prices, PUE), as the widgets use it. */
+export function Assumption({ what }: { what: 'gpuHour' | 'kwh' | 'pue' }) {
+  const text = {
+    gpuHour: `$${GRID_DEFAULTS.gpuHourUSD.toFixed(2)} per GPU-hour`,
+    kwh: `$${GRID_DEFAULTS.kwhUSD.toFixed(2)} per kWh`,
+    pue: formatNumber(GRID_DEFAULTS.pue, 3),
+  }[what];
+  return <Figure value={text} title="An assumption: an editable parameter of the widgets" />;
+}

@@ -1,0 +1,330 @@
+/**
+ * Lesson 07.12, widget 2: the per-session cost model and its two levers. For every router (round-robin,
+ * cache-aware) and idle-KV policy (hold, TTL then offload, evict), the fleet simulator finds the largest
+ * concurrency per replica at which a whole node meets both SLOs (bisection, lab runs in src/sim/economicsLab.ts);
+ * the cells stream in, the chosen one first. The money and power arithmetic (src/sim/economics.ts) runs here, so
+ * prices and PUE re-price the runs without re-running them. Computed in the worker (leverGrid).
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { BarChart } from '../kit/charts/BarChart';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
+import { findNode } from '../../sim/catalog/nodes';
+import { agentsPerMW, agentsPerNode, sessionCost, type SessionCost } from '../../sim/economics';
+import type { CapacityResult } from '../../sim/economicsLab';
+import {
+  ECON_DURATION_S,
+  ECON_POLICIES,
+  ECON_POLICY_LABELS,
+  ECON_ROUTERS,
+  ECON_ROUTER_LABELS,
+  ECON_TP,
+  type EconNodeId,
+  type EconPolicyId,
+  type EconRouterId,
+} from '../../sim/economicsLabSetup';
+import { TOOL_PRESET_LABELS } from '../../sim/pauseLabSetup';
+import type { LeverGridRequest } from '../../worker/economicsMethods';
+import { LEVER_GRID_ID, leverGridSchema } from './schema';
+import './agents-per-mw.css';
+
+/** Dollars with three significant digits (per-session costs are cents). */
+export function formatUSD(x: number): string {
+  if (!Number.isFinite(x)) return '—';
+  if (x === 0) return '$0';
+  return `$${formatNumber(x, 3)}`;
+}
+
+export function gridArgs(v: {
+  node: string;
+  tool: string;
+  ttftP90S: number;
+  tpotP90S: number;
+  seed: number;
+  router: string;
+  policy: string;
+}): LeverGridRequest {
+  return {
+    node: v.node as EconNodeId,
+    tool: v.tool as LeverGridRequest['tool'],
+    slo: { ttftP90S: v.ttftP90S, tpotP90S: v.tpotP90S },
+    seed: v.seed,
+    router: v.router as EconRouterId,
+    policy: v.policy as EconPolicyId,
+  };
+}
+
+export interface Prices {
+  gpuHourUSD: number;
+  kwhUSD: number;
+  pue: number;
+}
+
+export interface PricedCell {
+  cell: CapacityResult;
+  perNode: number;
+  perMW: number;
+  cost: SessionCost;
+}
+
+/** A cell of the grid priced: agents per node and per MW, and the per-session cost at its operating point. */
+export function priceCell(cell: CapacityResult, nodeId: EconNodeId, p: Prices): PricedCell {
+  const node = findNode(nodeId)!;
+  const perNode = agentsPerNode(cell.agentsPerReplica, node.gpuCount, ECON_TP);
+  return {
+    cell,
+    perNode,
+    perMW: agentsPerMW(perNode, node.powerW, p.pue),
+    cost: sessionCost({
+      gpuSeconds: cell.point.gpuSecondsPerSession,
+      gpuHourUSD: p.gpuHourUSD,
+      nodePowerW: node.powerW,
+      gpusPerNode: node.gpuCount,
+      pue: p.pue,
+      kwhUSD: p.kwhUSD,
+      prefillShare: cell.point.prefillShare,
+      heldShare: cell.point.heldShare,
+    }),
+  };
+}
+
+const cellKey = (r: string, p: string) => `${r}|${p}`;
+
+export function LeverGrid() {
+  const params = useWidgetParams(LEVER_GRID_ID, leverGridSchema);
+  const v = params.values;
+  const args = useMemo(() => gridArgs(v), [v]);
+  const key = JSON.stringify(args);
+  const [streamed, setStreamed] = useState<{ key: string; cells: CapacityResult[] }>({ key: '', cells: [] });
+  const onFrame = useCallback(
+    (c: CapacityResult) =>
+      setStreamed((s) => (s.key === key ? { key, cells: [...s.cells, c] } : { key, cells: [c] })),
+    [key],
+  );
+  const sim = useSimulation('leverGrid', args, onFrame);
+  const final = sim.result && !sim.stale ? sim.result : null;
+  const partial = streamed.key === key ? streamed.cells : [];
+  const cells: CapacityResult[] = final ? final.cells : partial.length ? partial : (sim.result?.cells ?? []);
+  const running = !final;
+  const prices: Prices = { gpuHourUSD: v.gpuHourUSD, kwhUSD: v.kwhUSD, pue: v.pue };
+  const priced = new Map(cells.map((c) => [cellKey(c.router, c.policy), priceCell(c, args.node, prices)]));
+  const sel = priced.get(cellKey(args.router, args.policy)) ?? null;
+  const selIsCurrent = Boolean(sel);
+  const status = sim.status === 'loading' && cells.length ? 'ready' : sim.status;
+  const node = findNode(args.node)!;
+
+  const categories = ECON_POLICIES.map((p) => ECON_POLICY_LABELS[p]);
+  const mwSeries = ECON_ROUTERS.map((r) => ({
+    name: ECON_ROUTER_LABELS[r],
+    values: ECON_POLICIES.map((p) => priced.get(cellKey(r, p))?.perMW ?? null),
+  }));
+  const costSeries = ECON_ROUTERS.map((r) => ({
+    name: ECON_ROUTER_LABELS[r],
+    values: ECON_POLICIES.map((p) => {
+      const c = priced.get(cellKey(r, p));
+      return c && c.cell.agentsPerReplica > 0 ? c.cost.totalUSD : null;
+    }),
+  }));
+
+  const s = sel;
+  const pt = s?.cell.point;
+  return (
+    <WidgetFrame
+      id={LEVER_GRID_ID}
+      title="The per-session cost model and its two levers: routing and idle KV"
+      status={status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={(sim.stale || !selIsCurrent) && status === 'ready'}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: [...priced.values()].map((c) => ({
+          router: c.cell.router,
+          policy: c.cell.policy,
+          agentsPerReplica: c.cell.agentsPerReplica,
+          agentsPerNode: c.perNode,
+          agentsPerMW: c.perMW,
+          gpuSecondsPerSession: c.cell.point.gpuSecondsPerSession,
+          prefillUSD: c.cost.prefillUSD,
+          decodeUSD: c.cost.decodeUSD,
+          idleHeldUSD: c.cost.idleHeldUSD,
+          energyUSD: c.cost.energyUSD,
+          totalUSD: c.cost.totalUSD,
+          reuseRatio: c.cell.point.reuseRatio,
+          ttftP90S: c.cell.point.ttftP90S,
+          tpotP90S: c.cell.point.tpotP90S,
+        })),
+        json: { parameters: v, cells },
+      })}
+      readouts={
+        s && pt ? (
+          <>
+            <Readout
+              emphasis
+              label={`Agents per MW · ${ECON_ROUTER_LABELS[s.cell.router]}, ${ECON_POLICY_LABELS[s.cell.policy].toLowerCase()}`}
+              value={
+                <span data-readout="lever-agents-per-mw" data-value={s.perMW}>
+                  {formatNumber(Math.round(s.perMW), 4)}
+                </span>
+              }
+              formula={`${s.cell.agentsPerReplica} per replica × ${node.gpuCount / ECON_TP} replicas = ${s.perNode} per node; ÷ (${formatPower(node.powerW)} × ${formatNumber(v.pue, 3)}) per node`}
+            />
+            <Readout
+              emphasis
+              label="Cost per session"
+              value={
+                <span data-readout="cost-per-session" data-value={s.cost.totalUSD}>
+                  {formatUSD(s.cost.totalUSD)}
+                </span>
+              }
+              formula={`${formatNumber(pt.gpuSecondsPerSession)} GPU-s × $${v.gpuHourUSD.toFixed(2)} / 3600 = ${formatUSD(s.cost.computeUSD)} + energy ${formatNumber(s.cost.energyKWh * 1000, 3)} Wh × $${v.kwhUSD.toFixed(2)}/kWh = ${formatUSD(s.cost.energyUSD)}${s.cell.agentsPerReplica === 0 ? ' (at 1 agent per replica, which already misses an SLO)' : ''}`}
+            />
+            <Readout
+              label="Rent split: prefill · decode · idle-held KV"
+              value={
+                <span data-readout="cost-split">
+                  {formatUSD(s.cost.prefillUSD)} · {formatUSD(s.cost.decodeUSD)} ·{' '}
+                  {formatUSD(s.cost.idleHeldUSD)}
+                </span>
+              }
+              formula={`idle sessions pin ${formatPercent(pt.heldShare)} of the KV budget; prefill is ${formatPercent(pt.prefillShare)} of the busy GPU time`}
+            />
+            <Readout
+              label="Prefix reuse · TTFT p90 · TPOT p90"
+              value={
+                <span data-readout="reuse" data-value={pt.reuseRatio}>
+                  {formatPercent(pt.reuseRatio)} · {formatDuration(pt.ttftP90S, 3)} ·{' '}
+                  {formatDuration(pt.tpotP90S, 3)}
+                </span>
+              }
+              formula={`at ${pt.concurrency} agents per replica, the run the cost is read from`}
+            />
+          </>
+        ) : null
+      }
+      caption={
+        <>
+          A {node.name} ({formatPower(node.powerW)}) split into {node.gpuCount / ECON_TP} replicas of
+          Qwen3-32B on {ECON_TP} GPUs behind one router; agents as in the first widget, calling{' '}
+          {TOOL_PRESET_LABELS[args.tool].toLowerCase()}. For each lever setting the simulator finds the
+          largest concurrency per replica meeting TTFT p90 ≤ {formatDuration(args.slo.ttftP90S, 3)} and TPOT
+          p90 ≤ {formatDuration(args.slo.tpotP90S, 3)} ({ECON_DURATION_S / 60} simulated minutes per run); the
+          cost is read at that concurrency. A missing bar: not even 1 agent per replica meets the SLOs.
+          {running
+            ? ` Computing: ${cells.length} of ${ECON_ROUTERS.length * ECON_POLICIES.length} settings so far.`
+            : ''}
+        </>
+      }
+      tryThis={
+        <ul>
+          <li>
+            Switch the router to round-robin: each turn lands on a replica that has never seen the session,
+            the whole context is prefilled again, and agents per MW collapse.
+          </li>
+          <li>
+            Compare hold with TTL then offload: the same agents per MW here, because the SLO binds before
+            memory does, but hold pins several times more of the KV budget (the idle-held share of the rent).
+            Choose web or API tools, and the pauses grow longer.
+          </li>
+          <li>
+            Double the GPU-hour price, then set electricity to $0.30/kWh: which part of the cost per session
+            moves? Energy is a small part of a GPU’s rent at these prices.
+          </li>
+        </ul>
+      }
+    >
+      <div className="apm-charts">
+        <div className="apm-bars">
+          <BarChart
+            title="Agents per megawatt for each router and idle-KV policy"
+            categories={categories}
+            series={mwSeries}
+            value={{ label: 'Agents per MW', unit: 'agents', format: (n) => formatNumber(n, 3), zero: true }}
+            category={{ label: 'Idle-KV policy' }}
+            valueLabels
+            aspect={0.7}
+          />
+          <BarChart
+            title="Cost per session for each router and idle-KV policy"
+            categories={categories}
+            series={costSeries}
+            value={{ label: 'Cost per session', unit: '$', format: (n) => formatUSD(n), zero: true }}
+            category={{ label: 'Idle-KV policy' }}
+            valueLabels
+            aspect={0.7}
+          />
+        </div>
+        <div className="table-scroll">
+          <table className="apm-table" data-table="levers">
+            <caption>
+              Every setting on the same workload and seed; rent = GPU-seconds × ${v.gpuHourUSD.toFixed(2)}
+              /GPU-h, split into prefill, decode and idle-held KV; energy at{' '}
+              {formatPower(node.powerW / node.gpuCount)} per GPU × PUE {formatNumber(v.pue, 3)} × $
+              {v.kwhUSD.toFixed(2)}/kWh.
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Router · idle KV</th>
+                <th scope="col">Agents per replica · per MW</th>
+                <th scope="col">Prefix reuse</th>
+                <th scope="col">GPU-s per session</th>
+                <th scope="col">Prefill · decode · idle-held KV</th>
+                <th scope="col">Energy</th>
+                <th scope="col">Per session</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ECON_ROUTERS.flatMap((r) =>
+                ECON_POLICIES.map((p) => {
+                  const c = priced.get(cellKey(r, p));
+                  const cur = r === args.router && p === args.policy;
+                  return (
+                    <tr
+                      key={cellKey(r, p)}
+                      data-cell={cellKey(r, p)}
+                      aria-current={cur ? 'true' : undefined}
+                      className={cur ? 'is-current' : undefined}
+                    >
+                      <th scope="row">
+                        {ECON_ROUTER_LABELS[r]} · {ECON_POLICY_LABELS[p].toLowerCase()}
+                      </th>
+                      {c ? (
+                        <>
+                          <td data-label="Agents per replica · per MW">
+                            <span className="nw">{c.cell.agentsPerReplica}</span> ·{' '}
+                            <span className="nw">{formatNumber(Math.round(c.perMW), 4)}</span>
+                          </td>
+                          <td data-label="Prefix reuse">{formatPercent(c.cell.point.reuseRatio)}</td>
+                          <td data-label="GPU-s per session">
+                            {formatNumber(c.cell.point.gpuSecondsPerSession)}
+                            {c.cell.agentsPerReplica === 0 ? ' (at 1, misses SLO)' : ''}
+                          </td>
+                          <td data-label="Prefill · decode · idle-held KV">
+                            <span className="nw">{formatUSD(c.cost.prefillUSD)}</span> ·{' '}
+                            <span className="nw">{formatUSD(c.cost.decodeUSD)}</span> ·{' '}
+                            <span className="nw">{formatUSD(c.cost.idleHeldUSD)}</span>
+                          </td>
+                          <td data-label="Energy">{formatUSD(c.cost.energyUSD)}</td>
+                          <td data-label="Per session">{formatUSD(c.cost.totalUSD)}</td>
+                        </>
+                      ) : (
+                        <td colSpan={6} className="pending" aria-busy="true">
+                          computing…
+                        </td>
+                      )}
+                    </tr>
+                  );
+                }),
+              )}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </WidgetFrame>
+  );
+}

@@ -1,0 +1,242 @@
+/**
+ * Lesson 07.12, widget 1: SLOs first. The fleet simulator runs one replica of Qwen3-32B on 2 GPUs of the chosen
+ * node under a closed loop of N agents, for N = 2, 4, 6 …, until a little past the first N that misses an
+ * objective; the points stream in. TTFT p90 and TPOT p90 against N with the SLOs as rules; the largest N that
+ * meets both is the replica's capacity, and the read-outs turn it into agents per node and per megawatt.
+ * Computed in the worker (sloSweep).
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { LineChart } from '../kit/charts/LineChart';
+import type { Marker } from '../kit/charts/types';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useSimulation } from '../kit/useSimulation';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
+import { findNode } from '../../sim/catalog/nodes';
+import { agentsPerMW, agentsPerNode, maxFeasible, replicasPerNode } from '../../sim/economics';
+import type { EconPoint } from '../../sim/economicsLab';
+import {
+  ECON_DURATION_S,
+  ECON_POLICY_LABELS,
+  ECON_TP,
+  type EconNodeId,
+  type EconPolicyId,
+} from '../../sim/economicsLabSetup';
+import { TOOL_PRESET_LABELS } from '../../sim/pauseLabSetup';
+import type { SloSweepRequest } from '../../worker/economicsMethods';
+import { SLO_SWEEP_ID, sloSweepSchema } from './schema';
+import './agents-per-mw.css';
+
+export function sweepArgs(v: {
+  node: string;
+  policy: string;
+  tool: string;
+  ttftP90S: number;
+  tpotP90S: number;
+  seed: number;
+}): SloSweepRequest {
+  return {
+    node: v.node as EconNodeId,
+    policy: v.policy as EconPolicyId,
+    tool: v.tool as SloSweepRequest['tool'],
+    slo: { ttftP90S: v.ttftP90S, tpotP90S: v.tpotP90S },
+    seed: v.seed,
+  };
+}
+
+/** What the sweep's read-outs show, from its points (shared with the lesson's inline figures). */
+export function sweepSummary(points: readonly EconPoint[], req: SloSweepRequest, pue: number) {
+  const node = findNode(req.node)!;
+  const perReplica = maxFeasible(points, req.slo);
+  const perNode = agentsPerNode(perReplica, node.gpuCount, ECON_TP);
+  const perMW = agentsPerMW(perNode, node.powerW, pue);
+  const at = points.find((p) => p.concurrency === perReplica) ?? null;
+  return { node, perReplica, perNode, perMW, at, replicas: replicasPerNode(node.gpuCount, ECON_TP) };
+}
+
+export function SloSweep() {
+  const params = useWidgetParams(SLO_SWEEP_ID, sloSweepSchema);
+  const v = params.values;
+  const args = useMemo(() => sweepArgs(v), [v]);
+  const key = JSON.stringify(args);
+  const [streamed, setStreamed] = useState<{ key: string; points: EconPoint[] }>({ key: '', points: [] });
+  const onFrame = useCallback(
+    (p: EconPoint) =>
+      setStreamed((s) => (s.key === key ? { key, points: [...s.points, p] } : { key, points: [p] })),
+    [key],
+  );
+  const sim = useSimulation('sloSweep', args, onFrame);
+  const final = sim.result && !sim.stale ? sim.result : null;
+  const partial = streamed.key === key ? streamed.points : [];
+  const points: EconPoint[] = final ? final.points : partial.length ? partial : (sim.result?.points ?? []);
+  const running = !final;
+  const status = sim.status === 'loading' && points.length ? 'ready' : sim.status;
+  const s = sweepSummary(points, args, v.pue);
+  const facilityKW = (s.node.powerW * v.pue) / 1000;
+
+  const series = [
+    { name: 'TTFT p90', points: points.map((p) => ({ x: p.concurrency, y: p.ttftP90S })) },
+    { name: 'TPOT p90', points: points.map((p) => ({ x: p.concurrency, y: p.tpotP90S })) },
+  ];
+  const maxX = Math.max(8, ...points.map((p) => p.concurrency));
+  const ys = points.flatMap((p) => [p.ttftP90S, p.tpotP90S]).filter((y) => y > 0);
+  const yLo = Math.min(args.slo.tpotP90S, ...ys) * 0.6;
+  const yHi = Math.max(args.slo.ttftP90S, ...ys) * 1.6;
+  const markers: Marker[] = [
+    {
+      kind: 'y',
+      y: args.slo.ttftP90S,
+      label: `TTFT SLO ${formatDuration(args.slo.ttftP90S, 3)}`,
+      tone: 'danger',
+    },
+    {
+      kind: 'y',
+      y: args.slo.tpotP90S,
+      label: `TPOT SLO ${formatDuration(args.slo.tpotP90S, 3)}`,
+      tone: 'danger',
+    },
+  ];
+  if (s.perReplica > 0) {
+    markers.push({ kind: 'band', x0: 0, x1: s.perReplica, label: 'meets both', tone: 'ok' });
+    markers.push({ kind: 'x', x: s.perReplica, label: `${s.perReplica} agents per replica`, tone: 'fg' });
+  }
+
+  return (
+    <WidgetFrame
+      id={SLO_SWEEP_ID}
+      title="SLOs first: how many agents one replica sustains"
+      status={status}
+      error={sim.error}
+      onRetry={sim.retry}
+      stale={sim.stale && status === 'ready'}
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({
+        rows: points.map((p) => ({
+          agentsPerReplica: p.concurrency,
+          ttftP90S: p.ttftP90S,
+          tpotP90S: p.tpotP90S,
+          meetsSlo: p.meetsSlo,
+          gpuSecondsPerSession: p.gpuSecondsPerSession,
+          prefillShare: p.prefillShare,
+          heldShare: p.heldShare,
+          reuseRatio: p.reuseRatio,
+          utilisation: p.utilisation,
+          outputTokensPerS: p.outputTokensPerS,
+        })),
+        json: {
+          parameters: v,
+          points,
+          agentsPerReplica: s.perReplica,
+          agentsPerNode: s.perNode,
+          agentsPerMW: s.perMW,
+        },
+      })}
+      readouts={
+        points.length ? (
+          <>
+            <Readout
+              emphasis
+              label="Agents per replica (largest N meeting both SLOs)"
+              value={
+                <span data-readout="agents-per-replica" data-value={s.perReplica}>
+                  {running && points.every((p) => p.meetsSlo)
+                    ? `≥ ${s.perReplica}`
+                    : formatNumber(s.perReplica)}
+                </span>
+              }
+              formula={
+                s.at
+                  ? `at N = ${s.perReplica}: TTFT p90 ${formatDuration(s.at.ttftP90S, 3)} ≤ ${formatDuration(args.slo.ttftP90S, 3)}, TPOT p90 ${formatDuration(s.at.tpotP90S, 3)} ≤ ${formatDuration(args.slo.tpotP90S, 3)}`
+                  : 'no concurrency of the sweep meets both objectives'
+              }
+            />
+            <Readout
+              label="Agents per node"
+              value={
+                <span data-readout="agents-per-node" data-value={s.perNode}>
+                  {formatNumber(s.perNode, 4)}
+                </span>
+              }
+              formula={`${s.perReplica} per replica × ${s.replicas} replicas (${s.node.gpuCount} GPUs ÷ ${ECON_TP} per replica)`}
+            />
+            <Readout
+              emphasis
+              label="Agents per megawatt of facility power"
+              value={
+                <span data-readout="agents-per-mw" data-value={s.perMW}>
+                  {formatNumber(Math.round(s.perMW), 4)}
+                </span>
+              }
+              formula={`${formatNumber(s.perNode, 4)} per node ÷ (${formatPower(s.node.powerW)} × PUE ${formatNumber(v.pue, 3)} = ${formatNumber(facilityKW, 4)} kW) × 1,000 kW/MW`}
+            />
+            {s.at ? (
+              <Readout
+                label="At that load: GPU-seconds per session · busy"
+                value={
+                  <span data-readout="gpu-seconds" data-value={s.at.gpuSecondsPerSession}>
+                    {formatNumber(s.at.gpuSecondsPerSession)} GPU-s · {formatPercent(s.at.utilisation)}
+                  </span>
+                }
+                formula={`prefill ${formatPercent(s.at.prefillShare)} of busy GPU time; prompt tokens reused ${formatPercent(s.at.reuseRatio)}`}
+              />
+            ) : null}
+          </>
+        ) : null
+      }
+      caption={
+        <>
+          One replica of Qwen3-32B (BF16) on {ECON_TP} GPUs of a {s.node.name}, {ECON_DURATION_S / 60}{' '}
+          simulated minutes of a closed loop of N agents (a new session starts when one ends): 10–30 turns on
+          an 8k-token shared prompt, calling {TOOL_PRESET_LABELS[args.tool].toLowerCase()} between turns; idle
+          KV: {ECON_POLICY_LABELS[args.policy].toLowerCase()}. Both percentiles over every turn. Log scale:
+          the two objectives differ by a factor of {formatNumber(args.slo.ttftP90S / args.slo.tpotP90S, 3)}.
+          {running ? ` Computing: ${points.length} concurrencies so far.` : ''}
+        </>
+      }
+      tryThis={
+        <ul>
+          <li>
+            Tighten the TTFT objective from 2 s to 0.7 s: the wall moves left and agents per replica, per node
+            and per megawatt fall with it. Nothing about the hardware changed, only the promise to the user.
+          </li>
+          <li>
+            Tighten TPOT to 30 ms instead: decode slows as the batch grows, so TPOT can bind before TTFT does.
+          </li>
+          <li>
+            Switch the node to DGX B200: more agents per replica, but 14.3 kW instead of 10.2 kW per node.
+            Does it win per megawatt? Then raise the PUE from 1.3 to 1.6 and watch agents per MW drop by the
+            same ratio.
+          </li>
+        </ul>
+      }
+    >
+      <div className="apm-charts">
+        <LineChart
+          title="TTFT p90 and TPOT p90 against concurrent agents per replica, with the SLOs"
+          description="Each point is one fleet-simulator run at that concurrency. The shaded band is the concurrency range meeting both objectives."
+          series={series}
+          x={{
+            label: 'Concurrent agents per replica',
+            unit: 'agents',
+            domain: [0, maxX + 2],
+            zero: true,
+            format: (n) => formatNumber(n),
+          }}
+          y={{
+            label: 'Latency p90',
+            unit: 's',
+            scale: 'log',
+            domain: [yLo, yHi],
+            format: (t) => formatDuration(t, 2),
+          }}
+          markers={markers}
+          points
+          aspect={0.5}
+        />
+      </div>
+    </WidgetFrame>
+  );
+}
