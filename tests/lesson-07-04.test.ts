@@ -377,3 +377,13 @@ describe('the prose figures', () => {
       }
   });
 });
+
+describe('the calculator’s Try-this claim about the bars', () => {
+  it('on 8 × H200 with FP8 weights DeepSeek-V3 fits and keeps more 100k contexts than any model but the 8B', () => {
+    const rows = contextsPerModel({ acceleratorId: 'h200', gpus: 8, kvDtype: 'bf16', weightDtype: 'fp8', contextTokens: 100_000, memoryUtilization: 0.9 });
+    const by = Object.fromEntries(rows.map((r) => [r.id, r.contexts]));
+    expect(by['deepseek-v3']).toBe(48); // (1,015.2 − 671) GB / 7.0272 GB
+    for (const r of rows) if (r.id !== 'deepseek-v3' && r.id !== 'llama-3.1-8b') expect(r.contexts).toBeLessThan(48);
+    expect(by['llama-3.1-8b']).toBeGreaterThan(48);
+  });
+});

@@ -150,6 +150,10 @@ export function KvFootprint() {
           <li>Switch the KV dtype to FP8: the contexts that fit roughly double. Why exactly double only if the weights stay BF16?</li>
           <li>Pick Llama 3.1 405B on one H200: the weights alone do not fit, so the budget is zero.</li>
           <li>Compare DeepSeek-V3 with Llama 3.1 405B at 100k tokens: MLA caches one latent per layer instead of K and V per head.</li>
+          <li>
+            Read the bars, then pick the H200 with FP8 weights: DeepSeek-V3&apos;s weights now fit, and its small latent keeps more 100k-token
+            contexts than any model but the 8B.
+          </li>
         </ul>
       }
     >

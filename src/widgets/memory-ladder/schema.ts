@@ -16,12 +16,12 @@ const bw = (id: string) => formatBandwidth(findLink(id)?.effectiveBandwidth);
 
 /** Remote paths offered: catalog links that reach another machine, named with their effective bandwidth. */
 const REMOTE_OPTIONS = [
-  { value: 'mooncake-8x400g', label: `Mooncake TE, 8 × 400 Gb/s: ${bw('mooncake-8x400g')}` },
-  { value: 'mooncake-4x200g', label: `Mooncake TE, 4 × 200 Gb/s: ${bw('mooncake-4x200g')}` },
-  { value: 'node-nics', label: "The node's NICs × 0.87 (derived)" },
-  { value: 'tcp-8x400g', label: `TCP, 8 × 400 Gb/s: ${bw('tcp-8x400g')}` },
-  { value: 'rdma-400g-cx7', label: `One 400 Gb/s NIC: ${bw('rdma-400g-cx7')}` },
-  { value: 'rdma-100g', label: `One 100 Gb/s NIC: ${bw('rdma-100g')}` },
+  { value: 'mooncake-8x400g', label: `Mooncake TE 8×400G: ${bw('mooncake-8x400g')}` },
+  { value: 'mooncake-4x200g', label: `Mooncake TE 4×200G: ${bw('mooncake-4x200g')}` },
+  { value: 'node-nics', label: "Node's NICs × 0.87 (derived)" },
+  { value: 'tcp-8x400g', label: `TCP 8×400G: ${bw('tcp-8x400g')}` },
+  { value: 'rdma-400g-cx7', label: `1 NIC, 400 Gb/s: ${bw('rdma-400g-cx7')}` },
+  { value: 'rdma-100g', label: `1 NIC, 100 Gb/s: ${bw('rdma-100g')}` },
 ] as const;
 
 export const ladderSchema = {
@@ -90,18 +90,18 @@ export const ladderSchema = {
     label: 'Local NVMe',
     default: 'node',
     options: [
-      { value: 'node', label: `8 Gen4 drives (the DGX's): 8 × ${bw('nvme-gen4')}` },
-      { value: 'one-drive', label: `1 Gen4 drive: ${bw('nvme-gen4')}` },
-      { value: 'gen5', label: `8 Gen5 drives: 8 × ${bw('nvme-gen5')}` },
+      { value: 'node', label: `8 × Gen4, ${bw('nvme-gen4')} each` },
+      { value: 'one-drive', label: `1 Gen4 drive, ${bw('nvme-gen4')}` },
+      { value: 'gen5', label: `8 × Gen5, ${bw('nvme-gen5')} each` },
     ],
-    help: 'Sequential-read specs, all drives read in parallel',
+    help: "The DGX's data drives are 8 × Gen4; sequential-read specs, all drives read in parallel",
   },
   remote: {
     kind: 'select',
     label: 'Path to the remote pool',
     default: 'mooncake-8x400g',
     options: REMOTE_OPTIONS,
-    help: 'Effective bandwidth of a large transfer, one direction; Mooncake TE = its Transfer Engine over RDMA (FAST’25, measured)',
+    help: 'Effective bandwidth of a large transfer, one direction; TE = Mooncake’s Transfer Engine over RDMA, measured (FAST’25)',
   },
   poolTB: {
     kind: 'number',
