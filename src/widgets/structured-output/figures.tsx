@@ -32,8 +32,10 @@ export function SlipFig({ m, eps, n, calls = 1, digits = 3 }: { m: SlipMetric; e
         return formatPercent(1 - pValid(eps, n), digits);
       case 'failures':
         return formatNumber(expectedFailures(eps, n, calls), digits);
-      case 'clean':
-        return formatPercent(pCleanSession(eps, n, calls), digits);
+      case 'clean': {
+        const p = pCleanSession(eps, n, calls);
+        return p >= 0.001 ? formatPercent(p, digits) : `${(100 * p).toExponential(1)}%`;
+      }
       case 'halfLife':
         return `${formatNumber(Math.round(halfLifeTokens(eps)))} tokens`;
     }
