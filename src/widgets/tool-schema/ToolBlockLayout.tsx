@@ -151,7 +151,7 @@ export function ToolBlockLayout() {
             One session, {v.turns} turns: a tool block of {formatNumber(r.toolTokens, 6)} tokens ({r.toolCount} tools, o200k_base), a{' '}
             {formatTokens(v.systemTokens)} system prompt, {formatTokens(v.newTokens)} new and {formatTokens(v.outputTokens)} of output each
             turn. Each line is one layout: tokens the turn must prefill after the prefix-cache hit, with {v.blockSize}-token blocks keyed by
-            chained hashes, only full blocks cached, nothing evicted. The strip shows the selected layout&apos;s prompt on turn {shownTurn}.
+            chained hashes, only full blocks cached, nothing evicted (the re-sorted tools lie almost on the timestamp line: both miss from the first block). The strip shows the selected layout&apos;s prompt on turn {shownTurn}.
           </>
         ) : null
       }

@@ -10,8 +10,8 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { formatCount, formatDuration, formatMoney, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import { CACHE_READ, TAX_ID, taxArgs, taxSchema } from './schema';
+import { formatCount, formatDuration, formatMoney, formatNumber, formatPercent, formatRatio } from '../../lib/format';
+import { CACHE_READ, money, TAX_ID, taxArgs, taxSchema } from './schema';
 import './tool-schema.css';
 
 const EXAMPLE = `[
@@ -139,17 +139,17 @@ export function ToolSchemaTax() {
               formula={`${r.modelName} on ${v.gpus} × ${r.acceleratorName}, from scratch (cost.ts roofline)`}
             />
             <Readout
-              label={`Tool tokens prefilled over ${s.turns} turns`}
+              label={`Tool tokens prefilled in ${s.turns} turns, cache vs none`}
               value={
                 <span data-readout="prefilled-cached" data-value={s.prefilledCached}>
-                  {formatTokens(s.prefilledCached)} cached vs {formatTokens(s.prefilledNoCache)}
+                  {formatCount(s.prefilledCached)} vs {formatCount(s.prefilledNoCache)}
                 </span>
               }
               formula={`cache: ${s.writes} write${s.writes === 1 ? '' : 's'} × ${formatNumber(s.toolTokens, 6)}; none: ${s.turns} × ${formatNumber(s.toolTokens, 6)}`}
             />
             <Readout
               label="Tool-block cost, no cache"
-              value={formatMoney(s.costNoCache)}
+              value={money(s.costNoCache)}
               formula={`${s.turns} × ${formatNumber(s.toolTokens, 6)} × ${formatMoney(v.inputPerMTok)}/M`}
             />
             <Readout
@@ -157,7 +157,7 @@ export function ToolSchemaTax() {
               label="Tool-block cost, prefix cache"
               value={
                 <span data-readout="cost-cached" data-value={s.costCached}>
-                  {formatMoney(s.costCached)}
+                  {money(s.costCached)}
                 </span>
               }
               formula={`${formatNumber(s.toolTokens, 6)} × ${formatMoney(v.inputPerMTok)}/M × (${w} × ${s.writes} writes + ${CACHE_READ} × ${s.reads} reads)`}
@@ -180,7 +180,7 @@ export function ToolSchemaTax() {
             Top: tokens of each definition as the request&apos;s JSON carries it ({v.format === 'openai' ? 'OpenAI' : 'Anthropic'} shape,{' '}
             {v.pretty ? 'pretty-printed' : 'compact'}), counted with o200k_base (the GPT-4o tokenizer; other models&apos; tokenizers differ by
             a few percent, and a provider may wrap the block in its own template, which this count leaves out). Bottom: the tool block&apos;s
-            tokens prefilled so far, turn by turn; with a cache it is prefilled only when written
+            tokens prefilled so far (cumulative), turn by turn; with a cache it is prefilled only when written
             {v.changeEvery > 0 ? `, on turn 1 and every ${v.changeEvery} turns after` : ', on turn 1'}.
           </>
         ) : null
@@ -221,7 +221,7 @@ export function ToolSchemaTax() {
           description="Cumulative tokens of the tool block prefilled by the end of each turn, without and with a prefix cache."
           series={cumulative}
           x={{ label: 'Turn', format: (t) => formatNumber(t) }}
-          y={{ label: 'Tool tokens prefilled, cumulative', unit: 'tokens', format: (x) => formatCount(x), zero: true }}
+          y={{ label: 'Tool tokens prefilled', unit: 'tokens', format: (x) => formatCount(x), zero: true }}
           curve="step-after"
           points={false}
           aspect={0.42}

@@ -3,10 +3,10 @@
  * defaults (or a named variant), so that prose and widgets never disagree.
  */
 import { useSimulation } from '../kit/useSimulation';
-import { formatDuration, formatMoney, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type { LayoutId } from '../../sim/toolSchema';
 import type { LayoutsResponse, ToolTaxResult } from '../../worker/schemaMethods';
-import { LAYOUT_DEFAULTS, TAX_DEFAULTS, layoutArgs, taxArgs, type TaxValues } from './schema';
+import { LAYOUT_DEFAULTS, TAX_DEFAULTS, layoutArgs, money, taxArgs, type TaxValues } from './schema';
 
 function Fig({ value, title }: { value: string | null; title?: string }) {
   if (value === null)
@@ -49,8 +49,8 @@ const TAX_METRICS = {
   turns: (r: ToolTaxResult) => formatNumber(r.session.turns),
   prefilledNoCache: (r: ToolTaxResult) => `${formatNumber(r.session.prefilledNoCache, 6)} tokens`,
   prefilledCached: (r: ToolTaxResult) => `${formatNumber(r.session.prefilledCached, 6)} tokens`,
-  costNoCache: (r: ToolTaxResult) => formatMoney(r.session.costNoCache),
-  costCached: (r: ToolTaxResult) => formatMoney(r.session.costCached),
+  costNoCache: (r: ToolTaxResult) => money(r.session.costNoCache),
+  costCached: (r: ToolTaxResult) => money(r.session.costCached),
   saving: (r: ToolTaxResult) => formatPercent(r.session.saving),
   costRatio: (r: ToolTaxResult) => formatRatio(r.session.costCached / r.session.costNoCache),
   writes: (r: ToolTaxResult) => formatNumber(r.session.writes),
@@ -82,6 +82,7 @@ const LAYOUT_METRICS = {
   },
   toolTokens: (r: LayoutsResponse) => `${formatNumber(r.toolTokens, 6)} tokens`,
   addedTool: (r: LayoutsResponse) => `${formatNumber(r.addedToolTokens, 6)} tokens`,
+  firstTurn: (r: LayoutsResponse, l: LayoutId) => `${formatNumber(pick(r, l).turns[0].prefillTokens, 6)} tokens`,
   lastTurn: (r: LayoutsResponse, l: LayoutId) => {
     const t = pick(r, l).turns;
     return `${formatNumber(t[t.length - 1].prefillTokens, 6)} tokens`;

@@ -8,8 +8,13 @@ import { AGENT_TOOLS } from '../../sim/tools/agentTools';
 import { LAYOUTS, LAYOUT_LABELS } from '../../sim/toolSchema';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
-import { formatMoney, formatTokens } from '../../lib/format';
+import { formatMoney, formatNumber, formatTokens } from '../../lib/format';
 import type { LayoutRequest, ToolTaxRequest } from '../../worker/schemaMethods';
+
+/** Dollars: three significant digits below $1 (a tool block's bill is cents), cents above. */
+export function money(x: number): string {
+  return Number.isFinite(x) && Math.abs(x) < 1 && x !== 0 ? `$${formatNumber(x, 3)}` : formatMoney(x);
+}
 
 export const TAX_ID = 'tool-schema-tax';
 export const LAYOUT_ID = 'tool-block-layout';
@@ -37,8 +42,8 @@ export const taxSchema = {
     label: 'Request format',
     default: 'openai',
     options: [
-      { value: 'openai', label: 'OpenAI: {type, function: {…, parameters}}' },
-      { value: 'anthropic', label: 'Anthropic: {name, description, input_schema}' },
+      { value: 'openai', label: 'OpenAI (function, parameters)' },
+      { value: 'anthropic', label: 'Anthropic (input_schema)' },
     ],
   },
   pretty: { kind: 'boolean', label: 'Pretty-printed JSON (2-space indent)', default: false },
