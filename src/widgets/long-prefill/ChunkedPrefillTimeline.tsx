@@ -255,8 +255,9 @@ export function ChunkedPrefillTimeline() {
             little. Step through the iterations: later chunks take longer than early ones, because they attend to more of the prompt.
           </li>
           <li>
-            Set the chunk to 256 and the sessions to 128: iterations turn memory-bound (the hover read-out says so), and TTFT grows by
-            the time spent streaming the weights and the decodes’ KV once per chunk.
+            Set the chunk to 256 and the sessions to 128: many iterations turn memory-bound (hover one), and TTFT grows twice over: the
+            decodes’ arithmetic rides along in each of the many iterations, and the memory-bound ones wait for the weights and the KV to
+            stream. The TTFT read-out splits the two.
           </li>
         </ul>
       }

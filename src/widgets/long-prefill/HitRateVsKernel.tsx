@@ -31,7 +31,7 @@ export function HitRateVsKernel() {
       r
         ? [
             { name: 'standard kernel', points: r.hits.map((h, i) => ({ x: h, y: r.standard[i] })).filter((p) => p.x >= xLo) },
-            { name: sLabel, points: r.hits.map((h, i) => ({ x: h, y: r.faster[i] })).filter((p) => p.x >= xLo) },
+            { name: sLabel, points: r.hits.map((h, i) => ({ x: h, y: r.faster[i] })).filter((p) => p.x >= xLo), color: 'var(--series-4)' },
             {
               name: 'attention free (bound)',
               points: r.hits.map((h, i) => ({ x: h, y: r.free[i] })).filter((p) => p.x >= xLo),
@@ -41,12 +41,12 @@ export function HitRateVsKernel() {
         : [],
     [r, sLabel, xLo],
   );
+  // Today's hit rate as a rule; the reachable one as the level (and point) both cases are measured against.
   const markers: Marker[] = r
     ? [
-        { kind: 'point', x: r.hitFrom, y: r.fromStandard.timeS, tone: 'fg' },
-        { kind: 'point', x: r.hitFrom, y: r.fromFaster.timeS, label: `${formatRatio(r.speedup, 2)}: ${formatDuration(r.fromFaster.timeS)}`, tone: 'accent' },
-        { kind: 'point', x: r.hitTo, y: r.toStandard.timeS, label: `${formatPercent(r.hitTo)}: ${formatDuration(r.toStandard.timeS)}`, tone: 'ok' },
-        { kind: 'y', y: r.toStandard.timeS, tone: 'ok' },
+        { kind: 'x', x: r.hitFrom, label: `today ${formatPercent(r.hitFrom)}`, tone: 'muted' },
+        { kind: 'y', y: r.toStandard.timeS, label: `${formatPercent(r.hitTo)} hits: ${formatDuration(r.toStandard.timeS)}`, tone: 'ok' },
+        { kind: 'point', x: r.hitTo, y: r.toStandard.timeS, tone: 'ok' },
       ]
     : [];
 
@@ -134,8 +134,8 @@ export function HitRateVsKernel() {
             extra tokens alone take longer.
           </li>
           <li>
-            Shrink the context to 20k tokens: attention’s share falls and the kernel matters even less; at long contexts it matters more, but
-            the hit rate still multiplies everything.
+            Shrink the context to 20k tokens: attention’s share of the turn falls, and not even free attention matches the higher hit rate.
+            Attention kernels matter most at long contexts, and even there the hit rate multiplies everything.
           </li>
         </ul>
       }

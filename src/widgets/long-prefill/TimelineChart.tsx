@@ -80,7 +80,7 @@ export interface TimelineChartProps {
 }
 
 export function TimelineChart({ run, whole, runLabel, t, onPick, title, description }: TimelineChartProps) {
-  const size = useChartSize({ aspect: 0.62, minHeight: 360, maxHeight: 600 });
+  const size = useChartSize({ aspect: 0.62, minHeight: 420, maxHeight: 600 });
   const { width } = size;
   const prefix = useSafeId('tl');
   const its = run.iterations;
@@ -143,6 +143,8 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
 
   const { xs, scaleA, scaleC, hA, hC, top, laneTop, laneH, cTop, m, innerWidth } = L;
   const plotHeight = cTop + hC - top;
+  // Thin separators between iterations only when the average one is wide enough to show them (the same for all).
+  const separate = its.length > 0 && innerWidth / its.length >= 4;
   const cur = iterationAt(its, t);
   const firstTokenIt = its.find((x) => x.firstToken);
 
@@ -279,7 +281,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
             const done = it.endS <= t + 1e-12;
             const running = !done && it.startS <= t;
             const opacity = done ? 1 : running ? 0.6 : 0.2;
-            const sep = w > 3 ? { stroke: 'var(--chart-bg)', strokeWidth: 0.6 } : {};
+            const sep = separate ? { stroke: 'var(--chart-bg)', strokeWidth: 0.6 } : {};
             return (
               <g key={it.index} opacity={opacity} data-iteration={it.index} data-kind={it.kind}>
                 {it.decodeTokens > 0 ? (
@@ -321,7 +323,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
                 style={{
                   fill: paused ? fill(PARTS.paused, 'paused') : PARTS.decode.color,
                   fillOpacity: paused ? 1 : 0.55,
-                  stroke: w > 3 ? 'var(--chart-bg)' : 'none',
+                  stroke: separate ? 'var(--chart-bg)' : 'none',
                   strokeWidth: 0.6,
                 }}
               />
@@ -376,7 +378,12 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
         {/* Rules through all panels: the prompt's arrival and first token, and the transport's time. */}
         <g transform={`translate(0,${top})`}>
           <line x1={arrivalX} x2={arrivalX} y1={-2} y2={plotHeight} style={{ stroke: 'var(--chart-muted)', strokeDasharray: '3 3' }} data-marker="arrival" />
-          <text className="chart-marker-label" x={arrivalX + 4} y={10} style={{ fill: 'var(--chart-muted)', fontSize: 11 }}>
+          <text
+            className="chart-marker-label"
+            x={arrivalX + 4}
+            y={10}
+            style={{ fill: 'var(--chart-fg)', fontSize: 11, stroke: 'var(--chart-bg)', strokeWidth: 3, paintOrder: 'stroke' }}
+          >
             {narrow ? 'arrives' : 'prompt arrives'}
           </text>
           {firstTokenIt ? (
