@@ -157,3 +157,21 @@ describe('when compaction pays back', () => {
     expect(r.breakEven.summarise.prefillSeconds!).toBeLessThan(r.breakEven.summarise.dollars!);
   });
 });
+
+describe('the lesson quotes the widgets', () => {
+  it('every prose edit computes; the default is the first widget default', async () => {
+    const { PROSE_EDITS, EDIT_DEFAULT_ARGS, EXERCISE_ARGS } = await import('../src/widgets/context-compaction/schema');
+    expect(PROSE_EDITS.default).toEqual(EDIT_DEFAULT_ARGS);
+    for (const a of Object.values(PROSE_EDITS)) {
+      const r = compactionEdit(a);
+      expect(Number.isFinite(r.reprefillSeconds)).toBe(true);
+      expect(r.hitTokens + r.reprefillTokens).toBe(r.tokensAfter);
+    }
+    // The exercise: 8B on one H100, summary 10k + 1,750 new after an 8k cached head.
+    const ex = compactionPayback(EXERCISE_ARGS);
+    const hw = defaultHardware(findAccelerator('h100-sxm')!, 1);
+    const t = ex.runs.summarise.turns[0];
+    expect(t.compacted).toBe(true);
+    expect(t.prefillSeconds).toBeCloseTo(prefillTime(findModel('llama-3.1-8b')!, hw, 11_750, 8_000), 12);
+  });
+});

@@ -29,12 +29,12 @@ import './context-compaction.css';
 export const KIND_STYLE: Record<SegKind, { color: string; label: string }> = {
   system: { color: 'var(--series-7)', label: 'system' },
   tools: { color: 'var(--series-8)', label: 'tools' },
-  task: { color: 'var(--series-5)', label: 'task' },
-  out: { color: 'var(--series-1)', label: 'model output' },
-  result: { color: 'var(--series-6)', label: 'tool result' },
+  task: { color: 'var(--series-4)', label: 'task' },
+  out: { color: 'var(--series-5)', label: 'model output' },
+  result: { color: 'var(--series-1)', label: 'tool result' },
   summary: { color: 'var(--series-2)', label: 'summary' },
   stub: { color: 'var(--series-3)', label: 'stub' },
-  doc: { color: 'var(--series-4)', label: 'retrieved doc' },
+  doc: { color: 'var(--series-6)', label: 'retrieved doc' },
   edited: { color: 'var(--chart-danger)', label: 'edited token' },
 };
 

@@ -115,7 +115,7 @@ export function Payback() {
               }
               formula={
                 s1 && n1
-                  ? `turn n where Σ cost(summarise) ≤ Σ cost(never); in dollars ≈ 1 + extra / saving per turn = 1 + ${money(s1.dollars - n1.dollars)} / (${formatCount(n1.cachedTokens - s1.cachedTokens - r.params.summaryTokens)} fewer cached tokens × ${money((r.prices.inputPerMTok * r.prices.cacheReadMultiplier) / 1e6)})`
+                  ? `turn n where Σ cost(summarise) ≤ Σ cost(never); in dollars ≈ 1 + extra / saving per turn = 1 + ${money(s1.dollars - n1.dollars)} / (${formatCount(n1.cachedTokens - s1.cachedTokens - r.params.summaryTokens)} fewer cached tokens × ${money(r.prices.inputPerMTok * r.prices.cacheReadMultiplier)}/MTok)`
                   : 'no compaction happens in this window'
               }
             />
