@@ -66,6 +66,7 @@ const METRICS = {
 
 export type PrefillMetric = keyof typeof METRICS;
 export const PREFILL_METRIC_KEYS = Object.keys(METRICS) as PrefillMetric[];
+export const formatPrefillMetric = (m: PrefillMetric, f: PrefillFiguresResponse) => METRICS[m](f);
 
 /** A figure of the lesson's setup, e.g. the whole prompt's prefill time. */
 export function PrefillFig({ m }: { m: PrefillMetric }) {
@@ -92,6 +93,7 @@ const CHUNK_METRICS = {
 
 export type ChunkMetric = keyof typeof CHUNK_METRICS;
 export const CHUNK_METRIC_KEYS = Object.keys(CHUNK_METRICS) as ChunkMetric[];
+export const formatChunkMetric = (m: ChunkMetric, c: ChunkFigures, f: PrefillFiguresResponse) => CHUNK_METRICS[m](c, f);
 
 /** A figure of the lesson's setup prefilled in chunks of `chunk` tokens (one of schema.ts PROSE_CHUNKS). */
 export function ChunkFig({ chunk, m }: { chunk: number; m: ChunkMetric }) {
