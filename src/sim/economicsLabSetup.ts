@@ -43,6 +43,11 @@ export const ECON_POLICY_LABELS: Readonly<Record<EconPolicyId, string>> = {
   'ttl-offload': 'TTL 2 s, then offload',
   evict: 'Evict (recompute)',
 };
+export const ECON_POLICY_SHORT: Readonly<Record<EconPolicyId, string>> = {
+  hold: 'hold',
+  'ttl-offload': 'TTL→offload',
+  evict: 'evict',
+};
 export const ECON_TTL_S = 2;
 
 /** Assumptions the learner sets (defaults only; every one is an editable parameter of the widgets). */

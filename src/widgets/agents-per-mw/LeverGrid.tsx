@@ -18,7 +18,7 @@ import type { CapacityResult } from '../../sim/economicsLab';
 import {
   ECON_DURATION_S,
   ECON_POLICIES,
-  ECON_POLICY_LABELS,
+  ECON_POLICY_SHORT,
   ECON_ROUTERS,
   ECON_ROUTER_LABELS,
   ECON_TP,
@@ -116,7 +116,7 @@ export function LeverGrid() {
   const status = sim.status === 'loading' && cells.length ? 'ready' : sim.status;
   const node = findNode(args.node)!;
 
-  const categories = ECON_POLICIES.map((p) => ECON_POLICY_LABELS[p]);
+  const categories = ECON_POLICIES.map((p) => ECON_POLICY_SHORT[p]);
   const mwSeries = ECON_ROUTERS.map((r) => ({
     name: ECON_ROUTER_LABELS[r],
     values: ECON_POLICIES.map((p) => priced.get(cellKey(r, p))?.perMW ?? null),
@@ -166,7 +166,7 @@ export function LeverGrid() {
           <>
             <Readout
               emphasis
-              label={`Agents per MW · ${ECON_ROUTER_LABELS[s.cell.router]}, ${ECON_POLICY_LABELS[s.cell.policy].toLowerCase()}`}
+              label={`Agents per MW · ${ECON_ROUTER_LABELS[s.cell.router]}, ${ECON_POLICY_SHORT[s.cell.policy]}`}
               value={
                 <span data-readout="lever-agents-per-mw" data-value={s.perMW}>
                   {formatNumber(Math.round(s.perMW), 4)}
@@ -244,19 +244,19 @@ export function LeverGrid() {
             title="Agents per megawatt for each router and idle-KV policy"
             categories={categories}
             series={mwSeries}
-            value={{ label: 'Agents per MW', unit: 'agents', format: (n) => formatNumber(n, 3), zero: true }}
+            value={{ label: 'Agents per MW', format: (n) => formatNumber(n, 3), zero: true }}
             category={{ label: 'Idle-KV policy' }}
             valueLabels
-            aspect={0.7}
+            aspect={0.8}
           />
           <BarChart
             title="Cost per session for each router and idle-KV policy"
             categories={categories}
             series={costSeries}
-            value={{ label: 'Cost per session', unit: '$', format: (n) => formatUSD(n), zero: true }}
+            value={{ label: '$ per session', format: (n) => formatUSD(n), zero: true }}
             category={{ label: 'Idle-KV policy' }}
             valueLabels
-            aspect={0.7}
+            aspect={0.8}
           />
         </div>
         <div className="table-scroll">
@@ -270,12 +270,11 @@ export function LeverGrid() {
             <thead>
               <tr>
                 <th scope="col">Router · idle KV</th>
-                <th scope="col">Agents per replica · per MW</th>
+                <th scope="col">Agents per replica</th>
+                <th scope="col">Agents per MW</th>
                 <th scope="col">Prefix reuse</th>
                 <th scope="col">GPU-s per session</th>
-                <th scope="col">Prefill · decode · idle-held KV</th>
-                <th scope="col">Energy</th>
-                <th scope="col">Per session</th>
+                <th scope="col">Per session: prefill + decode + idle-held KV + energy</th>
               </tr>
             </thead>
             <tbody>
@@ -291,29 +290,27 @@ export function LeverGrid() {
                       className={cur ? 'is-current' : undefined}
                     >
                       <th scope="row">
-                        {ECON_ROUTER_LABELS[r]} · {ECON_POLICY_LABELS[p].toLowerCase()}
+                        {ECON_ROUTER_LABELS[r]} · {ECON_POLICY_SHORT[p]}
                       </th>
                       {c ? (
                         <>
-                          <td data-label="Agents per replica · per MW">
-                            <span className="nw">{c.cell.agentsPerReplica}</span> ·{' '}
-                            <span className="nw">{formatNumber(Math.round(c.perMW), 4)}</span>
-                          </td>
+                          <td data-label="Agents per replica">{c.cell.agentsPerReplica}</td>
+                          <td data-label="Agents per MW">{formatNumber(Math.round(c.perMW), 4)}</td>
                           <td data-label="Prefix reuse">{formatPercent(c.cell.point.reuseRatio)}</td>
                           <td data-label="GPU-s per session">
                             {formatNumber(c.cell.point.gpuSecondsPerSession)}
-                            {c.cell.agentsPerReplica === 0 ? ' (at 1, misses SLO)' : ''}
+                            {c.cell.agentsPerReplica === 0 ? ' (at 1 agent, misses an SLO)' : ''}
                           </td>
-                          <td data-label="Prefill · decode · idle-held KV">
-                            <span className="nw">{formatUSD(c.cost.prefillUSD)}</span> ·{' '}
-                            <span className="nw">{formatUSD(c.cost.decodeUSD)}</span> ·{' '}
-                            <span className="nw">{formatUSD(c.cost.idleHeldUSD)}</span>
+                          <td data-label="Per session">
+                            <strong>{formatUSD(c.cost.totalUSD)}</strong> ={' '}
+                            <span className="nw">{formatUSD(c.cost.prefillUSD)}</span> +{' '}
+                            <span className="nw">{formatUSD(c.cost.decodeUSD)}</span> +{' '}
+                            <span className="nw">{formatUSD(c.cost.idleHeldUSD)}</span> +{' '}
+                            <span className="nw">{formatUSD(c.cost.energyUSD)}</span>
                           </td>
-                          <td data-label="Energy">{formatUSD(c.cost.energyUSD)}</td>
-                          <td data-label="Per session">{formatUSD(c.cost.totalUSD)}</td>
                         </>
                       ) : (
-                        <td colSpan={6} className="pending" aria-busy="true">
+                        <td colSpan={5} className="pending" aria-busy="true">
                           computing…
                         </td>
                       )}

@@ -174,10 +174,10 @@ export function SloSweep() {
             />
             {s.at ? (
               <Readout
-                label="At that load: GPU-seconds per session · busy"
+                label="At that load: GPU-seconds per session"
                 value={
                   <span data-readout="gpu-seconds" data-value={s.at.gpuSecondsPerSession}>
-                    {formatNumber(s.at.gpuSecondsPerSession)} GPU-s · {formatPercent(s.at.utilisation)}
+                    {formatNumber(s.at.gpuSecondsPerSession)} GPU-s
                   </span>
                 }
                 formula={`prefill ${formatPercent(s.at.prefillShare)} of busy GPU time; prompt tokens reused ${formatPercent(s.at.reuseRatio)}`}
@@ -191,8 +191,8 @@ export function SloSweep() {
           One replica of Qwen3-32B (BF16) on {ECON_TP} GPUs of a {s.node.name}, {ECON_DURATION_S / 60}{' '}
           simulated minutes of a closed loop of N agents (a new session starts when one ends): 10–30 turns on
           an 8k-token shared prompt, calling {TOOL_PRESET_LABELS[args.tool].toLowerCase()} between turns; idle
-          KV: {ECON_POLICY_LABELS[args.policy].toLowerCase()}. Both percentiles over every turn. Log scale:
-          the two objectives differ by a factor of {formatNumber(args.slo.ttftP90S / args.slo.tpotP90S, 3)}.
+          KV: {ECON_POLICY_LABELS[args.policy]}. Both percentiles over every turn. Log scale: the two
+          objectives differ by a factor of {formatNumber(args.slo.ttftP90S / args.slo.tpotP90S, 3)}.
           {running ? ` Computing: ${points.length} concurrencies so far.` : ''}
         </>
       }
