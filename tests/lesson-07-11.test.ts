@@ -175,3 +175,29 @@ describe('the lesson quotes the widgets', () => {
     expect(t.prefillSeconds).toBeCloseTo(prefillTime(findModel('llama-3.1-8b')!, hw, 11_750, 8_000), 12);
   });
 });
+
+describe('the fleet simulator agrees', () => {
+  it('after a compaction and without one, the next turn hits what cacheAfterEdit says', async () => {
+    const { runScenarioSync } = await import('../src/sim/fleet/run');
+    const { agentClass, c, scenario } = await import('./fleet-helpers');
+    const reused = (compaction?: { thresholdTokens: number; summaryTokens: number }) =>
+      runScenarioSync(
+        scenario({
+          workload: {
+            arrival: { kind: 'poisson', sessionsPerS: 1 },
+            sessions: 1,
+            classes: [agentClass({ turns: c(2), nonExtension: compaction ? { compaction } : undefined })],
+          },
+        }),
+        { includeRequests: true },
+      ).requests!.data.reusedHbm[1];
+    // The helper's agent: system 1,000, tools 1,000, task 200, output 100, tool result 300; blocks of 16.
+    const before = buildPrompt({ systemTokens: 1000, toolTokens: 1000, taskTokens: 200, turns: 1, outputTokens: 100, resultTokens: 300 });
+    const appended = cacheAfterEdit(before, before, 16);
+    expect(reused()).toBe(appended.hitTokens); // 2,288
+    // The workload's compaction keeps system + tools and replaces the rest by a summary.
+    const compacted = cacheAfterEdit(before, [before[0], before[1], { id: 999, kind: 'summary', tokens: 50, turn: 0 }], 16);
+    expect(reused({ thresholdTokens: 2000, summaryTokens: 50 })).toBe(compacted.hitTokens); // 2,000
+    expect(compacted.hitTokens).toBe(2000);
+  });
+});
