@@ -23,6 +23,9 @@ const KIND_LABEL: Record<SegmentKind, string> = {
   new: 'new turn',
 };
 
+/** Series order, drawn last on top: the timestamp line lies almost on the re-sorted one, and is the one to see. */
+const DRAW_ORDER: LayoutId[] = ['tools-first', 'tool-added', 'tools-resorted', 'timestamp-after-tools', 'tools-after-history', 'timestamp-top'];
+
 /** The prompt of one turn as labelled groups; the cached part of each solid, the re-prefilled part hatched. */
 function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
   return (
@@ -64,7 +67,7 @@ export function ToolBlockLayout() {
   const series: LineSeries[] = useMemo(
     () =>
       r
-        ? r.layouts.map((l) => ({
+        ? DRAW_ORDER.map((id) => r.layouts.find((l) => l.layout === id)!).map((l) => ({
             name: `${LAYOUT_LABELS[l.layout]}${l.layout === layout ? ' ◀' : ''}`,
             points: l.turns.map((t) => ({ x: t.turn, y: t.prefillTokens })),
           }))
@@ -151,7 +154,7 @@ export function ToolBlockLayout() {
             One session, {v.turns} turns: a tool block of {formatNumber(r.toolTokens, 6)} tokens ({r.toolCount} tools, o200k_base), a{' '}
             {formatTokens(v.systemTokens)} system prompt, {formatTokens(v.newTokens)} new and {formatTokens(v.outputTokens)} of output each
             turn. Each line is one layout: tokens the turn must prefill after the prefix-cache hit, with {v.blockSize}-token blocks keyed by
-            chained hashes, only full blocks cached, nothing evicted (the re-sorted tools lie almost on the timestamp line: both miss from the first block). The strip shows the selected layout&apos;s prompt on turn {shownTurn}.
+            chained hashes, only full blocks cached, nothing evicted (the re-sorted tools lie just under the timestamp line: both miss from the first block). The strip shows the selected layout&apos;s prompt on turn {shownTurn}.
           </>
         ) : null
       }

@@ -221,7 +221,7 @@ export function ToolSchemaTax() {
           description="Cumulative tokens of the tool block prefilled by the end of each turn, without and with a prefix cache."
           series={cumulative}
           x={{ label: 'Turn', format: (t) => formatNumber(t) }}
-          y={{ label: 'Tool tokens prefilled', unit: 'tokens', format: (x) => formatCount(x), zero: true }}
+          y={{ label: 'Tool tokens prefilled', format: (x) => formatCount(x), zero: true }}
           curve="step-after"
           points={false}
           aspect={0.42}
