@@ -120,22 +120,22 @@ const CACHE_MAX = 16;
  * Compile the schema, then generate the document token by token under the mask, recording every step.
  * Runs one at a time, and a repeated request returns the first run's trace (its timings included).
  */
-export function traceDocument(schemaText: string, docText: string, sampleSize = 12): Promise<TraceResult> {
-  const key = JSON.stringify([schemaText, docText, sampleSize]);
+export function traceDocument(schemaText: string, docText: string, sampleSize = 12, keepBounds = false): Promise<TraceResult> {
+  const key = JSON.stringify([schemaText, docText, sampleSize, keepBounds]);
   const hit = cache.get(key);
   if (hit) return Promise.resolve(hit);
   return serial(async () => {
     const again = cache.get(key);
     if (again) return again;
-    const r = await runTrace(schemaText, docText, sampleSize);
+    const r = await runTrace(schemaText, docText, sampleSize, keepBounds);
     cache.set(key, r);
     if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
     return r;
   });
 }
 
-async function runTrace(schemaText: string, docText: string, sampleSize: number): Promise<TraceResult> {
-  const schema = prepareSchema(schemaText);
+async function runTrace(schemaText: string, docText: string, sampleSize: number, keepBounds: boolean): Promise<TraceResult> {
+  const schema = prepareSchema(schemaText, keepBounds);
   const engine = await getEngine();
   const { xgr, compiler, vocab } = engine;
   const document = compactDocument(docText);

@@ -6,6 +6,8 @@
 import { askNicely, type AskNicelyRequest, type AskNicelyResult } from '../sim/grammar/slip';
 import { SchemaError } from '../sim/grammar/schema';
 import type { TraceResult } from './grammarEngine';
+import type { JobContext } from './job';
+import { boundedDocument, boundedSchema, MAX_LENGTHS, percentile, TOOL_COUNTS, toolsDocument, toolsSchema } from '../sim/grammar/costSchemas';
 
 export interface MaskTraceRequest {
   schema: string;
@@ -30,4 +32,63 @@ function grammarAskNicely(req: AskNicelyRequest): AskNicelyResult {
   return askNicely({ ...req, tokens: Math.max(1, Math.round(req.tokens)), calls: Math.max(1, Math.min(5000, Math.round(req.calls))) });
 }
 
-export const grammarMethods = { grammarMaskTrace, grammarAskNicely };
+export interface CostSweepRequest {
+  family: 'tools' | 'maxLength';
+}
+
+/** One schema of a sweep: its size, the cold compile time and the per-step mask times of one valid call. */
+export interface CostPoint {
+  /** Tools in the anyOf, or the string bound (0 = unbounded). */
+  size: number;
+  label: string;
+  schemaChars: number;
+  compileMs: number;
+  steps: number;
+  maskP50Us: number;
+  maskP99Us: number;
+  maskMaxUs: number;
+  /** Mask time summed over the whole call, µs. */
+  maskTotalUs: number;
+}
+
+export interface CostSweepResult {
+  family: CostSweepRequest['family'];
+  points: CostPoint[];
+  setupMs: number;
+}
+
+/** Compile each schema of a family cold with the real engine and trace one valid call; stream each point. */
+async function grammarCostSweep(req: CostSweepRequest, ctx: JobContext<CostPoint>): Promise<CostSweepResult> {
+  const { traceDocument } = await import('./grammarEngine');
+  const specs =
+    req.family === 'tools'
+      ? TOOL_COUNTS.map((n) => ({ size: n, label: `${n} tool${n === 1 ? '' : 's'}`, schema: toolsSchema(n), doc: toolsDocument(n) }))
+      : MAX_LENGTHS.map((l) => ({ size: l ?? 0, label: l === null ? 'no bound' : `maxLength ${l}`, schema: boundedSchema(l), doc: boundedDocument() }));
+  const points: CostPoint[] = [];
+  let setupMs = 0;
+  // Warm the engine (set-up, JIT) on a schema outside the sweep, so the first point is not charged for it.
+  await traceDocument('{"type":"boolean"}', 'true', 1, true);
+  for (const sp of specs) {
+    await ctx.checkpoint();
+    const text = JSON.stringify(sp.schema);
+    const t = await traceDocument(text, JSON.stringify(sp.doc), 1, true);
+    setupMs = t.setup.vocabMs + t.setup.tokenizerInfoMs;
+    const us = t.steps.map((s) => s.maskUs);
+    const p: CostPoint = {
+      size: sp.size,
+      label: sp.label,
+      schemaChars: text.length,
+      compileMs: t.compileMs,
+      steps: t.steps.length,
+      maskP50Us: percentile(us, 0.5),
+      maskP99Us: percentile(us, 0.99),
+      maskMaxUs: Math.max(...us),
+      maskTotalUs: us.reduce((a, b) => a + b, 0),
+    };
+    points.push(p);
+    await ctx.emit(p);
+  }
+  return { family: req.family, points, setupMs };
+}
+
+export const grammarMethods = { grammarMaskTrace, grammarAskNicely, grammarCostSweep };

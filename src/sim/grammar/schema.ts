@@ -36,8 +36,11 @@ function strip(node: unknown, path: string, removed: string[]): unknown {
   return node;
 }
 
-/** Parse and check a schema; throws SchemaError with a learner-readable message. */
-export function prepareSchema(text: string): PreparedSchema {
+/**
+ * Parse and check a schema; throws SchemaError with a learner-readable message. String-length bounds are
+ * removed unless `keepBounds` (lesson 07.09 compiles them on purpose, with small bounds).
+ */
+export function prepareSchema(text: string, keepBounds = false): PreparedSchema {
   if (text.trim() === '') throw new SchemaError('The schema is empty: paste or pick a JSON Schema.');
   let parsed: unknown;
   try {
@@ -50,6 +53,7 @@ export function prepareSchema(text: string): PreparedSchema {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new SchemaError('A JSON Schema must be an object such as {"type": "object", "properties": {…}}.');
   }
+  if (keepBounds) return { compiled: JSON.stringify(parsed), removedBounds: [] };
   const removed: string[] = [];
   const clean = strip(parsed, '', removed);
   return { compiled: JSON.stringify(clean), removedBounds: removed };

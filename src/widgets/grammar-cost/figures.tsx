@@ -1,0 +1,69 @@
+/** Inline figures and the exercise of lesson 07.09, from the core (src/sim/grammar/cost.ts) and the live sweep. */
+import { useMemo } from 'react';
+import { Exercise } from '../../lessons-kit/Exercise';
+import { useSimulation } from '../kit/useSimulation';
+import { formatDuration, formatNumber } from '../../lib/format';
+import { addedTtftQuantileS, compileQuantileS, tailMasksPerSecond, type CompilePreset } from '../../sim/grammar/cost';
+
+function Fig({ value }: { value: string | null }) {
+  if (value === null)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  return <span className="figure">{value}</span>;
+}
+
+/** q-quantile of the compile time a request adds to TTFT when a share `miss` of requests compiles. */
+export function AddedTtft({ preset = 'xgrammar', miss, q = 0.99 }: { preset?: CompilePreset; miss: number; q?: number }) {
+  const s = addedTtftQuantileS(preset, miss, q);
+  return <Fig value={s === 0 ? '0 s' : formatDuration(s)} />;
+}
+
+export function CompileQuantile({ preset = 'xgrammar', p }: { preset?: CompilePreset; p: number }) {
+  return <Fig value={formatDuration(compileQuantileS(preset, p))} />;
+}
+
+export function TailMasks({ batch, stepS, q }: { batch: number; stepS: number; q: number }) {
+  return <Fig value={`${formatNumber(tailMasksPerSecond(batch, stepS, q))} per second`} />;
+}
+
+/** A figure of the live tool-choice sweep (the widget's default family). */
+export function SweepFig({ m, size }: { m: 'compile' | 'mask' | 'ratio'; size: number }) {
+  const args = useMemo(() => ({ family: 'tools' as const }), []);
+  const sim = useSimulation('grammarCostSweep', args);
+  const p = sim.result?.points.find((x) => x.size === size);
+  if (!p) return <Fig value={null} />;
+  if (m === 'compile') return <Fig value={`${formatNumber(p.compileMs, 3)} ms`} />;
+  if (m === 'mask') return <Fig value={`${formatNumber(p.maskP50Us, 3)} µs`} />;
+  return <Fig value={formatNumber((1000 * p.compileMs) / p.maskP50Us, 2)} />;
+}
+
+const Q = { batch: 100, stepS: 0.02, q: 0.99 };
+
+export function TailMaskExercise() {
+  const answer = tailMasksPerSecond(Q.batch, Q.stepS, Q.q);
+  return (
+    <Exercise
+      id="07-09-tail-masks"
+      question={
+        <p>
+          A replica decodes a batch of 100 constrained sequences, one decode step every 20 ms, and computes one mask per sequence per step.
+          How many mask computations per second are slower than the engine&apos;s p99 mask time? Predict first: is the p99 a rare event?
+        </p>
+      }
+      answer={answer}
+      tolerance={0.02}
+      unit="per second"
+      hint={<p>Masks per second = sequences × steps per second. One in a hundred of them is beyond the p99.</p>}
+      explanation={
+        <p>
+          100 sequences × 50 steps per second = 5,000 masks per second, and 1% of them, {formatNumber(answer)} per second, are beyond the
+          p99. With MaskBench&apos;s XGrammar p99 of 5.7 ms against a 20 ms step, a slow mask that is not overlapped stalls some step of the
+          batch dozens of times a second: the tail of the mask time, not its median, sets the overhead.
+        </p>
+      }
+    />
+  );
+}
