@@ -119,7 +119,10 @@ export function LeverGrid() {
   const categories = ECON_POLICIES.map((p) => ECON_POLICY_SHORT[p]);
   const mwSeries = ECON_ROUTERS.map((r) => ({
     name: ECON_ROUTER_LABELS[r],
-    values: ECON_POLICIES.map((p) => priced.get(cellKey(r, p))?.perMW ?? null),
+    values: ECON_POLICIES.map((p) => {
+      const c = priced.get(cellKey(r, p));
+      return c && c.cell.agentsPerReplica > 0 ? c.perMW : null;
+    }),
   }));
   const costSeries = ECON_ROUTERS.map((r) => ({
     name: ECON_ROUTER_LABELS[r],
@@ -263,9 +266,9 @@ export function LeverGrid() {
           <table className="apm-table" data-table="levers">
             <caption>
               Every setting on the same workload and seed; rent = GPU-seconds × ${v.gpuHourUSD.toFixed(2)}
-              /GPU-h, split into prefill, decode and idle-held KV; energy at{' '}
-              {formatPower(node.powerW / node.gpuCount)} per GPU × PUE {formatNumber(v.pue, 3)} × $
-              {v.kwhUSD.toFixed(2)}/kWh.
+              /GPU-h, split into prefill, decode and idle-held KV; (N = 1): no concurrency meets the SLOs, the
+              cost is read at 1 agent per replica; energy at {formatPower(node.powerW / node.gpuCount)} per
+              GPU × PUE {formatNumber(v.pue, 3)} × ${v.kwhUSD.toFixed(2)}/kWh.
             </caption>
             <thead>
               <tr>
@@ -299,7 +302,7 @@ export function LeverGrid() {
                           <td data-label="Prefix reuse">{formatPercent(c.cell.point.reuseRatio)}</td>
                           <td data-label="GPU-s per session">
                             {formatNumber(c.cell.point.gpuSecondsPerSession)}
-                            {c.cell.agentsPerReplica === 0 ? ' (at 1 agent, misses an SLO)' : ''}
+                            {c.cell.agentsPerReplica === 0 ? ' (N = 1)' : ''}
                           </td>
                           <td data-label="Per session">
                             <strong>{formatUSD(c.cost.totalUSD)}</strong> ={' '}

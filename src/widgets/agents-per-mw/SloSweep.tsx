@@ -98,8 +98,13 @@ export function SloSweep() {
     },
   ];
   if (s.perReplica > 0) {
-    markers.push({ kind: 'band', x0: 0, x1: s.perReplica, label: 'meets both', tone: 'ok' });
-    markers.push({ kind: 'x', x: s.perReplica, label: `${s.perReplica} agents per replica`, tone: 'fg' });
+    markers.push({ kind: 'band', x0: 0, x1: s.perReplica, tone: 'ok' });
+    markers.push({
+      kind: 'x',
+      x: s.perReplica,
+      label: `N* = ${s.perReplica}: both SLOs met`,
+      tone: 'fg',
+    });
   }
 
   return (
