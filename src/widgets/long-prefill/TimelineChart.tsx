@@ -91,13 +91,14 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
   const wholeGaps = useMemo(() => (whole ? gapPoints(whole.iterations) : []), [whole]);
 
   const L = useMemo(() => {
-    const legendLabels = [
-      PARTS.chunk.label,
-      PARTS.decode.label,
-      ...(hasPause ? [PARTS.paused.label] : []),
-      `gap: ${runLabel}`,
-      ...(whole ? ['gap: no chunking'] : []),
+    const legendItems: { label: string; kind: 'chunk' | 'decode' | 'paused' | 'gapRun' | 'gapWhole' }[] = [
+      { label: PARTS.chunk.label, kind: 'chunk' },
+      { label: PARTS.decode.label, kind: 'decode' },
+      ...(hasPause ? [{ label: PARTS.paused.label, kind: 'paused' as const }] : []),
+      { label: `gap: ${runLabel}`, kind: 'gapRun' },
+      ...(whole ? [{ label: 'gap: no chunking', kind: 'gapWhole' as const }] : []),
     ];
+    const legendLabels = legendItems.map((x) => x.label);
     const legend = legendLayout(legendLabels, Math.max(100, width - 8));
     const xMax = Math.max(run.endS, whole?.endS ?? 0);
     const xAxis: AxisSpec = { label: 'Time', unit: 's', format: (v) => formatNumber(v) };
@@ -138,7 +139,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
     const innerWidth = Math.max(60, width - m.left - m.right);
     const xs = makeScale(xAxis, resolveDomain(xAxis, [0, xMax], { zero: true, nice: false }), [0, innerWidth]);
     const xTicks = axisTicks(xAxis, xs, 'x');
-    return { legend, legendLabels, xs, xTicks, scaleA, ticksA, scaleC, ticksC, hA, hC, top, laneTop, laneH, cTop, height, m, innerWidth, xMax };
+    return { legend, legendItems, xs, xTicks, scaleA, ticksA, scaleC, ticksC, hA, hC, top, laneTop, laneH, cTop, height, m, innerWidth, xMax };
   }, [hasPause, runLabel, whole, width, run.endS, runGaps, wholeGaps, its, size.height]);
 
   const { xs, scaleA, scaleC, hA, hC, top, laneTop, laneH, cTop, m, innerWidth } = L;
@@ -232,14 +233,12 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
       </defs>
       <g className="chart-legend" transform="translate(4,4)">
         {L.legend.items.map((item) => {
-          const label = L.legendLabels[item.index];
-          const part =
-            label === PARTS.chunk.label ? 'chunk' : label === PARTS.decode.label ? 'decode' : label === PARTS.paused.label ? 'paused' : null;
-          const isWhole = label === 'gap: no chunking';
+          const kind = L.legendItems[item.index].kind;
+          const isWhole = kind === 'gapWhole';
           return (
             <g key={item.index} className="chart-legend-item" transform={`translate(${item.x},${item.y + 9})`}>
-              {part ? (
-                <rect x={0} y={-6} width={22} height={12} rx={2} style={{ fill: fill(PARTS[part], part), stroke: PARTS[part].color }} />
+              {kind === 'chunk' || kind === 'decode' || kind === 'paused' ? (
+                <rect x={0} y={-6} width={22} height={12} rx={2} style={{ fill: fill(PARTS[kind], kind), stroke: PARTS[kind].color }} />
               ) : (
                 <g>
                   <line
@@ -334,7 +333,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
             .map((it) => {
               const x0 = xs(it.startS);
               const w = xs(it.endS) - x0;
-              const text = `paused ${formatDuration(it.durationS, 3)}`;
+              const text = `decodes paused ${formatDuration(it.durationS, 3)}`;
               return textWidth(text, 11) + 8 < w ? (
                 <text
                   key={it.index}
@@ -343,7 +342,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
                   y={laneH / 2}
                   dy="0.35em"
                   textAnchor="middle"
-                  style={{ fill: 'var(--chart-bg)', fontWeight: 700, fontSize: 11 }}
+                  style={{ fill: 'var(--chart-fg)', fontWeight: 700, fontSize: 11, stroke: 'var(--chart-bg)', strokeWidth: 3, paintOrder: 'stroke' }}
                 >
                   {text}
                 </text>

@@ -6,7 +6,7 @@
 import { ACCELERATORS } from '../../sim/catalog/accelerators';
 import { MODELS } from '../../sim/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
-import { formatCount, formatDuration, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type {
   HitKernelRequest,
   PrefillFiguresRequest,
@@ -250,4 +250,4 @@ export const MATCH_EXERCISE: HitKernelRequest = {
   speedup: 2,
 };
 
-export const chunkLabel = (c: number | false) => (c === false ? 'no chunking' : `${formatCount(c)}-token chunks`);
+export const chunkLabel = (c: number | false) => (c === false ? 'no chunking' : `${formatNumber(c)}-token chunks`);
