@@ -101,3 +101,14 @@ export function LayoutFig({ m, l = 'tools-first' }: { m: LayoutMetric; l?: Layou
   const sim = useSimulation('toolLayouts', layoutArgs(LAYOUT_DEFAULTS));
   return <Fig value={sim.result ? LAYOUT_METRICS[m](sim.result, l) : null} title="the second widget's defaults" />;
 }
+
+/** A default of the second widget (an input of the prose's session, e.g. the system prompt's tokens). */
+export function LayoutDefault({ k, unit = '' }: { k: 'systemTokens' | 'newTokens' | 'outputTokens' | 'timestampTokens' | 'turns' | 'changeTurn' | 'blockSize'; unit?: string }) {
+  const v = Number(LAYOUT_DEFAULTS[k]);
+  return <Fig value={`${formatNumber(v, 6)}${unit}`} />;
+}
+
+/** Context growth per turn at the second widget's defaults: new tokens plus output. */
+export function LayoutGrowth() {
+  return <Fig value={`${formatNumber(LAYOUT_DEFAULTS.newTokens + LAYOUT_DEFAULTS.outputTokens, 6)} tokens`} />;
+}
