@@ -250,7 +250,7 @@ export function LeverGrid() {
             value={{ label: 'Agents per MW', format: (n) => formatNumber(n, 3), zero: true }}
             category={{ label: 'Idle-KV policy' }}
             valueLabels
-            aspect={0.8}
+            aspect={0.5}
           />
           <BarChart
             title="Cost per session for each router and idle-KV policy"
@@ -259,7 +259,7 @@ export function LeverGrid() {
             value={{ label: '$ per session', format: (n) => formatUSD(n), zero: true }}
             category={{ label: 'Idle-KV policy' }}
             valueLabels
-            aspect={0.8}
+            aspect={0.5}
           />
         </div>
         <div className="table-scroll">
@@ -300,7 +300,7 @@ export function LeverGrid() {
                           <td data-label="Agents per replica">{c.cell.agentsPerReplica}</td>
                           <td data-label="Agents per MW">{formatNumber(Math.round(c.perMW), 4)}</td>
                           <td data-label="Prefix reuse">{formatPercent(c.cell.point.reuseRatio)}</td>
-                          <td data-label="GPU-s per session">
+                          <td data-label="GPU-s per session" className="nw">
                             {formatNumber(c.cell.point.gpuSecondsPerSession)}
                             {c.cell.agentsPerReplica === 0 ? ' (N = 1)' : ''}
                           </td>
