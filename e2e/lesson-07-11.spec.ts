@@ -25,7 +25,9 @@ test.describe('Lesson 07.11 Context Compaction', () => {
     watch,
   }) => {
     await gotoReady(page);
-    await expect(page.locator('[data-widget="edit-the-prompt"] svg[data-chart="prompt-blocks"]')).toBeAttached();
+    await expect(
+      page.locator('[data-widget="edit-the-prompt"] svg[data-chart="prompt-blocks"]'),
+    ).toBeAttached();
     await expect(page.locator('[data-widget="compaction-payback"] svg[data-chart]').first()).toBeAttached();
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0);
     await expect(page.locator('article')).not.toContainText('NaN');
@@ -64,7 +66,9 @@ test.describe('Lesson 07.11 Context Compaction', () => {
     await expect.poll(async () => value(hit)).toBeGreaterThan(78_000);
   });
 
-  test('payback: the summary pays back in dollars and in GPU time, never in prefilled tokens', async ({ page }) => {
+  test('payback: the summary pays back in dollars and in GPU time, never in prefilled tokens', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="compaction-payback"]');
     const s = w.locator('[data-readout="summary-break-even"]');
@@ -76,7 +80,9 @@ test.describe('Lesson 07.11 Context Compaction', () => {
     await expect.poll(async () => Number((await s.getAttribute('data-value')) || 'NaN')).toBeLessThan(12);
   });
 
-  test('exercise: the widget gives the answer, the exercise accepts it and rejects a wrong one', async ({ page }) => {
+  test('exercise: the widget gives the answer, the exercise accepts it and rejects a wrong one', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="compaction-payback"]');
     await w.getByLabel('Model', { exact: true }).selectOption('llama-3.1-8b');

@@ -21,8 +21,20 @@ import { findModel } from '../src/sim/catalog/models';
 import { findAccelerator } from '../src/sim/catalog/accelerators';
 import { defaultHardware, prefillTime } from '../src/sim/cost';
 
-const SHAPE = { systemTokens: 2000, toolTokens: 6000, taskTokens: 2000, turns: 40, outputTokens: 300, resultTokens: 1450 };
-const PRICES: Prices = { inputPerMTok: 3, outputPerMTok: 15, cacheReadMultiplier: 0.1, cacheWriteMultiplier: 1.25 };
+const SHAPE = {
+  systemTokens: 2000,
+  toolTokens: 6000,
+  taskTokens: 2000,
+  turns: 40,
+  outputTokens: 300,
+  resultTokens: 1450,
+};
+const PRICES: Prices = {
+  inputPerMTok: 3,
+  outputPerMTok: 15,
+  cacheReadMultiplier: 0.1,
+  cacheWriteMultiplier: 1.25,
+};
 const PAY: PaybackParams = {
   contextTokens: 80_000,
   headTokens: 8_000,
@@ -74,7 +86,8 @@ describe('the cache after an edit', () => {
   });
 
   it('moving the edit earlier raises the tokens to re-prefill', () => {
-    const at = (t: number) => cache({ kind: 'summarise', fromTurn: t, span: 10, summaryTokens: 2000 }).reprefillTokens;
+    const at = (t: number) =>
+      cache({ kind: 'summarise', fromTurn: t, span: 10, summaryTokens: 2000 }).reprefillTokens;
     expect(at(5)).toBeGreaterThan(at(10));
     expect(at(10)).toBeGreaterThan(at(20));
     const r = (t: number) => cache({ kind: 'retrieve', atTurn: t, docTokens: 3000 }).reprefillTokens;
@@ -160,7 +173,8 @@ describe('when compaction pays back', () => {
 
 describe('the lesson quotes the widgets', () => {
   it('every prose edit computes; the default is the first widget default', async () => {
-    const { PROSE_EDITS, EDIT_DEFAULT_ARGS, EXERCISE_ARGS } = await import('../src/widgets/context-compaction/schema');
+    const { PROSE_EDITS, EDIT_DEFAULT_ARGS, EXERCISE_ARGS } =
+      await import('../src/widgets/context-compaction/schema');
     expect(PROSE_EDITS.default).toEqual(EDIT_DEFAULT_ARGS);
     for (const a of Object.values(PROSE_EDITS)) {
       const r = compactionEdit(a);
@@ -192,11 +206,22 @@ describe('the fleet simulator agrees', () => {
         { includeRequests: true },
       ).requests!.data.reusedHbm[1];
     // The helper's agent: system 1,000, tools 1,000, task 200, output 100, tool result 300; blocks of 16.
-    const before = buildPrompt({ systemTokens: 1000, toolTokens: 1000, taskTokens: 200, turns: 1, outputTokens: 100, resultTokens: 300 });
+    const before = buildPrompt({
+      systemTokens: 1000,
+      toolTokens: 1000,
+      taskTokens: 200,
+      turns: 1,
+      outputTokens: 100,
+      resultTokens: 300,
+    });
     const appended = cacheAfterEdit(before, before, 16);
     expect(reused()).toBe(appended.hitTokens); // 2,288
     // The workload's compaction keeps system + tools and replaces the rest by a summary.
-    const compacted = cacheAfterEdit(before, [before[0], before[1], { id: 999, kind: 'summary', tokens: 50, turn: 0 }], 16);
+    const compacted = cacheAfterEdit(
+      before,
+      [before[0], before[1], { id: 999, kind: 'summary', tokens: 50, turn: 0 }],
+      16,
+    );
     expect(reused({ thresholdTokens: 2000, summaryTokens: 50 })).toBe(compacted.hitTokens); // 2,000
     expect(compacted.hitTokens).toBe(2000);
   });

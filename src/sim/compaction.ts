@@ -71,8 +71,10 @@ export function buildPrompt(s: SessionShape): PromptSeg[] {
 
 function checkShape(s: SessionShape): void {
   for (const k of ['systemTokens', 'toolTokens', 'taskTokens', 'outputTokens', 'resultTokens'] as const)
-    if (!Number.isInteger(s[k]) || s[k] < 0) throw new RangeError(`${k} must be a whole number ≥ 0, got ${s[k]}`);
-  if (!Number.isInteger(s.turns) || s.turns < 1) throw new RangeError(`turns must be a whole number ≥ 1, got ${s.turns}`);
+    if (!Number.isInteger(s[k]) || s[k] < 0)
+      throw new RangeError(`${k} must be a whole number ≥ 0, got ${s[k]}`);
+  if (!Number.isInteger(s.turns) || s.turns < 1)
+    throw new RangeError(`turns must be a whole number ≥ 1, got ${s.turns}`);
 }
 
 export type Edit =
@@ -95,7 +97,11 @@ const outIndex = (t: number) => 3 + 2 * t;
  * The next prompt after an edit. Turn indices are clamped so the latest turn (whose tool result just arrived)
  * is never summarised or pruned; the returned edit says what was applied.
  */
-export function editPrompt(prompt: readonly PromptSeg[], turns: number, edit: Edit): { prompt: PromptSeg[]; applied: Edit } {
+export function editPrompt(
+  prompt: readonly PromptSeg[],
+  turns: number,
+  edit: Edit,
+): { prompt: PromptSeg[]; applied: Edit } {
   const p = prompt.slice();
   switch (edit.kind) {
     case 'none':
@@ -146,9 +152,19 @@ export function editPrompt(prompt: readonly PromptSeg[], turns: number, edit: Ed
           const off = pos - start;
           const parts: PromptSeg[] = [];
           if (off > 0) parts.push({ ...seg, tokens: off });
-          parts.push({ id: segId(KIND_EDITED, SESSION, pos % 16777216), kind: 'edited', tokens: 1, turn: seg.turn });
+          parts.push({
+            id: segId(KIND_EDITED, SESSION, pos % 16777216),
+            kind: 'edited',
+            tokens: 1,
+            turn: seg.turn,
+          });
           if (seg.tokens - off - 1 > 0)
-            parts.push({ id: segId(KIND_TAIL, i, pos % 16777216), kind: seg.kind, tokens: seg.tokens - off - 1, turn: seg.turn });
+            parts.push({
+              id: segId(KIND_TAIL, i, pos % 16777216),
+              kind: seg.kind,
+              tokens: seg.tokens - off - 1,
+              turn: seg.turn,
+            });
           p.splice(i, 1, ...parts);
           break;
         }
@@ -206,7 +222,11 @@ function layout(p: readonly PromptSeg[]): DrawnSeg[] {
  * prompt without its last segment (the tool result that just arrived); the lookup walks the edited prompt's
  * block hashes while each is in the cache (chained hashes: the first miss ends the walk).
  */
-export function cacheAfterEdit(before: readonly PromptSeg[], after: readonly PromptSeg[], blockSize: number): CacheAfterEdit {
+export function cacheAfterEdit(
+  before: readonly PromptSeg[],
+  after: readonly PromptSeg[],
+  blockSize: number,
+): CacheAfterEdit {
   const cachedSegs = before.slice(0, -1);
   const cache = new Set(segmentBlockHashes(cachedSegs, blockSize, { fullBlocksOnly: true }).hashes);
   const cachedBefore = [...cache].length * blockSize;
@@ -216,7 +236,8 @@ export function cacheAfterEdit(before: readonly PromptSeg[], after: readonly Pro
   const tokensAfter = next.tokens;
   const hitTokens = Math.min(hit * blockSize, tokensAfter);
   const tokensBefore = before.reduce((s, x) => s + x.tokens, 0);
-  const baseHit = Math.floor((tokensBefore - (before[before.length - 1]?.tokens ?? 0)) / blockSize) * blockSize;
+  const baseHit =
+    Math.floor((tokensBefore - (before[before.length - 1]?.tokens ?? 0)) / blockSize) * blockSize;
   // First differing token: walk both segment lists.
   let editPoint = 0;
   {

@@ -54,7 +54,8 @@ function replica(r: ReplicaChoice) {
   return wrap(() => {
     const model = resolveModel(r.modelId);
     const accelerator = resolveAccelerator(r.acceleratorId);
-    if (!Number.isInteger(r.tp) || r.tp < 1 || r.tp > 64) throw new RangeError(`tp must be 1–64, got ${r.tp}`);
+    if (!Number.isInteger(r.tp) || r.tp < 1 || r.tp > 64)
+      throw new RangeError(`tp must be 1–64, got ${r.tp}`);
     if (!(r.mfu > 0 && r.mfu <= 1)) throw new RangeError(`mfu must be in (0, 1], got ${r.mfu}`);
     const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), mfu: r.mfu };
     return { model, hw };
@@ -119,7 +120,12 @@ export function compactionEdit(req: EditRequest): EditResult {
     const { prompt, applied } = editPrompt(before, req.shape.turns, req.edit);
     const c = cacheAfterEdit(before, prompt, req.blockSize);
     const cost = prefillCost(model, hw, c.reprefillTokens, c.hitTokens);
-    const base = prefillCost(model, hw, c.baselineReprefillTokens, c.tokensBefore - c.baselineReprefillTokens);
+    const base = prefillCost(
+      model,
+      hw,
+      c.baselineReprefillTokens,
+      c.tokensBefore - c.baselineReprefillTokens,
+    );
     const info = replicaInfo(req);
     return {
       ...c,

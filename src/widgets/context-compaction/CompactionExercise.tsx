@@ -20,11 +20,11 @@ export function CompactionExercise() {
       question={
         <p>
           An agent on Llama 3.1 8B, served by one H100 SXM (prefill at 50% of peak BF16 FLOP/s), reaches{' '}
-          {formatNumber(p.contextTokens, 6)} tokens and compacts: everything after the{' '}
-          {formatNumber(c, 6)}-token head (system prompt and tools, still cached) is replaced by a{' '}
-          {formatNumber(p.summaryTokens, 6)}-token summary, and the turn adds {formatNumber(p.growthTokens, 6)} new
-          tokens. How many milliseconds does the next request&apos;s prefill take? Predict, then check with the second
-          widget (model, GPUs).
+          {formatNumber(p.contextTokens, 6)} tokens and compacts: everything after the {formatNumber(c, 6)}
+          -token head (system prompt and tools, still cached) is replaced by a{' '}
+          {formatNumber(p.summaryTokens, 6)}-token summary, and the turn adds{' '}
+          {formatNumber(p.growthTokens, 6)} new tokens. How many milliseconds does the next request&apos;s
+          prefill take? Predict, then check with the second widget (model, GPUs).
         </p>
       }
       answer={t ? t.prefillSeconds * 1e3 : null}
@@ -35,9 +35,10 @@ export function CompactionExercise() {
         r ? (
           <p>
             The summary was written at the end of the old context, so its KV sits at the wrong positions: n ={' '}
-            {formatNumber(n, 6)} tokens are new, c = {formatNumber(c, 6)} cached. FLOPs ≈ 2N·n + A·(n·c + n²/2) with 2N
-            = {formatFlops(r.replica.bodyFlopsPerToken)} per token and A = {formatFlops(r.replica.attentionFlopsPerPair)}{' '}
-            per (query, key) pair; divide by G = {formatFlops(r.replica.flops, true)}.
+            {formatNumber(n, 6)} tokens are new, c = {formatNumber(c, 6)} cached. FLOPs ≈ 2N·n + A·(n·c +
+            n²/2) with 2N = {formatFlops(r.replica.bodyFlopsPerToken)} per token and A ={' '}
+            {formatFlops(r.replica.attentionFlopsPerPair)} per (query, key) pair; divide by G ={' '}
+            {formatFlops(r.replica.flops, true)}.
           </p>
         ) : null
       }
@@ -46,12 +47,15 @@ export function CompactionExercise() {
           <p>
             2N·n = {formatFlops(r.replica.bodyFlopsPerToken * n)}, attention A·(n·c + n²/2) ={' '}
             {formatFlops(r.replica.attentionFlopsPerPair * (n * c + (n * n) / 2))}; over G that is{' '}
-            {formatDuration(t.prefillSeconds)} (the core adds the LM head and checks the memory side). A turn without
-            compaction prefills only its {formatNumber(p.growthTokens, 6)} new tokens, in{' '}
+            {formatDuration(t.prefillSeconds)} (the core adds the LM head and checks the memory side). A turn
+            without compaction prefills only its {formatNumber(p.growthTokens, 6)} new tokens, in{' '}
             {formatDuration(none.prefillSeconds)} at this context, so the compaction costs about{' '}
-            {formatNumber(t.prefillSeconds / none.prefillSeconds, 2)} ordinary turns of prefill, paid back only
-            by the turns that follow attending to a shorter context (in dollars:{' '}
-            {r.breakEven.summarise.dollars === null ? 'never in this window' : `from turn ${r.breakEven.summarise.dollars}`}).
+            {formatNumber(t.prefillSeconds / none.prefillSeconds, 2)} ordinary turns of prefill, paid back
+            only by the turns that follow attending to a shorter context (in dollars:{' '}
+            {r.breakEven.summarise.dollars === null
+              ? 'never in this window'
+              : `from turn ${r.breakEven.summarise.dollars}`}
+            ).
           </p>
         ) : null
       }

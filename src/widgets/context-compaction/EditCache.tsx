@@ -127,7 +127,15 @@ function PromptPicture({ r }: { r: EditResult }) {
   const ticks = x.ticks(width < 500 ? 4 : 8);
   const segH = 26;
   const stH = 20;
-  const rows = { beforeLabel: 14, before: 20, beforeStatus: 48, afterLabel: 96, after: 102, afterStatus: 130, axis: 164 };
+  const rows = {
+    beforeLabel: 14,
+    before: 20,
+    beforeStatus: 48,
+    afterLabel: 96,
+    after: 102,
+    afterStatus: 130,
+    axis: 164,
+  };
   const edit = r.applied.kind !== 'none' && r.editPoint < r.tokensBefore;
   return (
     <div ref={observe} className="cc-picture">
@@ -139,16 +147,29 @@ function PromptPicture({ r }: { r: EditResult }) {
         data-chart="prompt-blocks"
       >
         <desc>
-          Upper bar: the prompt the cache holds, and beneath it which of its cached tokens the next request still
-          uses (solid) and which became dead KV (hatched). Lower bar: the next prompt after the edit, and beneath it
-          the cache hit (solid) and the tokens to prefill again (hatched). The dashed rule marks the edit point.
+          Upper bar: the prompt the cache holds, and beneath it which of its cached tokens the next request
+          still uses (solid) and which became dead KV (hatched). Lower bar: the next prompt after the edit,
+          and beneath it the cache hit (solid) and the tokens to prefill again (hatched). The dashed rule
+          marks the edit point.
         </desc>
         <defs>
-          <pattern id="cc-hatch-miss" patternUnits="userSpaceOnUse" width={7} height={7} patternTransform="rotate(45)">
+          <pattern
+            id="cc-hatch-miss"
+            patternUnits="userSpaceOnUse"
+            width={7}
+            height={7}
+            patternTransform="rotate(45)"
+          >
             <rect width={7} height={7} style={{ fill: 'var(--chart-danger)', fillOpacity: 0.25 }} />
             <line x1={0} y1={0} x2={0} y2={7} style={{ stroke: 'var(--chart-danger)', strokeWidth: 3 }} />
           </pattern>
-          <pattern id="cc-hatch-dead" patternUnits="userSpaceOnUse" width={7} height={7} patternTransform="rotate(-45)">
+          <pattern
+            id="cc-hatch-dead"
+            patternUnits="userSpaceOnUse"
+            width={7}
+            height={7}
+            patternTransform="rotate(-45)"
+          >
             <rect width={7} height={7} style={{ fill: 'var(--chart-muted)', fillOpacity: 0.2 }} />
             <line x1={0} y1={0} x2={0} y2={7} style={{ stroke: 'var(--chart-muted)', strokeWidth: 2 }} />
           </pattern>
@@ -274,7 +295,15 @@ export function EditCache() {
   const keys = useMemo(
     () =>
       (Object.keys(editSchema) as (keyof typeof editSchema)[]).filter((k) => {
-        const specific = ['editTurn', 'span', 'summaryTokens', 'keepLast', 'stubTokens', 'docTokens', 'tokenPosition'];
+        const specific = [
+          'editTurn',
+          'span',
+          'summaryTokens',
+          'keepLast',
+          'stubTokens',
+          'docTokens',
+          'tokenPosition',
+        ];
         return !specific.includes(k) || (EDIT_CONTROLS[v.edit] ?? []).includes(k);
       }),
     [v.edit],
@@ -294,8 +323,20 @@ export function EditCache() {
       exportData={() => ({
         rows: r
           ? [
-              ...r.before.map((s) => ({ prompt: 'before', kind: s.kind, turn: s.turn, start: s.start, tokens: s.tokens })),
-              ...r.after.map((s) => ({ prompt: 'after', kind: s.kind, turn: s.turn, start: s.start, tokens: s.tokens })),
+              ...r.before.map((s) => ({
+                prompt: 'before',
+                kind: s.kind,
+                turn: s.turn,
+                start: s.start,
+                tokens: s.tokens,
+              })),
+              ...r.after.map((s) => ({
+                prompt: 'after',
+                kind: s.kind,
+                turn: s.turn,
+                start: s.start,
+                tokens: s.tokens,
+              })),
             ]
           : [],
         json: { parameters: v, result: r },
@@ -307,7 +348,9 @@ export function EditCache() {
               label="Edit point"
               value={
                 <span data-readout="edit-point" data-value={r.editPoint}>
-                  {r.applied.kind === 'none' || r.editPoint >= r.tokensBefore ? 'none' : `token ${n6(r.editPoint)}`}
+                  {r.applied.kind === 'none' || r.editPoint >= r.tokensBefore
+                    ? 'none'
+                    : `token ${n6(r.editPoint)}`}
                 </span>
               }
               formula={editSentence(r)}
@@ -356,12 +399,12 @@ export function EditCache() {
       caption={
         r && ri ? (
           <>
-            A session of {formatTokens(r.tokensBefore)}: system prompt, tool schemas and task (10k tokens), then{' '}
-            {v.turns} turns of model output and tool result. The cache holds every full {r.blockSize}-token block
-            before the latest tool result, which has just arrived. Each block&apos;s hash chains its parent&apos;s, so
-            the lookup stops at the first block that differs and nothing after it can hit, even content that did
-            not change. {ri.modelName} on {ri.tp} × {ri.acceleratorName} at {formatNumber(ri.mfu * 100)}% MFU (G ={' '}
-            {formatFlops(ri.flops, true)}).
+            A session of {formatTokens(r.tokensBefore)}: system prompt, tool schemas and task (10k tokens),
+            then {v.turns} turns of model output and tool result. The cache holds every full {r.blockSize}
+            -token block before the latest tool result, which has just arrived. Each block&apos;s hash chains
+            its parent&apos;s, so the lookup stops at the first block that differs and nothing after it can
+            hit, even content that did not change. {ri.modelName} on {ri.tp} × {ri.acceleratorName} at{' '}
+            {formatNumber(ri.mfu * 100)}% MFU (G = {formatFlops(ri.flops, true)}).
           </>
         ) : null
       }
@@ -372,13 +415,13 @@ export function EditCache() {
             grows by every turn that now sits after it. Raise it to 28: only the turns after the summary miss.
           </li>
           <li>
-            Pick <em>Change one token</em> at position 10 (a timestamp in the system prompt): one token costs a
-            full prefill of the whole prompt. Move it to 79,000: almost everything hits.
+            Pick <em>Change one token</em> at position 10 (a timestamp in the system prompt): one token costs
+            a full prefill of the whole prompt. Move it to 79,000: almost everything hits.
           </li>
           <li>
-            Pick <em>Prune old tool results</em> from turn 0: the context shrinks most, but the edit point sits
-            right after the task, so nearly all of what is left is prefilled again. <em>Insert a retrieved
-            document</em> before turn 39 instead of turn 5 and compare.
+            Pick <em>Prune old tool results</em> from turn 0: the context shrinks most, but the edit point
+            sits right after the task, so nearly all of what is left is prefilled again.{' '}
+            <em>Insert a retrieved document</em> before turn 39 instead of turn 5 and compare.
           </li>
         </ul>
       }

@@ -27,7 +27,12 @@ export const METRIC_AXIS: Record<Metric, { label: string; unit?: string; format:
   prefillTokens: { label: 'Cumulative prefilled tokens', unit: 'tokens', format: (v) => formatCount(v) },
 };
 
-export function breakEvenText(turn: number | null, r: PaybackResponse): string {
+export function breakEvenText(
+  turn: number | null,
+  r: PaybackResponse,
+  policy: 'summarise' | 'prune',
+): string {
+  if (r.runs[policy].compactions === 0) return 'no compaction in this window';
   if (turn === null)
     return r.runs.none.limitTurn !== null ? `not before turn ${r.runs.none.limitTurn} (the limit)` : 'never';
   if (turn === 0) return 'at once';
@@ -67,8 +72,9 @@ export function Payback() {
     const m: Marker[] = [];
     const s = r.breakEven.summarise[metric];
     const p = r.breakEven.prune[metric];
-    if (s !== null && s > 0) m.push({ kind: 'x', x: s, label: `summary pays back: turn ${s}`, tone: 'accent' });
-    if (p !== null && p > 0)
+    if (s !== null && s > 0 && r.runs.summarise.compactions > 0)
+      m.push({ kind: 'x', x: s, label: `summary pays back: turn ${s}`, tone: 'accent' });
+    if (p !== null && p > 0 && r.runs.prune.compactions > 0)
       m.push({ kind: 'x', x: p, label: `pruning pays back: turn ${p}`, tone: 'ok' });
     if (r.runs.none.limitTurn !== null)
       m.push({ kind: 'x', x: r.runs.none.limitTurn, label: 'no compaction: context limit', tone: 'danger' });
@@ -79,7 +85,9 @@ export function Payback() {
   const p1 = r?.runs.prune.turns.find((t) => t.compacted);
   // The turn of never compacting that the first compaction is compared with.
   const n1 = r ? (s1 ? r.runs.none.turns[s1.turn - 1] : r.runs.none.turns[0]) : undefined;
-  const served = r ? Math.min(r.runs.none.turns.length, r.runs.summarise.turns.length, r.runs.prune.turns.length) : 0;
+  const served = r
+    ? Math.min(r.runs.none.turns.length, r.runs.summarise.turns.length, r.runs.prune.turns.length)
+    : 0;
   const at = (p: Policy) => (r && served > 0 ? cumulative(r.runs[p], metric)[served - 1] : null);
   const ri = r?.replica;
 
@@ -110,7 +118,7 @@ export function Payback() {
               label="Summarising pays back"
               value={
                 <span data-readout="summary-break-even" data-value={r.breakEven.summarise[metric] ?? ''}>
-                  {breakEvenText(r.breakEven.summarise[metric], r)}
+                  {breakEvenText(r.breakEven.summarise[metric], r, 'summarise')}
                 </span>
               }
               formula={
@@ -124,10 +132,14 @@ export function Payback() {
               label="Pruning pays back"
               value={
                 <span data-readout="prune-break-even" data-value={r.breakEven.prune[metric] ?? ''}>
-                  {breakEvenText(r.breakEven.prune[metric], r)}
+                  {breakEvenText(r.breakEven.prune[metric], r, 'prune')}
                 </span>
               }
-              formula={p1 ? `no model call; re-prefills ${formatTokens(p1.prefillTokens)} after ${formatTokens(p1.cachedTokens)} still cached` : 'no pruning happens in this window'}
+              formula={
+                p1
+                  ? `no model call; re-prefills ${formatTokens(p1.prefillTokens)} after ${formatTokens(p1.cachedTokens)} still cached`
+                  : 'no pruning happens in this window'
+              }
             />
             {s1 ? (
               <Readout
@@ -148,15 +160,15 @@ export function Payback() {
                     {money(s1.summaryCallDollars)}
                   </span>
                 }
-                formula={`context × read price + summary × output price = ${formatCount(s1.compactedFrom)} × ${money((r.prices.inputPerMTok * r.prices.cacheReadMultiplier))}/MTok + ${formatCount(r.params.summaryTokens)} × ${money(r.prices.outputPerMTok)}/MTok`}
+                formula={`context × read price + summary × output price = ${formatCount(s1.compactedFrom)} × ${money(r.prices.inputPerMTok * r.prices.cacheReadMultiplier)}/MTok + ${formatCount(r.params.summaryTokens)} × ${money(r.prices.outputPerMTok)}/MTok`}
               />
             ) : null}
             <Readout
               label={`After turn ${served}`}
               value={
                 <span data-readout="totals">
-                  never {axis.format(at('none') ?? NaN)} · summarise {axis.format(at('summarise') ?? NaN)} · prune{' '}
-                  {axis.format(at('prune') ?? NaN)}
+                  never {axis.format(at('none') ?? NaN)} · summarise {axis.format(at('summarise') ?? NaN)} ·
+                  prune {axis.format(at('prune') ?? NaN)}
                 </span>
               }
               formula={
@@ -171,12 +183,13 @@ export function Payback() {
       caption={
         r && ri ? (
           <>
-            Start: {formatTokens(r.params.contextTokens)} cached; each turn adds {formatTokens(r.params.growthTokens)}{' '}
-            ({formatTokens(r.params.outputTokens)} of output) and prefills it. Summarising asks the model for a{' '}
-            {formatTokens(r.params.summaryTokens)} summary (dollars only: it is a decode, not a prefill), then
-            re-prefills it after the {formatTokens(r.params.headTokens)} head. Pruning replaces the tool results of all
-            but the last {r.params.keepLast} turns by {formatTokens(r.params.stubTokens)} stubs, in place, with no
-            model call. Dollars: cached input × {formatNumber(r.prices.cacheReadMultiplier)}, new input ×{' '}
+            Start: {formatTokens(r.params.contextTokens)} cached; each turn adds{' '}
+            {formatTokens(r.params.growthTokens)} ({formatTokens(r.params.outputTokens)} of output) and
+            prefills it. Summarising asks the model for a {formatTokens(r.params.summaryTokens)} summary
+            (dollars only: it is a decode, not a prefill), then re-prefills it after the{' '}
+            {formatTokens(r.params.headTokens)} head. Pruning replaces the tool results of all but the last{' '}
+            {r.params.keepLast} turns by {formatTokens(r.params.stubTokens)} stubs, in place, with no model
+            call. Dollars: cached input × {formatNumber(r.prices.cacheReadMultiplier)}, new input ×{' '}
             {formatNumber(r.prices.cacheWriteMultiplier)} of {money(r.prices.inputPerMTok)}/MTok, output{' '}
             {money(r.prices.outputPerMTok)}/MTok. Time: {ri.modelName} on {ri.tp} × {ri.acceleratorName} at{' '}
             {formatNumber(ri.mfu * 100)}% MFU. Lower chart: the prompt each policy sends.
@@ -187,16 +200,16 @@ export function Payback() {
         <ul>
           <li>
             Switch <em>Cost counted</em> to <em>Prefilled tokens</em>: compaction never pays back, because a
-            growing context costs no extra prefill while it stays cached. In <em>Prefill GPU time</em> it does,
-            because every new token attends to a shorter context.
+            growing context costs no extra prefill while it stays cached. In <em>Prefill GPU time</em> it
+            does, because every new token attends to a shorter context.
           </li>
           <li>
-            Set <em>Cache read ÷ input price</em> to 1 (no prompt-caching discount): every cached token now costs as
-            much as a new one and the summary pays back within a few turns.
+            Set <em>Cache read ÷ input price</em> to 1 (no prompt-caching discount): every cached token now
+            costs as much as a new one and the summary pays back within a few turns.
           </li>
           <li>
-            Set <em>Turns to come</em> to 8: the session ends before the summary pays back. Compacting late in a
-            session only costs.
+            Set <em>Turns to come</em> to 8: the session ends before the summary pays back. Compacting late in
+            a session only costs.
           </li>
         </ul>
       }

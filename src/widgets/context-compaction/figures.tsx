@@ -62,16 +62,19 @@ export function EditFig({ e, m }: { e: ProseEdit; m: EditMetric }) {
 }
 
 const PAY_METRICS = {
-  summaryBreakEvenDollars: (r: PaybackResponse) => breakEvenText(r.breakEven.summarise.dollars, r),
-  summaryBreakEvenSeconds: (r: PaybackResponse) => breakEvenText(r.breakEven.summarise.prefillSeconds, r),
-  pruneBreakEvenDollars: (r: PaybackResponse) => breakEvenText(r.breakEven.prune.dollars, r),
-  pruneBreakEvenSeconds: (r: PaybackResponse) => breakEvenText(r.breakEven.prune.prefillSeconds, r),
+  summaryBreakEvenDollars: (r: PaybackResponse) =>
+    breakEvenText(r.breakEven.summarise.dollars, r, 'summarise'),
+  summaryBreakEvenSeconds: (r: PaybackResponse) =>
+    breakEvenText(r.breakEven.summarise.prefillSeconds, r, 'summarise'),
+  pruneBreakEvenDollars: (r: PaybackResponse) => breakEvenText(r.breakEven.prune.dollars, r, 'prune'),
+  pruneBreakEvenSeconds: (r: PaybackResponse) => breakEvenText(r.breakEven.prune.prefillSeconds, r, 'prune'),
   limitTurn: (r: PaybackResponse) => `turn ${r.runs.none.limitTurn ?? '—'}`,
   firstTurnNone: (r: PaybackResponse) => money(r.runs.none.turns[0].dollars),
   firstTurnSummary: (r: PaybackResponse) => money(r.runs.summarise.turns[0].dollars),
   summaryCall: (r: PaybackResponse) => money(r.runs.summarise.turns[0].summaryCallDollars),
   firstTurnPrune: (r: PaybackResponse) => money(r.runs.prune.turns[0].dollars),
-  savingPerTurn: (r: PaybackResponse) => money(r.runs.none.turns[1].dollars - r.runs.summarise.turns[1].dollars),
+  savingPerTurn: (r: PaybackResponse) =>
+    money(r.runs.none.turns[1].dollars - r.runs.summarise.turns[1].dollars),
   reprefillSummary: (r: PaybackResponse) => formatDuration(r.runs.summarise.turns[0].prefillSeconds),
   reprefillPruneTokens: (r: PaybackResponse) => formatTokens(r.runs.prune.turns[0].prefillTokens),
   reprefillPrune: (r: PaybackResponse) => formatDuration(r.runs.prune.turns[0].prefillSeconds),
