@@ -23,7 +23,7 @@ export const grammarCostSchema = {
     default: 'tools',
     options: [
       { value: 'tools', label: 'Tool choice: anyOf of 1 to 32 tools' },
-      { value: 'maxLength', label: 'One string with maxLength 2 to 8' },
+      { value: 'maxLength', label: 'One string with maxLength 4 to 16' },
     ],
   },
 } satisfies ParamSchema;

@@ -1,0 +1,37 @@
+import { expect, expectWidgetsReady, test } from './fixtures';
+
+const PATH = '/lessons/07-09-what-grammars-cost';
+
+test.describe('Lesson 07.09 What Grammars Cost', () => {
+  test('loads clean; the real engine measures compile far above the per-step mask; the maxLength trap; the exercise', async ({ page, watch }) => {
+    test.setTimeout(120_000);
+    await page.goto(PATH);
+    await expect(page.locator('[data-widget]')).toHaveCount(1);
+    await expectWidgetsReady(page);
+    const w = page.locator('[data-widget="grammar-cost"]');
+    await expect(w.locator('[data-figure="cost-table"] tbody tr')).toHaveCount(6);
+    const ratio = Number(await w.locator('[data-readout="compile-in-steps"]').getAttribute('data-value'));
+    expect(ratio).toBeGreaterThan(100); // one compile costs hundreds of mask steps or more
+    await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.locator('article')).not.toContainText('NaN');
+    await expect(page.locator('article')).toContainText('the p99 mask happens 50 per second');
+    // The trap: the largest bound compiles slower than no bound.
+    await w.getByLabel('Schemas to compile').selectOption('maxLength');
+    await expect(w.locator('[data-figure="cost-table"] tr[data-size="16"]')).toBeAttached({ timeout: 90_000 });
+    await expect(w).toHaveAttribute('data-state', 'ready');
+    const compile = async (size: number) =>
+      Number((await w.locator(`[data-figure="cost-table"] tr[data-size="${size}"] td`).nth(1).innerText()).replace(/[^\d.]/g, ''));
+    expect(await compile(16)).toBeGreaterThan(await compile(0));
+    // Exercise.
+    const ex = page.locator('[data-exercise="07-09-tail-masks"]');
+    const input = ex.getByLabel(/Your answer/);
+    await input.fill('1');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'wrong');
+    await input.fill('50');
+    await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'correct');
+    expect(watch.consoleErrors).toEqual([]);
+    expect(watch.foreignRequests).toEqual([]);
+  });
+});
