@@ -2,6 +2,7 @@
  * Inline figures for lesson 07.12's prose, computed by the same worker methods as its widgets at their defaults
  * (runs shared through the worker's memo), so prose and widgets never disagree.
  */
+import { useEffect, useState } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
@@ -26,6 +27,24 @@ function Figure({ value, title }: { value: string | null; title?: string }) {
 }
 
 const SWEEP_DEFAULTS = defaultValues(sloSweepSchema);
+
+/**
+ * True once every widget on the page has drawn its first result: figures that need runs of their own (another
+ * node's sweep) wait for it, so they do not slow the widgets' first pictures down (one worker serves all).
+ */
+function useWidgetsReady(enabled: boolean): boolean {
+  const [ready, setReady] = useState(!enabled);
+  useEffect(() => {
+    if (!enabled || ready) return;
+    const t = setInterval(() => {
+      const all = document.querySelectorAll('[data-widget]');
+      const waiting = document.querySelectorAll('[data-widget]:not([data-state="ready"])');
+      if (all.length > 0 && waiting.length === 0) setReady(true);
+    }, 250);
+    return () => clearInterval(t);
+  }, [enabled, ready]);
+  return ready;
+}
 const GRID_DEFAULTS = defaultValues(leverGridSchema);
 
 type SweepStat =
@@ -54,7 +73,8 @@ export function SweepFig({
     ttftP90S: ttft ?? SWEEP_DEFAULTS.ttftP90S,
     node: node ?? SWEEP_DEFAULTS.node,
   });
-  const r = useSimulation('sloSweep', args).result;
+  const go = useWidgetsReady(args.node !== SWEEP_DEFAULTS.node);
+  const r = useSimulation('sloSweep', go ? args : null).result;
   if (!r) return <Figure value={null} />;
   const s = sweepSummary(r.points, args, SWEEP_DEFAULTS.pue);
   const text: Record<SweepStat, () => string> = {
