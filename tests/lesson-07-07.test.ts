@@ -191,3 +191,17 @@ describe('cumulative series of the tool block', () => {
     expect(s[5].prefilledCached).toBe(20_000); // written on turns 1 and 6
   });
 });
+
+describe('the tokenizer stays in the worker', () => {
+  it('no main-thread module of the lesson imports gpt-tokenizer', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../src/widgets/tool-schema/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => /\.tsx?$/.test(f));
+    expect(files.length).toBeGreaterThan(3);
+    for (const f of files) expect(readFileSync(new URL(f, dir), 'utf8')).not.toMatch(/from ['"]gpt-tokenizer/);
+    // The worker method imports it lazily (a dynamic import), never statically.
+    const worker = readFileSync(new URL('../src/worker/schemaMethods.ts', import.meta.url), 'utf8');
+    expect(worker).toMatch(/import\('gpt-tokenizer\/encoding\/o200k_base'\)/);
+    expect(worker).not.toMatch(/^import .*gpt-tokenizer/m);
+  });
+});
