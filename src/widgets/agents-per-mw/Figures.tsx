@@ -110,13 +110,16 @@ export function LeverFig({
   router,
   policy,
   stat,
+  tool,
 }: {
   router: EconRouterId;
   policy: EconPolicyId;
   stat: GridStat;
+  tool?: 'web' | 'shell';
 }) {
-  const args = gridArgs(GRID_DEFAULTS);
-  const r = useSimulation('leverGrid', args).result;
+  const args = gridArgs({ ...GRID_DEFAULTS, tool: tool ?? GRID_DEFAULTS.tool });
+  const go = useWidgetsReady(tool !== undefined);
+  const r = useSimulation('leverGrid', go ? args : null).result;
   const cell = r?.cells.find((c) => c.router === router && c.policy === policy);
   if (!cell) return <Figure value={null} />;
   const c = priceCell(cell, args.node, GRID_DEFAULTS);

@@ -230,9 +230,10 @@ export function LeverGrid() {
             the whole context is prefilled again, and agents per MW collapse.
           </li>
           <li>
-            Compare hold with TTL then offload: the same agents per MW here, because the SLO binds before
-            memory does, but hold pins several times more of the KV budget (the idle-held share of the rent).
-            Choose web or API tools, and the pauses grow longer.
+            Compare hold with TTL then offload: with the coding-agent mix they sustain the same agents,
+            because the SLO binds before memory does, but hold pins several times more of the KV budget (the
+            idle-held share of the rent). Then choose web or API calls, and shell commands: the two policies
+            come apart, in opposite directions.
           </li>
           <li>
             Double the GPU-hour price, then set electricity to $0.30/kWh: which part of the cost per session
