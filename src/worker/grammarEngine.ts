@@ -124,6 +124,20 @@ async function timedMask(matcher: Matcher): Promise<{ mask: Int32Array; maskUs: 
   return { mask, maskUs: (elapsed * 1000) / n };
 }
 
+/** Compile a schema once more, cold, and return the milliseconds (for a min-of-runs timing). */
+export function compileOnlyMs(schemaText: string, keepBounds = false): Promise<number> {
+  return serial(async () => {
+    const schema = prepareSchema(schemaText, keepBounds);
+    const { compiler } = await getEngine();
+    const t0 = performance.now();
+    const out = await captureEngineErrors(() => compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']));
+    const ms = performance.now() - t0;
+    if ('error' in out) throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
+    out.value.dispose();
+    return ms;
+  });
+}
+
 /** One engine, one job at a time: a trace's timings must not include another trace's work between its awaits. */
 let queue: Promise<unknown> = Promise.resolve();
 function serial<T>(fn: () => Promise<T>): Promise<T> {

@@ -59,7 +59,7 @@ export interface CostSweepResult {
 
 /** Compile each schema of a family cold with the real engine and trace one valid call; stream each point. */
 async function grammarCostSweep(req: CostSweepRequest, ctx: JobContext<CostPoint>): Promise<CostSweepResult> {
-  const { traceDocument } = await import('./grammarEngine');
+  const { traceDocument, compileOnlyMs } = await import('./grammarEngine');
   const specs =
     req.family === 'tools'
       ? TOOL_COUNTS.map((n) => ({ size: n, label: `${n} tool${n === 1 ? '' : 's'}`, schema: toolsSchema(n), doc: toolsDocument(n) }))
@@ -74,11 +74,13 @@ async function grammarCostSweep(req: CostSweepRequest, ctx: JobContext<CostPoint
     const t = await traceDocument(text, JSON.stringify(sp.doc), 1, true);
     setupMs = t.setup.vocabMs + t.setup.tokenizerInfoMs;
     const us = t.steps.map((s) => s.maskUs);
+    // The faster of two cold compiles: the machine's other work only ever adds time.
+    const again = await compileOnlyMs(text, true);
     const p: CostPoint = {
       size: sp.size,
       label: sp.label,
       schemaChars: text.length,
-      compileMs: t.compileMs,
+      compileMs: Math.min(t.compileMs, again),
       steps: t.steps.length,
       maskP50Us: percentile(us, 0.5),
       maskP99Us: percentile(us, 0.99),

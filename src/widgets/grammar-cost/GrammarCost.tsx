@@ -82,7 +82,7 @@ export function GrammarCost() {
                   {formatNumber(last.compileMs, 3)} ms
                 </span>
               }
-              formula={`${first.label}: ${formatNumber(first.compileMs, 3)} ms; measured cold, no grammar cache`}
+              formula={`${first.label}: ${formatNumber(first.compileMs, 3)} ms; faster of two cold compiles, no grammar cache`}
             />
             <Readout
               label={`Mask per step, ${last.label}`}
@@ -108,7 +108,7 @@ export function GrammarCost() {
       caption={
         <>
           Every point was measured in this browser just now: XGrammar (WebAssembly, in a worker) compiles the schema against the
-          200,019-token o200k vocabulary with its cache off, then one valid call is generated under the mask. Times on a log scale; the
+          200,019-token o200k vocabulary with its cache off (the faster of two compiles is shown), then one valid call is generated under the mask. Times on a log scale; the
           x axis is {isTools ? 'the number of tools the schema allows' : 'the bound on the string (0 = no bound)'}. Your numbers vary
           with the machine and what else it is doing.
         </>
