@@ -136,7 +136,7 @@ export function GrammarCost() {
               <thead>
                 <tr>
                   <th scope="col">Schema</th>
-                  <th scope="col">Chars</th>
+                  <th scope="col" className="so-col-detail">Chars</th>
                   <th scope="col">Compile</th>
                   <th scope="col">Mask median</th>
                   <th scope="col">Mask slowest</th>
@@ -146,7 +146,7 @@ export function GrammarCost() {
                 {points.map((p) => (
                   <tr key={p.label} data-size={p.size}>
                     <th scope="row">{p.label}</th>
-                    <td>{formatNumber(p.schemaChars)}</td>
+                    <td className="so-col-detail">{formatNumber(p.schemaChars)}</td>
                     <td>{formatNumber(p.compileMs, 3)} ms</td>
                     <td>{formatNumber(p.maskP50Us, 3)} µs</td>
                     <td>{formatNumber(ms(p.maskMaxUs), 3)} ms</td>
