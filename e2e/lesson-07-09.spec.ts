@@ -6,7 +6,7 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
   test('loads clean; the real engine measures compile far above the per-step mask; the maxLength trap; the exercise', async ({ page, watch }) => {
     test.setTimeout(120_000);
     await page.goto(PATH);
-    await expect(page.locator('[data-widget]')).toHaveCount(1);
+    await expect(page.locator('[data-widget]')).toHaveCount(2);
     await expectWidgetsReady(page);
     const w = page.locator('[data-widget="grammar-cost"]');
     await expect(w.locator('[data-figure="cost-table"] tbody tr')).toHaveCount(6);
@@ -33,5 +33,22 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
     await expect(ex).toHaveAttribute('data-result', 'correct');
     expect(watch.consoleErrors).toEqual([]);
     expect(watch.foreignRequests).toEqual([]);
+  });
+
+  test('grammar cache: with fixed tools the cache takes the compile out of p99 TTFT; one-shot schemas bring it back', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto(PATH);
+    await expectWidgetsReady(page);
+    const w = page.locator('[data-widget="grammar-cache"]');
+    const p99 = w.locator('[data-readout="p99-with"]');
+    const cached = Number(await p99.getAttribute('data-value'));
+    expect(cached).toBeLessThan(5);
+    expect(Number(await w.locator('[data-readout="hit-rate"]').getAttribute('data-value'))).toBeGreaterThan(0.9);
+    const box = w.getByRole('spinbutton', { name: /Distinct schemas/ });
+    await box.fill('100000');
+    await box.press('Enter');
+    await expect.poll(async () => Number(await p99.getAttribute('data-value'))).toBeGreaterThan(10 * cached);
+    await w.getByLabel('Grammar engine (compile times)').selectOption('llguidance');
+    await expect.poll(async () => Number(await p99.getAttribute('data-value'))).toBeLessThan(5);
   });
 });

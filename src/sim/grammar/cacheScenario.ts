@@ -1,0 +1,51 @@
+/**
+ * Lesson 07.09's fleet scenario: one H100 replica of Llama 3.1 8B serving coding agents whose every turn asks
+ * for structured output. An agent with fixed tools reuses a few schemas; a "one-shot" agent sends a new schema
+ * almost every turn. The fleet simulator (src/sim/fleet, docs/scenarios.md) charges a compile from the
+ * MaskBench-fitted preset on every grammar-cache miss, before the request is admitted, so it lands in TTFT.
+ */
+import type { Scenario } from '../fleet/scenario';
+
+export interface CacheScenarioParams {
+  preset: 'xgrammar' | 'llguidance';
+  /** Distinct schemas the agents' turns draw from. */
+  schemas: number;
+  /** Compiled grammars the replica keeps (LRU); 0 = no cache. */
+  cacheCapacity: number;
+  seed: number;
+}
+
+export function grammarCacheScenario(p: CacheScenarioParams): Scenario {
+  return {
+    name: `grammar-cache-${p.preset}-${p.schemas}-${p.cacheCapacity}`,
+    description: 'Coding agents on one replica; every turn is constrained by one of the app\u2019s schemas.',
+    seed: p.seed,
+    model: 'llama-3.1-8b',
+    hardware: { accelerator: 'h100-sxm', tp: 1 },
+    durationS: 600,
+    replicas: 1,
+    router: { kind: 'round-robin' },
+    kv: { blockSize: 256 },
+    policies: { structuredOutput: { compileTime: p.preset, cacheCapacity: p.cacheCapacity } },
+    workload: {
+      arrival: { kind: 'poisson', sessionsPerS: 0.1 },
+      sessions: 40,
+      classes: [
+        {
+          kind: 'agent',
+          name: 'coding-agent',
+          apps: 1,
+          systemTokens: { kind: 'constant', value: 3000 },
+          toolSchemaTokens: { kind: 'constant', value: 6000 },
+          taskTokens: { kind: 'lognormal', median: 400, sigma: 0.5 },
+          turns: { kind: 'uniform', min: 10, max: 30 },
+          outputTokens: { kind: 'lognormal', median: 150, sigma: 0.6, max: 2000 },
+          toolResultTokens: { kind: 'lognormal', median: 800, sigma: 0.8, max: 8000 },
+          toolLatency: { mix: [{ weight: 5, tool: 'local' }, { weight: 3, tool: 'shell' }, { weight: 1, tool: 'web' }] },
+          structuredOutput: { prob: 1, schemas: p.schemas },
+          weight: 1,
+        },
+      ],
+    },
+  } as Scenario;
+}
