@@ -29,7 +29,10 @@ export default tseslint.config(
     // The simulation core is deterministic: randomness comes from a seeded generator passed in.
     files: ['src/sim/**/*.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'Use the seeded Rng from src/sim/rng.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'Use the seeded Rng from src/sim/rng.ts.' },
+      ],
       'no-restricted-globals': ['error', 'window', 'document', 'localStorage'],
     },
   },

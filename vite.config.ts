@@ -36,7 +36,15 @@ export default defineConfig({
   ],
   worker: { format: 'es' },
   optimizeDeps: {
-    include: ['@mdx-js/react', 'comlink', 'd3', 'zustand', '@mlc-ai/web-xgrammar', 'gpt-tokenizer/encoding/o200k_base', 'gpt-tokenizer/esm/bpeRanks/o200k_base'],
+    include: [
+      '@mdx-js/react',
+      'comlink',
+      'd3',
+      'zustand',
+      '@mlc-ai/web-xgrammar',
+      'gpt-tokenizer/encoding/o200k_base',
+      'gpt-tokenizer/esm/bpeRanks/o200k_base',
+    ],
   },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   server: { host: '127.0.0.1' },

@@ -5,7 +5,10 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-export function timeRuns(runs: number, fn: () => void): { medianMs: number; minMs: number; samplesMs: number[] } {
+export function timeRuns(
+  runs: number,
+  fn: () => void,
+): { medianMs: number; minMs: number; samplesMs: number[] } {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();

@@ -39,20 +39,30 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   return v;
 }
 
-export function numberFlag(args: ParsedArgs, name: string, opts: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
+export function numberFlag(
+  args: ParsedArgs,
+  name: string,
+  opts: { min?: number; max?: number; integer?: boolean } = {},
+): number | undefined {
   const s = stringFlag(args, name);
   if (s === undefined) return undefined;
   const n = Number(s);
   if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${s}"`);
-  if (opts.integer && !Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number, got "${s}"`);
-  if (opts.min !== undefined && n < opts.min) throw new UsageError(`--${name} must be at least ${opts.min}, got ${n}`);
-  if (opts.max !== undefined && n > opts.max) throw new UsageError(`--${name} must be at most ${opts.max}, got ${n}`);
+  if (opts.integer && !Number.isInteger(n))
+    throw new UsageError(`--${name} must be a whole number, got "${s}"`);
+  if (opts.min !== undefined && n < opts.min)
+    throw new UsageError(`--${name} must be at least ${opts.min}, got ${n}`);
+  if (opts.max !== undefined && n > opts.max)
+    throw new UsageError(`--${name} must be at most ${opts.max}, got ${n}`);
   return n;
 }
 
 /** Reject flags a command does not know, so a typo is not silently ignored. */
 export function checkKnownFlags(args: ParsedArgs, known: readonly string[]): void {
   for (const name of args.flags.keys()) {
-    if (!known.includes(name)) throw new UsageError(`unknown flag --${name} (known: ${known.map((k) => '--' + k).join(', ') || 'none'})`);
+    if (!known.includes(name))
+      throw new UsageError(
+        `unknown flag --${name} (known: ${known.map((k) => '--' + k).join(', ') || 'none'})`,
+      );
   }
 }

@@ -6,12 +6,25 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from './args';
 import { COMMANDS } from './commands/index';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 function help(): string {
-  const lines = [`serving-agents-lab sim ${pkg.version}`, '', 'Usage: npm run sim -- <command> [flags]', '', 'Commands:'];
+  const lines = [
+    `serving-agents-lab sim ${pkg.version}`,
+    '',
+    'Usage: npm run sim -- <command> [flags]',
+    '',
+    'Commands:',
+  ];
   for (const c of COMMANDS) lines.push(`  ${c.usage}`, `      ${c.summary}`);
-  lines.push('  version', '      print the version', '', 'Every command prints JSON on stdout. See docs/cli.md.');
+  lines.push(
+    '  version',
+    '      print the version',
+    '',
+    'Every command prints JSON on stdout. See docs/cli.md.',
+  );
   return lines.join('\n');
 }
 
@@ -22,12 +35,20 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === 'version' || name === '--version') {
-    process.stdout.write(JSON.stringify({ name: 'serving-agents-lab', version: pkg.version, commands: COMMANDS.map((c) => c.name) }) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        name: 'serving-agents-lab',
+        version: pkg.version,
+        commands: COMMANDS.map((c) => c.name),
+      }) + '\n',
+    );
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`sim: unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')}, version\n`);
+    process.stderr.write(
+      `sim: unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')}, version\n`,
+    );
     return 2;
   }
   try {

@@ -11,14 +11,13 @@ for (const file of ['scenarios/routers/8x-cache-aware.json', 'scenarios/chat-vs-
     const scenario = JSON.parse(readFileSync(file, 'utf8'));
     const inNode = JSON.stringify(runScenarioSync(scenario, { includeSeries: false }).metrics);
     await page.goto('/');
-    const inBrowser = await page.evaluate(
-      async (sc) => {
-        const debug = (window as unknown as { __salDebug: { call(m: string, a: unknown): Promise<{ metrics: unknown }> } }).__salDebug;
-        const r = await debug.call('runFleet', { scenario: sc, includeSeries: false });
-        return JSON.stringify(r.metrics);
-      },
-      scenario,
-    );
+    const inBrowser = await page.evaluate(async (sc) => {
+      const debug = (
+        window as unknown as { __salDebug: { call(m: string, a: unknown): Promise<{ metrics: unknown }> } }
+      ).__salDebug;
+      const r = await debug.call('runFleet', { scenario: sc, includeSeries: false });
+      return JSON.stringify(r.metrics);
+    }, scenario);
     expect(inBrowser.length).toBeGreaterThan(1000);
     expect(inBrowser).toBe(inNode);
   });

@@ -3,7 +3,10 @@ import { expect, test } from './fixtures';
 const PATH = '/lessons/07-04-kv-memory-hierarchy';
 
 test.describe('KV footprint calculator (the whole pipe: controls → store/URL → worker → core → chart)', () => {
-  test('computes the published figure and moves the key output the way the lesson teaches', async ({ page, watch }) => {
+  test('computes the published figure and moves the key output the way the lesson teaches', async ({
+    page,
+    watch,
+  }) => {
     await page.goto(PATH);
     const widget = page.locator('[data-widget="kv-footprint"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
@@ -22,7 +25,9 @@ test.describe('KV footprint calculator (the whole pipe: controls → store/URL �
     expect(watch.consoleErrors).toEqual([]);
   });
 
-  test('the URL round-trips the widget state, and hand-edited values are clamped with a notice', async ({ page }) => {
+  test('the URL round-trips the widget state, and hand-edited values are clamped with a notice', async ({
+    page,
+  }) => {
     await page.goto(PATH);
     const widget = page.locator('[data-widget="kv-footprint"]');
     await widget.getByLabel('Model').selectOption('qwen3-32b');
@@ -94,14 +99,20 @@ test.describe('KV footprint calculator (the whole pipe: controls → store/URL �
     const widget = page.locator('[data-widget="kv-footprint"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
     await widget.getByRole('button', { name: 'Export' }).click();
-    const [csv] = await Promise.all([page.waitForEvent('download'), widget.getByRole('menuitem', { name: 'Data (CSV)' }).click()]);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      widget.getByRole('menuitem', { name: 'Data (CSV)' }).click(),
+    ]);
     expect(csv.suggestedFilename()).toBe('kv-footprint.csv');
     const text = await (await csv.createReadStream()).toArray();
     const body = Buffer.concat(text).toString('utf8');
     expect(body.split('\n')[0]).toBe('model,kvBytesPerToken,contextTokens,contextBytes');
     expect(body).toContain('Llama 3.1 70B,327680,100000,32768000000');
     await widget.getByRole('button', { name: 'Export' }).click();
-    const [svg] = await Promise.all([page.waitForEvent('download'), widget.getByRole('menuitem', { name: 'Figure (SVG)' }).click()]);
+    const [svg] = await Promise.all([
+      page.waitForEvent('download'),
+      widget.getByRole('menuitem', { name: 'Figure (SVG)' }).click(),
+    ]);
     const svgText = Buffer.concat(await (await svg.createReadStream()).toArray()).toString('utf8');
     expect(svgText).toMatch(/^<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svgText).not.toContain('var(--');
@@ -119,7 +130,9 @@ test.describe('KV footprint calculator (the whole pipe: controls → store/URL �
     await page.goto(PATH);
     const widget = page.locator('[data-widget="kv-footprint"]').first();
     await expect(widget).toHaveAttribute('data-state', 'ready');
-    await page.evaluate(() => (window as unknown as { __salDebug: { crashWorker(ms: number): void } }).__salDebug.crashWorker(500));
+    await page.evaluate(() =>
+      (window as unknown as { __salDebug: { crashWorker(ms: number): void } }).__salDebug.crashWorker(500),
+    );
     await widget.getByLabel('Accelerator').selectOption('b200');
     await expect(widget).toHaveAttribute('data-state', 'error');
     await expect(widget.getByRole('alert')).toContainText('stopped unexpectedly');
@@ -131,13 +144,19 @@ test.describe('KV footprint calculator (the whole pipe: controls → store/URL �
   test('the worker bridge streams frames in order and a cancelled job stops', async ({ page }) => {
     await page.goto(PATH);
     const r = await page.evaluate(() =>
-      (window as unknown as { __salDebug: { cancelSelfTest(n: number): Promise<{ frames: number[]; outcome: string }> } }).__salDebug.cancelSelfTest(3),
+      (
+        window as unknown as {
+          __salDebug: { cancelSelfTest(n: number): Promise<{ frames: number[]; outcome: string }> };
+        }
+      ).__salDebug.cancelSelfTest(3),
     );
     expect(r.frames).toEqual([0, 1, 2]);
     expect(r.outcome).toBe('rejected:cancelled');
   });
 
-  test('the exercise rejects a wrong answer, accepts the computed one, and remembers it', async ({ page }) => {
+  test('the exercise rejects a wrong answer, accepts the computed one, and remembers it', async ({
+    page,
+  }) => {
     await page.goto(PATH);
     const ex = page.locator('[data-exercise="07-04-contexts-per-replica"]');
     const input = ex.getByLabel(/Your answer/);

@@ -15,7 +15,9 @@ function traceWithBadLine(n: number, badLine: number): string {
   for (let i = 0; i < n; i++) {
     const blocks = 4 + i;
     const ids = Array.from({ length: blocks }, (_, k) => k);
-    lines.push(JSON.stringify({ timestamp: i * 1000, input_length: blocks * 512, output_length: 100, hash_ids: ids }));
+    lines.push(
+      JSON.stringify({ timestamp: i * 1000, input_length: blocks * 512, output_length: 100, hash_ids: ids }),
+    );
   }
   lines[badLine - 1] = '{"timestamp": 5, "input_length": -3, "output_length": 10, "hash_ids": [0]}';
   return lines.join('\n') + '\n';
@@ -29,9 +31,16 @@ async function gotoReady(page: Page) {
 }
 
 test.describe('Lesson 07.01 The Agent Workload', () => {
-  test('loads without console errors or foreign requests; every widget and inline figure is computed', async ({ page, watch }) => {
+  test('loads without console errors or foreign requests; every widget and inline figure is computed', async ({
+    page,
+    watch,
+  }) => {
     await gotoReady(page);
-    await expect(page.locator('[data-widget="trajectory-anatomy"] svg[data-chart="turn-columns"] rect[data-turn]').first()).toBeAttached();
+    await expect(
+      page
+        .locator('[data-widget="trajectory-anatomy"] svg[data-chart="turn-columns"] rect[data-turn]')
+        .first(),
+    ).toBeAttached();
     await expect(page.locator('[data-widget="traffic-shape"] svg[data-chart="cdf"]').first()).toBeAttached();
     // Inline figures of the prose and the table come from the worker: none is left pending.
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0);
@@ -42,13 +51,17 @@ test.describe('Lesson 07.01 The Agent Workload', () => {
     expect(watch.foreignRequests).toEqual([]);
   });
 
-  test('trajectory: switching agent → chat drops the input:output ratio by more than an order of magnitude', async ({ page }) => {
+  test('trajectory: switching agent → chat drops the input:output ratio by more than an order of magnitude', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="trajectory-anatomy"]');
     const io = w.locator('[data-readout="io-ratio"]');
     const agent = await ratio(io);
     expect(agent).toBeGreaterThan(50);
-    const share = Number(((await w.locator('[data-readout="prefix-share"]').textContent()) ?? '').replace('%', ''));
+    const share = Number(
+      ((await w.locator('[data-readout="prefix-share"]').textContent()) ?? '').replace('%', ''),
+    );
     expect(share).toBeGreaterThan(90);
     await w.getByLabel('Session', { exact: true }).selectOption('chat');
     await expect(page).toHaveURL(/trajectory-anatomy\.kind=chat/);
@@ -62,7 +75,9 @@ test.describe('Lesson 07.01 The Agent Workload', () => {
     await expect.poll(async () => ratio(io)).toBeGreaterThan(agent);
   });
 
-  test('traffic shape: chat traffic has a ratio an order of magnitude below agent traffic', async ({ page }) => {
+  test('traffic shape: chat traffic has a ratio an order of magnitude below agent traffic', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="traffic-shape"]');
     const io = w.locator('[data-readout="io-ratio"]');
@@ -72,11 +87,20 @@ test.describe('Lesson 07.01 The Agent Workload', () => {
     await expect.poll(async () => ratio(io)).toBeLessThan(agent / 10);
   });
 
-  test('the file picker reads a trace with a malformed line: the line is reported, the rest is measured', async ({ page, watch }) => {
+  test('the file picker reads a trace with a malformed line: the line is reported, the rest is measured', async ({
+    page,
+    watch,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="traffic-shape"]');
     const box = w.locator('[data-trace-state]');
-    await w.getByLabel(/Trace file/).setInputFiles({ name: 'my-trace.jsonl', mimeType: 'application/json', buffer: Buffer.from(traceWithBadLine(12, 3)) });
+    await w
+      .getByLabel(/Trace file/)
+      .setInputFiles({
+        name: 'my-trace.jsonl',
+        mimeType: 'application/json',
+        buffer: Buffer.from(traceWithBadLine(12, 3)),
+      });
     await expect(box).toHaveAttribute('data-trace-state', 'ready');
     await expect(box.locator('[data-trace-errors]')).toHaveAttribute('data-trace-errors', '1');
     await expect(box.locator('[data-error-line="3"]')).toContainText('line 3');
@@ -86,7 +110,9 @@ test.describe('Lesson 07.01 The Agent Workload', () => {
     await expect(w.locator('[data-readout="trace-hit-ratio"]')).toHaveText(/%$/);
     await expect(w.locator('svg[data-chart="cdf"]').first()).toContainText('Your trace: my-trace.jsonl');
     // A file that is not a trace: a reason, not a crash; the widget stays ready.
-    await w.getByLabel(/Trace file/).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\nworld\n') });
+    await w
+      .getByLabel(/Trace file/)
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\nworld\n') });
     await expect(box).toHaveAttribute('data-trace-state', 'error');
     await expect(box).toContainText('line 1');
     await expect(w).toHaveAttribute('data-state', 'ready');

@@ -22,9 +22,14 @@ async function setNumber(widget: Locator, name: RegExp, v: number) {
 }
 
 test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
-  test('loads without console errors or foreign requests; both widgets and every inline figure are computed', async ({ page, watch }) => {
+  test('loads without console errors or foreign requests; both widgets and every inline figure are computed', async ({
+    page,
+    watch,
+  }) => {
     await gotoReady(page);
-    await expect(page.locator('[data-widget="kv-footprint"] svg[data-chart="line"] path').first()).toBeAttached();
+    await expect(
+      page.locator('[data-widget="kv-footprint"] svg[data-chart="line"] path').first(),
+    ).toBeAttached();
     const ladder = page.locator('[data-widget="memory-ladder"]');
     await expect(ladder.locator('svg[data-chart="memory-ladder"] [data-tier]')).toHaveCount(4);
     await expect(ladder.locator('svg[data-chart="bar"]')).toBeAttached();
@@ -37,7 +42,9 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     expect(watch.foreignRequests).toEqual([]);
   });
 
-  test('the ladder’s defaults: 13 contexts in HBM, 30 in DRAM, every tier below reloads faster than recompute', async ({ page }) => {
+  test('the ladder’s defaults: 13 contexts in HBM, 30 in DRAM, every tier below reloads faster than recompute', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="memory-ladder"]');
     await expect(w.locator('[data-readout="contexts-hbm"]')).toHaveAttribute('data-value', '13');
@@ -45,12 +52,17 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     await expect(w.locator('[data-readout="placement"]')).toHaveText('13 HBM · 30 DRAM · 122 pool · 35 NVMe');
     await expect(w.locator('[data-readout="reload-dram"]')).toHaveText('81.9 ms');
     const recompute = await value(w.locator('[data-readout="recompute"]'));
-    for (const t of ['dram', 'nvme', 'remote']) expect(await value(w.locator(`[data-readout="reload-${t}"]`))).toBeLessThan(recompute);
+    for (const t of ['dram', 'nvme', 'remote'])
+      expect(await value(w.locator(`[data-readout="reload-${t}"]`))).toBeLessThan(recompute);
     // The same HBM count as the calculator above it.
-    await expect(page.locator('[data-widget="kv-footprint"] [data-readout="concurrent-contexts"]')).toHaveText('13');
+    await expect(
+      page.locator('[data-widget="kv-footprint"] [data-readout="concurrent-contexts"]'),
+    ).toHaveText('13');
   });
 
-  test('more host DRAM holds more contexts (at the same reload time), and takes agents from the slower tiers', async ({ page }) => {
+  test('more host DRAM holds more contexts (at the same reload time), and takes agents from the slower tiers', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="memory-ladder"]');
     const holds = w.locator('[data-readout="holds-dram"]');
@@ -65,7 +77,9 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     await expect.poll(() => value(w.locator('[data-readout="wait-nvme"]'))).toBeLessThan(nvmeWaiting);
   });
 
-  test('a faster link lowers the reload time: TCP → Mooncake’s RDMA engine for the pool, Gen4 → Gen5 drives', async ({ page }) => {
+  test('a faster link lowers the reload time: TCP → Mooncake’s RDMA engine for the pool, Gen4 → Gen5 drives', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="memory-ladder"]');
     const pool = w.locator('[data-readout="reload-remote"]');
@@ -83,7 +97,9 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     await expect.poll(() => value(nvme)).toBeLessThan(gen4 / 1.9);
   });
 
-  test('the ladder chart reads out a tier from the keyboard, and the state survives a reload', async ({ page }) => {
+  test('the ladder chart reads out a tier from the keyboard, and the state survives a reload', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="memory-ladder"]');
     const chart = w.locator('svg[data-chart="memory-ladder"]');
@@ -93,7 +109,9 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     await page.keyboard.press('ArrowRight');
     await expect(live).toContainText('HBM; KV capacity: 435 GB');
     await page.keyboard.press('ArrowRight');
-    await expect(live).toContainText('Host DRAM; KV capacity: 1 TB; Bandwidth into HBM: 400 GB/s; Contexts it holds: 30; Reload one context: 81.9 ms');
+    await expect(live).toContainText(
+      'Host DRAM; KV capacity: 1 TB; Bandwidth into HBM: 400 GB/s; Contexts it holds: 30; Reload one context: 81.9 ms',
+    );
     await w.getByLabel('Node', { exact: true }).selectOption('dgx-b200');
     await expect(w.locator('[data-readout="contexts-hbm"]')).toHaveAttribute('data-value', '35');
     await page.reload();
@@ -109,14 +127,21 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="memory-ladder"]');
     await w.getByRole('button', { name: 'Export' }).click();
-    const [csv] = await Promise.all([page.waitForEvent('download'), w.getByRole('menuitem', { name: 'Data (CSV)' }).click()]);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      w.getByRole('menuitem', { name: 'Data (CSV)' }).click(),
+    ]);
     expect(csv.suggestedFilename()).toBe('memory-ladder.csv');
     const body = Buffer.concat(await (await csv.createReadStream()).toArray()).toString('utf8');
-    expect(body.split('\n')[0]).toBe('tier,capacityBytes,bandwidthBytesPerS,latencyS,path,contexts,reloadS,recomputeS,agentsWaiting');
+    expect(body.split('\n')[0]).toBe(
+      'tier,capacityBytes,bandwidthBytesPerS,latencyS,path,contexts,reloadS,recomputeS,agentsWaiting',
+    );
     expect(body).toContain('Host DRAM,1000000000000,400000000000');
   });
 
-  test('the exercises: 13 contexts in HBM, and one context back from DRAM in about 82 ms', async ({ page }) => {
+  test('the exercises: 13 contexts in HBM, and one context back from DRAM in about 82 ms', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const ex = page.locator('[data-exercise="07-04-contexts-per-replica"]');
     await ex.getByLabel(/Your answer/).fill('20');

@@ -20,7 +20,10 @@ async function setNumber(w: Locator, name: RegExp, v: string) {
 }
 
 test.describe('Lesson 07.07 The Tool Schema Tax', () => {
-  test('loads without console errors or foreign requests; widgets ready; every inline figure computed', async ({ page, watch }) => {
+  test('loads without console errors or foreign requests; widgets ready; every inline figure computed', async ({
+    page,
+    watch,
+  }) => {
     await gotoReady(page);
     await expect(page.locator('[data-widget="tool-schema-tax"] svg[data-chart]').first()).toBeAttached();
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0);
@@ -48,7 +51,9 @@ test.describe('Lesson 07.07 The Tool Schema Tax', () => {
     await expect.poll(async () => value(w.locator('[data-readout="saving"]'))).toBeLessThan(0);
   });
 
-  test('tool schema tax: invalid pasted JSON shows a located error and the widget stays usable', async ({ page }) => {
+  test('tool schema tax: invalid pasted JSON shows a located error and the widget stays usable', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="tool-schema-tax"]');
     const box = w.getByLabel(/Your own tool definitions/);
@@ -59,7 +64,9 @@ test.describe('Lesson 07.07 The Tool Schema Tax', () => {
     await expect(w).toHaveAttribute('data-state', 'ready');
     expect(await value(w.locator('[data-readout="tool-tokens"]'))).toBe(4427);
     // Fix it: the widget counts the pasted tool.
-    await box.fill('[{"name": "ping", "description": "Ping a host.", "input_schema": {"type": "object", "properties": {"host": {"type": "string"}}}}]');
+    await box.fill(
+      '[{"name": "ping", "description": "Ping a host.", "input_schema": {"type": "object", "properties": {"host": {"type": "string"}}}}]',
+    );
     await w.getByRole('button', { name: 'Count these' }).click();
     await expect(w.getByRole('alert')).toHaveCount(0);
     await expect(w.getByText('Counting your 1 tool.')).toBeVisible();
@@ -82,10 +89,16 @@ test.describe('Lesson 07.07 The Tool Schema Tax', () => {
     await expect.poll(async () => value(hit)).toBe(0);
     expect(await value(w.locator('[data-readout="prefilled"]'))).toBe(500940);
     // The strip shows the tool block re-prefilled on the last turn.
-    await expect(w.locator('[data-figure="prompt-strip"] li[data-kind="tools"]')).toHaveAttribute('data-hit', '0');
+    await expect(w.locator('[data-figure="prompt-strip"] li[data-kind="tools"]')).toHaveAttribute(
+      'data-hit',
+      '0',
+    );
     await w.getByLabel('Prompt layout (read-outs)').selectOption('tools-first');
     await expect.poll(async () => value(hit)).toBeGreaterThan(0.9);
-    await expect(w.locator('[data-figure="prompt-strip"] li[data-kind="tools"]')).toHaveAttribute('data-hit', '4427');
+    await expect(w.locator('[data-figure="prompt-strip"] li[data-kind="tools"]')).toHaveAttribute(
+      'data-hit',
+      '4427',
+    );
   });
 
   test('exercise: accepts the core answer, rejects a wrong one', async ({ page }) => {

@@ -28,7 +28,10 @@ async function setNumber(widget: Locator, name: RegExp, value: number) {
 }
 
 test.describe('Lesson 07.10 Long-Context Prefill', () => {
-  test('loads without console errors; every widget reaches ready; figures and exercises are there', async ({ page, watch }) => {
+  test('loads without console errors; every widget reaches ready; figures and exercises are there', async ({
+    page,
+    watch,
+  }) => {
     await page.goto(PATH);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Long-Context Prefill');
     await expect(page.locator('[data-widget]')).toHaveCount(3);
@@ -53,7 +56,10 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     expect(watch.foreignRequests).toEqual([]);
   });
 
-  test('timeline: a smaller chunk lowers the decodes’ largest gap and raises the long prompt’s TTFT', async ({ page, watch }) => {
+  test('timeline: a smaller chunk lowers the decodes’ largest gap and raises the long prompt’s TTFT', async ({
+    page,
+    watch,
+  }) => {
     await page.goto(PATH);
     const widget = page.locator('[data-widget="chunked-prefill-timeline"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
@@ -111,11 +117,16 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     await expect(plot).toHaveAttribute('data-current-iteration', String(last));
     await expect(widget.locator('[data-readout="progress"]')).toHaveText('100%');
     await widget.getByRole('button', { name: 'Play' }).click();
-    await expect.poll(async () => Number(await plot.getAttribute('data-current-iteration'))).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await plot.getAttribute('data-current-iteration')))
+      .toBeGreaterThan(0);
     await widget.getByRole('button', { name: 'Pause' }).click();
   });
 
-  test('trade-off: a range of chunk sizes meets both SLOs; a tighter gap SLO narrows it from above', async ({ page, watch }) => {
+  test('trade-off: a range of chunk sizes meets both SLOs; a tighter gap SLO narrows it from above', async ({
+    page,
+    watch,
+  }) => {
     await page.goto(PATH);
     const widget = page.locator('[data-widget="chunk-size-tradeoff"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
@@ -153,7 +164,9 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     expect(await figure(widget.locator('[data-readout="speedup-match"]'))).toBeGreaterThan(2);
     // A faster kernel saves more, but at 4× still less than the hit rate.
     await setNumber(widget, /^Attention kernel speed-up/, 4);
-    await expect.poll(() => figure(widget.locator('[data-readout="kernel-saving"]'))).toBeGreaterThan(kernelSaving);
+    await expect
+      .poll(() => figure(widget.locator('[data-readout="kernel-saving"]')))
+      .toBeGreaterThan(kernelSaving);
     expect(await figure(widget.locator('[data-readout="kernel-saving"]'))).toBeLessThan(hitSaving);
     expect(watch.consoleErrors).toEqual([]);
   });
@@ -187,7 +200,13 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     await expect(kEx).toContainText('4.2×');
     // Saved with progress: still correct after a reload.
     await page.reload();
-    await expect(page.locator('[data-exercise="07-10-largest-gap"]')).toHaveAttribute('data-result', 'correct');
-    await expect(page.locator('[data-exercise="07-10-kernel-to-match"]')).toHaveAttribute('data-result', 'correct');
+    await expect(page.locator('[data-exercise="07-10-largest-gap"]')).toHaveAttribute(
+      'data-result',
+      'correct',
+    );
+    await expect(page.locator('[data-exercise="07-10-kernel-to-match"]')).toHaveAttribute(
+      'data-result',
+      'correct',
+    );
   });
 });

@@ -17,7 +17,9 @@ for (const lesson of LESSONS) {
   test(`lesson ${lesson.number} loads, with its objectives and ready widgets`, async ({ page, watch }) => {
     await page.goto(`/lessons/${lesson.slug}`);
     await expect(page.getByRole('heading', { level: 1, name: lesson.title })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Learning objectives' }).getByRole('listitem')).toHaveCount(lesson.objectives.length);
+    await expect(page.getByRole('region', { name: 'Learning objectives' }).getByRole('listitem')).toHaveCount(
+      lesson.objectives.length,
+    );
     await expect(page.getByRole('navigation', { name: 'On this page' })).toBeAttached();
     await expectWidgetsReady(page);
     expect(watch.consoleErrors).toEqual([]);
@@ -55,7 +57,10 @@ test('navigation: cards, next/previous, reload on a deep path, unknown path', as
 test('progress: mark as done survives a reload and shows on the home page', async ({ page }) => {
   await page.goto('/lessons/07-02-session-affinity');
   await page.getByRole('button', { name: 'Mark lesson as done' }).click();
-  await expect(page.getByRole('button', { name: /Done \(click to undo\)/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: /Done \(click to undo\)/ })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await page.reload();
   await expect(page.getByRole('button', { name: /Done \(click to undo\)/ })).toBeVisible();
   await page.goto('/');
@@ -65,7 +70,12 @@ test('progress: mark as done survives a reload and shows on the home page', asyn
 
 test('progress: a corrupt saved record is recovered with a notice, not a crash', async ({ page, watch }) => {
   await page.goto('/');
-  await page.evaluate(() => localStorage.setItem('serving-agents-lab.progress', '{"version":2,"lessons":{"07-01-the-agent-workload":{"status":"done"},"x":42'));
+  await page.evaluate(() =>
+    localStorage.setItem(
+      'serving-agents-lab.progress',
+      '{"version":2,"lessons":{"07-01-the-agent-workload":{"status":"done"},"x":42',
+    ),
+  );
   await page.reload();
   const notice = page.locator('[data-notice="progress"]');
   await expect(notice).toContainText('could not be read');
@@ -85,11 +95,15 @@ test('theme preference applies and persists', async ({ page }) => {
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
-test('accessibility: no serious or critical axe violations on the home and a widget page', async ({ page }) => {
+test('accessibility: no serious or critical axe violations on the home and a widget page', async ({
+  page,
+}) => {
   for (const path of ['/', '/lessons/07-04-kv-memory-hierarchy']) {
     await page.goto(path);
     await expectWidgetsReady(page);
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
     const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(bad.map((v) => `${path}: ${v.id} (${v.nodes.length}) ${v.help}`)).toEqual([]);
   }

@@ -18,7 +18,12 @@ function run(cmd, args, env = {}) {
 }
 
 // 1. Unit and property tests.
-const unitCode = run('node_modules/.bin/vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/unit-results.json']);
+const unitCode = run('node_modules/.bin/vitest', [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  '--outputFile.json=test-results/unit-results.json',
+]);
 if (existsSync('test-results/unit-results.json')) {
   const r = JSON.parse(readFileSync('test-results/unit-results.json', 'utf8'));
   passed += r.numPassedTests ?? 0;

@@ -34,12 +34,16 @@ const services: Services = {
   /** Start the worker's slow self-test, cancel it after `cancelAfter` frames, report what arrived. */
   async cancelSelfTest(cancelAfter: number) {
     const frames: number[] = [];
-    const job = services.sim.call('selfTest', { mode: 'slow' }, {
-      onFrame: (f) => {
-        frames.push(f);
-        if (frames.length === cancelAfter) job.cancel();
+    const job = services.sim.call(
+      'selfTest',
+      { mode: 'slow' },
+      {
+        onFrame: (f) => {
+          frames.push(f);
+          if (frames.length === cancelAfter) job.cancel();
+        },
       },
-    });
+    );
     const outcome = await job.result.then(
       (r) => `resolved:${r}`,
       (e: unknown) => `rejected:${e instanceof Error ? e.message : String(e)}`,

@@ -63,7 +63,9 @@ describe('computeFootprint', () => {
   });
 
   it('the worker method validates ids with a clear message', () => {
-    expect(() => methods.kvFootprint({ ...base, modelId: 'gpt-9', acceleratorId: 'h100-sxm' })).toThrow(/Unknown model "gpt-9"/);
+    expect(() => methods.kvFootprint({ ...base, modelId: 'gpt-9', acceleratorId: 'h100-sxm' })).toThrow(
+      /Unknown model "gpt-9"/,
+    );
     const ok = methods.kvFootprint({ ...base, modelId: 'llama-3.1-8b', acceleratorId: 'h100-sxm' });
     expect(ok.perModel).toHaveLength(MODELS.length);
     expect(ok.kvBytesPerToken).toBe(131_072);

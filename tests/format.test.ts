@@ -4,7 +4,18 @@ import * as f from '../src/lib/format';
 
 describe('format', () => {
   it('never shows NaN, Infinity or undefined', () => {
-    for (const fn of [f.formatNumber, f.formatTokens, f.formatBytes, f.formatBandwidth, f.formatDuration, f.formatMoney, f.formatPercent, f.formatRatio, f.formatCount, f.formatPower]) {
+    for (const fn of [
+      f.formatNumber,
+      f.formatTokens,
+      f.formatBytes,
+      f.formatBandwidth,
+      f.formatDuration,
+      f.formatMoney,
+      f.formatPercent,
+      f.formatRatio,
+      f.formatCount,
+      f.formatPower,
+    ]) {
       expect(fn(NaN)).toBe('—');
       expect(fn(Infinity)).toBe('—');
       expect(fn(undefined)).toBe('—');

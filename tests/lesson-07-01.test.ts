@@ -19,7 +19,12 @@ import {
 } from '../src/sim/agentWorkload';
 import { idealHitsPerRequest, sniffFormat, thin, trafficShape } from '../src/sim/trafficShape';
 import { idealHitRatio, mooncakeTable, nativeTable, readTraceTable, TraceError } from '../src/sim/trace';
-import { MOONCAKE_CONVERSATION, MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO, MOONCAKE_TOOL_AGENT, publishedIoRatio } from '../src/sim/catalog/traces';
+import {
+  MOONCAKE_CONVERSATION,
+  MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO,
+  MOONCAKE_TOOL_AGENT,
+  publishedIoRatio,
+} from '../src/sim/catalog/traces';
 import { decodeStepTime, prefillTime } from '../src/sim/cost';
 import { EXERCISE_TRACE } from '../src/widgets/traffic-shape/exerciseTrace';
 import { methods } from '../src/worker/methods';
@@ -36,7 +41,15 @@ describe('exact prefix of the previous context', () => {
     ];
     expect(commonPrefixTokens([...prev, { id: 'res0', tokens: 300 }], prev)).toBe(170);
     // A re-serialised tool block breaks the prefix at the tool block: only the system prompt is reused.
-    expect(commonPrefixTokens([{ id: 'sys', tokens: 100 }, { id: 'tools-b', tokens: 50 }], prev)).toBe(100);
+    expect(
+      commonPrefixTokens(
+        [
+          { id: 'sys', tokens: 100 },
+          { id: 'tools-b', tokens: 50 },
+        ],
+        prev,
+      ),
+    ).toBe(100);
     // A timestamp at the very top: nothing is reused.
     expect(commonPrefixTokens([{ id: 'ts', tokens: 5 }, ...prev], prev)).toBe(0);
     // Same content, different length: the shorter is the common part.
@@ -62,7 +75,11 @@ describe('trajectory totals', () => {
 
   it('ρ = ΣI/ΣO and s = Σ_{k≥1} r_k / Σ_{k≥1} I_k, by hand', () => {
     // Turn 0: 8,000 new; turn 1: 8,000 + 200 out + 800 result = 9,000 of which 8,200 reused; turn 2 likewise.
-    const t = totalsOf([turn(0, 8000, 0, 200, 2), turn(1, 9000, 8200, 100, 3), turn(2, 10_000, 9100, 300, 0)]);
+    const t = totalsOf([
+      turn(0, 8000, 0, 200, 2),
+      turn(1, 9000, 8200, 100, 3),
+      turn(2, 10_000, 9100, 300, 0),
+    ]);
     expect(t.inputTokens).toBe(27_000);
     expect(t.outputTokens).toBe(600);
     expect(t.ioRatio).toBe(45);
@@ -104,7 +121,10 @@ describe('generated trajectories', () => {
     const { model, hw } = lessonHardware();
     const k = t.turns[3];
     expect(k.prefillS).toBeCloseTo(prefillTime(model, hw, k.newTokens, k.reusedTokens), 12);
-    expect(k.decodeS).toBeCloseTo(k.outputTokens * decodeStepTime(model, hw, 1, k.promptTokens + (k.outputTokens + 1) / 2), 12);
+    expect(k.decodeS).toBeCloseTo(
+      k.outputTokens * decodeStepTime(model, hw, 1, k.promptTokens + (k.outputTokens + 1) / 2),
+      12,
+    );
     // Batch-1 decode of 70B BF16 on 8 × H100 is ≈ 6.5 ms a step (weights / bandwidth): 100 tokens ≈ 0.65 s.
     expect(decodeStepTime(model, hw, 1, 1) * 100).toBeGreaterThan(0.6);
     expect(decodeStepTime(model, hw, 1, 1) * 100).toBeLessThan(0.7);
@@ -142,7 +162,10 @@ describe('the exercise trace, replayed by hand', () => {
 
 describe('per-request hits agree with the trace statistics', () => {
   it('Σ per-request hits / Σ input = idealHitRatio on the fixtures', () => {
-    for (const t of [mooncakeTable(read('./fixtures/mooncake-tiny.jsonl')).table, nativeTable(read('./fixtures/native-tiny.jsonl')).table]) {
+    for (const t of [
+      mooncakeTable(read('./fixtures/mooncake-tiny.jsonl')).table,
+      nativeTable(read('./fixtures/native-tiny.jsonl')).table,
+    ]) {
       const hits = idealHitsPerRequest(t).tokens;
       let h = 0;
       let n = 0;
@@ -158,7 +181,14 @@ describe('per-request hits agree with the trace statistics', () => {
 
 describe('a trace with a malformed line', () => {
   const lines = EXERCISE_TRACE.split('\n');
-  const bad = [lines[0], lines[1], '{"timestamp": 900, "input_length": "many", "output_length": 5, "hash_ids": [0]}', lines[2], 'not json', lines[3]].join('\n');
+  const bad = [
+    lines[0],
+    lines[1],
+    '{"timestamp": 900, "input_length": "many", "output_length": 5, "hash_ids": [0]}',
+    lines[2],
+    'not json',
+    lines[3],
+  ].join('\n');
 
   it('is read with the bad lines skipped and reported by number', async () => {
     const r = await methods.traceShape({ text: bad, name: 'bad.jsonl' }, directContext());
@@ -175,19 +205,30 @@ describe('a trace with a malformed line', () => {
   });
 
   it('a file that is not a trace is rejected with a reason, not a crash', async () => {
-    await expect(methods.traceShape({ text: 'hello\nworld\n', name: 'notes.txt' }, directContext())).rejects.toThrow(/notes\.txt, line 1: not a Mooncake trace/);
-    await expect(methods.traceShape({ text: '\n\n', name: 'empty.jsonl' }, directContext())).rejects.toThrow(/empty/);
+    await expect(
+      methods.traceShape({ text: 'hello\nworld\n', name: 'notes.txt' }, directContext()),
+    ).rejects.toThrow(/notes\.txt, line 1: not a Mooncake trace/);
+    await expect(methods.traceShape({ text: '\n\n', name: 'empty.jsonl' }, directContext())).rejects.toThrow(
+      /empty/,
+    );
   });
 
   it('a file over the size cap is rejected before it is read', async () => {
-    const huge = { size: 201 * 2 ** 20, text: () => Promise.reject(new Error('must not be read')) } as unknown as Blob;
-    await expect(methods.traceShape({ blob: huge, name: 'huge.jsonl' }, directContext())).rejects.toThrow(/201 MiB.*200 MiB/);
+    const huge = {
+      size: 201 * 2 ** 20,
+      text: () => Promise.reject(new Error('must not be read')),
+    } as unknown as Blob;
+    await expect(methods.traceShape({ blob: huge, name: 'huge.jsonl' }, directContext())).rejects.toThrow(
+      /201 MiB.*200 MiB/,
+    );
   });
 });
 
 describe('format sniffing', () => {
   it('skips unreadable lines before the first recognisable one', () => {
-    expect(sniffFormat('garbage\n\n{"timestamp": 0, "input_length": 1, "output_length": 1, "hash_ids": [0]}')).toBe('mooncake');
+    expect(
+      sniffFormat('garbage\n\n{"timestamp": 0, "input_length": 1, "output_length": 1, "hash_ids": [0]}'),
+    ).toBe('mooncake');
     expect(sniffFormat('{"format": "sal-trace", "version": 1}\n')).toBe('native');
     expect(sniffFormat('oops\n{"session": "a", "t": 0, "input": [], "output": 1}')).toBe('native');
     expect(() => sniffFormat('\n\n{"a": 1}\n')).toThrow(TraceError);
@@ -240,10 +281,50 @@ describe('the figures behind the broken assumptions', () => {
     turnsPerSession: [3, 1],
     kindOfSession: ['agent', 'agent'],
     requests: [
-      { session: 0, kind: 'agent', turn: 0, arrivalS: 0, inputTokens: 1000, outputTokens: 100, reusedTokens: 0, segments: [seg('h', 1000)], gapS: 2 },
-      { session: 1, kind: 'agent', turn: 0, arrivalS: 1, inputTokens: 400, outputTokens: 50, reusedTokens: 0, segments: [seg('b', 400)], gapS: 0 },
-      { session: 0, kind: 'agent', turn: 1, arrivalS: 5, inputTokens: 1300, outputTokens: 100, reusedTokens: 1100, segments: [], gapS: 4 },
-      { session: 0, kind: 'agent', turn: 2, arrivalS: 11, inputTokens: 1600, outputTokens: 50, reusedTokens: 1400, segments: [], gapS: 0 },
+      {
+        session: 0,
+        kind: 'agent',
+        turn: 0,
+        arrivalS: 0,
+        inputTokens: 1000,
+        outputTokens: 100,
+        reusedTokens: 0,
+        segments: [seg('h', 1000)],
+        gapS: 2,
+      },
+      {
+        session: 1,
+        kind: 'agent',
+        turn: 0,
+        arrivalS: 1,
+        inputTokens: 400,
+        outputTokens: 50,
+        reusedTokens: 0,
+        segments: [seg('b', 400)],
+        gapS: 0,
+      },
+      {
+        session: 0,
+        kind: 'agent',
+        turn: 1,
+        arrivalS: 5,
+        inputTokens: 1300,
+        outputTokens: 100,
+        reusedTokens: 1100,
+        segments: [],
+        gapS: 4,
+      },
+      {
+        session: 0,
+        kind: 'agent',
+        turn: 2,
+        arrivalS: 11,
+        inputTokens: 1600,
+        outputTokens: 50,
+        reusedTokens: 1400,
+        segments: [],
+        gapS: 0,
+      },
     ],
   };
   const f = assumptionFigures(w, 4);
@@ -265,12 +346,15 @@ describe('the figures behind the broken assumptions', () => {
     let dec = 0;
     for (const r of w.requests) {
       pre += prefillTime(model, hw, r.inputTokens, 0);
-      dec += (r.outputTokens * decodeStepTime(model, hw, 4, 4 * (r.inputTokens + (r.outputTokens + 1) / 2))) / 4;
+      dec +=
+        (r.outputTokens * decodeStepTime(model, hw, 4, 4 * (r.inputTokens + (r.outputTokens + 1) / 2))) / 4;
     }
     expect(f.prefillShareNoReuse).toBeCloseTo(pre / (pre + dec), 12);
     expect(f.prefillShareReuse).toBeLessThan(f.prefillShareNoReuse);
     // A larger decode batch amortises the weights over more sequences: decode gets cheaper, prefill's share rises.
-    expect(prefillShareOfGpuTime(w.requests, model, hw, 32, false)).toBeGreaterThan(prefillShareOfGpuTime(w.requests, model, hw, 1, false));
+    expect(prefillShareOfGpuTime(w.requests, model, hw, 32, false)).toBeGreaterThan(
+      prefillShareOfGpuTime(w.requests, model, hw, 1, false),
+    );
     expect(() => prefillShareOfGpuTime(w.requests, model, hw, 0, false)).toThrow(RangeError);
   });
 
@@ -286,14 +370,19 @@ describe('published statistics', () => {
     expect(publishedIoRatio(MOONCAKE_TOOL_AGENT)).toBeCloseTo(47.23, 2);
   });
 
-  const CONVERSATION = fileURLToPath(new URL('../../shared/data/mooncake/conversation_trace.jsonl', import.meta.url));
-  it.skipIf(!existsSync(CONVERSATION))('the released conversation trace reproduces Table 2’s averages', () => {
-    const s = trafficShape(mooncakeTable(readFileSync(CONVERSATION, 'utf8')).table);
-    expect(s.requests).toBe(MOONCAKE_CONVERSATION.requests);
-    expect(Math.round(s.inputTokens.mean)).toBe(MOONCAKE_CONVERSATION.avgInputTokens);
-    expect(Math.round(s.outputTokens.mean)).toBe(MOONCAKE_CONVERSATION.avgOutputTokens);
-    expect(s.idealHitRatio.tokens).toBeCloseTo(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO, 4);
-  });
+  const CONVERSATION = fileURLToPath(
+    new URL('../../shared/data/mooncake/conversation_trace.jsonl', import.meta.url),
+  );
+  it.skipIf(!existsSync(CONVERSATION))(
+    'the released conversation trace reproduces Table 2’s averages',
+    () => {
+      const s = trafficShape(mooncakeTable(readFileSync(CONVERSATION, 'utf8')).table);
+      expect(s.requests).toBe(MOONCAKE_CONVERSATION.requests);
+      expect(Math.round(s.inputTokens.mean)).toBe(MOONCAKE_CONVERSATION.avgInputTokens);
+      expect(Math.round(s.outputTokens.mean)).toBe(MOONCAKE_CONVERSATION.avgOutputTokens);
+      expect(s.idealHitRatio.tokens).toBeCloseTo(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO, 4);
+    },
+  );
 });
 
 describe('worker memo', () => {

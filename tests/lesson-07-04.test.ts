@@ -11,7 +11,13 @@ import {
   type LadderRequest,
 } from '../src/worker/hierarchyMethods';
 import { methods } from '../src/worker/methods';
-import { FIGURES_REQUEST, LADDER_DEFAULTS, PROSE_SETUPS, ladderArgs, ladderSchema } from '../src/widgets/memory-ladder/schema';
+import {
+  FIGURES_REQUEST,
+  LADDER_DEFAULTS,
+  PROSE_SETUPS,
+  ladderArgs,
+  ladderSchema,
+} from '../src/widgets/memory-ladder/schema';
 import { figureText, TIER_METRIC_KEYS, WHOLE_METRIC_KEYS } from '../src/widgets/memory-ladder/figures';
 import { placementText } from '../src/widgets/memory-ladder/MemoryLadder';
 import { findModel, kvBytesPerToken } from '../src/sim/catalog/models';
@@ -43,7 +49,8 @@ const G = 8 * 989e12 * 0.5; // 3.956e15 FLOP/s
 const RECOMPUTE = FLOPS / G; // 6.776 s
 
 const defaults = memoryLadderMethod(ladderArgs(LADDER_DEFAULTS));
-const tier = (r: { tiers: { id: string }[] }, id: string) => r.tiers.find((t) => t.id === id) as (typeof defaults.tiers)[number];
+const tier = (r: { tiers: { id: string }[] }, id: string) =>
+  r.tiers.find((t) => t.id === id) as (typeof defaults.tiers)[number];
 
 describe('the memory ladder of a DGX H100 for Llama 3.1 70B, 100k-token contexts (the widget’s defaults)', () => {
   it('uses the setup the prose describes', () => {
@@ -128,7 +135,8 @@ describe('the memory ladder of a DGX H100 for Llama 3.1 70B, 100k-token contexts
 });
 
 describe('each control moves its output the way the lesson teaches', () => {
-  const at = (patch: Partial<typeof LADDER_DEFAULTS>) => memoryLadderMethod(ladderArgs({ ...LADDER_DEFAULTS, ...patch }));
+  const at = (patch: Partial<typeof LADDER_DEFAULTS>) =>
+    memoryLadderMethod(ladderArgs({ ...LADDER_DEFAULTS, ...patch }));
 
   it('more host DRAM holds more contexts, at the same reload time', () => {
     const two = at({ dramTB: 2 });
@@ -208,7 +216,9 @@ describe('each control moves its output the way the lesson teaches', () => {
   });
 
   it('longer contexts than the model holds, and more DRAM than the node has, are flagged', () => {
-    expect(at({ contextTokens: 1_000_000 }).notes.join(' ')).toMatch(/longer than Llama 3\.1 70B's 131,072-token context/);
+    expect(at({ contextTokens: 1_000_000 }).notes.join(' ')).toMatch(
+      /longer than Llama 3\.1 70B's 131,072-token context/,
+    );
     expect(at({ dramTB: 3 }).notes.join(' ')).toMatch(/More host DRAM than the DGX H100 has \(2 TB\)/);
   });
 
@@ -222,13 +232,28 @@ describe('each control moves its output the way the lesson teaches', () => {
 
 describe('the core pieces', () => {
   it('pathTime: Σ latency + bytes / slowest hop (pipelined, as transferTimeS)', () => {
-    const hop = (bandwidth: number, latency: number) => ({ name: 'x', linkId: 'x', count: 1, perLinkBandwidth: bandwidth, bandwidth, latency, basis: 'spec' as const, source: '' });
+    const hop = (bandwidth: number, latency: number) => ({
+      name: 'x',
+      linkId: 'x',
+      count: 1,
+      perLinkBandwidth: bandwidth,
+      bandwidth,
+      latency,
+      basis: 'spec' as const,
+      source: '',
+    });
     expect(pathTime(1e9, [hop(10e9, 1e-3), hop(2e9, 2e-3)])).toBeCloseTo(3e-3 + 0.5, 12);
     expect(pathTime(0, [hop(1e9, 1)])).toBe(0);
   });
 
   it('placeAgents fills tiers in the order given, whole contexts only', () => {
-    expect(placeAgents(10, [{ id: 'hbm', contexts: 3 }, { id: 'dram', contexts: 4 }, { id: 'nvme', contexts: 0 }])).toEqual({
+    expect(
+      placeAgents(10, [
+        { id: 'hbm', contexts: 3 },
+        { id: 'dram', contexts: 4 },
+        { id: 'nvme', contexts: 0 },
+      ]),
+    ).toEqual({
       placement: [
         { tier: 'hbm', agents: 3 },
         { tier: 'dram', agents: 4 },
@@ -280,7 +305,8 @@ describe('worker methods', () => {
   });
 
   it('reject bad requests with a message naming the field', () => {
-    const bad = (patch: Partial<LadderRequest>) => () => memoryLadderMethod({ ...ladderArgs(LADDER_DEFAULTS), ...patch });
+    const bad = (patch: Partial<LadderRequest>) => () =>
+      memoryLadderMethod({ ...ladderArgs(LADDER_DEFAULTS), ...patch });
     expect(bad({ nodeId: 'dgx-z9' })).toThrow(/unknown node "dgx-z9"/);
     expect(bad({ modelId: 'gpt-9' })).toThrow(/unknown model/);
     expect(bad({ agents: -1 })).toThrow(/agents must be a whole number/);
@@ -311,7 +337,14 @@ describe('worker methods', () => {
   });
 
   it('contextsPerModel: every catalog model on 8 × H100 at 100k tokens', () => {
-    const rows = contextsPerModel({ acceleratorId: 'h100-sxm', gpus: 8, kvDtype: 'bf16', weightDtype: 'bf16', contextTokens: 100_000, memoryUtilization: 0.9 });
+    const rows = contextsPerModel({
+      acceleratorId: 'h100-sxm',
+      gpus: 8,
+      kvDtype: 'bf16',
+      weightDtype: 'bf16',
+      contextTokens: 100_000,
+      memoryUtilization: 0.9,
+    });
     const by = Object.fromEntries(rows.map((r) => [r.id, r]));
     expect(by['llama-3.1-70b'].contexts).toBe(13);
     expect(by['llama-3.1-8b'].contexts).toBe(Math.floor((576e9 - 8.03e9 * 2) / (131_072 * C))); // 42
@@ -365,7 +398,8 @@ describe('the prose figures', () => {
     for (const s of Object.keys(PROSE_SETUPS) as (keyof typeof PROSE_SETUPS)[]) {
       for (const m of WHOLE_METRIC_KEYS) expect(figureText(figs[s], m)).not.toMatch(/NaN|undefined/);
       for (const m of TIER_METRIC_KEYS)
-        for (const t of ['dram', 'nvme', 'remote'] as const) expect(figureText(figs[s], m, t)).not.toMatch(/NaN|undefined|—/);
+        for (const t of ['dram', 'nvme', 'remote'] as const)
+          expect(figureText(figs[s], m, t)).not.toMatch(/NaN|undefined|—/);
     }
   });
 
@@ -380,10 +414,18 @@ describe('the prose figures', () => {
 
 describe('the calculator’s Try-this claim about the bars', () => {
   it('on 8 × H200 with FP8 weights DeepSeek-V3 fits and keeps more 100k contexts than any model but the 8B', () => {
-    const rows = contextsPerModel({ acceleratorId: 'h200', gpus: 8, kvDtype: 'bf16', weightDtype: 'fp8', contextTokens: 100_000, memoryUtilization: 0.9 });
+    const rows = contextsPerModel({
+      acceleratorId: 'h200',
+      gpus: 8,
+      kvDtype: 'bf16',
+      weightDtype: 'fp8',
+      contextTokens: 100_000,
+      memoryUtilization: 0.9,
+    });
     const by = Object.fromEntries(rows.map((r) => [r.id, r.contexts]));
     expect(by['deepseek-v3']).toBe(48); // (1,015.2 − 671) GB / 7.0272 GB
-    for (const r of rows) if (r.id !== 'deepseek-v3' && r.id !== 'llama-3.1-8b') expect(r.contexts).toBeLessThan(48);
+    for (const r of rows)
+      if (r.id !== 'deepseek-v3' && r.id !== 'llama-3.1-8b') expect(r.contexts).toBeLessThan(48);
     expect(by['llama-3.1-8b']).toBeGreaterThan(48);
   });
 });

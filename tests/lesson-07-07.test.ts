@@ -34,7 +34,10 @@ const TAX_DEFAULTS = {
 
 describe('o200k_base token counts (gpt-tokenizer 4.0.0)', () => {
   it('counts fixed strings as the tokenizer does', async () => {
-    expect(await methods.encodeText({ text: 'Hello, world!' })).toEqual({ ids: [13225, 11, 2375, 0], tokens: 4 });
+    expect(await methods.encodeText({ text: 'Hello, world!' })).toEqual({
+      ids: [13225, 11, 2375, 0],
+      tokens: 4,
+    });
     expect(await countTokens('{"type":"object","properties":{}}')).toBe(9);
     expect(await countTokens('')).toBe(0);
   });
@@ -49,15 +52,34 @@ describe('o200k_base token counts (gpt-tokenizer 4.0.0)', () => {
     expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, pretty: true })).toolTokens).toBe(7048);
     expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, format: 'anthropic' })).toolTokens).toBe(4211);
     // More tools, more tokens.
-    expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, toolCount: 10 })).toolTokens).toBeLessThan(r.toolTokens);
+    expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, toolCount: 10 })).toolTokens).toBeLessThan(
+      r.toolTokens,
+    );
   });
 
   it('counts a pasted tool set, and falls back to the shipped one with a located error when it is invalid', async () => {
-    const paste = JSON.stringify([{ name: 'ping', description: 'Ping a host.', input_schema: { type: 'object', properties: { host: { type: 'string' } } } }]);
+    const paste = JSON.stringify([
+      {
+        name: 'ping',
+        description: 'Ping a host.',
+        input_schema: { type: 'object', properties: { host: { type: 'string' } } },
+      },
+    ]);
     const ok = await methods.toolSchemaTax({ ...TAX_DEFAULTS, custom: paste });
     expect(ok.source).toBe('custom');
     expect(ok.tools.map((t) => t.name)).toEqual(['ping']);
-    expect(ok.toolTokens).toBe(await countTokens(renderTool({ name: 'ping', description: 'Ping a host.', parameters: { type: 'object', properties: { host: { type: 'string' } } } }, 'openai')));
+    expect(ok.toolTokens).toBe(
+      await countTokens(
+        renderTool(
+          {
+            name: 'ping',
+            description: 'Ping a host.',
+            parameters: { type: 'object', properties: { host: { type: 'string' } } },
+          },
+          'openai',
+        ),
+      ),
+    );
     const bad = await methods.toolSchemaTax({ ...TAX_DEFAULTS, custom: '[{"name": "x",}]' });
     expect(bad.source).toBe('shipped');
     expect(bad.customError?.line).toBe(1);
@@ -111,7 +133,9 @@ describe('pasted JSON validation', () => {
     expect(msg('[{"name":"has space"}]')).toMatch(/letters, digits/);
     expect(msg('[{"name":"a","parameters":{"type":"string"}}]')).toMatch(/must be "object"/);
     expect(msg('[{"name":"a"},{"name":"a"}]')).toMatch(/used twice/);
-    expect(msg('{"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}')).toBe('ok');
+    expect(
+      msg('{"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}'),
+    ).toBe('ok');
   });
 });
 
@@ -133,29 +157,50 @@ describe('prefix-cache hits of the prompt layouts (block size 4, hand-counted)',
 
   it('tools first: each turn re-prefills only its new tokens', () => {
     // Turn 1: 8 + 4 + 4 = 16, cold. Turn 2: 24, the 20 tokens of turn 1's prompt and output hit. Turn 3: 32, 28 hit.
-    expect(prefills('tools-first')).toEqual([[16, 0], [24, 20], [32, 28]]);
+    expect(prefills('tools-first')).toEqual([
+      [16, 0],
+      [24, 20],
+      [32, 28],
+    ]);
     const r = simulateLayout(setup, 'tools-first');
     expect(r.hitRate).toBeCloseTo(48 / 72, 12);
     expect(r.toolTokensPrefilled).toBe(8);
   });
   it('a timestamp above everything: nothing ever hits', () => {
-    expect(prefills('timestamp-top')).toEqual([[17, 0], [25, 0], [33, 0]]);
+    expect(prefills('timestamp-top')).toEqual([
+      [17, 0],
+      [25, 0],
+      [33, 0],
+    ]);
     expect(simulateLayout(setup, 'timestamp-top').toolTokensPrefilled).toBe(24);
   });
   it('tools after the history: only the system prompt and the old history hit', () => {
     // Turn 2: sys | new1 out1 | a a | new2 — the 2nd block was "a" on turn 1: hit 4. Turn 3: sys new1 out1 hit, new2 ≠ a: 12.
-    expect(prefills('tools-after-history')).toEqual([[16, 0], [24, 4], [32, 12]]);
+    expect(prefills('tools-after-history')).toEqual([
+      [16, 0],
+      [24, 4],
+      [32, 12],
+    ]);
   });
   it('a tool added at turn 2 in name order (after "a") misses from the tool on, once', () => {
-    expect(prefills('tool-added')).toEqual([[16, 0], [28, 8], [36, 32]]);
+    expect(prefills('tool-added')).toEqual([
+      [16, 0],
+      [28, 8],
+      [36, 32],
+    ]);
   });
   it('partial blocks: only full blocks are cached and hit', () => {
     const s = { ...setup, systemTokens: 6, turns: 2 };
     // Turn 1: 8 + 6 + 4 = 18 tokens, plus 4 of output = 22 → 5 full blocks cached. Turn 2 (26 tokens) hits 20.
-    expect(prefills('tools-first', s)).toEqual([[18, 0], [26, 20]]);
+    expect(prefills('tools-first', s)).toEqual([
+      [18, 0],
+      [26, 20],
+    ]);
   });
   it('the prompt order of each layout', () => {
-    const kinds = (l: Parameters<typeof layoutPrompt>[1]) => [...new Set(layoutPrompt(setup, l, 2).map((x) => x.kind))];
+    const kinds = (l: Parameters<typeof layoutPrompt>[1]) => [
+      ...new Set(layoutPrompt(setup, l, 2).map((x) => x.kind)),
+    ];
     expect(kinds('tools-first')).toEqual(['tools', 'system', 'history', 'new']);
     expect(kinds('timestamp-top')).toEqual(['timestamp', 'tools', 'system', 'history', 'new']);
     expect(kinds('timestamp-after-tools')).toEqual(['tools', 'system', 'timestamp', 'history', 'new']);
@@ -166,8 +211,19 @@ describe('prefix-cache hits of the prompt layouts (block size 4, hand-counted)',
 describe('the lesson defaults (worker method)', () => {
   it('20 turns, 36 tools: a timestamp on top re-prefills every prompt whole', async () => {
     const L = await methods.toolLayouts({
-      toolCount: 36, format: 'openai', systemTokens: 2000, newTokens: 1500, outputTokens: 300, timestampTokens: 20,
-      turns: 20, blockSize: 16, changeTurn: 10, seed: 1, modelId: 'llama-3.1-70b', acceleratorId: 'h100-sxm', gpus: 8,
+      toolCount: 36,
+      format: 'openai',
+      systemTokens: 2000,
+      newTokens: 1500,
+      outputTokens: 300,
+      timestampTokens: 20,
+      turns: 20,
+      blockSize: 16,
+      changeTurn: 10,
+      seed: 1,
+      modelId: 'llama-3.1-70b',
+      acceleratorId: 'h100-sxm',
+      gpus: 8,
     });
     const by = Object.fromEntries(L.layouts.map((l) => [l.layout, l]));
     // Σ_{t=1..20} (20 + 4,427 + 2,000 + 1,800·(t−1) + 1,500) = 20 × 7,947 + 1,800 × 190 = 500,940.
@@ -198,7 +254,8 @@ describe('the tokenizer stays in the worker', () => {
     const dir = new URL('../src/widgets/tool-schema/', import.meta.url);
     const files = readdirSync(dir).filter((f) => /\.tsx?$/.test(f));
     expect(files.length).toBeGreaterThan(3);
-    for (const f of files) expect(readFileSync(new URL(f, dir), 'utf8')).not.toMatch(/from ['"]gpt-tokenizer/);
+    for (const f of files)
+      expect(readFileSync(new URL(f, dir), 'utf8')).not.toMatch(/from ['"]gpt-tokenizer/);
     // The worker method imports it lazily (a dynamic import), never statically.
     const worker = readFileSync(new URL('../src/worker/schemaMethods.ts', import.meta.url), 'utf8');
     expect(worker).toMatch(/import\('gpt-tokenizer\/encoding\/o200k_base'\)/);

@@ -44,12 +44,29 @@ const A = 2 * 80 * 64 * 256;
 describe('the widgets’ defaults are the lesson’s setup', () => {
   it('timeline, trade-off and hit-rate widgets', () => {
     expect(timelineArgs(defaultValues(timelineSchema))).toEqual({ ...SETUP, chunk: 512, chunked: true });
-    expect(tradeoffArgs(defaultValues(tradeoffSchema))).toEqual({ ...SETUP, chunk: 512, ttftSloS: 10, itlSloS: 0.1 });
+    expect(tradeoffArgs(defaultValues(tradeoffSchema))).toEqual({
+      ...SETUP,
+      chunk: 512,
+      ttftSloS: 10,
+      itlSloS: 0.1,
+    });
     expect(hitKernelArgs(defaultValues(hitKernelSchema))).toEqual(MATCH_EXERCISE);
-    expect(FIGURES_REQUEST).toMatchObject({ ...SETUP, turnContext: 100_000, hitFrom: 0.9, hitTo: 0.95, speedup: 2 });
+    expect(FIGURES_REQUEST).toMatchObject({
+      ...SETUP,
+      turnContext: 100_000,
+      hitFrom: 0.9,
+      hitTo: 0.95,
+      speedup: 2,
+    });
   });
   it('registers its methods with the worker', () => {
-    for (const m of ['prefillTimelineRun', 'chunkTradeoff', 'hitRateVsKernel', 'prefillFigures', 'prefillScenarios'])
+    for (const m of [
+      'prefillTimelineRun',
+      'chunkTradeoff',
+      'hitRateVsKernel',
+      'prefillFigures',
+      'prefillScenarios',
+    ])
       expect(methods).toHaveProperty(m);
   });
 });
@@ -99,8 +116,12 @@ describe('prefillTimelineRun (widget 1)', () => {
     expect(r.run.ttftS - t.run.ttftS).toBeLessThan(0.3);
   });
   it('rejects bad requests with a readable error', () => {
-    expect(() => prefillTimelineRun({ ...timelineArgs(defaultValues(timelineSchema)), modelId: 'gpt-9' })).toThrow(/unknown model/);
-    expect(() => prefillTimelineRun({ ...timelineArgs(defaultValues(timelineSchema)), chunk: 8 })).toThrow(/chunk/);
+    expect(() =>
+      prefillTimelineRun({ ...timelineArgs(defaultValues(timelineSchema)), modelId: 'gpt-9' }),
+    ).toThrow(/unknown model/);
+    expect(() => prefillTimelineRun({ ...timelineArgs(defaultValues(timelineSchema)), chunk: 8 })).toThrow(
+      /chunk/,
+    );
   });
 });
 
@@ -131,7 +152,9 @@ describe('chunkTradeoff (widget 2)', () => {
 describe('hitRateVsKernel (widget 3) and the second exercise', () => {
   const r = hitRateVsKernel(MATCH_EXERCISE);
   it('90% → 95% saves more than a 2× kernel; a 4.2× kernel would match; 2× is worth 3.3 points', () => {
-    expect(r.fromStandard.timeS - r.toStandard.timeS).toBeGreaterThan(r.fromStandard.timeS - r.fromFaster.timeS);
+    expect(r.fromStandard.timeS - r.toStandard.timeS).toBeGreaterThan(
+      r.fromStandard.timeS - r.fromFaster.timeS,
+    );
     expect(r.speedupToMatch).toBeCloseTo(4.2, 1);
     expect(r.hitEquivalent).toBeCloseTo(0.933, 3);
     expect(r.hits).toContain(0.9);
@@ -159,7 +182,10 @@ describe('prefillFigures: the prose', () => {
       for (const m of CHUNK_METRIC_KEYS) expect(formatChunkMetric(m, c(n), f)).not.toMatch(/—|NaN|Infinity/);
   });
   it('the chunks the prose quotes are among the computed ones', () => {
-    const mdx = readFileSync(fileURLToPath(new URL('../lessons/07-10-long-context-prefill.mdx', import.meta.url)), 'utf8');
+    const mdx = readFileSync(
+      fileURLToPath(new URL('../lessons/07-10-long-context-prefill.mdx', import.meta.url)),
+      'utf8',
+    );
     const quoted = [...mdx.matchAll(/<ChunkFig chunk=\{(\d+)\} m="(\w+)"/g)];
     expect(quoted.length).toBeGreaterThan(10);
     for (const [, n, m] of quoted) {
@@ -198,7 +224,9 @@ describe('prefillFigures: the prose', () => {
     expect(f.turn.speedupToMatch).toBeCloseTo(4.2, 1);
     expect(f.turn.fromFreeS).toBeCloseTo(0.346, 3);
     // "a time a slightly higher hit rate beats": 97.5% beats free attention at 90%.
-    expect(hitRateVsKernel({ ...MATCH_EXERCISE, hitTo: 0.975 }).toStandard.timeS).toBeLessThan(f.turn.fromFreeS);
+    expect(hitRateVsKernel({ ...MATCH_EXERCISE, hitTo: 0.975 }).toStandard.timeS).toBeLessThan(
+      f.turn.fromFreeS,
+    );
   });
 });
 

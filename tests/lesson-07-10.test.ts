@@ -123,8 +123,18 @@ describe('small chunks turn memory-bound', () => {
   it('so TTFT rises as (P / n) × the memory time once chunks are that small', () => {
     const p64 = chunkPoint(base, 64);
     expect(p64.memoryBoundIterations).toBe(p64.prefillIterations);
-    const mem = prefillTimeline({ ...base, chunk: 64, leadIterations: 1, tailIterations: 1 }).iterations.filter((x) => x.kind === 'chunk');
-    expect(rel(p64.ttftS, mem.reduce((s, x) => s + x.memoryS, 0))).toBeLessThan(1e-9);
+    const mem = prefillTimeline({
+      ...base,
+      chunk: 64,
+      leadIterations: 1,
+      tailIterations: 1,
+    }).iterations.filter((x) => x.kind === 'chunk');
+    expect(
+      rel(
+        p64.ttftS,
+        mem.reduce((s, x) => s + x.memoryS, 0),
+      ),
+    ).toBeLessThan(1e-9);
     expect(p64.ttftS).toBeGreaterThan(2.5 * prefillCost(m70, hw, P, 0).time);
   });
 });
@@ -175,7 +185,9 @@ describe('an agent turn: hit rate against the attention kernel', () => {
     expect(t.timeS).toBeCloseTo(0.9758, 3);
     expect(t.attentionShare).toBeCloseTo(0.645, 3);
     // speed-up 1 is exactly the cost model's prefill
-    expect(rel(prefillSplit(m70, hw, 10_000, 90_000).timeS, prefillCost(m70, hw, 10_000, 90_000).time)).toBeLessThan(1e-12);
+    expect(
+      rel(prefillSplit(m70, hw, 10_000, 90_000).timeS, prefillCost(m70, hw, 10_000, 90_000).time),
+    ).toBeLessThan(1e-12);
   });
   it('90% → 95% hits saves more than a 2× attention kernel at 90%', () => {
     const from = turn(0.9).timeS;
@@ -239,7 +251,10 @@ function fleetScenario(chunk: number | false, decodeContext: number, arrivalS: n
     replicas: 1,
     router: { kind: 'round-robin' },
     // Without chunking, a budget big enough that the 32 decode prompts prefill in one iteration (no early stalls).
-    scheduler: chunk === false ? { tokenBudget: 300_000, chunkedPrefill: false } : { tokenBudget: chunk + N, chunkedPrefill: chunk },
+    scheduler:
+      chunk === false
+        ? { tokenBudget: 300_000, chunkedPrefill: false }
+        : { tokenBudget: chunk + N, chunkedPrefill: chunk },
     kv: { blockSize: 512 },
     workload: { kind: 'trace', format: 'mooncake', records },
   };
@@ -249,7 +264,10 @@ describe('the timeline agrees with the fleet simulator', () => {
   for (const chunk of [false, 512, 2048] as const) {
     it(`chunk ${String(chunk)}: the long prompt's TTFT and the decodes' largest gap`, () => {
       const arrival = 20;
-      const res = runScenarioSync(fleetScenario(chunk, D, arrival), { includeRequests: true, includeSeries: false });
+      const res = runScenarioSync(fleetScenario(chunk, D, arrival), {
+        includeRequests: true,
+        includeSeries: false,
+      });
       const d = res.requests!.data;
       expect(res.metrics.requests.preemptions).toBe(0);
       let maxGap = 0;

@@ -1,24 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import { coerceValue, defaultValues, parseParamsFromQuery, writeParamsToQuery, type ParamSchema } from '../src/state/paramSchema';
+import {
+  coerceValue,
+  defaultValues,
+  parseParamsFromQuery,
+  writeParamsToQuery,
+  type ParamSchema,
+} from '../src/state/paramSchema';
 import { createWidgetParamsStore, type UrlAccess } from '../src/state/widgetParams';
 
 const schema = {
-  tokens: { kind: 'number', label: 'Context', default: 100000, min: 1000, max: 1000000, integer: true, scale: 'log' },
+  tokens: {
+    kind: 'number',
+    label: 'Context',
+    default: 100000,
+    min: 1000,
+    max: 1000000,
+    integer: true,
+    scale: 'log',
+  },
   util: { kind: 'number', label: 'Utilisation', default: 0.9, min: 0.5, max: 1, step: 0.05 },
-  model: { kind: 'select', label: 'Model', default: 'a', options: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }] },
+  model: {
+    kind: 'select',
+    label: 'Model',
+    default: 'a',
+    options: [
+      { value: 'a', label: 'A' },
+      { value: 'b', label: 'B' },
+    ],
+  },
   fp8: { kind: 'boolean', label: 'FP8', default: false },
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;
 
 describe('parameter schema', () => {
   it('reads valid values from the query', () => {
-    const { values, corrected } = parseParamsFromQuery(schema, 'kv', '?kv.tokens=5000&kv.model=b&kv.fp8=true&kv.seed=77&other.x=1');
+    const { values, corrected } = parseParamsFromQuery(
+      schema,
+      'kv',
+      '?kv.tokens=5000&kv.model=b&kv.fp8=true&kv.seed=77&other.x=1',
+    );
     expect(values).toEqual({ tokens: 5000, util: 0.9, model: 'b', fp8: true, seed: 77 });
     expect(corrected).toEqual([]);
   });
 
   it('clamps and corrects hand-edited values and reports them', () => {
-    const { values, corrected } = parseParamsFromQuery(schema, 'kv', '?kv.tokens=1e12&kv.util=abc&kv.model=zzz&kv.fp8=maybe&kv.seed=-4');
+    const { values, corrected } = parseParamsFromQuery(
+      schema,
+      'kv',
+      '?kv.tokens=1e12&kv.util=abc&kv.model=zzz&kv.fp8=maybe&kv.seed=-4',
+    );
     expect(values.tokens).toBe(1000000);
     expect(values.util).toBe(0.9);
     expect(values.model).toBe('a');

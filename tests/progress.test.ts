@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressStore, parseProgress, PROGRESS_KEY, type KeyValueStorage } from '../src/state/progress';
+import {
+  createProgressStore,
+  parseProgress,
+  PROGRESS_KEY,
+  type KeyValueStorage,
+} from '../src/state/progress';
 import { parsePreferences } from '../src/state/preferences';
 
 function memory(initial: Record<string, string> = {}): KeyValueStorage & { data: Record<string, string> } {
@@ -75,7 +80,10 @@ describe('progress persistence', () => {
   });
 
   it('falls back to default preferences for bad records', () => {
-    expect(parsePreferences('{"theme":"neon","motion":"reduced"}')).toEqual({ theme: 'system', motion: 'reduced' });
+    expect(parsePreferences('{"theme":"neon","motion":"reduced"}')).toEqual({
+      theme: 'system',
+      motion: 'reduced',
+    });
     expect(parsePreferences('garbage')).toEqual({ theme: 'system', motion: 'system' });
   });
 });

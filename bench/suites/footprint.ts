@@ -11,8 +11,18 @@ export const footprintSuite: BenchSuite = {
     const r = timeRuns(21, () => {
       for (const model of MODELS)
         for (const accelerator of ACCELERATORS)
-          computeFootprint({ model, accelerator, kvDtype: 'bf16', weightDtype: 'bf16', contextTokens: 100_000, gpus: 8, memoryUtilization: 0.9 });
+          computeFootprint({
+            model,
+            accelerator,
+            kvDtype: 'bf16',
+            weightDtype: 'bf16',
+            contextTokens: 100_000,
+            gpus: 8,
+            memoryUtilization: 0.9,
+          });
     });
-    console.log(`${MODELS.length * ACCELERATORS.length} footprints: median ${r.medianMs.toFixed(3)} ms, min ${r.minMs.toFixed(3)} ms (21 runs)`);
+    console.log(
+      `${MODELS.length * ACCELERATORS.length} footprints: median ${r.medianMs.toFixed(3)} ms, min ${r.minMs.toFixed(3)} ms (21 runs)`,
+    );
   },
 };

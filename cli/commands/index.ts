@@ -14,4 +14,10 @@ export interface Command {
   run(args: ParsedArgs): unknown | Promise<unknown>;
 }
 
-export const COMMANDS: readonly Command[] = [kvCommand, catalogCommand, breakevenCommand, traceStatsCommand, runCommand];
+export const COMMANDS: readonly Command[] = [
+  kvCommand,
+  catalogCommand,
+  breakevenCommand,
+  traceStatsCommand,
+  runCommand,
+];

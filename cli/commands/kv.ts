@@ -13,10 +13,12 @@ export const kvCommand: Command = {
     const model = findModel(id);
     if (!model) throw new UsageError(`unknown model "${id}" (one of: ${MODELS.map((m) => m.id).join(', ')})`);
     const dtype = (stringFlag(args, 'dtype') ?? 'bf16') as Dtype;
-    if (!DTYPES.includes(dtype)) throw new UsageError(`unknown dtype "${dtype}" (one of: ${DTYPES.join(', ')})`);
+    if (!DTYPES.includes(dtype))
+      throw new UsageError(`unknown dtype "${dtype}" (one of: ${DTYPES.join(', ')})`);
     const blockSizeRaw = stringFlag(args, 'block-size') ?? '16';
     const blockSize = Number(blockSizeRaw);
-    if (!Number.isInteger(blockSize) || blockSize < 1) throw new UsageError(`--block-size must be a positive whole number`);
+    if (!Number.isInteger(blockSize) || blockSize < 1)
+      throw new UsageError(`--block-size must be a positive whole number`);
     const perToken = kvBytesPerToken(model, dtype);
     return {
       model: model.id,

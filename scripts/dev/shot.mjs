@@ -1,10 +1,24 @@
 import { chromium } from 'playwright-core';
 const [url, out, width = '1280', sel] = process.argv.slice(2);
-const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu','--disable-quic','--no-first-run','--disable-background-networking','--disable-component-update','--disable-sync'] });
+const b = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
 const p = await b.newPage({ viewport: { width: Number(width), height: 900 } });
-p.on('console', m => m.type()==='error' && console.log('console error:', m.text()));
+p.on('console', (m) => m.type() === 'error' && console.log('console error:', m.text()));
 await p.goto(url);
 await p.waitForTimeout(1500);
-if (sel) { const el = p.locator(sel).first(); await el.scrollIntoViewIfNeeded(); await el.screenshot({ path: out }); }
-else await p.screenshot({ path: out, fullPage: true });
+if (sel) {
+  const el = p.locator(sel).first();
+  await el.scrollIntoViewIfNeeded();
+  await el.screenshot({ path: out });
+} else await p.screenshot({ path: out, fullPage: true });
 await b.close();

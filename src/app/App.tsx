@@ -30,7 +30,8 @@ function PreferenceEffects() {
     document.documentElement.dataset.theme = theme === 'system' ? (systemDark ? 'dark' : 'light') : theme;
   }, [theme, systemDark]);
   useEffect(() => {
-    document.documentElement.dataset.motion = motion === 'system' ? (systemReduced ? 'reduced' : 'full') : motion;
+    document.documentElement.dataset.motion =
+      motion === 'system' ? (systemReduced ? 'reduced' : 'full') : motion;
   }, [motion, systemReduced]);
   return null;
 }
@@ -43,7 +44,11 @@ function PreferenceControls() {
     <div className="prefs">
       <label>
         <span className="visually-hidden">Theme</span>
-        <select aria-label="Theme" value={theme} onChange={(e) => preferences.getState().setTheme(e.currentTarget.value as ThemeChoice)}>
+        <select
+          aria-label="Theme"
+          value={theme}
+          onChange={(e) => preferences.getState().setTheme(e.currentTarget.value as ThemeChoice)}
+        >
           <option value="system">Theme: system</option>
           <option value="light">Theme: light</option>
           <option value="dark">Theme: dark</option>
@@ -51,7 +56,11 @@ function PreferenceControls() {
       </label>
       <label>
         <span className="visually-hidden">Motion</span>
-        <select aria-label="Motion" value={motion} onChange={(e) => preferences.getState().setMotion(e.currentTarget.value as MotionChoice)}>
+        <select
+          aria-label="Motion"
+          value={motion}
+          onChange={(e) => preferences.getState().setMotion(e.currentTarget.value as MotionChoice)}
+        >
           <option value="system">Motion: system</option>
           <option value="full">Motion: full</option>
           <option value="reduced">Motion: reduced</option>
@@ -91,10 +100,17 @@ export function App() {
         <PreferenceControls />
       </header>
       <ProgressNotice />
-      {route.kind === 'home' ? <Home /> : route.kind === 'lesson' ? <LessonPage key={route.slug} slug={route.slug} /> : <NotFound path={route.path} />}
+      {route.kind === 'home' ? (
+        <Home />
+      ) : route.kind === 'lesson' ? (
+        <LessonPage key={route.slug} slug={route.slug} />
+      ) : (
+        <NotFound path={route.path} />
+      )}
       <footer className="site-footer">
         <p>
-          Serving Agents Lab · every figure is computed by the simulation core in a web worker or cited to its source ·{' '}
+          Serving Agents Lab · every figure is computed by the simulation core in a web worker or cited to its
+          source ·{' '}
           <a href="https://github.com/kvcache-ai/Mooncake" rel="noreferrer">
             Mooncake traces (Apache-2.0)
           </a>

@@ -1,5 +1,13 @@
 /** A lesson: header and objectives from the catalog, the MDX body, a table of contents, progress, prev/next. */
-import { Suspense, lazy, useEffect, useRef, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import {
+  Suspense,
+  lazy,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type LazyExoticComponent,
+} from 'react';
 import { LESSONS, lessonBySlug, lessonPath, type LessonMeta } from './lessons';
 import { Link } from './Link';
 import { useProgress, useServices } from './services';
@@ -99,9 +107,13 @@ export function LessonPage({ slug }: { slug: string }) {
     const el = articleRef.current;
     if (!el) return;
     const collect = () => {
-      const headings = Array.from(el.querySelectorAll<HTMLElement>('h2[id], h3[id]')).filter((h) => !h.closest('[data-widget], [data-exercise]'));
+      const headings = Array.from(el.querySelectorAll<HTMLElement>('h2[id], h3[id]')).filter(
+        (h) => !h.closest('[data-widget], [data-exercise]'),
+      );
       if (headings.length === 0) return false;
-      setToc(headings.map((h) => ({ id: h.id, text: h.textContent ?? '', level: h.tagName === 'H2' ? 2 : 3 })));
+      setToc(
+        headings.map((h) => ({ id: h.id, text: h.textContent ?? '', level: h.tagName === 'H2' ? 2 : 3 })),
+      );
       setLoaded(true);
       return true;
     };

@@ -59,7 +59,8 @@ export const LESSONS: readonly LessonMeta[] = [
     slug: '07-04-kv-memory-hierarchy',
     number: '07.04',
     title: 'The KV Memory Hierarchy',
-    objective: 'HBM, host DRAM, local NVMe, a remote pooled store: capacities, bandwidths, and what fits where.',
+    objective:
+      'HBM, host DRAM, local NVMe, a remote pooled store: capacities, bandwidths, and what fits where.',
     minutes: 20,
     objectives: [
       'Derive the KV bytes per token of a model from its architecture (GQA and MLA).',
@@ -155,7 +156,8 @@ export const LESSONS: readonly LessonMeta[] = [
     slug: '07-12-agents-per-megawatt',
     number: '07.12',
     title: 'Agents per Megawatt',
-    objective: 'SLOs first, then concurrent agents per machine; the per-session cost model and its two levers.',
+    objective:
+      'SLOs first, then concurrent agents per machine; the per-session cost model and its two levers.',
     minutes: 30,
     objectives: [
       'Fix the latency SLOs first, then find the concurrent agents a machine sustains under them.',

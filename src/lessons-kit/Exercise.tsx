@@ -27,13 +27,24 @@ export function checkAnswer(given: number, answer: number, tolerance: number): b
   return Math.abs(given - answer) <= Math.abs(answer) * tolerance;
 }
 
-export function Exercise({ id, question, answer, tolerance, unit, hint, explanation, format }: ExerciseProps) {
+export function Exercise({
+  id,
+  question,
+  answer,
+  tolerance,
+  unit,
+  hint,
+  explanation,
+  format,
+}: ExerciseProps) {
   const inputId = useId();
   const { progress } = useServices();
   const saved = useProgress((s) => s.record.exercises[id]);
   const [draft, setDraft] = useState(saved ? String(saved.answer) : '');
   const [showHint, setShowHint] = useState(false);
-  const [feedback, setFeedback] = useState<null | 'correct' | 'wrong' | 'invalid'>(saved ? (saved.correct ? 'correct' : 'wrong') : null);
+  const [feedback, setFeedback] = useState<null | 'correct' | 'wrong' | 'invalid'>(
+    saved ? (saved.correct ? 'correct' : 'wrong') : null,
+  );
   const show = format ?? ((v: number) => `${formatNumber(v, 4)}${unit ? ' ' + unit : ''}`);
 
   const submit = () => {
@@ -49,7 +60,12 @@ export function Exercise({ id, question, answer, tolerance, unit, hint, explanat
   };
 
   return (
-    <section className="exercise" data-exercise={id} data-result={feedback ?? 'none'} aria-labelledby={`${inputId}-q`}>
+    <section
+      className="exercise"
+      data-exercise={id}
+      data-result={feedback ?? 'none'}
+      aria-labelledby={`${inputId}-q`}
+    >
       <h3 className="exercise-title">Exercise: predict, then check</h3>
       <div id={`${inputId}-q`} className="exercise-question">
         {question}
@@ -62,12 +78,24 @@ export function Exercise({ id, question, answer, tolerance, unit, hint, explanat
         }}
       >
         <label htmlFor={inputId}>Your answer{unit ? ` (${unit})` : ''}</label>
-        <input id={inputId} type="text" inputMode="decimal" value={draft} onChange={(e) => setDraft(e.currentTarget.value)} autoComplete="off" />
+        <input
+          id={inputId}
+          type="text"
+          inputMode="decimal"
+          value={draft}
+          onChange={(e) => setDraft(e.currentTarget.value)}
+          autoComplete="off"
+        />
         <button type="submit" disabled={answer === null}>
           {answer === null ? 'Computing…' : 'Check'}
         </button>
         {hint ? (
-          <button type="button" className="link-button" onClick={() => setShowHint((h) => !h)} aria-expanded={showHint}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setShowHint((h) => !h)}
+            aria-expanded={showHint}
+          >
             {showHint ? 'Hide hint' : 'Hint'}
           </button>
         ) : null}
@@ -75,7 +103,11 @@ export function Exercise({ id, question, answer, tolerance, unit, hint, explanat
       {showHint && hint ? <div className="exercise-hint">{hint}</div> : null}
       <div role="status" aria-live="polite" className="exercise-feedback">
         {feedback === 'invalid' ? <p>Enter a number, e.g. 12.5 or 12500.</p> : null}
-        {feedback === 'wrong' ? <p className="is-wrong">Not quite (within ±{formatNumber(tolerance * 100)}% counts). Try again, or open the hint.</p> : null}
+        {feedback === 'wrong' ? (
+          <p className="is-wrong">
+            Not quite (within ±{formatNumber(tolerance * 100)}% counts). Try again, or open the hint.
+          </p>
+        ) : null}
         {feedback === 'correct' && answer !== null ? (
           <div className="is-correct">
             <p>

@@ -12,7 +12,13 @@
  *   ρ          input:output ratio = Σ I_k / Σ O_k
  *   s          prefix share = Σ_{k≥1} r_k / Σ_{k≥1} I_k (token-weighted over the turns that have a predecessor)
  */
-import { WorkloadGenerator, type AgentClass, type ChatClass, type RequestSpec, type SessionClass } from './fleet/workload';
+import {
+  WorkloadGenerator,
+  type AgentClass,
+  type ChatClass,
+  type RequestSpec,
+  type SessionClass,
+} from './fleet/workload';
 import { CHAT_THINK_TIME, type ToolLatencyPreset } from './fleet/dist';
 import { segmentBlockHashes, type Segment } from './kvcache/hash';
 import { createRng } from './rng';
@@ -176,7 +182,12 @@ export interface SessionRequest {
 }
 
 /** Walk one session of `gen` to its end, timing each turn. */
-export function runSession(gen: WorkloadGenerator, index: number, cls: number, timing: TurnTiming): SessionRequest[] {
+export function runSession(
+  gen: WorkloadGenerator,
+  index: number,
+  cls: number,
+  timing: TurnTiming,
+): SessionRequest[] {
   const s = gen.createSession(index, cls);
   const out: SessionRequest[] = [];
   let prevContext: Segment[] | null = null;
@@ -188,7 +199,15 @@ export function runSession(gen: WorkloadGenerator, index: number, cls: number, t
     const decodeS = timing.decodeS(spec.outputTokens, spec.promptTokens);
     prevContext = spec.segments.concat({ id: spec.outputSegmentId, tokens: spec.outputTokens });
     const after = gen.afterTurn(s, spec);
-    out.push({ spec, reusedTokens: reused, startS: t, prefillS, decodeS, gapKind: after.kind, gapS: after.kind === 'end' ? 0 : after.delayS });
+    out.push({
+      spec,
+      reusedTokens: reused,
+      startS: t,
+      prefillS,
+      decodeS,
+      gapKind: after.kind,
+      gapS: after.kind === 'end' ? 0 : after.delayS,
+    });
     if (after.kind === 'end') break;
     t += prefillS + decodeS + after.delayS;
   }
@@ -231,7 +250,11 @@ export function totalsOf(turns: readonly TrajectoryTurn[]): TrajectoryTotals {
 }
 
 /** One session of the given kind, turn by turn. */
-export function generateTrajectory(kind: SessionKind, seed: number, opts: AgentPresetOptions & { timing?: TurnTiming } = {}): Trajectory {
+export function generateTrajectory(
+  kind: SessionKind,
+  seed: number,
+  opts: AgentPresetOptions & { timing?: TurnTiming } = {},
+): Trajectory {
   const cls = sessionClass(kind, opts);
   const gen = new WorkloadGenerator([cls], seed);
   const { model, hw } = lessonHardware();
@@ -291,8 +314,14 @@ export interface WorkloadOptions extends AgentPresetOptions {
  * order, then turn).
  */
 export function generateWorkload(opts: WorkloadOptions): GeneratedWorkload {
-  if (!Number.isInteger(opts.sessions) || opts.sessions < 1) throw new RangeError(`sessions must be a whole number ≥ 1, got ${opts.sessions}`);
-  const classes: SessionClass[] = opts.mix === 'agent' ? [codingAgentClass(opts)] : opts.mix === 'chat' ? [chatClass()] : [codingAgentClass(opts), chatClass()];
+  if (!Number.isInteger(opts.sessions) || opts.sessions < 1)
+    throw new RangeError(`sessions must be a whole number ≥ 1, got ${opts.sessions}`);
+  const classes: SessionClass[] =
+    opts.mix === 'agent'
+      ? [codingAgentClass(opts)]
+      : opts.mix === 'chat'
+        ? [chatClass()]
+        : [codingAgentClass(opts), chatClass()];
   const gen = new WorkloadGenerator(classes, opts.seed);
   const arrivals = createRng((opts.seed ^ 0x5a17) >>> 0);
   const rate = opts.sessionRatePerS ?? 0.5;
@@ -416,13 +445,18 @@ export function prefillShareOfGpuTime(
   decodeBatch: number,
   reuse: boolean,
 ): number {
-  if (!Number.isInteger(decodeBatch) || decodeBatch < 1) throw new RangeError(`decodeBatch must be a whole number ≥ 1, got ${decodeBatch}`);
+  if (!Number.isInteger(decodeBatch) || decodeBatch < 1)
+    throw new RangeError(`decodeBatch must be a whole number ≥ 1, got ${decodeBatch}`);
   let pre = 0;
   let dec = 0;
   for (const r of requests) {
     const c = reuse ? r.reusedTokens : 0;
     pre += prefillTime(model, hw, r.inputTokens - c, c);
-    if (r.outputTokens > 0) dec += (r.outputTokens * decodeStepTime(model, hw, decodeBatch, decodeBatch * (r.inputTokens + (r.outputTokens + 1) / 2))) / decodeBatch;
+    if (r.outputTokens > 0)
+      dec +=
+        (r.outputTokens *
+          decodeStepTime(model, hw, decodeBatch, decodeBatch * (r.inputTokens + (r.outputTokens + 1) / 2))) /
+        decodeBatch;
   }
   return pre + dec > 0 ? pre / (pre + dec) : NaN;
 }
@@ -452,7 +486,10 @@ export interface AssumptionFigures {
   prefillShareReuse: number;
 }
 
-export function assumptionFigures(w: GeneratedWorkload, decodeBatch = LESSON_DECODE_BATCH): AssumptionFigures {
+export function assumptionFigures(
+  w: GeneratedWorkload,
+  decodeBatch = LESSON_DECODE_BATCH,
+): AssumptionFigures {
   const { model, hw } = lessonHardware();
   let inSum = 0;
   let outSum = 0;

@@ -109,7 +109,8 @@ const MAX_ITERATIONS = 200_000;
 
 function checkSetup(s: TimelineSetup): void {
   const whole = (name: string, v: number, min: number) => {
-    if (!Number.isInteger(v) || v < min) throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${v}`);
+    if (!Number.isInteger(v) || v < min)
+      throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${v}`);
   };
   whole('promptTokens', s.promptTokens, 1);
   whole('decodes', s.decodes, 0);
@@ -117,7 +118,9 @@ function checkSetup(s: TimelineSetup): void {
   if (s.chunk !== false) {
     whole('chunk', s.chunk, 1);
     if (Math.ceil(s.promptTokens / s.chunk) > MAX_ITERATIONS)
-      throw new RangeError(`chunk ${s.chunk} needs more than ${MAX_ITERATIONS} iterations for ${s.promptTokens} tokens`);
+      throw new RangeError(
+        `chunk ${s.chunk} needs more than ${MAX_ITERATIONS} iterations for ${s.promptTokens} tokens`,
+      );
   }
   whole('leadIterations', s.leadIterations ?? 3, 0);
   whole('tailIterations', s.tailIterations ?? 3, 0);
@@ -199,7 +202,8 @@ export function prefillTimeline(setup: TimelineSetup): Timeline {
     if (N > 0) ctx++;
     decodeStepS = it.durationS;
   }
-  if (lead === 0 && N > 0) decodeStepS = iterationCost(model, hw, { prefill: [], decodeContextTokens: decodeCtxs(false) }).time;
+  if (lead === 0 && N > 0)
+    decodeStepS = iterationCost(model, hw, { prefill: [], decodeContextTokens: decodeCtxs(false) }).time;
   const arrivalS = t;
 
   while (afterFirst < tail || !promptDecoding) {
@@ -405,7 +409,8 @@ export function prefillSplit(
   cachedTokens: number,
   attentionSpeedup = 1,
 ): PrefillSplit {
-  if (!(Number.isFinite(newTokens) && newTokens >= 0)) throw new RangeError(`newTokens must be ≥ 0, got ${newTokens}`);
+  if (!(Number.isFinite(newTokens) && newTokens >= 0))
+    throw new RangeError(`newTokens must be ≥ 0, got ${newTokens}`);
   if (!(Number.isFinite(cachedTokens) && cachedTokens >= 0))
     throw new RangeError(`cachedTokens must be ≥ 0, got ${cachedTokens}`);
   if (!(attentionSpeedup >= 1)) throw new RangeError(`attentionSpeedup must be ≥ 1, got ${attentionSpeedup}`);

@@ -131,8 +131,15 @@ function hop(link: LinkSpec, count: number): LadderHop {
 }
 
 /** The replica recompute runs on: all of the node's GPUs as one tensor-parallel replica. */
-export function ladderHardware(input: Pick<LadderInput, 'accelerator' | 'node' | 'mfu' | 'kvDtype' | 'weightDtype'>): HardwareConfig {
-  return { ...defaultHardware(input.accelerator, input.node.gpuCount), mfu: input.mfu, kvDtype: input.kvDtype, weightDtype: input.weightDtype };
+export function ladderHardware(
+  input: Pick<LadderInput, 'accelerator' | 'node' | 'mfu' | 'kvDtype' | 'weightDtype'>,
+): HardwareConfig {
+  return {
+    ...defaultHardware(input.accelerator, input.node.gpuCount),
+    mfu: input.mfu,
+    kvDtype: input.kvDtype,
+    weightDtype: input.weightDtype,
+  };
 }
 
 function checkInput(i: LadderInput): void {
@@ -147,8 +154,10 @@ function checkInput(i: LadderInput): void {
   nonNeg('dramForKvBytes', i.dramForKvBytes);
   nonNeg('nvmeCapacityBytes', i.nvmeCapacityBytes);
   nonNeg('poolBytes', i.poolBytes);
-  if (!(Number.isInteger(i.nvmeDrives) && i.nvmeDrives >= 1)) throw new RangeError(`nvmeDrives must be a whole number ≥ 1, got ${i.nvmeDrives}`);
-  if (!(Number.isInteger(i.remoteCount) && i.remoteCount >= 1)) throw new RangeError(`remoteCount must be a whole number ≥ 1, got ${i.remoteCount}`);
+  if (!(Number.isInteger(i.nvmeDrives) && i.nvmeDrives >= 1))
+    throw new RangeError(`nvmeDrives must be a whole number ≥ 1, got ${i.nvmeDrives}`);
+  if (!(Number.isInteger(i.remoteCount) && i.remoteCount >= 1))
+    throw new RangeError(`remoteCount must be a whole number ≥ 1, got ${i.remoteCount}`);
   if (!(i.memoryUtilization > 0 && i.memoryUtilization <= 1))
     throw new RangeError(`memoryUtilization must be in (0, 1], got ${i.memoryUtilization}`);
 }
@@ -200,7 +209,13 @@ export function memoryLadder(input: LadderInput): LadderResult {
   const drives = hop(input.nvmeLink, input.nvmeDrives);
   const remote = hop(input.remoteLink, input.remoteCount);
 
-  const tier = (id: TierName, name: string, capacityBytes: number, hops: LadderHop[], ownBandwidth?: number): LadderTier => {
+  const tier = (
+    id: TierName,
+    name: string,
+    capacityBytes: number,
+    hops: LadderHop[],
+    ownBandwidth?: number,
+  ): LadderTier => {
     const reloadS = hops.length ? pathTime(contextBytes, hops) : 0;
     return {
       id,

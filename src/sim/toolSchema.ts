@@ -91,7 +91,8 @@ export function jsonErrorPosition(text: string, message: string): number | null 
   return null;
 }
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /**
  * Parse pasted tool definitions: a JSON array of tools, an object with a `tools` array, or one tool. A tool is
@@ -102,18 +103,28 @@ export function parseToolDefinitions(text: string): ParseResult {
   if (typeof text !== 'string' || text.trim() === '')
     return failAt('', 'Nothing to count: paste a JSON array of tool definitions.', null);
   if (text.length > MAX_PASTE_CHARS)
-    return failAt(text, `The paste is ${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_PASTE_CHARS.toLocaleString('en-US')}.`, null);
+    return failAt(
+      text,
+      `The paste is ${text.length.toLocaleString('en-US')} characters; the limit is ${MAX_PASTE_CHARS.toLocaleString('en-US')}.`,
+      null,
+    );
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
     const raw = e instanceof Error ? e.message : String(e);
     const position = jsonErrorPosition(text, raw);
-    const clean = raw.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '').replace(/ \(line \d+ column \d+\)$/, '');
-    const where = position === null ? '' : (() => {
-      const { line, column } = lineColumn(text, position);
-      return ` at line ${line}, column ${column}`;
-    })();
+    const clean = raw
+      .replace(/^JSON\.parse: /, '')
+      .replace(/ in JSON at position \d+.*$/, '')
+      .replace(/ \(line \d+ column \d+\)$/, '');
+    const where =
+      position === null
+        ? ''
+        : (() => {
+            const { line, column } = lineColumn(text, position);
+            return ` at line ${line}, column ${column}`;
+          })();
     return failAt(text, `Invalid JSON${where}: ${clean}.`, position);
   }
   const list: unknown[] = Array.isArray(data)
@@ -124,7 +135,11 @@ export function parseToolDefinitions(text: string): ParseResult {
         ? [data]
         : [];
   if (!Array.isArray(data) && !isObject(data))
-    return failAt(text, 'Expected a JSON array of tool definitions (or an object with a "tools" array).', null);
+    return failAt(
+      text,
+      'Expected a JSON array of tool definitions (or an object with a "tools" array).',
+      null,
+    );
   if (list.length === 0) return failAt(text, 'The array holds no tool definitions.', null);
   if (list.length > MAX_PASTE_TOOLS)
     return failAt(text, `${list.length} tools: the limit is ${MAX_PASTE_TOOLS}.`, null);
@@ -138,16 +153,29 @@ export function parseToolDefinitions(text: string): ParseResult {
     const name = t.name;
     if (typeof name !== 'string' || name === '') return failAt(text, `${where} has no "name" string.`, null);
     if (!TOOL_NAME_PATTERN.test(name))
-      return failAt(text, `${where} ("${name.slice(0, 40)}"): a name may only hold letters, digits, "_" and "-", at most 64.`, null);
+      return failAt(
+        text,
+        `${where} ("${name.slice(0, 40)}"): a name may only hold letters, digits, "_" and "-", at most 64.`,
+        null,
+      );
     if (seen.has(name)) return failAt(text, `${where}: the name "${name}" is used twice.`, null);
     seen.add(name);
     const description = t.description ?? '';
-    if (typeof description !== 'string') return failAt(text, `${where} ("${name}"): "description" must be a string.`, null);
+    if (typeof description !== 'string')
+      return failAt(text, `${where} ("${name}"): "description" must be a string.`, null);
     const params = t.parameters ?? t.input_schema ?? { type: 'object', properties: {} };
     if (!isObject(params))
-      return failAt(text, `${where} ("${name}"): "parameters" / "input_schema" must be a JSON Schema object.`, null);
+      return failAt(
+        text,
+        `${where} ("${name}"): "parameters" / "input_schema" must be a JSON Schema object.`,
+        null,
+      );
     if (params.type !== undefined && params.type !== 'object')
-      return failAt(text, `${where} ("${name}"): the argument schema's "type" must be "object", got ${JSON.stringify(params.type)}.`, null);
+      return failAt(
+        text,
+        `${where} ("${name}"): the argument schema's "type" must be "object", got ${JSON.stringify(params.type)}.`,
+        null,
+      );
     if (params.properties !== undefined && !isObject(params.properties))
       return failAt(text, `${where} ("${name}"): "properties" must be an object.`, null);
     tools.push({ name, description, parameters: params as JsonSchema });
@@ -186,10 +214,18 @@ export interface SessionToolCost {
  * the base price) every turn. With one it is written on turn 1 and on every change (every `changeEvery` turns;
  * 0 = never changes), billed at the write multiplier, and read from the cache on the other turns.
  */
-export function sessionToolCost(toolTokens: number, turns: number, changeEvery: number, price: CachePricing): SessionToolCost {
-  if (!(Number.isFinite(toolTokens) && toolTokens >= 0)) throw new RangeError(`toolTokens must be ≥ 0, got ${toolTokens}`);
-  if (!(Number.isInteger(turns) && turns >= 1)) throw new RangeError(`turns must be a whole number ≥ 1, got ${turns}`);
-  if (!(Number.isInteger(changeEvery) && changeEvery >= 0)) throw new RangeError(`changeEvery must be a whole number ≥ 0, got ${changeEvery}`);
+export function sessionToolCost(
+  toolTokens: number,
+  turns: number,
+  changeEvery: number,
+  price: CachePricing,
+): SessionToolCost {
+  if (!(Number.isFinite(toolTokens) && toolTokens >= 0))
+    throw new RangeError(`toolTokens must be ≥ 0, got ${toolTokens}`);
+  if (!(Number.isInteger(turns) && turns >= 1))
+    throw new RangeError(`turns must be a whole number ≥ 1, got ${turns}`);
+  if (!(Number.isInteger(changeEvery) && changeEvery >= 0))
+    throw new RangeError(`changeEvery must be a whole number ≥ 0, got ${changeEvery}`);
   const writes = changeEvery > 0 ? Math.ceil(turns / changeEvery) : 1;
   const reads = turns - writes;
   const perTok = price.inputPerMTok / 1e6;
@@ -293,7 +329,11 @@ function toolOrder(setup: LayoutSetup, layout: LayoutId, turn: number): { name: 
 
 /** The prompt of turn `turn` (1-based) in a layout, as content segments. */
 export function layoutPrompt(setup: LayoutSetup, layout: LayoutId, turn: number): KSegment[] {
-  const tools: KSegment[] = toolOrder(setup, layout, turn).map((t) => ({ id: `tool:${t.name}`, tokens: t.tokens, kind: 'tools' }));
+  const tools: KSegment[] = toolOrder(setup, layout, turn).map((t) => ({
+    id: `tool:${t.name}`,
+    tokens: t.tokens,
+    kind: 'tools',
+  }));
   const system: KSegment = { id: 'system', tokens: setup.systemTokens, kind: 'system' };
   const ts: KSegment = { id: `timestamp:${turn}`, tokens: setup.timestampTokens, kind: 'timestamp' };
   const history: KSegment[] = [];
@@ -316,7 +356,8 @@ export function layoutPrompt(setup: LayoutSetup, layout: LayoutId, turn: number)
 
 function checkSetup(s: LayoutSetup): void {
   const whole = (name: string, v: number, min: number) => {
-    if (!(Number.isInteger(v) && v >= min)) throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${v}`);
+    if (!(Number.isInteger(v) && v >= min))
+      throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${v}`);
   };
   whole('turns', s.turns, 1);
   whole('blockSize', s.blockSize, 1);
@@ -342,7 +383,9 @@ export function simulateLayout(setup: LayoutSetup, layout: LayoutId): LayoutResu
   let toolSum = 0;
   for (let t = 1; t <= setup.turns; t++) {
     const prompt = layoutPrompt(setup, layout, t);
-    const { hashes, tokens: promptTokens } = segmentBlockHashes(prompt, setup.blockSize, { fullBlocksOnly: true });
+    const { hashes, tokens: promptTokens } = segmentBlockHashes(prompt, setup.blockSize, {
+      fullBlocksOnly: true,
+    });
     let k = 0;
     while (k < hashes.length && cached.has(hashes[k])) k++;
     const hitTokens = Math.min(k * setup.blockSize, promptTokens - 1);
@@ -360,12 +403,23 @@ export function simulateLayout(setup: LayoutSetup, layout: LayoutId): LayoutResu
       if (seg.kind === 'tools') toolPrefilled += seg.tokens - hit;
       pos += seg.tokens;
     }
-    turns.push({ turn: t, promptTokens, hitTokens, prefillTokens: promptTokens - hitTokens, toolTokensPrefilled: toolPrefilled, groups });
+    turns.push({
+      turn: t,
+      promptTokens,
+      hitTokens,
+      prefillTokens: promptTokens - hitTokens,
+      toolTokensPrefilled: toolPrefilled,
+      groups,
+    });
     promptSum += promptTokens;
     hitSum += hitTokens;
     toolSum += toolPrefilled;
     // After the turn, its prompt and its output sit in the cache (full blocks only).
-    const after = segmentBlockHashes([...prompt, { id: `out:${t}`, tokens: setup.outputTokens }], setup.blockSize, { fullBlocksOnly: true });
+    const after = segmentBlockHashes(
+      [...prompt, { id: `out:${t}`, tokens: setup.outputTokens }],
+      setup.blockSize,
+      { fullBlocksOnly: true },
+    );
     for (const h of after.hashes) cached.add(h);
   }
   return {
@@ -385,7 +439,13 @@ export function sessionToolSeries(
   turns: number,
   changeEvery: number,
   price: CachePricing,
-): { turn: number; prefilledNoCache: number; prefilledCached: number; costNoCache: number; costCached: number }[] {
+): {
+  turn: number;
+  prefilledNoCache: number;
+  prefilledCached: number;
+  costNoCache: number;
+  costCached: number;
+}[] {
   const perTok = price.inputPerMTok / 1e6;
   const out = [];
   let pc = 0;
@@ -394,7 +454,13 @@ export function sessionToolSeries(
     const write = t === 1 || (changeEvery > 0 && (t - 1) % changeEvery === 0);
     if (write) pc += toolTokens;
     cc += toolTokens * perTok * (write ? price.writeMultiplier : price.readMultiplier);
-    out.push({ turn: t, prefilledNoCache: t * toolTokens, prefilledCached: pc, costNoCache: t * toolTokens * perTok, costCached: cc });
+    out.push({
+      turn: t,
+      prefilledNoCache: t * toolTokens,
+      prefilledCached: pc,
+      costNoCache: t * toolTokens * perTok,
+      costCached: cc,
+    });
   }
   return out;
 }

@@ -17,7 +17,10 @@ import { TraceError } from './trace/errors';
 import { isBlank, numberedLines } from './trace/lines';
 
 /** Hit tokens and hit blocks of every request (table order) under an ideal infinite cache replayed in `order`. */
-export function idealHitsPerRequest(t: RequestTable, order: Int32Array = arrivalOrder(t)): { tokens: Float64Array; blocks: Int32Array } {
+export function idealHitsPerRequest(
+  t: RequestTable,
+  order: Int32Array = arrivalOrder(t),
+): { tokens: Float64Array; blocks: Int32Array } {
   const seen = new Uint8Array(t.uniqueBlocks);
   const hits = new Float64Array(t.count);
   const hitBlocks = new Int32Array(t.count);
@@ -80,7 +83,10 @@ export interface TrafficShape {
   };
 }
 
-export function trafficShape(t: RequestTable, opts: { format?: TrafficShape['format']; maxSamples?: number } = {}): TrafficShape {
+export function trafficShape(
+  t: RequestTable,
+  opts: { format?: TrafficShape['format']; maxSamples?: number } = {},
+): TrafficShape {
   const max = opts.maxSamples ?? 4000;
   const order = arrivalOrder(t);
   const ideal = idealHitsPerRequest(t, order);
@@ -127,7 +133,10 @@ export function trafficShape(t: RequestTable, opts: { format?: TrafficShape['for
     totalInputTokens: inSum,
     totalOutputTokens: outSum,
     ioRatio: outSum > 0 ? inSum / outSum : NaN,
-    idealHitRatio: { tokens: inSum > 0 ? hitSum / inSum : 0, blocks: t.blocks.length ? hitBlocks / t.blocks.length : 0 },
+    idealHitRatio: {
+      tokens: inSum > 0 ? hitSum / inSum : 0,
+      blocks: t.blocks.length ? hitBlocks / t.blocks.length : 0,
+    },
     turns: hasSessions ? summarize(turnCounts) : null,
     inputSpread: p10 > 0 ? inputSummary.p90 / p10 : NaN,
     samples: {

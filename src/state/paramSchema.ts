@@ -45,7 +45,11 @@ export interface SeedParam {
 export type ParamSpec = NumberParam | SelectParam | BooleanParam | SeedParam;
 export type ParamSchema = Record<string, ParamSpec>;
 
-type ValueOf<P extends ParamSpec> = P extends SelectParam ? string : P extends BooleanParam ? boolean : number;
+type ValueOf<P extends ParamSpec> = P extends SelectParam
+  ? string
+  : P extends BooleanParam
+    ? boolean
+    : number;
 export type ParamValues<S extends ParamSchema> = { [K in keyof S]: ValueOf<S[K]> };
 
 export const SEED_MAX = 2 ** 31 - 1;
@@ -70,10 +74,14 @@ export function clampNumber(spec: NumberParam, value: number): number {
 }
 
 /** Coerce one raw value (from a URL, a stale store or a control) to a valid value of its spec. */
-export function coerceValue(spec: ParamSpec, raw: unknown): { value: number | string | boolean; valid: boolean } {
+export function coerceValue(
+  spec: ParamSpec,
+  raw: unknown,
+): { value: number | string | boolean; valid: boolean } {
   switch (spec.kind) {
     case 'number': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      const n =
+        typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
       if (!Number.isFinite(n)) return { value: spec.default, valid: false };
       const v = clampNumber(spec, n);
       return { value: v, valid: v === n };
@@ -88,7 +96,8 @@ export function coerceValue(spec: ParamSpec, raw: unknown): { value: number | st
       return { value: spec.default, valid: false };
     }
     case 'seed': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+      const n =
+        typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
       if (!Number.isInteger(n) || n < 0 || n > SEED_MAX) return { value: spec.default, valid: false };
       return { value: n, valid: true };
     }

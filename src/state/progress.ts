@@ -55,7 +55,12 @@ function repairV2(raw: Record<string, unknown>): { record: ProgressRecord; dropp
   } else if (raw.lessons !== undefined) dropped++;
   if (isObject(raw.exercises)) {
     for (const [id, v] of Object.entries(raw.exercises)) {
-      if (isObject(v) && typeof v.answer === 'number' && Number.isFinite(v.answer) && typeof v.correct === 'boolean') {
+      if (
+        isObject(v) &&
+        typeof v.answer === 'number' &&
+        Number.isFinite(v.answer) &&
+        typeof v.correct === 'boolean'
+      ) {
         const attempts = typeof v.attempts === 'number' && v.attempts >= 0 ? Math.floor(v.attempts) : 1;
         record.exercises[id] = { answer: v.answer, correct: v.correct, attempts };
       } else dropped++;
@@ -66,7 +71,8 @@ function repairV2(raw: Record<string, unknown>): { record: ProgressRecord; dropp
 
 function migrateV1(raw: ProgressRecordV1): ProgressRecord {
   const record = emptyProgress();
-  for (const slug of raw.done) if (typeof slug === 'string') record.lessons[slug] = { status: 'done', updatedAt: 0 };
+  for (const slug of raw.done)
+    if (typeof slug === 'string') record.lessons[slug] = { status: 'done', updatedAt: 0 };
   return record;
 }
 
@@ -79,18 +85,28 @@ export function parseProgress(stored: string | null): LoadResult {
   } catch {
     return { record: emptyProgress(), notice: 'Your saved progress could not be read and was reset.' };
   }
-  if (!isObject(raw)) return { record: emptyProgress(), notice: 'Your saved progress was not valid and was reset.' };
+  if (!isObject(raw))
+    return { record: emptyProgress(), notice: 'Your saved progress was not valid and was reset.' };
   if (raw.version === 1 && Array.isArray(raw.done)) {
-    return { record: migrateV1(raw as unknown as ProgressRecordV1), notice: 'Your saved progress was upgraded to the new format.' };
+    return {
+      record: migrateV1(raw as unknown as ProgressRecordV1),
+      notice: 'Your saved progress was upgraded to the new format.',
+    };
   }
   if (raw.version === PROGRESS_VERSION) {
     const { record, dropped } = repairV2(raw);
     return {
       record,
-      notice: dropped > 0 ? `Your saved progress had ${dropped} damaged entr${dropped === 1 ? 'y' : 'ies'}; the rest was kept.` : null,
+      notice:
+        dropped > 0
+          ? `Your saved progress had ${dropped} damaged entr${dropped === 1 ? 'y' : 'ies'}; the rest was kept.`
+          : null,
     };
   }
-  return { record: emptyProgress(), notice: 'Your saved progress came from an unknown version and was reset.' };
+  return {
+    record: emptyProgress(),
+    notice: 'Your saved progress came from an unknown version and was reset.',
+  };
 }
 
 export interface KeyValueStorage {
@@ -109,7 +125,10 @@ export interface ProgressState {
   resetAll(): void;
 }
 
-export function createProgressStore(storage: KeyValueStorage | null, now: () => number = Date.now): StoreApi<ProgressState> {
+export function createProgressStore(
+  storage: KeyValueStorage | null,
+  now: () => number = Date.now,
+): StoreApi<ProgressState> {
   let initial: LoadResult = { record: emptyProgress(), notice: null };
   try {
     initial = parseProgress(storage ? storage.getItem(PROGRESS_KEY) : null);
@@ -132,7 +151,10 @@ export function createProgressStore(storage: KeyValueStorage | null, now: () => 
     },
     recordExercise(id, answer, correct) {
       const prev = get().record.exercises[id];
-      const exercises = { ...get().record.exercises, [id]: { answer, correct, attempts: (prev?.attempts ?? 0) + 1 } };
+      const exercises = {
+        ...get().record.exercises,
+        [id]: { answer, correct, attempts: (prev?.attempts ?? 0) + 1 },
+      };
       set({ record: { ...get().record, exercises } });
     },
     resetAll: () => set({ record: emptyProgress() }),

@@ -30,7 +30,9 @@ export function createWidgetParamsStore<S extends ParamSchema>(
   schema: S,
   url?: UrlAccess,
 ): StoreApi<WidgetParamsState<S>> {
-  const initial = url ? parseParamsFromQuery(schema, widgetId, url.read()) : { values: defaultValues(schema), corrected: [] };
+  const initial = url
+    ? parseParamsFromQuery(schema, widgetId, url.read())
+    : { values: defaultValues(schema), corrected: [] };
   const store = createStore<WidgetParamsState<S>>()((set, get) => ({
     values: initial.values,
     corrected: initial.corrected,

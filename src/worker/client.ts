@@ -53,7 +53,11 @@ export class SimClient {
     this.remote = null;
   }
 
-  call<M extends MethodName>(method: M, args: MethodArgs<M>, options: CallOptions<MethodFrame<M>> = {}): Job<MethodResult<M>> {
+  call<M extends MethodName>(
+    method: M,
+    args: MethodArgs<M>,
+    options: CallOptions<MethodFrame<M>> = {},
+  ): Job<MethodResult<M>> {
     const id = this.nextId++;
     const remote = this.ensure();
     let settled = false;
@@ -66,7 +70,10 @@ export class SimClient {
         : undefined;
       remote
         .call(id, method, args, onFrame)
-        .then((r) => resolve(r as MethodResult<M>), (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))))
+        .then(
+          (r) => resolve(r as MethodResult<M>),
+          (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
+        )
         .finally(() => {
           settled = true;
           this.pending.delete(id);

@@ -4,7 +4,13 @@
  * context against its recompute time, where N agents wait), and the lesson's inline figures. Plain structured-
  * cloneable arguments (catalog ids); every figure comes from src/sim/memoryLadder.ts and the catalogs.
  */
-import { CatalogError, resolveAccelerator, resolveLink, resolveModel, resolveNode } from '../sim/catalog/index';
+import {
+  CatalogError,
+  resolveAccelerator,
+  resolveLink,
+  resolveModel,
+  resolveNode,
+} from '../sim/catalog/index';
 import type { LinkSpec } from '../sim/catalog/links';
 import type { NodeSpec } from '../sim/catalog/nodes';
 import { effectiveFlops, effectiveMemBandwidth, prefillCost } from '../sim/cost';
@@ -78,7 +84,13 @@ export interface LadderResponse extends LadderResult {
   nodeHostDramBytes: number;
   nodeNvme: { drives: number; capacityBytes: number; linkName: string };
   /** The node's scale-out NICs: count, line rate of one, and all of them at their effective rate. */
-  nodeNics: { count: number; perNicLineRate: number; lineRate: number; effectiveBandwidth: number; linkName: string };
+  nodeNics: {
+    count: number;
+    perNicLineRate: number;
+    lineRate: number;
+    effectiveBandwidth: number;
+    linkName: string;
+  };
   /** Line rate of the chosen remote path (count × line rate of one), bytes/s. */
   remoteLineRate: number;
   memoryUtilization: number;
@@ -92,24 +104,39 @@ export interface LadderResponse extends LadderResult {
 }
 
 function checkDtype(name: string, v: string): LadderDtype {
-  if (v !== 'bf16' && v !== 'fp8') throw new HierarchyRequestError(`${name} must be bf16 or fp8, got ${String(v)}`);
+  if (v !== 'bf16' && v !== 'fp8')
+    throw new HierarchyRequestError(`${name} must be bf16 or fp8, got ${String(v)}`);
   return v;
 }
 
 function anyDtype(name: string, v: string): Dtype {
-  if (!(v in DTYPE_BYTES)) throw new HierarchyRequestError(`${name} must be one of ${Object.keys(DTYPE_BYTES).join(', ')}, got ${String(v)}`);
+  if (!(v in DTYPE_BYTES))
+    throw new HierarchyRequestError(
+      `${name} must be one of ${Object.keys(DTYPE_BYTES).join(', ')}, got ${String(v)}`,
+    );
   return v as Dtype;
 }
 
-function nvmePath(node: NodeSpec, choice: NvmeChoice): { link: LinkSpec; drives: number; capacityBytes: number } {
+function nvmePath(
+  node: NodeSpec,
+  choice: NvmeChoice,
+): { link: LinkSpec; drives: number; capacityBytes: number } {
   const perDrive = node.nvme.capacityBytes / Math.max(1, node.nvme.drives);
   switch (choice) {
     case 'node':
-      return { link: resolveLink(node.nvme.link), drives: node.nvme.drives, capacityBytes: node.nvme.capacityBytes };
+      return {
+        link: resolveLink(node.nvme.link),
+        drives: node.nvme.drives,
+        capacityBytes: node.nvme.capacityBytes,
+      };
     case 'one-drive':
       return { link: resolveLink(node.nvme.link), drives: 1, capacityBytes: perDrive };
     case 'gen5':
-      return { link: resolveLink('nvme-gen5'), drives: node.nvme.drives, capacityBytes: node.nvme.capacityBytes };
+      return {
+        link: resolveLink('nvme-gen5'),
+        drives: node.nvme.drives,
+        capacityBytes: node.nvme.capacityBytes,
+      };
     default:
       throw new HierarchyRequestError(`nvme must be node, one-drive or gen5, got ${String(choice)}`);
   }
@@ -123,7 +150,9 @@ function remotePath(node: NodeSpec, choice: RemoteChoice): { link: LinkSpec; cou
   }
   const link = resolveLink(choice);
   if (link.kind !== 'rdma' && link.kind !== 'ethernet')
-    throw new HierarchyRequestError(`the remote pool is reached over the network: pick an RDMA or Ethernet link, not ${link.id}`);
+    throw new HierarchyRequestError(
+      `the remote pool is reached over the network: pick an RDMA or Ethernet link, not ${link.id}`,
+    );
   return { link, count: 1 };
 }
 
@@ -179,11 +208,17 @@ export function memoryLadderMethod(req: LadderRequest): LadderResponse {
         `The weights (${(r.weightBytes / 1e9).toFixed(0)} GB) do not fit in ${(r.usableHbmBytes / 1e9).toFixed(0)} GB of usable HBM: no KV fits, and the recompute time assumes a node that could hold them.`,
       );
     if (dramTB * 1e12 > node.hostDramBytes)
-      notes.push(`More host DRAM than the ${node.name.split(' (')[0]} has (${node.hostDramBytes / 1e12} TB): a node with larger DIMMs.`);
+      notes.push(
+        `More host DRAM than the ${node.name.split(' (')[0]} has (${node.hostDramBytes / 1e12} TB): a node with larger DIMMs.`,
+      );
     if (remoteLineRate > nodeNics.lineRate * (1 + 1e-9))
-      notes.push(`The chosen remote path's line rate is more than this node's NICs carry (${nodeNics.count} × ${nicLink.lineRate * 8 / 1e9} Gb/s).`);
+      notes.push(
+        `The chosen remote path's line rate is more than this node's NICs carry (${nodeNics.count} × ${(nicLink.lineRate * 8) / 1e9} Gb/s).`,
+      );
     if (contextTokens > model.maxContext)
-      notes.push(`${contextTokens.toLocaleString('en-US')} tokens is longer than ${model.name}'s ${model.maxContext.toLocaleString('en-US')}-token context.`);
+      notes.push(
+        `${contextTokens.toLocaleString('en-US')} tokens is longer than ${model.name}'s ${model.maxContext.toLocaleString('en-US')}-token context.`,
+      );
     return {
       ...r,
       request: { ...req },
@@ -193,7 +228,11 @@ export function memoryLadderMethod(req: LadderRequest): LadderResponse {
       acceleratorName: accelerator.name,
       gpus: node.gpuCount,
       nodeHostDramBytes: node.hostDramBytes,
-      nodeNvme: { drives: node.nvme.drives, capacityBytes: node.nvme.capacityBytes, linkName: resolveLink(node.nvme.link).name },
+      nodeNvme: {
+        drives: node.nvme.drives,
+        capacityBytes: node.nvme.capacityBytes,
+        linkName: resolveLink(node.nvme.link).name,
+      },
       nodeNics,
       remoteLineRate,
       memoryUtilization: LADDER_MEMORY_UTILIZATION,
@@ -237,7 +276,15 @@ export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModel
   const memoryUtilization = numberIn('memoryUtilization', req.memoryUtilization, 0.01, 1);
   const accelerator = wrap(() => resolveAccelerator(req.acceleratorId));
   return MODELS.map((m) => {
-    const f = computeFootprint({ model: m, accelerator, kvDtype, weightDtype, contextTokens, gpus, memoryUtilization });
+    const f = computeFootprint({
+      model: m,
+      accelerator,
+      kvDtype,
+      weightDtype,
+      contextTokens,
+      gpus,
+      memoryUtilization,
+    });
     return {
       id: m.id,
       name: m.name,

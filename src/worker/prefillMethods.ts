@@ -66,7 +66,12 @@ export interface ReplicaChoice {
   gpus: number;
 }
 
-function replica(req: ReplicaChoice): { model: ModelSpec; hw: HardwareConfig; name: string; acceleratorName: string } {
+function replica(req: ReplicaChoice): {
+  model: ModelSpec;
+  hw: HardwareConfig;
+  name: string;
+  acceleratorName: string;
+} {
   try {
     const model = resolveModel(req.modelId);
     const accelerator = resolveAccelerator(req.acceleratorId);
@@ -194,7 +199,11 @@ function breakdownOf(tl: Timeline, G: number, model: ModelSpec): TtftBreakdown {
 function chunkFlops(model: ModelSpec, n: number, c: number): number {
   if (n <= 0) return 0;
   const embed = model.vocabSize * model.hiddenSize;
-  return 2 * bodyParams(model) * n + 2 * embed + attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2);
+  return (
+    2 * bodyParams(model) * n +
+    2 * embed +
+    attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2)
+  );
 }
 
 function runOf(setup: TimelineSetup, G: number): TimelineRun {
@@ -238,7 +247,8 @@ export function prefillTimelineRun(req: TimelineRequest): TimelineResponse {
     run,
     whole,
     formula: formulaOf(model, hw),
-    kvTokensNeeded: inp.decodes * (inp.decodeContext + run.iterations.length) + inp.promptTokens + Math.max(0, tail),
+    kvTokensNeeded:
+      inp.decodes * (inp.decodeContext + run.iterations.length) + inp.promptTokens + Math.max(0, tail),
   };
 }
 
@@ -285,7 +295,9 @@ export function chunkTradeoff(req: TradeoffRequest): TradeoffResponse {
   const setup = { model, hw, ...inp };
   const hi = Math.max(64, Math.min(32_768, inp.promptTokens));
   const points = guard(() => chunkGrid(32, hi).map((c) => chunkPoint(setup, c)));
-  const whole = guard(() => prefillTimeline({ ...setup, chunk: false, leadIterations: 1, tailIterations: 1 }));
+  const whole = guard(() =>
+    prefillTimeline({ ...setup, chunk: false, leadIterations: 1, tailIterations: 1 }),
+  );
   return {
     modelName: name,
     acceleratorName,
@@ -296,7 +308,13 @@ export function chunkTradeoff(req: TradeoffRequest): TradeoffResponse {
     feasible: guard(() => feasibleChunks(setup, points, ttftSloS, itlSloS)),
     ttftSloS,
     itlSloS,
-    memoryBoundBelow: memoryBoundChunk(model, hw, inp.decodes, inp.decodeContext, Math.floor(inp.promptTokens / 2)),
+    memoryBoundBelow: memoryBoundChunk(
+      model,
+      hw,
+      inp.decodes,
+      inp.decodeContext,
+      Math.floor(inp.promptTokens / 2),
+    ),
     decodeStepS: whole.decodeStepS,
     formula: formulaOf(model, hw),
   };
@@ -443,7 +461,8 @@ export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresRespon
   const G = effectiveFlops(hw);
   const setup = { model, hw, ...inp };
   const whole = guard(() => prefillCost(model, hw, inp.promptTokens, 0));
-  const attention = attentionFlopsPerPair(model, 'prefill') * ((inp.promptTokens * (inp.promptTokens + 1)) / 2);
+  const attention =
+    attentionFlopsPerPair(model, 'prefill') * ((inp.promptTokens * (inp.promptTokens + 1)) / 2);
   const decode = decodeCost(model, hw, inp.decodes, inp.decodes * (inp.decodeContext + 1));
   const chunks = req.chunks.map((c) => {
     const run = runOf({ ...setup, chunk: wholeIn('chunk', c, 16, 1_000_000) }, G);

@@ -34,10 +34,12 @@ let encoder: Promise<Encode> | null = null;
 /** The o200k_base encoder, loaded on first use. */
 function loadEncoder(): Promise<Encode> {
   if (!encoder)
-    encoder = import('gpt-tokenizer/encoding/o200k_base').then((m) => m.encode as Encode).catch((e: unknown) => {
-      encoder = null;
-      throw e;
-    });
+    encoder = import('gpt-tokenizer/encoding/o200k_base')
+      .then((m) => m.encode as Encode)
+      .catch((e: unknown) => {
+        encoder = null;
+        throw e;
+      });
   return encoder;
 }
 
@@ -138,8 +140,12 @@ async function toolSchemaTax(req: ToolTaxRequest): Promise<ToolTaxResult> {
   };
   const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   let customError: ParseError | null = null;
-  let defs: { name: string; description: string; parameters: (typeof AGENT_TOOLS)[number]['parameters']; group: string }[] =
-    AGENT_TOOLS.slice(0, n);
+  let defs: {
+    name: string;
+    description: string;
+    parameters: (typeof AGENT_TOOLS)[number]['parameters'];
+    group: string;
+  }[] = AGENT_TOOLS.slice(0, n);
   let source: ToolTaxResult['source'] = 'shipped';
   if (req.custom !== null) {
     const parsed = parseToolDefinitions(req.custom);
@@ -207,7 +213,8 @@ async function toolLayouts(req: LayoutRequest): Promise<LayoutsResponse> {
   const n = whole('toolCount', req.toolCount, 1, AGENT_TOOLS.length);
   const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   const tools: { name: string; tokens: number }[] = [];
-  for (const t of AGENT_TOOLS.slice(0, n)) tools.push({ name: t.name, tokens: await countTokens(renderTool(t, f)) });
+  for (const t of AGENT_TOOLS.slice(0, n))
+    tools.push({ name: t.name, tokens: await countTokens(renderTool(t, f)) });
   const addedTool = { name: ADDED_TOOL.name, tokens: await countTokens(renderTool(ADDED_TOOL, f)) };
   const setup = {
     tools,

@@ -49,7 +49,10 @@ export interface TrajectoryRequest {
 /** One agent session and one chat session of the same seed (drawn on the same axes). */
 function agentTrajectory(req: TrajectoryRequest): { agent: Trajectory; chat: Trajectory } {
   return {
-    agent: generateTrajectory('agent', req.seed, { toolLatency: req.toolLatency, medianTurns: req.medianTurns }),
+    agent: generateTrajectory('agent', req.seed, {
+      toolLatency: req.toolLatency,
+      medianTurns: req.medianTurns,
+    }),
     chat: generateTrajectory('chat', req.seed),
   };
 }
@@ -68,7 +71,12 @@ export interface GeneratedShape {
 
 function generatedShape(req: ShapeRequest): Promise<GeneratedShape> {
   return memoized(`shape:${req.mix}:${req.sessions}:${req.medianTurns}:${req.seed}`, () => {
-    const w = generateWorkload({ mix: req.mix, sessions: req.sessions, seed: req.seed, medianTurns: req.medianTurns });
+    const w = generateWorkload({
+      mix: req.mix,
+      sessions: req.sessions,
+      seed: req.seed,
+      medianTurns: req.medianTurns,
+    });
     return { shape: trafficShape(workloadTable(w), { format: 'generated' }), figures: assumptionFigures(w) };
   });
 }
@@ -79,7 +87,9 @@ function workloadShape(req: ShapeRequest): Promise<GeneratedShape> {
 }
 
 /** The figures of the lesson's prose and table: the same run for agents and for chat. */
-async function workloadFigures(req: Omit<ShapeRequest, 'mix'>): Promise<{ agent: GeneratedShape; chat: GeneratedShape }> {
+async function workloadFigures(
+  req: Omit<ShapeRequest, 'mix'>,
+): Promise<{ agent: GeneratedShape; chat: GeneratedShape }> {
   const agent = await generatedShape({ ...req, mix: 'agent' });
   const chat = await generatedShape({ ...req, mix: 'chat' });
   return { agent, chat };
@@ -113,7 +123,10 @@ export interface TraceResult {
 async function traceShape(req: TraceRequest, ctx: JobContext<TraceProgress>): Promise<TraceResult> {
   const t0 = Date.now();
   const size = req.blob ? req.blob.size : (req.text?.length ?? 0);
-  if (size > MAX_TRACE_BYTES) throw new TraceRejected(`${req.name} is ${Math.round(size / 2 ** 20)} MiB; the browser reads traces of up to ${MAX_TRACE_BYTES / 2 ** 20} MiB. Use \`npm run sim -- trace-stats\` for larger ones.`);
+  if (size > MAX_TRACE_BYTES)
+    throw new TraceRejected(
+      `${req.name} is ${Math.round(size / 2 ** 20)} MiB; the browser reads traces of up to ${MAX_TRACE_BYTES / 2 ** 20} MiB. Use \`npm run sim -- trace-stats\` for larger ones.`,
+    );
   let text = req.text;
   if (text === undefined) {
     if (!req.blob) throw new TraceRejected('no trace given');
@@ -126,14 +139,25 @@ async function traceShape(req: TraceRequest, ctx: JobContext<TraceProgress>): Pr
   try {
     format = sniffFormat(text);
   } catch (e) {
-    if (e instanceof TraceError) throw new TraceRejected(e.line > 0 ? `${req.name}, line ${e.line}: ${e.reason}` : `${req.name}: ${e.reason}`);
+    if (e instanceof TraceError)
+      throw new TraceRejected(
+        e.line > 0 ? `${req.name}, line ${e.line}: ${e.reason}` : `${req.name}: ${e.reason}`,
+      );
     throw e;
   }
   const read = readTraceTable(text, { format, onError: 'skip', maxErrors: 100 });
   await ctx.checkpoint();
   await ctx.emit({ phase: 'statistics', bytes: size });
   const shape = trafficShape(read.table);
-  return { name: req.name, bytes: size, format, shape, errors: read.errors, errorCount: read.errorCount, ms: Date.now() - t0 };
+  return {
+    name: req.name,
+    bytes: size,
+    format,
+    shape,
+    errors: read.errors,
+    errorCount: read.errorCount,
+    ms: Date.now() - t0,
+  };
 }
 
 export const workloadMethods = {

@@ -40,7 +40,8 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     powerW: 400,
     hostLink: 'pcie-gen4-x16',
     scaleUpBandwidth: 600 * GB,
-    source: 'NVIDIA A100 Tensor Core GPU datasheet (2021), SXM 80GB column: 2,039 GB/s, 312 TF BF16 dense, 400 W, NVLink 600 GB/s',
+    source:
+      'NVIDIA A100 Tensor Core GPU datasheet (2021), SXM 80GB column: 2,039 GB/s, 312 TF BF16 dense, 400 W, NVLink 600 GB/s',
   },
   {
     id: 'h100-sxm',
@@ -53,7 +54,8 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     powerW: 700,
     hostLink: 'pcie-gen5-x16',
     scaleUpBandwidth: 900 * GB,
-    source: 'NVIDIA H100 Tensor Core GPU datasheet (2023), SXM column: 80 GB, 3.35 TB/s, 989 TF BF16 / 1,979 TF FP8 dense, up to 700 W, NVLink 900 GB/s',
+    source:
+      'NVIDIA H100 Tensor Core GPU datasheet (2023), SXM column: 80 GB, 3.35 TB/s, 989 TF BF16 / 1,979 TF FP8 dense, up to 700 W, NVLink 900 GB/s',
   },
   {
     id: 'h200',
@@ -66,7 +68,8 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     powerW: 700,
     hostLink: 'pcie-gen5-x16',
     scaleUpBandwidth: 900 * GB,
-    source: 'NVIDIA H200 Tensor Core GPU datasheet (2024), SXM column: 141 GB HBM3e, 4.8 TB/s, 989 TF BF16 / 1,979 TF FP8 dense, up to 700 W',
+    source:
+      'NVIDIA H200 Tensor Core GPU datasheet (2024), SXM column: 141 GB HBM3e, 4.8 TB/s, 989 TF BF16 / 1,979 TF FP8 dense, up to 700 W',
   },
   {
     id: 'b200',
@@ -79,7 +82,8 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     powerW: 1000,
     hostLink: 'pcie-gen5-x16',
     scaleUpBandwidth: 1800 * GB,
-    source: 'NVIDIA DGX B200 datasheet (2024): 1,440 GB and 64 TB/s per 8 GPUs, 72 PF FP8 / 144 PF FP4 with sparsity per 8 GPUs; NVLink5 1.8 TB/s; 1,000 W TGP (MLPerf Inference v6.0 system description)',
+    source:
+      'NVIDIA DGX B200 datasheet (2024): 1,440 GB and 64 TB/s per 8 GPUs, 72 PF FP8 / 144 PF FP4 with sparsity per 8 GPUs; NVLink5 1.8 TB/s; 1,000 W TGP (MLPerf Inference v6.0 system description)',
   },
   {
     id: 'l40s',
@@ -92,7 +96,8 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     powerW: 350,
     hostLink: 'pcie-gen4-x16',
     scaleUpBandwidth: 0,
-    source: 'NVIDIA L40S datasheet (2023): 48 GB GDDR6, 864 GB/s, 362 TF BF16 / 733 TF FP8 dense, 350 W, PCIe Gen4 x16, no NVLink',
+    source:
+      'NVIDIA L40S datasheet (2023): 48 GB GDDR6, 864 GB/s, 362 TF BF16 / 733 TF FP8 dense, 350 W, PCIe Gen4 x16, no NVLink',
   },
   {
     id: 'mi300x',
@@ -105,7 +110,8 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     powerW: 750,
     hostLink: 'pcie-gen5-x16',
     scaleUpBandwidth: 896 * GB, // 7 Infinity Fabric links × 128 GB/s
-    source: 'AMD Instinct MI300X data sheet (2023): 192 GB HBM3, 5.3 TB/s, 1,307 TF BF16 / 2,615 TF FP8 dense, 750 W, 896 GB/s Infinity Fabric',
+    source:
+      'AMD Instinct MI300X data sheet (2023): 192 GB HBM3, 5.3 TB/s, 1,307 TF BF16 / 2,615 TF FP8 dense, 750 W, 896 GB/s Infinity Fabric',
   },
 ];
 

@@ -54,7 +54,10 @@ export const MOONCAKE_TOOL_AGENT: PublishedTraceStats = {
  */
 export const MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO = 0.3736;
 
-export const MOONCAKE_PUBLISHED: readonly PublishedTraceStats[] = [MOONCAKE_CONVERSATION, MOONCAKE_TOOL_AGENT];
+export const MOONCAKE_PUBLISHED: readonly PublishedTraceStats[] = [
+  MOONCAKE_CONVERSATION,
+  MOONCAKE_TOOL_AGENT,
+];
 
 /**
  * Coding-agent traces (Codex with GPT-5.4 on SWE-bench Pro, 610 trajectories, median 33 turns): the vLLM

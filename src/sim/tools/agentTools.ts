@@ -113,7 +113,8 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   {
     group: 'files',
     name: 'move_file',
-    description: 'Move or rename a file within the workspace. Fails if the destination exists unless overwrite is set.',
+    description:
+      'Move or rename a file within the workspace. Fails if the destination exists unless overwrite is set.',
     parameters: obj(
       {
         source: str('Current path of the file.'),
@@ -208,7 +209,8 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   {
     group: 'shell',
     name: 'read_job_output',
-    description: 'Read new output of a background job started by run_command, and whether it is still running.',
+    description:
+      'Read new output of a background job started by run_command, and whether it is still running.',
     parameters: obj(
       {
         job_id: str('Id returned by run_command with run_in_background.'),
@@ -275,7 +277,8 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   {
     group: 'git',
     name: 'git_log',
-    description: 'List recent commits with hash, author, date and summary, optionally only those touching a path.',
+    description:
+      'List recent commits with hash, author, date and summary, optionally only those touching a path.',
     parameters: obj(
       {
         max_count: int('Number of commits to list.', 1, 200),
@@ -338,9 +341,17 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
       'Send an HTTP request to an API the user has allowed and return the status, headers and body. Credentials are injected by the runtime; never put secrets in the arguments.',
     parameters: obj(
       {
-        method: { type: 'string', description: 'HTTP method.', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+        method: {
+          type: 'string',
+          description: 'HTTP method.',
+          enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        },
         url: str('Absolute URL of the endpoint.'),
-        headers: { type: 'object', description: 'Request headers.', additionalProperties: { type: 'string' } },
+        headers: {
+          type: 'object',
+          description: 'Request headers.',
+          additionalProperties: { type: 'string' },
+        },
         body: str('Request body, usually JSON.'),
       },
       ['method', 'url'],
@@ -355,7 +366,11 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
       {
         query: str('Free-text query.'),
         state: { type: 'string', description: 'Issue state.', enum: ['open', 'closed', 'all'] },
-        labels: { type: 'array', description: 'Issues must carry all of these labels.', items: { type: 'string' } },
+        labels: {
+          type: 'array',
+          description: 'Issues must carry all of these labels.',
+          items: { type: 'string' },
+        },
         assignee: str('Login of the assignee; "none" for unassigned.'),
         limit: int('Maximum number of issues.', 1, 100),
       },
@@ -393,7 +408,10 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
     group: 'issues',
     name: 'issue_comment',
     description: 'Add a comment to an issue or pull request.',
-    parameters: obj({ number: int('Issue or pull request number.', 1), body: str('Comment in Markdown.') }, ['number', 'body']),
+    parameters: obj({ number: int('Issue or pull request number.', 1), body: str('Comment in Markdown.') }, [
+      'number',
+      'body',
+    ]),
   },
   {
     group: 'issues',
@@ -429,7 +447,8 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   {
     group: 'review',
     name: 'pr_review_comments',
-    description: 'List the review comments on a pull request, grouped by file and line, with their resolution state.',
+    description:
+      'List the review comments on a pull request, grouped by file and line, with their resolution state.',
     parameters: obj(
       { number: int('Pull request number.', 1), unresolved_only: bool('Only unresolved threads.', true) },
       ['number'],
@@ -489,7 +508,8 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   {
     group: 'chat',
     name: 'send_message',
-    description: 'Post a message to a team chat channel or thread. Use it to report progress or ask a question.',
+    description:
+      'Post a message to a team chat channel or thread. Use it to report progress or ask a question.',
     parameters: obj(
       {
         channel: str('Channel name, e.g. "#deploys".'),
@@ -525,7 +545,11 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
           items: obj(
             {
               title: str('What to do.'),
-              status: { type: 'string', description: 'Item status.', enum: ['pending', 'in_progress', 'completed'] },
+              status: {
+                type: 'string',
+                description: 'Item status.',
+                enum: ['pending', 'in_progress', 'completed'],
+              },
             },
             ['title', 'status'],
           ),

@@ -34,8 +34,24 @@ export interface WidgetFrameProps {
 }
 
 export function WidgetFrame(props: WidgetFrameProps) {
-  const { id, title, status, error, onRetry, corrected, onReset, controls, readouts, caption, tryThis, transport, onKeyDown, exportData, stale, children } =
-    props;
+  const {
+    id,
+    title,
+    status,
+    error,
+    onRetry,
+    corrected,
+    onReset,
+    controls,
+    readouts,
+    caption,
+    tryThis,
+    transport,
+    onKeyDown,
+    exportData,
+    stale,
+    children,
+  } = props;
   const rootRef = useRef<HTMLElement>(null);
   const figureRef = useRef<HTMLDivElement>(null);
   const [message, setMessage] = useState('');
@@ -82,7 +98,11 @@ export function WidgetFrame(props: WidgetFrameProps) {
         if (!exportData) throw new Error('this widget has no data to export');
         const data = exportData();
         if (kind === 'csv') download(`${id}.csv`, new Blob([toCsv(data.rows)], { type: 'text/csv' }));
-        else download(`${id}.json`, new Blob([JSON.stringify(data.json, null, 2)], { type: 'application/json' }));
+        else
+          download(
+            `${id}.json`,
+            new Blob([JSON.stringify(data.json, null, 2)], { type: 'application/json' }),
+          );
       }
       setMessage(`Exported ${kind.toUpperCase()}`);
     } catch (e) {
@@ -125,7 +145,12 @@ export function WidgetFrame(props: WidgetFrameProps) {
             Copy link
           </button>
           <div className="menu">
-            <button type="button" aria-haspopup="true" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)}>
+            <button
+              type="button"
+              aria-haspopup="true"
+              aria-expanded={menuOpen}
+              onClick={() => setMenuOpen((o) => !o)}
+            >
               Export
             </button>
             {menuOpen ? (
@@ -150,7 +175,11 @@ export function WidgetFrame(props: WidgetFrameProps) {
       ) : null}
       <div className="widget-body">
         {controls ? (
-          <form className="widget-controls" aria-label={`${title} controls`} onSubmit={(e) => e.preventDefault()}>
+          <form
+            className="widget-controls"
+            aria-label={`${title} controls`}
+            onSubmit={(e) => e.preventDefault()}
+          >
             {controls}
           </form>
         ) : null}
@@ -190,7 +219,17 @@ export function WidgetFrame(props: WidgetFrameProps) {
 }
 
 /** One labelled figure in a widget's read-out row, with the formula that produced it. */
-export function Readout({ label, value, formula, emphasis }: { label: string; value: ReactNode; formula?: ReactNode; emphasis?: boolean }) {
+export function Readout({
+  label,
+  value,
+  formula,
+  emphasis,
+}: {
+  label: string;
+  value: ReactNode;
+  formula?: ReactNode;
+  emphasis?: boolean;
+}) {
   return (
     <div className={`readout${emphasis ? ' readout-key' : ''}`}>
       <div className="readout-label">{label}</div>

@@ -15,7 +15,9 @@ export interface WidgetParams<S extends ParamSchema> {
 }
 
 export function useWidgetParams<S extends ParamSchema>(widgetId: string, schema: S): WidgetParams<S> {
-  const [store] = useState(() => createWidgetParamsStore(widgetId, schema, typeof window === 'undefined' ? undefined : browserUrl));
+  const [store] = useState(() =>
+    createWidgetParamsStore(widgetId, schema, typeof window === 'undefined' ? undefined : browserUrl),
+  );
   const values = useStore(store, (s) => s.values);
   const corrected = useStore(store, (s) => s.corrected);
   const { set, reset } = store.getState();

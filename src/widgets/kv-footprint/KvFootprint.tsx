@@ -14,7 +14,14 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
-import { formatBytes, formatBytesDecimal, formatCount, formatNumber, formatPercent, formatTokens } from '../../lib/format';
+import {
+  formatBytes,
+  formatBytesDecimal,
+  formatCount,
+  formatNumber,
+  formatPercent,
+  formatTokens,
+} from '../../lib/format';
 import type { Dtype } from '../../sim/catalog/models';
 import { KV_FOOTPRINT_ID, kvFootprintSchema } from './schema';
 
@@ -74,9 +81,24 @@ export function KvFootprint() {
   const grownBytes = r ? grown * r.kvBytesPerToken : 0;
   const markers: Marker[] = r
     ? [
-        { kind: 'y', y: r.kvBudgetBytes, label: `KV budget ${formatBytesDecimal(r.kvBudgetBytes)}`, tone: 'danger' },
+        {
+          kind: 'y',
+          y: r.kvBudgetBytes,
+          label: `KV budget ${formatBytesDecimal(r.kvBudgetBytes)}`,
+          tone: 'danger',
+        },
         { kind: 'x', x: v.contextTokens, label: `context ${formatCount(v.contextTokens)}`, tone: 'muted' },
-        ...(grown > 0 ? [{ kind: 'point' as const, x: grown, y: grownBytes, label: formatBytesDecimal(grownBytes), tone: 'accent' as const }] : []),
+        ...(grown > 0
+          ? [
+              {
+                kind: 'point' as const,
+                x: grown,
+                y: grownBytes,
+                label: formatBytesDecimal(grownBytes),
+                tone: 'accent' as const,
+              },
+            ]
+          : []),
       ]
     : [];
 
@@ -100,7 +122,14 @@ export function KvFootprint() {
       controls={<ParamControls params={params} />}
       transport={<TransportBar transport={transport} format={(t) => formatTokens(Math.round(t))} />}
       exportData={() => ({
-        rows: r ? r.perModel.map((m) => ({ model: m.name, kvBytesPerToken: m.kvBytesPerToken, contextTokens: v.contextTokens, contextBytes: m.contextBytes })) : [],
+        rows: r
+          ? r.perModel.map((m) => ({
+              model: m.name,
+              kvBytesPerToken: m.kvBytesPerToken,
+              contextTokens: v.contextTokens,
+              contextBytes: m.contextBytes,
+            }))
+          : [],
         json: { parameters: v, result: r },
       })}
       readouts={
@@ -138,21 +167,28 @@ export function KvFootprint() {
       caption={
         r ? (
           <>
-            Lines: KV bytes against context length for every catalog model ({v.kvDtype.toUpperCase()} cache); the first is {r.modelName}.
-            The dashed rule is the KV budget of {v.gpus} × {r.acceleratorName} after the weights. Steeper lines fill it sooner; MLA
-            (DeepSeek-V3) is the flattest. Bars: whole contexts that fit for each model, after its own weights. KV is counted once per
-            replica (split across GPUs by KV head; an MLA latent is kept once, as with data-parallel attention).
+            Lines: KV bytes against context length for every catalog model ({v.kvDtype.toUpperCase()} cache);
+            the first is {r.modelName}. The dashed rule is the KV budget of {v.gpus} × {r.acceleratorName}{' '}
+            after the weights. Steeper lines fill it sooner; MLA (DeepSeek-V3) is the flattest. Bars: whole
+            contexts that fit for each model, after its own weights. KV is counted once per replica (split
+            across GPUs by KV head; an MLA latent is kept once, as with data-parallel attention).
           </>
         ) : null
       }
       tryThis={
         <ul>
-          <li>Switch the KV dtype to FP8: the contexts that fit roughly double. Why exactly double only if the weights stay BF16?</li>
-          <li>Pick Llama 3.1 405B on one H200: the weights alone do not fit, so the budget is zero.</li>
-          <li>Compare DeepSeek-V3 with Llama 3.1 405B at 100k tokens: MLA caches one latent per layer instead of K and V per head.</li>
           <li>
-            Read the bars, then pick the H200 with FP8 weights: DeepSeek-V3&apos;s weights now fit, and its small latent keeps more 100k-token
-            contexts than any model but the 8B.
+            Switch the KV dtype to FP8: the contexts that fit roughly double. Why exactly double only if the
+            weights stay BF16?
+          </li>
+          <li>Pick Llama 3.1 405B on one H200: the weights alone do not fit, so the budget is zero.</li>
+          <li>
+            Compare DeepSeek-V3 with Llama 3.1 405B at 100k tokens: MLA caches one latent per layer instead of
+            K and V per head.
+          </li>
+          <li>
+            Read the bars, then pick the H200 with FP8 weights: DeepSeek-V3&apos;s weights now fit, and its
+            small latent keeps more 100k-token contexts than any model but the 8B.
           </li>
         </ul>
       }
@@ -169,8 +205,12 @@ export function KvFootprint() {
         <BarChart
           title={`Contexts of ${formatTokens(v.contextTokens)} that fit after the weights on ${v.gpus} × ${r?.acceleratorName ?? ''}, every LLM in the catalog`}
           description="One horizontal bar per catalog model: how many whole agent contexts of the chosen length fit in the KV budget that remains after its weights. A model whose weights do not fit has no bar."
-          categories={bars.map((b) => (b.weightsFit ? b.name : `${b.name.replace(/ \(.*\)$/, '')}: weights do not fit`))}
-          series={[{ name: 'Contexts that fit', values: bars.map((b) => (b.weightsFit ? b.contexts : null)) }]}
+          categories={bars.map((b) =>
+            b.weightsFit ? b.name : `${b.name.replace(/ \(.*\)$/, '')}: weights do not fit`,
+          )}
+          series={[
+            { name: 'Contexts that fit', values: bars.map((b) => (b.weightsFit ? b.contexts : null)) },
+          ]}
           orientation="horizontal"
           value={{ label: 'Contexts that fit at once', format: (n) => formatCount(n), zero: true }}
           height={250}

@@ -131,9 +131,10 @@ export function ChunkSizeTradeoff() {
       caption={
         r ? (
           <>
-            {r.modelName} on {r.gpus} × {r.acceleratorName}, {v.decodes} sessions decoding at {formatTokens(v.decodeContext)}, a{' '}
-            {formatTokens(v.promptTokens)} prompt. Each point is one run of the timeline above at that chunk size: the prompt’s TTFT, and the
-            99th percentile of the decodes’ gaps while it is prefilled. The shaded range meets both SLOs; dotted lines are the limits no chunk
+            {r.modelName} on {r.gpus} × {r.acceleratorName}, {v.decodes} sessions decoding at{' '}
+            {formatTokens(v.decodeContext)}, a {formatTokens(v.promptTokens)} prompt. Each point is one run of
+            the timeline above at that chunk size: the prompt’s TTFT, and the 99th percentile of the decodes’
+            gaps while it is prefilled. The shaded range meets both SLOs; dotted lines are the limits no chunk
             size passes (the prompt alone, the decode step alone).
           </>
         ) : null
@@ -141,16 +142,16 @@ export function ChunkSizeTradeoff() {
       tryThis={
         <ul>
           <li>
-            Tighten the p99 SLO from 100 ms to 60 ms: the range now ends just above 512 tokens, Sarathi-Serve’s strict budget. Then relax
-            it to 250 ms: 2,048, its relaxed budget, fits.
+            Tighten the p99 SLO from 100 ms to 60 ms: the range now ends just above 512 tokens,
+            Sarathi-Serve’s strict budget. Then relax it to 250 ms: 2,048, its relaxed budget, fits.
           </li>
           <li>
-            Set the sessions to 128: every iteration streams more KV, the memory-bound region widens, and the smallest chunk that meets the
-            TTFT SLO moves right.
+            Set the sessions to 128: every iteration streams more KV, the memory-bound region widens, and the
+            smallest chunk that meets the TTFT SLO moves right.
           </li>
           <li>
-            Lower the TTFT SLO below the no-chunking line: no chunk size can help; only a faster replica, a shorter prompt or a prefix cache
-            hit can.
+            Lower the TTFT SLO below the no-chunking line: no chunk size can help; only a faster replica, a
+            shorter prompt or a prefix cache hit can.
           </li>
         </ul>
       }
@@ -160,7 +161,13 @@ export function ChunkSizeTradeoff() {
           title="TTFT of the long prompt and p99 inter-token gap of the decoding sessions against the prefill chunk size, with their SLOs"
           series={series}
           x={chunkAxis(lo, hi)}
-          y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s, 2), ticks: durationTicks, domain: yDomain }}
+          y={{
+            label: 'Time',
+            scale: 'log',
+            format: (s) => formatDuration(s, 2),
+            ticks: durationTicks,
+            domain: yDomain,
+          }}
           markers={[
             ...band,
             { kind: 'y', y: r.ttftSloS, label: `TTFT SLO ${formatDuration(r.ttftSloS)}`, tone: 'danger' },

@@ -31,7 +31,9 @@ import './long-prefill.css';
 function isFormField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   const tag = target.tagName;
-  return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON' || target.isContentEditable;
+  return (
+    tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON' || target.isContentEditable
+  );
 }
 
 /** The kit's transport with its steps moved to iteration boundaries (an iteration is the natural frame). */
@@ -55,7 +57,11 @@ function useIterationSteps(transport: Transport, iterations: readonly TimelineIt
   );
   const handleKey = useCallback(
     (e: KeyboardEvent) => {
-      if (!e.defaultPrevented && !isFormField(e.target) && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+      if (
+        !e.defaultPrevented &&
+        !isFormField(e.target) &&
+        (e.key === 'ArrowRight' || e.key === 'ArrowLeft')
+      ) {
         stepBy(e.key === 'ArrowRight' ? 1 : -1);
         e.preventDefault();
         return;
@@ -101,7 +107,8 @@ export function ChunkedPrefillTimeline() {
 
   const f = r?.formula;
   const runLabel = run ? chunkLabel(run.chunk) : '';
-  const longest = run && run.longestPrefillIteration >= 0 ? run.iterations[run.longestPrefillIteration] : undefined;
+  const longest =
+    run && run.longestPrefillIteration >= 0 ? run.iterations[run.longestPrefillIteration] : undefined;
   const kvShort = r ? r.kvTokensNeeded > r.formula.kvCapacityTokens : false;
 
   return (
@@ -150,14 +157,17 @@ export function ChunkedPrefillTimeline() {
               value={
                 <span>
                   <span data-readout="ttft">{formatDuration(run.ttftS)}</span>
-                  {whole ? <span className="lp-readout-sub">no chunking: {formatDuration(whole.ttftS)}</span> : null}
+                  {whole ? (
+                    <span className="lp-readout-sub">no chunking: {formatDuration(whole.ttftS)}</span>
+                  ) : null}
                 </span>
               }
               formula={
                 <>
-                  Σ of {formatNumber(run.prefillIterations)} iteration{run.prefillIterations === 1 ? '' : 's'} ={' '}
-                  {formatDuration(run.breakdown.ownS)} of the prompt’s own FLOPs + {formatDuration(run.breakdown.rideS)} of the
-                  decodes’ riding along + {formatDuration(run.breakdown.memoryS)} where memory-bound
+                  Σ of {formatNumber(run.prefillIterations)} iteration{run.prefillIterations === 1 ? '' : 's'}{' '}
+                  = {formatDuration(run.breakdown.ownS)} of the prompt’s own FLOPs +{' '}
+                  {formatDuration(run.breakdown.rideS)} of the decodes’ riding along +{' '}
+                  {formatDuration(run.breakdown.memoryS)} where memory-bound
                 </>
               }
             />
@@ -176,11 +186,16 @@ export function ChunkedPrefillTimeline() {
               formula={
                 longest ? (
                   longest.kind === 'whole' ? (
-                    <>the whole prompt’s iteration ({formatDuration(longest.durationS)}) plus the decode step after it</>
+                    <>
+                      the whole prompt’s iteration ({formatDuration(longest.durationS)}) plus the decode step
+                      after it
+                    </>
                   ) : (
                     <>
-                      the chunk of {formatCount(longest.prefillTokens)} after {formatTokens(longest.prefillCached)}: max(
-                      {formatDuration(longest.computeS)} compute, {formatDuration(longest.memoryS)} memory); the first chunk took{' '}
+                      the chunk of {formatCount(longest.prefillTokens)} after{' '}
+                      {formatTokens(longest.prefillCached)}: max(
+                      {formatDuration(longest.computeS)} compute, {formatDuration(longest.memoryS)} memory);
+                      the first chunk took{' '}
                       {formatDuration(run.iterations.find((x) => x.kind === 'chunk')?.durationS)}
                     </>
                   )
@@ -197,8 +212,9 @@ export function ChunkedPrefillTimeline() {
               formula={
                 cur ? (
                   <>
-                    t = max(FLOPs / (G·peak·MFU), bytes / (G·BW·MBU)) = max({formatFlops(cur.flops)} / {formatFlops(f.effectiveFlops, true)},{' '}
-                    {formatBytesDecimal(cur.bytes)} / {formatBandwidth(f.effectiveBandwidth)}); {formatNumber(cur.prefillTokens)} prompt +{' '}
+                    t = max(FLOPs / (G·peak·MFU), bytes / (G·BW·MBU)) = max({formatFlops(cur.flops)} /{' '}
+                    {formatFlops(f.effectiveFlops, true)}, {formatBytesDecimal(cur.bytes)} /{' '}
+                    {formatBandwidth(f.effectiveBandwidth)}); {formatNumber(cur.prefillTokens)} prompt +{' '}
                     {formatNumber(cur.decodeTokens)} decode tokens
                   </>
                 ) : null
@@ -229,16 +245,18 @@ export function ChunkedPrefillTimeline() {
       caption={
         r && run ? (
           <>
-            {r.modelName} on {r.gpus} × {r.acceleratorName}: {r.decodes} sessions decoding at {formatTokens(r.decodeContext)} of context
-            when a {formatTokens(r.promptTokens)} prompt arrives (after three decode steps, at an iteration boundary). Shown:{' '}
+            {r.modelName} on {r.gpus} × {r.acceleratorName}: {r.decodes} sessions decoding at{' '}
+            {formatTokens(r.decodeContext)} of context when a {formatTokens(r.promptTokens)} prompt arrives
+            (after three decode steps, at an iteration boundary). Shown:{' '}
             {run.chunk === false ? 'whole-prompt prefill' : `${formatNumber(run.chunk)}-token chunks`}
-            {whole ? '; the dashed line in the lower panel is the same prompt without chunking' : ''}. Hover an iteration for its roofline, or
-            step through the iterations with the transport (← →).
+            {whole ? '; the dashed line in the lower panel is the same prompt without chunking' : ''}. Hover
+            an iteration for its roofline, or step through the iterations with the transport (← →).
             {kvShort ? (
               <strong>
                 {' '}
-                This setup needs {formatTokens(r.kvTokensNeeded)} of KV but the replica holds {formatTokens(r.formula.kvCapacityTokens)}: a real
-                engine would queue the prompt or preempt sessions.
+                This setup needs {formatTokens(r.kvTokensNeeded)} of KV but the replica holds{' '}
+                {formatTokens(r.formula.kvCapacityTokens)}: a real engine would queue the prompt or preempt
+                sessions.
               </strong>
             ) : null}
           </>
@@ -247,17 +265,19 @@ export function ChunkedPrefillTimeline() {
       tryThis={
         <ul>
           <li>
-            Switch chunked prefill off: the prompt runs in one iteration of several seconds in which the {v.decodes} sessions get nothing,
-            and their gap jumps from about ten milliseconds to the whole prefill. TTFT barely changes.
+            Switch chunked prefill off: the prompt runs in one iteration of several seconds in which the{' '}
+            {v.decodes} sessions get nothing, and their gap jumps from about ten milliseconds to the whole
+            prefill. TTFT barely changes.
           </li>
           <li>
-            Raise the chunk from 512 to 8,192 tokens: the largest gap grows about in proportion to the chunk, while TTFT falls only a
-            little. Step through the iterations: later chunks take longer than early ones, because they attend to more of the prompt.
+            Raise the chunk from 512 to 8,192 tokens: the largest gap grows about in proportion to the chunk,
+            while TTFT falls only a little. Step through the iterations: later chunks take longer than early
+            ones, because they attend to more of the prompt.
           </li>
           <li>
-            Set the chunk to 256 and the sessions to 128: many iterations turn memory-bound (hover one), and TTFT grows twice over: the
-            decodes’ arithmetic rides along in each of the many iterations, and the memory-bound ones wait for the weights and the KV to
-            stream. The TTFT read-out splits the two.
+            Set the chunk to 256 and the sessions to 128: many iterations turn memory-bound (hover one), and
+            TTFT grows twice over: the decodes’ arithmetic rides along in each of the many iterations, and the
+            memory-bound ones wait for the weights and the KV to stream. The TTFT read-out splits the two.
           </li>
         </ul>
       }

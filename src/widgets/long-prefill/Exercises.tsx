@@ -4,7 +4,14 @@
  */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
-import { formatDuration, formatFlops, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import {
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
 import { GAP_EXERCISE, MATCH_EXERCISE } from './schema';
 
 export function LargestGapExercise() {
@@ -19,10 +26,11 @@ export function LargestGapExercise() {
       id="07-10-largest-gap"
       question={
         <p>
-          The replica of the timeline above (Llama 3.1 70B on 8 × H100 SXM, 32 sessions decoding at 8,000 tokens of context) receives a
-          100,000-token prompt and prefills it in chunks of 2,000 tokens: 50 chunks, each sharing an iteration with the 32 decodes. What is
-          the longest gap, in milliseconds, that the decoding sessions see between two of their tokens while the prompt is prefilled?
-          Predict first, then check with the widget (set the chunk to 2,000).
+          The replica of the timeline above (Llama 3.1 70B on 8 × H100 SXM, 32 sessions decoding at 8,000
+          tokens of context) receives a 100,000-token prompt and prefills it in chunks of 2,000 tokens: 50
+          chunks, each sharing an iteration with the 32 decodes. What is the longest gap, in milliseconds,
+          that the decoding sessions see between two of their tokens while the prompt is prefilled? Predict
+          first, then check with the widget (set the chunk to 2,000).
         </p>
       }
       answer={run ? run.gaps.max * 1000 : null}
@@ -32,21 +40,24 @@ export function LargestGapExercise() {
       hint={
         f ? (
           <p>
-            Every chunk iteration is compute-bound, and the decodes get their token when it ends, so the longest gap is the most expensive
-            chunk: the last one, whose 2,000 tokens attend to the 98,000 before them. Its FLOPs are n × ({formatFlops(f.bodyFlopsPerToken)} +{' '}
-            {formatFlops(f.attentionFlopsPerPair)} × (c + n/2)) with n = 2,000 and c = 98,000; divide by {formatFlops(f.effectiveFlops, true)}.
-            The 32 decodes add about a millisecond.
+            Every chunk iteration is compute-bound, and the decodes get their token when it ends, so the
+            longest gap is the most expensive chunk: the last one, whose 2,000 tokens attend to the 98,000
+            before them. Its FLOPs are n × ({formatFlops(f.bodyFlopsPerToken)} +{' '}
+            {formatFlops(f.attentionFlopsPerPair)} × (c + n/2)) with n = 2,000 and c = 98,000; divide by{' '}
+            {formatFlops(f.effectiveFlops, true)}. The 32 decodes add about a millisecond.
           </p>
         ) : null
       }
       explanation={
         r && run && longest && first ? (
           <p>
-            The last chunk computes {formatTokens(longest.prefillTokens)} after {formatTokens(longest.prefillCached)}: its compute time is{' '}
-            {formatDuration(longest.computeS)} against {formatDuration(longest.memoryS)} to stream the weights and the KV, so it takes{' '}
-            {formatDuration(longest.durationS)}, and that is the gap. The first chunk took only {formatDuration(first.durationS)}: a fixed
-            chunk size does not give a fixed iteration time, because each chunk attends to everything before it. The p99 gap is{' '}
-            {formatDuration(run.gaps.p99)}, the prompt’s TTFT {formatDuration(run.ttftS)}, against {formatDuration(r.whole.ttftS)} and a
+            The last chunk computes {formatTokens(longest.prefillTokens)} after{' '}
+            {formatTokens(longest.prefillCached)}: its compute time is {formatDuration(longest.computeS)}{' '}
+            against {formatDuration(longest.memoryS)} to stream the weights and the KV, so it takes{' '}
+            {formatDuration(longest.durationS)}, and that is the gap. The first chunk took only{' '}
+            {formatDuration(first.durationS)}: a fixed chunk size does not give a fixed iteration time,
+            because each chunk attends to everything before it. The p99 gap is {formatDuration(run.gaps.p99)},
+            the prompt’s TTFT {formatDuration(run.ttftS)}, against {formatDuration(r.whole.ttftS)} and a
             single stall of {formatDuration(r.whole.gaps.max)} without chunking.
           </p>
         ) : null
@@ -64,10 +75,11 @@ export function KernelMatchExercise() {
       id="07-10-kernel-to-match"
       question={
         <p>
-          An agent’s 100,000-token turn finds 90% of its prompt in the prefix cache. You could raise the hit rate to 95% (by routing and
-          by not editing the prompt’s head), or buy an attention kernel that is s times faster. On Llama 3.1 70B and 8 × H100 SXM, how
-          large must s be for the kernel alone to make the 90% turn as fast as the 95% turn with today’s kernel? Predict first, then
-          check with the widget above.
+          An agent’s 100,000-token turn finds 90% of its prompt in the prefix cache. You could raise the hit
+          rate to 95% (by routing and by not editing the prompt’s head), or buy an attention kernel that is s
+          times faster. On Llama 3.1 70B and 8 × H100 SXM, how large must s be for the kernel alone to make
+          the 90% turn as fast as the 95% turn with today’s kernel? Predict first, then check with the widget
+          above.
         </p>
       }
       answer={r && Number.isFinite(r.speedupToMatch) ? r.speedupToMatch : null}
@@ -77,20 +89,23 @@ export function KernelMatchExercise() {
       hint={
         r && f ? (
           <p>
-            At 90% the turn prefills 10,000 tokens after 90,000: matmuls L = 10,000 × {formatFlops(f.bodyFlopsPerToken)} and attention A ={' '}
-            {formatFlops(f.attentionFlopsPerPair)} × (10,000 × 90,000 + 10,000²/2). At 95% it takes {formatDuration(r.toStandard.timeS)}.
-            Solve (L + A/s) / {formatFlops(f.effectiveFlops, true)} = {formatDuration(r.toStandard.timeS)} for s.
+            At 90% the turn prefills 10,000 tokens after 90,000: matmuls L = 10,000 ×{' '}
+            {formatFlops(f.bodyFlopsPerToken)} and attention A = {formatFlops(f.attentionFlopsPerPair)} ×
+            (10,000 × 90,000 + 10,000²/2). At 95% it takes {formatDuration(r.toStandard.timeS)}. Solve (L +
+            A/s) / {formatFlops(f.effectiveFlops, true)} = {formatDuration(r.toStandard.timeS)} for s.
           </p>
         ) : null
       }
       explanation={
         r ? (
           <p>
-            Attention is {formatPercent(r.fromStandard.attentionShare)} of the 90% turn’s work: {formatDuration(r.fromStandard.attentionS)}{' '}
-            of its {formatDuration(r.fromStandard.timeS)}. A kernel shrinks only that part; the matmuls ({formatDuration(r.fromStandard.linearS)})
-            stay. Reaching {formatDuration(r.toStandard.timeS)} needs s = {formatRatio(r.speedupToMatch, 3)}, more than twice what a new
-            generation of attention kernels delivers. Raising the hit rate halves the tokens to prefill and so halves both parts at once: a{' '}
-            {formatRatio(r.speedup, 2)} kernel is worth only {formatNumber((r.hitEquivalent - r.hitFrom) * 100, 2)} points of hit rate.
+            Attention is {formatPercent(r.fromStandard.attentionShare)} of the 90% turn’s work:{' '}
+            {formatDuration(r.fromStandard.attentionS)} of its {formatDuration(r.fromStandard.timeS)}. A
+            kernel shrinks only that part; the matmuls ({formatDuration(r.fromStandard.linearS)}) stay.
+            Reaching {formatDuration(r.toStandard.timeS)} needs s = {formatRatio(r.speedupToMatch, 3)}, more
+            than twice what a new generation of attention kernels delivers. Raising the hit rate halves the
+            tokens to prefill and so halves both parts at once: a {formatRatio(r.speedup, 2)} kernel is worth
+            only {formatNumber((r.hitEquivalent - r.hitFrom) * 100, 2)} points of hit rate.
           </p>
         ) : null
       }

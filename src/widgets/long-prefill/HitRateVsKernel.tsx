@@ -12,7 +12,14 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { formatDuration, formatFlops, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import {
+  formatDuration,
+  formatFlops,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
 import { HIT_KERNEL_ID, hitKernelArgs, hitKernelSchema } from './schema';
 import './long-prefill.css';
 
@@ -30,8 +37,15 @@ export function HitRateVsKernel() {
     () =>
       r
         ? [
-            { name: 'standard kernel', points: r.hits.map((h, i) => ({ x: h, y: r.standard[i] })).filter((p) => p.x >= xLo) },
-            { name: sLabel, points: r.hits.map((h, i) => ({ x: h, y: r.faster[i] })).filter((p) => p.x >= xLo), color: 'var(--series-4)' },
+            {
+              name: 'standard kernel',
+              points: r.hits.map((h, i) => ({ x: h, y: r.standard[i] })).filter((p) => p.x >= xLo),
+            },
+            {
+              name: sLabel,
+              points: r.hits.map((h, i) => ({ x: h, y: r.faster[i] })).filter((p) => p.x >= xLo),
+              color: 'var(--series-4)',
+            },
             {
               name: 'attention free (bound)',
               points: r.hits.map((h, i) => ({ x: h, y: r.free[i] })).filter((p) => p.x >= xLo),
@@ -45,7 +59,12 @@ export function HitRateVsKernel() {
   const markers: Marker[] = r
     ? [
         { kind: 'x', x: r.hitFrom, label: `today ${formatPercent(r.hitFrom)}`, tone: 'muted' },
-        { kind: 'y', y: r.toStandard.timeS, label: `${formatPercent(r.hitTo)} hits: ${formatDuration(r.toStandard.timeS)}`, tone: 'ok' },
+        {
+          kind: 'y',
+          y: r.toStandard.timeS,
+          label: `${formatPercent(r.hitTo)} hits: ${formatDuration(r.toStandard.timeS)}`,
+          tone: 'ok',
+        },
         { kind: 'point', x: r.hitTo, y: r.toStandard.timeS, tone: 'ok' },
       ]
     : [];
@@ -100,7 +119,11 @@ export function HitRateVsKernel() {
             />
             <Readout
               label="Kernel speed-up that would match"
-              value={<span data-readout="speedup-match">{Number.isFinite(r.speedupToMatch) ? formatRatio(r.speedupToMatch, 3) : 'none'}</span>}
+              value={
+                <span data-readout="speedup-match">
+                  {Number.isFinite(r.speedupToMatch) ? formatRatio(r.speedupToMatch, 3) : 'none'}
+                </span>
+              }
               formula={
                 Number.isFinite(r.speedupToMatch)
                   ? `s* = attention / (G·T(${formatPercent(r.hitTo)}) − matmuls) = ${formatFlops(r.fromStandard.attentionFlops)} / (${formatFlops(f.effectiveFlops, true)} × ${formatDuration(r.toStandard.timeS)} − ${formatFlops(r.fromStandard.linearFlops)})`
@@ -118,24 +141,27 @@ export function HitRateVsKernel() {
       caption={
         r ? (
           <>
-            One agent turn of {formatTokens(r.contextTokens)} on {r.modelName}, {r.gpus} × {r.acceleratorName}: with hit rate h it prefills
-            (1 − h) × {formatNumber(r.contextTokens)} new tokens after h × {formatNumber(r.contextTokens)} cached. Log scale. The kernel line
-            divides only the attention FLOPs; the grey line is the limit of a kernel that makes attention free.
+            One agent turn of {formatTokens(r.contextTokens)} on {r.modelName}, {r.gpus} × {r.acceleratorName}
+            : with hit rate h it prefills (1 − h) × {formatNumber(r.contextTokens)} new tokens after h ×{' '}
+            {formatNumber(r.contextTokens)} cached. Log scale. The kernel line divides only the attention
+            FLOPs; the grey line is the limit of a kernel that makes attention free.
           </>
         ) : null
       }
       tryThis={
         <ul>
           <li>
-            Raise the kernel speed-up to 4×: it still does not reach the {formatPercent(v.hitTo)} point. Read the speed-up that would.
+            Raise the kernel speed-up to 4×: it still does not reach the {formatPercent(v.hitTo)} point. Read
+            the speed-up that would.
           </li>
           <li>
-            Move the hit rate you could reach to 97.5%: no kernel, not even free attention, can match it, because the matmuls of the
-            extra tokens alone take longer.
+            Move the hit rate you could reach to 97.5%: no kernel, not even free attention, can match it,
+            because the matmuls of the extra tokens alone take longer.
           </li>
           <li>
-            Shrink the context to 20k tokens: attention’s share of the turn falls, and not even free attention matches the higher hit rate.
-            Attention kernels matter most at long contexts, and even there the hit rate multiplies everything.
+            Shrink the context to 20k tokens: attention’s share of the turn falls, and not even free attention
+            matches the higher hit rate. Attention kernels matter most at long contexts, and even there the
+            hit rate multiplies everything.
           </li>
         </ul>
       }
@@ -150,7 +176,12 @@ export function HitRateVsKernel() {
               format: (h) => formatPercent(h, 3),
               domain: [xLo, 1],
             }}
-            y={{ label: 'Prefill time', scale: 'log', format: (s) => formatDuration(s, 2), ticks: durationTicks }}
+            y={{
+              label: 'Prefill time',
+              scale: 'log',
+              format: (s) => formatDuration(s, 2),
+              ticks: durationTicks,
+            }}
             markers={markers}
             points={false}
             aspect={0.45}

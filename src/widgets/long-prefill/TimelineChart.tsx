@@ -115,7 +115,12 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
     };
     const maxTokens = Math.max(1, ...its.map((x) => x.prefillTokens + x.decodeTokens));
     const domA = resolveDomain(yA, [0, maxTokens], { zero: true });
-    const provisional = computeMargins({ yTickLabels: ['000k'], hasXTitle: true, hasYTitle: true, legendHeight: legend.height });
+    const provisional = computeMargins({
+      yTickLabels: ['000k'],
+      hasXTitle: true,
+      hasYTitle: true,
+      legendHeight: legend.height,
+    });
     const laneH = 18;
     const titleH = 18;
     const plotTotal = Math.max(260, size.height - provisional.top - provisional.bottom);
@@ -137,9 +142,31 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
       lastXTickLabel: formatNumber(xMax),
     });
     const innerWidth = Math.max(60, width - m.left - m.right);
-    const xs = makeScale(xAxis, resolveDomain(xAxis, [0, xMax], { zero: true, nice: false }), [0, innerWidth]);
+    const xs = makeScale(xAxis, resolveDomain(xAxis, [0, xMax], { zero: true, nice: false }), [
+      0,
+      innerWidth,
+    ]);
     const xTicks = axisTicks(xAxis, xs, 'x');
-    return { legend, legendItems, xs, xTicks, scaleA, ticksA, scaleC, ticksC, hA, hC, top, laneTop, laneH, cTop, height, m, innerWidth, xMax };
+    return {
+      legend,
+      legendItems,
+      xs,
+      xTicks,
+      scaleA,
+      ticksA,
+      scaleC,
+      ticksC,
+      hA,
+      hC,
+      top,
+      laneTop,
+      laneH,
+      cTop,
+      height,
+      m,
+      innerWidth,
+      xMax,
+    };
   }, [hasPause, runLabel, whole, width, run.endS, runGaps, wholeGaps, its, size.height]);
 
   const { xs, scaleA, scaleC, hA, hC, top, laneTop, laneH, cTop, m, innerWidth } = L;
@@ -185,14 +212,20 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
           ? `Iteration ${it.index}: the whole prompt`
           : `Iteration ${it.index}: a ${formatCount(it.prefillTokens)}-token chunk`;
     const rows: ReadoutRow[] = [
-      { label: 'Time', value: `${formatNumber(it.startS, 4)}–${formatNumber(it.endS, 4)} s (${formatDuration(it.durationS)})` },
+      {
+        label: 'Time',
+        value: `${formatNumber(it.startS, 4)}–${formatNumber(it.endS, 4)} s (${formatDuration(it.durationS)})`,
+      },
     ];
     if (it.prefillTokens > 0)
       rows.push({
         label: 'Prompt tokens',
         value: `${formatNumber(it.prefillCached + 1)}–${formatNumber(it.prefillCached + it.prefillTokens)} (after ${formatTokens(it.prefillCached)})`,
       });
-    rows.push({ label: 'Decode tokens', value: it.decodeTokens > 0 ? formatNumber(it.decodeTokens) : 'none: the decodes wait' });
+    rows.push({
+      label: 'Decode tokens',
+      value: it.decodeTokens > 0 ? formatNumber(it.decodeTokens) : 'none: the decodes wait',
+    });
     rows.push({
       label: 'Roofline',
       value: `compute ${formatDuration(it.computeS)}, memory ${formatDuration(it.memoryS)}: ${it.bound}-bound`,
@@ -200,12 +233,19 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
     const g = runGaps.find((x) => x.iteration === it.index);
     if (g) rows.push({ label: 'Gap before this token', value: formatDuration(g.gap) });
     readout = (
-      <Readout x={r2(xs((it.startS + it.endS) / 2))} innerWidth={innerWidth} innerHeight={plotHeight} title={head} rows={rows} />
+      <Readout
+        x={r2(xs((it.startS + it.endS) / 2))}
+        innerWidth={innerWidth}
+        innerHeight={plotHeight}
+        title={head}
+        rows={rows}
+      />
     );
     live = readoutSentence(head, rows);
   }
 
-  const fill = (p: (typeof PARTS)[keyof typeof PARTS], key: string) => (p.pattern ? `url(#${prefix}-${key})` : p.color);
+  const fill = (p: (typeof PARTS)[keyof typeof PARTS], key: string) =>
+    p.pattern ? `url(#${prefix}-${key})` : p.color;
   const shownGaps = runGaps.filter((g) => g.t <= t + 1e-12);
   const symbols = runGaps.length <= 80;
   const arrivalX = r2(xs(run.arrivalS));
@@ -227,7 +267,10 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
         {(['chunk', 'paused'] as const).map((k) => (
           <pattern key={k} id={`${prefix}-${k}`} patternUnits="userSpaceOnUse" width={8} height={8}>
             <rect width={8} height={8} style={{ fill: PARTS[k].color }} />
-            <path d={PARTS[k].pattern} style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.5, strokeOpacity: 0.75 }} />
+            <path
+              d={PARTS[k].pattern}
+              style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.5, strokeOpacity: 0.75 }}
+            />
           </pattern>
         ))}
       </defs>
@@ -236,9 +279,20 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
           const kind = L.legendItems[item.index].kind;
           const isWhole = kind === 'gapWhole';
           return (
-            <g key={item.index} className="chart-legend-item" transform={`translate(${item.x},${item.y + 9})`}>
+            <g
+              key={item.index}
+              className="chart-legend-item"
+              transform={`translate(${item.x},${item.y + 9})`}
+            >
               {kind === 'chunk' || kind === 'decode' || kind === 'paused' ? (
-                <rect x={0} y={-6} width={22} height={12} rx={2} style={{ fill: fill(PARTS[kind], kind), stroke: PARTS[kind].color }} />
+                <rect
+                  x={0}
+                  y={-6}
+                  width={22}
+                  height={12}
+                  rx={2}
+                  style={{ fill: fill(PARTS[kind], kind), stroke: PARTS[kind].color }}
+                />
               ) : (
                 <g>
                   <line
@@ -263,7 +317,12 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
           );
         })}
       </g>
-      <g className="chart-plot" transform={`translate(${m.left},0)`} data-iterations={its.length} data-current-iteration={cur}>
+      <g
+        className="chart-plot"
+        transform={`translate(${m.left},0)`}
+        data-iterations={its.length}
+        data-current-iteration={cur}
+      >
         {/* ── Panel A: tokens per iteration ── */}
         <text className="chart-axis-label" x={0} y={top - 6}>
           {narrow ? 'Tokens in each iteration' : 'Tokens each iteration computes, drawn across its duration'}
@@ -284,7 +343,13 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
             return (
               <g key={it.index} opacity={opacity} data-iteration={it.index} data-kind={it.kind}>
                 {it.decodeTokens > 0 ? (
-                  <rect x={r2(x0)} y={r2(yDec)} width={r2(w)} height={r2(Math.max(0.8, hA - yDec))} style={{ fill: PARTS.decode.color, ...sep }} />
+                  <rect
+                    x={r2(x0)}
+                    y={r2(yDec)}
+                    width={r2(w)}
+                    height={r2(Math.max(0.8, hA - yDec))}
+                    style={{ fill: PARTS.decode.color, ...sep }}
+                  />
                 ) : null}
                 {it.prefillTokens > 0 ? (
                   <rect
@@ -342,7 +407,14 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
                   y={laneH / 2}
                   dy="0.35em"
                   textAnchor="middle"
-                  style={{ fill: 'var(--chart-fg)', fontWeight: 700, fontSize: 11, stroke: 'var(--chart-bg)', strokeWidth: 3, paintOrder: 'stroke' }}
+                  style={{
+                    fill: 'var(--chart-fg)',
+                    fontWeight: 700,
+                    fontSize: 11,
+                    stroke: 'var(--chart-bg)',
+                    strokeWidth: 3,
+                    paintOrder: 'stroke',
+                  }}
                 >
                   {text}
                 </text>
@@ -356,50 +428,104 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
         <g transform={`translate(0,${cTop})`}>
           <GridLines xTicks={L.xTicks} yTicks={L.ticksC} innerWidth={innerWidth} innerHeight={hC} />
           <YAxis ticks={L.ticksC} innerHeight={hC} title="Gap" titleOffset={m.left - 4} />
-          <XAxis ticks={L.xTicks} innerWidth={innerWidth} innerHeight={hC} title="Time (s)" titleOffset={8 + 11 + 6 + 12 + 4} />
+          <XAxis
+            ticks={L.xTicks}
+            innerWidth={innerWidth}
+            innerHeight={hC}
+            title="Time (s)"
+            titleOffset={8 + 11 + 6 + 12 + 4}
+          />
           {whole ? (
             <g className="chart-series-item" data-series="gap: no chunking">
-              <path d={gapLine(wholeGaps)} style={{ fill: 'none', stroke: GAP_WHOLE.color, strokeWidth: 1.6 }} strokeDasharray={GAP_WHOLE.dash} />
+              <path
+                d={gapLine(wholeGaps)}
+                style={{ fill: 'none', stroke: GAP_WHOLE.color, strokeWidth: 1.6 }}
+                strokeDasharray={GAP_WHOLE.dash}
+              />
               {wholeGaps
                 .filter((g) => g.gap > 10 * (whole.decodeStepS || 0))
                 .map((g) => (
-                  <path key={g.iteration} transform={`translate(${r2(xs(g.t))},${r2(scaleC(g.gap))})`} d={sym('square', 40)} style={{ fill: GAP_WHOLE.color }} />
+                  <path
+                    key={g.iteration}
+                    transform={`translate(${r2(xs(g.t))},${r2(scaleC(g.gap))})`}
+                    d={sym('square', 40)}
+                    style={{ fill: GAP_WHOLE.color }}
+                  />
                 ))}
             </g>
           ) : null}
           <g className="chart-series-item" data-series={`gap: ${runLabel}`}>
             <path d={gapLine(shownGaps)} style={{ fill: 'none', stroke: GAP_RUN.color, strokeWidth: 2 }} />
             {(symbols ? shownGaps : shownGaps.filter((g) => g.gap > 10 * (run.decodeStepS || 0))).map((g) => (
-              <path key={g.iteration} transform={`translate(${r2(xs(g.t))},${r2(scaleC(g.gap))})`} d={sym('circle', 30)} style={{ fill: GAP_RUN.color }} />
+              <path
+                key={g.iteration}
+                transform={`translate(${r2(xs(g.t))},${r2(scaleC(g.gap))})`}
+                d={sym('circle', 30)}
+                style={{ fill: GAP_RUN.color }}
+              />
             ))}
           </g>
         </g>
         {/* Rules through all panels: the prompt's arrival and first token, and the transport's time. */}
         <g transform={`translate(0,${top})`}>
-          <line x1={arrivalX} x2={arrivalX} y1={-2} y2={plotHeight} style={{ stroke: 'var(--chart-muted)', strokeDasharray: '3 3' }} data-marker="arrival" />
+          <line
+            x1={arrivalX}
+            x2={arrivalX}
+            y1={-2}
+            y2={plotHeight}
+            style={{ stroke: 'var(--chart-muted)', strokeDasharray: '3 3' }}
+            data-marker="arrival"
+          />
           <text
             className="chart-marker-label"
             x={arrivalX + 4}
             y={10}
-            style={{ fill: 'var(--chart-fg)', fontSize: 11, stroke: 'var(--chart-bg)', strokeWidth: 3, paintOrder: 'stroke' }}
+            style={{
+              fill: 'var(--chart-fg)',
+              fontSize: 11,
+              stroke: 'var(--chart-bg)',
+              strokeWidth: 3,
+              paintOrder: 'stroke',
+            }}
           >
             {narrow ? 'arrives' : 'prompt arrives'}
           </text>
           {firstTokenIt ? (
             <g data-marker="first-token">
-              <line x1={firstX} x2={firstX} y1={-2} y2={plotHeight} style={{ stroke: 'var(--chart-accent)', strokeWidth: 1.5 }} />
+              <line
+                x1={firstX}
+                x2={firstX}
+                y1={-2}
+                y2={plotHeight}
+                style={{ stroke: 'var(--chart-accent)', strokeWidth: 1.5 }}
+              />
               <text
                 className="chart-marker-label"
                 x={firstX - 4}
                 y={10}
                 textAnchor="end"
-                style={{ fill: 'var(--chart-accent)', fontSize: 11, fontWeight: 600, stroke: 'var(--chart-bg)', strokeWidth: 3, paintOrder: 'stroke' }}
+                style={{
+                  fill: 'var(--chart-accent)',
+                  fontSize: 11,
+                  fontWeight: 600,
+                  stroke: 'var(--chart-bg)',
+                  strokeWidth: 3,
+                  paintOrder: 'stroke',
+                }}
               >
                 {`first token, TTFT ${formatDuration(run.ttftS, 3)}`}
               </text>
             </g>
           ) : null}
-          <line x1={tx} x2={tx} y1={-4} y2={plotHeight + 4} style={{ stroke: 'var(--chart-fg)', strokeWidth: 1.5 }} data-marker="now" data-t={formatNumber(t, 4)} />
+          <line
+            x1={tx}
+            x2={tx}
+            y1={-4}
+            y2={plotHeight + 4}
+            style={{ stroke: 'var(--chart-fg)', strokeWidth: 1.5 }}
+            data-marker="now"
+            data-t={formatNumber(t, 4)}
+          />
           {readout}
           <rect
             className="chart-overlay"

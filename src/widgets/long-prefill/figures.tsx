@@ -58,8 +58,10 @@ const METRICS = {
   turnShare: (f: PrefillFiguresResponse) => formatPercent(f.turn.fromStandard.attentionShare),
   turnLinearS: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.linearS),
   turnAttentionS: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.attentionS),
-  turnHitSaving: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.timeS - f.turn.toStandard.timeS),
-  turnKernelSaving: (f: PrefillFiguresResponse) => formatDuration(f.turn.fromStandard.timeS - f.turn.fromFaster.timeS),
+  turnHitSaving: (f: PrefillFiguresResponse) =>
+    formatDuration(f.turn.fromStandard.timeS - f.turn.toStandard.timeS),
+  turnKernelSaving: (f: PrefillFiguresResponse) =>
+    formatDuration(f.turn.fromStandard.timeS - f.turn.fromFaster.timeS),
   turnMatch: (f: PrefillFiguresResponse) => formatRatio(f.turn.speedupToMatch, 2),
   turnEquivalent: (f: PrefillFiguresResponse) => formatPercent(f.turn.hitEquivalent, 3),
 } as const;
@@ -79,7 +81,8 @@ const CHUNK_METRICS = {
   ttft: (c: ChunkFigures) => formatDuration(c.ttftS),
   ttftExtra: (c: ChunkFigures, f: PrefillFiguresResponse) => formatDuration(c.ttftS - f.wholeS),
   /** How many times shorter the longest gap is than the whole-prompt stall (prefill plus the decode step after). */
-  stallRatio: (c: ChunkFigures, f: PrefillFiguresResponse) => formatNumber(Math.round((f.wholeS + f.decodeStepS) / c.gapMaxS)),
+  stallRatio: (c: ChunkFigures, f: PrefillFiguresResponse) =>
+    formatNumber(Math.round((f.wholeS + f.decodeStepS) / c.gapMaxS)),
   gapMax: (c: ChunkFigures) => formatDuration(c.gapMaxS),
   gapP99: (c: ChunkFigures) => formatDuration(c.gapP99S),
   iterations: (c: ChunkFigures) => formatNumber(c.prefillIterations),
@@ -93,7 +96,8 @@ const CHUNK_METRICS = {
 
 export type ChunkMetric = keyof typeof CHUNK_METRICS;
 export const CHUNK_METRIC_KEYS = Object.keys(CHUNK_METRICS) as ChunkMetric[];
-export const formatChunkMetric = (m: ChunkMetric, c: ChunkFigures, f: PrefillFiguresResponse) => CHUNK_METRICS[m](c, f);
+export const formatChunkMetric = (m: ChunkMetric, c: ChunkFigures, f: PrefillFiguresResponse) =>
+  CHUNK_METRICS[m](c, f);
 
 /** A figure of the lesson's setup prefilled in chunks of `chunk` tokens (one of schema.ts PROSE_CHUNKS). */
 export function ChunkFig({ chunk, m }: { chunk: number; m: ChunkMetric }) {
@@ -101,7 +105,9 @@ export function ChunkFig({ chunk, m }: { chunk: number; m: ChunkMetric }) {
   const f = sim.result;
   const c = f?.chunks.find((x) => x.chunk === chunk);
   if (f && !c) return <span className="figure-missing">[chunk {chunk} is not among the prose chunks]</span>;
-  return <Fig value={f && c ? CHUNK_METRICS[m](c, f) : null} title={`${SETUP_TITLE}, ${chunk}-token chunks`} />;
+  return (
+    <Fig value={f && c ? CHUNK_METRICS[m](c, f) : null} title={`${SETUP_TITLE}, ${chunk}-token chunks`} />
+  );
 }
 
 /** The three prefill scenarios of scenarios/prefill/ run by the fleet simulator, as a table. */

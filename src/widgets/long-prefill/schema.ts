@@ -33,7 +33,12 @@ export const SETUP = {
 
 const replicaParams = {
   model: { kind: 'select', label: 'Model', default: SETUP.modelId, options: modelOptions },
-  accelerator: { kind: 'select', label: 'Accelerator', default: SETUP.acceleratorId, options: acceleratorOptions },
+  accelerator: {
+    kind: 'select',
+    label: 'Accelerator',
+    default: SETUP.acceleratorId,
+    options: acceleratorOptions,
+  },
   gpus: {
     kind: 'number',
     label: 'GPUs per replica (TP)',
@@ -250,4 +255,5 @@ export const MATCH_EXERCISE: HitKernelRequest = {
   speedup: 2,
 };
 
-export const chunkLabel = (c: number | false) => (c === false ? 'no chunking' : `${formatNumber(c)}-token chunks`);
+export const chunkLabel = (c: number | false) =>
+  c === false ? 'no chunking' : `${formatNumber(c)}-token chunks`;

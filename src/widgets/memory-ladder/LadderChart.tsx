@@ -36,7 +36,9 @@ function decadeCeil(v: number): number {
 /** A tier's path into HBM in words: "8 × PCIe Gen5 x16 (host↔GPU) at 50 GB/s". */
 export function pathText(t: LadderTier): string {
   if (!t.hops.length) return 'in place (decode reads it at HBM bandwidth)';
-  return t.hops.map((h) => `${h.count > 1 ? `${h.count} × ` : ''}${h.name.replace(/ \(.*\)$/, '')}`).join(' → ');
+  return t.hops
+    .map((h) => `${h.count > 1 ? `${h.count} × ` : ''}${h.name.replace(/ \(.*\)$/, '')}`)
+    .join(' → ');
 }
 
 export interface LadderChartProps {
@@ -49,7 +51,15 @@ export interface LadderChartProps {
   ref?: Ref<SVGSVGElement>;
 }
 
-export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes, agents, title, ref }: LadderChartProps) {
+export function LadderChart({
+  tiers,
+  breakEvenBandwidth,
+  recomputeS,
+  demandBytes,
+  agents,
+  title,
+  ref,
+}: LadderChartProps) {
   const shown = useMemo(() => tiers.filter((t) => t.capacityBytes > 0 && t.bandwidth > 0), [tiers]);
   const names = useMemo(() => shown.map((t) => t.name), [shown]);
   const size = useChartSize({ aspect: 0.62, minHeight: 280, maxHeight: 460, legendLabels: names });
@@ -57,19 +67,49 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
 
   const axes = useMemo(() => {
     const xs = [...shown.map((t) => t.capacityBytes), ...(demandBytes > 0 ? [demandBytes] : [])];
-    const ys = [...shown.map((t) => t.bandwidth), ...(Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0 ? [breakEvenBandwidth] : [])];
-    const xDomain: [number, number] = xs.length ? [decadeFloor(Math.min(...xs) / 2), decadeCeil(Math.max(...xs) * 2)] : [1e9, 1e14];
-    const yDomain: [number, number] = ys.length ? [decadeFloor(Math.min(...ys) / 2), decadeCeil(Math.max(...ys) * 2)] : [1e9, 1e14];
-    const x: AxisSpec = { label: 'KV capacity', scale: 'log', domain: xDomain, format: (v) => formatBytesDecimal(v) };
-    const y: AxisSpec = { label: 'Bandwidth into HBM', scale: 'log', domain: yDomain, format: (v) => formatBandwidth(v) };
+    const ys = [
+      ...shown.map((t) => t.bandwidth),
+      ...(Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0 ? [breakEvenBandwidth] : []),
+    ];
+    const xDomain: [number, number] = xs.length
+      ? [decadeFloor(Math.min(...xs) / 2), decadeCeil(Math.max(...xs) * 2)]
+      : [1e9, 1e14];
+    const yDomain: [number, number] = ys.length
+      ? [decadeFloor(Math.min(...ys) / 2), decadeCeil(Math.max(...ys) * 2)]
+      : [1e9, 1e14];
+    const x: AxisSpec = {
+      label: 'KV capacity',
+      scale: 'log',
+      domain: xDomain,
+      format: (v) => formatBytesDecimal(v),
+    };
+    const y: AxisSpec = {
+      label: 'Bandwidth into HBM',
+      scale: 'log',
+      domain: yDomain,
+      format: (v) => formatBandwidth(v),
+    };
     return { x, y, xDomain, yDomain };
   }, [shown, demandBytes, breakEvenBandwidth]);
   const L = useMemo(
-    () => xyLayout({ width, height, x: axes.x, y: axes.y, xExtent: axes.xDomain, yExtent: axes.yDomain, legendLabels: names, xNice: false }),
+    () =>
+      xyLayout({
+        width,
+        height,
+        x: axes.x,
+        y: axes.y,
+        xExtent: axes.xDomain,
+        yExtent: axes.yDomain,
+        legendLabels: names,
+        xNice: false,
+      }),
     [width, height, axes, names],
   );
   const { xScale, yScale, innerWidth, innerHeight, margin } = L;
-  const pts = useMemo(() => shown.map((t) => ({ t, px: r2(xScale(t.capacityBytes)), py: r2(yScale(t.bandwidth)) })), [shown, xScale, yScale]);
+  const pts = useMemo(
+    () => shown.map((t) => ({ t, px: r2(xScale(t.capacityBytes)), py: r2(yScale(t.bandwidth)) })),
+    [shown, xScale, yScale],
+  );
 
   const indexAt = useCallback(
     (px: number, py: number) => {
@@ -90,9 +130,21 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
 
   const markers: Marker[] = [];
   if (Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0)
-    markers.push({ kind: 'y', y: breakEvenBandwidth, label: `reload = recompute (${formatDuration(recomputeS)}): ${formatBandwidth(breakEvenBandwidth)}`, tone: 'danger' });
-  if (demandBytes > 0) markers.push({ kind: 'x', x: demandBytes, label: `${formatCount(agents)} agents: ${formatBytesDecimal(demandBytes)}`, tone: 'muted' });
-  const beY = Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0 ? L.yPos.clamp(breakEvenBandwidth) : null;
+    markers.push({
+      kind: 'y',
+      y: breakEvenBandwidth,
+      label: `reload = recompute (${formatDuration(recomputeS)}): ${formatBandwidth(breakEvenBandwidth)}`,
+      tone: 'danger',
+    });
+  if (demandBytes > 0)
+    markers.push({
+      kind: 'x',
+      x: demandBytes,
+      label: `${formatCount(agents)} agents: ${formatBytesDecimal(demandBytes)}`,
+      tone: 'muted',
+    });
+  const beY =
+    Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0 ? L.yPos.clamp(breakEvenBandwidth) : null;
 
   const legendItems = L.legend.items.map((it) => ({ ...it, index: TIER_SLOT[shown[it.index].id] }));
 
@@ -104,11 +156,23 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
       { label: 'KV capacity', value: formatBytesDecimal(t.capacityBytes), index: TIER_SLOT[t.id] },
       { label: 'Bandwidth into HBM', value: formatBandwidth(t.bandwidth) },
       { label: 'Contexts it holds', value: formatCount(t.contexts) },
-      { label: 'Reload one context', value: t.id === 'hbm' ? '0 (already there)' : formatDuration(t.reloadS) },
+      {
+        label: 'Reload one context',
+        value: t.id === 'hbm' ? '0 (already there)' : formatDuration(t.reloadS),
+      },
     ];
     const head = t.name;
     readout = (
-      <Readout x={px} y={py} crosshair={false} innerWidth={innerWidth} innerHeight={innerHeight} title={head} rows={rows} swatch="symbol" />
+      <Readout
+        x={px}
+        y={py}
+        crosshair={false}
+        innerWidth={innerWidth}
+        innerHeight={innerHeight}
+        title={head}
+        rows={rows}
+        swatch="symbol"
+      />
     );
     live = readoutSentence(head, rows);
   }
@@ -117,7 +181,9 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
   // nothing already drawn: other labels, the points, the rules' labels. The least-overlapping place otherwise.
   const labels = useMemo(() => {
     type Box = { x0: number; y0: number; x1: number; y1: number };
-    const area = (a: Box, b: Box) => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+    const area = (a: Box, b: Box) =>
+      Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) *
+      Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
     const taken: Box[] = pts.map((p) => ({ x0: p.px - 8, y0: p.py - 8, x1: p.px + 8, y1: p.py + 8 }));
     const ruleFont = 11;
     if (demandBytes > 0) {
@@ -148,7 +214,12 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
         { x: px + 11, y: py + 1, anchor: 'start' as const },
         { x: px - 11, y: py + 1, anchor: 'end' as const },
       ].map((c) => {
-        const box = { x0: c.anchor === 'start' ? c.x : c.x - w, x1: c.anchor === 'start' ? c.x + w : c.x, y0: c.y - 11, y1: c.y + (narrow ? 3 : 17) };
+        const box = {
+          x0: c.anchor === 'start' ? c.x : c.x - w,
+          x1: c.anchor === 'start' ? c.x + w : c.x,
+          y0: c.y - 11,
+          y1: c.y + (narrow ? 3 : 17),
+        };
         const outside = box.x0 < 0 || box.x1 > innerWidth || box.y0 < 0 || box.y1 > innerHeight ? 1e6 : 0;
         const overlap = taken.reduce((sum, b) => sum + area(box, b), 0);
         return { ...c, box, cost: outside + overlap };
@@ -179,7 +250,13 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
         <GridLines xTicks={L.xTicks} yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
         {beY !== null ? (
           <g data-region="recompute-faster">
-            <rect className="ladder-slow-band" x={0} y={beY} width={innerWidth} height={Math.max(0, innerHeight - beY)} />
+            <rect
+              className="ladder-slow-band"
+              x={0}
+              y={beY}
+              width={innerWidth}
+              height={Math.max(0, innerHeight - beY)}
+            />
             {innerHeight - beY > 22 ? (
               <text className="chart-marker-label ladder-slow-label" x={6} y={innerHeight - 8}>
                 recompute is faster down here
@@ -187,9 +264,22 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
             ) : null}
           </g>
         ) : null}
-        <XAxis ticks={L.xTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={L.xTitle} titleOffset={L.xTitleOffset} />
+        <XAxis
+          ticks={L.xTicks}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          title={L.xTitle}
+          titleOffset={L.xTitleOffset}
+        />
         <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
-        <Markers markers={markers} x={L.xPos} y={L.yPos} innerWidth={innerWidth} innerHeight={innerHeight} layer="over" />
+        <Markers
+          markers={markers}
+          x={L.xPos}
+          y={L.yPos}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          layer="over"
+        />
         <g className="chart-series">
           {pts.map(({ t, px, py }, i) => (
             <g key={t.id} data-tier={t.id} data-x={px} data-y={py}>
@@ -204,7 +294,13 @@ export function LadderChart({ tiers, breakEvenBandwidth, recomputeS, demandBytes
         </g>
         <g className="ladder-labels" aria-hidden="true">
           {labels.map((l) => (
-            <text key={l.t.id} className="ladder-label" x={r2(l.x)} y={r2(l.y)} textAnchor={l.anchor as 'start' | 'end'}>
+            <text
+              key={l.t.id}
+              className="ladder-label"
+              x={r2(l.x)}
+              y={r2(l.y)}
+              textAnchor={l.anchor as 'start' | 'end'}
+            >
               <tspan className="ladder-label-name" x={r2(l.x)}>
                 {l.l1}
               </tspan>

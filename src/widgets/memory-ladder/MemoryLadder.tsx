@@ -26,11 +26,18 @@ import { LADDER_ID, ladderArgs, ladderSchema } from './schema';
 import './memory-ladder.css';
 
 /** Short tier names for read-outs. */
-export const TIER_SHORT: Record<LadderTier['id'], string> = { hbm: 'HBM', dram: 'DRAM', nvme: 'NVMe', remote: 'pool' };
+export const TIER_SHORT: Record<LadderTier['id'], string> = {
+  hbm: 'HBM',
+  dram: 'DRAM',
+  nvme: 'NVMe',
+  remote: 'pool',
+};
 
 /** "13 HBM · 30 DRAM · 122 pool · 35 NVMe", fastest reload first, tiers that take none left out. */
 export function placementText(r: Pick<LadderResponse, 'placement' | 'unplaced'>): string {
-  const parts = r.placement.filter((p) => p.agents > 0).map((p) => `${formatNumber(p.agents, 6)} ${TIER_SHORT[p.tier]}`);
+  const parts = r.placement
+    .filter((p) => p.agents > 0)
+    .map((p) => `${formatNumber(p.agents, 6)} ${TIER_SHORT[p.tier]}`);
   if (r.unplaced > 0) parts.push(`${formatNumber(r.unplaced, 6)} nowhere`);
   return parts.length ? parts.join(' · ') : 'none';
 }
@@ -47,7 +54,9 @@ export function MemoryLadder() {
   const r = sim.result;
 
   const below = r ? r.tiers.filter((t) => t.id !== 'hbm') : [];
-  const barMarkers: Marker[] = r ? [{ kind: 'y', y: r.recomputeS, label: `recompute ${formatDuration(r.recomputeS)}`, tone: 'danger' }] : [];
+  const barMarkers: Marker[] = r
+    ? [{ kind: 'y', y: r.recomputeS, label: `recompute ${formatDuration(r.recomputeS)}`, tone: 'danger' }]
+    : [];
   const barDomain: [number, number] | undefined = r
     ? [
         10 ** Math.floor(Math.log10(Math.min(r.recomputeS, ...below.map((t) => t.reloadS)) / 2)),
@@ -94,17 +103,29 @@ export function MemoryLadder() {
             />
             <Readout
               label="HBM holds"
-              value={<span data-readout="contexts-hbm" data-value={hbm.contexts}>{r.weightsFit ? `${formatCount(hbm.contexts)} contexts` : 'weights do not fit'}</span>}
+              value={
+                <span data-readout="contexts-hbm" data-value={hbm.contexts}>
+                  {r.weightsFit ? `${formatCount(hbm.contexts)} contexts` : 'weights do not fit'}
+                </span>
+              }
               formula={`⌊(${r.gpus} × HBM × ${formatNumber(r.memoryUtilization * 100)}% − ${formatBytesDecimal(r.weightBytes)} weights) / context⌋ = ⌊${formatBytesDecimal(hbm.capacityBytes)} / ${formatBytesDecimal(r.contextBytes)}⌋`}
             />
             <Readout
               label="Host DRAM holds"
-              value={<span data-readout="contexts-dram" data-value={dram.contexts}>{formatCount(dram.contexts)} contexts</span>}
+              value={
+                <span data-readout="contexts-dram" data-value={dram.contexts}>
+                  {formatCount(dram.contexts)} contexts
+                </span>
+              }
               formula={`⌊${formatBytesDecimal(dram.capacityBytes)} / ${formatBytesDecimal(r.contextBytes)}⌋; back in ${formatDuration(dram.reloadS)}`}
             />
             <Readout
               label="Recompute one context"
-              value={<span data-readout="recompute" data-value={r.recomputeS}>{formatDuration(r.recomputeS)}</span>}
+              value={
+                <span data-readout="recompute" data-value={r.recomputeS}>
+                  {formatDuration(r.recomputeS)}
+                </span>
+              }
               formula={`prefill on ${r.gpus} × ${r.acceleratorName}: max(${formatFlops(r.recomputeFlops)} / ${formatFlops(r.replicaFlops, true)}, ${formatBytesDecimal(r.recomputeBytes)} / ${formatBandwidth(r.replicaMemBandwidth)}), ${r.recomputeBound}-bound`}
             />
             <Readout
@@ -119,32 +140,36 @@ export function MemoryLadder() {
       caption={
         r ? (
           <>
-            {r.modelName} on a {r.nodeName}: {v.kvDtype.toUpperCase()} KV, {v.weightDtype.toUpperCase()} weights, {formatNumber(r.memoryUtilization * 100)}% of
-            HBM usable, recompute at {formatNumber(r.mfu * 100)}% MFU. Reload time = Σ hop latencies + context bytes / the slowest hop&apos;s bandwidth
-            (blocks stream through the chain). Each GPU reads its share over its own PCIe link, so host DRAM, drives and NICs all arrive through{' '}
-            {r.gpus} host links. Bandwidths are effective ones from src/sim/catalog/links.ts (measured, vendor spec or derived, each with its source);
-            latencies are assumed orders of magnitude. {r.notes.join(' ')}
+            {r.modelName} on a {r.nodeName}: {v.kvDtype.toUpperCase()} KV, {v.weightDtype.toUpperCase()}{' '}
+            weights, {formatNumber(r.memoryUtilization * 100)}% of HBM usable, recompute at{' '}
+            {formatNumber(r.mfu * 100)}% MFU. Reload time = Σ hop latencies + context bytes / the slowest
+            hop&apos;s bandwidth (blocks stream through the chain). Each GPU reads its share over its own PCIe
+            link, so host DRAM, drives and NICs all arrive through {r.gpus} host links. Bandwidths are
+            effective ones from src/sim/catalog/links.ts (measured, vendor spec or derived, each with its
+            source); latencies are assumed orders of magnitude. {r.notes.join(' ')}
           </>
         ) : null
       }
       tryThis={
         <ul>
           <li>
-            Drag <em>Host DRAM for KV</em> from 1 TB to 2 TB: the DRAM tier moves right and holds twice the contexts; agents move up from the
-            pool and the drives. Its reload time does not change: capacity and bandwidth are separate knobs.
+            Drag <em>Host DRAM for KV</em> from 1 TB to 2 TB: the DRAM tier moves right and holds twice the
+            contexts; agents move up from the pool and the drives. Its reload time does not change: capacity
+            and bandwidth are separate knobs.
           </li>
           <li>
-            Switch the <em>Path to the remote pool</em> to TCP: the pool drops below the drives, and the agents it held wait on NVMe instead. Then
-            pick <em>1 Gen4 drive</em> for the local NVMe: one drive still beats recompute at 100k tokens, but by how much?
+            Switch the <em>Path to the remote pool</em> to TCP: the pool drops below the drives, and the
+            agents it held wait on NVMe instead. Then pick <em>1 Gen4 drive</em> for the local NVMe: one drive
+            still beats recompute at 100k tokens, but by how much?
           </li>
           <li>
-            Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded region rises. With <em>1 Gen4
-            drive</em> the NVMe point now sits in it: recompute of a short context is cheap, so a slow tier stops paying off (lesson 07.05
-            works out where).
+            Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded
+            region rises. With <em>1 Gen4 drive</em> the NVMe point now sits in it: recompute of a short
+            context is cheap, so a slow tier stops paying off (lesson 07.05 works out where).
           </li>
           <li>
-            Pick <em>DGX B200</em>: HBM holds more, the GPUs recompute faster, and the dashed line rises, but the PCIe links, drives and NICs
-            are the same as the H100&apos;s.
+            Pick <em>DGX B200</em>: HBM holds more, the GPUs recompute faster, and the dashed line rises, but
+            the PCIe links, drives and NICs are the same as the H100&apos;s.
           </li>
         </ul>
       }
@@ -165,15 +190,22 @@ export function MemoryLadder() {
             categories={below.map((t) => t.name)}
             series={[{ name: 'Reload one context', values: below.map((t) => t.reloadS) }]}
             orientation="horizontal"
-            value={{ label: 'Time to HBM', scale: 'log', domain: barDomain, format: (s) => formatDuration(s), ticks: durationTicks }}
+            value={{
+              label: 'Time to HBM',
+              scale: 'log',
+              domain: barDomain,
+              format: (s) => formatDuration(s),
+              ticks: durationTicks,
+            }}
             markers={barMarkers}
             height={190}
           />
           <div className="ladder-table-wrap">
             <table className="ladder-table" data-figure="ladder-table">
               <caption>
-                The ladder in numbers for {formatCount(v.agents)} agents of {formatCount(v.contextTokens)} tokens ({formatBytesDecimal(r.demandBytes)} of
-                KV). Holds: whole contexts; reload: one context back to HBM; waiting: agents whose context waits there.
+                The ladder in numbers for {formatCount(v.agents)} agents of {formatCount(v.contextTokens)}{' '}
+                tokens ({formatBytesDecimal(r.demandBytes)} of KV). Holds: whole contexts; reload: one context
+                back to HBM; waiting: agents whose context waits there.
               </caption>
               <thead>
                 <tr>
@@ -210,7 +242,8 @@ export function MemoryLadder() {
                 {r.unplaced > 0 ? (
                   <tr data-tier="none">
                     <th scope="row">
-                      Held nowhere<span className="ladder-path">recomputed by prefill when the agent returns</span>
+                      Held nowhere
+                      <span className="ladder-path">recomputed by prefill when the agent returns</span>
                     </th>
                     <td>—</td>
                     <td className="ladder-col-detail">—</td>

@@ -7,7 +7,14 @@ import { useSimulation } from '../kit/useSimulation';
 import { findLink } from '../../sim/catalog/links';
 import { findNode, nodeTotals } from '../../sim/catalog/nodes';
 import { findAccelerator } from '../../sim/catalog/accelerators';
-import { DTYPE_BYTES, findModel, kvBytesPerToken, MODELS, weightBytes, type Dtype } from '../../sim/catalog/models';
+import {
+  DTYPE_BYTES,
+  findModel,
+  kvBytesPerToken,
+  MODELS,
+  weightBytes,
+  type Dtype,
+} from '../../sim/catalog/models';
 import {
   formatBandwidth,
   formatBytes,
@@ -53,12 +60,18 @@ const WHOLE = {
   placement: (r: LadderResponse) => placementText(r),
   unplaced: (r: LadderResponse) => formatCount(r.unplaced),
   /** HBM bandwidth over host-link bandwidth: how much slower the first step down is. */
-  dramStepDown: (r: LadderResponse) => formatRatio(tierOf(r, 'hbm').bandwidth / tierOf(r, 'dram').bandwidth, 2),
+  dramStepDown: (r: LadderResponse) =>
+    formatRatio(tierOf(r, 'hbm').bandwidth / tierOf(r, 'dram').bandwidth, 2),
   /** DRAM capacity over HBM KV budget. */
-  dramStepOut: (r: LadderResponse) => formatRatio(tierOf(r, 'dram').capacityBytes / tierOf(r, 'hbm').capacityBytes, 2),
+  dramStepOut: (r: LadderResponse) =>
+    formatRatio(tierOf(r, 'dram').capacityBytes / tierOf(r, 'hbm').capacityBytes, 2),
   /** Contexts held by DRAM, NVMe and the pool together, against HBM's. */
   belowOverHbm: (r: LadderResponse) =>
-    formatRatio((tierOf(r, 'dram').contexts + tierOf(r, 'nvme').contexts + tierOf(r, 'remote').contexts) / Math.max(1, tierOf(r, 'hbm').contexts), 2),
+    formatRatio(
+      (tierOf(r, 'dram').contexts + tierOf(r, 'nvme').contexts + tierOf(r, 'remote').contexts) /
+        Math.max(1, tierOf(r, 'hbm').contexts),
+      2,
+    ),
 } as const;
 
 const TIER = {
@@ -84,14 +97,42 @@ export function figureText(r: LadderResponse, m: WholeMetric | TierMetric, tier?
 }
 
 /** A figure of one of the lesson's ladder setups (schema.ts PROSE_SETUPS): of the whole node, or of one tier. */
-export function LadderFig({ s = 'ladder', m, tier }: { s?: ProseSetup; m: WholeMetric | TierMetric; tier?: LadderTier['id'] }) {
+export function LadderFig({
+  s = 'ladder',
+  m,
+  tier,
+}: {
+  s?: ProseSetup;
+  m: WholeMetric | TierMetric;
+  tier?: LadderTier['id'];
+}) {
   const sim = useSimulation('hierarchyFigures', FIGURES_REQUEST);
   const r = sim.result?.[s];
-  return <Fig value={r ? figureText(r, m, tier) : null} title={r ? `${r.modelName} on a ${r.nodeName}` : undefined} />;
+  return (
+    <Fig
+      value={r ? figureText(r, m, tier) : null}
+      title={r ? `${r.modelName} on a ${r.nodeName}` : undefined}
+    />
+  );
 }
 
 /** A node's part from the node catalog: host DRAM, data drives, NICs, HBM (main thread: catalog constants). */
-export function NodeFig({ node = 'dgx-h100', m }: { node?: string; m: 'hostDram' | 'nvme' | 'nvmeDrives' | 'nvmeBandwidth' | 'nics' | 'nicLine' | 'hbm' | 'hbmBandwidth' | 'hostLinks' }) {
+export function NodeFig({
+  node = 'dgx-h100',
+  m,
+}: {
+  node?: string;
+  m:
+    | 'hostDram'
+    | 'nvme'
+    | 'nvmeDrives'
+    | 'nvmeBandwidth'
+    | 'nics'
+    | 'nicLine'
+    | 'hbm'
+    | 'hbmBandwidth'
+    | 'hostLinks';
+}) {
   const n = findNode(node);
   if (!n) return <span className="figure-missing">[unknown node {node}]</span>;
   const t = nodeTotals(n);
@@ -111,23 +152,56 @@ export function NodeFig({ node = 'dgx-h100', m }: { node?: string; m: 'hostDram'
 }
 
 /** A link's effective bandwidth (or latency), times `count` links in parallel. */
-export function LinkBw({ id, count = 1, m = 'bandwidth' }: { id: string; count?: number; m?: 'bandwidth' | 'line' | 'latency' }) {
+export function LinkBw({
+  id,
+  count = 1,
+  m = 'bandwidth',
+}: {
+  id: string;
+  count?: number;
+  m?: 'bandwidth' | 'line' | 'latency';
+}) {
   const l = findLink(id);
   if (!l) return <span className="figure-missing">[unknown link {id}]</span>;
-  const v = m === 'latency' ? formatDuration(l.latency) : formatBandwidth((m === 'line' ? l.lineRate : l.effectiveBandwidth) * count);
+  const v =
+    m === 'latency'
+      ? formatDuration(l.latency)
+      : formatBandwidth((m === 'line' ? l.lineRate : l.effectiveBandwidth) * count);
   return <Fig value={v} title={l.source} />;
 }
 
 /** An accelerator's HBM capacity or bandwidth, or a model's weight bytes (catalog constants). */
-export function CatalogFig({ accelerator, model, m }: { accelerator?: string; model?: string; m: 'memory' | 'bandwidth' | 'weightsBf16' | 'params' }) {
+export function CatalogFig({
+  accelerator,
+  model,
+  m,
+}: {
+  accelerator?: string;
+  model?: string;
+  m: 'memory' | 'bandwidth' | 'weightsBf16' | 'params';
+}) {
   if (m === 'weightsBf16' || m === 'params') {
     const md = findModel(model ?? '');
     if (!md) return <span className="figure-missing">[unknown model {model}]</span>;
-    return <Fig value={m === 'params' ? `${formatNumber(md.totalParams / 1e9, 3)} B` : formatBytesDecimal(weightBytes(md, 'bf16'))} title={md.source} />;
+    return (
+      <Fig
+        value={
+          m === 'params'
+            ? `${formatNumber(md.totalParams / 1e9, 3)} B`
+            : formatBytesDecimal(weightBytes(md, 'bf16'))
+        }
+        title={md.source}
+      />
+    );
   }
   const a = findAccelerator(accelerator ?? '');
   if (!a) return <span className="figure-missing">[unknown accelerator {accelerator}]</span>;
-  return <Fig value={m === 'memory' ? formatBytesDecimal(a.memoryBytes) : formatBandwidth(a.memBandwidth)} title={a.source} />;
+  return (
+    <Fig
+      value={m === 'memory' ? formatBytesDecimal(a.memoryBytes) : formatBandwidth(a.memBandwidth)}
+      title={a.source}
+    />
+  );
 }
 
 /** The GQA or MLA product for one model, from the catalog: "2 × 80 × 8 × 128 × 2 B = 327,680 B". */
@@ -144,9 +218,18 @@ export function KvProduct({ model, dtype = 'bf16' }: { model: string; dtype?: Dt
 }
 
 /** What the KV of a GQA model would be with one KV head per query head (multi-head attention), per token. */
-export function MhaKv({ model, dtype = 'bf16', m: metric = 'bytes' }: { model: string; dtype?: Dtype; m?: 'bytes' | 'ratio' | 'heads' | 'kvHeads' }) {
+export function MhaKv({
+  model,
+  dtype = 'bf16',
+  m: metric = 'bytes',
+}: {
+  model: string;
+  dtype?: Dtype;
+  m?: 'bytes' | 'ratio' | 'heads' | 'kvHeads';
+}) {
   const m = findModel(model);
-  if (!m || m.attention.kind !== 'gqa') return <span className="figure-missing">[not a GQA model: {model}]</span>;
+  if (!m || m.attention.kind !== 'gqa')
+    return <span className="figure-missing">[not a GQA model: {model}]</span>;
   const mha = 2 * m.layers * m.attentionHeads * m.headDim * DTYPE_BYTES[dtype];
   const v =
     metric === 'ratio'
@@ -172,7 +255,10 @@ export function KvTable({ tokens = 100_000 }: { tokens?: number }) {
   return (
     <div className="ladder-table-wrap">
       <table className="ladder-table" data-figure="kv-per-model">
-        <caption>KV cache per token and per {formatCount(tokens)}-token context, BF16, from each model&apos;s architecture</caption>
+        <caption>
+          KV cache per token and per {formatCount(tokens)}-token context, BF16, from each model&apos;s
+          architecture
+        </caption>
         <thead>
           <tr>
             <th scope="col">Model</th>

@@ -8,7 +8,12 @@ import { NODES } from '../../sim/catalog/nodes';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatBytesDecimal, formatCount, formatTokens } from '../../lib/format';
-import type { HierarchyFiguresRequest, LadderDtype, LadderRequest, NvmeChoice } from '../../worker/hierarchyMethods';
+import type {
+  HierarchyFiguresRequest,
+  LadderDtype,
+  LadderRequest,
+  NvmeChoice,
+} from '../../worker/hierarchyMethods';
 
 export const LADDER_ID = 'memory-ladder';
 
@@ -32,7 +37,12 @@ export const ladderSchema = {
     options: NODES.map((n) => ({ value: n.id, label: n.name })),
     help: 'Its GPUs serve one replica; host DRAM, drives and NICs from the DGX datasheets',
   },
-  model: { kind: 'select', label: 'Model', default: 'llama-3.1-70b', options: MODELS.map((m) => ({ value: m.id, label: m.name })) },
+  model: {
+    kind: 'select',
+    label: 'Model',
+    default: 'llama-3.1-70b',
+    options: MODELS.map((m) => ({ value: m.id, label: m.name })),
+  },
   weightDtype: {
     kind: 'select',
     label: 'Weight dtype',

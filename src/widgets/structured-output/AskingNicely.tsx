@@ -25,7 +25,10 @@ function formatProb(p: number): string {
 export function AskingNicely() {
   const params = useWidgetParams(ASK_NICELY_ID, askNicelySchema);
   const v = params.values;
-  const args = useMemo(() => ({ eps: v.eps, tokens: v.tokens, calls: v.calls, seed: v.seed }), [v.eps, v.tokens, v.calls, v.seed]);
+  const args = useMemo(
+    () => ({ eps: v.eps, tokens: v.tokens, calls: v.calls, seed: v.seed }),
+    [v.eps, v.tokens, v.calls, v.seed],
+  );
   const sim = useSimulation('grammarAskNicely', args);
   const r = sim.result;
 
@@ -35,7 +38,11 @@ export function AskingNicely() {
         ? [
             { name: 'Prompt only: (1 − ε)^N', points: r.curve.map((c) => ({ x: c.n, y: c.p })) },
             { name: 'With the mask: 1', points: r.curve.map((c) => ({ x: c.n, y: 1 })), dash: '6 3' },
-            { name: `Sampled (${r.simulated[0]?.trials ?? 0} calls per point)`, points: r.simulated.map((s) => ({ x: s.n, y: s.p })), dash: '2 3' },
+            {
+              name: `Sampled (${r.simulated[0]?.trials ?? 0} calls per point)`,
+              points: r.simulated.map((s) => ({ x: s.n, y: s.p })),
+              dash: '2 3',
+            },
           ]
         : [],
     [r],
@@ -79,14 +86,19 @@ export function AskingNicely() {
               label={`Expected malformed calls in ${formatNumber(v.calls)}`}
               value={
                 <span data-readout="expected-failures" data-value={r.expectedFailures}>
-                  {formatNumber(r.expectedFailures, 3)} (sampled: {r.sessionFailures}; masked: {r.maskedFailures})
+                  {formatNumber(r.expectedFailures, 3)} (sampled: {r.sessionFailures}; masked:{' '}
+                  {r.maskedFailures})
                 </span>
               }
               formula={`M · (1 − p_valid) = ${formatNumber(v.calls)} × ${formatNumber(1 - r.pValid, 3)}`}
             />
             <Readout
               label="Session with no malformed call"
-              value={<span data-readout="p-clean" data-value={r.pCleanSession}>{formatProb(r.pCleanSession)}</span>}
+              value={
+                <span data-readout="p-clean" data-value={r.pCleanSession}>
+                  {formatProb(r.pCleanSession)}
+                </span>
+              }
               formula={`p_valid^M = (1 − ε)^(N·M)`}
             />
             <Readout
@@ -100,18 +112,29 @@ export function AskingNicely() {
       caption={
         r ? (
           <>
-            Left: one step&apos;s toy logit vector, softmaxed. The prompt made the legal tokens likely, but the two slip tokens keep a
-            combined {formatPercent(v.eps, 2)}; the mask sets their logits to −∞ and renormalises the rest. Right: the chance that a whole
-            call is valid falls geometrically with its length without the mask; the dotted line is the seeded sampler, drawing every token
-            from the left-hand distribution. Below: one session of {formatNumber(v.calls)} calls, sampled without the mask (✗ = malformed).
+            Left: one step&apos;s toy logit vector, softmaxed. The prompt made the legal tokens likely, but
+            the two slip tokens keep a combined {formatPercent(v.eps, 2)}; the mask sets their logits to −∞
+            and renormalises the rest. Right: the chance that a whole call is valid falls geometrically with
+            its length without the mask; the dotted line is the seeded sampler, drawing every token from the
+            left-hand distribution. Below: one session of {formatNumber(v.calls)} calls, sampled without the
+            mask (✗ = malformed).
           </>
         ) : null
       }
       tryThis={
         <ul>
-          <li>Keep ε at 0.1% and drag N from 120 to 1,000 tokens: a long call (a file edit, a plan) is now more likely broken than not.</li>
-          <li>Set ε to 0.01% (a very well-behaved model) and M to 2,000 calls: the expected failures per session are still in the tens.</li>
-          <li>Change the seed: the sampled failures scatter around the expected count; the masked column stays at zero for every seed.</li>
+          <li>
+            Keep ε at 0.1% and drag N from 120 to 1,000 tokens: a long call (a file edit, a plan) is now more
+            likely broken than not.
+          </li>
+          <li>
+            Set ε to 0.01% (a very well-behaved model) and M to 2,000 calls: the expected failures per session
+            are still in the tens.
+          </li>
+          <li>
+            Change the seed: the sampled failures scatter around the expected count; the masked column stays
+            at zero for every seed.
+          </li>
         </ul>
       }
     >
@@ -144,9 +167,18 @@ export function AskingNicely() {
             One session, prompt only: {r.sessionFailures} of {formatNumber(v.calls)} calls malformed
             {v.calls > STRIP_MAX ? ` (first ${STRIP_MAX} shown)` : ''}; with the mask: {r.maskedFailures}
           </div>
-          <div className="so-strip" role="img" aria-label={`${r.sessionFailures} malformed calls out of ${v.calls}`} data-figure="session-strip">
+          <div
+            className="so-strip"
+            role="img"
+            aria-label={`${r.sessionFailures} malformed calls out of ${v.calls}`}
+            data-figure="session-strip"
+          >
             {r.session.slice(0, STRIP_MAX).map((s, i) => (
-              <span key={i} data-valid={s === null} title={s === null ? `call ${i + 1}: valid` : `call ${i + 1}: slipped at token ${s}`}>
+              <span
+                key={i}
+                data-valid={s === null}
+                title={s === null ? `call ${i + 1}: valid` : `call ${i + 1}: slipped at token ${s}`}
+              >
                 {s === null ? '' : '✗'}
               </span>
             ))}

@@ -55,8 +55,14 @@ export function MaskStepper() {
       setCustom(null);
     }
   }
-  const applied = v.preset === 'custom' && custom ? custom : presetTexts(v.preset === 'custom' ? SCHEMA_PRESETS[0].id : v.preset);
-  const args = useMemo(() => ({ schema: applied.schema, document: applied.document }), [applied.schema, applied.document]);
+  const applied =
+    v.preset === 'custom' && custom
+      ? custom
+      : presetTexts(v.preset === 'custom' ? SCHEMA_PRESETS[0].id : v.preset);
+  const args = useMemo(
+    () => ({ schema: applied.schema, document: applied.document }),
+    [applied.schema, applied.document],
+  );
   const sim = useSimulation('grammarMaskTrace', args);
   const res = sim.result;
   const trace = res?.ok ? res.trace : null;
@@ -64,24 +70,49 @@ export function MaskStepper() {
 
   const steps = trace?.steps ?? [];
   const reduced = usePreferences((s) => s.motion) === 'reduced';
-  const transport = useTransport({ duration: Math.max(1, steps.length - 1), rate: 2, step: 1, reducedMotion: reduced });
+  const transport = useTransport({
+    duration: Math.max(1, steps.length - 1),
+    rate: 2,
+    step: 1,
+    reducedMotion: reduced,
+  });
   const k = Math.min(steps.length - 1, Math.max(0, Math.floor(transport.t + 1e-9)));
   const step = steps.length > 0 ? steps[k] : null;
 
   const series = useMemo(
-    () => (trace ? [{ name: 'Allowed tokens', points: trace.steps.map((s, i) => ({ x: i, y: s.allowed })) }] : []),
+    () =>
+      trace ? [{ name: 'Allowed tokens', points: trace.steps.map((s, i) => ({ x: i, y: s.allowed })) }] : [],
     [trace],
   );
   const markers: Marker[] = trace
     ? [
-        { kind: 'y', y: trace.vocabSize, label: `whole vocabulary ${formatNumber(trace.vocabSize)}`, tone: 'muted' },
+        {
+          kind: 'y',
+          y: trace.vocabSize,
+          label: `whole vocabulary ${formatNumber(trace.vocabSize)}`,
+          tone: 'muted',
+        },
         { kind: 'x', x: k, label: `step ${k}`, tone: 'accent' },
-        ...(step ? [{ kind: 'point' as const, x: k, y: step.allowed, label: formatNumber(step.allowed), tone: 'accent' as const }] : []),
+        ...(step
+          ? [
+              {
+                kind: 'point' as const,
+                x: k,
+                y: step.allowed,
+                label: formatNumber(step.allowed),
+                tone: 'accent' as const,
+              },
+            ]
+          : []),
       ]
     : [];
   const medianMaskUs = median(steps.map((x) => x.maskUs));
   // The jump-forward string starts at this step; what follows the sampled token is forced too.
-  const forced = step ? (step.jumpForward.startsWith(step.token) ? step.jumpForward.slice(step.token.length) : '') : '';
+  const forced = step
+    ? step.jumpForward.startsWith(step.token)
+      ? step.jumpForward.slice(step.token.length)
+      : ''
+    : '';
 
   const apply = () => {
     setCustom(draft);
@@ -134,7 +165,10 @@ export function MaskStepper() {
               <button type="button" onClick={apply}>
                 Compile and trace
               </button>
-              <span className="so-note">Edits take effect when you compile. A document the schema forbids stops at the first masked token.</span>
+              <span className="so-note">
+                Edits take effect when you compile. A document the schema forbids stops at the first masked
+                token.
+              </span>
             </div>
           </div>
           {schemaError ? (
@@ -144,9 +178,21 @@ export function MaskStepper() {
           ) : null}
         </>
       }
-      transport={trace ? <TransportBar transport={transport} format={(t) => `step ${Math.floor(t + 1e-9)}`} /> : undefined}
+      transport={
+        trace ? (
+          <TransportBar transport={transport} format={(t) => `step ${Math.floor(t + 1e-9)}`} />
+        ) : undefined
+      }
       exportData={() => ({
-        rows: steps.map((s, i) => ({ step: i, token: s.token, tokenId: s.tokenId, allowed: s.allowed, accepted: s.accepted, maskUs: s.maskUs, jumpForward: s.jumpForward })),
+        rows: steps.map((s, i) => ({
+          step: i,
+          token: s.token,
+          tokenId: s.tokenId,
+          allowed: s.allowed,
+          accepted: s.accepted,
+          maskUs: s.maskUs,
+          jumpForward: s.jumpForward,
+        })),
         json: { parameters: v, applied, result: res },
       })}
       readouts={
@@ -164,12 +210,24 @@ export function MaskStepper() {
             />
             <Readout
               label="Next token"
-              value={<code data-readout="next-token">{step.tokenId === trace.setup.eosId ? '<|endoftext|>' : showToken(step.token)}</code>}
-              formula={step.accepted ? `id ${step.tokenId}: its bit is set, so the mask keeps it` : `id ${step.tokenId}: masked, the schema forbids it here`}
+              value={
+                <code data-readout="next-token">
+                  {step.tokenId === trace.setup.eosId ? '<|endoftext|>' : showToken(step.token)}
+                </code>
+              }
+              formula={
+                step.accepted
+                  ? `id ${step.tokenId}: its bit is set, so the mask keeps it`
+                  : `id ${step.tokenId}: masked, the schema forbids it here`
+              }
             />
             <Readout
               label="Forced continuation (jump-forward)"
-              value={<code data-readout="jump-forward">{step.jumpForward ? showToken(step.jumpForward) : '— (a real choice)'}</code>}
+              value={
+                <code data-readout="jump-forward">
+                  {step.jumpForward ? showToken(step.jumpForward) : '— (a real choice)'}
+                </code>
+              }
               formula="text every allowed path must write next"
             />
             <Readout
@@ -187,10 +245,12 @@ export function MaskStepper() {
       caption={
         trace ? (
           <>
-            XGrammar (WebAssembly, in a worker) compiled the schema against o200k&apos;s {formatNumber(trace.vocabSize)} token ids, then the
-            document {trace.complete ? 'was generated' : 'was fed'} one real o200k token at a time. The line is the number of tokens the mask
-            allows before each step (log scale); it drops to a handful wherever the schema fixes the text (keys, punctuation, enum values) and
-            jumps to nearly the whole vocabulary inside a free string. {trace.complete ? 'The last step allows only <|endoftext|>.' : ''}
+            XGrammar (WebAssembly, in a worker) compiled the schema against o200k&apos;s{' '}
+            {formatNumber(trace.vocabSize)} token ids, then the document{' '}
+            {trace.complete ? 'was generated' : 'was fed'} one real o200k token at a time. The line is the
+            number of tokens the mask allows before each step (log scale); it drops to a handful wherever the
+            schema fixes the text (keys, punctuation, enum values) and jumps to nearly the whole vocabulary
+            inside a free string. {trace.complete ? 'The last step allows only <|endoftext|>.' : ''}
             {trace.schema.removedBounds.length > 0
               ? ` Removed before compiling (they make compilation very slow, lesson 07.09): ${trace.schema.removedBounds.join(', ')}.`
               : ''}
@@ -199,10 +259,22 @@ export function MaskStepper() {
       }
       tryThis={
         <ul>
-          <li>Step through the first three tokens: at step 0 only two of 200,019 tokens are allowed, and neither is &quot;Sure&quot;.</li>
-          <li>Step into the city&apos;s value: inside a free string nearly the whole vocabulary is allowed; what stays masked are tokens that would close the string wrongly or carry raw control characters.</li>
-          <li>Pick &quot;one of three tools&quot; and stop after <code>&quot;read</code>: the jump-forward string writes the rest of the call&apos;s frame for free.</li>
-          <li>Change <code>&quot;celsius&quot;</code> to <code>&quot;kelvin&quot;</code> in the document and compile: the mask refuses it at the first token that leaves the enum.</li>
+          <li>
+            Step through the first three tokens: at step 0 only two of 200,019 tokens are allowed, and neither
+            is &quot;Sure&quot;.
+          </li>
+          <li>
+            Step into the city&apos;s value: inside a free string nearly the whole vocabulary is allowed; what
+            stays masked are tokens that would close the string wrongly or carry raw control characters.
+          </li>
+          <li>
+            Pick &quot;one of three tools&quot; and stop after <code>&quot;read</code>: the jump-forward
+            string writes the rest of the call&apos;s frame for free.
+          </li>
+          <li>
+            Change <code>&quot;celsius&quot;</code> to <code>&quot;kelvin&quot;</code> in the document and
+            compile: the mask refuses it at the first token that leaves the enum.
+          </li>
         </ul>
       }
     >
@@ -214,8 +286,19 @@ export function MaskStepper() {
             title="Tokens the grammar mask allows at each step of the document"
             description="One point per generation step: how many of the vocabulary's token ids the mask allows before that token is sampled, on a log scale."
             series={series}
-            x={{ label: 'Generation step', unit: 'tokens', format: (n) => formatNumber(n), domain: [0, Math.max(1, steps.length - 1)] }}
-            y={{ label: 'Allowed tokens', unit: 'tokens', scale: 'log', format: (n) => formatCount(n), domain: [1, trace.vocabSize * 1.6] }}
+            x={{
+              label: 'Generation step',
+              unit: 'tokens',
+              format: (n) => formatNumber(n),
+              domain: [0, Math.max(1, steps.length - 1)],
+            }}
+            y={{
+              label: 'Allowed tokens',
+              unit: 'tokens',
+              scale: 'log',
+              format: (n) => formatCount(n),
+              domain: [1, trace.vocabSize * 1.6],
+            }}
             markers={markers}
             curve="step-after"
             points
@@ -227,7 +310,12 @@ export function MaskStepper() {
                 {s.token}
               </span>
             ))}
-            <span className="so-tok" data-next={step.accepted} data-rejected={!step.accepted} title="the token sampled at this step">
+            <span
+              className="so-tok"
+              data-next={step.accepted}
+              data-rejected={!step.accepted}
+              title="the token sampled at this step"
+            >
               {step.tokenId === trace.setup.eosId ? '⟨end⟩' : step.token}
             </span>
             {forced ? (
@@ -238,8 +326,9 @@ export function MaskStepper() {
           </div>
           {trace.rejectedAt !== null ? (
             <p className="so-error" role="status" data-readout="rejected">
-              The mask refuses the document at step {trace.rejectedAt}: token <code>{showToken(steps[trace.rejectedAt].token)}</code> is not allowed
-              there, so a constrained model could never have written it.
+              The mask refuses the document at step {trace.rejectedAt}: token{' '}
+              <code>{showToken(steps[trace.rejectedAt].token)}</code> is not allowed there, so a constrained
+              model could never have written it.
             </p>
           ) : null}
           <div className="so-panels">

@@ -13,9 +13,9 @@ export function SlipExercise() {
       id="07-08-valid-tool-call"
       question={
         <p>
-          A model asked politely for JSON slips (samples a token that breaks the format) with probability 0.1% at each token, independently.
-          What is the probability, in percent, that a 120-token tool call comes out valid without a grammar mask? Predict first, then check
-          with the second widget.
+          A model asked politely for JSON slips (samples a token that breaks the format) with probability 0.1%
+          at each token, independently. What is the probability, in percent, that a 120-token tool call comes
+          out valid without a grammar mask? Predict first, then check with the second widget.
         </p>
       }
       answer={r ? r.pValid * 100 : null}
@@ -25,10 +25,11 @@ export function SlipExercise() {
       explanation={
         r ? (
           <p>
-            p<sub>valid</sub> = 0.999<sup>120</sup> = e<sup>120·ln 0.999</sup> ≈ {formatPercent(r.pValid, 4)}: about one call in{' '}
-            {formatNumber(1 / (1 - r.pValid), 2)} is malformed. The approximation 1 − Nε = 88% is close because Nε is small; for long calls it
-            fails, and the exact product keeps falling toward zero. With the mask the slip tokens&apos; logits are −∞, and the answer is 100% at
-            any length.
+            p<sub>valid</sub> = 0.999<sup>120</sup> = e<sup>120·ln 0.999</sup> ≈ {formatPercent(r.pValid, 4)}:
+            about one call in {formatNumber(1 / (1 - r.pValid), 2)} is malformed. The approximation 1 − Nε =
+            88% is close because Nε is small; for long calls it fails, and the exact product keeps falling
+            toward zero. With the mask the slip tokens&apos; logits are −∞, and the answer is 100% at any
+            length.
           </p>
         ) : null
       }

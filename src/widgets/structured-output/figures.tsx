@@ -23,7 +23,19 @@ function Fig({ value }: { value: string | null }) {
 type SlipMetric = 'pValid' | 'pInvalid' | 'failures' | 'clean' | 'halfLife';
 
 /** A figure of the slip model: e.g. <SlipFig m="pValid" eps={0.001} n={120} />. */
-export function SlipFig({ m, eps, n, calls = 1, digits = 3 }: { m: SlipMetric; eps: number; n: number; calls?: number; digits?: number }) {
+export function SlipFig({
+  m,
+  eps,
+  n,
+  calls = 1,
+  digits = 3,
+}: {
+  m: SlipMetric;
+  eps: number;
+  n: number;
+  calls?: number;
+  digits?: number;
+}) {
   const value = (() => {
     switch (m) {
       case 'pValid':
@@ -43,7 +55,18 @@ export function SlipFig({ m, eps, n, calls = 1, digits = 3 }: { m: SlipMetric; e
   return <Fig value={value} />;
 }
 
-type MaskMetric = 'vocab' | 'allowedAt' | 'maxAllowed' | 'minAllowed' | 'steps' | 'tokenAt' | 'jumpAt' | 'narrowSteps' | 'compileMs' | 'maskUs' | 'setupMs';
+type MaskMetric =
+  | 'vocab'
+  | 'allowedAt'
+  | 'maxAllowed'
+  | 'minAllowed'
+  | 'steps'
+  | 'tokenAt'
+  | 'jumpAt'
+  | 'narrowSteps'
+  | 'compileMs'
+  | 'maskUs'
+  | 'setupMs';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -80,10 +103,22 @@ function maskValue(t: TraceResult, m: MaskMetric, step: number): string {
 }
 
 /** A figure of the real engine's trace for a preset (default: the first widget's default). */
-export function MaskFig({ m, preset = 'get-weather', step = 0, code = false }: { m: MaskMetric; preset?: string; step?: number; code?: boolean }) {
+export function MaskFig({
+  m,
+  preset = 'get-weather',
+  step = 0,
+  code = false,
+}: {
+  m: MaskMetric;
+  preset?: string;
+  step?: number;
+  code?: boolean;
+}) {
   const args = useMemo(() => {
     const p = findPreset(preset);
-    return p ? { schema: JSON.stringify(p.schema, null, 2), document: JSON.stringify(p.document, null, 2) } : null;
+    return p
+      ? { schema: JSON.stringify(p.schema, null, 2), document: JSON.stringify(p.document, null, 2) }
+      : null;
   }, [preset]);
   const sim = useSimulation('grammarMaskTrace', args);
   const r = sim.result;

@@ -10,7 +10,10 @@ export const maskStepperSchema = {
     kind: 'select',
     label: 'Tool-call schema',
     default: 'get-weather',
-    options: [...SCHEMA_PRESETS.map((p) => ({ value: p.id, label: p.label })), { value: 'custom', label: 'Your own (edit below)' }],
+    options: [
+      ...SCHEMA_PRESETS.map((p) => ({ value: p.id, label: p.label })),
+      { value: 'custom', label: 'Your own (edit below)' },
+    ],
   },
 } satisfies ParamSchema;
 
@@ -25,7 +28,25 @@ export const askNicelySchema = {
     format: (v) => formatPercent(v, 2),
     help: 'chance that one sampled token breaks the format although the prompt asked for JSON',
   },
-  tokens: { kind: 'number', label: 'Tokens per tool call N', default: 120, min: 5, max: 2000, integer: true, scale: 'log', unit: 'tokens' },
-  calls: { kind: 'number', label: 'Tool calls per session M', default: 200, min: 1, max: 2000, integer: true, scale: 'log', unit: 'calls' },
+  tokens: {
+    kind: 'number',
+    label: 'Tokens per tool call N',
+    default: 120,
+    min: 5,
+    max: 2000,
+    integer: true,
+    scale: 'log',
+    unit: 'tokens',
+  },
+  calls: {
+    kind: 'number',
+    label: 'Tool calls per session M',
+    default: 200,
+    min: 1,
+    max: 2000,
+    integer: true,
+    scale: 'log',
+    unit: 'calls',
+  },
   seed: { kind: 'seed', label: 'Seed', default: 7 },
 } satisfies ParamSchema;

@@ -18,11 +18,12 @@ export function TimestampExercise() {
       id="07-07-timestamp-above-tools"
       question={
         <p>
-          An agent&apos;s prompt opens with a {d.timestampTokens}-token line holding the current time, then its tool block of{' '}
-          {r ? formatNumber(r.toolTokens, 6) : '…'} tokens, then a {formatNumber(d.systemTokens, 6)}-token system prompt and the history. Each
-          turn adds {formatNumber(d.newTokens, 6)} new tokens and {d.outputTokens} of output. The replica has a prefix cache that never evicts.
-          How many tokens does it prefill over a {d.turns}-turn session? Predict first, then check with the second widget (pick the layout
-          with the timestamp above the tools).
+          An agent&apos;s prompt opens with a {d.timestampTokens}-token line holding the current time, then
+          its tool block of {r ? formatNumber(r.toolTokens, 6) : '…'} tokens, then a{' '}
+          {formatNumber(d.systemTokens, 6)}-token system prompt and the history. Each turn adds{' '}
+          {formatNumber(d.newTokens, 6)} new tokens and {d.outputTokens} of output. The replica has a prefix
+          cache that never evicts. How many tokens does it prefill over a {d.turns}-turn session? Predict
+          first, then check with the second widget (pick the layout with the timestamp above the tools).
         </p>
       }
       answer={top ? top.prefillTokens : null}
@@ -31,20 +32,23 @@ export function TimestampExercise() {
       format={(v) => `${formatNumber(Math.round(v), 6)} tokens`}
       hint={
         <p>
-          The timestamp changes every turn and sits in the first KV block; every later block&apos;s hash chains from it. So nothing hits, and
-          turn t prefills its whole prompt: timestamp + tools + system + (t − 1) × (new + output) + new. Sum over t = 1 … {d.turns}.
+          The timestamp changes every turn and sits in the first KV block; every later block&apos;s hash
+          chains from it. So nothing hits, and turn t prefills its whole prompt: timestamp + tools + system +
+          (t − 1) × (new + output) + new. Sum over t = 1 … {d.turns}.
         </p>
       }
       explanation={
         top && first && head !== null ? (
           <p>
-            Turn t prefills {formatNumber(head, 6)} + {formatNumber(d.newTokens + d.outputTokens, 6)} × (t − 1) tokens, and Σ (t − 1) over{' '}
-            {d.turns} turns is {formatNumber((d.turns * (d.turns - 1)) / 2)}: {d.turns} × {formatNumber(head, 6)} +{' '}
-            {formatNumber(d.newTokens + d.outputTokens, 6)} × {formatNumber((d.turns * (d.turns - 1)) / 2)} ={' '}
-            {formatNumber(top.prefillTokens, 6)} tokens. With the timestamp moved into the new message at the end, the same session
-            prefills {formatNumber(first.prefillTokens, 6)} tokens ({formatTokens(first.turns[0].prefillTokens)} on the cold first turn, then
-            about one turn&apos;s new tokens each): {formatNumber(top.prefillTokens / first.prefillTokens)} times less, for the same
-            conversation. The tool block alone was prefilled {d.turns} times instead of once.
+            Turn t prefills {formatNumber(head, 6)} + {formatNumber(d.newTokens + d.outputTokens, 6)} × (t −
+            1) tokens, and Σ (t − 1) over {d.turns} turns is {formatNumber((d.turns * (d.turns - 1)) / 2)}:{' '}
+            {d.turns} × {formatNumber(head, 6)} + {formatNumber(d.newTokens + d.outputTokens, 6)} ×{' '}
+            {formatNumber((d.turns * (d.turns - 1)) / 2)} = {formatNumber(top.prefillTokens, 6)} tokens. With
+            the timestamp moved into the new message at the end, the same session prefills{' '}
+            {formatNumber(first.prefillTokens, 6)} tokens ({formatTokens(first.turns[0].prefillTokens)} on the
+            cold first turn, then about one turn&apos;s new tokens each):{' '}
+            {formatNumber(top.prefillTokens / first.prefillTokens)} times less, for the same conversation. The
+            tool block alone was prefilled {d.turns} times instead of once.
           </p>
         ) : null
       }

@@ -10,7 +10,14 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { formatCount, formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import {
+  formatCount,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
 import { LAYOUT_LABELS, type LayoutId, type SegmentKind, type TurnResult } from '../../sim/toolSchema';
 import { LAYOUT_ID, layoutArgs, layoutSchema } from './schema';
 import './tool-schema.css';
@@ -24,7 +31,14 @@ const KIND_LABEL: Record<SegmentKind, string> = {
 };
 
 /** Series order, drawn last on top: the timestamp line lies almost on the re-sorted one, and is the one to see. */
-const DRAW_ORDER: LayoutId[] = ['tools-first', 'tool-added', 'tools-resorted', 'timestamp-after-tools', 'tools-after-history', 'timestamp-top'];
+const DRAW_ORDER: LayoutId[] = [
+  'tools-first',
+  'tool-added',
+  'tools-resorted',
+  'timestamp-after-tools',
+  'tools-after-history',
+  'timestamp-top',
+];
 
 /** The prompt of one turn as labelled groups; the cached part of each solid, the re-prefilled part hatched. */
 function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
@@ -33,9 +47,18 @@ function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
       <figcaption className="schema-strip-title">{label}</figcaption>
       <div className="schema-strip-bar" aria-hidden="true">
         {turn.groups.map((g, i) => (
-          <div key={i} className="schema-strip-seg" style={{ flexGrow: g.tokens, flexBasis: 0 }} title={`${KIND_LABEL[g.kind]}: ${formatNumber(g.tokens, 6)} tokens`}>
-            {g.hit > 0 ? <div className="schema-strip-hit" style={{ flexGrow: g.hit, flexBasis: 0 }} /> : null}
-            {g.tokens - g.hit > 0 ? <div className="schema-strip-miss" style={{ flexGrow: g.tokens - g.hit, flexBasis: 0 }} /> : null}
+          <div
+            key={i}
+            className="schema-strip-seg"
+            style={{ flexGrow: g.tokens, flexBasis: 0 }}
+            title={`${KIND_LABEL[g.kind]}: ${formatNumber(g.tokens, 6)} tokens`}
+          >
+            {g.hit > 0 ? (
+              <div className="schema-strip-hit" style={{ flexGrow: g.hit, flexBasis: 0 }} />
+            ) : null}
+            {g.tokens - g.hit > 0 ? (
+              <div className="schema-strip-miss" style={{ flexGrow: g.tokens - g.hit, flexBasis: 0 }} />
+            ) : null}
           </div>
         ))}
       </div>
@@ -43,11 +66,16 @@ function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
         {turn.groups.map((g, i) => (
           <li key={i} data-kind={g.kind} data-hit={g.hit} data-tokens={g.tokens}>
             {i + 1}. {KIND_LABEL[g.kind]}: {formatTokens(g.tokens)},{' '}
-            {g.hit === g.tokens ? 'cached' : g.hit === 0 ? 're-prefilled' : `${formatTokens(g.tokens - g.hit)} re-prefilled`}
+            {g.hit === g.tokens
+              ? 'cached'
+              : g.hit === 0
+                ? 're-prefilled'
+                : `${formatTokens(g.tokens - g.hit)} re-prefilled`}
           </li>
         ))}
         <li>
-          <span className="schema-key schema-strip-hit" /> cached <span className="schema-key schema-strip-miss" /> re-prefilled
+          <span className="schema-key schema-strip-hit" /> cached{' '}
+          <span className="schema-key schema-strip-miss" /> re-prefilled
         </li>
       </ul>
     </figure>
@@ -75,7 +103,10 @@ export function ToolBlockLayout() {
     [r, layout],
   );
   const shownTurn = sel ? (layout === 'tool-added' ? Math.min(v.changeTurn, v.turns) : sel.turns.length) : 0;
-  const markers: Marker[] = layout === 'tool-added' && v.changeTurn <= v.turns ? [{ kind: 'x', x: v.changeTurn, label: 'tool added', tone: 'muted' }] : [];
+  const markers: Marker[] =
+    layout === 'tool-added' && v.changeTurn <= v.turns
+      ? [{ kind: 'x', x: v.changeTurn, label: 'tool added', tone: 'muted' }]
+      : [];
 
   return (
     <WidgetFrame
@@ -151,30 +182,34 @@ export function ToolBlockLayout() {
       caption={
         r ? (
           <>
-            One session, {v.turns} turns: a tool block of {formatNumber(r.toolTokens, 6)} tokens ({r.toolCount} tools, o200k_base), a{' '}
-            {formatTokens(v.systemTokens)} system prompt, {formatTokens(v.newTokens)} new and {formatTokens(v.outputTokens)} of output each
-            turn. Each line is one layout: tokens the turn must prefill after the prefix-cache hit, with {v.blockSize}-token blocks keyed by
-            chained hashes, only full blocks cached, nothing evicted (the re-sorted tools lie just under the timestamp line: both miss from the first block). The strip shows the selected layout&apos;s prompt on turn {shownTurn}.
+            One session, {v.turns} turns: a tool block of {formatNumber(r.toolTokens, 6)} tokens (
+            {r.toolCount} tools, o200k_base), a {formatTokens(v.systemTokens)} system prompt,{' '}
+            {formatTokens(v.newTokens)} new and {formatTokens(v.outputTokens)} of output each turn. Each line
+            is one layout: tokens the turn must prefill after the prefix-cache hit, with {v.blockSize}-token
+            blocks keyed by chained hashes, only full blocks cached, nothing evicted (the re-sorted tools lie
+            just under the timestamp line: both miss from the first block). The strip shows the selected
+            layout&apos;s prompt on turn {shownTurn}.
           </>
         ) : null
       }
       tryThis={
         <ul>
           <li>
-            Pick <em>Timestamp above the tools</em>: the hit rate falls to 0%. Twenty tokens that change every turn sit in the first block,
-            and every block after it chains from that one.
+            Pick <em>Timestamp above the tools</em>: the hit rate falls to 0%. Twenty tokens that change every
+            turn sit in the first block, and every block after it chains from that one.
           </li>
           <li>
-            Pick <em>Timestamp between system and history</em>: the tools and system prompt hit again, but the whole history is re-prefilled
-            every turn. Dynamic content belongs at the end, in the new message.
+            Pick <em>Timestamp between system and history</em>: the tools and system prompt hit again, but the
+            whole history is re-prefilled every turn. Dynamic content belongs at the end, in the new message.
           </li>
           <li>
-            Pick <em>One tool added mid-session</em> and move the turn it arrives: one spike. The blocks from the new tool on miss once, then
-            hit again. <em>Tools re-sorted every turn</em> is that spike on every turn.
+            Pick <em>One tool added mid-session</em> and move the turn it arrives: one spike. The blocks from
+            the new tool on miss once, then hit again. <em>Tools re-sorted every turn</em> is that spike on
+            every turn.
           </li>
           <li>
-            Pick <em>Tools after the history</em>: the history hits, but the tool block moves as the history grows and is re-prefilled every
-            turn.
+            Pick <em>Tools after the history</em>: the history hits, but the tool block moves as the history
+            grows and is re-prefilled every turn.
           </li>
         </ul>
       }

@@ -10,7 +10,14 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { formatCount, formatDuration, formatMoney, formatNumber, formatPercent, formatRatio } from '../../lib/format';
+import {
+  formatCount,
+  formatDuration,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+} from '../../lib/format';
 import { CACHE_READ, money, TAX_ID, taxArgs, taxSchema } from './schema';
 import './tool-schema.css';
 
@@ -44,13 +51,21 @@ export function ToolSchemaTax() {
     () =>
       r
         ? [
-            { name: 'No prefix cache: prefilled every turn', points: r.series.map((p) => ({ x: p.turn, y: p.prefilledNoCache })) },
-            { name: 'Prefix cache: prefilled on a write only', points: r.series.map((p) => ({ x: p.turn, y: p.prefilledCached })) },
+            {
+              name: 'No prefix cache: prefilled every turn',
+              points: r.series.map((p) => ({ x: p.turn, y: p.prefilledNoCache })),
+            },
+            {
+              name: 'Prefix cache: prefilled on a write only',
+              points: r.series.map((p) => ({ x: p.turn, y: p.prefilledCached })),
+            },
           ]
         : [],
     [r],
   );
-  const controlKeys = (Object.keys(taxSchema) as (keyof typeof taxSchema)[]).filter((k) => !(usingCustom && k === 'toolCount'));
+  const controlKeys = (Object.keys(taxSchema) as (keyof typeof taxSchema)[]).filter(
+    (k) => !(usingCustom && k === 'toolCount'),
+  );
   const w = args.writeMultiplier;
 
   return (
@@ -103,7 +118,12 @@ export function ToolSchemaTax() {
               ) : null}
             </div>
             {pasteError ? (
-              <p id={`${pasteId}-err`} className="schema-paste-error" role="alert" data-paste-error={pasteError.line ?? ''}>
+              <p
+                id={`${pasteId}-err`}
+                className="schema-paste-error"
+                role="alert"
+                data-paste-error={pasteError.line ?? ''}
+              >
                 {pasteError.message} The shipped tools are counted instead.
               </p>
             ) : usingCustom ? (
@@ -111,13 +131,17 @@ export function ToolSchemaTax() {
                 Counting your {r?.tools.length} tool{r?.tools.length === 1 ? '' : 's'}.
               </p>
             ) : (
-              <p className="control-value">An array of tools, OpenAI or Anthropic shape; counted in the format chosen above.</p>
+              <p className="control-value">
+                An array of tools, OpenAI or Anthropic shape; counted in the format chosen above.
+              </p>
             )}
           </div>
         </>
       }
       exportData={() => ({
-        rows: r ? r.tools.map((t) => ({ tool: t.name, group: t.group, tokens: t.tokens, characters: t.chars })) : [],
+        rows: r
+          ? r.tools.map((t) => ({ tool: t.name, group: t.group, tokens: t.tokens, characters: t.chars }))
+          : [],
         json: { parameters: v, custom, result: r },
       })}
       readouts={
@@ -177,10 +201,12 @@ export function ToolSchemaTax() {
       caption={
         r ? (
           <>
-            Top: tokens of each definition as the request&apos;s JSON carries it ({v.format === 'openai' ? 'OpenAI' : 'Anthropic'} shape,{' '}
-            {v.pretty ? 'pretty-printed' : 'compact'}), counted with o200k_base (the GPT-4o tokenizer; other models&apos; tokenizers differ by
-            a few percent, and a provider may wrap the block in its own template, which this count leaves out). Bottom: the tool block&apos;s
-            tokens prefilled so far (cumulative), turn by turn; with a cache it is prefilled only when written
+            Top: tokens of each definition as the request&apos;s JSON carries it (
+            {v.format === 'openai' ? 'OpenAI' : 'Anthropic'} shape, {v.pretty ? 'pretty-printed' : 'compact'}
+            ), counted with o200k_base (the GPT-4o tokenizer; other models&apos; tokenizers differ by a few
+            percent, and a provider may wrap the block in its own template, which this count leaves out).
+            Bottom: the tool block&apos;s tokens prefilled so far (cumulative), turn by turn; with a cache it
+            is prefilled only when written
             {v.changeEvery > 0 ? `, on turn 1 and every ${v.changeEvery} turns after` : ', on turn 1'}.
           </>
         ) : null
@@ -188,18 +214,21 @@ export function ToolSchemaTax() {
       tryThis={
         <ul>
           <li>
-            Slide the tools from 36 down to 5 and back: every tool adds its 60–220 tokens to <em>every</em> request. The largest are the ones
-            with long descriptions and many arguments (grep, run_command).
+            Slide the tools from 36 down to 5 and back: every tool adds its 60–220 tokens to <em>every</em>{' '}
+            request. The largest are the ones with long descriptions and many arguments (grep, run_command).
           </li>
           <li>
-            Tick <em>Pretty-printed JSON</em>: the same definitions cost more than half again as many tokens, because indentation and
-            newlines are tokens too.
+            Tick <em>Pretty-printed JSON</em>: the same definitions cost more than half again as many tokens,
+            because indentation and newlines are tokens too.
           </li>
           <li>
-            Set <em>Tool block changes every</em> to 1: each turn now pays a 1.25× cache write, and the cache costs more than no cache at
-            all. At 5 it still saves most of the bill.
+            Set <em>Tool block changes every</em> to 1: each turn now pays a 1.25× cache write, and the cache
+            costs more than no cache at all. At 5 it still saves most of the bill.
           </li>
-          <li>Paste your own agent&apos;s tool list (or break the JSON on purpose to see where the error is reported).</li>
+          <li>
+            Paste your own agent&apos;s tool list (or break the JSON on purpose to see where the error is
+            reported).
+          </li>
         </ul>
       }
     >

@@ -60,7 +60,12 @@ export type TaxMetric = keyof typeof TAX_METRICS;
 /** A figure of the first widget at its defaults (or a variant: pretty JSON, Anthropic shape, 5 tools, …). */
 export function TaxFig({ m, v = 'default' }: { m: TaxMetric; v?: TaxVariant }) {
   const sim = useSimulation('toolSchemaTax', taxArgs({ ...TAX_DEFAULTS, ...VARIANTS[v] }));
-  return <Fig value={sim.result ? TAX_METRICS[m](sim.result) : null} title="o200k_base, the first widget's defaults" />;
+  return (
+    <Fig
+      value={sim.result ? TAX_METRICS[m](sim.result) : null}
+      title="o200k_base, the first widget's defaults"
+    />
+  );
 }
 
 /** The pretty-printed block's size relative to the compact one. */
@@ -73,16 +78,19 @@ export function PrettyRatio() {
 const LAYOUT_METRICS = {
   hitRate: (r: LayoutsResponse, l: LayoutId) => formatPercent(pick(r, l).hitRate),
   prefilled: (r: LayoutsResponse, l: LayoutId) => `${formatNumber(pick(r, l).prefillTokens, 6)} tokens`,
-  toolPrefilled: (r: LayoutsResponse, l: LayoutId) => `${formatNumber(pick(r, l).toolTokensPrefilled, 6)} tokens`,
+  toolPrefilled: (r: LayoutsResponse, l: LayoutId) =>
+    `${formatNumber(pick(r, l).toolTokensPrefilled, 6)} tokens`,
   seconds: (r: LayoutsResponse, l: LayoutId) => formatDuration(pick(r, l).totalSeconds),
-  ratio: (r: LayoutsResponse, l: LayoutId) => formatRatio(pick(r, l).prefillTokens / pick(r, 'tools-first').prefillTokens),
+  ratio: (r: LayoutsResponse, l: LayoutId) =>
+    formatRatio(pick(r, l).prefillTokens / pick(r, 'tools-first').prefillTokens),
   spike: (r: LayoutsResponse, l: LayoutId) => {
     const t = pick(r, l).turns;
     return formatTokens(Math.max(...t.slice(1).map((x) => x.prefillTokens)));
   },
   toolTokens: (r: LayoutsResponse) => `${formatNumber(r.toolTokens, 6)} tokens`,
   addedTool: (r: LayoutsResponse) => `${formatNumber(r.addedToolTokens, 6)} tokens`,
-  firstTurn: (r: LayoutsResponse, l: LayoutId) => `${formatNumber(pick(r, l).turns[0].prefillTokens, 6)} tokens`,
+  firstTurn: (r: LayoutsResponse, l: LayoutId) =>
+    `${formatNumber(pick(r, l).turns[0].prefillTokens, 6)} tokens`,
   lastTurn: (r: LayoutsResponse, l: LayoutId) => {
     const t = pick(r, l).turns;
     return `${formatNumber(t[t.length - 1].prefillTokens, 6)} tokens`;
@@ -99,16 +107,26 @@ function pick(r: LayoutsResponse, l: LayoutId) {
 /** A figure of the second widget at its defaults. */
 export function LayoutFig({ m, l = 'tools-first' }: { m: LayoutMetric; l?: LayoutId }) {
   const sim = useSimulation('toolLayouts', layoutArgs(LAYOUT_DEFAULTS));
-  return <Fig value={sim.result ? LAYOUT_METRICS[m](sim.result, l) : null} title="the second widget's defaults" />;
+  return (
+    <Fig value={sim.result ? LAYOUT_METRICS[m](sim.result, l) : null} title="the second widget's defaults" />
+  );
 }
 
 /** A default of the second widget (an input of the prose's session, e.g. the system prompt's tokens). */
-export function LayoutDefault({ k, unit = '' }: { k: 'systemTokens' | 'newTokens' | 'outputTokens' | 'timestampTokens' | 'turns' | 'changeTurn' | 'blockSize'; unit?: string }) {
+export function LayoutDefault({
+  k,
+  unit = '',
+}: {
+  k: 'systemTokens' | 'newTokens' | 'outputTokens' | 'timestampTokens' | 'turns' | 'changeTurn' | 'blockSize';
+  unit?: string;
+}) {
   const v = Number(LAYOUT_DEFAULTS[k]);
   return <Fig value={`${formatNumber(v, 6)}${unit}`} />;
 }
 
 /** Context growth per turn at the second widget's defaults: new tokens plus output. */
 export function LayoutGrowth() {
-  return <Fig value={`${formatNumber(LAYOUT_DEFAULTS.newTokens + LAYOUT_DEFAULTS.outputTokens, 6)} tokens`} />;
+  return (
+    <Fig value={`${formatNumber(LAYOUT_DEFAULTS.newTokens + LAYOUT_DEFAULTS.outputTokens, 6)} tokens`} />
+  );
 }

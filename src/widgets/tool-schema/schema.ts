@@ -47,7 +47,15 @@ export const taxSchema = {
     ],
   },
   pretty: { kind: 'boolean', label: 'Pretty-printed JSON (2-space indent)', default: false },
-  turns: { kind: 'number', label: 'Turns in the session', default: 20, min: 1, max: 200, integer: true, unit: 'turns' },
+  turns: {
+    kind: 'number',
+    label: 'Turns in the session',
+    default: 20,
+    min: 1,
+    max: 200,
+    integer: true,
+    unit: 'turns',
+  },
   changeEvery: {
     kind: 'number',
     label: 'Tool block changes every',
@@ -82,7 +90,15 @@ export const taxSchema = {
   },
   model: { kind: 'select', label: 'Model (prefill time)', default: 'llama-3.1-70b', options: modelOptions },
   accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: { kind: 'number', label: 'GPUs per replica (TP)', default: 8, min: 1, max: 16, integer: true, unit: 'GPUs' },
+  gpus: {
+    kind: 'number',
+    label: 'GPUs per replica (TP)',
+    default: 8,
+    min: 1,
+    max: 16,
+    integer: true,
+    unit: 'GPUs',
+  },
 } satisfies ParamSchema;
 
 export type TaxValues = ParamValues<typeof taxSchema>;
@@ -162,7 +178,15 @@ export const layoutSchema = {
     unit: 'tokens',
     help: 'e.g. "Current time: 2026-11-29T10:31:07Z, session 8f3a…", different on every turn',
   },
-  turns: { kind: 'number', label: 'Turns in the session', default: 20, min: 2, max: 100, integer: true, unit: 'turns' },
+  turns: {
+    kind: 'number',
+    label: 'Turns in the session',
+    default: 20,
+    min: 2,
+    max: 100,
+    integer: true,
+    unit: 'turns',
+  },
   changeTurn: {
     kind: 'number',
     label: 'Turn the extra tool arrives',
@@ -176,11 +200,22 @@ export const layoutSchema = {
     kind: 'select',
     label: 'KV block size',
     default: '16',
-    options: ['16', '32', '64', '256'].map((b) => ({ value: b, label: `${b} tokens${b === '16' ? ' (vLLM default)' : ''}` })),
+    options: ['16', '32', '64', '256'].map((b) => ({
+      value: b,
+      label: `${b} tokens${b === '16' ? ' (vLLM default)' : ''}`,
+    })),
   },
   model: { kind: 'select', label: 'Model (prefill time)', default: 'llama-3.1-70b', options: modelOptions },
   accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: { kind: 'number', label: 'GPUs per replica (TP)', default: 8, min: 1, max: 16, integer: true, unit: 'GPUs' },
+  gpus: {
+    kind: 'number',
+    label: 'GPUs per replica (TP)',
+    default: 8,
+    min: 1,
+    max: 16,
+    integer: true,
+    unit: 'GPUs',
+  },
 } satisfies ParamSchema;
 
 export type LayoutValues = ParamValues<typeof layoutSchema>;

@@ -6,8 +6,19 @@ import type { ReactNode } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type { AssumptionFigures, TrajectoryTotals } from '../../sim/agentWorkload';
-import { LESSON_ACCELERATOR_ID, LESSON_DECODE_BATCH, LESSON_MODEL_ID, LESSON_TP } from '../../sim/agentWorkloadSetup';
-import { CODEX_SWEBENCH_PRO, MOONCAKE_CONVERSATION, MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO, MOONCAKE_TOOL_AGENT, publishedIoRatio } from '../../sim/catalog/traces';
+import {
+  LESSON_ACCELERATOR_ID,
+  LESSON_DECODE_BATCH,
+  LESSON_MODEL_ID,
+  LESSON_TP,
+} from '../../sim/agentWorkloadSetup';
+import {
+  CODEX_SWEBENCH_PRO,
+  MOONCAKE_CONVERSATION,
+  MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO,
+  MOONCAKE_TOOL_AGENT,
+  publishedIoRatio,
+} from '../../sim/catalog/traces';
 import { TOOL_LATENCY_PRESETS } from '../../sim/fleet/dist';
 import { findModel } from '../../sim/catalog/models';
 import { findAccelerator } from '../../sim/catalog/accelerators';
@@ -55,7 +66,12 @@ export function WorkloadFigure({ of, metric }: { of: 'agent' | 'chat'; metric: W
   const r = sim.result?.[of];
   if (!r) return <Figure value={null} />;
   const v = metric === 'idealHitRatio' ? r.shape.idealHitRatio.tokens : r.figures[metric];
-  return <Figure value={FORMAT[metric](v)} title={`${of === 'agent' ? 'Coding agents' : 'Chat'}: ${LESSON_WORKLOAD.sessions} sessions, seed ${LESSON_WORKLOAD.seed}`} />;
+  return (
+    <Figure
+      value={FORMAT[metric](v)}
+      title={`${of === 'agent' ? 'Coding agents' : 'Chat'}: ${LESSON_WORKLOAD.sessions} sessions, seed ${LESSON_WORKLOAD.seed}`}
+    />
+  );
 }
 
 /** The swing of a turn's prefill between cold (nothing cached) and warm (its prefix cached): median I / median n. */
@@ -65,7 +81,20 @@ export function ColdWarmSwing({ of }: { of: 'agent' | 'chat' }) {
   return <Figure value={f ? formatRatio(f.medianInputTokens / f.medianNewTokens, 2) : null} />;
 }
 
-type TrajectoryMetric = keyof Pick<TrajectoryTotals, 'turns' | 'ioRatio' | 'prefixShare' | 'lastPromptTokens' | 'inputTokens' | 'outputTokens' | 'newTokens' | 'wallS' | 'modelS'> | 'modelShare';
+type TrajectoryMetric =
+  | keyof Pick<
+      TrajectoryTotals,
+      | 'turns'
+      | 'ioRatio'
+      | 'prefixShare'
+      | 'lastPromptTokens'
+      | 'inputTokens'
+      | 'outputTokens'
+      | 'newTokens'
+      | 'wallS'
+      | 'modelS'
+    >
+  | 'modelShare';
 
 /** A figure of the Trajectory anatomy widget's default session. */
 export function TrajectoryFigure({ of, metric }: { of: 'agent' | 'chat'; metric: TrajectoryMetric }) {
@@ -94,14 +123,29 @@ export function TrajectoryFigure({ of, metric }: { of: 'agent' | 'chat'; metric:
 const PUBLISHED = { conversation: MOONCAKE_CONVERSATION, agent: MOONCAKE_TOOL_AGENT } as const;
 
 /** A published trace statistic (Mooncake FAST'25 Table 2), or its derived input:output ratio. */
-export function PublishedFigure({ trace, metric }: { trace: keyof typeof PUBLISHED; metric: 'avgInputTokens' | 'avgOutputTokens' | 'cacheRatio' | 'ioRatio' | 'idealHitRatio' }) {
+export function PublishedFigure({
+  trace,
+  metric,
+}: {
+  trace: keyof typeof PUBLISHED;
+  metric: 'avgInputTokens' | 'avgOutputTokens' | 'cacheRatio' | 'ioRatio' | 'idealHitRatio';
+}) {
   const t = PUBLISHED[trace];
   if (metric === 'idealHitRatio') {
     // Only computed for the conversation trace (the one released file at hand).
-    return <Figure value={trace === 'conversation' ? formatPercent(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO) : '—'} title="This course's trace-stats on the released file" />;
+    return (
+      <Figure
+        value={trace === 'conversation' ? formatPercent(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO) : '—'}
+        title="This course's trace-stats on the released file"
+      />
+    );
   }
   const value =
-    metric === 'ioRatio' ? formatRatio(publishedIoRatio(t)) : metric === 'cacheRatio' ? formatPercent(t.cacheRatio) : `${formatNumber(t[metric], 6)} tokens`;
+    metric === 'ioRatio'
+      ? formatRatio(publishedIoRatio(t))
+      : metric === 'cacheRatio'
+        ? formatPercent(t.cacheRatio)
+        : `${formatNumber(t[metric], 6)} tokens`;
   return <Figure value={value} title={t.source} />;
 }
 
@@ -117,10 +161,20 @@ export function ToolLatencyFigure({ stat }: { stat: 'median' | 'mean' }) {
 }
 
 /** The Codex / SWE-bench Pro figures of the vLLM–Mooncake blog. */
-export function CodexFigure({ metric }: { metric: 'cacheHitRate' | 'inputOutputRatio' | 'medianTurns' | 'contextTokensByTurn30' }) {
+export function CodexFigure({
+  metric,
+}: {
+  metric: 'cacheHitRate' | 'inputOutputRatio' | 'medianTurns' | 'contextTokensByTurn30';
+}) {
   const c = CODEX_SWEBENCH_PRO;
   const value =
-    metric === 'cacheHitRate' ? formatPercent(c.cacheHitRate) : metric === 'inputOutputRatio' ? formatRatio(c.inputOutputRatio) : metric === 'medianTurns' ? formatNumber(c.medianTurns) : formatTokens(c.contextTokensByTurn30);
+    metric === 'cacheHitRate'
+      ? formatPercent(c.cacheHitRate)
+      : metric === 'inputOutputRatio'
+        ? formatRatio(c.inputOutputRatio)
+        : metric === 'medianTurns'
+          ? formatNumber(c.medianTurns)
+          : formatTokens(c.contextTokensByTurn30);
   return <Figure value={value} title={c.source} />;
 }
 

@@ -27,8 +27,9 @@ export function TraceHitRatioExercise() {
       question={
         <>
           <p>
-            Four requests of the trace above arrive in the order shown, into a prefix cache that never evicts (blocks of 512 tokens, the
-            hash ids as given). What share of all their prompt tokens is found in the cache? Predict it in percent before you replay it.
+            Four requests of the trace above arrive in the order shown, into a prefix cache that never evicts
+            (blocks of 512 tokens, the hash ids as given). What share of all their prompt tokens is found in
+            the cache? Predict it in percent before you replay it.
           </p>
         </>
       }
@@ -38,18 +39,20 @@ export function TraceHitRatioExercise() {
       format={(v) => `${formatNumber(v, 3)}%`}
       hint={
         <p>
-          Walk the requests in order. For each, count its leading hash ids that an earlier request already wrote, and stop at the first
-          id not seen; each hit id is 512 tokens. Then add all the requests&apos; new ids to the cache. Divide the hit tokens by the sum of
+          Walk the requests in order. For each, count its leading hash ids that an earlier request already
+          wrote, and stop at the first id not seen; each hit id is 512 tokens. Then add all the requests&apos;
+          new ids to the cache. Divide the hit tokens by the sum of
           <code> input_length</code>.
         </p>
       }
       explanation={
         s ? (
           <p>
-            Request 1 finds nothing; request 2 finds ids 0–3 (2,048 tokens); request 3 shares only id 0, the system prompt (512); request 4
-            continues request 2 and finds ids 0–4 (2,560). That is {formatTokens(s.idealHitRatio.tokens * s.totalInputTokens)} of{' '}
-            {formatTokens(s.totalInputTokens)}. Request 3 is a different session: past the shared system prompt its prefix differs, so a
-            chained hash never matches again even if later blocks had equal text.
+            Request 1 finds nothing; request 2 finds ids 0–3 (2,048 tokens); request 3 shares only id 0, the
+            system prompt (512); request 4 continues request 2 and finds ids 0–4 (2,560). That is{' '}
+            {formatTokens(s.idealHitRatio.tokens * s.totalInputTokens)} of {formatTokens(s.totalInputTokens)}.
+            Request 3 is a different session: past the shared system prompt its prefix differs, so a chained
+            hash never matches again even if later blocks had equal text.
           </p>
         ) : null
       }
@@ -72,8 +75,10 @@ export function TraceIoRatioExercise() {
       explanation={
         s ? (
           <p>
-            ρ = {formatTokens(s.totalInputTokens)} / {formatTokens(s.totalOutputTokens)} = {formatNumber(s.ioRatio, 4)}. Note it is the ratio of
-            the sums, not the mean of the four per-request ratios ({formatNumber(s.samples.ratio.reduce((a, b) => a + b, 0) / s.samples.ratio.length, 4)}): long
+            ρ = {formatTokens(s.totalInputTokens)} / {formatTokens(s.totalOutputTokens)} ={' '}
+            {formatNumber(s.ioRatio, 4)}. Note it is the ratio of the sums, not the mean of the four
+            per-request ratios (
+            {formatNumber(s.samples.ratio.reduce((a, b) => a + b, 0) / s.samples.ratio.length, 4)}): long
             prompts weigh more, as they do on the GPU.
           </p>
         ) : null

@@ -13,23 +13,48 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { formatBytes, formatCount, formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import { CODEX_SWEBENCH_PRO, MOONCAKE_CONVERSATION, MOONCAKE_TOOL_AGENT, publishedIoRatio } from '../../sim/catalog/traces';
+import {
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
+import {
+  CODEX_SWEBENCH_PRO,
+  MOONCAKE_CONVERSATION,
+  MOONCAKE_TOOL_AGENT,
+  publishedIoRatio,
+} from '../../sim/catalog/traces';
 import type { WorkloadMix } from '../../sim/agentWorkload';
 import type { TrafficShape as Shape } from '../../sim/trafficShape';
 import { TRAFFIC_SHAPE_ID, trafficShapeSchema } from './schema';
 import './traffic-shape.css';
 import { useTraceLoader, type TraceLoad } from './useTraceLoader';
 
-const MIX_NAME: Record<WorkloadMix, string> = { agent: 'Generated: coding agents', chat: 'Generated: chat', mix: 'Generated: half agents' };
+const MIX_NAME: Record<WorkloadMix, string> = {
+  agent: 'Generated: coding agents',
+  chat: 'Generated: chat',
+  mix: 'Generated: half agents',
+};
 
-const tokensAxis = (label: string) => ({ label, unit: 'tokens', scale: 'log' as const, format: (v: number) => formatCount(v) });
+const tokensAxis = (label: string) => ({
+  label,
+  unit: 'tokens',
+  scale: 'log' as const,
+  format: (v: number) => formatCount(v),
+});
 
 export function TrafficShape() {
   const params = useWidgetParams(TRAFFIC_SHAPE_ID, trafficShapeSchema);
   const v = params.values;
   const mix = v.mix as WorkloadMix;
-  const args = useMemo(() => ({ mix, sessions: v.sessions, medianTurns: v.medianTurns, seed: v.seed }), [mix, v.sessions, v.medianTurns, v.seed]);
+  const args = useMemo(
+    () => ({ mix, sessions: v.sessions, medianTurns: v.medianTurns, seed: v.seed }),
+    [mix, v.sessions, v.medianTurns, v.seed],
+  );
   const sim = useSimulation('workloadShape', args);
   const gen = sim.result?.shape ?? null;
   const { load, loadFile, loadSample, clear } = useTraceLoader();
@@ -44,21 +69,66 @@ export function TrafficShape() {
   }, [gen, trace, mix, traceName]);
 
   const inputMarks: Marker[] = [
-    { kind: 'x', x: MOONCAKE_CONVERSATION.avgInputTokens, label: `Mooncake chat ${formatCount(MOONCAKE_CONVERSATION.avgInputTokens)}`, tone: 'muted' },
-    { kind: 'x', x: MOONCAKE_TOOL_AGENT.avgInputTokens, label: `Mooncake agent ${formatCount(MOONCAKE_TOOL_AGENT.avgInputTokens)}`, tone: 'danger' },
+    {
+      kind: 'x',
+      x: MOONCAKE_CONVERSATION.avgInputTokens,
+      label: `Mooncake chat ${formatCount(MOONCAKE_CONVERSATION.avgInputTokens)}`,
+      tone: 'muted',
+    },
+    {
+      kind: 'x',
+      x: MOONCAKE_TOOL_AGENT.avgInputTokens,
+      label: `Mooncake agent ${formatCount(MOONCAKE_TOOL_AGENT.avgInputTokens)}`,
+      tone: 'danger',
+    },
   ];
   const outputMarks: Marker[] = [
-    { kind: 'x', x: MOONCAKE_CONVERSATION.avgOutputTokens, label: `Mooncake chat ${formatCount(MOONCAKE_CONVERSATION.avgOutputTokens)}`, tone: 'muted' },
-    { kind: 'x', x: MOONCAKE_TOOL_AGENT.avgOutputTokens, label: `Mooncake agent ${formatCount(MOONCAKE_TOOL_AGENT.avgOutputTokens)}`, tone: 'danger' },
+    {
+      kind: 'x',
+      x: MOONCAKE_CONVERSATION.avgOutputTokens,
+      label: `Mooncake chat ${formatCount(MOONCAKE_CONVERSATION.avgOutputTokens)}`,
+      tone: 'muted',
+    },
+    {
+      kind: 'x',
+      x: MOONCAKE_TOOL_AGENT.avgOutputTokens,
+      label: `Mooncake agent ${formatCount(MOONCAKE_TOOL_AGENT.avgOutputTokens)}`,
+      tone: 'danger',
+    },
   ];
   const ratioMarks: Marker[] = [
-    { kind: 'x', x: publishedIoRatio(MOONCAKE_CONVERSATION), label: `Mooncake chat ${formatRatio(publishedIoRatio(MOONCAKE_CONVERSATION))}`, tone: 'muted' },
-    { kind: 'x', x: publishedIoRatio(MOONCAKE_TOOL_AGENT), label: `Mooncake agent ${formatRatio(publishedIoRatio(MOONCAKE_TOOL_AGENT))}`, tone: 'danger' },
-    { kind: 'x', x: CODEX_SWEBENCH_PRO.inputOutputRatio, label: `Codex ${formatRatio(CODEX_SWEBENCH_PRO.inputOutputRatio)}`, tone: 'accent' },
+    {
+      kind: 'x',
+      x: publishedIoRatio(MOONCAKE_CONVERSATION),
+      label: `Mooncake chat ${formatRatio(publishedIoRatio(MOONCAKE_CONVERSATION))}`,
+      tone: 'muted',
+    },
+    {
+      kind: 'x',
+      x: publishedIoRatio(MOONCAKE_TOOL_AGENT),
+      label: `Mooncake agent ${formatRatio(publishedIoRatio(MOONCAKE_TOOL_AGENT))}`,
+      tone: 'danger',
+    },
+    {
+      kind: 'x',
+      x: CODEX_SWEBENCH_PRO.inputOutputRatio,
+      label: `Codex ${formatRatio(CODEX_SWEBENCH_PRO.inputOutputRatio)}`,
+      tone: 'accent',
+    },
   ];
 
-  const hitCategories = [...series.map((_, i) => (i === 0 && gen ? 'Generated' : 'Your trace')), 'Mooncake chat*', 'Mooncake agent*', 'Codex agent*'];
-  const hitValues = [...series.map((s) => s.shape.idealHitRatio.tokens), MOONCAKE_CONVERSATION.cacheRatio, MOONCAKE_TOOL_AGENT.cacheRatio, CODEX_SWEBENCH_PRO.cacheHitRate];
+  const hitCategories = [
+    ...series.map((_, i) => (i === 0 && gen ? 'Generated' : 'Your trace')),
+    'Mooncake chat*',
+    'Mooncake agent*',
+    'Codex agent*',
+  ];
+  const hitValues = [
+    ...series.map((s) => s.shape.idealHitRatio.tokens),
+    MOONCAKE_CONVERSATION.cacheRatio,
+    MOONCAKE_TOOL_AGENT.cacheRatio,
+    CODEX_SWEBENCH_PRO.cacheHitRate,
+  ];
   const turnSeries = series.filter((s) => s.shape.samples.turns.length > 0);
 
   return (
@@ -122,7 +192,9 @@ export function TrafficShape() {
                 value={
                   <>
                     ρ <span data-readout="trace-io-ratio">{formatRatio(trace.shape.ioRatio)}</span>, hits{' '}
-                    <span data-readout="trace-hit-ratio">{formatPercent(trace.shape.idealHitRatio.tokens)}</span>
+                    <span data-readout="trace-hit-ratio">
+                      {formatPercent(trace.shape.idealHitRatio.tokens)}
+                    </span>
                   </>
                 }
                 formula={`${formatCount(trace.shape.requests)} requests; mean prompt ${formatTokens(trace.shape.inputTokens.mean)}, mean output ${formatTokens(trace.shape.outputTokens.mean)}`}
@@ -134,26 +206,29 @@ export function TrafficShape() {
       caption={
         gen ? (
           <>
-            Empirical CDFs over all {formatCount(gen.requests)} requests of {formatCount(gen.sessions)} generated sessions{trace ? ` and of ${trace.name}` : ''} (log axes for
-            lengths and ratios). Vertical rules: the means the Mooncake paper (FAST&apos;25, Table 2) publishes for Kimi&apos;s conversation and
-            tool &amp; agent traces, and the Codex/SWE-bench Pro ratio of the vLLM–Mooncake blog. Bars marked * are published aggregates, not
-            recomputed here. Prefix hits replay requests in arrival order into an infinite cache of {gen.blockSize}-token blocks, so they
-            include a system prompt shared across sessions.
+            Empirical CDFs over all {formatCount(gen.requests)} requests of {formatCount(gen.sessions)}{' '}
+            generated sessions{trace ? ` and of ${trace.name}` : ''} (log axes for lengths and ratios).
+            Vertical rules: the means the Mooncake paper (FAST&apos;25, Table 2) publishes for Kimi&apos;s
+            conversation and tool &amp; agent traces, and the Codex/SWE-bench Pro ratio of the vLLM–Mooncake
+            blog. Bars marked * are published aggregates, not recomputed here. Prefix hits replay requests in
+            arrival order into an infinite cache of {gen.blockSize}-token blocks, so they include a system
+            prompt shared across sessions.
           </>
         ) : null
       }
       tryThis={
         <ul>
           <li>
-            Switch the workload to Chat: ρ falls from the hundreds to a few, and the prompt CDF moves left of both Mooncake means.
+            Switch the workload to Chat: ρ falls from the hundreds to a few, and the prompt CDF moves left of
+            both Mooncake means.
           </li>
           <li>
-            Lower the median turns to 5: agent prompts shrink and ρ falls, but the prefix hit ratio stays high: every turn after the first
-            still re-sends everything before it.
+            Lower the median turns to 5: agent prompts shrink and ρ falls, but the prefix hit ratio stays
+            high: every turn after the first still re-sends everything before it.
           </li>
           <li>
-            Load the sample trace, or drop a Mooncake trace of your own: its lines go through the same statistics. Compare its ρ and hit
-            ratio with the generated agents.
+            Load the sample trace, or drop a Mooncake trace of your own: its lines go through the same
+            statistics. Compare its ρ and hit ratio with the generated agents.
           </li>
         </ul>
       }
@@ -161,8 +236,22 @@ export function TrafficShape() {
       <TracePanel load={load} onFile={loadFile} onSample={loadSample} onClear={clear} />
       {gen ? (
         <div className="traffic-grid">
-          <CdfChart legend aspect={0.75} title="Prompt (input) length per request, CDF" series={series.map((s) => ({ name: s.name, samples: s.shape.samples.input }))} x={tokensAxis('Prompt length')} markers={inputMarks} />
-          <CdfChart legend aspect={0.75} title="Output length per request, CDF" series={series.map((s) => ({ name: s.name, samples: s.shape.samples.output }))} x={tokensAxis('Output length')} markers={outputMarks} />
+          <CdfChart
+            legend
+            aspect={0.75}
+            title="Prompt (input) length per request, CDF"
+            series={series.map((s) => ({ name: s.name, samples: s.shape.samples.input }))}
+            x={tokensAxis('Prompt length')}
+            markers={inputMarks}
+          />
+          <CdfChart
+            legend
+            aspect={0.75}
+            title="Output length per request, CDF"
+            series={series.map((s) => ({ name: s.name, samples: s.shape.samples.output }))}
+            x={tokensAxis('Output length')}
+            markers={outputMarks}
+          />
           <CdfChart
             legend
             aspect={0.75}
@@ -204,7 +293,17 @@ export function TrafficShape() {
   );
 }
 
-function TracePanel({ load, onFile, onSample, onClear }: { load: TraceLoad; onFile: (f: File) => void; onSample: () => void; onClear: () => void }) {
+function TracePanel({
+  load,
+  onFile,
+  onSample,
+  onClear,
+}: {
+  load: TraceLoad;
+  onFile: (f: File) => void;
+  onSample: () => void;
+  onClear: () => void;
+}) {
   const inputId = useId();
   const [over, setOver] = useState(false);
   const onDrop = (e: DragEvent) => {
@@ -248,16 +347,28 @@ function TracePanel({ load, onFile, onSample, onClear }: { load: TraceLoad; onFi
           </button>
         ) : null}
       </div>
-      <p className="trace-drop-hint">…or drop a file anywhere on this box. It is read in your browser and never leaves it.</p>
+      <p className="trace-drop-hint">
+        …or drop a file anywhere on this box. It is read in your browser and never leaves it.
+      </p>
       <div role="status" aria-live="polite" className="trace-drop-status">
         {load.state === 'busy' ? (
           <p>
             <span className="trace-spinner" aria-hidden="true" /> {load.name}
             {load.bytes ? ` (${formatBytes(load.bytes)})` : ''}:{' '}
-            {load.phase === 'fetching' ? 'fetching…' : load.phase === 'reading' ? 'reading in the worker…' : load.phase === 'parsing' ? 'parsing lines…' : 'computing statistics…'}
+            {load.phase === 'fetching'
+              ? 'fetching…'
+              : load.phase === 'reading'
+                ? 'reading in the worker…'
+                : load.phase === 'parsing'
+                  ? 'parsing lines…'
+                  : 'computing statistics…'}
           </p>
         ) : null}
-        {load.state === 'error' ? <p className="trace-error">Could not use {load.name}: {load.message}</p> : null}
+        {load.state === 'error' ? (
+          <p className="trace-error">
+            Could not use {load.name}: {load.message}
+          </p>
+        ) : null}
         {load.state === 'ready' ? <TraceSummary result={load.result} /> : null}
       </div>
     </div>
@@ -269,8 +380,10 @@ function TraceSummary({ result }: { result: Extract<TraceLoad, { state: 'ready' 
   return (
     <div className="trace-summary">
       <p>
-        <strong>{result.name}</strong> ({formatBytes(result.bytes)}, {result.format} format): {formatCount(s.requests)} requests
-        {s.sessions !== null ? ` in ${formatCount(s.sessions)} sessions` : ''} over {formatDuration(s.durationS)}, read in {formatNumber(result.ms)} ms.
+        <strong>{result.name}</strong> ({formatBytes(result.bytes)}, {result.format} format):{' '}
+        {formatCount(s.requests)} requests
+        {s.sessions !== null ? ` in ${formatCount(s.sessions)} sessions` : ''} over{' '}
+        {formatDuration(s.durationS)}, read in {formatNumber(result.ms)} ms.
         {s.requests === 0 ? ' No valid request: nothing to draw.' : null}
       </p>
       {result.errorCount > 0 ? (
@@ -286,7 +399,9 @@ function TraceSummary({ result }: { result: Extract<TraceLoad, { state: 'ready' 
               </li>
             ))}
           </ul>
-          {result.errors.length > 8 ? <p>…and {result.errors.length - 8} more listed in the JSON export.</p> : null}
+          {result.errors.length > 8 ? (
+            <p>…and {result.errors.length - 8} more listed in the JSON export.</p>
+          ) : null}
         </div>
       ) : (
         <p>Every line was read.</p>

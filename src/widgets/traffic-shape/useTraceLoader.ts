@@ -46,18 +46,28 @@ export function useTraceLoader() {
         return;
       }
       setLoad({ state: 'busy', name: source.name, bytes, phase: 'reading' });
-      const j = client.call('traceShape', { blob: source.blob, name: source.name }, {
-        onFrame: (f) => {
-          if (gen === generation.current) setLoad({ state: 'busy', name: source.name, bytes, phase: f.phase });
+      const j = client.call(
+        'traceShape',
+        { blob: source.blob, name: source.name },
+        {
+          onFrame: (f) => {
+            if (gen === generation.current)
+              setLoad({ state: 'busy', name: source.name, bytes, phase: f.phase });
+          },
         },
-      });
+      );
       job.current = j;
       j.result.then(
         (result) => {
           if (gen === generation.current) setLoad({ state: 'ready', result });
         },
         (e: unknown) => {
-          if (gen === generation.current) setLoad({ state: 'error', name: source.name, message: e instanceof Error ? e.message : String(e) });
+          if (gen === generation.current)
+            setLoad({
+              state: 'error',
+              name: source.name,
+              message: e instanceof Error ? e.message : String(e),
+            });
         },
       );
     },
@@ -79,7 +89,8 @@ export function useTraceLoader() {
       if (gen !== generation.current) return;
       start({ blob, name });
     } catch (e) {
-      if (gen === generation.current) setLoad({ state: 'error', name, message: e instanceof Error ? e.message : String(e) });
+      if (gen === generation.current)
+        setLoad({ state: 'error', name, message: e instanceof Error ? e.message : String(e) });
     }
   }, [start]);
 

@@ -18,7 +18,10 @@ import './trajectory-anatomy.css';
 export function TrajectoryAnatomy() {
   const params = useWidgetParams(TRAJECTORY_ID, trajectorySchema);
   const v = params.values;
-  const args = useMemo(() => ({ seed: v.seed, toolLatency: v.toolLatency as ToolLatencyPreset, medianTurns: v.medianTurns }), [v.seed, v.toolLatency, v.medianTurns]);
+  const args = useMemo(
+    () => ({ seed: v.seed, toolLatency: v.toolLatency as ToolLatencyPreset, medianTurns: v.medianTurns }),
+    [v.seed, v.toolLatency, v.medianTurns],
+  );
   const sim = useSimulation('agentTrajectory', args);
   const r = sim.result;
   const kind = v.kind === 'chat' ? 'chat' : 'agent';
@@ -29,7 +32,10 @@ export function TrajectoryAnatomy() {
     if (!r || !shown) return { xMax: 1, yMax: 1 };
     const peak = (t: typeof shown) => Math.max(1, ...t.turns.map((k) => k.promptTokens + k.outputTokens));
     return v.sameAxes
-      ? { xMax: Math.max(r.agent.turns.length, r.chat.turns.length), yMax: Math.max(peak(r.agent), peak(r.chat)) }
+      ? {
+          xMax: Math.max(r.agent.turns.length, r.chat.turns.length),
+          yMax: Math.max(peak(r.agent), peak(r.chat)),
+        }
       : { xMax: shown.turns.length, yMax: peak(shown) };
   }, [r, shown, v.sameAxes]);
 
@@ -75,18 +81,26 @@ export function TrajectoryAnatomy() {
               value={<span data-readout="io-ratio">{formatRatio(tot.ioRatio)}</span>}
               formula={
                 <>
-                  ρ = Σ I<sub>k</sub> / Σ O<sub>k</sub> = {formatTokens(tot.inputTokens)} / {formatTokens(tot.outputTokens)}
-                  {other ? ` (${kind === 'agent' ? 'chat' : 'agent'}, same seed: ${formatRatio(other.ioRatio)})` : ''}
+                  ρ = Σ I<sub>k</sub> / Σ O<sub>k</sub> = {formatTokens(tot.inputTokens)} /{' '}
+                  {formatTokens(tot.outputTokens)}
+                  {other
+                    ? ` (${kind === 'agent' ? 'chat' : 'agent'}, same seed: ${formatRatio(other.ioRatio)})`
+                    : ''}
                 </>
               }
             />
             <Readout
               emphasis
               label="Prompt that is an exact prefix of the previous context"
-              value={<span data-readout="prefix-share">{tot.prefixShare === null ? '— (one turn)' : formatPercent(tot.prefixShare)}</span>}
+              value={
+                <span data-readout="prefix-share">
+                  {tot.prefixShare === null ? '— (one turn)' : formatPercent(tot.prefixShare)}
+                </span>
+              }
               formula={
                 <>
-                  s = Σ<sub>k≥2</sub> r<sub>k</sub> / Σ<sub>k≥2</sub> I<sub>k</sub>, r<sub>k</sub> = common prefix of prompt<sub>k</sub> and prompt
+                  s = Σ<sub>k≥2</sub> r<sub>k</sub> / Σ<sub>k≥2</sub> I<sub>k</sub>, r<sub>k</sub> = common
+                  prefix of prompt<sub>k</sub> and prompt
                   <sub>k−1</sub> ‖ output<sub>k−1</sub>
                 </>
               }
@@ -111,27 +125,33 @@ export function TrajectoryAnatomy() {
       caption={
         shown && r ? (
           <>
-            Top: one {shown.className} session (seed {formatNumber(shown.seed)}), each column a model call: the part of its prompt the
-            previous turn already held (solid), what is new (hatched: {kind === 'agent' ? 'the tool result, and on turn 1 the whole head' : 'the user’s message, and on turn 1 the system prompt'}),
-            and the output (lined). {v.sameAxes ? 'Agent and chat share the token axis.' : 'The token axis fits this session alone.'} Bottom: the same
-            session against wall-clock time (its own scale): the model’s prefill and decode, then the {kind === 'agent' ? 'tool call' : 'human thinking'}{' '}
-            before the next turn. Times are for {shown.timing}, the earlier context still cached.
+            Top: one {shown.className} session (seed {formatNumber(shown.seed)}), each column a model call:
+            the part of its prompt the previous turn already held (solid), what is new (hatched:{' '}
+            {kind === 'agent'
+              ? 'the tool result, and on turn 1 the whole head'
+              : 'the user’s message, and on turn 1 the system prompt'}
+            ), and the output (lined).{' '}
+            {v.sameAxes ? 'Agent and chat share the token axis.' : 'The token axis fits this session alone.'}{' '}
+            Bottom: the same session against wall-clock time (its own scale): the model’s prefill and decode,
+            then the {kind === 'agent' ? 'tool call' : 'human thinking'} before the next turn. Times are for{' '}
+            {shown.timing}, the earlier context still cached.
           </>
         ) : null
       }
       tryThis={
         <ul>
           <li>
-            Switch <em>Session</em> to Chat: on the same axes the columns shrink to slivers and ρ drops by well over an order of magnitude, while
-            the gaps between turns grow from fractions of a second to minutes.
+            Switch <em>Session</em> to Chat: on the same axes the columns shrink to slivers and ρ drops by
+            well over an order of magnitude, while the gaps between turns grow from fractions of a second to
+            minutes.
           </li>
           <li>
-            Raise the median turns to 80: every turn re-sends a longer context, so Σ I grows roughly with the square of the turns while
-            Σ O grows linearly, and ρ climbs.
+            Raise the median turns to 80: every turn re-sends a longer context, so Σ I grows roughly with the
+            square of the turns while Σ O grows linearly, and ρ climbs.
           </li>
           <li>
-            Set the tool latency to Human approval: the model&apos;s work stays the same, but the session&apos;s wall time stretches to
-            hours. Whatever holds its KV cache holds it that long.
+            Set the tool latency to Human approval: the model&apos;s work stays the same, but the
+            session&apos;s wall time stretches to hours. Whatever holds its KV cache holds it that long.
           </li>
         </ul>
       }
@@ -144,7 +164,11 @@ export function TrajectoryAnatomy() {
             yMax={yMax}
             title={`Tokens per turn of one ${shown.className} session: reused prefix, new input, output`}
           />
-          <SessionTimeline turns={shown.turns} waitLabel={waitLabel} title={`The ${shown.className} session on a time axis: model work and ${kind === 'agent' ? 'tool calls' : 'human think time'}`} />
+          <SessionTimeline
+            turns={shown.turns}
+            waitLabel={waitLabel}
+            title={`The ${shown.className} session on a time axis: model work and ${kind === 'agent' ? 'tool calls' : 'human think time'}`}
+          />
         </div>
       ) : null}
     </WidgetFrame>

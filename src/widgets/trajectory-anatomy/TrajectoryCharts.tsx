@@ -25,7 +25,9 @@ const SLOT = { reused: 0, fresh: 1, output: 2, wait: 6 } as const;
 const COLUMN_SERIES = ['Reused prefix (seen before)', 'New input (tool result, message)', 'Output'];
 
 function integerTicks(domain: [number, number], count: number): number[] {
-  return d3ticks(Math.ceil(domain[0]), Math.floor(domain[1]), count).filter((v) => Number.isInteger(v) && v >= 1);
+  return d3ticks(Math.ceil(domain[0]), Math.floor(domain[1]), count).filter(
+    (v) => Number.isInteger(v) && v >= 1,
+  );
 }
 
 export function TurnColumns({
@@ -44,10 +46,29 @@ export function TurnColumns({
   const size = useChartSize({ aspect: 0.5, minHeight: 240, maxHeight: 400 });
   const { width, height } = size;
   const prefix = useSafeId('turns');
-  const x: AxisSpec = useMemo(() => ({ label: 'Turn (model call)', domain: [0.5, Math.max(1, xMax) + 0.5], ticks: integerTicks, format: (v) => String(v) }), [xMax]);
+  const x: AxisSpec = useMemo(
+    () => ({
+      label: 'Turn (model call)',
+      domain: [0.5, Math.max(1, xMax) + 0.5],
+      ticks: integerTicks,
+      format: (v) => String(v),
+    }),
+    [xMax],
+  );
   const y: AxisSpec = useMemo(() => ({ label: 'Tokens', unit: 'tokens', format: (v) => formatCount(v) }), []);
   const L = useMemo(
-    () => xyLayout({ width, height, x, y, xExtent: [0.5, Math.max(1, xMax) + 0.5], yExtent: [0, Math.max(1, yMax)], legendLabels: COLUMN_SERIES, yZero: true, xNice: false }),
+    () =>
+      xyLayout({
+        width,
+        height,
+        x,
+        y,
+        xExtent: [0.5, Math.max(1, xMax) + 0.5],
+        yExtent: [0, Math.max(1, yMax)],
+        legendLabels: COLUMN_SERIES,
+        yZero: true,
+        xNice: false,
+      }),
     [width, height, x, y, xMax, yMax],
   );
   const { xScale, yScale, innerWidth, innerHeight, margin } = L;
@@ -62,7 +83,10 @@ export function TurnColumns({
     [turns.length, xScale],
   );
   const ro = useReadout(turns.length, indexAt);
-  const legendItems = L.legend.items.map((it) => ({ ...it, index: [SLOT.reused, SLOT.fresh, SLOT.output][it.index] }));
+  const legendItems = L.legend.items.map((it) => ({
+    ...it,
+    index: [SLOT.reused, SLOT.fresh, SLOT.output][it.index],
+  }));
 
   const rects = [];
   for (let i = 0; i < turns.length; i++) {
@@ -86,7 +110,11 @@ export function TurnColumns({
           y={r2(y1)}
           width={r2(bw)}
           height={r2(Math.max(0.5, y0 - y1))}
-          style={{ fill: seriesFill(prefix, slot), stroke: seriesColor(slot), strokeWidth: ro.index === i ? 2 : 0.5 }}
+          style={{
+            fill: seriesFill(prefix, slot),
+            stroke: seriesColor(slot),
+            strokeWidth: ro.index === i ? 2 : 0.5,
+          }}
           data-turn={i + 1}
         />,
       );
@@ -105,7 +133,18 @@ export function TurnColumns({
       { label: 'Prefix share r/I', value: t.turn > 0 ? formatPercent(t.prefixShare) : '— (first turn)' },
     ];
     const titleText = `Turn ${t.turn + 1}: prompt ${formatTokens(t.promptTokens)}`;
-    readout = <Readout x={r2(xScale(ro.index + 1))} crosshair={false} innerWidth={innerWidth} innerHeight={innerHeight} title={titleText} rows={rows} swatch="bar" prefix={prefix} />;
+    readout = (
+      <Readout
+        x={r2(xScale(ro.index + 1))}
+        crosshair={false}
+        innerWidth={innerWidth}
+        innerHeight={innerHeight}
+        title={titleText}
+        rows={rows}
+        swatch="bar"
+        prefix={prefix}
+      />
+    );
     live = readoutSentence(titleText, rows);
   }
 
@@ -125,9 +164,23 @@ export function TurnColumns({
       <Legend items={legendItems} x={4} y={4} kind="bar" prefix={prefix} />
       <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
         <GridLines yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
-        {ro.index !== null ? <rect className="chart-marker-band" x={r2(xScale(ro.index + 1) - step / 2)} y={0} width={r2(step)} height={innerHeight} /> : null}
+        {ro.index !== null ? (
+          <rect
+            className="chart-marker-band"
+            x={r2(xScale(ro.index + 1) - step / 2)}
+            y={0}
+            width={r2(step)}
+            height={innerHeight}
+          />
+        ) : null}
         <g className="chart-series">{rects}</g>
-        <XAxis ticks={L.xTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={L.xTitle} titleOffset={L.xTitleOffset} />
+        <XAxis
+          ticks={L.xTicks}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          title={L.xTitle}
+          titleOffset={L.xTitleOffset}
+        />
         <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
         {readout}
         <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
@@ -139,7 +192,15 @@ export function TurnColumns({
 const LANE_H = 30;
 
 /** Two lanes over the session's wall time: the model (prefill, decode) and the wait (tool call or human). */
-export function SessionTimeline({ turns, waitLabel, title }: { turns: readonly TrajectoryTurn[]; waitLabel: string; title: string }) {
+export function SessionTimeline({
+  turns,
+  waitLabel,
+  title,
+}: {
+  turns: readonly TrajectoryTurn[];
+  waitLabel: string;
+  title: string;
+}) {
   const prefix = useSafeId('timeline');
   const labels = ['Prefill', 'Decode', waitLabel];
   const size = useChartSize({ height: 1 }); // width only; the height follows the lanes
@@ -154,8 +215,18 @@ export function SessionTimeline({ turns, waitLabel, title }: { turns: readonly T
   const last = turns[turns.length - 1];
   const wall = last ? last.startS + last.prefillS + last.decodeS : 0;
   const innerWidth = Math.max(40, width - left - 16);
-  const x: AxisSpec = useMemo(() => ({ label: 'Session time', format: (v) => formatDuration(v, 2), ticks: (d, c) => durationTicks(d, c) }), []);
-  const xScale = useMemo(() => makeScale(x, [0, Math.max(wall, 1e-3)], [0, innerWidth]), [x, wall, innerWidth]);
+  const x: AxisSpec = useMemo(
+    () => ({
+      label: 'Session time',
+      format: (v) => formatDuration(v, 2),
+      ticks: (d, c) => durationTicks(d, c),
+    }),
+    [],
+  );
+  const xScale = useMemo(
+    () => makeScale(x, [0, Math.max(wall, 1e-3)], [0, innerWidth]),
+    [x, wall, innerWidth],
+  );
   const xTicks = useMemo(() => axisTicks(x, xScale, 'x'), [x, xScale]);
   const indexAt = useCallback(
     (px: number) => {
@@ -168,7 +239,10 @@ export function SessionTimeline({ turns, waitLabel, title }: { turns: readonly T
     [turns, xScale],
   );
   const ro = useReadout(turns.length, indexAt);
-  const legendItems = legend.items.map((it) => ({ ...it, index: [SLOT.fresh, SLOT.output, SLOT.wait][it.index] }));
+  const legendItems = legend.items.map((it) => ({
+    ...it,
+    index: [SLOT.fresh, SLOT.output, SLOT.wait][it.index],
+  }));
   const bars = [];
   const minW = 0.75;
   for (let i = 0; i < turns.length; i++) {
@@ -179,12 +253,33 @@ export function SessionTimeline({ turns, waitLabel, title }: { turns: readonly T
     const d = xScale(t.startS + t.prefillS + t.decodeS + t.gapS);
     const hl = ro.index === i ? 2 : 0.4;
     bars.push(
-      <rect key={`p${i}`} x={r2(a)} y={4} width={r2(Math.max(minW, b - a))} height={LANE_H - 8} style={{ fill: seriesFill(prefix, SLOT.fresh), stroke: seriesColor(SLOT.fresh), strokeWidth: hl }} />,
-      <rect key={`d${i}`} x={r2(b)} y={4} width={r2(Math.max(minW, c - b))} height={LANE_H - 8} style={{ fill: seriesFill(prefix, SLOT.output), stroke: seriesColor(SLOT.output), strokeWidth: hl }} />,
+      <rect
+        key={`p${i}`}
+        x={r2(a)}
+        y={4}
+        width={r2(Math.max(minW, b - a))}
+        height={LANE_H - 8}
+        style={{ fill: seriesFill(prefix, SLOT.fresh), stroke: seriesColor(SLOT.fresh), strokeWidth: hl }}
+      />,
+      <rect
+        key={`d${i}`}
+        x={r2(b)}
+        y={4}
+        width={r2(Math.max(minW, c - b))}
+        height={LANE_H - 8}
+        style={{ fill: seriesFill(prefix, SLOT.output), stroke: seriesColor(SLOT.output), strokeWidth: hl }}
+      />,
     );
     if (t.gapS > 0)
       bars.push(
-        <rect key={`g${i}`} x={r2(c)} y={LANE_H + 10 + 4} width={r2(Math.max(minW, d - c))} height={LANE_H - 8} style={{ fill: seriesFill(prefix, SLOT.wait), stroke: seriesColor(SLOT.wait), strokeWidth: hl }} />,
+        <rect
+          key={`g${i}`}
+          x={r2(c)}
+          y={LANE_H + 10 + 4}
+          width={r2(Math.max(minW, d - c))}
+          height={LANE_H - 8}
+          style={{ fill: seriesFill(prefix, SLOT.wait), stroke: seriesColor(SLOT.wait), strokeWidth: hl }}
+        />,
       );
   }
   let readout = null;
@@ -195,10 +290,24 @@ export function SessionTimeline({ turns, waitLabel, title }: { turns: readonly T
       { label: 'Starts at', value: formatDuration(t.startS) },
       { label: 'Prefill', value: formatDuration(t.prefillS), index: SLOT.fresh },
       { label: 'Decode', value: formatDuration(t.decodeS), index: SLOT.output },
-      { label: t.gapKind === 'end' ? 'Session ends' : waitLabel, value: t.gapKind === 'end' ? '—' : formatDuration(t.gapS), index: SLOT.wait },
+      {
+        label: t.gapKind === 'end' ? 'Session ends' : waitLabel,
+        value: t.gapKind === 'end' ? '—' : formatDuration(t.gapS),
+        index: SLOT.wait,
+      },
     ];
     const titleText = `Turn ${t.turn + 1}`;
-    readout = <Readout x={r2(xScale(t.startS))} innerWidth={innerWidth} innerHeight={innerHeight} title={titleText} rows={rows} swatch="bar" prefix={prefix} />;
+    readout = (
+      <Readout
+        x={r2(xScale(t.startS))}
+        innerWidth={innerWidth}
+        innerHeight={innerHeight}
+        title={titleText}
+        rows={rows}
+        swatch="bar"
+        prefix={prefix}
+      />
+    );
     live = readoutSentence(titleText, rows);
   }
   return (
@@ -217,12 +326,25 @@ export function SessionTimeline({ turns, waitLabel, title }: { turns: readonly T
       <g className="chart-plot" transform={`translate(${left},${top})`}>
         <GridLines xTicks={xTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
         {laneNames.map((n, i) => (
-          <text key={n} className="chart-tick" x={-8} y={i * (LANE_H + 10) + LANE_H / 2} dy="0.32em" textAnchor="end">
+          <text
+            key={n}
+            className="chart-tick"
+            x={-8}
+            y={i * (LANE_H + 10) + LANE_H / 2}
+            dy="0.32em"
+            textAnchor="end"
+          >
             {n}
           </text>
         ))}
         <g className="chart-series">{bars}</g>
-        <XAxis ticks={xTicks} innerWidth={innerWidth} innerHeight={innerHeight} title={`${x.label}, wall clock`} titleOffset={TICK_FONT + 8 + 6 + LABEL_FONT + 4} />
+        <XAxis
+          ticks={xTicks}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          title={`${x.label}, wall clock`}
+          titleOffset={TICK_FONT + 8 + 6 + LABEL_FONT + 4}
+        />
         {readout}
         <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
       </g>

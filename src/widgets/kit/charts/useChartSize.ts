@@ -28,7 +28,9 @@ export function heightFor(width: number, opts: SizeOptions): number {
   if (opts.height !== undefined && opts.height > 0) return Math.round(opts.height);
   const h = width * (opts.aspect ?? 0.56);
   const plot = Math.min(opts.maxHeight ?? 440, Math.max(opts.minHeight ?? 200, h));
-  const legend = opts.legendLabels?.length ? legendLayout(opts.legendLabels, Math.max(100, width - 8)).height + 8 : 0;
+  const legend = opts.legendLabels?.length
+    ? legendLayout(opts.legendLabels, Math.max(100, width - 8)).height + 8
+    : 0;
   return Math.round(plot + legend);
 }
 

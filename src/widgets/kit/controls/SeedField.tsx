@@ -2,7 +2,17 @@ import { useId, useState } from 'react';
 import { SEED_MAX, type SeedParam } from '../../../state/paramSchema';
 
 /** The run's seed, editable, with a button that draws a new one (UI randomness only, never in the core). */
-export function SeedField({ name, spec, value, onChange }: { name: string; spec: SeedParam; value: number; onChange(v: number): void }) {
+export function SeedField({
+  name,
+  spec,
+  value,
+  onChange,
+}: {
+  name: string;
+  spec: SeedParam;
+  value: number;
+  onChange(v: number): void;
+}) {
   const id = useId();
   const [draftState, setDraftState] = useState<{ from: number; text: string } | null>(null);
   const draft = draftState && draftState.from === value ? draftState.text : String(value);
@@ -27,7 +37,10 @@ export function SeedField({ name, spec, value, onChange }: { name: string; spec:
           onBlur={commit}
           onKeyDown={(e) => e.key === 'Enter' && commit()}
         />
-        <button type="button" onClick={() => onChange(crypto.getRandomValues(new Uint32Array(1))[0] % SEED_MAX)}>
+        <button
+          type="button"
+          onClick={() => onChange(crypto.getRandomValues(new Uint32Array(1))[0] % SEED_MAX)}
+        >
           New seed
         </button>
       </div>

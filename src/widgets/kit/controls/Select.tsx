@@ -1,7 +1,17 @@
 import { useId } from 'react';
 import type { SelectParam } from '../../../state/paramSchema';
 
-export function Select({ name, spec, value, onChange }: { name: string; spec: SelectParam; value: string; onChange(v: string): void }) {
+export function Select({
+  name,
+  spec,
+  value,
+  onChange,
+}: {
+  name: string;
+  spec: SelectParam;
+  value: string;
+  onChange(v: string): void;
+}) {
   const id = useId();
   return (
     <div className="control control-select" data-param={name}>

@@ -30,13 +30,25 @@ export function fromPosition(spec: NumberParam, position: number): number {
   return clampNumber(spec, position);
 }
 
-export function Slider({ name, spec, value, onChange }: { name: string; spec: NumberParam; value: number; onChange(v: number): void }) {
+export function Slider({
+  name,
+  spec,
+  value,
+  onChange,
+}: {
+  name: string;
+  spec: NumberParam;
+  value: number;
+  onChange(v: number): void;
+}) {
   const id = useId();
   // What the learner is typing, tied to the value it started from: a new value from elsewhere discards it.
   const [draft, setDraftState] = useState<{ from: number; text: string } | null>(null);
   const typed = draft && draft.from === value ? draft.text : null;
   const setDraft = (text: string | null) => setDraftState(text === null ? null : { from: value, text });
-  const text = spec.format ? spec.format(value) : `${formatNumber(value, 4)}${spec.unit ? ' ' + spec.unit : ''}`;
+  const text = spec.format
+    ? spec.format(value)
+    : `${formatNumber(value, 4)}${spec.unit ? ' ' + spec.unit : ''}`;
   const log = spec.scale === 'log';
   const commit = () => {
     if (typed === null) return;

@@ -2,7 +2,6 @@
 import { useId } from 'react';
 import { SPEEDS, type Transport } from './useTransport';
 
-
 /** Icons drawn as SVG: media-control glyphs are missing from many system fonts. */
 function Icon({ kind }: { kind: 'start' | 'back' | 'play' | 'pause' | 'forward' }) {
   const paths: Record<typeof kind, string> = {
@@ -24,16 +23,32 @@ export function TransportBar({ transport, format }: { transport: Transport; form
   const { t, duration, playing, speed } = transport;
   return (
     <div className="transport" role="group" aria-label="Playback">
-      <button type="button" onClick={() => transport.seek(0)} aria-label="Go to start" title="Go to start (Home)">
+      <button
+        type="button"
+        onClick={() => transport.seek(0)}
+        aria-label="Go to start"
+        title="Go to start (Home)"
+      >
         <Icon kind="start" />
       </button>
       <button type="button" onClick={() => transport.stepBy(-1)} aria-label="Step back" title="Step back (←)">
         <Icon kind="back" />
       </button>
-      <button type="button" className="transport-play" onClick={transport.toggle} aria-label={playing ? 'Pause' : 'Play'} title="Play/pause (Space)">
+      <button
+        type="button"
+        className="transport-play"
+        onClick={transport.toggle}
+        aria-label={playing ? 'Pause' : 'Play'}
+        title="Play/pause (Space)"
+      >
         <Icon kind={playing ? 'pause' : 'play'} />
       </button>
-      <button type="button" onClick={() => transport.stepBy(1)} aria-label="Step forward" title="Step forward (→)">
+      <button
+        type="button"
+        onClick={() => transport.stepBy(1)}
+        aria-label="Step forward"
+        title="Step forward (→)"
+      >
         <Icon kind="forward" />
       </button>
       <label htmlFor={scrubId} className="visually-hidden">
@@ -58,7 +73,11 @@ export function TransportBar({ transport, format }: { transport: Transport; form
       </span>
       <label className="transport-speed">
         <span className="visually-hidden">Speed</span>
-        <select value={speed} onChange={(e) => transport.setSpeed(Number(e.currentTarget.value))} aria-label="Playback speed">
+        <select
+          value={speed}
+          onChange={(e) => transport.setSpeed(Number(e.currentTarget.value))}
+          aria-label="Playback speed"
+        >
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
               {s}×

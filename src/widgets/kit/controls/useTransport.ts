@@ -36,10 +36,18 @@ export interface Transport {
 function isFormField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   const tag = target.tagName;
-  return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON' || target.isContentEditable;
+  return (
+    tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON' || target.isContentEditable
+  );
 }
 
-export function useTransport({ duration, rate, step, autoplay = false, reducedMotion = false }: TransportOptions): Transport {
+export function useTransport({
+  duration,
+  rate,
+  step,
+  autoplay = false,
+  reducedMotion = false,
+}: TransportOptions): Transport {
   const [t, setT] = useState(0);
   const [playing, setPlaying] = useState(autoplay && !reducedMotion);
   const [speed, setSpeedState] = useState(1);
@@ -114,5 +122,17 @@ export function useTransport({ duration, rate, step, autoplay = false, reducedMo
     },
     [toggle, stepBy, seek, safeDuration],
   );
-  return { t: clamp(t), duration: safeDuration, playing, speed, play, pause, toggle, stepBy, seek, setSpeed, handleKey };
+  return {
+    t: clamp(t),
+    duration: safeDuration,
+    playing,
+    speed,
+    play,
+    pause,
+    toggle,
+    stepBy,
+    seek,
+    setSpeed,
+    handleKey,
+  };
 }
