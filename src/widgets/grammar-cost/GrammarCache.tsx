@@ -21,8 +21,8 @@ export const grammarCacheSchema = {
     label: 'Grammar engine (compile times)',
     default: 'xgrammar',
     options: [
-      { value: 'xgrammar', label: 'XGrammar (MaskBench p50 0.92 s, p90 11.6 s)' },
-      { value: 'llguidance', label: 'LLGuidance (MaskBench p50 1.0 ms, p90 3.0 ms)' },
+      { value: 'xgrammar', label: 'XGrammar (p50 0.92 s)' },
+      { value: 'llguidance', label: 'LLGuidance (p50 1 ms)' },
     ],
   },
   schemas: {
