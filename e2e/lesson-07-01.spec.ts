@@ -94,13 +94,11 @@ test.describe('Lesson 07.01 The Agent Workload', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="traffic-shape"]');
     const box = w.locator('[data-trace-state]');
-    await w
-      .getByLabel(/Trace file/)
-      .setInputFiles({
-        name: 'my-trace.jsonl',
-        mimeType: 'application/json',
-        buffer: Buffer.from(traceWithBadLine(12, 3)),
-      });
+    await w.getByLabel(/Trace file/).setInputFiles({
+      name: 'my-trace.jsonl',
+      mimeType: 'application/json',
+      buffer: Buffer.from(traceWithBadLine(12, 3)),
+    });
     await expect(box).toHaveAttribute('data-trace-state', 'ready');
     await expect(box.locator('[data-trace-errors]')).toHaveAttribute('data-trace-errors', '1');
     await expect(box.locator('[data-error-line="3"]')).toContainText('line 3');

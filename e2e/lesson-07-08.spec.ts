@@ -20,7 +20,10 @@ async function setNumber(w: Locator, name: RegExp, v: string) {
 }
 
 test.describe('Lesson 07.08 Structured Output', () => {
-  test('loads without console errors or foreign requests; the real engine traces the default schema', async ({ page, watch }) => {
+  test('loads without console errors or foreign requests; the real engine traces the default schema', async ({
+    page,
+    watch,
+  }) => {
     await gotoReady(page);
     await expect(page.locator('[data-widget="mask-stepper"] svg[data-chart]').first()).toBeAttached();
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
@@ -36,7 +39,9 @@ test.describe('Lesson 07.08 Structured Output', () => {
     expect(watch.foreignRequests).toEqual([]);
   });
 
-  test('stepping forward changes the allowed count; a free string opens nearly the whole vocabulary; the end allows one token', async ({ page }) => {
+  test('stepping forward changes the allowed count; a free string opens nearly the whole vocabulary; the end allows one token', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="mask-stepper"]');
     const allowed = w.locator('[data-readout="allowed"]');
@@ -55,7 +60,10 @@ test.describe('Lesson 07.08 Structured Output', () => {
     await expect(w.locator('[data-readout="next-token"]')).toHaveText('<|endoftext|>');
   });
 
-  test('an invalid schema shows a clear message, the page stays clean, and the widget recovers', async ({ page, watch }) => {
+  test('an invalid schema shows a clear message, the page stays clean, and the widget recovers', async ({
+    page,
+    watch,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="mask-stepper"]');
     const schema = w.getByLabel("JSON Schema of the tool's arguments");
@@ -79,7 +87,9 @@ test.describe('Lesson 07.08 Structured Output', () => {
     expect(watch.consoleErrors).toEqual([]);
   });
 
-  test('asking nicely: p_valid = (1 − ε)^N at the defaults, and longer calls are valid less often', async ({ page }) => {
+  test('asking nicely: p_valid = (1 − ε)^N at the defaults, and longer calls are valid less often', async ({
+    page,
+  }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="asking-nicely"]');
     const p = w.locator('[data-readout="p-valid"]');
@@ -88,7 +98,9 @@ test.describe('Lesson 07.08 Structured Output', () => {
     await expect.poll(async () => value(p)).toBeLessThan(0.4);
     const before = await value(w.locator('[data-readout="expected-failures"]'));
     await setNumber(w, /Per-token slip probability/, '0.0001');
-    await expect.poll(async () => value(w.locator('[data-readout="expected-failures"]'))).toBeLessThan(before);
+    await expect
+      .poll(async () => value(w.locator('[data-readout="expected-failures"]')))
+      .toBeLessThan(before);
     await expect(w.locator('[data-figure="session-strip"] span')).toHaveCount(200);
   });
 

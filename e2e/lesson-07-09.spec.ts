@@ -3,7 +3,10 @@ import { expect, expectWidgetsReady, test } from './fixtures';
 const PATH = '/lessons/07-09-what-grammars-cost';
 
 test.describe('Lesson 07.09 What Grammars Cost', () => {
-  test('loads clean; the real engine measures compile far above the per-step mask; the maxLength trap; the exercise', async ({ page, watch }) => {
+  test('loads clean; the real engine measures compile far above the per-step mask; the maxLength trap; the exercise', async ({
+    page,
+    watch,
+  }) => {
     test.setTimeout(120_000);
     await page.goto(PATH);
     await expect(page.locator('[data-widget]')).toHaveCount(2);
@@ -17,10 +20,17 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
     await expect(page.locator('article')).toContainText('the p99 mask happens 50 per second');
     // The trap: the largest bound compiles slower than no bound.
     await w.getByLabel('Schemas to compile').selectOption('maxLength');
-    await expect(w.locator('[data-figure="cost-table"] tr[data-size="16"]')).toBeAttached({ timeout: 90_000 });
+    await expect(w.locator('[data-figure="cost-table"] tr[data-size="16"]')).toBeAttached({
+      timeout: 90_000,
+    });
     await expect(w).toHaveAttribute('data-state', 'ready');
     const compile = async (size: number) =>
-      Number((await w.locator(`[data-figure="cost-table"] tr[data-size="${size}"] td`).nth(1).innerText()).replace(/[^\d.]/g, ''));
+      Number(
+        (await w.locator(`[data-figure="cost-table"] tr[data-size="${size}"] td`).nth(1).innerText()).replace(
+          /[^\d.]/g,
+          '',
+        ),
+      );
     expect(await compile(16)).toBeGreaterThan(await compile(0));
     // Exercise.
     const ex = page.locator('[data-exercise="07-09-tail-masks"]');
@@ -35,7 +45,9 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
     expect(watch.foreignRequests).toEqual([]);
   });
 
-  test('grammar cache: with fixed tools the cache takes the compile out of p99 TTFT; one-shot schemas bring it back', async ({ page }) => {
+  test('grammar cache: with fixed tools the cache takes the compile out of p99 TTFT; one-shot schemas bring it back', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await page.goto(PATH);
     await expectWidgetsReady(page);
@@ -43,7 +55,9 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
     const p99 = w.locator('[data-readout="p99-with"]');
     const cached = Number(await p99.getAttribute('data-value'));
     expect(cached).toBeLessThan(5);
-    expect(Number(await w.locator('[data-readout="hit-rate"]').getAttribute('data-value'))).toBeGreaterThan(0.9);
+    expect(Number(await w.locator('[data-readout="hit-rate"]').getAttribute('data-value'))).toBeGreaterThan(
+      0.9,
+    );
     const box = w.getByRole('spinbutton', { name: /Distinct schemas/ });
     await box.fill('100000');
     await box.press('Enter');

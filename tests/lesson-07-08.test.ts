@@ -1,8 +1,21 @@
 /** Lesson 07.08: the slip arithmetic, the toy distribution, the sampler, schema checks and the bitmask helpers. */
 import { describe, expect, it } from 'vitest';
-import { askNicely, expectedFailures, halfLifeTokens, pCleanSession, pValid, toyDistribution } from '../src/sim/grammar/slip';
+import {
+  askNicely,
+  expectedFailures,
+  halfLifeTokens,
+  pCleanSession,
+  pValid,
+  toyDistribution,
+} from '../src/sim/grammar/slip';
 import { prepareSchema, SchemaError } from '../src/sim/grammar/schema';
-import { buildByteLevelVocab, bytesToUnicodeTable, countAllowed, isAllowed, sampleAllowed } from '../src/sim/grammar/vocab';
+import {
+  buildByteLevelVocab,
+  bytesToUnicodeTable,
+  countAllowed,
+  isAllowed,
+  sampleAllowed,
+} from '../src/sim/grammar/vocab';
 import { engineReason } from '../src/worker/grammarConsole';
 
 describe('p_valid = (1 − ε)^N', () => {
@@ -61,15 +74,21 @@ describe('schema checks before the engine', () => {
     expect(() => prepareSchema('  ')).toThrow(/empty/);
   });
   it('removes string-length bounds and says where', () => {
-    const p = prepareSchema(JSON.stringify({ type: 'object', properties: { q: { type: 'string', maxLength: 200, minLength: 1 } } }));
+    const p = prepareSchema(
+      JSON.stringify({ type: 'object', properties: { q: { type: 'string', maxLength: 200, minLength: 1 } } }),
+    );
     expect(JSON.parse(p.compiled)).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
     expect(p.removedBounds).toEqual(['/properties/q/maxLength', '/properties/q/minLength']);
   });
   it("turns the engine's fatal line into a sentence", () => {
-    expect(engineReason(['[FATAL] /x/cpp/json_schema_converter.cc:902: Unsupported type "strin"', 'Aborted()'])).toBe('Unsupported type "strin"');
-    expect(engineReason(['[FATAL] /x/a.cc:1900: Check failed: (!(start && end) || *start <= *end) is false: Invalid range: minimum greater than maximum'])).toBe(
-      'Invalid range: minimum greater than maximum',
-    );
+    expect(
+      engineReason(['[FATAL] /x/cpp/json_schema_converter.cc:902: Unsupported type "strin"', 'Aborted()']),
+    ).toBe('Unsupported type "strin"');
+    expect(
+      engineReason([
+        '[FATAL] /x/a.cc:1900: Check failed: (!(start && end) || *start <= *end) is false: Invalid range: minimum greater than maximum',
+      ]),
+    ).toBe('Invalid range: minimum greater than maximum');
     expect(engineReason([])).toMatch(/without giving a reason/);
   });
 });

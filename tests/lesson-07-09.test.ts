@@ -1,7 +1,14 @@
 /** Lesson 07.09: tail masks per second, the compile-time quantiles of the MaskBench presets, the added-TTFT quantile, the schema families. */
 import { describe, expect, it } from 'vitest';
 import { addedTtftQuantileS, compileQuantileS, tailMasksPerSecond } from '../src/sim/grammar/cost';
-import { boundedDocument, boundedSchema, percentile, toolName, toolsDocument, toolsSchema } from '../src/sim/grammar/costSchemas';
+import {
+  boundedDocument,
+  boundedSchema,
+  percentile,
+  toolName,
+  toolsDocument,
+  toolsSchema,
+} from '../src/sim/grammar/costSchemas';
 
 describe('lesson 07.09 arithmetic', () => {
   it('p99 masks per second: batch 100, 20 ms step → 50 per second (MaskBench README)', () => {
@@ -12,7 +19,10 @@ describe('lesson 07.09 arithmetic', () => {
     expect(compileQuantileS('xgrammar', 0.9)).toBeCloseTo(11.6, 3);
     expect(compileQuantileS('llguidance', 0.9)).toBeCloseTo(0.00303, 6);
     // p99: 0.919 · exp(σ · 2.3263), σ = ln(11.6/0.919)/1.2816 = 1.9790 → 91.6 s
-    expect(compileQuantileS('xgrammar', 0.99)).toBeCloseTo(0.919 * Math.exp((Math.log(11.6 / 0.919) / 1.2815516) * 2.3263479), 3);
+    expect(compileQuantileS('xgrammar', 0.99)).toBeCloseTo(
+      0.919 * Math.exp((Math.log(11.6 / 0.919) / 1.2815516) * 2.3263479),
+      3,
+    );
   });
   it('added p99 TTFT: every request compiles → compile p99; 10% compile → compile p90; ≤ 1% → 0', () => {
     expect(addedTtftQuantileS('xgrammar', 1, 0.99)).toBeCloseTo(compileQuantileS('xgrammar', 0.99), 9);
@@ -26,7 +36,12 @@ describe('lesson 07.09 arithmetic', () => {
     const s = toolsSchema(4) as { anyOf: { properties: { name: { const: string } } }[] };
     expect(s.anyOf).toHaveLength(4);
     expect((toolsDocument(4) as { name: string }).name).toBe(s.anyOf[3].properties.name.const);
-    expect(boundedSchema(null)).toEqual({ type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false });
+    expect(boundedSchema(null)).toEqual({
+      type: 'object',
+      properties: { query: { type: 'string' } },
+      required: ['query'],
+      additionalProperties: false,
+    });
     expect((boundedDocument() as { query: string }).query.length).toBeLessThanOrEqual(4);
     expect(percentile([4, 1, 3, 2], 0.5)).toBeCloseTo(2.5, 12);
     expect(percentile([1, 2, 3, 4, 5], 0.99)).toBeCloseTo(4.96, 12);
@@ -38,7 +53,9 @@ describe('the grammar-cache scenario on the fleet simulator', () => {
     const { runScenarioSync } = await import('../src/sim/fleet/run');
     const { grammarCacheScenario } = await import('../src/sim/grammar/cacheScenario');
     const run = (schemas: number, cacheCapacity: number) =>
-      runScenarioSync(grammarCacheScenario({ preset: 'xgrammar', schemas, cacheCapacity, seed: 1 }), { includeSeries: false }).metrics;
+      runScenarioSync(grammarCacheScenario({ preset: 'xgrammar', schemas, cacheCapacity, seed: 1 }), {
+        includeSeries: false,
+      }).metrics;
     const cached = run(4, 64);
     const none = run(4, 0);
     const oneShot = run(100_000, 64);

@@ -12,7 +12,9 @@ console.error = (...args: unknown[]) => {
 };
 
 /** Run `fn` with the engine's error output captured; returns its result or throws with the captured reason. */
-export async function captureEngineErrors<T>(fn: () => Promise<T>): Promise<{ value: T } | { error: string }> {
+export async function captureEngineErrors<T>(
+  fn: () => Promise<T>,
+): Promise<{ value: T } | { error: string }> {
   const lines: string[] = [];
   sink = lines;
   try {

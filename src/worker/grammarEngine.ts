@@ -10,7 +10,16 @@ import { captureEngineErrors } from './grammarConsole'; // first: it must wrap c
 import * as XGR from '@mlc-ai/web-xgrammar';
 import bpeRanks from 'gpt-tokenizer/esm/bpeRanks/o200k_base';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { buildByteLevelVocab, countAllowed, isAllowed, O200K_EOS, O200K_VOCAB_SIZE, sampleAllowed, type RankEntry, type Vocab } from '../sim/grammar/vocab';
+import {
+  buildByteLevelVocab,
+  countAllowed,
+  isAllowed,
+  O200K_EOS,
+  O200K_VOCAB_SIZE,
+  sampleAllowed,
+  type RankEntry,
+  type Vocab,
+} from '../sim/grammar/vocab';
 import { prepareSchema, SchemaError, type PreparedSchema } from '../sim/grammar/schema';
 
 type Xgr = typeof XGR;
@@ -45,11 +54,23 @@ async function createEngine(): Promise<Engine> {
   const t0 = performance.now();
   const vocab = buildByteLevelVocab(bpeRanks as unknown as ArrayLike<RankEntry>);
   const t1 = performance.now();
-  const tinfo = await xgr.TokenizerInfo.createTokenizerInfo(vocab.encoded, 'byte_level', false, O200K_VOCAB_SIZE, [O200K_EOS]);
+  const tinfo = await xgr.TokenizerInfo.createTokenizerInfo(
+    vocab.encoded,
+    'byte_level',
+    false,
+    O200K_VOCAB_SIZE,
+    [O200K_EOS],
+  );
   const t2 = performance.now();
   // Cache off: every compile in these lessons is measured as a cold compile; 07.09 adds its own cache.
   const compiler = await xgr.GrammarCompiler.createGrammarCompiler(tinfo, false);
-  return { xgr, tinfo, compiler, vocab, setup: { vocabMs: t1 - t0, tokenizerInfoMs: t2 - t1, vocabSize: O200K_VOCAB_SIZE, eosId: O200K_EOS } };
+  return {
+    xgr,
+    tinfo,
+    compiler,
+    vocab,
+    setup: { vocabMs: t1 - t0, tokenizerInfoMs: t2 - t1, vocabSize: O200K_VOCAB_SIZE, eosId: O200K_EOS },
+  };
 }
 
 export function getEngine(): Promise<Engine> {
@@ -61,7 +82,21 @@ export function getEngine(): Promise<Engine> {
 }
 
 /** Tokens probed at every step, to show by name which are allowed. */
-export const PROBES = ['{', '{"', '"', 'Sure', '```', ' ', '\n', '}', ',', ':', 'true', '1', '<|endoftext|>'] as const;
+export const PROBES = [
+  '{',
+  '{"',
+  '"',
+  'Sure',
+  '```',
+  ' ',
+  '\n',
+  '}',
+  ',',
+  ':',
+  'true',
+  '1',
+  '<|endoftext|>',
+] as const;
 
 export interface TraceStep {
   /** Token the document puts at this step (−1: end of sequence). */
@@ -130,9 +165,12 @@ export function compileOnlyMs(schemaText: string, keepBounds = false): Promise<n
     const schema = prepareSchema(schemaText, keepBounds);
     const { compiler } = await getEngine();
     const t0 = performance.now();
-    const out = await captureEngineErrors(() => compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']));
+    const out = await captureEngineErrors(() =>
+      compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']),
+    );
     const ms = performance.now() - t0;
-    if ('error' in out) throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
+    if ('error' in out)
+      throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
     out.value.dispose();
     return ms;
   });
@@ -154,7 +192,12 @@ const CACHE_MAX = 16;
  * Compile the schema, then generate the document token by token under the mask, recording every step.
  * Runs one at a time, and a repeated request returns the first run's trace (its timings included).
  */
-export function traceDocument(schemaText: string, docText: string, sampleSize = 12, keepBounds = false): Promise<TraceResult> {
+export function traceDocument(
+  schemaText: string,
+  docText: string,
+  sampleSize = 12,
+  keepBounds = false,
+): Promise<TraceResult> {
   const key = JSON.stringify([schemaText, docText, sampleSize, keepBounds]);
   const hit = cache.get(key);
   if (hit) return Promise.resolve(hit);
@@ -168,7 +211,12 @@ export function traceDocument(schemaText: string, docText: string, sampleSize = 
   });
 }
 
-async function runTrace(schemaText: string, docText: string, sampleSize: number, keepBounds: boolean): Promise<TraceResult> {
+async function runTrace(
+  schemaText: string,
+  docText: string,
+  sampleSize: number,
+  keepBounds: boolean,
+): Promise<TraceResult> {
   const schema = prepareSchema(schemaText, keepBounds);
   const engine = await getEngine();
   const { xgr, compiler, vocab } = engine;
@@ -176,8 +224,11 @@ async function runTrace(schemaText: string, docText: string, sampleSize: number,
   const ids = encode(document);
   const probeIds = PROBES.map((p) => (p === '<|endoftext|>' ? O200K_EOS : (encode(p)[0] ?? -1)));
   const t0 = performance.now();
-  const out = await captureEngineErrors(() => compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']));
-  if ('error' in out) throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
+  const out = await captureEngineErrors(() =>
+    compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']),
+  );
+  if ('error' in out)
+    throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
   const compiled = out.value;
   const compileMs = performance.now() - t0;
   const matcher = await xgr.GrammarMatcher.createGrammarMatcher(compiled);
@@ -210,5 +261,15 @@ async function runTrace(schemaText: string, docText: string, sampleSize: number,
     matcher.dispose();
     compiled.dispose();
   }
-  return { setup: engine.setup, schema, document, compileMs, steps, complete, rejectedAt, probes: PROBES, vocabSize: O200K_VOCAB_SIZE };
+  return {
+    setup: engine.setup,
+    schema,
+    document,
+    compileMs,
+    steps,
+    complete,
+    rejectedAt,
+    probes: PROBES,
+    vocabSize: O200K_VOCAB_SIZE,
+  };
 }

@@ -7,7 +7,15 @@ import { askNicely, type AskNicelyRequest, type AskNicelyResult } from '../sim/g
 import { SchemaError } from '../sim/grammar/schema';
 import type { TraceResult } from './grammarEngine';
 import type { JobContext } from './job';
-import { boundedDocument, boundedSchema, MAX_LENGTHS, percentile, TOOL_COUNTS, toolsDocument, toolsSchema } from '../sim/grammar/costSchemas';
+import {
+  boundedDocument,
+  boundedSchema,
+  MAX_LENGTHS,
+  percentile,
+  TOOL_COUNTS,
+  toolsDocument,
+  toolsSchema,
+} from '../sim/grammar/costSchemas';
 
 export interface MaskTraceRequest {
   schema: string;
@@ -29,7 +37,11 @@ async function grammarMaskTrace(req: MaskTraceRequest): Promise<MaskTraceRespons
 
 function grammarAskNicely(req: AskNicelyRequest): AskNicelyResult {
   if (!(req.eps > 0 && req.eps < 1)) throw new Error('The slip probability must be between 0 and 1.');
-  return askNicely({ ...req, tokens: Math.max(1, Math.round(req.tokens)), calls: Math.max(1, Math.min(5000, Math.round(req.calls))) });
+  return askNicely({
+    ...req,
+    tokens: Math.max(1, Math.round(req.tokens)),
+    calls: Math.max(1, Math.min(5000, Math.round(req.calls))),
+  });
 }
 
 export interface CostSweepRequest {
@@ -62,8 +74,18 @@ async function grammarCostSweep(req: CostSweepRequest, ctx: JobContext<CostPoint
   const { traceDocument, compileOnlyMs } = await import('./grammarEngine');
   const specs =
     req.family === 'tools'
-      ? TOOL_COUNTS.map((n) => ({ size: n, label: `${n} tool${n === 1 ? '' : 's'}`, schema: toolsSchema(n), doc: toolsDocument(n) }))
-      : MAX_LENGTHS.map((l) => ({ size: l ?? 0, label: l === null ? 'no bound' : `maxLength ${l}`, schema: boundedSchema(l), doc: boundedDocument() }));
+      ? TOOL_COUNTS.map((n) => ({
+          size: n,
+          label: `${n} tool${n === 1 ? '' : 's'}`,
+          schema: toolsSchema(n),
+          doc: toolsDocument(n),
+        }))
+      : MAX_LENGTHS.map((l) => ({
+          size: l ?? 0,
+          label: l === null ? 'no bound' : `maxLength ${l}`,
+          schema: boundedSchema(l),
+          doc: boundedDocument(),
+        }));
   const points: CostPoint[] = [];
   let setupMs = 0;
   // Warm the engine (set-up, JIT) on a schema outside the sweep, so the first point is not charged for it.

@@ -41,7 +41,13 @@ export function grammarCacheScenario(p: CacheScenarioParams): Scenario {
           turns: { kind: 'uniform', min: 10, max: 30 },
           outputTokens: { kind: 'lognormal', median: 150, sigma: 0.6, max: 2000 },
           toolResultTokens: { kind: 'lognormal', median: 800, sigma: 0.8, max: 8000 },
-          toolLatency: { mix: [{ weight: 5, tool: 'local' }, { weight: 3, tool: 'shell' }, { weight: 1, tool: 'web' }] },
+          toolLatency: {
+            mix: [
+              { weight: 5, tool: 'local' },
+              { weight: 3, tool: 'shell' },
+              { weight: 1, tool: 'web' },
+            ],
+          },
           structuredOutput: { prob: 1, schemas: p.schemas },
           weight: 1,
         },

@@ -44,19 +44,43 @@ export const SCHEMA_PRESETS: readonly SchemaPreset[] = [
       anyOf: [
         {
           type: 'object',
-          properties: { name: { const: 'search_web' }, arguments: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false } },
+          properties: {
+            name: { const: 'search_web' },
+            arguments: {
+              type: 'object',
+              properties: { query: { type: 'string' } },
+              required: ['query'],
+              additionalProperties: false,
+            },
+          },
           required: ['name', 'arguments'],
           additionalProperties: false,
         },
         {
           type: 'object',
-          properties: { name: { const: 'read_file' }, arguments: { type: 'object', properties: { path: { type: 'string' }, max_lines: { type: 'integer' } }, required: ['path', 'max_lines'], additionalProperties: false } },
+          properties: {
+            name: { const: 'read_file' },
+            arguments: {
+              type: 'object',
+              properties: { path: { type: 'string' }, max_lines: { type: 'integer' } },
+              required: ['path', 'max_lines'],
+              additionalProperties: false,
+            },
+          },
           required: ['name', 'arguments'],
           additionalProperties: false,
         },
         {
           type: 'object',
-          properties: { name: { const: 'finish' }, arguments: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false } },
+          properties: {
+            name: { const: 'finish' },
+            arguments: {
+              type: 'object',
+              properties: { answer: { type: 'string' } },
+              required: ['answer'],
+              additionalProperties: false,
+            },
+          },
           required: ['name', 'arguments'],
           additionalProperties: false,
         },

@@ -55,7 +55,10 @@ const SLIPS = ['Sure', '```json'] as const;
 export function toyDistribution(eps: number): ToyToken[] {
   const l = LEGAL.reduce((s, [, z]) => s + Math.exp(z), 0);
   const slipLogit = Math.log((eps * l) / (SLIPS.length * (1 - eps)));
-  const logits = [...LEGAL.map(([t, z]) => ({ text: t, slip: false, logit: z })), ...SLIPS.map((t) => ({ text: t, slip: true, logit: slipLogit }))];
+  const logits = [
+    ...LEGAL.map(([t, z]) => ({ text: t, slip: false, logit: z })),
+    ...SLIPS.map((t) => ({ text: t, slip: true, logit: slipLogit })),
+  ];
   const z = logits.reduce((s, t) => s + Math.exp(t.logit), 0);
   return logits.map((t) => ({ ...t, p: Math.exp(t.logit) / z, pMasked: t.slip ? 0 : Math.exp(t.logit) / l }));
 }
@@ -88,7 +91,12 @@ export interface AskNicelyResult {
 }
 
 /** Sample one call token by token from the toy distribution; returns the first slip step or null. */
-function sampleCall(rng: ReturnType<typeof createRng>, toy: readonly ToyToken[], n: number, masked: boolean): number | null {
+function sampleCall(
+  rng: ReturnType<typeof createRng>,
+  toy: readonly ToyToken[],
+  n: number,
+  masked: boolean,
+): number | null {
   for (let i = 0; i < n; i++) {
     let u = rng.next();
     for (const t of toy) {

@@ -52,7 +52,11 @@ function escapeBytes(bytes: readonly number[]): string {
 }
 
 /** Build the engine's vocabulary from a rank table indexed by id (gpt-tokenizer's bpeRanks). */
-export function buildByteLevelVocab(ranks: ArrayLike<RankEntry | undefined>, vocabSize = O200K_VOCAB_SIZE, specials = O200K_SPECIALS): Vocab {
+export function buildByteLevelVocab(
+  ranks: ArrayLike<RankEntry | undefined>,
+  vocabSize = O200K_VOCAB_SIZE,
+  specials = O200K_SPECIALS,
+): Vocab {
   const table = bytesToUnicodeTable();
   const enc = new TextEncoder();
   const encoded = new Array<string>(vocabSize).fill('');

@@ -36,7 +36,15 @@ export const grammarCacheSchema = {
     unit: 'schemas',
     help: 'a few for an agent with fixed tools; one per turn for one-shot schemas',
   },
-  cacheCapacity: { kind: 'number', label: 'Grammar cache capacity', default: 64, min: 0, max: 1024, integer: true, unit: 'grammars' },
+  cacheCapacity: {
+    kind: 'number',
+    label: 'Grammar cache capacity',
+    default: 64,
+    min: 0,
+    max: 1024,
+    integer: true,
+    unit: 'grammars',
+  },
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;
 
@@ -47,11 +55,22 @@ export function GrammarCache() {
   const v = params.values;
   const preset = v.preset === 'llguidance' ? 'llguidance' : 'xgrammar';
   const withArgs = useMemo(
-    () => ({ scenario: grammarCacheScenario({ preset, schemas: v.schemas, cacheCapacity: v.cacheCapacity, seed: v.seed }), includeSeries: false }),
+    () => ({
+      scenario: grammarCacheScenario({
+        preset,
+        schemas: v.schemas,
+        cacheCapacity: v.cacheCapacity,
+        seed: v.seed,
+      }),
+      includeSeries: false,
+    }),
     [preset, v.schemas, v.cacheCapacity, v.seed],
   );
   const noArgs = useMemo(
-    () => ({ scenario: grammarCacheScenario({ preset, schemas: v.schemas, cacheCapacity: 0, seed: v.seed }), includeSeries: false }),
+    () => ({
+      scenario: grammarCacheScenario({ preset, schemas: v.schemas, cacheCapacity: 0, seed: v.seed }),
+      includeSeries: false,
+    }),
     [preset, v.schemas, v.seed],
   );
   const on = useSimulation('runFleet', withArgs);
@@ -77,7 +96,14 @@ export function GrammarCache() {
       onReset={params.reset}
       controls={<ParamControls params={params} />}
       exportData={() => ({
-        rows: a && b ? QS.map((q) => ({ quantile: q, ttftWithCacheS: a.requests.ttft[q], ttftNoCacheS: b.requests.ttft[q] })) : [],
+        rows:
+          a && b
+            ? QS.map((q) => ({
+                quantile: q,
+                ttftWithCacheS: a.requests.ttft[q],
+                ttftNoCacheS: b.requests.ttft[q],
+              }))
+            : [],
         json: { parameters: v, withCache: a, noCache: b },
       })}
       readouts={
@@ -112,16 +138,23 @@ export function GrammarCache() {
       }
       caption={
         <>
-          The fleet simulator runs 40 coding-agent sessions (10 to 30 turns each) on one H100 replica of Llama 3.1 8B, every turn
-          constrained by one of the schemas. A turn whose grammar is not cached waits for a compile drawn from the engine&apos;s
-          MaskBench-fitted distribution before it is admitted, so the compile lands in its TTFT. Same seed, same sessions, with the
-          chosen cache and with none. Value axis on a log scale.
+          The fleet simulator runs 40 coding-agent sessions (10 to 30 turns each) on one H100 replica of Llama
+          3.1 8B, every turn constrained by one of the schemas. A turn whose grammar is not cached waits for a
+          compile drawn from the engine&apos;s MaskBench-fitted distribution before it is admitted, so the
+          compile lands in its TTFT. Same seed, same sessions, with the chosen cache and with none. Value axis
+          on a log scale.
         </>
       }
       tryThis={
         <ul>
-          <li>At the defaults (4 schemas, a cache of 64) compare the two p99 bars: the cache leaves a handful of compiles in the whole run, and the compile tail leaves p99.</li>
-          <li>Raise the distinct schemas to 100,000 (a new schema every turn): the cache no longer helps and p99 TTFT carries the compile tail again.</li>
+          <li>
+            At the defaults (4 schemas, a cache of 64) compare the two p99 bars: the cache leaves a handful of
+            compiles in the whole run, and the compile tail leaves p99.
+          </li>
+          <li>
+            Raise the distinct schemas to 100,000 (a new schema every turn): the cache no longer helps and p99
+            TTFT carries the compile tail again.
+          </li>
           <li>Switch the engine to LLGuidance: with millisecond compiles the cache hardly matters.</li>
         </ul>
       }

@@ -37,7 +37,10 @@ export function GrammarCost() {
   const args = useMemo(() => ({ family: family as 'tools' | 'maxLength' }), [family]);
   const [streamed, setStreamed] = useState<{ family: string; points: CostPoint[] }>({ family, points: [] });
   const onFrame = useCallback(
-    (p: CostPoint) => setStreamed((s) => (s.family === family ? { family, points: [...s.points, p] } : { family, points: [p] })),
+    (p: CostPoint) =>
+      setStreamed((s) =>
+        s.family === family ? { family, points: [...s.points, p] } : { family, points: [p] },
+      ),
     [family],
   );
   const sim = useSimulation('grammarCostSweep', args, onFrame);
@@ -49,8 +52,16 @@ export function GrammarCost() {
   const series = useMemo(
     () => [
       { name: 'Compile (once per schema)', points: points.map((p) => ({ x: xOf(p), y: p.compileMs })) },
-      { name: 'Mask, median step', points: points.map((p) => ({ x: xOf(p), y: ms(p.maskP50Us) })), dash: '6 3' },
-      { name: 'Mask, slowest step', points: points.map((p) => ({ x: xOf(p), y: ms(p.maskMaxUs) })), dash: '2 3' },
+      {
+        name: 'Mask, median step',
+        points: points.map((p) => ({ x: xOf(p), y: ms(p.maskP50Us) })),
+        dash: '6 3',
+      },
+      {
+        name: 'Mask, slowest step',
+        points: points.map((p) => ({ x: xOf(p), y: ms(p.maskMaxUs) })),
+        dash: '2 3',
+      },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [points, isTools],
@@ -107,17 +118,27 @@ export function GrammarCost() {
       }
       caption={
         <>
-          Every point was measured in this browser just now: XGrammar (WebAssembly, in a worker) compiles the schema against the
-          200,019-token o200k vocabulary with its cache off (the faster of two compiles is shown), then one valid call is generated under the mask. Times on a log scale; the
-          x axis is {isTools ? 'the number of tools the schema allows' : 'the bound on the string (0 = no bound)'}. Your numbers vary
-          with the machine and what else it is doing.
+          Every point was measured in this browser just now: XGrammar (WebAssembly, in a worker) compiles the
+          schema against the 200,019-token o200k vocabulary with its cache off (the faster of two compiles is
+          shown), then one valid call is generated under the mask. Times on a log scale; the x axis is{' '}
+          {isTools ? 'the number of tools the schema allows' : 'the bound on the string (0 = no bound)'}. Your
+          numbers vary with the machine and what else it is doing.
         </>
       }
       tryThis={
         <ul>
-          <li>With the tool-choice schemas, compare the compile line with the median mask line: they are three to four orders of magnitude apart, and only the compile grows with the number of tools.</li>
-          <li>Switch to &quot;maxLength&quot;: a bound of a few characters multiplies the compile time, and some mask steps slow down too.</li>
-          <li>Reload the page and rerun: the compile times move by tens of percent from run to run. The tail, not one run, is what a fleet sees.</li>
+          <li>
+            With the tool-choice schemas, compare the compile line with the median mask line: they are three
+            to four orders of magnitude apart, and only the compile grows with the number of tools.
+          </li>
+          <li>
+            Switch to &quot;maxLength&quot;: a bound of a few characters multiplies the compile time, and some
+            mask steps slow down too.
+          </li>
+          <li>
+            Reload the page and rerun: the compile times move by tens of percent from run to run. The tail,
+            not one run, is what a fleet sees.
+          </li>
         </ul>
       }
     >
@@ -127,7 +148,11 @@ export function GrammarCost() {
             title="Compile time and per-step mask time against schema size"
             description="Measured compile time of each schema and the median and slowest per-step mask time of one call, log scales."
             series={series}
-            x={{ label: isTools ? 'Tools in the schema' : 'maxLength bound (0 = none)', scale: isTools ? 'log' : 'linear', format: (n) => formatNumber(n) }}
+            x={{
+              label: isTools ? 'Tools in the schema' : 'maxLength bound (0 = none)',
+              scale: isTools ? 'log' : 'linear',
+              format: (n) => formatNumber(n),
+            }}
             y={{ label: 'Time', unit: 'ms', scale: 'log', format: (t) => formatNumber(t, 2) }}
             points
           />
@@ -136,7 +161,9 @@ export function GrammarCost() {
               <thead>
                 <tr>
                   <th scope="col">Schema</th>
-                  <th scope="col" className="so-col-detail">Chars</th>
+                  <th scope="col" className="so-col-detail">
+                    Chars
+                  </th>
                   <th scope="col">Compile</th>
                   <th scope="col">Mask median</th>
                   <th scope="col">Mask slowest</th>

@@ -3,7 +3,12 @@ import { useMemo } from 'react';
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber } from '../../lib/format';
-import { addedTtftQuantileS, compileQuantileS, tailMasksPerSecond, type CompilePreset } from '../../sim/grammar/cost';
+import {
+  addedTtftQuantileS,
+  compileQuantileS,
+  tailMasksPerSecond,
+  type CompilePreset,
+} from '../../sim/grammar/cost';
 
 function Fig({ value }: { value: string | null }) {
   if (value === null)
@@ -16,7 +21,15 @@ function Fig({ value }: { value: string | null }) {
 }
 
 /** q-quantile of the compile time a request adds to TTFT when a share `miss` of requests compiles. */
-export function AddedTtft({ preset = 'xgrammar', miss, q = 0.99 }: { preset?: CompilePreset; miss: number; q?: number }) {
+export function AddedTtft({
+  preset = 'xgrammar',
+  miss,
+  q = 0.99,
+}: {
+  preset?: CompilePreset;
+  miss: number;
+  q?: number;
+}) {
   const s = addedTtftQuantileS(preset, miss, q);
   return <Fig value={s === 0 ? '0 s' : formatDuration(s)} />;
 }
@@ -49,19 +62,23 @@ export function TailMaskExercise() {
       id="07-09-tail-masks"
       question={
         <p>
-          A replica decodes a batch of 100 constrained sequences, one decode step every 20 ms, and computes one mask per sequence per step.
-          How many mask computations per second are slower than the engine&apos;s p99 mask time? Predict first: is the p99 a rare event?
+          A replica decodes a batch of 100 constrained sequences, one decode step every 20 ms, and computes
+          one mask per sequence per step. How many mask computations per second are slower than the
+          engine&apos;s p99 mask time? Predict first: is the p99 a rare event?
         </p>
       }
       answer={answer}
       tolerance={0.02}
       unit="per second"
-      hint={<p>Masks per second = sequences × steps per second. One in a hundred of them is beyond the p99.</p>}
+      hint={
+        <p>Masks per second = sequences × steps per second. One in a hundred of them is beyond the p99.</p>
+      }
       explanation={
         <p>
-          100 sequences × 50 steps per second = 5,000 masks per second, and 1% of them, {formatNumber(answer)} per second, are beyond the
-          p99. With MaskBench&apos;s XGrammar p99 of 5.7 ms against a 20 ms step, a slow mask that is not overlapped stalls some step of the
-          batch dozens of times a second: the tail of the mask time, not its median, sets the overhead.
+          100 sequences × 50 steps per second = 5,000 masks per second, and 1% of them, {formatNumber(answer)}{' '}
+          per second, are beyond the p99. With MaskBench&apos;s XGrammar p99 of 5.7 ms against a 20 ms step, a
+          slow mask that is not overlapped stalls some step of the batch dozens of times a second: the tail of
+          the mask time, not its median, sets the overhead.
         </p>
       }
     />
