@@ -1,5 +1,5 @@
 /** Shared browser-test plumbing: collect console errors and requests that leave the origin. */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export interface PageWatch {
   consoleErrors: string[];
@@ -33,4 +33,23 @@ export async function expectWidgetsReady(page: Page) {
     await expect(widgets.nth(i)).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
   }
   return n;
+}
+
+/** Open a lesson and wait until its lazily loaded body shows `widgets` widgets, all ready. */
+export async function gotoLessonReady(page: Page, path: string, widgets: number) {
+  await page.goto(path);
+  await expect(page.locator('[data-widget]')).toHaveCount(widgets);
+  await expectWidgetsReady(page);
+}
+
+/** The number a read-out or inline figure publishes in its data-value attribute. */
+export async function dataValue(el: Locator): Promise<number> {
+  return Number(await el.getAttribute('data-value'));
+}
+
+/** Type into a labelled number field and commit with Enter, as a learner does. */
+export async function setNumber(scope: Locator, name: RegExp, value: number | string) {
+  const field = scope.getByRole('spinbutton', { name });
+  await field.fill(String(value));
+  await field.press('Enter');
 }

@@ -1,7 +1,8 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
+import { expect, gotoLessonReady, test } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 
 const PATH = '/lessons/07-01-the-agent-workload';
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
 
 /** "132×" or "1,234.5×" → 132, 1234.5 */
 async function ratio(el: Locator): Promise<number> {
@@ -21,13 +22,6 @@ function traceWithBadLine(n: number, badLine: number): string {
   }
   lines[badLine - 1] = '{"timestamp": 5, "input_length": -3, "output_length": 10, "hash_ids": [0]}';
   return lines.join('\n') + '\n';
-}
-
-async function gotoReady(page: Page) {
-  await page.goto(PATH);
-  // The lesson body is loaded lazily: wait for both widgets to exist, then for both to be ready.
-  await expect(page.locator('[data-widget]')).toHaveCount(2);
-  await expectWidgetsReady(page);
 }
 
 test.describe('Lesson 07.01 The Agent Workload', () => {

@@ -1,4 +1,4 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
+import { expect, expectWidgetsReady, setNumber, test } from './fixtures';
 import type { Locator } from '@playwright/test';
 
 const PATH = '/lessons/07-02-session-affinity';
@@ -18,12 +18,6 @@ function parseFigure(text: string): number {
 
 async function figure(loc: Locator): Promise<number> {
   return parseFigure((await loc.textContent()) ?? '');
-}
-
-async function setNumber(widget: Locator, name: RegExp, value: number) {
-  const field = widget.getByRole('spinbutton', { name });
-  await field.fill(String(value));
-  await field.press('Enter');
 }
 
 test.describe('Lesson 07.02 Session Affinity', () => {

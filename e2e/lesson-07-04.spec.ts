@@ -1,25 +1,10 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
-import type { Locator, Page } from '@playwright/test';
+import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures';
+import type { Page } from '@playwright/test';
 
 const PATH = '/lessons/07-04-kv-memory-hierarchy';
-
-async function gotoReady(page: Page) {
-  await page.goto(PATH);
-  // The lesson body is loaded lazily: wait for both widgets to exist, then for both to be ready.
-  await expect(page.locator('[data-widget]')).toHaveCount(2);
-  await expectWidgetsReady(page);
-}
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
 
 /** The numeric data-value of a read-out. */
-async function value(loc: Locator): Promise<number> {
-  return Number(await loc.getAttribute('data-value'));
-}
-
-async function setNumber(widget: Locator, name: RegExp, v: number) {
-  const field = widget.getByRole('spinbutton', { name });
-  await field.fill(String(v));
-  await field.press('Enter');
-}
 
 test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
   test('loads without console errors or foreign requests; both widgets and every inline figure are computed', async ({
@@ -51,9 +36,9 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     await expect(w.locator('[data-readout="contexts-dram"]')).toHaveAttribute('data-value', '30');
     await expect(w.locator('[data-readout="placement"]')).toHaveText('13 HBM · 30 DRAM · 122 pool · 35 NVMe');
     await expect(w.locator('[data-readout="reload-dram"]')).toHaveText('81.9 ms');
-    const recompute = await value(w.locator('[data-readout="recompute"]'));
+    const recompute = await dataValue(w.locator('[data-readout="recompute"]'));
     for (const t of ['dram', 'nvme', 'remote'])
-      expect(await value(w.locator(`[data-readout="reload-${t}"]`))).toBeLessThan(recompute);
+      expect(await dataValue(w.locator(`[data-readout="reload-${t}"]`))).toBeLessThan(recompute);
     // The same HBM count as the calculator above it.
     await expect(
       page.locator('[data-widget="kv-footprint"] [data-readout="concurrent-contexts"]'),
@@ -66,15 +51,15 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="memory-ladder"]');
     const holds = w.locator('[data-readout="holds-dram"]');
-    const before = await value(holds);
-    const reload = await value(w.locator('[data-readout="reload-dram"]'));
-    const nvmeWaiting = await value(w.locator('[data-readout="wait-nvme"]'));
+    const before = await dataValue(holds);
+    const reload = await dataValue(w.locator('[data-readout="reload-dram"]'));
+    const nvmeWaiting = await dataValue(w.locator('[data-readout="wait-nvme"]'));
     await setNumber(w, /Host DRAM for KV/, 2);
     await expect(page).toHaveURL(/memory-ladder\.dramTB=2/);
-    await expect.poll(() => value(holds)).toBeGreaterThan(before);
-    expect(await value(holds)).toBe(61);
-    expect(await value(w.locator('[data-readout="reload-dram"]'))).toBe(reload);
-    await expect.poll(() => value(w.locator('[data-readout="wait-nvme"]'))).toBeLessThan(nvmeWaiting);
+    await expect.poll(() => dataValue(holds)).toBeGreaterThan(before);
+    expect(await dataValue(holds)).toBe(61);
+    expect(await dataValue(w.locator('[data-readout="reload-dram"]'))).toBe(reload);
+    await expect.poll(() => dataValue(w.locator('[data-readout="wait-nvme"]'))).toBeLessThan(nvmeWaiting);
   });
 
   test('a faster link lowers the reload time: TCP → Mooncake’s RDMA engine for the pool, Gen4 → Gen5 drives', async ({
@@ -85,16 +70,16 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     const pool = w.locator('[data-readout="reload-remote"]');
     await w.getByLabel('Path to the remote pool').selectOption('tcp-8x400g');
     await expect(page).toHaveURL(/memory-ladder\.remote=tcp-8x400g/);
-    await expect.poll(() => value(pool)).toBeGreaterThan(0.7);
-    const tcp = await value(pool);
+    await expect.poll(() => dataValue(pool)).toBeGreaterThan(0.7);
+    const tcp = await dataValue(pool);
     // Over TCP the pool is slower than the drives: its agents wait on NVMe instead.
     await expect(w.locator('[data-readout="wait-remote"]')).toHaveAttribute('data-value', '0');
     await w.getByLabel('Path to the remote pool').selectOption('mooncake-8x400g');
-    await expect.poll(() => value(pool)).toBeLessThan(tcp / 4);
+    await expect.poll(() => dataValue(pool)).toBeLessThan(tcp / 4);
     const nvme = w.locator('[data-readout="reload-nvme"]');
-    const gen4 = await value(nvme);
+    const gen4 = await dataValue(nvme);
     await w.getByLabel('Local NVMe').selectOption('gen5');
-    await expect.poll(() => value(nvme)).toBeLessThan(gen4 / 1.9);
+    await expect.poll(() => dataValue(nvme)).toBeLessThan(gen4 / 1.9);
   });
 
   test('the ladder chart reads out a tier from the keyboard, and the state survives a reload', async ({

@@ -1,29 +1,15 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
+import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 
 const PATH = '/lessons/07-05-kv-offload-and-reload';
-
-async function gotoReady(page: Page) {
-  await page.goto(PATH);
-  await expect(page.locator('[data-widget]')).toHaveCount(2);
-  await expectWidgetsReady(page);
-}
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
 
 /** The raw number a read-out carries in data-value. */
-async function value(el: Locator): Promise<number> {
-  return Number(await el.getAttribute('data-value'));
-}
 
 async function crossings(w: Locator): Promise<number[]> {
   return JSON.parse(
     (await w.locator('[data-readout="crossings"]').getAttribute('data-value')) ?? '[]',
   ) as number[];
-}
-
-async function setNumber(w: Locator, name: RegExp, v: string) {
-  const box = w.getByRole('spinbutton', { name });
-  await box.fill(v);
-  await box.press('Enter');
 }
 
 test.describe('Lesson 07.05 KV Offload and Reload', () => {
@@ -74,10 +60,10 @@ test.describe('Lesson 07.05 KV Offload and Reload', () => {
     await setNumber(w, /Custom link bandwidth/, '5');
     await expect.poll(async () => (await crossings(w)).length).toBe(2);
     const slow = await crossings(w);
-    const slowReload = await value(reload);
+    const slowReload = await dataValue(reload);
     await setNumber(w, /Custom link bandwidth/, '8');
     await expect.poll(async () => (await crossings(w))[1]).toBeLessThan(slow[1]);
-    expect(await value(reload)).toBeLessThan(slowReload);
+    expect(await dataValue(reload)).toBeLessThan(slowReload);
     // Past k·G/2N (≈ 9.5 GB/s here) reload wins at every prefix length.
     await setNumber(w, /Custom link bandwidth/, '12');
     await expect(w.locator('[data-readout="regime"]')).toHaveAttribute('data-regime', 'reload-always-wins');
@@ -86,7 +72,7 @@ test.describe('Lesson 07.05 KV Offload and Reload', () => {
     // Host DRAM over one PCIe Gen5 link per GPU: reload is an order of magnitude faster.
     await w.getByLabel('Where the KV comes back from').selectOption('pcie-gen5-x16');
     await expect(w.getByRole('spinbutton', { name: /Custom link bandwidth/ })).toHaveCount(0);
-    await expect.poll(async () => value(reload)).toBeLessThan(0.05);
+    await expect.poll(async () => dataValue(reload)).toBeLessThan(0.05);
     await expect(w.locator('[data-readout="faster"]')).toContainText(/reload by \d\d/);
   });
 
@@ -96,21 +82,21 @@ test.describe('Lesson 07.05 KV Offload and Reload', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="min-link-bandwidth"]');
     const focus = w.locator('[data-readout="focus-min-bandwidth"]');
-    const bf16 = await value(focus);
+    const bf16 = await dataValue(focus);
     expect(bf16 / 1e9).toBeCloseTo(7.2, 1);
     const rows = w.locator('table[data-figure="min-bandwidth-table"] tbody tr');
     await expect(rows.first()).toHaveAttribute('data-model', 'llama-3.1-8b');
     await expect(rows.last()).toHaveAttribute('data-model', 'deepseek-v3');
     await w.getByLabel('KV-cache dtype').selectOption('fp8');
-    await expect.poll(async () => value(focus)).toBeCloseTo(bf16 / 2, -6);
+    await expect.poll(async () => dataValue(focus)).toBeCloseTo(bf16 / 2, -6);
     await w.getByLabel('KV-cache dtype').selectOption('bf16');
     await setNumber(w, /GPUs per replica/, '16');
-    await expect.poll(async () => value(focus)).toBeGreaterThan(1.9 * bf16);
+    await expect.poll(async () => dataValue(focus)).toBeGreaterThan(1.9 * bf16);
     // A longer prefix needs a slower link (attention adds FLOPs, not KV).
     await setNumber(w, /GPUs per replica/, '8');
-    await expect.poll(async () => value(focus)).toBeCloseTo(bf16, -6);
+    await expect.poll(async () => dataValue(focus)).toBeCloseTo(bf16, -6);
     await setNumber(w, /Prefix length/, '131072');
-    await expect.poll(async () => value(focus)).toBeLessThan(bf16);
+    await expect.poll(async () => dataValue(focus)).toBeLessThan(bf16);
   });
 
   test('exercise 1: the widget gives the answer, the exercise accepts it and rejects a wrong one', async ({
@@ -143,8 +129,10 @@ test.describe('Lesson 07.05 KV Offload and Reload', () => {
     const w = page.locator('[data-widget="min-link-bandwidth"]');
     await setNumber(w, /GPUs per replica/, '1');
     await w.getByLabel('Model for the read-outs').selectOption('llama-3.1-8b');
-    await expect.poll(async () => value(w.locator('[data-readout="focus-min-bandwidth"]'))).toBeLessThan(5e9);
-    const answer = (await value(w.locator('[data-readout="focus-min-bandwidth"]'))) / 1e9;
+    await expect
+      .poll(async () => dataValue(w.locator('[data-readout="focus-min-bandwidth"]')))
+      .toBeLessThan(5e9);
+    const answer = (await dataValue(w.locator('[data-readout="focus-min-bandwidth"]'))) / 1e9;
     const ex = page.locator('[data-exercise="07-05-min-bandwidth-8b"]');
     const input = ex.getByLabel(/Your answer/);
     await expect(ex.getByRole('button', { name: 'Check' })).toBeEnabled();

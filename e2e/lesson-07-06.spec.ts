@@ -1,21 +1,12 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
+import { dataValue, expect, gotoLessonReady, test } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 
 const PATH = '/lessons/07-06-tool-calls-in-the-loop';
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
 
 /** "81%" → 81 */
 async function percent(el: Locator): Promise<number> {
   return Number(((await el.textContent()) ?? '').replace(/[%,\s]/g, ''));
-}
-
-async function value(el: Locator): Promise<number> {
-  return Number(await el.getAttribute('data-value'));
-}
-
-async function gotoReady(page: Page) {
-  await page.goto(PATH);
-  await expect(page.locator('[data-widget]')).toHaveCount(2);
-  await expectWidgetsReady(page);
 }
 
 test.describe('Lesson 07.06 Tool Calls in the Loop', () => {
@@ -43,14 +34,14 @@ test.describe('Lesson 07.06 Tool Calls in the Loop', () => {
     const w = page.locator('[data-widget="pause-arena"]');
     const idle = w.locator('[data-readout="idle-hbm"]');
     const p50 = w.locator('[data-readout="resume-ttft-p50"]');
-    const holdIdle = await value(idle);
-    const holdP50 = await value(p50);
+    const holdIdle = await dataValue(idle);
+    const holdP50 = await dataValue(p50);
     expect(holdIdle).toBeGreaterThan(5e9); // gigabytes of idle sessions pinned
     await expect(w.locator('[data-readout="arena-in-hbm"]')).toHaveText(/^(9\d(\.\d+)?|100)%$/);
     await w.getByLabel('Pause policy', { exact: true }).selectOption('evict');
     await expect(page).toHaveURL(/pause-arena\.policy=evict/);
-    await expect.poll(async () => value(idle)).toBeLessThan(holdIdle / 10);
-    await expect.poll(async () => value(p50)).toBeGreaterThan(3 * holdP50);
+    await expect.poll(async () => dataValue(idle)).toBeLessThan(holdIdle / 10);
+    await expect.poll(async () => dataValue(p50)).toBeGreaterThan(3 * holdP50);
     await expect(w.locator('tr[data-policy="evict"]')).toHaveAttribute('aria-current', 'true');
   });
 
@@ -70,12 +61,12 @@ test.describe('Lesson 07.06 Tool Calls in the Loop', () => {
     const w = page.locator('[data-widget="pause-arena"]');
     await w.getByLabel('Pause policy', { exact: true }).selectOption('ttl-offload');
     const inHbm = w.locator('[data-readout="arena-in-hbm"]');
-    await expect.poll(async () => value(inHbm)).toBeLessThan(0.9);
-    const short = await value(inHbm);
+    await expect.poll(async () => dataValue(inHbm)).toBeLessThan(0.9);
+    const short = await dataValue(inHbm);
     const arenaTtl = w.getByRole('spinbutton', { name: /TTL τ/ });
     await arenaTtl.fill('30');
     await arenaTtl.press('Enter');
-    await expect.poll(async () => value(inHbm), { timeout: 30_000 }).toBeGreaterThan(short + 0.05);
+    await expect.poll(async () => dataValue(inHbm), { timeout: 30_000 }).toBeGreaterThan(short + 0.05);
   });
 
   test('the exercises accept the right answer and reject a wrong one', async ({ page }) => {

@@ -1,23 +1,8 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
-import type { Locator, Page } from '@playwright/test';
+import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures';
+import type { Page } from '@playwright/test';
 
 const PATH = '/lessons/07-07-tool-schema-tax';
-
-async function gotoReady(page: Page) {
-  await page.goto(PATH);
-  await expect(page.locator('[data-widget]')).toHaveCount(2);
-  await expectWidgetsReady(page);
-}
-
-async function value(el: Locator): Promise<number> {
-  return Number(await el.getAttribute('data-value'));
-}
-
-async function setNumber(w: Locator, name: RegExp, v: string) {
-  const box = w.getByRole('spinbutton', { name });
-  await box.fill(v);
-  await box.press('Enter');
-}
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
 
 test.describe('Lesson 07.07 The Tool Schema Tax', () => {
   test('loads without console errors or foreign requests; widgets ready; every inline figure computed', async ({
@@ -39,16 +24,16 @@ test.describe('Lesson 07.07 The Tool Schema Tax', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="tool-schema-tax"]');
     const tokens = w.locator('[data-readout="tool-tokens"]');
-    expect(await value(tokens)).toBe(4427);
+    expect(await dataValue(tokens)).toBe(4427);
     await setNumber(w, /Tools in the request/, '5');
-    await expect.poll(async () => value(tokens)).toBeLessThan(1000);
-    const five = await value(tokens);
+    await expect.poll(async () => dataValue(tokens)).toBeLessThan(1000);
+    const five = await dataValue(tokens);
     await setNumber(w, /Tools in the request/, '20');
-    await expect.poll(async () => value(tokens)).toBeGreaterThan(five);
+    await expect.poll(async () => dataValue(tokens)).toBeGreaterThan(five);
     // The cache saves most of the bill; a block that changes every turn makes the cache cost more.
-    expect(await value(w.locator('[data-readout="saving"]'))).toBeGreaterThan(0.8);
+    expect(await dataValue(w.locator('[data-readout="saving"]'))).toBeGreaterThan(0.8);
     await setNumber(w, /Tool block changes every/, '1');
-    await expect.poll(async () => value(w.locator('[data-readout="saving"]'))).toBeLessThan(0);
+    await expect.poll(async () => dataValue(w.locator('[data-readout="saving"]'))).toBeLessThan(0);
   });
 
   test('tool schema tax: invalid pasted JSON shows a located error and the widget stays usable', async ({
@@ -62,7 +47,7 @@ test.describe('Lesson 07.07 The Tool Schema Tax', () => {
     const err = w.getByRole('alert');
     await expect(err).toContainText(/Invalid JSON at line 2, column \d+/);
     await expect(w).toHaveAttribute('data-state', 'ready');
-    expect(await value(w.locator('[data-readout="tool-tokens"]'))).toBe(4427);
+    expect(await dataValue(w.locator('[data-readout="tool-tokens"]'))).toBe(4427);
     // Fix it: the widget counts the pasted tool.
     await box.fill(
       '[{"name": "ping", "description": "Ping a host.", "input_schema": {"type": "object", "properties": {"host": {"type": "string"}}}}]',
@@ -70,31 +55,31 @@ test.describe('Lesson 07.07 The Tool Schema Tax', () => {
     await w.getByRole('button', { name: 'Count these' }).click();
     await expect(w.getByRole('alert')).toHaveCount(0);
     await expect(w.getByText('Counting your 1 tool.')).toBeVisible();
-    await expect.poll(async () => value(w.locator('[data-readout="tool-tokens"]'))).toBeLessThan(100);
+    await expect.poll(async () => dataValue(w.locator('[data-readout="tool-tokens"]'))).toBeLessThan(100);
     // A wrong shape is reported too, and "Use the shipped tools" brings the set back.
     await box.fill('{"tools": [{"name": "bad name"}]}');
     await w.getByRole('button', { name: 'Count these' }).click();
     await expect(w.getByRole('alert')).toContainText('letters, digits');
     await w.getByRole('button', { name: 'Use the shipped tools' }).click();
-    await expect.poll(async () => value(w.locator('[data-readout="tool-tokens"]'))).toBe(4427);
+    await expect.poll(async () => dataValue(w.locator('[data-readout="tool-tokens"]'))).toBe(4427);
   });
 
   test('where the tool block sits: a timestamp above the tools collapses the hit rate', async ({ page }) => {
     await gotoReady(page);
     const w = page.locator('[data-widget="tool-block-layout"]');
     const hit = w.locator('[data-readout="hit-rate"]');
-    expect(await value(hit)).toBeGreaterThan(0.9);
+    expect(await dataValue(hit)).toBeGreaterThan(0.9);
     await w.getByLabel('Prompt layout (read-outs)').selectOption('timestamp-top');
     await expect(page).toHaveURL(/tool-block-layout\.layout=timestamp-top/);
-    await expect.poll(async () => value(hit)).toBe(0);
-    expect(await value(w.locator('[data-readout="prefilled"]'))).toBe(500940);
+    await expect.poll(async () => dataValue(hit)).toBe(0);
+    expect(await dataValue(w.locator('[data-readout="prefilled"]'))).toBe(500940);
     // The strip shows the tool block re-prefilled on the last turn.
     await expect(w.locator('[data-figure="prompt-strip"] li[data-kind="tools"]')).toHaveAttribute(
       'data-hit',
       '0',
     );
     await w.getByLabel('Prompt layout (read-outs)').selectOption('tools-first');
-    await expect.poll(async () => value(hit)).toBeGreaterThan(0.9);
+    await expect.poll(async () => dataValue(hit)).toBeGreaterThan(0.9);
     await expect(w.locator('[data-figure="prompt-strip"] li[data-kind="tools"]')).toHaveAttribute(
       'data-hit',
       '4427',

@@ -1,23 +1,8 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
-import type { Locator, Page } from '@playwright/test';
+import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures';
+import type { Page } from '@playwright/test';
 
 const PATH = '/lessons/07-08-structured-output';
-
-async function gotoReady(page: Page) {
-  await page.goto(PATH);
-  await expect(page.locator('[data-widget]')).toHaveCount(2);
-  await expectWidgetsReady(page);
-}
-
-async function value(el: Locator): Promise<number> {
-  return Number(await el.getAttribute('data-value'));
-}
-
-async function setNumber(w: Locator, name: RegExp, v: string) {
-  const box = w.getByRole('spinbutton', { name });
-  await box.fill(v);
-  await box.press('Enter');
-}
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
 
 test.describe('Lesson 07.08 Structured Output', () => {
   test('loads without console errors or foreign requests; the real engine traces the default schema', async ({
@@ -45,18 +30,18 @@ test.describe('Lesson 07.08 Structured Output', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="mask-stepper"]');
     const allowed = w.locator('[data-readout="allowed"]');
-    expect(await value(allowed)).toBe(2);
+    expect(await dataValue(allowed)).toBe(2);
     await w.getByRole('button', { name: 'Step forward' }).click();
-    await expect.poll(async () => value(allowed)).not.toBe(2);
+    await expect.poll(async () => dataValue(allowed)).not.toBe(2);
     await w.getByRole('button', { name: 'Step forward' }).click();
     await w.getByRole('button', { name: 'Step forward' }).click();
     // Step 3 is the first token of the city's value: a free string.
-    await expect.poll(async () => value(allowed)).toBeGreaterThan(100_000);
+    await expect.poll(async () => dataValue(allowed)).toBeGreaterThan(100_000);
     await w.getByRole('button', { name: 'Step back' }).click();
-    await expect.poll(async () => value(allowed)).toBeLessThan(20);
+    await expect.poll(async () => dataValue(allowed)).toBeLessThan(20);
     await w.focus();
     await page.keyboard.press('End');
-    await expect.poll(async () => value(allowed)).toBe(1);
+    await expect.poll(async () => dataValue(allowed)).toBe(1);
     await expect(w.locator('[data-readout="next-token"]')).toHaveText('<|endoftext|>');
   });
 
@@ -93,20 +78,20 @@ test.describe('Lesson 07.08 Structured Output', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="asking-nicely"]');
     const p = w.locator('[data-readout="p-valid"]');
-    expect(await value(p)).toBeCloseTo(Math.pow(0.999, 120), 9);
+    expect(await dataValue(p)).toBeCloseTo(Math.pow(0.999, 120), 9);
     await setNumber(w, /Tokens per tool call/, '1000');
-    await expect.poll(async () => value(p)).toBeLessThan(0.4);
-    const before = await value(w.locator('[data-readout="expected-failures"]'));
+    await expect.poll(async () => dataValue(p)).toBeLessThan(0.4);
+    const before = await dataValue(w.locator('[data-readout="expected-failures"]'));
     await setNumber(w, /Per-token slip probability/, '0.0001');
     await expect
-      .poll(async () => value(w.locator('[data-readout="expected-failures"]')))
+      .poll(async () => dataValue(w.locator('[data-readout="expected-failures"]')))
       .toBeLessThan(before);
     await expect(w.locator('[data-figure="session-strip"] span')).toHaveCount(200);
   });
 
   test('the exercise accepts the right answer and rejects the 1 − Nε shortcut', async ({ page }) => {
     await gotoReady(page);
-    const p = await value(page.locator('[data-widget="asking-nicely"] [data-readout="p-valid"]'));
+    const p = await dataValue(page.locator('[data-widget="asking-nicely"] [data-readout="p-valid"]'));
     const ex = page.locator('[data-exercise="07-08-valid-tool-call"]');
     const input = ex.getByLabel(/Your answer/);
     await expect(ex.getByRole('button', { name: 'Check' })).toBeEnabled();

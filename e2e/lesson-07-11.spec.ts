@@ -1,23 +1,8 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
-import type { Locator, Page } from '@playwright/test';
+import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures';
+import type { Page } from '@playwright/test';
 
 const PATH = '/lessons/07-11-context-compaction';
-
-async function gotoReady(page: Page) {
-  await page.goto(PATH);
-  await expect(page.locator('[data-widget]')).toHaveCount(2);
-  await expectWidgetsReady(page);
-}
-
-async function value(el: Locator): Promise<number> {
-  return Number(await el.getAttribute('data-value'));
-}
-
-async function setNumber(w: Locator, name: RegExp, v: string) {
-  const box = w.getByRole('spinbutton', { name });
-  await box.fill(v);
-  await box.press('Enter');
-}
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
 
 test.describe('Lesson 07.11 Context Compaction', () => {
   test('loads without console errors or foreign requests; widgets ready; every inline figure computed', async ({
@@ -46,24 +31,24 @@ test.describe('Lesson 07.11 Context Compaction', () => {
     const w = page.locator('[data-widget="edit-the-prompt"]');
     const reprefill = w.locator('[data-readout="reprefill-tokens"]');
     const hit = w.locator('[data-readout="hit-tokens"]');
-    expect(await value(reprefill)).toBe(37_012);
-    expect(await value(hit)).toBe(27_488);
+    expect(await dataValue(reprefill)).toBe(37_012);
+    expect(await dataValue(hit)).toBe(27_488);
     await expect(w.locator('[data-marker="edit-point"]')).toHaveCount(1);
     await expect(w.locator('[data-status="miss"]')).toHaveCount(1);
-    const at10 = await value(reprefill);
+    const at10 = await dataValue(reprefill);
     await setNumber(w, /Edit at turn/, '2');
     await expect(page).toHaveURL(/edit-the-prompt\.editTurn=2/);
-    await expect.poll(async () => value(reprefill)).toBeGreaterThan(at10);
-    expect(await value(hit)).toBeLessThan(27_488);
+    await expect.poll(async () => dataValue(reprefill)).toBeGreaterThan(at10);
+    expect(await dataValue(hit)).toBeLessThan(27_488);
     // Later: less to prefill.
     await setNumber(w, /Edit at turn/, '28');
-    await expect.poll(async () => value(reprefill)).toBeLessThan(at10);
+    await expect.poll(async () => dataValue(reprefill)).toBeLessThan(at10);
     // One token at the top of the prompt: nothing hits.
     await w.getByLabel('Edit', { exact: true }).selectOption('token');
     await setNumber(w, /Changed token at position/, '10');
-    await expect.poll(async () => value(hit)).toBe(0);
+    await expect.poll(async () => dataValue(hit)).toBe(0);
     await setNumber(w, /Changed token at position/, '79000');
-    await expect.poll(async () => value(hit)).toBeGreaterThan(78_000);
+    await expect.poll(async () => dataValue(hit)).toBeGreaterThan(78_000);
   });
 
   test('payback: the summary pays back in dollars and in GPU time, never in prefilled tokens', async ({
@@ -72,7 +57,7 @@ test.describe('Lesson 07.11 Context Compaction', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="compaction-payback"]');
     const s = w.locator('[data-readout="summary-break-even"]');
-    expect(await value(s)).toBe(12);
+    expect(await dataValue(s)).toBe(12);
     await expect(w.locator('svg[data-chart]').first().locator('[data-marker="x"]')).toHaveCount(3);
     await w.getByLabel('Cost counted').selectOption('prefillTokens');
     await expect(s).toHaveAttribute('data-value', '');
@@ -89,8 +74,8 @@ test.describe('Lesson 07.11 Context Compaction', () => {
     await setNumber(w, /GPUs per replica/, '1');
     await expect(page).toHaveURL(/compaction-payback\.gpus=1/);
     const r = w.locator('[data-readout="compaction-reprefill"]');
-    await expect.poll(async () => value(r)).toBeGreaterThan(0.3);
-    const ms = (await value(r)) * 1e3;
+    await expect.poll(async () => dataValue(r)).toBeGreaterThan(0.3);
+    const ms = (await dataValue(r)) * 1e3;
     const ex = page.locator('[data-exercise="07-11-compaction-reprefill"]');
     const input = ex.getByLabel(/Your answer/);
     await expect(ex.getByRole('button', { name: 'Check' })).toBeEnabled();

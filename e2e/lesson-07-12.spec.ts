@@ -1,17 +1,8 @@
-import { expect, expectWidgetsReady, test } from './fixtures';
-import type { Locator, Page } from '@playwright/test';
+import { dataValue, expect, gotoLessonReady, test } from './fixtures';
+import type { Page } from '@playwright/test';
 
 const PATH = '/lessons/07-12-agents-per-megawatt';
-
-async function value(el: Locator): Promise<number> {
-  return Number(await el.getAttribute('data-value'));
-}
-
-async function gotoReady(page: Page) {
-  await page.goto(PATH);
-  await expect(page.locator('[data-widget]')).toHaveCount(2);
-  await expectWidgetsReady(page);
-}
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
 
 test.describe('Lesson 07.12 Agents per Megawatt', () => {
   test('loads without console errors or foreign requests; widgets, table and inline figures are computed', async ({
@@ -36,15 +27,15 @@ test.describe('Lesson 07.12 Agents per Megawatt', () => {
     const perMW = w.locator('[data-readout="agents-per-mw"]');
     // wait for the whole sweep (it stops past the first failure)
     await expect(w).not.toContainText('Computing:', { timeout: 30_000 });
-    const loose = await value(perReplica);
-    const looseMW = await value(perMW);
+    const loose = await dataValue(perReplica);
+    const looseMW = await dataValue(perMW);
     expect(loose).toBeGreaterThanOrEqual(8);
     const ttft = w.getByRole('spinbutton', { name: /TTFT p90 objective/ });
     await ttft.fill('0.7');
     await ttft.press('Enter');
     await expect(page).toHaveURL(/slo-sweep\.ttftP90S=0\.7/);
-    await expect.poll(async () => value(perReplica), { timeout: 30_000 }).toBeLessThan(loose);
-    await expect.poll(async () => value(perMW)).toBeLessThan(looseMW);
+    await expect.poll(async () => dataValue(perReplica), { timeout: 30_000 }).toBeLessThan(loose);
+    await expect.poll(async () => dataValue(perMW)).toBeLessThan(looseMW);
   });
 
   test('levers: round-robin → cache-aware raises agents per MW and lowers the cost per session', async ({
@@ -61,11 +52,11 @@ test.describe('Lesson 07.12 Agents per Megawatt', () => {
       'true',
     );
     await expect(w.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
-    const rrMW = await value(mw);
-    const rrCost = await value(cost);
+    const rrMW = await dataValue(mw);
+    const rrCost = await dataValue(cost);
     await w.getByLabel('Router', { exact: true }).selectOption('cache-aware');
-    await expect.poll(async () => value(mw), { timeout: 30_000 }).toBeGreaterThan(rrMW + 1000);
-    await expect.poll(async () => value(cost)).toBeLessThan(rrCost);
+    await expect.poll(async () => dataValue(mw), { timeout: 30_000 }).toBeGreaterThan(rrMW + 1000);
+    await expect.poll(async () => dataValue(cost)).toBeLessThan(rrCost);
   });
 
   test('the exercises accept the right answer and reject a wrong one', async ({ page }) => {

@@ -2,45 +2,24 @@
  * Parameters of lesson 07.11's widgets, and the argument builders shared by the widgets, the prose figures and
  * the exercise (so all of them ask the worker the same question for the same settings).
  */
-import { ACCELERATORS } from '../../sim/catalog/accelerators';
-import { MODELS } from '../../sim/catalog/models';
 import type { Edit, Prices } from '../../sim/compaction';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
-import { formatMoney, formatNumber, formatPercent, formatTokens } from '../../lib/format';
+import { formatMoney, formatNumber, formatTokens } from '../../lib/format';
 import type { EditRequest, PaybackRequest } from '../../worker/compactionMethods';
+import { acceleratorParam, mfuParam, modelParam, tpParam } from '../kit/commonParams';
 
 export const EDIT_ID = 'edit-the-prompt';
 export const PAYBACK_ID = 'compaction-payback';
-
-const modelOptions = MODELS.map((m) => ({ value: m.id, label: m.name }));
-const acceleratorOptions = ACCELERATORS.map((a) => ({ value: a.id, label: a.name }));
 
 /** The fixed head of the lesson's session: system prompt, tool schemas, task statement. */
 export const HEAD = { systemTokens: 2_000, toolTokens: 6_000, taskTokens: 2_000 } as const;
 
 const replicaParams = {
-  model: { kind: 'select', label: 'Model', default: 'llama-3.1-70b', options: modelOptions },
-  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: 8,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
-  mfu: {
-    kind: 'number',
-    label: 'Prefill MFU',
-    default: 0.5,
-    min: 0.1,
-    max: 1,
-    step: 0.05,
-    format: (v) => formatPercent(v),
-    help: 'Share of peak BF16 FLOP/s that prefill achieves',
-  },
+  model: modelParam('llama-3.1-70b'),
+  accelerator: acceleratorParam('h100-sxm'),
+  gpus: tpParam(8),
+  mfu: mfuParam(0.5),
 } satisfies ParamSchema;
 
 export const editSchema = {

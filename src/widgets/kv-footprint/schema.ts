@@ -1,32 +1,13 @@
-import { ACCELERATORS } from '../../sim/catalog/accelerators';
-import { MODELS } from '../../sim/catalog/models';
 import type { ParamSchema } from '../../state/paramSchema';
 import { formatPercent, formatTokens } from '../../lib/format';
+import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
 
 export const KV_FOOTPRINT_ID = 'kv-footprint';
 
 export const kvFootprintSchema = {
-  model: {
-    kind: 'select',
-    label: 'Model',
-    default: 'llama-3.1-70b',
-    options: MODELS.map((m) => ({ value: m.id, label: m.name })),
-  },
-  accelerator: {
-    kind: 'select',
-    label: 'Accelerator',
-    default: 'h100-sxm',
-    options: ACCELERATORS.map((a) => ({ value: a.id, label: a.name })),
-  },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: 8,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
+  model: modelParam('llama-3.1-70b'),
+  accelerator: acceleratorParam('h100-sxm'),
+  gpus: tpParam(8),
   contextTokens: {
     kind: 'number',
     label: 'Agent context',

@@ -2,12 +2,12 @@
  * Parameters of lesson 07.05's widgets, and the argument builders shared by the widgets, the prose figures and
  * the exercises (so that all of them ask the worker the same question for the same settings).
  */
-import { ACCELERATORS } from '../../sim/catalog/accelerators';
 import { LINKS } from '../../sim/catalog/links';
 import { MODELS } from '../../sim/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatDuration, formatPercent, formatTokens } from '../../lib/format';
+import { acceleratorParam, mfuParam, modelParam, tpParam } from '../kit/commonParams';
 import type {
   KvDtypeChoice,
   LessonSetup,
@@ -50,30 +50,12 @@ export function linkLabel(id: string): string {
 }
 
 const modelOptions = MODELS.map((m) => ({ value: m.id, label: m.name }));
-const acceleratorOptions = ACCELERATORS.map((a) => ({ value: a.id, label: a.name }));
 
 export const reloadSchema = {
-  model: { kind: 'select', label: 'Model', default: 'llama-3.1-70b', options: modelOptions },
-  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: 8,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
-  mfu: {
-    kind: 'number',
-    label: 'Prefill MFU',
-    default: 0.5,
-    min: 0.1,
-    max: 1,
-    step: 0.05,
-    format: (v) => formatPercent(v),
-    help: 'Share of peak BF16 FLOP/s that prefill achieves',
-  },
+  model: modelParam('llama-3.1-70b'),
+  accelerator: acceleratorParam('h100-sxm'),
+  gpus: tpParam(8),
+  mfu: mfuParam(0.5),
   link: {
     kind: 'select',
     label: 'Where the KV comes back from',
@@ -167,16 +149,8 @@ export const minBwSchema = {
     unit: 'tokens',
     format: (v) => formatTokens(v),
   },
-  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: 8,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
+  accelerator: acceleratorParam('h100-sxm'),
+  gpus: tpParam(8),
   mfu: {
     kind: 'number',
     label: 'Prefill MFU',

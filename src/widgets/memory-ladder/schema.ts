@@ -3,11 +3,11 @@
  * figures and the tests (so that all of them ask the worker the same question for the same settings).
  */
 import { findLink } from '../../sim/catalog/links';
-import { MODELS } from '../../sim/catalog/models';
 import { NODES } from '../../sim/catalog/nodes';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatBytesDecimal, formatCount, formatTokens } from '../../lib/format';
+import { modelParam } from '../kit/commonParams';
 import type {
   HierarchyFiguresRequest,
   LadderDtype,
@@ -37,12 +37,7 @@ export const ladderSchema = {
     options: NODES.map((n) => ({ value: n.id, label: n.name })),
     help: 'Its GPUs serve one replica; host DRAM, drives and NICs from the DGX datasheets',
   },
-  model: {
-    kind: 'select',
-    label: 'Model',
-    default: 'llama-3.1-70b',
-    options: MODELS.map((m) => ({ value: m.id, label: m.name })),
-  },
+  model: modelParam('llama-3.1-70b'),
   weightDtype: {
     kind: 'select',
     label: 'Weight dtype',

@@ -1,13 +1,10 @@
-import { ACCELERATORS } from '../../sim/catalog/accelerators';
-import { MODELS } from '../../sim/catalog/models';
 import type { ParamSchema } from '../../state/paramSchema';
 import { formatTokens } from '../../lib/format';
+import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
 
 export const AFFINITY_REPLAY_ID = 'affinity-replay';
 export const AFFINITY_FLEET_ID = 'affinity-fleet';
 
-const modelOptions = MODELS.map((m) => ({ value: m.id, label: m.name }));
-const acceleratorOptions = ACCELERATORS.map((a) => ({ value: a.id, label: a.name }));
 const routingOptions = [
   { value: 'round-robin', label: 'Round-robin' },
   { value: 'random', label: 'Random' },
@@ -55,17 +52,9 @@ export const affinityReplaySchema = {
     format: (v) => formatTokens(v),
     help: 'Tokens each tool result appends to the context (the model’s 500-token output is appended too).',
   },
-  model: { kind: 'select', label: 'Model', default: 'llama-3.1-70b', options: modelOptions },
-  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: 8,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
+  model: modelParam('llama-3.1-70b'),
+  accelerator: acceleratorParam('h100-sxm'),
+  gpus: tpParam(8),
   lower: {
     kind: 'select',
     label: 'Lower chart',
@@ -95,16 +84,8 @@ export const affinityFleetSchema = {
     unit: 'agents',
     help: 'Closed loop: R × this many sessions run at once; a fleet of R replicas serves R times the agents.',
   },
-  model: { kind: 'select', label: 'Model', default: 'llama-3.1-8b', options: modelOptions },
-  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: 1,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
+  model: modelParam('llama-3.1-8b'),
+  accelerator: acceleratorParam('h100-sxm'),
+  gpus: tpParam(1),
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;

@@ -2,7 +2,6 @@
  * Parameters of lesson 07.07's widgets, and the argument builders shared by the widgets, the prose figures and
  * the exercise (so that all of them ask the worker the same question for the same settings).
  */
-import { ACCELERATORS } from '../../sim/catalog/accelerators';
 import { MODELS } from '../../sim/catalog/models';
 import { AGENT_TOOLS } from '../../sim/tools/agentTools';
 import { LAYOUTS, LAYOUT_LABELS } from '../../sim/toolSchema';
@@ -10,6 +9,7 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatMoney, formatNumber, formatTokens } from '../../lib/format';
 import type { LayoutRequest, ToolTaxRequest } from '../../worker/schemaMethods';
+import { acceleratorParam, tpParam } from '../kit/commonParams';
 
 /** Dollars: three significant digits below $1 (a tool block's bill is cents), cents above. */
 export function money(x: number): string {
@@ -24,7 +24,6 @@ export const CACHE_WRITE = { '5m': 1.25, '1h': 2 } as const;
 export const CACHE_READ = 0.1;
 
 const modelOptions = MODELS.map((m) => ({ value: m.id, label: m.name }));
-const acceleratorOptions = ACCELERATORS.map((a) => ({ value: a.id, label: a.name }));
 
 export const taxSchema = {
   toolCount: {
@@ -89,16 +88,8 @@ export const taxSchema = {
     ],
   },
   model: { kind: 'select', label: 'Model (prefill time)', default: 'llama-3.1-70b', options: modelOptions },
-  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: 8,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
+  accelerator: acceleratorParam('h100-sxm'),
+  gpus: tpParam(8),
 } satisfies ParamSchema;
 
 export type TaxValues = ParamValues<typeof taxSchema>;
@@ -206,16 +197,8 @@ export const layoutSchema = {
     })),
   },
   model: { kind: 'select', label: 'Model (prefill time)', default: 'llama-3.1-70b', options: modelOptions },
-  accelerator: { kind: 'select', label: 'Accelerator', default: 'h100-sxm', options: acceleratorOptions },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: 8,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
+  accelerator: acceleratorParam('h100-sxm'),
+  gpus: tpParam(8),
 } satisfies ParamSchema;
 
 export type LayoutValues = ParamValues<typeof layoutSchema>;
