@@ -53,3 +53,25 @@ export async function setNumber(scope: Locator, name: RegExp, value: number | st
   await field.fill(String(value));
   await field.press('Enter');
 }
+
+/**
+ * A figure as the page prints it, as a number in base units: "52.8 ms" → 0.0528, "7.03 s" → 7.03,
+ * "1.5 min" → 90, "189k tokens" → 189000, "73.4%" → 73.4, "4.2×" → 4.2; the first number when there are several.
+ */
+export function parseFigure(text: string): number {
+  const t = text.replace(/,/g, '').trim();
+  const m = /([-+]?[\d.]+)\s*(k|M)?\s*(ms|µs|s\b|min|%|×|tokens)?/.exec(t);
+  if (!m) return NaN;
+  let v = Number(m[1]);
+  if (m[2] === 'k') v *= 1e3;
+  if (m[2] === 'M') v *= 1e6;
+  if (m[3] === 'ms') v /= 1e3;
+  if (m[3] === 'µs') v /= 1e6;
+  if (m[3] === 'min') v *= 60;
+  return v;
+}
+
+/** The figure an element shows, parsed by parseFigure. */
+export async function figureValue(loc: Locator): Promise<number> {
+  return parseFigure((await loc.textContent()) ?? '');
+}

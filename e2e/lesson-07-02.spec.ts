@@ -1,24 +1,6 @@
-import { expect, expectWidgetsReady, setNumber, test } from './fixtures';
-import type { Locator } from '@playwright/test';
+import { expect, expectWidgetsReady, figureValue, setNumber, test } from './fixtures';
 
 const PATH = '/lessons/07-02-session-affinity';
-
-/** "73.4%" → 73.4, "189k tokens" → 189000, "0 tokens" → 0, "+400 ms" → 0.4 (seconds). */
-function parseFigure(text: string): number {
-  const t = text.replace(/,/g, '').trim();
-  const m = /([-+]?[\d.]+)\s*(k|M)?\s*(%|tokens|ms|µs|s)?/.exec(t);
-  if (!m) return NaN;
-  let v = Number(m[1]);
-  if (m[2] === 'k') v *= 1e3;
-  if (m[2] === 'M') v *= 1e6;
-  if (m[3] === 'ms') v /= 1e3;
-  if (m[3] === 'µs') v /= 1e6;
-  return v;
-}
-
-async function figure(loc: Locator): Promise<number> {
-  return parseFigure((await loc.textContent()) ?? '');
-}
 
 test.describe('Lesson 07.02 Session Affinity', () => {
   test('loads without console errors; every widget reaches ready; the exercise is there', async ({
@@ -52,9 +34,9 @@ test.describe('Lesson 07.02 Session Affinity', () => {
 
     // Defaults: round-robin over 4 replicas, affinity off. Turn 1 lands cold.
     await expect(cold).toContainText('+');
-    const offRe = await figure(rePrefilled);
-    const offHit = await figure(hit);
-    const offExtra = await figure(cold);
+    const offRe = await figureValue(rePrefilled);
+    const offHit = await figureValue(hit);
+    const offExtra = await figureValue(cold);
     expect(offRe).toBeGreaterThan(100_000);
     expect(offExtra).toBeGreaterThan(0.2);
     await expect(widget.locator('[data-kind="cold"]').first()).toBeAttached();
@@ -65,21 +47,21 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     await expect(page).toHaveURL(/affinity-replay\.affinity=true/);
     await expect(rePrefilled).toHaveText('0 tokens');
     await expect(cold).toContainText('none');
-    expect(await figure(hit)).toBeGreaterThan(offHit + 10);
+    expect(await figureValue(hit)).toBeGreaterThan(offHit + 10);
     await expect(widget.locator('[data-kind="cold"]')).toHaveCount(0);
 
     // Off again, and the re-prefill comes back.
     await toggle.uncheck();
-    await expect.poll(() => figure(rePrefilled)).toBe(offRe);
+    await expect.poll(() => figureValue(rePrefilled)).toBe(offRe);
 
     // Round-robin over more replicas: each turn finds an older prefix, so the hit rate falls.
     await setNumber(widget, /^Replicas/, 2);
     await expect(widget.locator('[data-holds="1"]')).toBeAttached();
     await expect(widget.locator('[data-holds="2"]')).toHaveCount(0);
-    const hit2 = await figure(hit);
+    const hit2 = await figureValue(hit);
     await setNumber(widget, /^Replicas/, 8);
     await expect(widget.locator('[data-holds="7"]')).toBeAttached();
-    await expect.poll(() => figure(hit)).toBeLessThan(hit2);
+    await expect.poll(() => figureValue(hit)).toBeLessThan(hit2);
     expect(watch.consoleErrors).toEqual([]);
   });
 
@@ -122,13 +104,13 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     await page.goto(PATH);
     const widget = page.locator('[data-widget="affinity-fleet"]');
     await expect(widget).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
-    const at2 = await figure(widget.locator('[data-readout="hit-request-2"]'));
-    const at16 = await figure(widget.locator('[data-readout="hit-request"]'));
-    const aff16 = await figure(widget.locator('[data-readout="hit-affinity"]'));
+    const at2 = await figureValue(widget.locator('[data-readout="hit-request-2"]'));
+    const at16 = await figureValue(widget.locator('[data-readout="hit-request"]'));
+    const aff16 = await figureValue(widget.locator('[data-readout="hit-affinity"]'));
     expect(at16).toBeLessThan(at2);
     expect(aff16).toBeGreaterThan(at16 + 30);
-    expect(await figure(widget.locator('[data-readout="p90-request"]'))).toBeGreaterThan(
-      await figure(widget.locator('[data-readout="p90-affinity"]')),
+    expect(await figureValue(widget.locator('[data-readout="p90-request"]'))).toBeGreaterThan(
+      await figureValue(widget.locator('[data-readout="p90-affinity"]')),
     );
     // Two charts, each with its series drawn.
     await expect(widget.locator('svg[data-chart="line"]')).toHaveCount(2);
@@ -138,7 +120,7 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     await expect(page).toHaveURL(/affinity-fleet\.routing=random/);
     await expect(widget.locator('[data-series="random"]').first()).toBeAttached({ timeout: 30_000 });
     await expect(widget).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
-    expect(await figure(widget.locator('[data-readout="hit-request"]'))).toBeLessThan(at2);
+    expect(await figureValue(widget.locator('[data-readout="hit-request"]'))).toBeLessThan(at2);
     expect(watch.consoleErrors).toEqual([]);
   });
 

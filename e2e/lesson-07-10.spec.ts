@@ -1,25 +1,6 @@
-import { expect, expectWidgetsReady, setNumber, test } from './fixtures';
-import type { Locator } from '@playwright/test';
+import { expect, expectWidgetsReady, figureValue, setNumber, test } from './fixtures';
 
 const PATH = '/lessons/07-10-long-context-prefill';
-
-/** "52.8 ms" → 0.0528, "7.03 s" → 7.03, "4.2×" → 4.2, "93.3% hits" → 93.3, "115 – 992 tokens" → 115. */
-function parseFigure(text: string): number {
-  const t = text.replace(/,/g, '').trim();
-  const m = /([-+]?[\d.]+)\s*(k|M)?\s*(ms|µs|s\b|min|%|×|tokens)?/.exec(t);
-  if (!m) return NaN;
-  let v = Number(m[1]);
-  if (m[2] === 'k') v *= 1e3;
-  if (m[2] === 'M') v *= 1e6;
-  if (m[3] === 'ms') v /= 1e3;
-  if (m[3] === 'µs') v /= 1e6;
-  if (m[3] === 'min') v *= 60;
-  return v;
-}
-
-async function figure(loc: Locator): Promise<number> {
-  return parseFigure((await loc.textContent()) ?? '');
-}
 
 test.describe('Lesson 07.10 Long-Context Prefill', () => {
   test('loads without console errors; every widget reaches ready; figures and exercises are there', async ({
@@ -41,8 +22,8 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     await expect(table).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
     await expect(table.locator('tbody tr')).toHaveCount(3);
     const noChunk = table.locator('[data-scenario="no-chunking"]');
-    expect(await figure(noChunk.locator('[data-cell="gap-max"]'))).toBeGreaterThan(
-      50 * (await figure(noChunk.locator('[data-cell="gap-p99"]'))),
+    expect(await figureValue(noChunk.locator('[data-cell="gap-max"]'))).toBeGreaterThan(
+      50 * (await figureValue(noChunk.locator('[data-cell="gap-p99"]'))),
     );
     const body = (await page.locator('main').textContent()) ?? '';
     expect(body).not.toMatch(/NaN|undefined|Infinity/);
@@ -61,8 +42,8 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     const ttft = widget.locator('[data-readout="ttft"]');
 
     // Defaults: 512-token chunks beside 32 decodes. No decode waits 100 ms; TTFT near the 6.8 s of the prompt alone.
-    const gap512 = await figure(gap);
-    const ttft512 = await figure(ttft);
+    const gap512 = await figureValue(gap);
+    const ttft512 = await figureValue(ttft);
     expect(gap512).toBeLessThan(0.1);
     expect(ttft512).toBeGreaterThan(6.5);
     expect(ttft512).toBeLessThan(7.5);
@@ -70,18 +51,18 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     // A larger chunk: longer gaps, shorter TTFT.
     await setNumber(widget, /^Prefill chunk per iteration/, 4096);
     await expect(page).toHaveURL(/chunked-prefill-timeline\.chunk=4096/);
-    await expect.poll(() => figure(gap)).toBeGreaterThan(4 * gap512);
-    const ttft4096 = await figure(ttft);
+    await expect.poll(() => figureValue(gap)).toBeGreaterThan(4 * gap512);
+    const ttft4096 = await figureValue(ttft);
     expect(ttft4096).toBeLessThan(ttft512);
 
     // A smaller chunk than the default: a smaller largest gap, a longer TTFT.
     await setNumber(widget, /^Prefill chunk per iteration/, 256);
-    await expect.poll(() => figure(gap)).toBeLessThan(gap512);
-    expect(await figure(ttft)).toBeGreaterThan(ttft512);
+    await expect.poll(() => figureValue(gap)).toBeLessThan(gap512);
+    expect(await figureValue(ttft)).toBeGreaterThan(ttft512);
 
     // Chunking off: one iteration of several seconds in which the decodes get nothing.
     await widget.getByRole('switch', { name: 'Chunked prefill' }).uncheck();
-    await expect.poll(() => figure(gap)).toBeGreaterThan(5);
+    await expect.poll(() => figureValue(gap)).toBeGreaterThan(5);
     await expect(widget.locator('[data-kind="whole"]')).toHaveCount(1);
     expect(watch.consoleErrors).toEqual([]);
   });
@@ -106,7 +87,9 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     await expect(widget.locator('[data-readout="progress"]')).toHaveText('0%');
     // Four steps in, the prompt's first chunk is done.
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-    await expect.poll(async () => figure(widget.locator('[data-readout="progress"]'))).toBeGreaterThan(0);
+    await expect
+      .poll(async () => figureValue(widget.locator('[data-readout="progress"]')))
+      .toBeGreaterThan(0);
     await page.keyboard.press('End');
     await expect(plot).toHaveAttribute('data-current-iteration', String(last));
     await expect(widget.locator('[data-readout="progress"]')).toHaveText('100%');
@@ -140,11 +123,11 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     // The read-out chunk moves the key outputs the taught way.
     const ttftAt = widget.locator('[data-readout="ttft-at"]');
     const gapAt = widget.locator('[data-readout="gap-at"]');
-    const t512 = await figure(ttftAt);
-    const g512 = await figure(gapAt);
+    const t512 = await figureValue(ttftAt);
+    const g512 = await figureValue(gapAt);
     await setNumber(widget, /^Chunk to read out/, 2048);
-    await expect.poll(() => figure(gapAt)).toBeGreaterThan(g512);
-    expect(await figure(ttftAt)).toBeLessThan(t512);
+    await expect.poll(() => figureValue(gapAt)).toBeGreaterThan(g512);
+    expect(await figureValue(ttftAt)).toBeLessThan(t512);
     expect(watch.consoleErrors).toEqual([]);
   });
 
@@ -152,16 +135,16 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     await page.goto(PATH);
     const widget = page.locator('[data-widget="hit-rate-vs-kernel"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
-    const hitSaving = await figure(widget.locator('[data-readout="hit-saving"]'));
-    const kernelSaving = await figure(widget.locator('[data-readout="kernel-saving"]'));
+    const hitSaving = await figureValue(widget.locator('[data-readout="hit-saving"]'));
+    const kernelSaving = await figureValue(widget.locator('[data-readout="kernel-saving"]'));
     expect(hitSaving).toBeGreaterThan(kernelSaving);
-    expect(await figure(widget.locator('[data-readout="speedup-match"]'))).toBeGreaterThan(2);
+    expect(await figureValue(widget.locator('[data-readout="speedup-match"]'))).toBeGreaterThan(2);
     // A faster kernel saves more, but at 4× still less than the hit rate.
     await setNumber(widget, /^Attention kernel speed-up/, 4);
     await expect
-      .poll(() => figure(widget.locator('[data-readout="kernel-saving"]')))
+      .poll(() => figureValue(widget.locator('[data-readout="kernel-saving"]')))
       .toBeGreaterThan(kernelSaving);
-    expect(await figure(widget.locator('[data-readout="kernel-saving"]'))).toBeLessThan(hitSaving);
+    expect(await figureValue(widget.locator('[data-readout="kernel-saving"]'))).toBeLessThan(hitSaving);
     expect(watch.consoleErrors).toEqual([]);
   });
 
