@@ -5,10 +5,10 @@
  * the cells stream in, the chosen one first. The money and power arithmetic (src/sim/economics.ts) runs here, so
  * prices and PUE re-price the runs without re-running them. Computed in the worker (leverGrid).
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
@@ -97,16 +97,9 @@ export function LeverGrid() {
   const params = useWidgetParams(LEVER_GRID_ID, leverGridSchema);
   const v = params.values;
   const args = useMemo(() => gridArgs(v), [v]);
-  const key = JSON.stringify(args);
-  const [streamed, setStreamed] = useState<{ key: string; cells: CapacityResult[] }>({ key: '', cells: [] });
-  const onFrame = useCallback(
-    (c: CapacityResult) =>
-      setStreamed((s) => (s.key === key ? { key, cells: [...s.cells, c] } : { key, cells: [c] })),
-    [key],
-  );
-  const sim = useSimulation('leverGrid', args, onFrame);
+  const sim = useStreamingSimulation('leverGrid', args);
   const final = sim.result && !sim.stale ? sim.result : null;
-  const partial = streamed.key === key ? streamed.cells : [];
+  const partial = sim.frames;
   const cells: CapacityResult[] = final ? final.cells : partial.length ? partial : (sim.result?.cells ?? []);
   const running = !final;
   const prices: Prices = { gpuHourUSD: v.gpuHourUSD, kwhUSD: v.kwhUSD, pue: v.pue };

@@ -5,11 +5,11 @@
  * meets both is the replica's capacity, and the read-outs turn it into agents per node and per megawatt.
  * Computed in the worker (sloSweep).
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
@@ -59,16 +59,9 @@ export function SloSweep() {
   const params = useWidgetParams(SLO_SWEEP_ID, sloSweepSchema);
   const v = params.values;
   const args = useMemo(() => sweepArgs(v), [v]);
-  const key = JSON.stringify(args);
-  const [streamed, setStreamed] = useState<{ key: string; points: EconPoint[] }>({ key: '', points: [] });
-  const onFrame = useCallback(
-    (p: EconPoint) =>
-      setStreamed((s) => (s.key === key ? { key, points: [...s.points, p] } : { key, points: [p] })),
-    [key],
-  );
-  const sim = useSimulation('sloSweep', args, onFrame);
+  const sim = useStreamingSimulation('sloSweep', args);
   const final = sim.result && !sim.stale ? sim.result : null;
-  const partial = streamed.key === key ? streamed.points : [];
+  const partial = sim.frames;
   const points: EconPoint[] = final ? final.points : partial.length ? partial : (sim.result?.points ?? []);
   const running = !final;
   const status = sim.status === 'loading' && points.length ? 'ready' : sim.status;

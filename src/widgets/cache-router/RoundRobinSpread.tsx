@@ -3,15 +3,14 @@
  * session's turns that land on the replica holding its previous turn (against 1/R), and the session KV the
  * fleet holds in duplicate. Fleet-simulator runs in the worker (method routerSpread), streamed.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { LineChart, type LineSeries } from '../kit/charts/LineChart';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/routing/constants';
-import type { SpreadPoint } from '../../sim/routing/lab';
 import { warmTurnProbability } from '../../sim/routing/theory';
 import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadSchema } from './schema';
 import './cache-router.css';
@@ -28,18 +27,11 @@ export function RoundRobinSpread() {
     }),
     [v.perReplicaRate, v.seed],
   );
-  const key = JSON.stringify(args);
-  const [stream, setStream] = useState<{ key: string; points: SpreadPoint[] }>({ key: '', points: [] });
-  const onFrame = useCallback(
-    (p: SpreadPoint) =>
-      setStream((s) => (s.key === key ? { key, points: [...s.points, p] } : { key, points: [p] })),
-    [key],
-  );
-  const sim = useSimulation('routerSpread', args, onFrame);
+  const sim = useStreamingSimulation('routerSpread', args);
   const result = sim.result;
   const points = useMemo(
-    () => (sim.stale && stream.key === key && stream.points.length ? stream.points : (result?.points ?? [])),
-    [sim.stale, stream, key, result],
+    () => (sim.stale && sim.frames.length ? sim.frames : (result?.points ?? [])),
+    [sim.stale, sim.frames, result],
   );
 
   const of = (policy: string) =>

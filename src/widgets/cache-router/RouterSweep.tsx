@@ -3,16 +3,15 @@
  * one fleet-simulator run per (policy, load) in the worker (method routerSweep), streamed as each finishes.
  * Read-outs: the highest offered load each policy carries within the TTFT target.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { LineSeries } from '../kit/charts/LineChart';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatRatio } from '../../lib/format';
 import { DEFAULT_PER_REPLICA_RATES, POLICY_LABELS, ROUTER_POLICIES } from '../../sim/routing/constants';
-import type { SweepPoint } from '../../sim/routing/lab';
 import { capacityAtSlo } from '../../sim/routing/summary';
 import { ROUTER_SWEEP_ID, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
 import './cache-router.css';
@@ -35,19 +34,12 @@ export function RouterSweep() {
     }),
     [v.replicas, v.loadThreshold, v.seed],
   );
-  const key = JSON.stringify(args);
-  const [stream, setStream] = useState<{ key: string; points: SweepPoint[] }>({ key: '', points: [] });
-  const onFrame = useCallback(
-    (p: SweepPoint) =>
-      setStream((s) => (s.key === key ? { key, points: [...s.points, p] } : { key, points: [p] })),
-    [key],
-  );
-  const sim = useSimulation('routerSweep', args, onFrame);
+  const sim = useStreamingSimulation('routerSweep', args);
   // While a newer sweep runs, draw its points as they stream in; otherwise the finished result.
   const result = sim.result;
   const points = useMemo(
-    () => (sim.stale && stream.key === key && stream.points.length ? stream.points : (result?.points ?? [])),
-    [sim.stale, stream, key, result],
+    () => (sim.stale && sim.frames.length ? sim.frames : (result?.points ?? [])),
+    [sim.stale, sim.frames, result],
   );
 
   const byPolicy = useMemo(

@@ -70,3 +70,27 @@ export function useSimulation<M extends MethodName>(
   const status: SimStatus = error ? 'error' : lastResult !== null ? 'ready' : 'loading';
   return { status, result: lastResult, error, stale: running && lastResult !== null, retry };
 }
+
+const NO_FRAMES: never[] = [];
+
+/**
+ * useSimulation for runs that stream their results (a sweep's points, a grid's cells): also returns the
+ * frames received so far for the current arguments; frames of superseded arguments are dropped.
+ */
+export function useStreamingSimulation<M extends MethodName>(
+  method: M,
+  args: MethodArgs<M> | null,
+): SimulationState<MethodResult<M>> & { frames: MethodFrame<M>[] } {
+  const key = args === null ? null : JSON.stringify(args);
+  const [streamed, setStreamed] = useState<{ key: string | null; frames: MethodFrame<M>[] }>({
+    key: null,
+    frames: [],
+  });
+  const onFrame = useCallback(
+    (f: MethodFrame<M>) =>
+      setStreamed((s) => (s.key === key ? { key, frames: [...s.frames, f] } : { key, frames: [f] })),
+    [key],
+  );
+  const sim = useSimulation(method, args, onFrame);
+  return { ...sim, frames: streamed.key === key ? streamed.frames : NO_FRAMES };
+}

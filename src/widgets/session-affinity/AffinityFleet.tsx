@@ -4,10 +4,10 @@
  * s + (h₁ − s)/R beside it) and p90 TTFT. Computed in the worker (affinitySweep, the fleet simulator), point
  * by point: the points stream in while the sweep runs.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import {
@@ -19,7 +19,6 @@ import {
   formatTokens,
 } from '../../lib/format';
 import { oneOverRModel, SWEEP_REPLICAS } from '../../sim/affinityModel';
-import type { SweepPoint } from '../../sim/affinity';
 import type { AffinitySweepRequest } from '../../worker/affinityMethods';
 import { AFFINITY_FLEET_ID, affinityFleetSchema } from './schema';
 import './session-affinity.css';
@@ -41,22 +40,14 @@ export function AffinityFleet() {
     }),
     [v.model, v.accelerator, v.gpus, v.agentsPerReplica, v.routing, v.seed],
   );
-  const key = JSON.stringify(args);
-  // Points streamed by the run in flight (for the arguments they belong to).
-  const [streamed, setStreamed] = useState<{ key: string; points: SweepPoint[] }>({ key: '', points: [] });
-  const onFrame = useCallback(
-    (p: SweepPoint) =>
-      setStreamed((s) => (s.key === key ? { key, points: [...s.points, p] } : { key, points: [p] })),
-    [key],
-  );
-  const sim = useSimulation('affinitySweep', args, onFrame);
+  const sim = useStreamingSimulation('affinitySweep', args);
   const r = sim.result;
   const final = r && !sim.stale ? r.points : null;
   // While a newer sweep streams, draw its points as they come; otherwise the last finished sweep.
   const points = useMemo(() => {
-    const partial = streamed.key === key ? streamed.points : [];
+    const partial = sim.frames;
     return final ?? (partial.length ? partial : (r?.points ?? []));
-  }, [final, streamed, key, r]);
+  }, [final, sim.frames, r]);
   const running = sim.stale || !final;
 
   const byPolicy = useMemo(() => {

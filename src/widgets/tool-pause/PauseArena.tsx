@@ -5,11 +5,11 @@
  * KV sits over time, stacked by the state of its session; the others stream in behind it, into the trade-off
  * chart (idle HBM against resume TTFT) and the comparison table. Computed in the worker (pauseArena).
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
@@ -52,17 +52,10 @@ export function PauseArena() {
   const params = useWidgetParams(PAUSE_ARENA_ID, pauseArenaSchema);
   const v = params.values;
   const args = useMemo(() => arenaArgs(v), [v]);
-  const key = JSON.stringify(args);
-  const [streamed, setStreamed] = useState<{ key: string; runs: PauseRun[] }>({ key: '', runs: [] });
-  const onFrame = useCallback(
-    (run: PauseRun) =>
-      setStreamed((s) => (s.key === key ? { key, runs: [...s.runs, run] } : { key, runs: [run] })),
-    [key],
-  );
-  const sim = useSimulation('pauseArena', args, onFrame);
+  const sim = useStreamingSimulation('pauseArena', args);
   const r = sim.result;
   const final = r && !sim.stale ? r : null;
-  const partial = streamed.key === key ? streamed.runs : [];
+  const partial = sim.frames;
   const runs: PauseRun[] = final ? final.runs : partial.length ? partial : (r?.runs ?? []);
   const byPolicy = new Map(runs.map((x) => [x.summary.policy, x]));
   const selected = byPolicy.get(args.policy) ?? (final ? final.selected : null) ?? r?.selected ?? null;
