@@ -31,9 +31,19 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'Math', property: 'random', message: 'Use the seeded Rng from src/sim/rng.ts.' },
+        { object: 'Math', property: 'random', message: 'Use the seeded Rng from src/sim/engine/rng.ts.' },
       ],
       'no-restricted-globals': ['error', 'window', 'document', 'localStorage'],
+    },
+  },
+  {
+    // Layering: the engine (catalog, cost, kvcache, trace, fleet) never reaches up into the per-lesson models.
+    files: ['src/sim/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/lessons/**', '**/lessons'], message: 'src/sim/engine must not import src/sim/lessons.' }] },
+      ],
     },
   },
 );

@@ -4,8 +4,8 @@
  * Scales the scenario's arrival rate with the replica count (same load per replica) and prints one JSON line.
  */
 import { readFileSync } from 'node:fs';
-import { runScenarioSync } from '../src/sim/fleet/run';
-import type { Scenario, SessionsWorkload } from '../src/sim/fleet/scenario';
+import { runScenarioSync } from '../src/sim/engine/fleet/run';
+import type { Scenario, SessionsWorkload } from '../src/sim/engine/fleet/scenario';
 
 const [file, sessionsArg, replicasArg] = process.argv.slice(2);
 const sc = JSON.parse(readFileSync(file, 'utf8')) as Scenario;

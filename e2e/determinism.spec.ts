@@ -3,7 +3,7 @@
  * (this test's process) and in the browser's simulation worker.
  */
 import { readFileSync } from 'node:fs';
-import { runScenarioSync } from '../src/sim/fleet/run';
+import { runScenarioSync } from '../src/sim/engine/fleet/run';
 import { expect, test } from './fixtures';
 
 for (const file of ['scenarios/routers/8x-cache-aware.json', 'scenarios/chat-vs-agent-1-replica.json']) {

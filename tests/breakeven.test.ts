@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { resolveAccelerator, resolveModel } from '../src/sim/catalog/index';
-import type { AcceleratorSpec } from '../src/sim/catalog/accelerators';
-import type { ModelSpec } from '../src/sim/catalog/models';
+import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/index';
+import type { AcceleratorSpec } from '../src/sim/engine/catalog/accelerators';
+import type { ModelSpec } from '../src/sim/engine/catalog/models';
 import {
   breakEven,
   lambertW0FromLog,
@@ -12,8 +12,8 @@ import {
   recomputeTime,
   reloadTime,
   type ReloadPath,
-} from '../src/sim/breakeven';
-import { defaultHardware, prefillCost, type HardwareConfig } from '../src/sim/cost';
+} from '../src/sim/engine/breakeven';
+import { defaultHardware, prefillCost, type HardwareConfig } from '../src/sim/engine/cost';
 
 const llama70 = resolveModel('llama-3.1-70b');
 const hw8 = defaultHardware(resolveAccelerator('h100-sxm'), 8);

@@ -10,11 +10,11 @@ import {
   resolveLink,
   resolveModel,
   resolveNode,
-} from '../src/sim/catalog/index';
-import { findLink } from '../src/sim/catalog/links';
-import { nodeTotals } from '../src/sim/catalog/nodes';
-import { kvBytesPerToken } from '../src/sim/catalog/models';
-import { weightSplit } from '../src/sim/cost';
+} from '../src/sim/engine/catalog/index';
+import { findLink } from '../src/sim/engine/catalog/links';
+import { nodeTotals } from '../src/sim/engine/catalog/nodes';
+import { kvBytesPerToken } from '../src/sim/engine/catalog/models';
+import { weightSplit } from '../src/sim/engine/cost';
 
 const GB = 1e9;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { resolveAccelerator, resolveModel } from '../src/sim/catalog/index';
-import type { ModelSpec } from '../src/sim/catalog/models';
+import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/index';
+import type { ModelSpec } from '../src/sim/engine/catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -17,7 +17,7 @@ import {
   weightBytesTouched,
   weightSplit,
   type HardwareConfig,
-} from '../src/sim/cost';
+} from '../src/sim/engine/cost';
 
 const llama70 = resolveModel('llama-3.1-70b');
 const h100 = resolveAccelerator('h100-sxm');

@@ -1,8 +1,8 @@
 /** Closed-form checks of the fleet simulator against the cost model. */
 import { describe, expect, it } from 'vitest';
-import { resolveModel, resolveAccelerator } from '../src/sim/catalog/index';
-import { decodeStepTime, defaultHardware, prefillTime } from '../src/sim/cost';
-import { runScenarioSync } from '../src/sim/fleet/run';
+import { resolveModel, resolveAccelerator } from '../src/sim/engine/catalog/index';
+import { decodeStepTime, defaultHardware, prefillTime } from '../src/sim/engine/cost';
+import { runScenarioSync } from '../src/sim/engine/fleet/run';
 import { agentClass, c, chatClass, scenario } from './fleet-helpers';
 
 const model = resolveModel('llama-3.1-8b');

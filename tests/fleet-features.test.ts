@@ -1,9 +1,9 @@
 /** Features of the fleet simulator, each on a small deterministic case. */
 import { describe, expect, it } from 'vitest';
-import { resolveAccelerator, resolveModel } from '../src/sim/catalog/index';
-import { decodeStepTime, defaultHardware, prefillTime } from '../src/sim/cost';
-import { runScenarioSync } from '../src/sim/fleet/run';
-import { validateScenario, type Scenario, type ToolPausePolicy } from '../src/sim/fleet/scenario';
+import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/index';
+import { decodeStepTime, defaultHardware, prefillTime } from '../src/sim/engine/cost';
+import { runScenarioSync } from '../src/sim/engine/fleet/run';
+import { validateScenario, type Scenario, type ToolPausePolicy } from '../src/sim/engine/fleet/scenario';
 import { agentClass, c, chatClass, scenario } from './fleet-helpers';
 
 const model = resolveModel('llama-3.1-8b');

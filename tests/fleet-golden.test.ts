@@ -3,8 +3,8 @@
  * (review it, then `npx vitest run tests/fleet-golden.test.ts -u`). Plus the orderings the routers exist for.
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTER_KINDS, type RouterConfig } from '../src/sim/fleet/router';
-import { runScenarioSync, type FleetMetrics } from '../src/sim/fleet/run';
+import { ROUTER_KINDS, type RouterConfig } from '../src/sim/engine/fleet/router';
+import { runScenarioSync, type FleetMetrics } from '../src/sim/engine/fleet/run';
 import { agentClass, c, scenario } from './fleet-helpers';
 
 function run(router: RouterConfig): FleetMetrics {

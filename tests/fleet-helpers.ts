@@ -1,6 +1,6 @@
 /** Small scenario builders shared by the fleet tests. */
-import type { Scenario } from '../src/sim/fleet/scenario';
-import type { AgentClass, ChatClass } from '../src/sim/fleet/workload';
+import type { Scenario } from '../src/sim/engine/fleet/scenario';
+import type { AgentClass, ChatClass } from '../src/sim/engine/fleet/workload';
 
 export const c = (value: number) => ({ kind: 'constant' as const, value });
 

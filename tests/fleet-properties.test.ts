@@ -1,12 +1,12 @@
 /** Property tests of the fleet simulator over random small scenarios (fast-check). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FleetSim } from '../src/sim/fleet/engine';
-import { EVENT_PRIORITY, EventQueue, type EventKind } from '../src/sim/fleet/events';
-import { frameToJson } from '../src/sim/fleet/frames';
-import { ROUTER_KINDS } from '../src/sim/fleet/router';
-import { runScenario, runScenarioSync } from '../src/sim/fleet/run';
-import type { Scenario, ToolPausePolicy } from '../src/sim/fleet/scenario';
+import type { FleetSim } from '../src/sim/engine/fleet/engine';
+import { EVENT_PRIORITY, EventQueue, type EventKind } from '../src/sim/engine/fleet/events';
+import { frameToJson } from '../src/sim/engine/fleet/frames';
+import { ROUTER_KINDS } from '../src/sim/engine/fleet/router';
+import { runScenario, runScenarioSync } from '../src/sim/engine/fleet/run';
+import type { Scenario, ToolPausePolicy } from '../src/sim/engine/fleet/scenario';
 import { agentClass, c, chatClass, scenario } from './fleet-helpers';
 
 const pauses: ToolPausePolicy[] = [

@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScenarioSync, type FleetMetrics } from '../src/sim/fleet/run';
-import { validateScenario, type Scenario } from '../src/sim/fleet/scenario';
+import { runScenarioSync, type FleetMetrics } from '../src/sim/engine/fleet/run';
+import { validateScenario, type Scenario } from '../src/sim/engine/fleet/scenario';
 
 const DIR = resolve(__dirname, '../scenarios');
 

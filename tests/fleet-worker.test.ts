@@ -1,6 +1,6 @@
 /** The fleet simulator through the worker method: frames with backpressure, cancellation, clear errors. */
 import { describe, expect, it } from 'vitest';
-import type { FleetFrame } from '../src/sim/fleet/frames';
+import type { FleetFrame } from '../src/sim/engine/fleet/frames';
 import { JobCancelled, directContext, type JobContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 import { agentClass, scenario } from './fleet-helpers';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findAccelerator } from '../src/sim/catalog/accelerators';
-import { findModel, kvBytesPerToken, MODELS } from '../src/sim/catalog/models';
-import { computeFootprint } from '../src/sim/footprint';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { findModel, kvBytesPerToken, MODELS } from '../src/sim/engine/catalog/models';
+import { computeFootprint } from '../src/sim/engine/footprint';
 import { methods } from '../src/worker/methods';
 
 const model = (id: string) => findModel(id)!;

@@ -4,7 +4,7 @@
  * turn of an agent session loses (block size − prompt mod block size) tokens of reuse, cumulatively.
  */
 import { describe, expect, it } from 'vitest';
-import { KvCache, segmentBlockHashes } from '../src/sim/kvcache';
+import { KvCache, segmentBlockHashes } from '../src/sim/engine/kvcache';
 
 const B = 16;
 

@@ -13,8 +13,8 @@ import {
   transferTimeS,
   type KvCacheConfig,
   type TierConfig,
-} from '../src/sim/kvcache';
-import { findModel } from '../src/sim/catalog/models';
+} from '../src/sim/engine/kvcache';
+import { findModel } from '../src/sim/engine/catalog/models';
 
 const B = 16;
 const BPB = 1e6; // 1 MB per block keeps the arithmetic readable

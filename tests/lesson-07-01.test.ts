@@ -16,16 +16,16 @@ import {
   workloadTable,
   type GeneratedWorkload,
   type TrajectoryTurn,
-} from '../src/sim/agentWorkload';
-import { idealHitsPerRequest, sniffFormat, thin, trafficShape } from '../src/sim/trafficShape';
-import { idealHitRatio, mooncakeTable, nativeTable, readTraceTable, TraceError } from '../src/sim/trace';
+} from '../src/sim/lessons/agentWorkload';
+import { idealHitsPerRequest, sniffFormat, thin, trafficShape } from '../src/sim/lessons/trafficShape';
+import { idealHitRatio, mooncakeTable, nativeTable, readTraceTable, TraceError } from '../src/sim/engine/trace';
 import {
   MOONCAKE_CONVERSATION,
   MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO,
   MOONCAKE_TOOL_AGENT,
   publishedIoRatio,
-} from '../src/sim/catalog/traces';
-import { decodeStepTime, prefillTime } from '../src/sim/cost';
+} from '../src/sim/engine/catalog/traces';
+import { decodeStepTime, prefillTime } from '../src/sim/engine/cost';
 import { EXERCISE_TRACE } from '../src/widgets/traffic-shape/exerciseTrace';
 import { methods } from '../src/worker/methods';
 import { directContext } from '../src/worker/job';

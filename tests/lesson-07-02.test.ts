@@ -15,9 +15,9 @@ import {
   replayTrajectory,
   trajectoryPrompt,
   type SweepPoint,
-} from '../src/sim/affinity';
-import { resolveAccelerator, resolveModel } from '../src/sim/catalog/index';
-import { defaultHardware, perTokenPrefillTime, prefillTime } from '../src/sim/cost';
+} from '../src/sim/lessons/affinity';
+import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/index';
+import { defaultHardware, perTokenPrefillTime, prefillTime } from '../src/sim/engine/cost';
 import { directContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 

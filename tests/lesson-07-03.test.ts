@@ -1,11 +1,11 @@
 /**
- * Lesson 07.03 (cache-aware routing): the formulas of src/sim/routing/theory.ts against hand-computed values,
+ * Lesson 07.03 (cache-aware routing): the formulas of src/sim/lessons/routing/theory.ts against hand-computed values,
  * the per-request summaries of summary.ts on a hand-made table, and the lab runs (lab.ts) on the fleet
  * simulator: round-robin's warm-turn share follows 1/R, cache-aware routing beats it, runs replay by seed.
  */
 import { describe, expect, it } from 'vitest';
-import { findModel, kvBytesPerToken } from '../src/sim/catalog/models';
-import type { RequestTable } from '../src/sim/fleet/run';
+import { findModel, kvBytesPerToken } from '../src/sim/engine/catalog/models';
+import type { RequestTable } from '../src/sim/engine/fleet/run';
 import {
   affinityTurnHitRate,
   duplicatedPrefixBytes,
@@ -13,12 +13,12 @@ import {
   spreadTurnHitRate,
   replicaKvBlocks,
   warmTurnProbability,
-} from '../src/sim/routing/theory';
-import { findAccelerator } from '../src/sim/catalog/accelerators';
-import { weightBytes } from '../src/sim/catalog/models';
-import { resolveScenario } from '../src/sim/fleet/scenario';
-import { capacityAtSlo, frameAt, requestRows, summarizeRows } from '../src/sim/routing/summary';
-import { LAB_SHARED_TOKENS } from '../src/sim/routing/constants';
+} from '../src/sim/lessons/routing/theory';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { weightBytes } from '../src/sim/engine/catalog/models';
+import { resolveScenario } from '../src/sim/engine/fleet/scenario';
+import { capacityAtSlo, frameAt, requestRows, summarizeRows } from '../src/sim/lessons/routing/summary';
+import { LAB_SHARED_TOKENS } from '../src/sim/lessons/routing/constants';
 import {
   LAB_BLOCK_SIZE,
   LAB_SYSTEM_TOKENS,
@@ -32,8 +32,8 @@ import {
   sharedPrefixHashes,
   ROUTER_POLICIES,
   type LabFleet,
-} from '../src/sim/routing/lab';
-import { validateScenario } from '../src/sim/fleet/scenario';
+} from '../src/sim/lessons/routing/lab';
+import { validateScenario } from '../src/sim/engine/fleet/scenario';
 import { routerMethods } from '../src/worker/routerMethods';
 import { directContext } from '../src/worker/job';
 

@@ -3,7 +3,7 @@
  * figures (DGX H100 node, Llama 3.1 70B), the placement of N agents, the worker methods and the prose figures.
  */
 import { describe, expect, it } from 'vitest';
-import { memoryLadder, pathTime, placeAgents, type LadderInput } from '../src/sim/memoryLadder';
+import { memoryLadder, pathTime, placeAgents, type LadderInput } from '../src/sim/lessons/memoryLadder';
 import {
   contextsPerModel,
   hierarchyFigures,
@@ -20,10 +20,10 @@ import {
 } from '../src/widgets/memory-ladder/schema';
 import { figureText, TIER_METRIC_KEYS, WHOLE_METRIC_KEYS } from '../src/widgets/memory-ladder/figures';
 import { placementText } from '../src/widgets/memory-ladder/MemoryLadder';
-import { findModel, kvBytesPerToken } from '../src/sim/catalog/models';
-import { findAccelerator } from '../src/sim/catalog/accelerators';
-import { findLink } from '../src/sim/catalog/links';
-import { findNode } from '../src/sim/catalog/nodes';
+import { findModel, kvBytesPerToken } from '../src/sim/engine/catalog/models';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { findLink } from '../src/sim/engine/catalog/links';
+import { findNode } from '../src/sim/engine/catalog/nodes';
 
 const rel = (a: number, b: number) => Math.abs(a / b - 1);
 

@@ -16,10 +16,10 @@ import {
   type ReloadRecomputeRequest,
 } from '../src/worker/offloadMethods';
 import { methods } from '../src/worker/methods';
-import { findModel } from '../src/sim/catalog/models';
-import { findAccelerator } from '../src/sim/catalog/accelerators';
-import { defaultHardware } from '../src/sim/cost';
-import { minLinkBandwidth } from '../src/sim/breakeven';
+import { findModel } from '../src/sim/engine/catalog/models';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { defaultHardware } from '../src/sim/engine/cost';
+import { minLinkBandwidth } from '../src/sim/engine/breakeven';
 import { breakevenCommand } from '../cli/commands/breakeven';
 import { parseArgs } from '../cli/args';
 import {

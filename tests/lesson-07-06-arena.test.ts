@@ -4,7 +4,7 @@
  * effects the lesson teaches.
  */
 import { describe, expect, it } from 'vitest';
-import type { RequestTable } from '../src/sim/fleet/run';
+import type { RequestTable } from '../src/sim/engine/fleet/run';
 import {
   pauseScenario,
   resumeStats,
@@ -12,11 +12,11 @@ import {
   toolPausePolicy,
   type PauseArenaArgs,
   type PauseRun,
-} from '../src/sim/pauseLab';
-import { validateScenario } from '../src/sim/fleet/scenario';
-import { PAUSE_POLICIES } from '../src/sim/pauseLabSetup';
-import { cdf } from '../src/sim/toolLatency';
-import { TOOL_LATENCY_PRESETS } from '../src/sim/fleet/dist';
+} from '../src/sim/lessons/pauseLab';
+import { validateScenario } from '../src/sim/engine/fleet/scenario';
+import { PAUSE_POLICIES } from '../src/sim/lessons/pauseLabSetup';
+import { cdf } from '../src/sim/lessons/toolLatency';
+import { TOOL_LATENCY_PRESETS } from '../src/sim/engine/fleet/dist';
 import { directContext, type JobContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 

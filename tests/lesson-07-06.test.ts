@@ -3,8 +3,8 @@
  * hand-computed values and checked against the simulator's own sampler.
  */
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../src/sim/rng';
-import { sample, TOOL_LATENCY_PRESETS, type Dist } from '../src/sim/fleet/dist';
+import { createRng } from '../src/sim/engine/rng';
+import { sample, TOOL_LATENCY_PRESETS, type Dist } from '../src/sim/engine/fleet/dist';
 import {
   cdf,
   endsWithin,
@@ -19,10 +19,10 @@ import {
   resolveToolLatency,
   timeShare,
   ttlCost,
-} from '../src/sim/toolLatency';
-import { labReplica, pauseCosts } from '../src/sim/pauseCosts';
-import { resolveModel, resolveAccelerator } from '../src/sim/catalog/index';
-import { defaultHardware, prefillTime } from '../src/sim/cost';
+} from '../src/sim/lessons/toolLatency';
+import { labReplica, pauseCosts } from '../src/sim/lessons/pauseCosts';
+import { resolveModel, resolveAccelerator } from '../src/sim/engine/catalog/index';
+import { defaultHardware, prefillTime } from '../src/sim/engine/cost';
 
 const Z90 = 1.2815515655446004;
 

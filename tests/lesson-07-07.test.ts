@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { methods } from '../src/worker/methods';
-import { AGENT_TOOLS } from '../src/sim/tools/agentTools';
+import { AGENT_TOOLS } from '../src/sim/lessons/tools/agentTools';
 import {
   layoutPrompt,
   lineColumn,
@@ -14,7 +14,7 @@ import {
   sessionToolCost,
   simulateLayout,
   type LayoutSetup,
-} from '../src/sim/toolSchema';
+} from '../src/sim/lessons/toolSchema';
 import { countTokens } from '../src/worker/schemaMethods';
 
 const TAX_DEFAULTS = {
@@ -237,7 +237,7 @@ describe('the lesson defaults (worker method)', () => {
 
 describe('cumulative series of the tool block', () => {
   it('ends at the session totals', async () => {
-    const { sessionToolSeries } = await import('../src/sim/toolSchema');
+    const { sessionToolSeries } = await import('../src/sim/lessons/toolSchema');
     const price = { inputPerMTok: 3, writeMultiplier: 1.25, readMultiplier: 0.1 };
     const s = sessionToolSeries(10_000, 20, 5, price);
     const c = sessionToolCost(10_000, 20, 5, price);

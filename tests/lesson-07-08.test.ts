@@ -7,15 +7,15 @@ import {
   pCleanSession,
   pValid,
   toyDistribution,
-} from '../src/sim/grammar/slip';
-import { prepareSchema, SchemaError } from '../src/sim/grammar/schema';
+} from '../src/sim/lessons/grammar/slip';
+import { prepareSchema, SchemaError } from '../src/sim/lessons/grammar/schema';
 import {
   buildByteLevelVocab,
   bytesToUnicodeTable,
   countAllowed,
   isAllowed,
   sampleAllowed,
-} from '../src/sim/grammar/vocab';
+} from '../src/sim/lessons/grammar/vocab';
 import { engineReason } from '../src/worker/grammarConsole';
 
 describe('p_valid = (1 − ε)^N', () => {

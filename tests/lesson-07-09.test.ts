@@ -1,6 +1,6 @@
 /** Lesson 07.09: tail masks per second, the compile-time quantiles of the MaskBench presets, the added-TTFT quantile, the schema families. */
 import { describe, expect, it } from 'vitest';
-import { addedTtftQuantileS, compileQuantileS, tailMasksPerSecond } from '../src/sim/grammar/cost';
+import { addedTtftQuantileS, compileQuantileS, tailMasksPerSecond } from '../src/sim/lessons/grammar/cost';
 import {
   boundedDocument,
   boundedSchema,
@@ -8,7 +8,7 @@ import {
   toolName,
   toolsDocument,
   toolsSchema,
-} from '../src/sim/grammar/costSchemas';
+} from '../src/sim/lessons/grammar/costSchemas';
 
 describe('lesson 07.09 arithmetic', () => {
   it('p99 masks per second: batch 100, 20 ms step → 50 per second (MaskBench README)', () => {
@@ -50,8 +50,8 @@ describe('lesson 07.09 arithmetic', () => {
 
 describe('the grammar-cache scenario on the fleet simulator', () => {
   it('with 4 schemas and a cache, p99 TTFT is far below the no-cache run; one-shot schemas compile almost every turn', async () => {
-    const { runScenarioSync } = await import('../src/sim/fleet/run');
-    const { grammarCacheScenario } = await import('../src/sim/grammar/cacheScenario');
+    const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
+    const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
     const run = (schemas: number, cacheCapacity: number) =>
       runScenarioSync(grammarCacheScenario({ preset: 'xgrammar', schemas, cacheCapacity, seed: 1 }), {
         includeSeries: false,

@@ -4,9 +4,9 @@
  * timeline checked against the fleet simulator on the same setup.
  */
 import { describe, expect, it } from 'vitest';
-import { findModel } from '../src/sim/catalog/models';
-import { findAccelerator } from '../src/sim/catalog/accelerators';
-import { defaultHardware, iterationCost, prefillCost } from '../src/sim/cost';
+import { findModel } from '../src/sim/engine/catalog/models';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { defaultHardware, iterationCost, prefillCost } from '../src/sim/engine/cost';
 import {
   chunkGrid,
   chunkPoint,
@@ -17,9 +17,9 @@ import {
   prefillTimeline,
   speedupToMatch,
   turnPrefill,
-} from '../src/sim/longPrefill';
-import { runScenarioSync } from '../src/sim/fleet/run';
-import type { Scenario } from '../src/sim/fleet/scenario';
+} from '../src/sim/lessons/longPrefill';
+import { runScenarioSync } from '../src/sim/engine/fleet/run';
+import type { Scenario } from '../src/sim/engine/fleet/scenario';
 
 const rel = (a: number, b: number) => Math.abs(a / b - 1);
 

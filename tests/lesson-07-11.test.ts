@@ -14,12 +14,12 @@ import {
   type Edit,
   type PaybackParams,
   type Prices,
-} from '../src/sim/compaction';
+} from '../src/sim/lessons/compaction';
 import { compactionEdit, compactionPayback } from '../src/worker/compactionMethods';
 import { methods } from '../src/worker/methods';
-import { findModel } from '../src/sim/catalog/models';
-import { findAccelerator } from '../src/sim/catalog/accelerators';
-import { defaultHardware, prefillTime } from '../src/sim/cost';
+import { findModel } from '../src/sim/engine/catalog/models';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { defaultHardware, prefillTime } from '../src/sim/engine/cost';
 
 const SHAPE = {
   systemTokens: 2000,
@@ -192,7 +192,7 @@ describe('the lesson quotes the widgets', () => {
 
 describe('the fleet simulator agrees', () => {
   it('after a compaction and without one, the next turn hits what cacheAfterEdit says', async () => {
-    const { runScenarioSync } = await import('../src/sim/fleet/run');
+    const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
     const { agentClass, c, scenario } = await import('./fleet-helpers');
     const reused = (compaction?: { thresholdTokens: number; summaryTokens: number }) =>
       runScenarioSync(

@@ -12,10 +12,10 @@ import {
   replicasPerNode,
   sessionCost,
   sessionsPerHour,
-} from '../src/sim/economics';
-import { econScenario, runEconPoint, searchCapacity, sweepConcurrency } from '../src/sim/economicsLab';
-import { validateScenario } from '../src/sim/fleet/scenario';
-import { findNode } from '../src/sim/catalog/nodes';
+} from '../src/sim/lessons/economics';
+import { econScenario, runEconPoint, searchCapacity, sweepConcurrency } from '../src/sim/lessons/economicsLab';
+import { validateScenario } from '../src/sim/engine/fleet/scenario';
+import { findNode } from '../src/sim/engine/catalog/nodes';
 import { directContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createRng } from '../src/sim/rng';
+import { createRng } from '../src/sim/engine/rng';
 
 describe('createRng', () => {
   it('replays the same stream for the same seed', () => {

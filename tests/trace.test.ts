@@ -16,8 +16,8 @@ import {
   summarize,
   TraceError,
   traceStats,
-} from '../src/sim/trace';
-import { KvCache, segmentBlockHashes } from '../src/sim/kvcache';
+} from '../src/sim/engine/trace';
+import { KvCache, segmentBlockHashes } from '../src/sim/engine/kvcache';
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');

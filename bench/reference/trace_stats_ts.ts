@@ -6,7 +6,7 @@
  * usage: tsx bench/reference/trace_stats_ts.ts <trace.jsonl> [capacity ...]
  */
 import { readFileSync } from 'node:fs';
-import { mooncakeTable, traceStats } from '../../src/sim/trace';
+import { mooncakeTable, traceStats } from '../../src/sim/engine/trace';
 
 const [path, ...caps] = process.argv.slice(2);
 const t0 = performance.now();

@@ -1,6 +1,6 @@
-import { ACCELERATORS } from '../../src/sim/catalog/accelerators';
-import { MODELS } from '../../src/sim/catalog/models';
-import { computeFootprint } from '../../src/sim/footprint';
+import { ACCELERATORS } from '../../src/sim/engine/catalog/accelerators';
+import { MODELS } from '../../src/sim/engine/catalog/models';
+import { computeFootprint } from '../../src/sim/engine/footprint';
 import { timeRuns } from '../util';
 import type { BenchSuite } from './index';
 

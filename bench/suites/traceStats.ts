@@ -20,8 +20,8 @@ import {
   traceStats,
   type RequestTable,
   type TraceStats,
-} from '../../src/sim/trace';
-import { KvCache, KvPool, type TierConfig } from '../../src/sim/kvcache';
+} from '../../src/sim/engine/trace';
+import { KvCache, KvPool, type TierConfig } from '../../src/sim/engine/kvcache';
 import { median, mib } from '../util';
 import type { BenchSuite } from './index';
 

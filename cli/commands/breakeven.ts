@@ -5,9 +5,9 @@ import {
   resolveAccelerator,
   resolveLink,
   resolveModel,
-} from '../../src/sim/catalog/index';
-import { ACCELERATORS, type AcceleratorSpec } from '../../src/sim/catalog/accelerators';
-import { LINKS, type LinkSpec } from '../../src/sim/catalog/links';
+} from '../../src/sim/engine/catalog/index';
+import { ACCELERATORS, type AcceleratorSpec } from '../../src/sim/engine/catalog/accelerators';
+import { LINKS, type LinkSpec } from '../../src/sim/engine/catalog/links';
 import {
   DTYPE_BYTES,
   DTYPES,
@@ -16,9 +16,9 @@ import {
   weightBytes,
   type Dtype,
   type ModelSpec,
-} from '../../src/sim/catalog/models';
-import { breakEven, minLinkBandwidth, recomputeTime, reloadTime } from '../../src/sim/breakeven';
-import { defaultHardware, peakFlops, prefillCost, type HardwareConfig } from '../../src/sim/cost';
+} from '../../src/sim/engine/catalog/models';
+import { breakEven, minLinkBandwidth, recomputeTime, reloadTime } from '../../src/sim/engine/breakeven';
+import { defaultHardware, peakFlops, prefillCost, type HardwareConfig } from '../../src/sim/engine/cost';
 import type { Command } from './index';
 
 const FLAGS = [
@@ -253,7 +253,7 @@ export const breakevenCommand: Command = {
       );
 
     const notes = [
-      `reload(p) = latency + p × kvBytesPerToken / bandwidth; recompute(p) = prefill of p tokens from scratch, max(FLOPs / (tp·peak·mfu), bytes / (tp·HBM·mbu)) (src/sim/cost.ts)`,
+      `reload(p) = latency + p × kvBytesPerToken / bandwidth; recompute(p) = prefill of p tokens from scratch, max(FLOPs / (tp·peak·mfu), bytes / (tp·HBM·mbu)) (src/sim/engine/cost.ts)`,
       link.kind === 'pcie' && linkCount === tp && tp > 1
         ? `each of the ${tp} GPUs loads its shard over its own ${link.name} (linkCount = tp); host-side limits (shared PCIe switch uplinks, CPU memory bandwidth) can lower this: set --link-count 1 for a single shared link`
         : `bandwidth = ${linkCount} × ${round(link.effectiveBandwidth / 1e9)} GB/s`,

@@ -1,8 +1,8 @@
 import { checkKnownFlags, stringFlag, UsageError, type ParsedArgs } from '../args';
-import { ACCELERATORS } from '../../src/sim/catalog/accelerators';
-import { LINKS } from '../../src/sim/catalog/links';
-import { DTYPES, kvBytesPerToken, MODELS, weightBytes } from '../../src/sim/catalog/models';
-import { NODES, nodeTotals } from '../../src/sim/catalog/nodes';
+import { ACCELERATORS } from '../../src/sim/engine/catalog/accelerators';
+import { LINKS } from '../../src/sim/engine/catalog/links';
+import { DTYPES, kvBytesPerToken, MODELS, weightBytes } from '../../src/sim/engine/catalog/models';
+import { NODES, nodeTotals } from '../../src/sim/engine/catalog/nodes';
 import type { Command } from './index';
 
 const KINDS = ['models', 'accelerators', 'links', 'nodes'] as const;

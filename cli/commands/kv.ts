@@ -1,5 +1,5 @@
 import { checkKnownFlags, stringFlag, UsageError, type ParsedArgs } from '../args';
-import { DTYPES, findModel, kvBytesPerToken, MODELS, type Dtype } from '../../src/sim/catalog/models';
+import { DTYPES, findModel, kvBytesPerToken, MODELS, type Dtype } from '../../src/sim/engine/catalog/models';
 import type { Command } from './index';
 
 export const kvCommand: Command = {

@@ -7,11 +7,11 @@
 import { createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
-import { frameToJson, type FleetFrame } from '../../src/sim/fleet/frames';
-import { runScenario } from '../../src/sim/fleet/run';
-import { ScenarioError, validateScenario, type Scenario } from '../../src/sim/fleet/scenario';
-import { TraceError } from '../../src/sim/trace';
-import { TraceLoadError } from '../../src/sim/fleet/trace';
+import { frameToJson, type FleetFrame } from '../../src/sim/engine/fleet/frames';
+import { runScenario } from '../../src/sim/engine/fleet/run';
+import { ScenarioError, validateScenario, type Scenario } from '../../src/sim/engine/fleet/scenario';
+import { TraceError } from '../../src/sim/engine/trace';
+import { TraceLoadError } from '../../src/sim/engine/fleet/trace';
 import type { Command } from './index';
 
 function readText(file: string, what: string): string {

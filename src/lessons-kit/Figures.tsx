@@ -2,7 +2,7 @@
  * Inline figures for lesson prose, computed from the catalogs so that prose and widgets never disagree.
  * Catalog look-ups are arithmetic on constants, not simulations, so they run on the main thread.
  */
-import { findModel, kvBytesPerToken, type Dtype } from '../sim/catalog/models';
+import { findModel, kvBytesPerToken, type Dtype } from '../sim/engine/catalog/models';
 import { formatBytes } from '../lib/format';
 
 export function KvBytesPerToken({ model, dtype = 'bf16' }: { model: string; dtype?: Dtype }) {

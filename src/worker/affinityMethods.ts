@@ -14,8 +14,8 @@ import {
   type RequestRouting,
   type SweepPoint,
   type TrajectoryShape,
-} from '../sim/affinity';
-import { CatalogError, resolveAccelerator, resolveModel, resolveNode } from '../sim/catalog/index';
+} from '../sim/lessons/affinity';
+import { CatalogError, resolveAccelerator, resolveModel, resolveNode } from '../sim/engine/catalog/index';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -23,8 +23,8 @@ import {
   effectiveFlops,
   perTokenPrefillTime,
   type HardwareConfig,
-} from '../sim/cost';
-import { ScenarioError } from '../sim/fleet/scenario';
+} from '../sim/engine/cost';
+import { ScenarioError } from '../sim/engine/fleet/scenario';
 import type { JobContext } from './job';
 
 export class AffinityRequestError extends Error {

@@ -1,7 +1,7 @@
 /**
  * Worker methods of lesson 07.11 (context compaction): what an edit does to the prefix cache of the next
  * request, and when a compaction pays back. Plain structured-cloneable arguments (catalog ids); every figure
- * comes from src/sim/compaction.ts, src/sim/kvcache/hash.ts and src/sim/cost.ts.
+ * comes from src/sim/lessons/compaction.ts, src/sim/engine/kvcache/hash.ts and src/sim/engine/cost.ts.
  */
 import {
   buildPrompt,
@@ -15,9 +15,9 @@ import {
   type PaybackResult,
   type Prices,
   type SessionShape,
-} from '../sim/compaction';
-import { CatalogError, resolveAccelerator, resolveModel } from '../sim/catalog/index';
-import { kvBytesPerToken } from '../sim/catalog/models';
+} from '../sim/lessons/compaction';
+import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
+import { kvBytesPerToken } from '../sim/engine/catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -25,7 +25,7 @@ import {
   effectiveFlops,
   prefillCost,
   type HardwareConfig,
-} from '../sim/cost';
+} from '../sim/engine/cost';
 
 export class CompactionRequestError extends Error {
   constructor(message: string) {

@@ -1,14 +1,14 @@
 /**
  * Worker methods of lesson 07.12 (agents per megawatt): the SLO sweep (one replica, concurrency by
  * concurrency, streamed) and the lever grid (router × idle-KV policy on a whole node, each cell the largest
- * concurrency meeting the SLOs, streamed cell by cell). Runs in src/sim/economicsLab.ts; the money and power
- * arithmetic (src/sim/economics.ts) is left to the caller, so changing a price never re-runs a simulation.
+ * concurrency meeting the SLOs, streamed cell by cell). Runs in src/sim/lessons/economicsLab.ts; the money and power
+ * arithmetic (src/sim/lessons/economics.ts) is left to the caller, so changing a price never re-runs a simulation.
  *
  * Runs are memoised by their arguments (the widgets and the lesson's inline figures ask for the same ones).
  */
-import type { ToolLatencyPreset } from '../sim/fleet/dist';
-import { TOOL_LATENCY_PRESETS } from '../sim/fleet/dist';
-import type { Slo } from '../sim/economics';
+import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
+import { TOOL_LATENCY_PRESETS } from '../sim/engine/fleet/dist';
+import type { Slo } from '../sim/lessons/economics';
 import {
   checkEconArgs,
   runEconPoint,
@@ -16,7 +16,7 @@ import {
   type CapacityResult,
   type EconPoint,
   type EconRunArgs,
-} from '../sim/economicsLab';
+} from '../sim/lessons/economicsLab';
 import {
   ECON_NODES,
   ECON_POLICIES,
@@ -26,7 +26,7 @@ import {
   type EconNodeId,
   type EconPolicyId,
   type EconRouterId,
-} from '../sim/economicsLabSetup';
+} from '../sim/lessons/economicsLabSetup';
 import { JobCancelled, type JobContext } from './job';
 
 export class EconRequestError extends Error {

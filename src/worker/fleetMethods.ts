@@ -1,14 +1,14 @@
 /**
- * The fleet simulator behind the worker: `runFleet` runs a scenario (src/sim/fleet, docs/scenarios.md),
+ * The fleet simulator behind the worker: `runFleet` runs a scenario (src/sim/engine/fleet, docs/scenarios.md),
  * streams its animation frames (transferred, not copied; each awaited, so a slow consumer slows the run rather
  * than piling frames up) and yields every few thousand events so a newer request can cancel it.
  */
 import * as Comlink from 'comlink';
-import { transferables, type FleetFrame } from '../sim/fleet/frames';
-import { runScenario, type FleetResult } from '../sim/fleet/run';
-import { ScenarioError, type Scenario } from '../sim/fleet/scenario';
-import { TraceLoadError } from '../sim/fleet/trace';
-import { TraceError } from '../sim/trace/errors';
+import { transferables, type FleetFrame } from '../sim/engine/fleet/frames';
+import { runScenario, type FleetResult } from '../sim/engine/fleet/run';
+import { ScenarioError, type Scenario } from '../sim/engine/fleet/scenario';
+import { TraceLoadError } from '../sim/engine/fleet/trace';
+import { TraceError } from '../sim/engine/trace/errors';
 import type { JobContext } from './job';
 
 export interface RunFleetRequest {

@@ -19,8 +19,8 @@ import {
   sampleAllowed,
   type RankEntry,
   type Vocab,
-} from '../sim/grammar/vocab';
-import { prepareSchema, SchemaError, type PreparedSchema } from '../sim/grammar/schema';
+} from '../sim/lessons/grammar/vocab';
+import { prepareSchema, SchemaError, type PreparedSchema } from '../sim/lessons/grammar/schema';
 
 type Xgr = typeof XGR;
 type TokenizerInfo = Awaited<ReturnType<Xgr['TokenizerInfo']['createTokenizerInfo']>>;

@@ -3,8 +3,8 @@
  * document, and the "asking nicely" sampler. The engine (XGrammar WASM + the o200k vocabulary) is imported
  * and set up lazily on the first call, so that importing methods.ts (in Node tests too) stays light.
  */
-import { askNicely, type AskNicelyRequest, type AskNicelyResult } from '../sim/grammar/slip';
-import { SchemaError } from '../sim/grammar/schema';
+import { askNicely, type AskNicelyRequest, type AskNicelyResult } from '../sim/lessons/grammar/slip';
+import { SchemaError } from '../sim/lessons/grammar/schema';
 import type { TraceResult } from './grammarEngine';
 import type { JobContext } from './job';
 import {
@@ -15,7 +15,7 @@ import {
   TOOL_COUNTS,
   toolsDocument,
   toolsSchema,
-} from '../sim/grammar/costSchemas';
+} from '../sim/lessons/grammar/costSchemas';
 
 export interface MaskTraceRequest {
   schema: string;

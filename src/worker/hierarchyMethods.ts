@@ -2,7 +2,7 @@
  * Worker methods of lesson 07.04 (the KV memory hierarchy): the memory ladder of one node for one model and
  * context length (capacity, bandwidth and latency of each tier's path into HBM, contexts held, reload time of one
  * context against its recompute time, where N agents wait), and the lesson's inline figures. Plain structured-
- * cloneable arguments (catalog ids); every figure comes from src/sim/memoryLadder.ts and the catalogs.
+ * cloneable arguments (catalog ids); every figure comes from src/sim/lessons/memoryLadder.ts and the catalogs.
  */
 import {
   CatalogError,
@@ -10,13 +10,13 @@ import {
   resolveLink,
   resolveModel,
   resolveNode,
-} from '../sim/catalog/index';
-import type { LinkSpec } from '../sim/catalog/links';
-import type { NodeSpec } from '../sim/catalog/nodes';
-import { effectiveFlops, effectiveMemBandwidth, prefillCost } from '../sim/cost';
-import { computeFootprint } from '../sim/footprint';
-import { ladderHardware, memoryLadder, type LadderResult } from '../sim/memoryLadder';
-import { DTYPE_BYTES, MODELS, type Dtype } from '../sim/catalog/models';
+} from '../sim/engine/catalog/index';
+import type { LinkSpec } from '../sim/engine/catalog/links';
+import type { NodeSpec } from '../sim/engine/catalog/nodes';
+import { effectiveFlops, effectiveMemBandwidth, prefillCost } from '../sim/engine/cost';
+import { computeFootprint } from '../sim/engine/footprint';
+import { ladderHardware, memoryLadder, type LadderResult } from '../sim/lessons/memoryLadder';
+import { DTYPE_BYTES, MODELS, type Dtype } from '../sim/engine/catalog/models';
 
 export class HierarchyRequestError extends Error {
   constructor(message: string) {

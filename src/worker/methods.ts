@@ -2,9 +2,9 @@
  * Every computation a widget can ask of the worker, by name. Each takes plain, structured-cloneable
  * arguments (ids rather than catalog objects) and returns plain data. Pure: importable in Node tests.
  */
-import { findAccelerator, ACCELERATORS } from '../sim/catalog/accelerators';
-import { findModel, MODELS, type Dtype } from '../sim/catalog/models';
-import { computeFootprint, type FootprintResult } from '../sim/footprint';
+import { findAccelerator, ACCELERATORS } from '../sim/engine/catalog/accelerators';
+import { findModel, MODELS, type Dtype } from '../sim/engine/catalog/models';
+import { computeFootprint, type FootprintResult } from '../sim/engine/footprint';
 import type { JobContext } from './job';
 import { workloadMethods } from './workloadMethods';
 import { routerMethods } from './routerMethods';

@@ -2,7 +2,7 @@
  * Worker methods of lesson 07.05 (KV offload and reload): reload time against recompute time over the prefix
  * lengths of one model, replica and link, with the break-even lengths; the minimum link bandwidth per model for
  * one prefix length; and the lesson's inline figures. Plain structured-cloneable arguments (catalog ids); every
- * figure comes from src/sim/breakeven.ts and src/sim/cost.ts.
+ * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
 import {
   breakEven,
@@ -12,16 +12,16 @@ import {
   reloadTime,
   type BreakEvenResult,
   type ReloadPath,
-} from '../sim/breakeven';
+} from '../sim/engine/breakeven';
 import {
   CatalogError,
   customLink,
   resolveAccelerator,
   resolveLink,
   resolveModel,
-} from '../sim/catalog/index';
-import { LINKS, type LinkKind, type LinkSpec } from '../sim/catalog/links';
-import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/catalog/models';
+} from '../sim/engine/catalog/index';
+import { LINKS, type LinkKind, type LinkSpec } from '../sim/engine/catalog/links';
+import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -32,7 +32,7 @@ import {
   prefillCost,
   weightBytesTouched,
   type HardwareConfig,
-} from '../sim/cost';
+} from '../sim/engine/cost';
 
 export class OffloadRequestError extends Error {
   constructor(message: string) {

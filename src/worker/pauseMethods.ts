@@ -1,15 +1,15 @@
 /**
  * Worker methods of lesson 07.06 (tool calls in the loop): the tool-latency distributions in closed form
- * (src/sim/toolLatency.ts, src/sim/pauseCosts.ts), and the pause-policy arena (src/sim/pauseLab.ts: the fleet
+ * (src/sim/lessons/toolLatency.ts, src/sim/lessons/pauseCosts.ts), and the pause-policy arena (src/sim/lessons/pauseLab.ts: the fleet
  * simulator under every policy, streamed policy by policy). Plain structured-cloneable arguments.
  *
  * The arena's runs are memoised by their arguments and shared between callers (the widget and the lesson's
  * inline figures ask for the same runs): a run goes on while any caller still waits for it, and stops at its
  * next checkpoint once every caller has been cancelled.
  */
-import { TOOL_LATENCY_MARKS, type PublishedMark } from '../sim/catalog/pauses';
-import { TOOL_LATENCY_PRESETS, type ToolLatencyPreset } from '../sim/fleet/dist';
-import { pauseCosts, type MissKind, type PauseCosts } from '../sim/pauseCosts';
+import { TOOL_LATENCY_MARKS, type PublishedMark } from '../sim/engine/catalog/pauses';
+import { TOOL_LATENCY_PRESETS, type ToolLatencyPreset } from '../sim/engine/fleet/dist';
+import { pauseCosts, type MissKind, type PauseCosts } from '../sim/lessons/pauseCosts';
 import {
   checkArenaArgs,
   pauseBytesPerBlock,
@@ -17,9 +17,9 @@ import {
   type PauseArenaArgs,
   type PauseRun,
   type PauseSummary,
-} from '../sim/pauseLab';
-import { PAUSE_POLICIES, TOOL_PRESET_LABELS, type PausePolicyId } from '../sim/pauseLabSetup';
-import { cdf, endsWithin, mean, quantile, timeShare } from '../sim/toolLatency';
+} from '../sim/lessons/pauseLab';
+import { PAUSE_POLICIES, TOOL_PRESET_LABELS, type PausePolicyId } from '../sim/lessons/pauseLabSetup';
+import { cdf, endsWithin, mean, quantile, timeShare } from '../sim/lessons/toolLatency';
 import { JobCancelled, type JobContext } from './job';
 
 export class PauseRequestError extends Error {

@@ -5,9 +5,9 @@
  * scenarios shipped with the fleet simulator. Plain structured-cloneable arguments (catalog ids); every figure
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
-import { CatalogError, resolveAccelerator, resolveModel } from '../sim/catalog/index';
-import { ACCELERATORS } from '../sim/catalog/accelerators';
-import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/catalog/models';
+import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
+import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
+import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -19,9 +19,9 @@ import {
   prefillCost,
   weightBytesTouched,
   type HardwareConfig,
-} from '../sim/cost';
-import { runScenario } from '../sim/fleet/run';
-import type { Scenario } from '../sim/fleet/scenario';
+} from '../sim/engine/cost';
+import { runScenario } from '../sim/engine/fleet/run';
+import type { Scenario } from '../sim/engine/fleet/scenario';
 import {
   chunkGrid,
   chunkPoint,
@@ -35,7 +35,7 @@ import {
   type PrefillSplit,
   type Timeline,
   type TimelineSetup,
-} from '../sim/longPrefill';
+} from '../sim/lessons/longPrefill';
 import noChunking from '../../scenarios/prefill/100k-no-chunking.json';
 import chunk2048 from '../../scenarios/prefill/100k-chunk-2048.json';
 import chunk512 from '../../scenarios/prefill/100k-chunk-512.json';

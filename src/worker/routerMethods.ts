@@ -1,5 +1,5 @@
 /**
- * Worker methods of lesson 07.03 (cache-aware routing): argument checks, then the runs in src/sim/routing/lab.ts.
+ * Worker methods of lesson 07.03 (cache-aware routing): argument checks, then the runs in src/sim/lessons/routing/lab.ts.
  * Kept apart from methods.ts so that file only lists them.
  */
 import {
@@ -17,7 +17,7 @@ import {
   type RouterSweepArgs,
   type SpreadPoint,
   type SweepPoint,
-} from '../sim/routing/lab';
+} from '../sim/lessons/routing/lab';
 import type { JobContext } from './job';
 
 class BadRouterRequest extends Error {

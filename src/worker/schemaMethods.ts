@@ -1,12 +1,12 @@
 /**
  * Worker methods of lesson 07.07 (the tool schema tax). Token counts come from a real tokenizer, gpt-tokenizer's
  * o200k_base, imported lazily on the first call (a 2 MB chunk that only the worker ever loads); the arithmetic
- * is src/sim/toolSchema.ts, prefill times src/sim/cost.ts.
+ * is src/sim/lessons/toolSchema.ts, prefill times src/sim/engine/cost.ts.
  */
-import { findAccelerator } from '../sim/catalog/accelerators';
-import { findModel } from '../sim/catalog/models';
-import { defaultHardware, prefillTime } from '../sim/cost';
-import { ADDED_TOOL, AGENT_TOOLS } from '../sim/tools/agentTools';
+import { findAccelerator } from '../sim/engine/catalog/accelerators';
+import { findModel } from '../sim/engine/catalog/models';
+import { defaultHardware, prefillTime } from '../sim/engine/cost';
+import { ADDED_TOOL, AGENT_TOOLS } from '../sim/lessons/tools/agentTools';
 import {
   LAYOUTS,
   parseToolDefinitions,
@@ -19,7 +19,7 @@ import {
   type ParseError,
   type SessionToolCost,
   type ToolFormat,
-} from '../sim/toolSchema';
+} from '../sim/lessons/toolSchema';
 
 export class SchemaRequestError extends Error {
   constructor(message: string) {

@@ -11,11 +11,11 @@ import {
   type AssumptionFigures,
   type Trajectory,
   type WorkloadMix,
-} from '../sim/agentWorkload';
-import type { ToolLatencyPreset } from '../sim/fleet/dist';
-import { trafficShape, sniffFormat, type TrafficShape } from '../sim/trafficShape';
-import { readTraceTable } from '../sim/trace/table';
-import { TraceError, type TraceIssue } from '../sim/trace/errors';
+} from '../sim/lessons/agentWorkload';
+import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
+import { trafficShape, sniffFormat, type TrafficShape } from '../sim/lessons/trafficShape';
+import { readTraceTable } from '../sim/engine/trace/table';
+import { TraceError, type TraceIssue } from '../sim/engine/trace/errors';
 import type { JobContext } from './job';
 import { MAX_TRACE_BYTES } from './traceLimits';
 

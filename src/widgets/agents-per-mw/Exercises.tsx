@@ -1,8 +1,8 @@
-/** 07.12's exercises: the answers come from the same cost model as the widgets (src/sim/economics.ts). */
+/** 07.12's exercises: the answers come from the same cost model as the widgets (src/sim/lessons/economics.ts). */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { formatNumber, formatPower } from '../../lib/format';
-import { findNode } from '../../sim/catalog/nodes';
-import { agentsPerMW, agentsPerNode, facilityWattsPerNode, sessionCost } from '../../sim/economics';
+import { findNode } from '../../sim/engine/catalog/nodes';
+import { agentsPerMW, agentsPerNode, facilityWattsPerNode, sessionCost } from '../../sim/lessons/economics';
 import { formatUSD } from './LeverGrid';
 
 const H100 = findNode('dgx-h100')!;

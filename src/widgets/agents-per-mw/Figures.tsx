@@ -6,8 +6,8 @@ import { useEffect, useState } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
-import { findNode } from '../../sim/catalog/nodes';
-import { ECON_TP, type EconPolicyId, type EconRouterId } from '../../sim/economicsLabSetup';
+import { findNode } from '../../sim/engine/catalog/nodes';
+import { ECON_TP, type EconPolicyId, type EconRouterId } from '../../sim/lessons/economicsLabSetup';
 import { sweepArgs, sweepSummary } from './SloSweep';
 import { formatUSD, gridArgs, priceCell } from './LeverGrid';
 import { leverGridSchema, sloSweepSchema } from './schema';
@@ -88,7 +88,7 @@ export function SweepFig({
     wallS: () => formatDuration(s.at?.sessionWallS ?? NaN, 2),
     tokPerGpu: () => formatNumber((s.at?.outputTokensPerS ?? NaN) / ECON_TP, 3),
   };
-  return <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/economicsLab.ts)" />;
+  return <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)" />;
 }
 
 /** The first point of the default sweep past the TTFT objective: where the wall is. */
@@ -133,7 +133,7 @@ export function LeverFig({
     prefillShare: () => formatPercent(cell.point.prefillShare, 2),
     energyShare: () => formatPercent(c.cost.energyUSD / c.cost.totalUSD, 2),
   };
-  return <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/economicsLab.ts)" />;
+  return <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)" />;
 }
 
 /** A node's maximum power from the catalog. */

@@ -1,8 +1,8 @@
 /**
  * Lesson 07.12, widget 2: the per-session cost model and its two levers. For every router (round-robin,
  * cache-aware) and idle-KV policy (hold, TTL then offload, evict), the fleet simulator finds the largest
- * concurrency per replica at which a whole node meets both SLOs (bisection, lab runs in src/sim/economicsLab.ts);
- * the cells stream in, the chosen one first. The money and power arithmetic (src/sim/economics.ts) runs here, so
+ * concurrency per replica at which a whole node meets both SLOs (bisection, lab runs in src/sim/lessons/economicsLab.ts);
+ * the cells stream in, the chosen one first. The money and power arithmetic (src/sim/lessons/economics.ts) runs here, so
  * prices and PUE re-price the runs without re-running them. Computed in the worker (leverGrid).
  */
 import { useMemo } from 'react';
@@ -12,9 +12,9 @@ import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
-import { findNode } from '../../sim/catalog/nodes';
-import { agentsPerMW, agentsPerNode, sessionCost, type SessionCost } from '../../sim/economics';
-import type { CapacityResult } from '../../sim/economicsLab';
+import { findNode } from '../../sim/engine/catalog/nodes';
+import { agentsPerMW, agentsPerNode, sessionCost, type SessionCost } from '../../sim/lessons/economics';
+import type { CapacityResult } from '../../sim/lessons/economicsLab';
 import {
   ECON_DURATION_S,
   ECON_POLICIES,
@@ -25,8 +25,8 @@ import {
   type EconNodeId,
   type EconPolicyId,
   type EconRouterId,
-} from '../../sim/economicsLabSetup';
-import { TOOL_PRESET_LABELS } from '../../sim/pauseLabSetup';
+} from '../../sim/lessons/economicsLabSetup';
+import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { LeverGridRequest } from '../../worker/economicsMethods';
 import { LEVER_GRID_ID, leverGridSchema } from './schema';
 import './agents-per-mw.css';

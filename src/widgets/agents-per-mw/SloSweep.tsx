@@ -13,17 +13,17 @@ import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
-import { findNode } from '../../sim/catalog/nodes';
-import { agentsPerMW, agentsPerNode, maxFeasible, replicasPerNode } from '../../sim/economics';
-import type { EconPoint } from '../../sim/economicsLab';
+import { findNode } from '../../sim/engine/catalog/nodes';
+import { agentsPerMW, agentsPerNode, maxFeasible, replicasPerNode } from '../../sim/lessons/economics';
+import type { EconPoint } from '../../sim/lessons/economicsLab';
 import {
   ECON_DURATION_S,
   ECON_POLICY_LABELS,
   ECON_TP,
   type EconNodeId,
   type EconPolicyId,
-} from '../../sim/economicsLabSetup';
-import { TOOL_PRESET_LABELS } from '../../sim/pauseLabSetup';
+} from '../../sim/lessons/economicsLabSetup';
+import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { SloSweepRequest } from '../../worker/economicsMethods';
 import { SLO_SWEEP_ID, sloSweepSchema } from './schema';
 import './agents-per-mw.css';

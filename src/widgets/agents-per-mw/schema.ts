@@ -11,8 +11,8 @@ import {
   ECON_ROUTERS,
   ECON_ROUTER_LABELS,
   ECON_TOOLS,
-} from '../../sim/economicsLabSetup';
-import { TOOL_PRESET_LABELS } from '../../sim/pauseLabSetup';
+} from '../../sim/lessons/economicsLabSetup';
+import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 
 export const SLO_SWEEP_ID = 'slo-sweep';
 export const LEVER_GRID_ID = 'cost-levers';
@@ -48,7 +48,7 @@ const node = {
   label: 'Node',
   default: 'dgx-h100',
   options: ECON_NODES.map((n) => ({ value: n, label: ECON_NODE_LABELS[n] })),
-  help: 'An 8-GPU node of the catalog (src/sim/catalog/nodes.ts), split into replicas of Qwen3-32B on 2 GPUs.',
+  help: 'An 8-GPU node of the catalog (src/sim/engine/catalog/nodes.ts), split into replicas of Qwen3-32B on 2 GPUs.',
 } as const;
 
 const tool = {
@@ -56,7 +56,7 @@ const tool = {
   label: 'Tools the agents call',
   default: 'coding-mix',
   options: ECON_TOOLS.map((t) => ({ value: t, label: TOOL_PRESET_LABELS[t] })),
-  help: 'How long a session waits between turns (log-normal fits, src/sim/fleet/dist.ts).',
+  help: 'How long a session waits between turns (log-normal fits, src/sim/engine/fleet/dist.ts).',
 } as const;
 
 const pue = {

@@ -21,8 +21,8 @@ import {
   formatPercent,
   formatRatio,
 } from '../../lib/format';
-import { POLICY_LABELS, type CacheViewKind, type RouterPolicy } from '../../sim/routing/constants';
-import { frameAt, summarizeRows } from '../../sim/routing/summary';
+import { POLICY_LABELS, type CacheViewKind, type RouterPolicy } from '../../sim/lessons/routing/constants';
+import { frameAt, summarizeRows } from '../../sim/lessons/routing/summary';
 import { RouterPicture } from './RouterPicture';
 import { ANIMATION_ARRIVAL_S, CACHE_ROUTER_ID, cacheRouterSchema } from './schema';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';

@@ -10,8 +10,8 @@ import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
-import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/routing/constants';
-import { warmTurnProbability } from '../../sim/routing/theory';
+import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/lessons/routing/constants';
+import { warmTurnProbability } from '../../sim/lessons/routing/theory';
 import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadSchema } from './schema';
 import './cache-router.css';
 

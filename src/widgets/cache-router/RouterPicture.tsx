@@ -6,9 +6,9 @@
 import { useMemo } from 'react';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { formatBytesDecimal, formatCount, formatPercent, formatTokens } from '../../lib/format';
-import type { RouterAnimationResult } from '../../sim/routing/lab';
-import { POLICY_LABELS } from '../../sim/routing/constants';
-import { frameAt } from '../../sim/routing/summary';
+import type { RouterAnimationResult } from '../../sim/lessons/routing/lab';
+import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
+import { frameAt } from '../../sim/lessons/routing/summary';
 import { sessionColor, sessionLabel, sessionPath, sessionShapeName } from './sessionStyle';
 
 /** Widest drawing in px; wider figures scale it up. */

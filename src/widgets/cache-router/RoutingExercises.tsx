@@ -1,17 +1,17 @@
 /**
- * 07.03's exercises. Answers come from the lesson's formulas (src/sim/routing/theory.ts) and the model catalog,
+ * 07.03's exercises. Answers come from the lesson's formulas (src/sim/lessons/routing/theory.ts) and the model catalog,
  * the same code the widgets and the prose figures use; nothing is typed in.
  */
 import { Exercise } from '../../lessons-kit/Exercise';
-import { findAccelerator } from '../../sim/catalog/accelerators';
-import { findModel, kvBytesPerToken, weightBytes } from '../../sim/catalog/models';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
+import { findModel, kvBytesPerToken, weightBytes } from '../../sim/engine/catalog/models';
 import {
   duplicatedPrefixBytes,
   replicaKvBlocks,
   replicasHoldingSession,
   spreadTurnHitRate,
   affinityTurnHitRate,
-} from '../../sim/routing/theory';
+} from '../../sim/lessons/routing/theory';
 import { formatBytesDecimal, formatNumber, formatPercent } from '../../lib/format';
 
 const TURN = { replicas: 4, sharedTokens: 5000, previousContextTokens: 30_000, promptTokens: 32_000 };

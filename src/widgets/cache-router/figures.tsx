@@ -4,8 +4,8 @@
  * table asks the worker.
  */
 import { useMemo } from 'react';
-import { findAccelerator } from '../../sim/catalog/accelerators';
-import { findModel, kvBytesPerToken, weightBytes } from '../../sim/catalog/models';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
+import { findModel, kvBytesPerToken, weightBytes } from '../../sim/engine/catalog/models';
 import {
   formatBytesDecimal,
   formatCount,
@@ -19,7 +19,7 @@ import {
   replicasHoldingSession,
   spreadTurnHitRate,
   affinityTurnHitRate,
-} from '../../sim/routing/theory';
+} from '../../sim/lessons/routing/theory';
 import {
   LAB_ACCELERATOR,
   LAB_BLOCK_SIZE,
@@ -27,7 +27,7 @@ import {
   LAB_TP,
   POLICY_LABELS,
   ROUTER_POLICIES,
-} from '../../sim/routing/constants';
+} from '../../sim/lessons/routing/constants';
 import { useSimulation } from '../kit/useSimulation';
 import './cache-router.css';
 

@@ -1,6 +1,6 @@
 import type { ParamSchema } from '../../state/paramSchema';
 import { formatDuration, formatNumber } from '../../lib/format';
-import { POLICY_LABELS, ROUTER_POLICIES } from '../../sim/routing/constants';
+import { POLICY_LABELS, ROUTER_POLICIES } from '../../sim/lessons/routing/constants';
 
 export const CACHE_ROUTER_ID = 'cache-router';
 export const ROUTER_SWEEP_ID = 'router-sweep';

@@ -2,7 +2,7 @@
  * "Edit the prompt, watch the cache" (lesson 07.11): an agent's prompt drawn as its segments (system, tools,
  * task, the turns, the latest tool result), before and after an edit; under each, which tokens the prefix cache
  * still serves and which must be prefilled again. The cache lookup walks the edited prompt's chained block hashes
- * (src/sim/kvcache/hash.ts) in the worker (method compactionEdit); the re-prefill is priced by src/sim/cost.ts.
+ * (src/sim/engine/kvcache/hash.ts) in the worker (method compactionEdit); the re-prefill is priced by src/sim/engine/cost.ts.
  */
 import { useMemo } from 'react';
 import { scaleLinear } from 'd3';
@@ -20,7 +20,7 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import type { DrawnSeg, SegKind } from '../../sim/compaction';
+import type { DrawnSeg, SegKind } from '../../sim/lessons/compaction';
 import type { EditResult } from '../../worker/compactionMethods';
 import { EDIT_CONTROLS, EDIT_ID, editArgs, editSchema } from './schema';
 import './context-compaction.css';

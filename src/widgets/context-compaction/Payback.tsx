@@ -1,8 +1,8 @@
 /**
  * "When does compaction pay back?" (lesson 07.11): over the rest of a session, the cumulative cost of never
  * compacting, of summarising at a threshold and of pruning old tool results, in dollars (API prices with cache
- * multipliers), prefill GPU time (src/sim/cost.ts) or prefilled tokens; the break-even turns marked. Computed by
- * src/sim/compaction.ts in the worker (method compactionPayback).
+ * multipliers), prefill GPU time (src/sim/engine/cost.ts) or prefilled tokens; the break-even turns marked. Computed by
+ * src/sim/lessons/compaction.ts in the worker (method compactionPayback).
  */
 import { useMemo } from 'react';
 import { LineChart, type LineSeries, type Marker } from '../kit/charts';
@@ -11,7 +11,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatCount, formatDuration, formatFlops, formatNumber, formatTokens } from '../../lib/format';
-import { cumulative, type Metric, type Policy } from '../../sim/compaction';
+import { cumulative, type Metric, type Policy } from '../../sim/lessons/compaction';
 import type { PaybackResponse } from '../../worker/compactionMethods';
 import { money, PAYBACK_ID, paybackArgs, paybackSchema } from './schema';
 

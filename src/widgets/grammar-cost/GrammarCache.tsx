@@ -1,5 +1,5 @@
 /**
- * "A grammar cache and the TTFT tail" (lesson 07.09): the fleet simulator (src/sim/fleet) runs coding agents on
+ * "A grammar cache and the TTFT tail" (lesson 07.09): the fleet simulator (src/sim/engine/fleet) runs coding agents on
  * one replica, every turn constrained by one of the app's schemas, twice: with the chosen grammar-cache capacity
  * and with none. Compile times come from the MaskBench-fitted preset; a miss compiles before admission.
  */
@@ -11,7 +11,7 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import type { ParamSchema } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
-import { grammarCacheScenario } from '../../sim/grammar/cacheScenario';
+import { grammarCacheScenario } from '../../sim/lessons/grammar/cacheScenario';
 
 export const GRAMMAR_CACHE_ID = 'grammar-cache';
 

@@ -1,4 +1,4 @@
-/** Inline figures and the exercise of lesson 07.09, from the core (src/sim/grammar/cost.ts) and the live sweep. */
+/** Inline figures and the exercise of lesson 07.09, from the core (src/sim/lessons/grammar/cost.ts) and the live sweep. */
 import { useMemo } from 'react';
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
@@ -8,7 +8,7 @@ import {
   compileQuantileS,
   tailMasksPerSecond,
   type CompilePreset,
-} from '../../sim/grammar/cost';
+} from '../../sim/lessons/grammar/cost';
 
 function Fig({ value }: { value: string | null }) {
   if (value === null)

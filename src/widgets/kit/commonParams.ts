@@ -2,8 +2,8 @@
  * Parameters that many widgets share (model, accelerator, tensor parallelism, MFU), declared once so that
  * their labels, ranges and help read the same in every lesson.
  */
-import { ACCELERATORS } from '../../sim/catalog/accelerators';
-import { MODELS } from '../../sim/catalog/models';
+import { ACCELERATORS } from '../../sim/engine/catalog/accelerators';
+import { MODELS } from '../../sim/engine/catalog/models';
 import { formatPercent } from '../../lib/format';
 import type { NumberParam, SelectParam } from '../../state/paramSchema';
 

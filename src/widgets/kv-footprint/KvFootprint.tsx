@@ -22,7 +22,7 @@ import {
   formatPercent,
   formatTokens,
 } from '../../lib/format';
-import type { Dtype } from '../../sim/catalog/models';
+import type { Dtype } from '../../sim/engine/catalog/models';
 import { KV_FOOTPRINT_ID, kvFootprintSchema } from './schema';
 
 export function KvFootprint() {

@@ -9,9 +9,9 @@ import {
   formatNumber,
   formatTokens,
 } from '../../lib/format';
-import { findAccelerator } from '../../sim/catalog/accelerators';
-import { findModel } from '../../sim/catalog/models';
-import { attentionFlopsPerPair, bodyParams } from '../../sim/cost';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
+import { findModel } from '../../sim/engine/catalog/models';
+import { attentionFlopsPerPair, bodyParams } from '../../sim/engine/cost';
 import { EXERCISE_CROSSING, EXERCISE_MIN_BW, EXERCISE_MIN_BW_MODEL } from './schema';
 import { LinkFig } from './figures';
 

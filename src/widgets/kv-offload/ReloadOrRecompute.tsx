@@ -1,7 +1,7 @@
 /**
  * Reload or recompute (lesson 07.05): the time to bring a prefix's KV back over a link against the time to
  * prefill it again, over every prefix length of the model's context, for one model, replica and link. The
- * break-even lengths are solved analytically by the core (src/sim/breakeven.ts) in the worker (method
+ * break-even lengths are solved analytically by the core (src/sim/engine/breakeven.ts) in the worker (method
  * reloadVsRecompute) and marked on the chart; the read-outs give the figures for one prefix with their formulas.
  */
 import { useMemo } from 'react';
@@ -235,7 +235,7 @@ export function ReloadOrRecompute() {
             {formatBandwidth(r.hardware.memBandwidth)} of HBM at {formatNumber(r.hardware.mbu * 100)}% MBU);
             KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16; link {linkText}, λ ={' '}
             {formatDuration(r.link.latency)} per transfer
-            {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/catalog/links.ts)` : ''}. Shaded:
+            {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/engine/catalog/links.ts)` : ''}. Shaded:
             prefix lengths where recompute is faster. Lower chart: reload time ÷ recompute time; above the 1×
             rule, recompute is faster. {r.breakEven.explanation}
             {r.breakEven.crossingsBeyondDomain.length

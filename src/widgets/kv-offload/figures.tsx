@@ -4,7 +4,7 @@
  * Catalog constants (a link's bandwidth) are read on the main thread.
  */
 import { useSimulation } from '../kit/useSimulation';
-import { findLink } from '../../sim/catalog/links';
+import { findLink } from '../../sim/engine/catalog/links';
 import {
   formatBandwidth,
   formatBytes,
@@ -134,7 +134,7 @@ export function ModelBwSpread() {
   return <Fig value={vals && vals.length ? formatRatio(Math.max(...vals) / Math.min(...vals), 2) : null} />;
 }
 
-/** A catalog link's effective bandwidth (or latency), straight from src/sim/catalog/links.ts. */
+/** A catalog link's effective bandwidth (or latency), straight from src/sim/engine/catalog/links.ts. */
 export function LinkFig({
   id,
   m = 'bandwidth',

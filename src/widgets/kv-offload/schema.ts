@@ -2,8 +2,8 @@
  * Parameters of lesson 07.05's widgets, and the argument builders shared by the widgets, the prose figures and
  * the exercises (so that all of them ask the worker the same question for the same settings).
  */
-import { LINKS } from '../../sim/catalog/links';
-import { MODELS } from '../../sim/catalog/models';
+import { LINKS } from '../../sim/engine/catalog/links';
+import { MODELS } from '../../sim/engine/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatDuration, formatPercent, formatTokens } from '../../lib/format';
@@ -64,7 +64,7 @@ export const reloadSchema = {
       ...LINKS.map((l) => ({ value: l.id, label: linkLabel(l.id) })),
       { value: 'custom', label: 'Custom (set below)' },
     ],
-    help: 'Host DRAM over PCIe, a peer GPU over NVLink, a local NVMe drive, or a remote pool over a NIC; effective bandwidth of a large transfer, one direction (src/sim/catalog/links.ts)',
+    help: 'Host DRAM over PCIe, a peer GPU over NVLink, a local NVMe drive, or a remote pool over a NIC; effective bandwidth of a large transfer, one direction (src/sim/engine/catalog/links.ts)',
   },
   linkCount: {
     kind: 'select',

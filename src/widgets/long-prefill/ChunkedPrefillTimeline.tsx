@@ -23,7 +23,7 @@ import {
   formatPercent,
   formatTokens,
 } from '../../lib/format';
-import type { TimelineIteration } from '../../sim/longPrefill';
+import type { TimelineIteration } from '../../sim/lessons/longPrefill';
 import { chunkLabel, TIMELINE_ID, timelineArgs, timelineSchema } from './schema';
 import { iterationAt, TimelineChart } from './TimelineChart';
 import './long-prefill.css';

@@ -18,7 +18,7 @@ import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
 import { computeMargins, legendLayout, r2, textWidth } from '../kit/charts/layout';
 import type { AxisSpec } from '../kit/charts/types';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
-import type { TimelineIteration } from '../../sim/longPrefill';
+import type { TimelineIteration } from '../../sim/lessons/longPrefill';
 import type { TimelineRun } from '../../worker/prefillMethods';
 
 export interface GapPoint {

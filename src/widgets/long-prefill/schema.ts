@@ -3,8 +3,8 @@
  * exercises quote, and how each becomes a worker request. One setup throughout unless the learner changes it:
  * Llama 3.1 70B on 8 × H100 SXM, 32 sessions decoding at 8,000 tokens of context, a 100,000-token prompt.
  */
-import { ACCELERATORS } from '../../sim/catalog/accelerators';
-import { MODELS } from '../../sim/catalog/models';
+import { ACCELERATORS } from '../../sim/engine/catalog/accelerators';
+import { MODELS } from '../../sim/engine/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type {

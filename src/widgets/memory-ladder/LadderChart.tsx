@@ -5,7 +5,7 @@
  * read one tier out.
  */
 import { useCallback, useMemo, type Ref } from 'react';
-import type { LadderTier } from '../../sim/memoryLadder';
+import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { formatBandwidth, formatBytesDecimal, formatCount, formatDuration } from '../../lib/format';
 import { ChartShell } from '../kit/charts/ChartShell';
 import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';

@@ -2,7 +2,7 @@
  * The memory ladder (lesson 07.04): for one node and model, every KV tier (HBM, host DRAM over PCIe, local NVMe,
  * a remote pool over RDMA) on a capacity × bandwidth chart, how many agent contexts each holds, how long one
  * context takes to come back to HBM from each, against the time to recompute it, and where N agents' contexts
- * wait. Computed in the worker (method memoryLadder, src/sim/memoryLadder.ts).
+ * wait. Computed in the worker (method memoryLadder, src/sim/lessons/memoryLadder.ts).
  */
 import { useMemo } from 'react';
 import { BarChart, durationTicks, type Marker } from '../kit/charts';
@@ -20,7 +20,7 @@ import {
   formatNumber,
 } from '../../lib/format';
 import type { LadderResponse } from '../../worker/hierarchyMethods';
-import type { LadderTier } from '../../sim/memoryLadder';
+import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { LadderChart, pathText } from './LadderChart';
 import { LADDER_ID, ladderArgs, ladderSchema } from './schema';
 import './memory-ladder.css';
@@ -145,7 +145,7 @@ export function MemoryLadder() {
             {formatNumber(r.mfu * 100)}% MFU. Reload time = Σ hop latencies + context bytes / the slowest
             hop&apos;s bandwidth (blocks stream through the chain). Each GPU reads its share over its own PCIe
             link, so host DRAM, drives and NICs all arrive through {r.gpus} host links. Bandwidths are
-            effective ones from src/sim/catalog/links.ts (measured, vendor spec or derived, each with its
+            effective ones from src/sim/engine/catalog/links.ts (measured, vendor spec or derived, each with its
             source); latencies are assumed orders of magnitude. {r.notes.join(' ')}
           </>
         ) : null

@@ -4,9 +4,9 @@
  * Catalog constants (a link's bandwidth, a node's parts) are read on the main thread.
  */
 import { useSimulation } from '../kit/useSimulation';
-import { findLink } from '../../sim/catalog/links';
-import { findNode, nodeTotals } from '../../sim/catalog/nodes';
-import { findAccelerator } from '../../sim/catalog/accelerators';
+import { findLink } from '../../sim/engine/catalog/links';
+import { findNode, nodeTotals } from '../../sim/engine/catalog/nodes';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import {
   DTYPE_BYTES,
   findModel,
@@ -14,7 +14,7 @@ import {
   MODELS,
   weightBytes,
   type Dtype,
-} from '../../sim/catalog/models';
+} from '../../sim/engine/catalog/models';
 import {
   formatBandwidth,
   formatBytes,
@@ -25,7 +25,7 @@ import {
   formatRatio,
 } from '../../lib/format';
 import type { LadderResponse } from '../../worker/hierarchyMethods';
-import type { LadderTier } from '../../sim/memoryLadder';
+import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { FIGURES_REQUEST, type ProseSetup } from './schema';
 import { placementText } from './MemoryLadder';
 

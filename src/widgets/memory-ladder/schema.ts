@@ -2,8 +2,8 @@
  * Parameters of lesson 07.04's memory-ladder widget, and the argument builders shared by the widget, the prose
  * figures and the tests (so that all of them ask the worker the same question for the same settings).
  */
-import { findLink } from '../../sim/catalog/links';
-import { NODES } from '../../sim/catalog/nodes';
+import { findLink } from '../../sim/engine/catalog/links';
+import { NODES } from '../../sim/engine/catalog/nodes';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatBytesDecimal, formatCount, formatTokens } from '../../lib/format';

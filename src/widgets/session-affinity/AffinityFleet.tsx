@@ -18,7 +18,7 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import { oneOverRModel, SWEEP_REPLICAS } from '../../sim/affinityModel';
+import { oneOverRModel, SWEEP_REPLICAS } from '../../sim/lessons/affinityModel';
 import type { AffinitySweepRequest } from '../../worker/affinityMethods';
 import { AFFINITY_FLEET_ID, affinityFleetSchema } from './schema';
 import './session-affinity.css';

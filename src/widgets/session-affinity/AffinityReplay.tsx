@@ -23,7 +23,7 @@ import {
   formatPercent,
   formatTokens,
 } from '../../lib/format';
-import type { TurnRow } from '../../sim/affinity';
+import type { TurnRow } from '../../sim/lessons/affinity';
 import type { AffinityReplayRequest } from '../../worker/affinityMethods';
 import { AFFINITY_REPLAY_ID, affinityReplaySchema } from './schema';
 import { KIND_TEXT, TrajectoryChart } from './TrajectoryChart';

@@ -3,21 +3,21 @@
  * constants, so on the main thread), so that prose and widgets never disagree.
  */
 import type { ReactNode } from 'react';
-import { findAccelerator } from '../../sim/catalog/accelerators';
-import { findModel } from '../../sim/catalog/models';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
+import { findModel } from '../../sim/engine/catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
   defaultHardware,
   perTokenPrefillTime,
   prefillTime,
-} from '../../sim/cost';
+} from '../../sim/engine/cost';
 import {
   coldTurnExtra,
   computedAfterTurn,
   DEFAULT_TRAJECTORY,
   trajectoryPrompt,
-} from '../../sim/affinityModel';
+} from '../../sim/lessons/affinityModel';
 import { formatDuration, formatFlops, formatNumber, formatPercent } from '../../lib/format';
 
 function Fig({ title, children }: { title: string; children: ReactNode }) {
@@ -173,7 +173,7 @@ export function Traj({ what }: { what: 'head' | 'growth' | 'output' | 'toolResul
           : what === 'toolResult'
             ? t.toolResultTokens
             : t.turns;
-  return <Fig title="the lesson's trajectory (src/sim/affinity.ts)">{formatNumber(v)}</Fig>;
+  return <Fig title="the lesson's trajectory (src/sim/lessons/affinity.ts)">{formatNumber(v)}</Fig>;
 }
 
 /** 1/R as a percentage. */

@@ -18,7 +18,7 @@ import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
 import { computeMargins, legendLayout, LABEL_FONT, r2, textWidth, TICK_FONT } from '../kit/charts/layout';
 import type { AxisSpec } from '../kit/charts/types';
 import { formatCount, formatDuration, formatPercent, formatTokens } from '../../lib/format';
-import type { ReplayRun, TurnKind, TurnRow } from '../../sim/affinity';
+import type { ReplayRun, TurnKind, TurnRow } from '../../sim/lessons/affinity';
 
 export const KIND_TEXT: Record<TurnKind, string> = {
   first: 'first turn (nothing to reuse anywhere)',

@@ -15,7 +15,7 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
 import { formatCount, formatNumber } from '../../lib/format';
-import { findPreset, SCHEMA_PRESETS } from '../../sim/grammar/presets';
+import { findPreset, SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
 import { MASK_STEPPER_ID, maskStepperSchema } from './schema';
 import './structured-output.css';
 

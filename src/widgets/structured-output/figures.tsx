@@ -1,13 +1,13 @@
 /**
- * Inline figures for lesson 07.08's prose. The slip arithmetic comes from the core (src/sim/grammar/slip.ts);
+ * Inline figures for lesson 07.08's prose. The slip arithmetic comes from the core (src/sim/lessons/grammar/slip.ts);
  * the mask figures from the same worker method and schema as the first widget's default, so prose and widget
  * never disagree.
  */
 import { useMemo } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatNumber, formatPercent } from '../../lib/format';
-import { expectedFailures, halfLifeTokens, pCleanSession, pValid } from '../../sim/grammar/slip';
-import { findPreset } from '../../sim/grammar/presets';
+import { expectedFailures, halfLifeTokens, pCleanSession, pValid } from '../../sim/lessons/grammar/slip';
+import { findPreset } from '../../sim/lessons/grammar/presets';
 import type { TraceResult } from '../../worker/grammarEngine';
 
 function Fig({ value }: { value: string | null }) {

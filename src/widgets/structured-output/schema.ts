@@ -1,5 +1,5 @@
 import type { ParamSchema } from '../../state/paramSchema';
-import { SCHEMA_PRESETS } from '../../sim/grammar/presets';
+import { SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
 import { formatPercent } from '../../lib/format';
 
 export const MASK_STEPPER_ID = 'mask-stepper';

@@ -2,7 +2,7 @@
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
-import { TOOL_LATENCY_PRESETS } from '../../sim/fleet/dist';
+import { TOOL_LATENCY_PRESETS } from '../../sim/engine/fleet/dist';
 import { formatByteSeconds } from './ToolLatency';
 
 const WEB = TOOL_LATENCY_PRESETS.web;

@@ -6,7 +6,7 @@
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
-import type { ToolLatencyPreset } from '../../sim/fleet/dist';
+import type { ToolLatencyPreset } from '../../sim/engine/fleet/dist';
 import {
   PAUSE_DRAM_GB,
   PAUSE_DURATION_S,
@@ -17,8 +17,8 @@ import {
   PAUSE_TP,
   pauseAgent,
   type PausePolicyId,
-} from '../../sim/pauseLabSetup';
-import type { MissKind } from '../../sim/pauseCosts';
+} from '../../sim/lessons/pauseLabSetup';
+import type { MissKind } from '../../sim/lessons/pauseCosts';
 import { arenaArgs, idleHbmBytes } from './PauseArena';
 import { formatByteSeconds } from './ToolLatency';
 import { pauseArenaSchema, toolLatencySchema } from './schema';
@@ -79,7 +79,7 @@ export function ToolFig({
     timeOver1min: () => formatPercent(p.timeOver1min, 2),
     resumedInHbm: () => formatPercent(p.resumedInHbm, 2),
   };
-  return <Figure value={text[stat]()} title={`${p.label}: log-normal fit (src/sim/fleet/dist.ts)`} />;
+  return <Figure value={text[stat]()} title={`${p.label}: log-normal fit (src/sim/engine/fleet/dist.ts)`} />;
 }
 
 /** P(a call that has already run t seconds ends within the next second). */
@@ -251,7 +251,7 @@ export function ArenaRatio({
 type LabStat =
   'context' | 'gpus' | 'dramGB' | 'agents' | 'minutes' | 'turns' | 'sharedTokens' | 'sloTtft' | 'ttl';
 
-/** A parameter of the lab setup (src/sim/pauseLabSetup.ts and the widgets' defaults), so prose and runs agree. */
+/** A parameter of the lab setup (src/sim/lessons/pauseLabSetup.ts and the widgets' defaults), so prose and runs agree. */
 export function LabFig({ what }: { what: LabStat }) {
   const turns = pauseAgent('coding-mix').turns;
   const text: Record<LabStat, () => string> = {
@@ -265,5 +265,5 @@ export function LabFig({ what }: { what: LabStat }) {
     sloTtft: () => formatDuration(PAUSE_SLO.ttftP90S),
     ttl: () => formatDuration(ARENA_DEFAULTS.ttlS),
   };
-  return <Figure value={text[what]()} title="the lab setup (src/sim/pauseLabSetup.ts)" />;
+  return <Figure value={text[what]()} title="the lab setup (src/sim/lessons/pauseLabSetup.ts)" />;
 }

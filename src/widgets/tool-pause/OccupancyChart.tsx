@@ -14,7 +14,7 @@ import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
 import { computeMargins, LABEL_FONT, legendLayout, r2, TICK_FONT } from '../kit/charts/layout';
 import type { AxisSpec } from '../kit/charts/types';
 import { formatBytesDecimal, formatDuration, formatNumber } from '../../lib/format';
-import type { OccupancyTrack, TrackKey } from '../../sim/pauseLab';
+import type { OccupancyTrack, TrackKey } from '../../sim/lessons/pauseLab';
 
 interface Layer {
   key: TrackKey;

@@ -13,7 +13,7 @@ import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
-import type { PauseRun, PauseSummary } from '../../sim/pauseLab';
+import type { PauseRun, PauseSummary } from '../../sim/lessons/pauseLab';
 import {
   PAUSE_DURATION_S,
   PAUSE_POLICIES,
@@ -21,7 +21,7 @@ import {
   PAUSE_POLICY_SHORT,
   TOOL_PRESET_LABELS,
   type PausePolicyId,
-} from '../../sim/pauseLabSetup';
+} from '../../sim/lessons/pauseLabSetup';
 import type { PauseArenaRequest } from '../../worker/pauseMethods';
 import { OccupancyChart } from './OccupancyChart';
 import { PAUSE_ARENA_ID, pauseArenaSchema } from './schema';

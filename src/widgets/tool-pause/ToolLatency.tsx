@@ -3,7 +3,7 @@
  * published medians beside the chosen one; the chosen preset's share of calls against its share of tool time
  * (the heavy tail); and, for a TTL τ, the share of pauses that end in time (F(τ)), the HBM byte-seconds one
  * paused session holds (b · E[min(T, τ)]) and the cost-minimising TTL. Closed forms, computed in the worker
- * (method toolLatency: src/sim/toolLatency.ts, src/sim/pauseCosts.ts).
+ * (method toolLatency: src/sim/lessons/toolLatency.ts, src/sim/lessons/pauseCosts.ts).
  */
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
@@ -14,7 +14,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
-import { TRACELAB_TOOL_TAIL } from '../../sim/catalog/pauses';
+import { TRACELAB_TOOL_TAIL } from '../../sim/engine/catalog/pauses';
 import type { ToolLatencyRequest } from '../../worker/pauseMethods';
 import { TOOL_LATENCY_ID, toolLatencySchema } from './schema';
 import './tool-pause.css';
@@ -172,7 +172,7 @@ export function ToolLatency() {
       caption={
         r && c ? (
           <>
-            Log-normal fits of each tool class (src/sim/fleet/dist.ts), drawn in closed form. Top: the share
+            Log-normal fits of each tool class (src/sim/engine/fleet/dist.ts), drawn in closed form. Top: the share
             of calls over by t, with published medians (grey) beside the chosen class and the TTL (accent).
             Bottom: for {r.selected.label.toLowerCase()}, the share of calls against the share of tool time
             they carry (a step at the fit's clip is the calls cut off there). The paused session is{' '}

@@ -1,6 +1,6 @@
 import type { ParamSchema } from '../../state/paramSchema';
 import { formatDuration, formatTokens } from '../../lib/format';
-import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/pauseLabSetup';
+import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 
 export const TOOL_LATENCY_ID = 'tool-latency';
 export const PAUSE_ARENA_ID = 'pause-arena';
@@ -28,7 +28,7 @@ export const toolLatencySchema = {
     label: 'Tool',
     default: 'coding-mix',
     options: toolOptions,
-    help: 'Log-normals fitted to published percentiles (TraceLab, NVIDIA Dynamo); src/sim/fleet/dist.ts.',
+    help: 'Log-normals fitted to published percentiles (TraceLab, NVIDIA Dynamo); src/sim/engine/fleet/dist.ts.',
   },
   ttlS: ttl,
   contextTokens: {

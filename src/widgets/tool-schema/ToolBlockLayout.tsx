@@ -1,7 +1,7 @@
 /**
  * Where the tool block sits (lesson 07.07): one agent session of N turns in six prompt layouts, every prompt cut
- * into KV blocks with chained hashes (src/sim/kvcache/hash.ts) and checked against the blocks earlier turns left
- * in the prefix cache. Per turn: tokens re-prefilled and hit rate; prefill time from src/sim/cost.ts. Method
+ * into KV blocks with chained hashes (src/sim/engine/kvcache/hash.ts) and checked against the blocks earlier turns left
+ * in the prefix cache. Per turn: tokens re-prefilled and hit rate; prefill time from src/sim/engine/cost.ts. Method
  * toolLayouts.
  */
 import { useMemo } from 'react';
@@ -18,7 +18,7 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import { LAYOUT_LABELS, type LayoutId, type SegmentKind, type TurnResult } from '../../sim/toolSchema';
+import { LAYOUT_LABELS, type LayoutId, type SegmentKind, type TurnResult } from '../../sim/lessons/toolSchema';
 import { LAYOUT_ID, layoutArgs, layoutSchema } from './schema';
 import './tool-schema.css';
 

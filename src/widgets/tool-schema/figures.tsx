@@ -4,7 +4,7 @@
  */
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import type { LayoutId } from '../../sim/toolSchema';
+import type { LayoutId } from '../../sim/lessons/toolSchema';
 import type { LayoutsResponse, ToolTaxResult } from '../../worker/schemaMethods';
 import { LAYOUT_DEFAULTS, TAX_DEFAULTS, layoutArgs, money, taxArgs, type TaxValues } from './schema';
 

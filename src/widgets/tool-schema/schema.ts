@@ -2,9 +2,9 @@
  * Parameters of lesson 07.07's widgets, and the argument builders shared by the widgets, the prose figures and
  * the exercise (so that all of them ask the worker the same question for the same settings).
  */
-import { MODELS } from '../../sim/catalog/models';
-import { AGENT_TOOLS } from '../../sim/tools/agentTools';
-import { LAYOUTS, LAYOUT_LABELS } from '../../sim/toolSchema';
+import { MODELS } from '../../sim/engine/catalog/models';
+import { AGENT_TOOLS } from '../../sim/lessons/tools/agentTools';
+import { LAYOUTS, LAYOUT_LABELS } from '../../sim/lessons/toolSchema';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatMoney, formatNumber, formatTokens } from '../../lib/format';

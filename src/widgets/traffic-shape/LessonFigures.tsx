@@ -5,26 +5,26 @@
 import type { ReactNode } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import type { AssumptionFigures, TrajectoryTotals } from '../../sim/agentWorkload';
+import type { AssumptionFigures, TrajectoryTotals } from '../../sim/lessons/agentWorkload';
 import {
   LESSON_ACCELERATOR_ID,
   LESSON_DECODE_BATCH,
   LESSON_MODEL_ID,
   LESSON_TP,
-} from '../../sim/agentWorkloadSetup';
+} from '../../sim/lessons/agentWorkloadSetup';
 import {
   CODEX_SWEBENCH_PRO,
   MOONCAKE_CONVERSATION,
   MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO,
   MOONCAKE_TOOL_AGENT,
   publishedIoRatio,
-} from '../../sim/catalog/traces';
-import { TOOL_LATENCY_PRESETS } from '../../sim/fleet/dist';
-import { findModel } from '../../sim/catalog/models';
-import { findAccelerator } from '../../sim/catalog/accelerators';
+} from '../../sim/engine/catalog/traces';
+import { TOOL_LATENCY_PRESETS } from '../../sim/engine/fleet/dist';
+import { findModel } from '../../sim/engine/catalog/models';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { LESSON_WORKLOAD } from './schema';
 import { trajectorySchema } from '../trajectory-anatomy/schema';
-import type { ToolLatencyPreset } from '../../sim/fleet/dist';
+import type { ToolLatencyPreset } from '../../sim/engine/fleet/dist';
 
 function Figure({ value, title }: { value: string | null; title?: string }) {
   if (value === null)
@@ -150,7 +150,7 @@ export function PublishedFigure({
 }
 
 /**
- * The coding-agent tool-latency preset (src/sim/fleet/dist.ts), a log-normal fitted through TraceLab's median and
+ * The coding-agent tool-latency preset (src/sim/engine/fleet/dist.ts), a log-normal fitted through TraceLab's median and
  * mean: its median, or the fitted mean median · exp(σ²/2), i.e. TraceLab's figures. (The generator also clips
  * draws at 1 h, which lowers the mean it actually draws; the prose says so.)
  */

@@ -27,9 +27,9 @@ import {
   MOONCAKE_CONVERSATION,
   MOONCAKE_TOOL_AGENT,
   publishedIoRatio,
-} from '../../sim/catalog/traces';
-import type { WorkloadMix } from '../../sim/agentWorkload';
-import type { TrafficShape as Shape } from '../../sim/trafficShape';
+} from '../../sim/engine/catalog/traces';
+import type { WorkloadMix } from '../../sim/lessons/agentWorkload';
+import type { TrafficShape as Shape } from '../../sim/lessons/trafficShape';
 import { TRAFFIC_SHAPE_ID, trafficShapeSchema } from './schema';
 import './traffic-shape.css';
 import { useTraceLoader, type TraceLoad } from './useTraceLoader';

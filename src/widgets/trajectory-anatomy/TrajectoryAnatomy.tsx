@@ -10,7 +10,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import type { ToolLatencyPreset } from '../../sim/fleet/dist';
+import type { ToolLatencyPreset } from '../../sim/engine/fleet/dist';
 import { TRAJECTORY_ID, trajectorySchema } from './schema';
 import { SessionTimeline, TurnColumns } from './TrajectoryCharts';
 import './trajectory-anatomy.css';

@@ -38,7 +38,7 @@ export const trajectorySchema = {
       { value: 'web', label: 'Web / API calls (median 3 s)' },
       { value: 'human', label: 'Human approval (median 86 s)' },
     ],
-    help: 'TraceLab and NVIDIA Dynamo figures (src/sim/fleet/dist.ts)',
+    help: 'TraceLab and NVIDIA Dynamo figures (src/sim/engine/fleet/dist.ts)',
   },
   seed: { kind: 'seed', label: 'Seed', default: 17 },
 } satisfies ParamSchema;

@@ -4,7 +4,7 @@
  * slips, p_valid = (1 − ε)^N; with the mask the slip tokens' logits are −∞ and p_valid = 1.
  * Pure; randomness from a seeded Rng.
  */
-import { createRng } from '../rng';
+import { createRng } from '../../engine/rng';
 
 /** Probability that N independent steps, each slipping with probability ε, produce a valid output. */
 export function pValid(eps: number, n: number): number {

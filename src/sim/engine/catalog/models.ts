@@ -53,7 +53,7 @@ export interface ModelSpec {
   attention: GqaAttention | MlaAttention;
   /**
    * Mixture of experts: routed experts per MoE layer and how many each token uses. Absent for a dense model.
-   * The cost model uses it to estimate how many experts' weights a batch touches (src/sim/cost.ts).
+   * The cost model uses it to estimate how many experts' weights a batch touches (src/sim/engine/cost.ts).
    */
   moe?: MoeSpec;
   /** Where the figures come from. */

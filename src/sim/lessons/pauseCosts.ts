@@ -10,12 +10,12 @@
  *                     = λ + b / (n · B_link)   its reload over n PCIe links (offload)
  *   C(τ) = c_h · E[min(T, τ)] + c_m · (1 − F(τ))      replica-seconds per pause; τ* = argmin C
  */
-import { resolveAccelerator, resolveLink, resolveModel } from './catalog';
-import { kvBytesPerToken } from './catalog/models';
-import { reloadTime } from './breakeven';
-import { defaultHardware, prefillTime, type HardwareConfig } from './cost';
-import { computeFootprint } from './footprint';
-import type { Dist } from './fleet/dist';
+import { resolveAccelerator, resolveLink, resolveModel } from '../engine/catalog';
+import { kvBytesPerToken } from '../engine/catalog/models';
+import { reloadTime } from '../engine/breakeven';
+import { defaultHardware, prefillTime, type HardwareConfig } from '../engine/cost';
+import { computeFootprint } from '../engine/footprint';
+import type { Dist } from '../engine/fleet/dist';
 import { cdf, expectedMin, mean, optimalTtl, type OptimalTtl } from './toolLatency';
 import { PAUSE_ACCELERATOR, PAUSE_MODEL, PAUSE_TP } from './pauseLabSetup';
 

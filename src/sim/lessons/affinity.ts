@@ -13,8 +13,8 @@
  *
  * Pure and deterministic (seeded); no DOM. The arithmetic lives in affinityModel.ts (re-exported here).
  */
-import type { ModelSpec } from './catalog/models';
-import type { HardwareConfig } from './cost';
+import type { ModelSpec } from '../engine/catalog/models';
+import type { HardwareConfig } from '../engine/cost';
 import {
   computedAfterTurn,
   maxTurnsWithin,
@@ -22,9 +22,9 @@ import {
   SWEEP_SHARED_TOKENS,
   type TrajectoryShape,
 } from './affinityModel';
-import { runScenario, runScenarioSync, type FleetResult, type RequestTable } from './fleet/run';
-import { resolveScenario, type Scenario } from './fleet/scenario';
-import type { Dist } from './fleet/dist';
+import { runScenario, runScenarioSync, type FleetResult, type RequestTable } from '../engine/fleet/run';
+import { resolveScenario, type Scenario } from '../engine/fleet/scenario';
+import type { Dist } from '../engine/fleet/dist';
 
 export * from './affinityModel';
 

@@ -5,10 +5,10 @@
  *
  *   contexts(tier) = ⌊ capacity / (C · k) ⌋                         C tokens per context, k KV bytes per token
  *   reload(tier)   = Σ latency(hop) + C · k / min bandwidth(hop)    the path's hops, pipelined (transferTimeS)
- *   recompute      = prefillTime(model, replica, C, 0)               src/sim/cost.ts
+ *   recompute      = prefillTime(model, replica, C, 0)               src/sim/engine/cost.ts
  *
  * The paths into HBM (every figure from the link and node catalogs, with their sources):
- *   HBM          the KV budget after the weights (src/sim/footprint.ts); already in place, reload 0.
+ *   HBM          the KV budget after the weights (src/sim/engine/footprint.ts); already in place, reload 0.
  *   host DRAM    each GPU's own PCIe host link, all in parallel: gpus × effective bandwidth.
  *   local NVMe   the node's data drives read in parallel (drives × drive bandwidth), then the PCIe host links.
  *   remote pool  the scale-out NICs (or a measured transfer engine over them), then the PCIe host links.
@@ -21,13 +21,13 @@
  * Where N agents wait: each tier, fastest reload first, takes as many whole contexts as it holds; those left over
  * are held nowhere and must be recomputed.
  */
-import type { AcceleratorSpec } from './catalog/accelerators';
-import type { LinkSpec } from './catalog/links';
-import { kvBytesPerToken, type Dtype, type ModelSpec } from './catalog/models';
-import type { NodeSpec } from './catalog/nodes';
-import { defaultHardware, prefillCost, type HardwareConfig } from './cost';
-import { computeFootprint } from './footprint';
-import { transferTimeS, type TierName } from './kvcache/types';
+import type { AcceleratorSpec } from '../engine/catalog/accelerators';
+import type { LinkSpec } from '../engine/catalog/links';
+import { kvBytesPerToken, type Dtype, type ModelSpec } from '../engine/catalog/models';
+import type { NodeSpec } from '../engine/catalog/nodes';
+import { defaultHardware, prefillCost, type HardwareConfig } from '../engine/cost';
+import { computeFootprint } from '../engine/footprint';
+import { transferTimeS, type TierName } from '../engine/kvcache/types';
 
 /** One link on the way back to HBM, `count` of them in parallel. */
 export interface LadderHop {

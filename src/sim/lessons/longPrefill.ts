@@ -3,10 +3,10 @@
  * an agent turn's prefill split into its matmul and attention parts.
  *
  * 1. `prefillTimeline` schedules the iterations one by one with the fleet simulator's batching rule
- *    (src/sim/fleet/replica.ts, Sarathi-Serve's stall-free batching): every decoding sequence gets one token per
+ *    (src/sim/engine/fleet/replica.ts, Sarathi-Serve's stall-free batching): every decoding sequence gets one token per
  *    iteration and the prompt gets at most `chunk` tokens of it; without chunking the whole prompt runs alone in
  *    one iteration and the decodes wait. Every iteration's time is the cost model's roofline
- *    (src/sim/cost.ts iterationCost):
+ *    (src/sim/engine/cost.ts iterationCost):
  *      t_iter = max( FLOPs / (G · peak · MFU) , bytes / (G · BW · MBU) ).
  *    The prompt's time to first token is the sum of the iterations that carry its chunks (it arrives at an
  *    iteration boundary); the decodes' inter-token gap is the time between two of their tokens.
@@ -21,7 +21,7 @@
  *
  * Pure: no DOM, no randomness. Units: seconds, FLOP, bytes, tokens.
  */
-import type { ModelSpec } from './catalog/models';
+import type { ModelSpec } from '../engine/catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -31,8 +31,8 @@ import {
   iterationCost,
   prefillBytes,
   type HardwareConfig,
-} from './cost';
-import { percentileSorted } from './fleet/metrics';
+} from '../engine/cost';
+import { percentileSorted } from '../engine/fleet/metrics';
 
 // ───────────────────────────── 1. the chunked-prefill timeline ─────────────────────────────
 

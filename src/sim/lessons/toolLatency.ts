@@ -17,12 +17,12 @@
  * so holding on pays while the hazard exceeds c_h / c_m (Continuum's TTL idea, Li et al., arXiv 2511.02230, and
  * InferCept's "waste = memory × time" accounting, Abhyankar et al., ICML'24).
  *
- * Distributions are the `Dist` objects of src/sim/fleet/dist.ts (the fleet simulator samples the same objects),
+ * Distributions are the `Dist` objects of src/sim/engine/fleet/dist.ts (the fleet simulator samples the same objects),
  * including their clipping to [min, max]: a clipped value T = clip(X, min, max) has atoms at min and max.
  * Supported: constant, uniform, exponential, lognormal, normal, choice and mixtures of them.
  */
-import { TOOL_LATENCY_PRESETS, type Dist, type ToolLatencyPreset } from './fleet/dist';
-import type { ToolLatency } from './fleet/workload';
+import { TOOL_LATENCY_PRESETS, type Dist, type ToolLatencyPreset } from '../engine/fleet/dist';
+import type { ToolLatency } from '../engine/fleet/workload';
 
 // ───────────────────────────── the standard normal ─────────────────────────────
 

@@ -3,8 +3,8 @@
  * router's read-outs are a function of (result, t)). Pure, and free of the simulator itself, so the main
  * thread can import it without pulling the engine into its bundle.
  */
-import { percentileSorted } from '../fleet/metrics';
-import type { RequestTable } from '../fleet/run';
+import { percentileSorted } from '../../engine/fleet/metrics';
+import type { RequestTable } from '../../engine/fleet/run';
 
 import { LAB_SHARED_TOKENS } from './constants';
 

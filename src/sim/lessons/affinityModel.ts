@@ -1,11 +1,11 @@
 /**
  * The arithmetic of lesson 07.02 (session affinity), free of the fleet simulator so that the lesson's prose
  * can compute its figures on the main thread: the lesson's trajectory, what a turn leaves computed, the
- * extra TTFT of re-prefilling, and the 1/R model of request-level routing. src/sim/affinity.ts runs the
+ * extra TTFT of re-prefilling, and the 1/R model of request-level routing. src/sim/lessons/affinity.ts runs the
  * simulations on top of it.
  */
-import type { ModelSpec } from './catalog/models';
-import { perTokenPrefillTime, prefillTime, type HardwareConfig } from './cost';
+import type { ModelSpec } from '../engine/catalog/models';
+import { perTokenPrefillTime, prefillTime, type HardwareConfig } from '../engine/cost';
 
 /** One agent session with a fixed shape: every turn appends the model's output and a tool result. */
 export interface TrajectoryShape {

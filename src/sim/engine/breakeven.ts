@@ -2,7 +2,7 @@
  * Reload vs recompute: is it faster to bring a prefix's KV cache over a link, or to prefill it again?
  *
  *   reload(p)    = λ + p · k / B                     λ latency (s), k KV bytes/token, B link bytes/s
- *   recompute(p) = prefillTime(model, hw, p, 0) = max( Fc(p), Fm(p) )        (src/sim/cost.ts)
+ *   recompute(p) = prefillTime(model, hw, p, 0) = max( Fc(p), Fm(p) )        (src/sim/engine/cost.ts)
  *     Fc(p) = ( A/2 · p² + (2·body + A/2) · p + 2·V·D ) / G          compute branch, G = tp·peak·mfu
  *     Fm(p) = ( W(p) + k·ρ · p ) / M                                memory branch,  M = tp·bw·mbu
  *   with A = attention FLOPs per pair, body = active − 2·V·D matmul params, ρ = KV copies across TP,

@@ -10,11 +10,11 @@
  *   per-request hit share            hit tokens / input tokens of each request (the same replay)
  *   per-request ratio                input / output of each request (requests with output 0 are left out)
  */
-import { arrivalOrder, summarize, type HitRatio, type Summary } from './trace/stats';
-import { blockTokens } from './kvcache/hash';
-import type { RequestTable, TraceFormat } from './trace/table';
-import { TraceError } from './trace/errors';
-import { isBlank, numberedLines } from './trace/lines';
+import { arrivalOrder, summarize, type HitRatio, type Summary } from '../engine/trace/stats';
+import { blockTokens } from '../engine/kvcache/hash';
+import type { RequestTable, TraceFormat } from '../engine/trace/table';
+import { TraceError } from '../engine/trace/errors';
+import { isBlank, numberedLines } from '../engine/trace/lines';
 
 /** Hit tokens and hit blocks of every request (table order) under an ideal infinite cache replayed in `order`. */
 export function idealHitsPerRequest(

@@ -2,7 +2,7 @@
  * Lesson 07.03 (cache-aware routing): the lab's fleet and workload, and the routing policies it compares.
  * Plain data with no simulator code, so widgets can import it without pulling the engine into the page.
  */
-import type { AgentClass } from '../fleet/workload';
+import type { AgentClass } from '../../engine/fleet/workload';
 
 export const LAB_MODEL = 'qwen3-32b';
 export const LAB_ACCELERATOR = 'h100-sxm';

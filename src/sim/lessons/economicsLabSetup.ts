@@ -2,10 +2,10 @@
  * Lesson 07.12 (agents per megawatt): the lab's node, replicas, workload and levers as plain data with no
  * simulator code, so widgets and prose can name them without pulling the engine into the page.
  *
- * The unit of deployment is an 8-GPU node (src/sim/catalog/nodes.ts) split into replicas of Qwen3-32B on
+ * The unit of deployment is an 8-GPU node (src/sim/engine/catalog/nodes.ts) split into replicas of Qwen3-32B on
  * 2 GPUs each; the agents are lesson 07.06's (a shared 8k-token head, 10–30 turns, a tool call between turns).
  */
-import type { ToolLatencyPreset } from './fleet/dist';
+import type { ToolLatencyPreset } from '../engine/fleet/dist';
 
 export const ECON_MODEL = 'qwen3-32b';
 export const ECON_TP = 2;

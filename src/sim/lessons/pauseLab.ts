@@ -1,6 +1,6 @@
 /**
  * Lesson 07.06 (tool calls in the loop): the fleet runs behind the pause-policy arena. Each builds a scenario
- * for the fleet simulator (src/sim/fleet), runs it, and reduces the result to what the widget draws:
+ * for the fleet simulator (src/sim/engine/fleet), runs it, and reduces the result to what the widget draws:
  *
  *  - where the KV of every session sits over time: HBM blocks of running or queued sessions, of idle sessions
  *    (waiting for a tool) pinned or merely cached, of finished sessions; DRAM blocks of idle sessions and others
@@ -10,18 +10,18 @@
  *  - the run's throughput, goodput and the bytes moved over PCIe.
  *
  * One replica (Qwen3-32B on 2 × H100, 500 GB of host DRAM) serves a closed loop of agent sessions whose tool
- * calls follow one of the presets of src/sim/fleet/dist.ts. Seeded: the same arguments give the same result.
+ * calls follow one of the presets of src/sim/engine/fleet/dist.ts. Seeded: the same arguments give the same result.
  */
-import { resolveModel } from './catalog';
-import { kvBytesPerToken } from './catalog/models';
-import { segmentBlockHashes } from './kvcache/hash';
-import type { ToolLatencyPreset } from './fleet/dist';
-import { TOOL_LATENCY_PRESETS } from './fleet/dist';
-import type { FleetSim } from './fleet/engine';
-import { percentileSorted } from './fleet/metrics';
-import { runScenario, type FleetMetrics, type RequestTable } from './fleet/run';
-import type { Scenario, ToolPausePolicy } from './fleet/scenario';
-import { SEG, segId } from './fleet/workload';
+import { resolveModel } from '../engine/catalog';
+import { kvBytesPerToken } from '../engine/catalog/models';
+import { segmentBlockHashes } from '../engine/kvcache/hash';
+import type { ToolLatencyPreset } from '../engine/fleet/dist';
+import { TOOL_LATENCY_PRESETS } from '../engine/fleet/dist';
+import type { FleetSim } from '../engine/fleet/engine';
+import { percentileSorted } from '../engine/fleet/metrics';
+import { runScenario, type FleetMetrics, type RequestTable } from '../engine/fleet/run';
+import type { Scenario, ToolPausePolicy } from '../engine/fleet/scenario';
+import { SEG, segId } from '../engine/fleet/workload';
 import {
   PAUSE_ACCELERATOR,
   PAUSE_BLOCK_SIZE,

@@ -3,7 +3,7 @@
  * the tail of time to first token when a share of requests must compile (a cache miss, or a one-shot schema).
  * Compile-time distributions are the fleet simulator's MaskBench presets (log-normals through p50 and p90).
  */
-import { GRAMMAR_COMPILE_PRESETS } from '../fleet/dist';
+import { GRAMMAR_COMPILE_PRESETS } from '../../engine/fleet/dist';
 import { normQuantile } from '../toolLatency';
 
 export type CompilePreset = keyof typeof GRAMMAR_COMPILE_PRESETS;

@@ -1,8 +1,8 @@
 /**
  * Lesson 07.12 (agents per megawatt): the fleet runs behind its widgets. Each builds a scenario for the fleet
- * simulator (src/sim/fleet): one node of the catalog (src/sim/catalog/nodes.ts) split into replicas of
+ * simulator (src/sim/engine/fleet): one node of the catalog (src/sim/engine/catalog/nodes.ts) split into replicas of
  * Qwen3-32B on 2 GPUs, a closed loop of lesson 07.06's agents, a router and a tool-pause policy; runs it and
- * reduces the metrics to what the cost model needs (src/sim/economics.ts): TTFT and TPOT p90, GPU-seconds per
+ * reduces the metrics to what the cost model needs (src/sim/lessons/economics.ts): TTFT and TPOT p90, GPU-seconds per
  * session split into prefill and decode, and the share of the KV budget idle sessions pin.
  *
  *  - `runEconPoint`: one concurrency on one replica (the SLO sweep) or on a whole node (the lever grid);
@@ -11,11 +11,11 @@
  *
  * Seeded: the same arguments give the same result.
  */
-import { findNode } from './catalog/nodes';
-import type { ToolLatencyPreset } from './fleet/dist';
-import { runScenario } from './fleet/run';
-import type { FleetSim } from './fleet/engine';
-import type { Scenario, ToolPausePolicy } from './fleet/scenario';
+import { findNode } from '../engine/catalog/nodes';
+import type { ToolLatencyPreset } from '../engine/fleet/dist';
+import { runScenario } from '../engine/fleet/run';
+import type { FleetSim } from '../engine/fleet/engine';
+import type { Scenario, ToolPausePolicy } from '../engine/fleet/scenario';
 import { pauseAgent } from './pauseLabSetup';
 import { maxFeasible, meetsSlo, replicasPerNode, type Slo, type SloPoint } from './economics';
 import {

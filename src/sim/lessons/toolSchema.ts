@@ -10,8 +10,8 @@
  *    hashes (kvcache/hash.ts segmentBlockHashes) against the blocks earlier turns left in the cache give the
  *    tokens each turn hits and re-prefills.
  */
-import { segmentBlockHashes, type Segment } from './kvcache/hash';
-import { createRng } from './rng';
+import { segmentBlockHashes, type Segment } from '../engine/kvcache/hash';
+import { createRng } from '../engine/rng';
 import type { JsonSchema, ToolDefinition } from './tools/agentTools';
 
 export type ToolFormat = 'openai' | 'anthropic';

@@ -1,5 +1,5 @@
 /**
- * Trace replay: Mooncake and native (`sal-trace`) traces, read with src/sim/trace, turned into requests for
+ * Trace replay: Mooncake and native (`sal-trace`) traces, read with src/sim/engine/trace, turned into requests for
  * the fleet (docs/traces.md describes both formats).
  *
  *  - Mooncake records carry chained block hashes (512-token blocks): the fleet's block size must match. The

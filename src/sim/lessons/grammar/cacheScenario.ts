@@ -1,10 +1,10 @@
 /**
  * Lesson 07.09's fleet scenario: one H100 replica of Llama 3.1 8B serving coding agents whose every turn asks
  * for structured output. An agent with fixed tools reuses a few schemas; a "one-shot" agent sends a new schema
- * almost every turn. The fleet simulator (src/sim/fleet, docs/scenarios.md) charges a compile from the
+ * almost every turn. The fleet simulator (src/sim/engine/fleet, docs/scenarios.md) charges a compile from the
  * MaskBench-fitted preset on every grammar-cache miss, before the request is admitted, so it lands in TTFT.
  */
-import type { Scenario } from '../fleet/scenario';
+import type { Scenario } from '../../engine/fleet/scenario';
 
 export interface CacheScenarioParams {
   preset: 'xgrammar' | 'llguidance';

@@ -1,7 +1,7 @@
 /**
  * Published figures on tool-call pauses and idle KV (lesson 07.06), each quoted from its source. Times in
  * seconds, shares as fractions. The tool-latency presets that the simulator samples are fitted to some of these
- * (src/sim/fleet/dist.ts); these are the measured values they are compared with.
+ * (src/sim/engine/fleet/dist.ts); these are the measured values they are compared with.
  */
 
 const TRACELAB_TOOLS = 'TraceLab (uw-syfi/TraceLab), artifacts/tool_calls/tool_latency_distribution';

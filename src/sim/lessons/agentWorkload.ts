@@ -18,14 +18,14 @@ import {
   type ChatClass,
   type RequestSpec,
   type SessionClass,
-} from './fleet/workload';
-import { CHAT_THINK_TIME, type ToolLatencyPreset } from './fleet/dist';
-import { segmentBlockHashes, type Segment } from './kvcache/hash';
-import { createRng } from './rng';
-import { decodeStepTime, defaultHardware, prefillTime, type HardwareConfig } from './cost';
-import { findAccelerator } from './catalog/accelerators';
-import { findModel, type ModelSpec } from './catalog/models';
-import type { RequestTable } from './trace/table';
+} from '../engine/fleet/workload';
+import { CHAT_THINK_TIME, type ToolLatencyPreset } from '../engine/fleet/dist';
+import { segmentBlockHashes, type Segment } from '../engine/kvcache/hash';
+import { createRng } from '../engine/rng';
+import { decodeStepTime, defaultHardware, prefillTime, type HardwareConfig } from '../engine/cost';
+import { findAccelerator } from '../engine/catalog/accelerators';
+import { findModel, type ModelSpec } from '../engine/catalog/models';
+import type { RequestTable } from '../engine/trace/table';
 import { LESSON_ACCELERATOR_ID, LESSON_DECODE_BATCH, LESSON_MODEL_ID, LESSON_TP } from './agentWorkloadSetup';
 
 export type SessionKind = 'agent' | 'chat';

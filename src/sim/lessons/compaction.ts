@@ -3,7 +3,7 @@
  * compaction pays back the re-prefill it causes.
  *
  * 1. `editPrompt` + `cacheAfterEdit`: an agent prompt as content segments (the same layout as the fleet
- *    workload, src/sim/fleet/workload.ts: system, tools, task, out₀ res₀ … out_{n−1} res_{n−1}); an edit
+ *    workload, src/sim/engine/fleet/workload.ts: system, tools, task, out₀ res₀ … out_{n−1} res_{n−1}); an edit
  *    (summarise turns a..b, prune old tool results, insert a retrieved document, change one token) gives the next
  *    prompt. The cache holds the full blocks of everything before the latest tool result (the previous turn's
  *    prompt and its decoded output); a lookup walks the next prompt's chained block hashes
@@ -17,10 +17,10 @@
  *
  * Pure: no DOM, no randomness.
  */
-import { segmentBlockHashes, type Segment } from './kvcache/hash';
-import { SEG, segId } from './fleet/workload';
-import type { ModelSpec } from './catalog/models';
-import { prefillTime, type HardwareConfig } from './cost';
+import { segmentBlockHashes, type Segment } from '../engine/kvcache/hash';
+import { SEG, segId } from '../engine/fleet/workload';
+import type { ModelSpec } from '../engine/catalog/models';
+import { prefillTime, type HardwareConfig } from '../engine/cost';
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. An edit and the cache

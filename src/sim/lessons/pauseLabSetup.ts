@@ -2,8 +2,8 @@
  * Lesson 07.06 (tool calls in the loop): the lab's replica, workload and pause policies, as plain data with no
  * simulator code, so widgets and prose can name them without pulling the engine into the page.
  */
-import type { AgentClass } from './fleet/workload';
-import type { ToolLatencyPreset } from './fleet/dist';
+import type { AgentClass } from '../engine/fleet/workload';
+import type { ToolLatencyPreset } from '../engine/fleet/dist';
 
 export const PAUSE_MODEL = 'qwen3-32b';
 export const PAUSE_ACCELERATOR = 'h100-sxm';

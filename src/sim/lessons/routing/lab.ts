@@ -1,6 +1,6 @@
 /**
  * Lesson 07.03 (cache-aware routing): the fleet runs behind its widgets. Each builds a scenario for the fleet
- * simulator (src/sim/fleet), runs it, and reduces the result to what a widget draws:
+ * simulator (src/sim/engine/fleet), runs it, and reduces the result to what a widget draws:
  *
  *  - `runRouterAnimation`: one run with frames, reduced to typed arrays per frame (KV blocks in HBM per replica
  *    and session, queue and batch members) and a per-request table, so the picture is a function of
@@ -13,16 +13,16 @@
  * history, tool calls between turns), served by Qwen3-32B on 2 × H100 per replica (the setup of llm-d's
  * prefix-cache scheduling benchmark). Everything is seeded: the same arguments give the same result.
  */
-import { resolveModel } from '../catalog';
-import { kvBytesPerToken } from '../catalog/models';
-import { segmentBlockHashes } from '../kvcache/hash';
-import type { FleetSim } from '../fleet/engine';
-import type { FleetFrame } from '../fleet/frames';
-import { ROUTE_REASONS, type RouterConfig } from '../fleet/router';
-import { runScenario, type FleetResult } from '../fleet/run';
-import type { Scenario } from '../fleet/scenario';
-import type { CacheViewConfig } from '../fleet/view';
-import { SEG, segId } from '../fleet/workload';
+import { resolveModel } from '../../engine/catalog';
+import { kvBytesPerToken } from '../../engine/catalog/models';
+import { segmentBlockHashes } from '../../engine/kvcache/hash';
+import type { FleetSim } from '../../engine/fleet/engine';
+import type { FleetFrame } from '../../engine/fleet/frames';
+import { ROUTE_REASONS, type RouterConfig } from '../../engine/fleet/router';
+import { runScenario, type FleetResult } from '../../engine/fleet/run';
+import type { Scenario } from '../../engine/fleet/scenario';
+import type { CacheViewConfig } from '../../engine/fleet/view';
+import { SEG, segId } from '../../engine/fleet/workload';
 import {
   LAB_ACCELERATOR,
   LAB_AGENT,
