@@ -42,7 +42,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/lessons/**', '**/lessons'], message: 'src/sim/engine must not import src/sim/lessons.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/lessons/**', '**/lessons'],
+              message: 'src/sim/engine must not import src/sim/lessons.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -18,7 +18,13 @@ import {
   type TrajectoryTurn,
 } from '../src/sim/lessons/agentWorkload';
 import { idealHitsPerRequest, sniffFormat, thin, trafficShape } from '../src/sim/lessons/trafficShape';
-import { idealHitRatio, mooncakeTable, nativeTable, readTraceTable, TraceError } from '../src/sim/engine/trace';
+import {
+  idealHitRatio,
+  mooncakeTable,
+  nativeTable,
+  readTraceTable,
+  TraceError,
+} from '../src/sim/engine/trace';
 import {
   MOONCAKE_CONVERSATION,
   MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO,

@@ -13,7 +13,12 @@ import {
   sessionCost,
   sessionsPerHour,
 } from '../src/sim/lessons/economics';
-import { econScenario, runEconPoint, searchCapacity, sweepConcurrency } from '../src/sim/lessons/economicsLab';
+import {
+  econScenario,
+  runEconPoint,
+  searchCapacity,
+  sweepConcurrency,
+} from '../src/sim/lessons/economicsLab';
 import { validateScenario } from '../src/sim/engine/fleet/scenario';
 import { findNode } from '../src/sim/engine/catalog/nodes';
 import { directContext } from '../src/worker/job';

@@ -4,7 +4,13 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
-import { readTraceTable, TraceError, traceStats, type OnError, type TraceFormat } from '../../src/sim/engine/trace';
+import {
+  readTraceTable,
+  TraceError,
+  traceStats,
+  type OnError,
+  type TraceFormat,
+} from '../../src/sim/engine/trace';
 import type { Command } from './index';
 
 const FORMATS = ['auto', 'mooncake', 'native'] as const;

@@ -88,7 +88,9 @@ export function SweepFig({
     wallS: () => formatDuration(s.at?.sessionWallS ?? NaN, 2),
     tokPerGpu: () => formatNumber((s.at?.outputTokensPerS ?? NaN) / ECON_TP, 3),
   };
-  return <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)" />;
+  return (
+    <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)" />
+  );
 }
 
 /** The first point of the default sweep past the TTFT objective: where the wall is. */
@@ -133,7 +135,9 @@ export function LeverFig({
     prefillShare: () => formatPercent(cell.point.prefillShare, 2),
     energyShare: () => formatPercent(c.cost.energyUSD / c.cost.totalUSD, 2),
   };
-  return <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)" />;
+  return (
+    <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)" />
+  );
 }
 
 /** A node's maximum power from the catalog. */

@@ -11,7 +11,11 @@ import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatRatio } from '../../lib/format';
-import { DEFAULT_PER_REPLICA_RATES, POLICY_LABELS, ROUTER_POLICIES } from '../../sim/lessons/routing/constants';
+import {
+  DEFAULT_PER_REPLICA_RATES,
+  POLICY_LABELS,
+  ROUTER_POLICIES,
+} from '../../sim/lessons/routing/constants';
 import { capacityAtSlo } from '../../sim/lessons/routing/summary';
 import { ROUTER_SWEEP_ID, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
 import './cache-router.css';

@@ -235,9 +235,9 @@ export function ReloadOrRecompute() {
             {formatBandwidth(r.hardware.memBandwidth)} of HBM at {formatNumber(r.hardware.mbu * 100)}% MBU);
             KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16; link {linkText}, λ ={' '}
             {formatDuration(r.link.latency)} per transfer
-            {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/engine/catalog/links.ts)` : ''}. Shaded:
-            prefix lengths where recompute is faster. Lower chart: reload time ÷ recompute time; above the 1×
-            rule, recompute is faster. {r.breakEven.explanation}
+            {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/engine/catalog/links.ts)` : ''}.
+            Shaded: prefix lengths where recompute is faster. Lower chart: reload time ÷ recompute time; above
+            the 1× rule, recompute is faster. {r.breakEven.explanation}
             {r.breakEven.crossingsBeyondDomain.length
               ? ` Past the ${formatTokens(r.model.maxContext)} context the lines would cross again at ${crossingsText(r.breakEven.crossingsBeyondDomain)}.`
               : ''}

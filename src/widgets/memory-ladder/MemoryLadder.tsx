@@ -145,8 +145,8 @@ export function MemoryLadder() {
             {formatNumber(r.mfu * 100)}% MFU. Reload time = Σ hop latencies + context bytes / the slowest
             hop&apos;s bandwidth (blocks stream through the chain). Each GPU reads its share over its own PCIe
             link, so host DRAM, drives and NICs all arrive through {r.gpus} host links. Bandwidths are
-            effective ones from src/sim/engine/catalog/links.ts (measured, vendor spec or derived, each with its
-            source); latencies are assumed orders of magnitude. {r.notes.join(' ')}
+            effective ones from src/sim/engine/catalog/links.ts (measured, vendor spec or derived, each with
+            its source); latencies are assumed orders of magnitude. {r.notes.join(' ')}
           </>
         ) : null
       }

@@ -172,10 +172,10 @@ export function ToolLatency() {
       caption={
         r && c ? (
           <>
-            Log-normal fits of each tool class (src/sim/engine/fleet/dist.ts), drawn in closed form. Top: the share
-            of calls over by t, with published medians (grey) beside the chosen class and the TTL (accent).
-            Bottom: for {r.selected.label.toLowerCase()}, the share of calls against the share of tool time
-            they carry (a step at the fit's clip is the calls cut off there). The paused session is{' '}
+            Log-normal fits of each tool class (src/sim/engine/fleet/dist.ts), drawn in closed form. Top: the
+            share of calls over by t, with published medians (grey) beside the chosen class and the TTL
+            (accent). Bottom: for {r.selected.label.toLowerCase()}, the share of calls against the share of
+            tool time they carry (a step at the fit's clip is the calls cut off there). The paused session is{' '}
             {formatNumber(v.contextTokens)} tokens of {c.replica.modelName} KV (
             {formatBytesDecimal(c.contextBytes)}) on {c.replica.tp} × {c.replica.acceleratorName}, whose KV
             budget is {formatBytesDecimal(c.replica.kvBudgetBytes)}; a recompute takes{' '}

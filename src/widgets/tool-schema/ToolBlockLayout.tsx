@@ -18,7 +18,12 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import { LAYOUT_LABELS, type LayoutId, type SegmentKind, type TurnResult } from '../../sim/lessons/toolSchema';
+import {
+  LAYOUT_LABELS,
+  type LayoutId,
+  type SegmentKind,
+  type TurnResult,
+} from '../../sim/lessons/toolSchema';
 import { LAYOUT_ID, layoutArgs, layoutSchema } from './schema';
 import './tool-schema.css';
 
