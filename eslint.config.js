@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', 'scripts/**', 'bench/**', 'cli/**'],
+    files: ['**/*.mjs', 'scripts/**', 'bench/**', 'cli/**', 'validation/**'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {

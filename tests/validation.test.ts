@@ -1,0 +1,31 @@
+/** Every row of `npm run validate` passes within its stated tolerance (rows needing absent data are skipped). */
+import { describe, expect, it } from 'vitest';
+import { ALL_ROWS } from '../validation/rows/index';
+import { evaluate, missingData, withinTolerance } from '../validation/row';
+
+describe('npm run validate', () => {
+  it('has unique row ids', () => {
+    const ids = ALL_ROWS.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+  it('tolerance arithmetic', () => {
+    expect(withinTolerance(1.14, 1, { kind: 'relative', value: 0.15 })).toBe(true);
+    expect(withinTolerance(1.16, 1, { kind: 'relative', value: 0.15 })).toBe(false);
+    expect(withinTolerance(0.5, 1, { kind: 'factor', value: 2 })).toBe(true);
+    expect(withinTolerance(0.49, 1, { kind: 'factor', value: 2 })).toBe(false);
+    expect(withinTolerance(NaN, 1, { kind: 'factor', value: 2 })).toBe(false);
+  });
+  for (const row of ALL_ROWS) {
+    const missing = missingData(row);
+    it.skipIf(missing.length > 0)(
+      `${row.id}: ${row.what}`,
+      async () => {
+        const r = await evaluate(row);
+        expect(r.status, `ours ${r.ours} vs published ${r.published} ${r.unit} (${r.tolerance})`).toBe(
+          'pass',
+        );
+      },
+      120_000,
+    );
+  }
+});

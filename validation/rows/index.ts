@@ -1,0 +1,7 @@
+/**
+ * Every validation row, gathered from one file per source or experiment. Add a file under rows/ exporting
+ * `rows: ValidationRow[]` and list it here.
+ */
+import type { ValidationRow } from '../row';
+
+export const ALL_ROWS: ValidationRow[] = [];
