@@ -29,6 +29,7 @@ const services: Services = {
 // A handle for browser tests and the curious: crash the worker to see the recovery path.
 (window as unknown as { __salDebug: unknown }).__salDebug = {
   crashWorker: (delayMs = 0) => services.sim.crashForTest(delayMs),
+  silenceWorker: () => services.sim.silenceForTest(),
   /** Any worker method by name, e.g. to compare a browser run with a Node run of the same scenario. */
   call: (method: MethodName, args: unknown) => services.sim.call(method, args as never).result,
   /** Start the worker's slow self-test, cancel it after `cancelAfter` frames, report what arrived. */

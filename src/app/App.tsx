@@ -3,6 +3,7 @@ import { MDXProvider } from '@mdx-js/react';
 import { Home } from './Home';
 import { LessonPage } from './LessonPage';
 import { NotFound } from './NotFound';
+import { ErrorBoundary } from '../widgets/kit/ErrorBoundary';
 import { Link } from './Link';
 import { matchRoute, usePathname } from './router';
 import { usePreferences, useProgress, useServices } from './services';
@@ -100,13 +101,15 @@ export function App() {
         <PreferenceControls />
       </header>
       <ProgressNotice />
-      {route.kind === 'home' ? (
-        <Home />
-      ) : route.kind === 'lesson' ? (
-        <LessonPage key={route.slug} slug={route.slug} />
-      ) : (
-        <NotFound path={route.path} />
-      )}
+      <ErrorBoundary what="this page" resetKey={pathname}>
+        {route.kind === 'home' ? (
+          <Home />
+        ) : route.kind === 'lesson' ? (
+          <LessonPage key={route.slug} slug={route.slug} />
+        ) : (
+          <NotFound path={route.path} />
+        )}
+      </ErrorBoundary>
       <footer className="site-footer">
         <p>
           Serving Agents Lab · every figure is computed by the simulation core in a web worker or cited to its

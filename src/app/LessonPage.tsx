@@ -12,6 +12,7 @@ import { LESSONS, lessonBySlug, lessonPath, type LessonMeta } from './lessons';
 import { Link } from './Link';
 import { useProgress, useServices } from './services';
 import { NotFound } from './NotFound';
+import { ErrorBoundary } from '../widgets/kit/ErrorBoundary';
 
 const modules = import.meta.glob<{ default: ComponentType }>('../../lessons/*.mdx');
 
@@ -160,9 +161,11 @@ export function LessonPage({ slug }: { slug: string }) {
             </section>
           </header>
           <div ref={articleRef} className="prose">
-            <Suspense fallback={<p className="loading">Loading the lesson…</p>}>
-              <Body />
-            </Suspense>
+            <ErrorBoundary what="this lesson" resetKey={slug}>
+              <Suspense fallback={<p className="loading">Loading the lesson…</p>}>
+                <Body />
+              </Suspense>
+            </ErrorBoundary>
           </div>
           <footer className="lesson-footer">
             <DoneControl slug={slug} />

@@ -32,6 +32,15 @@ const api = {
   cancel(jobId: number) {
     cancelled.add(jobId);
   },
+  /** Answered between a long job's checkpoints; the client's watchdog (watchdog.ts) waits for it. */
+  ping() {
+    return true;
+  },
+  /** For the watchdog's test: stop without an error event, as a worker stuck or closed would look. */
+  silence() {
+    dying = true;
+    setTimeout(() => self.close(), 0);
+  },
   /** For the bridge's own test: an uncaught error that kills this worker's event loop turn. */
   crash(delayMs = 0) {
     dying = true;

@@ -9,6 +9,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { SimStatus } from './useSimulation';
 import { download, standaloneSvg, svgToPngBlob, toCsv, type ExportData } from './exporting';
+import { ErrorBoundary } from './ErrorBoundary';
 
 export interface WidgetFrameProps {
   id: string;
@@ -198,7 +199,9 @@ export function WidgetFrame(props: WidgetFrameProps) {
               </div>
             ) : null}
             {status === 'loading' ? <div className="widget-loading">Computing…</div> : null}
-            {status !== 'loading' ? children : null}
+            {status !== 'loading' ? (
+              <ErrorBoundary what="this widget's picture">{children}</ErrorBoundary>
+            ) : null}
           </div>
           {transport}
           {readouts && status === 'ready' ? <div className="widget-readouts">{readouts}</div> : null}

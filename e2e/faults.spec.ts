@@ -1,0 +1,38 @@
+/** Faults a learner can meet: a worker that goes silent, a lesson chunk gone after a redeploy. */
+import { expect, test } from './fixtures';
+
+const PATH = '/lessons/07-04-kv-memory-hierarchy';
+
+test('a worker that goes silent (no error event) becomes an error with Retry, and Retry recovers', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto(PATH);
+  const widget = page.locator('[data-widget="kv-footprint"]').first();
+  await expect(widget).toHaveAttribute('data-state', 'ready');
+  await page.evaluate(() =>
+    (window as unknown as { __salDebug: { silenceWorker(): void } }).__salDebug.silenceWorker(),
+  );
+  await widget.getByLabel('Accelerator').selectOption('b200');
+  // The watchdog waits 15 s for an answer to its pings.
+  await expect(widget).toHaveAttribute('data-state', 'error', { timeout: 40_000 });
+  await expect(widget.getByRole('alert')).toContainText('did not answer');
+  await widget.getByRole('button', { name: 'Retry' }).click();
+  await expect(widget).toHaveAttribute('data-state', 'ready');
+  await expect(widget).toContainText('B200');
+});
+
+test('a lesson chunk that no longer exists (stale deploy) says so and offers a reload', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The lesson's lazily loaded chunk is gone from the server, as after a redeploy with new hashes.
+  await page.route(/\/assets\/07-05[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.locator('a[href="/lessons/07-05-kv-offload-and-reload"]').first().click();
+  const alert = page.locator('[data-error-boundary="stale-chunk"]');
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText('updated since this page was opened');
+  await page.unroute(/\/assets\/07-05[^/]*\.js$/);
+  await alert.getByRole('button', { name: 'Reload the page' }).click();
+  await expect(page.locator('[data-widget]').first()).toBeAttached();
+  await expect(page.locator('[data-error-boundary]')).toHaveCount(0);
+});
