@@ -4,11 +4,25 @@ import { test as base, expect, type Locator, type Page } from '@playwright/test'
 export interface PageWatch {
   consoleErrors: string[];
   foreignRequests: string[];
+  /** Content-Security-Policy violations the document reported so far ("directive blocked-uri"). */
+  cspViolations(): Promise<string[]>;
 }
 
 export const test = base.extend<{ watch: PageWatch }>({
   watch: async ({ page, baseURL }, use) => {
-    const watch: PageWatch = { consoleErrors: [], foreignRequests: [] };
+    await page.addInitScript(() => {
+      const w = window as unknown as { __cspViolations: string[] };
+      w.__cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        w.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+    });
+    const watch: PageWatch = {
+      consoleErrors: [],
+      foreignRequests: [],
+      cspViolations: () =>
+        page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []),
+    };
     const origin = new URL(baseURL ?? 'http://127.0.0.1:4173').origin;
     page.on('console', (msg) => {
       if (msg.type() === 'error') watch.consoleErrors.push(msg.text());

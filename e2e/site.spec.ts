@@ -24,6 +24,12 @@ for (const lesson of LESSONS) {
     await expectWidgetsReady(page);
     expect(watch.consoleErrors).toEqual([]);
     expect(watch.foreignRequests).toEqual([]);
+    // The built site's policy is in force and blocks nothing the lesson needs.
+    await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(
+      'content',
+      /script-src 'self' 'wasm-unsafe-eval'/,
+    );
+    expect(await watch.cspViolations()).toEqual([]);
   });
 }
 
