@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   createProgressStore,
   parseProgress,
+  MAX_ENTRIES,
+  MAX_STORED_CHARS,
+  NOTICE_SAVE_FAILED,
+  NOTICE_STORAGE_BLOCKED,
   PROGRESS_KEY,
   type KeyValueStorage,
 } from '../src/state/progress';
@@ -43,7 +47,65 @@ describe('progress persistence', () => {
   });
 
   it('resets an unknown version', () => {
-    expect(parseProgress(JSON.stringify({ version: 99 })).notice).toMatch(/unknown version/);
+    expect(parseProgress(JSON.stringify({ version: 0 })).notice).toMatch(/unknown version/);
+    expect(parseProgress(JSON.stringify({ version: 'x' })).notice).toMatch(/unknown version/);
+  });
+
+  it('keeps a record from a newer version untouched, reads what it can, and says so', () => {
+    const newer = JSON.stringify({
+      version: 3,
+      lessons: { a: { status: 'done', updatedAt: 5 } },
+      exercises: {},
+      futureField: [1, 2, 3],
+    });
+    const storage = memory({ [PROGRESS_KEY]: newer });
+    const store = createProgressStore(storage, () => 1000);
+    expect(store.getState().notice).toMatch(/newer version/);
+    expect(store.getState().record.lessons.a.status).toBe('done');
+    store.getState().setLessonStatus('b', 'done');
+    store.getState().recordExercise('e', 1, true);
+    expect(storage.data[PROGRESS_KEY]).toBe(newer);
+  });
+
+  it('trims a tampered or oversized record with a notice', () => {
+    const huge = JSON.stringify({
+      version: 2,
+      lessons: {},
+      exercises: {},
+      pad: 'x'.repeat(MAX_STORED_CHARS),
+    });
+    expect(parseProgress(huge).notice).toMatch(/far more than the lab writes/);
+    const many: Record<string, unknown> = {};
+    for (let i = 0; i < MAX_ENTRIES + 5; i++) many[`e${i}`] = { answer: i, correct: true, attempts: 1 };
+    many['z'.repeat(300)] = { answer: 1, correct: true, attempts: 1 };
+    const r = parseProgress(JSON.stringify({ version: 2, lessons: {}, exercises: many }));
+    expect(Object.keys(r.record.exercises)).toHaveLength(MAX_ENTRIES);
+    expect(r.notice).toMatch(/6 damaged entries/);
+  });
+
+  it('tells the learner once when saving fails, and keeps the progress in memory', () => {
+    let writes = 0;
+    const full: KeyValueStorage = {
+      getItem: () => null,
+      setItem: () => {
+        writes++;
+        throw new Error('QuotaExceededError');
+      },
+    };
+    const store = createProgressStore(full);
+    expect(store.getState().notice).toBeNull();
+    store.getState().setLessonStatus('a', 'done');
+    expect(store.getState().notice).toBe(NOTICE_SAVE_FAILED);
+    store.getState().dismissNotice();
+    store.getState().setLessonStatus('b', 'done');
+    expect(writes).toBe(2);
+    expect(store.getState().notice).toBeNull();
+    expect(store.getState().record.lessons.b.status).toBe('done');
+  });
+
+  it('says when the browser gives no storage at all (unless told to be quiet)', () => {
+    expect(createProgressStore(null).getState().notice).toBe(NOTICE_STORAGE_BLOCKED);
+    expect(createProgressStore(null, Date.now, { quiet: true }).getState().notice).toBeNull();
   });
 
   it('persists changes and writes back a repaired record at once', () => {

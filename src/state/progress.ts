@@ -31,7 +31,23 @@ export interface LoadResult {
   record: ProgressRecord;
   /** Set when the stored record could not be used as it was. */
   notice: string | null;
+  /**
+   * The stored record belongs to a newer version of the lab: it is read as far as this version understands it
+   * and never overwritten, so going back to the newer version loses nothing.
+   */
+  keepStored?: boolean;
 }
+
+/** A stored record larger than this was not written by the lab: it is trimmed (and the learner told). */
+export const MAX_STORED_CHARS = 512 * 1024;
+/** Entries kept per map at most; ids longer than MAX_ID_CHARS are not the lab's. */
+export const MAX_ENTRIES = 2_000;
+export const MAX_ID_CHARS = 200;
+
+export const NOTICE_SAVE_FAILED =
+  'Your progress could not be saved: this browser’s storage is full or blocked. It is kept for this visit only.';
+export const NOTICE_STORAGE_BLOCKED =
+  'This browser does not let the lab store anything, so your progress is kept for this visit only.';
 
 export function emptyProgress(): ProgressRecord {
   return { version: PROGRESS_VERSION, lessons: {}, exercises: {} };
@@ -47,7 +63,8 @@ function repairV2(raw: Record<string, unknown>): { record: ProgressRecord; dropp
   let dropped = 0;
   if (isObject(raw.lessons)) {
     for (const [slug, v] of Object.entries(raw.lessons)) {
-      if (isObject(v) && (v.status === 'done' || v.status === 'in-progress')) {
+      if (slug.length > MAX_ID_CHARS || Object.keys(record.lessons).length >= MAX_ENTRIES) dropped++;
+      else if (isObject(v) && (v.status === 'done' || v.status === 'in-progress')) {
         const updatedAt = typeof v.updatedAt === 'number' && Number.isFinite(v.updatedAt) ? v.updatedAt : 0;
         record.lessons[slug] = { status: v.status, updatedAt };
       } else dropped++;
@@ -55,7 +72,8 @@ function repairV2(raw: Record<string, unknown>): { record: ProgressRecord; dropp
   } else if (raw.lessons !== undefined) dropped++;
   if (isObject(raw.exercises)) {
     for (const [id, v] of Object.entries(raw.exercises)) {
-      if (
+      if (id.length > MAX_ID_CHARS || Object.keys(record.exercises).length >= MAX_ENTRIES) dropped++;
+      else if (
         isObject(v) &&
         typeof v.answer === 'number' &&
         Number.isFinite(v.answer) &&
@@ -79,6 +97,11 @@ function migrateV1(raw: ProgressRecordV1): ProgressRecord {
 /** Parse whatever is stored into a valid record. Never throws. */
 export function parseProgress(stored: string | null): LoadResult {
   if (stored === null) return { record: emptyProgress(), notice: null };
+  if (stored.length > MAX_STORED_CHARS)
+    return {
+      record: emptyProgress(),
+      notice: `Your saved progress was ${Math.round(stored.length / 1024)} KB, far more than the lab writes, and was reset.`,
+    };
   let raw: unknown;
   try {
     raw = JSON.parse(stored);
@@ -103,6 +126,16 @@ export function parseProgress(stored: string | null): LoadResult {
           : null,
     };
   }
+  if (typeof raw.version === 'number' && Number.isInteger(raw.version) && raw.version > PROGRESS_VERSION) {
+    // Written by a newer lab (e.g. another tab after an update): show what this version can read, touch nothing.
+    return {
+      record: repairV2(raw).record,
+      notice:
+        'Your saved progress comes from a newer version of the lab. It is kept as it is; what you do here is not ' +
+        'saved. Reload the page to get the newer version.',
+      keepStored: true,
+    };
+  }
   return {
     record: emptyProgress(),
     notice: 'Your saved progress came from an unknown version and was reset.',
@@ -125,15 +158,24 @@ export interface ProgressState {
   resetAll(): void;
 }
 
+/**
+ * `storage` null means the browser refused storage (private mode, blocked cookies): the store works for the
+ * visit and says so. Pass `{ quiet: true }` where no storage is expected (tests, embeds).
+ */
 export function createProgressStore(
   storage: KeyValueStorage | null,
   now: () => number = Date.now,
+  options: { quiet?: boolean } = {},
 ): StoreApi<ProgressState> {
-  let initial: LoadResult = { record: emptyProgress(), notice: null };
+  let initial: LoadResult = {
+    record: emptyProgress(),
+    notice: storage || options.quiet ? null : NOTICE_STORAGE_BLOCKED,
+  };
   try {
-    initial = parseProgress(storage ? storage.getItem(PROGRESS_KEY) : null);
+    if (storage) initial = parseProgress(storage.getItem(PROGRESS_KEY));
   } catch {
-    initial = { record: emptyProgress(), notice: 'Saved progress is unavailable in this browser.' };
+    initial = { record: emptyProgress(), notice: NOTICE_STORAGE_BLOCKED };
+    storage = null;
   }
   const store = createStore<ProgressState>()((set, get) => ({
     record: initial.record,
@@ -159,15 +201,19 @@ export function createProgressStore(
     },
     resetAll: () => set({ record: emptyProgress() }),
   }));
-  if (storage) {
-    // Persist the repaired record at once, so a corrupt one is not reported again on the next load.
+  if (storage && !initial.keepStored) {
+    const target = storage;
+    let warned = false;
     const save = (record: ProgressRecord) => {
       try {
-        storage.setItem(PROGRESS_KEY, JSON.stringify(record));
+        target.setItem(PROGRESS_KEY, JSON.stringify(record));
       } catch {
-        /* storage full or disabled: progress lives for this visit only */
+        // Full or blocked: the learner is told once; the record stays in memory for the visit.
+        if (!warned) store.setState({ notice: NOTICE_SAVE_FAILED });
+        warned = true;
       }
     };
+    // Persist the repaired record at once, so a corrupt one is not reported again on the next load.
     if (initial.notice) save(initial.record);
     store.subscribe((s, prev) => {
       if (s.record !== prev.record) save(s.record);
