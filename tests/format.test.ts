@@ -45,6 +45,35 @@ describe('format', () => {
     expect(f.formatRatio(35.1)).toBe('35.1×');
   });
 
+  it('bounds every figure: no e-notation, no 300-digit numbers, tiny percentages as "< 0.01%"', () => {
+    expect(f.formatPercent(1.6e-174)).toBe('< 0.01%');
+    expect(f.formatPercent(0.0005)).toBe('0.05%');
+    expect(f.formatPercent(-1e-9)).toBe('> -0.01%');
+    expect(f.formatNumber(1.6e-12)).toBe('1.6 × 10⁻¹²');
+    expect(f.formatNumber(2.5e20)).toBe('2.5 × 10²⁰');
+    expect(f.formatNumber(123456789)).toBe('123,456,789');
+    expect(f.formatDuration(400 * 86400)).toBe('1.1 years');
+    expect(f.formatDuration(1e308 / 1000)).toBe('> 1 million years');
+    expect(f.formatDuration(3 * 86400)).toBe('3 d');
+  });
+
+  it('keeps output short and free of e-notation for any finite number', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        for (const s of [
+          f.formatNumber(x),
+          f.formatDuration(x),
+          f.formatPercent(x),
+          f.formatRatio(x),
+          f.formatMoney(x),
+        ]) {
+          if (/e[+-]?\d/.test(s) || s.length > 24) return false;
+        }
+        return true;
+      }),
+    );
+  });
+
   it('keeps output short for any finite number', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e18, max: 1e18 }), (x) => {

@@ -1,6 +1,7 @@
 /**
- * One place that turns numbers into text, so that no figure on screen is NaN, Infinity or 17 digits long.
- * Every formatter returns '—' for a value that is not a finite number.
+ * One place that turns numbers into text, so that no figure on screen is NaN, Infinity, 17 digits long or in
+ * e-notation. Every formatter returns '—' for a value that is not a finite number; magnitudes a person cannot
+ * read as digits (beyond 10¹⁵, below 10⁻⁹) are written as "1.6 × 10⁻¹²".
  */
 
 export const MISSING = '—';
@@ -9,11 +10,41 @@ function finite(x: number | null | undefined): x is number {
   return typeof x === 'number' && Number.isFinite(x);
 }
 
+const SUPERSCRIPT: Record<string, string> = {
+  '-': '⁻',
+  '0': '⁰',
+  '1': '¹',
+  '2': '²',
+  '3': '³',
+  '4': '⁴',
+  '5': '⁵',
+  '6': '⁶',
+  '7': '⁷',
+  '8': '⁸',
+  '9': '⁹',
+};
+
+/** Scientific notation as people write it: 1.6 × 10⁻¹². */
+export function formatScientific(x: number, digits = 2): string {
+  const [mantissa, exponent] = x.toExponential(Math.max(0, digits - 1)).split('e');
+  const m = mantissa.replace(/\.?0+$/, '');
+  const e = String(Number(exponent))
+    .split('')
+    .map((c) => SUPERSCRIPT[c] ?? c)
+    .join('');
+  return `${m} × 10${e}`;
+}
+
+/** Past these magnitudes digits stop being readable (a 16-digit integer, a 0.000000000…). */
+const LARGEST_AS_DIGITS = 1e15;
+const SMALLEST_AS_DIGITS = 1e-9;
+
 /** Up to `digits` significant digits, trailing zeros dropped, thousands separated. */
 export function formatNumber(x: number | null | undefined, digits = 3): string {
   if (!finite(x)) return MISSING;
   if (x === 0) return '0';
   const abs = Math.abs(x);
+  if (abs >= LARGEST_AS_DIGITS || abs < SMALLEST_AS_DIGITS) return formatScientific(x, digits);
   if (abs >= 10 ** digits) return Math.round(x).toLocaleString('en-US');
   const p = Number(x.toPrecision(digits));
   return p.toLocaleString('en-US', { maximumFractionDigits: 12 });
@@ -68,7 +99,11 @@ export function formatBandwidth(bytesPerSecond: number | null | undefined, digit
   return scaled(bytesPerSecond, ['B/s', 'kB/s', 'MB/s', 'GB/s', 'TB/s', 'PB/s'], 1000, digits);
 }
 
-/** Durations from nanoseconds to days; input in seconds. */
+const YEAR_S = 365.25 * 86400;
+/** Beyond this a duration is only "a very long time": the digits would mean nothing. */
+const LONGEST_YEARS = 1e6;
+
+/** Durations from nanoseconds to years; input in seconds. */
 export function formatDuration(seconds: number | null | undefined, digits = 3): string {
   if (!finite(seconds)) return MISSING;
   const sign = seconds < 0 ? '-' : '';
@@ -80,7 +115,9 @@ export function formatDuration(seconds: number | null | undefined, digits = 3): 
   if (s < 60) return `${sign}${formatNumber(s, digits)} s`;
   if (s < 3600) return `${sign}${formatNumber(s / 60, digits)} min`;
   if (s < 86400) return `${sign}${formatNumber(s / 3600, digits)} h`;
-  return `${sign}${formatNumber(s / 86400, digits)} d`;
+  if (s < YEAR_S) return `${sign}${formatNumber(s / 86400, digits)} d`;
+  if (s < LONGEST_YEARS * YEAR_S) return `${sign}${formatNumber(s / YEAR_S, digits)} years`;
+  return `${sign}> 1 million years`;
 }
 
 /** FLOPs (a count) or FLOP/s (a rate): 989 TFLOP/s. */
@@ -97,14 +134,15 @@ export function formatMoney(dollars: number | null | undefined, digits = 3): str
   const d = Math.abs(dollars);
   if (d !== 0 && d < 0.01) return `${sign}$${formatNumber(d, digits)}`;
   if (d < 1000) return `${sign}$${d.toFixed(2)}`;
+  if (d >= LARGEST_AS_DIGITS) return `${sign}$${formatScientific(d)}`;
   return `${sign}$${Math.round(d).toLocaleString('en-US')}`;
 }
 
-/** A ratio in [0, 1] (or beyond) as a percentage: 0.4012 → 40.1%. */
+/** A ratio in [0, 1] (or beyond) as a percentage: 0.4012 → 40.1%; below 0.01%, "< 0.01%". */
 export function formatPercent(ratio: number | null | undefined, digits = 3): string {
   if (!finite(ratio)) return MISSING;
   const pct = ratio * 100;
-  if (pct !== 0 && Math.abs(pct) < 0.1) return `${pct < 0 ? '-' : ''}<0.1%`;
+  if (pct !== 0 && Math.abs(pct) < 0.01) return pct < 0 ? '> -0.01%' : '< 0.01%';
   return `${formatNumber(pct, digits)}%`;
 }
 
