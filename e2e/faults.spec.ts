@@ -36,3 +36,18 @@ test('a lesson chunk that no longer exists (stale deploy) says so and offers a r
   await expect(page.locator('[data-widget]').first()).toBeAttached();
   await expect(page.locator('[data-error-boundary]')).toHaveCount(0);
 });
+
+test('an exercise says how it read a decimal comma, and what it cannot read', async ({ page }) => {
+  await page.goto(PATH);
+  const ex = page.locator('[data-exercise="07-04-contexts-per-replica"]');
+  const input = ex.getByLabel(/Your answer/);
+  await expect(ex.getByRole('button', { name: 'Check' })).toBeEnabled();
+  await input.fill('0,5');
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await expect(ex).toHaveAttribute('data-result', 'wrong');
+  await expect(ex.locator('[data-read-as]')).toHaveText('Read as 0.5.');
+  await input.fill('13 contexts');
+  await ex.getByRole('button', { name: 'Check' }).click();
+  await expect(ex).toHaveAttribute('data-result', 'invalid');
+  await expect(ex).toContainText('“13 contexts” is not a number');
+});

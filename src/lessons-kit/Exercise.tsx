@@ -6,6 +6,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useProgress, useServices } from '../app/services';
 import { formatNumber } from '../lib/format';
+import { localeDecimalSeparator, parseNumberEntry } from '../lib/numberEntry';
 
 export interface ExerciseProps {
   id: string;
@@ -47,12 +48,18 @@ export function Exercise({
   );
   const show = format ?? ((v: number) => `${formatNumber(v, 4)}${unit ? ' ' + unit : ''}`);
 
+  const [readAs, setReadAs] = useState<number | null>(null);
+
   const submit = () => {
-    const given = Number(draft.replace(/[,_\s]/g, ''));
-    if (draft.trim() === '' || !Number.isFinite(given)) {
+    const entry = parseNumberEntry(draft, localeDecimalSeparator());
+    if (!entry) {
+      setReadAs(null);
       setFeedback('invalid');
       return;
     }
+    const given = entry.value;
+    // A comma or point that could be either separator: show how it was read, so nothing is guessed silently.
+    setReadAs(entry.interpreted ? given : null);
     if (answer === null) return;
     const ok = checkAnswer(given, answer, tolerance);
     setFeedback(ok ? 'correct' : 'wrong');
@@ -102,7 +109,17 @@ export function Exercise({
       </form>
       {showHint && hint ? <div className="exercise-hint">{hint}</div> : null}
       <div role="status" aria-live="polite" className="exercise-feedback">
-        {feedback === 'invalid' ? <p>Enter a number, e.g. 12.5 or 12500.</p> : null}
+        {feedback === 'invalid' ? (
+          <p>
+            “{draft.trim()}” is not a number. Enter one such as 12.5, 12,5 or 12 500, without a unit
+            {unit ? ` (the answer is in ${unit})` : ''}.
+          </p>
+        ) : null}
+        {readAs !== null && feedback !== 'invalid' ? (
+          <p className="exercise-read-as" data-read-as={readAs}>
+            Read as {readAs.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 12 })}.
+          </p>
+        ) : null}
         {feedback === 'wrong' ? (
           <p className="is-wrong">
             Not quite (within ±{formatNumber(tolerance * 100)}% counts). Try again, or open the hint.
