@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { existsSync, rmSync } from 'node:fs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -229,5 +230,26 @@ describe('sim', () => {
     const r = sim('brekeven');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown command "brekeven"/);
+  });
+});
+
+describe('npm run sim (the bundled command line)', () => {
+  it('rebuilds the bundle when it is missing and runs it with plain node', () => {
+    const bundle = fileURLToPath(new URL('../dist-cli/sim.mjs', import.meta.url));
+    rmSync(bundle, { force: true });
+    const r = spawnSync(process.execPath, ['scripts/sim.mjs', 'kv', '--model', 'llama-3.1-8b'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).kvBytesPerToken).toBe(131_072);
+    expect(existsSync(bundle)).toBe(true);
+    const direct = spawnSync(process.execPath, [bundle, 'kv', '--model', 'nope'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(direct.status).toBe(2);
+    expect(direct.stderr).not.toMatch(/\n\s+at /);
   });
 });
