@@ -51,3 +51,21 @@ test('an exercise says how it read a decimal comma, and what it cannot read', as
   await expect(ex).toHaveAttribute('data-result', 'invalid');
   await expect(ex).toContainText('“13 contexts” is not a number');
 });
+
+test('a long job in one widget does not make another widget wait', async ({ page }) => {
+  await page.goto(PATH);
+  const widget = page.locator('[data-widget="kv-footprint"]').first();
+  await expect(widget).toHaveAttribute('data-state', 'ready');
+  // Occupy a worker for 6 s with a job that never yields, then ask the widget for a new result.
+  const started = await page.evaluate(() => {
+    void (
+      window as unknown as { __salDebug: { busyWorker(ms: number): Promise<string> } }
+    ).__salDebug.busyWorker(6_000);
+    return performance.now();
+  });
+  await widget.getByLabel('Accelerator').selectOption('b200');
+  await expect(widget).toContainText('B200', { timeout: 5_000 });
+  await expect(widget).toHaveAttribute('data-state', 'ready');
+  const waited = (await page.evaluate(() => performance.now())) - started;
+  expect(waited).toBeLessThan(6_000);
+});

@@ -32,6 +32,8 @@ const services: Services = {
   silenceWorker: () => services.sim.silenceForTest(),
   /** Any worker method by name, e.g. to compare a browser run with a Node run of the same scenario. */
   call: (method: MethodName, args: unknown) => services.sim.call(method, args as never).result,
+  /** Occupy a worker with a job that never yields for `ms` milliseconds; resolves when it ends. */
+  busyWorker: (ms: number) => services.sim.call('selfTest', { mode: 'busy', ms }).result,
   /** Start the worker's slow self-test, cancel it after `cancelAfter` frames, report what arrived. */
   async cancelSelfTest(cancelAfter: number) {
     const frames: number[] = [];

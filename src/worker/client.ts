@@ -1,11 +1,13 @@
 /**
- * The main thread's side of the worker bridge: one lazily created module worker, typed calls, cancellation
- * of superseded requests, streamed frames, and a restart when the worker dies.
+ * The main thread's side of the worker bridge: a small pool of lazily created module workers, typed calls,
+ * cancellation of superseded requests, streamed frames, a watchdog per worker, and a restart when one dies.
+ * A long job in one widget never blocks another while a worker is idle (lanes.ts says which worker takes a job).
  */
 import * as Comlink from 'comlink';
 import type { WorkerApi } from './sim.worker';
 import type { MethodArgs, MethodFrame, MethodName, MethodResult } from './methods';
 import { DEFAULT_SILENT_AFTER_MS, Watchdog } from './watchdog';
+import { chooseLane, defaultPoolSize } from './lanes';
 
 export class WorkerCrashed extends Error {
   constructor(detail: string) {
@@ -28,10 +30,8 @@ export class WorkerUnavailable extends Error {
 export interface SimClientOptions {
   /** A worker that answers no ping for this long while a job runs is treated as crashed. Default 15 s. */
   silentAfterMs?: number;
-}
-
-interface Pending {
-  reject(error: Error): void;
+  /** Workers in the pool. Default: 2 (1 on a single-core device). */
+  poolSize?: number;
 }
 
 export interface CallOptions<F> {
@@ -44,22 +44,22 @@ export interface Job<R> {
   cancel(): void;
 }
 
-export class SimClient {
-  private worker: Worker | null = null;
-  private remote: Comlink.Remote<WorkerApi> | null = null;
-  private nextId = 1;
-  private pending = new Map<number, Pending>();
-  private readonly watchdog: Watchdog;
+/** One worker and what is in flight on it. */
+class Lane {
+  worker: Worker | null = null;
+  remote: Comlink.Remote<WorkerApi> | null = null;
+  readonly pending = new Map<number, (error: Error) => void>();
+  readonly watchdog: Watchdog;
 
-  constructor(options: SimClientOptions = {}) {
+  constructor(silentAfterMs: number) {
     this.watchdog = new Watchdog({
       ping: () => this.remote?.ping() ?? Promise.resolve(),
-      silentAfterMs: options.silentAfterMs ?? DEFAULT_SILENT_AFTER_MS,
+      silentAfterMs,
       onSilent: (ms) => this.fail(`it did not answer for ${Math.round(ms / 1000)} s`),
     });
   }
 
-  private ensure(): Comlink.Remote<WorkerApi> {
+  ensure(): Comlink.Remote<WorkerApi> {
     if (this.remote) return this.remote;
     if (typeof Worker === 'undefined') throw new WorkerUnavailable('this browser has no Worker');
     let worker: Worker;
@@ -75,15 +75,30 @@ export class SimClient {
     return this.remote;
   }
 
-  /** Reject everything in flight and drop the worker; the next call starts a fresh one. */
-  private fail(detail: string) {
+  /** Reject everything in flight and drop the worker; the next call on this lane starts a fresh one. */
+  fail(detail: string) {
     this.watchdog.stop();
     const err = new WorkerCrashed(detail);
-    for (const p of this.pending.values()) p.reject(err);
+    for (const reject of this.pending.values()) reject(err);
     this.pending.clear();
     this.worker?.terminate();
     this.worker = null;
     this.remote = null;
+  }
+}
+
+export class SimClient {
+  private nextId = 1;
+  private readonly lanes: Lane[];
+  /** Where each method ran last, so its worker-side caches are reused. */
+  private readonly laneOf = new Map<MethodName, number>();
+
+  constructor(options: SimClientOptions = {}) {
+    const size =
+      options.poolSize ??
+      defaultPoolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
+    const silent = options.silentAfterMs ?? DEFAULT_SILENT_AFTER_MS;
+    this.lanes = Array.from({ length: Math.max(1, size) }, () => new Lane(silent));
   }
 
   call<M extends MethodName>(
@@ -92,17 +107,23 @@ export class SimClient {
     options: CallOptions<MethodFrame<M>> = {},
   ): Job<MethodResult<M>> {
     const id = this.nextId++;
+    const index = chooseLane(
+      this.lanes.map((l) => l.pending.size),
+      this.laneOf.get(method),
+    );
+    const lane = this.lanes[index];
     let remote: Comlink.Remote<WorkerApi>;
     try {
-      remote = this.ensure();
+      remote = lane.ensure();
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       return { id, result: Promise.reject(error), cancel: () => {} };
     }
+    this.laneOf.set(method, index);
     let settled = false;
     const result = new Promise<MethodResult<M>>((resolve, reject) => {
-      this.pending.set(id, { reject });
-      this.watchdog.start();
+      lane.pending.set(id, reject);
+      lane.watchdog.start();
       const onFrame = options.onFrame
         ? Comlink.proxy(async (frame: unknown) => {
             if (!settled) options.onFrame!(frame as MethodFrame<M>);
@@ -116,8 +137,8 @@ export class SimClient {
         )
         .finally(() => {
           settled = true;
-          this.pending.delete(id);
-          if (this.pending.size === 0) this.watchdog.stop();
+          lane.pending.delete(id);
+          if (lane.pending.size === 0) lane.watchdog.stop();
         });
     });
     return {
@@ -125,22 +146,22 @@ export class SimClient {
       result,
       cancel: () => {
         settled = true;
-        if (this.remote === remote) void remote.cancel(id).catch(() => {});
+        if (lane.remote === remote) void remote.cancel(id).catch(() => {});
       },
     };
   }
 
-  /** Test hook: make the worker throw outside any call, as a real crash would. */
+  /** Test hook: make every worker throw outside any call, as a real crash would. */
   crashForTest(delayMs = 0) {
-    void this.ensure().crash(delayMs);
+    for (const lane of this.lanes) void lane.ensure().crash(delayMs);
   }
 
-  /** Test hook: make the worker go silent (close itself, no error event), as a hung worker would. */
+  /** Test hook: make every worker go silent (close itself, no error event), as a hung worker would. */
   silenceForTest() {
-    void this.ensure().silence();
+    for (const lane of this.lanes) void lane.ensure().silence();
   }
 
   dispose() {
-    this.fail('disposed');
+    for (const lane of this.lanes) lane.fail('disposed');
   }
 }

@@ -64,8 +64,19 @@ function kvFootprint(req: FootprintRequest): FootprintResponse {
 }
 
 /** Exercises the bridge's failure path in tests: a method that throws, and one that kills the worker. */
-async function selfTest(req: { mode: 'ok' | 'throw' | 'slow' }, ctx: JobContext<number>): Promise<string> {
+async function selfTest(
+  req: { mode: 'ok' | 'throw' | 'slow' | 'busy'; ms?: number },
+  ctx: JobContext<number>,
+): Promise<string> {
   if (req.mode === 'throw') throw new Error('self-test failure');
+  if (req.mode === 'busy') {
+    // A job that never yields (as a long synchronous computation would): its worker answers nothing meanwhile.
+    const until = performance.now() + Math.min(req.ms ?? 1000, 10_000);
+    while (performance.now() < until) {
+      /* spin */
+    }
+    return 'ok';
+  }
   if (req.mode === 'slow') {
     for (let i = 0; i < 50; i++) {
       await ctx.emit(i);
