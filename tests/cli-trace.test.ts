@@ -84,7 +84,10 @@ describe('sim trace-stats', () => {
   });
 
   it('bad input: clear message, exit 2', () => {
-    expectCleanFailure(sim('tests/fixtures/nope.jsonl'), /no such file: "tests\/fixtures\/nope\.jsonl"/);
+    expectCleanFailure(
+      sim('tests/fixtures/nope.jsonl'),
+      /no such file or folder: "tests\/fixtures\/nope\.jsonl"/,
+    );
     expectCleanFailure(sim(), /the trace file is required/);
     expectCleanFailure(
       sim(FIX + 'mooncake-tiny.jsonl', '--lru-blocks', '10,abc'),

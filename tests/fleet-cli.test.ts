@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = ROOT + 'node_modules/.bin/tsx';
 const tmp = mkdtempSync(join(tmpdir(), 'fleet-cli-'));
+/** A scenario with no trace path (so a copy of it runs from any folder). */
+const SMALL = join(ROOT, 'scenarios/pause/hold.json');
 
 function sim(...args: string[]) {
   const r = spawnSync(TSX, ['cli/sim.ts', 'run', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
@@ -85,5 +87,22 @@ describe('sim run', () => {
     const b = sim(broken);
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/is not valid JSON/);
+  });
+
+  it('reads a scenario saved with a byte-order mark, as the browser does', () => {
+    const withBom = join(tmp, 'bom.json');
+    writeFileSync(withBom, '\ufeff' + readFileSync(SMALL, 'utf8'));
+    const r = sim(withBom);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).requests.finished).toBeGreaterThan(0);
+  });
+
+  it('refuses an unwritable --frames path before running, with a message and exit 2', () => {
+    const r = sim(SMALL, '--frames', join(tmp, 'no-such-folder', 'frames.jsonl'));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/cannot write the frames file: no such file or folder/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

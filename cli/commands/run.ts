@@ -4,7 +4,7 @@
  * written as JSON Lines with backpressure (the simulation waits while the file catches up); `--requests` writes
  * one CSV row per request; `--series` adds the KV-occupancy time series to the JSON.
  */
-import { createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { frameToJson, type FleetFrame } from '../../src/sim/engine/fleet/frames';
@@ -13,23 +13,11 @@ import { ScenarioError, validateScenario, type Scenario } from '../../src/sim/en
 import { TraceError } from '../../src/sim/engine/trace';
 import { TraceLoadError } from '../../src/sim/engine/fleet/trace';
 import type { Command } from './index';
-
-function readText(file: string, what: string): string {
-  try {
-    if (statSync(file).isDirectory()) throw new UsageError(`"${file}" is a directory, not ${what}`);
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT' ? `no such file: "${file}"` : `cannot read "${file}": ${(e as Error).message}`,
-    );
-  }
-}
+import { closeQuietly, openForWriting, readTextFile } from '../files';
 
 /** Reads and validates a scenario file; a trace `path` is read into `text` (relative to the scenario's folder). */
 export function loadScenarioFile(file: string): Scenario {
-  const text = readText(file, 'a scenario file');
+  const text = readTextFile(file, 'the scenario file');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -49,7 +37,7 @@ export function loadScenarioFile(file: string): Scenario {
     !sc.workload.records
   ) {
     const p = resolve(dirname(file), sc.workload.path);
-    sc.workload = { ...sc.workload, text: readText(p, 'a trace file') };
+    sc.workload = { ...sc.workload, text: readTextFile(p, 'the trace file') };
   }
   return sc;
 }
@@ -83,17 +71,34 @@ export const runCommand: Command = {
     if (framesFile) {
       const every = interval ?? sc.output?.frameIntervalS ?? Math.max(sc.durationS / 200, 0.001);
       sc.output = { ...sc.output, frameIntervalS: every };
-      out = createWriteStream(framesFile);
+      // Opened before the run: an unwritable path is a message now, not an exit after the simulation.
+      const fd = openForWriting(framesFile, 'the frames file');
+      out = createWriteStream('', { fd });
       const stream = out;
       let failure: Error | null = null;
-      stream.on('error', (e) => (failure = e));
+      stream.on('error', (e) => {
+        failure = e;
+        closeQuietly(fd);
+      });
       onFrame = (f) =>
         new Promise<void>((res, rej) => {
-          if (failure)
-            return rej(new UsageError(`cannot write "${framesFile}": ${(failure as Error).message}`));
+          const fail = (e: Error) => rej(new UsageError(`cannot write "${framesFile}": ${e.message}`));
+          if (failure) return fail(failure);
           frames++;
           if (stream.write(JSON.stringify(frameToJson(f)) + '\n')) res();
-          else stream.once('drain', () => res());
+          else {
+            // Either the file catches up or writing fails: never wait for a drain that will not come.
+            const onDrain = () => {
+              stream.off('error', onError);
+              res();
+            };
+            const onError = (e: Error) => {
+              stream.off('drain', onDrain);
+              fail(e);
+            };
+            stream.once('drain', onDrain);
+            stream.once('error', onError);
+          }
         });
     } else if (sc.output?.frameIntervalS) sc.output = { ...sc.output, frameIntervalS: 0 };
     try {

@@ -2,7 +2,7 @@
  * `sim trace-stats <file> [--format auto|mooncake|native] [--block-size N] [--lru-blocks 1000,10000,...]
  * [--on-error skip|stop]`: statistics of a request trace (see docs/traces.md and docs/cli.md).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readTextFile } from '../files';
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import {
   readTraceTable,
@@ -54,17 +54,7 @@ export const traceStatsCommand: Command = {
       throw new UsageError(`--on-error must be skip or stop, got "${onError}"`);
     const capacities = parseCapacities(stringFlag(args, 'lru-blocks'));
 
-    let text: string;
-    try {
-      if (statSync(file).isDirectory()) throw new UsageError(`"${file}" is a directory, not a trace file`);
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(
-        code === 'ENOENT' ? `no such file: "${file}"` : `cannot read "${file}": ${(e as Error).message}`,
-      );
-    }
+    const text = readTextFile(file, 'the trace file');
     let result;
     try {
       result = readTraceTable(text, {
