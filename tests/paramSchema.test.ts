@@ -57,6 +57,20 @@ describe('parameter schema', () => {
     expect(corrected.sort()).toEqual(['fp8', 'model', 'seed', 'tokens', 'util']);
   });
 
+  it('snaps log-scale stepped numbers to the step too (what the computation accepts)', () => {
+    const spec = {
+      kind: 'number',
+      label: 'New tokens',
+      default: 1500,
+      min: 10,
+      max: 20000,
+      step: 10,
+      scale: 'log',
+    } as const;
+    expect(coerceValue(spec, 66.9).value).toBe(70);
+    expect(coerceValue(spec, 19999).value).toBe(20000);
+  });
+
   it('snaps stepped numbers to the step', () => {
     expect(coerceValue(schema.util, 0.93).value).toBe(0.95);
     expect(coerceValue(schema.tokens, 1234.6).value).toBe(1235);

@@ -65,7 +65,8 @@ export function clampNumber(spec: NumberParam, value: number): number {
   if (!Number.isFinite(value)) return spec.default;
   let v = Math.min(spec.max, Math.max(spec.min, value));
   if (spec.integer) v = Math.round(v);
-  else if (spec.step && spec.scale !== 'log') {
+  else if (spec.step) {
+    // Log-scale controls too: a typed 66.9 on a step of 10 is 70, the value the computation accepts.
     v = spec.min + Math.round((v - spec.min) / spec.step) * spec.step;
     v = Number(v.toPrecision(12));
     v = Math.min(spec.max, Math.max(spec.min, v));
