@@ -9,6 +9,9 @@ import { decodeStepTime, defaultHardware } from '../../engine/cost';
 import { GRAMMAR_CPU_DEFAULTS, MASKBENCH_MASK_US } from '../../engine/fleet/dist';
 import { maskWallS, overlappedStepS } from '../../engine/fleet/grammar';
 
+/** Context tokens per sequence in lesson 07.09's decode-step figures and widget (an agent turn's scale). */
+export const STEP_CONTEXT_TOKENS = 2000;
+
 export interface MaskStepParams {
   /** Constrained sequences in the batch (all of it). */
   batch: number;
@@ -20,6 +23,8 @@ export interface MaskStepParams {
   threads: number;
   /** Masks of up to this many sequences are filled serially (vLLM: 128). */
   serialUpTo?: number;
+  /** Sequences per task on the pool (vLLM: 16; 1 for an engine that spreads single sequences). */
+  chunk?: number;
   model?: string;
   accelerator?: string;
 }
@@ -44,7 +49,7 @@ export function maskStep(p: MaskStepParams): MaskStep {
   const wall = maskWallS(new Array<number>(p.batch).fill(p.maskS), {
     threads: p.threads,
     serialUpTo: p.serialUpTo ?? GRAMMAR_CPU_DEFAULTS.serialUpTo,
-    chunk: GRAMMAR_CPU_DEFAULTS.chunk,
+    chunk: p.chunk ?? GRAMMAR_CPU_DEFAULTS.chunk,
   });
   const overlappedS = overlappedStepS(gpuS, wall);
   return { gpuS, maskWallS: wall, overlappedS, serialS: gpuS + p.batch * p.maskS, overhead: overlappedS / gpuS - 1 };
@@ -57,6 +62,13 @@ export const MASK_COST_CHOICES = [
   { id: 'xgr-mean', label: 'XGrammar mean (728 µs)', us: MASKBENCH_MASK_US.xgrammar.mean },
   { id: 'xgr-p99', label: 'XGrammar p99 (5,687 µs)', us: MASKBENCH_MASK_US.xgrammar.p99 },
 ] as const;
+
+/** How the engine hands masks to its threads: vLLM's rule, or one sequence per task from the first one. */
+export const FILL_RULES = {
+  vllm: { serialUpTo: GRAMMAR_CPU_DEFAULTS.serialUpTo, chunk: GRAMMAR_CPU_DEFAULTS.chunk },
+  perSequence: { serialUpTo: 0, chunk: 1 },
+} as const;
+export type FillRule = keyof typeof FILL_RULES;
 
 /** The smallest thread count at which the masks hide behind the step (Infinity if none up to `max`). */
 export function threadsToHide(p: Omit<MaskStepParams, 'threads'>, max = 64): number {
