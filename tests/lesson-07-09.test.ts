@@ -100,6 +100,10 @@ describe('the mask against the decode step (07.09 prose and the MaskOverlap widg
     expect(t).toBeLessThanOrEqual(8);
     expect(step(16, 728, t, 'perSequence').overhead).toBe(0);
   });
+  it('past 128 sequences vLLM hands the masks to its pool and the thread count decides what shows', () => {
+    expect(step(100, 728, 1).overlappedS).toBe(step(100, 728, 8).overlappedS);
+    expect(step(200, 728, 1).overlappedS).toBeGreaterThan(step(200, 728, 8).overlappedS);
+  });
   it('filled serially, one p99 mask takes more than a quarter of a 20 ms step', () => {
     expect(MASKBENCH_MASK_US.xgrammar.p99 * 1e-6).toBeGreaterThan(0.25 * 0.02);
   });

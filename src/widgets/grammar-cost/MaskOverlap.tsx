@@ -53,8 +53,8 @@ export const maskOverlapSchema = {
     label: 'How masks reach the threads',
     default: 'vllm',
     options: [
-      { value: 'vllm', label: 'vLLM: serial up to 128, then tasks of 16' },
-      { value: 'perSequence', label: 'One sequence per task, always' },
+      { value: 'vllm', label: 'vLLM (serial up to 128)' },
+      { value: 'perSequence', label: 'One sequence per task' },
     ],
   },
 } satisfies ParamSchema;
