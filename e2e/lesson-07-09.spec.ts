@@ -9,7 +9,7 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
   }) => {
     test.setTimeout(120_000);
     await page.goto(PATH);
-    await expect(page.locator('[data-widget]')).toHaveCount(2);
+    await expect(page.locator('[data-widget]')).toHaveCount(3);
     await expectWidgetsReady(page);
     const w = page.locator('[data-widget="grammar-cost"]');
     await expect(w.locator('[data-figure="cost-table"] tbody tr')).toHaveCount(6);
@@ -18,6 +18,19 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article')).not.toContainText('NaN');
     await expect(page.locator('article')).toContainText('the p99 mask happens 50 per second');
+    // Masks against the decode step: at the XGrammar mean, 16 serial masks outlast the step; vLLM's serial fill
+    // ignores the threads; one sequence per task hides them.
+    const mo = page.locator('[data-widget="mask-overlap"]');
+    const tpot = async () =>
+      Number(await mo.locator('[data-readout="tpot-overlapped"]').getAttribute('data-value'));
+    const serialTpot = await tpot();
+    expect(serialTpot).toBeCloseTo(16 * 728e-6, 6);
+    const threads = mo.getByRole('spinbutton', { name: /CPU threads for masks/ });
+    await threads.fill('32');
+    await threads.press('Enter');
+    await expect.poll(tpot).toBeCloseTo(serialTpot, 9);
+    await mo.getByLabel('How masks reach the threads').selectOption('perSequence');
+    await expect.poll(tpot).toBeLessThan(serialTpot);
     // The trap: the largest bound compiles slower than no bound.
     await w.getByLabel('Schemas to compile').selectOption('maxLength');
     await expect(w.locator('[data-figure="cost-table"] tr[data-size="16"]')).toBeAttached({

@@ -14,9 +14,9 @@ function requests(sc: Scenario) {
 }
 
 describe('structured output', () => {
-  const so = (capacity: number, sessions = 1) =>
+  const so = (capacity: number, sessions = 1, maskCostS = 0.001, extra: Record<string, number> = {}) =>
     scenario({
-      policies: { structuredOutput: { compileTime: c(0.5), cacheCapacity: capacity, maskCostS: 0.001 } },
+      policies: { structuredOutput: { compileTime: c(0.5), cacheCapacity: capacity, maskCostS, ...extra } },
       workload: {
         arrival: { kind: 'closed', concurrency: 1 },
         sessions,
@@ -32,13 +32,44 @@ describe('structured output', () => {
       },
     });
 
-  it('the first use on a replica pays the compile time in TTFT; each decode step pays the mask cost', () => {
+  it('the first use on a replica pays the compile time in TTFT; a mask shorter than the GPU step adds nothing', () => {
     const d = requests(so(4));
     expect(d.grammarWaitS[0]).toBe(0.5);
     expect(d.ttft[0]).toBeCloseTo(0.5 + prefillTime(model, hw, 1000, 0), 12);
     let steps = 0;
-    for (let i = 0; i < 10; i++) steps += decodeStepTime(model, hw, 1, 1000 + i + 1) + 0.001;
+    for (let i = 0; i < 10; i++) steps += decodeStepTime(model, hw, 1, 1000 + i + 1);
+    expect(decodeStepTime(model, hw, 1, 1001)).toBeGreaterThan(0.001);
     expect(d.tpot[0]).toBeCloseTo(steps / 10, 12);
+  });
+
+  it('a mask longer than the GPU step sets the step: only the part the step cannot hide adds', () => {
+    const d = requests(so(4, 1, 0.02));
+    expect(decodeStepTime(model, hw, 1, 1011)).toBeLessThan(0.02);
+    expect(d.tpot[0]).toBeCloseTo(0.02, 12);
+  });
+
+  it("compiles queue for the replica's compile threads", () => {
+    // 3 sessions at once, each its own schema, compile 0.5 s: one thread compiles them one after another.
+    const three = (threads: number) =>
+      scenario({
+        policies: { structuredOutput: { compileTime: c(0.5), cacheCapacity: 8, cpuThreads: threads } },
+        workload: {
+          arrival: { kind: 'closed', concurrency: 3 },
+          sessions: 3,
+          classes: [
+            chatClass({
+              systemTokens: c(900),
+              userTokens: c(100),
+              outputTokens: c(4),
+              turns: c(1),
+              structuredOutput: { prob: 1, schemas: 1_000_000 },
+            }),
+          ],
+        },
+      });
+    const waits = (threads: number) => [...requests(three(threads)).grammarWaitS].sort((a, b) => a - b);
+    expect(waits(1)).toEqual([0.5, 1, 1.5]);
+    expect(waits(8)).toEqual([0.5, 0.5, 0.5]);
   });
 
   it('later requests with the same schema find it compiled, unless the cache holds none', () => {

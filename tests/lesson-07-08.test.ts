@@ -27,6 +27,15 @@ describe('p_valid = (1 − ε)^N', () => {
     expect(pValid(0, 1e6)).toBe(1);
     expect(pValid(1, 3)).toBe(0);
   });
+  it('a better-trained model (smaller ε) raises p_valid but never to 1; only the mask does (07.08, OpenAI prose)', () => {
+    for (const n of [120, 1000]) {
+      expect(pValid(0.0001, n)).toBeGreaterThan(pValid(0.001, n));
+      expect(pValid(0.0001, n)).toBeLessThan(1);
+    }
+    const r = askNicely({ eps: 0.01, tokens: 120, calls: 200, seed: 3 });
+    expect(r.sessionFailures).toBeGreaterThan(0);
+    expect(r.maskedFailures).toBe(0);
+  });
   it('expected failures, clean sessions and the half-life', () => {
     expect(expectedFailures(0.001, 120, 200)).toBeCloseTo(22.62656, 4); // 200 × (1 − 0.8868672)
     expect(pCleanSession(0.001, 120, 200)).toBeCloseTo(Math.pow(0.999, 24000), 12);

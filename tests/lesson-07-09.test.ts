@@ -66,3 +66,64 @@ describe('the grammar-cache scenario on the fleet simulator', () => {
     expect(oneShot.requests.ttft.p99).toBeGreaterThan(10 * cached.requests.ttft.p99);
   });
 });
+
+describe('the mask against the decode step (07.09 prose and the MaskOverlap widget)', async () => {
+  const { maskStep, threadsToHide, FILL_RULES, STEP_CONTEXT_TOKENS } =
+    await import('../src/sim/lessons/grammar/overlap');
+  const { MASKBENCH_MASK_US } = await import('../src/sim/engine/fleet/dist');
+  const step = (batch: number, us: number, threads = 8, fill: keyof typeof FILL_RULES = 'vllm') =>
+    maskStep({ batch, contextTokens: STEP_CONTEXT_TOKENS, maskS: us * 1e-6, threads, ...FILL_RULES[fill] });
+
+  it('at batch 16 the XGrammar-median and LLGuidance-mean masks vanish behind the step', () => {
+    for (const us of [MASKBENCH_MASK_US.xgrammar.p50, MASKBENCH_MASK_US.llguidance.mean]) {
+      const s = step(16, us);
+      expect(s.maskWallS).toBeLessThan(s.gpuS);
+      expect(s.overlappedS).toBe(s.gpuS);
+      expect(s.overhead).toBe(0);
+    }
+  });
+  it('at the XGrammar mean the serial masks outlast the step, which becomes theirs; after the step would be worse', () => {
+    const s = step(16, MASKBENCH_MASK_US.xgrammar.mean);
+    expect(s.maskWallS).toBeCloseTo(16 * 728e-6, 12);
+    expect(s.maskWallS).toBeGreaterThan(s.gpuS);
+    expect(s.overlappedS).toBe(s.maskWallS);
+    expect(s.overhead).toBeGreaterThan(0);
+    expect(s.serialS).toBeCloseTo(s.gpuS + 16 * 728e-6, 12);
+    expect(s.serialS).toBeGreaterThan(s.overlappedS);
+  });
+  it('more threads do not help while vLLM fills serially; spreading single sequences hides them with a few', () => {
+    expect(step(16, 728, 64).overlappedS).toBe(step(16, 728, 8).overlappedS);
+    const base = { batch: 16, contextTokens: STEP_CONTEXT_TOKENS, maskS: 728e-6 };
+    expect(threadsToHide({ ...base, ...FILL_RULES.vllm })).toBe(Infinity);
+    const t = threadsToHide({ ...base, ...FILL_RULES.perSequence });
+    expect(t).toBeGreaterThan(1);
+    expect(t).toBeLessThanOrEqual(8);
+    expect(step(16, 728, t, 'perSequence').overhead).toBe(0);
+  });
+  it('past 128 sequences vLLM hands the masks to its pool and the thread count decides what shows', () => {
+    expect(step(100, 728, 1).overlappedS).toBe(step(100, 728, 8).overlappedS);
+    expect(step(200, 728, 1).overlappedS).toBeGreaterThan(step(200, 728, 8).overlappedS);
+  });
+  it('filled serially, one p99 mask takes more than a quarter of a 20 ms step', () => {
+    expect(MASKBENCH_MASK_US.xgrammar.p99 * 1e-6).toBeGreaterThan(0.25 * 0.02);
+  });
+});
+
+describe('the grammar-cache widget: compiles hold CPU threads', () => {
+  it('with one-shot schemas, one compile thread makes compiles queue and raises even the median TTFT', async () => {
+    const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
+    const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
+    const p50 = (cpuThreads: number) =>
+      runScenarioSync(
+        grammarCacheScenario({
+          preset: 'xgrammar',
+          schemas: 100_000,
+          cacheCapacity: 64,
+          cpuThreads,
+          seed: 1,
+        }),
+        { includeSeries: false },
+      ).metrics.requests.ttft.p50;
+    expect(p50(1)).toBeGreaterThan(10 * p50(8));
+  });
+});

@@ -12,6 +12,7 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import type { ParamSchema } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { grammarCacheScenario } from '../../sim/lessons/grammar/cacheScenario';
+import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
 
 export const GRAMMAR_CACHE_ID = 'grammar-cache';
 
@@ -45,6 +46,16 @@ export const grammarCacheSchema = {
     integer: true,
     unit: 'grammars',
   },
+  cpuThreads: {
+    kind: 'number',
+    label: 'CPU threads for compiles',
+    default: GRAMMAR_CPU_DEFAULTS.threads,
+    min: 1,
+    max: 64,
+    integer: true,
+    unit: 'threads',
+    help: 'a compile holds one thread; compiles queue when all are busy',
+  },
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;
 
@@ -60,18 +71,25 @@ export function GrammarCache() {
         preset,
         schemas: v.schemas,
         cacheCapacity: v.cacheCapacity,
+        cpuThreads: v.cpuThreads,
         seed: v.seed,
       }),
       includeSeries: false,
     }),
-    [preset, v.schemas, v.cacheCapacity, v.seed],
+    [preset, v.schemas, v.cacheCapacity, v.cpuThreads, v.seed],
   );
   const noArgs = useMemo(
     () => ({
-      scenario: grammarCacheScenario({ preset, schemas: v.schemas, cacheCapacity: 0, seed: v.seed }),
+      scenario: grammarCacheScenario({
+        preset,
+        schemas: v.schemas,
+        cacheCapacity: 0,
+        cpuThreads: v.cpuThreads,
+        seed: v.seed,
+      }),
       includeSeries: false,
     }),
-    [preset, v.schemas, v.seed],
+    [preset, v.schemas, v.cpuThreads, v.seed],
   );
   const on = useSimulation('runFleet', withArgs);
   const off = useSimulation('runFleet', noArgs);
@@ -140,9 +158,10 @@ export function GrammarCache() {
         <>
           The fleet simulator runs 40 coding-agent sessions (10 to 30 turns each) on one H100 replica of Llama
           3.1 8B, every turn constrained by one of the schemas. A turn whose grammar is not cached waits for a
-          compile drawn from the engine&apos;s MaskBench-fitted distribution before it is admitted, so the
-          compile lands in its TTFT. Same seed, same sessions, with the chosen cache and with none. Value axis
-          on a log scale.
+          compile before it is admitted, so the compile lands in its TTFT. Each schema has one compile time,
+          drawn from the engine&apos;s MaskBench-fitted distribution, and a compile holds one of the
+          replica&apos;s CPU threads: when all are busy, compiles queue. Same seed, same sessions, with the
+          chosen cache and with none. Value axis on a log scale.
         </>
       }
       tryThis={
@@ -154,6 +173,10 @@ export function GrammarCache() {
           <li>
             Raise the distinct schemas to 100,000 (a new schema every turn): the cache no longer helps and p99
             TTFT carries the compile tail again.
+          </li>
+          <li>
+            With one-shot schemas, cut the CPU threads to 1: compiles queue behind each other and even the
+            median TTFT grows.
           </li>
           <li>Switch the engine to LLGuidance: with millisecond compiles the cache hardly matters.</li>
         </ul>

@@ -9,6 +9,13 @@ import {
   tailMasksPerSecond,
   type CompilePreset,
 } from '../../sim/lessons/grammar/cost';
+import {
+  FILL_RULES,
+  maskStep,
+  STEP_CONTEXT_TOKENS,
+  threadsToHide,
+  type FillRule,
+} from '../../sim/lessons/grammar/overlap';
 
 function Fig({ value }: { value: string | null }) {
   if (value === null)
@@ -40,6 +47,37 @@ export function CompileQuantile({ preset = 'xgrammar', p }: { preset?: CompilePr
 
 export function TailMasks({ batch, stepS, q }: { batch: number; stepS: number; q: number }) {
   return <Fig value={`${formatNumber(tailMasksPerSecond(batch, stepS, q))} per second`} />;
+}
+
+/**
+ * One decode step of Llama 3.1 8B on an H100 with `batch` constrained sequences of `maskUs` µs each
+ * (src/sim/lessons/grammar/overlap.ts): the GPU step, the masks' wall time, TPOT overlapped or charged after the
+ * step, the overhead, or the threads that hide the masks.
+ */
+export function MaskStepFig({
+  m,
+  batch,
+  maskUs,
+  threads = 8,
+  fill = 'vllm',
+}: {
+  m: 'gpu' | 'mask' | 'tpot' | 'serial' | 'overhead' | 'hideThreads';
+  batch: number;
+  maskUs: number;
+  threads?: number;
+  fill?: FillRule;
+}) {
+  const p = { batch, contextTokens: STEP_CONTEXT_TOKENS, maskS: maskUs * 1e-6, ...FILL_RULES[fill] };
+  if (m === 'hideThreads') {
+    const t = threadsToHide(p);
+    return <Fig value={Number.isFinite(t) ? formatNumber(t) : 'no number of'} />;
+  }
+  const s = maskStep({ ...p, threads });
+  if (m === 'gpu') return <Fig value={formatDuration(s.gpuS)} />;
+  if (m === 'mask') return <Fig value={formatDuration(s.maskWallS)} />;
+  if (m === 'tpot') return <Fig value={formatDuration(s.overlappedS)} />;
+  if (m === 'serial') return <Fig value={formatDuration(s.serialS)} />;
+  return <Fig value={`${formatNumber(100 * s.overhead, 2)}%`} />;
 }
 
 /** A figure of the live tool-choice sweep (the widget's default family). */

@@ -143,18 +143,64 @@ export const CHAT_THINK_TIME: Dist = {
 /**
  * Structured-output grammar compile time presets (seconds), MaskBench (guidance-ai/jsonschemabench
  * maskbench/README.md, 11,306 schemas, single-threaded): XGrammar p50 0.92 s / p90 11.6 s; LLGuidance p50
- * ≈ 1.0 ms / p90 3.0 ms. Log-normals through p50 and p90.
+ * ≈ 1.0 ms / p90 3.0 ms. Log-normals through p50 and p90. MaskBench's time to first mask is one figure per schema,
+ * so the fleet draws one compile time per schema id from these (fleet/grammar.ts, SchemaCosts), not per compile.
  */
 export const GRAMMAR_COMPILE_PRESETS = {
   xgrammar: { kind: 'lognormal', median: 0.919, sigma: Math.log(11.6 / 0.919) / Z90, max: 900 },
   llguidance: { kind: 'lognormal', median: 0.001037, sigma: Math.log(3.03 / 1.037) / Z90, max: 10 },
 } as const satisfies Record<string, Dist>;
 
+/** MaskBench's time-between-masks figures (µs), as lesson 07.09's table cites them: p50, p99, mean. */
+export const MASKBENCH_MASK_US = {
+  xgrammar: { p50: 9, p99: 5687, mean: 728 },
+  llguidance: { p50: 46, p99: 533, mean: 64 },
+} as const;
+
+const Z99 = 2.3263478740408408;
+
 /**
- * Per-step mask cost (seconds per constrained sequence per decode step), MaskBench averages: XGrammar 728 µs
- * (p50 9 µs), LLGuidance 64 µs (p50 46 µs).
+ * Log-normal through a mean and a p99: ln(p99 / mean) = z·σ − σ²/2, of whose two roots the smaller σ (the
+ * thinner tail) is taken.
  */
-export const GRAMMAR_MASK_COST_S = { xgrammar: 728e-6, llguidance: 64e-6 } as const;
+function lognormalThroughMeanP99(meanS: number, p99S: number, maxS: number): Dist {
+  const sigma = Z99 - Math.sqrt(Z99 * Z99 - 2 * Math.log(p99S / meanS));
+  return { kind: 'lognormal', median: meanS / Math.exp((sigma * sigma) / 2), sigma, max: maxS };
+}
+
+/**
+ * Per-schema mask cost (seconds of one CPU thread per constrained sequence per decode step). MaskBench pools its
+ * per-token times over all schemas; the fleet gives each schema one cost, its mean over its tokens, drawn from a
+ * log-normal through the pooled mean (which sets the CPU load a batch makes) and the pooled p99 (a schema's mean
+ * averages its tokens, so across schemas it spreads less than single tokens do). That puts the median schema at
+ * 360 µs for XGrammar (σ 1.19) and 30 µs for LLGuidance (σ 1.24), above the per-token medians (9 and 46 µs), as
+ * means of right-skewed per-token times are. Simplified: MaskBench publishes no per-schema figure, so the shape
+ * is inferred; a schema's steps all cost its mean (the spread of its own tokens is dropped). Capped at
+ * XGrammar's MaskBench p100 (0.69 s, jsonschemabench maskbench/README.md, XGrammar 0.1.10 column).
+ */
+export const GRAMMAR_MASK_COST_PRESETS = {
+  xgrammar: lognormalThroughMeanP99(
+    MASKBENCH_MASK_US.xgrammar.mean * 1e-6,
+    MASKBENCH_MASK_US.xgrammar.p99 * 1e-6,
+    0.69,
+  ),
+  llguidance: lognormalThroughMeanP99(
+    MASKBENCH_MASK_US.llguidance.mean * 1e-6,
+    MASKBENCH_MASK_US.llguidance.p99 * 1e-6,
+    0.69,
+  ),
+} as const satisfies Record<keyof typeof GRAMMAR_COMPILE_PRESETS, Dist>;
+
+/**
+ * How an engine spreads a batch's mask work over CPU threads (vllm-project/vllm
+ * vllm/v1/structured_output/__init__.py, StructuredOutputManager): up to `serialUpTo` constrained sequences the
+ * masks are filled one after another on the engine thread (fill_bitmask_parallel_threshold = 128); above it, in
+ * tasks of `chunk` sequences (fill_bitmask_parallel_batch_size = 16) on a pool of `threads` workers
+ * (max(1, min(cpu_count // 2, 8)): 8 on any host with 16 or more logical CPUs, as every H100 server has).
+ * Grammar compiles go to their own pool; the fleet gives it the same `threads` (vLLM's compile pool has
+ * (cpu_count + 1) // 2 workers, more than 8 on such a host, so this is conservative).
+ */
+export const GRAMMAR_CPU_DEFAULTS = { threads: 8, serialUpTo: 128, chunk: 16 } as const;
 
 export function validateDist(d: unknown, path: string, errors: { path: string; message: string }[]): void {
   const err = (p: string, m: string) => errors.push({ path: p, message: m });

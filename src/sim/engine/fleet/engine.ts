@@ -12,6 +12,7 @@ import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
 import { EventQueue, type EventKind, type SimEvent } from './events';
 import { buildFrame, RouteLog, type FleetFrame } from './frames';
+import { SchemaCosts } from './grammar';
 import { LogHistogram, Samples, TimeWeighted } from './metrics';
 import { Replica, type Req, type ReplicaHost } from './replica';
 import { createRouter, ROUTE_REASON, type ReplicaLoad, type Router } from './router';
@@ -155,6 +156,8 @@ export class FleetSim implements ReplicaHost {
     this.replicas = [];
     const poolLink =
       rs.pool && rs.pool.sharedBytesPerS > 0 ? { bytesPerS: rs.pool.sharedBytesPerS, freeAt: 0 } : null;
+    // One compile time and mask cost per schema, the same on every replica (fleet/grammar.ts).
+    const schemaCosts = new SchemaCosts(seed ^ 0x67726d72, rs.compileTime, rs.maskCost);
     for (let i = 0; i < rs.replicas; i++) {
       const tiers: TierConfig[] = [{ name: 'hbm', capacityBlocks: rs.hbmBlocks }];
       if (rs.dram) tiers.push({ name: 'dram', capacityBytes: rs.dram.capacityBytes, link: rs.dram.link });
@@ -181,9 +184,9 @@ export class FleetSim implements ReplicaHost {
             chunk: rs.chunk,
             preemption: rs.preemption,
             toolPause: rs.toolPause,
-            compileTime: rs.compileTime,
+            schemaCosts,
             grammarCapacity: rs.grammarCapacity,
-            maskCostS: rs.maskCostS,
+            maskThreads: rs.maskThreads,
             tiers: cache.tierNames,
             poolLink,
             rng: createRng((seed ^ 0x67726d72) + i * 7919),

@@ -1,12 +1,112 @@
 /**
- * Structured output: the compiled-grammar cache of one replica.
+ * Structured output: per-schema grammar costs, the CPU time a batch's masks take, and the compiled-grammar
+ * cache of one replica.
  *
- * A request may carry a schema id. The first use on a replica compiles the grammar (a time drawn from a
- * distribution; see GRAMMAR_COMPILE_PRESETS in dist.ts); requests needing a grammar that is compiling wait for
- * that one compile (as vLLM's WAITING_FOR_FSM state does), so compile time shows up in their TTFT. Compiled
- * grammars are kept in an LRU of `capacity` entries. Compiles run in parallel with each other and with the GPU
- * (they are CPU work). Each decode step of a constrained sequence pays a mask cost (applied in the replica).
+ * A request may carry a schema id. The first use on a replica compiles the grammar; requests needing a grammar
+ * that is compiling wait for that one compile (as vLLM's WAITING_FOR_FSM state does), so compile time shows up in
+ * their TTFT. A compile occupies one thread of the replica's compile pool (vLLM submits compiles to a
+ * ThreadPoolExecutor: vllm/v1/structured_output/__init__.py, grammar_init), so compiles queue when the pool is
+ * busy. Compiled grammars are kept in an LRU of `capacity` entries.
+ *
+ * Masks are CPU work that overlaps the GPU's forward pass and must be ready before sampling: vLLM's
+ * EngineCore.step launches execute_model(non_block=True), fills the grammar bitmask while it runs, then samples
+ * with it (vllm/v1/engine/core.py); SGLang fills the vocab mask in _preprocess_logits, "overlapped with the
+ * forward pass", or in the previous batch's result processing under its overlap scheduler
+ * (python/sglang/srt/model_executor/model_runner.py). So an iteration takes max(GPU step, mask wall time):
+ * only what the GPU step cannot hide adds. Simplified: the grammar's accept-token after sampling (serial in
+ * vLLM's update_from_output, microseconds per token) and the bitmask's copy and GPU application are not charged.
  */
+import { createRng } from '../rng';
+import { GRAMMAR_CPU_DEFAULTS, sample, type Dist } from './dist';
+
+/**
+ * One compile time and one mask cost per schema id, drawn from the engine's measured distributions with a
+ * stream of the schema's own (seed and id), so a schema costs the same on every replica, at every recompile, in
+ * any event order. The two draws are independent: MaskBench publishes the marginals, not their joint.
+ */
+export class SchemaCosts {
+  private readonly compile = new Map<number, number>();
+  private readonly mask = new Map<number, number>();
+
+  constructor(
+    private readonly seed: number,
+    private readonly compileTime: Dist,
+    private readonly maskCost: Dist,
+  ) {}
+
+  private draw(schema: number, salt: number, d: Dist): number {
+    const rng = createRng(
+      (this.seed ^ salt) + Math.imul(schema | 0, 0x9e3779b1) + Math.floor(schema / 2 ** 32),
+    );
+    return Math.max(0, sample(d, rng));
+  }
+
+  compileS(schema: number): number {
+    let v = this.compile.get(schema);
+    if (v === undefined) this.compile.set(schema, (v = this.draw(schema, 0x636f6d70, this.compileTime)));
+    return v;
+  }
+
+  /** Seconds of one CPU thread to fill one mask of this schema. */
+  maskS(schema: number): number {
+    let v = this.mask.get(schema);
+    if (v === undefined) this.mask.set(schema, (v = this.draw(schema, 0x6d61736b, this.maskCost)));
+    return v;
+  }
+}
+
+export interface MaskThreads {
+  /** Worker threads of the mask pool. */
+  threads: number;
+  /** Up to this many constrained sequences, masks are filled serially on one thread. */
+  serialUpTo: number;
+  /** Sequences per task handed to the pool. */
+  chunk: number;
+}
+
+/**
+ * Wall time to fill the masks of one step, given each constrained sequence's mask cost (in batch order): their
+ * sum when filled serially; otherwise tasks of `chunk` consecutive sequences handed in order to the first free
+ * of `threads` workers (a ThreadPoolExecutor's FIFO), and the step waits for the last task.
+ */
+export function maskWallS(costs: readonly number[], p: MaskThreads = GRAMMAR_CPU_DEFAULTS): number {
+  let total = 0;
+  for (const c of costs) total += c;
+  if (costs.length <= p.serialUpTo || p.threads <= 1) return total;
+  const free = new Array<number>(Math.max(1, Math.floor(p.threads))).fill(0);
+  const chunk = Math.max(1, Math.floor(p.chunk));
+  for (let i = 0; i < costs.length; i += chunk) {
+    let task = 0;
+    for (let j = i; j < Math.min(costs.length, i + chunk); j++) task += costs[j];
+    let k = 0;
+    for (let t = 1; t < free.length; t++) if (free[t] < free[k]) k = t;
+    free[k] += task;
+  }
+  return Math.max(...free);
+}
+
+/** An iteration's time when its masks (wall time `maskS`) are filled while the GPU runs its step (`gpuS`). */
+export function overlappedStepS(gpuS: number, maskS: number): number {
+  return Math.max(gpuS, maskS);
+}
+
+/** A replica's compile workers: each compile takes the first free one (FIFO), as a thread pool does. */
+export class CompilePool {
+  private readonly freeAt: number[];
+
+  constructor(threads: number) {
+    this.freeAt = new Array<number>(Math.max(1, Math.floor(threads))).fill(-Infinity);
+  }
+
+  /** Queue a compile of `compileS` seconds at `now`; returns when it finishes. */
+  run(now: number, compileS: number): number {
+    let k = 0;
+    for (let t = 1; t < this.freeAt.length; t++) if (this.freeAt[t] < this.freeAt[k]) k = t;
+    const done = Math.max(now, this.freeAt[k]) + compileS;
+    this.freeAt[k] = done;
+    return done;
+  }
+}
 
 export interface GrammarCounters {
   /** Requests whose grammar was already compiled. */
@@ -51,8 +151,8 @@ export class GrammarCache {
     return undefined;
   }
 
-  start(schema: number, now: number, compileS: number): number {
-    const done = now + compileS;
+  /** A compile of `compileS` seconds, finishing at `done` (after any wait for a compile thread), was queued. */
+  start(schema: number, done: number, compileS: number): number {
     this.compiling.set(schema, done);
     this.counters.compiles++;
     this.counters.compileSeconds += compileS;

@@ -14,7 +14,9 @@
  *  3. The batch: every decoding sequence (1 token each), then prefill chunks in admission order within the
  *     token budget (chunked prefill; `chunk` caps one sequence's share). Without chunking, an iteration is
  *     either whole prefills (up to the budget, at least one) or decodes.
- *  4. Its time is the cost model's iterationTime, plus the grammar mask cost of constrained decodes.
+ *  4. Its time is the cost model's iterationTime, or the wall time of the batch's grammar masks if that is
+ *     longer: masks are filled on CPU threads while the GPU runs the step and must be ready before sampling
+ *     (fleet/grammar.ts), so only the part the step cannot hide adds.
  * When only decodes remain, k identical decode steps are taken as one event (a "macro-step"), ending when a
  * sequence finishes or needs a block; an arrival or a finished transfer cuts it short at the next step
  * boundary. So the cost is per event (arrival, chunk, completion, block boundary), never per token.
@@ -23,8 +25,14 @@ import type { ModelSpec } from '../catalog/models';
 import { decodeStepTime, iterationTime, type HardwareConfig } from '../cost';
 import type { KvCache, ReleaseThen } from '../kvcache/cache';
 import type { Rng } from '../rng';
-import { sample, type Dist } from './dist';
-import { GrammarCache } from './grammar';
+import {
+  CompilePool,
+  GrammarCache,
+  maskWallS,
+  overlappedStepS,
+  type MaskThreads,
+  type SchemaCosts,
+} from './grammar';
 import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
 import type { RequestSpec } from './workload';
@@ -114,9 +122,11 @@ export interface ReplicaConfig {
   chunk: number;
   preemption: 'recompute' | 'swap';
   toolPause: ToolPausePolicy;
-  compileTime: Dist;
+  /** Per-schema compile time and mask cost, shared by all replicas. */
+  schemaCosts: SchemaCosts;
   grammarCapacity: number;
-  maskCostS: number;
+  /** How a step's masks are spread over CPU threads; its `threads` also size the compile pool. */
+  maskThreads: MaskThreads;
   /** Tier names of the cache, in order. */
   tiers: readonly string[];
   /** The shared pool's own bandwidth (all replicas' transfers to and from it queue here), or null if unlimited. */
@@ -150,6 +160,7 @@ export class Replica {
   readonly index: number;
   readonly cache: KvCache;
   readonly grammar: GrammarCache;
+  private readonly compilePool: CompilePool;
   readonly waiting: Req[] = [];
   readonly running: Req[] = [];
   /** Sessions whose blocks stay pinned through a pause: session → blocks held (insertion order = oldest first). */
@@ -194,6 +205,7 @@ export class Replica {
     this.index = c.index;
     this.cache = c.cache;
     this.grammar = new GrammarCache(c.grammarCapacity);
+    this.compilePool = new CompilePool(c.maskThreads.threads);
     this.linkFree = c.tiers.map(() => 0);
   }
 
@@ -216,8 +228,7 @@ export class Replica {
       const at = this.grammar.readyAt(r.schema, now);
       if (at === now) r.grammarReady = true;
       else {
-        const done =
-          at ?? this.grammar.start(r.schema, now, Math.max(0, sample(this.c.compileTime, this.c.rng)));
+        const done = at ?? this.startCompile(r.schema, now);
         if (at === undefined) this.host.schedule(done, 'grammar-ready', this.index, r.schema);
         r.grammarWaitS = done - now;
         let list = this.waitingForGrammar.get(r.schema);
@@ -227,6 +238,21 @@ export class Replica {
     }
     this.waiting.push(r);
     this.poke();
+  }
+
+  private startCompile(schema: number, now: number): number {
+    const compileS = this.c.schemaCosts.compileS(schema);
+    return this.grammar.start(schema, this.compilePool.run(now, compileS), compileS);
+  }
+
+  /** Wall time of the masks this iteration fills: one per decode, one per prefill that samples its first token. */
+  private maskWall(decodes: readonly Req[], prefills: readonly PrefillItem[]): number {
+    const costs: number[] = [];
+    const sc = this.c.schemaCosts;
+    for (const r of decodes) if (r.schema >= 0) costs.push(sc.maskS(r.schema));
+    for (const p of prefills)
+      if (p.r.schema >= 0 && p.r.ctx + p.n >= p.r.target) costs.push(sc.maskS(p.r.schema));
+    return costs.length ? maskWallS(costs, this.c.maskThreads) : 0;
   }
 
   grammarReady(schema: number): void {
@@ -659,19 +685,17 @@ export class Replica {
       }
     }
     const useDecodes = c.chunk > 0 || prefills.length === 0 ? decodes : [];
-    let constrained = 0;
-    for (const r of useDecodes) if (r.schema >= 0) constrained++;
+    const maskS = this.maskWall(useDecodes, prefills);
     let steps = 1;
     let time: number;
     if (prefills.length) {
       const ctxs = new Array<number>(useDecodes.length);
       for (let i = 0; i < useDecodes.length; i++) ctxs[i] = useDecodes[i].ctx + 1;
-      time =
-        iterationTime(c.model, c.hw, {
-          prefill: prefills.map((p) => ({ newTokens: p.n, cachedTokens: p.r.ctx })),
-          decodeContextTokens: ctxs,
-        }) +
-        constrained * c.maskCostS;
+      const gpuS = iterationTime(c.model, c.hw, {
+        prefill: prefills.map((p) => ({ newTokens: p.n, cachedTokens: p.r.ctx })),
+        decodeContextTokens: ctxs,
+      });
+      time = overlappedStepS(gpuS, maskS);
     } else if (useDecodes.length) {
       steps = Infinity;
       let total = 0;
@@ -685,7 +709,7 @@ export class Replica {
       }
       const B = useDecodes.length;
       const mid = total + (B * (steps - 1)) / 2;
-      const dt = decodeStepTime(c.model, c.hw, B, mid) + constrained * c.maskCostS;
+      const dt = overlappedStepS(decodeStepTime(c.model, c.hw, B, mid), maskS);
       time = dt * steps;
     } else {
       this.batchSize.set(now, 0);

@@ -11,7 +11,8 @@ import { kvReplication, type HardwareConfig } from '../cost';
 import type { LinkSpec as KvLink } from '../kvcache/types';
 import {
   GRAMMAR_COMPILE_PRESETS,
-  GRAMMAR_MASK_COST_S,
+  GRAMMAR_CPU_DEFAULTS,
+  GRAMMAR_MASK_COST_PRESETS,
   TOOL_LATENCY_PRESETS,
   validateDist,
   type Dist,
@@ -151,12 +152,19 @@ export interface Scenario {
   policies?: {
     toolPause?: ToolPausePolicy;
     structuredOutput?: {
-      /** Compile-time distribution (s) or a preset: xgrammar (default), llguidance. */
+      /**
+       * Compile-time distribution (s), drawn once per schema, or a preset: xgrammar (default), llguidance. The
+       * preset also sets the per-schema mask cost distribution.
+       */
       compileTime?: Dist | keyof typeof GRAMMAR_COMPILE_PRESETS;
       /** Compiled grammars kept per replica. Default 64. */
       cacheCapacity?: number;
-      /** Seconds per decode step per constrained sequence. Default: the compile preset's mask cost. */
+      /** Seconds of one CPU thread per mask, the same for every schema. Default: drawn per schema from the preset. */
       maskCostS?: number;
+      /** CPU threads for masks (above serialMaskUpTo) and for compiles, per replica. Default 8 (vLLM). */
+      cpuThreads?: number;
+      /** Up to this many constrained sequences in a step, masks are filled serially. Default 128 (vLLM). */
+      serialMaskUpTo?: number;
     };
   };
   slo?: { ttftP90S?: number; tpotP90S?: number };
@@ -589,12 +597,14 @@ export function validateScenario(input: unknown): ValidationError[] {
     const so = v.obj(pol, 'structuredOutput', 'policies');
     if (so) {
       const p = 'policies.structuredOutput';
-      v.known(so, p, ['compileTime', 'cacheCapacity', 'maskCostS']);
+      v.known(so, p, ['compileTime', 'cacheCapacity', 'maskCostS', 'cpuThreads', 'serialMaskUpTo']);
       if (typeof so.compileTime === 'string')
         v.oneOf(so, 'compileTime', p, Object.keys(GRAMMAR_COMPILE_PRESETS));
       else if (so.compileTime !== undefined) validateDist(so.compileTime, `${p}.compileTime`, v.errors);
       v.num(so, 'cacheCapacity', p, { min: 0, integer: true });
       v.num(so, 'maskCostS', p, { min: 0 });
+      v.num(so, 'cpuThreads', p, { min: 1, max: 1024, integer: true });
+      v.num(so, 'serialMaskUpTo', p, { min: 0, integer: true });
     }
   }
   const sch2 = isObj(s.scheduler) ? s.scheduler : {};
@@ -647,7 +657,9 @@ export interface ResolvedScenario {
   toolPause: ToolPausePolicy;
   compileTime: Dist;
   grammarCapacity: number;
-  maskCostS: number;
+  /** Per-schema mask cost (s of one thread per mask). */
+  maskCost: Dist;
+  maskThreads: { threads: number; serialUpTo: number; chunk: number };
   gpuHourUSD: number;
   sloTtftS: number;
   sloTpotS: number;
@@ -751,7 +763,15 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     toolPause: s.policies?.toolPause ?? { kind: 'lru' },
     compileTime,
     grammarCapacity: so.cacheCapacity ?? 64,
-    maskCostS: so.maskCostS ?? GRAMMAR_MASK_COST_S[preset],
+    maskCost:
+      so.maskCostS !== undefined
+        ? { kind: 'constant', value: so.maskCostS }
+        : GRAMMAR_MASK_COST_PRESETS[preset],
+    maskThreads: {
+      threads: so.cpuThreads ?? GRAMMAR_CPU_DEFAULTS.threads,
+      serialUpTo: so.serialMaskUpTo ?? GRAMMAR_CPU_DEFAULTS.serialUpTo,
+      chunk: GRAMMAR_CPU_DEFAULTS.chunk,
+    },
     gpuHourUSD: s.hardware.gpuHourUSD ?? 2,
     sloTtftS: s.slo?.ttftP90S ?? 2,
     sloTpotS: s.slo?.tpotP90S ?? 0.1,

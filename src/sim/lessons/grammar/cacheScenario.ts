@@ -2,7 +2,8 @@
  * Lesson 07.09's fleet scenario: one H100 replica of Llama 3.1 8B serving coding agents whose every turn asks
  * for structured output. An agent with fixed tools reuses a few schemas; a "one-shot" agent sends a new schema
  * almost every turn. The fleet simulator (src/sim/engine/fleet, docs/scenarios.md) charges a compile from the
- * MaskBench-fitted preset on every grammar-cache miss, before the request is admitted, so it lands in TTFT.
+ * MaskBench-fitted preset (one draw per schema) on every grammar-cache miss, before the request is admitted, so it
+ * lands in TTFT; a compile waits for one of the replica's `cpuThreads` compile threads.
  */
 import type { Scenario } from '../../engine/fleet/scenario';
 
@@ -12,6 +13,8 @@ export interface CacheScenarioParams {
   schemas: number;
   /** Compiled grammars the replica keeps (LRU); 0 = no cache. */
   cacheCapacity: number;
+  /** CPU threads for compiles and masks (the fleet's default, vLLM's 8, when absent). */
+  cpuThreads?: number;
   seed: number;
 }
 
@@ -26,7 +29,13 @@ export function grammarCacheScenario(p: CacheScenarioParams): Scenario {
     replicas: 1,
     router: { kind: 'round-robin' },
     kv: { blockSize: 256 },
-    policies: { structuredOutput: { compileTime: p.preset, cacheCapacity: p.cacheCapacity } },
+    policies: {
+      structuredOutput: {
+        compileTime: p.preset,
+        cacheCapacity: p.cacheCapacity,
+        ...(p.cpuThreads !== undefined ? { cpuThreads: p.cpuThreads } : {}),
+      },
+    },
     workload: {
       arrival: { kind: 'poisson', sessionsPerS: 0.1 },
       sessions: 40,

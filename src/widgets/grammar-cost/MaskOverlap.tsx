@@ -1,0 +1,156 @@
+/**
+ * "Masks against the decode step" (lesson 07.09): one decode step of Llama 3.1 8B on an H100 (the cost model)
+ * with a batch of constrained sequences whose masks are filled on CPU threads while the GPU runs the forward
+ * pass (the fleet's rule, src/sim/engine/fleet/grammar.ts, via src/sim/lessons/grammar/overlap.ts), against the
+ * same masks charged after the step. Synchronous: one step is a few arithmetic operations.
+ */
+import { useMemo } from 'react';
+import { BarChart } from '../kit/charts/BarChart';
+import { ParamControls } from '../kit/controls/ParamControls';
+import { useWidgetParams } from '../kit/useWidgetParams';
+import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import type { ParamSchema } from '../../state/paramSchema';
+import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
+import {
+  FILL_RULES,
+  MASK_COST_CHOICES,
+  maskStep,
+  STEP_CONTEXT_TOKENS,
+  threadsToHide,
+} from '../../sim/lessons/grammar/overlap';
+import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
+
+export const MASK_OVERLAP_ID = 'mask-overlap';
+
+export const maskOverlapSchema = {
+  batch: {
+    kind: 'number',
+    label: 'Constrained sequences in the batch',
+    default: 16,
+    min: 1,
+    max: 256,
+    integer: true,
+    unit: 'sequences',
+  },
+  mask: {
+    kind: 'select',
+    label: 'Mask cost of every sequence (MaskBench)',
+    default: 'xgr-mean',
+    options: MASK_COST_CHOICES.map((c) => ({ value: c.id, label: c.label })),
+  },
+  threads: {
+    kind: 'number',
+    label: 'CPU threads for masks',
+    default: GRAMMAR_CPU_DEFAULTS.threads,
+    min: 1,
+    max: 64,
+    integer: true,
+    unit: 'threads',
+    help: 'vLLM: min(cores / 2, 8)',
+  },
+  fill: {
+    kind: 'select',
+    label: 'How masks reach the threads',
+    default: 'vllm',
+    options: [
+      { value: 'vllm', label: 'vLLM (serial up to 128)' },
+      { value: 'perSequence', label: 'One sequence per task' },
+    ],
+  },
+} satisfies ParamSchema;
+
+export function MaskOverlap() {
+  const params = useWidgetParams(MASK_OVERLAP_ID, maskOverlapSchema);
+  const v = params.values;
+  const choice = MASK_COST_CHOICES.find((c) => c.id === v.mask) ?? MASK_COST_CHOICES[2];
+  const rule = v.fill === 'perSequence' ? FILL_RULES.perSequence : FILL_RULES.vllm;
+  const base = useMemo(
+    () => ({ batch: v.batch, contextTokens: STEP_CONTEXT_TOKENS, maskS: choice.us * 1e-6, ...rule }),
+    [v.batch, choice.us, rule],
+  );
+  const s = useMemo(() => maskStep({ ...base, threads: v.threads }), [base, v.threads]);
+  const hide = useMemo(() => threadsToHide(base), [base]);
+  const serialFill = v.batch <= rule.serialUpTo;
+
+  return (
+    <WidgetFrame
+      id={MASK_OVERLAP_ID}
+      title="Masks against the decode step"
+      status="ready"
+      corrected={params.corrected}
+      onReset={params.reset}
+      controls={<ParamControls params={params} />}
+      exportData={() => ({ rows: [{ ...v, ...s, maskUs: choice.us }], json: { parameters: v, step: s } })}
+      readouts={
+        <>
+          <Readout
+            emphasis
+            label="Time per output token, masks overlapped"
+            value={
+              <span data-readout="tpot-overlapped" data-value={s.overlappedS}>
+                {formatDuration(s.overlappedS)}
+              </span>
+            }
+            formula={`max(GPU step ${formatDuration(s.gpuS)}, masks ${formatDuration(s.maskWallS)}): ${
+              s.overhead > 0 ? `+${formatPercent(s.overhead, 2)}` : 'hidden'
+            }`}
+          />
+          <Readout
+            label="Charged after the step instead"
+            value={
+              <span data-readout="tpot-serial" data-value={s.serialS}>
+                {formatDuration(s.serialS)}
+              </span>
+            }
+            formula={`GPU step + ${formatNumber(v.batch)} × ${formatNumber(choice.us)} µs`}
+          />
+          <Readout
+            label="Threads that hide the masks"
+            value={
+              <span data-readout="threads-to-hide" data-value={Number.isFinite(hide) ? hide : -1}>
+                {Number.isFinite(hide) ? formatNumber(hide) : 'none: filled serially'}
+              </span>
+            }
+            formula={
+              serialFill
+                ? `at ${formatNumber(v.batch)} sequences vLLM fills the masks on one thread`
+                : `tasks of ${formatNumber(rule.chunk)} sequence${rule.chunk > 1 ? 's' : ''} over the threads`
+            }
+          />
+        </>
+      }
+      caption={
+        <>
+          One decode step of Llama 3.1 8B on one H100 (the lab&apos;s cost model,{' '}
+          {formatNumber(STEP_CONTEXT_TOKENS)} tokens of context per sequence), every sequence constrained with
+          the same mask cost. The engine fills the masks on the CPU while the GPU runs the forward pass and
+          samples once both are done (vLLM&apos;s EngineCore.step, SGLang&apos;s overlap), so the step takes
+          the longer of the two. vLLM fills them one after another up to 128 constrained sequences, then in
+          tasks of 16 on its thread pool. Not charged: the bitmask&apos;s copy to the GPU and the accept-token
+          after sampling.
+        </>
+      }
+      tryThis={
+        <ul>
+          <li>
+            At 16 sequences switch the mask cost to the XGrammar median: the masks vanish behind the step. At
+            the XGrammar mean they no longer fit, and more threads do not help while vLLM fills serially.
+          </li>
+          <li>Raise the batch past 128: the pool takes over, and the thread count decides what shows.</li>
+          <li>
+            Switch to one sequence per task and find how few threads hide the XGrammar mean at 16 sequences.
+          </li>
+        </ul>
+      }
+    >
+      <BarChart
+        title="One decode step: GPU, masks, and time per output token"
+        description="The GPU's decode step, the wall time of the batch's masks on the CPU threads, and the time per output token with the masks overlapped and charged after the step."
+        categories={['GPU step', 'Masks (CPU wall)', 'TPOT overlapped', 'TPOT charged after']}
+        series={[{ name: 'Seconds', values: [s.gpuS, s.maskWallS, s.overlappedS, s.serialS] }]}
+        value={{ label: 'Time', unit: 's', format: (x) => formatDuration(x) }}
+        height={240}
+      />
+    </WidgetFrame>
+  );
+}
