@@ -1,0 +1,43 @@
+/**
+ * Every widget's parameter schema is self-consistent: each default is a value its own control offers (inside
+ * [min, max], on its step, an option of its select), so a reset never lands on a value the control would move.
+ */
+import { describe, expect, it } from 'vitest';
+import { coerceValue, type ParamSpec } from '../src/state/paramSchema';
+
+const modules = import.meta.glob<Record<string, unknown>>('../src/widgets/*/schema.ts', { eager: true });
+
+function isSpec(x: unknown): x is ParamSpec {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    'kind' in x &&
+    'label' in x &&
+    'default' in x &&
+    ['number', 'select', 'boolean', 'seed'].includes((x as { kind: string }).kind)
+  );
+}
+
+const schemas: [string, Record<string, ParamSpec>][] = [];
+for (const [path, mod] of Object.entries(modules))
+  for (const [name, value] of Object.entries(mod)) {
+    if (typeof value !== 'object' || value === null) continue;
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length > 0 && entries.every(([, v]) => isSpec(v)))
+      schemas.push([`${path.replace(/^.*widgets\//, '')}:${name}`, value as Record<string, ParamSpec>]);
+  }
+
+describe('widget parameter schemas', () => {
+  it('were all found', () => {
+    expect(schemas.length).toBeGreaterThanOrEqual(20);
+  });
+  for (const [name, schema] of schemas)
+    it(`${name}: every default is a value its control offers`, () => {
+      for (const [key, spec] of Object.entries(schema)) {
+        if (spec.kind === 'number') expect(spec.min, `${key}`).toBeLessThanOrEqual(spec.max);
+        const { value, valid } = coerceValue(spec, spec.default);
+        expect(valid, `${key}`).toBe(true);
+        expect(value, `${key}`).toBe(spec.default);
+      }
+    });
+});
