@@ -33,8 +33,9 @@ if (existsSync('test-results/unit-results.json')) {
 } else if (unitCode !== 0) failed += 1;
 if (unitCode !== 0) exitCode = 1;
 
-// 2. Build the site the browser tests drive.
-const buildCode = run('npm', ['run', 'build']);
+// 2. Build the site the browser tests drive: the production build plus the debug handles the tests use
+//    (src/debugHandles.ts; a plain `npm run build` leaves them out).
+const buildCode = run('npm', ['run', 'build'], { VITE_SAL_DEBUG: '1' });
 if (buildCode !== 0) {
   console.error('test: the build failed, so the browser tests cannot run');
   failed += 1;

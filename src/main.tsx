@@ -8,7 +8,6 @@ import { ServicesProvider, type Services } from './app/services';
 import { createProgressStore } from './state/progress';
 import { createPreferencesStore } from './state/preferences';
 import { SimClient } from './worker/client';
-import type { MethodName } from './worker/methods';
 
 function storage(): Storage | null {
   try {
@@ -26,34 +25,10 @@ const services: Services = {
   sim: new SimClient(),
 };
 
-// A handle for browser tests and the curious: crash the worker to see the recovery path.
-(window as unknown as { __salDebug: unknown }).__salDebug = {
-  crashWorker: (delayMs = 0) => services.sim.crashForTest(delayMs),
-  silenceWorker: () => services.sim.silenceForTest(),
-  /** Any worker method by name, e.g. to compare a browser run with a Node run of the same scenario. */
-  call: (method: MethodName, args: unknown) => services.sim.call(method, args as never).result,
-  /** Occupy a worker with a job that never yields for `ms` milliseconds; resolves when it ends. */
-  busyWorker: (ms: number) => services.sim.call('selfTest', { mode: 'busy', ms }).result,
-  /** Start the worker's slow self-test, cancel it after `cancelAfter` frames, report what arrived. */
-  async cancelSelfTest(cancelAfter: number) {
-    const frames: number[] = [];
-    const job = services.sim.call(
-      'selfTest',
-      { mode: 'slow' },
-      {
-        onFrame: (f) => {
-          frames.push(f);
-          if (frames.length === cancelAfter) job.cancel();
-        },
-      },
-    );
-    const outcome = await job.result.then(
-      (r) => `resolved:${r}`,
-      (e: unknown) => `rejected:${e instanceof Error ? e.message : String(e)}`,
-    );
-    return { frames, outcome };
-  },
-};
+// Handles for browser tests and the curious (debugHandles.ts): only in development builds and in the build the
+// browser tests drive (VITE_SAL_DEBUG=1, set by scripts/test-all.mjs); a production build leaves the module out.
+if (import.meta.env.DEV || import.meta.env.VITE_SAL_DEBUG === '1')
+  void import('./debugHandles').then((m) => m.installDebugHandles(services));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
