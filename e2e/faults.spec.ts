@@ -1,5 +1,5 @@
 /** Faults a learner can meet: a worker that goes silent, a lesson chunk gone after a redeploy. */
-import { expect, test } from './fixtures';
+import { expect, test, waitForDebugHandles } from './fixtures';
 
 const PATH = '/lessons/07-04-kv-memory-hierarchy';
 
@@ -10,6 +10,7 @@ test('a worker that goes silent (no error event) becomes an error with Retry, an
   await page.goto(PATH);
   const widget = page.locator('[data-widget="kv-footprint"]').first();
   await expect(widget).toHaveAttribute('data-state', 'ready');
+  await waitForDebugHandles(page);
   await page.evaluate(() =>
     (window as unknown as { __salDebug: { silenceWorker(): void } }).__salDebug.silenceWorker(),
   );
@@ -57,6 +58,7 @@ test('a long job in one widget does not make another widget wait', async ({ page
   const widget = page.locator('[data-widget="kv-footprint"]').first();
   await expect(widget).toHaveAttribute('data-state', 'ready');
   // Occupy a worker for 6 s with a job that never yields, then ask the widget for a new result.
+  await waitForDebugHandles(page);
   const started = await page.evaluate(() => {
     void (
       window as unknown as { __salDebug: { busyWorker(ms: number): Promise<string> } }

@@ -89,3 +89,8 @@ export function parseFigure(text: string): number {
 export async function figureValue(loc: Locator): Promise<number> {
   return parseFigure((await loc.textContent()) ?? '');
 }
+
+/** The test build's debug handles (src/debugHandles.ts) load just after the app: wait for them. */
+export async function waitForDebugHandles(page: Page) {
+  await page.waitForFunction(() => '__salDebug' in window);
+}

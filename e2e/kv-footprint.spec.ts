@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, test, waitForDebugHandles } from './fixtures';
 
 const PATH = '/lessons/07-04-kv-memory-hierarchy';
 
@@ -130,6 +130,7 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     await page.goto(PATH);
     const widget = page.locator('[data-widget="kv-footprint"]').first();
     await expect(widget).toHaveAttribute('data-state', 'ready');
+    await waitForDebugHandles(page);
     await page.evaluate(() =>
       (window as unknown as { __salDebug: { crashWorker(ms: number): void } }).__salDebug.crashWorker(500),
     );
@@ -143,6 +144,7 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
 
   test('the worker bridge streams frames in order and a cancelled job stops', async ({ page }) => {
     await page.goto(PATH);
+    await waitForDebugHandles(page);
     const r = await page.evaluate(() =>
       (
         window as unknown as {
