@@ -2,6 +2,7 @@
 import { footprintSuite } from './footprint';
 import { traceStatsSuite } from './traceStats';
 import { fleetSuite } from './fleet';
+import { browserSuite } from './browser';
 
 export interface BenchSuite {
   name: string;
@@ -9,4 +10,4 @@ export interface BenchSuite {
   run(): Promise<void> | void;
 }
 
-export const SUITES: readonly BenchSuite[] = [footprintSuite, traceStatsSuite, fleetSuite];
+export const SUITES: readonly BenchSuite[] = [footprintSuite, traceStatsSuite, fleetSuite, browserSuite];

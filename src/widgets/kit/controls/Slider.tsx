@@ -30,6 +30,24 @@ export function fromPosition(spec: NumberParam, position: number): number {
   return clampNumber(spec, position);
 }
 
+/**
+ * The value a move of the track to `position` selects. On a log track one position is ~1% of the range while
+ * values snap to 2 significant digits (or the step), so an arrow key could land on the value it left and the
+ * slider would not move: keep going in the same direction to the next value that differs.
+ */
+export function valueAtMove(spec: NumberParam, current: number, position: number): number {
+  const next = fromPosition(spec, position);
+  if (spec.scale !== 'log' || next !== current) return next;
+  const from = toPosition(spec, current);
+  const dir = Math.sign(position - from);
+  if (dir === 0) return next;
+  for (let p = position + dir; p >= 0 && p <= LOG_STEPS; p += dir) {
+    const v = fromPosition(spec, p);
+    if (v !== current) return v;
+  }
+  return next;
+}
+
 export function Slider({
   name,
   spec,
@@ -72,7 +90,7 @@ export function Slider({
           value={toPosition(spec, value)}
           aria-valuetext={text}
           title={spec.help}
-          onChange={(e) => onChange(fromPosition(spec, Number(e.currentTarget.value)))}
+          onChange={(e) => onChange(valueAtMove(spec, value, Number(e.currentTarget.value)))}
         />
         <input
           type="number"
