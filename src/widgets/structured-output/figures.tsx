@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { useSimulation } from '../kit/useSimulation';
-import { formatNumber, formatPercent } from '../../lib/format';
+import { formatNumber, formatPercent, formatScientific } from '../../lib/format';
 import { expectedFailures, halfLifeTokens, pCleanSession, pValid } from '../../sim/lessons/grammar/slip';
 import { findPreset } from '../../sim/lessons/grammar/presets';
 import type { TraceResult } from '../../worker/grammarEngine';
@@ -46,7 +46,7 @@ export function SlipFig({
         return formatNumber(expectedFailures(eps, n, calls), digits);
       case 'clean': {
         const p = pCleanSession(eps, n, calls);
-        return p >= 0.001 ? formatPercent(p, digits) : `${(100 * p).toExponential(1)}%`;
+        return p >= 0.001 ? formatPercent(p, digits) : `${formatScientific(100 * p, 2)}%`;
       }
       case 'halfLife':
         return `${formatNumber(Math.round(halfLifeTokens(eps)))} tokens`;
