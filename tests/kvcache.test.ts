@@ -409,8 +409,8 @@ describe('KvCache', () => {
     c.acquire('s', ids('b'), { tag: 9, tokens: 5 });
     const all = [...c.blocks()].sort((x, y) => x.tier.localeCompare(y.tier));
     expect(all).toEqual([
-      { hash: ids('a')[0], tier: 'dram', tokens: 16, tag: 3, pins: 0, pending: false },
-      { hash: ids('b')[0], tier: 'hbm', tokens: 5, tag: 9, pins: 1, pending: true },
+      { hash: ids('a')[0], tier: 'dram', tiers: ['dram'], tokens: 16, tag: 3, pins: 0, pending: false },
+      { hash: ids('b')[0], tier: 'hbm', tiers: ['hbm'], tokens: 5, tag: 9, pins: 1, pending: true },
     ]);
   });
 });
