@@ -157,8 +157,20 @@ export class FleetSim implements ReplicaHost {
       rs.pool && rs.pool.sharedBytesPerS > 0 ? { bytesPerS: rs.pool.sharedBytesPerS, freeAt: 0 } : null;
     for (let i = 0; i < rs.replicas; i++) {
       const tiers: TierConfig[] = [{ name: 'hbm', capacityBlocks: rs.hbmBlocks }];
-      if (rs.dram) tiers.push({ name: 'dram', capacityBytes: rs.dram.capacityBytes, link: rs.dram.link });
-      if (rs.nvme) tiers.push({ name: 'nvme', capacityBytes: rs.nvme.capacityBytes, link: rs.nvme.link });
+      if (rs.dram)
+        tiers.push({
+          name: 'dram',
+          capacityBytes: rs.dram.capacityBytes,
+          link: rs.dram.link,
+          write: rs.dram.write,
+        });
+      if (rs.nvme)
+        tiers.push({
+          name: 'nvme',
+          capacityBytes: rs.nvme.capacityBytes,
+          link: rs.nvme.link,
+          write: rs.nvme.write,
+        });
       if (this.pool && rs.pool) tiers.push({ name: 'remote', pool: this.pool, link: rs.pool.link });
       const cache = new KvCache({
         id: i,

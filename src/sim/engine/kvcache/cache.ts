@@ -181,9 +181,10 @@ export class KvCache {
     return this.st.transferS(blocks, this.st.pathOf(i));
   }
 
-  /** Copies written through into each tier so far (a cheap read of one counter, for link booking). */
-  writeThroughCount(tierIndex: number): number {
-    return this.c.writeThroughs[tierIndex] ?? 0;
+  /** Copies written into a tier so far, as computed (write-through) or on an eviction above (write-back, and
+   * blocks sent back with promoteOnHit: false); offloads not included. Cheap reads, for link booking. */
+  writtenInto(tierIndex: number): { through: number; back: number } {
+    return { through: this.c.writeThroughs[tierIndex] ?? 0, back: this.c.demotions[tierIndex] ?? 0 };
   }
 
   occupancy(): TierOccupancy[] {
@@ -410,7 +411,7 @@ export class KvCache {
         }
         const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(b.hash);
         for (let k = src + 1; k < t; k++) st.sent(k, 'down');
-        st.placeBelow(b, t, true);
+        st.placeBelow(b, t, 'offload');
         perSource[src]++;
         if (!dedup) r.written++;
       }

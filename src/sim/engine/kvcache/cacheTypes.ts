@@ -215,7 +215,7 @@ export interface KvCacheCounters {
   droppedTokens: number;
   toPool: number;
   toPoolTokens: number;
-  /** Per tier: copies its policy evicted; copies written into it on an eviction above (write-back); copies written into it as computed (write-through); hits served from it and copied to HBM. */
+  /** Per tier: copies its policy evicted; copies written into it on an eviction above (write-back, and promoted blocks sent back with promoteOnHit: false); copies written into it as computed (write-through); hits served from it and copied to HBM. */
   evictions: number[];
   demotions: number[];
   writeThroughs: number[];

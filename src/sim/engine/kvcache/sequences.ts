@@ -76,7 +76,7 @@ export class Sequences {
         // HBM keeps only blocks computed here: free the HBM copy; the lower one, if still there, serves next time.
         b.loaded = false;
         st.removeCopy(b, 0);
-        if (b.nCopies === 0) st.placeBelow(b, 1, true);
+        if (b.nCopies === 0) st.placeBelow(b, 1, 'returned');
         continue;
       }
       st.setState(cp, 'policy');

@@ -206,7 +206,7 @@ export class TierStore {
       this.removeCopy(b, i);
       this.c.evictions[i]++;
       // A valid copy elsewhere: the block stays in the replica and nothing moves.
-      if (b.nCopies === 0) this.placeBelow(b, i + 1, false);
+      if (b.nCopies === 0) this.placeBelow(b, i + 1, 'evicted');
     }
     return true;
   }
@@ -217,7 +217,8 @@ export class TierStore {
    * promoted block sent back with promoteOnHit: false), a tier that is not write-back takes nothing and the
    * block is dropped. Each link crossed carries one copy; the caller counts the links above tier i.
    */
-  placeBelow(b: Block, i: number, forced: boolean): void {
+  placeBelow(b: Block, i: number, why: 'evicted' | 'offload' | 'returned'): void {
+    const forced = why !== 'evicted';
     for (; i < this.local.length; i++) {
       const t = this.local[i];
       if (!forced && t.write !== 'write-back') return this.discard(b);
@@ -225,7 +226,7 @@ export class TierStore {
       if (t.capacity === 0) continue;
       if (!this.makeRoom(i)) return this.discard(b); // only while copies are locked
       this.addCopy(b, i);
-      this.c.demotions[i]++;
+      if (why !== 'offload') this.c.demotions[i]++; // offload() counts its own
       this.writeThrough(b, i);
       return;
     }
@@ -236,7 +237,7 @@ export class TierStore {
         this.map.delete(b.hash);
         this.c.toPool++;
         this.c.toPoolTokens += b.tokens;
-        this.c.demotions[this.remoteIndex]++;
+        if (why !== 'offload') this.c.demotions[this.remoteIndex]++;
         return;
       }
     }
