@@ -586,9 +586,13 @@ export function validateScenario(input: unknown): ValidationError[] {
       v.oneOf(tp, 'kind', p, ['lru', 'hold', 'offload', 'evict', 'ttl', 'write-through'], true);
       if (tp.kind === 'write-through') {
         const dram = isObj(s.kv) && isObj(s.kv.dram) ? s.kv.dram : undefined;
-        if (!dram) v.err(`${p}.kind`, '"write-through" writes blocks to DRAM: it needs kv.dram to be configured');
+        if (!dram)
+          v.err(`${p}.kind`, '"write-through" writes blocks to DRAM: it needs kv.dram to be configured');
         else if (dram.write !== undefined && dram.write !== 'write-through')
-          v.err(`${p}.kind`, `"write-through" needs kv.dram.write "write-through" (or unset), not "${String(dram.write)}"`);
+          v.err(
+            `${p}.kind`,
+            `"write-through" needs kv.dram.write "write-through" (or unset), not "${String(dram.write)}"`,
+          );
       }
       if (tp.kind === 'offload') {
         v.known(tp, p, ['kind', 'tier']);

@@ -19,15 +19,14 @@ import {
   type LookupResult,
   type OffloadResult,
   type ReleaseThen,
-  type RemoteTierConfig,
   type TierOccupancy,
 } from './cacheTypes';
 import { checkCacheInvariants } from './invariants';
-import { capacityInBlocks, type KvPool } from './pool';
-import { resolvePolicy } from './policy';
+import type { KvPool } from './pool';
 import { Sequences } from './sequences';
-import { TierStore, type Block, type Copy, type Tier } from './tierStore';
-import { TIER_ORDER, type BlockHash, type LinkSpec, type SeqId, type TierName, type TransferModel } from './types';
+import { buildTiers, TierStore, type Block, type Copy } from './tierStore';
+import type { BlockHash, SeqId, TierName, TransferModel } from './types';
+import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
 
 export * from './cacheTypes';
 
@@ -55,45 +54,7 @@ export class KvCache {
     this.bytesPerBlock = config.bytesPerBlock;
     this.promoteOnHit = config.promoteOnHit ?? true;
     this.transferModel = config.transferModel ?? 'pipelined';
-    const tiers = config.tiers;
-    if (!tiers.length || tiers[0].name !== 'hbm') throw new RangeError('the first tier must be "hbm"');
-    let lastOrder = -1;
-    for (const t of tiers) {
-      const o = TIER_ORDER.indexOf(t.name);
-      if (o < 0) throw new RangeError(`unknown tier "${String(t.name)}"`);
-      if (o <= lastOrder)
-        throw new RangeError(`tiers must be distinct and in the order ${TIER_ORDER.join(', ')}`);
-      lastOrder = o;
-      if (t.name !== 'hbm') checkLink(t.link, t.name);
-      if (t.name !== 'remote' && t.write !== undefined) {
-        if (t.name === 'hbm') throw new RangeError('HBM has no write policy (it is the top tier)');
-        if (!['write-through', 'write-back', 'none'].includes(t.write))
-          throw new RangeError(
-            `tier ${t.name}: unknown write policy "${String(t.write)}" (write-through, write-back, none)`,
-          );
-      }
-    }
-    const local: Tier[] = [];
-    let remote: RemoteTierConfig | null = null;
-    for (const t of tiers) {
-      if (t.name === 'remote') {
-        remote = t;
-        continue;
-      }
-      const above = local.length ? local[local.length - 1].pathUp : [];
-      local.push({
-        name: t.name,
-        capacity: capacityInBlocks(t.capacityBlocks, t.capacityBytes, this.bytesPerBlock, `tier ${t.name}`),
-        used: 0,
-        usedTokens: 0,
-        pinned: 0,
-        pending: 0,
-        locked: 0,
-        policy: resolvePolicy(t.policy)(),
-        write: t.write ?? 'write-back',
-        pathUp: t.name === 'hbm' ? [] : [t.link as LinkSpec, ...above],
-      });
-    }
+    const { local, remote } = buildTiers(config.tiers, this.bytesPerBlock);
     this.pool = remote ? remote.pool : null;
     if (this.pool && this.pool.bytesPerBlock !== this.bytesPerBlock)
       throw new RangeError(
@@ -134,7 +95,7 @@ export class KvCache {
   /** Every local tier holding a copy of a block, fastest first (empty if none). */
   copiesOf(hash: BlockHash): TierName[] {
     const b = this.st.map.get(hash);
-    return b ? this.tiersOf(b) : [];
+    return b ? tiersOf(this.st, b) : [];
   }
 
   /** Hashes a sequence holds, in order (empty if unknown). */
@@ -188,30 +149,7 @@ export class KvCache {
   }
 
   occupancy(): TierOccupancy[] {
-    const out: TierOccupancy[] = this.st.local.map((t) => ({
-      tier: t.name,
-      capacityBlocks: t.capacity,
-      usedBlocks: t.used,
-      pinnedBlocks: t.pinned,
-      pendingBlocks: t.pending,
-      usedTokens: t.usedTokens,
-      usedBytes: t.used * this.bytesPerBlock,
-      shared: false,
-    }));
-    if (this.pool) {
-      const o = this.pool.occupancy();
-      out.push({
-        tier: 'remote',
-        capacityBlocks: o.capacityBlocks,
-        usedBlocks: o.usedBlocks,
-        pinnedBlocks: 0,
-        pendingBlocks: 0,
-        usedTokens: o.usedTokens,
-        usedBytes: o.usedBytes,
-        shared: true,
-      });
-    }
-    return out;
+    return occupancyOf(this.st);
   }
 
   /** A copy of the event counters. */
@@ -220,41 +158,12 @@ export class KvCache {
   }
 
   /** Every block in this replica's local tiers (the pool has its own blocks()). */
-  *blocks(): IterableIterator<BlockInfo> {
-    for (const b of this.st.map.values()) {
-      const tiers = this.tiersOf(b);
-      yield { hash: b.hash, tier: tiers[0], tiers, tokens: b.tokens, tag: b.tag, pins: b.pins, pending: b.pending };
-    }
+  blocks(): IterableIterator<BlockInfo> {
+    return blocksOf(this.st);
   }
 
   snapshot(): KvSnapshot {
-    const n = this.st.map.size;
-    const s: KvSnapshot = {
-      replica: this.id,
-      tiers: [...this.tierNames],
-      count: n,
-      hashes: new Float64Array(n),
-      tier: new Uint8Array(n),
-      resident: new Uint8Array(n),
-      tokens: new Uint32Array(n),
-      tag: new Int32Array(n),
-      pins: new Uint32Array(n),
-      flags: new Uint8Array(n),
-    };
-    let i = 0;
-    for (const b of this.st.map.values()) {
-      let bits = 0;
-      for (let t = 0; t < b.copies.length; t++) if (b.copies[t]) bits |= 1 << t;
-      s.hashes[i] = b.hash;
-      s.tier[i] = this.st.top(b);
-      s.resident[i] = bits;
-      s.tokens[i] = b.tokens;
-      s.tag[i] = b.tag;
-      s.pins[i] = b.pins;
-      s.flags[i] = b.pending ? 1 : 0;
-      i++;
-    }
-    return s;
+    return snapshotOf(this.st, this.id, this.tierNames);
   }
 
   // ───────────────────────────── sequences ─────────────────────────────
@@ -444,12 +353,6 @@ export class KvCache {
 
   // ───────────────────────────── internals ─────────────────────────────
 
-  private tiersOf(b: Block): TierName[] {
-    const out: TierName[] = [];
-    for (let i = 0; i < b.copies.length; i++) if (b.copies[i]) out.push(this.st.local[i].name);
-    return out;
-  }
-
   private markComputed(b: Block): void {
     b.pending = false;
     this.st.local[0].pending--;
@@ -471,10 +374,4 @@ export class KvCache {
     for (const cp of locked) this.st.setState(cp, 'policy');
     return ok;
   }
-}
-
-function checkLink(link: LinkSpec | undefined, name: string): void {
-  if (!link) throw new RangeError(`tier ${name} needs a link to the tier above`);
-  if (!(link.bandwidthGBps > 0) || !(link.latencyS >= 0))
-    throw new RangeError(`tier ${name}: link bandwidth must be > 0 and latency >= 0`);
 }

@@ -29,7 +29,8 @@ export function checkCacheInvariants(st: TierStore, seqs: Iterable<Seq>): string
       const cp = b.copies[i];
       if (!cp) continue;
       n++;
-      if (cp.block !== b || cp.tier !== i) out.push(`block ${h}: its copy in ${st.local[i].name} is misfiled`);
+      if (cp.block !== b || cp.tier !== i)
+        out.push(`block ${h}: its copy in ${st.local[i].name} is misfiled`);
       used[i]++;
       toks[i] += b.tokens;
       if (cp.state === 'pinned') pinned[i]++;
@@ -47,7 +48,8 @@ export function checkCacheInvariants(st: TierStore, seqs: Iterable<Seq>): string
       if (b.pins === 0) out.push(`block ${h} is pending but unpinned`);
     }
     if (b.pins > 0 && b.copies[0]?.state !== 'pinned') out.push(`block ${h} has pins but no pinned HBM copy`);
-    if (b.pins === 0 && b.copies[0]?.state === 'pinned') out.push(`block ${h}'s HBM copy is pinned with no pins`);
+    if (b.pins === 0 && b.copies[0]?.state === 'pinned')
+      out.push(`block ${h}'s HBM copy is pinned with no pins`);
     if ((pinsFromSeqs.get(b) ?? 0) !== b.pins)
       out.push(`block ${h} has ${b.pins} pins, sequences hold ${pinsFromSeqs.get(b) ?? 0}`);
     if (b.tokens < 1 || b.tokens > st.blockSize) out.push(`block ${h} has ${b.tokens} tokens`);
@@ -81,6 +83,7 @@ export function checkCacheInvariants(st: TierStore, seqs: Iterable<Seq>): string
     if (c.bytesUp[k] !== c.copiesUp[k] * st.bytesPerBlock)
       out.push(`link ${k}: ${c.bytesUp[k]} bytes up for ${c.copiesUp[k]} copies`);
   }
-  if (c.copiesDown[0] !== 0 || c.copiesUp[0] !== 0) out.push('HBM has no link above it, yet copies crossed it');
+  if (c.copiesDown[0] !== 0 || c.copiesUp[0] !== 0)
+    out.push('HBM has no link above it, yet copies crossed it');
   return out;
 }

@@ -14,10 +14,17 @@
  * A copy is in one of three states: `policy` (evictable, ordered by its tier's policy), `pinned` (HBM only, held
  * by a sequence) or `locked` (a lower copy being read up during an acquire, so making room cannot evict it).
  */
-import type { KvPool } from './pool';
-import type { EvictionPolicy, PolicyNode } from './policy';
-import type { KvCacheCounters, WritePolicy } from './cacheTypes';
-import { transferTimeS, type BlockHash, type LinkSpec, type TierName, type TransferModel } from './types';
+import { capacityInBlocks, type KvPool } from './pool';
+import { resolvePolicy, type EvictionPolicy, type PolicyNode } from './policy';
+import type { KvCacheCounters, RemoteTierConfig, TierConfig, WritePolicy } from './cacheTypes';
+import {
+  TIER_ORDER,
+  transferTimeS,
+  type BlockHash,
+  type LinkSpec,
+  type TierName,
+  type TransferModel,
+} from './types';
 
 export type CopyState = 'policy' | 'pinned' | 'locked';
 
@@ -271,4 +278,58 @@ export class TierStore {
         this.c.invalidated++;
       }
   }
+}
+
+/** Check a cache's tier list (order, links, write policies) and build its local tiers; the remote one apart. */
+export function buildTiers(
+  tiers: readonly TierConfig[],
+  bytesPerBlock: number,
+): { local: Tier[]; remote: RemoteTierConfig | null } {
+  if (!tiers.length || tiers[0].name !== 'hbm') throw new RangeError('the first tier must be "hbm"');
+  let lastOrder = -1;
+  for (const t of tiers) {
+    const o = TIER_ORDER.indexOf(t.name);
+    if (o < 0) throw new RangeError(`unknown tier "${String(t.name)}"`);
+    if (o <= lastOrder)
+      throw new RangeError(`tiers must be distinct and in the order ${TIER_ORDER.join(', ')}`);
+    lastOrder = o;
+    if (t.name !== 'hbm') checkLink(t.link, t.name);
+    if (t.name !== 'remote' && t.write !== undefined) {
+      if (t.name === 'hbm') throw new RangeError('HBM has no write policy (it is the top tier)');
+      if (!WRITE_POLICIES.includes(t.write))
+        throw new RangeError(
+          `tier ${t.name}: unknown write policy "${String(t.write)}" (${WRITE_POLICIES.join(', ')})`,
+        );
+    }
+  }
+  const local: Tier[] = [];
+  let remote: RemoteTierConfig | null = null;
+  for (const t of tiers) {
+    if (t.name === 'remote') {
+      remote = t;
+      continue;
+    }
+    const above = local.length ? local[local.length - 1].pathUp : [];
+    local.push({
+      name: t.name,
+      capacity: capacityInBlocks(t.capacityBlocks, t.capacityBytes, bytesPerBlock, `tier ${t.name}`),
+      used: 0,
+      usedTokens: 0,
+      pinned: 0,
+      pending: 0,
+      locked: 0,
+      policy: resolvePolicy(t.policy)(),
+      write: t.write ?? 'write-back',
+      pathUp: t.name === 'hbm' ? [] : [t.link as LinkSpec, ...above],
+    });
+  }
+  return { local, remote };
+}
+
+const WRITE_POLICIES: readonly WritePolicy[] = ['write-through', 'write-back', 'none'];
+
+function checkLink(link: LinkSpec | undefined, name: string): void {
+  if (!link) throw new RangeError(`tier ${name} needs a link to the tier above`);
+  if (!(link.bandwidthGBps > 0) || !(link.latencyS >= 0))
+    throw new RangeError(`tier ${name}: link bandwidth must be > 0 and latency >= 0`);
 }
