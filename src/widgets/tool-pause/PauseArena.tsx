@@ -1,7 +1,8 @@
 /**
  * Lesson 07.06, widget 2: the pause-policy arena. The fleet simulator runs one replica (Qwen3-32B on 2 × H100,
- * 500 GB host DRAM) serving a closed loop of agents under each pause policy (hold, LRU, offload, evict, TTL then
- * offload, TTL then evict). The chosen policy's run comes first and is drawn as soon as it is done: where the
+ * 500 GB host DRAM) serving a closed loop of agents under each pause policy (hold, LRU, write-through to DRAM,
+ * offload, evict, TTL then offload, TTL then evict). PCIe traffic is counted per block copy sent (the KV cache's
+ * tiers are inclusive: a block already in DRAM is not sent again). The chosen policy's run comes first and is drawn as soon as it is done: where the
  * KV sits over time, stacked by the state of its session; the others stream in behind it, into the trade-off
  * chart (idle HBM against resume TTFT) and the comparison table. Computed in the worker (pauseArena).
  */
@@ -102,7 +103,7 @@ export function PauseArena() {
   return (
     <WidgetFrame
       id={PAUSE_ARENA_ID}
-      title="Pause policy arena: hold, offload, evict or time-to-live"
+      title="Pause policy arena: hold, write through, offload, evict or time-to-live"
       status={status}
       error={sim.error}
       onRetry={sim.retry}
@@ -169,13 +170,13 @@ export function PauseArena() {
               }
             />
             <Readout
-              label="PCIe traffic (reloads up · offloads down)"
+              label="PCIe traffic (reloads up · copies to DRAM down)"
               value={
                 <span data-readout="pcie" data-value={s.pcieUpBytes + s.pcieDownBytes}>
                   {formatBytesDecimal(s.pcieUpBytes + s.pcieDownBytes)}
                 </span>
               }
-              formula={`${formatBytesDecimal(s.pcieUpBytes)} up · ${formatBytesDecimal(s.pcieDownBytes)} down in ${formatDuration(s.simulatedS)}`}
+              formula={`${formatBytesDecimal(s.pcieUpBytes)} up · ${formatBytesDecimal(s.pcieDownBytes)} down in ${formatDuration(s.simulatedS)}, once per block copy`}
             />
             <Readout
               label="Output throughput · goodput"
@@ -207,6 +208,11 @@ export function PauseArena() {
           <li>
             Switch from hold to evict: the red band of pinned idle sessions disappears, and the resume TTFT
             jumps from a fraction of a second to seconds, because every resume now recomputes its context.
+          </li>
+          <li>
+            Compare “Offload to DRAM” with “Write through to DRAM, LRU” in the table: both keep every context
+            in DRAM, but offloading reloads it on every resume, while writing through copies each block down
+            once and leaves the sessions in HBM while there is room.
           </li>
           <li>
             Pick “TTL, then offload” and slide τ from 0.1 s to 60 s: the share of resumes found in HBM follows
