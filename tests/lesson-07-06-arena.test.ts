@@ -103,6 +103,12 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     expect(s('evict').outputTokensPerS).toBeLessThan(0.7 * s('hold').outputTokensPerS);
   });
 
+  it('LRU gives about hold’s latencies and demotes little (its idle KV in DRAM is a fraction of that cached)', () => {
+    for (const q of ['p50', 'p90'] as const)
+      expect(Math.abs(s('lru').resumes.ttft[q] / s('hold').resumes.ttft[q] - 1)).toBeLessThan(0.1);
+    expect(s('lru').idleDramBlocks).toBeLessThan(0.5 * s('lru').idleCachedBlocks);
+  });
+
   it('LRU leaves idle sessions cached, not pinned; offloading moves them to DRAM over PCIe', () => {
     expect(s('lru').idlePinnedBlocks).toBe(0);
     expect(s('lru').idleCachedBlocks).toBeGreaterThan(0);
