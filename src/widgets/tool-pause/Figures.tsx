@@ -202,7 +202,7 @@ export function ArenaFig({ policy, stat }: { policy: PausePolicyId; stat: ArenaS
     idleDram: () => formatBytesDecimal(s.idleDramBlocks * bpb),
     resumeP50: () => formatDuration(s.resumes.ttft.p50, 2),
     resumeP90: () => formatDuration(s.resumes.ttft.p90, 2),
-    inHbm: () => formatPercent(s.resumes.inHbmShare, 2),
+    inHbm: () => formatPercent(s.resumes.inHbmShare, 3),
     fromDram: () => formatPercent(s.resumes.source.dram, 2),
     recomputed: () => formatPercent(s.resumes.source.recomputed, 2),
     pcie: () => formatBytesDecimal(s.pcieUpBytes + s.pcieDownBytes, 2),

@@ -4,8 +4,10 @@
  * Each iteration:
  *  1. Admission (FCFS, up to maxBatchSeqs): a waiting request whose grammar is ready acquires its prompt's
  *     blocks. The longest cached prefix is reused: blocks in HBM at once; blocks in DRAM/NVMe/the pool are
- *     brought up over their links (each link serves one transfer at a time, FIFO), and the request waits in
- *     `loading` meanwhile while others run. When HBM is full of pinned blocks, sessions holding KV through a
+ *     brought up over their links (each link serves one transfer at a time per direction, FIFO), and the request
+ *     waits in `loading` meanwhile while others run; victims it evicts with no copy below are written back first.
+ *     Copies towards a lower tier (offloads, write-through and write-back stores) queue on the link's other
+ *     direction. When HBM is full of pinned blocks, sessions holding KV through a
  *     tool pause are released first (oldest first); otherwise the queue waits. A prompt that can never fit is
  *     dropped.
  *  2. Decode growth: a decoding sequence that needs a new block gets it; if HBM is full, the most recently
