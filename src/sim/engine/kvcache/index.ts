@@ -40,7 +40,8 @@
  *   id, blockSize: 16, bytesPerBlock: bpb,
  *   tiers: [
  *     { name: 'hbm', capacityBytes: 8 * 80e9 * 0.9 - 141e9 },
- *     { name: 'dram', capacityBytes: 1e12, link: { bandwidthGBps: 50, latencyS: 10e-6 } },   // PCIe Gen5, measured
+ *     { name: 'dram', capacityBytes: 1e12, link: { bandwidthGBps: 50, latencyS: 10e-6 },     // PCIe Gen5, measured
+ *       write: 'write-through' },                                                        // copy blocks as computed
  *     { name: 'remote', pool, link: { bandwidthGBps: 50, latencyS: 20e-6 } },             // 400 Gb/s RDMA
  *   ],
  * }));
