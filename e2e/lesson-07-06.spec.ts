@@ -21,7 +21,7 @@ test.describe('Lesson 07.06 Tool Calls in the Loop', () => {
     ).toBeAttached();
     // every policy of the arena streams in, and every inline figure of the prose is filled
     const table = page.locator('[data-widget="pause-arena"] table[data-table="policies"]');
-    await expect(table.locator('tbody tr')).toHaveCount(6);
+    await expect(table.locator('tbody tr')).toHaveCount(7);
     await expect(table.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article')).not.toContainText('NaN');
@@ -43,6 +43,22 @@ test.describe('Lesson 07.06 Tool Calls in the Loop', () => {
     await expect.poll(async () => dataValue(idle)).toBeLessThan(holdIdle / 10);
     await expect.poll(async () => dataValue(p50)).toBeGreaterThan(3 * holdP50);
     await expect(w.locator('tr[data-policy="evict"]')).toHaveAttribute('aria-current', 'true');
+  });
+
+  test('arena: writing through keeps resumes in HBM and moves a fraction of what offloading moves', async ({
+    page,
+  }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="pause-arena"]');
+    const pcie = w.locator('[data-readout="pcie"]');
+    await w.getByLabel('Pause policy', { exact: true }).selectOption('offload');
+    await expect(w.locator('tr[data-policy="offload"]')).toHaveAttribute('aria-current', 'true');
+    await expect.poll(async () => dataValue(pcie), { timeout: 30_000 }).toBeGreaterThan(1e12); // terabytes of reloads
+    const offload = await dataValue(pcie);
+    await w.getByLabel('Pause policy', { exact: true }).selectOption('write-through');
+    await expect(page).toHaveURL(/pause-arena\.policy=write-through/);
+    await expect.poll(async () => dataValue(pcie)).toBeLessThan(offload / 5);
+    await expect(w.locator('[data-readout="arena-in-hbm"]')).toHaveText(/^(9\d(\.\d+)?|100)%$/);
   });
 
   test('a longer TTL resumes more pauses in HBM: closed form and arena', async ({ page }) => {

@@ -12,7 +12,7 @@ test.describe('Lesson 07.12 Agents per Megawatt', () => {
     await gotoReady(page);
     await expect(page.locator('[data-widget="slo-sweep"] svg[data-chart="line"]')).toHaveCount(1);
     const table = page.locator('[data-widget="cost-levers"] table[data-table="levers"]');
-    await expect(table.locator('tbody tr')).toHaveCount(6);
+    await expect(table.locator('tbody tr')).toHaveCount(8);
     await expect(table.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article')).not.toContainText('NaN');

@@ -156,6 +156,23 @@ describe('tool-pause policies', () => {
     expect(d.ttft[1]).toBeGreaterThan(lru.ttft[1]);
   });
 
+  it('write-through keeps the first turn in HBM like lru, with its full blocks copied to DRAM once', () => {
+    const res = runScenarioSync(pause({ kind: 'write-through' }), { includeRequests: true });
+    const d = res.requests!.data;
+    expect(d.reusedHbm[1]).toBe(firstTurn(d));
+    expect(d.reusedDram[1]).toBe(0);
+    const link = res.metrics.bytesMoved['dram→hbm'];
+    expect(link.up).toBe(0);
+    // every full block computed in the run went down once (turn 2 re-sends turn 1: only its new blocks)
+    const fullBlocks = Math.floor((d.promptTokens[1] + d.outputTokens[1]) / 16);
+    expect(link.down).toBeGreaterThan(0);
+    expect(link.down).toBeLessThanOrEqual(fullBlocks * 16 * 131072);
+    expect(link.down / (16 * 131072)).toBeGreaterThanOrEqual(Math.floor(d.promptTokens[1] / 16) - 1);
+    // lru writes nothing: DRAM is only filled by evictions, and there are none
+    const lru = runScenarioSync(pause({ kind: 'lru' })).metrics.bytesMoved['dram→hbm'];
+    expect(lru.down).toBe(0);
+  });
+
   it('ttl holds until it expires, then applies its follow-up', () => {
     const short = requests(pause({ kind: 'ttl', ttlS: 1, then: 'evict' }, 10));
     expect(short.reusedHbm[1]).toBe(0);
@@ -307,6 +324,19 @@ describe('scenario validation', () => {
     expect(errs.find((e) => e.path === 'workload.classes[0].toolLatency')!.message).toMatch(
       /unknown preset "teleport"/,
     );
+  });
+
+  it('write-through needs a DRAM tier it may write through to', () => {
+    const wt = { toolPause: { kind: 'write-through' } } as const;
+    const noDram = validateScenario(scenario({ policies: wt }));
+    expect(noDram.find((e) => e.path === 'policies.toolPause.kind')?.message).toMatch(/needs kv.dram/);
+    const wrongWrite = validateScenario(
+      scenario({ kv: { dram: { capacityGB: 1, write: 'none' } }, policies: wt }),
+    );
+    expect(wrongWrite.find((e) => e.path === 'policies.toolPause.kind')?.message).toMatch(/write-through/);
+    expect(validateScenario(scenario({ kv: { dram: { capacityGB: 1 } }, policies: wt }))).toEqual([]);
+    const badWrite = validateScenario(scenario({ kv: { dram: { capacityGB: 1, write: 'later' as never } } }));
+    expect(badWrite.map((e) => e.path)).toContain('kv.dram.write');
   });
 
   it('accepts the test scenario', () => {

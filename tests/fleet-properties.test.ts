@@ -17,6 +17,7 @@ const pauses: ToolPausePolicy[] = [
   { kind: 'offload', tier: 'remote' },
   { kind: 'ttl', ttlS: 0.5, then: 'offload', tier: 'dram' },
   { kind: 'ttl', ttlS: 0.5, then: 'evict' },
+  { kind: 'write-through' },
 ];
 
 const arbScenario: fc.Arbitrary<Scenario> = fc
@@ -37,6 +38,11 @@ const arbScenario: fc.Arbitrary<Scenario> = fc
     result: fc.integer({ min: 10, max: 600 }),
     structured: fc.boolean(),
     compaction: fc.boolean(),
+    dramWrite: fc.constantFrom<'write-back' | 'write-through' | 'none'>(
+      'write-back',
+      'write-through',
+      'none',
+    ),
   })
   .map((p) =>
     scenario({
@@ -53,7 +59,13 @@ const arbScenario: fc.Arbitrary<Scenario> = fc
         maxBatchSeqs: 16,
         preemption: p.preemption,
       },
-      kv: { blockSize: 16, hbmBlocks: p.hbmBlocks, dram: { capacityGB: 0.05 }, pool: { capacityGB: 0.1 } },
+      kv: {
+        blockSize: 16,
+        hbmBlocks: p.hbmBlocks,
+        // the write-through pause policy sets DRAM's write policy itself
+        dram: { capacityGB: 0.05, ...(p.pause.kind === 'write-through' ? {} : { write: p.dramWrite }) },
+        pool: { capacityGB: 0.1 },
+      },
       policies: {
         toolPause: p.pause,
         structuredOutput: { compileTime: { kind: 'exponential', mean: 0.2 }, cacheCapacity: 2 },
@@ -134,6 +146,12 @@ describe('fleet properties', () => {
           expect(r.waiting.length + r.running.length).toBe(0);
           // Nothing is pinned once every session has ended.
           expect(r.cache.occupancy()[0].pinnedBlocks).toBe(0);
+        }
+        // Bytes over each link are whole copies of a block (the caches check their own links per copy).
+        const bpb = sim.caches[0].bytesPerBlock;
+        for (const [name, v] of Object.entries(m.bytesMoved)) {
+          expect(Number.isInteger(v.up / bpb), name).toBe(true);
+          expect(Number.isInteger(v.down / bpb), name).toBe(true);
         }
         // Prompt tokens are either prefilled or reused (recompute after preemption adds prefill).
         const t = m.tokens;

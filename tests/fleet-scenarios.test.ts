@@ -37,7 +37,7 @@ describe('example scenarios', () => {
       'cache-aware',
     ])
       expect(names).toContain(`routers/8x-${r}.json`);
-    for (const p of ['lru', 'hold', 'offload-dram', 'evict', 'ttl-5s-offload'])
+    for (const p of ['lru', 'hold', 'write-through', 'offload-dram', 'evict', 'ttl-5s-offload'])
       expect(names).toContain(`pause/${p}.json`);
     expect(names).toContain('prefill/100k-no-chunking.json');
   });

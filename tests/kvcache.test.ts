@@ -409,8 +409,8 @@ describe('KvCache', () => {
     c.acquire('s', ids('b'), { tag: 9, tokens: 5 });
     const all = [...c.blocks()].sort((x, y) => x.tier.localeCompare(y.tier));
     expect(all).toEqual([
-      { hash: ids('a')[0], tier: 'dram', tokens: 16, tag: 3, pins: 0, pending: false },
-      { hash: ids('b')[0], tier: 'hbm', tokens: 5, tag: 9, pins: 1, pending: true },
+      { hash: ids('a')[0], tier: 'dram', tiers: ['dram'], tokens: 16, tag: 3, pins: 0, pending: false },
+      { hash: ids('b')[0], tier: 'hbm', tiers: ['hbm'], tokens: 5, tag: 9, pins: 1, pending: true },
     ]);
   });
 });
@@ -496,6 +496,8 @@ const setupArb = fc.record({
   policy: fc.constantFrom('lru' as const, 'fifo' as const),
   promoteOnHit: fc.boolean(),
   transferModel: fc.constantFrom('pipelined' as const, 'store-and-forward' as const),
+  dramWrite: fc.constantFrom('write-back' as const, 'write-through' as const, 'none' as const),
+  nvmeWrite: fc.constantFrom('write-back' as const, 'write-through' as const, 'none' as const),
 });
 
 type Setup = typeof setupArb extends fc.Arbitrary<infer T> ? T : never;
@@ -505,8 +507,10 @@ function build(s: Setup) {
     s.pool !== null ? new KvPool({ bytesPerBlock: BPB, capacityBlocks: s.pool, policy: s.policy }) : null;
   const tiers = (): TierConfig[] => {
     const t: TierConfig[] = [{ name: 'hbm', capacityBlocks: s.hbm, policy: s.policy }];
-    if (s.dram !== null) t.push({ name: 'dram', capacityBlocks: s.dram, policy: s.policy, link: PCIE });
-    if (s.nvme !== null) t.push({ name: 'nvme', capacityBlocks: s.nvme, policy: s.policy, link: NVME });
+    if (s.dram !== null)
+      t.push({ name: 'dram', capacityBlocks: s.dram, policy: s.policy, link: PCIE, write: s.dramWrite });
+    if (s.nvme !== null)
+      t.push({ name: 'nvme', capacityBlocks: s.nvme, policy: s.policy, link: NVME, write: s.nvmeWrite });
     if (pool) t.push({ name: 'remote', pool, link: NIC });
     return t;
   };
@@ -517,7 +521,7 @@ function build(s: Setup) {
 }
 
 describe('KvCache properties (fast-check, random operation sequences)', () => {
-  it('no tier over capacity, one place per block, pinned blocks stay in HBM, accounting exact, lookups pure', () => {
+  it('no tier over capacity, one record per block, pinned blocks stay in HBM, accounting exact, lookups pure (every write policy)', () => {
     fc.assert(
       fc.property(setupArb, fc.array(opArb, { minLength: 1, maxLength: 60 }), (setup, ops) => {
         const { pool, replicas } = build(setup);

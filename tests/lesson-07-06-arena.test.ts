@@ -14,7 +14,7 @@ import {
   type PauseRun,
 } from '../src/sim/lessons/pauseLab';
 import { validateScenario } from '../src/sim/engine/fleet/scenario';
-import { PAUSE_POLICIES } from '../src/sim/lessons/pauseLabSetup';
+import { PAUSE_BLOCK_SIZE, PAUSE_POLICIES } from '../src/sim/lessons/pauseLabSetup';
 import { cdf } from '../src/sim/lessons/toolLatency';
 import { TOOL_LATENCY_PRESETS } from '../src/sim/engine/fleet/dist';
 import { directContext, type JobContext } from '../src/worker/job';
@@ -103,6 +103,12 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     expect(s('evict').outputTokensPerS).toBeLessThan(0.7 * s('hold').outputTokensPerS);
   });
 
+  it('LRU gives about hold’s latencies and demotes little (its idle KV in DRAM is a fraction of that cached)', () => {
+    for (const q of ['p50', 'p90'] as const)
+      expect(Math.abs(s('lru').resumes.ttft[q] / s('hold').resumes.ttft[q] - 1)).toBeLessThan(0.1);
+    expect(s('lru').idleDramBlocks).toBeLessThan(0.5 * s('lru').idleCachedBlocks);
+  });
+
   it('LRU leaves idle sessions cached, not pinned; offloading moves them to DRAM over PCIe', () => {
     expect(s('lru').idlePinnedBlocks).toBe(0);
     expect(s('lru').idleCachedBlocks).toBeGreaterThan(0);
@@ -112,6 +118,36 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     expect(s('offload').pcieUpBytes + s('offload').pcieDownBytes).toBeGreaterThan(
       10 * (s('hold').pcieUpBytes + s('hold').pcieDownBytes),
     );
+  });
+
+  // The prose's verdict on offloading (lessons/07-06, "Offloading at once" and "Writing through").
+  const pcie = (p: string) => s(p).pcieUpBytes + s(p).pcieDownBytes;
+
+  it('offloading at once pays in reloads: DRAM keeps each block, so most of its PCIe traffic goes up', () => {
+    expect(s('offload').pcieDownBytes).toBeLessThan(0.2 * s('offload').pcieUpBytes);
+    // the pauses send down only new blocks: about what writing every block through sends
+    expect(s('offload').pcieDownBytes).toBeLessThan(1.2 * s('write-through').pcieDownBytes);
+    // "adds a reload to each resume" against the context staying in HBM
+    expect(s('offload').resumes.ttft.p50).toBeGreaterThan(1.15 * s('lru').resumes.ttft.p50);
+    expect(pcie('offload')).toBeGreaterThan(10 * pcie('hold'));
+  });
+
+  it('writing through keeps LRU’s resumes for one copy of each block: more than LRU moves, a fraction of offload’s', () => {
+    const wt = s('write-through');
+    expect(wt.idlePinnedBlocks).toBe(0);
+    expect(wt.idleDramBlocks).toBeGreaterThan(s('lru').idleDramBlocks); // every idle session has a DRAM copy
+    expect(wt.resumes.inHbmShare).toBeGreaterThan(0.95);
+    expect(wt.resumes.source.recomputed).toBeLessThan(0.01);
+    expect(Math.abs(wt.resumes.ttft.p50 / s('lru').resumes.ttft.p50 - 1)).toBeLessThan(0.15);
+    expect(wt.pcieDownBytes).toBeGreaterThan(s('lru').pcieDownBytes); // "the extra copies over LRU"
+    expect(pcie('write-through')).toBeGreaterThan(pcie('lru'));
+    expect(pcie('write-through')).toBeLessThan(2 * pcie('lru'));
+    expect(pcie('write-through')).toBeLessThan(0.2 * pcie('offload'));
+    // "every full block crosses PCIe once": no more than the KV of every token computed (prefilled or decoded)
+    const computed = wt.prefilledTokens + wt.outputTokensPerS * wt.simulatedS;
+    const perToken = runs.get('write-through')!.bytesPerBlock / PAUSE_BLOCK_SIZE;
+    expect(wt.pcieDownBytes).toBeLessThanOrEqual(computed * perToken);
+    expect(wt.pcieDownBytes).toBeGreaterThan(0.8 * computed * perToken); // and nearly all of it
   });
 
   it('a TTL keeps most of hold’s resumes in HBM for a fraction of its idle HBM; the share follows F(τ)', () => {
@@ -134,11 +170,31 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     }
   });
 
+  it('under memory pressure (24 agents) an LRU eviction waits for its write-back; writing through does not', async () => {
+    const crowd = { ...DEFAULTS, agents: 24 };
+    const lru = (await runPausePolicy('lru', crowd)).summary;
+    const wt = (await runPausePolicy('write-through', crowd)).summary;
+    expect(lru.resumes.source.dram).toBeGreaterThan(0.3); // HBM is short: many resumes reload
+    expect(wt.resumes.ttft.p50).toBeLessThan(lru.resumes.ttft.p50);
+  });
+
   it('a longer TTL resumes more pauses in HBM', async () => {
     const long = await runPausePolicy('ttl-offload', { ...DEFAULTS, ttlS: 30 });
     expect(long.summary.resumes.inHbmShare).toBeGreaterThan(s('ttl-offload').resumes.inHbmShare + 0.05);
     expect(long.summary.idlePinnedBlocks).toBeGreaterThan(s('ttl-offload').idlePinnedBlocks);
   });
+});
+
+describe('whatever the tools, writing through moves less than offloading at once and resumes at least as fast', async () => {
+  for (const tool of ['coding-mix', 'local', 'shell', 'web', 'human'] as const) {
+    it(tool, async () => {
+      const a = { ...DEFAULTS, tool };
+      const wt = (await runPausePolicy('write-through', a)).summary;
+      const off = (await runPausePolicy('offload', a)).summary;
+      expect(wt.pcieUpBytes + wt.pcieDownBytes).toBeLessThan(off.pcieUpBytes + off.pcieDownBytes);
+      expect(wt.resumes.ttft.p50).toBeLessThanOrEqual(off.resumes.ttft.p50);
+    });
+  }
 });
 
 describe('worker methods', () => {

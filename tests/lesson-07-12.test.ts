@@ -140,6 +140,26 @@ describe('fleet runs of the lab', () => {
     expect(evict.gpuSecondsPerSession).toBeGreaterThan(hold.gpuSecondsPerSession);
   });
 
+  // The idle-KV lever's prose (lessons/07-12, "Idle-KV policy"): for each tool it names, writing through
+  // sustains at least as many agents as holding or the TTL, and pins none of the KV budget.
+  for (const tool of ['coding-mix', 'web', 'shell'] as const) {
+    it(`idle-KV lever, ${tool}: write-through sustains at least hold's and the TTL's agents, pinning nothing`, async () => {
+      const base = { node: 'dgx-h100', tool, slo: SLO, seed: 1, router: 'cache-aware' } as const;
+      const hold = await searchCapacity({ ...base, policy: 'hold' });
+      const ttl = await searchCapacity({ ...base, policy: 'ttl-offload' });
+      const wt = await searchCapacity({ ...base, policy: 'write-through' });
+      expect(wt.agentsPerReplica).toBeGreaterThanOrEqual(
+        Math.max(hold.agentsPerReplica, ttl.agentsPerReplica),
+      );
+      expect(wt.agentsPerReplica).toBeGreaterThan(0);
+      expect(wt.point.heldShare).toBe(0);
+      if (tool === 'coding-mix') {
+        expect(hold.point.heldShare).toBeGreaterThan(ttl.point.heldShare); // "hold pins … the TTL …"
+        expect(ttl.point.heldShare).toBeGreaterThan(0);
+      }
+    });
+  }
+
   it('worker methods stream the sweep and the grid', async () => {
     const frames: unknown[] = [];
     const r = await methods.sloSweep(
@@ -159,13 +179,15 @@ describe('fleet runs of the lab', () => {
       },
       directContext((f) => cells.push(f)),
     );
-    expect(cells.length).toBe(6);
+    expect(cells.length).toBe(8);
     expect(g.cells.map((c) => `${c.router}|${c.policy}`)).toEqual([
       'round-robin|hold',
       'round-robin|ttl-offload',
+      'round-robin|write-through',
       'round-robin|evict',
       'cache-aware|hold',
       'cache-aware|ttl-offload',
+      'cache-aware|write-through',
       'cache-aware|evict',
     ]);
     await expect(

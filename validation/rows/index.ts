@@ -4,5 +4,6 @@
  */
 import type { ValidationRow } from '../row';
 import { rows as xgrammar } from './xgrammar';
+import { rows as kvOffloadBlocks } from './kvOffloadBlocks';
 
-export const ALL_ROWS: ValidationRow[] = [...xgrammar];
+export const ALL_ROWS: ValidationRow[] = [...xgrammar, ...kvOffloadBlocks];

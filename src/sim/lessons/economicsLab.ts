@@ -72,6 +72,8 @@ export function econPausePolicy(policy: EconPolicyId): ToolPausePolicy {
       return { kind: 'hold' };
     case 'ttl-offload':
       return { kind: 'ttl', ttlS: ECON_TTL_S, then: 'offload', tier: 'dram' };
+    case 'write-through':
+      return { kind: 'write-through' };
     case 'evict':
       return { kind: 'evict' };
   }

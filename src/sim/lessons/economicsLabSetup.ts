@@ -36,16 +36,18 @@ export const ECON_ROUTER_LABELS: Readonly<Record<EconRouterId, string>> = {
   'round-robin': 'Round-robin',
   'cache-aware': 'Cache-aware',
 };
-export const ECON_POLICIES = ['hold', 'ttl-offload', 'evict'] as const;
+export const ECON_POLICIES = ['hold', 'ttl-offload', 'write-through', 'evict'] as const;
 export type EconPolicyId = (typeof ECON_POLICIES)[number];
 export const ECON_POLICY_LABELS: Readonly<Record<EconPolicyId, string>> = {
   hold: 'Hold in HBM',
   'ttl-offload': 'TTL 2 s, then offload',
+  'write-through': 'Write through to DRAM, LRU',
   evict: 'Evict (recompute)',
 };
 export const ECON_POLICY_SHORT: Readonly<Record<EconPolicyId, string>> = {
   hold: 'hold',
   'ttl-offload': 'TTL→offload',
+  'write-through': 'write-through',
   evict: 'evict',
 };
 export const ECON_TTL_S = 2;

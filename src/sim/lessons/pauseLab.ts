@@ -52,6 +52,8 @@ export function toolPausePolicy(policy: PausePolicyId, ttlS: number): ToolPauseP
       return { kind: 'hold' };
     case 'lru':
       return { kind: 'lru' };
+    case 'write-through':
+      return { kind: 'write-through' };
     case 'offload':
       return { kind: 'offload', tier: 'dram' };
     case 'evict':
@@ -128,9 +130,9 @@ export interface OccupancyTrack {
   hbmIdleCached: Uint32Array;
   /** HBM: finished sessions' blocks, still cached. */
   hbmDone: Uint32Array;
-  /** DRAM: idle sessions' blocks (offloaded, or demoted by LRU). */
+  /** DRAM: copies of idle sessions' blocks (offloaded, written through, or demoted by LRU; some also in HBM). */
   dramIdle: Uint32Array;
-  /** DRAM: everything else (finished sessions, the shared head's copies). */
+  /** DRAM: every other copy (finished sessions, the shared head). */
   dramOther: Uint32Array;
 }
 
@@ -177,7 +179,9 @@ class Track {
             if (snap.pins[i] > 0) c.hbmIdlePinned++;
             else c.hbmIdleCached++;
           } else c.hbmDone++;
-        } else if (snap.tier[i] === dram) {
+        }
+        // Tiers are inclusive: a block may also have a DRAM copy (written through, or kept after a reload).
+        if (dram >= 0 && snap.resident[i] & (1 << dram)) {
           if (idle) c.dramIdle++;
           else c.dramOther++;
         }

@@ -34,12 +34,21 @@ export function pauseAgent(tool: ToolLatencyPreset): AgentClass {
   };
 }
 
-export const PAUSE_POLICIES = ['hold', 'lru', 'offload', 'evict', 'ttl-offload', 'ttl-evict'] as const;
+export const PAUSE_POLICIES = [
+  'hold',
+  'lru',
+  'write-through',
+  'offload',
+  'evict',
+  'ttl-offload',
+  'ttl-evict',
+] as const;
 export type PausePolicyId = (typeof PAUSE_POLICIES)[number];
 
 export const PAUSE_POLICY_LABELS: Readonly<Record<PausePolicyId, string>> = {
   hold: 'Hold (pin in HBM)',
   lru: 'Leave to LRU',
+  'write-through': 'Write through to DRAM, LRU',
   offload: 'Offload to DRAM',
   evict: 'Evict (recompute)',
   'ttl-offload': 'TTL, then offload',
@@ -50,6 +59,7 @@ export const PAUSE_POLICY_LABELS: Readonly<Record<PausePolicyId, string>> = {
 export const PAUSE_POLICY_SHORT: Readonly<Record<PausePolicyId, string>> = {
   hold: 'hold',
   lru: 'LRU',
+  'write-through': 'write-through',
   offload: 'offload',
   evict: 'evict',
   'ttl-offload': 'TTL→offload',

@@ -180,6 +180,8 @@ type ArenaStat =
   | 'fromDram'
   | 'recomputed'
   | 'pcie'
+  | 'pcieUp'
+  | 'pcieDown'
   | 'throughput'
   | 'goodput'
   | 'budget';
@@ -200,10 +202,12 @@ export function ArenaFig({ policy, stat }: { policy: PausePolicyId; stat: ArenaS
     idleDram: () => formatBytesDecimal(s.idleDramBlocks * bpb),
     resumeP50: () => formatDuration(s.resumes.ttft.p50, 2),
     resumeP90: () => formatDuration(s.resumes.ttft.p90, 2),
-    inHbm: () => formatPercent(s.resumes.inHbmShare, 2),
+    inHbm: () => formatPercent(s.resumes.inHbmShare, 3),
     fromDram: () => formatPercent(s.resumes.source.dram, 2),
     recomputed: () => formatPercent(s.resumes.source.recomputed, 2),
     pcie: () => formatBytesDecimal(s.pcieUpBytes + s.pcieDownBytes, 2),
+    pcieUp: () => formatBytesDecimal(s.pcieUpBytes, 2),
+    pcieDown: () => formatBytesDecimal(s.pcieDownBytes, 2),
     throughput: () => `${formatNumber(s.outputTokensPerS)} tokens/s`,
     goodput: () => formatPercent(s.goodputShare, 2),
     budget: () => formatBytesDecimal(budget),
@@ -221,10 +225,13 @@ export function ArenaRatio({
   a,
   b,
   stat,
+  as = 'times',
 }: {
   a: PausePolicyId;
   b: PausePolicyId;
-  stat: 'resumeP50' | 'idleHbm' | 'pcie' | 'throughput';
+  stat: 'resumeP50' | 'idleHbm' | 'pcie' | 'pcieUp' | 'pcieDown' | 'throughput';
+  /** `times`: "2.3×"; `percent`: "43%". */
+  as?: 'times' | 'percent';
 }) {
   const sim = useSimulation('pauseArena', ARENA_DEFAULTS);
   const ra = sim.result?.runs.find((r) => r.summary.policy === a)?.summary;
@@ -238,11 +245,15 @@ export function ArenaRatio({
         ? idleHbmBytes(s, bpb)
         : stat === 'pcie'
           ? s.pcieUpBytes + s.pcieDownBytes
-          : s.outputTokensPerS;
+          : stat === 'pcieUp'
+            ? s.pcieUpBytes
+            : stat === 'pcieDown'
+              ? s.pcieDownBytes
+              : s.outputTokensPerS;
   const x = pick(ra) / pick(rb);
   return (
     <Figure
-      value={`${formatNumber(x, 2)}×`}
+      value={as === 'percent' ? formatPercent(x, 2) : `${formatNumber(x, 2)}×`}
       title={`${PAUSE_POLICY_LABELS[a]} / ${PAUSE_POLICY_LABELS[b]}`}
     />
   );

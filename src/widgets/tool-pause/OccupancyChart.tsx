@@ -329,7 +329,7 @@ export function OccupancyChart({
           </g>
         </g>
         <text className="chart-axis-label" x={0} y={topB - 8}>
-          {narrow ? 'Host DRAM' : 'Host DRAM: blocks offloaded or demoted'}
+          {narrow ? 'Host DRAM' : 'Host DRAM: block copies (offloaded, written through or back)'}
         </text>
         <g transform={`translate(0,${topB})`}>
           <GridLines yTicks={L.yBTicks} xTicks={L.xTicks} innerWidth={innerWidth} innerHeight={hB} />

@@ -160,8 +160,20 @@ export class FleetSim implements ReplicaHost {
     const schemaCosts = new SchemaCosts(seed ^ 0x67726d72, rs.compileTime, rs.maskCost);
     for (let i = 0; i < rs.replicas; i++) {
       const tiers: TierConfig[] = [{ name: 'hbm', capacityBlocks: rs.hbmBlocks }];
-      if (rs.dram) tiers.push({ name: 'dram', capacityBytes: rs.dram.capacityBytes, link: rs.dram.link });
-      if (rs.nvme) tiers.push({ name: 'nvme', capacityBytes: rs.nvme.capacityBytes, link: rs.nvme.link });
+      if (rs.dram)
+        tiers.push({
+          name: 'dram',
+          capacityBytes: rs.dram.capacityBytes,
+          link: rs.dram.link,
+          write: rs.dram.write,
+        });
+      if (rs.nvme)
+        tiers.push({
+          name: 'nvme',
+          capacityBytes: rs.nvme.capacityBytes,
+          link: rs.nvme.link,
+          write: rs.nvme.write,
+        });
       if (this.pool && rs.pool) tiers.push({ name: 'remote', pool: this.pool, link: rs.pool.link });
       const cache = new KvCache({
         id: i,

@@ -4,8 +4,10 @@
  * Each iteration:
  *  1. Admission (FCFS, up to maxBatchSeqs): a waiting request whose grammar is ready acquires its prompt's
  *     blocks. The longest cached prefix is reused: blocks in HBM at once; blocks in DRAM/NVMe/the pool are
- *     brought up over their links (each link serves one transfer at a time, FIFO), and the request waits in
- *     `loading` meanwhile while others run. When HBM is full of pinned blocks, sessions holding KV through a
+ *     brought up over their links (each link serves one transfer at a time per direction, FIFO), and the request
+ *     waits in `loading` meanwhile while others run; victims it evicts with no copy below are written back first.
+ *     Copies towards a lower tier (offloads, write-through and write-back stores) queue on the link's other
+ *     direction. When HBM is full of pinned blocks, sessions holding KV through a
  *     tool pause are released first (oldest first); otherwise the queue waits. A prompt that can never fit is
  *     dropped.
  *  2. Decode growth: a decoding sequence that needs a new block gets it; if HBM is full, the most recently
@@ -24,6 +26,7 @@
 import type { ModelSpec } from '../catalog/models';
 import { decodeStepTime, iterationTime, type HardwareConfig } from '../cost';
 import type { KvCache, ReleaseThen } from '../kvcache/cache';
+import type { TierName } from '../kvcache/types';
 import type { Rng } from '../rng';
 import {
   CompilePool,
@@ -191,8 +194,17 @@ export class Replica {
   private prefills: PrefillItem[] = [];
   private decodes: Req[] = [];
   private admitCounter = 0;
-  /** Per lower tier: when its link is free (FIFO transfers). */
+  /** Per lower tier: when its link is free towards HBM (reloads; FIFO transfers). */
   private readonly linkFree: number[];
+  /**
+   * Per lower tier: when its link is free towards it (stores: offloads, write-through and write-back copies).
+   * A PCIe link is full duplex, so device-to-host stores and host-to-device reloads queue apart (the vLLM
+   * offloading-connector blog measures about 50 GB/s per direction between an H100 and host memory).
+   */
+  private readonly linkFreeDown: number[];
+  /** Per lower tier: copies written through / back that are already booked on its link. */
+  private readonly throughBooked: number[];
+  private readonly backBooked: number[];
   private readonly waitingForGrammar = new Map<number, Req[]>();
   private readonly c: ReplicaConfig;
 
@@ -207,6 +219,9 @@ export class Replica {
     this.grammar = new GrammarCache(c.grammarCapacity);
     this.compilePool = new CompilePool(c.maskThreads.threads);
     this.linkFree = c.tiers.map(() => 0);
+    this.linkFreeDown = c.tiers.map(() => 0);
+    this.throughBooked = c.tiers.map(() => 0);
+    this.backBooked = c.tiers.map(() => 0);
   }
 
   get isBusy(): boolean {
@@ -324,6 +339,7 @@ export class Replica {
       this.pay(r, p.n);
       this.stats.tokensPrefilled += p.n;
       this.cache.commit(r.seq, Math.floor(r.ctx / bs));
+      this.bookStores();
       if (r.ctx >= r.target) {
         // The prefill's last chunk samples a token.
         r.generated++;
@@ -387,6 +403,7 @@ export class Replica {
     this.outstandingRequests--;
     const bs = this.c.blockSize;
     this.cache.commit(r.seq, Math.floor(r.ctx / bs));
+    this.bookStores();
     this.host.requestDone(r);
   }
 
@@ -396,7 +413,8 @@ export class Replica {
    */
   pause(r: Req, continues: boolean): boolean {
     const pol = this.c.toolPause;
-    if (!continues || pol.kind === 'lru') {
+    // write-through: released like lru; the cache's DRAM tier already holds a copy of every full block.
+    if (!continues || pol.kind === 'lru' || pol.kind === 'write-through') {
       this.cache.release(r.seq, 'cache');
       return false;
     }
@@ -416,12 +434,43 @@ export class Replica {
     return true;
   }
 
+  /**
+   * Blocks the cache copied down into a local lower tier since the last call (written through as computed, or
+   * written back when evicted) take their turn on that tier's link downwards, like offloads (reloads queue
+   * upwards apart from them). Time over the tier's path up to HBM. Returns when the write-backs are done: an
+   * eviction that must write its victim first waits for it (SGLang HiCache `write_back` blocks in `evict()`
+   * until the host copies are acknowledged, python/sglang/srt/mem_cache/hiradix_cache.py), while write-through
+   * copies run behind the compute and nobody waits for them.
+   */
+  private bookStores(): number {
+    const now = this.host.now;
+    let backDone = now;
+    const tiers = this.c.tiers;
+    for (let t = 1; t < tiers.length && tiers[t] !== 'remote'; t++) {
+      const w = this.cache.writtenInto(t);
+      const through = w.through - this.throughBooked[t];
+      const back = w.back - this.backBooked[t];
+      if (through + back <= 0) continue;
+      this.throughBooked[t] = w.through;
+      this.backBooked[t] = w.back;
+      const name = this.c.tiers[t] as TierName;
+      let free = Math.max(now, this.linkFreeDown[t]);
+      if (back > 0) {
+        free += this.cache.loadTimeS(name, back);
+        backDone = Math.max(backDone, free);
+      }
+      if (through > 0) free += this.cache.loadTimeS(name, through);
+      this.linkFreeDown[t] = free;
+    }
+    return backDone;
+  }
+
   private offloadRelease(seq: number, tier: 'dram' | 'nvme' | 'remote'): void {
     const res = this.cache.release(seq, tier as ReleaseThen);
     const t = this.c.tiers.indexOf(tier);
     if (res.offload && res.offload.timeS > 0 && t > 0) {
-      // Offloads share the link with reloads (one transfer at a time, FIFO).
-      let start = Math.max(this.host.now, this.linkFree[t]);
+      // Offloads queue on the link's downward direction (one transfer at a time, FIFO); reloads go up.
+      let start = Math.max(this.host.now, this.linkFreeDown[t]);
       let dur = res.offload.timeS;
       const pl = this.c.poolLink;
       if (pl && tier === 'remote') {
@@ -429,7 +478,7 @@ export class Replica {
         dur = Math.max(dur, res.offload.bytes / pl.bytesPerS);
         pl.freeAt = start + res.offload.bytes / pl.bytesPerS;
       }
-      this.linkFree[t] = start + dur;
+      this.linkFreeDown[t] = start + dur;
     }
   }
 
@@ -526,7 +575,8 @@ export class Replica {
     if (cached >= r.target) cached = r.target - 1; // recompute the last token to get logits
     r.heldBlocks = res.heldBlocks;
     r.reused[0] += Math.min(cached, kept * this.c.blockSize + res.hit.tiers[0].tokens);
-    let t0 = now;
+    // Victims this admission evicted without a lower copy were written back first (booked on their links).
+    let t0 = this.bookStores();
     for (let i = 1; i < res.hit.tiers.length; i++) {
       const th = res.hit.tiers[i];
       r.reused[i] += th.tokens;
@@ -583,6 +633,7 @@ export class Replica {
       const tokens = Math.min(final, want * bs);
       const res = this.cache.extend(r.seq, more, { tokens, tag: r.session });
       if (res.ok) {
+        this.bookStores(); // decode growth's write-backs occupy the link; the step does not wait for them
         r.heldBlocks = res.heldBlocks;
         return true;
       }

@@ -48,7 +48,14 @@ export interface TierSpec {
   parallel?: number;
   /** Pool only: the store's own aggregate bandwidth, GB/s, shared by all replicas (default: unlimited). */
   bandwidthGBps?: number;
+  /**
+   * dram / nvme: how the tier is filled from the one above (kvcache/cacheTypes.ts WritePolicy): `write-back`
+   * (default: on eviction), `write-through` (each full block once, as it is computed), `none` (offloads only).
+   */
+  write?: KvWritePolicy;
 }
+
+export type KvWritePolicy = 'write-through' | 'write-back' | 'none';
 
 export type ToolPausePolicy =
   /** Do nothing: the blocks stay cached in HBM, unpinned, and LRU may evict them (vLLM's behaviour). */
@@ -59,6 +66,12 @@ export type ToolPausePolicy =
   | { kind: 'offload'; tier: 'dram' | 'nvme' | 'remote' }
   /** Drop them; recomputed on resume. */
   | { kind: 'evict' }
+  /**
+   * Leave them cached in HBM, unpinned, as `lru` does, with every full block written through to DRAM as it is
+   * computed (kv.dram.write becomes `write-through`): an eviction then moves nothing and a resume reloads what
+   * LRU took. The default of LMCache and vLLM's OffloadingConnector (kvcache/cacheTypes.ts cites their code).
+   */
+  | { kind: 'write-through' }
   /** Hold for ttlS seconds, then offload (to `tier`), evict, or leave to LRU. */
   | { kind: 'ttl'; ttlS: number; then: 'offload' | 'evict' | 'lru'; tier?: 'dram' | 'nvme' | 'remote' };
 
@@ -263,8 +276,9 @@ function validateTier(v: V, t: Obj | undefined, path: string): void {
     path,
     path === 'kv.pool'
       ? ['capacityGB', 'link', 'parallel', 'bandwidthGBps']
-      : ['capacityGB', 'link', 'parallel'],
+      : ['capacityGB', 'link', 'parallel', 'write'],
   );
+  if (path !== 'kv.pool') v.oneOf(t, 'write', path, ['write-through', 'write-back', 'none']);
   v.num(t, 'bandwidthGBps', path, { gt: 0 });
   v.num(t, 'capacityGB', path, { required: true, min: 0 });
   validateLinkRef(v, t.link, `${path}.link`);
@@ -577,7 +591,17 @@ export function validateScenario(input: unknown): ValidationError[] {
     const tp = v.obj(pol, 'toolPause', 'policies');
     if (tp) {
       const p = 'policies.toolPause';
-      v.oneOf(tp, 'kind', p, ['lru', 'hold', 'offload', 'evict', 'ttl'], true);
+      v.oneOf(tp, 'kind', p, ['lru', 'hold', 'offload', 'evict', 'ttl', 'write-through'], true);
+      if (tp.kind === 'write-through') {
+        const dram = isObj(s.kv) && isObj(s.kv.dram) ? s.kv.dram : undefined;
+        if (!dram)
+          v.err(`${p}.kind`, '"write-through" writes blocks to DRAM: it needs kv.dram to be configured');
+        else if (dram.write !== undefined && dram.write !== 'write-through')
+          v.err(
+            `${p}.kind`,
+            `"write-through" needs kv.dram.write "write-through" (or unset), not "${String(dram.write)}"`,
+          );
+      }
       if (tp.kind === 'offload') {
         v.known(tp, p, ['kind', 'tier']);
         v.oneOf(tp, 'tier', p, ['dram', 'nvme', 'remote'], true);
@@ -630,6 +654,8 @@ export function validateScenario(input: unknown): ValidationError[] {
 
 export interface ResolvedTier {
   capacityBytes: number;
+  /** dram / nvme: how the tier is filled from the one above. */
+  write: KvWritePolicy;
   link: KvLink;
   /** The catalog entry or a description, for the metrics. */
   linkName: string;
@@ -726,11 +752,17 @@ export function resolveScenario(input: unknown): ResolvedScenario {
       },
     ]);
   }
-  const tier = (t: TierSpec | undefined, fallback: string, defParallel: number): ResolvedTier | undefined => {
+  const tier = (
+    t: TierSpec | undefined,
+    fallback: string,
+    defParallel: number,
+    write: KvWritePolicy = 'write-back',
+  ): ResolvedTier | undefined => {
     if (!t) return undefined;
     const { link, name } = linkOf(t.link, fallback, t.parallel ?? defParallel);
     return {
       capacityBytes: t.capacityGB * 1e9,
+      write: t.write ?? write,
       link,
       linkName: name,
       sharedBytesPerS: (t.bandwidthGBps ?? 0) * 1e9,
@@ -753,7 +785,13 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     blockSize,
     bytesPerBlock,
     hbmBlocks,
-    dram: tier(kv.dram, acc.hostLink, hw.tp),
+    // The write-through pause policy is a DRAM write policy (validated above).
+    dram: tier(
+      kv.dram,
+      acc.hostLink,
+      hw.tp,
+      s.policies?.toolPause?.kind === 'write-through' ? 'write-through' : 'write-back',
+    ),
     nvme: tier(kv.nvme, 'nvme-gen4', 1),
     pool: tier(kv.pool, 'rdma-400g-cx7', 1),
     maxBatchSeqs: sched.maxBatchSeqs ?? 256,

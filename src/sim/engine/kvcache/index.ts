@@ -9,14 +9,18 @@
  *   are; `segmentBlockHashes` turns a prompt made of content segments into hashes; `chainHashes` chains one
  *   content id per block. Only the last block of a sequence may be partial (`tokens` option).
  * - **Tiers**, fastest first: `hbm` (required), then any of `dram`, `nvme`, `remote`. Each local tier has a
- *   capacity (blocks or bytes), an eviction policy (LRU by default, FIFO built in, or any `EvictionPolicy`)
- *   and a link to the tier above (`{bandwidthGBps, latencyS}`, plain numbers). The `remote` tier is a
- *   `KvPool` object that several replica caches may reference (Mooncake Store style).
- * - **Movement.** A tier that needs room evicts its policy's victim, which is *demoted* to the next tier down
- *   (a tier of capacity 0 is passed through); past the last local tier a block goes to the pool if there is
- *   one, else it is dropped. A hit in a lower tier is *promoted* to HBM (moved: local tiers are exclusive, a
- *   block is in at most one of them); a hit in the pool is *copied* (the pool is shared and keeps its copy).
- *   With `promoteOnHit: false`, blocks brought up for a sequence go back below HBM when it releases them.
+ *   capacity (blocks or bytes), an eviction policy (LRU by default, FIFO built in, or any `EvictionPolicy`), a
+ *   write policy (cacheTypes.ts `WritePolicy`: write-through as computed, write-back on eviction, or none) and a
+ *   link to the tier above (`{bandwidthGBps, latencyS}`, plain numbers). The `remote` tier is a `KvPool` object
+ *   that several replica caches may reference (Mooncake Store style).
+ * - **Inclusive tiers.** A block may have a copy in several tiers at once (as LMCache, vLLM's OffloadingConnector
+ *   and SGLang HiCache keep them); a hit is served from the fastest tier holding it and *read up* to HBM, the
+ *   lower copy staying (a computed block never changes). A tier that needs room evicts its policy's victim copy;
+ *   only when that was the block's last copy does anything move: it is written back to the next tier if that tier
+ *   is write-back (a tier of capacity 0 is passed through), past the last local tier into the pool if there is
+ *   one, else dropped. A write-through tier receives every full block once, as it is computed above. Bytes per
+ *   link are counted once per copy sent (tierStore.ts). With `promoteOnHit: false`, the HBM copy of a block read
+ *   up for a sequence is freed when it releases it.
  * - **Load time** of the blocks found in tier t = a transfer up every link from t to HBM: Σ latency +
  *   bytes / min bandwidth (`transferModel: 'pipelined'`, default) or Σ (latency + bytes / bandwidth)
  *   (`'store-and-forward'`). One transfer per tier per lookup (blocks are batched); tiers are loaded one after
@@ -36,7 +40,8 @@
  *   id, blockSize: 16, bytesPerBlock: bpb,
  *   tiers: [
  *     { name: 'hbm', capacityBytes: 8 * 80e9 * 0.9 - 141e9 },
- *     { name: 'dram', capacityBytes: 1e12, link: { bandwidthGBps: 50, latencyS: 10e-6 } },   // PCIe Gen5, measured
+ *     { name: 'dram', capacityBytes: 1e12, link: { bandwidthGBps: 50, latencyS: 10e-6 },     // PCIe Gen5, measured
+ *       write: 'write-through' },                                                        // copy blocks as computed
  *     { name: 'remote', pool, link: { bandwidthGBps: 50, latencyS: 20e-6 } },             // 400 Gb/s RDMA
  *   ],
  * }));
@@ -57,7 +62,8 @@
  * pool.counters();          // puts, dedup, fetches, evictions, bytes
  * ```
  * Other operations: `insert(hashes)` (computed blocks, unpinned), `offload(hashes, tier)`, `drop(hashes)`,
- * `where(hash)`, `held(seq)`, `heldCount(seq)`, `blocks()`, `loadTimeS(tier, blocks)`, `checkInvariants()` (for tests).
+ * `where(hash)` (fastest tier), `copiesOf(hash)` (every tier), `held(seq)`, `heldCount(seq)`, `blocks()`,
+ * `loadTimeS(tier, blocks)`, `checkInvariants()` (for tests, invariants.ts).
  *
  * Accounting (checked by checkInvariants): blocks that entered a replica (`created` + `fetched`) = resident +
  * `freed` (pending, released uncomputed) + `dropped` + `toPool`; the same holds in tokens, and for the pool

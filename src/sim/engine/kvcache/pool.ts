@@ -2,7 +2,7 @@
  * A remote pooled KV store (Mooncake Store, LMCache server, Dynamo's G4): one content-addressed set of blocks
  * shared by the caches of several replicas. A replica puts blocks into it when they fall off its last local
  * tier (or when it offloads them) and copies them back on a hit; a read leaves the pool's copy in place (the
- * pool is *inclusive*: another replica may read the same block), while a replica's local tiers are exclusive.
+ * pool keeps its copy: another replica may read the same block).
  * A hash is stored at most once; putting a block that is already there only refreshes it and moves no bytes
  * (the writer checks the pool's index first, as Mooncake Store's put does).
  */

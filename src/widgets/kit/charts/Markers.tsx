@@ -145,7 +145,7 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
     const py = y?.at(m.y) ?? null;
     if (px === null || py === null) return null;
     const right = m.label ? px + 8 + textWidth(m.label, FONT) > innerWidth : false;
-    const below = py < 18;
+    const below = m.labelBelow === true || py < 18;
     return (
       <g key={key} className="chart-marker" data-marker="point" data-x={px} data-y={py}>
         <circle cx={px} cy={py} r={5} style={{ fill: 'var(--chart-bg)', stroke: color, strokeWidth: 2.5 }} />

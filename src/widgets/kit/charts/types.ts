@@ -48,6 +48,8 @@ export interface PointMarker extends MarkerBase {
   kind: 'point';
   x: number;
   y: number;
+  /** Put the label under the point (for a point that sits next to another labelled one). */
+  labelBelow?: boolean;
 }
 /** A shaded x-range. */
 export interface BandMarker extends MarkerBase {
