@@ -225,10 +225,15 @@ describe('many sessions over R replicas: the 1/R decay', () => {
     (points[`${policy}:${R}`] ??= await affinitySweepPoint(hw, { agentsPerReplica: 6 }, R, policy, 1));
 
   it('round-robin over many sessions sends a turn to its previous replica with probability ≈ 1/R', async () => {
+    // One seed's share swings by ±0.04 around its mean at R = 4 (0.27–0.34 over seeds 1–4): average four.
     for (const R of [2, 4, 8]) {
-      const p = await run(R, 'round-robin');
-      expect(p.sameReplicaShare).toBeGreaterThan(1 / R - 0.06);
-      expect(p.sameReplicaShare).toBeLessThan(1 / R + 0.07);
+      let share = 0;
+      for (const seed of [1, 2, 3, 4])
+        share +=
+          (await affinitySweepPoint(hw, { agentsPerReplica: 6 }, R, 'round-robin', seed)).sameReplicaShare /
+          4;
+      expect(share).toBeGreaterThan(1 / R - 0.06);
+      expect(share).toBeLessThan(1 / R + 0.07);
     }
     const a = await run(8, 'session-affinity');
     expect(a.sameReplicaShare).toBeGreaterThan(0.95);

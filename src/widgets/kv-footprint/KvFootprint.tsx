@@ -146,9 +146,9 @@ export function KvFootprint() {
               formula={`${formatCount(v.contextTokens)} tokens × ${formatBytes(r.kvBytesPerToken)}`}
             />
             <Readout
-              label="KV budget after weights"
+              label="KV budget after weights and reserve"
               value={r.weightsFit ? formatBytesDecimal(r.kvBudgetBytes) : 'weights do not fit'}
-              formula={`${v.gpus} × ${formatBytesDecimal(r.acceleratorMemoryBytes)} × ${formatPercent(v.memoryUtilization)} − ${formatBytesDecimal(r.weightBytesTotal)} weights = ${formatBytesDecimal(r.kvBudgetBytes)}`}
+              formula={`${v.gpus} × ${formatBytesDecimal(r.acceleratorMemoryBytes)} (as the driver reports it) × ${formatPercent(v.memoryUtilization)} − ${formatBytesDecimal(r.reserveBytes)} activation reserve − ${formatBytesDecimal(r.weightBytesTotal)} weights = ${formatBytesDecimal(r.kvBudgetBytes)}`}
             />
             <Readout
               emphasis

@@ -8,6 +8,7 @@ import { CatalogError, resolveAccelerator, resolveLink, resolveModel } from '../
 import type { LinkSpec as CatalogLink } from '../catalog/links';
 import { DTYPES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
 import { kvReplication, type HardwareConfig } from '../cost';
+import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
 import type { LinkSpec as KvLink } from '../kvcache/types';
 import {
   GRAMMAR_COMPILE_PRESETS,
@@ -120,6 +121,11 @@ export interface Scenario {
     computeDtype?: 'bf16' | 'fp8';
     /** Share of HBM the engine may use (vLLM gpu_memory_utilization). Default 0.9. */
     memoryUtilization?: number;
+    /**
+     * Per GPU, GiB (2³⁰ bytes) held back from KV for activations and memory outside PyTorch, as vLLM's profiling
+     * run measures it. Default: the profile in engine/hbm.ts (3.05 GiB at tp 1, 4.84 GiB at tp > 1).
+     */
+    reserveGiB?: number;
     /** Price of one GPU-hour for session cost, USD. Default 2 (an illustrative figure: set your own). */
     gpuHourUSD?: number;
   };
@@ -423,6 +429,7 @@ export function validateScenario(input: unknown): ValidationError[] {
       'kvDtype',
       'computeDtype',
       'memoryUtilization',
+      'reserveGiB',
       'gpuHourUSD',
     ]);
     if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
@@ -434,6 +441,7 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.oneOf(hw, 'kvDtype', 'hardware', DTYPES);
     v.oneOf(hw, 'computeDtype', 'hardware', ['bf16', 'fp8']);
     v.num(hw, 'memoryUtilization', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'reserveGiB', 'hardware', { min: 0 });
     v.num(hw, 'gpuHourUSD', 'hardware', { min: 0 });
   }
 
@@ -636,6 +644,8 @@ export interface ResolvedScenario {
   /** Bytes of one block of KV as stored (one copy), and as held across the tp GPUs (replication). */
   bytesPerBlock: number;
   hbmBlocks: number;
+  /** How the HBM KV budget was derived (engine/hbm.ts), per replica. */
+  hbm: KvBudget;
   dram?: ResolvedTier;
   nvme?: ResolvedTier;
   pool?: ResolvedTier;
@@ -703,14 +713,20 @@ export function resolveScenario(input: unknown): ResolvedScenario {
       ? (s.workload.traceBlockSize ?? 512)
       : 256);
   const bytesPerBlock = kvBytesPerToken(model, hw.kvDtype) * blockSize;
-  const util = s.hardware.memoryUtilization ?? 0.9;
-  const budget = hw.tp * acc.memoryBytes * util - weightBytes(model, hw.weightDtype);
-  const hbmBlocks = kv.hbmBlocks ?? Math.floor(budget / (bytesPerBlock * kvReplication(model, hw.tp)));
+  const util = s.hardware.memoryUtilization ?? VLLM_GPU_MEMORY_UTILIZATION;
+  const hbm = kvBudget({
+    accelerator: acc,
+    gpus: hw.tp,
+    memoryUtilization: util,
+    weightBytes: weightBytes(model, hw.weightDtype),
+    reserveBytesPerGpu: s.hardware.reserveGiB === undefined ? undefined : s.hardware.reserveGiB * 2 ** 30,
+  });
+  const hbmBlocks = kv.hbmBlocks ?? Math.floor(hbm.kvBytes / (bytesPerBlock * kvReplication(model, hw.tp)));
   if (!(hbmBlocks >= 1)) {
     throw new ScenarioError([
       {
         path: 'hardware',
-        message: `the weights (${(weightBytes(model, hw.weightDtype) / 1e9).toFixed(1)} GB) leave no room for KV in ${hw.tp} × ${(acc.memoryBytes / 1e9).toFixed(0)} GB × ${util}: raise tp, or set kv.hbmBlocks`,
+        message: `the weights (${(hbm.weightBytes / 1e9).toFixed(1)} GB) and the ${(hbm.reserveBytes / 1e9).toFixed(1)} GB activation reserve leave no room for KV in ${hw.tp} × ${(acc.memoryBytes / 1e9).toFixed(1)} GB × ${util}: raise tp, or set kv.hbmBlocks`,
       },
     ]);
   }
@@ -741,6 +757,7 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     blockSize,
     bytesPerBlock,
     hbmBlocks,
+    hbm,
     dram: tier(kv.dram, acc.hostLink, hw.tp),
     nvme: tier(kv.nvme, 'nvme-gen4', 1),
     pool: tier(kv.pool, 'rdma-400g-cx7', 1),
