@@ -3,5 +3,7 @@
  * `rows: ValidationRow[]` and list it here.
  */
 import type { ValidationRow } from '../row';
+import { rows as breakeven } from './breakeven';
+import { rows as mooncake } from './mooncake';
 
-export const ALL_ROWS: ValidationRow[] = [];
+export const ALL_ROWS: ValidationRow[] = [...mooncake, ...breakeven];
