@@ -18,7 +18,12 @@ import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
 import { weightBytes } from '../src/sim/engine/catalog/models';
 import { resolveScenario } from '../src/sim/engine/fleet/scenario';
 import { capacityAtSlo, frameAt, requestRows, summarizeRows } from '../src/sim/lessons/routing/summary';
-import { LAB_SHARED_TOKENS } from '../src/sim/lessons/routing/constants';
+import {
+  DEFAULT_PER_REPLICA_RATES,
+  LAB_SHARED_TOKENS,
+  type RouterPolicy,
+} from '../src/sim/lessons/routing/constants';
+import { routerSweepSchema, SWEEP_ARRIVAL_S } from '../src/widgets/cache-router/schema';
 import {
   LAB_BLOCK_SIZE,
   LAB_SYSTEM_TOKENS,
@@ -330,6 +335,29 @@ describe('lab: the lesson runs on the fleet simulator', () => {
     expect(at('session-affinity', 8).duplicateBytes).toBeLessThan(at('round-robin', 8).duplicateBytes / 10);
     expect(at('round-robin', 8).hitRate).toBeLessThan(at('round-robin', 2).hitRate);
   });
+
+  it('the prose on the sweep: at light load the warm policies are well under the target, the load-blind ones close to it, random over it at every load', async () => {
+    // The RouterSweep widget's defaults (schema.ts): 4 replicas, threshold 8, seed 4, 40 s of arrivals.
+    const d = routerSweepSchema;
+    const { points } = await runRouterSweep({
+      replicas: d.replicas.default,
+      loadThreshold: d.loadThreshold.default,
+      seed: d.seed.default,
+      arrivalS: SWEEP_ARRIVAL_S,
+      perReplicaRates: [...DEFAULT_PER_REPLICA_RATES],
+    });
+    const slo = d.sloS.default;
+    const of = (p: RouterPolicy) =>
+      points.filter((x) => x.policy === p).sort((a, b) => a.sessionsPerS - b.sessionsPerS);
+    const lightest = (p: RouterPolicy) => of(p)[0].ttftP90;
+    for (const p of ['session-affinity', 'cache-aware'] as const) expect(lightest(p)).toBeLessThan(slo / 2);
+    for (const p of ['round-robin', 'least-load', 'power-of-two'] as const) {
+      expect(lightest(p)).toBeLessThan(slo);
+      expect(lightest(p)).toBeGreaterThan(slo / 2);
+    }
+    expect(capacityAtSlo(of('random'), slo)).toBeNull();
+    for (const x of of('random')) expect(x.ttftP90).toBeGreaterThan(slo);
+  }, 60_000);
 
   it('sweep: one point per policy and load, streamed', async () => {
     const streamed: string[] = [];
