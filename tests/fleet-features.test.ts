@@ -103,8 +103,9 @@ describe('tool-pause policies', () => {
     expect(lru.reusedHbm[1]).toBe(firstTurn(lru));
     const res = runScenarioSync(pause({ kind: 'hold' }), { includeRequests: true });
     expect(res.requests!.data.reusedHbm[1]).toBe(firstTurn(res.requests!.data));
+    // Held pages: the fleet tracks 256-token pages (kv.pageTokens) while reusing at 16-token blocks.
     expect(res.metrics.replicas[0].heldBlocks.max).toBe(
-      Math.ceil((res.requests!.data.promptTokens[0] + 100) / 16),
+      Math.ceil((res.requests!.data.promptTokens[0] + 100) / 256),
     );
     expect(res.metrics.replicas[0].heldBlocks.mean).toBeGreaterThan(0);
   });
@@ -188,7 +189,7 @@ describe('memory pressure', () => {
       runScenarioSync(
         scenario({
           scheduler: { preemption },
-          kv: { blockSize: 16, hbmBlocks: 120, dram: { capacityGB: 1 } },
+          kv: { blockSize: 16, pageTokens: 16, hbmBlocks: 120, dram: { capacityGB: 1 } },
           workload: {
             arrival: { kind: 'poisson', sessionsPerS: 20 },
             sessions: 12,
@@ -212,7 +213,7 @@ describe('memory pressure', () => {
   it('a prompt that can never fit in HBM is dropped and reported', () => {
     const m = runScenarioSync(
       scenario({
-        kv: { blockSize: 16, hbmBlocks: 50 },
+        kv: { blockSize: 16, pageTokens: 16, hbmBlocks: 50 },
         workload: {
           arrival: { kind: 'poisson', sessionsPerS: 1 },
           sessions: 2,

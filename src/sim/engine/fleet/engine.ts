@@ -6,7 +6,8 @@
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
 import { KvCache, type TierConfig } from '../kvcache/cache';
-import { segmentBlockHashes } from '../kvcache/hash';
+import { segmentBlockHashes, type Segment } from '../kvcache/hash';
+import { PageIndex } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
@@ -155,6 +156,8 @@ export class FleetSim implements ReplicaHost {
     this.replicas = [];
     const poolLink =
       rs.pool && rs.pool.sharedBytesPerS > 0 ? { bytesPerS: rs.pool.sharedBytesPerS, freeAt: 0 } : null;
+    // Pages computed anywhere in the fleet, for reuse at the engine's block size inside a page (fleet/tails.ts).
+    const pages = rs.engineBlockSize < rs.blockSize ? new PageIndex() : null;
     for (let i = 0; i < rs.replicas; i++) {
       const tiers: TierConfig[] = [{ name: 'hbm', capacityBlocks: rs.hbmBlocks }];
       if (rs.dram) tiers.push({ name: 'dram', capacityBytes: rs.dram.capacityBytes, link: rs.dram.link });
@@ -176,6 +179,8 @@ export class FleetSim implements ReplicaHost {
             hw: rs.hw,
             cache,
             blockSize: rs.blockSize,
+            engineBlockSize: rs.engineBlockSize,
+            pages,
             maxBatchSeqs: rs.maxBatchSeqs,
             tokenBudget: rs.tokenBudget,
             chunk: rs.chunk,
@@ -403,12 +408,20 @@ export class FleetSim implements ReplicaHost {
     this.submit(rt, index, this.gen!.nextRequest(rt.s));
   }
 
-  private hashes(spec: RequestSpec): number[] {
+  /** The request's prompt + output as segments, and its chained page hashes. */
+  private hashes(spec: RequestSpec): { segs: Segment[]; hashes: number[] } {
     const segs = spec.segments.concat({ id: spec.outputSegmentId, tokens: spec.outputTokens });
-    return segmentBlockHashes(segs, this.rs.blockSize).hashes;
+    return { segs, hashes: segmentBlockHashes(segs, this.rs.blockSize).hashes };
   }
 
-  private newReq(session: number, cls: number, spec: RequestSpec, hashes: number[], seq: number): Req {
+  private newReq(
+    session: number,
+    cls: number,
+    spec: RequestSpec,
+    h: { segs: Segment[] | null; hashes: number[] },
+    seq: number,
+  ): Req {
+    const hashes = h.hashes;
     const id = this.nextReq++;
     const c = this.cols;
     for (const k of REQUEST_COLUMNS) c[k].push(NaN);
@@ -427,6 +440,8 @@ export class FleetSim implements ReplicaHost {
       seq,
       spec,
       hashes,
+      segs: h.segs,
+      computedFrom: 0,
       promptTokens: spec.promptTokens,
       outputTokens: spec.outputTokens,
       schema: spec.schemaId,
@@ -473,7 +488,7 @@ export class FleetSim implements ReplicaHost {
       x.session,
       0,
       x.spec,
-      x.spec.hashes as number[],
+      { segs: x.spec.hashSegments ?? null, hashes: x.spec.hashes as number[] },
       bySession ? x.session : 2 ** 40 + id,
     );
     if (rt) rt.current = r;
