@@ -55,9 +55,12 @@ export function replayScenario(
   replicas: number,
   policy: AffinityPolicy,
   seed = 1,
+  /** The engine's block size, tokens (default: the fleet's, vLLM's 16). */
+  blockSize?: number,
 ): Scenario {
   return {
     name: `07.02 replay: one trajectory, ${replicas} replicas, ${policy}`,
+    ...(blockSize === undefined ? {} : { kv: { blockSize } }),
     seed,
     durationS: 1e7,
     model: hw.model,
@@ -235,18 +238,19 @@ export function replayTrajectory(
   replicas: number,
   policies: readonly AffinityPolicy[],
   seed = 1,
+  engineBlockSize?: number,
 ): ReplayOutput {
   let turns = shape.turns;
   const runs: ReplayRun[] = [];
   let blockSize = ENGINE_BLOCK_SIZE;
   for (const policy of policies) {
-    const scenario = replayScenario(hwChoice, shape, replicas, policy, seed);
+    const scenario = replayScenario(hwChoice, shape, replicas, policy, seed, engineBlockSize);
     const rs = resolveScenario(scenario);
     turns = Math.min(shape.turns, maxTurnsWithin(shape, rs.model.maxContext));
     const sc =
       turns === shape.turns
         ? scenario
-        : replayScenario(hwChoice, { ...shape, turns }, replicas, policy, seed);
+        : replayScenario(hwChoice, { ...shape, turns }, replicas, policy, seed, engineBlockSize);
     const res = runScenarioSync(sc, { includeRequests: true, includeSeries: false });
     // Reuse is at the engine's block size (the fleet's pages are only its bookkeeping: fleet/tails.ts).
     blockSize = rs.engineBlockSize;
