@@ -321,9 +321,19 @@ describe('lab: the lesson runs on the fleet simulator', () => {
     );
     expect(seen.length).toBe(12);
     const at = (policy: string, R: number) => points.find((p) => p.policy === policy && p.replicas === R)!;
+    // One seed's warm share swings by up to ±0.07 around 1/R (seeds 4–6): the ≈ 1/R claim is on their mean.
+    const more = await Promise.all(
+      [5, 6].map((seed) =>
+        runRouterSpread({ replicaCounts: [2, 4, 8], perReplicaRate: 0.2, seed, arrivalS: 40 }),
+      ),
+    );
+    const meanWarm = (policy: string, R: number) =>
+      [points, ...more.map((m) => m.points)]
+        .map((ps) => ps.find((p) => p.policy === policy && p.replicas === R)!.warmTurnShare)
+        .reduce((a, b) => a + b, 0) / 3;
     for (const R of [2, 4, 8]) {
-      expect(Math.abs(at('round-robin', R).warmTurnShare - 1 / R)).toBeLessThan(0.05);
-      expect(Math.abs(at('random', R).warmTurnShare - 1 / R)).toBeLessThan(0.05);
+      expect(Math.abs(meanWarm('round-robin', R) - 1 / R)).toBeLessThan(0.05);
+      expect(Math.abs(meanWarm('random', R) - 1 / R)).toBeLessThan(0.05);
       expect(at('session-affinity', R).warmTurnShare).toBeGreaterThan(0.9);
       expect(at('round-robin', R).hitRate).toBeLessThan(at('session-affinity', R).hitRate);
       // The bound (nothing survives on a cold replica) is below what stale copies actually give.
