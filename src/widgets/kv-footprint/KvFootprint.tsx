@@ -169,9 +169,10 @@ export function KvFootprint() {
           <>
             Lines: KV bytes against context length for every catalog model ({v.kvDtype.toUpperCase()} cache);
             the first is {r.modelName}. The dashed rule is the KV budget of {v.gpus} × {r.acceleratorName}{' '}
-            after the weights. Steeper lines fill it sooner; MLA (DeepSeek-V3) is the flattest. Bars: whole
-            contexts that fit for each model, after its own weights. KV is counted once per replica (split
-            across GPUs by KV head; an MLA latent is kept once, as with data-parallel attention).
+            after the weights and vLLM&apos;s profiled activation reserve (HBM as the driver reports it).
+            Steeper lines fill it sooner; MLA (DeepSeek-V3) is the flattest. Bars: whole contexts that fit for
+            each model, after its own weights. KV is counted once per replica (split across GPUs by KV head;
+            an MLA latent is kept once, as with data-parallel attention).
           </>
         ) : null
       }
