@@ -92,17 +92,18 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     const live = w.locator('[aria-live="polite"][aria-atomic="true"]').first();
     await chart.focus();
     await page.keyboard.press('ArrowRight');
-    await expect(live).toContainText('HBM; KV capacity: 435 GB');
+    // 8 × (81,559 MiB × 0.9 − 4.84 GiB reserve) − 141.2 GB weights = 433 GB (engine/hbm.ts)
+    await expect(live).toContainText('HBM; KV capacity: 433 GB');
     await page.keyboard.press('ArrowRight');
     await expect(live).toContainText(
       'Host DRAM; KV capacity: 1 TB; Bandwidth into HBM: 400 GB/s; Contexts it holds: 30; Reload one context: 81.9 ms',
     );
     await w.getByLabel('Node', { exact: true }).selectOption('dgx-b200');
-    await expect(w.locator('[data-readout="contexts-hbm"]')).toHaveAttribute('data-value', '35');
+    await expect(w.locator('[data-readout="contexts-hbm"]')).toHaveAttribute('data-value', '36');
     await page.reload();
     await expect(w).toHaveAttribute('data-state', 'ready');
     await expect(w.getByLabel('Node', { exact: true })).toHaveValue('dgx-b200');
-    await expect(w.locator('[data-readout="contexts-hbm"]')).toHaveAttribute('data-value', '35');
+    await expect(w.locator('[data-readout="contexts-hbm"]')).toHaveAttribute('data-value', '36');
     await w.getByRole('button', { name: 'Reset' }).click();
     await expect(w.locator('[data-readout="contexts-hbm"]')).toHaveAttribute('data-value', '13');
     await expect(page).not.toHaveURL(/memory-ladder\./);

@@ -75,7 +75,7 @@ describe('accelerators and nodes', () => {
 
   it('node totals are derived from the parts', () => {
     const t = nodeTotals(NODES.find((n) => n.id === 'dgx-h100')!);
-    expect(t.hbmBytes).toBe(640 * GB);
+    expect(t.hbmBytes).toBe(8 * 81_559 * 2 ** 20); // nvidia-smi's 81,559 MiB per H100, not the datasheet's 80 GB
     expect(t.hbmBandwidth).toBeCloseTo(8 * 3.35e12, 0);
     expect(t.nicLineRate).toBe(8 * 50 * GB); // 8 × 400 Gb/s
     expect(t.nvmeBytes).toBeCloseTo(8 * 3.84e12, 0);

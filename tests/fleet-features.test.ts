@@ -134,8 +134,9 @@ describe('tool-pause policies', () => {
     expect(lru.reusedHbm[1]).toBe(firstTurn(lru));
     const res = runScenarioSync(pause({ kind: 'hold' }), { includeRequests: true });
     expect(res.requests!.data.reusedHbm[1]).toBe(firstTurn(res.requests!.data));
+    // Held pages: the fleet tracks 256-token pages (kv.pageTokens) while reusing at 16-token blocks.
     expect(res.metrics.replicas[0].heldBlocks.max).toBe(
-      Math.ceil((res.requests!.data.promptTokens[0] + 100) / 16),
+      Math.ceil((res.requests!.data.promptTokens[0] + 100) / 256),
     );
     expect(res.metrics.replicas[0].heldBlocks.mean).toBeGreaterThan(0);
   });
@@ -163,11 +164,14 @@ describe('tool-pause policies', () => {
     expect(d.reusedDram[1]).toBe(0);
     const link = res.metrics.bytesMoved['dram→hbm'];
     expect(link.up).toBe(0);
-    // every full block computed in the run went down once (turn 2 re-sends turn 1: only its new blocks)
-    const fullBlocks = Math.floor((d.promptTokens[1] + d.outputTokens[1]) / 16);
+    // every full page computed in the run went down once (turn 2 re-sends turn 1: only its new pages); the cache
+    // tracks 256-token pages (kv.pageTokens) while reuse is matched at 16-token blocks
+    const page = 256 * 131072;
+    const fullPages = Math.floor((d.promptTokens[1] + d.outputTokens[1]) / 256);
     expect(link.down).toBeGreaterThan(0);
-    expect(link.down).toBeLessThanOrEqual(fullBlocks * 16 * 131072);
-    expect(link.down / (16 * 131072)).toBeGreaterThanOrEqual(Math.floor(d.promptTokens[1] / 16) - 1);
+    expect(link.down % page).toBe(0);
+    expect(link.down).toBeLessThanOrEqual(fullPages * page);
+    expect(link.down / page).toBeGreaterThanOrEqual(Math.floor(d.promptTokens[1] / 256) - 1);
     // lru writes nothing: DRAM is only filled by evictions, and there are none
     const lru = runScenarioSync(pause({ kind: 'lru' })).metrics.bytesMoved['dram→hbm'];
     expect(lru.down).toBe(0);
@@ -236,7 +240,7 @@ describe('memory pressure', () => {
       runScenarioSync(
         scenario({
           scheduler: { preemption },
-          kv: { blockSize: 16, hbmBlocks: 120, dram: { capacityGB: 1 } },
+          kv: { blockSize: 16, pageTokens: 16, hbmBlocks: 120, dram: { capacityGB: 1 } },
           workload: {
             arrival: { kind: 'poisson', sessionsPerS: 20 },
             sessions: 12,
@@ -260,7 +264,7 @@ describe('memory pressure', () => {
   it('a prompt that can never fit in HBM is dropped and reported', () => {
     const m = runScenarioSync(
       scenario({
-        kv: { blockSize: 16, hbmBlocks: 50 },
+        kv: { blockSize: 16, pageTokens: 16, hbmBlocks: 50 },
         workload: {
           arrival: { kind: 'poisson', sessionsPerS: 1 },
           sessions: 2,

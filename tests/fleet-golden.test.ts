@@ -15,7 +15,8 @@ function run(router: RouterConfig): FleetMetrics {
       replicas: 4,
       durationS: 120,
       router,
-      kv: { blockSize: 64, hbmBlocks: 600, dram: { capacityGB: 2 } },
+      // vLLM's 16-token blocks for reuse, 64-token pages tracked (fleet/tails.ts matches the tails at 16).
+      kv: { blockSize: 16, pageTokens: 64, hbmBlocks: 600, dram: { capacityGB: 2 } },
       scheduler: { chunkedPrefill: 1024, tokenBudget: 2048 },
       workload: {
         arrival: { kind: 'poisson', sessionsPerS: 1.5 },

@@ -36,16 +36,24 @@ describe('computeFootprint', () => {
     memoryUtilization: 0.9,
   };
 
-  it('computes the KV budget after weights and the contexts that fit', () => {
+  it('computes the KV budget after the reserve and weights, and the contexts that fit', () => {
     const r = computeFootprint(base);
-    const usable = 8 * 80e9 * 0.9; // 576 GB
+    const usable = 8 * 81_559 * 2 ** 20 * 0.9; // nvidia-smi's 81,559 MiB per H100 × 0.9 = 615.8 GB
+    const reserve = 8 * (1.26 + 3.58) * 2 ** 30; // vLLM PR #10511: activation peak + non-torch at TP > 1 = 41.6 GB
     const weights = 70.6e9 * 2; // 141.2 GB
     expect(r.usableHbmBytes).toBeCloseTo(usable);
+    expect(r.reserveBytes).toBeCloseTo(reserve);
     expect(r.weightBytesTotal).toBeCloseTo(weights);
-    expect(r.kvBudgetBytes).toBeCloseTo(usable - weights);
+    expect(r.kvBudgetBytes).toBeCloseTo(usable - reserve - weights);
     expect(r.contextBytes).toBe(327_680 * 100_000); // 32.8 GB
-    expect(r.concurrentContexts).toBe(Math.floor((usable - weights) / (327_680 * 100_000))); // 13
+    expect(r.concurrentContexts).toBe(Math.floor((usable - reserve - weights) / (327_680 * 100_000))); // 13
     expect(r.concurrentContexts).toBe(13);
+  });
+
+  it('an explicit reserve replaces the profiled one; zero gives the whole usable share to weights and KV', () => {
+    const r = computeFootprint({ ...base, reserveBytesPerGpu: 0 });
+    expect(r.reserveBytes).toBe(0);
+    expect(r.kvBudgetBytes).toBeCloseTo(8 * 81_559 * 2 ** 20 * 0.9 - 70.6e9 * 2);
   });
 
   it('reports when the weights do not fit', () => {

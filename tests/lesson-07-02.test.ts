@@ -3,6 +3,7 @@
  * hand-computed values.
  */
 import { describe, expect, it } from 'vitest';
+import { ENGINE_BLOCK_SIZE } from '../src/sim/engine/blocks';
 import {
   affinitySweepPoint,
   coldTurnExtra,
@@ -42,6 +43,8 @@ describe('the lesson trajectory', () => {
     // turn 0: 10,499 → 41 blocks = 10,496
     expect(computedAfterTurn(10_000, 500, 256)).toBe(10_496);
     expect(computedAfterTurn(256, 1, 256)).toBe(256);
+    // at vLLM's 16-token blocks, the fleet's default: 37,999 → 2,374 blocks = 37,984
+    expect(computedAfterTurn(37_500, 500, ENGINE_BLOCK_SIZE)).toBe(37_984);
   });
 
   it('is cut to the model context window', () => {
@@ -120,12 +123,12 @@ describe('one trajectory over R replicas (the fleet simulator)', () => {
       expect(r.kind).toBe('warm');
       expect(r.rePrefilledTokens).toBe(0);
       const prev = trajectoryPrompt(DEFAULT_TRAJECTORY, r.turn - 1);
-      expect(r.reusedTokens).toBe(computedAfterTurn(prev, 500, 256));
+      expect(r.reusedTokens).toBe(computedAfterTurn(prev, 500, ENGINE_BLOCK_SIZE));
       expect(r.prefilledTokens).toBe(r.promptTokens - r.reusedTokens);
     }
-    // turn 12: 37,888 of 40,000 reused
-    expect(aff.rows[12].reusedTokens).toBe(37_888);
-    expect(aff.rows[12].hitRate).toBeCloseTo(37_888 / 40_000, 12);
+    // turn 12: 37,984 of 40,000 reused (37,999 in whole 16-token blocks: the engine's block size)
+    expect(aff.rows[12].reusedTokens).toBe(37_984);
+    expect(aff.rows[12].hitRate).toBeCloseTo(37_984 / 40_000, 12);
     expect(aff.totals.rePrefilledTokens).toBe(0);
   });
 
@@ -135,13 +138,15 @@ describe('one trajectory over R replicas (the fleet simulator)', () => {
       expect(rr.rows[k].kind).toBe('cold');
       expect(rr.rows[k].reusedTokens).toBe(0);
       expect(rr.rows[k].rePrefilledTokens).toBe(
-        computedAfterTurn(trajectoryPrompt(DEFAULT_TRAJECTORY, k - 1), 500, 256),
+        computedAfterTurn(trajectoryPrompt(DEFAULT_TRAJECTORY, k - 1), 500, ENGINE_BLOCK_SIZE),
       );
     }
     for (let k = R; k < rr.rows.length; k++) {
       const r = rr.rows[k];
       expect(r.kind).toBe('partial');
-      expect(r.reusedTokens).toBe(computedAfterTurn(trajectoryPrompt(DEFAULT_TRAJECTORY, k - R), 500, 256));
+      expect(r.reusedTokens).toBe(
+        computedAfterTurn(trajectoryPrompt(DEFAULT_TRAJECTORY, k - R), 500, ENGINE_BLOCK_SIZE),
+      );
       // it misses R − 1 turns of growth (2,500 tokens each), give or take the block rounding
       expect(Math.abs(r.rePrefilledTokens - (R - 1) * 2_500)).toBeLessThan(256);
     }
@@ -173,12 +178,12 @@ describe('one trajectory over R replicas (the fleet simulator)', () => {
   });
 
   it('what each replica holds before each turn', () => {
-    const h = holdingsBeforeTurns(rr.rows, R, 256);
+    const h = holdingsBeforeTurns(rr.rows, R, ENGINE_BLOCK_SIZE);
     expect(h).toHaveLength(rr.rows.length + 1);
     expect(h[0]).toEqual([0, 0, 0, 0]);
     expect(h[1]).toEqual([10_496, 0, 0, 0]);
     expect(h[4][0]).toBe(10_496);
-    expect(h[4][3]).toBe(computedAfterTurn(17_500, 500, 256));
+    expect(h[4][3]).toBe(computedAfterTurn(17_500, 500, ENGINE_BLOCK_SIZE));
     expect(rr.holdings).toEqual(h);
   });
 
@@ -225,10 +230,15 @@ describe('many sessions over R replicas: the 1/R decay', () => {
     (points[`${policy}:${R}`] ??= await affinitySweepPoint(hw, { agentsPerReplica: 6 }, R, policy, 1));
 
   it('round-robin over many sessions sends a turn to its previous replica with probability ≈ 1/R', async () => {
+    // One seed's share swings by ±0.04 around its mean at R = 4 (0.27–0.34 over seeds 1–4): average four.
     for (const R of [2, 4, 8]) {
-      const p = await run(R, 'round-robin');
-      expect(p.sameReplicaShare).toBeGreaterThan(1 / R - 0.06);
-      expect(p.sameReplicaShare).toBeLessThan(1 / R + 0.07);
+      let share = 0;
+      for (const seed of [1, 2, 3, 4])
+        share +=
+          (await affinitySweepPoint(hw, { agentsPerReplica: 6 }, R, 'round-robin', seed)).sameReplicaShare /
+          4;
+      expect(share).toBeGreaterThan(1 / R - 0.06);
+      expect(share).toBeLessThan(1 / R + 0.07);
     }
     const a = await run(8, 'session-affinity');
     expect(a.sameReplicaShare).toBeGreaterThan(0.95);

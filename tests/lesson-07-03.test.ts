@@ -18,7 +18,12 @@ import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
 import { weightBytes } from '../src/sim/engine/catalog/models';
 import { resolveScenario } from '../src/sim/engine/fleet/scenario';
 import { capacityAtSlo, frameAt, requestRows, summarizeRows } from '../src/sim/lessons/routing/summary';
-import { LAB_SHARED_TOKENS } from '../src/sim/lessons/routing/constants';
+import {
+  DEFAULT_PER_REPLICA_RATES,
+  LAB_SHARED_TOKENS,
+  type RouterPolicy,
+} from '../src/sim/lessons/routing/constants';
+import { routerSweepSchema, SWEEP_ARRIVAL_S } from '../src/widgets/cache-router/schema';
 import {
   LAB_BLOCK_SIZE,
   LAB_SYSTEM_TOKENS,
@@ -232,8 +237,9 @@ describe('lab: the lesson runs on the fleet simulator', () => {
       blockSize: 256,
     });
     expect(blocks).toBe(resolveScenario(labScenario('round-robin', FLEET)).hbmBlocks);
-    // By hand: (2 × 80e9 × 0.9 − 2 × 32.8e9 weights) ÷ (256 × 262,144) = 1,168.25 → 1,168 blocks = 299,008 tokens.
-    expect(blocks).toBe(1168);
+    // By hand: (2 × (81,559 MiB × 0.9 − 4.84 GiB reserve) − 2 × 32.8e9 weights) ÷ (256 × 262,144) = 1,161.45
+    // → 1,161 blocks = 297,216 tokens (nvidia-smi's H100 total; vLLM's profiled reserve, engine/hbm.ts).
+    expect(blocks).toBe(1161);
     expect(blocks * 256).toBeGreaterThan(290_000);
     expect(blocks * 256).toBeLessThan(320_000);
   });
@@ -315,9 +321,19 @@ describe('lab: the lesson runs on the fleet simulator', () => {
     );
     expect(seen.length).toBe(12);
     const at = (policy: string, R: number) => points.find((p) => p.policy === policy && p.replicas === R)!;
+    // One seed's warm share swings by up to ±0.07 around 1/R (seeds 4–6): the ≈ 1/R claim is on their mean.
+    const more = await Promise.all(
+      [5, 6].map((seed) =>
+        runRouterSpread({ replicaCounts: [2, 4, 8], perReplicaRate: 0.2, seed, arrivalS: 40 }),
+      ),
+    );
+    const meanWarm = (policy: string, R: number) =>
+      [points, ...more.map((m) => m.points)]
+        .map((ps) => ps.find((p) => p.policy === policy && p.replicas === R)!.warmTurnShare)
+        .reduce((a, b) => a + b, 0) / 3;
     for (const R of [2, 4, 8]) {
-      expect(Math.abs(at('round-robin', R).warmTurnShare - 1 / R)).toBeLessThan(0.05);
-      expect(Math.abs(at('random', R).warmTurnShare - 1 / R)).toBeLessThan(0.05);
+      expect(Math.abs(meanWarm('round-robin', R) - 1 / R)).toBeLessThan(0.05);
+      expect(Math.abs(meanWarm('random', R) - 1 / R)).toBeLessThan(0.05);
       expect(at('session-affinity', R).warmTurnShare).toBeGreaterThan(0.9);
       expect(at('round-robin', R).hitRate).toBeLessThan(at('session-affinity', R).hitRate);
       // The bound (nothing survives on a cold replica) is below what stale copies actually give.
@@ -329,6 +345,29 @@ describe('lab: the lesson runs on the fleet simulator', () => {
     expect(at('session-affinity', 8).duplicateBytes).toBeLessThan(at('round-robin', 8).duplicateBytes / 10);
     expect(at('round-robin', 8).hitRate).toBeLessThan(at('round-robin', 2).hitRate);
   });
+
+  it('the prose on the sweep: at light load the warm policies are well under the target, the load-blind ones close to it, random over it at every load', async () => {
+    // The RouterSweep widget's defaults (schema.ts): 4 replicas, threshold 8, seed 4, 40 s of arrivals.
+    const d = routerSweepSchema;
+    const { points } = await runRouterSweep({
+      replicas: d.replicas.default,
+      loadThreshold: d.loadThreshold.default,
+      seed: d.seed.default,
+      arrivalS: SWEEP_ARRIVAL_S,
+      perReplicaRates: [...DEFAULT_PER_REPLICA_RATES],
+    });
+    const slo = d.sloS.default;
+    const of = (p: RouterPolicy) =>
+      points.filter((x) => x.policy === p).sort((a, b) => a.sessionsPerS - b.sessionsPerS);
+    const lightest = (p: RouterPolicy) => of(p)[0].ttftP90;
+    for (const p of ['session-affinity', 'cache-aware'] as const) expect(lightest(p)).toBeLessThan(slo / 2);
+    for (const p of ['round-robin', 'least-load', 'power-of-two'] as const) {
+      expect(lightest(p)).toBeLessThan(slo);
+      expect(lightest(p)).toBeGreaterThan(slo / 2);
+    }
+    expect(capacityAtSlo(of('random'), slo)).toBeNull();
+    for (const x of of('random')) expect(x.ttftP90).toBeGreaterThan(slo);
+  }, 60_000);
 
   it('sweep: one point per policy and load, streamed', async () => {
     const streamed: string[] = [];

@@ -28,12 +28,17 @@ import { findNode } from '../src/sim/engine/catalog/nodes';
 const rel = (a: number, b: number) => Math.abs(a / b - 1);
 
 // Hand computations. Llama 3.1 70B: 80 layers, 8 KV heads of 128, BF16; 70.6 B parameters, vocabulary 128,256,
-// hidden 8,192, 64 query heads. DGX H100: 8 × H100 SXM (80 GB, 3.35 TB/s, 989 TFLOP/s BF16), 2 TB DRAM,
+// hidden 8,192, 64 query heads. DGX H100: 8 × H100 SXM (81,559 MiB as nvidia-smi reports it, 3.35 TB/s, 989 TFLOP/s
+// BF16), 2 TB DRAM,
 // 8 × 3.84 TB Gen4 NVMe (6.9 GB/s, 90 µs), PCIe Gen5 host links (50 GB/s measured, 10 µs), 8 × 400 Gb/s NICs.
 const K = 2 * 80 * 8 * 128 * 2; // 327,680 B per token
 const C = 100_000;
 const CTX = K * C; // 32,768,000,000 B
-const BUDGET = 8 * 80e9 * 0.9 - 70.6e9 * 2; // 576 GB − 141.2 GB = 434.8 GB
+const MiB = 2 ** 20;
+const GiB = 2 ** 30;
+// vLLM's profiled reserve per GPU at TP > 1: 1.26 GiB activation peak + 3.58 GiB outside PyTorch (PR #10511).
+const RESERVE = 8 * (1.26 + 3.58) * GiB; // 41.6 GB
+const BUDGET = 8 * 81_559 * MiB * 0.9 - RESERVE - 70.6e9 * 2; // 615.8 GB − 41.6 GB − 141.2 GB = 433.0 GB
 const HOST = 8 * 50e9; // 400 GB/s: one Gen5 x16 per GPU
 const NVME_BW = 8 * 6.9e9; // 55.2 GB/s
 const POOL_BW = 190e9; // Mooncake TE on 8 × 400 Gb/s, measured
@@ -74,7 +79,7 @@ describe('the memory ladder of a DGX H100 for Llama 3.1 70B, 100k-token contexts
   it('HBM: the KV budget after the weights holds 13 contexts, read at 26.8 TB/s', () => {
     const h = tier(defaults, 'hbm');
     expect(rel(h.capacityBytes, BUDGET)).toBeLessThan(1e-12);
-    expect(h.contexts).toBe(13); // 434.8 / 32.768 = 13.27
+    expect(h.contexts).toBe(13); // 433.0 / 32.768 = 13.21
     expect(h.bandwidth).toBeCloseTo(26.8e12, -3);
     expect(h.reloadS).toBe(0);
     expect(h.hops).toEqual([]);
@@ -187,9 +192,10 @@ describe('each control moves its output the way the lesson teaches', () => {
     expect(rel(tier(fp8, 'dram').reloadS, 10e-6 + CTX / 2 / HOST)).toBeLessThan(1e-9);
   });
 
-  it('DGX B200: 35 contexts in HBM, recompute 2.3× faster, the same host links', () => {
+  it('DGX B200: 36 contexts in HBM, recompute 2.3× faster, the same host links', () => {
     const b = at({ node: 'dgx-b200' });
-    expect(tier(b, 'hbm').contexts).toBe(35); // (1,296 − 141.2) / 32.768 = 35.2
+    // (8 × (183,359 MiB × 0.9 − 4.84 GiB) − 141.2 GB) / 32.768 GB = 36.7
+    expect(tier(b, 'hbm').contexts).toBe(36);
     expect(tier(b, 'dram').reloadS).toBe(tier(defaults, 'dram').reloadS);
     expect(b.recomputeS).toBeLessThan(defaults.recomputeS / 2);
   });
@@ -201,10 +207,11 @@ describe('each control moves its output the way the lesson teaches', () => {
     expect(a.notes.join(' ')).toMatch(/more than this node's NICs carry \(8 × 200 Gb\/s\)/);
   });
 
-  it('DeepSeek-V3 (MLA) with FP8 weights on a DGX H200: 70,272 B per token, 48 contexts in HBM', () => {
+  it('DeepSeek-V3 (MLA) with FP8 weights on a DGX H200: 70,272 B per token, 53 contexts in HBM', () => {
     const d = memoryLadderMethod(PROSE_SETUPS.deepseek);
     expect(d.kvBytesPerToken).toBe(61 * (512 + 64) * 2);
-    expect(tier(d, 'hbm').contexts).toBe(48); // (8 × 141 × 0.9 − 671) GB / 7.0272 GB = 48.98
+    // (8 × (143,771 MiB × 0.9 − 4.84 GiB) − 671 GB) / 7.0272 GB = 53.06
+    expect(tier(d, 'hbm').contexts).toBe(53);
     expect(tier(d, 'dram').contexts).toBe(142); // 1000 / 7.0272
   });
 
@@ -379,8 +386,10 @@ describe('the prose figures', () => {
     expect(figureText(figs.oneDrive, 'reload', 'nvme')).toBe('4.75 s');
     expect(figureText(figs.tcp, 'reload', 'remote')).toBe('793 ms');
     expect(figureText(figs.fp8, 'contexts', 'hbm')).toBe('26');
-    expect(figureText(figs.b200, 'contexts', 'hbm')).toBe('35');
-    expect(figureText(figs.deepseek, 'contexts', 'hbm')).toBe('48');
+    expect(figureText(figs.b200, 'contexts', 'hbm')).toBe('36');
+    expect(figureText(figs.deepseek, 'contexts', 'hbm')).toBe('53');
+    expect(figureText(r, 'reserve')).toBe('41.6 GB');
+    expect(figureText(r, 'usableHbm')).toBe('616 GB');
     // A 10k context: recompute is cheap, and one Gen4 drive falls below the break-even bandwidth.
     const short = figs.shortOneDrive;
     const n = 10_000;
@@ -423,9 +432,9 @@ describe('the calculator’s Try-this claim about the bars', () => {
       memoryUtilization: 0.9,
     });
     const by = Object.fromEntries(rows.map((r) => [r.id, r.contexts]));
-    expect(by['deepseek-v3']).toBe(48); // (1,015.2 − 671) GB / 7.0272 GB
+    expect(by['deepseek-v3']).toBe(53); // (1,085.6 − 41.6 − 671) GB / 7.0272 GB
     for (const r of rows)
-      if (r.id !== 'deepseek-v3' && r.id !== 'llama-3.1-8b') expect(r.contexts).toBeLessThan(48);
-    expect(by['llama-3.1-8b']).toBeGreaterThan(48);
+      if (r.id !== 'deepseek-v3' && r.id !== 'llama-3.1-8b') expect(r.contexts).toBeLessThan(53);
+    expect(by['llama-3.1-8b']).toBeGreaterThan(53);
   });
 });

@@ -202,8 +202,8 @@ describe('one paused session on the lab replica (Qwen3-32B on 2 × H100)', () =>
     const r = labReplica();
     // 2 (K and V) × 64 layers × 8 KV heads × 128 × 2 bytes
     expect(r.kvBytesPerToken).toBe(2 * 64 * 8 * 128 * 2); // 262,144
-    // 2 × 80 GB × 0.9 − 32.8 B params × 2 bytes
-    expect(r.kvBudgetBytes).toBeCloseTo(2 * 80e9 * 0.9 - 32.8e9 * 2, 0); // 78.4 GB
+    // 2 × (81,559 MiB × 0.9 − 4.84 GiB vLLM reserve) − 32.8 B params × 2 bytes
+    expect(r.kvBudgetBytes).toBeCloseTo(2 * (81_559 * 2 ** 20 * 0.9 - 4.84 * 2 ** 30) - 32.8e9 * 2, 0); // 78.0 GB
     // two PCIe Gen5 x16 links at the measured 50 GB/s each
     expect(r.linkBandwidth).toBeCloseTo(100e9, 0);
     const d = TOOL_LATENCY_PRESETS['coding-mix'];

@@ -180,6 +180,14 @@ describe('fleet runs of the lab', () => {
       directContext((f) => cells.push(f)),
     );
     expect(cells.length).toBe(8);
+    // The prose on the grid: round-robin's reuse is mostly the session's own older context, not the shared prompt
+    // (evicting paused sessions leaves only the shared prompt, and that is under half of round-robin's reuse).
+    const cell = (router: string, policy: string) =>
+      g.cells.find((c) => c.router === router && c.policy === policy)!.point.reuseRatio;
+    const sharedOnly = cell('cache-aware', 'evict');
+    expect(sharedOnly).toBeGreaterThan(0);
+    expect(sharedOnly).toBeLessThan(cell('round-robin', 'ttl-offload') / 2);
+    expect(cell('round-robin', 'ttl-offload')).toBeLessThan(cell('cache-aware', 'ttl-offload'));
     expect(g.cells.map((c) => `${c.router}|${c.policy}`)).toEqual([
       'round-robin|hold',
       'round-robin|ttl-offload',

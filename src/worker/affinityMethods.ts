@@ -92,6 +92,8 @@ export interface AffinityReplayRequest {
   turns: number;
   toolResultTokens: number;
   seed: number;
+  /** The engine's block size, tokens: the unit of prefix reuse (default 16, vLLM's). */
+  blockSize?: number;
 }
 
 export interface AffinityReplayResponse {
@@ -128,6 +130,7 @@ function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
       replicas,
       [req.routing, 'session-affinity'],
       req.seed,
+      req.blockSize === undefined ? undefined : wholeIn('blockSize', req.blockSize, 1, 4096),
     ),
   );
   return {

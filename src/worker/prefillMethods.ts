@@ -8,6 +8,7 @@
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
+import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../sim/engine/hbm';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -112,13 +113,18 @@ export interface ReplicaFormula {
   weightBytesTotal: number;
   /** KV bytes per token across the replica (kvReplication included). */
   kvBytesPerToken: number;
-  /** KV the replica can hold: 90% of HBM less the weights, in tokens. */
+  /** KV the replica can hold: 90% of HBM less vLLM's reserve and the weights (engine/hbm.ts), in tokens. */
   kvCapacityTokens: number;
 }
 
 function formulaOf(model: ModelSpec, hw: HardwareConfig): ReplicaFormula {
   const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
-  const budget = Math.max(0, hw.tp * hw.accelerator.memoryBytes * 0.9 - weightBytes(model, hw.weightDtype));
+  const budget = kvBudget({
+    accelerator: hw.accelerator,
+    gpus: hw.tp,
+    memoryUtilization: VLLM_GPU_MEMORY_UTILIZATION,
+    weightBytes: weightBytes(model, hw.weightDtype),
+  }).kvBytes;
   return {
     effectiveFlops: effectiveFlops(hw),
     effectiveBandwidth: effectiveMemBandwidth(hw),

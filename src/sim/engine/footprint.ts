@@ -4,6 +4,7 @@
  */
 import { type AcceleratorSpec } from './catalog/accelerators';
 import { DTYPE_BYTES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from './catalog/models';
+import { kvBudget } from './hbm';
 
 export interface FootprintInput {
   model: ModelSpec;
@@ -16,6 +17,8 @@ export interface FootprintInput {
   gpus: number;
   /** Share of HBM the engine may use (vLLM's gpu_memory_utilization, default 0.9). */
   memoryUtilization: number;
+  /** Activation and non-PyTorch reserve per GPU, bytes (default: vLLM's profiled reserve, see hbm.ts). */
+  reserveBytesPerGpu?: number;
 }
 
 export interface FootprintPoint {
@@ -28,11 +31,13 @@ export interface FootprintResult {
   /** Bytes of KV one context occupies across all GPUs. */
   contextBytes: number;
   weightBytesTotal: number;
-  /** usable HBM = gpus × memory × utilisation */
+  /** usable HBM = gpus × memory (as the driver reports it) × utilisation */
   usableHbmBytes: number;
-  /** KV budget = usable HBM − weights (≥ 0) */
+  /** gpus × the activation and non-PyTorch reserve vLLM's profiling accounts (hbm.ts) */
+  reserveBytes: number;
+  /** KV budget = usable HBM − reserve − weights (≥ 0) */
   kvBudgetBytes: number;
-  /** Whether the weights alone fit in the usable memory. */
+  /** Whether the weights and the reserve fit in the usable memory. */
   weightsFit: boolean;
   /** Tokens of KV that fit in the budget. */
   maxCachedTokens: number;
@@ -54,8 +59,14 @@ export function computeFootprint(input: FootprintInput): FootprintResult {
   const perToken = kvBytesPerToken(model, kvDtype);
   const contextBytes = perToken * tokens;
   const weightsTotal = weightBytes(model, weightDtype);
-  const usable = gpus * accelerator.memoryBytes * util;
-  const budget = Math.max(0, usable - weightsTotal);
+  const hbm = kvBudget({
+    accelerator,
+    gpus,
+    memoryUtilization: util,
+    weightBytes: weightsTotal,
+    reserveBytesPerGpu: input.reserveBytesPerGpu,
+  });
+  const budget = hbm.kvBytes;
   const maxCachedTokens = Math.floor(budget / perToken);
   const curve: FootprintPoint[] = [];
   const top = Math.max(tokens, model.maxContext);
@@ -72,9 +83,10 @@ export function computeFootprint(input: FootprintInput): FootprintResult {
     kvBytesPerToken: perToken,
     contextBytes,
     weightBytesTotal: weightsTotal,
-    usableHbmBytes: usable,
+    usableHbmBytes: hbm.usableBytes,
+    reserveBytes: hbm.reserveBytes,
     kvBudgetBytes: budget,
-    weightsFit: weightsTotal <= usable,
+    weightsFit: hbm.fits,
     maxCachedTokens,
     concurrentContexts: tokens > 0 ? Math.floor(budget / contextBytes) : 0,
     contextShareOfBudget: budget > 0 ? contextBytes / budget : Infinity,

@@ -23,6 +23,7 @@ import {
   type TrajectoryShape,
 } from './affinityModel';
 import { runScenario, runScenarioSync, type FleetResult, type RequestTable } from '../engine/fleet/run';
+import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { resolveScenario, type Scenario } from '../engine/fleet/scenario';
 import type { Dist } from '../engine/fleet/dist';
 
@@ -54,9 +55,12 @@ export function replayScenario(
   replicas: number,
   policy: AffinityPolicy,
   seed = 1,
+  /** The engine's block size, tokens (default: the fleet's, vLLM's 16). */
+  blockSize?: number,
 ): Scenario {
   return {
     name: `07.02 replay: one trajectory, ${replicas} replicas, ${policy}`,
+    ...(blockSize === undefined ? {} : { kv: { blockSize } }),
     seed,
     durationS: 1e7,
     model: hw.model,
@@ -234,26 +238,28 @@ export function replayTrajectory(
   replicas: number,
   policies: readonly AffinityPolicy[],
   seed = 1,
+  engineBlockSize?: number,
 ): ReplayOutput {
   let turns = shape.turns;
   const runs: ReplayRun[] = [];
-  let blockSize = 256;
+  let blockSize = ENGINE_BLOCK_SIZE;
   for (const policy of policies) {
-    const scenario = replayScenario(hwChoice, shape, replicas, policy, seed);
+    const scenario = replayScenario(hwChoice, shape, replicas, policy, seed, engineBlockSize);
     const rs = resolveScenario(scenario);
     turns = Math.min(shape.turns, maxTurnsWithin(shape, rs.model.maxContext));
     const sc =
       turns === shape.turns
         ? scenario
-        : replayScenario(hwChoice, { ...shape, turns }, replicas, policy, seed);
+        : replayScenario(hwChoice, { ...shape, turns }, replicas, policy, seed, engineBlockSize);
     const res = runScenarioSync(sc, { includeRequests: true, includeSeries: false });
-    blockSize = rs.blockSize;
-    const rows = trajectoryRows(res.requests!, rs.blockSize, rs.model, rs.hw);
+    // Reuse is at the engine's block size (the fleet's pages are only its bookkeeping: fleet/tails.ts).
+    blockSize = rs.engineBlockSize;
+    const rows = trajectoryRows(res.requests!, blockSize, rs.model, rs.hw);
     runs.push({
       policy,
       rows,
       totals: trajectoryTotals(rows),
-      holdings: holdingsBeforeTurns(rows, replicas, rs.blockSize),
+      holdings: holdingsBeforeTurns(rows, replicas, blockSize),
     });
   }
   return { blockSize, turns, requestedTurns: shape.turns, runs };
@@ -339,6 +345,8 @@ export function sweepPoint(
   policy: AffinityPolicy,
   blockSize: number,
   hbmBlocks: number,
+  /** Tokens per page the cache counts hbmBlocks in (default: blockSize). */
+  pageTokens: number = blockSize,
 ): SweepPoint {
   const m = res.metrics;
   const d = res.requests!.data;
@@ -381,7 +389,7 @@ export function sweepPoint(
     ttftP50S: m.requests.ttft.p50,
     ttftP90S: m.requests.ttft.p90,
     sameReplicaShare: later > 0 ? same / later : 1,
-    kvCapacityTokens: hbmBlocks * blockSize,
+    kvCapacityTokens: hbmBlocks * pageTokens,
     meanPromptTokens: n > 0 ? promptTokens / n : 0,
   };
 }
@@ -403,5 +411,5 @@ export async function affinitySweepPoint(
     checkpoint,
     checkpointEvery: 1_000,
   });
-  return sweepPoint(res, replicas, policy, rs.blockSize, rs.hbmBlocks);
+  return sweepPoint(res, replicas, policy, rs.engineBlockSize, rs.hbmBlocks, rs.blockSize);
 }

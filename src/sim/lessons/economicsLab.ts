@@ -11,6 +11,7 @@
  *
  * Seeded: the same arguments give the same result.
  */
+import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { findNode } from '../engine/catalog/nodes';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
 import { runScenario } from '../engine/fleet/run';
@@ -106,7 +107,8 @@ export function econScenario(a: EconRunArgs): Scenario {
     replicas,
     router: econRouter(a.router),
     scheduler: { tokenBudget: 8192, chunkedPrefill: 2048 },
-    kv: { blockSize: ECON_BLOCK_SIZE, dram: { capacityGB: ECON_DRAM_GB } },
+    // Reuse at vLLM's 16-token blocks over ECON_BLOCK_SIZE-token pages (fleet/tails.ts).
+    kv: { blockSize: ENGINE_BLOCK_SIZE, pageTokens: ECON_BLOCK_SIZE, dram: { capacityGB: ECON_DRAM_GB } },
     policies: { toolPause: econPausePolicy(a.policy) },
     slo: { ...a.slo },
     workload: {

@@ -9,6 +9,7 @@ import type { ToolLatencyPreset } from '../engine/fleet/dist';
 
 export const ECON_MODEL = 'qwen3-32b';
 export const ECON_TP = 2;
+/** Tokens per page the lab's fleet tracks (reuse is at the engine's 16-token blocks: fleet/tails.ts). */
 export const ECON_BLOCK_SIZE = 256;
 export const ECON_DRAM_GB = 500;
 /** Simulated seconds of every run (closed loop: a new session starts when one ends). */

@@ -8,7 +8,8 @@
  *   recompute      = prefillTime(model, replica, C, 0)               src/sim/engine/cost.ts
  *
  * The paths into HBM (every figure from the link and node catalogs, with their sources):
- *   HBM          the KV budget after the weights (src/sim/engine/footprint.ts); already in place, reload 0.
+ *   HBM          the KV budget after the weights and vLLM's profiled reserve (src/sim/engine/hbm.ts); already in
+ *                place, reload 0.
  *   host DRAM    each GPU's own PCIe host link, all in parallel: gpus × effective bandwidth.
  *   local NVMe   the node's data drives read in parallel (drives × drive bandwidth), then the PCIe host links.
  *   remote pool  the scale-out NICs (or a measured transfer engine over them), then the PCIe host links.
@@ -101,6 +102,8 @@ export interface LadderResult {
   contextBytes: number;
   weightBytes: number;
   usableHbmBytes: number;
+  /** Activation and non-PyTorch reserve over the node's GPUs (src/sim/engine/hbm.ts). */
+  reserveBytes: number;
   weightsFit: boolean;
   /** Tiers in ladder order: hbm, dram, nvme, remote. */
   tiers: LadderTier[];
@@ -243,6 +246,7 @@ export function memoryLadder(input: LadderInput): LadderResult {
     contextBytes,
     weightBytes: foot.weightBytesTotal,
     usableHbmBytes: foot.usableHbmBytes,
+    reserveBytes: foot.reserveBytes,
     weightsFit: foot.weightsFit,
     tiers,
     recomputeS,

@@ -6,6 +6,7 @@
 import { useMemo } from 'react';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { findModel, kvBytesPerToken, weightBytes } from '../../sim/engine/catalog/models';
+import { profiledReserveBytesPerGpu } from '../../sim/engine/hbm';
 import {
   formatBytesDecimal,
   formatCount,
@@ -122,7 +123,8 @@ export function LabKvCapacity({ unit }: { unit: 'tokens' | 'blocks' | 'bytes' })
     kvBytesPerToken: perToken,
     blockSize: LAB_BLOCK_SIZE,
   });
-  const title = `⌊(${LAB_TP} × ${formatBytesDecimal(a.memoryBytes)} × 0.9 − ${formatBytesDecimal(weightBytes(m, 'bf16'))}) ÷ (${LAB_BLOCK_SIZE} × ${perToken} B)⌋ = ${blocks} blocks`;
+  const reserve = LAB_TP * profiledReserveBytesPerGpu(LAB_TP);
+  const title = `⌊(${LAB_TP} × ${formatBytesDecimal(a.memoryBytes)} × 0.9 − ${formatBytesDecimal(reserve)} vLLM's activation reserve − ${formatBytesDecimal(weightBytes(m, 'bf16'))}) ÷ (${LAB_BLOCK_SIZE} × ${perToken} B)⌋ = ${blocks} blocks`;
   const value =
     unit === 'blocks'
       ? formatCount(blocks, 4)

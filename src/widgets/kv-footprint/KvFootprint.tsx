@@ -146,9 +146,9 @@ export function KvFootprint() {
               formula={`${formatCount(v.contextTokens)} tokens × ${formatBytes(r.kvBytesPerToken)}`}
             />
             <Readout
-              label="KV budget after weights"
+              label="KV budget after weights and reserve"
               value={r.weightsFit ? formatBytesDecimal(r.kvBudgetBytes) : 'weights do not fit'}
-              formula={`${v.gpus} × ${formatBytesDecimal(r.acceleratorMemoryBytes)} × ${formatPercent(v.memoryUtilization)} − ${formatBytesDecimal(r.weightBytesTotal)} weights = ${formatBytesDecimal(r.kvBudgetBytes)}`}
+              formula={`${v.gpus} × ${formatBytesDecimal(r.acceleratorMemoryBytes)} (as the driver reports it) × ${formatPercent(v.memoryUtilization)} − ${formatBytesDecimal(r.reserveBytes)} activation reserve − ${formatBytesDecimal(r.weightBytesTotal)} weights = ${formatBytesDecimal(r.kvBudgetBytes)}`}
             />
             <Readout
               emphasis
@@ -169,9 +169,10 @@ export function KvFootprint() {
           <>
             Lines: KV bytes against context length for every catalog model ({v.kvDtype.toUpperCase()} cache);
             the first is {r.modelName}. The dashed rule is the KV budget of {v.gpus} × {r.acceleratorName}{' '}
-            after the weights. Steeper lines fill it sooner; MLA (DeepSeek-V3) is the flattest. Bars: whole
-            contexts that fit for each model, after its own weights. KV is counted once per replica (split
-            across GPUs by KV head; an MLA latent is kept once, as with data-parallel attention).
+            after the weights and vLLM&apos;s profiled activation reserve (HBM as the driver reports it).
+            Steeper lines fill it sooner; MLA (DeepSeek-V3) is the flattest. Bars: whole contexts that fit for
+            each model, after its own weights. KV is counted once per replica (split across GPUs by KV head;
+            an MLA latent is kept once, as with data-parallel attention).
           </>
         ) : null
       }

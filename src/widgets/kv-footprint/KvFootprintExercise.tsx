@@ -38,7 +38,8 @@ export function KvFootprintExercise() {
       explanation={
         r ? (
           <p>
-            Usable HBM is {formatBytesDecimal(r.usableHbmBytes)}; the weights take{' '}
+            Usable HBM is {formatBytesDecimal(r.usableHbmBytes)}; vLLM&apos;s profiled activation reserve
+            takes {formatBytesDecimal(r.reserveBytes)} and the weights{' '}
             {formatBytesDecimal(r.weightBytesTotal)}, leaving a KV budget of{' '}
             {formatBytesDecimal(r.kvBudgetBytes)}. One context is {formatBytesDecimal(r.contextBytes)} (
             {formatNumber(r.kvBytesPerToken)} bytes per token), so ⌊budget / context⌋ = {r.concurrentContexts}

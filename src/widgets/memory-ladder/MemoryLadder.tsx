@@ -108,7 +108,7 @@ export function MemoryLadder() {
                   {r.weightsFit ? `${formatCount(hbm.contexts)} contexts` : 'weights do not fit'}
                 </span>
               }
-              formula={`⌊(${r.gpus} × HBM × ${formatNumber(r.memoryUtilization * 100)}% − ${formatBytesDecimal(r.weightBytes)} weights) / context⌋ = ⌊${formatBytesDecimal(hbm.capacityBytes)} / ${formatBytesDecimal(r.contextBytes)}⌋`}
+              formula={`⌊(${r.gpus} × HBM × ${formatNumber(r.memoryUtilization * 100)}% − ${formatBytesDecimal(r.reserveBytes)} reserve − ${formatBytesDecimal(r.weightBytes)} weights) / context⌋ = ⌊${formatBytesDecimal(hbm.capacityBytes)} / ${formatBytesDecimal(r.contextBytes)}⌋`}
             />
             <Readout
               label="Host DRAM holds"

@@ -51,6 +51,8 @@ const WHOLE = {
   contextTokens: (r: LadderResponse) => `${formatNumber(r.request.contextTokens, 7)} tokens`,
   weights: (r: LadderResponse) => formatBytesDecimal(r.weightBytes),
   usableHbm: (r: LadderResponse) => formatBytesDecimal(r.usableHbmBytes),
+  /** vLLM's profiled activation + non-PyTorch reserve over the node's GPUs (src/sim/engine/hbm.ts). */
+  reserve: (r: LadderResponse) => formatBytesDecimal(r.reserveBytes),
   recompute: (r: LadderResponse) => formatDuration(r.recomputeS),
   recomputeFlops: (r: LadderResponse) => `${formatNumber(r.recomputeFlops / 1e15, 3)} PFLOP`,
   replicaFlops: (r: LadderResponse) => `${formatNumber(r.replicaFlops / 1e15, 3)} PFLOP/s`,

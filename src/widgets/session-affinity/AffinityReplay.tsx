@@ -48,8 +48,9 @@ export function AffinityReplay() {
       turns: v.turns,
       toolResultTokens: v.toolResultTokens,
       seed: v.seed,
+      blockSize: Number(v.blockSize),
     }),
-    [v.model, v.accelerator, v.gpus, v.replicas, v.routing, v.turns, v.toolResultTokens, v.seed],
+    [v.model, v.accelerator, v.gpus, v.replicas, v.routing, v.turns, v.toolResultTokens, v.seed, v.blockSize],
   );
   const sim = useSimulation('affinityReplay', args);
   const r = sim.result;
@@ -229,7 +230,7 @@ export function AffinityReplay() {
             {formatTokens(r.shape.systemTokens + r.shape.toolSchemaTokens + r.shape.taskTokens)} (system
             prompt, tool schemas, task) and grows by{' '}
             {formatTokens(r.shape.outputTokens + r.shape.toolResultTokens)} a turn (the output and the tool
-            result).{' '}
+            result). The engine reuses a prefix in whole blocks of {formatTokens(r.blockSize)}.{' '}
             {r.turns < r.requestedTurns
               ? `The ${formatTokens(r.maxContext)} context window holds ${r.turns} turns of it. `
               : ''}

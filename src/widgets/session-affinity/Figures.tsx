@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { findModel } from '../../sim/engine/catalog/models';
+import { ENGINE_BLOCK_SIZE } from '../../sim/engine/blocks';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -126,6 +127,13 @@ export function PeakFlops({ accelerator = 'h100-sxm' }: { accelerator?: string }
   return <Fig title={`${a.name}, dense BF16 (catalog)`}>{formatFlops(a.bf16Flops, true)}</Fig>;
 }
 
+/** The engine's block size the fleet reuses at by default (vLLM's CacheConfig.DEFAULT_BLOCK_SIZE). */
+export function EngineBlockSize() {
+  return (
+    <Fig title="vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE">{formatNumber(ENGINE_BLOCK_SIZE)}</Fig>
+  );
+}
+
 /** The lesson trajectory's prompt at turn k, tokens. */
 export function TrajPrompt({ turn }: { turn: number }) {
   return (
@@ -135,8 +143,8 @@ export function TrajPrompt({ turn }: { turn: number }) {
   );
 }
 
-/** Tokens turn k − 1 left computed (whole 256-token blocks). */
-export function TrajKnown({ turn, blockSize = 256 }: { turn: number; blockSize?: number }) {
+/** Tokens turn k − 1 left computed (whole blocks of the engine's size). */
+export function TrajKnown({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: number; blockSize?: number }) {
   const k = computedAfterTurn(
     trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
     DEFAULT_TRAJECTORY.outputTokens,
@@ -150,7 +158,7 @@ export function TrajKnown({ turn, blockSize = 256 }: { turn: number; blockSize?:
 }
 
 /** Warm hit rate of turn k under affinity: what turn k − 1 left computed / prompt k. */
-export function TrajWarmHit({ turn, blockSize = 256 }: { turn: number; blockSize?: number }) {
+export function TrajWarmHit({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: number; blockSize?: number }) {
   const p = trajectoryPrompt(DEFAULT_TRAJECTORY, turn);
   const k = computedAfterTurn(
     trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),

@@ -52,6 +52,18 @@ export const affinityReplaySchema = {
     format: (v) => formatTokens(v),
     help: 'Tokens each tool result appends to the context (the model’s 500-token output is appended too).',
   },
+  blockSize: {
+    kind: 'select',
+    label: 'Engine block size',
+    default: '16',
+    options: [
+      { value: '1', label: '1 token (SGLang radix tree)' },
+      { value: '16', label: '16 tokens (vLLM default)' },
+      { value: '64', label: '64 tokens' },
+      { value: '256', label: '256 tokens' },
+    ],
+    help: 'The unit in which the engine caches and reuses a prefix: a turn reuses what the previous one computed, rounded down to whole blocks.',
+  },
   model: modelParam('llama-3.1-70b'),
   accelerator: acceleratorParam('h100-sxm'),
   gpus: tpParam(8),

@@ -1,14 +1,19 @@
 /**
  * Accelerator catalog: vendor datasheet figures. Dense FLOP/s are used throughout (NVIDIA sheets quote
- * "with sparsity" figures that are twice the dense ones). Memory is the datasheet's decimal GB.
+ * "with sparsity" figures that are twice the dense ones). Memory is what the driver reports as the board's
+ * total (nvidia-smi `memory.total`, ROCm's pool size), in bytes: the figure `torch.cuda.mem_get_info()` returns
+ * and vLLM multiplies by `gpu_memory_utilization`. It differs from the datasheet's round number (an H100 "80 GB"
+ * reports 81,559 MiB = 85.5 GB); `memorySource` says where each figure was read.
  */
 
 export interface AcceleratorSpec {
   id: string;
   name: string;
   vendor: 'NVIDIA' | 'AMD' | 'custom';
-  /** HBM (or GDDR) capacity, bytes. */
+  /** HBM (or GDDR) capacity as the driver reports it, bytes. */
   memoryBytes: number;
+  /** Where memoryBytes was read (the driver's report), or why the figure is what it is. */
+  memorySource: string;
   /** Memory bandwidth, bytes/s. */
   memBandwidth: number;
   /** Dense BF16 tensor FLOP/s. */
@@ -25,6 +30,7 @@ export interface AcceleratorSpec {
 }
 
 const GB = 1e9;
+const MiB = 2 ** 20;
 const TB = 1e12;
 const TFLOPS = 1e12;
 
@@ -33,7 +39,9 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     id: 'a100-80gb',
     name: 'A100 SXM 80GB',
     vendor: 'NVIDIA',
-    memoryBytes: 80 * GB,
+    memoryBytes: 81_920 * MiB,
+    memorySource:
+      'nvidia-smi memory.total 81,920 MiB for A100-SXM4-80GB (modal-labs/modal-client PR #2797, a table of nvidia-smi totals; the same 81,920 MiB for A800-SXM4-80GB in dexmal/dexbotic issue #41)',
     memBandwidth: 2.039 * TB,
     bf16Flops: 312 * TFLOPS,
     fp8Flops: 0,
@@ -47,7 +55,9 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     id: 'h100-sxm',
     name: 'H100 SXM',
     vendor: 'NVIDIA',
-    memoryBytes: 80 * GB,
+    memoryBytes: 81_559 * MiB,
+    memorySource:
+      'nvidia-smi memory.total 81,559 MiB for "NVIDIA H100 80GB HBM3" (NVIDIA/nccl issue #1264, driver 550.54.15; modal-labs/modal-client PR #2797)',
     memBandwidth: 3.35 * TB,
     bf16Flops: 989 * TFLOPS,
     fp8Flops: 1979 * TFLOPS,
@@ -61,7 +71,9 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     id: 'h200',
     name: 'H200 SXM',
     vendor: 'NVIDIA',
-    memoryBytes: 141 * GB,
+    memoryBytes: 143_771 * MiB,
+    memorySource:
+      'nvidia-smi memory.total 143,771 MiB for "NVIDIA H200" (driver 570.158.01; the same total recurs in every stored H200 nvidia-smi log found, none in a cited repository thread)',
     memBandwidth: 4.8 * TB,
     bf16Flops: 989 * TFLOPS,
     fp8Flops: 1979 * TFLOPS,
@@ -75,7 +87,9 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     id: 'b200',
     name: 'B200 (HGX)',
     vendor: 'NVIDIA',
-    memoryBytes: 180 * GB,
+    memoryBytes: 183_359 * MiB,
+    memorySource:
+      'nvidia-smi memory.total 183,359 MiB for "NVIDIA B200" (NVIDIA/TensorRT-LLM issue #10278, driver 580.95.05)',
     memBandwidth: 8 * TB,
     bf16Flops: 2250 * TFLOPS,
     fp8Flops: 4500 * TFLOPS,
@@ -89,7 +103,9 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     id: 'l40s',
     name: 'L40S',
     vendor: 'NVIDIA',
-    memoryBytes: 48 * GB,
+    memoryBytes: 46_068 * MiB,
+    memorySource:
+      'nvidia-smi memory.total 46,068 MiB for "NVIDIA L40S" (akash-network/provider-configs PR #99, driver 595.71.05; modal-labs/modal-client PR #2797)',
     memBandwidth: 864 * GB,
     bf16Flops: 362 * TFLOPS,
     fp8Flops: 733 * TFLOPS,
@@ -103,7 +119,9 @@ export const ACCELERATORS: readonly AcceleratorSpec[] = [
     id: 'mi300x',
     name: 'MI300X',
     vendor: 'AMD',
-    memoryBytes: 192 * GB,
+    memoryBytes: 196_592 * MiB,
+    memorySource:
+      'rocminfo GPU pool size 201,310,208 KiB = 196,592 MiB for MI300X (ROCm/legacy-rocm-build issue #4414); a rocm-smi total was not found in stored text',
     memBandwidth: 5.3 * TB,
     bf16Flops: 1307 * TFLOPS,
     fp8Flops: 2615 * TFLOPS,

@@ -166,6 +166,7 @@ const ACCELERATOR_FIELDS = [
   'name',
   'vendor',
   'memoryBytes',
+  'memorySource',
   'memBandwidth',
   'bf16Flops',
   'fp8Flops',
@@ -186,6 +187,7 @@ export function validateAccelerator(a: AcceleratorSpec): AcceleratorSpec {
   checkNumber(what, 'scaleUpBandwidth', a.scaleUpBandwidth, { allowZero: true });
   checkString(what, 'hostLink', a.hostLink);
   if (typeof a.source !== 'string') throw new CatalogError(`${what}: source must be a string`);
+  if (typeof a.memorySource !== 'string') throw new CatalogError(`${what}: memorySource must be a string`);
   return a;
 }
 

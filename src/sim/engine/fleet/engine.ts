@@ -6,7 +6,8 @@
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
 import { KvCache, type TierConfig } from '../kvcache/cache';
-import { segmentBlockHashes } from '../kvcache/hash';
+import { segmentBlockHashes, type Segment } from '../kvcache/hash';
+import { PageIndex } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
@@ -158,6 +159,8 @@ export class FleetSim implements ReplicaHost {
       rs.pool && rs.pool.sharedBytesPerS > 0 ? { bytesPerS: rs.pool.sharedBytesPerS, freeAt: 0 } : null;
     // One compile time and mask cost per schema, the same on every replica (fleet/grammar.ts).
     const schemaCosts = new SchemaCosts(seed ^ 0x67726d72, rs.compileTime, rs.maskCost);
+    // Pages computed anywhere in the fleet, for reuse at the engine's block size inside a page (fleet/tails.ts).
+    const pages = rs.engineBlockSize < rs.blockSize ? new PageIndex() : null;
     for (let i = 0; i < rs.replicas; i++) {
       const tiers: TierConfig[] = [{ name: 'hbm', capacityBlocks: rs.hbmBlocks }];
       if (rs.dram)
@@ -191,6 +194,8 @@ export class FleetSim implements ReplicaHost {
             hw: rs.hw,
             cache,
             blockSize: rs.blockSize,
+            engineBlockSize: rs.engineBlockSize,
+            pages,
             maxBatchSeqs: rs.maxBatchSeqs,
             tokenBudget: rs.tokenBudget,
             chunk: rs.chunk,
@@ -418,12 +423,20 @@ export class FleetSim implements ReplicaHost {
     this.submit(rt, index, this.gen!.nextRequest(rt.s));
   }
 
-  private hashes(spec: RequestSpec): number[] {
+  /** The request's prompt + output as segments, and its chained page hashes. */
+  private hashes(spec: RequestSpec): { segs: Segment[]; hashes: number[] } {
     const segs = spec.segments.concat({ id: spec.outputSegmentId, tokens: spec.outputTokens });
-    return segmentBlockHashes(segs, this.rs.blockSize).hashes;
+    return { segs, hashes: segmentBlockHashes(segs, this.rs.blockSize).hashes };
   }
 
-  private newReq(session: number, cls: number, spec: RequestSpec, hashes: number[], seq: number): Req {
+  private newReq(
+    session: number,
+    cls: number,
+    spec: RequestSpec,
+    h: { segs: Segment[] | null; hashes: number[] },
+    seq: number,
+  ): Req {
+    const hashes = h.hashes;
     const id = this.nextReq++;
     const c = this.cols;
     for (const k of REQUEST_COLUMNS) c[k].push(NaN);
@@ -442,6 +455,8 @@ export class FleetSim implements ReplicaHost {
       seq,
       spec,
       hashes,
+      segs: h.segs,
+      computedFrom: 0,
       promptTokens: spec.promptTokens,
       outputTokens: spec.outputTokens,
       schema: spec.schemaId,
@@ -488,7 +503,7 @@ export class FleetSim implements ReplicaHost {
       x.session,
       0,
       x.spec,
-      x.spec.hashes as number[],
+      { segs: x.spec.hashSegments ?? null, hashes: x.spec.hashes as number[] },
       bySession ? x.session : 2 ** 40 + id,
     );
     if (rt) rt.current = r;

@@ -39,6 +39,8 @@ import {
 import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
 import type { RequestSpec } from './workload';
+import type { Segment } from '../kvcache/hash';
+import { pageTailHashes, sequenceTail, type PageIndex } from './tails';
 
 export type ReqState = 'waiting' | 'loading' | 'prefill' | 'decode' | 'done' | 'dropped';
 export const PHASE_CODE: Readonly<Record<ReqState, number>> = {
@@ -61,6 +63,10 @@ export interface Req {
   spec: RequestSpec;
   /** Chained block hashes of prompt + output (the last one possibly partial). */
   hashes: ArrayLike<number>;
+  /** The segments the hashes were computed from (null for Mooncake records: tails are not matched). */
+  segs: readonly Segment[] | null;
+  /** The first page its last admission computed (the pages before it were reused). */
+  computedFrom: number;
   promptTokens: number;
   outputTokens: number;
   schema: number;
@@ -99,6 +105,9 @@ export interface Req {
   needBlocks: number;
 }
 
+/** The full engine blocks of a released sequence's last page (fleet/tails.ts). */
+type Tail = { page: number; blocks: number; hash: number };
+
 /** What the replica asks of the engine. */
 export interface ReplicaHost {
   readonly now: number;
@@ -119,7 +128,12 @@ export interface ReplicaConfig {
   model: ModelSpec;
   hw: HardwareConfig;
   cache: KvCache;
+  /** Tokens per page the cache tracks. */
   blockSize: number;
+  /** The engine's block size: a page's tail is reused in whole blocks of it (fleet/tails.ts). */
+  engineBlockSize: number;
+  /** Pages computed so far in the fleet, for reuse where prompts diverge inside a page (null: not matched). */
+  pages: PageIndex | null;
   maxBatchSeqs: number;
   tokenBudget: number;
   chunk: number;
@@ -168,6 +182,10 @@ export class Replica {
   readonly running: Req[] = [];
   /** Sessions whose blocks stay pinned through a pause: session → blocks held (insertion order = oldest first). */
   readonly held = new Map<number, number>();
+  /** Tails of held sessions (their last page's full engine blocks), kept with the pinned blocks. */
+  private readonly heldTails = new Map<number, Tail>();
+  /** The tail each session last left in this replica's cache. */
+  private readonly tailOf = new Map<number, number>();
   outstandingTokens = 0;
   outstandingRequests = 0;
   heldBlocksTotal = 0;
@@ -404,6 +422,10 @@ export class Replica {
     const bs = this.c.blockSize;
     this.cache.commit(r.seq, Math.floor(r.ctx / bs));
     this.bookStores();
+    const pages = this.c.pages;
+    if (pages && r.segs)
+      for (let k = r.computedFrom, end = Math.floor(r.ctx / bs); k < end; k++)
+        pages.add(k > 0 ? r.hashes[k - 1] : 0, r.hashes[k], r.segs, k);
     this.host.requestDone(r);
   }
 
@@ -413,9 +435,12 @@ export class Replica {
    */
   pause(r: Req, continues: boolean): boolean {
     const pol = this.c.toolPause;
+    const tail = sequenceTail(r.segs, r.hashes, r.ctx, this.c.blockSize, this.c.engineBlockSize);
     // write-through: released like lru; the cache's DRAM tier already holds a copy of every full block.
     if (!continues || pol.kind === 'lru' || pol.kind === 'write-through') {
       this.cache.release(r.seq, 'cache');
+      // A session's last turn leaves no tail: nothing will extend it.
+      if (continues) this.placeTail(tail, 'cache', r.session);
       return false;
     }
     if (pol.kind === 'evict') {
@@ -424,8 +449,10 @@ export class Replica {
     }
     if (pol.kind === 'offload') {
       this.offloadRelease(r.seq, pol.tier);
+      this.placeTail(tail, pol.tier, r.session);
       return false;
     }
+    if (tail) this.heldTails.set(r.session, tail);
     // hold, ttl: keep pinned (the partial last block, still pending, stays too: it is released by the next acquire)
     const blocks = this.cache.held(r.seq).length;
     this.held.set(r.session, blocks);
@@ -491,7 +518,88 @@ export class Replica {
     this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
     if (then === 'dram' || then === 'nvme' || then === 'remote') this.offloadRelease(session, then);
     else this.cache.release(session, then);
+    const tail = this.heldTails.get(session);
+    if (tail) {
+      this.heldTails.delete(session);
+      this.placeTail(tail, then, session);
+    }
     return true;
+  }
+
+  /**
+   * Keep a released sequence's tail (its last page's full engine blocks) where the pause policy puts its other
+   * blocks: cached in HBM, offloaded with them (the transfer queues on the link like theirs), or dropped.
+   */
+  private placeTail(tail: Tail | null, then: ReleaseThen, session: number): void {
+    // The session's previous tail here is superseded: its next turn extends the newer context.
+    const old = this.tailOf.get(session);
+    if (old !== undefined) {
+      this.tailOf.delete(session);
+      if (old !== tail?.hash) this.cache.drop([old]);
+    }
+    if (!tail || then === 'drop') return;
+    this.tailOf.set(session, tail.hash);
+    const tag = session;
+    const ins = this.cache.insert([tail.hash], { tokens: tail.blocks * this.c.engineBlockSize, tag });
+    if (then === 'cache' || ins.failed > 0) return;
+    const res = this.cache.offload([tail.hash], then);
+    const t = this.c.tiers.indexOf(then);
+    if (res.timeS > 0 && t > 0) this.queueTransfer(t, this.host.now, res.timeS, res.bytes);
+  }
+
+  /**
+   * Queue a transfer on tier t's link (FIFO, shared with reloads), and on the pool's own bandwidth when t is the
+   * shared pool. Returns when it ends.
+   */
+  private queueTransfer(t: number, earliest: number, timeS: number, bytes: number): number {
+    let start = Math.max(earliest, this.linkFree[t]);
+    let dur = timeS;
+    const pl = this.c.poolLink;
+    if (pl && this.c.tiers[t] === 'remote') {
+      start = Math.max(start, pl.freeAt);
+      dur = Math.max(dur, bytes / pl.bytesPerS);
+      pl.freeAt = start + bytes / pl.bytesPerS;
+    }
+    this.linkFree[t] = start + dur;
+    return start + dur;
+  }
+
+  /**
+   * Tokens of page `page` of r's prompt that a tail holds, at the engine's block size: the session's held tail,
+   * or the longest tail in the cache whose content matches the start of that page. Returns the tier it is in (−1:
+   * none) and drops a cached tail it uses (the request's own page supersedes it).
+   */
+  private tailHit(r: Req, page: number, held: Tail | undefined): { tokens: number; tier: number } {
+    const B = this.c.engineBlockSize;
+    const P = this.c.blockSize;
+    const none = { tokens: 0, tier: -1 };
+    if (!r.segs || B >= P) return none;
+    const room = Math.min(P / B - 1, Math.floor((r.target - page * P) / B));
+    if (room < 1) return none;
+    const parent = page > 0 ? r.hashes[page - 1] : 0;
+    const mine = pageTailHashes(r.segs, P, B, page, parent, room);
+    if (held && held.page === page && held.blocks <= mine.length && mine[held.blocks - 1] === held.hash)
+      return { tokens: held.blocks * B, tier: 0 };
+    for (let m = mine.length; m >= 1; m--) {
+      if (this.cache.where(mine[m - 1]) === undefined) continue;
+      const tier = this.computedTier(mine[m - 1]);
+      if (tier < 0) continue;
+      this.cache.drop([mine[m - 1]]);
+      return { tokens: m * B, tier };
+    }
+    // No tail: a cached full page after the same parent may still begin with the same blocks.
+    if (!this.c.pages) return none;
+    const shared = this.c.pages.longestShared(parent, page, mine, P, B, (h) => this.computedTier(h) >= 0);
+    if (shared.blocks === 0) return none;
+    return { tokens: shared.blocks * B, tier: this.computedTier(shared.hash) };
+  }
+
+  /** Tier index of a computed block in this replica's cache, −1 if absent or still pending. */
+  private computedTier(hash: number): number {
+    if (this.cache.where(hash) === undefined) return -1;
+    const l = this.cache.lookup([hash]);
+    if (l.blocks === 0) return -1;
+    return l.tiers.findIndex((t) => t.blocks > 0);
   }
 
   /**
@@ -569,9 +677,16 @@ export class Replica {
       return false;
     }
     r.needBlocks = 0;
+    const heldTail = r.session >= 0 ? this.heldTails.get(r.session) : undefined;
+    if (heldTail) this.heldTails.delete(r.session);
     if (r.session >= 0) this.resumeHeld(r.session);
     const kept = res.heldBlocks - res.computeBlocks - res.hit.blocks;
-    let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens);
+    const matched = kept + res.hit.blocks;
+    r.computedFrom = matched;
+    // Past the matched pages, the engine would still reuse the full blocks of a tail that starts the next page.
+    const tail =
+      matched * this.c.blockSize < r.target ? this.tailHit(r, matched, heldTail) : { tokens: 0, tier: -1 };
+    let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens + tail.tokens);
     if (cached >= r.target) cached = r.target - 1; // recompute the last token to get logits
     r.heldBlocks = res.heldBlocks;
     r.reused[0] += Math.min(cached, kept * this.c.blockSize + res.hit.tiers[0].tokens);
@@ -593,6 +708,17 @@ export class Replica {
       }
       t0 = start + dur;
       this.linkFree[i] = t0;
+    }
+    if (tail.tier >= 0) {
+      const used = Math.max(0, cached - kept * this.c.blockSize - res.hit.tokens);
+      r.reused[tail.tier] += used;
+      if (tail.tier > 0 && used > 0) {
+        // A tail below HBM comes up over its link like the hit pages (one page's transfer time).
+        const bytes = (this.cache.bytesPerBlock * used) / this.c.blockSize;
+        const timeS = this.cache.loadTimeS(this.c.tiers[tail.tier] as TierName, 1);
+        t0 = this.queueTransfer(tail.tier, t0, timeS, bytes);
+        r.bytesLoaded += bytes;
+      }
     }
     const skipped = cached - r.ctx;
     r.ctx = cached;

@@ -78,7 +78,10 @@ export interface FleetMetrics {
     replicas: number;
     router: string;
     view: string;
+    /** Tokens per page the cache tracks (kv.pageTokens); hbmBlocksPerReplica counts these. */
     blockSize: number;
+    /** The engine's block size, the unit of prefix reuse (kv.blockSize). */
+    engineBlockSize: number;
     hbmBlocksPerReplica: number;
     tiers: string[];
     tokenBudget: number;
@@ -328,6 +331,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       router: s.router.kind,
       view,
       blockSize: rs.blockSize,
+      engineBlockSize: rs.engineBlockSize,
       hbmBlocksPerReplica: rs.hbmBlocks,
       tiers: sim.caches[0].tierNames,
       tokenBudget: rs.tokenBudget,

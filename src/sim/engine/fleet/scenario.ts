@@ -8,6 +8,10 @@ import { CatalogError, resolveAccelerator, resolveLink, resolveModel } from '../
 import type { LinkSpec as CatalogLink } from '../catalog/links';
 import { DTYPES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
 import { kvReplication, type HardwareConfig } from '../cost';
+import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
+import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
+
+export { ENGINE_BLOCK_SIZE } from '../blocks';
 import type { LinkSpec as KvLink } from '../kvcache/types';
 import {
   GRAMMAR_COMPILE_PRESETS,
@@ -134,6 +138,11 @@ export interface Scenario {
     computeDtype?: 'bf16' | 'fp8';
     /** Share of HBM the engine may use (vLLM gpu_memory_utilization). Default 0.9. */
     memoryUtilization?: number;
+    /**
+     * Per GPU, GiB (2³⁰ bytes) held back from KV for activations and memory outside PyTorch, as vLLM's profiling
+     * run measures it. Default: the profile in engine/hbm.ts (3.05 GiB at tp 1, 4.84 GiB at tp > 1).
+     */
+    reserveGiB?: number;
     /** Price of one GPU-hour for session cost, USD. Default 2 (an illustrative figure: set your own). */
     gpuHourUSD?: number;
   };
@@ -149,9 +158,18 @@ export interface Scenario {
     preemption?: 'recompute' | 'swap';
   };
   kv?: {
-    /** Tokens per KV block (and per hash for prefix reuse). Default 256. */
+    /**
+     * The engine's block size: the unit of prefix reuse. Default 16, vLLM's (vllm/config/cache.py
+     * CacheConfig.DEFAULT_BLOCK_SIZE); 512 for a Mooncake trace (its hash ids name 512-token blocks).
+     */
     blockSize?: number;
-    /** HBM KV capacity per replica in blocks (default: derived from memory, weights and memoryUtilization). */
+    /**
+     * Tokens per page the simulator tracks (allocation, eviction, transfers): a multiple of blockSize. Default the
+     * smallest multiple of blockSize ≥ 256. Reuse inside a sequence's last page is still matched at blockSize
+     * (fleet/tails.ts).
+     */
+    pageTokens?: number;
+    /** HBM KV capacity per replica in pages (default: derived from memory, weights and memoryUtilization). */
     hbmBlocks?: number;
     dram?: TierSpec;
     nvme?: TierSpec;
@@ -445,6 +463,7 @@ export function validateScenario(input: unknown): ValidationError[] {
       'kvDtype',
       'computeDtype',
       'memoryUtilization',
+      'reserveGiB',
       'gpuHourUSD',
     ]);
     if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
@@ -456,6 +475,7 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.oneOf(hw, 'kvDtype', 'hardware', DTYPES);
     v.oneOf(hw, 'computeDtype', 'hardware', ['bf16', 'fp8']);
     v.num(hw, 'memoryUtilization', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'reserveGiB', 'hardware', { min: 0 });
     v.num(hw, 'gpuHourUSD', 'hardware', { min: 0 });
   }
 
@@ -471,8 +491,18 @@ export function validateScenario(input: unknown): ValidationError[] {
 
   const kv = v.obj(s, 'kv', '');
   if (kv) {
-    v.known(kv, 'kv', ['blockSize', 'hbmBlocks', 'dram', 'nvme', 'pool', 'promoteOnHit']);
+    v.known(kv, 'kv', ['blockSize', 'pageTokens', 'hbmBlocks', 'dram', 'nvme', 'pool', 'promoteOnHit']);
     v.num(kv, 'blockSize', 'kv', { min: 1, integer: true, max: 65536 });
+    v.num(kv, 'pageTokens', 'kv', { min: 1, integer: true, max: 65536 });
+    if (
+      typeof kv.pageTokens === 'number' &&
+      Number.isInteger(kv.pageTokens) &&
+      kv.pageTokens % engineBlockSizeOf(s) !== 0
+    )
+      v.err(
+        'kv.pageTokens',
+        `must be a multiple of the block size ${engineBlockSizeOf(s)} (got ${kv.pageTokens})`,
+      );
     v.num(kv, 'hbmBlocks', 'kv', { min: 1, integer: true });
     validateTier(v, v.obj(kv, 'dram', 'kv'), 'kv.dram');
     validateTier(v, v.obj(kv, 'nvme', 'kv'), 'kv.nvme');
@@ -554,6 +584,12 @@ export function validateScenario(input: unknown): ValidationError[] {
           v.err(
             'kv.blockSize',
             `must equal the Mooncake trace's block size ${tb} (its hash ids name ${tb}-token blocks)`,
+          );
+        const kvp = isObj(s.kv) ? s.kv.pageTokens : undefined;
+        if (kvp !== undefined && kvp !== tb)
+          v.err(
+            'kv.pageTokens',
+            `must equal the Mooncake trace's block size ${tb} (a hash id names one ${tb}-token block)`,
           );
       }
       v.num(w, 'traceBlockSize', 'workload', { min: 1, integer: true });
@@ -668,10 +704,15 @@ export interface ResolvedScenario {
   model: ModelSpec;
   hw: HardwareConfig;
   replicas: number;
+  /** Tokens per page the cache tracks (kv.pageTokens): the unit of allocation, eviction and transfer. */
   blockSize: number;
-  /** Bytes of one block of KV as stored (one copy), and as held across the tp GPUs (replication). */
+  /** The engine's block size (kv.blockSize): the unit of prefix reuse (a page's tail is matched at it). */
+  engineBlockSize: number;
+  /** Bytes of one page of KV as stored (one copy), and as held across the tp GPUs (replication). */
   bytesPerBlock: number;
   hbmBlocks: number;
+  /** How the HBM KV budget was derived (engine/hbm.ts), per replica. */
+  hbm: KvBudget;
   dram?: ResolvedTier;
   nvme?: ResolvedTier;
   pool?: ResolvedTier;
@@ -735,20 +776,23 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   if (hw.computeDtype === 'fp8' && !(acc.fp8Flops > 0))
     throw new ScenarioError([{ path: 'hardware.computeDtype', message: `${acc.id} has no FP8 tensor path` }]);
   const kv = s.kv ?? {};
-  const blockSize =
-    kv.blockSize ??
-    (s.workload.kind === 'trace' && s.workload.format === 'mooncake'
-      ? (s.workload.traceBlockSize ?? 512)
-      : 256);
+  const engineBlockSize = engineBlockSizeOf(s);
+  const blockSize = kv.pageTokens ?? defaultPageTokens(engineBlockSize);
   const bytesPerBlock = kvBytesPerToken(model, hw.kvDtype) * blockSize;
-  const util = s.hardware.memoryUtilization ?? 0.9;
-  const budget = hw.tp * acc.memoryBytes * util - weightBytes(model, hw.weightDtype);
-  const hbmBlocks = kv.hbmBlocks ?? Math.floor(budget / (bytesPerBlock * kvReplication(model, hw.tp)));
+  const util = s.hardware.memoryUtilization ?? VLLM_GPU_MEMORY_UTILIZATION;
+  const hbm = kvBudget({
+    accelerator: acc,
+    gpus: hw.tp,
+    memoryUtilization: util,
+    weightBytes: weightBytes(model, hw.weightDtype),
+    reserveBytesPerGpu: s.hardware.reserveGiB === undefined ? undefined : s.hardware.reserveGiB * 2 ** 30,
+  });
+  const hbmBlocks = kv.hbmBlocks ?? Math.floor(hbm.kvBytes / (bytesPerBlock * kvReplication(model, hw.tp)));
   if (!(hbmBlocks >= 1)) {
     throw new ScenarioError([
       {
         path: 'hardware',
-        message: `the weights (${(weightBytes(model, hw.weightDtype) / 1e9).toFixed(1)} GB) leave no room for KV in ${hw.tp} × ${(acc.memoryBytes / 1e9).toFixed(0)} GB × ${util}: raise tp, or set kv.hbmBlocks`,
+        message: `the weights (${(hbm.weightBytes / 1e9).toFixed(1)} GB) and the ${(hbm.reserveBytes / 1e9).toFixed(1)} GB activation reserve leave no room for KV in ${hw.tp} × ${(acc.memoryBytes / 1e9).toFixed(1)} GB × ${util}: raise tp, or set kv.hbmBlocks`,
       },
     ]);
   }
@@ -783,8 +827,10 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     hw,
     replicas: s.replicas,
     blockSize,
+    engineBlockSize,
     bytesPerBlock,
     hbmBlocks,
+    hbm,
     // The write-through pause policy is a DRAM write policy (validated above).
     dram: tier(
       kv.dram,
@@ -817,6 +863,16 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     sampleIntervalS: s.output?.sampleIntervalS ?? s.durationS / 100,
     endS: s.durationS + drain,
   };
+}
+
+/** kv.blockSize, or its default: the Mooncake trace's block size for a Mooncake trace, else vLLM's 16. */
+function engineBlockSizeOf(s: Obj | Scenario): number {
+  const kv = isObj(s.kv) ? s.kv : {};
+  if (typeof kv.blockSize === 'number') return kv.blockSize;
+  const w = isObj(s.workload) ? s.workload : {};
+  if (w.kind === 'trace' && w.format === 'mooncake')
+    return typeof w.traceBlockSize === 'number' ? w.traceBlockSize : 512;
+  return ENGINE_BLOCK_SIZE;
 }
 
 function stripBase<T extends { base?: string }>(o: T): Omit<T, 'base'> {

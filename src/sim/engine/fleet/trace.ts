@@ -119,7 +119,8 @@ export function loadTrace(w: TraceWorkload, blockSize: number): LoadedTrace {
       const outId = segId(SEG.out, s, x.turn);
       // Keep the trace's output id so a later turn that includes it (via append or input) matches it.
       const out = { id: x.output.id, tokens: x.output.tokens };
-      const hashes = segmentBlockHashes(x.input.concat(out), blockSize).hashes;
+      const hashSegments = x.input.concat(out);
+      const hashes = segmentBlockHashes(hashSegments, blockSize).hashes;
       const spec: RequestSpec = {
         segments: x.input,
         promptTokens: Math.max(1, x.inputTokens),
@@ -128,6 +129,7 @@ export function loadTrace(w: TraceWorkload, blockSize: number): LoadedTrace {
         schemaId: -1,
         turn: x.turn,
         hashes,
+        hashSegments,
       };
       return { session: s, turn: x.turn, t: x.t, spec, gapS: x.tool ? x.tool.durationS : -1 };
     });

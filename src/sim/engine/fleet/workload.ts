@@ -105,6 +105,8 @@ export interface RequestSpec {
   turn: number;
   /** Precomputed block hashes (trace replay); otherwise the engine hashes the segments. */
   hashes?: number[];
+  /** With precomputed hashes: the segments they were computed from, for tail matching (fleet/tails.ts). */
+  hashSegments?: Segment[];
 }
 
 export interface Session {

@@ -16,6 +16,7 @@
 import { resolveModel } from '../../engine/catalog';
 import { kvBytesPerToken } from '../../engine/catalog/models';
 import { segmentBlockHashes } from '../../engine/kvcache/hash';
+import { ENGINE_BLOCK_SIZE } from '../../engine/blocks';
 import type { FleetSim } from '../../engine/fleet/engine';
 import type { FleetFrame } from '../../engine/fleet/frames';
 import { ROUTE_REASONS, type RouterConfig } from '../../engine/fleet/router';
@@ -107,7 +108,8 @@ export function labScenario(policy: RouterPolicy, f: LabFleet, frameIntervalS = 
     model: LAB_MODEL,
     hardware: { accelerator: LAB_ACCELERATOR, tp: LAB_TP },
     replicas: f.replicas,
-    kv: { blockSize: LAB_BLOCK_SIZE },
+    // Reuse at vLLM's 16-token blocks; the fleet tracks LAB_BLOCK_SIZE-token pages (fleet/tails.ts).
+    kv: { blockSize: ENGINE_BLOCK_SIZE, pageTokens: LAB_BLOCK_SIZE },
     router: routerConfig(policy, f.loadThreshold, f.cacheView),
     workload: {
       arrival: { kind: 'poisson', sessionsPerS: f.sessionsPerS },

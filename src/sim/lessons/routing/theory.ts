@@ -11,6 +11,7 @@
  * so the turn is warm with probability 1/R. Round-robin does that and more: it visits the replicas in turn, so
  * after R turns every replica holds its own copy of the session's prefix.
  */
+import { kvBudget } from '../../engine/hbm';
 
 /** Probability that a turn lands on the replica that served the session's previous turn. */
 export function warmTurnProbability(policy: 'spread' | 'affinity', replicas: number): number {
@@ -91,9 +92,9 @@ export function duplicatedPrefixBytes(
 }
 
 /**
- * KV blocks one replica's HBM holds after the weights: ⌊(G × M × u − W) ÷ (block tokens × KV bytes/token ×
- * replication)⌋ for G accelerators of M bytes, usable share u, weights W (the fleet simulator's default, see
- * fleet/scenario.ts resolveScenario).
+ * KV blocks one replica's HBM holds after the weights: ⌊(G × (M × u − R) − W) ÷ (block tokens × KV bytes/token ×
+ * replication)⌋ for G accelerators of M bytes, usable share u, reserve R per GPU, weights W (the fleet
+ * simulator's default, see fleet/scenario.ts resolveScenario and engine/hbm.ts).
  */
 export function replicaKvBlocks(o: {
   gpus: number;
@@ -105,6 +106,11 @@ export function replicaKvBlocks(o: {
   /** KV copies across the tensor-parallel GPUs (1 when KV heads ≥ GPUs). */
   replication?: number;
 }): number {
-  const budget = o.gpus * o.memoryBytes * o.memoryUtilization - o.weightBytes;
+  const budget = kvBudget({
+    accelerator: { memoryBytes: o.memoryBytes },
+    gpus: o.gpus,
+    memoryUtilization: o.memoryUtilization,
+    weightBytes: o.weightBytes,
+  }).kvBytes;
   return Math.max(0, Math.floor(budget / (o.blockSize * o.kvBytesPerToken * (o.replication ?? 1))));
 }

@@ -1,0 +1,147 @@
+/**
+ * Reuse at the engine's block size while the cache tracks coarser pages.
+ *
+ * vLLM caches and reuses KV in blocks of 16 tokens (vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE; newer
+ * releases also let `prefix_match_unit` match finer than the physical block), SGLang's radix tree at one token.
+ * Tracking every 16-token block in the fleet simulator costs 16× the per-block work of 256-token pages (measured
+ * on the bench fleet: 33× the time and 7.7× the memory). The fleet keeps its pages (`kv.pageTokens`, 256 by
+ * default) for allocation, eviction and transfers, and matches the one place where the difference is large at the
+ * engine's block size (`kv.blockSize`): the partial page a sequence leaves behind.
+ *
+ * When a request finishes, its last page is partial (it holds ctx − k·P tokens). The engine would cache that
+ * page's m = ⌊(ctx − k·P) / B⌋ full blocks; the fleet keeps them as a *tail*, one cache entry of m·B tokens named
+ * by `tailHash(k, m)`: a hash of page k−1's chained hash and of the content of the page's first m·B tokens. The
+ * next request whose first k pages match and whose page k begins with the same m·B tokens (a session's next turn,
+ * which extends the previous prompt and output) finds the tail and reuses those tokens, as the engine would. A
+ * request's own probe computes the same hash for each m from its segments, so equal hashes mean equal prefixes,
+ * as for full pages.
+ *
+ * What stays at page granularity, and what it costs: two different prompts that diverge inside a page share only
+ * the pages before it (at most P − B tokens of one request's prefix lost, where the engine would keep them, e.g.
+ * at the end of a shared system prompt that is not page-aligned); the router's view of the caches matches whole
+ * pages; a tail occupies a whole page of HBM, as a sequence's partial page does while it runs; and a preempted
+ * sequence leaves no tail.
+ */
+import { chainHash, contentKey, ROOT_HASH, type Segment } from '../kvcache/hash';
+
+/** Tag folded into a tail's content key so that no tail hash equals a full page's. */
+const TAIL_TAG = 0x7461696c;
+
+/**
+ * Hashes of the first m·B tokens of page `page` (P tokens a page, B tokens an engine block), for m = 1..maxBlocks,
+ * given the chained hash of the page before it (ROOT_HASH for page 0). Entry m − 1 is tailHash(page, m). Cost:
+ * O(segments up to the page's end + maxBlocks).
+ */
+export function pageTailHashes(
+  segments: readonly Segment[],
+  pageTokens: number,
+  blockTokens: number,
+  page: number,
+  parent: number,
+  maxBlocks: number,
+): number[] {
+  const out: number[] = [];
+  if (maxBlocks < 1) return out;
+  const start = page * pageTokens;
+  const end = start + maxBlocks * blockTokens;
+  let pos = 0; // token offset of the segment being read
+  let acc = chainHash(parent, TAIL_TAG);
+  let nextBoundary = start + blockTokens;
+  for (const seg of segments) {
+    const n = seg.tokens;
+    if (n <= 0) continue;
+    if (pos + n <= start) {
+      pos += n;
+      continue;
+    }
+    const key = contentKey(seg.id);
+    let t = Math.max(pos, start); // absolute token position inside this segment
+    while (t < pos + n && t < end) {
+      const take = Math.min(pos + n, nextBoundary) - t;
+      // A piece is (segment, offset within the segment, length): equal pieces in order mean equal tokens.
+      acc = chainHash(acc, chainHash(key, (t - pos) * 1048576 + take));
+      t += take;
+      if (t === nextBoundary) {
+        out.push(chainHash(acc, out.length + 1));
+        nextBoundary += blockTokens;
+        if (out.length === maxBlocks) return out;
+      }
+    }
+    pos += n;
+    if (pos >= end) break;
+  }
+  return out;
+}
+
+/** The tail a sequence of `ctx` computed tokens leaves: its last page's full engine blocks, or null if none. */
+export function sequenceTail(
+  segments: readonly Segment[] | null,
+  hashes: ArrayLike<number>,
+  ctx: number,
+  pageTokens: number,
+  blockTokens: number,
+): { page: number; blocks: number; hash: number } | null {
+  if (!segments || blockTokens >= pageTokens) return null;
+  const page = Math.floor(ctx / pageTokens);
+  const blocks = Math.floor((ctx - page * pageTokens) / blockTokens);
+  if (blocks < 1) return null;
+  const parent = page > 0 ? hashes[page - 1] : ROOT_HASH;
+  const h = pageTailHashes(segments, pageTokens, blockTokens, page, parent, blocks);
+  return h.length === blocks ? { page, blocks, hash: h[blocks - 1] } : null;
+}
+
+/**
+ * Where two prompts diverge inside a page: the pages computed so far, by the page before them, so that a request
+ * whose page h differs from every cached page h can still reuse the engine blocks it shares with one of them (a
+ * reordered tool block after a system prompt that is not page-aligned, the head kept by a compaction). Shared by
+ * every replica (a page's content is the same wherever it is cached); a replica checks that the page is in its own
+ * cache before using it.
+ *
+ * Bounded, and what it costs: each parent keeps its last MAX_CHILDREN distinct next pages (most recent first), so
+ * a parent with many continuations (the last shared page of a system prompt, followed by every session's own task)
+ * is matched against the most recent ones only; an older continuation that would match longer is missed, at most
+ * P − B tokens of one request's prefix.
+ */
+export class PageIndex {
+  static readonly MAX_CHILDREN = 16;
+  private readonly children = new Map<number, number[]>();
+  private readonly content = new Map<number, { segs: readonly Segment[]; page: number; parent: number }>();
+
+  /** Record page `page` of a sequence (hash `hash`, after `parent`), computed from `segs`. */
+  add(parent: number, hash: number, segs: readonly Segment[], page: number): void {
+    if (this.content.has(hash)) return;
+    this.content.set(hash, { segs, page, parent });
+    let list = this.children.get(parent);
+    if (!list) this.children.set(parent, (list = []));
+    list.unshift(hash);
+    if (list.length > PageIndex.MAX_CHILDREN) this.content.delete(list.pop()!);
+  }
+
+  /**
+   * The longest run of whole engine blocks at the start of page `page` that `mine` (the request's
+   * pageTailHashes for that page) shares with a recorded page after `parent` that `has` accepts (in the
+   * replica's cache), and that page's hash.
+   */
+  longestShared(
+    parent: number,
+    page: number,
+    mine: readonly number[],
+    pageTokens: number,
+    blockTokens: number,
+    has: (hash: number) => boolean,
+  ): { blocks: number; hash: number } {
+    let best = { blocks: 0, hash: 0 };
+    const list = this.children.get(parent);
+    if (!list || mine.length === 0) return best;
+    for (const h of list) {
+      const c = this.content.get(h);
+      if (!c || c.page !== page || !has(h)) continue;
+      const theirs = pageTailHashes(c.segs, pageTokens, blockTokens, page, parent, mine.length);
+      let m = 0;
+      while (m < theirs.length && theirs[m] === mine[m]) m++;
+      if (m > best.blocks) best = { blocks: m, hash: h };
+      if (m === mine.length) break;
+    }
+    return best;
+  }
+}

@@ -1,0 +1,74 @@
+/** Reuse at the engine's block size over the fleet's coarser pages (src/sim/engine/fleet/tails.ts). */
+import { describe, expect, it } from 'vitest';
+import { segmentBlockHashes, type Segment } from '../src/sim/engine/kvcache/hash';
+import { PageIndex, pageTailHashes, sequenceTail } from '../src/sim/engine/fleet/tails';
+import { methods } from '../src/worker/methods';
+
+const P = 256;
+const B = 16;
+const head: Segment[] = [
+  { id: 'system', tokens: 300 },
+  { id: 'tools', tokens: 150 },
+];
+
+describe('tail hashes', () => {
+  it('equal prefixes give equal hashes, block by block, and a change inside a block changes it and the rest', () => {
+    const a = [...head, { id: 'turn-0', tokens: 200 }];
+    const b = [...head, { id: 'turn-0', tokens: 20 }, { id: 'other', tokens: 180 }];
+    const parent = segmentBlockHashes(a, P).hashes[0];
+    // page 1 starts at token 256: a and b agree up to 450 + 20 = 470, 214 tokens into page 1 = 13 whole blocks
+    const ha = pageTailHashes(a, P, B, 1, parent, 15);
+    const hb = pageTailHashes(b, P, B, 1, parent, 15);
+    expect(ha).toHaveLength(15);
+    for (let m = 0; m < 15; m++) expect(ha[m] === hb[m]).toBe(m < 13);
+    // another parent (a different page 0) changes every one
+    expect(pageTailHashes(a, P, B, 1, parent + 1, 15).some((h, i) => h === ha[i])).toBe(false);
+  });
+
+  it('a sequence leaves a tail of its last page’s full blocks, none when the page is empty or blocks are pages', () => {
+    const segs = [...head, { id: 'out', tokens: 100 }]; // 550 tokens: page 2 holds 38 → 2 full blocks
+    const hashes = segmentBlockHashes(segs, P).hashes;
+    const t = sequenceTail(segs, hashes, 549, P, B)!;
+    expect(t.page).toBe(2);
+    expect(t.blocks).toBe(Math.floor((549 - 512) / B));
+    expect(t.hash).toBe(pageTailHashes(segs, P, B, 2, hashes[1], 2)[1]);
+    expect(sequenceTail(segs, hashes, 512, P, B)).toBeNull();
+    expect(sequenceTail(segs, hashes, 549, P, P)).toBeNull();
+    expect(sequenceTail(null, hashes, 549, P, B)).toBeNull();
+  });
+
+  it('the page index finds the longest run of shared blocks among the pages after the same parent', () => {
+    const idx = new PageIndex();
+    const a = [...head, { id: 'x', tokens: 400 }];
+    const ah = segmentBlockHashes(a, P).hashes;
+    idx.add(ah[0], ah[1], a, 1);
+    const b = [...head, { id: 'x', tokens: 30 }, { id: 'y', tokens: 300 }]; // agrees up to 480
+    const mine = pageTailHashes(b, P, B, 1, ah[0], 15);
+    const r = idx.longestShared(ah[0], 1, mine, P, B, () => true);
+    expect(r.hash).toBe(ah[1]);
+    expect(r.blocks).toBe(Math.floor((480 - 256) / B)); // 14
+    expect(idx.longestShared(ah[0], 1, mine, P, B, () => false).blocks).toBe(0);
+  });
+});
+
+describe('the 07.02 replay at different engine block sizes', () => {
+  const req = {
+    modelId: 'llama-3.1-70b',
+    acceleratorId: 'h100-sxm',
+    gpus: 8,
+    replicas: 4,
+    routing: 'round-robin' as const,
+    turns: 14,
+    toolResultTokens: 2_000,
+    seed: 1,
+  };
+  it('a warm turn reuses what the previous turn computed, in whole blocks of the engine’s size', () => {
+    // turn 12 under affinity: turn 11 left 37,500 + 500 − 1 = 37,999 tokens computed
+    const at = (blockSize: number) =>
+      methods.affinityReplay({ ...req, blockSize }).affinity.rows[12].reusedTokens;
+    expect(at(256)).toBe(37_888);
+    expect(at(16)).toBe(37_984);
+    expect(at(1)).toBe(37_999);
+    expect(methods.affinityReplay({ ...req, blockSize: 16 }).blockSize).toBe(16);
+  });
+});
