@@ -214,7 +214,7 @@ async function runLogitTrace(req: LogitTraceRequest, ctx: JobContext): Promise<L
   const takeover = tagged
     ? Math.max(
         0,
-        contexts.findIndex((c) => c !== 'free-text'),
+        contexts.findIndex((c) => c !== 'free-text' && c !== 'trigger'),
       )
     : 0;
   return {

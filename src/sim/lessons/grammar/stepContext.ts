@@ -10,6 +10,8 @@
 export type StepContext =
   /** Outside the constrained span (structural-tag mode): prose before the trigger or after the end tag. */
   | 'free-text'
+  /** Writing the trigger: still prose, but tokens that would complete it into a wrong tag are masked. */
+  | 'trigger'
   /** Inside the begin or end tag, after the trigger: the rest of the tag is forced. */
   | 'tag'
   /** JSON structure: punctuation, keys, an enum or const value, a literal, where the schema fixes the text. */
@@ -115,7 +117,8 @@ export function stepContexts(
   return tokenStarts.map((pos) => {
     const t = layout.tagged;
     if (t) {
-      if (pos < t.preambleEnd + t.triggerLength) return 'free-text';
+      if (pos <= t.preambleEnd) return 'free-text';
+      if (pos < t.preambleEnd + t.triggerLength) return 'trigger';
       if (pos < layout.jsonStart) return 'tag';
       if (pos > layout.jsonEnd && pos < layout.jsonEnd + t.endLength) return 'tag';
       if (pos >= layout.jsonEnd + t.endLength) return 'free-text';
