@@ -54,9 +54,9 @@ export const LogitBars = memo(function LogitBars({
   return (
     <div className="so-bars" data-figure="logit-bars" role="table" aria-label="Top candidates under the mask">
       <div className="so-bar-row so-bar-head" role="row">
-        <span role="columnheader">Candidate token</span>
-        <span role="columnheader">Logit z (illustrative)</span>
-        <span role="columnheader">Probability: before → after the mask</span>
+        <span role="columnheader">candidate</span>
+        <span role="columnheader">logit z (illustrative)</span>
+        <span role="columnheader">p before → after the mask</span>
       </div>
       {rows.map((r) => {
         const falling = !r.allowed ? drop : 0;
@@ -72,8 +72,10 @@ export const LogitBars = memo(function LogitBars({
             data-shown-p={p.toFixed(4)}
           >
             <span role="cell" className="so-bar-token">
-              <code>{r.text}</code>
-              <span className="so-bar-verdict">{r.allowed ? '✓ allowed' : '✗ masked'}</span>
+              <span>
+                <code>{r.text}</code>{' '}
+                <span className="so-bar-verdict">{r.allowed ? '✓ allowed' : '✗ masked'}</span>
+              </span>
               <span className="so-bar-kind">{r.kind}</span>
             </span>
             <span role="cell" className="so-bar-cell">

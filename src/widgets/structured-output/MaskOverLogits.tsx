@@ -27,13 +27,14 @@ const EOS = 199_999;
 /** Steps per second at 1×: at the defaults the first dark step and the first free-string step land within 4 s. */
 const STEPS_PER_SECOND = 1.25;
 
-const CONTEXT_LABEL: Record<StepContext, string> = {
-  'free-text': 'free prose, outside the tool call: unconstrained',
-  trigger: 'writing the trigger: prose, unless it completes into a wrong tag',
-  tag: 'inside the tool-call tag: the rest of the tag is forced',
-  fixed: 'punctuation, a key or an enum value: fixed by the schema',
-  number: 'inside a number: digits and what may end it',
-  'free-string': 'inside a free string: nearly anything goes',
+/** Where a step stands: a short name for the read-out and the reason for the mask it gets. */
+const CONTEXT_LABEL: Record<StepContext, [string, string]> = {
+  'free-text': ['free prose', 'outside the tool call: unconstrained'],
+  trigger: ['writing the trigger', 'still prose, unless a token would complete it into a wrong tag'],
+  tag: ['inside the tag', 'after the trigger the rest of the tag is forced'],
+  fixed: ['fixed by the schema', 'punctuation, a key or an enum value'],
+  number: ['inside a number', 'digits, and what may end the number'],
+  'free-string': ['inside a free string', 'nearly any token is a legal piece of a string'],
 };
 
 export function MaskOverLogits() {
@@ -151,12 +152,16 @@ export function MaskOverLogits() {
             />
             <Readout
               label="Where the step is"
-              value={<span data-readout="step-context">{CONTEXT_LABEL[step.context]}</span>}
-              formula={
-                trace.mode === 'tool-span'
-                  ? `structural tag: the grammar takes over at step ${trace.takeover}`
-                  : 'JSON mode: the grammar constrains every step'
+              value={
+                <span data-readout="step-context" data-value={step.context}>
+                  {CONTEXT_LABEL[step.context][0]}
+                </span>
               }
+              formula={`${CONTEXT_LABEL[step.context][1]}; ${
+                trace.mode === 'tool-span'
+                  ? `structural tag, the grammar takes over at step ${trace.takeover}`
+                  : 'JSON mode, the grammar constrains every step'
+              }`}
             />
           </>
         ) : null
@@ -166,7 +171,7 @@ export function MaskOverLogits() {
           <>
             Left: the reply&apos;s top candidates at this step and their logits. The mask is real: XGrammar
             (WebAssembly, in a worker) filled its {formatNumber(trace.vocabSize)}-bit bitmask for this exact
-            prefix, and the grid on the right shows every bit of it. The logits are not: no language model
+            prefix, and the grid beside the bars shows every bit of it. The logits are not: no language model
             runs in this page, so they are a seeded stand-in in which the reply&apos;s next token is favoured
             and chat or Markdown openers compete with it, strongest at the start. Blocked candidates get −∞;
             the others keep their relative odds and are renormalised. Compiled in{' '}
@@ -195,7 +200,7 @@ export function MaskOverLogits() {
       }
     >
       {trace && step ? (
-        <div ref={viewRef} className="so-logits" data-step={frame.step}>
+        <div ref={viewRef} className="so-logits" data-step={frame.step} data-autoplayed={autoplayed}>
           <p className="so-illustrative" data-readout="illustrative">
             Illustrative logits (no model runs here); real mask from XGrammar over o200k.
           </p>
