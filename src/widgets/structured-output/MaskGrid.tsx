@@ -9,6 +9,8 @@ import { resolveCssColor } from '../kit/charts/theme';
 import { formatNumber } from '../../lib/format';
 
 export const GRID_WIDTH = 512;
+/** Ring the lit pixels when the mask allows at most this many tokens. */
+const RING_AT_MOST = 24;
 
 /** A CSS colour as little-endian RGBA packed into one 32-bit word (for a Uint32Array view of ImageData). */
 function packedColour(el: Element, cssVar: string, fallback: string): number {
@@ -70,6 +72,24 @@ export const MaskGrid = memo(function MaskGrid({
       px[id] = on ? lit : dark;
     }
     g.putImageData(image, 0, 0);
+    // A handful of lit pixels is invisible at this size: ring each one once the new mask is fully shown.
+    if (wipeRow === rows) {
+      const lit: number[] = [];
+      for (let w = 0; w < wordsPerMask && lit.length <= RING_AT_MOST; w++) {
+        const bits = masks[cur + w];
+        if (bits === 0) continue;
+        for (let b = 0; b < 32; b++) if ((bits >>> b) & 1) lit.push(w * 32 + b);
+      }
+      if (lit.length <= RING_AT_MOST) {
+        g.strokeStyle = resolveCssColor(canvas, 'var(--so-mask-lit)', '#f5c518');
+        g.lineWidth = 2;
+        for (const id of lit) {
+          g.beginPath();
+          g.arc((id % GRID_WIDTH) + 0.5, Math.floor(id / GRID_WIDTH) + 0.5, 7, 0, 2 * Math.PI);
+          g.stroke();
+        }
+      }
+    }
     canvas.dataset.drawn = `${step}:${wipeRow}`;
   }, [masks, wordsPerMask, vocabSize, step, wipeRow, first, rows, theme]);
 
@@ -88,7 +108,7 @@ export const MaskGrid = memo(function MaskGrid({
         <span className="so-swatch" data-kind="none" aria-hidden="true" /> not a token id
         <br />
         One pixel per token id, {GRID_WIDTH} a row: id 0 top left, {formatNumber(vocabSize - 1)} on the last
-        row.
+        row. When at most {RING_AT_MOST} tokens are allowed, a ring marks each.
       </figcaption>
     </figure>
   );
