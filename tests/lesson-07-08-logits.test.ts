@@ -185,6 +185,14 @@ describe("the prose's claims, against the real masks", () => {
     }
   }, 60_000);
 
+  it('inside the tag the JSON grammar admits whitespace, so a few more tokens are lit than in JSON mode', async () => {
+    const whole = await trace('get-weather', 'whole-reply');
+    const tagged = await trace('get-weather', 'tool-span');
+    const colonStep = (t: LogitTrace) => t.steps.find((s) => s.token === '":"')!;
+    expect(colonStep(tagged).allowedCount).toBeGreaterThan(colonStep(whole).allowedCount);
+    expect(colonStep(tagged).allowedCount / V).toBeLessThan(0.01);
+  }, 60_000);
+
   it('the packed masks are the real ones step by step, and the seed moves the logits, not the mask', async () => {
     const a = await trace('run-shell', 'whole-reply', 1);
     const b = await trace('run-shell', 'whole-reply', 2);
