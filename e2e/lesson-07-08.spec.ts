@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -225,5 +226,23 @@ test.describe('Lesson 07.08: the mask falls on the logits', () => {
     expect(await dataValue(allowed)).toBeLessThan(10);
     expect((await gridState(page)).lit).toBeLessThan(0.01);
     await expect(page.locator('article')).toContainText('at least');
+  });
+
+  test('the mask widget has no serious accessibility violations, in light and dark themes', async ({
+    page,
+  }) => {
+    const w = await openMaskLogits(page);
+    await w.focus();
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+      const results = await new AxeBuilder({ page })
+        .include('[data-widget="mask-logits"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${theme}: ${v.id} (${v.nodes.length}) ${v.help}`)).toEqual([]);
+    }
   });
 });
