@@ -3,7 +3,7 @@
  * 200,019 ids of o200k; the last row's tail is not a token). Lit = allowed, dark = masked. Drawn into an
  * ImageData at the canvas's own resolution, and only when the step, the wipe row or the theme changes.
  */
-import { memo, useEffect, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { useThemeVersion } from '../kit/charts/CanvasLayer';
 import { resolveCssColor } from '../kit/charts/theme';
 import { formatNumber } from '../../lib/format';
@@ -47,16 +47,27 @@ export const MaskGrid = memo(function MaskGrid({
   const theme = useThemeVersion();
   const rows = Math.ceil(vocabSize / GRID_WIDTH);
   const wipeRow = Math.round(wipe * rows);
+  const image = useRef<ImageData | null>(null);
+  // Colours are resolved once per theme, not per frame.
+  const colours = useMemo(() => {
+    const el = typeof document === 'undefined' ? null : document.documentElement;
+    if (!el) return null;
+    return {
+      lit: packedColour(el, 'var(--so-mask-lit)', '#f5c518'),
+      dark: packedColour(el, 'var(--so-mask-dark)', '#22262c'),
+      none: packedColour(el, 'var(--so-mask-none)', '#c8ced6'),
+      ring: resolveCssColor(el, 'var(--so-mask-lit)', '#f5c518'),
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- theme is the reason to resolve again
+  }, [theme]);
 
   useEffect(() => {
     const canvas = ref.current;
     const g = canvas?.getContext('2d');
-    if (!canvas || !g) return;
-    const lit = packedColour(canvas, 'var(--so-mask-lit)', '#0b66c3');
-    const dark = packedColour(canvas, 'var(--so-mask-dark)', '#1f2328');
-    const none = packedColour(canvas, 'var(--so-mask-none)', '#d0d7de');
-    const image = g.createImageData(GRID_WIDTH, rows);
-    const px = new Uint32Array(image.data.buffer);
+    if (!canvas || !g || !colours) return;
+    const { lit, dark, none } = colours;
+    if (image.current?.height !== rows) image.current = g.createImageData(GRID_WIDTH, rows);
+    const px = new Uint32Array(image.current.data.buffer);
     const cur = step * wordsPerMask;
     const prev = (step - 1) * wordsPerMask;
     const split = wipeRow * GRID_WIDTH;
@@ -71,7 +82,7 @@ export const MaskGrid = memo(function MaskGrid({
       else on = ((masks[prev + (id >> 5)] >>> (id & 31)) & 1) === 1;
       px[id] = on ? lit : dark;
     }
-    g.putImageData(image, 0, 0);
+    g.putImageData(image.current, 0, 0);
     // A handful of lit pixels is invisible at this size: ring each one once the new mask is fully shown.
     if (wipeRow === rows) {
       const lit: number[] = [];
@@ -81,7 +92,7 @@ export const MaskGrid = memo(function MaskGrid({
         for (let b = 0; b < 32; b++) if ((bits >>> b) & 1) lit.push(w * 32 + b);
       }
       if (lit.length <= RING_AT_MOST) {
-        g.strokeStyle = resolveCssColor(canvas, 'var(--so-mask-lit)', '#f5c518');
+        g.strokeStyle = colours.ring;
         g.lineWidth = 2;
         for (const id of lit) {
           g.beginPath();
@@ -91,7 +102,7 @@ export const MaskGrid = memo(function MaskGrid({
       }
     }
     canvas.dataset.drawn = `${step}:${wipeRow}`;
-  }, [masks, wordsPerMask, vocabSize, step, wipeRow, first, rows, theme]);
+  }, [masks, wordsPerMask, vocabSize, step, wipeRow, first, rows, colours]);
 
   return (
     <figure className="so-grid" data-figure="mask-grid">
