@@ -1,8 +1,9 @@
+import AxeBuilder from '@axe-core/playwright';
 import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const PATH = '/lessons/07-08-structured-output';
-const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 3);
 
 test.describe('Lesson 07.08 Structured Output', () => {
   test('loads without console errors or foreign requests; the real engine traces the default schema', async ({
@@ -103,5 +104,145 @@ test.describe('Lesson 07.08 Structured Output', () => {
     await expect(ex).toHaveAttribute('data-result', 'correct');
     await page.reload();
     await expect(ex).toHaveAttribute('data-result', 'correct');
+  });
+});
+
+const V = 200_019;
+
+/** The mask grid as the learner sees it: share of token-id pixels that are bright (lit), and a hash. */
+function gridState(page: Page) {
+  return page.locator('[data-widget="mask-logits"] canvas').evaluate((c: HTMLCanvasElement, v: number) => {
+    const g = c.getContext('2d')!;
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let lit = 0;
+    let h = 2166136261;
+    for (let i = 0; i < d.length; i += 4) {
+      const id = i >> 2;
+      if (id < v && 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2] > 128) lit++;
+      h = Math.imul(h ^ (d[i] | (d[i + 1] << 8) | (d[i + 2] << 16)), 16777619);
+    }
+    return { lit: lit / v, hash: h >>> 0 };
+  }, V);
+}
+
+async function openMaskLogits(page: Page) {
+  await gotoReady(page);
+  const w = page.locator('[data-widget="mask-logits"]');
+  await w.scrollIntoViewIfNeeded();
+  await expect(w.locator('[data-autoplayed="true"]')).toBeAttached();
+  return w;
+}
+
+/** Everything the picture shows at the current time: grid pixels, the bars' shown probabilities, read-outs. */
+async function picture(page: Page) {
+  const w = page.locator('[data-widget="mask-logits"]');
+  return {
+    grid: (await gridState(page)).hash,
+    bars: await w
+      .locator('[data-figure="logit-bars"] [data-shown-p]')
+      .evaluateAll((els) =>
+        els.map(
+          (e) => `${e.getAttribute('data-allowed')}:${e.getAttribute('data-shown-p')}:${e.textContent}`,
+        ),
+      ),
+    allowed: await w.locator('[data-readout="allowed"]').getAttribute('data-value'),
+    reply: await w.locator('[data-figure="reply"]').textContent(),
+  };
+}
+
+test.describe('Lesson 07.08: the mask falls on the logits', () => {
+  test('untouched, within five seconds the grid goes dark at the opening brace and lights up in the free string', async ({
+    page,
+    watch,
+  }) => {
+    await gotoReady(page);
+    const w = page.locator('[data-widget="mask-logits"]');
+    await expect(w.locator('[data-readout="illustrative"]')).toContainText('Illustrative logits');
+    const t0 = Date.now();
+    await w.scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await gridState(page)).lit, { timeout: 5_000 }).toBeLessThan(0.01);
+    await expect.poll(async () => (await gridState(page)).lit, { timeout: 5_000 }).toBeGreaterThan(0.9);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    // Playing moved the picture along: the reply grew and the step changed.
+    await expect
+      .poll(async () => Number(await w.locator('.so-logits').getAttribute('data-step')))
+      .toBeGreaterThan(2);
+    await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
+    expect(watch.consoleErrors).toEqual([]);
+  });
+
+  test('playing changes the picture; scrubbing or stepping back restores an earlier frame exactly', async ({
+    page,
+  }) => {
+    const w = await openMaskLogits(page);
+    await w.focus();
+    await page.keyboard.press('Home');
+    const start = await picture(page);
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    const step3 = await picture(page);
+    expect(step3.allowed).not.toBe(start.allowed);
+    expect(step3.grid).not.toBe(start.grid);
+    // A frame in the middle of a step (the mask falling), reached with the scrubber.
+    const scrub = w.getByLabel('Time');
+    await scrub.fill('2.45');
+    const mid = await picture(page);
+    expect(mid.bars).not.toEqual(step3.bars);
+    await w.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(async () => (await picture(page)).reply).not.toBe(mid.reply);
+    await w.getByRole('button', { name: 'Pause' }).click();
+    await scrub.fill('2.45');
+    expect(await picture(page)).toEqual(mid);
+    await w.focus();
+    await page.keyboard.press('End');
+    expect((await picture(page)).grid).not.toBe(step3.grid);
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    expect(await picture(page)).toEqual(step3);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowRight');
+    expect(await picture(page)).toEqual(step3);
+  });
+
+  test('constraining only the tool call leaves the prose fully lit until the trigger, as the lesson says', async ({
+    page,
+  }) => {
+    const w = await openMaskLogits(page);
+    const allowed = w.locator('[data-readout="allowed"]');
+    await w.focus();
+    await page.keyboard.press('Home');
+    await expect(allowed).toHaveAttribute('data-value', '2');
+    await w.getByLabel('Constrain').selectOption('tool-span');
+    await expect.poll(async () => dataValue(allowed)).toBeGreaterThan(0.9999 * V);
+    expect(await dataValue(w.locator('[data-readout="masked-mass"]'))).toBeLessThan(1e-4);
+    await w.focus();
+    await page.keyboard.press('ArrowRight');
+    expect((await gridState(page)).lit).toBeGreaterThan(0.99);
+    // Step on until the grammar takes over: the tag is forced and the grid goes dark.
+    for (let i = 0; i < 40; i++) {
+      if ((await w.locator('[data-readout="step-context"]').getAttribute('data-value')) === 'tag') break;
+      await page.keyboard.press('ArrowRight');
+    }
+    await expect(w.locator('[data-readout="step-context"]')).toHaveAttribute('data-value', 'tag');
+    expect(await dataValue(allowed)).toBeLessThan(10);
+    expect((await gridState(page)).lit).toBeLessThan(0.01);
+    await expect(page.locator('article')).toContainText('at least');
+  });
+
+  test('the mask widget has no serious accessibility violations, in light and dark themes', async ({
+    page,
+  }) => {
+    const w = await openMaskLogits(page);
+    await w.focus();
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+      const results = await new AxeBuilder({ page })
+        .include('[data-widget="mask-logits"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${theme}: ${v.id} (${v.nodes.length}) ${v.help}`)).toEqual([]);
+    }
   });
 });

@@ -178,7 +178,7 @@ export function compileOnlyMs(schemaText: string, keepBounds = false): Promise<n
 
 /** One engine, one job at a time: a trace's timings must not include another trace's work between its awaits. */
 let queue: Promise<unknown> = Promise.resolve();
-function serial<T>(fn: () => Promise<T>): Promise<T> {
+export function serial<T>(fn: () => Promise<T>): Promise<T> {
   const run = queue.then(fn, fn);
   queue = run.catch(() => undefined);
   return run;

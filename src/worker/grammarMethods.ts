@@ -5,7 +5,9 @@
  */
 import { askNicely, type AskNicelyRequest, type AskNicelyResult } from '../sim/lessons/grammar/slip';
 import { SchemaError } from '../sim/lessons/grammar/schema';
+import * as Comlink from 'comlink';
 import type { TraceResult } from './grammarEngine';
+import type { LogitTrace, LogitTraceRequest } from './grammarLogitsEngine';
 import type { JobContext } from './job';
 import {
   boundedDocument,
@@ -33,6 +35,20 @@ async function grammarMaskTrace(req: MaskTraceRequest): Promise<MaskTraceRespons
     if (e instanceof SchemaError) return { ok: false, message: e.message };
     throw e;
   }
+}
+
+/**
+ * Every step's full mask and the illustrative logits under it. The masks travel as one Uint32Array whose
+ * buffer is transferred, not copied (about 25 KB a step); the worker keeps its own copy for the next call.
+ */
+async function grammarMaskLogits(req: LogitTraceRequest, ctx: JobContext): Promise<LogitTrace> {
+  if (req.mode !== 'whole-reply' && req.mode !== 'tool-span')
+    throw new Error('Constrain either the whole reply or only the tool-call span.');
+  if (!Number.isInteger(req.seed) || req.seed < 0) throw new Error('The seed must be a whole number ≥ 0.');
+  const { logitTrace } = await import('./grammarLogitsEngine');
+  const kept = await logitTrace(req, ctx);
+  const result: LogitTrace = { ...kept, masks: kept.masks.slice() };
+  return Comlink.transfer(result, [result.masks.buffer]);
 }
 
 function grammarAskNicely(req: AskNicelyRequest): AskNicelyResult {
@@ -115,4 +131,4 @@ async function grammarCostSweep(req: CostSweepRequest, ctx: JobContext<CostPoint
   return { family: req.family, points, setupMs };
 }
 
-export const grammarMethods = { grammarMaskTrace, grammarAskNicely, grammarCostSweep };
+export const grammarMethods = { grammarMaskTrace, grammarMaskLogits, grammarAskNicely, grammarCostSweep };

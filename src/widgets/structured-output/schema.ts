@@ -4,6 +4,27 @@ import { formatPercent } from '../../lib/format';
 
 export const MASK_STEPPER_ID = 'mask-stepper';
 export const ASK_NICELY_ID = 'asking-nicely';
+export const MASK_LOGITS_ID = 'mask-logits';
+
+export const maskLogitsSchema = {
+  preset: {
+    kind: 'select',
+    label: 'Tool-call schema',
+    default: 'get-weather',
+    options: SCHEMA_PRESETS.map((p) => ({ value: p.id, label: p.label })),
+  },
+  mode: {
+    kind: 'select',
+    label: 'Constrain',
+    default: 'whole-reply',
+    options: [
+      { value: 'whole-reply', label: 'the whole reply (JSON mode)' },
+      { value: 'tool-span', label: 'only the tool call (structural tag)' },
+    ],
+    help: 'a structural tag leaves the prose free and hands the text to the grammar at the tool-call tag',
+  },
+  seed: { kind: 'seed', label: 'Seed of the illustrative logits', default: 1 },
+} satisfies ParamSchema;
 
 export const maskStepperSchema = {
   preset: {
