@@ -92,3 +92,27 @@ describe('trace readers under fuzzing', () => {
         );
       });
 });
+
+describe('scenario scale limits (checked before a run allocates anything)', () => {
+  const withClass = (patch: Record<string, unknown>, sessions?: number) => {
+    const sc = JSON.parse(JSON.stringify(SCENARIO)) as {
+      workload: { sessions: number; classes: Record<string, unknown>[] };
+    };
+    Object.assign(sc.workload.classes[0], patch);
+    if (sessions !== undefined) sc.workload.sessions = sessions;
+    return sc;
+  };
+  it('refuses a 10¹²-token segment with a message naming the field', () => {
+    const errors = validateScenario(withClass({ taskTokens: { kind: 'constant', value: 1e12 } }));
+    expect(errors.map((e) => e.path)).toContain('workload.classes[0].taskTokens');
+    expect(errors[0].message).toMatch(/at most 10,000,000 tokens per segment/);
+  });
+  it('refuses a run of billions of requests, naming sessions and turns', () => {
+    const errors = validateScenario(withClass({ turns: { kind: 'constant', value: 400 } }, 16_000_000));
+    expect(errors.map((e) => e.path)).toEqual(['workload.sessions']);
+    expect(errors[0].message).toMatch(/lower sessions or turns/);
+  });
+  it('leaves ordinary scenarios alone', () => {
+    expect(validateScenario(withClass({}, 1000))).toEqual([]);
+  });
+});

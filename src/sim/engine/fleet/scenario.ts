@@ -21,6 +21,7 @@ import {
   validateDist,
   type Dist,
 } from './dist';
+import { scaleErrors } from './scale';
 import { ROUTER_KINDS, type RouterConfig } from './router';
 import type { CacheViewConfig } from './view';
 import type { SessionClass, ToolLatency } from './workload';
@@ -683,6 +684,9 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.num(out, 'frameIntervalS', 'output', { min: 0 });
     v.num(out, 'sampleIntervalS', 'output', { gt: 0 });
   }
+  // Valid field by field, but within what one run can hold? Checked before anything is allocated (scale.ts).
+  if (v.errors.length === 0 && isObj(s.workload) && s.workload.kind !== 'trace')
+    v.errors.push(...scaleErrors(s.workload as Parameters<typeof scaleErrors>[0]));
   return v.errors;
 }
 
