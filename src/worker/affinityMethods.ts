@@ -64,7 +64,7 @@ export interface PrefillFormula {
   bodyFlopsPerToken: number;
   attentionFlopsPerPair: number;
   effectiveFlops: number;
-  mfu: number;
+  gemmEfficiency: number;
   peakFlopsPerGpu: number;
   perTokenAtZeroS: number;
 }
@@ -74,7 +74,7 @@ function formulaOf(model: ReturnType<typeof resolveModel>, hw: HardwareConfig): 
     bodyFlopsPerToken: 2 * bodyParams(model),
     attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
     effectiveFlops: effectiveFlops(hw),
-    mfu: hw.mfu,
+    gemmEfficiency: hw.gemmEfficiency,
     peakFlopsPerGpu: hw.accelerator.bf16Flops,
     perTokenAtZeroS: perTokenPrefillTime(model, hw, 0),
   };

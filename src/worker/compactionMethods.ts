@@ -47,7 +47,7 @@ export interface ReplicaChoice {
   modelId: string;
   acceleratorId: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
 }
 
 function replica(r: ReplicaChoice) {
@@ -56,8 +56,9 @@ function replica(r: ReplicaChoice) {
     const accelerator = resolveAccelerator(r.acceleratorId);
     if (!Number.isInteger(r.tp) || r.tp < 1 || r.tp > 64)
       throw new RangeError(`tp must be 1–64, got ${r.tp}`);
-    if (!(r.mfu > 0 && r.mfu <= 1)) throw new RangeError(`mfu must be in (0, 1], got ${r.mfu}`);
-    const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), mfu: r.mfu };
+    if (!(r.gemmEfficiency > 0 && r.gemmEfficiency <= 1))
+      throw new RangeError(`gemmEfficiency must be in (0, 1], got ${r.gemmEfficiency}`);
+    const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), gemmEfficiency: r.gemmEfficiency };
     return { model, hw };
   });
 }
@@ -66,7 +67,7 @@ export interface ReplicaInfo {
   modelName: string;
   acceleratorName: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   /** Achieved FLOP/s G. */
   flops: number;
   /** 2N: body FLOPs per token. */
@@ -83,7 +84,7 @@ function replicaInfo(r: ReplicaChoice): ReplicaInfo {
     modelName: model.name,
     acceleratorName: hw.accelerator.name,
     tp: hw.tp,
-    mfu: hw.mfu,
+    gemmEfficiency: hw.gemmEfficiency,
     flops: effectiveFlops(hw),
     bodyFlopsPerToken: 2 * bodyParams(model),
     attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),

@@ -71,7 +71,7 @@ export interface LadderRequest {
 
 /** Fixed settings of the ladder, shared with the calculator's defaults. */
 export const LADDER_MEMORY_UTILIZATION = 0.9;
-export const LADDER_MFU = 0.5;
+export const LADDER_GEMM_EFFICIENCY = 0.5;
 
 export interface LadderResponse extends LadderResult {
   request: LadderRequest;
@@ -94,8 +94,8 @@ export interface LadderResponse extends LadderResult {
   /** Line rate of the chosen remote path (count × line rate of one), bytes/s. */
   remoteLineRate: number;
   memoryUtilization: number;
-  mfu: number;
-  /** Replica FLOP/s and HBM bytes/s achieved for the recompute (tp · peak · mfu, tp · bw · mbu). */
+  gemmEfficiency: number;
+  /** Replica FLOP/s and HBM bytes/s achieved for the recompute (tp · peak · gemmEfficiency, tp · bw · mbu). */
   replicaFlops: number;
   replicaMemBandwidth: number;
   recomputeFlops: number;
@@ -177,7 +177,7 @@ export function memoryLadderMethod(req: LadderRequest): LadderResponse {
       kvDtype,
       weightDtype,
       memoryUtilization: LADDER_MEMORY_UTILIZATION,
-      mfu: LADDER_MFU,
+      gemmEfficiency: LADDER_GEMM_EFFICIENCY,
       contextTokens,
       agents,
       dramForKvBytes: dramTB * 1e12,
@@ -236,7 +236,7 @@ export function memoryLadderMethod(req: LadderRequest): LadderResponse {
       nodeNics,
       remoteLineRate,
       memoryUtilization: LADDER_MEMORY_UTILIZATION,
-      mfu: LADDER_MFU,
+      gemmEfficiency: LADDER_GEMM_EFFICIENCY,
       replicaFlops: effectiveFlops(hw),
       replicaMemBandwidth: effectiveMemBandwidth(hw),
       recomputeFlops: cost.flops,

@@ -67,7 +67,7 @@ export type KvDtypeChoice = 'bf16' | 'fp8';
 function replica(
   acceleratorId: string,
   tp: number,
-  mfu: number,
+  gemmEfficiency: number,
   kvDtype: KvDtypeChoice = 'bf16',
 ): HardwareConfig {
   const accelerator = wrap(() => resolveAccelerator(acceleratorId));
@@ -75,7 +75,7 @@ function replica(
     throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
     ...defaultHardware(accelerator, wholeIn('tp', tp, 1, 64)),
-    mfu: numberIn('mfu', mfu, 0.01, 1),
+    gemmEfficiency: numberIn('gemmEfficiency', gemmEfficiency, 0.01, 1),
     kvDtype,
   };
 }
@@ -202,7 +202,7 @@ export interface ReloadRecomputeRequest extends LinkChoice {
   modelId: string;
   acceleratorId: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   /** The prefix the read-outs describe, tokens. */
   prefixTokens: number;
   /** Points of the curves (log grid); default 240. */
@@ -240,9 +240,9 @@ export interface ReloadRecomputeResult {
   hardware: {
     acceleratorName: string;
     tp: number;
-    mfu: number;
+    gemmEfficiency: number;
     mbu: number;
-    /** tp · peak · mfu, FLOP/s. */
+    /** tp · peak · gemmEfficiency, FLOP/s. */
     flops: number;
     /** tp · HBM · mbu, bytes/s. */
     memBandwidth: number;
@@ -292,7 +292,7 @@ export function prefixFigures(
 
 export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeResult {
   const model = wrap(() => resolveModel(req.modelId));
-  const hw = replica(req.acceleratorId, req.tp, req.mfu);
+  const hw = replica(req.acceleratorId, req.tp, req.gemmEfficiency);
   const path = resolvePath(req, hw.tp);
   const maxTokens = model.maxContext;
   const p = wholeIn(
@@ -342,7 +342,7 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
     hardware: {
       acceleratorName: hw.accelerator.name,
       tp: hw.tp,
-      mfu: hw.mfu,
+      gemmEfficiency: hw.gemmEfficiency,
       mbu: hw.mbu,
       flops: effectiveFlops(hw),
       memBandwidth: effectiveMemBandwidth(hw),
@@ -365,7 +365,7 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
 export interface MinBandwidthRequest {
   acceleratorId: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   kvDtype: KvDtypeChoice;
   prefixTokens: number;
   /** Per-transfer latency, µs. */
@@ -415,7 +415,7 @@ export const REFERENCE_LINKS: readonly { id: string; short: string }[] = [
 export interface MinBandwidthResult {
   acceleratorName: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   kvDtype: KvDtypeChoice;
   flops: number;
   latency: number;
@@ -425,7 +425,7 @@ export interface MinBandwidthResult {
 }
 
 export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResult {
-  const hw = replica(req.acceleratorId, req.tp, req.mfu, req.kvDtype);
+  const hw = replica(req.acceleratorId, req.tp, req.gemmEfficiency, req.kvDtype);
   const latency = numberIn('latencyUs', req.latencyUs, 0, 1e8) / 1e6;
   const pReq = numberIn('prefixTokens', req.prefixTokens, 1, 1e7);
   const rows = MODELS.map((model): ModelBandwidthRow => {
@@ -459,7 +459,7 @@ export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResul
   return {
     acceleratorName: hw.accelerator.name,
     tp: hw.tp,
-    mfu: hw.mfu,
+    gemmEfficiency: hw.gemmEfficiency,
     kvDtype: req.kvDtype,
     flops: effectiveFlops(hw),
     latency,
@@ -485,7 +485,7 @@ export function mooncakeComparison(prefixTokens: number): {
 } {
   const model = wrap(() => resolveModel('llama-3.1-70b'));
   const a = wrap(() => resolveAccelerator('a100-80gb'));
-  const hw: HardwareConfig = { ...defaultHardware({ ...a, memBandwidth: 1e18 }, 8), mfu: 1 };
+  const hw: HardwareConfig = { ...defaultHardware({ ...a, memBandwidth: 1e18 }, 8), gemmEfficiency: 1 };
   return {
     theirs: mooncakeMinBandwidth({ hidden: 8192, gqa: 8, bytesPerElem: 2, flops: 8 * 312e12, prefixTokens }),
     ours: minLinkBandwidth(model, hw, prefixTokens, 0),
@@ -498,7 +498,7 @@ export interface LessonSetup {
   modelId: string;
   acceleratorId: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   linkId: string;
   linkCount: 'auto' | number;
 }

@@ -100,7 +100,7 @@ export interface ReplicaFormula {
   effectiveBandwidth: number;
   peakFlopsPerGpu: number;
   bandwidthPerGpu: number;
-  mfu: number;
+  gemmEfficiency: number;
   mbu: number;
   gpus: number;
   /** 2 · P_body: FLOPs per prefilled token outside attention. */
@@ -124,7 +124,7 @@ function formulaOf(model: ModelSpec, hw: HardwareConfig): ReplicaFormula {
     effectiveBandwidth: effectiveMemBandwidth(hw),
     peakFlopsPerGpu: hw.accelerator.bf16Flops,
     bandwidthPerGpu: hw.accelerator.memBandwidth,
-    mfu: hw.mfu,
+    gemmEfficiency: hw.gemmEfficiency,
     mbu: hw.mbu,
     gpus: hw.tp,
     bodyFlopsPerToken: 2 * bodyParams(model),

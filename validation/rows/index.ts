@@ -3,5 +3,6 @@
  * `rows: ValidationRow[]` and list it here.
  */
 import type { ValidationRow } from '../row';
+import { rows as costRows } from './cost';
 
-export const ALL_ROWS: ValidationRow[] = [];
+export const ALL_ROWS: ValidationRow[] = [...costRows];

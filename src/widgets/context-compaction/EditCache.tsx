@@ -404,7 +404,7 @@ export function EditCache() {
             -token block before the latest tool result, which has just arrived. Each block&apos;s hash chains
             its parent&apos;s, so the lookup stops at the first block that differs and nothing after it can
             hit, even content that did not change. {ri.modelName} on {ri.tp} × {ri.acceleratorName} at{' '}
-            {formatNumber(ri.mfu * 100)}% MFU (G = {formatFlops(ri.flops, true)}).
+            {formatNumber(ri.gemmEfficiency * 100)}% MFU (G = {formatFlops(ri.flops, true)}).
           </>
         ) : null
       }

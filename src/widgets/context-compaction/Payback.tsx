@@ -192,7 +192,7 @@ export function Payback() {
             call. Dollars: cached input × {formatNumber(r.prices.cacheReadMultiplier)}, new input ×{' '}
             {formatNumber(r.prices.cacheWriteMultiplier)} of {money(r.prices.inputPerMTok)}/MTok, output{' '}
             {money(r.prices.outputPerMTok)}/MTok. Time: {ri.modelName} on {ri.tp} × {ri.acceleratorName} at{' '}
-            {formatNumber(ri.mfu * 100)}% MFU. Lower chart: the prompt each policy sends.
+            {formatNumber(ri.gemmEfficiency * 100)}% MFU. Lower chart: the prompt each policy sends.
           </>
         ) : null
       }

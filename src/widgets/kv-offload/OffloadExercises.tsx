@@ -43,7 +43,7 @@ export function CrossingExercise() {
             Past a few hundred tokens recompute is compute-bound, and each token of a p-token prefix costs on
             average (2·N + A·p/2) / G: 2·N = {formatFlops(2 * r.model.bodyParams)} per token for the body, A ={' '}
             {formatFlops(r.model.attentionFlopsPerPair)} per (query, key) pair, G = {r.hardware.tp} × peak ×{' '}
-            {r.hardware.mfu} = {formatFlops(r.hardware.flops, true)}. Reload costs k / B ={' '}
+            {r.hardware.gemmEfficiency} = {formatFlops(r.hardware.flops, true)}. Reload costs k / B ={' '}
             {formatBytes(r.model.kvBytesPerToken)} / {formatBandwidth(r.link.bandwidth)} per token. Set the
             two per-token costs equal and solve for p (the latency and the LM head are negligible here).
           </p>
@@ -87,7 +87,8 @@ export function MinBandwidthExercise() {
       id="07-05-min-bandwidth-8b"
       question={
         <p>
-          Llama 3.1 8B runs on a single H100 SXM (prefill at {formatNumber(EXERCISE_MIN_BW.mfu * 100)}% of{' '}
+          Llama 3.1 8B runs on a single H100 SXM (prefill at{' '}
+          {formatNumber(EXERCISE_MIN_BW.gemmEfficiency * 100)}% of{' '}
           {gpu ? formatFlops(gpu.bf16Flops, true) : '—'}, KV in BF16). What is the smallest link bandwidth, in
           GB/s, at which reloading a {formatNumber(EXERCISE_MIN_BW.prefixTokens, 6)}-token prefix is as fast
           as recomputing it? Could one Gen4 NVMe drive serve it? Predict, then check with the second widget

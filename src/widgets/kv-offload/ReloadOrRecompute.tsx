@@ -231,7 +231,7 @@ export function ReloadOrRecompute() {
         r ? (
           <>
             Both axes logarithmic. {r.model.name} on {r.hardware.tp} × {r.hardware.acceleratorName} (G ={' '}
-            {formatFlops(r.hardware.flops, true)} at {formatNumber(r.hardware.mfu * 100)}% MFU, M ={' '}
+            {formatFlops(r.hardware.flops, true)} at {formatNumber(r.hardware.gemmEfficiency * 100)}% MFU, M ={' '}
             {formatBandwidth(r.hardware.memBandwidth)} of HBM at {formatNumber(r.hardware.mbu * 100)}% MBU);
             KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16; link {linkText}, λ ={' '}
             {formatDuration(r.link.latency)} per transfer

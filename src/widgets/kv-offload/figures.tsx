@@ -80,7 +80,7 @@ export function OffloadFig({ s, m }: { s: ProseSetup; m: SetupMetric }) {
   return (
     <Fig
       value={f ? SETUP_METRICS[m](f) : null}
-      title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, MFU ${setup.mfu}, link ${setup.linkId}`}
+      title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, MFU ${setup.gemmEfficiency}, link ${setup.linkId}`}
     />
   );
 }

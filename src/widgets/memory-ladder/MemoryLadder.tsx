@@ -142,11 +142,11 @@ export function MemoryLadder() {
           <>
             {r.modelName} on a {r.nodeName}: {v.kvDtype.toUpperCase()} KV, {v.weightDtype.toUpperCase()}{' '}
             weights, {formatNumber(r.memoryUtilization * 100)}% of HBM usable, recompute at{' '}
-            {formatNumber(r.mfu * 100)}% MFU. Reload time = Σ hop latencies + context bytes / the slowest
-            hop&apos;s bandwidth (blocks stream through the chain). Each GPU reads its share over its own PCIe
-            link, so host DRAM, drives and NICs all arrive through {r.gpus} host links. Bandwidths are
-            effective ones from src/sim/engine/catalog/links.ts (measured, vendor spec or derived, each with
-            its source); latencies are assumed orders of magnitude. {r.notes.join(' ')}
+            {formatNumber(r.gemmEfficiency * 100)}% MFU. Reload time = Σ hop latencies + context bytes / the
+            slowest hop&apos;s bandwidth (blocks stream through the chain). Each GPU reads its share over its
+            own PCIe link, so host DRAM, drives and NICs all arrive through {r.gpus} host links. Bandwidths
+            are effective ones from src/sim/engine/catalog/links.ts (measured, vendor spec or derived, each
+            with its source); latencies are assumed orders of magnitude. {r.notes.join(' ')}
           </>
         ) : null
       }

@@ -208,7 +208,7 @@ export function AffinityReplay() {
                   <>
                     t<sub>tok</sub>(c) = (2·P<sub>body</sub> + a·(c+1)) / (G·F·MFU) = (
                     {formatFlops(f.bodyFlopsPerToken)} + {formatFlops(f.attentionFlopsPerPair)} × (c+1)) / (
-                    {r.gpus} × {formatFlops(f.peakFlopsPerGpu, true)} × {f.mfu})
+                    {r.gpus} × {formatFlops(f.peakFlopsPerGpu, true)} × {f.gemmEfficiency})
                   </>
                 ) : null
               }

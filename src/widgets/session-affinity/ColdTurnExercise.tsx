@@ -38,7 +38,7 @@ export function ColdTurnExercise() {
             either way. One token at position c costs {formatFlops(f.bodyFlopsPerToken)} (2 FLOP per body
             parameter) plus {formatFlops(f.attentionFlopsPerPair)} for each earlier token it attends to. Take
             c at the middle of the 38,000, add, multiply by 38,000 and divide by 8 ×{' '}
-            {formatFlops(f.peakFlopsPerGpu, true)} × {f.mfu}.
+            {formatFlops(f.peakFlopsPerGpu, true)} × {f.gemmEfficiency}.
           </p>
         ) : null
       }

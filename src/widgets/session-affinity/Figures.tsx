@@ -54,7 +54,7 @@ export function PerTokenPrefill({
   if (!s) return missing('model or accelerator');
   const t = perTokenPrefillTime(s.m, s.hw, at);
   return (
-    <Fig title={`t_tok(${at}) for ${s.m.name} on ${gpus} × ${s.a.name}, MFU ${s.hw.mfu}`}>
+    <Fig title={`t_tok(${at}) for ${s.m.name} on ${gpus} × ${s.a.name}, MFU ${s.hw.gemmEfficiency}`}>
       {formatDuration(t)}
     </Fig>
   );

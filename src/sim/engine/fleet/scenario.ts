@@ -7,7 +7,14 @@ import type { AcceleratorSpec } from '../catalog/accelerators';
 import { CatalogError, resolveAccelerator, resolveLink, resolveModel } from '../catalog/index';
 import type { LinkSpec as CatalogLink } from '../catalog/links';
 import { DTYPES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
-import { kvReplication, type HardwareConfig } from '../cost';
+import {
+  DEFAULT_ATTENTION_EFFICIENCY,
+  DEFAULT_ITERATION_OVERHEAD_S,
+  DEFAULT_MBU,
+  defaultGemmEfficiency,
+  kvReplication,
+  type HardwareConfig,
+} from '../cost';
 import type { LinkSpec as KvLink } from '../kvcache/types';
 import {
   GRAMMAR_COMPILE_PRESETS,
@@ -113,8 +120,17 @@ export interface Scenario {
     accelerator: string | ({ base: string } & Partial<AcceleratorSpec>);
     /** GPUs per replica (tensor parallel). Default 1. */
     tp?: number;
+    /** Share of peak FLOP/s the matmuls achieve. Default 0.64 (BF16), 0.53 (FP8): src/sim/engine/cost.ts. */
+    gemmEfficiency?: number;
+    /** Share of peak BF16 FLOP/s attention achieves. Default 0.56. */
+    attentionEfficiency?: number;
+    /** Legacy alias: sets gemmEfficiency and attentionEfficiency both (when those are not given). */
     mfu?: number;
     mbu?: number;
+    /** Fixed seconds per iteration beyond the roofline and all-reduce. Default 0.0025. */
+    iterationOverheadS?: number;
+    /** GPUs per node: tp above it all-reduces over the NIC. Default from the node catalog (8). */
+    gpusPerNode?: number;
     weightDtype?: Dtype;
     kvDtype?: Dtype;
     computeDtype?: 'bf16' | 'fp8';
@@ -417,8 +433,12 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.known(hw, 'hardware', [
       'accelerator',
       'tp',
+      'gemmEfficiency',
+      'attentionEfficiency',
       'mfu',
       'mbu',
+      'iterationOverheadS',
+      'gpusPerNode',
       'weightDtype',
       'kvDtype',
       'computeDtype',
@@ -428,7 +448,11 @@ export function validateScenario(input: unknown): ValidationError[] {
     if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
     else validateCatalogRef(v, hw.accelerator, 'hardware.accelerator', 'accelerator');
     v.num(hw, 'tp', 'hardware', { min: 1, max: 64, integer: true });
+    v.num(hw, 'gemmEfficiency', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'attentionEfficiency', 'hardware', { gt: 0, max: 1 });
     v.num(hw, 'mfu', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'iterationOverheadS', 'hardware', { min: 0, max: 1 });
+    v.num(hw, 'gpusPerNode', 'hardware', { min: 1, max: 72, integer: true });
     v.num(hw, 'mbu', 'hardware', { gt: 0, max: 1 });
     v.oneOf(hw, 'weightDtype', 'hardware', DTYPES);
     v.oneOf(hw, 'kvDtype', 'hardware', DTYPES);
@@ -688,8 +712,12 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   const hw: HardwareConfig = {
     accelerator: acc,
     tp: s.hardware.tp ?? 1,
-    mfu: s.hardware.mfu ?? 0.5,
-    mbu: s.hardware.mbu ?? 0.8,
+    gemmEfficiency:
+      s.hardware.gemmEfficiency ?? s.hardware.mfu ?? defaultGemmEfficiency(s.hardware.computeDtype),
+    attentionEfficiency: s.hardware.attentionEfficiency ?? s.hardware.mfu ?? DEFAULT_ATTENTION_EFFICIENCY,
+    mbu: s.hardware.mbu ?? DEFAULT_MBU,
+    iterationOverheadS: s.hardware.iterationOverheadS ?? DEFAULT_ITERATION_OVERHEAD_S,
+    gpusPerNode: s.hardware.gpusPerNode,
     weightDtype: s.hardware.weightDtype ?? 'bf16',
     kvDtype: s.hardware.kvDtype ?? 'bf16',
     computeDtype: s.hardware.computeDtype ?? 'bf16',
