@@ -246,7 +246,7 @@ export const breakevenCommand: Command = {
       );
 
     const notes = [
-      `reload(p) = latency + p × kvBytesPerToken / bandwidth; recompute(p) = prefill of p tokens from scratch, max(FLOPs / (tp·peak·mfu), bytes / (tp·HBM·mbu)) (src/sim/engine/cost.ts)`,
+      `reload(p) = latency + p × kvBytesPerToken / bandwidth; recompute(p) = prefill of p tokens from scratch, max(GEMM FLOPs / (tp·peak·gemmEfficiency) + attention FLOPs / (tp·peak·attentionEfficiency), bytes / (tp·HBM·mbu)) + tensor-parallel all-reduce + iterationOverheadS (src/sim/engine/cost.ts; sim cost prints the terms)`,
       link.kind === 'pcie' && linkCount === tp && tp > 1
         ? `each of the ${tp} GPUs loads its shard over its own ${link.name} (linkCount = tp); host-side limits (shared PCIe switch uplinks, CPU memory bandwidth) can lower this: set --link-count 1 for a single shared link`
         : `bandwidth = ${linkCount} × ${round(link.effectiveBandwidth / 1e9)} GB/s`,
