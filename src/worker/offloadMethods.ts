@@ -4,6 +4,7 @@
  * one prefix length; and the lesson's inline figures. Plain structured-cloneable arguments (catalog ids); every
  * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
+import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
 import {
   breakEven,
   minLinkBandwidth,
@@ -26,7 +27,10 @@ import {
   attentionFlopsPerPair,
   bodyParams,
   defaultHardware,
+  allReducePerTokenTime,
+  effectiveAttentionFlops,
   effectiveFlops,
+  passComm,
   effectiveMemBandwidth,
   embeddingParams,
   prefillCost,
@@ -216,6 +220,8 @@ export interface PrefixFigures {
   recompute: number;
   computeTime: number;
   memoryTime: number;
+  allReduceTime: number;
+  overheadTime: number;
   flops: number;
   bytes: number;
   bound: 'compute' | 'memory';
@@ -241,9 +247,24 @@ export interface ReloadRecomputeResult {
     acceleratorName: string;
     tp: number;
     gemmEfficiency: number;
+    attentionEfficiency: number;
     mbu: number;
+    iterationOverheadS: number;
     /** tp · peak · gemmEfficiency, FLOP/s. */
     flops: number;
+    /** tp · peak BF16 · attentionEfficiency, FLOP/s. */
+    attentionFlops: number;
+    /** The all-reduce ring recompute pays: link, its bus bandwidth and per-call latency, calls per pass. */
+    allReduce: {
+      scope: AllReduceScope;
+      linkId: string;
+      busBandwidth: number;
+      latency: number;
+      calls: number;
+      /** Seconds per token of a pass (the bandwidth part), and the fixed part (calls × latency). */
+      perToken: number;
+      fixed: number;
+    };
     /** tp · HBM · mbu, bytes/s. */
     memBandwidth: number;
     weightBytes: number;
@@ -281,6 +302,8 @@ export function prefixFigures(
     recompute: cost.time,
     computeTime: cost.computeTime,
     memoryTime: cost.memoryTime,
+    allReduceTime: cost.allReduceTime,
+    overheadTime: cost.overheadTime,
     flops: cost.flops,
     bytes: cost.bytes,
     bound: cost.bound,
@@ -343,8 +366,12 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
       acceleratorName: hw.accelerator.name,
       tp: hw.tp,
       gemmEfficiency: hw.gemmEfficiency,
+      attentionEfficiency: hw.attentionEfficiency,
       mbu: hw.mbu,
+      iterationOverheadS: hw.iterationOverheadS,
       flops: effectiveFlops(hw),
+      attentionFlops: effectiveAttentionFlops(hw),
+      allReduce: allReduceSummary(model, hw),
       memBandwidth: effectiveMemBandwidth(hw),
       weightBytes: w,
       hbmBytes: hw.tp * hw.accelerator.memoryBytes,
@@ -474,8 +501,8 @@ export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResul
 
 /**
  * Mooncake FAST'25 Eq. 2 with the paper's Table 1 setting (LLaMA3-70B: l = 80, d = 8192, gqa = 8, s = 2 bytes;
- * G = 8 × 312 TFLOPS for 8 × A800), beside this course's model of the same replica at 100% MFU with unlimited HBM
- * bandwidth (the paper's condition has no memory-bound floor and no utilisation).
+ * G = 8 × 312 TFLOPS for 8 × A800), beside this course's model of the same replica at 100% efficiency with unlimited
+ * HBM bandwidth, no all-reduce and no overhead (the paper's condition has none of these).
  */
 export function mooncakeComparison(prefixTokens: number): {
   theirs: number;
@@ -485,7 +512,14 @@ export function mooncakeComparison(prefixTokens: number): {
 } {
   const model = wrap(() => resolveModel('llama-3.1-70b'));
   const a = wrap(() => resolveAccelerator('a100-80gb'));
-  const hw: HardwareConfig = { ...defaultHardware({ ...a, memBandwidth: 1e18 }, 8), gemmEfficiency: 1 };
+  // The paper's condition has one G and no all-reduce, overhead or memory floor: model the 8 GPUs as one device
+  // with their summed FLOP/s, both efficiencies 1, no iteration overhead, unlimited HBM bandwidth.
+  const hw: HardwareConfig = {
+    ...defaultHardware({ ...a, bf16Flops: 8 * a.bf16Flops, memBandwidth: 1e18 }, 1),
+    gemmEfficiency: 1,
+    attentionEfficiency: 1,
+    iterationOverheadS: 0,
+  };
   return {
     theirs: mooncakeMinBandwidth({ hidden: 8192, gqa: 8, bytesPerElem: 2, flops: 8 * 312e12, prefixTokens }),
     ours: minLinkBandwidth(model, hw, prefixTokens, 0),
@@ -530,8 +564,13 @@ export interface SetupFigures {
   reloadPerToken: number;
   recomputePerTokenStart: number;
   recomputePerTokenEnd: number;
-  /** k·G / (2·body): the bandwidth at which the link's per-token cost equals prefill's at the start. */
+  /** k / (2·body / G + all-reduce s/token): the bandwidth at which the link's per-token cost equals prefill's at the start. */
   criticalBandwidth: number;
+  attentionFlops: number;
+  allReduce: ReloadRecomputeResult['hardware']['allReduce'];
+  iterationOverheadS: number;
+  gemmEfficiency: number;
+  attentionEfficiency: number;
   alwaysWins: number | null;
   prefix: PrefixFigures;
 }
@@ -565,12 +604,32 @@ export function offloadFigures(req: OffloadFiguresRequest): {
       reloadPerToken: r.breakEven.reloadSecondsPerToken,
       recomputePerTokenStart: r.breakEven.recomputeSecondsPerTokenAtStart,
       recomputePerTokenEnd: r.breakEven.recomputeSecondsPerTokenAtEnd,
-      criticalBandwidth: (r.model.kvBytesPerToken * r.hardware.flops) / (2 * r.model.bodyParams),
+      criticalBandwidth:
+        r.model.kvBytesPerToken / ((2 * r.model.bodyParams) / r.hardware.flops + r.hardware.allReduce.perToken),
+      attentionFlops: r.hardware.attentionFlops,
+      allReduce: r.hardware.allReduce,
+      iterationOverheadS: r.hardware.iterationOverheadS,
+      gemmEfficiency: r.hardware.gemmEfficiency,
+      attentionEfficiency: r.hardware.attentionEfficiency,
       alwaysWins: r.alwaysWins.bandwidth,
       prefix: r.prefix,
     };
   }
   return { setups, mooncake: mooncakeComparison(req.mooncakePrefix) };
+}
+
+/** What the widgets print beside the all-reduce term: ring, bandwidth, latency, and its per-token and fixed parts. */
+function allReduceSummary(model: ModelSpec, hw: HardwareConfig): ReloadRecomputeResult['hardware']['allReduce'] {
+  const one = passComm(model, hw, 1);
+  return {
+    scope: one.path.scope,
+    linkId: one.path.linkId,
+    busBandwidth: hw.tp > 1 ? ringBusBandwidth(one.path, hw.tp) : 0,
+    latency: one.path.latency,
+    calls: one.calls,
+    perToken: allReducePerTokenTime(model, hw),
+    fixed: one.calls * one.path.latency,
+  };
 }
 
 export const offloadMethods = { reloadVsRecompute, minBandwidthByModel, offloadFigures };
