@@ -39,7 +39,6 @@ const OVERHEAD = 2.5e-3;
 const AR = (tokens: number) => 160 * ((1.75 * tokens * 16_384) / (380e9 * (1 - 0.86 / 64)) + 37.7e-6);
 const M = 8 * 3.35e12 * 0.8; // 2.144e13 B/s
 const W = (70.6e9 - EMBED) * 2; // weights streamed per pass, B
-const DECODE_FLOPS = (N: number, ctx: number) => 2 * (70.6e9 - EMBED) * N + A * N * ctx;
 /** Compute seconds of N decodes at context ctx: matmuls at G, attention at G_a. */
 const DECODE_S = (N: number, ctx: number) => (2 * (70.6e9 - EMBED) * N) / G + (A * N * ctx) / GA;
 
