@@ -490,6 +490,12 @@ export function perTokenPrefillTime(model: ModelSpec, hw: HardwareConfig, contex
   return Math.max(compute, memory) + allReducePerTokenTime(model, hw);
 }
 
+/** What every pass pays whatever its size: the all-reduce latencies (2 · layers calls) and the overhead, s. */
+export function iterationFixedTime(model: ModelSpec, hw: HardwareConfig): number {
+  const one = passComm(model, hw, 1);
+  return one.calls * one.path.latency + hw.iterationOverheadS;
+}
+
 /** Bandwidth part of the all-reduce time per token of a pass, s/token (0 at tp = 1). */
 export function allReducePerTokenTime(model: ModelSpec, hw: HardwareConfig): number {
   const one = passComm(model, hw, 1);
