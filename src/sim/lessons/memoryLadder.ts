@@ -76,7 +76,7 @@ export interface LadderInput {
   weightDtype: Dtype;
   /** Share of HBM the engine may use (vLLM's gpu_memory_utilization). */
   memoryUtilization: number;
-  /** Prefill MFU for the recompute time. */
+  /** GEMM efficiency of the recompute (attention, all-reduce and overhead at the cost model's defaults). */
   gemmEfficiency: number;
   contextTokens: number;
   /** Concurrent agent sessions on this node, each with one context of `contextTokens`. */
