@@ -22,7 +22,10 @@ import {
   attentionFlopsPerPair,
   bodyParams,
   defaultHardware,
+  allReducePerTokenTime,
+  effectiveAttentionFlops,
   effectiveFlops,
+  iterationFixedTime,
   prefillCost,
   type HardwareConfig,
 } from '../sim/engine/cost';
@@ -68,8 +71,15 @@ export interface ReplicaInfo {
   acceleratorName: string;
   tp: number;
   gemmEfficiency: number;
-  /** Achieved FLOP/s G. */
+  attentionEfficiency: number;
+  /** Achieved FLOP/s G of the matmuls. */
   flops: number;
+  /** Achieved FLOP/s of attention. */
+  attentionFlops: number;
+  /** Tensor-parallel all-reduce seconds per prefilled token (0 on one GPU). */
+  allReducePerTokenS: number;
+  /** All-reduce latencies and overhead every prefill pays, s. */
+  iterationFixedS: number;
   /** 2N: body FLOPs per token. */
   bodyFlopsPerToken: number;
   /** A: attention FLOPs per (query, key) pair. */
@@ -85,7 +95,11 @@ function replicaInfo(r: ReplicaChoice): ReplicaInfo {
     acceleratorName: hw.accelerator.name,
     tp: hw.tp,
     gemmEfficiency: hw.gemmEfficiency,
+    attentionEfficiency: hw.attentionEfficiency,
     flops: effectiveFlops(hw),
+    attentionFlops: effectiveAttentionFlops(hw),
+    allReducePerTokenS: allReducePerTokenTime(model, hw),
+    iterationFixedS: iterationFixedTime(model, hw),
     bodyFlopsPerToken: 2 * bodyParams(model),
     attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
     kvBytesPerToken: kvBytesPerToken(model, hw.kvDtype),
