@@ -423,8 +423,8 @@ export function breakEven(
     'reload-always-wins': `Reload is faster for every prefix up to ${fmtTok(maxTokens)} tokens.`,
     'recompute-always-wins': `Recompute is faster for every prefix up to ${fmtTok(maxTokens)} tokens: the link's latency and per-token cost never beat prefill here.`,
     'reload-wins-above': `Recompute is faster below ${x[0]} tokens (the link's fixed latency dominates); reload wins above.`,
-    'reload-wins-below': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length); recompute wins above, up to ${fmtTok(maxTokens)}${beyond.length ? ` (reload wins again beyond ${fmtTok(beyond[0])} tokens, past the context)` : ''}.`,
-    'recompute-wins-between': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length), recompute wins between ${x[0]} and ${x[1]} (${middleReason}), and reload wins again above ${x[1]} (recompute's per-token cost grows with the prefix).`,
+    'reload-wins-below': `Reload wins below ${x[0]} tokens (recompute pays its floor whatever the length); recompute wins above, up to ${fmtTok(maxTokens)}${beyond.length ? ` (reload wins again beyond ${fmtTok(beyond[0])} tokens, past the context)` : ''}.`,
+    'recompute-wins-between': `Reload wins below ${x[0]} tokens (recompute pays its floor whatever the length), recompute wins between ${x[0]} and ${x[1]} (${middleReason}), and reload wins again above ${x[1]} (recompute's per-token cost grows with the prefix).`,
     'reload-wins-between': `Reload wins only between ${x[0]} and ${x[1]} tokens.`,
     mixed: `Reload and recompute alternate at ${x.join(', ')} tokens.`,
   };

@@ -191,7 +191,7 @@ export function ReloadOrRecompute() {
                   {formatDuration(p.recompute)}
                 </span>
               }
-              formula={`t_recompute = max(FLOPs / G, bytes / M) = max(${formatFlops(p.flops)} / ${formatFlops(r.hardware.flops, true)}, ${formatBytesDecimal(p.bytes)} / ${formatBandwidth(r.hardware.memBandwidth)}): ${p.bound}-bound`}
+              formula={`t_recompute = max(GEMM / G + attention / G_a, bytes / M) + t_AR + t_o = max(${formatDuration(p.computeTime)} for ${formatFlops(p.flops)}, ${formatBytesDecimal(p.bytes)} / ${formatBandwidth(r.hardware.memBandwidth)}) + ${formatDuration(p.allReduceTime)} + ${formatDuration(p.overheadTime)}: ${p.bound}-bound`}
             />
             <Readout
               emphasis

@@ -165,8 +165,9 @@ export function ChunkedPrefillTimeline() {
               formula={
                 <>
                   Σ of {formatNumber(run.prefillIterations)} iteration{run.prefillIterations === 1 ? '' : 's'}{' '}
-                  = {formatDuration(run.breakdown.ownS)} of the prompt’s own FLOPs +{' '}
-                  {formatDuration(run.breakdown.rideS)} of the decodes’ riding along +{' '}
+                  = {formatDuration(run.breakdown.ownS)} of the prompt’s own work (FLOPs and all-reduce bytes)
+                  + {formatDuration(run.breakdown.rideS)} of the decodes’ riding along +{' '}
+                  {formatDuration(run.breakdown.fixedS)} of per-iteration all-reduce latency and overhead +{' '}
                   {formatDuration(run.breakdown.memoryS)} where memory-bound
                 </>
               }
@@ -194,8 +195,9 @@ export function ChunkedPrefillTimeline() {
                     <>
                       the chunk of {formatCount(longest.prefillTokens)} after{' '}
                       {formatTokens(longest.prefillCached)}: max(
-                      {formatDuration(longest.computeS)} compute, {formatDuration(longest.memoryS)} memory);
-                      the first chunk took{' '}
+                      {formatDuration(longest.computeS)} compute, {formatDuration(longest.memoryS)} memory) +{' '}
+                      {formatDuration(longest.allReduceS)} all-reduce + {formatDuration(longest.overheadS)}{' '}
+                      overhead; the first chunk took{' '}
                       {formatDuration(run.iterations.find((x) => x.kind === 'chunk')?.durationS)}
                     </>
                   )

@@ -180,11 +180,15 @@ export function HitRateVsKernel() {
             aspect={0.45}
           />
           <BarChart
-            title="Where the turn's prefill time goes: matmuls and attention, for the three cases"
+            title="Where the turn's prefill time goes: matmuls, attention, all-reduce and overhead, for the three cases"
             categories={cases.map((c) => c.name)}
             series={[
               { name: 'matmuls (2 FLOP per parameter per token)', values: cases.map((c) => c.s.linearS) },
               { name: 'attention', values: cases.map((c) => c.s.attentionS) },
+              {
+                name: 'all-reduce and overhead (no kernel changes them)',
+                values: cases.map((c) => c.s.allReduceS + c.s.overheadS),
+              },
             ]}
             value={{ label: 'Time', format: (s) => formatDuration(s, 2) }}
             category={{ label: 'Case' }}
