@@ -135,10 +135,10 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     await expect(ex).toHaveAttribute('data-result', 'wrong');
     await ex.getByRole('button', { name: 'Hint' }).click();
     await expect(ex).toContainText('middle of the 38,000');
-    await input.fill('1.8');
+    await input.fill('1.9');
     await check.click();
     await expect(ex).toHaveAttribute('data-result', 'correct');
-    await expect(ex).toContainText('1.79 s');
+    await expect(ex).toContainText('1.92 s');
     // Saved with progress: still correct after a reload.
     await page.reload();
     await expect(page.locator('[data-exercise="07-02-cold-turn-extra-ttft"]')).toHaveAttribute(

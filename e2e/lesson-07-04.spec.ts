@@ -144,6 +144,6 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
     await ex2.getByLabel(/Your answer/).fill('82');
     await ex2.getByRole('button', { name: 'Check' }).click();
     await expect(ex2).toHaveAttribute('data-result', 'correct');
-    await expect(ex2).toContainText('6.78 s');
+    await expect(ex2).toContainText('6.9 s');
   });
 });

@@ -41,12 +41,13 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     const gap = widget.locator('[data-readout="max-gap"]');
     const ttft = widget.locator('[data-readout="ttft"]');
 
-    // Defaults: 512-token chunks beside 32 decodes. No decode waits 100 ms; TTFT near the 6.8 s of the prompt alone.
+    // Defaults: 512-token chunks beside 32 decodes. No decode waits 100 ms; TTFT ~2 s above the 6.9 s of the
+    // prompt alone (196 iterations, each paying the all-reduce latencies and the overhead).
     const gap512 = await figureValue(gap);
     const ttft512 = await figureValue(ttft);
     expect(gap512).toBeLessThan(0.1);
-    expect(ttft512).toBeGreaterThan(6.5);
-    expect(ttft512).toBeLessThan(7.5);
+    expect(ttft512).toBeGreaterThan(8.5);
+    expect(ttft512).toBeLessThan(9.2);
 
     // A larger chunk: longer gaps, shorter TTFT.
     await setNumber(widget, /^Prefill chunk per iteration/, 4096);
@@ -162,7 +163,7 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     await gapInput.fill('200');
     await gapCheck.click();
     await expect(gapEx).toHaveAttribute('data-result', 'correct');
-    await expect(gapEx).toContainText('202 ms');
+    await expect(gapEx).toContainText('206 ms');
 
     const kEx = page.locator('[data-exercise="07-10-kernel-to-match"]');
     const kInput = kEx.getByLabel(/Your answer/);
@@ -171,10 +172,10 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     await kInput.fill('2');
     await kCheck.click();
     await expect(kEx).toHaveAttribute('data-result', 'wrong');
-    await kInput.fill('4.2');
+    await kInput.fill('6.1');
     await kCheck.click();
     await expect(kEx).toHaveAttribute('data-result', 'correct');
-    await expect(kEx).toContainText('4.2×');
+    await expect(kEx).toContainText('6.11×');
     // Saved with progress: still correct after a reload.
     await page.reload();
     await expect(page.locator('[data-exercise="07-10-largest-gap"]')).toHaveAttribute(

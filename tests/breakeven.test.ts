@@ -59,46 +59,52 @@ describe('Lambert W', () => {
 describe('hand-computed break-even, Llama-3.1-70B on 8 × H100, 1 GB/s link, 10 µs latency', () => {
   /*
    * Weights streamed W = (70.6e9 − 128,256 × 8,192) × 2 B = 139,098,653,696 B; M = 8 × 3.35e12 × 0.8 = 21.44e12 B/s
-   * → recompute floor W/M = 6.4878 ms. Reload slope s = 327,680 B / 1e9 B/s = 327.68 µs/token, larger than the
-   * compute slope (~34.6 µs/token), so recompute wins once p passes the memory-branch root
-   *   p₁ = (W/M − λ) / (s − 327,680/M) = (0.0064878103 − 0.00001) / (3.2768e-4 − 1.528e-8) = 19.77 tokens,
-   * and reload wins again only where the quadratic attention term catches up (compute branch):
-   *   −A/(2G)·p² + (s − (2·body + A/2)/G)·p + (λ − 2VD/G) = 0 → p₂ ≈ 884,478 tokens, beyond the 131,072 context.
+   * → W/M = 6.4878 ms. Recompute also pays, outside the roofline max, F = 160 all-reduce latencies (37.7 µs each)
+   * + 2.5 ms overhead = 8.532 ms, and the all-reduce bandwidth cβ = 160 × 1.75 × 16,384 B / 374.89 GB/s
+   * = 12.24 µs per token. Reload slope s = 327,680 B / 1e9 B/s = 327.68 µs/token, larger than the compute slope
+   * (~39 µs/token), so recompute wins once p passes the memory-branch root
+   *   p₁ = (W/M + F − λ) / (s − 327,680/M − cβ) = (0.0064878 + 0.008532 − 0.00001) / 3.1543e-4 = 47.59 tokens,
+   * and reload wins again only where the quadratic attention term catches up (compute branch, G for GEMMs,
+   * Ga for attention):
+   *   −A/(2Ga)·p² + (s − cβ − 2·body/G − A/(2Ga))·p + (λ − F − 2VD/G) = 0 → p₂ ≈ 974,829 tokens, beyond the 131,072 context.
    */
   const path: ReloadPath = { bandwidth: 1e9, latency: 10e-6 };
   const W = 139_098_653_696;
   const M = 21.44e12;
-  const G = 3.956e15;
+  const G = 8 * 989e12 * 0.64;
+  const GA = 8 * 989e12 * 0.56;
   const A = 2_621_440;
   const BODY = 68_498_653_696;
   const VD = 1_050_673_152;
+  const F = 160 * (16.7e-6 + 14 * 1.5e-6) + 2.5e-3;
+  const cBeta = (160 * 1.75 * 16_384) / (380e9 * (1 - 0.86 / 64));
   const s = 327_680 / 1e9;
-  const p1 = (W / M - 10e-6) / (s - 327_680 / M);
-  const a = -A / (2 * G);
-  const b = s - (2 * BODY + A / 2) / G;
-  const c = 10e-6 - (2 * VD) / G;
+  const p1 = (W / M + F - 10e-6) / (s - 327_680 / M - cBeta);
+  const a = -A / (2 * GA);
+  const b = s - cBeta - (2 * BODY) / G - A / (2 * GA);
+  const c = 10e-6 - F - (2 * VD) / G;
   const p2 = (-b - Math.sqrt(b * b - 4 * a * c)) / (2 * a);
 
-  it('finds p₁ ≈ 19.77 inside the context and p₂ ≈ 884k beyond it', () => {
-    expect(p1).toBeCloseTo(19.7696, 3);
+  it('finds p₁ ≈ 47.6 inside the context and p₂ ≈ 975k beyond it', () => {
+    expect(p1).toBeCloseTo(47.586, 2);
     const r = breakEven(llama70, hw8, path);
     expect(r.crossings).toHaveLength(1);
     expect(r.crossings[0]).toBeCloseTo(p1, 9);
     expect(r.crossingsBeyondDomain).toHaveLength(1);
     expect(r.crossingsBeyondDomain[0] / p2).toBeCloseTo(1, 9);
-    expect(p2).toBeGreaterThan(884_000);
-    expect(p2).toBeLessThan(885_000);
+    expect(p2).toBeGreaterThan(970_000);
+    expect(p2).toBeLessThan(980_000);
     expect(r.regime).toBe('reload-wins-below');
-    expect(r.explanation).toMatch(/Reload wins below 20 tokens/);
+    expect(r.explanation).toMatch(/Reload wins below 48 tokens/);
   });
 
-  it('widening the range to 1M tokens shows both crossings: recompute wins between', () => {
-    const r = breakEven(llama70, hw8, path, { maxTokens: 1_000_000 });
+  it('widening the range to 1.1M tokens shows both crossings: recompute wins between', () => {
+    const r = breakEven(llama70, hw8, path, { maxTokens: 1_100_000 });
     expect(r.crossings).toHaveLength(2);
     expect(r.regime).toBe('recompute-wins-between');
     expect(reloadTime(llama70, hw8, path, 10)).toBeLessThan(recomputeTime(llama70, hw8, 10));
     expect(reloadTime(llama70, hw8, path, 10_000)).toBeGreaterThan(recomputeTime(llama70, hw8, 10_000));
-    expect(reloadTime(llama70, hw8, path, 950_000)).toBeLessThan(recomputeTime(llama70, hw8, 950_000));
+    expect(reloadTime(llama70, hw8, path, 1_050_000)).toBeLessThan(recomputeTime(llama70, hw8, 1_050_000));
   });
 });
 
@@ -137,7 +143,8 @@ describe('regimes', () => {
 
   it('MoE (Qwen3-235B-A22B): the prefill floor rises as more experts are touched, two crossings', () => {
     const qwen = resolveModel('qwen3-235b-a22b');
-    const path = { bandwidth: 10e9, latency: 1e-3 };
+    // 5 GB/s: at 10 GB/s the all-reduce and overhead recompute now pays push both crossings onto the compute branch
+    const path = { bandwidth: 5e9, latency: 1e-3 };
     const r = breakEven(qwen, hw8, path);
     expect(r.regime).toBe('recompute-wins-between');
     const [x1, x2] = r.crossings;
@@ -150,18 +157,25 @@ describe('regimes', () => {
 });
 
 describe('minLinkBandwidth', () => {
-  it('70B, 8k prefix on 8 × H100, 10 µs: B* = 8192 × 327,680 B / (0.30593 s − 10 µs) ≈ 8.77 GB/s', () => {
+  it('70B, 8k prefix on 8 × H100, 10 µs: B* = 8192 × 327,680 B / (0.35027 s − 10 µs) ≈ 7.66 GB/s', () => {
     const t = recomputeTime(llama70, hw8, 8192);
     const b = minLinkBandwidth(llama70, hw8, 8192, 10e-6);
     expect(b).toBeCloseTo((8192 * 327_680) / (t - 10e-6), 3);
-    expect(b / 1e9).toBeCloseTo(8.775, 2);
+    expect(b / 1e9).toBeCloseTo(7.664, 2);
     expect(minLinkBandwidth(llama70, hw8, 8192, 10)).toBe(Infinity);
   });
 });
 
 describe('Mooncake FAST’25 Eq. 2', () => {
   const a800 = resolveAccelerator('a100-80gb'); // A800 = A100 with reduced NVLink; same 312 TFLOPS
-  const hwM: HardwareConfig = { ...defaultHardware({ ...a800, memBandwidth: 1e18 }, 8), mfu: 1 }; // compute-bound, G = 8 × 312 TF
+  // Mooncake's condition has one G and no all-reduce or overhead: one device with the cluster's 8 × 312 TF,
+  // both efficiencies 1, no overhead, unlimited HBM (compute-bound).
+  const hwM: HardwareConfig = {
+    ...defaultHardware({ ...a800, bf16Flops: 8 * 312e12, memBandwidth: 1e18 }, 1),
+    gemmEfficiency: 1,
+    attentionEfficiency: 1,
+    iterationOverheadS: 0,
+  };
 
   it('our compute branch reduces to Mooncake’s condition when attention is counted non-causally and 2·body = l·b·d²', () => {
     // l = 80, d = 8192, a = 4, b = 22. Heads × (d_qk + d_v) = 128 × 256 = 4d makes our A/2 = l·a·d;

@@ -79,13 +79,15 @@ describe('sim breakeven', () => {
     expect(out.breakEvenTokens).toEqual([]);
     expect(out.link).toMatchObject({ linkCount: 8, bandwidthGBps: 400, latencyUs: 10 });
     expect(out.kvBytesPerToken).toBe(327_680);
-    expect(out.prefix.recomputeSeconds).toBeCloseTo(0.3059, 4);
+    // recompute = GEMM 0.2220 s + attention 0.0199 s + all-reduce 0.1056 s + 2.5 ms (tests/cost.test.ts)
+    expect(out.prefix.recomputeSeconds).toBeCloseTo(0.3503, 4);
     expect(out.prefix.faster).toBe('reload');
-    expect(out.prefix.minLinkGBps).toBeCloseTo(8.775, 3);
-    expect(out.perToken.recomputeFloorSeconds).toBeCloseTo(0.006488, 6);
+    expect(out.prefix.minLinkGBps).toBeCloseTo(7.664, 3);
+    // one token: weights 6.488 ms + 160 all-reduce latencies 6.04 ms + 2.5 ms
+    expect(out.perToken.recomputeFloorSeconds).toBeCloseTo(0.01503, 5);
   });
 
-  it('a 1 GB/s link gives a crossing at ~20 tokens; --link-gbit converts bits', () => {
+  it('a 1 GB/s link gives a crossing at ~48 tokens; --link-gbit converts bits', () => {
     const r = sim(
       'breakeven',
       '--model',
@@ -100,8 +102,8 @@ describe('sim breakeven', () => {
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out.link.bandwidthGBps).toBe(1);
-    expect(out.breakEvenTokens).toEqual([20]);
-    expect(out.breakEvenTokensBeyondRange).toEqual([884_478]);
+    expect(out.breakEvenTokens).toEqual([48]); // tests/breakeven.test.ts derives p₁ = 47.59 by hand
+    expect(out.breakEvenTokensBeyondRange).toEqual([974_829]);
     expect(out.regime).toBe('reload-wins-below');
   });
 
@@ -154,7 +156,10 @@ describe('sim breakeven', () => {
     expect(out.model.totalParams).toBe(35.3e9);
     expect(out.model.activeParams).toBe(35.3e9); // dense stays dense
     expect(out.model.overridden).toEqual(expect.arrayContaining(['--kv-heads', '--params']));
-    expect(out.prefix.recomputeSeconds).toBeLessThan(base.prefix.recomputeSeconds / 3);
+    // Twice the FLOP/s on half the parameters in FP8 cuts the compute ~4×; the all-reduce (same hidden size,
+    // ~56 ms for 4,096 tokens at TP8) does not shrink, so the whole falls about 2×.
+    expect(out.prefix.recomputeSeconds).toBeLessThan(base.prefix.recomputeSeconds / 1.9);
+    expect(out.prefix.recomputeSeconds).toBeGreaterThan(base.prefix.recomputeSeconds / 4);
   });
 
   it('warns when the weights do not fit', () => {
@@ -251,5 +256,149 @@ describe('npm run sim (the bundled command line)', () => {
     });
     expect(direct.status).toBe(2);
     expect(direct.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('sim cost', () => {
+  it('prefill: Llama-3.1-70B, 4,096 tokens on 8 × H100 prints prefillS and the terms it is the sum of', () => {
+    const r = sim('cost', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--tp', '8', '--prefill', '4096');
+    expect(r.code).toBe(0);
+    const out = r.json();
+    const t = out.terms;
+    expect(t.bound).toBe('compute');
+    expect(out.prefillS).toBeCloseTo(
+      Math.max(t.gemmS + t.attentionS, t.memoryS) + t.allReduceS + t.overheadS,
+      12,
+    );
+    // GEMM: (2 · 68,498,653,696 · 4,096 + 2 · 1,050,673,152) FLOP over 8 × 989 TF × 0.64
+    expect(t.gemmFlops).toBe(2 * 68_498_653_696 * 4096 + 2 * 1_050_673_152);
+    expect(t.gemmS).toBeCloseTo(t.gemmFlops / (8 * 989e12 * 0.64), 12);
+    // all-reduce: 160 calls of 4,096 × 8,192 × 2 B over NVLink 4 inside the node
+    expect(t.allReduceBytes).toBe(160 * 4096 * 16_384);
+    expect(out.allReduce).toMatchObject({ scope: 'intra-node', link: 'nvlink4' });
+    expect(t.allReduceS).toBeCloseTo(
+      160 * ((1.75 * 4096 * 16_384) / out.allReduce.busBandwidthBytesPerS + out.allReduce.latencyS),
+      12,
+    );
+    expect(t.overheadS).toBe(0.0025);
+  });
+
+  it('decode step, with --cached on prefill, and every efficiency overridable', () => {
+    const d = sim(
+      'cost',
+      '--model',
+      'llama-3.1-8b',
+      '--gpu',
+      'h100-sxm',
+      '--decode-batch',
+      '16',
+      '--context',
+      '8000',
+    ).json();
+    expect(d.terms.bound).toBe('memory');
+    expect(d.terms.allReduceS).toBe(0); // tp 1
+    expect(d.decodeStepS).toBeCloseTo(d.terms.memoryS + 0.0025, 12);
+    const warm = sim(
+      'cost',
+      '--model',
+      'llama-3.1-8b',
+      '--gpu',
+      'h100-sxm',
+      '--prefill',
+      '1000',
+      '--cached',
+      '9000',
+    ).json();
+    const cold = sim('cost', '--model', 'llama-3.1-8b', '--gpu', 'h100-sxm', '--prefill', '10000').json();
+    expect(warm.prefillS).toBeLessThan(cold.prefillS / 5);
+    const slow = sim(
+      'cost',
+      '--model',
+      'llama-3.1-8b',
+      '--gpu',
+      'h100-sxm',
+      '--prefill',
+      '10000',
+      '--gemm-eff',
+      '0.32',
+      '--attn-eff',
+      '0.28',
+      '--overhead-ms',
+      '0',
+    ).json();
+    expect(slow.terms.gemmS / cold.terms.gemmS).toBeCloseTo(2, 9);
+    expect(slow.terms.attentionS / cold.terms.attentionS).toBeCloseTo(2, 9);
+    expect(slow.terms.overheadS).toBe(0);
+    const fp8 = sim(
+      'cost',
+      '--model',
+      'llama-3.1-8b',
+      '--gpu',
+      'h100-sxm',
+      '--prefill',
+      '10000',
+      '--compute-dtype',
+      'fp8',
+    ).json();
+    expect(fp8.gemmEfficiency).toBe(0.53); // the FP8 fit is the default under FP8 compute
+  });
+
+  it('TP past one node all-reduces over the NIC', () => {
+    const out = sim(
+      'cost',
+      '--model',
+      'llama-3.1-70b',
+      '--gpu',
+      'h100-sxm',
+      '--tp',
+      '16',
+      '--prefill',
+      '4096',
+    ).json();
+    expect(out.allReduce).toMatchObject({ scope: 'inter-node', link: 'rdma-400g-cx7' });
+    const in8 = sim(
+      'cost',
+      '--model',
+      'llama-3.1-70b',
+      '--gpu',
+      'h100-sxm',
+      '--tp',
+      '8',
+      '--prefill',
+      '4096',
+    ).json();
+    expect(out.prefillS).toBeGreaterThan(in8.prefillS);
+  });
+
+  it.each([
+    [['--gpu', 'h100-sxm', '--prefill', '10'], /--model is required/],
+    [['--model', 'llama-3.1-8b', '--gpu', 'h100-sxm'], /give either --prefill N/],
+    [
+      ['--model', 'llama-3.1-8b', '--gpu', 'h100-sxm', '--prefill', '10', '--decode-batch', '2'],
+      /give either/,
+    ],
+    [
+      ['--model', 'llama-3.1-8b', '--gpu', 'h100-sxm', '--decode-batch', '2'],
+      /--decode-batch needs --context/,
+    ],
+    [['--model', 'llama-3.1-8b', '--gpu', 'h100-sxm', '--prefill', '0'], /--prefill must be at least 1/],
+    [
+      ['--model', 'llama-3.1-8b', '--gpu', 'h100-sxm', '--prefill', '100000', '--cached', '100000'],
+      /past llama-3.1-8b's context/,
+    ],
+    [
+      ['--model', 'llama-3.1-8b', '--gpu', 'h100-sxm', '--prefill', '10', '--gemm-eff', '1.2'],
+      /--gemm-eff must be in \(0, 1\]/,
+    ],
+    [
+      ['--model', 'llama-3.1-8b', '--gpu', 'a100-80gb', '--prefill', '10', '--compute-dtype', 'fp8'],
+      /no FP8 tensor path/,
+    ],
+    [
+      ['--model', 'llama-3.1-8b', '--gpu', 'h100-sxm', '--prefill', '10', '--mfuu', '0.5'],
+      /unknown flag --mfuu/,
+    ],
+  ])('bad input %j → exit 2 with a one-line message', (args, message) => {
+    expectUsageError(sim('cost', ...(args as string[])), message as RegExp);
   });
 });

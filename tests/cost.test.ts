@@ -21,23 +21,33 @@ import {
 
 const llama70 = resolveModel('llama-3.1-70b');
 const h100 = resolveAccelerator('h100-sxm');
-const hw8: HardwareConfig = defaultHardware(h100, 8); // mfu 0.5, mbu 0.8, bf16 weights and KV
+const hw8: HardwareConfig = defaultHardware(h100, 8); // GEMM 0.64, attention 0.56, mbu 0.8, 2.5 ms, bf16
 
 /*
  * Hand computation, Llama-3.1-70B (80 layers, hidden 8192, 64 heads, 8 KV heads, head_dim 128, vocab 128,256,
- * 70.6e9 params, untied embeddings) on 8 × H100 SXM (989 TFLOP/s BF16 dense, 3.35 TB/s), mfu 0.5, mbu 0.8:
+ * 70.6e9 params, untied embeddings) on 8 × H100 SXM (989 TFLOP/s BF16 dense, 3.35 TB/s, NVLink 4 at 380 GB/s
+ * effective), GEMM efficiency 0.64, attention efficiency 0.56, mbu 0.8, 2.5 ms per iteration:
  *   V·D      = 128,256 × 8,192                    = 1,050,673,152
  *   body     = 70.6e9 − 2 × 1,050,673,152         = 68,498,653,696
  *   A        = 2 × 80 × 64 × (128 + 128)          = 2,621,440 FLOP per (query, key) pair
- *   G        = 8 × 989e12 × 0.5                   = 3.956e15 FLOP/s
+ *   G        = 8 × 989e12 × 0.64                  = 5.06368e15 FLOP/s (GEMMs)
+ *   Ga       = 8 × 989e12 × 0.56                  = 4.43072e15 FLOP/s (attention)
  *   M        = 8 × 3.35e12 × 0.8                  = 21.44e12 B/s
  *   KV/token = 2 × 80 × 8 × 128 × 2               = 327,680 B
+ *   all-reduce: 160 calls × (2·7/8 × n × 8,192 × 2 B / Bbus + λ), Bbus = 380e9 × (1 − 0.86/64) = 374.89375e9 B/s,
+ *               λ = 16.7 µs + 14 × 1.5 µs = 37.7 µs
  */
 const VD = 1_050_673_152;
 const BODY = 68_498_653_696;
 const A = 2_621_440;
-const G = 3.956e15;
+const G = 5.06368e15;
+const GA = 4.43072e15;
 const M = 21.44e12;
+const BBUS = 374.89375e9;
+const AR_LATENCY = 37.7e-6;
+const OVERHEAD = 2.5e-3;
+/** All-reduce seconds of a pass of n tokens at TP8. */
+const allReduce = (n: number) => 160 * ((1.75 * n * 16_384) / BBUS + AR_LATENCY);
 const KV = 327_680;
 
 describe('hand-computed figures, Llama-3.1-70B on 8 × H100', () => {
@@ -51,23 +61,32 @@ describe('hand-computed figures, Llama-3.1-70B on 8 × H100', () => {
     // linear 2 × 68,498,653,696 × 10,000 = 1,369,973,073,920,000
     // head   2 × 1,050,673,152           =         2,101,346,304
     // attn   2,621,440 × 10,000 × 10,001 / 2 = 131,085,107,200,000
-    // total                               = 1,501,060,282,466,304 FLOP → / 3.956e15 = 0.37944 s
+    // total                               = 1,501,060,282,466,304 FLOP
+    // time = 1,369,975,175,266,304 / G (0.27055 s) + 131,085,107,200,000 / Ga (0.02959 s)
+    //      + all-reduce 160 × (1.75 × 10,000 × 16,384 B / Bbus + 37.7 µs) (0.12840 s) + 2.5 ms = 0.43104 s
     expect(prefillFlops(llama70, 10_000, 0)).toBe(1_501_060_282_466_304);
     const c = prefillCost(llama70, hw8, 10_000, 0);
     expect(c.bound).toBe('compute');
-    expect(c.time).toBeCloseTo(1_501_060_282_466_304 / G, 12);
-    expect(c.time).toBeCloseTo(0.37944, 4);
+    expect(c.gemmTime).toBeCloseTo(1_369_975_175_266_304 / G, 12);
+    expect(c.attentionTime).toBeCloseTo(131_085_107_200_000 / GA, 12);
+    expect(c.allReduceTime).toBeCloseTo(allReduce(10_000), 12);
+    expect(c.allReduceBytes).toBe(160 * 10_000 * 16_384);
+    expect(c.overheadTime).toBe(OVERHEAD);
+    expect(c.time).toBeCloseTo(0.43104, 4);
     // memory side: weights (70.6e9 − V·D) × 2 B + KV 10,000 × 327,680 B = 142,375,453,696 B → 6.64 ms
     expect(c.bytes).toBe((70.6e9 - VD) * 2 + 10_000 * KV);
     expect(c.memoryTime).toBeCloseTo(0.0066406, 6);
   });
 
   it('prefill of 8k tokens takes ~0.3 s (the brief’s sanity check)', () => {
-    // 2·BODY·8192 + 2·VD + A·8192·8193/2 = 1.12226e15 + 2.1e9 + 8.7972e13 = 1.21026e15 → 0.3059 s
+    // (2·BODY·8192 + 2·VD) / G + A·8192·8193/2 / Ga + all-reduce + overhead = 0.2220 + 0.0199 + 0.1056 + 0.0025
     const t = prefillTime(llama70, hw8, 8192, 0);
-    expect(t).toBeCloseTo((2 * BODY * 8192 + 2 * VD + (A * 8192 * 8193) / 2) / G, 12);
-    expect(t).toBeGreaterThan(0.29);
-    expect(t).toBeLessThan(0.32);
+    expect(t).toBeCloseTo(
+      (2 * BODY * 8192 + 2 * VD) / G + (A * 8192 * 8193) / 2 / GA + allReduce(8192) + OVERHEAD,
+      12,
+    );
+    expect(t).toBeGreaterThan(0.34);
+    expect(t).toBeLessThan(0.36);
   });
 
   it('prefill on top of a cached prefix adds the n·c attention pairs', () => {
@@ -77,45 +96,69 @@ describe('hand-computed figures, Llama-3.1-70B on 8 × H100', () => {
     expect(prefillTime(llama70, hw8, 1000, 9000)).toBeLessThan(prefillTime(llama70, hw8, 10_000, 0) / 5);
   });
 
-  it('decode step, batch 1: weights over bandwidth ≈ 6.5 ms', () => {
+  it('decode step, batch 1: weights over bandwidth ≈ 6.5 ms, plus 160 latency-bound all-reduces and the overhead', () => {
     // (70.6e9 − V·D) × 2 B = 139,098,653,696 B (input embedding table is not streamed) + 1 token of KV
     // 139,098,981,376 B / 21.44e12 B/s = 6.4878 ms. (With the full 141.2 GB it would be 6.59 ms.)
+    // + 160 × (1.75 × 16,384 B / Bbus + 37.7 µs) = 6.044 ms + 2.5 ms = 15.03 ms
     const c = decodeCost(llama70, hw8, 1, 1);
     expect(c.bound).toBe('memory');
     expect(c.bytes).toBe(139_098_653_696 + KV);
-    expect(c.time).toBeCloseTo(139_098_981_376 / M, 12);
-    expect(c.time * 1e3).toBeCloseTo(6.488, 3);
+    expect(c.memoryTime).toBeCloseTo(139_098_981_376 / M, 12);
+    expect(c.memoryTime * 1e3).toBeCloseTo(6.488, 3);
+    expect(c.time).toBeCloseTo(139_098_981_376 / M + allReduce(1) + OVERHEAD, 12);
+    expect(c.time * 1e3).toBeCloseTo(15.032, 3);
   });
 
   it('decode step, batch 32 at 8k context each', () => {
     // KV: 32 × 8,192 = 262,144 tokens × 327,680 B = 85,899,345,920 B; + weights 139,098,653,696 B
-    //   = 224,997,999,616 B / 21.44e12 = 10.494 ms
+    //   = 224,997,999,616 B / 21.44e12 = 10.494 ms; + all-reduce of 32 tokens (6.43 ms) + 2.5 ms = 19.418 ms
     // FLOPs: 2 × (70.6e9 − V·D) × 32 + A × 262,144 = 4,451,156,918,272 + 687,194,767,360 = 5,138,351,685,632
-    //   / 3.956e15 = 1.30 ms → memory-bound
+    //   / G and / Ga ≈ 1.03 ms → memory-bound
     const c = decodeCost(llama70, hw8, 32, 32 * 8192);
     expect(c.bytes).toBe(224_997_999_616);
     expect(c.flops).toBe(5_138_351_685_632);
     expect(c.bound).toBe('memory');
-    expect(decodeStepTime(llama70, hw8, 32, 32 * 8192) * 1e3).toBeCloseTo(10.494, 3);
+    expect(c.memoryTime * 1e3).toBeCloseTo(10.494, 3);
+    expect(decodeStepTime(llama70, hw8, 32, 32 * 8192)).toBeCloseTo(
+      224_997_999_616 / M + allReduce(32) + OVERHEAD,
+      12,
+    );
+    expect(decodeStepTime(llama70, hw8, 32, 32 * 8192) * 1e3).toBeCloseTo(19.418, 3);
   });
 
   it('perTokenPrefillTime at context 0 and 100k', () => {
-    // (2 × BODY + A × 1) / G = 136,999,928,832 / 3.956e15 = 34.63 µs
-    expect(perTokenPrefillTime(llama70, hw8, 0)).toBeCloseTo((2 * BODY + A) / G, 15);
-    expect(perTokenPrefillTime(llama70, hw8, 0) * 1e6).toBeCloseTo(34.63, 2);
-    // at 100k context: + A × 100,000 = 2.62e11 more → (1.37e11 + 2.6214e11) / G = 100.9 µs
+    // 2 × BODY / G + A / Ga + all-reduce bandwidth per token 160 × 1.75 × 16,384 B / Bbus = 39.29 µs
+    const arPerToken = (160 * 1.75 * 16_384) / BBUS;
+    expect(perTokenPrefillTime(llama70, hw8, 0)).toBeCloseTo((2 * BODY) / G + A / GA + arPerToken, 15);
+    expect(perTokenPrefillTime(llama70, hw8, 0) * 1e6).toBeCloseTo(39.29, 2);
+    // at 100k context: + A × 100,000 / Ga = 59.2 µs more → 98.46 µs
     expect(perTokenPrefillTime(llama70, hw8, 100_000) * 1e6).toBeCloseTo(
-      ((2 * BODY + A * 100_001) / G) * 1e6,
+      ((2 * BODY) / G + (A * 100_001) / GA + arPerToken) * 1e6,
       6,
     );
+    expect(perTokenPrefillTime(llama70, hw8, 100_000) * 1e6).toBeCloseTo(98.46, 2);
   });
 });
 
 describe('roofline behaviour', () => {
-  it('tensor parallelism divides compute-bound prefill time by tp', () => {
-    const t1 = prefillTime(llama70, defaultHardware(h100, 1), 16_000, 0);
-    const t8 = prefillTime(llama70, hw8, 16_000, 0);
-    expect(t1 / t8).toBeCloseTo(8, 9);
+  it('tensor parallelism divides compute by tp, but the all-reduce it adds keeps the speed-up below tp', () => {
+    const c1 = prefillCost(llama70, defaultHardware(h100, 1), 16_000, 0);
+    const c8 = prefillCost(llama70, hw8, 16_000, 0);
+    expect(c1.computeTime / c8.computeTime).toBeCloseTo(8, 9);
+    expect(c1.allReduceTime).toBe(0);
+    expect(c8.allReduceTime).toBeCloseTo(allReduce(16_000), 12);
+    // 8 GPUs prefill 16k tokens only ~5.7× faster than one
+    expect(c1.time / c8.time).toBeGreaterThan(5.5);
+    expect(c1.time / c8.time).toBeLessThan(6);
+  });
+
+  it('tp beyond a node all-reduces over the NIC, which costs more than it saves', () => {
+    const hw16 = defaultHardware(h100, 16);
+    const c16 = prefillCost(llama70, hw16, 16_000, 0);
+    const c8 = prefillCost(llama70, hw8, 16_000, 0);
+    // per-GPU share of 8 × ConnectX-7 (400 Gb/s × 0.87) = 43.5 GB/s, against NVLink 4's 380 GB/s
+    expect(c16.allReduceTime).toBeGreaterThan(5 * c8.allReduceTime);
+    expect(c16.time).toBeGreaterThan(c8.time);
   });
 
   it('a one-token prefill is memory-bound and equals a batch-1 decode of one token', () => {
@@ -125,19 +168,28 @@ describe('roofline behaviour', () => {
     expect(c.time).toBeCloseTo(decodeStepTime(llama70, hw8, 1, 1), 12);
   });
 
-  it('mfu and FP8 compute scale the compute branch only', () => {
-    const half = prefillTime(llama70, { ...hw8, mfu: 0.25 }, 10_000, 0);
-    expect(half / prefillTime(llama70, hw8, 10_000, 0)).toBeCloseTo(2, 9);
-    const fp8 = prefillTime(llama70, { ...hw8, computeDtype: 'fp8' }, 10_000, 0);
-    expect(prefillTime(llama70, hw8, 10_000, 0) / fp8).toBeCloseTo(1979 / 989, 9);
-    // decode at batch 1 is memory-bound: mfu does not matter, mbu does
-    expect(decodeStepTime(llama70, { ...hw8, mfu: 0.1 }, 1, 1)).toBeCloseTo(
-      decodeStepTime(llama70, hw8, 1, 1),
+  it('each efficiency scales its own term; FP8 compute speeds the GEMMs only', () => {
+    const base = prefillCost(llama70, hw8, 10_000, 0);
+    const halfGemm = prefillCost(llama70, { ...hw8, gemmEfficiency: 0.32 }, 10_000, 0);
+    expect(halfGemm.gemmTime / base.gemmTime).toBeCloseTo(2, 9);
+    expect(halfGemm.attentionTime).toBe(base.attentionTime);
+    const halfAttn = prefillCost(llama70, { ...hw8, attentionEfficiency: 0.28 }, 10_000, 0);
+    expect(halfAttn.attentionTime / base.attentionTime).toBeCloseTo(2, 9);
+    expect(halfAttn.gemmTime).toBe(base.gemmTime);
+    const fp8 = prefillCost(llama70, { ...hw8, computeDtype: 'fp8' }, 10_000, 0);
+    expect(base.gemmTime / fp8.gemmTime).toBeCloseTo(1979 / 989, 9);
+    expect(fp8.attentionTime).toBe(base.attentionTime);
+    expect(fp8.allReduceTime).toBe(base.allReduceTime);
+    // decode at batch 1 is memory-bound: the compute efficiencies do not matter, mbu and overhead do
+    expect(
+      decodeStepTime(llama70, { ...hw8, gemmEfficiency: 0.1, attentionEfficiency: 0.1 }, 1, 1),
+    ).toBeCloseTo(decodeStepTime(llama70, hw8, 1, 1), 15);
+    const d = decodeCost(llama70, hw8, 1, 1);
+    expect(decodeCost(llama70, { ...hw8, mbu: 0.4 }, 1, 1).memoryTime / d.memoryTime).toBeCloseTo(2, 9);
+    expect(decodeStepTime(llama70, { ...hw8, iterationOverheadS: 0 }, 1, 1)).toBeCloseTo(
+      d.time - OVERHEAD,
       15,
     );
-    expect(
-      decodeStepTime(llama70, { ...hw8, mbu: 0.4 }, 1, 1) / decodeStepTime(llama70, hw8, 1, 1),
-    ).toBeCloseTo(2, 9);
   });
 
   it('FP8 weights halve the decode weight stream; FP8 compute on A100 is refused', () => {
@@ -149,7 +201,13 @@ describe('roofline behaviour', () => {
 
   it('rejects invalid inputs', () => {
     expect(() => prefillTime(llama70, { ...hw8, tp: 0 }, 10, 0)).toThrow(/tp/);
-    expect(() => prefillTime(llama70, { ...hw8, mfu: 1.5 }, 10, 0)).toThrow(/mfu/);
+    expect(() => prefillTime(llama70, { ...hw8, gemmEfficiency: 1.5 }, 10, 0)).toThrow(/gemmEfficiency/);
+    expect(() => prefillTime(llama70, { ...hw8, attentionEfficiency: 0 }, 10, 0)).toThrow(
+      /attentionEfficiency/,
+    );
+    expect(() => prefillTime(llama70, { ...hw8, iterationOverheadS: -1 }, 10, 0)).toThrow(
+      /iterationOverheadS/,
+    );
     expect(() => prefillTime(llama70, hw8, -1, 0)).toThrow(/newTokens/);
     expect(() => decodeStepTime(llama70, hw8, 1, Number.NaN)).toThrow(/totalContextTokens/);
     expect(prefillTime(llama70, hw8, 0, 5000)).toBe(0);
@@ -258,12 +316,13 @@ describe('properties', () => {
     );
   });
 
-  it('Σ perTokenPrefillTime over positions 0..n−1 = compute time of an n-token prefill less the LM head', () => {
+  it('Σ perTokenPrefillTime over positions 0..n−1 = compute + all-reduce bandwidth time of an n-token prefill less the LM head', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 400 }), (n) => {
         let sum = 0;
         for (let c = 0; c < n; c++) sum += perTokenPrefillTime(llama70, hw8, c);
-        const compute = prefillCost(llama70, hw8, n, 0).computeTime - (2 * VD) / G;
+        const p = prefillCost(llama70, hw8, n, 0);
+        const compute = p.computeTime - (2 * VD) / G + p.allReduceTime - 160 * AR_LATENCY;
         return Math.abs(sum - compute) <= 1e-9 * compute;
       }),
       { numRuns: 30 },

@@ -45,13 +45,17 @@ const POOL_BW = 190e9; // Mooncake TE on 8 × 400 Gb/s, measured
 const RELOAD_DRAM = 10e-6 + CTX / HOST; // 81.93 ms
 const RELOAD_NVME = 90e-6 + 10e-6 + CTX / NVME_BW; // 593.7 ms
 const RELOAD_POOL = 10e-6 + 10e-6 + CTX / POOL_BW; // 172.5 ms
-// Prefill of 100k tokens, compute-bound: 2·body·n + 2·V·D + A·n(n+1)/2 FLOPs over 8 × 989 TFLOP/s × 0.5.
+// Prefill of 100k tokens, compute-bound: (2·body·n + 2·V·D) over 8 × 989 TFLOP/s × 0.64 (GEMMs),
+// A·n(n+1)/2 over 8 × 989 TFLOP/s × 0.56 (attention), plus 160 all-reduces of n × 8,192 × 2 B over NVLink 4
+// (2·7/8 of it over 380 GB/s × (1 − 0.86/64), 37.7 µs each) and the 2.5 ms iteration overhead.
 const EMBED = 128_256 * 8192;
 const BODY = 70.6e9 - 2 * EMBED;
 const A = 2 * 80 * 64 * (128 + 128);
 const FLOPS = 2 * BODY * C + 2 * EMBED + (A * C * (C + 1)) / 2; // 2.6807e16
-const G = 8 * 989e12 * 0.5; // 3.956e15 FLOP/s
-const RECOMPUTE = FLOPS / G; // 6.776 s
+const G = 8 * 989e12 * 0.64; // 5.06368e15 FLOP/s
+const GA = 8 * 989e12 * 0.56; // 4.43072e15 FLOP/s
+const ALL_REDUCE = 160 * ((1.75 * C * 16_384) / (380e9 * (1 - 0.86 / 64)) + 37.7e-6); // 1.230 s
+const RECOMPUTE = (2 * BODY * C + 2 * EMBED) / G + (A * C * (C + 1)) / 2 / GA + ALL_REDUCE + 2.5e-3; // 6.896 s
 
 const defaults = memoryLadderMethod(ladderArgs(LADDER_DEFAULTS));
 const tier = (r: { tiers: { id: string }[] }, id: string) =>
@@ -113,17 +117,17 @@ describe('the memory ladder of a DGX H100 for Llama 3.1 70B, 100k-token contexts
     expect(p.reloadS).toBeCloseTo(0.17248, 5);
   });
 
-  it('recompute: prefilling 100k tokens takes 6.78 s, compute-bound; break-even bandwidth 4.84 GB/s', () => {
+  it('recompute: prefilling 100k tokens takes 6.90 s, compute-bound; break-even bandwidth 4.75 GB/s', () => {
     expect(rel(defaults.recomputeS, RECOMPUTE)).toBeLessThan(1e-9);
-    expect(defaults.recomputeS).toBeCloseTo(6.776, 3);
+    expect(defaults.recomputeS).toBeCloseTo(6.896, 3);
     expect(defaults.recomputeBound).toBe('compute');
     expect(rel(defaults.recomputeFlops, FLOPS)).toBeLessThan(1e-12);
     expect(rel(defaults.breakEvenBandwidth, CTX / RECOMPUTE)).toBeLessThan(1e-12);
-    expect(defaults.breakEvenBandwidth / 1e9).toBeCloseTo(4.836, 3);
-    // Every tier below HBM beats recompute for a 100k context, DRAM by 83×.
+    expect(defaults.breakEvenBandwidth / 1e9).toBeCloseTo(4.752, 3);
+    // Every tier below HBM beats recompute for a 100k context, DRAM by 84×.
     expect(tier(defaults, 'dram').speedupOverRecompute).toBeCloseTo(RECOMPUTE / RELOAD_DRAM, 9);
-    expect(tier(defaults, 'dram').speedupOverRecompute).toBeCloseTo(82.7, 1);
-    expect(tier(defaults, 'nvme').speedupOverRecompute).toBeCloseTo(11.41, 2);
+    expect(tier(defaults, 'dram').speedupOverRecompute).toBeCloseTo(84.2, 1);
+    expect(tier(defaults, 'nvme').speedupOverRecompute).toBeCloseTo(11.61, 2);
   });
 
   it('where 200 agents wait: 13 in HBM, 30 in DRAM, 122 in the pool, 35 on NVMe (fastest reload first)', () => {
@@ -280,7 +284,7 @@ describe('the core pieces', () => {
       kvDtype: 'bf16',
       weightDtype: 'bf16',
       memoryUtilization: 0.9,
-      mfu: 0.5,
+      gemmEfficiency: 0.64,
       contextTokens: C,
       agents: 200,
       dramForKvBytes: 1e12,
@@ -371,8 +375,8 @@ describe('the prose figures', () => {
     const r = figs.ladder;
     expect(figureText(r, 'contextBytes')).toBe('32.8 GB');
     expect(figureText(r, 'kv')).toBe('320 KiB');
-    expect(figureText(r, 'recompute')).toBe('6.78 s');
-    expect(figureText(r, 'breakEven')).toBe('4.84 GB/s');
+    expect(figureText(r, 'recompute')).toBe('6.9 s');
+    expect(figureText(r, 'breakEven')).toBe('4.75 GB/s');
     expect(figureText(r, 'contexts', 'hbm')).toBe('13');
     expect(figureText(r, 'contexts', 'dram')).toBe('30');
     expect(figureText(r, 'reload', 'dram')).toBe('81.9 ms');
@@ -393,14 +397,16 @@ describe('the prose figures', () => {
     // A 10k context: recompute is cheap, and one Gen4 drive falls below the break-even bandwidth.
     const short = figs.shortOneDrive;
     const n = 10_000;
-    const f10 = 2 * BODY * n + 2 * EMBED + (A * n * (n + 1)) / 2;
-    expect(rel(short.recomputeS, f10 / G)).toBeLessThan(1e-9); // 0.379 s, compute-bound
+    const ar10 = 160 * ((1.75 * n * 16_384) / (380e9 * (1 - 0.86 / 64)) + 37.7e-6);
+    expect(
+      rel(short.recomputeS, (2 * BODY * n + 2 * EMBED) / G + (A * n * (n + 1)) / 2 / GA + ar10 + 2.5e-3),
+    ).toBeLessThan(1e-9); // 0.431 s, compute-bound
     expect(rel(tier(short, 'nvme').reloadS, 100e-6 + (K * n) / 6.9e9)).toBeLessThan(1e-9); // 0.475 s
     expect(tier(short, 'nvme').reloadS).toBeGreaterThan(short.recomputeS);
     expect(tier(short, 'nvme').bandwidth).toBeLessThan(short.breakEvenBandwidth);
-    expect(figureText(short, 'breakEven')).toBe('8.64 GB/s');
+    expect(figureText(short, 'breakEven')).toBe('7.6 GB/s');
     expect(figureText(short, 'reload', 'nvme')).toBe('475 ms');
-    expect(figureText(short, 'recompute')).toBe('379 ms');
+    expect(figureText(short, 'recompute')).toBe('431 ms');
   });
 
   it('every metric renders for every setup without NaN', () => {

@@ -19,7 +19,7 @@ import { compactionEdit, compactionPayback } from '../src/worker/compactionMetho
 import { methods } from '../src/worker/methods';
 import { findModel } from '../src/sim/engine/catalog/models';
 import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
-import { defaultHardware, prefillTime } from '../src/sim/engine/cost';
+import { DEFAULT_GEMM_EFFICIENCY, defaultHardware, prefillTime } from '../src/sim/engine/cost';
 
 const SHAPE = {
   systemTokens: 2000,
@@ -107,7 +107,7 @@ describe('the cache after an edit', () => {
       modelId: 'llama-3.1-70b',
       acceleratorId: 'h100-sxm',
       tp: 8,
-      mfu: 0.5,
+      gemmEfficiency: DEFAULT_GEMM_EFFICIENCY,
       shape: SHAPE,
       edit: { kind: 'summarise', fromTurn: 10, span: 10, summaryTokens: 2000 },
       blockSize: 16,
@@ -158,7 +158,7 @@ describe('when compaction pays back', () => {
       modelId: 'llama-3.1-70b',
       acceleratorId: 'h100-sxm',
       tp: 8,
-      mfu: 0.5,
+      gemmEfficiency: DEFAULT_GEMM_EFFICIENCY,
       params: { ...PAY, limitTokens: undefined },
       prices: PRICES,
     });

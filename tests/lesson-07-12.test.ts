@@ -141,16 +141,19 @@ describe('fleet runs of the lab', () => {
   });
 
   // The idle-KV lever's prose (lessons/07-12, "Idle-KV policy"): for each tool it names, writing through
-  // sustains at least as many agents as holding or the TTL, and pins none of the KV budget.
+  // sustains at least as many agents as the TTL and pins none of the KV budget; where holding sustains more (the
+  // web calls, and only they), it pins a large share of the budget.
   for (const tool of ['coding-mix', 'web', 'shell'] as const) {
-    it(`idle-KV lever, ${tool}: write-through sustains at least hold's and the TTL's agents, pinning nothing`, async () => {
+    it(`idle-KV lever, ${tool}: write-through sustains at least the TTL's agents, pinning nothing`, async () => {
       const base = { node: 'dgx-h100', tool, slo: SLO, seed: 1, router: 'cache-aware' } as const;
       const hold = await searchCapacity({ ...base, policy: 'hold' });
       const ttl = await searchCapacity({ ...base, policy: 'ttl-offload' });
       const wt = await searchCapacity({ ...base, policy: 'write-through' });
-      expect(wt.agentsPerReplica).toBeGreaterThanOrEqual(
-        Math.max(hold.agentsPerReplica, ttl.agentsPerReplica),
-      );
+      expect(wt.agentsPerReplica).toBeGreaterThanOrEqual(ttl.agentsPerReplica);
+      if (tool === 'web') {
+        expect(hold.agentsPerReplica).toBeGreaterThan(wt.agentsPerReplica);
+        expect(hold.point.heldShare).toBeGreaterThan(0.1);
+      } else expect(wt.agentsPerReplica).toBeGreaterThanOrEqual(hold.agentsPerReplica);
       expect(wt.agentsPerReplica).toBeGreaterThan(0);
       expect(wt.point.heldShare).toBe(0);
       if (tool === 'coding-mix') {

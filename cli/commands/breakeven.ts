@@ -20,14 +20,14 @@ import {
 import { breakEven, minLinkBandwidth, recomputeTime, reloadTime } from '../../src/sim/engine/breakeven';
 import { defaultHardware, peakFlops, prefillCost, type HardwareConfig } from '../../src/sim/engine/cost';
 import type { Command } from './index';
+import { applyEfficiencyFlags, EFFICIENCY_FLAGS, EFFICIENCY_USAGE } from './efficiencyFlags';
 
 const FLAGS = [
   'model',
   'gpu',
   'gpus',
   'tp',
-  'mfu',
-  'mbu',
+  ...EFFICIENCY_FLAGS,
   'link',
   'link-gbps',
   'link-gbit',
@@ -53,7 +53,9 @@ const FLAGS = [
 ] as const;
 
 export const BREAKEVEN_USAGE =
-  'breakeven --model <id> --gpu <id> [--gpus N] [--tp N] [--mfu x] [--mbu x] (--link <id> | --link-gbps X | --link-gbit X) ' +
+  'breakeven --model <id> --gpu <id> [--gpus N] [--tp N] ' +
+  EFFICIENCY_USAGE +
+  ' (--link <id> | --link-gbps X | --link-gbit X) ' +
   '[--link-count N] [--link-latency-us X] [--prefix N] [--max-tokens N] [--kv-dtype d] [--weight-dtype d] [--compute-dtype bf16|fp8] ' +
   '[--bytes-per-elem 1|2|4] [--layers N] [--hidden N] [--heads N] [--kv-heads N] [--head-dim N] [--params N] [--active-params N] [--vocab N] ' +
   '[--tflops X] [--hbm-gbps X] [--hbm-gb X]';
@@ -188,16 +190,7 @@ export const breakevenCommand: Command = {
       weightDtype: weightDtype ?? 'bf16',
       computeDtype,
     };
-    const mfu = numberFlag(args, 'mfu');
-    if (mfu !== undefined) {
-      if (!(mfu > 0 && mfu <= 1)) throw new UsageError(`--mfu must be in (0, 1], got ${mfu}`);
-      hw.mfu = mfu;
-    }
-    const mbu = numberFlag(args, 'mbu');
-    if (mbu !== undefined) {
-      if (!(mbu > 0 && mbu <= 1)) throw new UsageError(`--mbu must be in (0, 1], got ${mbu}`);
-      hw.mbu = mbu;
-    }
+    applyEfficiencyFlags(args, hw);
     wrap(() => peakFlops(hw)); // FP8 on a part without FP8 → usage error
 
     // ---- link
@@ -253,7 +246,7 @@ export const breakevenCommand: Command = {
       );
 
     const notes = [
-      `reload(p) = latency + p × kvBytesPerToken / bandwidth; recompute(p) = prefill of p tokens from scratch, max(FLOPs / (tp·peak·mfu), bytes / (tp·HBM·mbu)) (src/sim/engine/cost.ts)`,
+      `reload(p) = latency + p × kvBytesPerToken / bandwidth; recompute(p) = prefill of p tokens from scratch, max(GEMM FLOPs / (tp·peak·gemmEfficiency) + attention FLOPs / (tp·peak·attentionEfficiency), bytes / (tp·HBM·mbu)) + tensor-parallel all-reduce + iterationOverheadS (src/sim/engine/cost.ts; sim cost prints the terms)`,
       link.kind === 'pcie' && linkCount === tp && tp > 1
         ? `each of the ${tp} GPUs loads its shard over its own ${link.name} (linkCount = tp); host-side limits (shared PCIe switch uplinks, CPU memory bandwidth) can lower this: set --link-count 1 for a single shared link`
         : `bandwidth = ${linkCount} × ${round(link.effectiveBandwidth / 1e9)} GB/s`,
@@ -303,8 +296,10 @@ export const breakevenCommand: Command = {
       hardware: {
         accelerator: accelerator.id,
         tp,
-        mfu: hw.mfu,
+        gemmEfficiency: hw.gemmEfficiency,
+        attentionEfficiency: hw.attentionEfficiency,
         mbu: hw.mbu,
+        iterationOverheadS: hw.iterationOverheadS,
         computeDtype: hw.computeDtype,
         weightDtype: hw.weightDtype,
         kvDtype: hw.kvDtype,

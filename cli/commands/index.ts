@@ -5,6 +5,7 @@ import { catalogCommand } from './catalog';
 import { breakevenCommand } from './breakeven';
 import { traceStatsCommand } from './traceStats';
 import { runCommand } from './run';
+import { costCommand } from './cost';
 
 export interface Command {
   name: string;
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   kvCommand,
   catalogCommand,
   breakevenCommand,
+  costCommand,
   traceStatsCommand,
   runCommand,
 ];

@@ -20,7 +20,10 @@ import {
   attentionFlopsPerPair,
   bodyParams,
   defaultHardware,
+  allReducePerTokenTime,
+  effectiveAttentionFlops,
   effectiveFlops,
+  iterationFixedTime,
   perTokenPrefillTime,
   type HardwareConfig,
 } from '../sim/engine/cost';
@@ -59,12 +62,22 @@ function hardware(modelId: string, acceleratorId: string, gpus: number) {
   });
 }
 
-/** The pieces of t_tok(c) = (2 · body + a · (c + 1)) / (G · F · MFU), for the formula beside the figures. */
+/**
+ * The pieces of t_tok(c) = 2 · body / (G · F · e_GEMM) + a · (c + 1) / (G · F · e_attn) + β, for the formula
+ * beside the figures (β: the all-reduce bytes of one token; 0 on one GPU).
+ */
 export interface PrefillFormula {
   bodyFlopsPerToken: number;
   attentionFlopsPerPair: number;
   effectiveFlops: number;
-  mfu: number;
+  /** G · F · e_attn, FLOP/s. */
+  attentionFlops: number;
+  gemmEfficiency: number;
+  attentionEfficiency: number;
+  /** β, s per token. */
+  allReducePerTokenS: number;
+  /** All-reduce latencies and overhead every prefill iteration pays, s. */
+  iterationFixedS: number;
   peakFlopsPerGpu: number;
   perTokenAtZeroS: number;
 }
@@ -74,7 +87,11 @@ function formulaOf(model: ReturnType<typeof resolveModel>, hw: HardwareConfig): 
     bodyFlopsPerToken: 2 * bodyParams(model),
     attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
     effectiveFlops: effectiveFlops(hw),
-    mfu: hw.mfu,
+    attentionFlops: effectiveAttentionFlops(hw),
+    gemmEfficiency: hw.gemmEfficiency,
+    attentionEfficiency: hw.attentionEfficiency,
+    allReducePerTokenS: allReducePerTokenTime(model, hw),
+    iterationFixedS: iterationFixedTime(model, hw),
     peakFlopsPerGpu: hw.accelerator.bf16Flops,
     perTokenAtZeroS: perTokenPrefillTime(model, hw, 0),
   };

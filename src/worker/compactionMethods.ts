@@ -22,7 +22,10 @@ import {
   attentionFlopsPerPair,
   bodyParams,
   defaultHardware,
+  allReducePerTokenTime,
+  effectiveAttentionFlops,
   effectiveFlops,
+  iterationFixedTime,
   prefillCost,
   type HardwareConfig,
 } from '../sim/engine/cost';
@@ -47,7 +50,7 @@ export interface ReplicaChoice {
   modelId: string;
   acceleratorId: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
 }
 
 function replica(r: ReplicaChoice) {
@@ -56,8 +59,9 @@ function replica(r: ReplicaChoice) {
     const accelerator = resolveAccelerator(r.acceleratorId);
     if (!Number.isInteger(r.tp) || r.tp < 1 || r.tp > 64)
       throw new RangeError(`tp must be 1–64, got ${r.tp}`);
-    if (!(r.mfu > 0 && r.mfu <= 1)) throw new RangeError(`mfu must be in (0, 1], got ${r.mfu}`);
-    const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), mfu: r.mfu };
+    if (!(r.gemmEfficiency > 0 && r.gemmEfficiency <= 1))
+      throw new RangeError(`gemmEfficiency must be in (0, 1], got ${r.gemmEfficiency}`);
+    const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), gemmEfficiency: r.gemmEfficiency };
     return { model, hw };
   });
 }
@@ -66,9 +70,16 @@ export interface ReplicaInfo {
   modelName: string;
   acceleratorName: string;
   tp: number;
-  mfu: number;
-  /** Achieved FLOP/s G. */
+  gemmEfficiency: number;
+  attentionEfficiency: number;
+  /** Achieved FLOP/s G of the matmuls. */
   flops: number;
+  /** Achieved FLOP/s of attention. */
+  attentionFlops: number;
+  /** Tensor-parallel all-reduce seconds per prefilled token (0 on one GPU). */
+  allReducePerTokenS: number;
+  /** All-reduce latencies and overhead every prefill pays, s. */
+  iterationFixedS: number;
   /** 2N: body FLOPs per token. */
   bodyFlopsPerToken: number;
   /** A: attention FLOPs per (query, key) pair. */
@@ -83,8 +94,12 @@ function replicaInfo(r: ReplicaChoice): ReplicaInfo {
     modelName: model.name,
     acceleratorName: hw.accelerator.name,
     tp: hw.tp,
-    mfu: hw.mfu,
+    gemmEfficiency: hw.gemmEfficiency,
+    attentionEfficiency: hw.attentionEfficiency,
     flops: effectiveFlops(hw),
+    attentionFlops: effectiveAttentionFlops(hw),
+    allReducePerTokenS: allReducePerTokenTime(model, hw),
+    iterationFixedS: iterationFixedTime(model, hw),
     bodyFlopsPerToken: 2 * bodyParams(model),
     attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
     kvBytesPerToken: kvBytesPerToken(model, hw.kvDtype),

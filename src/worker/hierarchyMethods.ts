@@ -13,7 +13,12 @@ import {
 } from '../sim/engine/catalog/index';
 import type { LinkSpec } from '../sim/engine/catalog/links';
 import type { NodeSpec } from '../sim/engine/catalog/nodes';
-import { effectiveFlops, effectiveMemBandwidth, prefillCost } from '../sim/engine/cost';
+import {
+  DEFAULT_GEMM_EFFICIENCY,
+  effectiveFlops,
+  effectiveMemBandwidth,
+  prefillCost,
+} from '../sim/engine/cost';
 import { computeFootprint } from '../sim/engine/footprint';
 import { ladderHardware, memoryLadder, type LadderResult } from '../sim/lessons/memoryLadder';
 import { DTYPE_BYTES, MODELS, type Dtype } from '../sim/engine/catalog/models';
@@ -71,7 +76,8 @@ export interface LadderRequest {
 
 /** Fixed settings of the ladder, shared with the calculator's defaults. */
 export const LADDER_MEMORY_UTILIZATION = 0.9;
-export const LADDER_MFU = 0.5;
+/** The cost model's fitted default (src/sim/engine/cost.ts). */
+export const LADDER_GEMM_EFFICIENCY = DEFAULT_GEMM_EFFICIENCY;
 
 export interface LadderResponse extends LadderResult {
   request: LadderRequest;
@@ -94,9 +100,13 @@ export interface LadderResponse extends LadderResult {
   /** Line rate of the chosen remote path (count × line rate of one), bytes/s. */
   remoteLineRate: number;
   memoryUtilization: number;
-  mfu: number;
-  /** Replica FLOP/s and HBM bytes/s achieved for the recompute (tp · peak · mfu, tp · bw · mbu). */
+  gemmEfficiency: number;
+  attentionEfficiency: number;
+  iterationOverheadS: number;
+  /** Replica FLOP/s and HBM bytes/s achieved for the recompute (tp · peak · gemmEfficiency, tp · bw · mbu). */
   replicaFlops: number;
+  /** The recompute's tensor-parallel all-reduce time, s (two per layer over NVLink). */
+  recomputeAllReduceS: number;
   replicaMemBandwidth: number;
   recomputeFlops: number;
   recomputeBytes: number;
@@ -177,7 +187,7 @@ export function memoryLadderMethod(req: LadderRequest): LadderResponse {
       kvDtype,
       weightDtype,
       memoryUtilization: LADDER_MEMORY_UTILIZATION,
-      mfu: LADDER_MFU,
+      gemmEfficiency: LADDER_GEMM_EFFICIENCY,
       contextTokens,
       agents,
       dramForKvBytes: dramTB * 1e12,
@@ -236,8 +246,11 @@ export function memoryLadderMethod(req: LadderRequest): LadderResponse {
       nodeNics,
       remoteLineRate,
       memoryUtilization: LADDER_MEMORY_UTILIZATION,
-      mfu: LADDER_MFU,
+      gemmEfficiency: LADDER_GEMM_EFFICIENCY,
+      attentionEfficiency: hw.attentionEfficiency,
+      iterationOverheadS: hw.iterationOverheadS,
       replicaFlops: effectiveFlops(hw),
+      recomputeAllReduceS: cost.allReduceTime,
       replicaMemBandwidth: effectiveMemBandwidth(hw),
       recomputeFlops: cost.flops,
       recomputeBytes: cost.bytes,

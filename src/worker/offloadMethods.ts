@@ -4,6 +4,7 @@
  * one prefix length; and the lesson's inline figures. Plain structured-cloneable arguments (catalog ids); every
  * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
+import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
 import {
   breakEven,
   minLinkBandwidth,
@@ -26,7 +27,10 @@ import {
   attentionFlopsPerPair,
   bodyParams,
   defaultHardware,
+  allReducePerTokenTime,
+  effectiveAttentionFlops,
   effectiveFlops,
+  passComm,
   effectiveMemBandwidth,
   embeddingParams,
   prefillCost,
@@ -67,7 +71,7 @@ export type KvDtypeChoice = 'bf16' | 'fp8';
 function replica(
   acceleratorId: string,
   tp: number,
-  mfu: number,
+  gemmEfficiency: number,
   kvDtype: KvDtypeChoice = 'bf16',
 ): HardwareConfig {
   const accelerator = wrap(() => resolveAccelerator(acceleratorId));
@@ -75,7 +79,7 @@ function replica(
     throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
     ...defaultHardware(accelerator, wholeIn('tp', tp, 1, 64)),
-    mfu: numberIn('mfu', mfu, 0.01, 1),
+    gemmEfficiency: numberIn('gemmEfficiency', gemmEfficiency, 0.01, 1),
     kvDtype,
   };
 }
@@ -202,7 +206,7 @@ export interface ReloadRecomputeRequest extends LinkChoice {
   modelId: string;
   acceleratorId: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   /** The prefix the read-outs describe, tokens. */
   prefixTokens: number;
   /** Points of the curves (log grid); default 240. */
@@ -216,6 +220,8 @@ export interface PrefixFigures {
   recompute: number;
   computeTime: number;
   memoryTime: number;
+  allReduceTime: number;
+  overheadTime: number;
   flops: number;
   bytes: number;
   bound: 'compute' | 'memory';
@@ -240,10 +246,25 @@ export interface ReloadRecomputeResult {
   hardware: {
     acceleratorName: string;
     tp: number;
-    mfu: number;
+    gemmEfficiency: number;
+    attentionEfficiency: number;
     mbu: number;
-    /** tp · peak · mfu, FLOP/s. */
+    iterationOverheadS: number;
+    /** tp · peak · gemmEfficiency, FLOP/s. */
     flops: number;
+    /** tp · peak BF16 · attentionEfficiency, FLOP/s. */
+    attentionFlops: number;
+    /** The all-reduce ring recompute pays: link, its bus bandwidth and per-call latency, calls per pass. */
+    allReduce: {
+      scope: AllReduceScope;
+      linkId: string;
+      busBandwidth: number;
+      latency: number;
+      calls: number;
+      /** Seconds per token of a pass (the bandwidth part), and the fixed part (calls × latency). */
+      perToken: number;
+      fixed: number;
+    };
     /** tp · HBM · mbu, bytes/s. */
     memBandwidth: number;
     weightBytes: number;
@@ -281,6 +302,8 @@ export function prefixFigures(
     recompute: cost.time,
     computeTime: cost.computeTime,
     memoryTime: cost.memoryTime,
+    allReduceTime: cost.allReduceTime,
+    overheadTime: cost.overheadTime,
     flops: cost.flops,
     bytes: cost.bytes,
     bound: cost.bound,
@@ -292,7 +315,7 @@ export function prefixFigures(
 
 export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeResult {
   const model = wrap(() => resolveModel(req.modelId));
-  const hw = replica(req.acceleratorId, req.tp, req.mfu);
+  const hw = replica(req.acceleratorId, req.tp, req.gemmEfficiency);
   const path = resolvePath(req, hw.tp);
   const maxTokens = model.maxContext;
   const p = wholeIn(
@@ -342,9 +365,13 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
     hardware: {
       acceleratorName: hw.accelerator.name,
       tp: hw.tp,
-      mfu: hw.mfu,
+      gemmEfficiency: hw.gemmEfficiency,
+      attentionEfficiency: hw.attentionEfficiency,
       mbu: hw.mbu,
+      iterationOverheadS: hw.iterationOverheadS,
       flops: effectiveFlops(hw),
+      attentionFlops: effectiveAttentionFlops(hw),
+      allReduce: allReduceSummary(model, hw),
       memBandwidth: effectiveMemBandwidth(hw),
       weightBytes: w,
       hbmBytes: hw.tp * hw.accelerator.memoryBytes,
@@ -365,7 +392,7 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
 export interface MinBandwidthRequest {
   acceleratorId: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   kvDtype: KvDtypeChoice;
   prefixTokens: number;
   /** Per-transfer latency, µs. */
@@ -415,7 +442,7 @@ export const REFERENCE_LINKS: readonly { id: string; short: string }[] = [
 export interface MinBandwidthResult {
   acceleratorName: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   kvDtype: KvDtypeChoice;
   flops: number;
   latency: number;
@@ -425,7 +452,7 @@ export interface MinBandwidthResult {
 }
 
 export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResult {
-  const hw = replica(req.acceleratorId, req.tp, req.mfu, req.kvDtype);
+  const hw = replica(req.acceleratorId, req.tp, req.gemmEfficiency, req.kvDtype);
   const latency = numberIn('latencyUs', req.latencyUs, 0, 1e8) / 1e6;
   const pReq = numberIn('prefixTokens', req.prefixTokens, 1, 1e7);
   const rows = MODELS.map((model): ModelBandwidthRow => {
@@ -459,7 +486,7 @@ export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResul
   return {
     acceleratorName: hw.accelerator.name,
     tp: hw.tp,
-    mfu: hw.mfu,
+    gemmEfficiency: hw.gemmEfficiency,
     kvDtype: req.kvDtype,
     flops: effectiveFlops(hw),
     latency,
@@ -474,8 +501,8 @@ export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResul
 
 /**
  * Mooncake FAST'25 Eq. 2 with the paper's Table 1 setting (LLaMA3-70B: l = 80, d = 8192, gqa = 8, s = 2 bytes;
- * G = 8 × 312 TFLOPS for 8 × A800), beside this course's model of the same replica at 100% MFU with unlimited HBM
- * bandwidth (the paper's condition has no memory-bound floor and no utilisation).
+ * G = 8 × 312 TFLOPS for 8 × A800), beside this course's model of the same replica at 100% efficiency with unlimited
+ * HBM bandwidth, no all-reduce and no overhead (the paper's condition has none of these).
  */
 export function mooncakeComparison(prefixTokens: number): {
   theirs: number;
@@ -485,7 +512,14 @@ export function mooncakeComparison(prefixTokens: number): {
 } {
   const model = wrap(() => resolveModel('llama-3.1-70b'));
   const a = wrap(() => resolveAccelerator('a100-80gb'));
-  const hw: HardwareConfig = { ...defaultHardware({ ...a, memBandwidth: 1e18 }, 8), mfu: 1 };
+  // The paper's condition has one G and no all-reduce, overhead or memory floor: model the 8 GPUs as one device
+  // with their summed FLOP/s, both efficiencies 1, no iteration overhead, unlimited HBM bandwidth.
+  const hw: HardwareConfig = {
+    ...defaultHardware({ ...a, bf16Flops: 8 * a.bf16Flops, memBandwidth: 1e18 }, 1),
+    gemmEfficiency: 1,
+    attentionEfficiency: 1,
+    iterationOverheadS: 0,
+  };
   return {
     theirs: mooncakeMinBandwidth({ hidden: 8192, gqa: 8, bytesPerElem: 2, flops: 8 * 312e12, prefixTokens }),
     ours: minLinkBandwidth(model, hw, prefixTokens, 0),
@@ -498,7 +532,7 @@ export interface LessonSetup {
   modelId: string;
   acceleratorId: string;
   tp: number;
-  mfu: number;
+  gemmEfficiency: number;
   linkId: string;
   linkCount: 'auto' | number;
 }
@@ -530,8 +564,13 @@ export interface SetupFigures {
   reloadPerToken: number;
   recomputePerTokenStart: number;
   recomputePerTokenEnd: number;
-  /** k·G / (2·body): the bandwidth at which the link's per-token cost equals prefill's at the start. */
+  /** k / (2·body / G + all-reduce s/token): the bandwidth at which the link's per-token cost equals prefill's at the start. */
   criticalBandwidth: number;
+  attentionFlops: number;
+  allReduce: ReloadRecomputeResult['hardware']['allReduce'];
+  iterationOverheadS: number;
+  gemmEfficiency: number;
+  attentionEfficiency: number;
   alwaysWins: number | null;
   prefix: PrefixFigures;
 }
@@ -565,12 +604,32 @@ export function offloadFigures(req: OffloadFiguresRequest): {
       reloadPerToken: r.breakEven.reloadSecondsPerToken,
       recomputePerTokenStart: r.breakEven.recomputeSecondsPerTokenAtStart,
       recomputePerTokenEnd: r.breakEven.recomputeSecondsPerTokenAtEnd,
-      criticalBandwidth: (r.model.kvBytesPerToken * r.hardware.flops) / (2 * r.model.bodyParams),
+      criticalBandwidth:
+        r.model.kvBytesPerToken / ((2 * r.model.bodyParams) / r.hardware.flops + r.hardware.allReduce.perToken),
+      attentionFlops: r.hardware.attentionFlops,
+      allReduce: r.hardware.allReduce,
+      iterationOverheadS: r.hardware.iterationOverheadS,
+      gemmEfficiency: r.hardware.gemmEfficiency,
+      attentionEfficiency: r.hardware.attentionEfficiency,
       alwaysWins: r.alwaysWins.bandwidth,
       prefix: r.prefix,
     };
   }
   return { setups, mooncake: mooncakeComparison(req.mooncakePrefix) };
+}
+
+/** What the widgets print beside the all-reduce term: ring, bandwidth, latency, and its per-token and fixed parts. */
+function allReduceSummary(model: ModelSpec, hw: HardwareConfig): ReloadRecomputeResult['hardware']['allReduce'] {
+  const one = passComm(model, hw, 1);
+  return {
+    scope: one.path.scope,
+    linkId: one.path.linkId,
+    busBandwidth: hw.tp > 1 ? ringBusBandwidth(one.path, hw.tp) : 0,
+    latency: one.path.latency,
+    calls: one.calls,
+    perToken: allReducePerTokenTime(model, hw),
+    fixed: one.calls * one.path.latency,
+  };
 }
 
 export const offloadMethods = { reloadVsRecompute, minBandwidthByModel, offloadFigures };

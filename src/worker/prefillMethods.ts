@@ -9,15 +9,21 @@ import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/ca
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../sim/engine/hbm';
+import { ringBusBandwidth } from '../sim/engine/tensorParallel';
 import {
+  allReducePerTokenTime,
   attentionFlopsPerPair,
   bodyParams,
   decodeCost,
   defaultHardware,
+  effectiveAttentionFlops,
   effectiveFlops,
   effectiveMemBandwidth,
   kvReplication,
+  passComm,
+  prefillAttentionFlops,
   prefillCost,
+  prefillGemmFlops,
   weightBytesTouched,
   type HardwareConfig,
 } from '../sim/engine/cost';
@@ -95,13 +101,22 @@ function guard<T>(f: () => T): T {
 
 /** The replica's constants, for the formulas shown beside the figures. */
 export interface ReplicaFormula {
-  /** G · peak · MFU, FLOP/s. */
+  /** G · peak · e_GEMM, FLOP/s (the matmuls). */
   effectiveFlops: number;
+  /** G · peak · e_attn, FLOP/s (attention). */
+  attentionFlops: number;
+  attentionEfficiency: number;
+  iterationOverheadS: number;
+  /** All-reduce per iteration: s per token (bandwidth part), the fixed latency part, the link and its bus bandwidth. */
+  allReducePerTokenS: number;
+  allReduceFixedS: number;
+  allReduceLink: string;
+  allReduceBusBandwidth: number;
   /** G · BW · MBU, bytes/s. */
   effectiveBandwidth: number;
   peakFlopsPerGpu: number;
   bandwidthPerGpu: number;
-  mfu: number;
+  gemmEfficiency: number;
   mbu: number;
   gpus: number;
   /** 2 · P_body: FLOPs per prefilled token outside attention. */
@@ -118,6 +133,7 @@ export interface ReplicaFormula {
 }
 
 function formulaOf(model: ModelSpec, hw: HardwareConfig): ReplicaFormula {
+  const comm = passComm(model, hw, 1);
   const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
   const budget = kvBudget({
     accelerator: hw.accelerator,
@@ -127,10 +143,17 @@ function formulaOf(model: ModelSpec, hw: HardwareConfig): ReplicaFormula {
   }).kvBytes;
   return {
     effectiveFlops: effectiveFlops(hw),
+    attentionFlops: effectiveAttentionFlops(hw),
+    attentionEfficiency: hw.attentionEfficiency,
+    iterationOverheadS: hw.iterationOverheadS,
+    allReducePerTokenS: allReducePerTokenTime(model, hw),
+    allReduceFixedS: comm.calls * comm.path.latency,
+    allReduceLink: comm.path.linkId,
+    allReduceBusBandwidth: hw.tp > 1 ? ringBusBandwidth(comm.path, hw.tp) : 0,
     effectiveBandwidth: effectiveMemBandwidth(hw),
     peakFlopsPerGpu: hw.accelerator.bf16Flops,
     bandwidthPerGpu: hw.accelerator.memBandwidth,
-    mfu: hw.mfu,
+    gemmEfficiency: hw.gemmEfficiency,
     mbu: hw.mbu,
     gpus: hw.tp,
     bodyFlopsPerToken: 2 * bodyParams(model),
@@ -157,8 +180,10 @@ export interface TimelineRequest extends ReplicaChoice {
 export interface TtftBreakdown {
   /** The prompt's own FLOPs over G·peak·MFU (its chunks' prefill FLOPs). */
   ownS: number;
-  /** The decodes' FLOPs in the chunk iterations (they ride along). */
+  /** The decodes' compute and all-reduce bytes in the chunk iterations (they ride along). */
   rideS: number;
+  /** Every prefill iteration's all-reduce latencies and per-iteration overhead. */
+  fixedS: number;
   /** What memory-bound chunk iterations add beyond their compute time. */
   memoryS: number;
 }
@@ -186,39 +211,40 @@ export interface TimelineResponse {
   kvTokensNeeded: number;
 }
 
-function breakdownOf(tl: Timeline, G: number, model: ModelSpec): TtftBreakdown {
-  // t = max(compute, memory) = compute + max(0, memory − compute), and compute = (prompt FLOPs + decode FLOPs) / G.
-  let computeSum = 0;
-  let ownFlops = 0;
+function breakdownOf(tl: Timeline, hw: HardwareConfig, model: ModelSpec): TtftBreakdown {
+  // t = max(compute, memory) + all-reduce + overhead = compute + max(0, memory − compute) + all-reduce + overhead;
+  // compute = the prompt's GEMMs / G + its attention / G_a + the decodes' compute; all-reduce = latencies + bytes
+  // of the prompt's tokens + bytes of the decodes' tokens.
+  const G = effectiveFlops(hw);
+  const Ga = effectiveAttentionFlops(hw);
+  const perToken = allReducePerTokenTime(model, hw);
+  const one = passComm(model, hw, 1);
+  const latencies = one.calls * one.path.latency;
+  let computeAndBytes = 0;
+  let own = 0;
+  let fixed = 0;
   let memory = 0;
   for (const it of tl.iterations) {
     if (it.kind === 'decode') continue;
-    computeSum += it.computeS;
-    ownFlops += chunkFlops(model, it.prefillTokens, it.prefillCached);
+    const itFixed = (it.allReduceS > 0 ? latencies : 0) + it.overheadS;
+    computeAndBytes += it.computeS + it.allReduceS - (it.allReduceS > 0 ? latencies : 0);
+    fixed += itFixed;
+    own +=
+      prefillGemmFlops(model, it.prefillTokens) / G +
+      prefillAttentionFlops(model, it.prefillTokens, it.prefillCached) / Ga +
+      perToken * it.prefillTokens;
     memory += Math.max(0, it.memoryS - it.computeS);
   }
-  const own = ownFlops / G;
-  return { ownS: own, rideS: Math.max(0, computeSum - own), memoryS: memory };
+  return { ownS: own, rideS: Math.max(0, computeAndBytes - own), fixedS: fixed, memoryS: memory };
 }
 
-/** cost.ts prefillFlops of one chunk (body, LM head once, causal attention pairs). */
-function chunkFlops(model: ModelSpec, n: number, c: number): number {
-  if (n <= 0) return 0;
-  const embed = model.vocabSize * model.hiddenSize;
-  return (
-    2 * bodyParams(model) * n +
-    2 * embed +
-    attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2)
-  );
-}
-
-function runOf(setup: TimelineSetup, G: number): TimelineRun {
+function runOf(setup: TimelineSetup): TimelineRun {
   const tl = guard(() => prefillTimeline(setup));
   return {
     ...tl,
     chunk: setup.chunk,
     tokenBudget: setup.chunk === false ? setup.promptTokens : setup.chunk + setup.decodes,
-    breakdown: breakdownOf(tl, G, setup.model),
+    breakdown: breakdownOf(tl, setup.hw, setup.model),
   };
 }
 
@@ -240,10 +266,9 @@ export function prefillTimelineRun(req: TimelineRequest): TimelineResponse {
   const { model, hw, name, acceleratorName } = replica(req);
   const inp = timelineInputs(req);
   const chunk = req.chunked ? wholeIn('chunk', req.chunk, 16, 1_000_000) : false;
-  const G = effectiveFlops(hw);
   const base = { model, hw, ...inp };
-  const run = runOf({ ...base, chunk }, G);
-  const whole = chunk === false ? run : runOf({ ...base, chunk: false }, G);
+  const run = runOf({ ...base, chunk });
+  const whole = chunk === false ? run : runOf({ ...base, chunk: false });
   const tail = run.iterations.length - run.iterations.findIndex((it) => it.firstToken) - 1;
   return {
     modelName: name,
@@ -434,6 +459,8 @@ export interface PrefillFiguresResponse {
   wholeS: number;
   wholeComputeS: number;
   wholeMemoryS: number;
+  /** The whole prompt's all-reduce time, s. */
+  wholeAllReduceS: number;
   /** Of the whole prompt's FLOPs, the share that is attention. */
   wholeAttentionShare: number;
   /** The decode-only iteration of the N decodes. */
@@ -442,6 +469,10 @@ export interface PrefillFiguresResponse {
   stepsLost: number;
   /** The decodes' FLOPs per iteration over G (their compute time when riding along). */
   decodeComputeS: number;
+  /** What the decodes add to a chunk iteration: their compute and their all-reduce bytes, s. */
+  decodeRideS: number;
+  /** What every iteration pays whatever its size: all-reduce latencies and the overhead, s. */
+  iterationFixedS: number;
   decodeMemoryS: number;
   chunks: ChunkFigures[];
   /** Memory-bound below this chunk, at the prompt's start, middle and end. */
@@ -464,14 +495,13 @@ export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresRespon
   if (hit) return hit;
   const { model, hw, name, acceleratorName } = replica(req);
   const inp = timelineInputs(req);
-  const G = effectiveFlops(hw);
   const setup = { model, hw, ...inp };
   const whole = guard(() => prefillCost(model, hw, inp.promptTokens, 0));
   const attention =
     attentionFlopsPerPair(model, 'prefill') * ((inp.promptTokens * (inp.promptTokens + 1)) / 2);
   const decode = decodeCost(model, hw, inp.decodes, inp.decodes * (inp.decodeContext + 1));
   const chunks = req.chunks.map((c) => {
-    const run = runOf({ ...setup, chunk: wholeIn('chunk', c, 16, 1_000_000) }, G);
+    const run = runOf({ ...setup, chunk: wholeIn('chunk', c, 16, 1_000_000) });
     const longest = run.iterations[run.longestPrefillIteration];
     const first = run.iterations.find((it) => it.kind === 'chunk');
     return {
@@ -504,10 +534,14 @@ export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresRespon
     wholeS: whole.time,
     wholeComputeS: whole.computeTime,
     wholeMemoryS: whole.memoryTime,
+    wholeAllReduceS: whole.allReduceTime,
     wholeAttentionShare: attention / whole.flops,
     decodeStepS: decode.time,
     stepsLost: whole.time / decode.time,
     decodeComputeS: decode.computeTime,
+    decodeRideS: decode.computeTime + allReducePerTokenTime(model, hw) * inp.decodes,
+    iterationFixedS:
+      passComm(model, hw, 1).calls * passComm(model, hw, 1).path.latency + hw.iterationOverheadS,
     decodeMemoryS: decode.memoryTime,
     chunks,
     memoryBoundAt: {

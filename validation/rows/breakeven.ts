@@ -23,12 +23,19 @@ const published = (p: number) =>
   mooncakeMinBandwidth({ hidden: D, gqa: 8, bytesPerElem: 2, flops: 8 * A800_FLOPS, prefixTokens: p });
 
 /**
- * 8 × A800 as Eq. 2 sees it: peak FLOP/s (mfu 1) and no memory-bound floor (bandwidth unbounded), so the compute
- * branch of the lab's prefill time is the whole of it.
+ * 8 × A800 as Eq. 2 sees it: one pool of G = 8 × 312 TFLOP/s at peak (both efficiencies 1), no memory-bound floor
+ * (bandwidth unbounded), no per-iteration overhead and no tensor-parallel all-reduce (Eq. 1 counts FLOPs only), so
+ * the compute branch of the lab's prefill time is the whole of it. Modelled as one device of 8 × the FLOP/s, which
+ * leaves the KV bytes per token (what a reload moves) as they are.
  */
 function eq2Hardware(): HardwareConfig {
   const a100 = resolveAccelerator('a100-80gb');
-  return { ...defaultHardware({ ...a100, memBandwidth: 1e18 }, 8), mfu: 1 };
+  return {
+    ...defaultHardware({ ...a100, bf16Flops: 8 * A800_FLOPS, memBandwidth: 1e18 }, 1),
+    gemmEfficiency: 1,
+    attentionEfficiency: 1,
+    iterationOverheadS: 0,
+  };
 }
 
 /**

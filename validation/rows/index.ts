@@ -3,9 +3,16 @@
  * `rows: ValidationRow[]` and list it here.
  */
 import type { ValidationRow } from '../row';
+import { rows as costRows } from './cost';
 import { rows as mooncake } from './mooncake';
 import { rows as breakeven } from './breakeven';
 import { rows as xgrammar } from './xgrammar';
 import { rows as kvOffloadBlocks } from './kvOffloadBlocks';
 
-export const ALL_ROWS: ValidationRow[] = [...mooncake, ...breakeven, ...xgrammar, ...kvOffloadBlocks];
+export const ALL_ROWS: ValidationRow[] = [
+  ...costRows,
+  ...mooncake,
+  ...breakeven,
+  ...xgrammar,
+  ...kvOffloadBlocks,
+];

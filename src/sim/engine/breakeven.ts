@@ -2,14 +2,17 @@
  * Reload vs recompute: is it faster to bring a prefix's KV cache over a link, or to prefill it again?
  *
  *   reload(p)    = λ + p · k / B                     λ latency (s), k KV bytes/token, B link bytes/s
- *   recompute(p) = prefillTime(model, hw, p, 0) = max( Fc(p), Fm(p) )        (src/sim/engine/cost.ts)
- *     Fc(p) = ( A/2 · p² + (2·body + A/2) · p + 2·V·D ) / G          compute branch, G = tp·peak·mfu
+ *   recompute(p) = prefillTime(model, hw, p, 0) = max( Fc(p), Fm(p) ) + Cα + Cβ · p + o   (src/sim/engine/cost.ts)
+ *     Fc(p) = (2·body · p + 2·V·D) / G + A/2 · (p² + p) / G_a        compute branch, G = tp·peak·e_gemm,
+ *                                                                   G_a = tp·peakBF16·e_attn
+ *     Cα + Cβ · p: the all-reduces (latency and bandwidth parts), o: the iteration overhead, both outside the max
  *     Fm(p) = ( W(p) + k·ρ · p ) / M                                memory branch,  M = tp·bw·mbu
  *   with A = attention FLOPs per pair, body = active − 2·V·D matmul params, ρ = KV copies across TP,
  *   W(p) = weight bytes touched: constant for a dense model, b·(S + X·(1 − q^p)) for a MoE (q = 1 − k_e/E).
  *
  * Solving d(p) = reload(p) − recompute(p) = 0 ANALYTICALLY. Because recompute is a max, d = min(d_c, d_m) with
- *   d_c(p) = λ + s·p − Fc(p)  (s = k/B): a concave quadratic → the quadratic formula (0, 1 or 2 roots);
+ * The comm and overhead terms fold into reload's: λ' = λ − Cα − o, s' = s − Cβ. Then
+ *   d_c(p) = λ' + s'·p − Fc(p)  (s = k/B): a concave quadratic → the quadratic formula (0, 1 or 2 roots);
  *   d_m(p) = λ + s·p − Fm(p): linear for a dense model → one root (Fm(0) − λ)/(s − kρ/M);
  *          for a MoE  d_m = α + β·p + γ·q^p, whose roots are p = −α/β − W_k(z)/ln q with
  *          z = (γ·ln q / β) · e^(−α·ln q/β) and W_k the Lambert W function (branch 0, and −1 when z < 0).
@@ -34,8 +37,11 @@ import { kvBytesPerToken, type ModelSpec } from './catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
+  allReducePerTokenTime,
+  effectiveAttentionFlops,
   effectiveFlops,
   effectiveMemBandwidth,
+  passComm,
   embeddingParams,
   kvReplication,
   perTokenPrefillTime,
@@ -211,10 +217,20 @@ export function lambertWNegFromLog(u: number): { w0: number; wm1: number } {
 
 // ---------------------------------------------------------------------------------------------------------
 
+/** The part of a recompute's time that does not grow with p: all-reduce latencies and the iteration overhead. */
+function fixedCommAndOverhead(model: ModelSpec, hw: HardwareConfig): number {
+  const comm = passComm(model, hw, 1);
+  return comm.calls * comm.path.latency + hw.iterationOverheadS;
+}
+
 interface Coefficients {
+  /** λ − all-reduce latency total − iteration overhead (the fixed part of reload − recompute beyond the max). */
   lambda: number;
+  /** k / B − all-reduce seconds per token. */
   s: number;
   G: number;
+  /** Attention FLOP/s. */
+  Ga: number;
   M: number;
   A: number;
   body2: number;
@@ -233,9 +249,10 @@ function coefficients(model: ModelSpec, hw: HardwareConfig, path: ReloadPath): C
   const bytes = DTYPE_BYTES[hw.weightDtype];
   const split = weightSplit(model);
   return {
-    lambda: path.latency,
-    s: kvBytesPerToken(model, hw.kvDtype) / path.bandwidth,
+    lambda: path.latency - fixedCommAndOverhead(model, hw),
+    s: kvBytesPerToken(model, hw.kvDtype) / path.bandwidth - allReducePerTokenTime(model, hw),
     G: effectiveFlops(hw),
+    Ga: effectiveAttentionFlops(hw),
     M: effectiveMemBandwidth(hw),
     A: attentionFlopsPerPair(model, 'prefill'),
     body2: 2 * bodyParams(model),
@@ -248,7 +265,7 @@ function coefficients(model: ModelSpec, hw: HardwareConfig, path: ReloadPath): C
 }
 
 function computeBranch(c: Coefficients, p: number): number {
-  return ((c.A / 2) * p * p + (c.body2 + c.A / 2) * p + c.head) / c.G;
+  return (c.body2 * p + c.head) / c.G + ((c.A / 2) * (p * p + p)) / c.Ga;
 }
 function memoryBranch(c: Coefficients, p: number): number {
   const touched = c.wRouted > 0 ? -Math.expm1(p * Math.log(c.q)) : 0;
@@ -324,11 +341,15 @@ export function breakEven(
   const d = (p: number) => reloadTime(model, hw, path, p) - recomputeTime(model, hw, p);
   const rel = 1e-9;
 
-  // Compute branch: d_c(p) = −A/(2G)·p² + (s − (2·body + A/2)/G)·p + (λ − 2VD/G).
+  // Compute branch: d_c(p) = −A/(2G_a)·p² + (s' − 2·body/G − A/(2G_a))·p + (λ' − 2VD/G).
   const dc = (p: number) => c.lambda + c.s * p - computeBranch(c, p);
-  const ddc = (p: number) => c.s - (c.A * p + c.body2 + c.A / 2) / c.G;
+  const ddc = (p: number) => c.s - c.body2 / c.G - (c.A * p + c.A / 2) / c.Ga;
   const candidates: number[] = [];
-  for (let p of quadraticRoots(-c.A / (2 * c.G), c.s - (c.body2 + c.A / 2) / c.G, c.lambda - c.head / c.G)) {
+  for (let p of quadraticRoots(
+    -c.A / (2 * c.Ga),
+    c.s - c.body2 / c.G - c.A / (2 * c.Ga),
+    c.lambda - c.head / c.G,
+  )) {
     if (!(p > 0) || !Number.isFinite(p)) continue;
     p = polish(dc, ddc, p);
     if (computeBranch(c, p) >= memoryBranch(c, p) * (1 - rel)) candidates.push(p);
@@ -386,11 +407,12 @@ export function breakEven(
                 ? 'reload-wins-between'
                 : 'mixed';
 
-  const floor = prefillCost(model, hw, 1, 0).memoryTime;
+  const floor = prefillCost(model, hw, 1, 0).time;
+  const reloadPerToken = kvBytesPerToken(model, hw.kvDtype) / path.bandwidth;
   const perTokStart = perTokenPrefillTime(model, hw, 0);
   const perTokEnd = perTokenPrefillTime(model, hw, maxTokens);
   const head =
-    `Reload costs ${fmtTime(c.lambda)} + ${fmtTime(c.s)}/token; recompute has a floor of ${fmtTime(floor)} (streaming the weights a token touches${c.wRouted > 0 ? ', rising as a longer prefix touches more experts' : ''}) ` +
+    `Reload costs ${fmtTime(path.latency)} + ${fmtTime(reloadPerToken)}/token; recompute has a floor of ${fmtTime(floor)} (streaming the weights a token touches${c.wRouted > 0 ? ', rising as a longer prefix touches more experts' : ''}, plus the iteration overhead${hw.tp > 1 ? ' and all-reduce latency' : ''}) ` +
     `and then costs ${fmtTime(perTokStart)}/token at the start of the context, rising to ${fmtTime(perTokEnd)}/token at ${fmtTok(maxTokens)} tokens (attention). `;
   const x = crossings.map(fmtTok);
   const middleReason =
@@ -401,8 +423,8 @@ export function breakEven(
     'reload-always-wins': `Reload is faster for every prefix up to ${fmtTok(maxTokens)} tokens.`,
     'recompute-always-wins': `Recompute is faster for every prefix up to ${fmtTok(maxTokens)} tokens: the link's latency and per-token cost never beat prefill here.`,
     'reload-wins-above': `Recompute is faster below ${x[0]} tokens (the link's fixed latency dominates); reload wins above.`,
-    'reload-wins-below': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length); recompute wins above, up to ${fmtTok(maxTokens)}${beyond.length ? ` (reload wins again beyond ${fmtTok(beyond[0])} tokens, past the context)` : ''}.`,
-    'recompute-wins-between': `Reload wins below ${x[0]} tokens (recompute must stream the weights whatever the length), recompute wins between ${x[0]} and ${x[1]} (${middleReason}), and reload wins again above ${x[1]} (recompute's per-token cost grows with the prefix).`,
+    'reload-wins-below': `Reload wins below ${x[0]} tokens (recompute pays its floor whatever the length); recompute wins above, up to ${fmtTok(maxTokens)}${beyond.length ? ` (reload wins again beyond ${fmtTok(beyond[0])} tokens, past the context)` : ''}.`,
+    'recompute-wins-between': `Reload wins below ${x[0]} tokens (recompute pays its floor whatever the length), recompute wins between ${x[0]} and ${x[1]} (${middleReason}), and reload wins again above ${x[1]} (recompute's per-token cost grows with the prefix).`,
     'reload-wins-between': `Reload wins only between ${x[0]} and ${x[1]} tokens.`,
     mixed: `Reload and recompute alternate at ${x.join(', ')} tokens.`,
   };
@@ -412,8 +434,8 @@ export function breakEven(
     regime,
     explanation: head + tail[regime],
     maxTokens,
-    reloadLatency: c.lambda,
-    reloadSecondsPerToken: c.s,
+    reloadLatency: path.latency,
+    reloadSecondsPerToken: reloadPerToken,
     recomputeFloorSeconds: floor,
     recomputeSecondsPerTokenAtStart: perTokStart,
     recomputeSecondsPerTokenAtEnd: perTokEnd,

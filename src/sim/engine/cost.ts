@@ -1,101 +1,57 @@
 /**
- * Cost model of one forward pass: prefill, decode and mixed continuous-batching iterations, as rooflines.
+ * Cost model of one forward pass: prefill, decode and mixed continuous-batching iterations.
  *
  * Units: seconds, FLOP, bytes, FLOP/s, bytes/s; token counts are plain numbers (real-valued inputs are accepted,
  * so the break-even solver can treat token counts as continuous).
  *
- * Every time here is   max( FLOPs / (tp · peak · mfu) , bytes / (tp · HBM bandwidth · mbu) )
- * i.e. a roofline over one tensor-parallel replica of `tp` GPUs whose work splits evenly across them. The caller
- * sets the utilisation factors: `mfu` (achieved share of peak dense FLOP/s, default 0.5) and `mbu` (achieved share
- * of HBM bandwidth, default 0.8).
+ * Every time here is
+ *   max( GEMM FLOPs / (tp · peak · gemmEfficiency) + attention FLOPs / (tp · peakBF16 · attentionEfficiency) ,
+ *        bytes / (tp · HBM bandwidth · mbu) )
+ *   + tensor-parallel all-reduce time (src/sim/engine/tensorParallel.ts; not overlapped, as in vLLM)
+ *   + iterationOverheadS (scheduling, sampling, kernel launches: what a step costs beyond the roofline)
+ * over one tensor-parallel replica of `tp` GPUs whose work splits evenly across them.
+ *
+ * The replica's achieved rates and their fitted defaults live in src/sim/engine/hardware.ts (re-exported here).
  *
  * What is counted
- *  - Matmul FLOPs of the transformer body: 2 FLOP per active parameter per token (one multiply-add).
+ *  - GEMM FLOPs of the transformer body: 2 FLOP per active parameter per token (one multiply-add).
  *  - The LM head (vocab × hidden): once per sequence in prefill (only the last position's logits are sampled, as
- *    vLLM and SGLang do), once per token in decode.
+ *    vLLM and SGLang do), once per token in decode. Counted with the GEMMs.
  *  - Attention scores and values: 2 · layers · heads · (d_qk + d_v) FLOP per (query, key) pair; a prefill of n new
- *    tokens after c cached ones has n·c + n(n+1)/2 causal pairs.
+ *    tokens after c cached ones has n·c + n(n+1)/2 causal pairs. Attention runs on the BF16 tensor path whatever
+ *    computeDtype says (FP8 attention is not vLLM's default).
  *  - Bytes: the weights streamed from HBM once per pass (all experts a batch touches, for a MoE), the KV cache
  *    read (cached context) and written (new tokens).
+ *  - 2 all-reduces per layer at tp > 1 (tensorParallel.ts).
  *
- * What is excluded (each small next to what is counted, or outside a single-replica roofline)
+ * What is excluded (each small next to what is counted, or outside a single-replica model)
  *  - The input embedding lookup: a gather of one row per token, no FLOPs, and its table is not streamed.
  *    Embeddings are assumed untied (true of every catalog model): activeParams holds vocab × hidden twice.
- *  - Norms, rotary embeddings, softmax, activations, residual adds (elementwise, O(hidden) per token).
- *  - Activation traffic to HBM, FlashAttention re-reads of K/V across query tiles, kernel-launch overheads.
- *  - Tensor-parallel all-reduces over NVLink, pipeline bubbles, scheduling and sampling on the CPU.
+ *  - Norms, rotary embeddings, softmax, activations, residual adds as separate terms (the fitted efficiencies
+ *    absorb them), activation traffic to HBM, FlashAttention re-reads of K/V across query tiles.
+ *  - Pipeline bubbles; the LM head's logits gather under TP.
  *  - MLA: in prefill the cached latents are up-projected to per-head K/V (a per-cached-token cost of
  *    2 · heads · kvLoraRank · (qkNope + v) FLOP per layer) — not counted; the absorbed decode form is used for
  *    decode attention (see attentionFlopsPerPair).
  */
-import type { AcceleratorSpec } from './catalog/accelerators';
 import { DTYPE_BYTES, kvBytesPerToken, type Dtype, type ModelSpec } from './catalog/models';
+import { tensorParallelComm, type CommCost } from './tensorParallel';
+import {
+  effectiveAttentionFlops,
+  effectiveFlops,
+  effectiveMemBandwidth,
+  type HardwareConfig,
+} from './hardware';
 
-export interface HardwareConfig {
-  accelerator: AcceleratorSpec;
-  /** Tensor-parallel degree = GPUs per replica. */
-  tp: number;
-  /** Prefill (and compute-bound) utilisation of peak dense FLOP/s, 0..1. Default 0.5. */
-  mfu: number;
-  /** Decode (and memory-bound) utilisation of HBM bandwidth, 0..1. Default 0.8. */
-  mbu: number;
-  weightDtype: Dtype;
-  kvDtype: Dtype;
-  /** Tensor-core dtype of the matmuls; selects the accelerator's bf16Flops or fp8Flops. Default 'bf16'. */
-  computeDtype?: 'bf16' | 'fp8';
-}
-
-export const DEFAULT_MFU = 0.5;
-export const DEFAULT_MBU = 0.8;
-
-export function defaultHardware(accelerator: AcceleratorSpec, tp = 1): HardwareConfig {
-  return {
-    accelerator,
-    tp,
-    mfu: DEFAULT_MFU,
-    mbu: DEFAULT_MBU,
-    weightDtype: 'bf16',
-    kvDtype: 'bf16',
-    computeDtype: 'bf16',
-  };
-}
-
-function checkHardware(hw: HardwareConfig): void {
-  if (!Number.isInteger(hw.tp) || hw.tp < 1)
-    throw new RangeError(`tp must be a whole number ≥ 1, got ${hw.tp}`);
-  if (!(hw.mfu > 0 && hw.mfu <= 1)) throw new RangeError(`mfu must be in (0, 1], got ${hw.mfu}`);
-  if (!(hw.mbu > 0 && hw.mbu <= 1)) throw new RangeError(`mbu must be in (0, 1], got ${hw.mbu}`);
-  if (!(hw.weightDtype in DTYPE_BYTES)) throw new RangeError(`unknown weightDtype ${String(hw.weightDtype)}`);
-  if (!(hw.kvDtype in DTYPE_BYTES)) throw new RangeError(`unknown kvDtype ${String(hw.kvDtype)}`);
-}
+export * from './hardware';
 
 function checkTokens(name: string, v: number): void {
   if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`${name} must be a finite number ≥ 0, got ${v}`);
 }
 
-/** Peak dense FLOP/s of one GPU in the configured compute dtype. */
-export function peakFlops(hw: HardwareConfig): number {
-  const dt = hw.computeDtype ?? 'bf16';
-  if (dt === 'fp8') {
-    if (!(hw.accelerator.fp8Flops > 0))
-      throw new RangeError(
-        `${hw.accelerator.id} has no FP8 tensor path (fp8Flops = 0); use computeDtype 'bf16'`,
-      );
-    return hw.accelerator.fp8Flops;
-  }
-  return hw.accelerator.bf16Flops;
-}
-
-/** Achieved FLOP/s of the whole replica: tp · peak · mfu. */
-export function effectiveFlops(hw: HardwareConfig): number {
-  checkHardware(hw);
-  return hw.tp * peakFlops(hw) * hw.mfu;
-}
-
-/** Achieved HBM bytes/s of the whole replica: tp · bandwidth · mbu. */
-export function effectiveMemBandwidth(hw: HardwareConfig): number {
-  checkHardware(hw);
-  return hw.tp * hw.accelerator.memBandwidth * hw.mbu;
+/** All-reduce cost of a pass over `tokens` tokens on this replica (zero at tp = 1). */
+export function passComm(model: ModelSpec, hw: HardwareConfig, tokens: number): CommCost {
+  return tensorParallelComm(model, hw.accelerator, hw.tp, tokens, hw.gpusPerNode);
 }
 
 /** Parameters of one vocab × hidden matrix (the input embedding; the LM head has the same shape). */
@@ -185,28 +141,76 @@ export function weightBytesTouched(model: ModelSpec, dtype: Dtype, tokens: numbe
 }
 
 export interface PassCost {
+  /** gemmFlops + attentionFlops */
   flops: number;
+  /** Matmul FLOPs (body and LM head). */
+  gemmFlops: number;
+  /** Attention score and value FLOPs. */
+  attentionFlops: number;
   bytes: number;
-  /** flops / (tp · peak · mfu), s */
+  /** gemmFlops / (tp · peak · gemmEfficiency), s */
+  gemmTime: number;
+  /** attentionFlops / (tp · peakBF16 · attentionEfficiency), s */
+  attentionTime: number;
+  /** gemmTime + attentionTime, s */
   computeTime: number;
   /** bytes / (tp · bw · mbu), s */
   memoryTime: number;
-  /** max of the two, s */
+  /** Tensor-parallel all-reduce: bytes summed over calls, and seconds (not overlapped). */
+  allReduceBytes: number;
+  allReduceTime: number;
+  /** Fixed per-iteration overhead, s (0 for an empty pass). */
+  overheadTime: number;
+  /** max(computeTime, memoryTime) + allReduceTime + overheadTime, s */
   time: number;
   bound: 'compute' | 'memory';
 }
 
-function roofline(hw: HardwareConfig, flops: number, bytes: number): PassCost {
-  const computeTime = flops / effectiveFlops(hw);
+/** The cost of a pass of `tokens` tokens (new tokens of every sequence) from its FLOPs and bytes. */
+function passCost(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  tokens: number,
+  gemmFlops: number,
+  attentionFlops: number,
+  bytes: number,
+): PassCost {
+  const gemmTime = gemmFlops / effectiveFlops(hw);
+  const attentionTime = attentionFlops / effectiveAttentionFlops(hw);
+  const computeTime = gemmTime + attentionTime;
   const memoryTime = bytes / effectiveMemBandwidth(hw);
+  const comm = passComm(model, hw, tokens);
+  const overheadTime = tokens > 0 ? hw.iterationOverheadS : 0;
   return {
-    flops,
+    flops: gemmFlops + attentionFlops,
+    gemmFlops,
+    attentionFlops,
     bytes,
+    gemmTime,
+    attentionTime,
     computeTime,
     memoryTime,
-    time: Math.max(computeTime, memoryTime),
+    allReduceBytes: comm.bytes,
+    allReduceTime: comm.time,
+    overheadTime,
+    time: Math.max(computeTime, memoryTime) + comm.time + overheadTime,
     bound: computeTime >= memoryTime ? 'compute' : 'memory',
   };
+}
+
+/** Matmul FLOPs of a prefill of n tokens: 2 · body · n + 2 · vocab · hidden (LM head, last position only). */
+export function prefillGemmFlops(model: ModelSpec, newTokens: number): number {
+  checkTokens('newTokens', newTokens);
+  if (newTokens === 0) return 0;
+  return 2 * bodyParams(model) * newTokens + 2 * embeddingParams(model);
+}
+
+/** Attention FLOPs of a prefill of n new tokens after c cached: attentionFlopsPerPair · (n·c + n(n+1)/2). */
+export function prefillAttentionFlops(model: ModelSpec, newTokens: number, cachedTokens: number): number {
+  checkTokens('newTokens', newTokens);
+  checkTokens('cachedTokens', cachedTokens);
+  const n = newTokens;
+  return attentionFlopsPerPair(model, 'prefill') * (n * cachedTokens + (n * (n + 1)) / 2);
 }
 
 /**
@@ -220,13 +224,7 @@ export function prefillFlops(model: ModelSpec, newTokens: number, cachedTokens: 
   checkTokens('newTokens', newTokens);
   checkTokens('cachedTokens', cachedTokens);
   if (newTokens === 0) return 0;
-  const n = newTokens;
-  const c = cachedTokens;
-  return (
-    2 * bodyParams(model) * n +
-    2 * embeddingParams(model) +
-    attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2)
-  );
+  return prefillGemmFlops(model, newTokens) + prefillAttentionFlops(model, newTokens, cachedTokens);
 }
 
 /**
@@ -252,16 +250,20 @@ export function prefillCost(
   newTokens: number,
   cachedTokens: number,
 ): PassCost {
-  return roofline(
+  return passCost(
+    model,
     hw,
-    prefillFlops(model, newTokens, cachedTokens),
+    newTokens,
+    prefillGemmFlops(model, newTokens),
+    newTokens === 0 ? 0 : prefillAttentionFlops(model, newTokens, cachedTokens),
     prefillBytes(model, hw, newTokens, cachedTokens),
   );
 }
 
 /**
- * Seconds to prefill n new tokens on top of c cached ones, alone on the replica:
- *   max( prefillFlops / (tp · peak · mfu) , (weights + KV bytes) / (tp · bw · mbu) ).
+ * Seconds to prefill n new tokens on top of c cached ones, alone on the replica (one iteration):
+ *   max( GEMM / (tp · peak · e_gemm) + attention / (tp · peakBF16 · e_attn) , (weights + KV) / (tp · bw · mbu) )
+ *   + all-reduce(n tokens) + iteration overhead.
  * Short prefills are memory-bound (the weights must be streamed once whatever n is); long ones compute-bound.
  * Returns 0 for n = 0.
  */
@@ -280,7 +282,9 @@ export function prefillTime(
  *   FLOPs = 2 · (activeParams − vocab·hidden) · batch        body and LM head, every token
  *         + attentionFlopsPerPair(decode) · totalContextTokens
  *   bytes = weightBytesTouched(batch) + kvBytesPerToken · kvReplication · totalContextTokens
- * At batch 1 this is weights / (tp · bw · mbu): 70B BF16 on 8 × H100 ≈ 139 GB / 21.4 TB/s ≈ 6.5 ms.
+ * time = max(GEMM / G + attention / G_attn, bytes / M) + all-reduce(batch tokens) + iteration overhead.
+ * At batch 1 the roofline is weights / (tp · bw · mbu): 70B BF16 on 8 × H100 ≈ 139 GB / 21.4 TB/s ≈ 6.5 ms, to
+ * which 160 latency-bound all-reduces (~38 µs each at TP8) and the 2.5 ms overhead add.
  */
 export function decodeCost(
   model: ModelSpec,
@@ -290,13 +294,17 @@ export function decodeCost(
 ): PassCost {
   checkTokens('batchSize', batchSize);
   checkTokens('totalContextTokens', totalContextTokens);
-  if (batchSize === 0) return roofline(hw, 0, 0);
-  const flops =
-    2 * (model.activeParams - embeddingParams(model)) * batchSize +
-    attentionFlopsPerPair(model, 'decode') * totalContextTokens;
+  if (batchSize === 0) return passCost(model, hw, 0, 0, 0, 0);
   const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
   const bytes = weightBytesTouched(model, hw.weightDtype, batchSize) + kv * totalContextTokens;
-  return roofline(hw, flops, bytes);
+  return passCost(
+    model,
+    hw,
+    batchSize,
+    2 * (model.activeParams - embeddingParams(model)) * batchSize,
+    attentionFlopsPerPair(model, 'decode') * totalContextTokens,
+    bytes,
+  );
 }
 
 export function decodeStepTime(
@@ -320,15 +328,17 @@ export interface IterationBatch {
  * FLOPs and bytes are summed over the batch and the weights are streamed once for all its tokens:
  *   FLOPs = Σ prefillFlops(chunk) + decode FLOPs
  *   bytes = weightBytesTouched(Σ new tokens + decodes) + KV bytes of every chunk (c + n) and every decode context
- *   time  = max(FLOPs / (tp·peak·mfu), bytes / (tp·bw·mbu))
+ *   time  = max(GEMM / G + attention / G_attn, bytes / M) + all-reduce(all tokens) + one iteration overhead
  * A batch with one chunk equals prefillTime; a decode-only batch equals decodeStepTime. Empty batch: 0.
  */
 export function iterationCost(model: ModelSpec, hw: HardwareConfig, batch: IterationBatch): PassCost {
-  let flops = 0;
+  let gemm = 0;
+  let attn = 0;
   let kvTokens = 0;
   let tokens = 0;
   for (const ch of batch.prefill) {
-    flops += prefillFlops(model, ch.newTokens, ch.cachedTokens);
+    gemm += prefillGemmFlops(model, ch.newTokens);
+    if (ch.newTokens > 0) attn += prefillAttentionFlops(model, ch.newTokens, ch.cachedTokens);
     if (ch.newTokens > 0) kvTokens += ch.cachedTokens + ch.newTokens;
     tokens += ch.newTokens;
   }
@@ -339,15 +349,21 @@ export function iterationCost(model: ModelSpec, hw: HardwareConfig, batch: Itera
       checkTokens('decodeContextTokens', c);
       ctx += c;
     }
-    flops +=
-      2 * (model.activeParams - embeddingParams(model)) * decodes +
-      attentionFlopsPerPair(model, 'decode') * ctx;
+    gemm += 2 * (model.activeParams - embeddingParams(model)) * decodes;
+    attn += attentionFlopsPerPair(model, 'decode') * ctx;
     kvTokens += ctx;
     tokens += decodes;
   }
-  if (tokens === 0) return roofline(hw, 0, 0);
+  if (tokens === 0) return passCost(model, hw, 0, 0, 0, 0);
   const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
-  return roofline(hw, flops, weightBytesTouched(model, hw.weightDtype, tokens) + kv * kvTokens);
+  return passCost(
+    model,
+    hw,
+    tokens,
+    gemm,
+    attn,
+    weightBytesTouched(model, hw.weightDtype, tokens) + kv * kvTokens,
+  );
 }
 
 export function iterationTime(model: ModelSpec, hw: HardwareConfig, batch: IterationBatch): number {
@@ -357,18 +373,32 @@ export function iterationTime(model: ModelSpec, hw: HardwareConfig, batch: Itera
 /**
  * Marginal seconds to prefill one more token at position `contextTokens` (c tokens before it), i.e. what a
  * cold turn adds to TTFT per token of prefix it must recompute:
- *   max( (2 · body + attentionFlopsPerPair · (c + 1)) / (tp · peak · mfu) ,
- *        kvBytesPerToken · kvReplication / (tp · bw · mbu) )
+ *   max( 2 · body / G + attentionFlopsPerPair · (c + 1) / G_attn , kvBytesPerToken · kvReplication / M )
+ *   + 2 · layers · 2(tp−1)/tp · hidden · 2 B / busBandwidth                    (all-reduce bytes of one token)
  * The first term is the slope of prefillTime wherever prefill is compute-bound (any chunk above a few hundred
  * tokens), and Σ_{c=0}^{n-1} of it equals the compute time of an n-token prefill less the one-off LM head. The
- * weight stream is shared by all tokens of a pass, so it has no marginal cost.
+ * weight stream, the all-reduce latency and the iteration overhead are shared by all tokens of a pass, so they
+ * have no marginal cost.
  */
 export function perTokenPrefillTime(model: ModelSpec, hw: HardwareConfig, contextTokens: number): number {
   checkTokens('contextTokens', contextTokens);
   const compute =
-    (2 * bodyParams(model) + attentionFlopsPerPair(model, 'prefill') * (contextTokens + 1)) /
-    effectiveFlops(hw);
+    (2 * bodyParams(model)) / effectiveFlops(hw) +
+    (attentionFlopsPerPair(model, 'prefill') * (contextTokens + 1)) / effectiveAttentionFlops(hw);
   const memory =
     (kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp)) / effectiveMemBandwidth(hw);
-  return Math.max(compute, memory);
+  return Math.max(compute, memory) + allReducePerTokenTime(model, hw);
+}
+
+/** What every pass pays whatever its size: the all-reduce latencies (2 · layers calls) and the overhead, s. */
+export function iterationFixedTime(model: ModelSpec, hw: HardwareConfig): number {
+  const one = passComm(model, hw, 1);
+  return one.calls * one.path.latency + hw.iterationOverheadS;
+}
+
+/** Bandwidth part of the all-reduce time per token of a pass, s/token (0 at tp = 1). */
+export function allReducePerTokenTime(model: ModelSpec, hw: HardwareConfig): number {
+  const one = passComm(model, hw, 1);
+  if (one.calls === 0) return 0;
+  return one.time - one.calls * one.path.latency;
 }

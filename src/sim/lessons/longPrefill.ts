@@ -5,33 +5,26 @@
  * 1. `prefillTimeline` schedules the iterations one by one with the fleet simulator's batching rule
  *    (src/sim/engine/fleet/replica.ts, Sarathi-Serve's stall-free batching): every decoding sequence gets one token per
  *    iteration and the prompt gets at most `chunk` tokens of it; without chunking the whole prompt runs alone in
- *    one iteration and the decodes wait. Every iteration's time is the cost model's roofline
- *    (src/sim/engine/cost.ts iterationCost):
- *      t_iter = max( FLOPs / (G · peak · MFU) , bytes / (G · BW · MBU) ).
+ *    one iteration and the decodes wait. Every iteration's time is the cost model's (src/sim/engine/cost.ts
+ *    iterationCost), G GPUs of the replica:
+ *      t_iter = max( GEMM / (G·peak·e_GEMM) + attention / (G·peak·e_attn) , bytes / (G·BW·MBU) ) + t_AR + t_o,
+ *    with t_AR the tensor-parallel all-reduces of the iteration's tokens and t_o the per-iteration overhead.
  *    The prompt's time to first token is the sum of the iterations that carry its chunks (it arrives at an
  *    iteration boundary); the decodes' inter-token gap is the time between two of their tokens.
  *    The timeline is what the fleet simulator computes for the same setup (tests/lesson-07-10.test.ts runs both),
  *    with every iteration kept so a widget can draw and step through them.
  *
- * 2. `prefillSplit` prices n new tokens after c cached ones with the attention FLOPs divided by a kernel
+ * 2. `prefillSplit` prices n new tokens after c cached ones with the attention time divided by a kernel
  *    speed-up s:
- *      F = 2·P_body·n + 2·V·D  +  a·(n·c + n(n+1)/2) / s,        a = 2·L·H·(d_qk + d_v)
- *    and the same bytes as cost.ts's prefillBytes, so s = 1 is exactly prefillCost. An agent turn of P tokens with
+ *      t = max( (2·P_body·n + 2·V·D) / G_GEMM + a·(n·c + n(n+1)/2) / (s · G_attn) , bytes / M ) + t_AR + t_o,
+ *    a = 2·L·H·(d_qk + d_v), the same bytes, all-reduce and overhead as cost.ts's prefillCost, so s = 1 is exactly
+ *    prefillCost. An agent turn of P tokens with
  *    prefix hit rate h prefills n = (1 − h)·P after c = h·P.
  *
  * Pure: no DOM, no randomness. Units: seconds, FLOP, bytes, tokens.
  */
 import type { ModelSpec } from '../engine/catalog/models';
-import {
-  attentionFlopsPerPair,
-  bodyParams,
-  effectiveFlops,
-  effectiveMemBandwidth,
-  embeddingParams,
-  iterationCost,
-  prefillBytes,
-  type HardwareConfig,
-} from '../engine/cost';
+import { effectiveAttentionFlops, iterationCost, prefillCost, type HardwareConfig } from '../engine/cost';
 import { percentileSorted } from '../engine/fleet/metrics';
 
 // ───────────────────────────── 1. the chunked-prefill timeline ─────────────────────────────
@@ -71,6 +64,9 @@ export interface TimelineIteration {
   bytes: number;
   computeS: number;
   memoryS: number;
+  /** Tensor-parallel all-reduce of the iteration's tokens and the per-iteration overhead, s (outside the max). */
+  allReduceS: number;
+  overheadS: number;
   bound: 'compute' | 'memory';
   /** Whether the prompt's first token is sampled at the end of this iteration. */
   firstToken: boolean;
@@ -183,6 +179,8 @@ export function prefillTimeline(setup: TimelineSetup): Timeline {
       bytes: cost.bytes,
       computeS: cost.computeTime,
       memoryS: cost.memoryTime,
+      allReduceS: cost.allReduceTime,
+      overheadS: cost.overheadTime,
       bound: cost.bound,
       firstToken: false,
     };
@@ -349,7 +347,7 @@ export function feasibleChunks(
 
 /**
  * The chunk below which a chunk iteration is memory-bound at prompt position c: the n where
- *   (F_decodes + 2·P_body·n + a·(n·c + n(n+1)/2)) / (G·peak·MFU) = (weights + KV of decodes and of c + n) / (G·BW·MBU).
+ *   GEMM / (G·peak·e_GEMM) + attention / (G·peak·e_attn) = (weights + KV of decodes and of c + n) / (G·BW·MBU).
  * Found by bisection on the cost model itself (iterationCost), so it includes everything the iterations do.
  * Returns 0 when even a one-token chunk is compute-bound, and Infinity when no chunk up to 1M tokens is.
  */
@@ -391,7 +389,10 @@ export interface PrefillSplit {
   computeS: number;
   bytes: number;
   memoryS: number;
-  /** max(computeS, memoryS). */
+  /** Tensor-parallel all-reduce and per-iteration overhead, s (no kernel changes them). */
+  allReduceS: number;
+  overheadS: number;
+  /** max(computeS, memoryS) + allReduceS + overheadS. */
   timeS: number;
   bound: 'compute' | 'memory';
   /** attentionFlops / (linearFlops + attentionFlops): the share of the work a kernel can speed up. */
@@ -416,14 +417,14 @@ export function prefillSplit(
   if (!(attentionSpeedup >= 1)) throw new RangeError(`attentionSpeedup must be ≥ 1, got ${attentionSpeedup}`);
   const n = newTokens;
   const c = cachedTokens;
-  const G = effectiveFlops(hw);
-  const linearFlops = n > 0 ? 2 * bodyParams(model) * n + 2 * embeddingParams(model) : 0;
-  const attentionFlops = n > 0 ? attentionFlopsPerPair(model, 'prefill') * (n * c + (n * (n + 1)) / 2) : 0;
-  const linearS = linearFlops / G;
-  const attentionS = attentionFlops / attentionSpeedup / G;
+  const cost = prefillCost(model, hw, n, c);
+  const linearFlops = cost.gemmFlops;
+  const attentionFlops = cost.attentionFlops;
+  const linearS = cost.gemmTime;
+  const attentionS = cost.attentionTime / attentionSpeedup;
   const computeS = linearS + attentionS;
-  const bytes = n > 0 ? prefillBytes(model, hw, n, c) : 0;
-  const memoryS = bytes / effectiveMemBandwidth(hw);
+  const bytes = cost.bytes;
+  const memoryS = cost.memoryTime;
   const total = linearFlops + attentionFlops;
   return {
     newTokens: n,
@@ -436,7 +437,9 @@ export function prefillSplit(
     computeS,
     bytes,
     memoryS,
-    timeS: Math.max(computeS, memoryS),
+    allReduceS: cost.allReduceTime,
+    overheadS: cost.overheadTime,
+    timeS: Math.max(computeS, memoryS) + cost.allReduceTime + cost.overheadTime,
     bound: computeS >= memoryS ? 'compute' : 'memory',
     attentionShare: total > 0 ? attentionFlops / total : 0,
   };
@@ -470,9 +473,10 @@ export function speedupToMatch(
   const target = turnPrefill(model, hw, contextTokens, h1).timeS;
   const at = turnPrefill(model, hw, contextTokens, h0);
   if (at.timeS <= target) return 1;
-  if (at.memoryS >= target || at.linearS >= target) return Infinity;
-  // compute-bound at the target: linearS + attentionFlops / (s · G) = target
-  return at.attentionFlops / effectiveFlops(hw) / (target - at.linearS);
+  const fixed = at.allReduceS + at.overheadS;
+  if (at.memoryS + fixed >= target || at.linearS + fixed >= target) return Infinity;
+  // compute-bound at the target: linearS + attentionFlops / (s · G_attn) + all-reduce + overhead = target
+  return at.attentionFlops / effectiveAttentionFlops(hw) / (target - at.linearS - fixed);
 }
 
 /**

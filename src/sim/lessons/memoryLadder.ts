@@ -77,8 +77,8 @@ export interface LadderInput {
   weightDtype: Dtype;
   /** Share of HBM the engine may use (vLLM's gpu_memory_utilization). */
   memoryUtilization: number;
-  /** Prefill MFU for the recompute time. */
-  mfu: number;
+  /** GEMM efficiency of the recompute (attention, all-reduce and overhead at the cost model's defaults). */
+  gemmEfficiency: number;
   contextTokens: number;
   /** Concurrent agent sessions on this node, each with one context of `contextTokens`. */
   agents: number;
@@ -135,11 +135,11 @@ function hop(link: LinkSpec, count: number): LadderHop {
 
 /** The replica recompute runs on: all of the node's GPUs as one tensor-parallel replica. */
 export function ladderHardware(
-  input: Pick<LadderInput, 'accelerator' | 'node' | 'mfu' | 'kvDtype' | 'weightDtype'>,
+  input: Pick<LadderInput, 'accelerator' | 'node' | 'gemmEfficiency' | 'kvDtype' | 'weightDtype'>,
 ): HardwareConfig {
   return {
     ...defaultHardware(input.accelerator, input.node.gpuCount),
-    mfu: input.mfu,
+    gemmEfficiency: input.gemmEfficiency,
     kvDtype: input.kvDtype,
     weightDtype: input.weightDtype,
   };

@@ -19,8 +19,9 @@ export function CompactionExercise() {
       id={EXERCISE_ID}
       question={
         <p>
-          An agent on Llama 3.1 8B, served by one H100 SXM (prefill at 50% of peak BF16 FLOP/s), reaches{' '}
-          {formatNumber(p.contextTokens, 6)} tokens and compacts: everything after the {formatNumber(c, 6)}
+          An agent on Llama 3.1 8B, served by one H100 SXM (the cost model&apos;s fitted efficiencies),
+          reaches {formatNumber(p.contextTokens, 6)} tokens and compacts: everything after the{' '}
+          {formatNumber(c, 6)}
           -token head (system prompt and tools, still cached) is replaced by a{' '}
           {formatNumber(p.summaryTokens, 6)}-token summary, and the turn adds{' '}
           {formatNumber(p.growthTokens, 6)} new tokens. How many milliseconds does the next request&apos;s
@@ -37,8 +38,10 @@ export function CompactionExercise() {
             The summary was written at the end of the old context, so its KV sits at the wrong positions: n ={' '}
             {formatNumber(n, 6)} tokens are new, c = {formatNumber(c, 6)} cached. FLOPs ≈ 2N·n + A·(n·c +
             n²/2) with 2N = {formatFlops(r.replica.bodyFlopsPerToken)} per token and A ={' '}
-            {formatFlops(r.replica.attentionFlopsPerPair)} per (query, key) pair; divide by G ={' '}
-            {formatFlops(r.replica.flops, true)}.
+            {formatFlops(r.replica.attentionFlopsPerPair)} per (query, key) pair; divide the first by G ={' '}
+            {formatFlops(r.replica.flops, true)}, the second by G_a ={' '}
+            {formatFlops(r.replica.attentionFlops, true)}, and add {formatDuration(r.replica.iterationFixedS)}{' '}
+            of per-iteration overhead.
           </p>
         ) : null
       }
@@ -46,10 +49,10 @@ export function CompactionExercise() {
         r && t && none ? (
           <p>
             2N·n = {formatFlops(r.replica.bodyFlopsPerToken * n)}, attention A·(n·c + n²/2) ={' '}
-            {formatFlops(r.replica.attentionFlopsPerPair * (n * c + (n * n) / 2))}; over G that is{' '}
-            {formatDuration(t.prefillSeconds)} (the core adds the LM head and checks the memory side). A turn
-            without compaction prefills only its {formatNumber(p.growthTokens, 6)} new tokens, in{' '}
-            {formatDuration(none.prefillSeconds)} at this context, so the compaction costs about{' '}
+            {formatFlops(r.replica.attentionFlopsPerPair * (n * c + (n * n) / 2))}; over G and G_a, with the
+            overhead, that is {formatDuration(t.prefillSeconds)} (the core adds the LM head and checks the
+            memory side). A turn without compaction prefills only its {formatNumber(p.growthTokens, 6)} new
+            tokens, in {formatDuration(none.prefillSeconds)} at this context, so the compaction costs about{' '}
             {formatNumber(t.prefillSeconds / none.prefillSeconds, 2)} ordinary turns of prefill, paid back
             only by the turns that follow attending to a shorter context (in dollars:{' '}
             {r.breakEven.summarise.dollars === null

@@ -403,8 +403,15 @@ export function EditCache() {
             then {v.turns} turns of model output and tool result. The cache holds every full {r.blockSize}
             -token block before the latest tool result, which has just arrived. Each block&apos;s hash chains
             its parent&apos;s, so the lookup stops at the first block that differs and nothing after it can
-            hit, even content that did not change. {ri.modelName} on {ri.tp} × {ri.acceleratorName} at{' '}
-            {formatNumber(ri.mfu * 100)}% MFU (G = {formatFlops(ri.flops, true)}).
+            hit, even content that did not change. {ri.modelName} on {ri.tp} × {ri.acceleratorName} at matmuls
+            at {formatNumber(ri.gemmEfficiency * 100)}% of peak (G = {formatFlops(ri.flops, true)}), attention
+            at {formatNumber(ri.attentionEfficiency * 100)}% (G_a = {formatFlops(ri.attentionFlops, true)}),
+            plus{' '}
+            {ri.tp > 1
+              ? `${formatDuration(ri.allReducePerTokenS)} of all-reduce per token (2 per layer, 2(TP−1)/TP × hidden × 2 B over NVLink) and `
+              : ''}
+            {formatDuration(ri.iterationFixedS)} per prefill
+            {ri.tp > 1 ? ' of all-reduce latency and overhead' : ' of overhead'}.
           </>
         ) : null
       }

@@ -192,7 +192,9 @@ export function Payback() {
             call. Dollars: cached input × {formatNumber(r.prices.cacheReadMultiplier)}, new input ×{' '}
             {formatNumber(r.prices.cacheWriteMultiplier)} of {money(r.prices.inputPerMTok)}/MTok, output{' '}
             {money(r.prices.outputPerMTok)}/MTok. Time: {ri.modelName} on {ri.tp} × {ri.acceleratorName} at{' '}
-            {formatNumber(ri.mfu * 100)}% MFU. Lower chart: the prompt each policy sends.
+            matmuls at {formatNumber(ri.gemmEfficiency * 100)}% and attention at{' '}
+            {formatNumber(ri.attentionEfficiency * 100)}% of peak, with the all-reduce and overhead of the
+            cost model. Lower chart: the prompt each policy sends.
           </>
         ) : null
       }

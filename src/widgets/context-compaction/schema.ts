@@ -7,7 +7,7 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatMoney, formatNumber, formatTokens } from '../../lib/format';
 import type { EditRequest, PaybackRequest } from '../../worker/compactionMethods';
-import { acceleratorParam, mfuParam, modelParam, tpParam } from '../kit/commonParams';
+import { acceleratorParam, gemmEfficiencyParam, modelParam, tpParam } from '../kit/commonParams';
 
 export const EDIT_ID = 'edit-the-prompt';
 export const PAYBACK_ID = 'compaction-payback';
@@ -19,7 +19,7 @@ const replicaParams = {
   model: modelParam('llama-3.1-70b'),
   accelerator: acceleratorParam('h100-sxm'),
   gpus: tpParam(8),
-  mfu: mfuParam(0.5),
+  gemmEfficiency: gemmEfficiencyParam(),
 } satisfies ParamSchema;
 
 export const editSchema = {
@@ -172,7 +172,7 @@ export function editArgs(v: EditValues): EditRequest {
     modelId: v.model,
     acceleratorId: v.accelerator,
     tp: v.gpus,
-    mfu: v.mfu,
+    gemmEfficiency: v.gemmEfficiency,
     shape: { ...HEAD, turns: v.turns, outputTokens: v.outputTokens, resultTokens: v.resultTokens },
     edit: editOf(v),
     blockSize: Number(v.blockSize),
@@ -335,7 +335,7 @@ export function paybackArgs(v: PaybackValues): PaybackRequest {
     modelId: v.model,
     acceleratorId: v.accelerator,
     tp: v.gpus,
-    mfu: v.mfu,
+    gemmEfficiency: v.gemmEfficiency,
     params: {
       contextTokens: v.contextTokens,
       headTokens: Math.min(v.headTokens, v.contextTokens),

@@ -5,6 +5,7 @@
  * reference rules. The bars rank the models by KV bytes per FLOP: B* ≈ G · k / (FLOPs per token).
  * Computed in the worker (method minBandwidthByModel).
  */
+import { DEFAULT_ATTENTION_EFFICIENCY, DEFAULT_ITERATION_OVERHEAD_S } from '../../sim/engine/cost';
 import { useMemo } from 'react';
 import { BarChart, type BarSeries, type Marker } from '../kit/charts';
 import { ParamControls } from '../kit/controls/ParamControls';
@@ -17,6 +18,7 @@ import {
   formatDuration,
   formatFlops,
   formatNumber,
+  formatPercent,
   formatRatio,
 } from '../../lib/format';
 import type { ModelBandwidthRow } from '../../worker/offloadMethods';
@@ -134,7 +136,7 @@ export function MinLinkBandwidth() {
               value={
                 <span data-readout="focus-bytes-per-flop">{formatBytesPerMflop(focus.kvBytesPerFlop)}</span>
               }
-              formula={`k / f̄ = ${formatBytes(focus.kvBytesPerToken)} / ${formatFlops(focus.flopsPerToken)} per token; × G = ${formatFlops(r.flops, true)} gives ${formatBandwidth(focus.kvBytesPerFlop * r.flops)}`}
+              formula={`k / f̄ = ${formatBytes(focus.kvBytesPerToken)} / ${formatFlops(focus.flopsPerToken)} per token; × G = ${formatFlops(r.flops, true)} gives ${formatBandwidth(focus.kvBytesPerFlop * r.flops)}, the bar with one G and no all-reduce (attention's lower efficiency and the all-reduces make the real bar lower)`}
             />
             <Readout
               label="Reload wins at every prefix length above"
@@ -160,8 +162,9 @@ export function MinLinkBandwidth() {
       caption={
         r ? (
           <>
-            Every catalog model on the same replica, {r.tp} × {r.acceleratorName} (G ={' '}
-            {formatFlops(r.flops, true)}), KV in {r.kvDtype.toUpperCase()}, λ = {formatDuration(r.latency)}{' '}
+            Every catalog model on the same replica, {r.tp} × {r.acceleratorName} (GEMMs at G ={' '}
+            {formatFlops(r.flops, true)}, attention at {formatPercent(DEFAULT_ATTENTION_EFFICIENCY)} of peak,
+            two all-reduces per layer and {formatDuration(DEFAULT_ITERATION_OVERHEAD_S)} per iteration added), KV in {r.kvDtype.toUpperCase()}, λ = {formatDuration(r.latency)}{' '}
             per transfer. Solid bars: the aggregate bandwidth at which reloading a{' '}
             {formatNumber(r.prefixTokens, 6)}-token prefix takes as long as recomputing it; hatched: the
             bandwidth above which reload wins at every length of the model&apos;s context. Log scale. Dashed

@@ -69,7 +69,11 @@ export function ReloadOrRecompute() {
       { name: 'Recompute (prefill from scratch)', points: pts(r.curve.recompute) },
     ];
     if (v.showSides) {
-      s.push({ name: 'Compute side: FLOPs / (TP·peak·MFU)', points: pts(r.curve.computeSide), dash: '2 4' });
+      s.push({
+        name: 'Compute side: GEMM / G + attention / G_a',
+        points: pts(r.curve.computeSide),
+        dash: '2 4',
+      });
       s.push({ name: 'Memory side: bytes / (TP·HBM·MBU)', points: pts(r.curve.memorySide), dash: '8 4' });
     }
     return s;
@@ -187,7 +191,7 @@ export function ReloadOrRecompute() {
                   {formatDuration(p.recompute)}
                 </span>
               }
-              formula={`t_recompute = max(FLOPs / G, bytes / M) = max(${formatFlops(p.flops)} / ${formatFlops(r.hardware.flops, true)}, ${formatBytesDecimal(p.bytes)} / ${formatBandwidth(r.hardware.memBandwidth)}): ${p.bound}-bound`}
+              formula={`t_recompute = max(GEMM / G + attention / G_a, bytes / M) + t_AR + t_o = max(${formatDuration(p.computeTime)} for ${formatFlops(p.flops)}, ${formatBytesDecimal(p.bytes)} / ${formatBandwidth(r.hardware.memBandwidth)}) + ${formatDuration(p.allReduceTime)} + ${formatDuration(p.overheadTime)}: ${p.bound}-bound`}
             />
             <Readout
               emphasis
@@ -230,9 +234,24 @@ export function ReloadOrRecompute() {
       caption={
         r ? (
           <>
-            Both axes logarithmic. {r.model.name} on {r.hardware.tp} × {r.hardware.acceleratorName} (G ={' '}
-            {formatFlops(r.hardware.flops, true)} at {formatNumber(r.hardware.mfu * 100)}% MFU, M ={' '}
-            {formatBandwidth(r.hardware.memBandwidth)} of HBM at {formatNumber(r.hardware.mbu * 100)}% MBU);
+            Both axes logarithmic. {r.model.name} on {r.hardware.tp} × {r.hardware.acceleratorName} (GEMMs at
+            G = {formatFlops(r.hardware.flops, true)}, {formatNumber(r.hardware.gemmEfficiency * 100)}% of
+            peak; attention at G_a = {formatFlops(r.hardware.attentionFlops, true)},{' '}
+            {formatNumber(r.hardware.attentionEfficiency * 100)}%; M ={' '}
+            {formatBandwidth(r.hardware.memBandwidth)} of HBM at {formatNumber(r.hardware.mbu * 100)}% MBU;{' '}
+            {formatDuration(r.hardware.iterationOverheadS)} per iteration).{' '}
+            {r.hardware.tp > 1 ? (
+              <>
+                Recompute adds {r.hardware.allReduce.calls} all-reduces per pass (2 per layer), each
+                2(TP−1)/TP × tokens × hidden × 2 B / {formatBandwidth(r.hardware.allReduce.busBandwidth)} +{' '}
+                {formatDuration(r.hardware.allReduce.latency)} over{' '}
+                {r.hardware.allReduce.scope === 'inter-node'
+                  ? `the NICs (${r.hardware.allReduce.linkId}: TP spans nodes)`
+                  : `NVLink (${r.hardware.allReduce.linkId})`}
+                , not overlapped with compute: {formatDuration(r.hardware.allReduce.perToken)} per token +{' '}
+                {formatDuration(r.hardware.allReduce.fixed)} per pass.{' '}
+              </>
+            ) : null}
             KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16; link {linkText}, λ ={' '}
             {formatDuration(r.link.latency)} per transfer
             {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/engine/catalog/links.ts)` : ''}.

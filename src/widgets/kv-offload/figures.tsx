@@ -12,6 +12,7 @@ import {
   formatDuration,
   formatFlops,
   formatNumber,
+  formatPercent,
   formatRatio,
   formatTokens,
 } from '../../lib/format';
@@ -50,6 +51,7 @@ const SETUP_METRICS = {
   bodyFlops: (f: SetupFigures) => formatFlops(2 * f.bodyParams),
   attnPair: (f: SetupFigures) => formatFlops(f.attentionFlopsPerPair),
   floor: (f: SetupFigures) => formatDuration(f.floor),
+  weightStream: (f: SetupFigures) => formatDuration(f.streamedWeightBytes / f.memBandwidth),
   reloadPerToken: (f: SetupFigures) => formatDuration(f.reloadPerToken),
   recomputePerTokenStart: (f: SetupFigures) => formatDuration(f.recomputePerTokenStart),
   recomputePerTokenEnd: (f: SetupFigures) => formatDuration(f.recomputePerTokenEnd),
@@ -58,6 +60,16 @@ const SETUP_METRICS = {
   crossingCount: (f: SetupFigures) => formatNumber(f.crossings.length),
   beyond0: (f: SetupFigures) => tokens(f.crossingsBeyond[0]),
   criticalBandwidth: (f: SetupFigures) => formatBandwidth(f.criticalBandwidth),
+  attnFlops: (f: SetupFigures) => formatFlops(f.attentionFlops, true),
+  gemmEff: (f: SetupFigures) => formatPercent(f.gemmEfficiency),
+  attnEff: (f: SetupFigures) => formatPercent(f.attentionEfficiency),
+  overhead: (f: SetupFigures) => formatDuration(f.iterationOverheadS),
+  arPerToken: (f: SetupFigures) => formatDuration(f.allReduce.perToken),
+  arFixed: (f: SetupFigures) => formatDuration(f.allReduce.fixed),
+  arLatency: (f: SetupFigures) => formatDuration(f.allReduce.latency),
+  arBandwidth: (f: SetupFigures) => formatBandwidth(f.allReduce.busBandwidth),
+  arLink: (f: SetupFigures) => f.allReduce.linkId,
+  prefixAllReduce: (f: SetupFigures) => formatDuration(f.prefix.allReduceTime),
   alwaysWins: (f: SetupFigures) => formatBandwidth(f.alwaysWins),
   prefixTokens: (f: SetupFigures) => `${formatNumber(f.prefix.tokens, 6)} tokens`,
   prefixKv: (f: SetupFigures) => formatBytesDecimal(f.prefix.kvBytes),
@@ -80,7 +92,7 @@ export function OffloadFig({ s, m }: { s: ProseSetup; m: SetupMetric }) {
   return (
     <Fig
       value={f ? SETUP_METRICS[m](f) : null}
-      title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, MFU ${setup.mfu}, link ${setup.linkId}`}
+      title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, GEMM efficiency ${setup.gemmEfficiency}, link ${setup.linkId}`}
     />
   );
 }

@@ -2,12 +2,13 @@
  * Parameters of lesson 07.05's widgets, and the argument builders shared by the widgets, the prose figures and
  * the exercises (so that all of them ask the worker the same question for the same settings).
  */
+import { DEFAULT_GEMM_EFFICIENCY } from '../../sim/engine/cost';
 import { LINKS } from '../../sim/engine/catalog/links';
 import { MODELS } from '../../sim/engine/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
-import { formatBandwidth, formatDuration, formatPercent, formatTokens } from '../../lib/format';
-import { acceleratorParam, mfuParam, modelParam, tpParam } from '../kit/commonParams';
+import { formatBandwidth, formatDuration, formatTokens } from '../../lib/format';
+import { acceleratorParam, gemmEfficiencyParam, modelParam, tpParam } from '../kit/commonParams';
 import type {
   KvDtypeChoice,
   LessonSetup,
@@ -55,7 +56,7 @@ export const reloadSchema = {
   model: modelParam('llama-3.1-70b'),
   accelerator: acceleratorParam('h100-sxm'),
   gpus: tpParam(8),
-  mfu: mfuParam(0.5),
+  gemmEfficiency: gemmEfficiencyParam(),
   link: {
     kind: 'select',
     label: 'Where the KV comes back from',
@@ -115,7 +116,7 @@ export const reloadSchema = {
     kind: 'boolean',
     label: 'Show the two sides of recompute’s roofline',
     default: false,
-    help: 'Dashed: FLOPs / (TP · peak · MFU) and bytes / (TP · HBM · MBU); recompute is the larger',
+    help: 'Dashed: GEMM / (TP · peak · e_GEMM) + attention / (TP · peak · e_attn) and bytes / (TP · HBM · MBU); recompute is the larger, plus all-reduce and the per-iteration overhead',
   },
 } satisfies ParamSchema;
 
@@ -126,7 +127,7 @@ export function reloadArgs(v: ReloadValues): ReloadRecomputeRequest {
     modelId: v.model,
     acceleratorId: v.accelerator,
     tp: v.gpus,
-    mfu: v.mfu,
+    gemmEfficiency: v.gemmEfficiency,
     linkId: v.link,
     linkCount: v.linkCount === 'auto' ? 'auto' : Number(v.linkCount),
     customGBps: v.customGBps,
@@ -151,15 +152,7 @@ export const minBwSchema = {
   },
   accelerator: acceleratorParam('h100-sxm'),
   gpus: tpParam(8),
-  mfu: {
-    kind: 'number',
-    label: 'Prefill MFU',
-    default: 0.5,
-    min: 0.1,
-    max: 1,
-    step: 0.05,
-    format: (v) => formatPercent(v),
-  },
+  gemmEfficiency: gemmEfficiencyParam(),
   kvDtype: {
     kind: 'select',
     label: 'KV-cache dtype',
@@ -186,7 +179,7 @@ export function minBwArgs(v: MinBwValues): MinBandwidthRequest {
   return {
     acceleratorId: v.accelerator,
     tp: v.gpus,
-    mfu: v.mfu,
+    gemmEfficiency: v.gemmEfficiency,
     kvDtype: v.kvDtype as KvDtypeChoice,
     prefixTokens: v.prefixTokens,
     latencyUs: MIN_BW_LATENCY_US,
@@ -203,7 +196,7 @@ export const SETUP_DEFAULT: LessonSetup & { prefixTokens: number } = {
   modelId: RELOAD_DEFAULTS.model,
   acceleratorId: RELOAD_DEFAULTS.accelerator,
   tp: RELOAD_DEFAULTS.gpus,
-  mfu: RELOAD_DEFAULTS.mfu,
+  gemmEfficiency: RELOAD_DEFAULTS.gemmEfficiency,
   linkId: RELOAD_DEFAULTS.link,
   linkCount: 'auto',
   prefixTokens: RELOAD_DEFAULTS.prefixTokens,
@@ -231,7 +224,7 @@ export const EXERCISE_CROSSING: ReloadRecomputeRequest = {
   modelId: 'llama-3.1-70b',
   acceleratorId: 'b200',
   tp: 8,
-  mfu: 0.5,
+  gemmEfficiency: DEFAULT_GEMM_EFFICIENCY,
   linkId: 'rdma-100g',
   linkCount: 'auto',
   customGBps: 12.5,
@@ -243,7 +236,7 @@ export const EXERCISE_CROSSING: ReloadRecomputeRequest = {
 export const EXERCISE_MIN_BW: MinBandwidthRequest = {
   acceleratorId: 'h100-sxm',
   tp: 1,
-  mfu: 0.5,
+  gemmEfficiency: DEFAULT_GEMM_EFFICIENCY,
   kvDtype: 'bf16',
   prefixTokens: 32_768,
   latencyUs: MIN_BW_LATENCY_US,

@@ -165,8 +165,9 @@ export function ChunkedPrefillTimeline() {
               formula={
                 <>
                   Σ of {formatNumber(run.prefillIterations)} iteration{run.prefillIterations === 1 ? '' : 's'}{' '}
-                  = {formatDuration(run.breakdown.ownS)} of the prompt’s own FLOPs +{' '}
-                  {formatDuration(run.breakdown.rideS)} of the decodes’ riding along +{' '}
+                  = {formatDuration(run.breakdown.ownS)} of the prompt’s own work (FLOPs and all-reduce bytes)
+                  + {formatDuration(run.breakdown.rideS)} of the decodes’ riding along +{' '}
+                  {formatDuration(run.breakdown.fixedS)} of per-iteration all-reduce latency and overhead +{' '}
                   {formatDuration(run.breakdown.memoryS)} where memory-bound
                 </>
               }
@@ -194,8 +195,9 @@ export function ChunkedPrefillTimeline() {
                     <>
                       the chunk of {formatCount(longest.prefillTokens)} after{' '}
                       {formatTokens(longest.prefillCached)}: max(
-                      {formatDuration(longest.computeS)} compute, {formatDuration(longest.memoryS)} memory);
-                      the first chunk took{' '}
+                      {formatDuration(longest.computeS)} compute, {formatDuration(longest.memoryS)} memory) +{' '}
+                      {formatDuration(longest.allReduceS)} all-reduce + {formatDuration(longest.overheadS)}{' '}
+                      overhead; the first chunk took{' '}
                       {formatDuration(run.iterations.find((x) => x.kind === 'chunk')?.durationS)}
                     </>
                   )
@@ -212,10 +214,13 @@ export function ChunkedPrefillTimeline() {
               formula={
                 cur ? (
                   <>
-                    t = max(FLOPs / (G·peak·MFU), bytes / (G·BW·MBU)) = max({formatFlops(cur.flops)} /{' '}
-                    {formatFlops(f.effectiveFlops, true)}, {formatBytesDecimal(cur.bytes)} /{' '}
-                    {formatBandwidth(f.effectiveBandwidth)}); {formatNumber(cur.prefillTokens)} prompt +{' '}
-                    {formatNumber(cur.decodeTokens)} decode tokens
+                    t = max(GEMM / G + attention / G_a, bytes / M) + t_AR + t_o = max(
+                    {formatDuration(cur.computeS)}, {formatBytesDecimal(cur.bytes)} /{' '}
+                    {formatBandwidth(f.effectiveBandwidth)}) + {formatDuration(cur.allReduceS)} +{' '}
+                    {formatDuration(cur.overheadS)}, with G = {formatFlops(f.effectiveFlops, true)}, G_a ={' '}
+                    {formatFlops(f.attentionFlops, true)}, t_AR = 2 × layers × (2(TP−1)/TP × tokens × hidden ×
+                    2 B / {formatBandwidth(f.allReduceBusBandwidth)} + latency);{' '}
+                    {formatNumber(cur.prefillTokens)} prompt + {formatNumber(cur.decodeTokens)} decode tokens
                   </>
                 ) : null
               }
@@ -266,13 +271,13 @@ export function ChunkedPrefillTimeline() {
         <ul>
           <li>
             Switch chunked prefill off: the prompt runs in one iteration of several seconds in which the{' '}
-            {v.decodes} sessions get nothing, and their gap jumps from about ten milliseconds to the whole
-            prefill. TTFT barely changes.
+            {v.decodes} sessions get nothing, and their gap jumps from tens of milliseconds to the whole
+            prefill. TTFT falls: one iteration pays the all-reduce latencies and the overhead once.
           </li>
           <li>
             Raise the chunk from 512 to 8,192 tokens: the largest gap grows about in proportion to the chunk,
-            while TTFT falls only a little. Step through the iterations: later chunks take longer than early
-            ones, because they attend to more of the prompt.
+            while TTFT falls by the fixed costs of the iterations saved. Step through the iterations: later
+            chunks take longer than early ones, because they attend to more of the prompt.
           </li>
           <li>
             Set the chunk to 256 and the sessions to 128: many iterations turn memory-bound (hover one), and

@@ -42,9 +42,12 @@ export function LargestGapExercise() {
           <p>
             Every chunk iteration is compute-bound, and the decodes get their token when it ends, so the
             longest gap is the most expensive chunk: the last one, whose 2,000 tokens attend to the 98,000
-            before them. Its FLOPs are n × ({formatFlops(f.bodyFlopsPerToken)} +{' '}
-            {formatFlops(f.attentionFlopsPerPair)} × (c + n/2)) with n = 2,000 and c = 98,000; divide by{' '}
-            {formatFlops(f.effectiveFlops, true)}. The 32 decodes add about a millisecond.
+            before them. Its matmuls are n × {formatFlops(f.bodyFlopsPerToken)} over{' '}
+            {formatFlops(f.effectiveFlops, true)}, its attention n × {formatFlops(f.attentionFlopsPerPair)} ×
+            (c + n/2) over {formatFlops(f.attentionFlops, true)}, with n = 2,000 and c = 98,000. Add the
+            all-reduce of the iteration&apos;s tokens ({formatDuration(f.allReducePerTokenS)} per token +{' '}
+            {formatDuration(f.allReduceFixedS)}) and the {formatDuration(f.iterationOverheadS)} overhead; the
+            32 decodes add about a millisecond.
           </p>
         ) : null
       }
@@ -91,8 +94,10 @@ export function KernelMatchExercise() {
           <p>
             At 90% the turn prefills 10,000 tokens after 90,000: matmuls L = 10,000 ×{' '}
             {formatFlops(f.bodyFlopsPerToken)} and attention A = {formatFlops(f.attentionFlopsPerPair)} ×
-            (10,000 × 90,000 + 10,000²/2). At 95% it takes {formatDuration(r.toStandard.timeS)}. Solve (L +
-            A/s) / {formatFlops(f.effectiveFlops, true)} = {formatDuration(r.toStandard.timeS)} for s.
+            (10,000 × 90,000 + 10,000²/2). At 95% it takes {formatDuration(r.toStandard.timeS)}. Solve L /{' '}
+            {formatFlops(f.effectiveFlops, true)} + A / (s × {formatFlops(f.attentionFlops, true)}) +
+            all-reduce ({formatDuration(r.fromStandard.allReduceS)}) + overhead ={' '}
+            {formatDuration(r.toStandard.timeS)} for s.
           </p>
         ) : null
       }
@@ -101,11 +106,12 @@ export function KernelMatchExercise() {
           <p>
             Attention is {formatPercent(r.fromStandard.attentionShare)} of the 90% turn’s work:{' '}
             {formatDuration(r.fromStandard.attentionS)} of its {formatDuration(r.fromStandard.timeS)}. A
-            kernel shrinks only that part; the matmuls ({formatDuration(r.fromStandard.linearS)}) stay.
-            Reaching {formatDuration(r.toStandard.timeS)} needs s = {formatRatio(r.speedupToMatch, 3)}, more
-            than twice what a new generation of attention kernels delivers. Raising the hit rate halves the
-            tokens to prefill and so halves both parts at once: a {formatRatio(r.speedup, 2)} kernel is worth
-            only {formatNumber((r.hitEquivalent - r.hitFrom) * 100, 2)} points of hit rate.
+            kernel shrinks only that part; the matmuls ({formatDuration(r.fromStandard.linearS)}) and the
+            all-reduce ({formatDuration(r.fromStandard.allReduceS)}) stay. Reaching{' '}
+            {formatDuration(r.toStandard.timeS)} needs s = {formatRatio(r.speedupToMatch, 3)}, more than twice
+            what a new generation of attention kernels delivers. Raising the hit rate halves the tokens to
+            prefill and so halves both parts at once: a {formatRatio(r.speedup, 2)} kernel is worth only{' '}
+            {formatNumber((r.hitEquivalent - r.hitFrom) * 100, 2)} points of hit rate.
           </p>
         ) : null
       }

@@ -12,14 +12,7 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import {
-  formatDuration,
-  formatFlops,
-  formatNumber,
-  formatPercent,
-  formatRatio,
-  formatTokens,
-} from '../../lib/format';
+import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import { HIT_KERNEL_ID, hitKernelArgs, hitKernelSchema } from './schema';
 import './long-prefill.css';
 
@@ -115,7 +108,7 @@ export function HitRateVsKernel() {
               emphasis
               label={`A ${formatRatio(r.speedup, 2)} attention kernel saves`}
               value={<span data-readout="kernel-saving">{formatDuration(fromS - r.fromFaster.timeS)}</span>}
-              formula={`${formatDuration(fromS)} → ${formatDuration(r.fromFaster.timeS)}: only the attention share φ = ${formatPercent(r.fromStandard.attentionShare)} shrinks, by 1 − 1/${formatNumber(r.speedup, 3)}`}
+              formula={`${formatDuration(fromS)} → ${formatDuration(r.fromFaster.timeS)}: only attention's ${formatDuration(r.fromStandard.attentionS)} (φ = ${formatPercent(r.fromStandard.attentionShare)} of the FLOPs) shrinks, by 1 − 1/${formatNumber(r.speedup, 3)}`}
             />
             <Readout
               label="Kernel speed-up that would match"
@@ -126,8 +119,8 @@ export function HitRateVsKernel() {
               }
               formula={
                 Number.isFinite(r.speedupToMatch)
-                  ? `s* = attention / (G·T(${formatPercent(r.hitTo)}) − matmuls) = ${formatFlops(r.fromStandard.attentionFlops)} / (${formatFlops(f.effectiveFlops, true)} × ${formatDuration(r.toStandard.timeS)} − ${formatFlops(r.fromStandard.linearFlops)})`
-                  : `even free attention leaves ${formatDuration(r.fromFreeS)} of matmuls at ${formatPercent(r.hitFrom)}, more than ${formatDuration(r.toStandard.timeS)}`
+                  ? `s* = (attention / G_a) / (T(${formatPercent(r.hitTo)}) − matmuls/G − all-reduce − overhead) = ${formatDuration(r.fromStandard.attentionS)} / (${formatDuration(r.toStandard.timeS)} − ${formatDuration(r.fromStandard.linearS)} − ${formatDuration(r.fromStandard.allReduceS)} − ${formatDuration(r.fromStandard.overheadS)})`
+                  : `even free attention leaves ${formatDuration(r.fromFreeS)} of matmuls, all-reduce and overhead at ${formatPercent(r.hitFrom)}, more than ${formatDuration(r.toStandard.timeS)}`
               }
             />
             <Readout
@@ -156,7 +149,7 @@ export function HitRateVsKernel() {
           </li>
           <li>
             Move the hit rate you could reach to 97.5%: no kernel, not even free attention, can match it,
-            because the matmuls of the extra tokens alone take longer.
+            because the matmuls, all-reduce and overhead of the extra tokens alone take longer.
           </li>
           <li>
             Shrink the context to 20k tokens: attention’s share of the turn falls, and not even free attention
@@ -187,11 +180,15 @@ export function HitRateVsKernel() {
             aspect={0.45}
           />
           <BarChart
-            title="Where the turn's prefill time goes: matmuls and attention, for the three cases"
+            title="Where the turn's prefill time goes: matmuls, attention, all-reduce and overhead, for the three cases"
             categories={cases.map((c) => c.name)}
             series={[
               { name: 'matmuls (2 FLOP per parameter per token)', values: cases.map((c) => c.s.linearS) },
               { name: 'attention', values: cases.map((c) => c.s.attentionS) },
+              {
+                name: 'all-reduce and overhead (no kernel changes them)',
+                values: cases.map((c) => c.s.allReduceS + c.s.overheadS),
+              },
             ]}
             value={{ label: 'Time', format: (s) => formatDuration(s, 2) }}
             category={{ label: 'Case' }}

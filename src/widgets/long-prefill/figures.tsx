@@ -33,7 +33,7 @@ function Fig({ value, title }: { value: string | null; title?: string }) {
   );
 }
 
-const SETUP_TITLE = `${FIGURES_REQUEST.modelId} on ${FIGURES_REQUEST.gpus} × ${FIGURES_REQUEST.acceleratorId}, ${FIGURES_REQUEST.decodes} sessions decoding at ${FIGURES_REQUEST.decodeContext} tokens, a ${FIGURES_REQUEST.promptTokens}-token prompt (MFU 0.5, MBU 0.8)`;
+const SETUP_TITLE = `${FIGURES_REQUEST.modelId} on ${FIGURES_REQUEST.gpus} × ${FIGURES_REQUEST.acceleratorId}, ${FIGURES_REQUEST.decodes} sessions decoding at ${FIGURES_REQUEST.decodeContext} tokens, a ${FIGURES_REQUEST.promptTokens}-token prompt (the cost model's fitted efficiencies, all-reduce and overhead)`;
 
 const METRICS = {
   wholeS: (f: PrefillFiguresResponse) => formatDuration(f.wholeS),
@@ -41,6 +41,16 @@ const METRICS = {
   wholeAttentionShare: (f: PrefillFiguresResponse) => formatPercent(f.wholeAttentionShare),
   decodeStepS: (f: PrefillFiguresResponse) => formatDuration(f.decodeStepS),
   decodeComputeS: (f: PrefillFiguresResponse) => formatDuration(f.decodeComputeS),
+  decodeRideS: (f: PrefillFiguresResponse) => formatDuration(f.decodeRideS),
+  iterationFixedS: (f: PrefillFiguresResponse) => formatDuration(f.iterationFixedS),
+  GA: (f: PrefillFiguresResponse) => formatFlops(f.formula.attentionFlops, true),
+  gemmEff: (f: PrefillFiguresResponse) => formatPercent(f.formula.gemmEfficiency),
+  attnEff: (f: PrefillFiguresResponse) => formatPercent(f.formula.attentionEfficiency),
+  overhead: (f: PrefillFiguresResponse) => formatDuration(f.formula.iterationOverheadS),
+  arPerToken: (f: PrefillFiguresResponse) => formatDuration(f.formula.allReducePerTokenS),
+  arFixed: (f: PrefillFiguresResponse) => formatDuration(f.formula.allReduceFixedS),
+  arBandwidth: (f: PrefillFiguresResponse) => formatBandwidth(f.formula.allReduceBusBandwidth),
+  wholeAllReduceS: (f: PrefillFiguresResponse) => formatDuration(f.wholeAllReduceS),
   stepsLost: (f: PrefillFiguresResponse) => formatNumber(Math.round(f.stepsLost)),
   bodyFlops: (f: PrefillFiguresResponse) => formatFlops(f.formula.bodyFlopsPerToken),
   attnPair: (f: PrefillFiguresResponse) => formatFlops(f.formula.attentionFlopsPerPair),
@@ -88,6 +98,7 @@ const CHUNK_METRICS = {
   iterations: (c: ChunkFigures) => formatNumber(c.prefillIterations),
   memoryIterations: (c: ChunkFigures) => formatNumber(c.memoryBoundIterations),
   ride: (c: ChunkFigures) => formatDuration(c.breakdown.rideS),
+  fixed: (c: ChunkFigures) => formatDuration(c.breakdown.fixedS),
   memory: (c: ChunkFigures) => formatDuration(c.breakdown.memoryS),
   firstChunk: (c: ChunkFigures) => formatDuration(c.firstChunkS),
   longestCached: (c: ChunkFigures) => formatNumber(c.longest.cached),

@@ -126,7 +126,7 @@ export function MemoryLadder() {
                   {formatDuration(r.recomputeS)}
                 </span>
               }
-              formula={`prefill on ${r.gpus} × ${r.acceleratorName}: max(${formatFlops(r.recomputeFlops)} / ${formatFlops(r.replicaFlops, true)}, ${formatBytesDecimal(r.recomputeBytes)} / ${formatBandwidth(r.replicaMemBandwidth)}), ${r.recomputeBound}-bound`}
+              formula={`prefill on ${r.gpus} × ${r.acceleratorName}: max(${formatFlops(r.recomputeFlops)} at ${formatFlops(r.replicaFlops, true)} for the matmuls, slower for attention; ${formatBytesDecimal(r.recomputeBytes)} / ${formatBandwidth(r.replicaMemBandwidth)}) + ${formatDuration(r.recomputeAllReduceS)} all-reduce, ${r.recomputeBound}-bound`}
             />
             <Readout
               emphasis
@@ -141,12 +141,15 @@ export function MemoryLadder() {
         r ? (
           <>
             {r.modelName} on a {r.nodeName}: {v.kvDtype.toUpperCase()} KV, {v.weightDtype.toUpperCase()}{' '}
-            weights, {formatNumber(r.memoryUtilization * 100)}% of HBM usable, recompute at{' '}
-            {formatNumber(r.mfu * 100)}% MFU. Reload time = Σ hop latencies + context bytes / the slowest
-            hop&apos;s bandwidth (blocks stream through the chain). Each GPU reads its share over its own PCIe
-            link, so host DRAM, drives and NICs all arrive through {r.gpus} host links. Bandwidths are
-            effective ones from src/sim/engine/catalog/links.ts (measured, vendor spec or derived, each with
-            its source); latencies are assumed orders of magnitude. {r.notes.join(' ')}
+            weights, {formatNumber(r.memoryUtilization * 100)}% of HBM usable; recompute runs its matmuls at{' '}
+            {formatNumber(r.gemmEfficiency * 100)}% of peak and attention at{' '}
+            {formatNumber(r.attentionEfficiency * 100)}%, plus {formatDuration(r.recomputeAllReduceS)} of
+            tensor-parallel all-reduce (2 per layer, 2(TP−1)/TP × tokens × hidden × 2 B over NVLink) and{' '}
+            {formatDuration(r.iterationOverheadS)} of overhead. Reload time = Σ hop latencies + context bytes
+            / the slowest hop&apos;s bandwidth (blocks stream through the chain). Each GPU reads its share
+            over its own PCIe link, so host DRAM, drives and NICs all arrive through {r.gpus} host links.
+            Bandwidths are effective ones from src/sim/engine/catalog/links.ts (measured, vendor spec or
+            derived, each with its source); latencies are assumed orders of magnitude. {r.notes.join(' ')}
           </>
         ) : null
       }

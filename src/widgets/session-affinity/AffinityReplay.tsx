@@ -203,13 +203,18 @@ export function AffinityReplay() {
             />
             <Readout
               label="Prefill time per token"
-              value={`${formatDuration(f?.perTokenAtZeroS)} + ${formatDuration(f ? f.attentionFlopsPerPair / f.effectiveFlops : NaN)} × c`}
+              value={`${formatDuration(f?.perTokenAtZeroS)} + ${formatDuration(f ? f.attentionFlopsPerPair / f.attentionFlops : NaN)} × c`}
               formula={
                 f ? (
                   <>
-                    t<sub>tok</sub>(c) = (2·P<sub>body</sub> + a·(c+1)) / (G·F·MFU) = (
-                    {formatFlops(f.bodyFlopsPerToken)} + {formatFlops(f.attentionFlopsPerPair)} × (c+1)) / (
-                    {r.gpus} × {formatFlops(f.peakFlopsPerGpu, true)} × {f.mfu})
+                    t<sub>tok</sub>(c) = 2·P<sub>body</sub> / (G·F·e<sub>GEMM</sub>) + a·(c+1) / (G·F·e
+                    <sub>attn</sub>) + β = {formatFlops(f.bodyFlopsPerToken)} / ({r.gpus} ×{' '}
+                    {formatFlops(f.peakFlopsPerGpu, true)} × {f.gemmEfficiency}) +{' '}
+                    {formatFlops(f.attentionFlopsPerPair)} × (c+1) / ({r.gpus} ×{' '}
+                    {formatFlops(f.peakFlopsPerGpu, true)} × {f.attentionEfficiency}) +{' '}
+                    {formatDuration(f.allReducePerTokenS)} (β: two all-reduces per layer of one token&apos;s
+                    hidden state, 2(G−1)/G × hidden × 2 B over NVLink); each extra prefill chunk also pays{' '}
+                    {formatDuration(f.iterationFixedS)} of all-reduce latency and overhead
                   </>
                 ) : null
               }

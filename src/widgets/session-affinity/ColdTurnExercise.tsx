@@ -22,9 +22,9 @@ export function ColdTurnExercise() {
           Turn 12 of the trajectory above sends a 40,000-token prompt: the 38,000 tokens turn 11 already
           processed (its 37,500-token prompt and its 500-token output; ignore the rounding to whole blocks)
           and a 2,000-token tool result. The session runs Llama 3.1 70B on a DGX H100 (8 × H100 SXM, tensor
-          parallel 8, prefill at 50% of peak BF16 FLOP/s). Turn 12 lands on a replica that has never seen the
-          session. How many seconds longer is its time to first token than it would have been on the replica
-          that served turn 11? Predict first, then check.
+          parallel 8; the cost model&apos;s fitted GEMM and attention efficiencies and all-reduce). Turn 12
+          lands on a replica that has never seen the session. How many seconds longer is its time to first
+          token than it would have been on the replica that served turn 11? Predict first, then check.
         </p>
       }
       answer={r ? r.extraS : null}
@@ -37,8 +37,10 @@ export function ColdTurnExercise() {
             Only the 38,000 tokens the warm replica holds are extra work; the 2,000 new ones are prefilled
             either way. One token at position c costs {formatFlops(f.bodyFlopsPerToken)} (2 FLOP per body
             parameter) plus {formatFlops(f.attentionFlopsPerPair)} for each earlier token it attends to. Take
-            c at the middle of the 38,000, add, multiply by 38,000 and divide by 8 ×{' '}
-            {formatFlops(f.peakFlopsPerGpu, true)} × {f.mfu}.
+            c at the middle of the 38,000. Divide the body FLOPs by 8 × {formatFlops(f.peakFlopsPerGpu, true)}{' '}
+            × {f.gemmEfficiency} and the attention FLOPs by 8 × {formatFlops(f.peakFlopsPerGpu, true)} ×{' '}
+            {f.attentionEfficiency}, add the all-reduce of one token ({formatDuration(f.allReducePerTokenS)}),
+            and multiply by 38,000.
           </p>
         ) : null
       }

@@ -7,9 +7,13 @@ import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { findModel } from '../../sim/engine/catalog/models';
 import { ENGINE_BLOCK_SIZE } from '../../sim/engine/blocks';
 import {
+  allReducePerTokenTime,
   attentionFlopsPerPair,
   bodyParams,
+  DEFAULT_ATTENTION_EFFICIENCY,
+  DEFAULT_GEMM_EFFICIENCY,
   defaultHardware,
+  iterationFixedTime,
   perTokenPrefillTime,
   prefillTime,
 } from '../../sim/engine/cost';
@@ -55,7 +59,9 @@ export function PerTokenPrefill({
   if (!s) return missing('model or accelerator');
   const t = perTokenPrefillTime(s.m, s.hw, at);
   return (
-    <Fig title={`t_tok(${at}) for ${s.m.name} on ${gpus} × ${s.a.name}, MFU ${s.hw.mfu}`}>
+    <Fig
+      title={`t_tok(${at}) for ${s.m.name} on ${gpus} × ${s.a.name}, GEMM efficiency ${s.hw.gemmEfficiency}, attention ${s.hw.attentionEfficiency}, all-reduce included`}
+    >
       {formatDuration(t)}
     </Fig>
   );
@@ -187,4 +193,36 @@ export function Traj({ what }: { what: 'head' | 'growth' | 'output' | 'toolResul
 /** 1/R as a percentage. */
 export function OneOver({ r }: { r: number }) {
   return <Fig title={`1/${r}`}>{formatPercent(1 / r)}</Fig>;
+}
+
+/** The cost model's fitted efficiencies, as the prose quotes them. */
+export function Efficiency({ of }: { of: 'gemm' | 'attention' }) {
+  const v = of === 'gemm' ? DEFAULT_GEMM_EFFICIENCY : DEFAULT_ATTENTION_EFFICIENCY;
+  return (
+    <Fig title="src/sim/engine/cost.ts: fitted to vLLM's Llama-3.1-8B TTFT on one H100 (npm run validate)">
+      {formatPercent(v)}
+    </Fig>
+  );
+}
+
+/** β: the all-reduce seconds one prefilled token adds (2 per layer, NVLink inside the node). */
+export function AllReducePerToken({ model = 'llama-3.1-70b', accelerator = 'h100-sxm', gpus = 8 }: HwProps) {
+  const s = setup(model, accelerator, gpus);
+  if (!s) return missing('model or accelerator');
+  return (
+    <Fig title={`2 · layers · 2(G−1)/G · hidden · 2 B / bus bandwidth, ${s.m.name} on ${gpus} × ${s.a.name}`}>
+      {formatDuration(allReducePerTokenTime(s.m, s.hw))}
+    </Fig>
+  );
+}
+
+/** What every prefill iteration pays whatever its size: all-reduce latencies and the per-iteration overhead. */
+export function IterationFixed({ model = 'llama-3.1-70b', accelerator = 'h100-sxm', gpus = 8 }: HwProps) {
+  const s = setup(model, accelerator, gpus);
+  if (!s) return missing('model or accelerator');
+  return (
+    <Fig title={`all-reduce latencies + iteration overhead, ${s.m.name} on ${gpus} × ${s.a.name}`}>
+      {formatDuration(iterationFixedTime(s.m, s.hw))}
+    </Fig>
+  );
 }

@@ -7,11 +7,18 @@ import type { AcceleratorSpec } from '../catalog/accelerators';
 import { CatalogError, resolveAccelerator, resolveLink, resolveModel } from '../catalog/index';
 import type { LinkSpec as CatalogLink } from '../catalog/links';
 import { DTYPES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
-import { kvReplication, type HardwareConfig } from '../cost';
+import {
+  DEFAULT_ATTENTION_EFFICIENCY,
+  DEFAULT_ITERATION_OVERHEAD_S,
+  DEFAULT_MBU,
+  defaultGemmEfficiency,
+  kvReplication,
+  type HardwareConfig,
+} from '../cost';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
 import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
-
 export { ENGINE_BLOCK_SIZE } from '../blocks';
+
 import type { LinkSpec as KvLink } from '../kvcache/types';
 import {
   GRAMMAR_COMPILE_PRESETS,
@@ -132,8 +139,17 @@ export interface Scenario {
     accelerator: string | ({ base: string } & Partial<AcceleratorSpec>);
     /** GPUs per replica (tensor parallel). Default 1. */
     tp?: number;
+    /** Share of peak FLOP/s the matmuls achieve. Default 0.64 (BF16), 0.53 (FP8): src/sim/engine/cost.ts. */
+    gemmEfficiency?: number;
+    /** Share of peak BF16 FLOP/s attention achieves. Default 0.56. */
+    attentionEfficiency?: number;
+    /** Legacy alias: sets gemmEfficiency and attentionEfficiency both (when those are not given). */
     mfu?: number;
     mbu?: number;
+    /** Fixed seconds per iteration beyond the roofline and all-reduce. Default 0.0025. */
+    iterationOverheadS?: number;
+    /** GPUs per node: tp above it all-reduces over the NIC. Default from the node catalog (8). */
+    gpusPerNode?: number;
     weightDtype?: Dtype;
     kvDtype?: Dtype;
     computeDtype?: 'bf16' | 'fp8';
@@ -458,8 +474,12 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.known(hw, 'hardware', [
       'accelerator',
       'tp',
+      'gemmEfficiency',
+      'attentionEfficiency',
       'mfu',
       'mbu',
+      'iterationOverheadS',
+      'gpusPerNode',
       'weightDtype',
       'kvDtype',
       'computeDtype',
@@ -470,7 +490,11 @@ export function validateScenario(input: unknown): ValidationError[] {
     if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
     else validateCatalogRef(v, hw.accelerator, 'hardware.accelerator', 'accelerator');
     v.num(hw, 'tp', 'hardware', { min: 1, max: 64, integer: true });
+    v.num(hw, 'gemmEfficiency', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'attentionEfficiency', 'hardware', { gt: 0, max: 1 });
     v.num(hw, 'mfu', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'iterationOverheadS', 'hardware', { min: 0, max: 1 });
+    v.num(hw, 'gpusPerNode', 'hardware', { min: 1, max: 72, integer: true });
     v.num(hw, 'mbu', 'hardware', { gt: 0, max: 1 });
     v.oneOf(hw, 'weightDtype', 'hardware', DTYPES);
     v.oneOf(hw, 'kvDtype', 'hardware', DTYPES);
@@ -771,8 +795,12 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   const hw: HardwareConfig = {
     accelerator: acc,
     tp: s.hardware.tp ?? 1,
-    mfu: s.hardware.mfu ?? 0.5,
-    mbu: s.hardware.mbu ?? 0.8,
+    gemmEfficiency:
+      s.hardware.gemmEfficiency ?? s.hardware.mfu ?? defaultGemmEfficiency(s.hardware.computeDtype),
+    attentionEfficiency: s.hardware.attentionEfficiency ?? s.hardware.mfu ?? DEFAULT_ATTENTION_EFFICIENCY,
+    mbu: s.hardware.mbu ?? DEFAULT_MBU,
+    iterationOverheadS: s.hardware.iterationOverheadS ?? DEFAULT_ITERATION_OVERHEAD_S,
+    gpusPerNode: s.hardware.gpusPerNode,
     weightDtype: s.hardware.weightDtype ?? 'bf16',
     kvDtype: s.hardware.kvDtype ?? 'bf16',
     computeDtype: s.hardware.computeDtype ?? 'bf16',
