@@ -824,7 +824,12 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     throw new ScenarioError([
       {
         path: 'hardware',
-        message: `the weights (${(hbm.weightBytes / 1e9).toFixed(1)} GB) and the ${(hbm.reserveBytes / 1e9).toFixed(1)} GB activation reserve leave no room for KV in ${hw.tp} × ${(acc.memoryBytes / 1e9).toFixed(1)} GB × ${util}: raise tp, or set kv.hbmBlocks`,
+        // Said as a reader of a widget would put it (GPUs per replica, not `tp`); the scenario fields follow.
+        message:
+          `${model.name}'s weights (${(hbm.weightBytes / 1e9).toFixed(1)} GB) and the engine's reserve ` +
+          `(${(hbm.reserveBytes / 1e9).toFixed(1)} GB) fill ${hw.tp} × ${acc.name} at ${Math.round(util * 100)}% of ` +
+          `memory, leaving no room for the KV cache: use more GPUs per replica or a smaller model ` +
+          `(in a scenario: raise hardware.tp, or set kv.hbmBlocks)`,
       },
     ]);
   }
