@@ -143,11 +143,11 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
 
 describe('worker methods', () => {
   it('toolLatency: curves on the grid, the chosen preset’s costs, argument checks', () => {
-    const r = methods.toolLatency({ tool: 'web', ttlS: 9.5069, contextTokens: 30_000, after: 'evict' });
+    const r = methods.toolLatency({ tool: 'web', ttlS: 16.3313, contextTokens: 30_000, after: 'evict' });
     expect(r.presets).toHaveLength(5);
     expect(r.presets[0].cdf).toHaveLength(r.grid.length);
     expect(r.selected.id).toBe('web');
-    expect(r.selected.p90S).toBeCloseTo(9.5069, 3);
+    expect(r.selected.p90S).toBeCloseTo(16.3313, 3);
     expect(r.costs.resumedInHbm).toBeCloseTo(0.9, 4);
     expect(r.marks.length).toBeGreaterThan(0);
     expect(() =>

@@ -3,5 +3,6 @@
  * `rows: ValidationRow[]` and list it here.
  */
 import type { ValidationRow } from '../row';
+import { rows as tracelab } from './tracelab';
 
-export const ALL_ROWS: ValidationRow[] = [];
+export const ALL_ROWS: ValidationRow[] = [...tracelab];
