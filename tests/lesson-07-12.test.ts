@@ -20,6 +20,8 @@ import {
   sweepConcurrency,
 } from '../src/sim/lessons/economicsLab';
 import { validateScenario } from '../src/sim/engine/fleet/scenario';
+import { TOOL_LATENCY_PRESETS } from '../src/sim/engine/fleet/dist';
+import { cdf, quantile } from '../src/sim/lessons/toolLatency';
 import { findNode } from '../src/sim/engine/catalog/nodes';
 import { directContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
@@ -74,6 +76,18 @@ describe('economics arithmetic', () => {
     expect(c.totalUSD).toBeCloseTo(0.0240639, 6);
     expect(c.prefillUSD + c.decodeUSD + c.idleHeldUSD).toBeCloseTo(c.computeUSD, 12);
     expect(sessionsPerHour(48, 240)).toBe(720);
+  });
+});
+
+describe('the tools, as the lesson quotes them', () => {
+  it('coding-agent pauses mostly end within the 2 s TTL, median under a second; web pauses mostly outlast it', () => {
+    const coding = TOOL_LATENCY_PRESETS['coding-mix'];
+    expect(cdf(coding, 2)).toBeGreaterThan(0.5);
+    expect(quantile(coding, 0.5)).toBeLessThan(1);
+    const web = TOOL_LATENCY_PRESETS.web;
+    expect(1 - cdf(web, 2)).toBeGreaterThan(0.95);
+    expect(quantile(web, 0.01)).toBeCloseTo(2, 6);
+    expect(quantile(web, 0.99)).toBeCloseTo(30, 6);
   });
 });
 
