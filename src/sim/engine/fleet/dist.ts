@@ -223,7 +223,7 @@ export type ToolLatencyPreset = keyof typeof TOOL_LATENCY_PRESETS;
 
 /**
  * Human think time between chat turns (seconds): TraceLab's human waits (the `human` preset), clipped at
- * 30 min so a chat session ends within a lesson-sized horizon (the clip moves the 30 min+ waits, ≈ 7% of them,
+ * 30 min so a chat session ends within a lesson-sized horizon (the clip moves the 30 min+ waits, ≈ 8% of them,
  * to 30 min; the median is untouched).
  */
 export const CHAT_THINK_TIME: Dist = { kind: 'mixture', components: clipComponents(HUMAN_WAIT, 1800) };
