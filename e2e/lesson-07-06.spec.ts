@@ -92,18 +92,18 @@ test.describe('Lesson 07.06 Tool Calls in the Loop', () => {
     await input.fill('3');
     await q.getByRole('button', { name: 'Check' }).click();
     await expect(q).toHaveAttribute('data-result', 'wrong');
-    // 3 s · e^{0.9 · 1.2816} = 9.507 s (tests/lesson-07-06.test.ts)
-    await input.fill('9.5');
+    // 7.746 s · e^{0.582 · 1.2816} = 16.33 s (tests/lesson-07-06.test.ts)
+    await input.fill('16.3');
     await q.getByRole('button', { name: 'Check' }).click();
     await expect(q).toHaveAttribute('data-result', 'correct');
-    await expect(q).toContainText('9.51 s');
+    await expect(q).toContainText('16.3 s');
 
     const h = page.locator('[data-exercise="07-06-held-byte-seconds"]');
     await h.getByLabel(/Your answer/).fill('89');
     await h.getByRole('button', { name: 'Check' }).click();
     await expect(h).toHaveAttribute('data-result', 'wrong');
-    // 30,000 × 262,144 B × E[min(T, 2 s)] = 7.864 GB × 0.589 s
-    await h.getByLabel(/Your answer/).fill('4.63');
+    // 30,000 × 262,144 B × E[min(T, 2 s)] = 7.864 GB × 0.807 s
+    await h.getByLabel(/Your answer/).fill('6.34');
     await h.getByRole('button', { name: 'Check' }).click();
     await expect(h).toHaveAttribute('data-result', 'correct');
   });

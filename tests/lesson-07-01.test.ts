@@ -1,5 +1,8 @@
 /** Lesson 07.01 (the agent workload): its formulas and models against hand-computed values. */
 import { describe, expect, it } from 'vitest';
+import { TOOL_LATENCY_PRESETS } from '../src/sim/engine/fleet/dist';
+import { cdf, mean, quantile, timeShare } from '../src/sim/lessons/toolLatency';
+import { CODEX_SWEBENCH_PRO } from '../src/sim/engine/catalog/traces';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
@@ -398,5 +401,20 @@ describe('worker memo', () => {
     const f = await methods.workloadFigures({ sessions: 20, medianTurns: 5, seed: 9 });
     expect(f.agent).toBe(a);
     expect(f.chat.figures.ioRatio).toBeLessThan(a.figures.ioRatio);
+  });
+});
+
+describe('the prose’s tool-latency and Codex-trace figures', () => {
+  it('the coding mix: median a fraction of a second, mean tens of seconds, a few calls over a minute carry most time', () => {
+    const d = TOOL_LATENCY_PRESETS['coding-mix'];
+    expect(quantile(d, 0.5)).toBeLessThan(1);
+    expect(mean(d)).toBeGreaterThan(10);
+    expect(1 - cdf(d, 60)).toBeLessThan(0.05);
+    expect(1 - timeShare(d, 60)).toBeGreaterThan(0.5);
+  });
+  it('Codex on SWE-bench Pro: 33 turns is the dataset card’s mean, 30 its median', () => {
+    expect(CODEX_SWEBENCH_PRO.meanTurns).toBe(33);
+    expect(CODEX_SWEBENCH_PRO.medianTurns).toBe(30);
+    expect(CODEX_SWEBENCH_PRO.meanTurns).toBeGreaterThan(CODEX_SWEBENCH_PRO.medianTurns);
   });
 });

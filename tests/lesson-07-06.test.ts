@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../src/sim/engine/rng';
-import { sample, TOOL_LATENCY_PRESETS, type Dist } from '../src/sim/engine/fleet/dist';
+import {
+  AGENT_TOOL_LATENCY,
+  CODING_MIX_CLAUDE_SHARE,
+  sample,
+  TOOL_LATENCY_PRESETS,
+  type Dist,
+} from '../src/sim/engine/fleet/dist';
 import {
   cdf,
   endsWithin,
@@ -128,29 +134,46 @@ describe('E[min(T, τ)] and the share of pauses over by τ', () => {
 });
 
 describe('the presets, as the lesson quotes them', () => {
-  it('web: the TTL that covers 90% of calls is 3 s · e^{0.9 z₉₀} = 9.51 s (the exercise)', () => {
-    const q = quantile(TOOL_LATENCY_PRESETS.web, 0.9);
-    expect(q).toBeCloseTo(3 * Math.exp(0.9 * Z90), 10);
-    expect(q).toBeCloseTo(9.5069, 3);
-    expect(cdf(TOOL_LATENCY_PRESETS.web, q)).toBeCloseTo(0.9, 12);
+  it('web: Dynamo’s 2–30 s are the 1st and 99th percentiles; the TTL that covers 90% of calls is 7.75 s · e^{σ z₉₀}', () => {
+    const d = TOOL_LATENCY_PRESETS.web;
+    expect(quantile(d, 0.01)).toBeCloseTo(2, 10);
+    expect(quantile(d, 0.99)).toBeCloseTo(30, 10);
+    // a third of the calls under the source's 2 s floor was the old fit's flaw: now 1%
+    expect(cdf(d, 2)).toBeCloseTo(0.01, 10);
+    expect(cdf(d, 30) - cdf(d, 2)).toBeCloseTo(0.98, 10);
+    const q = quantile(d, 0.9);
+    expect(q).toBeCloseTo(Math.sqrt(60) * Math.exp((Math.log(15) / (2 * 2.3263478740408408)) * Z90), 8);
+    expect(q).toBeCloseTo(16.33, 2);
   });
 
-  it('coding mix: 74% of calls under 1 s, 2.4% over 1 min carrying 82% of the (clipped) tool time', () => {
+  it('coding mix: the per-agent fits mixed 48.3% / 51.7%, unclipped, with TraceLab’s heavy tail', () => {
     const d = TOOL_LATENCY_PRESETS['coding-mix'];
-    expect(cdf(d, 1)).toBeCloseTo(0.744, 3);
-    expect(1 - cdf(d, 60)).toBeCloseTo(0.0245, 3);
-    expect(1 - timeShare(d, 60)).toBeCloseTo(0.815, 3);
-    // E[T] with the 1 h clip: 16.8 s · Φ(z_c) + 3600 · (1 − Φ(ln 3600 − μ)/σ)) ≈ 11.33 s, not the unclipped 16.8 s
-    const mu = Math.log(0.129);
-    const s = d.sigma;
-    const byHand =
-      0.129 * Math.exp((s * s) / 2) * normCdf((Math.log(3600) - mu - s * s) / s) +
-      3600 * (1 - normCdf((Math.log(3600) - mu) / s));
-    expect(mean(d)).toBeCloseTo(byHand, 10);
-    expect(mean(d)).toBeCloseTo(11.33, 2);
-    // a 2 s TTL: 81% of pauses over, and 0.589 s held per pause instead of 11.3 s
-    expect(cdf(d, 2)).toBeCloseTo(0.8101, 3);
-    expect(expectedMin(d, 2)).toBeCloseTo(0.589, 3);
+    const w = CODING_MIX_CLAUDE_SHARE;
+    const claude = AGENT_TOOL_LATENCY['claude-code'];
+    const codex = AGENT_TOOL_LATENCY.codex;
+    // the mixture's mean is the weighted mean of the agents' (no clip: the closed form is the sampled mean)
+    expect(mean(d)).toBeCloseTo(w * mean(claude) + (1 - w) * mean(codex), 10);
+    // Claude Code's tool calls carry more of the tail than Codex's
+    expect(mean(claude)).toBeGreaterThan(4 * mean(codex));
+    expect(quantile(claude, 0.5)).toBeLessThan(quantile(codex, 0.5));
+    // most calls are short, the few over a minute carry most of the time (the lesson's "most")
+    expect(cdf(d, 1)).toBeGreaterThan(0.5);
+    expect(1 - cdf(d, 60)).toBeLessThan(0.05);
+    expect(1 - timeShare(d, 60)).toBeGreaterThan(0.8);
+    expect(mean(d)).toBeGreaterThan(50 * quantile(d, 0.5));
+    // a 2 s TTL: 82% of pauses over, and 0.807 s held per pause instead of 17.1 s
+    expect(cdf(d, 2)).toBeCloseTo(0.8172, 3);
+    expect(expectedMin(d, 2)).toBeCloseTo(0.8067, 3);
+    expect(mean(d)).toBeCloseTo(17.1, 1);
+  });
+
+  it('human waits: TraceLab’s median 86 s, p90 21 min and p99 14 h, heavier than any tool', () => {
+    const h = TOOL_LATENCY_PRESETS.human;
+    expect(quantile(h, 0.5) / 86).toBeCloseTo(1, 1);
+    expect(quantile(h, 0.9) / 1260).toBeCloseTo(1, 1);
+    expect(quantile(h, 0.99) / (14 * 3600)).toBeCloseTo(1, 1);
+    for (const id of ['local', 'shell', 'web', 'coding-mix'] as const)
+      expect(quantile(h, 0.99)).toBeGreaterThan(quantile(TOOL_LATENCY_PRESETS[id], 0.99));
   });
 
   it('heavy tails: the longer a call has run, the less likely it is to end in the next second', () => {
@@ -159,10 +182,26 @@ describe('the presets, as the lesson quotes them', () => {
     for (let i = 1; i < p.length; i++) expect(p[i]).toBeLessThan(p[i - 1]);
     // by hand at t = 10 s: (F(11) − F(10)) / (1 − F(10))
     expect(endsWithin(d, 10, 1)).toBeCloseTo((cdf(d, 11) - cdf(d, 10)) / (1 - cdf(d, 10)), 14);
-    // the hazard f/(1 − F) of a log-normal at t: φ(z)/(σ t (1 − Φ(z))), z = (ln t − μ)/σ
-    const z = (Math.log(10) - Math.log(0.129)) / d.sigma;
-    const h = Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI) / (d.sigma * 10 * (1 - normCdf(z)));
-    expect(hazard(d, 10)).toBeCloseTo(h, 6);
+    // the hazard f/(1 − F) of a log-normal mixture at t: Σ wᵢ φ(zᵢ)/(σᵢ t) over 1 − F(t), zᵢ = (ln t − μᵢ)/σᵢ
+    const comps = [
+      ...AGENT_TOOL_LATENCY['claude-code'].components.map((c) => ({
+        ...c,
+        weight: c.weight * CODING_MIX_CLAUDE_SHARE,
+      })),
+      ...AGENT_TOOL_LATENCY.codex.components.map((c) => ({
+        ...c,
+        weight: c.weight * (1 - CODING_MIX_CLAUDE_SHARE),
+      })),
+    ];
+    let f = 0;
+    let F = 0;
+    for (const c of comps) {
+      const { median, sigma } = c.dist as { median: number; sigma: number };
+      const z = (Math.log(10) - Math.log(median)) / sigma;
+      f += (c.weight * Math.exp((-z * z) / 2)) / Math.sqrt(2 * Math.PI) / (sigma * 10);
+      F += c.weight * normCdf(z);
+    }
+    expect(hazard(d, 10)).toBeCloseTo(f / (1 - F), 6);
   });
 });
 
@@ -187,7 +226,7 @@ describe('the cost of a TTL', () => {
   it('a heavy tail has an interior optimum where the hazard falls to c_h / c_m', () => {
     const d = TOOL_LATENCY_PRESETS['coding-mix'];
     const o = optimalTtl(d, 0.1, 2.2);
-    expect(o.ttlS).toBeGreaterThan(5);
+    expect(o.ttlS).toBeGreaterThan(2);
     expect(o.ttlS).toBeLessThan(30);
     expect(hazard(d, o.ttlS)).toBeCloseTo(0.1 / 2.2, 4);
     expect(o.cost).toBeLessThan(o.costHold);

@@ -8,6 +8,7 @@ import { rows as mooncake } from './mooncake';
 import { rows as breakeven } from './breakeven';
 import { rows as xgrammar } from './xgrammar';
 import { rows as kvOffloadBlocks } from './kvOffloadBlocks';
+import { rows as tracelab } from './tracelab';
 
 export const ALL_ROWS: ValidationRow[] = [
   ...costRows,
@@ -15,4 +16,5 @@ export const ALL_ROWS: ValidationRow[] = [
   ...breakeven,
   ...xgrammar,
   ...kvOffloadBlocks,
+  ...tracelab,
 ];

@@ -435,3 +435,30 @@ export function optimalTtl(
   }
   return { ttlS: best, cost: bestCost, costLetGo, costHold };
 }
+
+// ───────────────────────────── an idle-timeout prefix cache ─────────────────────────────
+
+export interface IdleTimeoutMix {
+  /** Gaps before user-initiated steps (human waits). */
+  human: Dist;
+  /** Gaps before tool-result steps (the tool call the step waited for). */
+  tool: Dist;
+  /** Share of steps that are user-initiated. */
+  userStepShare: number;
+  /** The hit rate of a cache that never evicts: 1 − fresh tokens / all prompt tokens. */
+  ceiling: number;
+}
+
+/**
+ * The achievable hit rate of TraceLab's idealised idle-timeout cache (artifacts/prefix_cache/eviction_tradeoff):
+ * a step's cacheable tokens hit when the idle gap before it is ≤ τ and are prefilled again otherwise. With
+ * every step weighing the same number of tokens (the trace weights by tokens; the presets carry no token
+ * counts, which is this model's simplification) and a single tool call per tool-result step (the trace takes
+ * the longest of a step's parallel calls, 1.2 per step on average),
+ *
+ *   hit(τ) = ceiling · (u · F_human(τ) + (1 − u) · F_tool(τ)).
+ */
+export function idleTimeoutHitRate(tau: number, mix: IdleTimeoutMix): number {
+  const u = mix.userStepShare;
+  return mix.ceiling * (u * cdf(mix.human, tau) + (1 - u) * cdf(mix.tool, tau));
+}

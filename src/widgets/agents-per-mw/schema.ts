@@ -56,7 +56,7 @@ const tool = {
   label: 'Tools the agents call',
   default: 'coding-mix',
   options: ECON_TOOLS.map((t) => ({ value: t, label: TOOL_PRESET_LABELS[t] })),
-  help: 'How long a session waits between turns (log-normal fits, src/sim/engine/fleet/dist.ts).',
+  help: 'How long a session waits between turns (fits to TraceLab and NVIDIA Dynamo, src/sim/engine/fleet/dist.ts).',
 } as const;
 
 const pue = {

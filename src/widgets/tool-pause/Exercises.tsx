@@ -6,6 +6,9 @@ import { TOOL_LATENCY_PRESETS } from '../../sim/engine/fleet/dist';
 import { formatByteSeconds } from './ToolLatency';
 
 const WEB = TOOL_LATENCY_PRESETS.web;
+/** σ as the exercise prints it (the preset's is ln 15 / (2 z₉₉), a long decimal). */
+const WEB_SIGMA = formatNumber(WEB.sigma, 3);
+const WEB_MEDIAN = formatNumber(WEB.median, 3);
 
 const TTL_ARGS = { tool: 'web', ttlS: 2, contextTokens: 30_000, after: 'evict' } as const;
 
@@ -20,7 +23,7 @@ export function TtlQuantileExercise() {
       question={
         <p>
           An agent’s tool is a web API whose latency is log-normal with a median of{' '}
-          {formatDuration(WEB.median)} and σ = {WEB.sigma} (the “web / API calls” preset). What time-to-live
+          {formatDuration(WEB.median)} and σ = {WEB_SIGMA} (the “web / API calls” preset). What time-to-live
           τ, in seconds, keeps 90% of the paused sessions’ KV in HBM until their resume? Predict first, then
           check it in the tool-latency widget.
         </p>
@@ -31,15 +34,15 @@ export function TtlQuantileExercise() {
       format={(v) => `${formatNumber(v, 3)} s`}
       hint={
         <p>
-          A pause is resumed in HBM when it ends before τ, so you need F(τ) = Φ((ln τ − ln {WEB.median}) /{' '}
-          {WEB.sigma}) = 0.9. The 90th percentile of the standard normal is z₀.₉ = 1.2816: solve (ln τ − ln{' '}
-          {WEB.median}) / {WEB.sigma} = 1.2816 for τ.
+          A pause is resumed in HBM when it ends before τ, so you need F(τ) = Φ((ln τ − ln {WEB_MEDIAN}) /{' '}
+          {WEB_SIGMA}) = 0.9. The 90th percentile of the standard normal is z₀.₉ = 1.2816: solve (ln τ − ln{' '}
+          {WEB_MEDIAN}) / {WEB_SIGMA} = 1.2816 for τ.
         </p>
       }
       explanation={
         p && atQ ? (
           <p>
-            τ = {formatDuration(WEB.median)} × e^({WEB.sigma} × 1.2816) = {formatDuration(p.p90S, 3)}. The
+            τ = {formatDuration(WEB.median)} × e^({WEB_SIGMA} × 1.2816) = {formatDuration(p.p90S, 3)}. The
             other 10% of calls run longer and cost a recompute. Holding for τ costs E[min(T, τ)] ={' '}
             {formatDuration(atQ.heldS)} of HBM time per pause instead of E[T] = {formatDuration(atQ.meanS)} to
             hold every session to its resume: {formatPercent(atQ.heldS / atQ.meanS)} of the memory for 90% of
@@ -62,8 +65,8 @@ export function HeldByteSecondsExercise() {
       question={
         <p>
           A coding agent pauses for a tool with 30,000 tokens of Qwen3-32B context in HBM (256 KiB of KV per
-          token). Its tool calls follow the coding-agent mix (fitted to TraceLab’s median of 129 ms and mean
-          of 16.8 s, clipped at 1 h). Under a 2 s TTL, how much HBM does one pause hold on average, in GB·s
+          token). Its tool calls follow the coding-agent mix (fitted per agent to TraceLab’s Claude Code and
+          Codex tool calls). Under a 2 s TTL, how much HBM does one pause hold on average, in GB·s
           (gigabyte-seconds)? Predict first, then check with the tool-latency widget (its defaults are this
           session).
         </p>

@@ -79,7 +79,7 @@ export function ToolFig({
     timeOver1min: () => formatPercent(p.timeOver1min, 2),
     resumedInHbm: () => formatPercent(p.resumedInHbm, 2),
   };
-  return <Figure value={text[stat]()} title={`${p.label}: log-normal fit (src/sim/engine/fleet/dist.ts)`} />;
+  return <Figure value={text[stat]()} title={`${p.label}: fit in src/sim/engine/fleet/dist.ts`} />;
 }
 
 /** P(a call that has already run t seconds ends within the next second). */

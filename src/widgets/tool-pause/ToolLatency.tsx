@@ -157,7 +157,7 @@ export function ToolLatency() {
               }
               formula={
                 isCoding
-                  ? `TraceLab, Claude Code: ${formatPercent(TRACELAB_TOOL_TAIL.overOneMinute.calls)} of calls, ${formatPercent(TRACELAB_TOOL_TAIL.overOneMinute.time)} of time (the fit is clipped at 1 h)`
+                  ? `TraceLab, both agents: ${formatPercent(TRACELAB_TOOL_TAIL.merged.overOneMinute.calls)} of calls, ${formatPercent(TRACELAB_TOOL_TAIL.merged.overOneMinute.time)} of time (Claude Code ${formatPercent(TRACELAB_TOOL_TAIL.claude.overOneMinute.calls)} / ${formatPercent(TRACELAB_TOOL_TAIL.claude.overOneMinute.time)}, Codex ${formatPercent(TRACELAB_TOOL_TAIL.codex.overOneMinute.calls)} / ${formatPercent(TRACELAB_TOOL_TAIL.codex.overOneMinute.time)})`
                   : `1 − F(1 min) and 1 − M(1 min)/E[T]`
               }
             />
@@ -172,10 +172,11 @@ export function ToolLatency() {
       caption={
         r && c ? (
           <>
-            Log-normal fits of each tool class (src/sim/engine/fleet/dist.ts), drawn in closed form. Top: the
-            share of calls over by t, with published medians (grey) beside the chosen class and the TTL
-            (accent). Bottom: for {r.selected.label.toLowerCase()}, the share of calls against the share of
-            tool time they carry (a step at the fit's clip is the calls cut off there). The paused session is{' '}
+            Fits of each tool class (src/sim/engine/fleet/dist.ts: log-normals, and for the coding agents and
+            humans mixtures of log-normals fitted per agent to TraceLab), drawn in closed form. Top: the share
+            of calls over by t, with published medians (grey) beside the chosen class and the TTL (accent).
+            Bottom: for {r.selected.label.toLowerCase()}, the share of calls against the share of tool time
+            they carry (a step marks a clip, where the fit cuts calls off). The paused session is{' '}
             {formatNumber(v.contextTokens)} tokens of {c.replica.modelName} KV (
             {formatBytesDecimal(c.contextBytes)}) on {c.replica.tp} × {c.replica.acceleratorName}, whose KV
             budget is {formatBytesDecimal(c.replica.kvBudgetBytes)}; a recompute takes{' '}

@@ -28,7 +28,7 @@ export const toolLatencySchema = {
     label: 'Tool',
     default: 'coding-mix',
     options: toolOptions,
-    help: 'Log-normals fitted to published percentiles (TraceLab, NVIDIA Dynamo); src/sim/engine/fleet/dist.ts.',
+    help: 'Fitted to published figures (TraceLab per agent, NVIDIA Dynamo); src/sim/engine/fleet/dist.ts.',
   },
   ttlS: ttl,
   contextTokens: {

@@ -20,6 +20,7 @@ import {
   publishedIoRatio,
 } from '../../sim/engine/catalog/traces';
 import { TOOL_LATENCY_PRESETS } from '../../sim/engine/fleet/dist';
+import { cdf, mean, quantile, timeShare } from '../../sim/lessons/toolLatency';
 import { findModel } from '../../sim/engine/catalog/models';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { LESSON_WORKLOAD } from './schema';
@@ -150,21 +151,30 @@ export function PublishedFigure({
 }
 
 /**
- * The coding-agent tool-latency preset (src/sim/engine/fleet/dist.ts), a log-normal fitted through TraceLab's median and
- * mean: its median, or the fitted mean median · exp(σ²/2), i.e. TraceLab's figures. (The generator also clips
- * draws at 1 h, which lowers the mean it actually draws; the prose says so.)
+ * The coding-agent tool-latency preset (src/sim/engine/fleet/dist.ts, TraceLab's Claude Code and Codex tool calls
+ * fitted per agent and mixed) in closed form (src/sim/lessons/toolLatency.ts): its median, mean, share of calls
+ * over a minute and the share of tool time those calls take.
  */
-export function ToolLatencyFigure({ stat }: { stat: 'median' | 'mean' }) {
+export function ToolLatencyFigure({ stat }: { stat: 'median' | 'mean' | 'overMinute' | 'timeOverMinute' }) {
   const d = TOOL_LATENCY_PRESETS['coding-mix'];
-  const v = stat === 'median' ? d.median : d.median * Math.exp((d.sigma * d.sigma) / 2);
-  return <Figure value={formatDuration(v, 2)} title="TraceLab, Claude Code tool calls" />;
+  const value =
+    stat === 'median'
+      ? formatDuration(quantile(d, 0.5), 2)
+      : stat === 'mean'
+        ? formatDuration(mean(d), 2)
+        : stat === 'overMinute'
+          ? formatPercent(1 - cdf(d, 60))
+          : formatPercent(1 - timeShare(d, 60));
+  return (
+    <Figure value={value} title="Coding-mix preset, fitted to TraceLab's Claude Code and Codex tool calls" />
+  );
 }
 
 /** The Codex / SWE-bench Pro figures of the vLLM–Mooncake blog. */
 export function CodexFigure({
   metric,
 }: {
-  metric: 'cacheHitRate' | 'inputOutputRatio' | 'medianTurns' | 'contextTokensByTurn30';
+  metric: 'cacheHitRate' | 'inputOutputRatio' | 'meanTurns' | 'medianTurns' | 'contextTokensByTurn30';
 }) {
   const c = CODEX_SWEBENCH_PRO;
   const value =
@@ -172,8 +182,8 @@ export function CodexFigure({
       ? formatPercent(c.cacheHitRate)
       : metric === 'inputOutputRatio'
         ? formatRatio(c.inputOutputRatio)
-        : metric === 'medianTurns'
-          ? formatNumber(c.medianTurns)
+        : metric === 'meanTurns' || metric === 'medianTurns'
+          ? formatNumber(c[metric])
           : formatTokens(c.contextTokensByTurn30);
   return <Figure value={value} title={c.source} />;
 }

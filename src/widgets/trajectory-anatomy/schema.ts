@@ -1,4 +1,14 @@
 import type { ParamSchema } from '../../state/paramSchema';
+import { formatDuration } from '../../lib/format';
+import { TOOL_LATENCY_PRESETS, type ToolLatencyPreset } from '../../sim/engine/fleet/dist';
+import { mean, quantile } from '../../sim/lessons/toolLatency';
+
+/** A preset's median (and mean), in closed form from the fit in dist.ts. */
+function stats(id: ToolLatencyPreset, withMean = false): string {
+  const d = TOOL_LATENCY_PRESETS[id];
+  const m = `median ${formatDuration(quantile(d, 0.5), 2)}`;
+  return withMean ? `${m}, mean ${formatDuration(mean(d), 2)}` : m;
+}
 
 export const TRAJECTORY_ID = 'trajectory-anatomy';
 
@@ -32,11 +42,11 @@ export const trajectorySchema = {
     label: 'Tool latency (agent)',
     default: 'coding-mix',
     options: [
-      { value: 'coding-mix', label: 'Coding-agent mix (median 0.13 s, mean 17 s)' },
-      { value: 'local', label: 'Local file tools (median 50 ms)' },
-      { value: 'shell', label: 'Shell commands (median 0.45 s)' },
-      { value: 'web', label: 'Web / API calls (median 3 s)' },
-      { value: 'human', label: 'Human approval (median 86 s)' },
+      { value: 'coding-mix', label: `Coding-agent mix (${stats('coding-mix', true)})` },
+      { value: 'local', label: `Local file tools (${stats('local')})` },
+      { value: 'shell', label: `Shell commands (${stats('shell')})` },
+      { value: 'web', label: `Web / API calls (${stats('web')})` },
+      { value: 'human', label: `Human approval (${stats('human')})` },
     ],
     help: 'TraceLab and NVIDIA Dynamo figures (src/sim/engine/fleet/dist.ts)',
   },

@@ -44,28 +44,99 @@ export const TOOL_LATENCY_MARKS: Readonly<Record<string, readonly PublishedMark[
   ],
 };
 
-/** TraceLab's coding-agent tool calls (Claude Code): the heavy tail in calls and in time. */
+const TRACELAB_TIMING = 'TraceLab (uw-syfi/TraceLab), artifacts/session/session_timing_distribution';
+const TRACELAB_MACROS = 'TraceLab (uw-syfi/TraceLab), artifacts/trace_facts/paper_macros/paper_macros.tex';
+
+/**
+ * TraceLab's coding-agent tool calls, per agent (tool_latency_distribution README, "SyFI result analysis").
+ * `meanLowerBoundS` is derived, not published: the agent's tool-hours (same README: Claude ≈ 1,251 h, Codex
+ * ≈ 413 h) over its call count (Claude ≈ 141k: tool_call_counts' Bash 67k + Read 32k + Edit 18k are 82.76% of
+ * its calls per paper_macros.tex; Codex ≈ 290k: codex_wall_internal_gap's 253k both-timed calls are 87.3% of its
+ * calls). Calls without a positive latency count in the calls but not in the hours, so the true mean over timed
+ * calls is higher, by up to ≈ 1.33× (the merged mean over positive latencies, 18.4 s, against 13.9 s for all
+ * hours over all 432,510 tool records).
+ */
 export const TRACELAB_TOOL_TAIL = {
   source: TRACELAB_TOOLS,
-  meanS: 16.8,
-  claudeMedianS: 0.129,
-  codexMedianS: 0.626,
-  /** Claude Code: calls under 1 s are ≈ 70% of calls and under 1% of tool time. */
-  underOneSecond: { calls: 0.7, time: 0.01 },
-  /** Claude Code: calls over 1 min are 4.9% of calls and ≈ 92% of tool time. */
-  overOneMinute: { calls: 0.049, time: 0.92 },
-  /** Codex: calls over 1 min are 3.1% of calls and 61% of tool time. */
-  codexOverOneMinute: { calls: 0.031, time: 0.61 },
+  claude: {
+    medianS: 0.129,
+    toolHours: 1251,
+    calls: 141_000,
+    /** Calls under 1 s: ≈ 70% of calls and "under 1%" of tool time (an upper bound). */
+    underOneSecond: { calls: 0.7, time: 0.01 },
+    /** Calls over 1 min: ≈ 4.9% of calls and ≈ 92% of tool time. */
+    overOneMinute: { calls: 0.049, time: 0.92 },
+  },
+  codex: {
+    medianS: 0.626,
+    toolHours: 413,
+    calls: 290_000,
+    /** Calls under 10 s: ≈ 88% of calls and ≈ 12% of tool time. */
+    underTenSeconds: { calls: 0.88, time: 0.12 },
+    /** Calls over 1 min: ≈ 3.1% of calls and ≈ 61% of tool time. */
+    overOneMinute: { calls: 0.031, time: 0.61 },
+  },
+  /**
+   * Both agents: per positive tool latency, mean 18.4 s, p50 0.3 s, p90 13.6 s, p99 3.6 min
+   * (session_timing_distribution.tex, "per individual latency"); tool time per LLM step averages 16.8 s (the
+   * "≈ 16.8 s" the tool-latency README calls the average tool call is this per-step figure: 1,664 tool-hours over
+   * 357,161 steps); 3.97% of calls over 1 min carrying 84.68% of the time (paper_macros.tex); calls under 1 s
+   * ≈ 61% (tool_category_distribution README).
+   */
+  merged: {
+    source: `${TRACELAB_TIMING}; ${TRACELAB_MACROS}`,
+    meanS: 18.4,
+    medianS: 0.3,
+    p90S: 13.6,
+    p99S: 3.6 * 60,
+    perStepMeanS: 16.8,
+    overOneMinute: { calls: 0.0397, time: 0.8468 },
+    underOneSecondCalls: 0.61,
+  },
 } as const;
 
-/** TraceLab's human reply times (the gap from the model's output to the next user message). */
+/** Per-agent mean tool call (s) derived from tool-hours over calls: a lower bound (see TRACELAB_TOOL_TAIL). */
+export function tracelabMeanLowerBoundS(agent: 'claude' | 'codex'): number {
+  const a = TRACELAB_TOOL_TAIL[agent];
+  return (a.toolHours * 3600) / a.calls;
+}
+
+/** TraceLab's human waits (previous event → next user message), human_input_wait README and timing table. */
 export const TRACELAB_HUMAN_WAIT = {
   source: TRACELAB_HUMAN,
   medianS: 86,
-  p90S: 1260,
-  p99S: 14 * 3600,
-  /** Waits that end within 5 minutes: share of waits (Claude) and their share of idle time. */
-  withinFiveMinutes: { waits: 0.796, time: 0.028 },
+  /** Merged p90 20.6 min, p99 13.9 h, mean 46.7 min (session_timing_distribution.tex). */
+  p90S: 20.6 * 60,
+  p99S: 13.9 * 3600,
+  meanS: 46.7 * 60,
+  claude: {
+    medianS: 79,
+    meanS: 2401,
+    /** Waits that end within 5 minutes / 1 hour: share of waits and their share of idle time. */
+    withinFiveMinutes: { waits: 0.796, time: 0.028 },
+    withinOneHour: { waits: 0.964, time: 0.116 },
+  },
+  codex: {
+    medianS: 95,
+    meanS: 3260,
+    withinFiveMinutes: { waits: 0.698, time: 0.015 },
+    withinOneHour: { waits: 0.949, time: 0.089 },
+  },
+} as const;
+
+/**
+ * The trace's step mix and cache ceiling, for replaying the idle-timeout sweep from the presets: user-initiated
+ * against tool-initiated steps per session (artifacts/session/session_internal_counts, 8.9 and 73.6 on average),
+ * the token-weighted prefix hit rate of the deployed caches (paper_macros.tex, 95.746%) and the share of
+ * appended tokens that are genuinely new (artifacts/prefix_cache/redundant_prefill, 19.0%).
+ */
+export const TRACELAB_STEP_MIX = {
+  source:
+    'TraceLab (uw-syfi/TraceLab), artifacts/session/session_internal_counts; prefix_cache/redundant_prefill',
+  userStepsPerSession: 8.9,
+  toolStepsPerSession: 73.6,
+  deployedHitRate: 0.95746,
+  freshShareOfAppend: 0.19,
 } as const;
 
 /**

@@ -60,15 +60,20 @@ export const MOONCAKE_PUBLISHED: readonly PublishedTraceStats[] = [
 ];
 
 /**
- * Coding-agent traces (Codex with GPT-5.4 on SWE-bench Pro, 610 trajectories, median 33 turns): the vLLM
- * project's blog post "Serving Agentic Workloads at Scale with vLLM x Mooncake" (2026-05-06): a 94.2% prefix
- * cache hit rate, an input-to-output token ratio of about 131:1, contexts of roughly 80k tokens by turn 30.
+ * Coding-agent traces (Codex with GPT-5.4 on SWE-bench Pro, 610 successful trajectories): the vLLM project's
+ * blog post "Serving Agentic Workloads at Scale with vLLM x Mooncake" (2026-05-06): a 94.2% prefix cache hit
+ * rate, an input-to-output token ratio of about 131:1, contexts of roughly 80k tokens by turn 30. Turns (LLM
+ * calls per trial) from the dataset card, huggingface.co/datasets/Inferact/codex_swebenchpro_traces README,
+ * "Per-Trial Statistics": mean 33, p50 30, p90 57, p99 90. (The blog's "a median of 33 turns" is the card's
+ * mean.)
  */
 export const CODEX_SWEBENCH_PRO = {
   name: 'Codex on SWE-bench Pro',
-  source: 'vLLM blog, "Serving Agentic Workloads at Scale with vLLM x Mooncake", 2026-05-06',
+  source:
+    'vLLM blog, "Serving Agentic Workloads at Scale with vLLM x Mooncake", 2026-05-06; turns: dataset card Inferact/codex_swebenchpro_traces',
   trajectories: 610,
-  medianTurns: 33,
+  meanTurns: 33,
+  medianTurns: 30,
   cacheHitRate: 0.942,
   inputOutputRatio: 131,
   contextTokensByTurn30: 80_000,
