@@ -230,7 +230,7 @@ describe('an agent turn: hit rate against the attention kernel', () => {
     expect(s).toBeGreaterThan(2 * 2);
     expect(rel(turn(0.9, s).timeS, turn(0.95).timeS)).toBeLessThan(1e-9);
     const h = hitRateEquivalent(m70, hw, P, 0.9, 2);
-    expect(h).toBeCloseTo(0.930, 3);
+    expect(h).toBeCloseTo(0.93, 3);
     expect(rel(turn(h).timeS, turn(0.9, 2).timeS)).toBeLessThan(1e-6);
     // Even free attention at 90% (the matmuls, all-reduce and overhead alone) is beaten by a high enough hit rate.
     expect(turn(0.9, Infinity).timeS).toBeCloseTo((TWO_BODY * 10_000 + HEAD) / G + AR(10_000) + OVERHEAD, 9);

@@ -605,7 +605,8 @@ export function offloadFigures(req: OffloadFiguresRequest): {
       recomputePerTokenStart: r.breakEven.recomputeSecondsPerTokenAtStart,
       recomputePerTokenEnd: r.breakEven.recomputeSecondsPerTokenAtEnd,
       criticalBandwidth:
-        r.model.kvBytesPerToken / ((2 * r.model.bodyParams) / r.hardware.flops + r.hardware.allReduce.perToken),
+        r.model.kvBytesPerToken /
+        ((2 * r.model.bodyParams) / r.hardware.flops + r.hardware.allReduce.perToken),
       attentionFlops: r.hardware.attentionFlops,
       allReduce: r.hardware.allReduce,
       iterationOverheadS: r.hardware.iterationOverheadS,
@@ -619,7 +620,10 @@ export function offloadFigures(req: OffloadFiguresRequest): {
 }
 
 /** What the widgets print beside the all-reduce term: ring, bandwidth, latency, and its per-token and fixed parts. */
-function allReduceSummary(model: ModelSpec, hw: HardwareConfig): ReloadRecomputeResult['hardware']['allReduce'] {
+function allReduceSummary(
+  model: ModelSpec,
+  hw: HardwareConfig,
+): ReloadRecomputeResult['hardware']['allReduce'] {
   const one = passComm(model, hw, 1);
   return {
     scope: one.path.scope,

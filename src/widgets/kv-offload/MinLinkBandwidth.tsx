@@ -164,11 +164,12 @@ export function MinLinkBandwidth() {
           <>
             Every catalog model on the same replica, {r.tp} × {r.acceleratorName} (GEMMs at G ={' '}
             {formatFlops(r.flops, true)}, attention at {formatPercent(DEFAULT_ATTENTION_EFFICIENCY)} of peak,
-            two all-reduces per layer and {formatDuration(DEFAULT_ITERATION_OVERHEAD_S)} per iteration added), KV in {r.kvDtype.toUpperCase()}, λ = {formatDuration(r.latency)}{' '}
-            per transfer. Solid bars: the aggregate bandwidth at which reloading a{' '}
-            {formatNumber(r.prefixTokens, 6)}-token prefix takes as long as recomputing it; hatched: the
-            bandwidth above which reload wins at every length of the model&apos;s context. Log scale. Dashed
-            rules, one catalog link each (effective bandwidth; striping over n links multiplies it by n):{' '}
+            two all-reduces per layer and {formatDuration(DEFAULT_ITERATION_OVERHEAD_S)} per iteration added),
+            KV in {r.kvDtype.toUpperCase()}, λ = {formatDuration(r.latency)} per transfer. Solid bars: the
+            aggregate bandwidth at which reloading a {formatNumber(r.prefixTokens, 6)}-token prefix takes as
+            long as recomputing it; hatched: the bandwidth above which reload wins at every length of the
+            model&apos;s context. Log scale. Dashed rules, one catalog link each (effective bandwidth;
+            striping over n links multiplies it by n):{' '}
             {[...r.references]
               .sort((a, b) => a.bandwidth - b.bandwidth)
               .map((l) => `${l.short} = one ${linkShort(l.id)}, ${formatBandwidth(l.bandwidth)}`)

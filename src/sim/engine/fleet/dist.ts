@@ -256,7 +256,6 @@ export const MASKBENCH_MASK_US = {
   llguidance: { p50: 46, p99: 533, mean: 64 },
 } as const;
 
-
 /**
  * Log-normal through a mean and a p99: ln(p99 / mean) = z·σ − σ²/2, of whose two roots the smaller σ (the
  * thinner tail) is taken.
