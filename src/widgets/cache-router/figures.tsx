@@ -30,6 +30,7 @@ import {
   ROUTER_POLICIES,
 } from '../../sim/lessons/routing/constants';
 import { useSimulation } from '../kit/useSimulation';
+import { ANIMATION_DEFAULT_FLEET } from './schema';
 import './cache-router.css';
 
 function Fig({ value, title }: { value: string; title: string }) {
@@ -134,14 +135,7 @@ export function LabKvCapacity({ unit }: { unit: 'tokens' | 'blocks' | 'bytes' })
   return <Fig value={value} title={title} />;
 }
 
-const TABLE_ARGS = {
-  replicas: 4,
-  sessionsPerS: 0.5,
-  arrivalS: 40,
-  seed: 4,
-  loadThreshold: 8,
-  policies: [...ROUTER_POLICIES],
-};
+const TABLE_ARGS = { ...ANIMATION_DEFAULT_FLEET, policies: [...ROUTER_POLICIES] };
 
 /** The six policies on the animated router's default fleet, simulated in the worker when the page opens. */
 export function PolicyTable() {
