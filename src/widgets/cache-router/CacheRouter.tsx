@@ -197,7 +197,11 @@ export function CacheRouter() {
             {r.poolGB > 0 ? (
               <Readout
                 label="Reloaded from the pool so far"
-                value={<span data-readout="pool-hits">{formatNumber(live.poolHits)} turns</span>}
+                value={
+                  <span data-readout="pool-hits">
+                    {formatNumber(live.poolHits)} {live.poolHits === 1 ? 'turn' : 'turns'}
+                  </span>
+                }
                 formula={`${formatTokens(live.poolReusedTokens)} not recomputed; whole run ${formatNumber(s.poolHits)} turns, ${formatTokens(s.poolReusedTokens)}`}
               />
             ) : null}

@@ -86,7 +86,7 @@ export function PoolNode({
       {L.stacked ? (
         <text x={p.x + 8} y={p.y + 27} className="router-title">
           {`Shared pool ${gb} GB `}
-          <tspan className="router-sub">{`· ${reloads} reloads, ${formatCount(tokens)} tokens`}</tspan>
+          <tspan className="router-sub">{`· ${reloads} ${reloads === 1 ? 'reload' : 'reloads'}, ${formatCount(tokens)} tokens`}</tspan>
         </text>
       ) : (
         <>
@@ -97,10 +97,10 @@ export function PoolNode({
             {`${gb} GB over RDMA`}
           </text>
           <text x={p.x + p.w / 2} y={p.y + 62} textAnchor="middle" className="router-decision-head">
-            {`${reloads} reloads`}
+            {`${reloads} ${reloads === 1 ? 'reload' : 'reloads'}`}
           </text>
           <text x={p.x + p.w / 2} y={p.y + 81} textAnchor="middle" className="router-sub">
-            {`${formatCount(tokens)} tokens not recomputed`}
+            {`${formatCount(tokens)} tokens`}
           </text>
         </>
       )}
