@@ -565,3 +565,31 @@ describe('the router’s reason in words', () => {
     expect(trailOpacity(-1)).toBe(0);
   });
 });
+
+describe('the prose on the policy table (the animated router’s defaults)', () => {
+  it('the load-blind four: close hit rates, warm ≈ 1/R, many times the duplicate KV; balancing buys TTFT, not hits', async () => {
+    const runs = new Map<string, Awaited<ReturnType<typeof runPolicy>>>();
+    for (const p of ROUTER_POLICIES) runs.set(p, await runPolicy(p, FLEET));
+    const blind = ['round-robin', 'random', 'least-load', 'power-of-two'].map((p) => runs.get(p)!);
+    const warm = ['session-affinity', 'cache-aware'].map((p) => runs.get(p)!);
+    const hits = blind.map((r) => r.summary.hitRate);
+    // "land close together in hit rate"
+    expect(Math.max(...hits) - Math.min(...hits)).toBeLessThan(0.1);
+    for (const b of blind) {
+      // "about one time in four, 1/R"
+      expect(Math.abs(b.summary.warmTurnShare - 1 / FLEET.replicas)).toBeLessThan(0.06);
+      // "many times more KV in duplicate than the two policies that follow the session"
+      for (const w of warm) expect(b.duplicateBlocksMean).toBeGreaterThan(5 * w.duplicateBlocksMean);
+      // "... find the previous turn's replica almost every time ... and cut the TTFT tail"
+      for (const w of warm) expect(w.summary.ttftP90).toBeLessThan(b.summary.ttftP90);
+    }
+    for (const w of warm) expect(w.summary.warmTurnShare).toBeGreaterThan(0.9);
+    // "balancing the load better (least load, power of two) buys TTFT, not cache hits"
+    const rr = runs.get('round-robin')!.summary;
+    for (const p of ['least-load', 'power-of-two']) {
+      const s = runs.get(p)!.summary;
+      expect(s.ttftP90).toBeLessThan(rr.ttftP90);
+      expect(Math.abs(s.hitRate - rr.hitRate)).toBeLessThan(0.05);
+    }
+  });
+});
