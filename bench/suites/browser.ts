@@ -2,8 +2,8 @@
  * `npm run bench -- browser`: the built site in headless Chromium. Per lesson: JS transferred (gzip) before its
  * widgets are ready, time until every widget is ready (unthrottled and at 4× CPU throttling), slider step →
  * repaint p50/p95 per widget, the longest main-thread task while dragging a slider (normal and 4×); and the
- * animated router's pictures per second. Figures are printed beside their goals (issue "Performance and
- * reliability bar"); nothing here fails on time.
+ * animated router's frames drawn per second (its data-frame counter) with the marks on screen. Figures are
+ * printed beside their goals (issue "Performance and reliability bar"); nothing here fails on time.
  */
 import { gzipSync } from 'node:zlib';
 import { LESSONS } from '../../src/app/lessons';

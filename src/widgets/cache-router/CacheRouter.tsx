@@ -291,11 +291,30 @@ export function CacheRouter() {
                 </svg>{' '}
                 shared head
               </span>
+              <span>
+                <SplitSwatch kind="hit" /> cached (hit)
+              </span>
+              {r.poolGB > 0 ? (
+                <span>
+                  <SplitSwatch kind="pool" /> from the pool
+                </span>
+              ) : null}
+              <span>
+                <SplitSwatch kind="miss" /> to prefill (miss)
+              </span>
             </span>
           </div>
         </>
       ) : null}
     </WidgetFrame>
+  );
+}
+
+function SplitSwatch({ kind }: { kind: 'hit' | 'pool' | 'miss' }) {
+  return (
+    <svg width={22} height={12}>
+      <rect width={22} height={12} className={`router-split is-${kind}`} />
+    </svg>
   );
 }
 

@@ -223,7 +223,8 @@ export function RouterPicture({
             d={sessionPath(s, L.stacked ? 220 : FLIGHT_AREA)}
             style={{ fill: sessionColor(s), stroke: 'var(--chart-bg)' }}
           />
-          {L.stacked ? null : (
+          {/* The label goes before landing, so it never sits on the replica's title. */}
+          {L.stacked || t - req.arrival[i] > 0.7 * TRAVEL_S ? null : (
             <text y={-17} textAnchor="middle" className="router-mark-label">
               {sessionLabel(s)}
             </text>
