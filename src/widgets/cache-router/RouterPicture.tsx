@@ -168,7 +168,7 @@ export function RouterPicture({
           </tspan>
         </text>
         <text x={L.x0 + L.boxW - 10} y={y + L.titleDy} textAnchor="end" className="router-sub">
-          {L.stacked ? `${waiting} wait · ${running} run` : `${waiting} waiting · ${running} running`}
+          {L.boxW < 420 ? `${waiting} wait · ${running} run` : `${waiting} waiting · ${running} running`}
         </text>
         {shownMarks.map((m, i) => (
           <QueueMark

@@ -64,7 +64,7 @@ export const cacheRouterSchema = {
     max: 1.5,
     step: 0.05,
     unit: 'sessions/s',
-    format: (v) => `${formatNumber(v, 3)} sessions/s`,
+    format: (v) => `${formatNumber(v, 3)} ${v === 1 ? 'session' : 'sessions'}/s`,
   },
   poolGB: {
     kind: 'number',
