@@ -108,6 +108,68 @@ test.describe('07.03 Cache-Aware Routing', () => {
     await w.getByRole('button', { name: 'Pause' }).click();
   });
 
+  test('router picture: HBM fills within five seconds untouched; playing redraws; scrubbing back restores a frame exactly; reasons and a pool', async ({
+    page,
+  }) => {
+    await page.goto(PATH);
+    const w = page.locator('[data-widget="cache-router"]');
+    await expect(w).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    const svg = w.locator('svg[data-chart="router"]');
+    const fill = w.locator('[data-readout="hbm-fill"]');
+    // Untouched, within five seconds of the result: round-robin's copies have filled HBM.
+    await expect
+      .poll(async () => parseFloat((await fill.textContent()) ?? ''), { timeout: 5_000 })
+      .toBeGreaterThan(85);
+    // Playing changes the picture: new frames drawn, new marks, trails and arrivals.
+    const frame0 = Number(await svg.getAttribute('data-frame'));
+    const html0 = await svg.innerHTML();
+    await page.waitForTimeout(500);
+    expect(Number(await svg.getAttribute('data-frame'))).toBeGreaterThan(frame0);
+    expect(await svg.innerHTML()).not.toBe(html0);
+    await w.getByRole('button', { name: 'Pause' }).click();
+    // Every replica shows its latest arrival split into cached and to-prefill tokens; trails lead to them.
+    const time = w.getByRole('slider', { name: 'Time' });
+    await time.fill('62');
+    await expect(svg.locator('[data-arrival]')).toHaveCount(4);
+    for (const bar of await svg.locator('[data-arrival]').all()) {
+      const hit = Number(await bar.getAttribute('data-hit'));
+      const miss = Number(await bar.getAttribute('data-miss'));
+      expect(hit + miss).toBeGreaterThan(0);
+    }
+    expect(await svg.locator('[data-trail]').count()).toBeGreaterThan(0);
+    await expect(w.locator('[data-readout="decision"]')).toContainText(
+      /^round-robin: replica \d is next in turn$/,
+    );
+    // Scrubbing back restores an earlier frame exactly (trails and fades are functions of t).
+    const at62 = await svg.innerHTML();
+    await time.fill('45');
+    await expect.poll(() => svg.innerHTML()).not.toBe(at62);
+    await time.fill('62');
+    await expect.poll(() => svg.innerHTML()).toBe(at62);
+    // Cache-aware: the reason names the replica holding the prefix.
+    const hit = w.locator('[data-readout="hit-rate"]');
+    const rrHit = Number(await hit.getAttribute('data-final'));
+    await w.getByLabel('Routing policy').selectOption('cache-aware');
+    await expect(w.locator('[data-readout="decision"]')).toContainText(/^cache-aware: /, { timeout: 30_000 });
+    await w.getByLabel('Routing policy').selectOption('round-robin');
+    await expect
+      .poll(async () => Number(await hit.getAttribute('data-final')), { timeout: 30_000 })
+      .toBeCloseTo(rrHit, 6);
+    // A shared pool: cold round-robin turns reload instead of prefilling, so the hit rate climbs (the lesson's claim).
+    const pool = w.getByRole('spinbutton', { name: /Shared KV pool/ });
+    await pool.fill('500');
+    await pool.press('Enter');
+    await expect(page).toHaveURL(/cache-router\.poolGB=500/);
+    await expect
+      .poll(async () => Number(await hit.getAttribute('data-final')), { timeout: 30_000 })
+      .toBeGreaterThan(rrHit + 0.2);
+    await time.fill((await time.getAttribute('max')) ?? '600');
+    await expect
+      .poll(async () => Number(await svg.locator('[data-pool-reloads]').getAttribute('data-pool-reloads')))
+      .toBeGreaterThan(50);
+    await expect(w.locator('[data-readout="pool-hits"]')).toContainText(/\d+ turns/);
+  });
+
   test('policy sweep: every policy at every load; cache-aware carries more load within the TTFT target', async ({
     page,
   }) => {

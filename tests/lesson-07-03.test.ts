@@ -23,7 +23,16 @@ import {
   LAB_SHARED_TOKENS,
   type RouterPolicy,
 } from '../src/sim/lessons/routing/constants';
-import { routerSweepSchema, SWEEP_ARRIVAL_S } from '../src/widgets/cache-router/schema';
+import {
+  ANIMATION_DEFAULT_FLEET,
+  ANIMATION_PLAY_RATE,
+  ANIMATION_START_S,
+  routerSweepSchema,
+  SWEEP_ARRIVAL_S,
+} from '../src/widgets/cache-router/schema';
+import { describeRoute } from '../src/widgets/cache-router/routeReason';
+import { lanePart, trailOpacity, TRAIL_S } from '../src/widgets/cache-router/routerLayout';
+import { promptSplit, routeText, wrap } from '../src/widgets/cache-router/RouterPicture';
 import {
   LAB_BLOCK_SIZE,
   LAB_SYSTEM_TOKENS,
@@ -215,7 +224,7 @@ describe('summary: figures of a run from its per-request table, up to any t', ()
   });
 });
 
-const FLEET: LabFleet = { replicas: 4, sessionsPerS: 0.5, arrivalS: 40, seed: 4, loadThreshold: 8 };
+const FLEET: LabFleet = { ...ANIMATION_DEFAULT_FLEET };
 
 describe('lab: the lesson runs on the fleet simulator', () => {
   it('builds valid scenarios for every policy, and the shared head is 19 full blocks', () => {
@@ -450,7 +459,150 @@ describe('the animated router’s geometry', () => {
       for (let r = 1; r < 8; r++) expect(L.rowY(r)).toBeGreaterThanOrEqual(L.rowY(r - 1) + L.rowH);
       expect(L.rowY(7) + L.rowH).toBeLessThanOrEqual(L.height);
       expect(L.x0 + L.boxW).toBeLessThanOrEqual(w);
-      for (let r = 0; r < 8; r++) expect(L.lane(r).at(-1)![1]).toBeCloseTo(L.rowY(r) + 31, 9);
+      for (let r = 0; r < 8; r++) expect(L.lane(r).at(-1)![1]).toBeCloseTo(L.rowY(r) + L.markDy, 9);
+    }
+  });
+});
+
+/** Fleet-wide share of HBM KV blocks in use at frame f of an animation run. */
+function hbmFill(a: Awaited<ReturnType<typeof runRouterAnimation>>, f: number): number {
+  const R = a.replicas;
+  let used = 0;
+  for (let j = a.frames.kvOffsets[f * R]; j < a.frames.kvOffsets[(f + 1) * R]; j++)
+    used += a.frames.kvBlocks[j];
+  return used / (a.hbmBlocks * R);
+}
+
+describe('the animated router at its defaults: HBM under pressure, reasons kept, an optional pool', () => {
+  const played = (s: number) => ANIMATION_START_S + s * ANIMATION_PLAY_RATE;
+
+  it('within five seconds of play, round-robin’s HBM is nearly full, and it stays above 70% for the minute after', async () => {
+    for (const policy of ['round-robin', 'cache-aware'] as const) {
+      const a = await runRouterAnimation({ ...FLEET, policy, frameIntervalS: 0.5 });
+      const fills: number[] = [];
+      for (let f = 0; f < a.frames.count; f++)
+        if (a.frames.t[f] >= played(5) && a.frames.t[f] <= played(15)) fills.push(hbmFill(a, f));
+      const mean = fills.reduce((x, y) => x + y, 0) / fills.length;
+      // The caption's and the lesson's "HBM fills": at least 70% full over the ten seconds after the first five.
+      expect(mean).toBeGreaterThan(0.7);
+      if (policy === 'round-robin') {
+        expect(hbmFill(a, frameAt(a.frames, played(5)))).toBeGreaterThan(0.9);
+        // Before the playhead's start it was filling, not full: the pressure builds, which scrubbing back shows.
+        expect(hbmFill(a, frameAt(a.frames, 10))).toBeLessThan(0.3);
+      }
+    }
+  });
+
+  it('the cache-aware hit rate beats round-robin’s by a visible margin at the defaults', async () => {
+    const rr = await runPolicy('round-robin', FLEET, {}, 0);
+    const ca = await runPolicy('cache-aware', FLEET, {}, 0);
+    expect(ca.summary.hitRate).toBeGreaterThan(rr.summary.hitRate + 0.3);
+  });
+
+  it('every request keeps the reason its policy gave; the cache-aware reasons cite a prefix the replica held', async () => {
+    const rr = await runRouterAnimation({ ...FLEET, policy: 'round-robin' });
+    for (let i = 0; i < rr.requests.count; i++) expect(rr.reasonNames[rr.reason[i]]).toBe('round-robin');
+    // Round-robin: request i goes to replica i mod R.
+    for (let i = 0; i < rr.requests.count; i++) expect(rr.requests.replica[i]).toBe(i % rr.replicas);
+    const ca = await runRouterAnimation({ ...FLEET, policy: 'cache-aware' });
+    const counts = new Map<string, number>();
+    for (let i = 0; i < ca.requests.count; i++) {
+      const why = ca.reasonNames[ca.reason[i]];
+      counts.set(why, (counts.get(why) ?? 0) + 1);
+      if (why === 'cache-hit') {
+        // The threshold rule: the replica held at least half the prompt's full pages.
+        const pages = Math.floor(ca.requests.promptTokens[i] / ca.blockSize);
+        expect(ca.matched[i]).toBeGreaterThanOrEqual(pages * 0.5);
+        expect(ca.matched[i]).toBeLessThanOrEqual(pages);
+        expect(routeText(ca, i)).toMatch(/^cache-aware: replica \d holds [\d.]+k? of [\d.]+k? tokens$/);
+      }
+    }
+    // Most turns go where their prefix is; first turns and moved sessions account for the rest.
+    expect(counts.get('cache-hit')! / ca.requests.count).toBeGreaterThan(0.7);
+  });
+
+  it('a shared pool turns cold round-robin turns into reloads: pool hits counted, hit rate up toward cache-aware’s', async () => {
+    const rr = await runPolicy('round-robin', FLEET, {}, 0);
+    const pooled = await runRouterAnimation({ ...FLEET, policy: 'round-robin', poolGB: 500 });
+    expect(pooled.poolGB).toBe(500);
+    expect(pooled.summary.poolHits).toBeGreaterThan(pooled.requests.count * 0.3);
+    expect(pooled.summary.poolReusedTokens).toBeGreaterThan(0);
+    expect(pooled.summary.hitRate).toBeGreaterThan(rr.summary.hitRate + 0.2);
+    // Without a pool nothing is reloaded from one.
+    expect(rr.summary.poolHits).toBe(0);
+    const ca = await runPolicy('cache-aware', FLEET, {}, 0);
+    expect(pooled.summary.hitRate).toBeLessThan(ca.summary.hitRate);
+    // A reload is counted in the request's hit, not its prefill: hit + pool + miss is what it served.
+    for (let i = 0; i < pooled.requests.count; i++) {
+      const p = promptSplit(pooled, i);
+      expect(p.hit + p.pool).toBeCloseTo(pooled.requests.reusedTokens[i], 6);
+    }
+  });
+});
+
+describe('the router’s reason in words', () => {
+  it('names the replica and the figure the policy decided on', () => {
+    const base = { replica: 2, matchedTokens: 12_400, promptTokens: 13_000, queued: 2 };
+    expect(describeRoute({ ...base, reason: 'cache-hit' })).toBe(
+      'cache-aware: replica 3 holds 12.4k of 13k tokens',
+    );
+    expect(describeRoute({ ...base, reason: 'least-load' })).toBe('least load: replica 3 had 2 queued');
+    expect(describeRoute({ ...base, reason: 'round-robin' })).toBe('round-robin: replica 3 is next in turn');
+    expect(describeRoute({ ...base, reason: null })).toBe('to replica 3');
+  });
+
+  it('wraps a reason into the router box without losing words before the last line', () => {
+    expect(wrap('holds 12.4k of 13k tokens', 12, 4)).toEqual(['holds 12.4k', 'of 13k', 'tokens']);
+    expect(wrap('a b c d e f', 4, 2)).toEqual(['a b', 'c d…']);
+  });
+
+  it('a trail runs from the router to the mark, fades over TRAIL_S, and is a function of t alone', () => {
+    const pts: [number, number][] = [
+      [0, 0],
+      [0, 30],
+      [40, 30],
+    ];
+    expect(lanePart(pts, 0)).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
+    expect(lanePart(pts, 0.5)).toEqual([
+      [0, 0],
+      [0, 30],
+      [5, 30],
+    ]);
+    expect(lanePart(pts, 1)).toEqual(pts);
+    expect(trailOpacity(0)).toBe(1);
+    expect(trailOpacity(TRAIL_S / 2)).toBeCloseTo(0.5, 12);
+    expect(trailOpacity(TRAIL_S)).toBe(0);
+    expect(trailOpacity(-1)).toBe(0);
+  });
+});
+
+describe('the prose on the policy table (the animated router’s defaults)', () => {
+  it('the load-blind four: close hit rates, warm ≈ 1/R, many times the duplicate KV; balancing buys TTFT, not hits', async () => {
+    const runs = new Map<string, Awaited<ReturnType<typeof runPolicy>>>();
+    for (const p of ROUTER_POLICIES) runs.set(p, await runPolicy(p, FLEET));
+    const blind = ['round-robin', 'random', 'least-load', 'power-of-two'].map((p) => runs.get(p)!);
+    const warm = ['session-affinity', 'cache-aware'].map((p) => runs.get(p)!);
+    const hits = blind.map((r) => r.summary.hitRate);
+    // "land close together in hit rate"
+    expect(Math.max(...hits) - Math.min(...hits)).toBeLessThan(0.1);
+    for (const b of blind) {
+      // "about one time in four, 1/R"
+      expect(Math.abs(b.summary.warmTurnShare - 1 / FLEET.replicas)).toBeLessThan(0.06);
+      // "many times more KV in duplicate than the two policies that follow the session"
+      for (const w of warm) expect(b.duplicateBlocksMean).toBeGreaterThan(5 * w.duplicateBlocksMean);
+      // "... find the previous turn's replica almost every time ... and cut the TTFT tail"
+      for (const w of warm) expect(w.summary.ttftP90).toBeLessThan(b.summary.ttftP90);
+    }
+    for (const w of warm) expect(w.summary.warmTurnShare).toBeGreaterThan(0.9);
+    // "balancing the load better (least load, power of two) buys TTFT, not cache hits"
+    const rr = runs.get('round-robin')!.summary;
+    for (const p of ['least-load', 'power-of-two']) {
+      const s = runs.get(p)!.summary;
+      expect(s.ttftP90).toBeLessThan(rr.ttftP90);
+      expect(Math.abs(s.hitRate - rr.hitRate)).toBeLessThan(0.05);
     }
   });
 });

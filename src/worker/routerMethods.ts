@@ -52,6 +52,7 @@ function checkFleet(f: LabFleet): void {
   checkRange('arrivalS', f.arrivalS, 1, 600);
   checkRange('seed', f.seed, 0, 2 ** 31 - 1, true);
   checkRange('loadThreshold', f.loadThreshold, 0, 1000);
+  if (f.poolGB !== undefined) checkRange('poolGB', f.poolGB, 0, 4000);
   if (f.cacheView !== undefined && f.cacheView !== 'exact' && f.cacheView !== 'approximate')
     throw new BadRouterRequest(`Unknown cache view "${String(f.cacheView)}".`);
 }

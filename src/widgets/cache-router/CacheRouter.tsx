@@ -5,7 +5,7 @@
  * One fleet-simulator run in the worker (method routerAnimation) gives frames and a per-request table; the
  * picture and the read-outs are functions of (result, t).
  */
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
@@ -20,16 +20,20 @@ import {
   formatNumber,
   formatPercent,
   formatRatio,
+  formatTokens,
 } from '../../lib/format';
 import { POLICY_LABELS, type CacheViewKind, type RouterPolicy } from '../../sim/lessons/routing/constants';
 import { frameAt, summarizeRows } from '../../sim/lessons/routing/summary';
-import { RouterPicture } from './RouterPicture';
-import { ANIMATION_ARRIVAL_S, CACHE_ROUTER_ID, cacheRouterSchema } from './schema';
+import { routeText, RouterPicture } from './RouterPicture';
+import {
+  ANIMATION_ARRIVAL_S,
+  ANIMATION_PLAY_RATE,
+  ANIMATION_START_S,
+  CACHE_ROUTER_ID,
+  cacheRouterSchema,
+} from './schema';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
 import './cache-router.css';
-
-/** Simulated seconds per wall-clock second at 1×. */
-const PLAY_RATE = 5;
 
 export function CacheRouter() {
   const params = useWidgetParams(CACHE_ROUTER_ID, cacheRouterSchema);
@@ -45,22 +49,31 @@ export function CacheRouter() {
       seed: v.seed,
       loadThreshold: v.loadThreshold,
       cacheView: v.cacheView as CacheViewKind,
+      poolGB: v.poolGB,
       frameIntervalS: 0.5,
       compareWith,
     }),
-    [policy, v.replicas, v.sessionsPerS, v.seed, v.loadThreshold, v.cacheView, compareWith],
+    [policy, v.replicas, v.sessionsPerS, v.seed, v.loadThreshold, v.cacheView, v.poolGB, compareWith],
   );
   const sim = useSimulation('routerAnimation', args);
   const r = sim.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const transport = useTransport({
     duration: r?.endS ?? 0,
-    rate: PLAY_RATE,
+    rate: ANIMATION_PLAY_RATE,
     step: 1,
     autoplay: true,
     reducedMotion: reduced,
   });
   const t = transport.t;
+  // The first result starts the playhead on a warmed-up fleet; later results (a control moved) keep the time.
+  const started = useRef(false);
+  const { seek } = transport;
+  useEffect(() => {
+    if (!r || started.current) return;
+    started.current = true;
+    seek(Math.min(ANIMATION_START_S, r.endS));
+  }, [r, seek]);
   const [followChoice, setFollow] = useState<number | null>(0);
   const follow = r && followChoice !== null && followChoice < r.sessions ? followChoice : null;
   const followId = useId();
@@ -68,6 +81,14 @@ export function CacheRouter() {
   const live = useMemo(() => (r ? summarizeRows(r.requests, r.replicas, t) : null), [r, t]);
   const f = r ? frameAt(r.frames, t) : -1;
   const dupBlocks = r && f >= 0 ? r.frames.duplicateBlocks[f] : 0;
+  let hbmUsed = 0;
+  if (r && f >= 0) {
+    const k = f * r.replicas;
+    for (let j = r.frames.kvOffsets[k]; j < r.frames.kvOffsets[k + r.replicas]; j++)
+      hbmUsed += r.frames.kvBlocks[j];
+  }
+  const hbmFill = r ? hbmUsed / (r.hbmBlocks * r.replicas) : 0;
+  const lastDecision = r ? lastAt(r.requests.arrival, t) : -1;
   const s = r?.summary;
   const c = r?.comparison?.summary;
   const cName = POLICY_LABELS[compareWith].toLowerCase();
@@ -84,7 +105,7 @@ export function CacheRouter() {
       onReset={() => {
         params.reset();
         setFollow(0);
-        transport.seek(0);
+        transport.seek(ANIMATION_START_S);
       }}
       onKeyDown={transport.handleKey}
       controls={<ParamControls params={params} />}
@@ -99,6 +120,9 @@ export function CacheRouter() {
               turn: r.requests.turn[i] + 1,
               replica: r.requests.replica[i] + 1,
               reason: r.reason[i] === 255 ? '' : r.reasonNames[r.reason[i]],
+              why: routeText(r, i),
+              queuedOnReplica: r.requests.queued[i],
+              poolReloadedTokens: r.requests.reusedPoolTokens[i],
               arrivalS: r.requests.arrival[i],
               ttftS: r.requests.firstToken[i] - r.requests.arrival[i],
               promptTokens: r.requests.promptTokens[i],
@@ -156,6 +180,32 @@ export function CacheRouter() {
               formula={`max ÷ mean GPU-seconds per replica (1× = even); whole run ${formatRatio(s.imbalance)}, ${cName} ${formatRatio(c?.imbalance)}`}
             />
             <Readout
+              emphasis
+              label="HBM full now"
+              value={<span data-readout="hbm-fill">{formatPercent(hbmFill, 2)}</span>}
+              formula={`${formatCount(hbmUsed)} of ${formatCount(r.hbmBlocks * r.replicas)} KV blocks over ${r.replicas} replicas; when full, every new block evicts a cached one`}
+            />
+            <Readout
+              label="Latest decision"
+              value={
+                <span data-readout="decision" className="router-readout-decision">
+                  {lastDecision >= 0 ? routeText(r, lastDecision) : '—'}
+                </span>
+              }
+              formula="the policy's reason, as the fleet router reported it for this request"
+            />
+            {r.poolGB > 0 ? (
+              <Readout
+                label="Reloaded from the pool so far"
+                value={
+                  <span data-readout="pool-hits">
+                    {formatNumber(live.poolHits)} {live.poolHits === 1 ? 'turn' : 'turns'}
+                  </span>
+                }
+                formula={`${formatTokens(live.poolReusedTokens)} not recomputed; whole run ${formatNumber(s.poolHits)} turns, ${formatTokens(s.poolReusedTokens)}`}
+              />
+            ) : null}
+            <Readout
               label="Session KV held in duplicate now"
               value={
                 <span data-readout="duplicate-kv">{formatBytesDecimal(dupBlocks * r.bytesPerBlock)}</span>
@@ -171,18 +221,29 @@ export function CacheRouter() {
             {r.sessions} agent sessions ({ANIMATION_ARRIVAL_S} s of arrivals at {formatNumber(v.sessionsPerS)}
             /s), each a shared 5k-token head (system prompt and tool schemas), its task and 6–16 turns with a
             web-tool call between them; Qwen3-32B on 2 × H100 per replica, {formatCount(r.hbmBlocks)} KV
-            blocks of {r.blockSize} tokens each. Marks: one per request, labelled with its session; dashed =
-            waiting, ringed = prefilling, solid = decoding. Bars: each replica’s HBM by session, the hatched
-            part is the shared head.
+            blocks of {r.blockSize} tokens each
+            {r.poolGB > 0 ? `, and a ${formatNumber(r.poolGB, 4)} GB KV pool shared by all replicas` : ''}.
+            The playhead starts at {ANIMATION_START_S} s, once the fleet has warmed up; scrub back to watch
+            HBM fill. Each request leaves the router as a mark labelled with its session, trailing a line to
+            the replica it was sent to. On arrival its prompt is split: green the tokens the replica already
+            held (hit),
+            {r.poolGB > 0 ? ' hatched blue the tokens reloaded from the pool,' : ''} red the tokens it must
+            prefill (miss). Marks in a replica: dashed = waiting, ringed = prefilling, solid = decoding. The
+            HBM bar shows what each replica holds, by session; the hatched part is the shared head.
           </>
         ) : null
       }
       tryThis={
         <ul>
           <li>
-            Play round-robin and follow S1: its turns visit every replica in turn, and within a few turns its
-            prefix sits in every replica’s bar. Switch to cache-aware: each session’s blocks stay in one bar,
-            and the hit rate and p90 TTFT read-outs move.
+            Let round-robin play: within seconds every HBM bar is full and most arrivals are red, because each
+            turn lands where its session is not. Switch to cache-aware: arrivals turn green, the hit rate and
+            p90 TTFT read-outs move, and the router’s reason names the replica holding the prefix.
+          </li>
+          <li>
+            On round-robin, give the fleet a 500 GB shared KV pool: cold turns now reload their prefix from
+            the pool (hatched blue, a dashed link from the pool) instead of prefilling it, and the hit rate
+            climbs toward cache-aware’s. This is the tier lessons 07.04 and 07.05 build.
           </li>
           <li>
             Pick cache-aware at 0.3 sessions/s and try load thresholds 32, 3 and 0. At 32 new sessions pile
@@ -191,8 +252,8 @@ export function CacheRouter() {
             p90 TTFT?
           </li>
           <li>
-            Compare least load and power of two with round-robin: they balance the load well and still scatter
-            sessions, so the hit rate barely moves. Load is not where the cost is.
+            Compare least load and power of two with round-robin: their reasons cite the queue they picked,
+            they balance the load well and still scatter sessions, so the hit rate barely moves.
           </li>
         </ul>
       }
@@ -230,11 +291,30 @@ export function CacheRouter() {
                 </svg>{' '}
                 shared head
               </span>
+              <span>
+                <SplitSwatch kind="hit" /> cached (hit)
+              </span>
+              {r.poolGB > 0 ? (
+                <span>
+                  <SplitSwatch kind="pool" /> from the pool
+                </span>
+              ) : null}
+              <span>
+                <SplitSwatch kind="miss" /> to prefill (miss)
+              </span>
             </span>
           </div>
         </>
       ) : null}
     </WidgetFrame>
+  );
+}
+
+function SplitSwatch({ kind }: { kind: 'hit' | 'pool' | 'miss' }) {
+  return (
+    <svg width={22} height={12}>
+      <rect width={22} height={12} className={`router-split is-${kind}`} />
+    </svg>
   );
 }
 
@@ -247,4 +327,19 @@ function Swatch({ s, kind }: { s: number; kind: 'waiting' | 'prefill' | 'decode'
       ) : null}
     </svg>
   );
+}
+
+/** The latest request that arrived at or before t (rows are in arrival order), −1 if none. */
+function lastAt(arrival: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = arrival.length - 1;
+  let last = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (arrival[mid] <= t) {
+      last = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return last;
 }

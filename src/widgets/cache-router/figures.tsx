@@ -28,8 +28,10 @@ import {
   LAB_TP,
   POLICY_LABELS,
   ROUTER_POLICIES,
+  type RouterPolicy,
 } from '../../sim/lessons/routing/constants';
 import { useSimulation } from '../kit/useSimulation';
+import { ANIMATION_DEFAULT_FLEET, ANIMATION_START_S } from './schema';
 import './cache-router.css';
 
 function Fig({ value, title }: { value: string; title: string }) {
@@ -134,14 +136,7 @@ export function LabKvCapacity({ unit }: { unit: 'tokens' | 'blocks' | 'bytes' })
   return <Fig value={value} title={title} />;
 }
 
-const TABLE_ARGS = {
-  replicas: 4,
-  sessionsPerS: 0.5,
-  arrivalS: 40,
-  seed: 4,
-  loadThreshold: 8,
-  policies: [...ROUTER_POLICIES],
-};
+const TABLE_ARGS = { ...ANIMATION_DEFAULT_FLEET, policies: [...ROUTER_POLICIES] };
 
 /** The six policies on the animated router's default fleet, simulated in the worker when the page opens. */
 export function PolicyTable() {
@@ -196,4 +191,43 @@ export function PolicyTable() {
       </p>
     </div>
   );
+}
+
+/**
+ * One policy's whole-run hit rate (or pool reloads) on the animated router's default fleet, optionally with a
+ * shared KV pool: simulated in the worker when the page opens, so the prose quotes the run, not a typed number.
+ */
+export function DefaultRunFigure({
+  policy,
+  poolGB = 0,
+  field = 'hitRate',
+}: {
+  policy: RouterPolicy;
+  poolGB?: number;
+  field?: 'hitRate' | 'poolHits';
+}) {
+  const args = useMemo(() => ({ ...ANIMATION_DEFAULT_FLEET, poolGB, policies: [policy] }), [policy, poolGB]);
+  const sim = useSimulation('routerSummaries', args);
+  const s = sim.result?.[0]?.summary;
+  if (!s) return <span className="figure">{sim.status === 'error' ? 'error' : '…'}</span>;
+  const where = `${POLICY_LABELS[policy]} on the animated router's defaults${poolGB ? `, ${poolGB} GB shared pool` : ''}`;
+  return field === 'hitRate' ? (
+    <Fig value={formatPercent(s.hitRate)} title={`${where}: Σ reused ÷ Σ (reused + prefilled) tokens`} />
+  ) : (
+    <Fig
+      value={formatCount(s.poolHits, 4)}
+      title={`${where}: turns that reloaded part of their prompt from the pool`}
+    />
+  );
+}
+
+/** A default of the animated router, as the widget uses it (schema.ts), so the prose never restates it by hand. */
+export function AnimationDefault({ name }: { name: 'replicas' | 'sessionsPerS' | 'arrivalS' | 'startS' }) {
+  const v =
+    name === 'startS'
+      ? ANIMATION_START_S
+      : name === 'arrivalS'
+        ? ANIMATION_DEFAULT_FLEET.arrivalS
+        : ANIMATION_DEFAULT_FLEET[name];
+  return <Fig value={formatCount(v, 3)} title={`the animated router's default (${name})`} />;
 }

@@ -8,6 +8,14 @@ export const ROUND_ROBIN_SPREAD_ID = 'round-robin-spread';
 
 /** Seconds during which new sessions arrive in the lab's runs (they run on until they finish). */
 export const ANIMATION_ARRIVAL_S = 40;
+/**
+ * Where the animated router's playhead starts: 40 s in, when the last sessions have arrived and HBM is filling
+ * (at 6 simulated seconds per second round-robin's is full within five seconds of playing; the lesson test
+ * asserts it). Scrub back to see it fill.
+ */
+export const ANIMATION_START_S = 40;
+/** Simulated seconds per wall-clock second at 1× in the animated router. */
+export const ANIMATION_PLAY_RATE = 6;
 export const SWEEP_ARRIVAL_S = 40;
 export const SPREAD_ARRIVAL_S = 40;
 
@@ -49,12 +57,25 @@ export const cacheRouterSchema = {
   sessionsPerS: {
     kind: 'number',
     label: 'New agent sessions',
-    default: 0.5,
+    // 1 new session/s on 4 replicas fills HBM within a minute: copies start evicting each other, which is when
+    // where a turn lands matters (tests/lesson-07-03.test.ts asserts the fill and the hit-rate gap).
+    default: 1,
     min: 0.1,
     max: 1.5,
     step: 0.05,
     unit: 'sessions/s',
-    format: (v) => `${formatNumber(v, 3)} sessions/s`,
+    format: (v) => `${formatNumber(v, 3)} ${v === 1 ? 'session' : 'sessions'}/s`,
+  },
+  poolGB: {
+    kind: 'number',
+    label: 'Shared KV pool',
+    default: 0,
+    min: 0,
+    max: 2000,
+    step: 250,
+    unit: 'GB',
+    format: (v) => (v === 0 ? 'none' : `${formatNumber(v, 4)} GB`),
+    help: 'A KV store shared by every replica (Mooncake store, LMCache remote backend) behind each replica’s 400 Gb/s RDMA NIC: blocks evicted from HBM land there, and a turn whose prefix left its replica reloads it instead of recomputing it. 0 = no pool',
   },
   seed: {
     kind: 'seed',
@@ -114,3 +135,12 @@ export const spreadSchema = {
 } satisfies ParamSchema;
 
 export const SPREAD_REPLICAS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+
+/** The animated router's default fleet and workload (the prose's policy table and the lesson test use it). */
+export const ANIMATION_DEFAULT_FLEET = {
+  replicas: cacheRouterSchema.replicas.default,
+  sessionsPerS: cacheRouterSchema.sessionsPerS.default,
+  arrivalS: ANIMATION_ARRIVAL_S,
+  seed: cacheRouterSchema.seed.default,
+  loadThreshold: cacheRouterSchema.loadThreshold.default,
+};

@@ -50,6 +50,12 @@ export interface RequestColumns {
   gpuSeconds: Samples;
   /** 0 in flight, 1 finished, 2 dropped. */
   status: Samples;
+  /** Why the router chose the replica: index into ROUTE_REASONS. */
+  routeReason: Samples;
+  /** Prefix the router believed the chosen replica held, in pages (−1 when it did not look). */
+  routeMatched: Samples;
+  /** Requests outstanding on the chosen replica when it was chosen (the load the router saw). */
+  routeQueued: Samples;
 }
 
 export const REQUEST_COLUMNS = [
@@ -76,6 +82,9 @@ export const REQUEST_COLUMNS = [
   'preemptions',
   'gpuSeconds',
   'status',
+  'routeReason',
+  'routeMatched',
+  'routeQueued',
 ] as const satisfies readonly (keyof RequestColumns)[];
 
 interface SessionRt {
@@ -539,6 +548,10 @@ export class FleetSim implements ReplicaHost {
     const code = ROUTE_REASON[d.reason];
     this.routeCounts.set(code, (this.routeCounts.get(code) ?? 0) + 1);
     this.cols.replica.set(r.id, d.replica);
+    // The decision's reason travels with the request, so a run without frames keeps it too.
+    this.cols.routeReason.set(r.id, code);
+    this.cols.routeMatched.set(r.id, d.matchedBlocks);
+    this.cols.routeQueued.set(r.id, this.loads[d.replica].outstandingRequests);
     if (rt && rt.heldOn >= 0) {
       // Held elsewhere: let go there. Held here: the replica keeps holding until the request is admitted.
       if (rt.heldOn !== d.replica) this.replicas[rt.heldOn].unhold(r.session, 'cache');

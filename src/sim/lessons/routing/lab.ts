@@ -74,6 +74,12 @@ export interface LabFleet {
   loadThreshold: number;
   /** Cache-aware only: what the router knows of the caches. Default exact. */
   cacheView?: CacheViewKind;
+  /**
+   * A KV pool shared by all replicas, in GB (0 or absent: none). Blocks evicted from HBM are kept there, and a
+   * turn whose prefix left its replica reloads it over the replica's RDMA NIC instead of recomputing it
+   * (Mooncake's store, LMCache's remote backend; fleet/scenario.ts `kv.pool`, docs/scenarios.md).
+   */
+  poolGB?: number;
 }
 
 export function routerConfig(
@@ -109,7 +115,11 @@ export function labScenario(policy: RouterPolicy, f: LabFleet, frameIntervalS = 
     hardware: { accelerator: LAB_ACCELERATOR, tp: LAB_TP },
     replicas: f.replicas,
     // Reuse at vLLM's 16-token blocks; the fleet tracks LAB_BLOCK_SIZE-token pages (fleet/tails.ts).
-    kv: { blockSize: ENGINE_BLOCK_SIZE, pageTokens: LAB_BLOCK_SIZE },
+    kv: {
+      blockSize: ENGINE_BLOCK_SIZE,
+      pageTokens: LAB_BLOCK_SIZE,
+      ...(f.poolGB ? { pool: { capacityGB: f.poolGB } } : {}),
+    },
     router: routerConfig(policy, f.loadThreshold, f.cacheView),
     workload: {
       arrival: { kind: 'poisson', sessionsPerS: f.sessionsPerS },
@@ -222,6 +232,8 @@ export interface RouterAnimationResult {
   /** Why each request went where it went (index into ROUTE_REASONS), and the prefix the router saw (blocks, −1 if it did not look). */
   reason: Uint8Array;
   matched: Int32Array;
+  /** The shared pool's capacity (0: none). */
+  poolGB: number;
   reasonNames: readonly string[];
   summary: PolicySummary;
 }
@@ -264,8 +276,6 @@ export async function runRouterAnimation(
   const memOff = new U32();
   const memReq: number[] = [];
   const memPh: number[] = [];
-  const reasonById: number[] = [];
-  const matchedById: number[] = [];
   kvOff.push(0);
   memOff.push(0);
   let hbmBlocks = 0;
@@ -276,10 +286,6 @@ export async function runRouterAnimation(
         memPh.push(f.members.phase[j]);
       }
       memOff.push(memReq.length);
-    }
-    for (let k = 0; k < f.routes.count; k++) {
-      reasonById[f.routes.request[k]] = f.routes.reason[k];
-      matchedById[f.routes.request[k]] = f.routes.matched[k];
     }
   };
   const afterEvent = (sim: FleetSim) => {
@@ -308,16 +314,8 @@ export async function runRouterAnimation(
     includeRequests: true,
     includeSeries: false,
   });
-  // Routes after the last frame are not in any frame: the final frame drains them only if one follows.
+  // Each request's routing decision comes with its row of the request table (reason, matched, queued).
   const rows = requestRows(res.requests!);
-  const reason = new Uint8Array(rows.count);
-  const matched = new Int32Array(rows.count).fill(-1);
-  for (let i = 0; i < rows.count; i++) {
-    if (reasonById[i] !== undefined) {
-      reason[i] = reasonById[i];
-      matched[i] = matchedById[i];
-    } else reason[i] = 255;
-  }
   const F = t.length;
   return {
     policy: a.policy,
@@ -343,8 +341,9 @@ export async function runRouterAnimation(
       duplicateBlocks: Uint32Array.from(dup),
     },
     requests: rows,
-    reason,
-    matched,
+    reason: rows.reason,
+    matched: rows.matched,
+    poolGB: a.poolGB ?? 0,
     reasonNames: ROUTE_REASONS,
     summary: summarizeRows(rows, R),
   };

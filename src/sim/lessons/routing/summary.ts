@@ -25,7 +25,13 @@ export interface RequestRows {
   prefilledTokens: Float64Array;
   /** Prompt tokens served from cache (any tier), summed over admissions. */
   reusedTokens: Float64Array;
+  /** Of those, the tokens reloaded from the shared pool (not from the replica's own HBM). */
+  reusedPoolTokens: Float64Array;
   gpuSeconds: Float64Array;
+  /** The routing decision: reason (index into ROUTE_REASONS, 255 unknown), prefix pages the router saw (−1: did not look), requests queued on the replica it chose. */
+  reason: Uint8Array;
+  matched: Int32Array;
+  queued: Uint16Array;
 }
 
 export function requestRows(t: RequestTable): RequestRows {
@@ -43,7 +49,11 @@ export function requestRows(t: RequestTable): RequestRows {
     outputTokens: new Float64Array(n),
     prefilledTokens: new Float64Array(n),
     reusedTokens: new Float64Array(n),
+    reusedPoolTokens: new Float64Array(n),
     gpuSeconds: new Float64Array(n),
+    reason: new Uint8Array(n),
+    matched: new Int32Array(n),
+    queued: new Uint16Array(n),
   };
   const z = (x: number) => (Number.isNaN(x) ? 0 : x);
   for (let i = 0; i < n; i++) {
@@ -57,7 +67,14 @@ export function requestRows(t: RequestTable): RequestRows {
     rows.outputTokens[i] = d.outputTokens[i];
     rows.prefilledTokens[i] = z(d.prefilled[i]);
     rows.reusedTokens[i] = z(d.reusedHbm[i]) + z(d.reusedDram[i]) + z(d.reusedNvme[i]) + z(d.reusedRemote[i]);
+    rows.reusedPoolTokens[i] = z(d.reusedRemote[i]);
     rows.gpuSeconds[i] = z(d.gpuSeconds[i]);
+    // Tables made before the route columns existed (or by hand) have none: unknown reason, did not look.
+    const reason = d.routeReason?.[i];
+    rows.reason[i] = reason === undefined || Number.isNaN(reason) ? 255 : reason;
+    const matched = d.routeMatched?.[i];
+    rows.matched[i] = matched === undefined || Number.isNaN(matched) ? -1 : matched;
+    rows.queued[i] = z(d.routeQueued?.[i] ?? 0);
   }
   return rows;
 }
@@ -89,6 +106,9 @@ export interface PolicySummary {
    * the session cached on a cold replica: Σ (S + (C_{k−1} − S)/R) ÷ Σ P_k (first turns: S ÷ P_0).
    */
   spreadBoundHitRate: number;
+  /** Prompt tokens reloaded from the shared pool instead of recomputed, and the requests that reloaded any. */
+  poolReusedTokens: number;
+  poolHits: number;
 }
 
 /** The figures of a run up to time `upTo` (requests whose first token came by then; all by default). */
@@ -109,6 +129,8 @@ export function summarizeRows(
   /** Context (prompt + output) of each session's latest turn. */
   const lastContext = new Map<number, number>();
   let bound = 0;
+  let poolReused = 0;
+  let poolHits = 0;
   let warm = 0;
   let later = 0;
   for (let i = 0; i < rows.count; i++) {
@@ -128,6 +150,8 @@ export function summarizeRows(
     if (!(ft <= upTo)) continue;
     ttfts.push(ft - rows.arrival[i]);
     reused += rows.reusedTokens[i];
+    poolReused += rows.reusedPoolTokens[i];
+    if (rows.reusedPoolTokens[i] > 0) poolHits++;
     served += rows.reusedTokens[i] + rows.prefilledTokens[i];
     prompt += rows.promptTokens[i];
     privReused += Math.max(0, rows.reusedTokens[i] - sharedTokens);
@@ -152,6 +176,8 @@ export function summarizeRows(
     warmTurnShare: later > 0 ? warm / later : NaN,
     privateHitRate: privPrompt > 0 ? privReused / privPrompt : NaN,
     spreadBoundHitRate: prompt > 0 ? bound / prompt : NaN,
+    poolReusedTokens: poolReused,
+    poolHits,
   };
 }
 
