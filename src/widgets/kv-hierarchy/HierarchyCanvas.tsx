@@ -27,6 +27,7 @@ function palette(el: Element): Palette {
     band: resolveCssColor(el, 'var(--kvh-band)', 'rgba(127,127,127,0.08)'),
     bandEdge: resolveCssColor(el, 'var(--chart-grid)', '#ccc'),
     label: resolveCssColor(el, 'var(--chart-fg)', '#111'),
+    page: resolveCssColor(el, 'var(--bg-elev)', '#fff'),
   };
 }
 
@@ -50,7 +51,8 @@ export const HierarchyCanvas = memo(function HierarchyCanvas({
 
   useEffect(() => {
     const c = ref.current;
-    const ctx = c?.getContext('2d');
+    // Opaque: the compositor need not blend the canvas with the page under it.
+    const ctx = c?.getContext('2d', { alpha: false });
     if (!c || !ctx || !pal) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawHierarchy(ctx, geometry, step, placed, progress, pal, labels);

@@ -52,6 +52,9 @@ export function KvHierarchy({ id = KV_HIERARCHY_ID, title }: { id?: string; titl
     autoplay: true,
   });
   const { transport, share, copies } = player;
+  // The controls do not change while the transport plays: built once per parameter change, not per picture.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- params is a new object each render; its values are what matter
+  const controls = useMemo(() => <ParamControls params={params} />, [v, params.corrected]);
   const pageBytes = r?.pageBytes ?? 0;
 
   return (
@@ -68,7 +71,7 @@ export function KvHierarchy({ id = KV_HIERARCHY_ID, title }: { id?: string; titl
         transport.seek(0);
       }}
       onKeyDown={transport.handleKey}
-      controls={<ParamControls params={params} />}
+      controls={controls}
       transport={<TransportBar transport={transport} format={(t) => `${Math.round(t)} s`} />}
       readouts={
         <>

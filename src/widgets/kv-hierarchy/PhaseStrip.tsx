@@ -67,7 +67,7 @@ export const PhaseStrip = memo(function PhaseStrip({
       g.textAlign = i === 0 ? 'left' : i === ticks ? 'right' : 'center';
       g.fillText(`${Math.round(s)} s`, x, grid.lanes * LANE_H + 3);
     }
-    return c;
+    return { image: c };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- theme is the reason to redraw
   }, [grid, width, height, durationS, dpr, theme]);
 
@@ -77,22 +77,27 @@ export const PhaseStrip = memo(function PhaseStrip({
     if (!c || !g || !lanes) return;
     g.setTransform(1, 0, 0, 1, 0, 0);
     g.clearRect(0, 0, c.width, c.height);
-    g.drawImage(lanes, 0, 0);
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const x = durationS > 0 ? (t / durationS) * width : 0;
-    g.fillStyle = resolveCssColor(document.documentElement, 'var(--chart-accent)', '#000');
-    g.fillRect(Math.min(width - 2, x), 0, 2, grid.lanes * LANE_H);
-  }, [lanes, t, durationS, width, dpr, grid.lanes]);
+    g.drawImage(lanes.image, 0, 0);
+  }, [lanes]);
 
+  // The playhead is a composited element moved by a transform: playing repaints nothing of the lanes.
+  const x = durationS > 0 ? Math.min(width - 2, (t / durationS) * width) : 0;
   return (
-    <canvas
-      ref={ref}
-      className="kvh-phases"
-      width={Math.round(width * dpr)}
-      height={Math.round(height * dpr)}
-      style={{ width, height }}
-      role="img"
-      aria-label={`Phases of ${grid.lanes} session lanes over ${Math.round(durationS)} s of simulated time`}
-    />
+    <div className="kvh-phases-wrap" style={{ width, height }}>
+      <canvas
+        ref={ref}
+        className="kvh-phases"
+        width={Math.round(width * dpr)}
+        height={Math.round(height * dpr)}
+        style={{ width, height }}
+        role="img"
+        aria-label={`Phases of ${grid.lanes} session lanes over ${Math.round(durationS)} s of simulated time`}
+      />
+      <div
+        className="kvh-playhead"
+        style={{ height: grid.lanes * LANE_H, transform: `translateX(${x}px)` }}
+        aria-hidden="true"
+      />
+    </div>
   );
 });

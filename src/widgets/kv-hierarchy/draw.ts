@@ -22,6 +22,8 @@ export interface Palette {
   band: string;
   bandEdge: string;
   label: string;
+  /** Behind the bands (the canvas is opaque). */
+  page: string;
 }
 
 /** A step placed on a geometry: start and end corners of each mark, in colour order. */
@@ -81,7 +83,8 @@ export function drawHierarchy(
   pal: Palette,
   labels: readonly TierLabel[],
 ): void {
-  ctx.clearRect(0, 0, g.width, g.height);
+  ctx.fillStyle = pal.page;
+  ctx.fillRect(0, 0, g.width, g.height);
   ctx.font = '12px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
   for (const b of g.boxes) {

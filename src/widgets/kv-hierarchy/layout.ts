@@ -209,21 +209,20 @@ function firstCopies(m: FrameMarks): Map<number, number> {
   return out;
 }
 
-function key(hash: number, tier: number): string {
-  return `${hash}:${tier}`;
+/** Per tier, the index of each page's mark in that tier. */
+function byTier(m: FrameMarks): Map<number, number>[] {
+  const out = Array.from({ length: TIER_COUNT }, () => new Map<number, number>());
+  for (let i = 0; i < m.count; i++) out[m.tier[i]].set(m.hash[i], i);
+  return out;
 }
 
 /** The step from `a` to `b` (b alone, all staying, when a is null: the first frame). */
 export function transition(a: FrameMarks | null, b: FrameMarks): Transition {
-  const inA = new Map<string, number>();
-  if (a) for (let i = 0; i < a.count; i++) inA.set(key(a.hash[i], a.tier[i]), i);
-  const inB = new Set<string>();
-  for (let i = 0; i < b.count; i++) inB.add(key(b.hash[i], b.tier[i]));
+  const inA = a ? byTier(a) : null;
+  const inB = byTier(b);
   const anyA = a ? firstCopies(a) : new Map<number, number>();
-  const hashesB = new Set<number>();
-  for (let i = 0; i < b.count; i++) hashesB.add(b.hash[i]);
   let gone = 0;
-  if (a) for (let i = 0; i < a.count; i++) if (!inB.has(key(a.hash[i], a.tier[i]))) gone++;
+  if (a) for (let i = 0; i < a.count; i++) if (!inB[a.tier[i]].has(a.hash[i])) gone++;
   const n = b.count + gone;
   const tr: Transition = {
     count: n,
@@ -241,7 +240,7 @@ export function transition(a: FrameMarks | null, b: FrameMarks): Transition {
     tr.toSlot[k] = b.slot[i];
     tr.colour[k] = b.colour[i];
     tr.state[k] = b.state[i];
-    const same = a ? inA.get(key(b.hash[i], b.tier[i])) : undefined;
+    const same = inA ? inA[b.tier[i]].get(b.hash[i]) : undefined;
     const src = same ?? anyA.get(b.hash[i]);
     if (!a) {
       tr.kind[k] = MOVE_STAY;
@@ -259,7 +258,7 @@ export function transition(a: FrameMarks | null, b: FrameMarks): Transition {
   }
   if (a)
     for (let i = 0; i < a.count; i++) {
-      if (inB.has(key(a.hash[i], a.tier[i]))) continue;
+      if (inB[a.tier[i]].has(a.hash[i])) continue;
       tr.kind[k] = MOVE_SHRINK;
       tr.fromTier[k] = tr.toTier[k] = a.tier[i];
       tr.fromSlot[k] = tr.toSlot[k] = a.slot[i];
