@@ -2,7 +2,7 @@ import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures'
 import type { Page } from '@playwright/test';
 
 const PATH = '/lessons/07-04-kv-memory-hierarchy';
-const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 3);
 
 /** The numeric data-value of a read-out. */
 
