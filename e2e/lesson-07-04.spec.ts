@@ -13,7 +13,7 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
   }) => {
     await gotoReady(page);
     await expect(
-      page.locator('[data-widget="kv-footprint"] svg[data-chart="line"] path').first(),
+      page.locator('[data-widget="kv-footprint"] [data-figure="budget-fill"] canvas'),
     ).toBeAttached();
     const ladder = page.locator('[data-widget="memory-ladder"]');
     await expect(ladder.locator('svg[data-chart="memory-ladder"] [data-tier]')).toHaveCount(4);
