@@ -36,7 +36,10 @@ describe('07.04 hierarchy animation', () => {
 
   it('with the defaults every tier serves part of the reuse, and DRAM, the drives and the pool all fill', () => {
     for (let t = 0; t < 4; t++) expect(base.hitTokens[t]).toBeGreaterThan(0);
+    // Written down into DRAM, then from DRAM to the drives and on to the pool …
     for (let t = 1; t < 4; t++) expect(base.bytesDown[t]).toBeGreaterThan(0);
+    // … and read back up from each when a session returns.
+    for (let t = 1; t < 4; t++) expect(base.bytesUp[t]).toBeGreaterThan(0);
     expect(base.belowHbmShare).toBeGreaterThan(0.2);
   });
 
