@@ -13,7 +13,8 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     const contexts = widget.locator('[data-readout="concurrent-contexts"]');
     await expect(contexts).toHaveText('13');
     await expect(widget).toContainText('320 KiB');
-    await expect(widget.locator('svg[data-chart] path').first()).toBeAttached();
+    await expect(widget.locator('[data-figure="budget-fill"] canvas')).toBeAttached();
+    await expect(widget.locator('svg[data-chart="bar"]')).toBeAttached();
     // FP8 KV halves the bytes per token: more contexts fit.
     await widget.getByLabel('KV-cache dtype').selectOption('fp8');
     await expect(widget).toContainText('160 KiB');
@@ -77,16 +78,25 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     const widget = page.locator('[data-widget="kv-footprint"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
     const time = widget.locator('.transport-time');
-    await expect(time).toHaveText('0 tokens / 100k tokens');
+    // The timeline is every drawn context written in turn: the 13 that fit and the 14th that finds no room.
+    await expect(time).toHaveText('0 tokens / 1.4M tokens');
+    const filling = widget.locator('[data-readout="filling"]');
+    const fill = widget.locator('[data-figure="budget-fill"] canvas');
     await widget.focus();
     await page.keyboard.press('ArrowRight');
-    await expect(time).toHaveText('2.5k tokens / 100k tokens');
+    await expect(time).toHaveText('2.5k tokens / 1.4M tokens');
+    await expect(filling).toHaveText('agent 1 of 14: 2.5k tokens');
     await page.keyboard.press('End');
-    await expect(time).toHaveText('100k tokens / 100k tokens');
+    await expect(time).toHaveText('1.4M tokens / 1.4M tokens');
+    await expect(filling).toHaveText('agent 14 of 14: 100k tokens');
+    await expect(fill).not.toHaveAttribute('data-overflow', '0');
+    const full = await fill.getAttribute('data-used');
     await page.keyboard.press('ArrowLeft');
-    await expect(time).toHaveText('97.5k tokens / 100k tokens');
+    await expect(filling).toHaveText('agent 14 of 14: 97.5k tokens');
+    await expect(fill).toHaveAttribute('data-used', full ?? '');
     await page.keyboard.press('Home');
-    await expect(time).toHaveText('0 tokens / 100k tokens');
+    await expect(time).toHaveText('0 tokens / 1.4M tokens');
+    await expect(fill).toHaveAttribute('data-used', '0');
     await page.keyboard.press('Space');
     await expect(widget.getByRole('button', { name: 'Pause' })).toBeVisible();
     await expect.poll(async () => (await time.textContent())?.startsWith('0 tokens')).toBe(false);

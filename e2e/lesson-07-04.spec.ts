@@ -2,7 +2,7 @@ import { dataValue, expect, gotoLessonReady, setNumber, test } from './fixtures'
 import type { Page } from '@playwright/test';
 
 const PATH = '/lessons/07-04-kv-memory-hierarchy';
-const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 2);
+const gotoReady = (page: Page) => gotoLessonReady(page, PATH, 3);
 
 /** The numeric data-value of a read-out. */
 
@@ -13,7 +13,7 @@ test.describe('Lesson 07.04 The KV Memory Hierarchy', () => {
   }) => {
     await gotoReady(page);
     await expect(
-      page.locator('[data-widget="kv-footprint"] svg[data-chart="line"] path').first(),
+      page.locator('[data-widget="kv-footprint"] [data-figure="budget-fill"] canvas'),
     ).toBeAttached();
     const ladder = page.locator('[data-widget="memory-ladder"]');
     await expect(ladder.locator('svg[data-chart="memory-ladder"] [data-tier]')).toHaveCount(4);

@@ -3,6 +3,7 @@ import { footprintSuite } from './footprint';
 import { traceStatsSuite } from './traceStats';
 import { fleetSuite } from './fleet';
 import { browserSuite } from './browser';
+import { animationsSuite } from './animations';
 
 export interface BenchSuite {
   name: string;
@@ -10,4 +11,10 @@ export interface BenchSuite {
   run(): Promise<void> | void;
 }
 
-export const SUITES: readonly BenchSuite[] = [footprintSuite, traceStatsSuite, fleetSuite, browserSuite];
+export const SUITES: readonly BenchSuite[] = [
+  footprintSuite,
+  traceStatsSuite,
+  fleetSuite,
+  browserSuite,
+  animationsSuite,
+];

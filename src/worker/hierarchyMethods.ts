@@ -22,6 +22,23 @@ import {
 import { computeFootprint } from '../sim/engine/footprint';
 import { ladderHardware, memoryLadder, type LadderResult } from '../sim/lessons/memoryLadder';
 import { DTYPE_BYTES, MODELS, type Dtype } from '../sim/engine/catalog/models';
+import * as Comlink from 'comlink';
+import { transferables, type FleetFrame } from '../sim/engine/fleet/frames';
+import { runScenario } from '../sim/engine/fleet/run';
+import { ScenarioError } from '../sim/engine/fleet/scenario';
+import {
+  checkHierarchyArgs,
+  FRAME_INTERVAL_S,
+  HIERARCHY_DURATION_S,
+  HIERARCHY_PAGE_TOKENS,
+  hierarchyScenario,
+  hierarchySummary,
+  pageBytes,
+  sharedHeadHashes,
+  type HierarchyArgs,
+  type HierarchySummary,
+} from '../sim/lessons/hierarchyLab';
+import type { JobContext } from './job';
 
 export class HierarchyRequestError extends Error {
   constructor(message: string) {
@@ -323,4 +340,72 @@ export function hierarchyFigures(req: HierarchyFiguresRequest): Record<string, L
   return out;
 }
 
-export const hierarchyMethods = { memoryLadder: memoryLadderMethod, contextsPerModel, hierarchyFigures };
+// ───────────────────────────── the animation's run ─────────────────────────────
+
+export interface KvHierarchyRunResult {
+  args: HierarchyArgs;
+  frames: number;
+  durationS: number;
+  frameIntervalS: number;
+  pageTokens: number;
+  pageBytes: number;
+  /** Hashes of the shared head's pages (drawn as shared). */
+  sharedHashes: number[];
+  /** Prompt tokens reused from each tier (hbm, dram, nvme, remote) and prefilled, over the run. */
+  reusedTokens: { hbm: number; dram: number; nvme: number; remote: number };
+  prefilledTokens: number;
+}
+
+/**
+ * One run of the hierarchy animation (src/sim/lessons/hierarchyLab.ts): its frames streamed as they are made
+ * (typed arrays, transferred), a cooperative yield every few thousand events so a newer request cancels it.
+ */
+async function kvHierarchyRun(
+  args: HierarchyArgs,
+  ctx: JobContext<FleetFrame>,
+): Promise<KvHierarchyRunResult> {
+  const scenario = wrap(() => {
+    checkHierarchyArgs(args);
+    return hierarchyScenario(args);
+  });
+  let frames = 0;
+  try {
+    const r = await runScenario(scenario, {
+      onFrame: (f) => {
+        frames++;
+        return ctx.emit(Comlink.transfer(f, transferables(f)));
+      },
+      checkpoint: () => ctx.checkpoint(),
+      checkpointEvery: 4000,
+      includeSeries: false,
+    });
+    const tok = r.metrics.tokens;
+    return {
+      args,
+      frames,
+      durationS: HIERARCHY_DURATION_S,
+      frameIntervalS: FRAME_INTERVAL_S,
+      pageTokens: HIERARCHY_PAGE_TOKENS,
+      pageBytes: pageBytes(args.modelId),
+      sharedHashes: sharedHeadHashes(),
+      reusedTokens: { ...tok.reused },
+      prefilledTokens: tok.prefilled,
+    };
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new HierarchyRequestError(e.message);
+    throw e;
+  }
+}
+
+/** The animation's run reduced to its totals, for the lessons' inline figures (no frames). */
+function kvHierarchySummary(args: HierarchyArgs): HierarchySummary {
+  return wrap(() => hierarchySummary(args));
+}
+
+export const hierarchyMethods = {
+  kvHierarchySummary,
+  memoryLadder: memoryLadderMethod,
+  contextsPerModel,
+  hierarchyFigures,
+  kvHierarchyRun,
+};

@@ -21,6 +21,11 @@ import {
 import { PAUSE_POLICIES, TOOL_PRESET_LABELS, type PausePolicyId } from '../sim/lessons/pauseLabSetup';
 import { cdf, endsWithin, mean, quantile, timeShare } from '../sim/lessons/toolLatency';
 import { JobCancelled, type JobContext } from './job';
+import * as Comlink from 'comlink';
+import { transferables, type FleetFrame } from '../sim/engine/fleet/frames';
+import { runScenario } from '../sim/engine/fleet/run';
+import { pauseScenario, pauseSharedHashes, SAMPLE_INTERVAL_S } from '../sim/lessons/pauseLab';
+import { PAUSE_DURATION_S } from '../sim/lessons/pauseLabSetup';
 
 export class PauseRequestError extends Error {
   constructor(message: string) {
@@ -223,4 +228,51 @@ async function pauseArena(req: PauseArenaRequest, ctx: JobContext<PauseRun>): Pr
 
 export type { PauseRun, PauseSummary };
 
-export const pauseMethods = { toolLatency, pauseArena };
+// ───────────────────────────── the arena's run, page by page ─────────────────────────────
+
+export interface PauseHierarchyResponse {
+  frames: number;
+  durationS: number;
+  frameIntervalS: number;
+  bytesPerBlock: number;
+  sharedHashes: number[];
+}
+
+/**
+ * The arena's run of one policy (the same scenario and seed as pauseArena's, so the same run), its frames
+ * streamed (transferred) for the hierarchy animation: where every page is at every frame.
+ */
+async function pauseHierarchyRun(
+  req: PauseArenaRequest,
+  ctx: JobContext<FleetFrame>,
+): Promise<PauseHierarchyResponse> {
+  if (!PAUSE_POLICIES.includes(req.policy))
+    throw new PauseRequestError(
+      `Unknown pause policy "${String(req.policy)}" (policies: ${PAUSE_POLICIES.join(', ')}).`,
+    );
+  checkTool(req.tool);
+  try {
+    checkArenaArgs(req);
+  } catch (e) {
+    throw new PauseRequestError(e instanceof Error ? e.message : String(e));
+  }
+  let frames = 0;
+  await runScenario(pauseScenario(req.policy, req), {
+    onFrame: (f) => {
+      frames++;
+      return ctx.emit(Comlink.transfer(f, transferables(f)));
+    },
+    checkpoint: () => ctx.checkpoint(),
+    checkpointEvery: 4000,
+    includeSeries: false,
+  });
+  return {
+    frames,
+    durationS: PAUSE_DURATION_S,
+    frameIntervalS: SAMPLE_INTERVAL_S,
+    bytesPerBlock: pauseBytesPerBlock(),
+    sharedHashes: [...pauseSharedHashes()],
+  };
+}
+
+export const pauseMethods = { toolLatency, pauseArena, pauseHierarchyRun };

@@ -4,9 +4,7 @@
  * Computed in the worker (method kvFootprint); the transport grows one agent's context toward the budget.
  */
 import { useMemo } from 'react';
-import { LineChart } from '../kit/charts/LineChart';
 import { BarChart } from '../kit/charts/BarChart';
-import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
@@ -24,6 +22,8 @@ import {
 } from '../../lib/format';
 import type { Dtype } from '../../sim/engine/catalog/models';
 import { KV_FOOTPRINT_ID, kvFootprintSchema } from './schema';
+import { BudgetFill } from './BudgetFill';
+import { fillAt, fillDuration, fillPlan } from './fill';
 
 export function KvFootprint() {
   const params = useWidgetParams(KV_FOOTPRINT_ID, kvFootprintSchema);
@@ -53,54 +53,19 @@ export function KvFootprint() {
   });
   const bars = perModel.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
+  const plan = useMemo(
+    () => fillPlan(r && r.weightsFit ? r.kvBudgetBytes : 0, r?.kvBytesPerToken ?? 1, v.contextTokens),
+    [r, v.contextTokens],
+  );
+  const duration = fillDuration(plan);
   const transport = useTransport({
-    duration: v.contextTokens,
-    rate: v.contextTokens / 8, // the whole context grows in 8 s at 1×
+    duration,
+    rate: duration / 10, // every context written in 10 s at 1×
     step: Math.max(1, Math.round(v.contextTokens / 40)),
     reducedMotion: reduced,
   });
-
-  const xMax = Math.max(v.contextTokens, r ? r.maxCachedTokens * 1.1 : 0, 1);
-  const series = useMemo(() => {
-    if (!r) return [];
-    const chosen = r.perModel.find((m) => m.id === v.model);
-    const others = r.perModel.filter((m) => m.id !== v.model);
-    // The chosen model first, so it takes the first (most prominent) colour and the legend's lead.
-    return [chosen, ...others]
-      .filter((m): m is NonNullable<typeof m> => Boolean(m))
-      .map((m) => ({
-        name: m.name,
-        points: [
-          { x: 0, y: 0 },
-          { x: xMax, y: xMax * m.kvBytesPerToken },
-        ],
-      }));
-  }, [r, v.model, xMax]);
-
-  const grown = Math.round(transport.t);
-  const grownBytes = r ? grown * r.kvBytesPerToken : 0;
-  const markers: Marker[] = r
-    ? [
-        {
-          kind: 'y',
-          y: r.kvBudgetBytes,
-          label: `KV budget ${formatBytesDecimal(r.kvBudgetBytes)}`,
-          tone: 'danger',
-        },
-        { kind: 'x', x: v.contextTokens, label: `context ${formatCount(v.contextTokens)}`, tone: 'muted' },
-        ...(grown > 0
-          ? [
-              {
-                kind: 'point' as const,
-                x: grown,
-                y: grownBytes,
-                label: formatBytesDecimal(grownBytes),
-                tone: 'accent' as const,
-              },
-            ]
-          : []),
-      ]
-    : [];
+  const fill = fillAt(plan, transport.t);
+  const growingBytes = r ? fill.agentTokens * r.kvBytesPerToken : 0;
 
   return (
     <WidgetFrame
@@ -157,9 +122,13 @@ export function KvFootprint() {
               formula={`⌊budget / context⌋; ${formatTokens(r.maxCachedTokens)} cached in all`}
             />
             <Readout
-              label="Growing context (transport)"
-              value={`${formatTokens(grown)}`}
-              formula={`${formatBytesDecimal(grownBytes)} = ${r.kvBudgetBytes > 0 ? formatPercent(grownBytes / r.kvBudgetBytes) : '—'} of the budget`}
+              label="Filling (transport)"
+              value={
+                <span data-readout="filling">
+                  agent {fill.agent + 1} of {plan.agents}: {formatTokens(Math.round(fill.agentTokens))}
+                </span>
+              }
+              formula={`${formatBytesDecimal(growingBytes)}; ${formatCount(fill.usedCells)} of ${formatCount(plan.budgetCells)} blocks used${fill.overflowCells > 0 ? `, ${formatCount(fill.overflowCells)} find no room` : ''}`}
             />
           </>
         ) : null
@@ -167,12 +136,14 @@ export function KvFootprint() {
       caption={
         r ? (
           <>
-            Lines: KV bytes against context length for every catalog model ({v.kvDtype.toUpperCase()} cache);
-            the first is {r.modelName}. The dashed rule is the KV budget of {v.gpus} × {r.acceleratorName}{' '}
-            after the weights and vLLM&apos;s profiled activation reserve (HBM as the driver reports it).
-            Steeper lines fill it sooner; MLA (DeepSeek-V3) is the flattest. Bars: whole contexts that fit for
-            each model, after its own weights. KV is counted once per replica (split across GPUs by KV head;
-            an MLA latent is kept once, as with data-parallel attention).
+            The grid is the KV budget of {v.gpus} × {r.acceleratorName} for {r.modelName} after the weights
+            and vLLM&apos;s profiled activation reserve (HBM as the driver reports it): one cell per{' '}
+            {formatTokens(plan.blockTokens)} ({formatCount(plan.engineBlocksPerCell)} of vLLM&apos;s 16-token
+            blocks). Press play: agent contexts of {formatTokens(v.contextTokens)} fill it one after another,
+            a dark edge where each begins; the hatched cells below are the blocks of the context that finds no
+            room. Bars: whole contexts that fit for each model, after its own weights. KV is counted once per
+            replica (split across GPUs by KV head; an MLA latent is kept once, as with data-parallel
+            attention).
           </>
         ) : null
       }
@@ -194,13 +165,10 @@ export function KvFootprint() {
         </ul>
       }
     >
-      <LineChart
-        title={`KV-cache bytes against context length, ${r?.acceleratorName ?? ''} budget marked`}
-        series={series}
-        x={{ label: 'Context length', unit: 'tokens', format: (t) => formatCount(t), domain: [0, xMax] }}
-        y={{ label: 'KV cache', format: (b) => formatBytesDecimal(b, 3) }}
-        markers={markers}
-        points={false}
+      <BudgetFill
+        plan={plan}
+        state={fill}
+        label={`KV budget of ${formatCount(plan.budgetCells)} blocks of ${formatTokens(plan.blockTokens)}: ${formatCount(fill.whole)} whole contexts resident, agent ${fill.agent + 1} of ${plan.agents} growing${fill.overflowCells > 0 ? `, ${formatCount(fill.overflowCells)} blocks find no room` : ''}`}
       />
       {bars ? (
         <BarChart

@@ -11,6 +11,7 @@ import { LineChart } from '../kit/charts/LineChart';
 import type { PointMarker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
+import { ArenaHierarchy } from './ArenaHierarchy';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
@@ -246,6 +247,7 @@ export function PauseArena() {
             dramMaxGB={dramMax}
             title={`Where the KV sits over time under “${PAUSE_POLICY_LABELS[selected.summary.policy]}”: HBM and host DRAM by session state`}
           />
+          <ArenaHierarchy args={args} />
           <LineChart
             title="Every policy: idle sessions’ KV in HBM against resume TTFT p90"
             series={tradeSeries}

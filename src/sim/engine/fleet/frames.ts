@@ -3,10 +3,16 @@
  * transfer it without copying (`transferables(frame)` lists the buffers).
  *
  * Layout (R = replicas, T = 4 tier slots hbm, dram, nvme, remote):
- *  - blocks: one entry per KV block anywhere in the fleet: `replica` (0xFFFF for the shared pool), `tier`
- *    (index into TIERS), `session` (owning session tag, −1 unknown), `flags` (bit 0 pinned, bit 1 pending).
+ *  - blocks: one entry per KV block (page) anywhere in the fleet: `replica` (0xFFFF for the shared pool), `hash`
+ *    (its identity, stable between frames, so an animation can move a block rather than redraw it), `tier` (the
+ *    fastest tier holding a copy, index into TIERS), `resident` (bit i: tier TIERS[i] holds a copy; the tiers are
+ *    inclusive, so a block written through has the HBM and the DRAM bit), `session` (the session that last
+ *    pinned it, −1 unknown), `flags` (bit 0 pinned, bit 1 pending: allocated, not yet computed, bit 2 shared:
+ *    pinned by more than one sequence now). A block in a replica's tiers and in the pool has two entries.
  *  - replicas: per replica counts (`waiting`, `loading`, `prefilling`, `decoding`, `held` sessions), `busy`,
- *    and `kvUsed` / `kvCapacity` in blocks per tier, row-major R × T.
+ *    and per tier, row-major R × T: `kvUsed` / `kvCapacity` in blocks, `kvTokens` resident, and the run's
+ *    cumulative `hitTokens` (prefix tokens served from the tier), `bytesUp` / `bytesDown` (over the link between
+ *    the tier and the one above it; 0 for HBM).
  *  - members: the queue and batch of each replica: for replica r the entries offsets[r] .. offsets[r+1] of
  *    `session` / `request` / `phase` (PHASE_CODE: 0 waiting, 1 loading, 2 prefill, 3 decode).
  *  - routes: the routing decisions since the previous frame: time, session, request, replica, reason
@@ -19,13 +25,25 @@ import { ROUTE_REASON, type RouteDecision } from './router';
 
 export const TIERS: readonly TierName[] = TIER_ORDER;
 export const POOL_REPLICA = 0xffff;
+/** Bits of `blocks.flags`. */
+export const BLOCK_PINNED = 1;
+export const BLOCK_PENDING = 2;
+export const BLOCK_SHARED = 4;
 
 export interface FleetFrame {
   /** Frame number, from 0. */
   index: number;
   /** Simulated time, s. */
   t: number;
-  blocks: { count: number; replica: Uint16Array; tier: Uint8Array; session: Int32Array; flags: Uint8Array };
+  blocks: {
+    count: number;
+    replica: Uint16Array;
+    hash: Float64Array;
+    tier: Uint8Array;
+    resident: Uint8Array;
+    session: Int32Array;
+    flags: Uint8Array;
+  };
   replicas: {
     count: number;
     waiting: Uint16Array;
@@ -36,6 +54,10 @@ export interface FleetFrame {
     busy: Uint8Array;
     kvUsed: Uint32Array;
     kvCapacity: Uint32Array;
+    kvTokens: Float64Array;
+    hitTokens: Float64Array;
+    bytesUp: Float64Array;
+    bytesDown: Float64Array;
   };
   members: { offsets: Uint32Array; session: Int32Array; request: Int32Array; phase: Uint8Array };
   routes: {
@@ -114,7 +136,9 @@ export function buildFrame(
   const blocks = {
     count: n,
     replica: new Uint16Array(n),
+    hash: new Float64Array(n),
     tier: new Uint8Array(n),
+    resident: new Uint8Array(n),
     session: new Int32Array(n),
     flags: new Uint8Array(n),
   };
@@ -123,15 +147,25 @@ export function buildFrame(
     const map = s.tiers.map((name) => TIERS.indexOf(name));
     for (let i = 0; i < s.count; i++, k++) {
       blocks.replica[k] = ri;
+      blocks.hash[k] = s.hashes[i];
       blocks.tier[k] = map[s.tier[i]];
+      let bits = 0;
+      for (let b = 0; b < map.length; b++) if (s.resident[i] & (1 << b)) bits |= 1 << map[b];
+      blocks.resident[k] = bits;
       blocks.session[k] = s.tag[i];
-      blocks.flags[k] = (s.pins[i] > 0 ? 1 : 0) | (s.flags[i] & 1 ? 2 : 0);
+      blocks.flags[k] =
+        (s.pins[i] > 0 ? BLOCK_PINNED : 0) |
+        (s.flags[i] & 1 ? BLOCK_PENDING : 0) |
+        (s.pins[i] > 1 ? BLOCK_SHARED : 0);
     }
   });
   if (poolSnap) {
+    const remote = TIERS.indexOf('remote');
     for (let i = 0; i < poolSnap.count; i++, k++) {
       blocks.replica[k] = POOL_REPLICA;
-      blocks.tier[k] = 3;
+      blocks.hash[k] = poolSnap.hashes[i];
+      blocks.tier[k] = remote;
+      blocks.resident[k] = 1 << remote;
       blocks.session[k] = poolSnap.tags[i];
     }
   }
@@ -145,6 +179,10 @@ export function buildFrame(
     busy: new Uint8Array(R),
     kvUsed: new Uint32Array(R * T),
     kvCapacity: new Uint32Array(R * T),
+    kvTokens: new Float64Array(R * T),
+    hitTokens: new Float64Array(R * T),
+    bytesUp: new Float64Array(R * T),
+    bytesDown: new Float64Array(R * T),
   };
   let m = 0;
   for (const r of replicas) m += r.waiting.length + r.running.length;
@@ -177,7 +215,15 @@ export function buildFrame(
       const ti = TIERS.indexOf(o.tier);
       rep.kvUsed[ri * T + ti] = o.usedBlocks;
       rep.kvCapacity[ri * T + ti] = o.capacityBlocks;
+      rep.kvTokens[ri * T + ti] = o.usedTokens;
     }
+    const c = r.cache.counters();
+    c.tiers.forEach((name, i) => {
+      const ti = ri * T + TIERS.indexOf(name);
+      rep.hitTokens[ti] = c.hitTokens[i];
+      rep.bytesUp[ti] = c.bytesUp[i];
+      rep.bytesDown[ti] = c.bytesDown[i];
+    });
   });
   members.offsets[R] = j;
   return { index, t, blocks, replicas: rep, members, routes: routes.drain() };

@@ -1,0 +1,75 @@
+/**
+ * The canvas of the hierarchy animation: one instant (frame step k at eased progress e). Redrawn only when the
+ * step, the progress, the size or the theme changes. For benches and browser tests the canvas carries
+ * data-frame="<n>", the number of pictures drawn so far, and data-marks, the marks of the current step.
+ */
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { useThemeVersion } from '../kit/charts/CanvasLayer';
+import { resolveCssColor, seriesColor } from '../kit/charts/theme';
+import { drawHierarchy, placeStep, type Palette, type TierLabel } from './draw';
+import { SESSION_COLOURS, type Geometry, type Transition } from './layout';
+
+export interface HierarchyCanvasProps {
+  geometry: Geometry;
+  step: Transition;
+  progress: number;
+  labels: readonly TierLabel[];
+  description: string;
+}
+
+function palette(el: Element): Palette {
+  return {
+    sessions: Array.from({ length: SESSION_COLOURS }, (_, i) =>
+      resolveCssColor(el, seriesColor(i), '#4477aa'),
+    ),
+    shared: resolveCssColor(el, 'var(--chart-muted)', '#8a8f98'),
+    sharedRing: resolveCssColor(el, 'var(--chart-fg)', '#111'),
+    band: resolveCssColor(el, 'var(--kvh-band)', 'rgba(127,127,127,0.08)'),
+    bandEdge: resolveCssColor(el, 'var(--chart-grid)', '#ccc'),
+    label: resolveCssColor(el, 'var(--chart-fg)', '#111'),
+    page: resolveCssColor(el, 'var(--bg-elev)', '#fff'),
+  };
+}
+
+export const HierarchyCanvas = memo(function HierarchyCanvas({
+  geometry,
+  step,
+  progress,
+  labels,
+  description,
+}: HierarchyCanvasProps) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const drawn = useRef(0);
+  const theme = useThemeVersion();
+  const pal = useMemo(
+    () => (typeof document === 'undefined' ? null : palette(document.documentElement)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- theme is the reason to resolve again
+    [theme],
+  );
+  const placed = useMemo(() => placeStep(step, geometry), [step, geometry]);
+  const dpr = typeof window === 'undefined' ? 1 : Math.min(2, window.devicePixelRatio || 1);
+
+  useEffect(() => {
+    const c = ref.current;
+    // Opaque: the compositor need not blend the canvas with the page under it.
+    const ctx = c?.getContext('2d', { alpha: false });
+    if (!c || !ctx || !pal) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawHierarchy(ctx, geometry, step, placed, progress, pal, labels);
+    drawn.current++;
+    c.dataset.frame = String(drawn.current);
+    c.dataset.marks = String(step.count);
+  }, [geometry, step, placed, progress, pal, labels, dpr]);
+
+  return (
+    <canvas
+      ref={ref}
+      className="kvh-canvas"
+      width={Math.round(geometry.width * dpr)}
+      height={Math.round(geometry.height * dpr)}
+      style={{ width: geometry.width, height: geometry.height }}
+      role="img"
+      aria-label={description}
+    />
+  );
+});

@@ -1,0 +1,44 @@
+/**
+ * Inline figures for the prose around the hierarchy animation (07.04, 07.06), from the same run the widget shows
+ * (worker method kvHierarchySummary on the setups below; the first is the widget's default).
+ */
+import { useSimulation } from '../kit/useSimulation';
+import { formatBytesDecimal, formatCount, formatPercent } from '../../lib/format';
+import { HIERARCHY_DEFAULTS, type HierarchyArgs } from '../../sim/lessons/hierarchyLab';
+
+/** The setups the prose names: the widget's default and the variations its "Try this" list suggests. */
+export const HIERARCHY_SETUPS: Record<'default' | 'bigHbm' | 'evict' | 'small', HierarchyArgs> = {
+  default: HIERARCHY_DEFAULTS,
+  bigHbm: { ...HIERARCHY_DEFAULTS, hbmGB: 60 },
+  evict: { ...HIERARCHY_DEFAULTS, policy: 'evict' },
+  small: { ...HIERARCHY_DEFAULTS, modelId: 'llama-3.1-8b' },
+};
+
+const TIER_INDEX = { hbm: 0, dram: 1, nvme: 2, remote: 3 } as const;
+
+export function HierarchyFig({
+  s = 'default',
+  m,
+  tier = 'hbm',
+}: {
+  s?: keyof typeof HIERARCHY_SETUPS;
+  m: 'belowShare' | 'pages' | 'pageBytes' | 'hbmGB';
+  tier?: keyof typeof TIER_INDEX;
+}) {
+  const sim = useSimulation('kvHierarchySummary', HIERARCHY_SETUPS[s]);
+  const r = sim.result;
+  if (m === 'hbmGB') return <span className="figure">{formatCount(HIERARCHY_SETUPS[s].hbmGB)} GB</span>;
+  if (!r)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  const text =
+    m === 'belowShare'
+      ? formatPercent(r.belowHbmShare)
+      : m === 'pages'
+        ? `${formatCount(r.capacityPages[TIER_INDEX[tier]])} pages`
+        : formatBytesDecimal(r.pageBytes);
+  return <span className="figure">{text}</span>;
+}

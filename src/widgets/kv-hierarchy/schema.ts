@@ -1,0 +1,69 @@
+import type { ParamSchema } from '../../state/paramSchema';
+import { formatBytes, formatCount } from '../../lib/format';
+import { resolveModel } from '../../sim/engine/catalog';
+import { kvBytesPerToken } from '../../sim/engine/catalog/models';
+import { HIERARCHY_DEFAULTS, HIERARCHY_MODELS, TIER_LIMITS_GB } from '../../sim/lessons/hierarchyLab';
+import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
+
+export const KV_HIERARCHY_ID = 'kv-hierarchy';
+
+/** "Qwen3-32B (256 KiB/token)": the name and the BF16 KV per token, from the catalog. */
+function modelLabel(id: string): string {
+  const m = resolveModel(id);
+  return `${m.name} (${formatBytes(kvBytesPerToken(m, 'bf16'))}/token)`;
+}
+
+const gb = (label: string, k: keyof typeof TIER_LIMITS_GB, help: string) =>
+  ({
+    kind: 'number',
+    label,
+    default: HIERARCHY_DEFAULTS[`${k}GB`],
+    min: TIER_LIMITS_GB[k].min,
+    max: TIER_LIMITS_GB[k].max,
+    integer: true,
+    unit: 'GB',
+    format: (v: number) => `${formatCount(v)} GB`,
+    help,
+  }) as const;
+
+export const kvHierarchySchema = {
+  hbmGB: gb(
+    'HBM for KV',
+    'hbm',
+    'Capped at what two H100s leave after the weights and vLLM’s profiled reserve.',
+  ),
+  dramGB: gb('Host DRAM', 'dram', 'Over PCIe, one link per GPU. 0: no DRAM tier.'),
+  nvmeGB: gb('Local NVMe', 'nvme', 'Over the node’s NVMe drives. 0: none.'),
+  poolGB: gb('Remote pool', 'pool', 'A shared store over the NIC (RDMA). 0: none.'),
+  sessions: {
+    kind: 'number',
+    label: 'Agent sessions',
+    default: HIERARCHY_DEFAULTS.sessions,
+    min: 1,
+    max: 48,
+    integer: true,
+    help: 'Sessions in flight; a new one starts when one ends.',
+  },
+  modelId: {
+    kind: 'select',
+    label: 'Model',
+    default: HIERARCHY_DEFAULTS.modelId,
+    options: HIERARCHY_MODELS.map((m) => ({ value: m, label: modelLabel(m) })),
+  },
+  policy: {
+    kind: 'select',
+    label: 'Pause policy',
+    default: HIERARCHY_DEFAULTS.policy,
+    options: PAUSE_POLICIES.map((p) => ({ value: p, label: PAUSE_POLICY_LABELS[p] })),
+    help: 'What happens to a session’s KV while its tool runs (TTL policies: 5 s).',
+  },
+  tool: {
+    kind: 'select',
+    label: 'Tool latency',
+    default: HIERARCHY_DEFAULTS.tool,
+    options: (Object.keys(TOOL_PRESET_LABELS) as (keyof typeof TOOL_PRESET_LABELS)[]).map((k) => ({
+      value: k,
+      label: TOOL_PRESET_LABELS[k],
+    })),
+  },
+} satisfies ParamSchema;
