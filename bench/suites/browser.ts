@@ -62,9 +62,12 @@ async function load(
   let heavyGzipBytes = 0;
   const heavyChunks: string[] = [];
   let counting = true;
+  const seen = new Set<string>();
   page.on('response', async (r) => {
     const url = r.url();
-    if (!/\.m?js(\?|$)/.test(url) || !counting) return;
+    // Each script once: the pool's second worker loads the same module again (from the cache).
+    if (!/\.m?js(\?|$)/.test(url) || !counting || seen.has(url)) return;
+    seen.add(url);
     try {
       const bytes = gzipSync(await r.body()).length;
       jsGzipBytes += bytes;
