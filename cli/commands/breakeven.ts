@@ -6,13 +6,12 @@ import {
   resolveLink,
   resolveModel,
 } from '../../src/sim/engine/catalog/index';
-import { ACCELERATORS, type AcceleratorSpec } from '../../src/sim/engine/catalog/accelerators';
+import type { AcceleratorSpec } from '../../src/sim/engine/catalog/accelerators';
 import { LINKS, type LinkSpec } from '../../src/sim/engine/catalog/links';
 import {
   DTYPE_BYTES,
   DTYPES,
   kvBytesPerToken,
-  MODELS,
   weightBytes,
   type Dtype,
   type ModelSpec,
@@ -20,6 +19,7 @@ import {
 import { breakEven, minLinkBandwidth, recomputeTime, reloadTime } from '../../src/sim/engine/breakeven';
 import { defaultHardware, peakFlops, prefillCost, type HardwareConfig } from '../../src/sim/engine/cost';
 import type { Command } from './index';
+import { modelAndGpuIds } from './catalogFlags';
 import { applyEfficiencyFlags, EFFICIENCY_FLAGS, EFFICIENCY_USAGE } from './efficiencyFlags';
 
 const FLAGS = [
@@ -99,11 +99,7 @@ export const breakevenCommand: Command = {
   run(args: ParsedArgs) {
     checkKnownFlags(args, FLAGS);
     if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-    const modelId = stringFlag(args, 'model');
-    if (!modelId) throw new UsageError(`--model is required (one of: ${MODELS.map((m) => m.id).join(', ')})`);
-    const gpuId = stringFlag(args, 'gpu');
-    if (!gpuId)
-      throw new UsageError(`--gpu is required (one of: ${ACCELERATORS.map((a) => a.id).join(', ')})`);
+    const { modelId, gpuId } = modelAndGpuIds(args);
 
     // ---- model, with overrides
     const base = wrap(() => resolveModel(modelId));

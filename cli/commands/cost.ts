@@ -3,9 +3,8 @@
  * figure in a lesson can be checked by hand (src/sim/engine/cost.ts, src/sim/engine/tensorParallel.ts).
  */
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
-import { ACCELERATORS } from '../../src/sim/engine/catalog/accelerators';
 import { CatalogError, resolveAccelerator, resolveModel } from '../../src/sim/engine/catalog';
-import { DTYPES, MODELS, type Dtype } from '../../src/sim/engine/catalog/models';
+import { DTYPES, type Dtype } from '../../src/sim/engine/catalog/models';
 import {
   decodeCost,
   defaultHardware,
@@ -16,6 +15,7 @@ import {
 import { allReducePath, ringBusBandwidth } from '../../src/sim/engine/tensorParallel';
 import { applyEfficiencyFlags, EFFICIENCY_FLAGS, EFFICIENCY_USAGE } from './efficiencyFlags';
 import type { Command } from './index';
+import { modelAndGpuIds } from './catalogFlags';
 
 const FLAGS = [
   'model',
@@ -68,11 +68,7 @@ export const costCommand: Command = {
   run(args: ParsedArgs) {
     checkKnownFlags(args, FLAGS);
     if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-    const modelId = stringFlag(args, 'model');
-    if (!modelId) throw new UsageError(`--model is required (one of: ${MODELS.map((m) => m.id).join(', ')})`);
-    const gpuId = stringFlag(args, 'gpu');
-    if (!gpuId)
-      throw new UsageError(`--gpu is required (one of: ${ACCELERATORS.map((a) => a.id).join(', ')})`);
+    const { modelId, gpuId } = modelAndGpuIds(args);
     let model;
     let accelerator;
     try {
