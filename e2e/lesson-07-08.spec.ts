@@ -171,6 +171,25 @@ test.describe('Lesson 07.08: the mask falls on the logits', () => {
     expect(watch.consoleErrors).toEqual([]);
   });
 
+  test('on screen before its trace arrives, it still plays by itself once the picture is up', async ({
+    page,
+  }) => {
+    await page.goto(PATH);
+    const w = page.locator('[data-widget="mask-logits"]');
+    await w.waitFor();
+    await w.scrollIntoViewIfNeeded(); // before its result: the picture mounts later, while the widget is in view
+    const view = w.locator('.so-logits');
+    await expect
+      .poll(
+        async () => {
+          await w.scrollIntoViewIfNeeded(); // keep it in view while the widgets above it grow
+          return Number(await view.getAttribute('data-step'));
+        },
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThan(1);
+  });
+
   test('playing changes the picture; scrubbing or stepping back restores an earlier frame exactly', async ({
     page,
   }) => {

@@ -5,7 +5,7 @@
  * real engine; the logits are illustrative (no model runs in the page). The picture is a function of
  * (trace, t): see maskPlayback.ts.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
@@ -60,11 +60,13 @@ export function MaskOverLogits() {
   }
 
   // Play once by itself the first time the widget is on screen (never under reduced motion).
-  const viewRef = useRef<HTMLDivElement>(null);
+  // A state-held element, not a ref: the picture mounts only once the frame is ready, which can be after the
+  // trace arrived, and the observer must start then.
+  const [viewEl, setViewEl] = useState<HTMLDivElement | null>(null);
   const [autoplayed, setAutoplayed] = useState(false);
   const { play } = transport;
   useEffect(() => {
-    const el = viewRef.current;
+    const el = viewEl;
     if (!el || !trace || autoplayed || reduced || typeof IntersectionObserver === 'undefined') return;
     const io = new IntersectionObserver(
       (entries) => {
@@ -77,7 +79,7 @@ export function MaskOverLogits() {
     );
     io.observe(el);
     return () => io.disconnect();
-  }, [trace, autoplayed, reduced, play]);
+  }, [viewEl, trace, autoplayed, reduced, play]);
 
   const nextI = step ? step.candidates.findIndex((c) => c.kind === 'next') : -1;
   const share = step && trace ? step.allowedCount / trace.vocabSize : 0;
@@ -200,7 +202,7 @@ export function MaskOverLogits() {
       }
     >
       {trace && step ? (
-        <div ref={viewRef} className="so-logits" data-step={frame.step} data-autoplayed={autoplayed}>
+        <div ref={setViewEl} className="so-logits" data-step={frame.step} data-autoplayed={autoplayed}>
           <p className="so-illustrative" data-readout="illustrative">
             Illustrative logits (no model runs here); real mask from XGrammar over o200k.
           </p>
