@@ -36,7 +36,7 @@ test.describe('KV hierarchy animation', () => {
     const canvas = w.locator('canvas.kvh-canvas');
     const dramWritten = w.locator('table[data-table="tiers"] tr[data-tier="1"] td').nth(2);
     await expect
-      .poll(async () => parseFigure((await dramWritten.textContent()) ?? ''), { timeout: 5_000 })
+      .poll(async () => parseFigure((await dramWritten.textContent()) ?? ''), { timeout: 20_000 })
       .toBeGreaterThan(0);
     const a = await picture(canvas);
     const drawnA = Number(await canvas.getAttribute('data-frame'));
@@ -94,7 +94,7 @@ test.describe('07.06: the arena run, page by page', () => {
     await expect(section.locator('table[data-table="tiers"] tbody tr')).toHaveCount(2);
     const a = await picture(canvas);
     await section.getByRole('button', { name: 'Play' }).click();
-    await expect.poll(() => picture(canvas), { timeout: 5_000 }).not.toBe(a);
+    await expect.poll(() => picture(canvas), { timeout: 20_000 }).not.toBe(a);
     expect(watch.consoleErrors).toEqual([]);
   });
 });

@@ -158,11 +158,12 @@ test.describe('Lesson 07.08: the mask falls on the logits', () => {
     await gotoReady(page);
     const w = page.locator('[data-widget="mask-logits"]');
     await expect(w.locator('[data-readout="illustrative"]')).toContainText('Illustrative logits');
-    const t0 = Date.now();
     await w.scrollIntoViewIfNeeded();
-    await expect.poll(async () => (await gridState(page)).lit, { timeout: 5_000 }).toBeLessThan(0.01);
-    await expect.poll(async () => (await gridState(page)).lit, { timeout: 5_000 }).toBeGreaterThan(0.9);
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    // "Within five seconds" of playing, in the animation's own time (1.25 steps/s at 1×): the grid has gone dark and
+    // lit again by step 6. Wall-clock time is not asserted (a loaded machine only adds to it; npm run bench times it).
+    await expect.poll(async () => (await gridState(page)).lit, { timeout: 20_000 }).toBeLessThan(0.01);
+    await expect.poll(async () => (await gridState(page)).lit, { timeout: 20_000 }).toBeGreaterThan(0.9);
+    expect(Number(await w.locator('.so-logits').getAttribute('data-step'))).toBeLessThanOrEqual(6);
     // Playing moved the picture along: the reply grew and the step changed.
     await expect
       .poll(async () => Number(await w.locator('.so-logits').getAttribute('data-step')))
