@@ -1,4 +1,4 @@
-/** What the browser benches measure on a page: one slider step to repaint, long tasks, a widget's frame rate. */
+/** What the browser benches measure on a page: one slider step to repaint, long tasks while dragging. */
 import type { Locator, Page } from '@playwright/test';
 
 /** Start collecting long main-thread tasks (PerformanceObserver 'longtask'); read with `longestTaskMs`. */
@@ -64,26 +64,4 @@ export async function dragSlider(page: Page, widget: Locator, steps = 20, durati
     await page.waitForTimeout(durationMs / steps);
   }
   await page.mouse.up();
-}
-
-/** Pictures a widget draws per second while its transport plays: DOM mutation batches, sampled for `ms`. */
-export async function playingFps(widget: Locator, ms = 3_000): Promise<number> {
-  const play = widget.getByRole('button', { name: /^Play/ });
-  if ((await play.count()) > 0) await play.first().click();
-  return widget.evaluate((root, span) => {
-    return new Promise<number>((resolve) => {
-      let batches = 0;
-      const obs = new MutationObserver(() => batches++);
-      obs.observe(root.querySelector('.widget-figure') ?? root, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        characterData: true,
-      });
-      setTimeout(() => {
-        obs.disconnect();
-        resolve((batches * 1000) / span);
-      }, span);
-    });
-  }, ms);
 }

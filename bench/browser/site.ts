@@ -68,6 +68,16 @@ export async function openSite(): Promise<Site> {
   };
 }
 
+/**
+ * A page for the benches' closures: tsx keeps function names with an `__name` helper that does not exist in the
+ * page the closures run in, so every bench page gets an identity one.
+ */
+export async function benchPage(site: Site, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const page = await site.browser.newPage({ viewport });
+  await page.addInitScript('window.__name = (f) => f');
+  return page;
+}
+
 /** Slow the page's CPU `rate`× (1 = off), as DevTools' performance panel does. */
 export async function throttleCpu(page: Page, rate: number): Promise<void> {
   const cdp = await page.context().newCDPSession(page);

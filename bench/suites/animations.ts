@@ -6,7 +6,8 @@
  * the window and the rate. Goal (issue 10): ≥ 50 fps with 5,000 blocks. Printed, not asserted.
  */
 import { LESSONS } from '../../src/app/lessons';
-import { openSite } from '../browser/site';
+import { benchPage, openSite } from '../browser/site';
+import { drawnFps } from '../browser/frameRate';
 import type { BenchSuite } from './index';
 
 const HIERARCHY_QUERY = new URLSearchParams({
@@ -26,7 +27,7 @@ export const animationsSuite: BenchSuite = {
     if (!lesson) throw new Error('lesson 07.04 is not in the catalogue');
     const site = await openSite();
     try {
-      const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const page = await benchPage(site, { width: 1280, height: 900 });
       await page.goto(`${site.base}/lessons/${lesson.slug}?${HIERARCHY_QUERY}`);
       const widget = page.locator('[data-widget="kv-hierarchy"]');
       await widget.scrollIntoViewIfNeeded();
@@ -38,19 +39,7 @@ export const animationsSuite: BenchSuite = {
       if ((await pause.count()) > 0) await pause.click();
       await widget.locator('input.transport-scrub').fill(String(START_S));
       await widget.getByRole('button', { name: 'Play' }).click();
-      // A string, not a function: tsx would wrap a named inner function in a helper the page does not have.
-      const { fps, minMarks } = (await page.evaluate(`new Promise((resolve) => {
-        const c = document.querySelector('[data-widget="kv-hierarchy"] canvas.kvh-canvas');
-        const start = Number(c.getAttribute('data-frame'));
-        let minMarks = Infinity;
-        const t0 = performance.now();
-        const tick = () => {
-          minMarks = Math.min(minMarks, Number(c.getAttribute('data-marks')));
-          if (performance.now() - t0 < ${WINDOW_MS}) requestAnimationFrame(tick);
-          else resolve({ fps: ((Number(c.getAttribute('data-frame')) - start) * 1000) / (performance.now() - t0), minMarks });
-        };
-        requestAnimationFrame(tick);
-      })`)) as { fps: number; minMarks: number };
+      const { fps, minMarks } = await drawnFps(widget, 'canvas.kvh-canvas', WINDOW_MS);
       console.log(`hierarchy animation: ${minMarks} blocks, ${fps.toFixed(0)} fps`);
       await page.close();
     } finally {

@@ -8,7 +8,7 @@
 import { gzipSync } from 'node:zlib';
 import { LESSONS } from '../../src/app/lessons';
 import { median } from '../util';
-import { openSite, throttleCpu, widgetsReadyMs, type Site } from '../browser/site';
+import { benchPage, openSite, throttleCpu, widgetsReadyMs, type Site } from '../browser/site';
 import { dragSlider, longestTaskMs, sliderRepaintMs, watchLongTasks } from '../browser/measure';
 import { drawnFps } from '../browser/frameRate';
 import type { BenchSuite } from './index';
@@ -54,9 +54,7 @@ async function load(
   path: string,
   cpu = 1,
 ): Promise<PageLoad & { page: import('@playwright/test').Page }> {
-  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  // tsx keeps function names with an `__name` helper that does not exist in the page the closures run in.
-  await page.addInitScript('window.__name = (f) => f');
+  const page = await benchPage(site);
   if (cpu > 1) await throttleCpu(page, cpu);
   let jsGzipBytes = 0;
   let heavyGzipBytes = 0;
