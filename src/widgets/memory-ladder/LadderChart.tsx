@@ -8,9 +8,8 @@ import { useCallback, useMemo, type Ref } from 'react';
 import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { formatBandwidth, formatBytesDecimal, formatCount, formatDuration } from '../../lib/format';
 import { ChartShell } from '../kit/charts/ChartShell';
-import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
 import { Legend } from '../kit/charts/Legend';
-import { Markers } from '../kit/charts/Markers';
+import { XYPlot } from '../kit/charts/XYPlot';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { seriesColor, seriesSymbolPath } from '../kit/charts/theme';
 import { useChartSize } from '../kit/charts/useChartSize';
@@ -105,7 +104,7 @@ export function LadderChart({
       }),
     [width, height, axes, names],
   );
-  const { xScale, yScale, innerWidth, innerHeight, margin } = L;
+  const { xScale, yScale, innerWidth, innerHeight } = L;
   const pts = useMemo(
     () => shown.map((t) => ({ t, px: r2(xScale(t.capacityBytes)), py: r2(yScale(t.bandwidth)) })),
     [shown, xScale, yScale],
@@ -246,75 +245,66 @@ export function LadderChart({
       live={live}
     >
       <Legend items={legendItems} x={4} y={4} kind="symbol" />
-      <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
-        <GridLines xTicks={L.xTicks} yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
-        {beY !== null ? (
-          <g data-region="recompute-faster">
-            <rect
-              className="ladder-slow-band"
-              x={0}
-              y={beY}
-              width={innerWidth}
-              height={Math.max(0, innerHeight - beY)}
-            />
-            {innerHeight - beY > 22 ? (
-              <text className="chart-marker-label ladder-slow-label" x={6} y={innerHeight - 8}>
-                recompute is faster down here
-              </text>
-            ) : null}
-          </g>
-        ) : null}
-        <XAxis
-          ticks={L.xTicks}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          title={L.xTitle}
-          titleOffset={L.xTitleOffset}
-        />
-        <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
-        <Markers
-          markers={markers}
-          x={L.xPos}
-          y={L.yPos}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          layer="over"
-        />
-        <g className="chart-series">
-          {pts.map(({ t, px, py }, i) => (
-            <g key={t.id} data-tier={t.id} data-x={px} data-y={py}>
-              <path
-                className="chart-symbol ladder-point"
-                transform={`translate(${px},${py})`}
-                d={seriesSymbolPath(TIER_SLOT[t.id], ro.index === i ? 260 : 150)}
-                style={{ fill: seriesColor(TIER_SLOT[t.id]) }}
+      <XYPlot
+        layout={L}
+        markers={markers}
+        under={
+          beY !== null ? (
+            <g data-region="recompute-faster">
+              <rect
+                className="ladder-slow-band"
+                x={0}
+                y={beY}
+                width={innerWidth}
+                height={Math.max(0, innerHeight - beY)}
               />
-            </g>
-          ))}
-        </g>
-        <g className="ladder-labels" aria-hidden="true">
-          {labels.map((l) => (
-            <text
-              key={l.t.id}
-              className="ladder-label"
-              x={r2(l.x)}
-              y={r2(l.y)}
-              textAnchor={l.anchor as 'start' | 'end'}
-            >
-              <tspan className="ladder-label-name" x={r2(l.x)}>
-                {l.l1}
-              </tspan>
-              {l.l2 ? (
-                <tspan className="ladder-label-detail" x={r2(l.x)} dy="1.15em">
-                  {l.l2}
-                </tspan>
+              {innerHeight - beY > 22 ? (
+                <text className="chart-marker-label ladder-slow-label" x={6} y={innerHeight - 8}>
+                  recompute is faster down here
+                </text>
               ) : null}
-            </text>
-          ))}
-        </g>
-        {readout}
-        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
-      </g>
+            </g>
+          ) : null
+        }
+        over={
+          <>
+            <g className="chart-series">
+              {pts.map(({ t, px, py }, i) => (
+                <g key={t.id} data-tier={t.id} data-x={px} data-y={py}>
+                  <path
+                    className="chart-symbol ladder-point"
+                    transform={`translate(${px},${py})`}
+                    d={seriesSymbolPath(TIER_SLOT[t.id], ro.index === i ? 260 : 150)}
+                    style={{ fill: seriesColor(TIER_SLOT[t.id]) }}
+                  />
+                </g>
+              ))}
+            </g>
+            <g className="ladder-labels" aria-hidden="true">
+              {labels.map((l) => (
+                <text
+                  key={l.t.id}
+                  className="ladder-label"
+                  x={r2(l.x)}
+                  y={r2(l.y)}
+                  textAnchor={l.anchor as 'start' | 'end'}
+                >
+                  <tspan className="ladder-label-name" x={r2(l.x)}>
+                    {l.l1}
+                  </tspan>
+                  {l.l2 ? (
+                    <tspan className="ladder-label-detail" x={r2(l.x)} dy="1.15em">
+                      {l.l2}
+                    </tspan>
+                  ) : null}
+                </text>
+              ))}
+            </g>
+          </>
+        }
+        readout={readout}
+        overlay={ro.overlay}
+      />
     </ChartShell>
   );
 }

@@ -8,8 +8,9 @@ import { ticks as d3ticks } from 'd3';
 import type { TrajectoryTurn } from '../../sim/lessons/agentWorkload';
 import { formatCount, formatDuration, formatPercent, formatTokens } from '../../lib/format';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
-import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
+import { GridLines, XAxis } from '../kit/charts/Axes';
 import { Legend } from '../kit/charts/Legend';
+import { XYPlot } from '../kit/charts/XYPlot';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { SeriesPatterns, seriesFill } from '../kit/charts/patterns';
 import { seriesColor } from '../kit/charts/theme';
@@ -71,7 +72,7 @@ export function TurnColumns({
       }),
     [width, height, x, y, xMax, yMax],
   );
-  const { xScale, yScale, innerWidth, innerHeight, margin } = L;
+  const { xScale, yScale, innerWidth, innerHeight } = L;
   const step = Math.abs(xScale(2) - xScale(1));
   const bw = Math.max(1, Math.min(48, step * 0.78));
   const indexAt = useCallback(
@@ -162,29 +163,25 @@ export function TurnColumns({
     >
       <SeriesPatterns prefix={prefix} count={SLOT.wait + 1} />
       <Legend items={legendItems} x={4} y={4} kind="bar" prefix={prefix} />
-      <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
-        <GridLines yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
-        {ro.index !== null ? (
-          <rect
-            className="chart-marker-band"
-            x={r2(xScale(ro.index + 1) - step / 2)}
-            y={0}
-            width={r2(step)}
-            height={innerHeight}
-          />
-        ) : null}
-        <g className="chart-series">{rects}</g>
-        <XAxis
-          ticks={L.xTicks}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          title={L.xTitle}
-          titleOffset={L.xTitleOffset}
-        />
-        <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
-        {readout}
-        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
-      </g>
+      <XYPlot
+        layout={L}
+        grid="y"
+        under={
+          ro.index !== null ? (
+            <rect
+              className="chart-marker-band"
+              x={r2(xScale(ro.index + 1) - step / 2)}
+              y={0}
+              width={r2(step)}
+              height={innerHeight}
+            />
+          ) : null
+        }
+        readout={readout}
+        overlay={ro.overlay}
+      >
+        {rects}
+      </XYPlot>
     </ChartShell>
   );
 }

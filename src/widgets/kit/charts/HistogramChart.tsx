@@ -5,9 +5,8 @@ import { formatCount, formatPercent } from '../../../lib/format';
 import type { AxisSpec, ChartBaseProps } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell } from './ChartShell';
-import { GridLines, XAxis, YAxis } from './Axes';
+import { XYPlot } from './XYPlot';
 import { Legend } from './Legend';
-import { Markers } from './Markers';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from './Readout';
 import { extentOf, isLog, usable } from './scales';
 import { seriesColor, seriesDash } from './theme';
@@ -150,7 +149,7 @@ export function HistogramChart(props: HistogramChartProps) {
       }),
     [width, height, x, y, data, heights, showLegend, series],
   );
-  const { xScale, yScale, innerWidth, innerHeight, margin } = L;
+  const { xScale, yScale, innerWidth, innerHeight } = L;
   const nb = data ? data.edges.length - 1 : 0;
 
   const indexAt = useCallback(
@@ -288,37 +287,16 @@ export function HistogramChart(props: HistogramChartProps) {
           colors={series.map((s) => s.color)}
         />
       ) : null}
-      <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
-        <GridLines yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
-        <Markers
-          markers={markers}
-          x={L.xPos}
-          y={L.yPos}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          layer="under"
-        />
-        {readoutBand}
-        <g className="chart-series">{marks}</g>
-        <XAxis
-          ticks={L.xTicks}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          title={L.xTitle}
-          titleOffset={L.xTitleOffset}
-        />
-        <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
-        <Markers
-          markers={markers}
-          x={L.xPos}
-          y={L.yPos}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          layer="over"
-        />
-        {readout}
-        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
-      </g>
+      <XYPlot
+        layout={L}
+        grid="y"
+        markers={markers}
+        under={readoutBand}
+        readout={readout}
+        overlay={ro.overlay}
+      >
+        {marks}
+      </XYPlot>
     </ChartShell>
   );
 }

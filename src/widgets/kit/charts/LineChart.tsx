@@ -13,9 +13,8 @@ import {
 import type { AxisSpec, ChartBaseProps, XY } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell } from './ChartShell';
-import { GridLines, XAxis, YAxis } from './Axes';
 import { Legend } from './Legend';
-import { Markers } from './Markers';
+import { XYPlot } from './XYPlot';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from './Readout';
 import { extentOf, usable } from './scales';
 import { seriesColor, seriesDash, seriesSymbolPath } from './theme';
@@ -127,7 +126,7 @@ export function LineChart(props: LineChartProps) {
       }),
     [width, height, x, y, xs, clean, showLegend, series, area],
   );
-  const { xScale, yScale, innerWidth, innerHeight, margin } = L;
+  const { xScale, yScale, innerWidth, innerHeight } = L;
 
   const indexAt = useCallback(
     (px: number) => {
@@ -240,66 +239,35 @@ export function LineChart(props: LineChartProps) {
           dashes={series.map((s) => s.dash)}
         />
       ) : null}
-      <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
-        <GridLines xTicks={L.xTicks} yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
-        <Markers
-          markers={markers}
-          x={L.xPos}
-          y={L.yPos}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          layer="under"
-        />
-        <XAxis
-          ticks={L.xTicks}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          title={L.xTitle}
-          titleOffset={L.xTitleOffset}
-        />
-        <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
-        <g className="chart-series">
-          {series.map((s, i) => {
-            const color = s.color ?? seriesColor(i);
-            const dash = s.dash !== undefined ? s.dash || undefined : seriesDash(i);
-            const showPts = points === true || (points === 'auto' && clean[i].length <= 40);
-            return (
-              <g key={i} className="chart-series-item" data-series={s.name}>
-                {area ? (
-                  <path className="chart-area" d={pathFor.area(s.points)} style={{ fill: color }} />
-                ) : null}
-                <path
-                  className="chart-line"
-                  d={pathFor.line(s.points)}
-                  style={{ stroke: color }}
-                  strokeDasharray={dash}
-                />
-                {showPts
-                  ? clean[i].map((p, j) => (
-                      <path
-                        key={j}
-                        className="chart-symbol chart-point"
-                        transform={`translate(${r2(xScale(p.x))},${r2(yScale(p.y))})`}
-                        d={seriesSymbolPath(i, 36)}
-                        style={{ fill: color }}
-                      />
-                    ))
-                  : null}
-              </g>
-            );
-          })}
-        </g>
-        <Markers
-          markers={markers}
-          x={L.xPos}
-          y={L.yPos}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          layer="over"
-        />
-        {readout}
-        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
-      </g>
+      <XYPlot layout={L} markers={markers} readout={readout} overlay={ro.overlay}>
+        {series.map((s, i) => {
+          const color = s.color ?? seriesColor(i);
+          const dash = s.dash !== undefined ? s.dash || undefined : seriesDash(i);
+          const showPts = points === true || (points === 'auto' && clean[i].length <= 40);
+          return (
+            <g key={i} className="chart-series-item" data-series={s.name}>
+              {area ? <path className="chart-area" d={pathFor.area(s.points)} style={{ fill: color }} /> : null}
+              <path
+                className="chart-line"
+                d={pathFor.line(s.points)}
+                style={{ stroke: color }}
+                strokeDasharray={dash}
+              />
+              {showPts
+                ? clean[i].map((p, j) => (
+                    <path
+                      key={j}
+                      className="chart-symbol chart-point"
+                      transform={`translate(${r2(xScale(p.x))},${r2(yScale(p.y))})`}
+                      d={seriesSymbolPath(i, 36)}
+                      style={{ fill: color }}
+                    />
+                  ))
+                : null}
+            </g>
+          );
+        })}
+      </XYPlot>
     </ChartShell>
   );
 }

@@ -4,9 +4,8 @@ import { quadtree } from 'd3';
 import type { AxisSpec, ChartBaseProps, XY } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell } from './ChartShell';
-import { GridLines, XAxis, YAxis } from './Axes';
+import { XYPlot } from './XYPlot';
 import { Legend } from './Legend';
-import { Markers } from './Markers';
 import { Readout, readoutSentence, useReadout } from './Readout';
 import { CanvasLayer } from './CanvasLayer';
 import { extentOf, usable } from './scales';
@@ -238,46 +237,25 @@ export function ScatterCanvas(props: ScatterCanvasProps) {
       {showLegend ? (
         <Legend items={L.legend.items} x={4} y={4} kind="symbol" colors={series.map((s) => s.color)} />
       ) : null}
-      <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
-        <GridLines xTicks={L.xTicks} yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
-        <Markers
-          markers={markers}
-          x={L.xPos}
-          y={L.yPos}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          layer="under"
-        />
-        {snapshot ? (
-          <image
-            className="chart-export-only"
-            href={snapshot}
-            x={0}
-            y={0}
-            width={innerWidth}
-            height={innerHeight}
-            preserveAspectRatio="none"
-          />
-        ) : null}
-        <XAxis
-          ticks={L.xTicks}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          title={L.xTitle}
-          titleOffset={L.xTitleOffset}
-        />
-        <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
-        <Markers
-          markers={markers}
-          x={L.xPos}
-          y={L.yPos}
-          innerWidth={innerWidth}
-          innerHeight={innerHeight}
-          layer="over"
-        />
-        {readout}
-        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
-      </g>
+      <XYPlot
+        layout={L}
+        markers={markers}
+        under={
+          snapshot ? (
+            <image
+              className="chart-export-only"
+              href={snapshot}
+              x={0}
+              y={0}
+              width={innerWidth}
+              height={innerHeight}
+              preserveAspectRatio="none"
+            />
+          ) : null
+        }
+        readout={readout}
+        overlay={ro.overlay}
+      />
     </ChartShell>
   );
 }

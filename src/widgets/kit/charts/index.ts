@@ -61,6 +61,7 @@ export {
 } from './theme';
 export { textWidth, truncate } from './layout';
 export { xyLayout, type XYLayout } from './xyLayout';
+export { XYPlot, type XYPlotProps } from './XYPlot';
 export {
   HistogramChart,
   computeBins,
