@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AreaChart, bytesTicks, LineChart, valueAt, type LineSeries } from '../../src/widgets/kit/charts';
 import { formatBytes, formatDuration } from '../../src/lib/format';
 import { attrs, count, noBadNumbers, pretty, render, texts } from './helpers';
+import { ChartZoomContext } from '../../src/widgets/kit/charts/zoom';
 
 const kv: LineSeries[] = [
   { name: 'Llama-3.1-8B', points: [1e3, 1e4, 3e4, 1e5, 1.28e5].map((t) => ({ x: t, y: t * 131072 })) },
@@ -283,5 +284,24 @@ describe('valueAt', () => {
     expect(valueAt(pts, 5, 'step-before')).toBe(10);
     expect(valueAt(pts, 11)).toBeNull();
     expect(valueAt([], 1)).toBeNull();
+  });
+});
+
+describe('chart zoom (presentation mode)', () => {
+  it('lays the chart out in fewer units and draws it zoomed into the same box', () => {
+    const chart = (
+      <LineChart title="t" width={800} height={400} x={{ label: 'x' }} y={{ label: 'y' }} series={kv} />
+    );
+    const plain = render(chart);
+    const zoomed = render(<ChartZoomContext.Provider value={2}>{chart}</ChartZoomContext.Provider>);
+    // Same box on the page...
+    expect(attrs(plain, 'chart-svg', 'width')).toEqual(['800']);
+    expect(attrs(zoomed, 'chart-svg', 'width')).toEqual(['800']);
+    expect(attrs(zoomed, 'chart-svg', 'height')).toEqual(['400']);
+    // ...a picture half as many units across, so its text, marks and strokes are drawn twice as large.
+    expect(attrs(zoomed, 'chart-svg', 'viewBox')).toEqual(['0 0 400 200']);
+    expect(attrs(plain, 'chart-svg', 'viewBox')).toEqual(['0 0 800 400']);
+    expect(texts(zoomed, 'chart-tick').length).toBeLessThan(texts(plain, 'chart-tick').length);
+    noBadNumbers(zoomed);
   });
 });

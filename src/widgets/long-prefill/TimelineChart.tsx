@@ -11,6 +11,7 @@
 import { useCallback, useMemo } from 'react';
 import { curveStepBefore, line as d3line, symbol as d3symbol, symbolCircle, symbolSquare } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
+import { pointerInPlot } from '../kit/charts/zoom';
 import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { useChartSize } from '../kit/charts/useChartSize';
@@ -533,8 +534,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
             height={plotHeight}
             {...ro.overlay}
             onClick={(e) => {
-              const rect = e.currentTarget.getBoundingClientRect();
-              onPick?.(Math.max(0, Math.min(L.xMax, xs.invert(e.clientX - rect.left))));
+              onPick?.(Math.max(0, Math.min(L.xMax, xs.invert(pointerInPlot(e).x))));
             }}
           />
         </g>

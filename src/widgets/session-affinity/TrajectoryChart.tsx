@@ -11,6 +11,7 @@
 import { useCallback, useMemo } from 'react';
 import { scaleBand, symbol as d3symbol, symbolCircle, symbolDiamond, symbolX } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
+import { pointerInPlot } from '../kit/charts/zoom';
 import { GridLines, YAxis } from '../kit/charts/Axes';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { useChartSize } from '../kit/charts/useChartSize';
@@ -407,8 +408,7 @@ export function TrajectoryChart({
             height={plotHeight}
             {...ro.overlay}
             onClick={(e) => {
-              const rect = e.currentTarget.getBoundingClientRect();
-              const i = indexAt(e.clientX - rect.left);
+              const i = indexAt(pointerInPlot(e).x);
               if (i !== null) onPick?.(i);
             }}
           />

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { resolveCssColor } from './theme';
+import { useChartZoom } from './zoom';
 
 export interface CanvasDrawInfo {
   /** CSS pixel size (the context is already scaled by devicePixelRatio). */
@@ -78,19 +79,22 @@ export function CanvasLayer({
     drawRef.current = draw;
     drawnRef.current = onDrawn;
   });
+  // Drawn in chart units; a zoomed chart (presentation mode) scales the backing store and the box with it.
+  const zoom = useChartZoom();
   const dpr = useDevicePixelRatio();
+  const px = dpr * zoom;
   const theme = useThemeVersion();
 
   useEffect(() => {
     const canvas = ref.current;
     if (!canvas) return;
-    const w = Math.max(1, Math.round(width * dpr));
-    const h = Math.max(1, Math.round(height * dpr));
+    const w = Math.max(1, Math.round(width * px));
+    const h = Math.max(1, Math.round(height * px));
     if (canvas.width !== w) canvas.width = w;
     if (canvas.height !== h) canvas.height = h;
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(px, 0, 0, px, 0, 0);
     ctx.clearRect(0, 0, width, height);
     drawRef.current(ctx, {
       width,
@@ -98,9 +102,14 @@ export function CanvasLayer({
       color: (value, fallback) => resolveCssColor(canvas, value, fallback),
     });
     drawnRef.current?.(canvas);
-  }, [data, width, height, dpr, theme]);
+  }, [data, width, height, px, theme]);
 
-  const style: CSSProperties = { left, top, width, height };
+  const style: CSSProperties = {
+    left: left * zoom,
+    top: top * zoom,
+    width: width * zoom,
+    height: height * zoom,
+  };
   return (
     <canvas
       ref={ref}

@@ -57,6 +57,7 @@ export function ChartShell(props: ChartShellProps) {
   } = props;
   const descId = useSafeId('chart-desc');
   const { observe, width, height } = size;
+  const zoom = size.zoom ?? 1;
   const canInteract = interactive && !empty;
   const hint = canInteract
     ? (keyboardHint ?? 'Use the left and right arrow keys to read values; Escape hides the read-out.')
@@ -67,15 +68,16 @@ export function ChartShell(props: ChartShellProps) {
       className={`chart chart-${kind}${className ? ` ${className}` : ''}`}
       ref={observe}
       style={fixedWidth ? { width: fixedWidth, maxWidth: '100%' } : undefined}
+      data-zoom={zoom !== 1 ? zoom : undefined}
     >
-      <div className="chart-stage" style={{ width, height }}>
+      <div className="chart-stage" style={{ width: width * zoom, height: height * zoom }}>
         {!empty && underlay}
         <svg
           ref={svgRef}
           className="chart-svg"
           xmlns="http://www.w3.org/2000/svg"
-          width={width}
-          height={height}
+          width={width * zoom}
+          height={height * zoom}
           viewBox={`0 0 ${width} ${height}`}
           role={role}
           aria-label={title}

@@ -8,6 +8,7 @@ import { Readout, readoutSentence } from './Readout';
 import { axisTicks, extentOf, isLog, resolveDomain, usable } from './scales';
 import { axisTitle, tickFormatter, valueText } from './chartFormat';
 import { LABEL_FONT, r2, TICK_FONT, textWidth, truncate } from './layout';
+import { pointerInPlot } from './zoom';
 
 export interface HeatmapProps extends Omit<ChartBaseProps, 'markers' | 'legend'> {
   rows: readonly string[];
@@ -139,9 +140,9 @@ export function Heatmap(props: HeatmapProps) {
     setActive(next);
   };
   const fromPointer = (e: PointerEvent<SVGRectElement>) => {
-    const b = e.currentTarget.getBoundingClientRect();
-    const c = Math.floor(((e.clientX - b.left) / innerWidth) * columns.length);
-    const r = Math.floor(((e.clientY - b.top) / innerHeight) * rows.length);
+    const at = pointerInPlot(e);
+    const c = Math.floor((at.x / innerWidth) * columns.length);
+    const r = Math.floor((at.y / innerHeight) * rows.length);
     setActive(r >= 0 && r < rows.length && c >= 0 && c < columns.length ? { r, c } : null);
   };
 

@@ -246,7 +246,9 @@ export function LineChart(props: LineChartProps) {
           const showPts = points === true || (points === 'auto' && clean[i].length <= 40);
           return (
             <g key={i} className="chart-series-item" data-series={s.name}>
-              {area ? <path className="chart-area" d={pathFor.area(s.points)} style={{ fill: color }} /> : null}
+              {area ? (
+                <path className="chart-area" d={pathFor.area(s.points)} style={{ fill: color }} />
+              ) : null}
               <path
                 className="chart-line"
                 d={pathFor.line(s.points)}

@@ -2,6 +2,7 @@
 import { useCallback, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { textWidth } from './layout';
 import { Swatch, type SwatchKind } from './Legend';
+import { pointerInPlot } from './zoom';
 
 export interface ReadoutRow {
   label: string;
@@ -89,8 +90,8 @@ export function useReadout(
 
   const fromPointer = useCallback(
     (e: PointerEvent<SVGRectElement>) => {
-      const r = e.currentTarget.getBoundingClientRect();
-      setRaw(indexAt(e.clientX - r.left, e.clientY - r.top));
+      const at = pointerInPlot(e);
+      setRaw(indexAt(at.x, at.y));
     },
     [indexAt],
   );

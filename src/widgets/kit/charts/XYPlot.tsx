@@ -31,7 +31,16 @@ export interface XYPlotProps {
   children?: ReactNode;
 }
 
-export function XYPlot({ layout: L, grid = 'xy', markers, under, over, readout, overlay, children }: XYPlotProps) {
+export function XYPlot({
+  layout: L,
+  grid = 'xy',
+  markers,
+  under,
+  over,
+  readout,
+  overlay,
+  children,
+}: XYPlotProps) {
   const { innerWidth, innerHeight, margin } = L;
   const markerProps = { markers, x: L.xPos, y: L.yPos, innerWidth, innerHeight };
   return (
@@ -58,7 +67,9 @@ export function XYPlot({ layout: L, grid = 'xy', markers, under, over, readout, 
       {markers?.length ? <Markers {...markerProps} layer="over" /> : null}
       {over}
       {readout}
-      {overlay ? <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...overlay} /> : null}
+      {overlay ? (
+        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...overlay} />
+      ) : null}
     </g>
   );
 }

@@ -1,6 +1,7 @@
 /** The chart's size: explicit props win; otherwise the container's width (ResizeObserver) and an aspect-ratio height. */
 import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { legendLayout } from './layout';
+import { useChartZoom } from './zoom';
 
 export const DEFAULT_WIDTH = 640;
 
@@ -20,8 +21,11 @@ export interface SizeOptions {
 export interface ChartSize {
   /** Callback ref: attach to the element whose width the chart follows. */
   observe: (el: HTMLElement | null) => void;
+  /** The chart's size in its own units (what layouts and scales use). */
   width: number;
   height: number;
+  /** Screen pixels per chart unit (presentation mode draws above 1; zoom.ts). */
+  zoom: number;
 }
 
 export function heightFor(width: number, opts: SizeOptions): number {
@@ -62,6 +66,13 @@ export function useChartSize(opts: SizeOptions = {}): ChartSize {
     };
   }, [el, fixedWidth]);
 
-  const width = fixedWidth ?? measured ?? DEFAULT_WIDTH;
-  return { observe, width, height: heightFor(width, opts) };
+  const zoom = useChartZoom();
+  // Sizes (the container's, or the caller's fixed ones) are screen pixels; a zoomed chart lays itself out in
+  // fewer, larger units and so keeps its box.
+  const screenWidth = fixedWidth ?? measured ?? DEFAULT_WIDTH;
+  const width = zoom === 1 ? screenWidth : Math.max(1, Math.floor(screenWidth / zoom));
+  const fixedHeight = opts.height !== undefined && opts.height > 0 ? opts.height : undefined;
+  const height =
+    fixedHeight !== undefined && zoom !== 1 ? Math.round(fixedHeight / zoom) : heightFor(width, opts);
+  return { observe, width, height, zoom };
 }
