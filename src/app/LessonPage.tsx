@@ -13,6 +13,8 @@ import { Link } from './Link';
 import { useProgress, useServices } from './services';
 import { NotFound } from './NotFound';
 import { ErrorBoundary } from '../widgets/kit/ErrorBoundary';
+import { useStageScreen } from '../widgets/kit/stage';
+import { LessonStage, PresentButton } from './presentation/LessonStage';
 
 const modules = import.meta.glob<{ default: ComponentType }>('../../lessons/*.mdx');
 
@@ -87,6 +89,28 @@ function DoneControl({ slug }: { slug: string }) {
   );
 }
 
+function LessonHeader({ lesson }: { lesson: LessonMeta }) {
+  const ref = useStageScreen('title', 'lesson-title', lesson.title);
+  return (
+    <header className="lesson-header" ref={ref}>
+      <p className="eyebrow">
+        Lesson {lesson.number} · {lesson.minutes} min <PresentButton />
+      </p>
+      <h1>{lesson.title}</h1>
+      <section className="objectives" aria-labelledby="objectives-title">
+        <h2 id="objectives-title" className="objectives-title">
+          Learning objectives
+        </h2>
+        <ul>
+          {lesson.objectives.map((o) => (
+            <li key={o}>{o}</li>
+          ))}
+        </ul>
+      </section>
+    </header>
+  );
+}
+
 export function LessonPage({ slug }: { slug: string }) {
   const lesson = lessonBySlug(slug);
   const Body = lessonBodies[slug] ?? null;
@@ -135,44 +159,31 @@ export function LessonPage({ slug }: { slug: string }) {
   if (!lesson || !Body) return <NotFound path={`/lessons/${slug}`} />;
 
   return (
-    <main id="main" className="lesson">
-      <div className="lesson-layout">
-        <aside className="lesson-aside">
-          <TableOfContents entries={toc} />
-        </aside>
-        <article className="lesson-article">
-          <p className="breadcrumb">
-            <Link href="/">Serving Agents</Link> <span aria-hidden="true">›</span> Lesson {lesson.number}
-          </p>
-          <header className="lesson-header">
-            <p className="eyebrow">
-              Lesson {lesson.number} · {lesson.minutes} min
+    <LessonStage>
+      <main id="main" className="lesson">
+        <div className="lesson-layout">
+          <aside className="lesson-aside">
+            <TableOfContents entries={toc} />
+          </aside>
+          <article className="lesson-article">
+            <p className="breadcrumb">
+              <Link href="/">Serving Agents</Link> <span aria-hidden="true">›</span> Lesson {lesson.number}
             </p>
-            <h1>{lesson.title}</h1>
-            <section className="objectives" aria-labelledby="objectives-title">
-              <h2 id="objectives-title" className="objectives-title">
-                Learning objectives
-              </h2>
-              <ul>
-                {lesson.objectives.map((o) => (
-                  <li key={o}>{o}</li>
-                ))}
-              </ul>
-            </section>
-          </header>
-          <div ref={articleRef} className="prose">
-            <ErrorBoundary what="this lesson" resetKey={slug}>
-              <Suspense fallback={<p className="loading">Loading the lesson…</p>}>
-                <Body />
-              </Suspense>
-            </ErrorBoundary>
-          </div>
-          <footer className="lesson-footer">
-            <DoneControl slug={slug} />
-            <LessonNav lesson={lesson} />
-          </footer>
-        </article>
-      </div>
-    </main>
+            <LessonHeader lesson={lesson} />
+            <div ref={articleRef} className="prose">
+              <ErrorBoundary what="this lesson" resetKey={slug}>
+                <Suspense fallback={<p className="loading">Loading the lesson…</p>}>
+                  <Body />
+                </Suspense>
+              </ErrorBoundary>
+            </div>
+            <footer className="lesson-footer">
+              <DoneControl slug={slug} />
+              <LessonNav lesson={lesson} />
+            </footer>
+          </article>
+        </div>
+      </main>
+    </LessonStage>
   );
 }

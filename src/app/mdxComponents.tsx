@@ -2,6 +2,7 @@
 import type { ComponentProps } from 'react';
 import { Callout, Recap, Remember } from '../lessons-kit/Boxes';
 import { Link } from './Link';
+import { StageHeading } from './StageHeading';
 
 function MdxLink({ href = '', ...rest }: ComponentProps<'a'>) {
   if (href.startsWith('/')) return <Link href={href} {...rest} />;
@@ -11,6 +12,7 @@ function MdxLink({ href = '', ...rest }: ComponentProps<'a'>) {
 
 export const mdxComponents = {
   a: MdxLink,
+  h2: StageHeading,
   Recap,
   Callout,
   Remember,

@@ -19,6 +19,19 @@ export function usePathname(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname);
 }
 
+/** The query string (`?…`), re-read whenever the app navigates or replaces it. */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => window.location.search);
+}
+
+/** Replace the query string in place (no history entry), keeping path and hash, and tell subscribers. */
+export function replaceSearch(search: string) {
+  const { pathname, hash } = window.location;
+  if (search === window.location.search) return;
+  window.history.replaceState(window.history.state, '', `${pathname}${search}${hash}`);
+  for (const l of listeners) l();
+}
+
 export function navigate(to: string) {
   if (to === window.location.pathname + window.location.search + window.location.hash) return;
   window.history.pushState(null, '', to);

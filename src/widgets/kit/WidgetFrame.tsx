@@ -6,10 +6,15 @@
  * data-widget="<id>" and data-state="loading" | "ready" | "error"; "ready" is set only once the first
  * computed result has been drawn.
  */
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { SimStatus } from './useSimulation';
 import { download, standaloneSvg, svgToPngBlob, toCsv, type ExportData } from './exporting';
 import { ErrorBoundary } from './ErrorBoundary';
+import { useStageScreen } from './stage';
+import { ChartZoomContext, useChartZoom } from './charts/zoom';
+
+/** Chart zoom of a widget in fullscreen (the same 1.5× as presentation mode). */
+const FULLSCREEN_ZOOM = 1.5;
 
 export interface WidgetFrameProps {
   id: string;
@@ -53,7 +58,16 @@ export function WidgetFrame(props: WidgetFrameProps) {
     stale,
     children,
   } = props;
-  const rootRef = useRef<HTMLElement>(null);
+  const rootRef = useRef<HTMLElement | null>(null);
+  const screenRef = useStageScreen('widget', id, title);
+  const zoom = useChartZoom();
+  const setRoot = useCallback(
+    (el: HTMLElement | null) => {
+      rootRef.current = el;
+      screenRef(el);
+    },
+    [screenRef],
+  );
   const figureRef = useRef<HTMLDivElement>(null);
   const [message, setMessage] = useState('');
   const [menuOpen, setMenuOpen] = useState(false);
@@ -122,7 +136,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
 
   return (
     <section
-      ref={rootRef}
+      ref={setRoot}
       id={id}
       className={`widget${fullscreen ? ' widget-fullscreen' : ''}`}
       data-widget={id}
@@ -200,7 +214,12 @@ export function WidgetFrame(props: WidgetFrameProps) {
             ) : null}
             {status === 'loading' ? <div className="widget-loading">Computing…</div> : null}
             {status !== 'loading' ? (
-              <ErrorBoundary what="this widget's picture">{children}</ErrorBoundary>
+              <ErrorBoundary what="this widget's picture">
+                {/* Fullscreen enlarges the charts' text and marks as presentation mode does. */}
+                <ChartZoomContext.Provider value={fullscreen ? Math.max(zoom, FULLSCREEN_ZOOM) : zoom}>
+                  {children}
+                </ChartZoomContext.Provider>
+              </ErrorBoundary>
             ) : null}
           </div>
           {transport}

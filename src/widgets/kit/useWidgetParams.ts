@@ -4,6 +4,7 @@ import { useStore } from 'zustand';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { browserUrl, createWidgetParamsStore, type WidgetParamsState } from '../../state/widgetParams';
 import type { StoreApi } from 'zustand/vanilla';
+import { useStageParams } from './stage';
 
 export interface WidgetParams<S extends ParamSchema> {
   values: ParamValues<S>;
@@ -18,6 +19,7 @@ export function useWidgetParams<S extends ParamSchema>(widgetId: string, schema:
   const [store] = useState(() =>
     createWidgetParamsStore(widgetId, schema, typeof window === 'undefined' ? undefined : browserUrl),
   );
+  useStageParams(widgetId, schema, store);
   const values = useStore(store, (s) => s.values);
   const corrected = useStore(store, (s) => s.corrected);
   const { set, reset } = store.getState();

@@ -1,0 +1,81 @@
+import { expect, gotoLessonReady, test } from './fixtures';
+import type { Page } from '@playwright/test';
+
+const PATH = '/lessons/07-04-kv-memory-hierarchy';
+
+/** Rendered height of the first tick label of the widget's bar chart, in screen pixels. */
+async function tickHeight(page: Page): Promise<number> {
+  const tick = page.locator('[data-widget="kv-footprint"] svg[data-chart="bar"] .chart-tick').first();
+  const box = await tick.boundingBox();
+  return box!.height;
+}
+
+const position = (page: Page) => page.locator('[data-present-position]');
+
+test.describe('presentation mode', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+
+  test('?present gives the projector layout with chart text at 1.5×, and the clicker keys move one screen at a time', async ({
+    page,
+    watch,
+  }) => {
+    await gotoLessonReady(page, PATH, 3);
+    const reading = await tickHeight(page);
+    await expect(page.locator('.site-header')).toBeVisible();
+
+    await gotoLessonReady(page, `${PATH}?present`, 3);
+    await expect(page.locator('html')).toHaveAttribute('data-present', '');
+    await expect(page.locator('.site-header')).toBeHidden();
+    expect(await tickHeight(page)).toBeGreaterThanOrEqual(reading * 1.45);
+
+    await expect(position(page)).toHaveAttribute('data-present-position', /^1\//);
+    await page.keyboard.press('PageDown');
+    await expect(position(page)).toHaveAttribute('data-present-position', /^2\//);
+    await page.keyboard.press('ArrowRight');
+    await expect(position(page)).toHaveAttribute('data-present-position', /^3\//);
+    await page.keyboard.press('ArrowLeft');
+    await expect(position(page)).toHaveAttribute('data-present-position', /^2\//);
+    await page.keyboard.press('End');
+    const total = Number((await position(page).getAttribute('data-present-position'))!.split('/')[1]);
+    expect(total).toBeGreaterThan(4);
+    await expect(position(page)).toHaveAttribute('data-present-position', `${total}/${total}`);
+    await page.keyboard.press('Home');
+    await expect(position(page)).toHaveAttribute('data-present-position', `1/${total}`);
+    expect(watch.consoleErrors).toEqual([]);
+  });
+
+  test('a focused slider keeps its arrow keys; PageDown still moves the screen; Escape leaves presentation', async ({
+    page,
+  }) => {
+    await gotoLessonReady(page, `${PATH}?present`, 3);
+    const widget = page.locator('[data-widget="kv-footprint"]');
+    const slider = widget.getByRole('slider', { name: /GPUs per replica/ });
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(slider).toHaveAttribute('aria-valuetext', '9 GPUs');
+    // Focusing scrolled the slider into view; from here on the arrows must not move the screen.
+    const before = await position(page).getAttribute('data-present-position');
+    await page.keyboard.press('ArrowRight');
+    await expect(slider).toHaveAttribute('aria-valuetext', '10 GPUs');
+    await expect(position(page)).toHaveAttribute('data-present-position', before!);
+    await page.keyboard.press('PageDown');
+    await expect(position(page)).not.toHaveAttribute('data-present-position', before!);
+    await expect(slider).toHaveAttribute('aria-valuetext', '10 GPUs');
+    // The widget kept its state: presentation never remounts it.
+    await expect(page).toHaveURL(/kv-footprint\.gpus=10/);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('html')).not.toHaveAttribute('data-present', '');
+    await expect(page).not.toHaveURL(/present/);
+    await expect(page.locator('.site-header')).toBeVisible();
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+  });
+
+  test('the Present button starts it', async ({ page }) => {
+    await gotoLessonReady(page, PATH, 3);
+    await page.getByRole('button', { name: 'Present' }).click();
+    await expect(page).toHaveURL(/\?present$/);
+    await expect(page.locator('html')).toHaveAttribute('data-present', '');
+    await page.getByRole('button', { name: 'Exit presentation' }).click();
+    await expect(page.locator('html')).not.toHaveAttribute('data-present', '');
+  });
+});

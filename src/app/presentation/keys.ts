@@ -1,0 +1,84 @@
+/**
+ * What a key does in presentation mode. A clicker sends PageDown/PageUp (some send →/←): PageDown/PageUp always
+ * move between screens, except while typing; arrows, Home/End and Escape move only when focus is on the page
+ * itself, so a focused slider or chart read-out keeps its arrow keys.
+ */
+export type PresentAction = 'next' | 'prev' | 'first' | 'last' | 'exit';
+
+/** Where keyboard focus is: typing into a field, on a control that uses arrows, or on the page. */
+export type FocusKind = 'typing' | 'control' | 'page';
+
+const TYPING_INPUTS = new Set(['text', 'number', 'search', 'email', 'url', 'tel', 'password']);
+
+export function focusKind(el: Element | null): FocusKind {
+  if (!el) return 'page';
+  const tag = el.tagName.toLowerCase();
+  if (tag === 'textarea' || (el as HTMLElement).isContentEditable) return 'typing';
+  if (tag === 'input') {
+    const type = ((el as HTMLInputElement).type || 'text').toLowerCase();
+    return TYPING_INPUTS.has(type) ? 'typing' : type === 'range' || type === 'radio' ? 'control' : 'page';
+  }
+  if (tag === 'select') return 'control';
+  const role = el.getAttribute('role');
+  if (role === 'slider' || role === 'tab' || role === 'radio' || role === 'menuitem' || role === 'listbox')
+    return 'control';
+  // Charts with a keyboard read-out are focusable SVGs (or groups) that use the arrows.
+  if ((tag === 'svg' || el.closest('svg')) && el.hasAttribute('tabindex')) return 'control';
+  return 'page';
+}
+
+export function presentKeyAction(
+  key: string,
+  focus: FocusKind,
+  mods: { ctrl?: boolean; alt?: boolean; meta?: boolean } = {},
+): PresentAction | null {
+  if (mods.ctrl || mods.alt || mods.meta || focus === 'typing') return null;
+  if (key === 'PageDown') return 'next';
+  if (key === 'PageUp') return 'prev';
+  if (focus !== 'page') return null;
+  switch (key) {
+    case 'ArrowRight':
+      return 'next';
+    case 'ArrowLeft':
+      return 'prev';
+    case 'Home':
+      return 'first';
+    case 'End':
+      return 'last';
+    case 'Escape':
+      return 'exit';
+    default:
+      return null;
+  }
+}
+
+/**
+ * The screen to go to, from the screens' tops relative to the viewport's top (px, in page order): the next
+ * screen starts below the current top, the previous one above it. `slack` absorbs rounding after a scroll.
+ */
+export function targetScreen(tops: readonly number[], action: PresentAction, slack = 8): number | null {
+  if (!tops.length) return null;
+  switch (action) {
+    case 'first':
+      return 0;
+    case 'last':
+      return tops.length - 1;
+    case 'next': {
+      const i = tops.findIndex((t) => t > slack);
+      return i < 0 ? null : i;
+    }
+    case 'prev': {
+      for (let i = tops.length - 1; i >= 0; i--) if (tops[i] < -slack) return i;
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The screen being shown: the last one whose top is at or above the viewport's top (or the first). */
+export function currentScreen(tops: readonly number[], slack = 8): number {
+  let cur = 0;
+  for (let i = 0; i < tops.length; i++) if (tops[i] <= slack) cur = i;
+  return cur;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { currentScreen, presentKeyAction, targetScreen } from '../src/app/presentation/keys';
+import { isPresenting, withPresent } from '../src/app/presentation/LessonStage';
+
+describe('presentation keys', () => {
+  it('a clicker (PageDown/PageUp) moves screens even from a focused slider, but not while typing', () => {
+    expect(presentKeyAction('PageDown', 'control')).toBe('next');
+    expect(presentKeyAction('PageUp', 'control')).toBe('prev');
+    expect(presentKeyAction('PageDown', 'typing')).toBeNull();
+  });
+  it('arrows, Home/End and Escape move only from the page, so controls keep their arrow keys', () => {
+    expect(presentKeyAction('ArrowRight', 'page')).toBe('next');
+    expect(presentKeyAction('ArrowLeft', 'page')).toBe('prev');
+    expect(presentKeyAction('ArrowRight', 'control')).toBeNull();
+    expect(presentKeyAction('Home', 'page')).toBe('first');
+    expect(presentKeyAction('End', 'page')).toBe('last');
+    expect(presentKeyAction('Escape', 'page')).toBe('exit');
+    expect(presentKeyAction('Escape', 'control')).toBeNull();
+    expect(presentKeyAction('ArrowRight', 'page', { ctrl: true })).toBeNull();
+    expect(presentKeyAction('a', 'page')).toBeNull();
+  });
+  it('next is the first screen below the top, previous the last one above it', () => {
+    // Screens at -900, -20, 0 (current), 700, 1600 px from the viewport top.
+    const tops = [-900, -20, 0, 700, 1600];
+    expect(targetScreen(tops, 'next')).toBe(3);
+    expect(targetScreen(tops, 'prev')).toBe(1);
+    expect(targetScreen(tops, 'first')).toBe(0);
+    expect(targetScreen(tops, 'last')).toBe(4);
+    expect(currentScreen(tops)).toBe(2);
+    expect(targetScreen([-50, -10], 'next')).toBeNull();
+    expect(targetScreen([0, 500], 'prev')).toBeNull();
+    expect(targetScreen([], 'next')).toBeNull();
+  });
+});
+
+describe('?present in the URL', () => {
+  it('is read and written without touching the other parameters', () => {
+    expect(isPresenting('?present')).toBe(true);
+    expect(isPresenting('?a.b=1&present')).toBe(true);
+    expect(isPresenting('?a.b=1')).toBe(false);
+    expect(withPresent('?a.b=1', true)).toBe('?a.b=1&present');
+    expect(withPresent('?a.b=1&present', false)).toBe('?a.b=1');
+    expect(withPresent('', true)).toBe('?present');
+    expect(withPresent('?present', false)).toBe('');
+  });
+});
