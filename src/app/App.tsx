@@ -3,6 +3,7 @@ import { MDXProvider } from '@mdx-js/react';
 import { Home } from './Home';
 import { LessonPage } from './LessonPage';
 import { NotFound } from './NotFound';
+import { WidgetPage } from './WidgetPage';
 import { ErrorBoundary } from '../widgets/kit/ErrorBoundary';
 import { Link } from './Link';
 import { matchRoute, usePathname } from './router';
@@ -88,6 +89,17 @@ function ProgressNotice() {
 export function App() {
   const pathname = usePathname();
   const route = matchRoute(pathname);
+  if (route.kind === 'widget') {
+    // A widget alone (iframe, slide): no site header, notices or footer around it.
+    return (
+      <MDXProvider components={mdxComponents}>
+        <PreferenceEffects />
+        <ErrorBoundary what="this page" resetKey={pathname}>
+          <WidgetPage key={route.id} id={route.id} />
+        </ErrorBoundary>
+      </MDXProvider>
+    );
+  }
   return (
     <MDXProvider components={mdxComponents}>
       <PreferenceEffects />

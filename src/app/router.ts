@@ -39,12 +39,18 @@ export function navigate(to: string) {
   if (!to.includes('#')) window.scrollTo(0, 0);
 }
 
-export type Route = { kind: 'home' } | { kind: 'lesson'; slug: string } | { kind: 'not-found'; path: string };
+export type Route =
+  | { kind: 'home' }
+  | { kind: 'lesson'; slug: string }
+  | { kind: 'widget'; id: string }
+  | { kind: 'not-found'; path: string };
 
 export function matchRoute(pathname: string): Route {
   const p = pathname.replace(/\/+$/, '') || '/';
   if (p === '/') return { kind: 'home' };
   const m = /^\/lessons\/([a-z0-9-]+)$/.exec(p);
   if (m) return { kind: 'lesson', slug: m[1] };
+  const w = /^\/widget\/([a-z0-9-]+)$/.exec(p);
+  if (w) return { kind: 'widget', id: w[1] };
   return { kind: 'not-found', path: pathname };
 }

@@ -155,3 +155,61 @@ export function writeParamsToQuery<S extends ParamSchema>(
   const s = query.toString();
   return s ? `?${s}` : '';
 }
+
+/**
+ * Instructor links: `<widget>.hide=a,b` hides those controls, `<widget>.lock=a,b` shows them fixed at the link's
+ * values. Names are checked against the schema like every URL value; unknown names are dropped and reported.
+ */
+export const HIDE_FLAG = 'hide';
+export const LOCK_FLAG = 'lock';
+
+export interface LinkFlags {
+  hidden: string[];
+  locked: string[];
+  /** Names the link gave that the widget has no control for. */
+  unknown: string[];
+}
+
+function flagList(raw: string | null): string[] {
+  if (raw === null) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function parseLinkFlags(schema: ParamSchema, widgetId: string, search: string): LinkFlags {
+  const query = new URLSearchParams(search);
+  const unknown: string[] = [];
+  const pick = (flag: string) => {
+    const out: string[] = [];
+    for (const name of flagList(query.get(`${widgetId}.${flag}`))) {
+      if (Object.hasOwn(schema, name)) {
+        if (!out.includes(name)) out.push(name);
+      } else if (!unknown.includes(name)) unknown.push(name.slice(0, 40));
+    }
+    return out;
+  };
+  const hidden = pick(HIDE_FLAG);
+  const locked = pick(LOCK_FLAG);
+  return { hidden, locked, unknown };
+}
+
+/** Write the flags (empty lists remove them), leaving every other key alone. */
+export function writeLinkFlags(
+  widgetId: string,
+  flags: { hidden: readonly string[]; locked: readonly string[] },
+  search: string,
+): string {
+  const query = new URLSearchParams(search);
+  for (const [flag, list] of [
+    [HIDE_FLAG, flags.hidden],
+    [LOCK_FLAG, flags.locked],
+  ] as const) {
+    const name = `${widgetId}.${flag}`;
+    if (list.length) query.set(name, list.join(','));
+    else query.delete(name);
+  }
+  const s = query.toString();
+  return s ? `?${s}` : '';
+}

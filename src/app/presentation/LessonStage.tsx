@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { ChartZoomContext } from '../../widgets/kit/charts/zoom';
-import { StageContext, type Stage, type StageParams, type StageScreen } from '../../widgets/kit/stage';
+import { createStageRegistry, StageContext, type StageRegistry } from '../../widgets/kit/stage';
 import { replaceSearch, useSearch } from '../router';
 import { currentScreen, focusKind, presentKeyAction, targetScreen, type PresentAction } from './keys';
 
@@ -23,49 +23,6 @@ export function withPresent(search: string, on: boolean): string {
   else q.delete('present');
   const s = q.toString().replace(/(^|&)present=(&|$)/, '$1present$2');
   return s ? `?${s}` : '';
-}
-
-export interface StageRegistry extends Stage {
-  screens(): StageScreen[];
-  params(id: string): StageParams | undefined;
-  /** Called when screens or parameter stores come or go. */
-  subscribe(listener: () => void): () => void;
-}
-
-export function createStageRegistry(): StageRegistry {
-  const screens = new Set<StageScreen>();
-  const params = new Map<string, StageParams>();
-  const listeners = new Set<() => void>();
-  const changed = () => listeners.forEach((l) => l());
-  return {
-    addScreen(s) {
-      screens.add(s);
-      changed();
-      return () => {
-        screens.delete(s);
-        changed();
-      };
-    },
-    addParams(p) {
-      params.set(p.id, p);
-      changed();
-      return () => {
-        if (params.get(p.id) === p) params.delete(p.id);
-        changed();
-      };
-    },
-    screens() {
-      // Page order, whatever order the parts mounted in.
-      return [...screens].sort((a, b) =>
-        a.element.compareDocumentPosition(b.element) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
-      );
-    },
-    params: (id) => params.get(id),
-    subscribe(l) {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-  };
 }
 
 function useScreensCount(stage: StageRegistry): number {

@@ -10,7 +10,10 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type Reac
 import type { SimStatus } from './useSimulation';
 import { download, standaloneSvg, svgToPngBlob, toCsv, type ExportData } from './exporting';
 import { ErrorBoundary } from './ErrorBoundary';
-import { useStageScreen } from './stage';
+import { useStageParamsOf, useStageScreen } from './stage';
+import { SharePanel } from './SharePanel';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import { ChartZoomContext, useChartZoom } from './charts/zoom';
 
 /** Chart zoom of a widget in fullscreen (the same 1.5× as presentation mode). */
@@ -38,6 +41,9 @@ export interface WidgetFrameProps {
   stale?: boolean;
   children: ReactNode;
 }
+
+/** Stands in for a widget's parameter store before it registers (or without a stage): no link flags. */
+const NO_FLAGS = createStore<{ unknownFlags: string[] }>()(() => ({ unknownFlags: [] }));
 
 export function WidgetFrame(props: WidgetFrameProps) {
   const {
@@ -72,6 +78,9 @@ export function WidgetFrame(props: WidgetFrameProps) {
   const [message, setMessage] = useState('');
   const [menuOpen, setMenuOpen] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
+  const stageParams = useStageParamsOf(id);
+  const unknownFlags = useStore(stageParams?.store ?? NO_FLAGS, (s) => s.unknownFlags);
 
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === rootRef.current);
@@ -87,15 +96,19 @@ export function WidgetFrame(props: WidgetFrameProps) {
 
   const figureSvg = () => figureRef.current?.querySelector('svg') ?? null;
 
-  const copyLink = async () => {
-    const url = `${window.location.origin}${window.location.pathname}${window.location.search}#${id}`;
+  const copyText = async (text: string, done: string) => {
     try {
-      await navigator.clipboard.writeText(url);
-      setMessage('Link copied');
+      await navigator.clipboard.writeText(text);
+      setMessage(done);
     } catch {
-      window.prompt('Copy this link:', url);
+      window.prompt('Copy this:', text);
     }
   };
+  const copyLink = () =>
+    copyText(
+      `${window.location.origin}${window.location.pathname}${window.location.search}#${id}`,
+      'Link copied',
+    );
 
   const exportAs = async (kind: 'svg' | 'png' | 'csv' | 'json') => {
     setMenuOpen(false);
@@ -159,6 +172,14 @@ export function WidgetFrame(props: WidgetFrameProps) {
           <button type="button" onClick={copyLink} title="Copy a link to this widget with its settings">
             Copy link
           </button>
+          <button
+            type="button"
+            aria-expanded={shareOpen}
+            onClick={() => setShareOpen((o) => !o)}
+            title="A link or embed code for this widget, optionally hiding or locking controls"
+          >
+            Share…
+          </button>
           <div className="menu">
             <button
               type="button"
@@ -183,6 +204,12 @@ export function WidgetFrame(props: WidgetFrameProps) {
           </button>
         </div>
       </header>
+      {shareOpen ? <SharePanel id={id} title={title} params={stageParams} onCopy={copyText} /> : null}
+      {unknownFlags.length > 0 ? (
+        <p className="widget-notice" role="status">
+          The link names controls this widget does not have ({unknownFlags.join(', ')}); they are ignored.
+        </p>
+      ) : null}
       {corrected && corrected.length > 0 ? (
         <p className="widget-notice" role="status">
           The link set {corrected.join(', ')} outside the allowed range; the nearest allowed value is used.
