@@ -2,8 +2,8 @@
  * One widget alone at /widget/<id>?…: for an iframe or a slide. The same widget, stage and URL parameters as in
  * its lesson (instructor links' hidden and locked controls included), without the site around it.
  */
-import { Suspense, lazy, useEffect, useMemo } from 'react';
-import { widgetById } from '../widgets/registry';
+import { Suspense, lazy, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
+import { WIDGETS, widgetById } from '../widgets/registry';
 import { lessonBySlug, lessonPath } from './lessons';
 import { Link } from './Link';
 import { NotFound } from './NotFound';
