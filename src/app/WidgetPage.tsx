@@ -10,12 +10,14 @@ import { NotFound } from './NotFound';
 import { LessonStage } from './presentation/LessonStage';
 import { ErrorBoundary } from '../widgets/kit/ErrorBoundary';
 
+/** One lazily loaded component per widget, created once. */
+const lazyWidgets: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
+  WIDGETS.map((w) => [w.id, lazy(() => w.load().then((c) => ({ default: c })))]),
+);
+
 export function WidgetPage({ id }: { id: string }) {
   const entry = widgetById(id);
-  const Widget = useMemo(
-    () => (entry ? lazy(() => entry.load().then((c) => ({ default: c }))) : null),
-    [entry],
-  );
+  const Widget = entry ? lazyWidgets[entry.id] : null;
   const lesson = entry ? lessonBySlug(entry.lesson) : undefined;
 
   useEffect(() => {
