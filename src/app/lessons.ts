@@ -8,6 +8,7 @@ export interface LessonMeta {
   title: string;
   /** One line, for the course home. */
   objective: string;
+  /** Estimated from the page (lessonTime.ts, lessonMinutes.json). */
   minutes: number;
   /** Learning objectives, shown at the top of the page. */
   objectives: string[];
@@ -17,13 +18,16 @@ export const MODULE_TITLE = 'Serving Agents';
 export const MODULE_THESIS =
   'An agent is not a chatbot. It is hundreds of turns against one huge shared prefix, with a tool call stalling the loop in every turn. That breaks the batching and caching assumptions of chat serving and turns the KV cache into a storage tier. This module rebuilds serving around that fact: who holds a session, where its cache lives while a tool runs, what tool definitions and grammars cost, how a 100k-token prompt shares a GPU with decodes, and how many agents a megawatt can keep going.';
 
-export const LESSONS: readonly LessonMeta[] = [
+import lessonMinutes from './lessonMinutes.json';
+
+type LessonRecord = Omit<LessonMeta, 'minutes'>;
+
+const RECORDS: readonly LessonRecord[] = [
   {
     slug: '07-01-the-agent-workload',
     number: '07.01',
     title: 'The Agent Workload',
     objective: 'Long multi-turn trajectories, input ≫ output, near-total prefix overlap between turns.',
-    minutes: 25,
     objectives: [
       'Describe the shape of agent traffic: long multi-turn trajectories, input an order of magnitude larger than output, near-total prefix overlap between turns.',
       'Name the chat-serving assumptions that agent traffic breaks, each with the number that breaks it.',
@@ -35,7 +39,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.02',
     title: 'Session Affinity',
     objective: 'A session, not a request, is the unit of scheduling; the cost of a cold replica.',
-    minutes: 20,
     objectives: [
       'Treat the session, not the request, as the unit of scheduling.',
       'Measure the prefix-cache hit rate across the turns of one trajectory.',
@@ -48,7 +51,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.03',
     title: 'Cache-Aware Routing',
     objective: 'Route on cache residency, not load; why round-robin is the worst policy here.',
-    minutes: 25,
     objectives: [
       'Route requests on cache residency instead of load alone.',
       'Explain why round-robin, right for a stateless service, gives a hit rate that falls as 1/R here.',
@@ -61,7 +63,6 @@ export const LESSONS: readonly LessonMeta[] = [
     title: 'The KV Memory Hierarchy',
     objective:
       'HBM, host DRAM, local NVMe, a remote pooled store: capacities, bandwidths, and what fits where.',
-    minutes: 20,
     objectives: [
       'Derive the KV bytes per token of a model from its architecture (GQA and MLA).',
       'Compute how many agent contexts fit in an accelerator’s HBM after the weights.',
@@ -73,7 +74,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.05',
     title: 'KV Offload and Reload',
     objective: 'Bytes over the link against prefill FLOPs; the prefix length where it flips.',
-    minutes: 25,
     objectives: [
       'Compare the time to reload a prefix’s KV over a link with the time to recompute it.',
       'Find the break-even prefix length(s) for a link, and the minimum bandwidth at which reload wins.',
@@ -85,7 +85,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.06',
     title: 'Tool Calls in the Loop',
     objective: 'Hold, offload or evict the paused KV; what the tool latency distribution argues for.',
-    minutes: 25,
     objectives: [
       'Weigh holding, offloading and evicting a session’s KV while its tool runs.',
       'Read a tool-latency distribution and choose a time-to-live from it.',
@@ -97,7 +96,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.07',
     title: 'The Tool Schema Tax',
     objective: 'Tokens of tool definitions on every request; put them where the cache holds them.',
-    minutes: 20,
     objectives: [
       'Count the tokens tool definitions add to every request with a real tokenizer.',
       'Order a prompt so the tool block sits in the cached prefix.',
@@ -109,7 +107,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.08',
     title: 'Structured Output',
     objective: 'Constrained decoding as a mask over the logits; asking nicely is no guarantee.',
-    minutes: 20,
     objectives: [
       'Describe constrained decoding as a mask applied to the logit vector at every step.',
       'Show why a prompt instruction alone cannot guarantee valid output.',
@@ -121,7 +118,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.09',
     title: 'What Grammars Cost',
     objective: 'Per-step masking is cheap, compiling a schema is not; the tail of one-shot schemas.',
-    minutes: 20,
     objectives: [
       'Separate the per-step cost of masking from the one-off cost of compiling a grammar.',
       'Measure both with a real grammar engine in the browser.',
@@ -133,7 +129,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.10',
     title: 'Long-Context Prefill',
     objective: 'Chunked prefill of a 100k-token prompt without starving decodes; hit rate beats kernels.',
-    minutes: 25,
     objectives: [
       'Schedule a 100k-token prefill in chunks without stalling the decodes sharing the GPU.',
       'Choose a chunk size against TTFT and inter-token latency.',
@@ -145,7 +140,6 @@ export const LESSONS: readonly LessonMeta[] = [
     number: '07.11',
     title: 'Context Compaction',
     objective: 'Summarise, prune, retrieve; an edit shifts positions and can destroy the prefix cache.',
-    minutes: 20,
     objectives: [
       'Compare summarising, pruning and retrieval as ways to keep a context under its limit.',
       'Explain why an edit early in the prompt invalidates every cached block after it.',
@@ -158,7 +152,6 @@ export const LESSONS: readonly LessonMeta[] = [
     title: 'Agents per Megawatt',
     objective:
       'SLOs first, then concurrent agents per machine; the per-session cost model and its two levers.',
-    minutes: 30,
     objectives: [
       'Fix the latency SLOs first, then find the concurrent agents a machine sustains under them.',
       'Build the per-session cost model from GPU-seconds, power and price.',
@@ -166,6 +159,11 @@ export const LESSONS: readonly LessonMeta[] = [
     ],
   },
 ];
+
+export const LESSONS: readonly LessonMeta[] = RECORDS.map((r) => ({
+  ...r,
+  minutes: (lessonMinutes as Record<string, { minutes: number } | undefined>)[r.slug]?.minutes ?? 0,
+}));
 
 export function lessonBySlug(slug: string): LessonMeta | undefined {
   return LESSONS.find((l) => l.slug === slug);

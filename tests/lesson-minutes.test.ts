@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { computeLessonMinutes } from '../src/app/lessonMinutesFromFiles';
+import { countExercises, countWords, estimateMinutes } from '../src/app/lessonTime';
+import stored from '../src/app/lessonMinutes.json';
+import { LESSONS } from '../src/app/lessons';
+
+describe('lesson durations are measured from the page', () => {
+  it('lessonMinutes.json matches the lessons as they are (run `npm run lesson-minutes` after editing one)', () => {
+    expect(stored).toEqual(computeLessonMinutes(readFileSync));
+  });
+  it('every lesson card shows its measured minutes', () => {
+    for (const l of LESSONS)
+      expect(l.minutes).toBe((stored as Record<string, { minutes: number }>)[l.slug].minutes);
+  });
+  it('counts prose words, one per inline figure or formula, and no import lines or tags', () => {
+    const mdx = [
+      "import { X } from '../x';",
+      '## A heading',
+      'Two agents share <Fig m="a" /> of KV, $H_{kv}$ heads.',
+      '<Callout title="t">Inside a box.</Callout>',
+      '```ts\nconst ignored = 1;\n```',
+      '<KvFootprintExercise />',
+    ].join('\n');
+    expect(countWords(mdx)).toBe(2 + 8 + 3 + 1);
+    expect(countExercises(mdx)).toBe(1);
+  });
+  it('adds reading, widgets, exercises and the tour, rounded to 5 minutes', () => {
+    expect(estimateMinutes({ words: 3000, widgets: 3, exercises: 2 })).toBe(40);
+    expect(estimateMinutes({ words: 3000, widgets: 3, exercises: 2, tourMinutes: 8 })).toBe(50);
+    expect(estimateMinutes({ words: 0, widgets: 0, exercises: 0 })).toBe(5);
+  });
+});
