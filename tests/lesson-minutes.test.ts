@@ -31,3 +31,14 @@ describe('lesson durations are measured from the page', () => {
     expect(estimateMinutes({ words: 0, widgets: 0, exercises: 0 })).toBe(5);
   });
 });
+
+describe('tour length', () => {
+  it('is the sum of its steps and its captions are not reading time', async () => {
+    const { tourMinutes, tourBlock } = await import('../src/app/lessonTime');
+    const mdx =
+      'Intro words here.\n<Tour lesson="x" title="t">\n<TourStep seconds={30}>a b c</TourStep>\n<TourStep widget="w" tryThis={0} seconds={45} />\n</Tour>\nMore.';
+    expect(tourMinutes(mdx)).toBe(1.25);
+    expect(tourBlock(mdx)).toMatch(/^<Tour[\s\S]*<\/Tour>$/);
+    expect(tourMinutes('no tour')).toBe(0);
+  });
+});

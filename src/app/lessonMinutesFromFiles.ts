@@ -2,7 +2,14 @@
 import { resolve } from 'node:path';
 import { WIDGETS } from '../widgets/registry';
 import { LESSONS } from './lessons';
-import { countExercises, countWords, estimateMinutes, type LessonCounts } from './lessonTime';
+import {
+  countExercises,
+  countWords,
+  estimateMinutes,
+  tourBlock,
+  tourMinutes,
+  type LessonCounts,
+} from './lessonTime';
 
 export type LessonMinutes = Record<string, LessonCounts & { minutes: number }>;
 
@@ -10,10 +17,13 @@ export function computeLessonMinutes(read: (path: string, enc: 'utf8') => string
   const out: LessonMinutes = {};
   for (const { slug } of LESSONS) {
     const mdx = read(resolve(import.meta.dirname, `../../lessons/${slug}.mdx`), 'utf8');
+    const tour = tourBlock(mdx);
+    // The tour's captions are heard or read while it plays: its time is the tour's, not reading time.
     const counts: LessonCounts = {
-      words: countWords(mdx),
+      words: countWords(tour ? mdx.replace(tour, ' ') : mdx),
       widgets: WIDGETS.filter((w) => w.lesson === slug).length,
       exercises: countExercises(mdx),
+      ...(tour ? { tourMinutes: Math.round(tourMinutes(mdx) * 10) / 10 } : {}),
     };
     out[slug] = { ...counts, minutes: estimateMinutes(counts) };
   }

@@ -41,6 +41,19 @@ export function countWords(mdx: string): number {
   return (text.match(/[\p{L}\p{N}][\p{L}\p{N}'’.,:%]*/gu) ?? []).length;
 }
 
+/** The guided tour's block (`<Tour …>…</Tour>`), or '' when the lesson has none. */
+export function tourBlock(mdx: string): string {
+  const m = /<Tour\b[\s\S]*?<\/Tour>/.exec(mdx);
+  return m ? m[0] : '';
+}
+
+/** The tour's length in minutes: the sum of its steps' `seconds`. */
+export function tourMinutes(mdx: string): number {
+  let s = 0;
+  for (const m of tourBlock(mdx).matchAll(/seconds=\{(\d+(?:\.\d+)?)\}/g)) s += Number(m[1]);
+  return s / 60;
+}
+
 /** Exercises placed in the lesson (`<SomethingExercise …/>` outside import lines). */
 export function countExercises(mdx: string): number {
   return (mdx.replace(/^import .*$/gm, '').match(/<[A-Z]\w*Exercise\b/g) ?? []).length;

@@ -3,6 +3,7 @@ import type { ComponentProps } from 'react';
 import { Callout, Recap, Remember } from '../lessons-kit/Boxes';
 import { Link } from './Link';
 import { StageHeading } from './StageHeading';
+import { Tour, TourStep } from '../lessons-kit/Tour';
 
 function MdxLink({ href = '', ...rest }: ComponentProps<'a'>) {
   if (href.startsWith('/')) return <Link href={href} {...rest} />;
@@ -16,4 +17,6 @@ export const mdxComponents = {
   Recap,
   Callout,
   Remember,
+  Tour,
+  TourStep,
 };

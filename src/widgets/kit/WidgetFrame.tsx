@@ -10,7 +10,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type Reac
 import type { SimStatus } from './useSimulation';
 import { download, standaloneSvg, svgToPngBlob, toCsv, type ExportData } from './exporting';
 import { ErrorBoundary } from './ErrorBoundary';
-import { useStageParamsOf, useStageScreen } from './stage';
+import { useStageParamsOf, useStageScreen, WidgetIdContext } from './stage';
 import { SharePanel } from './SharePanel';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
@@ -148,122 +148,126 @@ export function WidgetFrame(props: WidgetFrameProps) {
   };
 
   return (
-    <section
-      ref={setRoot}
-      id={id}
-      className={`widget${fullscreen ? ' widget-fullscreen' : ''}`}
-      data-widget={id}
-      data-state={status}
-      aria-labelledby={`${id}-title`}
-      aria-busy={status === 'loading' || stale ? true : undefined}
-      tabIndex={-1}
-      onKeyDown={onKeyDown}
-    >
-      <header className="widget-header">
-        <h3 id={`${id}-title`} className="widget-title">
-          {title}
-        </h3>
-        <div className="widget-toolbar" role="toolbar" aria-label={`${title} tools`}>
-          {onReset ? (
-            <button type="button" onClick={onReset} title="Reset to defaults">
-              Reset
+    <WidgetIdContext.Provider value={id}>
+      <section
+        ref={setRoot}
+        id={id}
+        className={`widget${fullscreen ? ' widget-fullscreen' : ''}`}
+        data-widget={id}
+        data-state={status}
+        aria-labelledby={`${id}-title`}
+        aria-busy={status === 'loading' || stale ? true : undefined}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
+        <header className="widget-header">
+          <h3 id={`${id}-title`} className="widget-title">
+            {title}
+          </h3>
+          <div className="widget-toolbar" role="toolbar" aria-label={`${title} tools`}>
+            {onReset ? (
+              <button type="button" onClick={onReset} title="Reset to defaults">
+                Reset
+              </button>
+            ) : null}
+            <button type="button" onClick={copyLink} title="Copy a link to this widget with its settings">
+              Copy link
             </button>
-          ) : null}
-          <button type="button" onClick={copyLink} title="Copy a link to this widget with its settings">
-            Copy link
-          </button>
-          <button
-            type="button"
-            aria-expanded={shareOpen}
-            onClick={() => setShareOpen((o) => !o)}
-            title="A link or embed code for this widget, optionally hiding or locking controls"
-          >
-            Share…
-          </button>
-          <div className="menu">
             <button
               type="button"
-              aria-haspopup="true"
-              aria-expanded={menuOpen}
-              onClick={() => setMenuOpen((o) => !o)}
+              aria-expanded={shareOpen}
+              onClick={() => setShareOpen((o) => !o)}
+              title="A link or embed code for this widget, optionally hiding or locking controls"
             >
-              Export
+              Share…
             </button>
-            {menuOpen ? (
-              <div className="menu-items" role="menu">
-                {(['svg', 'png', 'csv', 'json'] as const).map((k) => (
-                  <button key={k} type="button" role="menuitem" onClick={() => exportAs(k)}>
-                    {k === 'svg' || k === 'png' ? `Figure (${k.toUpperCase()})` : `Data (${k.toUpperCase()})`}
-                  </button>
-                ))}
-              </div>
-            ) : null}
+            <div className="menu">
+              <button
+                type="button"
+                aria-haspopup="true"
+                aria-expanded={menuOpen}
+                onClick={() => setMenuOpen((o) => !o)}
+              >
+                Export
+              </button>
+              {menuOpen ? (
+                <div className="menu-items" role="menu">
+                  {(['svg', 'png', 'csv', 'json'] as const).map((k) => (
+                    <button key={k} type="button" role="menuitem" onClick={() => exportAs(k)}>
+                      {k === 'svg' || k === 'png'
+                        ? `Figure (${k.toUpperCase()})`
+                        : `Data (${k.toUpperCase()})`}
+                    </button>
+                  ))}
+                </div>
+              ) : null}
+            </div>
+            <button type="button" onClick={toggleFullscreen} aria-pressed={fullscreen} title="Fullscreen">
+              {fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
+            </button>
           </div>
-          <button type="button" onClick={toggleFullscreen} aria-pressed={fullscreen} title="Fullscreen">
-            {fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
-          </button>
-        </div>
-      </header>
-      {shareOpen ? <SharePanel id={id} title={title} params={stageParams} onCopy={copyText} /> : null}
-      {unknownFlags.length > 0 ? (
-        <p className="widget-notice" role="status">
-          The link names controls this widget does not have ({unknownFlags.join(', ')}); they are ignored.
-        </p>
-      ) : null}
-      {corrected && corrected.length > 0 ? (
-        <p className="widget-notice" role="status">
-          The link set {corrected.join(', ')} outside the allowed range; the nearest allowed value is used.
-        </p>
-      ) : null}
-      <div className="widget-body">
-        {controls ? (
-          <form
-            className="widget-controls"
-            aria-label={`${title} controls`}
-            onSubmit={(e) => e.preventDefault()}
-          >
-            {controls}
-          </form>
+        </header>
+        {shareOpen ? <SharePanel id={id} title={title} params={stageParams} onCopy={copyText} /> : null}
+        {unknownFlags.length > 0 ? (
+          <p className="widget-notice" role="status">
+            The link names controls this widget does not have ({unknownFlags.join(', ')}); they are ignored.
+          </p>
         ) : null}
-        <div className="widget-main">
-          <div ref={figureRef} className={`widget-figure${stale ? ' is-stale' : ''}`}>
-            {status === 'error' ? (
-              <div className="widget-error" role="alert">
-                <p>
-                  <strong>This widget could not compute its result.</strong> {error}
-                </p>
-                {onRetry ? (
-                  <button type="button" onClick={onRetry}>
-                    Retry
-                  </button>
-                ) : null}
-              </div>
-            ) : null}
-            {status === 'loading' ? <div className="widget-loading">Computing…</div> : null}
-            {status !== 'loading' ? (
-              <ErrorBoundary what="this widget's picture">
-                {/* Fullscreen enlarges the charts' text and marks as presentation mode does. */}
-                <ChartZoomContext.Provider value={fullscreen ? Math.max(zoom, FULLSCREEN_ZOOM) : zoom}>
-                  {children}
-                </ChartZoomContext.Provider>
-              </ErrorBoundary>
-            ) : null}
+        {corrected && corrected.length > 0 ? (
+          <p className="widget-notice" role="status">
+            The link set {corrected.join(', ')} outside the allowed range; the nearest allowed value is used.
+          </p>
+        ) : null}
+        <div className="widget-body">
+          {controls ? (
+            <form
+              className="widget-controls"
+              aria-label={`${title} controls`}
+              onSubmit={(e) => e.preventDefault()}
+            >
+              {controls}
+            </form>
+          ) : null}
+          <div className="widget-main">
+            <div ref={figureRef} className={`widget-figure${stale ? ' is-stale' : ''}`}>
+              {status === 'error' ? (
+                <div className="widget-error" role="alert">
+                  <p>
+                    <strong>This widget could not compute its result.</strong> {error}
+                  </p>
+                  {onRetry ? (
+                    <button type="button" onClick={onRetry}>
+                      Retry
+                    </button>
+                  ) : null}
+                </div>
+              ) : null}
+              {status === 'loading' ? <div className="widget-loading">Computing…</div> : null}
+              {status !== 'loading' ? (
+                <ErrorBoundary what="this widget's picture">
+                  {/* Fullscreen enlarges the charts' text and marks as presentation mode does. */}
+                  <ChartZoomContext.Provider value={fullscreen ? Math.max(zoom, FULLSCREEN_ZOOM) : zoom}>
+                    {children}
+                  </ChartZoomContext.Provider>
+                </ErrorBoundary>
+              ) : null}
+            </div>
+            {transport}
+            {readouts && status === 'ready' ? <div className="widget-readouts">{readouts}</div> : null}
           </div>
-          {transport}
-          {readouts && status === 'ready' ? <div className="widget-readouts">{readouts}</div> : null}
         </div>
-      </div>
-      {caption ? <p className="widget-caption">{caption}</p> : null}
-      {tryThis ? (
-        <aside className="widget-try" aria-label="Try this">
-          <h4>Try this</h4>
-          {tryThis}
-        </aside>
-      ) : null}
-      <p className="widget-status" role="status" aria-live="polite">
-        {message}
-      </p>
-    </section>
+        {caption ? <p className="widget-caption">{caption}</p> : null}
+        {tryThis ? (
+          <aside className="widget-try" aria-label="Try this">
+            <h4>Try this</h4>
+            {tryThis}
+          </aside>
+        ) : null}
+        <p className="widget-status" role="status" aria-live="polite">
+          {message}
+        </p>
+      </section>
+    </WidgetIdContext.Provider>
   );
 }
 

@@ -4,7 +4,7 @@
  * under their id; lesson headings register as screens. The app provides the stage (app/presentation); without
  * one, registering does nothing.
  */
-import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { ParamSchema } from '../../state/paramSchema';
 import type { WidgetParamsState } from '../../state/widgetParams';
@@ -25,14 +25,34 @@ export interface StageParams {
   store: StoreApi<WidgetParamsState<ParamSchema>>;
 }
 
+/** An animated widget's clock, as a tour drives it. */
+export interface StageTransport {
+  seek(t: number): void;
+  play(): void;
+  pause(): void;
+}
+
+/** One "Try this" item of a widget: what to do (the caption) and the state it describes. */
+export interface TryItem {
+  text: ReactNode;
+  set?: Record<string, string | number | boolean>;
+  time?: number;
+  play?: boolean;
+  highlight?: string;
+}
+
 export interface Stage {
+  addTryThis(widgetId: string, items: readonly TryItem[]): () => void;
   addScreen(screen: StageScreen): () => void;
   addParams(params: StageParams): () => void;
+  addTransport(widgetId: string, transport: StageTransport): () => void;
 }
 
 export interface StageRegistry extends Stage {
   screens(): StageScreen[];
   params(id: string): StageParams | undefined;
+  transport(widgetId: string): StageTransport | undefined;
+  tryThis(widgetId: string): readonly TryItem[] | undefined;
   /** Called when screens or parameter stores come or go. */
   subscribe(listener: () => void): () => void;
 }
@@ -40,6 +60,8 @@ export interface StageRegistry extends Stage {
 export function createStageRegistry(): StageRegistry {
   const screens = new Set<StageScreen>();
   const params = new Map<string, StageParams>();
+  const transports = new Map<string, StageTransport>();
+  const tries = new Map<string, readonly TryItem[]>();
   const listeners = new Set<() => void>();
   const changed = () => listeners.forEach((l) => l());
   return {
@@ -65,7 +87,23 @@ export function createStageRegistry(): StageRegistry {
         a.element.compareDocumentPosition(b.element) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
       );
     },
+    addTransport(widgetId, t) {
+      transports.set(widgetId, t);
+      return () => {
+        if (transports.get(widgetId) === t) transports.delete(widgetId);
+      };
+    },
+    addTryThis(widgetId, items) {
+      tries.set(widgetId, items);
+      changed();
+      return () => {
+        if (tries.get(widgetId) === items) tries.delete(widgetId);
+        changed();
+      };
+    },
     params: (id) => params.get(id),
+    tryThis: (id) => tries.get(id),
+    transport: (id) => transports.get(id),
     subscribe(l) {
       listeners.add(l);
       return () => listeners.delete(l);
@@ -121,4 +159,35 @@ export function useStageParamsOf(id: string): StageParams | undefined {
     return stage.subscribe(read);
   }, [stage, id]);
   return p;
+}
+
+/** The id of the widget whose frame encloses a component (WidgetFrame provides it). */
+export const WidgetIdContext = createContext<string | null>(null);
+
+/** Registers the enclosing widget's transport (the latest one rendered) while it is mounted. */
+export function useStageTransport(transport: StageTransport): void {
+  const stage = useContext(StageContext);
+  const widgetId = useContext(WidgetIdContext);
+  const latest = useRef(transport);
+  useEffect(() => {
+    latest.current = transport;
+  });
+  useEffect(() => {
+    if (!stage || !widgetId) return;
+    return stage.addTransport(widgetId, {
+      seek: (t) => latest.current.seek(t),
+      play: () => latest.current.play(),
+      pause: () => latest.current.pause(),
+    });
+  }, [stage, widgetId]);
+}
+
+/**
+ * A read-out or mark inside a widget, by the stable id it publishes (`data-readout` or `data-mark`): tours name
+ * what to highlight by these ids. The lookup is scoped to the widget's own frame.
+ */
+export function findMark(widget: HTMLElement, id: string): HTMLElement | null {
+  for (const el of widget.querySelectorAll<HTMLElement>('[data-readout], [data-mark]'))
+    if (el.dataset.readout === id || el.dataset.mark === id) return el;
+  return null;
 }

@@ -24,6 +24,45 @@ import type { Dtype } from '../../sim/engine/catalog/models';
 import { KV_FOOTPRINT_ID, kvFootprintSchema } from './schema';
 import { BudgetFill } from './BudgetFill';
 import { fillAt, fillDuration, fillPlan } from './fill';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Switch the KV dtype to FP8: the contexts that fit roughly double. Why exactly double only if the
+        weights stay BF16?
+      </>
+    ),
+    set: { kvDtype: 'fp8' },
+    highlight: 'concurrent-contexts',
+  },
+  {
+    text: <>Pick Llama 3.1 405B on one H200: the weights alone do not fit, so the budget is zero.</>,
+    set: { model: 'llama-3.1-405b', accelerator: 'h200', gpus: 1 },
+    highlight: 'concurrent-contexts',
+  },
+  {
+    text: (
+      <>
+        Compare DeepSeek-V3 with Llama 3.1 405B at 100k tokens: MLA caches one latent per layer instead of K
+        and V per head.
+      </>
+    ),
+    set: { model: 'deepseek-v3' },
+    highlight: 'concurrent-contexts',
+  },
+  {
+    text: (
+      <>
+        Read the bars, then pick the H200 with FP8 weights: DeepSeek-V3&apos;s weights now fit, and its small
+        latent keeps more 100k-token contexts than any model but the 8B.
+      </>
+    ),
+    set: { accelerator: 'h200', weightDtype: 'fp8' },
+  },
+];
 
 export function KvFootprint() {
   const params = useWidgetParams(KV_FOOTPRINT_ID, kvFootprintSchema);
@@ -147,23 +186,7 @@ export function KvFootprint() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Switch the KV dtype to FP8: the contexts that fit roughly double. Why exactly double only if the
-            weights stay BF16?
-          </li>
-          <li>Pick Llama 3.1 405B on one H200: the weights alone do not fit, so the budget is zero.</li>
-          <li>
-            Compare DeepSeek-V3 with Llama 3.1 405B at 100k tokens: MLA caches one latent per layer instead of
-            K and V per head.
-          </li>
-          <li>
-            Read the bars, then pick the H200 with FP8 weights: DeepSeek-V3&apos;s weights now fit, and its
-            small latent keeps more 100k-token contexts than any model but the 8B.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <BudgetFill
         plan={plan}

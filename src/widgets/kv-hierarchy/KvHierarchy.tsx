@@ -16,6 +16,42 @@ import { formatBytesDecimal, formatCount, formatPercent } from '../../lib/format
 import type { HierarchyArgs } from '../../sim/lessons/hierarchyLab';
 import { tierRows, useHierarchyPlayer } from './HierarchyPlayer';
 import { KV_HIERARCHY_ID, kvHierarchySchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Raise <em>HBM for KV</em> to 60 GB: more of the reuse is found in HBM itself, and the share served
+        from below falls.
+      </>
+    ),
+    set: { hbmGB: 60 },
+    highlight: 'below-hbm',
+  },
+  {
+    text: (
+      <>
+        Set the pause policy to <em>Evict (recompute)</em>: a paused session’s pages are dropped rather than
+        written down, the lower bands stay nearly empty, and almost no reuse comes from below HBM.
+      </>
+    ),
+    set: { policy: 'evict' },
+    highlight: 'below-hbm',
+  },
+  {
+    text: (
+      <>
+        Switch the model to Llama 3.1 8B: half the KV per token, so the same gigabytes hold twice the pages
+        and the bands grow.
+      </>
+    ),
+    set: { modelId: 'llama-3.1-8b' },
+    highlight: 'marks',
+  },
+  { text: <>Pause, then step back with ←: the picture returns exactly to the frame before.</> },
+];
 
 /** Simulated seconds per wall-clock second at 1×: the 240 s run plays in 30 s. */
 const PLAY_RATE = 8;
@@ -96,23 +132,7 @@ export function KvHierarchy({ id = KV_HIERARCHY_ID, title }: { id?: string; titl
           are inclusive. Counters are the run's totals up to the frame shown.
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            Raise <em>HBM for KV</em> to 60 GB: more of the reuse is found in HBM itself, and the share served
-            from below falls.
-          </li>
-          <li>
-            Set the pause policy to <em>Evict (recompute)</em>: a paused session’s pages are dropped rather
-            than written down, the lower bands stay nearly empty, and almost no reuse comes from below HBM.
-          </li>
-          <li>
-            Switch the model to Llama 3.1 8B: half the KV per token, so the same gigabytes hold twice the
-            pages and the bands grow.
-          </li>
-          <li>Pause, then step back with ←: the picture returns exactly to the frame before.</li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
       exportData={() => ({
         rows: frames
           ? frames.flatMap((f) =>

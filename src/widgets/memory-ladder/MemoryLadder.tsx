@@ -24,6 +24,54 @@ import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { LadderChart, pathText } from './LadderChart';
 import { LADDER_ID, ladderArgs, ladderSchema } from './schema';
 import './memory-ladder.css';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Drag <em>Host DRAM for KV</em> from 1 TB to 2 TB: the DRAM tier moves right and holds twice the
+        contexts; agents move up from the pool and the drives. Its reload time does not change: capacity and
+        bandwidth are separate knobs.
+      </>
+    ),
+    set: { dramTB: 2 },
+    highlight: 'contexts-dram',
+  },
+  {
+    text: (
+      <>
+        Switch the <em>Path to the remote pool</em> to TCP: the pool drops below the drives, and the agents it
+        held wait on NVMe instead. Then pick <em>1 Gen4 drive</em> for the local NVMe: one drive still beats
+        recompute at 100k tokens, but by how much?
+      </>
+    ),
+    set: { remote: 'tcp-8x400g', nvme: 'one-drive' },
+    highlight: 'recompute',
+  },
+  {
+    text: (
+      <>
+        Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded region
+        rises. With <em>1 Gen4 drive</em> the NVMe point now sits in it: recompute of a short context is
+        cheap, so a slow tier stops paying off (lesson 07.05 works out where).
+      </>
+    ),
+    set: { contextTokens: 10_000, nvme: 'one-drive' },
+    highlight: 'recompute',
+  },
+  {
+    text: (
+      <>
+        Pick <em>DGX B200</em>: HBM holds more, the GPUs recompute faster, and the dashed line rises, but the
+        PCIe links, drives and NICs are the same as the H100&apos;s.
+      </>
+    ),
+    set: { node: 'dgx-b200' },
+    highlight: 'contexts-hbm',
+  },
+];
 
 /** Short tier names for read-outs. */
 export const TIER_SHORT: Record<LadderTier['id'], string> = {
@@ -153,29 +201,7 @@ export function MemoryLadder() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Drag <em>Host DRAM for KV</em> from 1 TB to 2 TB: the DRAM tier moves right and holds twice the
-            contexts; agents move up from the pool and the drives. Its reload time does not change: capacity
-            and bandwidth are separate knobs.
-          </li>
-          <li>
-            Switch the <em>Path to the remote pool</em> to TCP: the pool drops below the drives, and the
-            agents it held wait on NVMe instead. Then pick <em>1 Gen4 drive</em> for the local NVMe: one drive
-            still beats recompute at 100k tokens, but by how much?
-          </li>
-          <li>
-            Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded
-            region rises. With <em>1 Gen4 drive</em> the NVMe point now sits in it: recompute of a short
-            context is cheap, so a slow tier stops paying off (lesson 07.05 works out where).
-          </li>
-          <li>
-            Pick <em>DGX B200</em>: HBM holds more, the GPUs recompute faster, and the dashed line rises, but
-            the PCIe links, drives and NICs are the same as the H100&apos;s.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {r ? (
         <div className="ladder-figures">

@@ -1,6 +1,7 @@
 /** Play/pause, step, step back, scrub and speed for an animated widget. */
 import { useId } from 'react';
 import { SPEEDS, type Transport } from './useTransport';
+import { useStageTransport } from '../stage';
 
 /** Icons drawn as SVG: media-control glyphs are missing from many system fonts. */
 function Icon({ kind }: { kind: 'start' | 'back' | 'play' | 'pause' | 'forward' }) {
@@ -20,6 +21,7 @@ function Icon({ kind }: { kind: 'start' | 'back' | 'play' | 'pause' | 'forward' 
 
 export function TransportBar({ transport, format }: { transport: Transport; format: (t: number) => string }) {
   const scrubId = useId();
+  useStageTransport(transport);
   const { t, duration, playing, speed } = transport;
   return (
     <div className="transport" role="group" aria-label="Playback">
