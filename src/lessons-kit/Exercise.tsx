@@ -1,7 +1,8 @@
 /**
  * Predict, then check: a numeric exercise whose answer is computed by the same core as the widgets (passed
  * in as `answer`, computed by the caller through the worker or a catalog formula), never typed in.
- * Attempts are saved with the learner's progress.
+ * Attempts are saved with the learner's progress. After two wrong answers, or on request, the worked solution
+ * (the answer and the explanation, both from the core) is shown.
  */
 import { useId, useState, type ReactNode } from 'react';
 import { useProgress, useServices } from '../app/services';
@@ -21,6 +22,9 @@ export interface ExerciseProps {
   /** How to show the answer. */
   format?: (v: number) => string;
 }
+
+/** Wrong answers after which the worked solution opens by itself. */
+const SOLUTION_AFTER = 2;
 
 export function checkAnswer(given: number, answer: number, tolerance: number): boolean {
   if (!Number.isFinite(given) || !Number.isFinite(answer)) return false;
@@ -49,6 +53,9 @@ export function Exercise({
   const show = format ?? ((v: number) => `${formatNumber(v, 4)}${unit ? ' ' + unit : ''}`);
 
   const [readAs, setReadAs] = useState<number | null>(null);
+  const [wrong, setWrong] = useState(0);
+  const [solutionAsked, setSolutionAsked] = useState(false);
+  const showSolution = feedback !== 'correct' && (solutionAsked || wrong >= SOLUTION_AFTER);
 
   const submit = () => {
     const entry = parseNumberEntry(draft, localeDecimalSeparator());
@@ -63,6 +70,7 @@ export function Exercise({
     if (answer === null) return;
     const ok = checkAnswer(given, answer, tolerance);
     setFeedback(ok ? 'correct' : 'wrong');
+    if (!ok) setWrong((w) => w + 1);
     progress.getState().recordExercise(id, given, ok);
   };
 
@@ -96,6 +104,16 @@ export function Exercise({
         <button type="submit" disabled={answer === null}>
           {answer === null ? 'Computing…' : 'Check'}
         </button>
+        {feedback !== 'correct' && !showSolution ? (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setSolutionAsked(true)}
+            disabled={answer === null}
+          >
+            Show the solution
+          </button>
+        ) : null}
         {hint ? (
           <button
             type="button"
@@ -120,10 +138,20 @@ export function Exercise({
             Read as {readAs.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 12 })}.
           </p>
         ) : null}
-        {feedback === 'wrong' ? (
+        {feedback === 'wrong' && !showSolution ? (
           <p className="is-wrong">
             Not quite (within ±{formatNumber(tolerance * 100)}% counts). Try again, or open the hint.
           </p>
+        ) : null}
+        {showSolution && answer !== null ? (
+          <div className="exercise-solution" data-solution="">
+            <p>
+              <strong>Worked solution.</strong>{' '}
+              {wrong >= SOLUTION_AFTER ? 'Two tries were not it; here is how the core gets there. ' : ''}The
+              answer is {show(answer)}.
+            </p>
+            <div className="exercise-explanation">{explanation}</div>
+          </div>
         ) : null}
         {feedback === 'correct' && answer !== null ? (
           <div className="is-correct">
