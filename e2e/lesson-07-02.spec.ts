@@ -106,7 +106,9 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     await page.goto(PATH);
     const widget = page.locator('[data-widget="affinity-replay"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
-    await expect(widget.locator('[data-trace-state="ready"]')).toContainText('swe-agent-marshmallow-1867.jsonl');
+    await expect(widget.locator('[data-trace-state="ready"]')).toContainText(
+      'swe-agent-marshmallow-1867.jsonl',
+    );
     const picker = widget.getByLabel('Session, by turns (1 = the longest)');
     await expect(picker.locator('option')).toHaveCount(2);
     await expect(widget).toContainText('Session swe-agent/marshmallow-1867: 11 turns');

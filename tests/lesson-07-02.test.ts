@@ -2,7 +2,9 @@
  * Lesson 07.02 (session affinity): the formulas and models behind its prose, widgets and exercise, pinned to
  * hand-computed values.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { ENGINE_BLOCK_SIZE } from '../src/sim/engine/blocks';
 import {
   affinitySweepPoint,
@@ -347,6 +349,21 @@ describe('a recorded trajectory: SWE-agent on marshmallow-1867 (public/traces/)'
     // The full history only grows; the processed one is shorter from turn 6 on.
     expect(list.sessions[1].lastPromptTokens).toBeGreaterThan(list.sessions[0].lastPromptTokens);
     expect(list.sessions[0].firstPromptTokens).toBe(list.sessions[1].firstPromptTokens);
+  });
+
+  it('the tool schemas segment is the gpt-tokenizer count of the schemas shipped beside the converter', () => {
+    const tools = readFileSync(
+      new URL('../scripts/data/swe-agent-function-tools.json', import.meta.url),
+      'utf8',
+    );
+    const turn0 = readNative(SHIPPED_TRAJECTORY_TEXT).turns[0];
+    const seg = turn0.input.find((x) => x.id === 'swe-agent/tools');
+    expect(seg?.tokens).toBe(encode(JSON.stringify(JSON.parse(tools))).length);
+    expect(turn0.input.map((x) => x.id)).toEqual([
+      'swe-agent/system',
+      'swe-agent/tools',
+      'swe-agent/marshmallow-1867/task',
+    ]);
   });
 
   it('what a turn computed before follows the content: pure extensions keep all, a rewritten result cuts', () => {

@@ -175,7 +175,7 @@ export function AffinityReplay() {
                 onFile={trace.loadFile}
                 onSample={() => void loadSample()}
                 onClear={trace.clear}
-                fileLabel="Trace file (native sal-trace JSONL, up to 200 MiB)"
+                fileLabel="Trace file (sal-trace JSONL, up to 200 MiB)"
                 sampleLabel="Load the shipped SWE-agent trajectory"
                 computingLabel="listing its sessions…"
                 renderReady={(result) => (
@@ -371,7 +371,7 @@ export function AffinityReplay() {
             </li>
             <li>
               Pick session 2, the same run with its full history: every turn extends the previous one, and
-              affinity&apos;s hit rate climbs with the context.
+              from turn 8 on affinity finds most of each prompt again.
             </li>
             <li>Load a native trace of your own (docs/traces.md) and pick its longest session.</li>
           </ul>

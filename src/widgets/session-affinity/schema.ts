@@ -20,8 +20,8 @@ export const affinityReplaySchema = {
     label: 'Trajectory',
     default: 'trace',
     options: [
-      { value: 'trace', label: 'A recorded session (from the trace)' },
-      { value: 'synthetic', label: 'Synthetic: +2.5k tokens a turn' },
+      { value: 'trace', label: 'Recorded (trace below)' },
+      { value: 'synthetic', label: 'Synthetic (+2.5k a turn)' },
     ],
     help: 'A session of the trace below (by default a real SWE-agent run), or the lesson’s synthetic trajectory.',
   },
