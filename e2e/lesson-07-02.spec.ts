@@ -127,6 +127,18 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     expect(watch.consoleErrors).toEqual([]);
   });
 
+  test('replay: a session rank beyond the trace is shown as its last session, and said so', async ({
+    page,
+  }) => {
+    await page.goto(`${PATH}?affinity-replay.session=5`);
+    const widget = page.locator('[data-widget="affinity-replay"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await expect(widget.locator('[data-session-clamped]')).toContainText(
+      'This trace lists 2 sessions, not 5',
+    );
+    await expect(widget).toContainText('Session swe-agent/marshmallow-1867/full-history');
+  });
+
   test('replay: a Mooncake file is refused with the reason; the shipped trajectory comes back', async ({
     page,
   }) => {

@@ -210,6 +210,12 @@ export function AffinityReplay() {
                   onChange={(x) => params.set('session', Number(x))}
                 />
               ) : null}
+              {list && v.session > list.sessions.length ? (
+                <p className="control-value" role="note" data-session-clamped>
+                  This trace lists {list.sessions.length} session{list.sessions.length === 1 ? '' : 's'}, not{' '}
+                  {v.session}: showing the last one.
+                </p>
+              ) : null}
             </>
           ) : null}
           <ParamControls
