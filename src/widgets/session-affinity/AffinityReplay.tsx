@@ -232,12 +232,14 @@ export function AffinityReplay() {
           ? [r.request, r.affinity].flatMap((run) =>
               run.rows.map((x) => ({
                 policy: run.policy,
+                session: r.session?.id ?? 'synthetic',
                 turn: x.turn,
                 replica: x.replica,
                 found: x.kind,
                 promptTokens: x.promptTokens,
                 reusedTokens: x.reusedTokens,
                 rePrefilledTokens: x.rePrefilledTokens,
+                droppedTokens: x.droppedTokens,
                 prefilledTokens: x.prefilledTokens,
                 hitRate: x.hitRate,
                 ttftS: x.ttftS,
