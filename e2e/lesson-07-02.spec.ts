@@ -1,6 +1,8 @@
 import { expect, expectWidgetsReady, figureValue, setNumber, test } from './fixtures';
 
 const PATH = '/lessons/07-02-session-affinity';
+/** The replay's synthetic trajectory (the default is the recorded SWE-agent session). */
+const SYNTHETIC = `${PATH}?affinity-replay.source=synthetic`;
 
 test.describe('Lesson 07.02 Session Affinity', () => {
   test('loads without console errors; every widget reaches ready; the exercise is there', async ({
@@ -25,7 +27,7 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     page,
     watch,
   }) => {
-    await page.goto(PATH);
+    await page.goto(SYNTHETIC);
     const widget = page.locator('[data-widget="affinity-replay"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
     const rePrefilled = widget.locator('[data-readout="re-prefilled"]');
@@ -68,7 +70,7 @@ test.describe('Lesson 07.02 Session Affinity', () => {
   test('replay: the transport steps through the turns, by button and by keyboard, and back', async ({
     page,
   }) => {
-    await page.goto(PATH);
+    await page.goto(SYNTHETIC);
     const widget = page.locator('[data-widget="affinity-replay"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
     const current = widget.locator('[data-current-turn]');
@@ -95,6 +97,64 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     await widget.getByRole('button', { name: 'Play' }).click();
     await expect.poll(async () => Number(await current.getAttribute('data-current-turn'))).toBeGreaterThan(1);
     await widget.getByRole('button', { name: 'Pause' }).click();
+  });
+
+  test('replay: the shipped SWE-agent trajectory by default; picking its full-history session raises affinity', async ({
+    page,
+    watch,
+  }) => {
+    await page.goto(PATH);
+    const widget = page.locator('[data-widget="affinity-replay"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await expect(widget.locator('[data-trace-state="ready"]')).toContainText(
+      'swe-agent-marshmallow-1867.jsonl',
+    );
+    const picker = widget.getByLabel('Session, by turns (1 = the longest)');
+    await expect(picker.locator('option')).toHaveCount(2);
+    await expect(widget).toContainText('Session swe-agent/marshmallow-1867: 11 turns');
+    const hit = widget.locator('[data-readout="hit-rate"]');
+    const toggle = widget.getByRole('switch', { name: 'Session affinity' });
+    await toggle.check();
+    const asSent = await figureValue(hit);
+    // Per turn: reused and recomputed tokens; turn 8 rewrote what turn 7 computed.
+    for (let i = 0; i < 8; i++) await widget.getByRole('button', { name: 'Step forward' }).click();
+    await expect(widget).toContainText('Turn 8: reused / recomputed');
+    await expect(widget).toContainText('the prompt rewrote');
+    await picker.selectOption('2');
+    await expect(page).toHaveURL(/affinity-replay\.session=2/);
+    await expect(widget).toContainText('Session swe-agent/marshmallow-1867/full-history');
+    await expect.poll(() => figureValue(hit)).toBeGreaterThan(asSent + 20);
+    expect(watch.consoleErrors).toEqual([]);
+  });
+
+  test('replay: a session rank beyond the trace is shown as its last session, and said so', async ({
+    page,
+  }) => {
+    await page.goto(`${PATH}?affinity-replay.session=5`);
+    const widget = page.locator('[data-widget="affinity-replay"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await expect(widget.locator('[data-session-clamped]')).toContainText(
+      'This trace lists 2 sessions, not 5',
+    );
+    await expect(widget).toContainText('Session swe-agent/marshmallow-1867/full-history');
+  });
+
+  test('replay: a Mooncake file is refused with the reason; the shipped trajectory comes back', async ({
+    page,
+  }) => {
+    await page.goto(PATH);
+    const widget = page.locator('[data-widget="affinity-replay"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    await widget.locator('input[type="file"]').setInputFiles({
+      name: 'mc.jsonl',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"timestamp": 0, "input_length": 10, "output_length": 2, "hash_ids": [0]}\n'),
+    });
+    await expect(widget.locator('[data-trace-state="error"]')).toContainText(
+      'this is a Mooncake trace: its requests carry no session id',
+    );
+    await widget.getByRole('button', { name: 'Load the shipped SWE-agent trajectory' }).first().click();
+    await expect(widget.locator('[data-trace-state="ready"]')).toBeVisible();
   });
 
   test('fleet view: request-level routing loses hit rate as the fleet grows; affinity keeps it', async ({

@@ -2,7 +2,9 @@
  * Lesson 07.02 (session affinity): the formulas and models behind its prose, widgets and exercise, pinned to
  * hand-computed values.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { ENGINE_BLOCK_SIZE } from '../src/sim/engine/blocks';
 import {
   affinitySweepPoint,
@@ -21,6 +23,10 @@ import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/inde
 import { defaultHardware, perTokenPrefillTime, prefillTime } from '../src/sim/engine/cost';
 import { directContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
+import { knownBeforeTurns, listTraceSessions } from '../src/sim/lessons/affinityTrace';
+import { readNative } from '../src/sim/engine/trace/native';
+import { SHIPPED_TRAJECTORY_TEXT } from '../src/worker/recordedTrajectoryMethods';
+import { EXERCISE_TRACE } from '../src/widgets/traffic-shape/exerciseTrace';
 
 const L70 = resolveModel('llama-3.1-70b');
 const H100x8 = defaultHardware(resolveAccelerator('h100-sxm'), 8);
@@ -310,4 +316,135 @@ describe('many sessions over R replicas: the 1/R decay', () => {
       ),
     ).rejects.toThrow(/agentsPerReplica/);
   }, 30_000);
+});
+
+// ───────────────────────────── a recorded trajectory ─────────────────────────────
+
+describe('a recorded trajectory: SWE-agent on marshmallow-1867 (public/traces/)', () => {
+  const defaults = {
+    modelId: 'llama-3.1-70b',
+    acceleratorId: 'h100-sxm',
+    gpus: 8,
+    replicas: 4,
+    routing: 'round-robin' as const,
+    seed: 1,
+    blockSize: 16,
+  };
+  const rec = methods.recordedTrajectory(defaults);
+  const [asSent, full] = rec.replays;
+
+  it('the shipped trace lists two sessions of 11 turns, the one as sent first, with tool times', () => {
+    const list = listTraceSessions(SHIPPED_TRAJECTORY_TEXT);
+    expect(list.totalSessions).toBe(2);
+    expect(list.errorCount).toBe(0);
+    expect(list.sessions.map((x) => x.id)).toEqual([
+      'swe-agent/marshmallow-1867',
+      'swe-agent/marshmallow-1867/full-history',
+    ]);
+    for (const x of list.sessions) {
+      expect(x.turns).toBe(11);
+      expect(x.toolCalls).toBe(11);
+      expect(x.toolS).toBeCloseTo(3.998, 3); // Σ execution_time of the trajectory's steps
+    }
+    // The full history only grows; the processed one is shorter from turn 6 on.
+    expect(list.sessions[1].lastPromptTokens).toBeGreaterThan(list.sessions[0].lastPromptTokens);
+    expect(list.sessions[0].firstPromptTokens).toBe(list.sessions[1].firstPromptTokens);
+  });
+
+  it('the tool schemas segment is the gpt-tokenizer count of the schemas shipped beside the converter', () => {
+    const tools = readFileSync(
+      new URL('../scripts/data/swe-agent-function-tools.json', import.meta.url),
+      'utf8',
+    );
+    const turn0 = readNative(SHIPPED_TRAJECTORY_TEXT).turns[0];
+    const seg = turn0.input.find((x) => x.id === 'swe-agent/tools');
+    expect(seg?.tokens).toBe(encode(JSON.stringify(JSON.parse(tools))).length);
+    expect(turn0.input.map((x) => x.id)).toEqual([
+      'swe-agent/system',
+      'swe-agent/tools',
+      'swe-agent/marshmallow-1867/task',
+    ]);
+  });
+
+  it('what a turn computed before follows the content: pure extensions keep all, a rewritten result cuts', () => {
+    const turns = readNative(listTraceSessions(SHIPPED_TRAJECTORY_TEXT).texts[0]).turns;
+    const known = knownBeforeTurns(turns, 16);
+    // Turn 1 extends turn 0: turn 0 left ⌊(2,250 + 53 − 1) / 16⌋ · 16 = 2,288 computed.
+    expect(turns[0].inputTokens).toBe(2250);
+    expect(turns[0].output.tokens).toBe(53);
+    expect(known[1]).toBe(2288);
+    // Turn 6 elides observation 0, which starts right after system + tools + task + out0 = 2,303 tokens:
+    // only the whole blocks before it, ⌊2,303 / 16⌋ · 16 = 2,288, match.
+    expect(known[6]).toBe(2288);
+    expect(known[0]).toBe(0);
+  });
+
+  it('affinity finds everything the session computed before, in both sessions; round-robin does not', () => {
+    for (const rep of [asSent, full]) {
+      expect(rep.source).toBe('trace');
+      expect(rep.turns).toBe(11);
+      for (const row of rep.affinity.rows.slice(1)) {
+        expect(row.kind).toBe('warm');
+        expect(row.reusedTokens).toBe(row.knownTokens);
+      }
+      expect(rep.affinity.totals.rePrefilledTokens).toBe(0);
+      // Round-robin over 4 replicas: turns 1, 2, 3 land cold.
+      expect(rep.request.rows.slice(1, 4).map((x) => x.kind)).toEqual(['cold', 'cold', 'cold']);
+      expect(rep.request.totals.coldTurns).toBe(3);
+      expect(rep.request.totals.rePrefilledTokens).toBeGreaterThan(0);
+      expect(rep.request.totals.hitRate).toBeLessThan(rep.affinity.totals.hitRate);
+    }
+  });
+
+  it("SWE-agent's last-5-observations processor rewrites the context from turn 6: affinity's hit rate falls", () => {
+    const aff = asSent.affinity.rows;
+    // Turns 1–5 extend the previous prompt: above 95 % of each prompt is found.
+    for (const row of aff.slice(1, 6)) {
+      expect(row.droppedTokens).toBe(0);
+      expect(row.hitRate).toBeGreaterThan(0.95);
+    }
+    // From turn 6 on every turn rewrites what the previous one computed, and finds under 60 %.
+    expect(aff.findIndex((x) => x.droppedTokens > 0)).toBe(6);
+    for (const row of aff.slice(6)) {
+      expect(row.droppedTokens).toBeGreaterThan(0);
+      expect(row.hitRate).toBeLessThan(0.6);
+    }
+    // The full history never drops a token: every turn finds at least as much as the processed one, and from
+    // turn 8 on far more.
+    full.affinity.rows.slice(1).forEach((row, i) => {
+      expect(row.droppedTokens).toBe(0);
+      expect(row.hitRate).toBeGreaterThanOrEqual(aff[i + 1].hitRate);
+      if (i + 1 >= 8) expect(row.hitRate).toBeGreaterThan(aff[i + 1].hitRate + 0.4);
+    });
+    expect(full.affinity.totals.hitRate).toBeGreaterThan(asSent.affinity.totals.hitRate + 0.3);
+    // …so affinity's figure on the recorded session is lower than on the synthetic trajectory (same defaults).
+    const synthetic = replayTrajectory(
+      { model: 'llama-3.1-70b', accelerator: 'h100-sxm', tp: 8 },
+      DEFAULT_TRAJECTORY,
+      4,
+      ['session-affinity'],
+    );
+    expect(asSent.affinity.totals.hitRate).toBeLessThan(synthetic.runs[0].totals.hitRate);
+    // The rewrite throws away most of what affinity gains over round-robin.
+    const gain = (rep: typeof full) => rep.affinity.totals.hitRate - rep.request.totals.hitRate;
+    expect(gain(asSent)).toBeLessThan(gain(full) / 2);
+  });
+
+  it('the widget method replays a session given as its own trace, and says why a Mooncake trace cannot serve', async () => {
+    const list = await methods.traceSessions(
+      { text: SHIPPED_TRAJECTORY_TEXT, name: 'x.jsonl' },
+      directContext(),
+    );
+    expect(list.sessions.length).toBe(2);
+    const r = methods.affinityReplay({
+      ...defaults,
+      turns: 2,
+      toolResultTokens: 0,
+      session: { id: list.sessions[1].id, text: list.texts[1] },
+    });
+    expect(r.affinity.totals.hitRate).toBeCloseTo(full.affinity.totals.hitRate, 12);
+    await expect(
+      methods.traceSessions({ text: EXERCISE_TRACE, name: 'm.jsonl' }, directContext()),
+    ).rejects.toThrow(/m\.jsonl: this is a Mooncake trace: its requests carry no session id/);
+  });
 });

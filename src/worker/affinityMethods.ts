@@ -28,7 +28,22 @@ import {
   type HardwareConfig,
 } from '../sim/engine/cost';
 import { ScenarioError } from '../sim/engine/fleet/scenario';
+import { TraceError } from '../sim/engine/trace/errors';
+import { TraceLoadError } from '../sim/engine/fleet/trace';
+import {
+  listTraceSessions,
+  replayTraceSession,
+  TraceSessionError,
+  type TraceSessions,
+} from '../sim/lessons/affinityTrace';
 import type { JobContext } from './job';
+import {
+  readTraceText,
+  rejectedTrace,
+  TraceRejected,
+  type TraceProgress,
+  type TraceRequest,
+} from './traceInput';
 
 export class AffinityRequestError extends Error {
   constructor(message: string) {
@@ -42,7 +57,14 @@ function wrap<T>(f: () => T): T {
     return f();
   } catch (e) {
     if (e instanceof ScenarioError) throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
-    if (e instanceof CatalogError || e instanceof RangeError) throw new AffinityRequestError(e.message);
+    if (
+      e instanceof CatalogError ||
+      e instanceof RangeError ||
+      e instanceof TraceSessionError ||
+      e instanceof TraceLoadError
+    )
+      throw new AffinityRequestError(e.message);
+    if (e instanceof TraceError) throw new AffinityRequestError(`the session's trace, ${e.message}`);
     throw e;
   }
 }
@@ -111,6 +133,11 @@ export interface AffinityReplayRequest {
   seed: number;
   /** The engine's block size, tokens: the unit of prefix reuse (default 16, vLLM's). */
   blockSize?: number;
+  /**
+   * A recorded session to replay instead of the synthetic trajectory: its own native trace (one of the texts
+   * `traceSessions` returns) and its id. `turns` and `toolResultTokens` then do not apply.
+   */
+  session?: { id: string; text: string };
 }
 
 export interface AffinityReplayResponse {
@@ -122,7 +149,15 @@ export interface AffinityReplayResponse {
   turns: number;
   requestedTurns: number;
   maxContext: number;
+  /** What was replayed: the synthetic trajectory's shape, or the recorded session's per-turn figures. */
+  source: 'synthetic' | 'trace';
   shape: TrajectoryShape;
+  session: {
+    id: string;
+    promptTokens: number[];
+    outputTokens: number[];
+    tools: ({ name: string; durationS: number } | null)[];
+  } | null;
   /** The request-level run (round-robin or random). */
   request: ReplayRun;
   /** The same trajectory under session affinity. */
@@ -140,6 +175,37 @@ function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
     toolResultTokens: wholeIn('toolResultTokens', req.toolResultTokens, 0, 100_000),
   };
   const replicas = wholeIn('replicas', req.replicas, 1, 64);
+  const blockSize = req.blockSize === undefined ? undefined : wholeIn('blockSize', req.blockSize, 1, 4096);
+  const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
+  if (req.session) {
+    const session = req.session;
+    const out = wrap(() =>
+      replayTraceSession(
+        choice,
+        session.text,
+        replicas,
+        [req.routing, 'session-affinity'],
+        req.seed,
+        blockSize,
+      ),
+    );
+    return {
+      modelName: model.name,
+      acceleratorName: accelerator.name,
+      gpus: hw.tp,
+      replicas,
+      blockSize: out.blockSize,
+      turns: out.turns,
+      requestedTurns: out.requestedTurns,
+      maxContext: model.maxContext,
+      source: 'trace',
+      shape: { ...shape, turns: out.turns },
+      session: { id: session.id, ...out.session },
+      request: out.runs[0],
+      affinity: out.runs[1],
+      formula: formulaOf(model, hw),
+    };
+  }
   const out = wrap(() =>
     replayTrajectory(
       { model: model.id, accelerator: accelerator.id, tp: hw.tp },
@@ -147,7 +213,7 @@ function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
       replicas,
       [req.routing, 'session-affinity'],
       req.seed,
-      req.blockSize === undefined ? undefined : wholeIn('blockSize', req.blockSize, 1, 4096),
+      blockSize,
     ),
   );
   return {
@@ -159,11 +225,41 @@ function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
     turns: out.turns,
     requestedTurns: out.requestedTurns,
     maxContext: model.maxContext,
+    source: 'synthetic',
     shape: { ...shape, turns: out.turns },
+    session: null,
     request: out.runs[0],
     affinity: out.runs[1],
     formula: formulaOf(model, hw),
   };
+}
+
+// ───────────────────────────── a trace's sessions ─────────────────────────────
+
+export interface TraceSessionsResult extends TraceSessions {
+  name: string;
+  bytes: number;
+  /** Milliseconds spent in the worker. */
+  ms: number;
+}
+
+/** The sessions of a trace from the learner's disk (or the shipped one), longest first, for the replay's picker. */
+async function traceSessions(
+  req: TraceRequest,
+  ctx: JobContext<TraceProgress>,
+): Promise<TraceSessionsResult> {
+  const t0 = Date.now();
+  const { text, size } = await readTraceText(req, ctx);
+  let list: TraceSessions;
+  try {
+    list = listTraceSessions(text);
+  } catch (e) {
+    if (e instanceof TraceError) throw rejectedTrace(req.name, e);
+    if (e instanceof TraceSessionError) throw new TraceRejected(`${req.name}: ${e.message}`);
+    throw e;
+  }
+  await ctx.emit({ phase: 'statistics', bytes: size });
+  return { ...list, name: req.name, bytes: size, ms: Date.now() - t0 };
 }
 
 // ───────────────────────────── fleet sweep ─────────────────────────────
@@ -286,4 +382,4 @@ function coldTurnCost(req: ColdTurnRequest): ColdTurnResponse {
   };
 }
 
-export const affinityMethods = { affinityReplay, affinitySweep, coldTurnCost };
+export const affinityMethods = { affinityReplay, affinitySweep, coldTurnCost, traceSessions };

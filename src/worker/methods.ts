@@ -10,6 +10,7 @@ import { workloadMethods } from './workloadMethods';
 import { routerMethods } from './routerMethods';
 import { fleetMethods } from './fleetMethods';
 import { affinityMethods } from './affinityMethods';
+import { recordedTrajectoryMethods } from './recordedTrajectoryMethods';
 import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 import { prefillMethods } from './prefillMethods';
@@ -102,6 +103,7 @@ export const methods = {
   ...routerMethods,
   ...fleetMethods,
   ...affinityMethods,
+  ...recordedTrajectoryMethods,
   ...offloadMethods,
   ...pauseMethods,
   ...hierarchyMethods,

@@ -18,15 +18,16 @@ import { readTraceTable } from '../sim/engine/trace/table';
 import { TraceError, type TraceIssue } from '../sim/engine/trace/errors';
 import type { JobContext } from './job';
 import { MAX_TRACE_BYTES } from './traceLimits';
+import {
+  readTraceText,
+  rejectedTrace,
+  TraceRejected,
+  type TraceProgress,
+  type TraceRequest,
+} from './traceInput';
 
-export class TraceRejected extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TraceRejected';
-  }
-}
-
-export { MAX_TRACE_BYTES };
+export { MAX_TRACE_BYTES, TraceRejected };
+export type { TraceProgress, TraceRequest };
 
 /** Results of deterministic methods, by arguments: the lesson's inline figures all ask for the same run. */
 const memo = new Map<string, Promise<unknown>>();
@@ -95,18 +96,6 @@ async function workloadFigures(
   return { agent, chat };
 }
 
-export interface TraceRequest {
-  /** The trace's text (tests, the exercise), or the File itself (read here, off the main thread). */
-  text?: string;
-  blob?: Blob;
-  name: string;
-}
-
-export interface TraceProgress {
-  phase: 'reading' | 'parsing' | 'statistics';
-  bytes: number;
-}
-
 export interface TraceResult {
   name: string;
   bytes: number;
@@ -122,27 +111,12 @@ export interface TraceResult {
 /** Statistics of a trace from the learner's disk: malformed lines are reported by number and skipped. */
 async function traceShape(req: TraceRequest, ctx: JobContext<TraceProgress>): Promise<TraceResult> {
   const t0 = Date.now();
-  const size = req.blob ? req.blob.size : (req.text?.length ?? 0);
-  if (size > MAX_TRACE_BYTES)
-    throw new TraceRejected(
-      `${req.name} is ${Math.round(size / 2 ** 20)} MiB; the browser reads traces of up to ${MAX_TRACE_BYTES / 2 ** 20} MiB. Use \`npm run sim -- trace-stats\` for larger ones.`,
-    );
-  let text = req.text;
-  if (text === undefined) {
-    if (!req.blob) throw new TraceRejected('no trace given');
-    await ctx.emit({ phase: 'reading', bytes: size });
-    text = await req.blob.text();
-  }
-  await ctx.checkpoint();
-  await ctx.emit({ phase: 'parsing', bytes: size });
+  const { text, size } = await readTraceText(req, ctx);
   let format;
   try {
     format = sniffFormat(text);
   } catch (e) {
-    if (e instanceof TraceError)
-      throw new TraceRejected(
-        e.line > 0 ? `${req.name}, line ${e.line}: ${e.reason}` : `${req.name}: ${e.reason}`,
-      );
+    if (e instanceof TraceError) throw rejectedTrace(req.name, e);
     throw e;
   }
   const read = readTraceTable(text, { format, onError: 'skip', maxErrors: 100 });

@@ -44,7 +44,7 @@ export interface HardwareChoice {
 
 const constant = (value: number): Dist => ({ kind: 'constant', value });
 
-function routerFor(policy: AffinityPolicy): Scenario['router'] {
+export function routerFor(policy: AffinityPolicy): Scenario['router'] {
   return policy === 'session-affinity' ? { kind: 'session-affinity' } : { kind: policy };
 }
 
@@ -103,6 +103,8 @@ export interface TurnRow {
   knownTokens: number;
   /** knownTokens − reusedTokens: work done before, done again here. */
   rePrefilledTokens: number;
+  /** Tokens the previous turn left computed that are no longer a prefix of this prompt (the agent rewrote its context). */
+  droppedTokens: number;
   /** reused / prompt. */
   hitRate: number;
   ttftS: number;
@@ -115,24 +117,31 @@ export interface TurnRow {
   extraS: number;
 }
 
-/** Per-turn rows of a single-session run, from the request table (rows in turn order). */
+/**
+ * Per-turn rows of a single-session run, from the request table (rows in turn order). What each turn's session
+ * had computed before is `knownBefore[i]` for the i-th turn when given (a recorded session whose prompts need not
+ * extend each other: affinityTrace.ts), else everything the previous turns left computed (a prompt that extends
+ * the previous context, as the synthetic trajectory's do).
+ */
 export function trajectoryRows(
   table: RequestTable,
   blockSize: number,
   model: ModelSpec,
   hw: HardwareConfig,
+  knownBefore?: readonly number[],
 ): TurnRow[] {
   const d = table.data;
   const n = d.turn.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => d.turn[a] - d.turn[b]);
   const rows: TurnRow[] = [];
   let known = 0;
-  for (const i of order) {
+  let previous = 0;
+  for (const [k, i] of order.entries()) {
     const prompt = d.promptTokens[i];
     const output = d.outputTokens[i];
     const reused = d.reusedHbm[i] + d.reusedDram[i] + d.reusedNvme[i] + d.reusedRemote[i];
     const turn = d.turn[i];
-    const knownHere = Math.min(known, prompt - 1);
+    const knownHere = knownBefore ? knownBefore[k] : Math.min(known, prompt - 1);
     const re = Math.max(0, knownHere - reused);
     const kind: TurnKind = turn === 0 ? 'first' : re === 0 ? 'warm' : reused === 0 ? 'cold' : 'partial';
     const cost = rePrefillCost(model, hw, re, reused);
@@ -145,12 +154,14 @@ export function trajectoryRows(
       prefilledTokens: d.prefilled[i],
       knownTokens: knownHere,
       rePrefilledTokens: re,
+      droppedTokens: Math.max(0, Math.min(previous, prompt - 1) - knownHere),
       hitRate: prompt > 0 ? reused / prompt : 0,
       ttftS: d.ttft[i],
       kind,
       ...cost,
     });
-    known = Math.max(known, computedAfterTurn(prompt, output, blockSize));
+    previous = computedAfterTurn(prompt, output, blockSize);
+    known = Math.max(known, previous);
   }
   return rows;
 }

@@ -5,10 +5,13 @@
  * Computed in the worker (affinityReplay: the fleet simulator, both policies); the transport steps through
  * the turns, and the picture is a function of (result, turn).
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
+import { Select } from '../kit/controls/Select';
+import { TraceFilePanel, TraceIssues } from '../kit/traces/TraceFilePanel';
+import { useTraceLoader } from '../kit/traces/useTraceLoader';
 import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
 import { useSimulation } from '../kit/useSimulation';
@@ -16,6 +19,7 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
 import {
+  formatBytes,
   formatCount,
   formatDuration,
   formatFlops,
@@ -25,7 +29,7 @@ import {
 } from '../../lib/format';
 import type { TurnRow } from '../../sim/lessons/affinity';
 import type { AffinityReplayRequest } from '../../worker/affinityMethods';
-import { AFFINITY_REPLAY_ID, affinityReplaySchema } from './schema';
+import { AFFINITY_REPLAY_ID, affinityReplaySchema, SHIPPED_TRAJECTORY_PATH } from './schema';
 import { KIND_TEXT, TrajectoryChart } from './TrajectoryChart';
 import './session-affinity.css';
 
@@ -35,11 +39,29 @@ const POLICY_NAME: Record<string, string> = {
   'session-affinity': 'session affinity',
 };
 
+/** Controls of the synthetic trajectory only. */
+const SYNTHETIC_ONLY = new Set(['turns', 'toolResultTokens']);
+
 export function AffinityReplay() {
   const params = useWidgetParams(AFFINITY_REPLAY_ID, affinityReplaySchema);
   const v = params.values;
-  const args = useMemo<AffinityReplayRequest>(
-    () => ({
+  const fromTrace = v.source === 'trace';
+  // The trace comes through 07.01's loader: the shipped SWE-agent trajectory unless the learner gives a file.
+  const trace = useTraceLoader('traceSessions', SHIPPED_TRAJECTORY_PATH);
+  const { load, loadSample } = trace;
+  useEffect(() => {
+    if (fromTrace && load.state === 'idle') void loadSample();
+  }, [fromTrace, load.state, loadSample]);
+  const list = load.state === 'ready' ? load.result : null;
+  // The rank the schema admits, within the sessions this trace has.
+  const rank = list ? Math.min(v.session, list.sessions.length) : v.session;
+  const picked = useMemo(
+    () => (list ? { summary: list.sessions[rank - 1], text: list.texts[rank - 1] } : null),
+    [list, rank],
+  );
+  const args = useMemo<AffinityReplayRequest | null>(() => {
+    if (fromTrace && !picked) return null;
+    return {
       modelId: v.model,
       acceleratorId: v.accelerator,
       gpus: v.gpus,
@@ -49,10 +71,23 @@ export function AffinityReplay() {
       toolResultTokens: v.toolResultTokens,
       seed: v.seed,
       blockSize: Number(v.blockSize),
-    }),
-    [v.model, v.accelerator, v.gpus, v.replicas, v.routing, v.turns, v.toolResultTokens, v.seed, v.blockSize],
-  );
+      ...(fromTrace && picked ? { session: { id: picked.summary.id, text: picked.text } } : {}),
+    };
+  }, [
+    fromTrace,
+    picked,
+    v.model,
+    v.accelerator,
+    v.gpus,
+    v.replicas,
+    v.routing,
+    v.turns,
+    v.toolResultTokens,
+    v.seed,
+    v.blockSize,
+  ]);
   const sim = useSimulation('affinityReplay', args);
+  const traceFailed = fromTrace && load.state === 'error';
   const r = sim.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const turns = r?.turns ?? v.turns;
@@ -116,9 +151,13 @@ export function AffinityReplay() {
     <WidgetFrame
       id={AFFINITY_REPLAY_ID}
       title="Replay one trajectory over R replicas"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
+      status={traceFailed ? 'error' : sim.status}
+      error={
+        traceFailed
+          ? `The trace could not be used (${load.name}: ${load.message}). Load another file, or the shipped trajectory.`
+          : sim.error
+      }
+      onRetry={traceFailed ? () => void loadSample() : sim.retry}
       stale={sim.stale}
       corrected={params.corrected}
       onReset={() => {
@@ -126,19 +165,81 @@ export function AffinityReplay() {
         transport.seek(0);
       }}
       onKeyDown={transport.handleKey}
-      controls={<ParamControls params={params} />}
+      controls={
+        <>
+          <ParamControls params={params} only={['source']} />
+          {fromTrace ? (
+            <>
+              <TraceFilePanel
+                load={load}
+                onFile={trace.loadFile}
+                onSample={() => void loadSample()}
+                onClear={trace.clear}
+                fileLabel="Trace file (sal-trace JSONL, up to 200 MiB)"
+                sampleLabel="Load the shipped SWE-agent trajectory"
+                computingLabel="listing its sessions…"
+                renderReady={(result) => (
+                  <div className="trace-summary">
+                    <p>
+                      <strong>{result.name}</strong> ({formatBytes(result.bytes)}):{' '}
+                      {formatCount(result.turns)} turns in {formatCount(result.totalSessions)} session
+                      {result.totalSessions === 1 ? '' : 's'}
+                      {result.totalSessions > result.sessions.length
+                        ? `; the ${result.sessions.length} longest are listed`
+                        : ''}
+                      .
+                    </p>
+                    <TraceIssues errors={result.errors} errorCount={result.errorCount} />
+                  </div>
+                )}
+              />
+              {list ? (
+                <Select
+                  name="session"
+                  spec={{
+                    kind: 'select',
+                    label: affinityReplaySchema.session.label,
+                    default: '1',
+                    help: affinityReplaySchema.session.help,
+                    options: list.sessions.map((x, i) => ({
+                      value: String(i + 1),
+                      label: `${i + 1}. ${x.id} (${x.turns} turns, ${formatTokens(x.firstPromptTokens)} → ${formatTokens(x.lastPromptTokens)})`,
+                    })),
+                  }}
+                  value={String(rank)}
+                  onChange={(x) => params.set('session', Number(x))}
+                />
+              ) : null}
+              {list && v.session > list.sessions.length ? (
+                <p className="control-value" role="note" data-session-clamped>
+                  This trace lists {list.sessions.length} session{list.sessions.length === 1 ? '' : 's'}, not{' '}
+                  {v.session}: showing the last one.
+                </p>
+              ) : null}
+            </>
+          ) : null}
+          <ParamControls
+            params={params}
+            only={(Object.keys(affinityReplaySchema) as (keyof typeof affinityReplaySchema)[]).filter(
+              (k) => k !== 'source' && k !== 'session' && (!fromTrace || !SYNTHETIC_ONLY.has(k)),
+            )}
+          />
+        </>
+      }
       transport={<TransportBar transport={transport} format={(t) => `turn ${Math.floor(t + 1e-9)}`} />}
       exportData={() => ({
         rows: r
           ? [r.request, r.affinity].flatMap((run) =>
               run.rows.map((x) => ({
                 policy: run.policy,
+                session: r.session?.id ?? 'synthetic',
                 turn: x.turn,
                 replica: x.replica,
                 found: x.kind,
                 promptTokens: x.promptTokens,
                 reusedTokens: x.reusedTokens,
                 rePrefilledTokens: x.rePrefilledTokens,
+                droppedTokens: x.droppedTokens,
                 prefilledTokens: x.prefilledTokens,
                 hitRate: x.hitRate,
                 ttftS: x.ttftS,
@@ -224,11 +325,35 @@ export function AffinityReplay() {
               value={<span data-readout="turn-ttft">{formatDuration(row.ttftS)}</span>}
               formula={`replica ${row.replica}, ${KIND_TEXT[row.kind]}; ${formatTokens(row.promptTokens)} prompt, ${formatTokens(row.prefilledTokens)} prefilled (${otherName}: TTFT ${formatDuration(other.rows[cur]?.ttftS)})`}
             />
+            <Readout
+              label={`Turn ${cur}: reused / recomputed`}
+              value={
+                <span>
+                  <span data-readout="turn-hit-rate">{formatPercent(row.hitRate)}</span> hit:{' '}
+                  {formatTokens(row.reusedTokens)} / {formatTokens(row.promptTokens - row.reusedTokens)}
+                </span>
+              }
+              formula={`recomputed = ${formatTokens(row.rePrefilledTokens)} computed before, elsewhere + ${formatTokens(row.promptTokens - row.reusedTokens - row.rePrefilledTokens)} new to the session${row.droppedTokens > 0 ? `; the prompt rewrote ${formatTokens(row.droppedTokens)} of what turn ${cur - 1} left computed, so no replica holds them` : ''}`}
+            />
           </>
         ) : null
       }
       caption={
-        r ? (
+        r && r.source === 'trace' && r.session ? (
+          <>
+            {r.modelName} on {r.gpus} × {r.acceleratorName} per replica, {r.replicas} replica
+            {r.replicas > 1 ? 's' : ''}, the session alone on the fleet. Session {r.session.id}: {r.turns}{' '}
+            turns, its prompt growing from {formatTokens(r.session.promptTokens[0])} to{' '}
+            {formatTokens(r.session.promptTokens[r.turns - 1])}, replayed closed-loop with its recorded tool
+            times. The engine reuses a prefix in whole blocks of {formatTokens(r.blockSize)}, as far as the
+            prompt's content matches what the replica computed.{' '}
+            {r.turns < r.requestedTurns
+              ? `The ${formatTokens(r.maxContext)} context window holds ${r.turns} of its ${r.requestedTurns} turns. `
+              : ''}
+            Shown: {shownName}; the lower chart compares it with {otherName}. Click a turn, or use the
+            transport, to step through the trajectory.
+          </>
+        ) : r ? (
           <>
             {r.modelName} on {r.gpus} × {r.acceleratorName} per replica, {r.replicas} replica
             {r.replicas > 1 ? 's' : ''}, the session alone on the fleet. Its prompt starts at{' '}
@@ -245,21 +370,36 @@ export function AffinityReplay() {
         ) : null
       }
       tryThis={
-        <ul>
-          <li>
-            Switch session affinity on: every turn after the first lands warm, the re-prefilled tokens drop to
-            zero and TTFT stays near a tenth of a second.
-          </li>
-          <li>
-            With affinity off, raise the replicas from 4 to 16: under round-robin the first 15 turns land on
-            replicas that have never seen the session, each paying for its whole context again. How does the
-            extra TTFT grow from turn to turn?
-          </li>
-          <li>
-            Pick random routing and change the seed: sometimes a turn lands on its previous replica by luck
-            (probability 1/R), and is warm.
-          </li>
-        </ul>
+        fromTrace ? (
+          <ul>
+            <li>
+              Switch session affinity on: turns 1 to 5 find everything the session computed before. From turn
+              6 the hit rate falls anyway: SWE-agent replaced an old tool result with a one-line stub, so no
+              replica holds the prompt past it.
+            </li>
+            <li>
+              Pick session 2, the same run with its full history: every turn extends the previous one, and
+              from turn 8 on affinity finds most of each prompt again.
+            </li>
+            <li>Load a native trace of your own (docs/traces.md) and pick its longest session.</li>
+          </ul>
+        ) : (
+          <ul>
+            <li>
+              Switch session affinity on: every turn after the first lands warm, the re-prefilled tokens drop
+              to zero and TTFT stays near a tenth of a second.
+            </li>
+            <li>
+              With affinity off, raise the replicas from 4 to 16: under round-robin the first 15 turns land on
+              replicas that have never seen the session, each paying for its whole context again. How does the
+              extra TTFT grow from turn to turn?
+            </li>
+            <li>
+              Pick random routing and change the seed: sometimes a turn lands on its previous replica by luck
+              (probability 1/R), and is warm.
+            </li>
+          </ul>
+        )
       }
     >
       {r && shown && other ? (

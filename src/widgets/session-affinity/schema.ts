@@ -1,6 +1,7 @@
 import type { ParamSchema } from '../../state/paramSchema';
 import { formatTokens } from '../../lib/format';
 import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
+import { SESSION_PICKER_MAX } from '../../sim/lessons/affinityTrace';
 
 export const AFFINITY_REPLAY_ID = 'affinity-replay';
 export const AFFINITY_FLEET_ID = 'affinity-fleet';
@@ -10,7 +11,29 @@ const routingOptions = [
   { value: 'random', label: 'Random' },
 ];
 
+/** The recorded trajectory the replay loads by default (public/traces/README.md says where it comes from). */
+export const SHIPPED_TRAJECTORY_PATH = 'traces/swe-agent-marshmallow-1867.jsonl';
+
 export const affinityReplaySchema = {
+  source: {
+    kind: 'select',
+    label: 'Trajectory',
+    default: 'trace',
+    options: [
+      { value: 'trace', label: 'Recorded (trace below)' },
+      { value: 'synthetic', label: 'Synthetic (+2.5k a turn)' },
+    ],
+    help: 'A session of the trace below (by default a real SWE-agent run), or the lesson’s synthetic trajectory.',
+  },
+  session: {
+    kind: 'number',
+    label: 'Session, by turns (1 = the longest)',
+    default: 1,
+    min: 1,
+    max: SESSION_PICKER_MAX,
+    integer: true,
+    help: 'Which session of the trace to replay: its rank among the trace’s sessions, most turns first.',
+  },
   affinity: {
     kind: 'boolean',
     label: 'Session affinity',

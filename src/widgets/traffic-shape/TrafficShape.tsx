@@ -4,7 +4,7 @@
  * reference marks, and a trace from the learner's disk (file picker or drag and drop; or the shipped sample)
  * computed in the worker and drawn on the same axes. Bad lines are reported by number and skipped.
  */
-import { useId, useMemo, useState, type DragEvent } from 'react';
+import { useMemo } from 'react';
 import { CdfChart } from '../kit/charts/CdfChart';
 import { BarChart } from '../kit/charts/BarChart';
 import { HistogramChart } from '../kit/charts/HistogramChart';
@@ -32,7 +32,8 @@ import type { WorkloadMix } from '../../sim/lessons/agentWorkload';
 import type { TrafficShape as Shape } from '../../sim/lessons/trafficShape';
 import { TRAFFIC_SHAPE_ID, trafficShapeSchema } from './schema';
 import './traffic-shape.css';
-import { useTraceLoader, type TraceLoad } from './useTraceLoader';
+import { useTraceLoader, type TraceLoad } from '../kit/traces/useTraceLoader';
+import { TraceFilePanel, TraceIssues } from '../kit/traces/TraceFilePanel';
 
 const MIX_NAME: Record<WorkloadMix, string> = {
   agent: 'Generated: coding agents',
@@ -233,7 +234,13 @@ export function TrafficShape() {
         </ul>
       }
     >
-      <TracePanel load={load} onFile={loadFile} onSample={loadSample} onClear={clear} />
+      <TraceFilePanel
+        load={load}
+        onFile={loadFile}
+        onSample={loadSample}
+        onClear={clear}
+        renderReady={(result) => <TraceSummary result={result} />}
+      />
       {gen ? (
         <div className="traffic-grid">
           <CdfChart
@@ -293,88 +300,6 @@ export function TrafficShape() {
   );
 }
 
-function TracePanel({
-  load,
-  onFile,
-  onSample,
-  onClear,
-}: {
-  load: TraceLoad;
-  onFile: (f: File) => void;
-  onSample: () => void;
-  onClear: () => void;
-}) {
-  const inputId = useId();
-  const [over, setOver] = useState(false);
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setOver(false);
-    const f = e.dataTransfer.files?.[0];
-    if (f) onFile(f);
-  };
-  return (
-    <div
-      className={`trace-drop${over ? ' is-over' : ''}`}
-      data-trace-state={load.state}
-      onDragOver={(e) => {
-        e.preventDefault();
-        e.dataTransfer.dropEffect = 'copy';
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={onDrop}
-    >
-      <div className="trace-drop-row">
-        <label htmlFor={inputId} className="trace-drop-label">
-          Trace file (Mooncake or native JSONL, up to 200 MiB)
-        </label>
-        <input
-          id={inputId}
-          type="file"
-          accept=".jsonl,.json,.txt,application/json,text/plain"
-          onChange={(e) => {
-            const f = e.currentTarget.files?.[0];
-            if (f) onFile(f);
-            e.currentTarget.value = '';
-          }}
-        />
-        <button type="button" onClick={onSample}>
-          Load the sample trace
-        </button>
-        {load.state !== 'idle' ? (
-          <button type="button" onClick={onClear}>
-            Remove trace
-          </button>
-        ) : null}
-      </div>
-      <p className="trace-drop-hint">
-        …or drop a file anywhere on this box. It is read in your browser and never leaves it.
-      </p>
-      <div role="status" aria-live="polite" className="trace-drop-status">
-        {load.state === 'busy' ? (
-          <p>
-            <span className="trace-spinner" aria-hidden="true" /> {load.name}
-            {load.bytes ? ` (${formatBytes(load.bytes)})` : ''}:{' '}
-            {load.phase === 'fetching'
-              ? 'fetching…'
-              : load.phase === 'reading'
-                ? 'reading in the worker…'
-                : load.phase === 'parsing'
-                  ? 'parsing lines…'
-                  : 'computing statistics…'}
-          </p>
-        ) : null}
-        {load.state === 'error' ? (
-          <p className="trace-error">
-            Could not use {load.name}: {load.message}
-          </p>
-        ) : null}
-        {load.state === 'ready' ? <TraceSummary result={load.result} /> : null}
-      </div>
-    </div>
-  );
-}
-
 function TraceSummary({ result }: { result: Extract<TraceLoad, { state: 'ready' }>['result'] }) {
   const s = result.shape;
   return (
@@ -386,26 +311,7 @@ function TraceSummary({ result }: { result: Extract<TraceLoad, { state: 'ready' 
         {formatDuration(s.durationS)}, read in {formatNumber(result.ms)} ms.
         {s.requests === 0 ? ' No valid request: nothing to draw.' : null}
       </p>
-      {result.errorCount > 0 ? (
-        <div className="trace-issues" data-trace-errors={result.errorCount}>
-          <p>
-            {result.errorCount} malformed {result.errorCount === 1 ? 'line was' : 'lines were'} skipped
-            {result.errorCount > result.errors.length ? ` (the first ${result.errors.length} listed)` : ''}:
-          </p>
-          <ul>
-            {result.errors.slice(0, 8).map((e) => (
-              <li key={e.line} data-error-line={e.line}>
-                line {e.line}: {e.message}
-              </li>
-            ))}
-          </ul>
-          {result.errors.length > 8 ? (
-            <p>…and {result.errors.length - 8} more listed in the JSON export.</p>
-          ) : null}
-        </div>
-      ) : (
-        <p>Every line was read.</p>
-      )}
+      <TraceIssues errors={result.errors} errorCount={result.errorCount} />
     </div>
   );
 }

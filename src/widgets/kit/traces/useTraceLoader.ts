@@ -1,27 +1,38 @@
 /**
- * Load a trace from the learner's disk (or the shipped sample) and compute its statistics in the worker. The
- * File itself goes to the worker (structured clone: no copy of its text on the main thread); the worker reads,
- * parses and reports progress phases. A newer load cancels the older one, whose late result is ignored.
+ * Load a trace from the learner's disk (or a trace shipped with the lab) and hand it to a worker method: 07.01's
+ * statistics (`traceShape`) or 07.02's session list (`traceSessions`). The File itself goes to the worker
+ * (structured clone: no copy of its text on the main thread); the worker reads, parses and reports progress
+ * phases. A newer load cancels the older one, whose late result is ignored.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSimClient } from '../../app/services';
-import type { TraceProgress, TraceResult } from '../../worker/workloadMethods';
-import { MAX_TRACE_BYTES } from '../../worker/traceLimits';
-import type { Job } from '../../worker/client';
-import { formatBytes } from '../../lib/format';
+import { useSimClient } from '../../../app/services';
+import type { TraceProgress } from '../../../worker/traceInput';
+import type { MethodResult } from '../../../worker/methods';
+import { MAX_TRACE_BYTES } from '../../../worker/traceLimits';
+import type { Job } from '../../../worker/client';
+import { formatBytes } from '../../../lib/format';
 
-export type TraceLoad =
+/** Worker methods that take a trace file. */
+export type TraceMethod = 'traceShape' | 'traceSessions';
+
+export type TraceLoad<R = MethodResult<'traceShape'>> =
   | { state: 'idle' }
   | { state: 'busy'; name: string; bytes: number; phase: TraceProgress['phase'] | 'fetching' }
-  | { state: 'ready'; result: TraceResult }
+  | { state: 'ready'; result: R }
   | { state: 'error'; name: string; message: string };
 
+/** 07.01's sample: generated agent and chat sessions in Mooncake format. */
 export const SAMPLE_TRACE_PATH = 'traces/agent-mix.mooncake.jsonl';
 
-export function useTraceLoader() {
+export function useTraceLoader<M extends TraceMethod = 'traceShape'>(
+  method: M = 'traceShape' as M,
+  /** The shipped trace `loadSample` fetches, relative to the site's base. */
+  samplePath: string = SAMPLE_TRACE_PATH,
+) {
+  type R = MethodResult<M>;
   const client = useSimClient();
-  const [load, setLoad] = useState<TraceLoad>({ state: 'idle' });
-  const job = useRef<Job<TraceResult> | null>(null);
+  const [load, setLoad] = useState<TraceLoad<R>>({ state: 'idle' });
+  const job = useRef<Job<R> | null>(null);
   const generation = useRef(0);
 
   useEffect(
@@ -46,18 +57,14 @@ export function useTraceLoader() {
         return;
       }
       setLoad({ state: 'busy', name: source.name, bytes, phase: 'reading' });
-      const j = client.call(
-        'traceShape',
-        { blob: source.blob, name: source.name },
-        {
-          onFrame: (f) => {
-            if (gen === generation.current)
-              setLoad({ state: 'busy', name: source.name, bytes, phase: f.phase });
-          },
+      const j = client.call(method, { blob: source.blob, name: source.name } as never, {
+        onFrame: (f) => {
+          if (gen === generation.current)
+            setLoad({ state: 'busy', name: source.name, bytes, phase: (f as TraceProgress).phase });
         },
-      );
-      job.current = j;
-      j.result.then(
+      });
+      job.current = j as Job<R>;
+      (j.result as Promise<R>).then(
         (result) => {
           if (gen === generation.current) setLoad({ state: 'ready', result });
         },
@@ -71,20 +78,20 @@ export function useTraceLoader() {
         },
       );
     },
-    [client],
+    [client, method],
   );
 
   const loadFile = useCallback((file: File) => start({ blob: file, name: file.name }), [start]);
 
   const loadSample = useCallback(async () => {
-    const name = SAMPLE_TRACE_PATH.split('/').pop()!;
+    const name = samplePath.split('/').pop()!;
     const gen = ++generation.current;
     job.current?.cancel();
     setLoad({ state: 'busy', name, bytes: 0, phase: 'fetching' });
     try {
       // Same origin only: the file ships with the lab under public/traces/.
-      const res = await fetch(`${import.meta.env.BASE_URL}${SAMPLE_TRACE_PATH}`);
-      if (!res.ok) throw new Error(`the sample trace could not be fetched (HTTP ${res.status})`);
+      const res = await fetch(`${import.meta.env.BASE_URL}${samplePath}`);
+      if (!res.ok) throw new Error(`the shipped trace could not be fetched (HTTP ${res.status})`);
       const blob = await res.blob();
       if (gen !== generation.current) return;
       start({ blob, name });
@@ -92,7 +99,7 @@ export function useTraceLoader() {
       if (gen === generation.current)
         setLoad({ state: 'error', name, message: e instanceof Error ? e.message : String(e) });
     }
-  }, [start]);
+  }, [start, samplePath]);
 
   const clear = useCallback(() => {
     generation.current++;
