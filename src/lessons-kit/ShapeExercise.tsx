@@ -147,7 +147,9 @@ export function ShapeExercise({ id, question, computed, x, y, explanation }: Sha
         {checked && picked !== null ? (
           <div className={correct ? 'is-correct' : 'is-wrong'}>
             <p>
-              <strong>{correct ? 'Correct.' : `Not this one: the core computes curve ${LETTERS[right]}.`}</strong>
+              <strong>
+                {correct ? 'Correct.' : `Not this one: the core computes curve ${LETTERS[right]}.`}
+              </strong>
             </p>
             <LineChart
               title="The computed curve"

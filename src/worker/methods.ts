@@ -64,6 +64,18 @@ function kvFootprint(req: FootprintRequest): FootprintResponse {
   };
 }
 
+/** Contexts that fit against context length, for 07.04's predict-the-shape exercise (the same core as kvFootprint). */
+function kvFootprintSweep(
+  req: Omit<FootprintRequest, 'contextTokens'> & { contextTokens: readonly number[] },
+): { contextTokens: number[]; concurrentContexts: number[] } {
+  if (!Array.isArray(req.contextTokens) || req.contextTokens.length < 2 || req.contextTokens.length > 200)
+    throw new BadRequest('Give between 2 and 200 context lengths.');
+  const concurrentContexts = req.contextTokens.map(
+    (contextTokens) => kvFootprint({ ...req, contextTokens }).concurrentContexts,
+  );
+  return { contextTokens: [...req.contextTokens], concurrentContexts };
+}
+
 /** Exercises the bridge's failure path in tests: a method that throws, and one that kills the worker. */
 async function selfTest(
   req: { mode: 'ok' | 'throw' | 'slow' | 'busy'; ms?: number },
@@ -97,6 +109,7 @@ function catalogSummary() {
 
 export const methods = {
   kvFootprint,
+  kvFootprintSweep,
   selfTest,
   catalogSummary,
   ...workloadMethods,
