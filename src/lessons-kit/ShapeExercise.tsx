@@ -90,7 +90,7 @@ export function ShapeExercise({ id, question, computed, x, y, explanation }: Sha
   const right = candidates.findIndex((c) => c.kind === 'computed');
   const correct = checked && picked === right;
   // Neutral axes on the choices: the question is the shape, and the tick labels would give it away.
-  const bare = (a: AxisSpec): AxisSpec => ({ ...a, format: () => '' });
+  const bare = (a: AxisSpec): AxisSpec => ({ ...a, label: '', unit: undefined, format: () => '' });
   return (
     <section
       className="exercise exercise-shape"
@@ -121,8 +121,8 @@ export function ShapeExercise({ id, question, computed, x, y, explanation }: Sha
             <span className="shape-letter">Curve {LETTERS[i]}</span>
             <LineChart
               title={`Curve ${LETTERS[i]}`}
-              width={200}
-              height={130}
+              width={180}
+              height={110}
               x={bare(x)}
               y={bare(y)}
               series={[{ name: `Curve ${LETTERS[i]}`, points: c.points }]}
