@@ -145,8 +145,8 @@ export function ShapeExercise({ id, question, computed, x, y, explanation }: Sha
       </div>
       <div role="status" aria-live="polite" className="exercise-feedback">
         {checked && picked !== null ? (
-          <div className={correct ? 'is-correct' : 'is-wrong'}>
-            <p>
+          <div>
+            <p className={correct ? 'is-correct' : 'is-wrong'}>
               <strong>
                 {correct ? 'Correct.' : `Not this one: the core computes curve ${LETTERS[right]}.`}
               </strong>
