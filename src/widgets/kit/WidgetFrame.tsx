@@ -79,6 +79,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
+  const [formulasShown, setFormulasShown] = useState(false);
   const stageParams = useStageParamsOf(id);
   const unknownFlags = useStore(stageParams?.store ?? NO_FLAGS, (s) => s.unknownFlags);
 
@@ -229,6 +230,22 @@ export function WidgetFrame(props: WidgetFrameProps) {
             </form>
           ) : null}
           <div className="widget-main">
+            {/* Key read-outs above the picture, so both are on one screen; their formulas behind a toggle. */}
+            {readouts && status === 'ready' ? (
+              <div className="widget-readouts-row">
+                <div className="widget-readouts" data-formulas={formulasShown ? 'shown' : 'hidden'}>
+                  {readouts}
+                </div>
+                <button
+                  type="button"
+                  className="link-button widget-formulas-toggle"
+                  aria-pressed={formulasShown}
+                  onClick={() => setFormulasShown((v) => !v)}
+                >
+                  {formulasShown ? 'Hide the formulas' : 'Show the formulas'}
+                </button>
+              </div>
+            ) : null}
             <div ref={figureRef} className={`widget-figure${stale ? ' is-stale' : ''}`}>
               {status === 'error' ? (
                 <div className="widget-error" role="alert">
@@ -253,7 +270,6 @@ export function WidgetFrame(props: WidgetFrameProps) {
               ) : null}
             </div>
             {transport}
-            {readouts && status === 'ready' ? <div className="widget-readouts">{readouts}</div> : null}
           </div>
         </div>
         {caption ? <p className="widget-caption">{caption}</p> : null}

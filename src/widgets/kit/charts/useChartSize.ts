@@ -1,5 +1,5 @@
 /** The chart's size: explicit props win; otherwise the container's width (ResizeObserver) and an aspect-ratio height. */
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { legendLayout } from './layout';
 import { useChartZoom } from './zoom';
 
@@ -28,10 +28,14 @@ export interface ChartSize {
   zoom: number;
 }
 
-export function heightFor(width: number, opts: SizeOptions): number {
+/** Share of the window's height a chart may take by default, so a widget's picture and read-outs fit one screen. */
+export const MAX_WINDOW_SHARE = 0.45;
+
+export function heightFor(width: number, opts: SizeOptions, windowCap = Infinity): number {
   if (opts.height !== undefined && opts.height > 0) return Math.round(opts.height);
   const h = width * (opts.aspect ?? 0.56);
-  const plot = Math.min(opts.maxHeight ?? 440, Math.max(opts.minHeight ?? 200, h));
+  const cap = Math.min(opts.maxHeight ?? 440, windowCap);
+  const plot = Math.min(cap, Math.max(opts.minHeight ?? 200, h));
   const legend = opts.legendLabels?.length
     ? legendLayout(opts.legendLabels, Math.max(100, width - 8)).height + 8
     : 0;
@@ -67,12 +71,27 @@ export function useChartSize(opts: SizeOptions = {}): ChartSize {
   }, [el, fixedWidth]);
 
   const zoom = useChartZoom();
+  const windowHeight = useWindowHeight();
   // Sizes (the container's, or the caller's fixed ones) are screen pixels; a zoomed chart lays itself out in
   // fewer, larger units and so keeps its box.
   const screenWidth = fixedWidth ?? measured ?? DEFAULT_WIDTH;
   const width = zoom === 1 ? screenWidth : Math.max(1, Math.floor(screenWidth / zoom));
   const fixedHeight = opts.height !== undefined && opts.height > 0 ? opts.height : undefined;
   const height =
-    fixedHeight !== undefined && zoom !== 1 ? Math.round(fixedHeight / zoom) : heightFor(width, opts);
+    fixedHeight !== undefined && zoom !== 1
+      ? Math.round(fixedHeight / zoom)
+      : heightFor(width, opts, windowHeight > 0 ? (windowHeight * MAX_WINDOW_SHARE) / zoom : Infinity);
   return { observe, width, height, zoom };
+}
+
+/** The window's inner height, followed on resize (0 outside a browser). */
+function useWindowHeight(): number {
+  const [h, setH] = useState(() => (typeof window === 'undefined' ? 0 : window.innerHeight));
+  useEffect(() => {
+    if (typeof window === 'undefined') return;
+    const on = () => setH(window.innerHeight);
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return h;
 }
