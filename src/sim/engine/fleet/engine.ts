@@ -21,6 +21,10 @@ import type { ResolvedScenario, SessionsWorkload, TraceWorkload } from './scenar
 import { loadTrace, type LoadedTrace } from './trace';
 import { createCacheView, type CacheView } from './view';
 import { WorkloadGenerator, type RequestSpec, type Session } from './workload';
+import { admits } from './admission';
+import { ClientGate } from './clients';
+import { beforeRouteS } from './overhead';
+import { sharedPrefixTrace } from './sharedPrefix';
 
 /** Per-request columns, one row per request created (index = request id). */
 export interface RequestColumns {
@@ -56,6 +60,10 @@ export interface RequestColumns {
   routeMatched: Samples;
   /** Requests outstanding on the chosen replica when it was chosen (the load the router saw). */
   routeQueued: Samples;
+  /** Seconds the request waited at the client for a free slot (clients.maxInFlight) before it was sent. */
+  clientWaitS: Samples;
+  /** Seconds from the send to the failure (timed out, rejected, dropped); NaN for a finished request. */
+  failedAfterS: Samples;
 }
 
 export const REQUEST_COLUMNS = [
@@ -85,6 +93,8 @@ export const REQUEST_COLUMNS = [
   'routeReason',
   'routeMatched',
   'routeQueued',
+  'clientWaitS',
+  'failedAfterS',
 ] as const satisfies readonly (keyof RequestColumns)[];
 
 interface SessionRt {
@@ -139,6 +149,10 @@ export class FleetSim implements ReplicaHost {
   private live = 0;
   /** True when the run stopped with requests still queued and no event left that could move them. */
   stalled = false;
+  /** The clients' concurrency bound (null: none), requests waiting for a slot, and requests in their overhead. */
+  readonly gate: ClientGate | null;
+  private readonly clientQueue = new Map<number, { r: Req; rt: SessionRt | null }>();
+  private readonly inTransit = new Map<number, { r: Req; rt: SessionRt | null }>();
   private startedSessions = 0;
   private sessionsDone = 0;
   private readonly routerRng: Rng;
@@ -232,7 +246,8 @@ export class FleetSim implements ReplicaHost {
     this.cols = cols;
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
-    this.wl = s.workload;
+    this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
+    this.wl = s.workload.kind === 'shared-prefix' ? sharedPrefixTrace(s.workload, seed) : s.workload;
     if (this.wl.kind === 'trace') {
       this.gen = null;
       this.trace = loadTrace(this.wl, rs.blockSize);
@@ -310,6 +325,17 @@ export class FleetSim implements ReplicaHost {
         break;
       case 'session-arrival':
         this.arrival(ev.a);
+        break;
+      case 'request-ready': {
+        const p = this.inTransit.get(ev.a);
+        if (p) {
+          this.inTransit.delete(ev.a);
+          this.routeNow(p.r, p.rt);
+        }
+        break;
+      }
+      case 'request-timeout':
+        this.timeout(ev.a);
         break;
       case 'view-sync':
         this.view.sync();
@@ -519,7 +545,50 @@ export class FleetSim implements ReplicaHost {
     this.route(r, bySession && rt ? rt : null);
   }
 
+  /** A request leaves its client: now if a slot is free (or there is no bound), else when one frees. */
   private route(r: Req, rt: SessionRt | null): void {
+    if (this.gate && !this.gate.offer(r.id)) this.clientQueue.set(r.id, { r, rt });
+    else this.send(r, rt);
+  }
+
+  /** Sent: latencies count from here (as the harness's clock does); the overhead passes before routing. */
+  private send(r: Req, rt: SessionRt | null): void {
+    const now = this.nowT;
+    this.cols.clientWaitS.set(r.id, now - r.arrival);
+    r.arrival = now;
+    r.enqueued = now;
+    if (Number.isFinite(this.rs.clientTimeoutS))
+      this.schedule(now + this.rs.clientTimeoutS, 'request-timeout', r.id, 0);
+    const pre = beforeRouteS(this.rs.overhead, r.promptTokens);
+    if (pre > 0) {
+      this.inTransit.set(r.id, { r, rt });
+      this.schedule(now + pre, 'request-ready', r.id, 0);
+    } else this.routeNow(r, rt);
+  }
+
+  /** A request came back (finished or failed): its client slot goes to the next waiting request. */
+  private releaseClient(): void {
+    if (!this.gate) return;
+    const next = this.gate.release();
+    if (next === undefined) return;
+    const p = this.clientQueue.get(next)!;
+    this.clientQueue.delete(next);
+    this.send(p.r, p.rt);
+  }
+
+  private timeout(id: number): void {
+    const why = `timed out after ${this.rs.clientTimeoutS} s (the client gave up)`;
+    const t = this.inTransit.get(id);
+    if (t) {
+      this.inTransit.delete(id);
+      this.fail(t.r, 3, why);
+      return;
+    }
+    const r = this.reqs.get(id);
+    if (r) this.replicas[r.replica].abort(r, why);
+  }
+
+  private routeNow(r: Req, rt: SessionRt | null): void {
     const kv = this.router.usesCache;
     for (let i = 0; i < this.replicas.length; i++) {
       const rep = this.replicas[i];
@@ -558,13 +627,23 @@ export class FleetSim implements ReplicaHost {
       rt.heldOn = -1;
       rt.pauseGen++;
     }
+    if (!admits(this.replicas[d.replica].waiting.length, this.rs.maxWaiting)) {
+      r.replica = d.replica;
+      this.fail(
+        r,
+        4,
+        `rejected: the replica's waiting queue was full (scheduler.maxWaiting ${this.rs.maxWaiting})`,
+      );
+      return;
+    }
     this.reqs.set(r.id, r);
     this.replicas[d.replica].enqueue(r);
   }
 
   // ───────────────────────────── completions ─────────────────────────────
 
-  private record(r: Req, status: 1 | 2): void {
+  /** 1 finished, 2 dropped by the engine, 3 timed out at the client, 4 rejected at admission. */
+  private record(r: Req, status: 1 | 2 | 3 | 4): void {
     const c = this.cols;
     const id = r.id;
     c.status.set(id, status);
@@ -584,16 +663,19 @@ export class FleetSim implements ReplicaHost {
     c.grammarWaitS.set(id, r.grammarWaitS);
     if (r.admitted >= 0) c.queueS.set(id, r.admitted - r.arrival);
     if (status === 1) {
-      c.ttft.set(id, r.firstToken - r.arrival);
+      // The first chunk's detokenisation and streaming delays every token alike (fleet/overhead.ts).
+      const lag = this.rs.overhead.firstTokenS;
+      c.ttft.set(id, r.firstToken + lag - r.arrival);
       c.tpot.set(id, r.outputTokens > 1 ? (r.finished - r.firstToken) / (r.outputTokens - 1) : NaN);
-      c.e2e.set(id, r.finished - r.arrival);
+      c.e2e.set(id, r.finished + lag - r.arrival);
       c.maxGap.set(id, r.maxGap);
-    }
+    } else c.failedAfterS.set(id, this.nowT - r.arrival);
     this.reqs.delete(id);
   }
 
   requestDone(r: Req): void {
     this.record(r, 1);
+    this.releaseClient();
     if (this.trace) {
       this.traceDone(r);
       return;
@@ -647,7 +729,14 @@ export class FleetSim implements ReplicaHost {
   }
 
   requestDropped(r: Req, why: string): void {
-    this.record(r, 2);
+    this.fail(r, r.abortWhy !== undefined ? 3 : 2, why);
+  }
+
+  /** A request failed: dropped by the engine, timed out at its client or rejected. Its session ends. */
+  private fail(r: Req, status: 2 | 3 | 4, why: string): void {
+    r.state = 'dropped';
+    this.record(r, status);
+    this.releaseClient();
     this.dropReasons.set(why, (this.dropReasons.get(why) ?? 0) + 1);
     const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
     if (rt && !rt.done) {
