@@ -16,7 +16,7 @@ import { buildFrame, RouteLog, type FleetFrame } from './frames';
 import { SchemaCosts } from './grammar';
 import { LogHistogram, Samples, TimeWeighted } from './metrics';
 import { Replica, type Req, type ReplicaHost } from './replica';
-import { createRouter, ROUTE_REASON, type ReplicaLoad, type Router } from './router';
+import { createRouter, defaultViewFor, ROUTE_REASON, type ReplicaLoad, type Router } from './router';
 import type { ResolvedScenario, SessionsWorkload, TraceWorkload } from './scenario';
 import { loadTrace, type LoadedTrace } from './trace';
 import { createCacheView, type CacheView } from './view';
@@ -237,10 +237,16 @@ export class FleetSim implements ReplicaHost {
       );
     }
     this.tierIndex = this.caches.map((c) => c.tierNames.map((n) => TIER_ORDER.indexOf(n)));
-    this.loads = this.replicas.map(() => ({ outstandingTokens: 0, outstandingRequests: 0, kvUsage: 0 }));
+    this.loads = this.replicas.map(() => ({
+      outstandingTokens: 0,
+      outstandingRequests: 0,
+      kvUsage: 0,
+      waitingRequests: 0,
+      kvInUse: 0,
+    }));
     const { view, ...routerCfg } = s.router;
     this.router = createRouter(routerCfg as typeof s.router);
-    this.view = createCacheView(view ?? { kind: 'exact' }, this.caches, rs.hbmBlocks);
+    this.view = createCacheView(view ?? defaultViewFor(s.router), this.caches, rs.hbmBlocks);
     const cols = {} as RequestColumns;
     for (const k of REQUEST_COLUMNS) cols[k] = new Samples(1024);
     this.cols = cols;
@@ -589,15 +595,17 @@ export class FleetSim implements ReplicaHost {
   }
 
   private routeNow(r: Req, rt: SessionRt | null): void {
-    const kv = this.router.usesCache;
+    const kv = this.router.usesCache || this.router.needsKvUsage === true;
     for (let i = 0; i < this.replicas.length; i++) {
       const rep = this.replicas[i];
       const l = this.loads[i];
       l.outstandingTokens = rep.outstandingTokens;
       l.outstandingRequests = rep.outstandingRequests;
+      l.waitingRequests = rep.waiting.length;
       if (kv) {
         const o = rep.cache.occupancy()[0];
         l.kvUsage = o.usedBlocks / Math.max(1, o.capacityBlocks);
+        l.kvInUse = o.pinnedBlocks / Math.max(1, o.capacityBlocks);
       }
     }
     const promptBlocks = Math.floor(r.promptTokens / this.rs.blockSize);

@@ -29,7 +29,8 @@ import {
   type Dist,
 } from './dist';
 import { scaleErrors } from './scale';
-import { ROUTER_KINDS, type RouterConfig } from './router';
+import type { RouterConfig } from './router';
+import { validateRouter } from './routerSchema';
 import type { CacheViewConfig } from './view';
 import type { SessionClass, ToolLatency } from './workload';
 import { validateClients, type ClientsConfig } from './clients';
@@ -556,43 +557,7 @@ export function validateScenario(input: unknown): ValidationError[] {
   }
 
   const r = v.obj(s, 'router', '', true);
-  if (r) {
-    v.oneOf(r, 'kind', 'router', ROUTER_KINDS, true);
-    const common = ['kind', 'view'];
-    if (r.kind === 'session-affinity') {
-      v.known(r, 'router', [...common, 'overloadRatio', 'overloadMinTokens']);
-      v.num(r, 'overloadRatio', 'router', { gt: 0 });
-      v.num(r, 'overloadMinTokens', 'router', { min: 0 });
-    } else if (r.kind === 'cache-aware') {
-      v.known(r, 'router', [
-        ...common,
-        'scoring',
-        'cacheThreshold',
-        'balanceAbsThreshold',
-        'balanceRelThreshold',
-        'prefixWeight',
-        'loadWeight',
-        'kvWeight',
-      ]);
-      v.oneOf(r, 'scoring', 'router', ['threshold', 'weighted']);
-      v.num(r, 'cacheThreshold', 'router', { min: 0, max: 1 });
-      v.num(r, 'balanceAbsThreshold', 'router', { min: 0 });
-      v.num(r, 'balanceRelThreshold', 'router', { min: 0 });
-      for (const k of ['prefixWeight', 'loadWeight', 'kvWeight']) v.num(r, k, 'router', { min: 0 });
-    } else if (typeof r.kind === 'string') v.known(r, 'router', common);
-    const view = v.obj(r, 'view', 'router');
-    if (view) {
-      v.oneOf(view, 'kind', 'router.view', ['exact', 'delayed', 'approximate'], true);
-      if (view.kind === 'delayed') {
-        v.known(view, 'router.view', ['kind', 'intervalS', 'tiers']);
-        v.num(view, 'intervalS', 'router.view', { required: true, gt: 0 });
-      } else if (view.kind === 'approximate') {
-        v.known(view, 'router.view', ['kind', 'capacityBlocks']);
-        v.num(view, 'capacityBlocks', 'router.view', { min: 1, integer: true });
-      } else v.known(view, 'router.view', ['kind', 'tiers']);
-      if (view.tiers !== undefined) v.oneOf(view, 'tiers', 'router.view', ['hbm', 'local']);
-    }
-  }
+  if (r) validateRouter(v, r);
 
   const w = v.obj(s, 'workload', '', true);
   if (w) {

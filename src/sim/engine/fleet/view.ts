@@ -11,13 +11,23 @@
  */
 import type { KvCache } from '../kvcache/cache';
 import type { TierName } from '../kvcache/types';
+import { LlmdApproximateView, type LlmdApproximateViewConfig } from './views/llmdApproximate';
 
 export type ViewTiers = 'hbm' | 'local';
 
 export type CacheViewConfig =
   | { kind: 'exact'; tiers?: ViewTiers }
   | { kind: 'delayed'; intervalS: number; tiers?: ViewTiers }
-  | { kind: 'approximate'; capacityBlocks?: number };
+  | { kind: 'approximate'; capacityBlocks?: number }
+  | LlmdApproximateViewConfig;
+
+export type CacheViewKind = CacheViewConfig['kind'];
+export const CACHE_VIEW_KINDS: readonly CacheViewKind[] = [
+  'exact',
+  'delayed',
+  'approximate',
+  'llm-d-approximate',
+];
 
 export interface CacheView {
   readonly kind: CacheViewConfig['kind'];
@@ -162,5 +172,9 @@ export function createCacheView(
       return new DelayedView(caches, c.intervalS, c.tiers ?? 'local');
     case 'approximate':
       return new ApproximateView(caches.length, Math.max(1, Math.floor(c.capacityBlocks ?? defaultCapacity)));
+    case 'llm-d-approximate': {
+      const pageTokens = caches[0]?.blockSize ?? 1;
+      return new LlmdApproximateView(caches.length, c, pageTokens, defaultCapacity * pageTokens);
+    }
   }
 }
