@@ -677,7 +677,10 @@ export class FleetSim implements ReplicaHost {
       c.tpot.set(id, r.outputTokens > 1 ? (r.finished - r.firstToken) / (r.outputTokens - 1) : NaN);
       c.e2e.set(id, r.finished + lag - r.arrival);
       c.maxGap.set(id, r.maxGap);
-    } else c.failedAfterS.set(id, this.nowT - r.arrival);
+    } else {
+      // A timed-out request fails for its client at the deadline (the engine may free it a step later).
+      c.failedAfterS.set(id, status === 3 ? this.rs.clientTimeoutS : this.nowT - r.arrival);
+    }
     this.reqs.delete(id);
   }
 
