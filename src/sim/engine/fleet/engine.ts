@@ -120,7 +120,9 @@ export interface OccupancySeries {
   held: number[][];
 }
 
-const PERIODIC: ReadonlySet<EventKind> = new Set<EventKind>(['frame', 'view-sync', 'end']);
+// Events that keep nothing alive: when only these are left, nothing can change any more. A request's timeout is
+// one of them: once every request has ended, the deadlines still queued must not stretch the run.
+const PERIODIC: ReadonlySet<EventKind> = new Set<EventKind>(['frame', 'view-sync', 'end', 'request-timeout']);
 
 export class FleetSim implements ReplicaHost {
   readonly q = new EventQueue();
