@@ -85,6 +85,19 @@ describe('clients', () => {
   });
 });
 
+describe('timeouts that never fire', () => {
+  it('change nothing: the run ends with its last request, not its last deadline', () => {
+    const light = overloaded({
+      workload: { ...overloaded().workload, stages: [{ rate: 0.5, durationS: 20 }] } as SharedPrefixWorkload,
+    });
+    const a = runScenarioSync(light).metrics;
+    const b = runScenarioSync({ ...light, clients: { timeoutS: 1000 } }).metrics;
+    expect(b.requests.timedOut).toBe(0);
+    expect(b.simulatedS).toBe(a.simulatedS);
+    expect(b.fleet.outputTokensPerS).toBe(a.fleet.outputTokensPerS);
+  });
+});
+
 describe('admission bound', () => {
   it('scheduler.maxWaiting rejects what a full queue cannot take; unbounded (vLLM) rejects nothing', () => {
     const open = runScenarioSync(overloaded()).metrics;
