@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { runScenarioSync } from '../src/sim/engine/fleet/run';
 import { validateScenario, type Scenario } from '../src/sim/engine/fleet/scenario';
 import {
-  sharedPrefixArrivals,
+  sharedPrefixPlan,
   sharedPrefixStages,
+  StagePacer,
   type SharedPrefixWorkload,
 } from '../src/sim/engine/fleet/sharedPrefix';
 import { ClientGate } from '../src/sim/engine/fleet/clients';
@@ -147,27 +148,44 @@ describe('shared-prefix workload (inference-perf)', () => {
     ],
   };
 
-  it('is deterministic, cycles through the shuffled prompts and keeps each stage to its window', () => {
-    const a = sharedPrefixArrivals(w, 7);
-    expect(sharedPrefixArrivals(w, 7)).toEqual(a);
-    expect(sharedPrefixArrivals(w, 8)).not.toEqual(a);
-    // Request n sends prompt n mod 6: every window of six consecutive requests holds each prompt once.
-    for (let i = 0; i + 6 <= a.length; i += 6)
-      expect(new Set(a.slice(i, i + 6).map((x) => x.prompt)).size).toBe(6);
-    const st = sharedPrefixStages(w, 7);
-    const first = a.filter((_, i) => st[i] === 0);
-    const second = a.filter((_, i) => st[i] === 1);
-    expect(first.every((x) => x.t < 10)).toBe(true);
-    // The second stage starts after inference-perf's 1 s interval.
-    expect(second.every((x) => x.t >= 11 && x.t < 21)).toBe(true);
-    expect(second.length).toBeGreaterThan(first.length * 2);
+  it('is deterministic, draws int(rate × duration) requests a stage and restarts the prompt cycle each stage', () => {
+    const plan = sharedPrefixPlan(w, 7);
+    expect(sharedPrefixPlan(w, 7)).toEqual(plan);
+    expect(sharedPrefixPlan(w, 8)).not.toEqual(plan);
+    expect(plan.map((p) => p.offsets.length)).toEqual([50, 200]);
+    for (const p of plan) {
+      // Request n of a stage sends prompt n mod 6: six consecutive requests hold each prompt once.
+      for (let i = 0; i + 6 <= p.prompts.length; i += 6)
+        expect(new Set(p.prompts.slice(i, i + 6)).size).toBe(6);
+      for (let i = 1; i < p.offsets.length; i++) expect(p.offsets[i]).toBeGreaterThan(p.offsets[i - 1]);
+    }
+    expect(Array.from(plan[1].prompts.slice(0, 6))).toEqual(Array.from(plan[0].prompts.slice(0, 6)));
+    // About `rate` requests a second: the 200 of the 20-per-second stage take about 10 s.
+    expect(plan[1].offsets[199]).toBeGreaterThan(7);
+    expect(plan[1].offsets[199]).toBeLessThan(13);
+  });
+
+  it('starts a stage only when the previous one has drained, plus the interval', () => {
+    const plan = sharedPrefixPlan(w, 7);
+    const pacer = new StagePacer(plan, 1);
+    expect(pacer.timeOf(0)).toBeCloseTo(1 + plan[0].offsets[0], 12);
+    expect(pacer.timeOf(50)).toBeNull();
+    for (let i = 0; i < 49; i++) expect(pacer.endedAt(i, 20)).toBeNull();
+    const next = pacer.endedAt(49, 30)!;
+    expect(next.index).toBe(50);
+    expect(next.t).toBeCloseTo(30 + 1 + 1 + plan[1].offsets[0], 12);
   });
 
   it('replays through the fleet: the groups share their prefix in the cache, the per-stage report adds up', () => {
     // Pages of one engine block, so the prompts' last partial pages are matched too (docs/scenarios.md § Blocks).
     const s = scenario({ durationS: 21, workload: w, kv: { blockSize: 16, pageTokens: 16 } });
     const r = runScenarioSync(s, { includeRequests: true });
-    expect(r.metrics.requests.finished).toBe(sharedPrefixArrivals(w, s.seed).length);
+    expect(r.metrics.requests.finished).toBe(250);
+    // The second stage's first send comes after the first stage's last end.
+    const d = r.requests!.data;
+    let lastEnd = 0;
+    for (let i = 0; i < 50; i++) lastEnd = Math.max(lastEnd, d.arrival[i] + d.e2e[i]);
+    expect(d.arrival[50]).toBeGreaterThan(lastEnd + 2);
     // After each prompt's first send, its whole prompt is cached (one replica, room for all of them).
     expect(r.metrics.tokens.reuseRatio).toBeGreaterThan(0.8);
     const figs = stageFigures(r.requests!, sharedPrefixStages(w, s.seed), 2);

@@ -24,7 +24,7 @@ import { WorkloadGenerator, type RequestSpec, type Session } from './workload';
 import { admits } from './admission';
 import { ClientGate } from './clients';
 import { beforeRouteS } from './overhead';
-import { sharedPrefixTrace } from './sharedPrefix';
+import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 
 /** Per-request columns, one row per request created (index = request id). */
 export interface RequestColumns {
@@ -161,6 +161,8 @@ export class FleetSim implements ReplicaHost {
   private readonly arrivalRng: Rng;
   private readonly gen: WorkloadGenerator | null;
   readonly trace: LoadedTrace | null;
+  /** A staged workload's clock (shared-prefix): the next stage waits for the previous one to drain. */
+  private readonly pacer: StagePacer | null = null;
   private traceNext = 0;
   /** Native traces replayed by session: the next turn of each session (position in trace.bySession). */
   private traceTurnOf: Int32Array = new Int32Array(0);
@@ -255,8 +257,14 @@ export class FleetSim implements ReplicaHost {
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
     this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
-    this.wl = s.workload.kind === 'shared-prefix' ? sharedPrefixTrace(s.workload, seed) : s.workload;
-    if (this.wl.kind === 'trace') {
+    if (s.workload.kind === 'shared-prefix') {
+      // Independent requests released stage by stage (fleet/sharedPrefix.ts): replayed like a trace.
+      const sp = sharedPrefixTurns(s.workload, seed, rs.blockSize);
+      this.wl = { kind: 'trace', format: 'native', replay: 'timestamps' };
+      this.gen = null;
+      this.trace = sp.trace;
+      this.pacer = sp.pacer;
+    } else if ((this.wl = s.workload).kind === 'trace') {
       this.gen = null;
       this.trace = loadTrace(this.wl, rs.blockSize);
       this.traceTurnOf = new Int32Array(this.trace.sessions);
@@ -406,7 +414,8 @@ export class FleetSim implements ReplicaHost {
             dropped: false,
           };
         });
-      } else if (tr.turns.length) this.schedule(tr.turns[0].t, 'session-arrival', 0, 0);
+      } else if (tr.turns.length)
+        this.schedule(this.pacer ? this.pacer.timeOf(0)! : tr.turns[0].t, 'session-arrival', 0, 0);
       return;
     }
     if (wl.arrival.kind === 'poisson') {
@@ -432,8 +441,11 @@ export class FleetSim implements ReplicaHost {
         return;
       }
       this.traceSubmit(this.traceNext++);
-      if (this.traceNext < tr.turns.length)
-        this.schedule(Math.max(this.nowT, tr.turns[this.traceNext].t), 'session-arrival', 0, 0);
+      if (this.traceNext < tr.turns.length) {
+        // A staged workload's next stage is scheduled when the current one drains (requestEnded).
+        const at = this.pacer ? this.pacer.timeOf(this.traceNext) : tr.turns[this.traceNext].t;
+        if (at !== null) this.schedule(Math.max(this.nowT, at), 'session-arrival', 0, 0);
+      }
       return;
     }
     if (wl.arrival.kind === 'poisson') {
@@ -684,6 +696,10 @@ export class FleetSim implements ReplicaHost {
       c.failedAfterS.set(id, status === 3 ? this.rs.clientTimeoutS : this.nowT - r.arrival);
     }
     this.reqs.delete(id);
+    if (this.pacer) {
+      const next = this.pacer.endedAt(id, this.nowT);
+      if (next) this.schedule(next.t, 'session-arrival', 0, 0);
+    }
   }
 
   requestDone(r: Req): void {

@@ -7,14 +7,16 @@
  * group, `num_prompts_per_group` questions of `question_len` tokens; prompt = prefix + question. The 750 prompts are
  * shuffled once, and request n sends prompt n mod 750 (`get_request(n)`), so every prompt, question included,
  * comes back once per 750 requests. Each load stage sends Poisson arrivals at `rate` for `duration` seconds, the
- * stages `interval` seconds apart (LoadConfig.interval, default 1 s).
+ * next stage starting `interval` seconds (LoadConfig.interval, default 1 s) after the last request has ended.
  *
- * Here the prompts are segments (a group's prefix, a question), so the fleet's block hashing sees exactly the
- * sharing the real token ids have; the generator turns the workload into a native trace (docs/traces.md) replayed
- * by timestamps: requests are independent, as the harness's are. Deterministic from the scenario's seed.
+ * Stages run one after another: a stage starts once every request of the previous one has ended (StagePacer).
+ * Deterministic from the scenario's seed.
  */
+import { segmentBlockHashes, type Segment } from '../kvcache/hash';
 import { createRng } from '../rng';
-import type { TraceWorkload, ValidationError } from './scenario';
+import type { ValidationError } from './scenario';
+import type { LoadedTrace, TraceTurn } from './trace';
+import { SEG, segId, type RequestSpec } from './workload';
 
 export interface LoadStage {
   /** Requests per second (Poisson). */
@@ -43,31 +45,23 @@ export interface SharedPrefixWorkload {
 /** inference-perf's LoadConfig.interval default. */
 export const INFERENCE_PERF_STAGE_GAP_S = 1;
 
-/** Each stage's [start, end) in seconds from the start of the run. */
-export function stageWindows(w: SharedPrefixWorkload): { start: number; end: number; rate: number }[] {
-  const gap = w.stageGapS ?? INFERENCE_PERF_STAGE_GAP_S;
-  const out: { start: number; end: number; rate: number }[] = [];
-  let t = 0;
-  for (const s of w.stages) {
-    out.push({ start: t, end: t + s.durationS, rate: s.rate });
-    t += s.durationS + gap;
-  }
-  return out;
+/** inference-perf's stage start: request times begin 1 s after the stage does ("allow generation a second"). */
+export const INFERENCE_PERF_STAGE_LEAD_S = 1;
+
+export interface StagePlan {
+  /** Seconds from the stage's first scheduled instant (its start + 1 s), one per request, ascending. */
+  offsets: Float64Array;
+  /** Prompt index (group · promptsPerGroup + question) per request. */
+  prompts: Int32Array;
 }
 
-/** Seconds from the first stage's start to the last one's end. */
-export function sharedPrefixDurationS(w: SharedPrefixWorkload): number {
-  const win = stageWindows(w);
-  return win.length ? win[win.length - 1].end : 0;
-}
-
-interface Arrival {
-  t: number;
-  prompt: number;
-}
-
-/** The requests, in arrival order: time and prompt index (group · promptsPerGroup + question). */
-export function sharedPrefixArrivals(w: SharedPrefixWorkload, seed: number): Arrival[] {
+/**
+ * The requests of every stage, as inference-perf draws them (`loadgen/load_generator.py` run_stage,
+ * `loadgen/load_timer.py` PoissonLoadTimer, Sept. 2025): `int(rate × duration)` requests; each second a Poisson
+ * number of them, spread over the second by exponential gaps scaled to fill it; request n of a stage sends prompt n
+ * mod the prompt count (the numbering restarts every stage), from one shuffled list.
+ */
+export function sharedPrefixPlan(w: SharedPrefixWorkload, seed: number): StagePlan[] {
   const rng = createRng(seed ^ 0x73686172);
   const n = w.groups * w.promptsPerGroup;
   // Prompts generated group by group, then shuffled once (random.shuffle in _generate_prompts).
@@ -78,48 +72,153 @@ export function sharedPrefixArrivals(w: SharedPrefixWorkload, seed: number): Arr
     order[i] = order[j];
     order[j] = x;
   }
-  const out: Arrival[] = [];
-  for (const win of stageWindows(w)) {
-    for (let t = win.start + rng.exponential(1 / win.rate); t < win.end; t += rng.exponential(1 / win.rate))
-      out.push({ t, prompt: order[out.length % n] });
-  }
-  return out;
+  return w.stages.map((st) => {
+    const count = Math.floor(st.rate * st.durationS);
+    const offsets = new Float64Array(count);
+    const prompts = new Int32Array(count);
+    let k = 0;
+    for (let second = 0; k < count; second++) {
+      const inSecond = poisson(rng, st.rate);
+      if (inSecond < 1) continue;
+      const gaps: number[] = [];
+      let sum = 0;
+      for (let j = 0; j < inSecond; j++) {
+        const g = rng.exponential(1);
+        gaps.push(g);
+        sum += g;
+      }
+      let t = second;
+      for (let j = 0; j < inSecond && k < count; j++) {
+        t += gaps[j] / sum;
+        offsets[k] = t;
+        prompts[k] = order[k % n];
+        k++;
+      }
+    }
+    return { offsets, prompts };
+  });
 }
 
-/** The stage (index into `stages`) of each request, in arrival order (= request id order in the fleet). */
-export function sharedPrefixStages(w: SharedPrefixWorkload, seed: number): Int32Array {
-  const win = stageWindows(w);
-  const arr = sharedPrefixArrivals(w, seed);
-  const out = new Int32Array(arr.length);
+/** A Poisson draw: Knuth's product of uniforms, over parts of the mean of at most 30 (a sum of Poissons is one). */
+function poisson(rng: ReturnType<typeof createRng>, mean: number): number {
   let k = 0;
-  arr.forEach((a, i) => {
-    while (a.t >= win[k].end) k++;
-    out[i] = k;
+  for (let left = mean; left > 0; left -= 30) {
+    const limit = Math.exp(-Math.min(30, left));
+    for (let p = rng.next(); p > limit; p *= rng.next()) k++;
+  }
+  return k;
+}
+
+/** The stage of each request, in the order the fleet numbers them (stage by stage, in time order). */
+export function sharedPrefixStages(w: SharedPrefixWorkload, seed: number): Int32Array {
+  const plan = sharedPrefixPlan(w, seed);
+  const out = new Int32Array(plan.reduce((a, p) => a + p.offsets.length, 0));
+  let i = 0;
+  plan.forEach((p, k) => {
+    out.fill(k, i, i + p.offsets.length);
+    i += p.offsets.length;
   });
   return out;
 }
 
-/** The workload as a native trace (JSONL text), replayed by timestamps. */
-export function sharedPrefixTrace(w: SharedPrefixWorkload, seed: number): TraceWorkload {
+/**
+ * The stage clock: a stage starts when every request of the one before has ended (finished or failed) and the
+ * interval has passed (run_stage waits for `finished_requests_counter` to reach the stage's count, then the
+ * generator sleeps `interval`), so no backlog carries from one stage into the next. Requests are numbered in
+ * order, stage by stage: `timeOf(i)` is request i's send time once its stage has started, else null.
+ */
+export class StagePacer {
+  private readonly first: Int32Array;
+  private readonly stageOf: Int32Array;
+  private readonly start: Float64Array;
+  private readonly ended: Int32Array;
+
+  constructor(
+    private readonly plan: StagePlan[],
+    private readonly gapS: number,
+  ) {
+    this.first = new Int32Array(plan.length + 1);
+    plan.forEach((p, k) => (this.first[k + 1] = this.first[k] + p.offsets.length));
+    this.stageOf = new Int32Array(this.first[plan.length]);
+    plan.forEach((_, k) => this.stageOf.fill(k, this.first[k], this.first[k + 1]));
+    this.start = new Float64Array(plan.length).fill(NaN);
+    this.ended = new Int32Array(plan.length);
+    if (plan.length) this.start[0] = 0;
+  }
+
+  get requests(): number {
+    return this.stageOf.length;
+  }
+
+  /** Send time of request i, or null while its stage waits for the previous one to drain. */
+  timeOf(i: number): number | null {
+    const k = this.stageOf[i];
+    const s = this.start[k];
+    if (Number.isNaN(s)) return null;
+    return s + INFERENCE_PERF_STAGE_LEAD_S + this.plan[k].offsets[i - this.first[k]];
+  }
+
+  /**
+   * Request i ended at `now`. When it was the last of its stage, the next stage starts after the interval: returns
+   * the index and time of that stage's first request (for the caller to schedule), else null.
+   */
+  endedAt(i: number, now: number): { index: number; t: number } | null {
+    const k = this.stageOf[i];
+    this.ended[k]++;
+    let next = k + 1;
+    if (this.ended[k] < this.plan[k].offsets.length) return null;
+    // Skip stages with no requests (a rate × duration under one).
+    while (next < this.plan.length && this.plan[next].offsets.length === 0) next++;
+    if (next >= this.plan.length) return null;
+    this.start[next] = now + this.gapS;
+    return { index: this.first[next], t: this.timeOf(this.first[next])! };
+  }
+}
+
+/**
+ * The workload as requests for the fleet: one trace turn per request (independent, as the harness's are), stage by
+ * stage, and the pacer that releases each stage when the previous one has drained. Each prompt's segments are
+ * a group prefix and a question, so the block hashing sees exactly the sharing the real token ids have.
+ */
+export function sharedPrefixTurns(
+  w: SharedPrefixWorkload,
+  seed: number,
+  blockSize: number,
+): { trace: LoadedTrace; pacer: StagePacer } {
+  const plan = sharedPrefixPlan(w, seed);
   const P = w.promptsPerGroup;
-  const lines = [
-    JSON.stringify({ format: 'sal-trace', version: 1, description: 'inference-perf shared_prefix' }),
-  ];
-  sharedPrefixArrivals(w, seed).forEach((a, i) => {
-    const g = Math.floor(a.prompt / P);
-    lines.push(
-      JSON.stringify({
-        session: i,
-        t: a.t,
-        input: [
-          { id: `g${g}/prefix`, tokens: w.systemTokens },
-          { id: `g${g}/q${a.prompt % P}`, tokens: w.questionTokens },
-        ],
-        output: { id: `r${i}/out`, tokens: w.outputTokens },
-      }),
-    );
-  });
-  return { kind: 'trace', format: 'native', text: lines.join('\n'), replay: 'timestamps' };
+  const turns: TraceTurn[] = [];
+  for (const st of plan)
+    for (let j = 0; j < st.offsets.length; j++) {
+      const i = turns.length;
+      const g = Math.floor(st.prompts[j] / P);
+      const input: Segment[] = [
+        { id: segId(SEG.system, g, 73), tokens: w.systemTokens },
+        { id: segId(SEG.user, g, st.prompts[j] % P), tokens: w.questionTokens },
+      ];
+      const outId = segId(SEG.out, i, 0);
+      const hashSegments = input.concat({ id: outId, tokens: w.outputTokens });
+      const spec: RequestSpec = {
+        segments: input,
+        promptTokens: Math.max(1, w.systemTokens + w.questionTokens),
+        outputTokens: w.outputTokens,
+        outputSegmentId: outId,
+        schemaId: -1,
+        turn: 0,
+        hashes: segmentBlockHashes(hashSegments, blockSize).hashes,
+        hashSegments,
+      };
+      turns.push({ session: -1, turn: 0, t: st.offsets[j], spec, gapS: 0 });
+    }
+  const trace: LoadedTrace = {
+    format: 'native',
+    turns,
+    sessions: 0,
+    bySession: [],
+    errorCount: 0,
+    firstErrors: [],
+  };
+  return { trace, pacer: new StagePacer(plan, w.stageGapS ?? INFERENCE_PERF_STAGE_GAP_S) };
 }
 
 export function validateSharedPrefix(w: Record<string, unknown>, errors: ValidationError[]): void {
