@@ -12,6 +12,8 @@
 import type { KvCache } from '../kvcache/cache';
 import type { TierName } from '../kvcache/types';
 import { LlmdApproximateView, type LlmdApproximateViewConfig } from './views/llmdApproximate';
+import { SglangRadixView, type SglangRadixViewConfig } from './views/sglangRadix';
+import { PreciseView, type PreciseViewConfig } from './views/precise';
 
 export type ViewTiers = 'hbm' | 'local';
 
@@ -19,7 +21,9 @@ export type CacheViewConfig =
   | { kind: 'exact'; tiers?: ViewTiers }
   | { kind: 'delayed'; intervalS: number; tiers?: ViewTiers }
   | { kind: 'approximate'; capacityBlocks?: number }
-  | LlmdApproximateViewConfig;
+  | LlmdApproximateViewConfig
+  | SglangRadixViewConfig
+  | PreciseViewConfig;
 
 export type CacheViewKind = CacheViewConfig['kind'];
 export const CACHE_VIEW_KINDS: readonly CacheViewKind[] = [
@@ -175,6 +179,13 @@ export function createCacheView(
     case 'llm-d-approximate': {
       const pageTokens = caches[0]?.blockSize ?? 1;
       return new LlmdApproximateView(caches.length, c, pageTokens, defaultCapacity * pageTokens);
+    }
+    case 'sglang-radix':
+      return new SglangRadixView(caches.length, c, caches[0]?.blockSize ?? 1);
+    case 'precise': {
+      const tiers = c.tiers ?? 'local';
+      const lag = c.latencyS ?? 0;
+      return new PreciseView(lag > 0 ? new DelayedView(caches, lag, tiers) : new ExactView(caches, tiers));
     }
   }
 }
