@@ -368,3 +368,64 @@ describe('every view', () => {
     );
   });
 });
+
+describe('scenario validation of the router and its view', () => {
+  it('accepts every view kind and llm-d router, and names the field that is wrong', async () => {
+    const { validateScenario } = await import('../src/sim/engine/fleet/scenario');
+    const base = {
+      model: 'llama-3.1-8b',
+      hardware: { accelerator: 'h100-sxm' },
+      replicas: 2,
+      workload: {
+        arrival: { kind: 'poisson', sessionsPerS: 1 },
+        sessions: 1,
+        classes: [{ kind: 'chat', name: 'c' }],
+      },
+    };
+    const ok = (router: unknown) =>
+      validateScenario({ ...base, router } as never).filter((e) => e.path.startsWith('router'));
+    for (const view of [
+      { kind: 'exact' },
+      { kind: 'precise', latencyS: 0.05, tiers: 'hbm' },
+      { kind: 'delayed', intervalS: 1 },
+      { kind: 'approximate', capacityBlocks: 10 },
+      { kind: 'llm-d-approximate', blockTokens: 64, maxPrefixBlocks: 256, lruCapacityPerServer: 'auto' },
+      { kind: 'sglang-radix', maxTreeSize: 1e6, evictionIntervalS: 60, charsPerToken: 3.5 },
+    ])
+      expect(ok({ kind: 'cache-aware', view })).toEqual([]);
+    expect(
+      ok({
+        kind: 'llm-d',
+        scorers: [
+          { type: 'precise-prefix-cache', weight: 3, normalize: 'min-max' },
+          { type: 'kv-cache-utilization', weight: 2 },
+          { type: 'queue', weight: 2 },
+          { type: 'load-aware', queueThreshold: 64 },
+        ],
+        picker: 'max-score',
+        tieBreak: 'order',
+        view: { kind: 'precise' },
+      }),
+    ).toEqual([]);
+    expect(ok({ kind: 'cache-aware', onMiss: 'smallest-tree', cacheThreshold: 0.5 })).toEqual([]);
+    const paths = (router: unknown) => ok(router).map((e) => e.path);
+    expect(paths({ kind: 'llm-d', scorers: [{ type: 'prefix', weight: 1 }] })).toEqual([
+      'router.scorers[0].type',
+    ]);
+    expect(paths({ kind: 'llm-d', scorers: [{ type: 'queue', weight: -1 }] })).toEqual([
+      'router.scorers[0].weight',
+    ]);
+    expect(paths({ kind: 'llm-d', scorers: { type: 'queue' } })).toEqual(['router.scorers']);
+    expect(paths({ kind: 'llm-d', picker: 'best' })).toEqual(['router.picker']);
+    expect(paths({ kind: 'cache-aware', onMiss: 'most-free' })).toEqual(['router.onMiss']);
+    expect(paths({ kind: 'cache-aware', view: { kind: 'sglang-radix', maxTreeChars: 5 } })).toEqual([
+      'router.view.maxTreeChars',
+    ]);
+    expect(
+      paths({ kind: 'cache-aware', view: { kind: 'llm-d-approximate', lruCapacityPerServer: 'big' } }),
+    ).toEqual(['router.view.lruCapacityPerServer']);
+    expect(paths({ kind: 'cache-aware', view: { kind: 'precise', latencyS: -1 } })).toEqual([
+      'router.view.latencyS',
+    ]);
+  });
+});

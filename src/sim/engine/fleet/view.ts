@@ -26,12 +26,16 @@ export type CacheViewConfig =
   | PreciseViewConfig;
 
 export type CacheViewKind = CacheViewConfig['kind'];
-export const CACHE_VIEW_KINDS: readonly CacheViewKind[] = [
-  'exact',
-  'delayed',
-  'approximate',
-  'llm-d-approximate',
-];
+/** Every view kind (a record, so a kind added to the union and not here fails to compile). */
+const VIEW_KINDS: Record<CacheViewKind, true> = {
+  exact: true,
+  delayed: true,
+  approximate: true,
+  'llm-d-approximate': true,
+  'sglang-radix': true,
+  precise: true,
+};
+export const CACHE_VIEW_KINDS = Object.keys(VIEW_KINDS) as CacheViewKind[];
 
 export interface CacheView {
   readonly kind: CacheViewConfig['kind'];
