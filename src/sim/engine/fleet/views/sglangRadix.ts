@@ -30,6 +30,7 @@
  * across nodes, as a hash map's iteration order is.
  */
 import type { CacheView } from '../view';
+import { SGLANG_RADIX_DEFAULTS } from '../routerDefaults';
 import type { SizedView, TenantOrderView } from './capabilities';
 
 export interface SglangRadixViewConfig {
@@ -41,13 +42,6 @@ export interface SglangRadixViewConfig {
   /** Characters per token. Default 4. */
   charsPerToken?: number;
 }
-
-/** sgl-model-gateway/src/main.rs (commit 01f6c92): the `smg launch` defaults. */
-export const SGLANG_RADIX_DEFAULTS = {
-  maxTreeSize: 67_108_864,
-  evictionIntervalS: 120,
-  charsPerToken: 4,
-} as const;
 
 /** One node of one tenant's part of the tree: a page, its parent page (NaN at the root) and its LRU stamp. */
 interface TreeNode {
