@@ -12,6 +12,7 @@ import { LlmdRouter, type LlmdScorerConfig } from '../src/sim/engine/fleet/llmd'
 import type { ReplicaLoad, RouteInput, RouterEnv } from '../src/sim/engine/fleet/router';
 import { createRouter } from '../src/sim/engine/fleet/router';
 import { LlmdApproximateView } from '../src/sim/engine/fleet/views/llmdApproximate';
+import { SglangRadixView } from '../src/sim/engine/fleet/views/sglangRadix';
 
 const PAGE = 16;
 
@@ -138,6 +139,103 @@ describe("llm-d's approximate view", () => {
   });
 });
 
+describe('the precise (KV-event) view', () => {
+  it('sees the eviction at once with no latency, and only after its next batch with one', () => {
+    const cs = caches(1, 8);
+    const now = createCacheView({ kind: 'precise' }, cs, 8);
+    const late = createCacheView({ kind: 'precise', latencyS: 0.5 }, cs, 8);
+    expect(late.syncIntervalS).toBe(0.5);
+    const a = prompt(1000, 6);
+    cs[0].insert(a);
+    expect(now.match(a, 6)[0]).toBe(6);
+    expect(late.match(a, 6)[0]).toBe(0); // stored, but the event has not reached the index
+    late.sync();
+    expect(late.match(a, 6)[0]).toBe(6);
+    cs[0].insert(prompt(5000, 8)); // evicts a
+    expect(now.match(a, 6)[0]).toBe(0);
+    expect(late.match(a, 6)[0]).toBe(6); // the removal is still in flight
+    late.sync();
+    expect(late.match(a, 6)[0]).toBe(0);
+  });
+});
+
+describe("SGLang's approximate radix tree", () => {
+  it('keeps what it routed until its own trim, however the worker evicts', () => {
+    const cs = caches(1, 8);
+    const view = createCacheView({ kind: 'sglang-radix' }, cs, 8);
+    const a = prompt(1000, 6);
+    view.routed(0, a, 6);
+    cs[0].insert(a);
+    cs[0].insert(prompt(5000, 8)); // the worker evicts a
+    view.sync(); // far under the 2^26-character default: nothing trimmed
+    expect(view.match(a, 6)[0]).toBe(6);
+  });
+
+  it('trims each worker to maxTreeSize characters, least recently routed leaves first, every evictionIntervalS', () => {
+    // 16-token pages at 4 characters a token: 64 characters a page; 10 pages allowed.
+    const view = new SglangRadixView(
+      2,
+      { kind: 'sglang-radix', maxTreeSize: 640, evictionIntervalS: 30 },
+      PAGE,
+    );
+    expect(view.syncIntervalS).toBe(30);
+    const head = [1, 2, 3, 4];
+    const a = chainHashes([...head, 10, 11, 12, 13]);
+    const b = chainHashes([...head, 20, 21, 22, 23]);
+    view.routed(0, a, 8); // 8 pages
+    view.routed(0, b, 8); // shares the 4-page head: 12 pages, 768 characters
+    view.routed(1, a, 8);
+    expect(view.sizeOf(0)).toBe(12 * 64);
+    view.sync();
+    // Worker 0 is trimmed to 10 pages: a's two deepest pages go (a was routed before b); worker 1 is untouched.
+    expect(view.sizeOf(0)).toBe(10 * 64);
+    expect(view.match(a, 8)[0]).toBe(6);
+    expect(view.match(b, 8)[0]).toBe(8);
+    expect(view.match(a, 8)[1]).toBe(8);
+    // A trim that has to go past a's branch eats into it leaf by leaf, then b's, never the shared head first.
+    const small = new SglangRadixView(1, { kind: 'sglang-radix', maxTreeSize: 5 * 64 }, PAGE);
+    small.routed(0, a, 8);
+    small.routed(0, b, 8);
+    small.sync();
+    expect(small.nodesOf(0)).toBe(5);
+    expect(small.match(a, 8)[0]).toBe(4);
+    expect(small.match(b, 8)[0]).toBe(5);
+  });
+
+  it('names the first worker of the deepest node, the same one every time for that node', () => {
+    const view = new SglangRadixView(4, { kind: 'sglang-radix' }, PAGE);
+    const h = prompt(1, 5);
+    const first = view.firstAt(h, 5, [0, 1, 2, 3]);
+    for (let i = 0; i < 5; i++) expect(view.firstAt(h, 5, [0, 1, 2, 3])).toBe(first);
+    // Over many nodes every worker comes first somewhere (an arbitrary order, not a fixed favourite).
+    const firsts = new Set<number>();
+    for (let k = 0; k < 64; k++) firsts.add(view.firstAt(prompt(k * 10, 3), 3, [0, 1, 2, 3]));
+    expect(firsts.size).toBe(4);
+  });
+
+  it("routes SGLang's cache_aware policy to the tree's worker on a match, and to the least loaded on a miss", () => {
+    const cs = caches(3, 100);
+    const view = createCacheView({ kind: 'sglang-radix' }, cs, 100);
+    const router = createRouter({ kind: 'cache-aware' });
+    const loads = [
+      load({ outstandingRequests: 5 }),
+      load({ outstandingRequests: 1 }),
+      load({ outstandingRequests: 3 }),
+    ];
+    const env: RouterEnv = { now: 0, loads, view, rng: createRng(1) };
+    const a = prompt(1000, 10);
+    view.routed(2, a, 10);
+    // 10 of 10 pages on worker 2: above the 0.3 threshold, so worker 2 although worker 1 is idler.
+    expect(router.route(routeInput(a), env)).toMatchObject({ replica: 2, reason: 'cache-hit' });
+    // A prompt sharing 2 of its 10 pages (20% ≤ 30%): a miss, to the least loaded worker.
+    const b = chainHashes([1000, 1001, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(router.route(routeInput(b), env)).toMatchObject({ replica: 1, reason: 'cache-miss' });
+    // SGLang v0.4's miss went to the smallest tree: worker 0 or 1 (both empty), never worker 2.
+    const v04 = createRouter({ kind: 'cache-aware', onMiss: 'smallest-tree' });
+    expect(v04.route(routeInput(b), env).replica).not.toBe(2);
+  });
+});
+
 describe("llm-d's weighted scorers and picker", () => {
   const rng = () => createRng(7);
   const noView = createCacheView({ kind: 'exact' }, caches(3, 4), 4);
@@ -230,6 +328,9 @@ describe('every view', () => {
     { kind: 'approximate' },
     { kind: 'llm-d-approximate', blockTokens: PAGE, maxPrefixBlocks: 8 },
     { kind: 'llm-d-approximate', blockTokens: PAGE * 2, lruCapacityPerServer: 10 },
+    { kind: 'sglang-radix', maxTreeSize: 300 },
+    { kind: 'precise' },
+    { kind: 'precise', latencyS: 0.2, tiers: 'hbm' },
   ];
   it('never reports a match longer than the prompt, nor longer than the blocks the pod was sent or holds', () => {
     fc.assert(
@@ -265,5 +366,66 @@ describe('every view', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('scenario validation of the router and its view', () => {
+  it('accepts every view kind and llm-d router, and names the field that is wrong', async () => {
+    const { validateScenario } = await import('../src/sim/engine/fleet/scenario');
+    const base = {
+      model: 'llama-3.1-8b',
+      hardware: { accelerator: 'h100-sxm' },
+      replicas: 2,
+      workload: {
+        arrival: { kind: 'poisson', sessionsPerS: 1 },
+        sessions: 1,
+        classes: [{ kind: 'chat', name: 'c' }],
+      },
+    };
+    const ok = (router: unknown) =>
+      validateScenario({ ...base, router } as never).filter((e) => e.path.startsWith('router'));
+    for (const view of [
+      { kind: 'exact' },
+      { kind: 'precise', latencyS: 0.05, tiers: 'hbm' },
+      { kind: 'delayed', intervalS: 1 },
+      { kind: 'approximate', capacityBlocks: 10 },
+      { kind: 'llm-d-approximate', blockTokens: 64, maxPrefixBlocks: 256, lruCapacityPerServer: 'auto' },
+      { kind: 'sglang-radix', maxTreeSize: 1e6, evictionIntervalS: 60, charsPerToken: 3.5 },
+    ])
+      expect(ok({ kind: 'cache-aware', view })).toEqual([]);
+    expect(
+      ok({
+        kind: 'llm-d',
+        scorers: [
+          { type: 'precise-prefix-cache', weight: 3, normalize: 'min-max' },
+          { type: 'kv-cache-utilization', weight: 2 },
+          { type: 'queue', weight: 2 },
+          { type: 'load-aware', queueThreshold: 64 },
+        ],
+        picker: 'max-score',
+        tieBreak: 'order',
+        view: { kind: 'precise' },
+      }),
+    ).toEqual([]);
+    expect(ok({ kind: 'cache-aware', onMiss: 'smallest-tree', cacheThreshold: 0.5 })).toEqual([]);
+    const paths = (router: unknown) => ok(router).map((e) => e.path);
+    expect(paths({ kind: 'llm-d', scorers: [{ type: 'prefix', weight: 1 }] })).toEqual([
+      'router.scorers[0].type',
+    ]);
+    expect(paths({ kind: 'llm-d', scorers: [{ type: 'queue', weight: -1 }] })).toEqual([
+      'router.scorers[0].weight',
+    ]);
+    expect(paths({ kind: 'llm-d', scorers: { type: 'queue' } })).toEqual(['router.scorers']);
+    expect(paths({ kind: 'llm-d', picker: 'best' })).toEqual(['router.picker']);
+    expect(paths({ kind: 'cache-aware', onMiss: 'most-free' })).toEqual(['router.onMiss']);
+    expect(paths({ kind: 'cache-aware', view: { kind: 'sglang-radix', maxTreeChars: 5 } })).toEqual([
+      'router.view.maxTreeChars',
+    ]);
+    expect(
+      paths({ kind: 'cache-aware', view: { kind: 'llm-d-approximate', lruCapacityPerServer: 'big' } }),
+    ).toEqual(['router.view.lruCapacityPerServer']);
+    expect(paths({ kind: 'cache-aware', view: { kind: 'precise', latencyS: -1 } })).toEqual([
+      'router.view.latencyS',
+    ]);
   });
 });

@@ -7,7 +7,10 @@
 import type { Rng } from '../rng';
 import { LlmdRouter, type LlmdRouterConfig } from './llmd';
 import type { CacheView, CacheViewConfig } from './view';
+import { SGLANG_ROUTER_DEFAULTS } from './routerDefaults';
 import { hasTenantOrder, isSized } from './views/capabilities';
+
+export { SGLANG_ROUTER_DEFAULTS, SGLANG_V04_ROUTER_DEFAULTS } from './routerDefaults';
 
 export interface ReplicaLoad {
   /** Prefill tokens still to compute + output tokens still to generate, over requests routed here and unfinished. */
@@ -114,32 +117,6 @@ export type RouterConfig =
       kvWeight?: number;
     }
   | LlmdRouterConfig;
-
-/**
- * SGLang router defaults, current: sgl-project/sglang sgl-model-gateway/src/main.rs (commit 01f6c92, the
- * `smg launch` CLI; sglang-router 0.3.0 on PyPI) `--cache-threshold 0.3`, `--balance-abs-threshold 64`,
- * `--balance-rel-threshold 1.5`, `--eviction-interval 120`, `--max-tree-size 67108864`; the Python launcher
- * sgl-model-gateway/bindings/python/src/sglang_router/router_args.py has the same three thresholds. The cache
- * miss goes to the least-loaded worker (sgl-model-gateway/src/policies/cache_aware.rs `select_worker`).
- */
-export const SGLANG_ROUTER_DEFAULTS = {
-  cacheThreshold: 0.3,
-  balanceAbsThreshold: 64,
-  balanceRelThreshold: 1.5,
-  onMiss: 'least-load',
-} as const;
-
-/**
- * SGLang router defaults as of SGLang v0.4 (sgl-router, 2024-12; the LMSYS v0.4 blog and the sgl-router README
- * of the time): cache_threshold 0.5, balance_abs_threshold 32, balance_rel_threshold 1.0001, and a miss goes to
- * the worker with the smallest tree (sgl-router src/router.rs `get_smallest_tenant`).
- */
-export const SGLANG_V04_ROUTER_DEFAULTS = {
-  cacheThreshold: 0.5,
-  balanceAbsThreshold: 32,
-  balanceRelThreshold: 1.0001,
-  onMiss: 'smallest-tree',
-} as const;
 
 export type RouterKind = RouterConfig['kind'];
 export const ROUTER_KINDS: readonly RouterKind[] = [

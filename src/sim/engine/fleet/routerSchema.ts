@@ -95,6 +95,16 @@ function validateView(v: SchemaValidator, view: Obj): void {
       if (view.lruCapacityPerServer !== 'auto')
         v.num(view, 'lruCapacityPerServer', p, { min: 1, integer: true });
       break;
+    case 'precise':
+      v.known(view, p, ['kind', 'latencyS', 'tiers']);
+      v.num(view, 'latencyS', p, { min: 0 });
+      break;
+    case 'sglang-radix':
+      v.known(view, p, ['kind', 'maxTreeSize', 'evictionIntervalS', 'charsPerToken']);
+      v.num(view, 'maxTreeSize', p, { min: 1 });
+      v.num(view, 'evictionIntervalS', p, { gt: 0 });
+      v.num(view, 'charsPerToken', p, { gt: 0 });
+      break;
     default:
       v.known(view, p, ['kind', 'tiers']);
   }

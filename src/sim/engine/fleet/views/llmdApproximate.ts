@@ -34,6 +34,7 @@
  * in a goroutine right after scheduling), and the pods are never removed (llm-d drops a pod that leaves the pool).
  */
 import type { CacheView } from '../view';
+import { LLMD_APPROX_DEFAULTS } from '../routerDefaults';
 import type { WindowedView } from './capabilities';
 
 export interface LlmdApproximateViewConfig {
@@ -45,12 +46,6 @@ export interface LlmdApproximateViewConfig {
   /** Index entries (blocks of blockTokens) per pod, or "auto" (the pod's HBM capacity in blocks). Default 31,250. */
   lruCapacityPerServer?: number | 'auto';
 }
-
-export const LLMD_APPROX_DEFAULTS = {
-  blockTokens: 16,
-  maxPrefixBlocks: 256,
-  lruCapacityPerServer: 31_250,
-} as const;
 
 export class LlmdApproximateView implements CacheView, WindowedView {
   readonly kind = 'llm-d-approximate';
