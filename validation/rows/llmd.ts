@@ -79,7 +79,7 @@ export function llmdRun(e: LlmdExperiment): LlmdSummary {
 }
 
 const INFERRED =
-  'Inferred: the clients keep at most 700 requests in flight (inference-perf workers × 100), 1,000 output tokens as stated, vLLM block 64; docs/validation.md § llm-d scheduling benchmark.';
+  'Inferred: the clients keep at most 700 requests in flight (inference-perf workers × 100); 1,000 output tokens as stated; vLLM block 64; docs/validation.md § llm-d scheduling benchmark.';
 
 function ttftRow(e: LlmdExperiment, label: string): ValidationRow {
   return {
@@ -110,11 +110,11 @@ function throughputRow(e: LlmdExperiment, label: string): ValidationRow {
 }
 
 export const rows: ValidationRow[] = [
+  ttftRow('precise', 'precise prefix scorer (precise-scheduling)'),
   ttftRow('approximate', 'approximate prefix scorer (estimated-scheduling)'),
-  ttftRow('load', 'queue + KV-utilisation scorers (load-scheduling)'),
   ttftRow('random', 'random picker (random-scheduling)'),
   throughputRow('precise', 'precise prefix scorer (precise-scheduling)'),
-  throughputRow('load', 'queue + KV-utilisation scorers (load-scheduling)'),
+  throughputRow('approximate', 'approximate prefix scorer (estimated-scheduling)'),
   {
     id: 'llmd-73-ttft-order',
     group: GROUP,
