@@ -38,7 +38,7 @@ export interface SharedPrefixWorkload {
   outputTokens: number;
   /** Load stages, in order. */
   stages: LoadStage[];
-  /** Seconds between stages (inference-perf LoadConfig.interval). Default 1. */
+  /** Seconds from a stage's last request ending to the next stage (inference-perf LoadConfig.interval). Default 1. */
   stageGapS?: number;
 }
 
