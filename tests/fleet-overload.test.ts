@@ -15,7 +15,8 @@ import {
 import { ClientGate } from '../src/sim/engine/fleet/clients';
 import { stageFigures } from '../src/sim/engine/fleet/stageReport';
 import { REQUEST_OVERHEAD_PRESETS } from '../src/sim/engine/fleet/overhead';
-import { scenario } from './fleet-helpers';
+import { agentClass, c, scenario } from './fleet-helpers';
+import type { FleetSim } from '../src/sim/engine/fleet/engine';
 
 /** 60 requests/s of 4k-token prompts at one 8B replica: far past what it can prefill. */
 function overloaded(over: Partial<Scenario> = {}): Scenario {
@@ -107,6 +108,31 @@ describe('admission bound', () => {
     expect(m.requests.rejected).toBeGreaterThan(0);
     expect(m.requests.finished + m.requests.rejected).toBe(m.requests.created);
     expect(m.requests.queueS.max).toBeLessThan(open.requests.queueS.max);
+  });
+});
+
+describe('failures and held sessions', () => {
+  it('a rejected or timed-out turn lets go of the KV its session held through the pause', () => {
+    let sim: FleetSim | undefined;
+    const m = runScenarioSync(
+      scenario({
+        durationS: 60,
+        replicas: 2,
+        policies: { toolPause: { kind: 'hold' } },
+        scheduler: { maxWaiting: 1 },
+        clients: { timeoutS: 4 },
+        workload: {
+          arrival: { kind: 'poisson', sessionsPerS: 3 },
+          sessions: 150,
+          classes: [agentClass({ turns: c(6), toolLatency: c(0.5), systemTokens: c(3000) })],
+        },
+      }),
+      { afterEvent: (s) => (sim = s) },
+    ).metrics;
+    expect(m.requests.rejected + m.requests.timedOut).toBeGreaterThan(0);
+    expect(m.sessions.dropped).toBeGreaterThan(0);
+    expect(m.requests.unfinished).toBe(0);
+    for (const r of sim!.replicas) expect(r.heldBlocksTotal).toBe(0);
   });
 });
 

@@ -643,12 +643,6 @@ export class FleetSim implements ReplicaHost {
     this.cols.routeReason.set(r.id, code);
     this.cols.routeMatched.set(r.id, d.matchedBlocks);
     this.cols.routeQueued.set(r.id, this.loads[d.replica].outstandingRequests);
-    if (rt && rt.heldOn >= 0) {
-      // Held elsewhere: let go there. Held here: the replica keeps holding until the request is admitted.
-      if (rt.heldOn !== d.replica) this.replicas[rt.heldOn].unhold(r.session, 'cache');
-      rt.heldOn = -1;
-      rt.pauseGen++;
-    }
     if (!admits(this.replicas[d.replica].waiting.length, this.rs.maxWaiting)) {
       r.replica = d.replica;
       this.fail(
@@ -657,6 +651,12 @@ export class FleetSim implements ReplicaHost {
         `rejected: the replica's waiting queue was full (scheduler.maxWaiting ${this.rs.maxWaiting})`,
       );
       return;
+    }
+    if (rt && rt.heldOn >= 0) {
+      // Held elsewhere: let go there. Held here: the replica keeps holding until the request is admitted.
+      if (rt.heldOn !== d.replica) this.replicas[rt.heldOn].unhold(r.session, 'cache');
+      rt.heldOn = -1;
+      rt.pauseGen++;
     }
     this.reqs.set(r.id, r);
     this.replicas[d.replica].enqueue(r);
@@ -768,6 +768,12 @@ export class FleetSim implements ReplicaHost {
     this.releaseClient();
     this.dropReasons.set(why, (this.dropReasons.get(why) ?? 0) + 1);
     const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
+    if (rt && rt.heldOn >= 0) {
+      // Failed before it reached the replica holding its session's KV (rejected, timed out on the way): let go.
+      this.replicas[rt.heldOn].unhold(r.session, 'cache');
+      rt.heldOn = -1;
+      rt.pauseGen++;
+    }
     if (rt && !rt.done) {
       rt.current = null;
       this.endSession(r.session, true);
