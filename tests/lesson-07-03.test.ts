@@ -50,6 +50,15 @@ import {
 import { validateScenario } from '../src/sim/engine/fleet/scenario';
 import { routerMethods } from '../src/worker/routerMethods';
 import { directContext } from '../src/worker/job';
+import { routerConfig } from '../src/sim/lessons/routing/lab';
+import { runScenario } from '../src/sim/engine/fleet/run';
+import { cacheRouterSchema } from '../src/widgets/cache-router/schema';
+import {
+  SGLANG_RADIX_DEFAULTS,
+  SGLANG_ROUTER_DEFAULTS,
+  SGLANG_V04_ROUTER_DEFAULTS,
+} from '../src/sim/engine/fleet/routerDefaults';
+import type { SglangRadixView } from '../src/sim/engine/fleet/views/sglangRadix';
 
 describe('theory: spreading a session over R replicas', () => {
   it('a turn lands warm with probability 1/R when the router ignores the session, 1 with affinity', () => {
@@ -282,6 +291,18 @@ describe('lab: the lesson runs on the fleet simulator', () => {
     // Never balancing: the work piles onto the replicas that cached the shared head first.
     expect(lax.summary.imbalance).toBeGreaterThan(tuned.summary.imbalance + 0.4);
     expect(tuned.summary.hitRate).toBeGreaterThan(lax.summary.hitRate - 0.03);
+    // "balances on almost every request"
+    const eagerRun = await runRouterAnimation({ ...light, policy: 'cache-aware', loadThreshold: 0 });
+    let balanced = 0;
+    for (let i = 0; i < eagerRun.requests.count; i++)
+      if (eagerRun.reasonNames[eagerRun.reason[i]] === 'cache-balance') balanced++;
+    expect(balanced / eagerRun.requests.count).toBeGreaterThan(0.7);
+    // "a loose threshold costs some of the TTFT tail and none of the hit rate … an eager one costs a lot more"
+    expect(Math.abs(lax.summary.hitRate - tuned.summary.hitRate)).toBeLessThan(0.03);
+    expect(lax.summary.ttftP90).toBeGreaterThan(tuned.summary.ttftP90);
+    expect(eager.summary.ttftP90 - tuned.summary.ttftP90).toBeGreaterThan(
+      2 * (lax.summary.ttftP90 - tuned.summary.ttftP90),
+    );
   });
 
   it('animation frames: every frame is a snapshot of the queues and of HBM by session', async () => {
@@ -510,9 +531,9 @@ describe('the animated router at its defaults: HBM under pressure, reasons kept,
       const why = ca.reasonNames[ca.reason[i]];
       counts.set(why, (counts.get(why) ?? 0) + 1);
       if (why === 'cache-hit') {
-        // The threshold rule: the replica held at least half the prompt's full pages.
+        // The threshold rule (SGLang's current default): the replica held more than 30% of the prompt's tokens.
         const pages = Math.floor(ca.requests.promptTokens[i] / ca.blockSize);
-        expect(ca.matched[i]).toBeGreaterThanOrEqual(pages * 0.5);
+        expect(ca.matched[i] * ca.blockSize).toBeGreaterThan(ca.requests.promptTokens[i] * 0.3);
         expect(ca.matched[i]).toBeLessThanOrEqual(pages);
         expect(routeText(ca, i)).toMatch(/^cache-aware: replica \d holds [\d.]+k? of [\d.]+k? tokens$/);
       }
@@ -604,5 +625,62 @@ describe('the prose on the policy table (the animated router’s defaults)', () 
       expect(s.ttftP90).toBeLessThan(rr.ttftP90);
       expect(Math.abs(s.hitRate - rr.hitRate)).toBeLessThan(0.05);
     }
+  });
+});
+
+describe('the prose on the routers’ views (the animated router’s defaults)', () => {
+  it('the lab runs SGLang’s current defaults, cited by version', () => {
+    const c = routerConfig('cache-aware', 8);
+    expect(c).toMatchObject({
+      kind: 'cache-aware',
+      cacheThreshold: SGLANG_ROUTER_DEFAULTS.cacheThreshold,
+      balanceAbsThreshold: 8,
+      balanceRelThreshold: SGLANG_ROUTER_DEFAULTS.balanceRelThreshold,
+      onMiss: 'least-load',
+    });
+    expect([
+      SGLANG_ROUTER_DEFAULTS.cacheThreshold,
+      SGLANG_ROUTER_DEFAULTS.balanceAbsThreshold,
+      SGLANG_ROUTER_DEFAULTS.balanceRelThreshold,
+    ]).toEqual([0.3, 64, 1.5]);
+    expect([
+      SGLANG_V04_ROUTER_DEFAULTS.cacheThreshold,
+      SGLANG_V04_ROUTER_DEFAULTS.balanceAbsThreshold,
+      SGLANG_V04_ROUTER_DEFAULTS.balanceRelThreshold,
+    ]).toEqual([0.5, 32, 1.0001]);
+    // The slider reaches the current default.
+    expect(cacheRouterSchema.loadThreshold.max).toBeGreaterThanOrEqual(
+      SGLANG_ROUTER_DEFAULTS.balanceAbsThreshold,
+    );
+    expect(routerConfig('cache-aware', 8, 'approximate').view).toEqual({ kind: 'sglang-radix' });
+  });
+
+  it('under memory pressure SGLang’s tree costs hit rate and TTFT, and its belief goes stale where the exact view’s does not', async () => {
+    const exact = await runPolicy('cache-aware', FLEET, {}, 0);
+    const tree = await runPolicy('cache-aware', { ...FLEET, cacheView: 'approximate' }, {}, 0);
+    expect(tree.summary.hitRate).toBeLessThan(exact.summary.hitRate - 0.02);
+    expect(tree.summary.ttftP90).toBeGreaterThan(exact.summary.ttftP90 * 1.2);
+    expect(tree.summary.staleRouteShare).toBeGreaterThan(0.03);
+    expect(exact.summary.staleRouteShare).toBeLessThan(0.01);
+  });
+
+  it('at its default size the tree’s trim removes nothing for over an hour on this fleet', async () => {
+    let sizes: number[] = [];
+    let t = 0;
+    await runScenario(labScenario('cache-aware', { ...FLEET, cacheView: 'approximate' }), {
+      includeSeries: false,
+      afterEvent: (sim) => {
+        const v = sim.view as SglangRadixView;
+        sizes = [...Array(FLEET.replicas).keys()].map((r) => v.sizeOf(r));
+        t = sim.now;
+      },
+    });
+    const fastest = Math.max(...sizes) / t; // characters a second, the busiest worker
+    expect(fastest * 3600).toBeLessThan(SGLANG_RADIX_DEFAULTS.maxTreeSize);
+    // … while a worker's HBM holds far less than the tree will keep.
+    const hbmTokens = resolveScenario(labScenario('cache-aware', FLEET)).hbmBlocks * LAB_BLOCK_SIZE;
+    expect(SGLANG_RADIX_DEFAULTS.maxTreeSize / SGLANG_RADIX_DEFAULTS.charsPerToken).toBeGreaterThan(
+      50 * hbmTokens,
+    );
   });
 });

@@ -9,6 +9,7 @@ import { rows as breakeven } from './breakeven';
 import { rows as xgrammar } from './xgrammar';
 import { rows as kvOffloadBlocks } from './kvOffloadBlocks';
 import { rows as tracelab } from './tracelab';
+import { rows as llmd } from './llmd';
 
 export const ALL_ROWS: ValidationRow[] = [
   ...costRows,
@@ -17,4 +18,5 @@ export const ALL_ROWS: ValidationRow[] = [
   ...xgrammar,
   ...kvOffloadBlocks,
   ...tracelab,
+  ...llmd,
 ];

@@ -28,8 +28,15 @@ import {
   LAB_TP,
   POLICY_LABELS,
   ROUTER_POLICIES,
+  type CacheViewKind,
   type RouterPolicy,
 } from '../../sim/lessons/routing/constants';
+import {
+  LLMD_APPROX_DEFAULTS,
+  SGLANG_RADIX_DEFAULTS,
+  SGLANG_ROUTER_DEFAULTS,
+  SGLANG_V04_ROUTER_DEFAULTS,
+} from '../../sim/engine/fleet/routerDefaults';
 import { useSimulation } from '../kit/useSimulation';
 import { ANIMATION_DEFAULT_FLEET, ANIMATION_START_S } from './schema';
 import './cache-router.css';
@@ -194,31 +201,112 @@ export function PolicyTable() {
 }
 
 /**
- * One policy's whole-run hit rate (or pool reloads) on the animated router's default fleet, optionally with a
- * shared KV pool: simulated in the worker when the page opens, so the prose quotes the run, not a typed number.
+ * One policy's whole-run figure on the animated router's default fleet (hit rate, pool reloads, p90 TTFT or the
+ * share of stale routes), optionally with a shared KV pool or the approximate view: simulated in the worker when
+ * the page opens, so the prose quotes the run, not a typed number.
  */
 export function DefaultRunFigure({
   policy,
   poolGB = 0,
+  cacheView = 'exact',
   field = 'hitRate',
 }: {
   policy: RouterPolicy;
   poolGB?: number;
-  field?: 'hitRate' | 'poolHits';
+  cacheView?: CacheViewKind;
+  field?: 'hitRate' | 'poolHits' | 'ttftP90' | 'staleRouteShare';
 }) {
-  const args = useMemo(() => ({ ...ANIMATION_DEFAULT_FLEET, poolGB, policies: [policy] }), [policy, poolGB]);
+  const args = useMemo(
+    () => ({ ...ANIMATION_DEFAULT_FLEET, poolGB, cacheView, policies: [policy] }),
+    [policy, poolGB, cacheView],
+  );
   const sim = useSimulation('routerSummaries', args);
   const s = sim.result?.[0]?.summary;
   if (!s) return <span className="figure">{sim.status === 'error' ? 'error' : '…'}</span>;
-  const where = `${POLICY_LABELS[policy]} on the animated router's defaults${poolGB ? `, ${poolGB} GB shared pool` : ''}`;
-  return field === 'hitRate' ? (
-    <Fig value={formatPercent(s.hitRate)} title={`${where}: Σ reused ÷ Σ (reused + prefilled) tokens`} />
-  ) : (
-    <Fig
-      value={formatCount(s.poolHits, 4)}
-      title={`${where}: turns that reloaded part of their prompt from the pool`}
-    />
-  );
+  const where = `${POLICY_LABELS[policy]} on the animated router's defaults${poolGB ? `, ${poolGB} GB shared pool` : ''}${cacheView === 'approximate' ? ", SGLang's approximate tree" : ''}`;
+  switch (field) {
+    case 'hitRate':
+      return (
+        <Fig value={formatPercent(s.hitRate)} title={`${where}: Σ reused ÷ Σ (reused + prefilled) tokens`} />
+      );
+    case 'poolHits':
+      return (
+        <Fig
+          value={formatCount(s.poolHits, 4)}
+          title={`${where}: turns that reloaded part of their prompt from the pool`}
+        />
+      );
+    case 'ttftP90':
+      return <Fig value={formatDuration(s.ttftP90)} title={`${where}: p90 time to first token`} />;
+    case 'staleRouteShare':
+      return (
+        <Fig
+          value={formatPercent(s.staleRouteShare)}
+          title={`${where}: routes on a believed prefix whose replica served at least one page less from cache`}
+        />
+      );
+  }
+}
+
+/** SGLang's router defaults as fleet/router.ts cites them: the current router's, or SGLang v0.4's. */
+export function SglangDefault({
+  name,
+  version = 'current',
+}: {
+  name: 'cacheThreshold' | 'balanceAbsThreshold' | 'balanceRelThreshold';
+  version?: 'current' | 'v0.4';
+}) {
+  const d = version === 'v0.4' ? SGLANG_V04_ROUTER_DEFAULTS : SGLANG_ROUTER_DEFAULTS;
+  const v = d[name];
+  const source =
+    version === 'v0.4'
+      ? 'sgl-router as of SGLang v0.4 (router_args.py)'
+      : 'sgl-model-gateway main.rs, sglang-router 0.3.0';
+  return <Fig value={formatCount(v, 5)} title={`${name}, ${source}`} />;
+}
+
+/** A router view's shipped default (fleet/routerDefaults.ts, sources there), or the lab's page size. */
+export function ViewDefault({
+  name,
+}: {
+  name:
+    | 'llmdWindowTokens'
+    | 'llmdMaxBlocks'
+    | 'llmdBlockTokens'
+    | 'sglangTreeChars'
+    | 'sglangTreeTokens'
+    | 'charsPerToken'
+    | 'pageTokens';
+}) {
+  const l = LLMD_APPROX_DEFAULTS;
+  const g = SGLANG_RADIX_DEFAULTS;
+  const [v, title]: [string, string] =
+    name === 'llmdWindowTokens'
+      ? [
+          (l.maxPrefixBlocks * l.blockTokens).toLocaleString('en-US'),
+          `${l.maxPrefixBlocks} blocks × ${l.blockTokens} tokens (llm-d approximate scorer)`,
+        ]
+      : name === 'llmdMaxBlocks'
+        ? [formatCount(l.maxPrefixBlocks, 3), 'maxPrefixBlocksToMatch (llm-d approximate scorer)']
+        : name === 'llmdBlockTokens'
+          ? [
+              formatCount(l.blockTokens, 2),
+              'tokens per block: 64 characters at 4 characters a token (llm-d approximate scorer)',
+            ]
+          : name === 'sglangTreeChars'
+            ? [
+                g.maxTreeSize.toLocaleString('en-US'),
+                '--max-tree-size, characters per worker (sgl-model-gateway)',
+              ]
+            : name === 'sglangTreeTokens'
+              ? [
+                  `${formatCount(g.maxTreeSize / g.charsPerToken / 1e6, 3)} million`,
+                  `${g.maxTreeSize} characters ÷ ${g.charsPerToken} characters a token`,
+                ]
+              : name === 'charsPerToken'
+                ? [formatCount(g.charsPerToken, 2), 'characters per token, the lab’s conversion']
+                : [formatCount(LAB_BLOCK_SIZE, 3), 'tokens per page the lab’s fleet tracks'];
+  return <Fig value={v} title={title} />;
 }
 
 /** A default of the animated router, as the widget uses it (schema.ts), so the prose never restates it by hand. */

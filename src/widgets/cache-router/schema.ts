@@ -26,10 +26,10 @@ const loadThreshold = {
   label: 'Load threshold (cache-aware)',
   default: 8,
   min: 0,
-  max: 32,
+  max: 64,
   integer: true,
   unit: 'requests',
-  help: 'Cache-aware only: when the busiest and the idlest replica differ by more than this many outstanding requests, route to the idlest (SGLang router balance_abs_threshold; its default is 32)',
+  help: 'Cache-aware only: when the busiest and the idlest replica differ by more than this many outstanding requests (and the busiest has over 1.5× the idlest’s), route to the idlest. SGLang router’s balance_abs_threshold: 64 by default in the current router (sglang-router 0.3.0), 32 in SGLang v0.4',
 } as const;
 
 export const cacheRouterSchema = {
@@ -41,9 +41,9 @@ export const cacheRouterSchema = {
     default: 'exact',
     options: [
       { value: 'exact', label: 'Exact (KV events from the replicas)' },
-      { value: 'approximate', label: 'Approximate (its own guess, blind to evictions)' },
+      { value: 'approximate', label: 'Approximate (SGLang’s radix tree, blind to evictions)' },
     ],
-    help: 'Cache-aware only: exact sees every replica’s cache as it is (llm-d precise prefix-cache scorer); approximate assumes every prompt it routed is still cached (SGLang router’s approximate radix tree)',
+    help: 'Cache-aware only: exact sees every replica’s cache as it is (what llm-d’s precise prefix-cache scorer learns from KV events); approximate is SGLang’s router’s own radix tree of the prompts it sent each replica, which never learns of an eviction',
   },
   replicas: {
     kind: 'number',

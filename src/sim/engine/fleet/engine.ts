@@ -16,11 +16,15 @@ import { buildFrame, RouteLog, type FleetFrame } from './frames';
 import { SchemaCosts } from './grammar';
 import { LogHistogram, Samples, TimeWeighted } from './metrics';
 import { Replica, type Req, type ReplicaHost } from './replica';
-import { createRouter, ROUTE_REASON, type ReplicaLoad, type Router } from './router';
+import { createRouter, defaultViewFor, ROUTE_REASON, type ReplicaLoad, type Router } from './router';
 import type { ResolvedScenario, SessionsWorkload, TraceWorkload } from './scenario';
 import { loadTrace, type LoadedTrace } from './trace';
 import { createCacheView, type CacheView } from './view';
 import { WorkloadGenerator, type RequestSpec, type Session } from './workload';
+import { admits } from './admission';
+import { ClientGate } from './clients';
+import { beforeRouteS } from './overhead';
+import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 
 /** Per-request columns, one row per request created (index = request id). */
 export interface RequestColumns {
@@ -56,6 +60,10 @@ export interface RequestColumns {
   routeMatched: Samples;
   /** Requests outstanding on the chosen replica when it was chosen (the load the router saw). */
   routeQueued: Samples;
+  /** Seconds the request waited at the client for a free slot (clients.maxInFlight) before it was sent. */
+  clientWaitS: Samples;
+  /** Seconds from the send to the failure (timed out, rejected, dropped); NaN for a finished request. */
+  failedAfterS: Samples;
 }
 
 export const REQUEST_COLUMNS = [
@@ -85,6 +93,8 @@ export const REQUEST_COLUMNS = [
   'routeReason',
   'routeMatched',
   'routeQueued',
+  'clientWaitS',
+  'failedAfterS',
 ] as const satisfies readonly (keyof RequestColumns)[];
 
 interface SessionRt {
@@ -110,7 +120,9 @@ export interface OccupancySeries {
   held: number[][];
 }
 
-const PERIODIC: ReadonlySet<EventKind> = new Set<EventKind>(['frame', 'view-sync', 'end']);
+// Events that keep nothing alive: when only these are left, nothing can change any more. A request's timeout is
+// one of them: once every request has ended, the deadlines still queued must not stretch the run.
+const PERIODIC: ReadonlySet<EventKind> = new Set<EventKind>(['frame', 'view-sync', 'end', 'request-timeout']);
 
 export class FleetSim implements ReplicaHost {
   readonly q = new EventQueue();
@@ -139,12 +151,18 @@ export class FleetSim implements ReplicaHost {
   private live = 0;
   /** True when the run stopped with requests still queued and no event left that could move them. */
   stalled = false;
+  /** The clients' concurrency bound (null: none), requests waiting for a slot, and requests in their overhead. */
+  readonly gate: ClientGate | null;
+  private readonly clientQueue = new Map<number, { r: Req; rt: SessionRt | null }>();
+  private readonly inTransit = new Map<number, { r: Req; rt: SessionRt | null }>();
   private startedSessions = 0;
   private sessionsDone = 0;
   private readonly routerRng: Rng;
   private readonly arrivalRng: Rng;
   private readonly gen: WorkloadGenerator | null;
   readonly trace: LoadedTrace | null;
+  /** A staged workload's clock (shared-prefix): the next stage waits for the previous one to drain. */
+  private readonly pacer: StagePacer | null = null;
   private traceNext = 0;
   /** Native traces replayed by session: the next turn of each session (position in trace.bySession). */
   private traceTurnOf: Int32Array = new Int32Array(0);
@@ -223,17 +241,30 @@ export class FleetSim implements ReplicaHost {
       );
     }
     this.tierIndex = this.caches.map((c) => c.tierNames.map((n) => TIER_ORDER.indexOf(n)));
-    this.loads = this.replicas.map(() => ({ outstandingTokens: 0, outstandingRequests: 0, kvUsage: 0 }));
+    this.loads = this.replicas.map(() => ({
+      outstandingTokens: 0,
+      outstandingRequests: 0,
+      kvUsage: 0,
+      waitingRequests: 0,
+      kvInUse: 0,
+    }));
     const { view, ...routerCfg } = s.router;
     this.router = createRouter(routerCfg as typeof s.router);
-    this.view = createCacheView(view ?? { kind: 'exact' }, this.caches, rs.hbmBlocks);
+    this.view = createCacheView(view ?? defaultViewFor(s.router), this.caches, rs.hbmBlocks);
     const cols = {} as RequestColumns;
     for (const k of REQUEST_COLUMNS) cols[k] = new Samples(1024);
     this.cols = cols;
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
-    this.wl = s.workload;
-    if (this.wl.kind === 'trace') {
+    this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
+    if (s.workload.kind === 'shared-prefix') {
+      // Independent requests released stage by stage (fleet/sharedPrefix.ts): replayed like a trace.
+      const sp = sharedPrefixTurns(s.workload, seed, rs.blockSize);
+      this.wl = { kind: 'trace', format: 'native', replay: 'timestamps' };
+      this.gen = null;
+      this.trace = sp.trace;
+      this.pacer = sp.pacer;
+    } else if ((this.wl = s.workload).kind === 'trace') {
       this.gen = null;
       this.trace = loadTrace(this.wl, rs.blockSize);
       this.traceTurnOf = new Int32Array(this.trace.sessions);
@@ -311,6 +342,17 @@ export class FleetSim implements ReplicaHost {
       case 'session-arrival':
         this.arrival(ev.a);
         break;
+      case 'request-ready': {
+        const p = this.inTransit.get(ev.a);
+        if (p) {
+          this.inTransit.delete(ev.a);
+          this.routeNow(p.r, p.rt);
+        }
+        break;
+      }
+      case 'request-timeout':
+        this.timeout(ev.a);
+        break;
       case 'view-sync':
         this.view.sync();
         if (this.live > 0) this.q.push(this.nowT + this.view.syncIntervalS, 'view-sync');
@@ -372,7 +414,8 @@ export class FleetSim implements ReplicaHost {
             dropped: false,
           };
         });
-      } else if (tr.turns.length) this.schedule(tr.turns[0].t, 'session-arrival', 0, 0);
+      } else if (tr.turns.length)
+        this.schedule(this.pacer ? this.pacer.timeOf(0)! : tr.turns[0].t, 'session-arrival', 0, 0);
       return;
     }
     if (wl.arrival.kind === 'poisson') {
@@ -398,8 +441,11 @@ export class FleetSim implements ReplicaHost {
         return;
       }
       this.traceSubmit(this.traceNext++);
-      if (this.traceNext < tr.turns.length)
-        this.schedule(Math.max(this.nowT, tr.turns[this.traceNext].t), 'session-arrival', 0, 0);
+      if (this.traceNext < tr.turns.length) {
+        // A staged workload's next stage is scheduled when the current one drains (requestEnded).
+        const at = this.pacer ? this.pacer.timeOf(this.traceNext) : tr.turns[this.traceNext].t;
+        if (at !== null) this.schedule(Math.max(this.nowT, at), 'session-arrival', 0, 0);
+      }
       return;
     }
     if (wl.arrival.kind === 'poisson') {
@@ -519,16 +565,61 @@ export class FleetSim implements ReplicaHost {
     this.route(r, bySession && rt ? rt : null);
   }
 
+  /** A request leaves its client: now if a slot is free (or there is no bound), else when one frees. */
   private route(r: Req, rt: SessionRt | null): void {
-    const kv = this.router.usesCache;
+    if (this.gate && !this.gate.offer(r.id)) this.clientQueue.set(r.id, { r, rt });
+    else this.send(r, rt);
+  }
+
+  /** Sent: latencies count from here (as the harness's clock does); the overhead passes before routing. */
+  private send(r: Req, rt: SessionRt | null): void {
+    const now = this.nowT;
+    this.cols.clientWaitS.set(r.id, now - r.arrival);
+    r.arrival = now;
+    r.enqueued = now;
+    if (Number.isFinite(this.rs.clientTimeoutS))
+      this.schedule(now + this.rs.clientTimeoutS, 'request-timeout', r.id, 0);
+    const pre = beforeRouteS(this.rs.overhead, r.promptTokens);
+    if (pre > 0) {
+      this.inTransit.set(r.id, { r, rt });
+      this.schedule(now + pre, 'request-ready', r.id, 0);
+    } else this.routeNow(r, rt);
+  }
+
+  /** A request came back (finished or failed): its client slot goes to the next waiting request. */
+  private releaseClient(): void {
+    if (!this.gate) return;
+    const next = this.gate.release();
+    if (next === undefined) return;
+    const p = this.clientQueue.get(next)!;
+    this.clientQueue.delete(next);
+    this.send(p.r, p.rt);
+  }
+
+  private timeout(id: number): void {
+    const why = `timed out after ${this.rs.clientTimeoutS} s (the client gave up)`;
+    const t = this.inTransit.get(id);
+    if (t) {
+      this.inTransit.delete(id);
+      this.fail(t.r, 3, why);
+      return;
+    }
+    const r = this.reqs.get(id);
+    if (r) this.replicas[r.replica].abort(r, why);
+  }
+
+  private routeNow(r: Req, rt: SessionRt | null): void {
+    const kv = this.router.usesCache || this.router.needsKvUsage === true;
     for (let i = 0; i < this.replicas.length; i++) {
       const rep = this.replicas[i];
       const l = this.loads[i];
       l.outstandingTokens = rep.outstandingTokens;
       l.outstandingRequests = rep.outstandingRequests;
+      l.waitingRequests = rep.waiting.length;
       if (kv) {
         const o = rep.cache.occupancy()[0];
         l.kvUsage = o.usedBlocks / Math.max(1, o.capacityBlocks);
+        l.kvInUse = o.pinnedBlocks / Math.max(1, o.capacityBlocks);
       }
     }
     const promptBlocks = Math.floor(r.promptTokens / this.rs.blockSize);
@@ -552,6 +643,15 @@ export class FleetSim implements ReplicaHost {
     this.cols.routeReason.set(r.id, code);
     this.cols.routeMatched.set(r.id, d.matchedBlocks);
     this.cols.routeQueued.set(r.id, this.loads[d.replica].outstandingRequests);
+    if (!admits(this.replicas[d.replica].waiting.length, this.rs.maxWaiting)) {
+      r.replica = d.replica;
+      this.fail(
+        r,
+        4,
+        `rejected: the replica's waiting queue was full (scheduler.maxWaiting ${this.rs.maxWaiting})`,
+      );
+      return;
+    }
     if (rt && rt.heldOn >= 0) {
       // Held elsewhere: let go there. Held here: the replica keeps holding until the request is admitted.
       if (rt.heldOn !== d.replica) this.replicas[rt.heldOn].unhold(r.session, 'cache');
@@ -564,7 +664,8 @@ export class FleetSim implements ReplicaHost {
 
   // ───────────────────────────── completions ─────────────────────────────
 
-  private record(r: Req, status: 1 | 2): void {
+  /** 1 finished, 2 dropped by the engine, 3 timed out at the client, 4 rejected at admission. */
+  private record(r: Req, status: 1 | 2 | 3 | 4): void {
     const c = this.cols;
     const id = r.id;
     c.status.set(id, status);
@@ -584,16 +685,26 @@ export class FleetSim implements ReplicaHost {
     c.grammarWaitS.set(id, r.grammarWaitS);
     if (r.admitted >= 0) c.queueS.set(id, r.admitted - r.arrival);
     if (status === 1) {
-      c.ttft.set(id, r.firstToken - r.arrival);
+      // The first chunk's detokenisation and streaming delays every token alike (fleet/overhead.ts).
+      const lag = this.rs.overhead.firstTokenS;
+      c.ttft.set(id, r.firstToken + lag - r.arrival);
       c.tpot.set(id, r.outputTokens > 1 ? (r.finished - r.firstToken) / (r.outputTokens - 1) : NaN);
-      c.e2e.set(id, r.finished - r.arrival);
+      c.e2e.set(id, r.finished + lag - r.arrival);
       c.maxGap.set(id, r.maxGap);
+    } else {
+      // A timed-out request fails for its client at the deadline (the engine may free it a step later).
+      c.failedAfterS.set(id, status === 3 ? this.rs.clientTimeoutS : this.nowT - r.arrival);
     }
     this.reqs.delete(id);
+    if (this.pacer) {
+      const next = this.pacer.endedAt(id, this.nowT);
+      if (next) this.schedule(next.t, 'session-arrival', 0, 0);
+    }
   }
 
   requestDone(r: Req): void {
     this.record(r, 1);
+    this.releaseClient();
     if (this.trace) {
       this.traceDone(r);
       return;
@@ -647,9 +758,22 @@ export class FleetSim implements ReplicaHost {
   }
 
   requestDropped(r: Req, why: string): void {
-    this.record(r, 2);
+    this.fail(r, r.abortWhy !== undefined ? 3 : 2, why);
+  }
+
+  /** A request failed: dropped by the engine, timed out at its client or rejected. Its session ends. */
+  private fail(r: Req, status: 2 | 3 | 4, why: string): void {
+    r.state = 'dropped';
+    this.record(r, status);
+    this.releaseClient();
     this.dropReasons.set(why, (this.dropReasons.get(why) ?? 0) + 1);
     const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
+    if (rt && rt.heldOn >= 0) {
+      // Failed before it reached the replica holding its session's KV (rejected, timed out on the way): let go.
+      this.replicas[rt.heldOn].unhold(r.session, 'cache');
+      rt.heldOn = -1;
+      rt.pauseGen++;
+    }
     if (rt && !rt.done) {
       rt.current = null;
       this.endSession(r.session, true);

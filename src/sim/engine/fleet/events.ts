@@ -16,6 +16,10 @@
  *    convention: the hold lasts [start, start + ttl)).
  *  - `turn-ready` (a tool returned / a user wrote): the session's next request is created and routed.
  *  - `session-arrival`: a new session starts and its first request is routed.
+ *  - `request-ready`: a request's fixed overhead (tokenisation, the gateway hop: fleet/overhead.ts) is over and it
+ *    is routed, after this instant's arrivals.
+ *  - `request-timeout`: a client gives up (fleet/clients.ts), after this instant's completions, so a request that
+ *    finishes exactly at its deadline counts as finished.
  *  - `view-sync`: a delayed router view catches up (after this instant's cache changes).
  *  - `replica-wake`: a replica forms its next iteration, after every arrival of this instant is queued, so
  *    simultaneous arrivals are batched together whatever order they were pushed in.
@@ -30,6 +34,8 @@ export type EventKind =
   | 'ttl-expire'
   | 'turn-ready'
   | 'session-arrival'
+  | 'request-ready'
+  | 'request-timeout'
   | 'view-sync'
   | 'replica-wake'
   | 'frame'
@@ -42,10 +48,12 @@ export const EVENT_PRIORITY: Readonly<Record<EventKind, number>> = {
   'ttl-expire': 3,
   'turn-ready': 4,
   'session-arrival': 5,
-  'view-sync': 6,
-  'replica-wake': 7,
-  frame: 8,
-  end: 9,
+  'request-ready': 6,
+  'request-timeout': 7,
+  'view-sync': 8,
+  'replica-wake': 9,
+  frame: 10,
+  end: 11,
 };
 
 /** One scheduled event. `a` and `b` are kind-specific integer arguments (replica, session, generation …). */

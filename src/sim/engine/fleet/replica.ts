@@ -103,6 +103,8 @@ export interface Req {
   owed: number;
   /** HBM blocks its last failed admission needed (0: not waiting for room). */
   needBlocks: number;
+  /** Set when the client gave up on it (fleet/clients.ts): why, as the drop reason. */
+  abortWhy?: string;
 }
 
 /** The full engine blocks of a released sequence's last page (fleet/tails.ts). */
@@ -392,13 +394,36 @@ export class Replica {
     let w = 0;
     for (let i = 0; i < this.running.length; i++) {
       const r = this.running[i];
-      if (r.state === 'decode' && r.generated >= r.outputTokens) this.finish(r);
+      if (r.abortWhy !== undefined)
+        this.running[w++] = r; // dropped below, before the next iteration forms
+      else if (r.state === 'decode' && r.generated >= r.outputTokens) this.finish(r);
       else this.running[w++] = r;
     }
     this.running.length = w;
     this.prefills = [];
     this.decodes = [];
+    this.dropAborted();
     this.startIteration();
+  }
+
+  /**
+   * The client gave up on r (its timeout): dropped now, or, when it is in the running iteration's batch, when that
+   * iteration ends (vLLM's engine core handles aborts between steps). Its blocks go back to the cache.
+   */
+  abort(r: Req, why: string): void {
+    if (r.state === 'done' || r.state === 'dropped' || r.replica !== this.index) return;
+    r.abortWhy = why;
+    const inBatch = this.busy && (this.decodes.includes(r) || this.prefills.some((p) => p.r === r));
+    if (!inBatch) this.dropWaiting(r, why);
+    this.poke();
+  }
+
+  private dropAborted(): void {
+    for (let i = 0; i < this.running.length;) {
+      const r = this.running[i];
+      if (r.abortWhy !== undefined) this.dropWaiting(r, r.abortWhy);
+      else i++;
+    }
   }
 
   private gap(r: Req, g: number, count: number): void {

@@ -5,7 +5,12 @@
  * Load figures come from the replicas at routing time (what a gateway gets from its workers' metrics).
  */
 import type { Rng } from '../rng';
-import type { CacheView } from './view';
+import { LlmdRouter, type LlmdRouterConfig } from './llmd';
+import type { CacheView, CacheViewConfig } from './view';
+import { SGLANG_ROUTER_DEFAULTS } from './routerDefaults';
+import { hasTenantOrder, isSized } from './views/capabilities';
+
+export { SGLANG_ROUTER_DEFAULTS, SGLANG_V04_ROUTER_DEFAULTS } from './routerDefaults';
 
 export interface ReplicaLoad {
   /** Prefill tokens still to compute + output tokens still to generate, over requests routed here and unfinished. */
@@ -14,6 +19,13 @@ export interface ReplicaLoad {
   outstandingRequests: number;
   /** Share of HBM KV blocks in use, 0..1. */
   kvUsage: number;
+  /** Requests waiting to be admitted (vLLM's num_requests_waiting, what llm-d's queue scorer reads). */
+  waitingRequests: number;
+  /**
+   * Share of HBM KV blocks that running requests hold, 0..1: vLLM's KV-cache usage, which counts a cached block
+   * nobody holds as free (vllm/v1/core/block_pool.py `get_usage`), read by llm-d's kv-cache-utilization scorer.
+   */
+  kvInUse: number;
 }
 
 export interface RouteInput {
@@ -60,6 +72,8 @@ export interface Router {
   readonly name: string;
   /** Whether it reads the cache view (the engine skips the view's work otherwise). */
   readonly usesCache: boolean;
+  /** Whether it reads kvUsage / kvInUse without reading the cache view (the engine skips them otherwise). */
+  readonly needsKvUsage?: boolean;
   route(req: RouteInput, env: RouterEnv): RouteDecision;
   /** A session ended (routers with per-session state forget it). */
   sessionEnded?(session: number): void;
@@ -82,20 +96,27 @@ export type RouterConfig =
   | {
       kind: 'cache-aware';
       /**
-       * 'threshold' (SGLang router, sgl-router cache_aware policy): if the load is imbalanced
-       * (max − min outstanding requests > balanceAbsThreshold and max > balanceRelThreshold × min) route to the
-       * least loaded; else if the best cached-prefix share ≥ cacheThreshold route there; else to the replica with
-       * the most free KV. 'weighted' (llm-d style scorers): maximise
-       * prefixWeight · matched share + loadWeight · (1 − load / max load) + kvWeight · (1 − kv usage).
+       * 'threshold' (SGLang's router, `cache_aware` policy): if the load is imbalanced (max − min outstanding
+       * requests > balanceAbsThreshold and max > balanceRelThreshold × min) route to the least loaded; else if
+       * the longest cached prefix covers more than cacheThreshold of the prompt route there; else `onMiss`.
+       * 'weighted' (the lab's earlier llm-d-like blend, kept for old scenarios; kind "llm-d" is llm-d's own):
+       * maximise prefixWeight · matched share + loadWeight · (1 − load / max load) + kvWeight · (1 − kv usage).
        */
       scoring?: 'threshold' | 'weighted';
       cacheThreshold?: number;
       balanceAbsThreshold?: number;
       balanceRelThreshold?: number;
+      /**
+       * Where a request with no good match goes: 'least-load' (the current router: the worker with the fewest
+       * outstanding requests) or 'smallest-tree' (sgl-router as of SGLang v0.4: the worker whose approximate tree
+       * is smallest; with a view that keeps no tree, the replica with the most free KV).
+       */
+      onMiss?: 'least-load' | 'smallest-tree';
       prefixWeight?: number;
       loadWeight?: number;
       kvWeight?: number;
-    };
+    }
+  | LlmdRouterConfig;
 
 export type RouterKind = RouterConfig['kind'];
 export const ROUTER_KINDS: readonly RouterKind[] = [
@@ -105,7 +126,15 @@ export const ROUTER_KINDS: readonly RouterKind[] = [
   'power-of-two',
   'session-affinity',
   'cache-aware',
+  'llm-d',
 ];
+
+/** The view a router reads when the scenario names none: llm-d's approximate scorer's own, else the exact one. */
+export function defaultViewFor(c: RouterConfig): CacheViewConfig {
+  if (c.kind === 'llm-d' && !(c.scorers ?? []).some((s) => s.type === 'precise-prefix-cache'))
+    return { kind: 'llm-d-approximate' };
+  return { kind: 'exact' };
+}
 
 function leastLoaded(loads: readonly ReplicaLoad[]): number {
   let best = 0;
@@ -193,7 +222,8 @@ class CacheAware implements Router {
   route(req: RouteInput, env: RouterEnv): RouteDecision {
     const loads = env.loads;
     const n = loads.length;
-    const matched = env.view.match(req.hashes, req.promptBlocks);
+    const view = env.view;
+    const matched = view.match(req.hashes, req.promptBlocks);
     const total = Math.max(1, req.promptBlocks);
     if ((this.c.scoring ?? 'threshold') === 'weighted') {
       let maxLoad = 0;
@@ -215,7 +245,8 @@ class CacheAware implements Router {
       }
       return { replica: best, reason: 'weighted-score', matchedBlocks: matched[best] };
     }
-    // SGLang's cache_aware policy (sgl-router): balance check on outstanding requests first.
+    // SGLang's cache_aware policy (sgl-model-gateway/src/policies/cache_aware.rs `select_worker`): the balance
+    // check on outstanding requests first.
     let minL = Infinity;
     let maxL = -Infinity;
     let minI = 0;
@@ -227,8 +258,8 @@ class CacheAware implements Router {
       }
       if (q > maxL) maxL = q;
     }
-    const abs = this.c.balanceAbsThreshold ?? 32;
-    const rel = this.c.balanceRelThreshold ?? 1.0001;
+    const abs = this.c.balanceAbsThreshold ?? SGLANG_ROUTER_DEFAULTS.balanceAbsThreshold;
+    const rel = this.c.balanceRelThreshold ?? SGLANG_ROUTER_DEFAULTS.balanceRelThreshold;
     if (maxL - minL > abs && maxL > minL * rel)
       return { replica: minI, reason: 'cache-balance', matchedBlocks: matched[minI] };
     let best = 0;
@@ -239,11 +270,32 @@ class CacheAware implements Router {
       )
         best = i;
     }
-    if (matched[best] > 0 && matched[best] / total >= (this.c.cacheThreshold ?? 0.5)) {
+    // SGLang's tree returns the first worker its node lists for the longest match, not the least loaded one.
+    if (matched[best] > 0 && hasTenantOrder(view)) {
+      const tied: number[] = [];
+      for (let i = 0; i < n; i++) if (matched[i] === matched[best]) tied.push(i);
+      if (tied.length > 1) best = view.firstAt(req.hashes, matched[best], tied);
+    }
+    // The match rate is matched characters over the prompt's characters (the lab: tokens over prompt tokens).
+    const rate = (matched[best] * req.blockSize) / Math.max(1, req.promptTokens);
+    if (matched[best] > 0 && rate > (this.c.cacheThreshold ?? SGLANG_ROUTER_DEFAULTS.cacheThreshold)) {
       return { replica: best, reason: 'cache-hit', matchedBlocks: matched[best] };
     }
+    const miss =
+      (this.c.onMiss ?? SGLANG_ROUTER_DEFAULTS.onMiss) === 'least-load' ? minI : this.smallest(env);
+    return { replica: miss, reason: 'cache-miss', matchedBlocks: matched[miss] };
+  }
+
+  /** sgl-router (v0.4) `get_smallest_tenant`: the smallest tree; without a tree, the most free KV. */
+  private smallest(env: RouterEnv): number {
+    const loads = env.loads;
+    const view = env.view;
     let most = 0;
-    for (let i = 1; i < n; i++) {
+    if (isSized(view)) {
+      for (let i = 1; i < loads.length; i++) if (view.sizeOf(i) < view.sizeOf(most)) most = i;
+      return most;
+    }
+    for (let i = 1; i < loads.length; i++) {
       if (
         loads[i].kvUsage < loads[most].kvUsage ||
         (loads[i].kvUsage === loads[most].kvUsage &&
@@ -251,7 +303,7 @@ class CacheAware implements Router {
       )
         most = i;
     }
-    return { replica: most, reason: 'cache-miss', matchedBlocks: matched[most] };
+    return most;
   }
 }
 
@@ -269,5 +321,7 @@ export function createRouter(c: RouterConfig): Router {
       return new SessionAffinity(c.overloadRatio ?? 2, c.overloadMinTokens ?? 16_384);
     case 'cache-aware':
       return new CacheAware(c);
+    case 'llm-d':
+      return new LlmdRouter(c);
   }
 }

@@ -92,6 +92,12 @@ export interface FleetMetrics {
     created: number;
     finished: number;
     dropped: number;
+    /** Given up by their client after clients.timeoutS (failed, not dropped by the engine). */
+    timedOut: number;
+    /** Turned away at admission (scheduler.maxWaiting). */
+    rejected: number;
+    /** dropped + timedOut + rejected. */
+    failed: number;
     unfinished: number;
     /** True when requests were left queued with no event that could ever move them (a bug guard: never expected). */
     stalled: boolean;
@@ -100,6 +106,8 @@ export interface FleetMetrics {
     tpot: Summary;
     interTokenGap: Summary;
     queueS: Summary;
+    /** Waits at the client for a free slot (clients.maxInFlight) before the send; latencies count from the send. */
+    clientWaitS: Summary;
     e2e: Summary;
     kvLoadS: Summary;
     grammarWaitS: Summary;
@@ -123,8 +131,11 @@ export interface FleetMetrics {
     gpuSeconds: number;
     costUSD: number;
     slo: { ttftP90S: number; tpotP90S: number };
-    /** Finished requests meeting both SLOs, per second and as a share of finished. */
-    goodput: { requestsPerS: number; share: number; outputTokensPerS: number };
+    /**
+     * Finished requests meeting both SLOs: per second, as a share of finished, as a share of every request that
+     * ended (finished or failed: a failure is never good), and their output tokens per second.
+     */
+    goodput: { requestsPerS: number; share: number; shareOfEnded: number; outputTokensPerS: number };
     /** Whether the fleet's p90s meet the SLOs. */
     sloMet: { ttft: boolean; tpot: boolean };
   };
@@ -210,10 +221,15 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
   const created = status.length;
   let finished = 0;
   let dropped = 0;
+  let timedOut = 0;
+  let rejected = 0;
   for (let i = 0; i < created; i++) {
     if (status[i] === 1) finished++;
     else if (status[i] === 2) dropped++;
+    else if (status[i] === 3) timedOut++;
+    else if (status[i] === 4) rejected++;
   }
+  const failed = dropped + timedOut + rejected;
   const simulatedS = sim.finishedAt > 0 ? sim.finishedAt : sim.now;
   const outputTokens = sum(pick(col('outputTokens'), (i) => status[i] === 1));
   const prompt = sum(col('promptTokens'));
@@ -251,7 +267,10 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
     });
   }
   // Sessions per class.
-  const classes = s.workload.kind === 'trace' ? [{ name: 'trace' }] : s.workload.classes;
+  const classes =
+    s.workload.kind === 'trace' || s.workload.kind === 'shared-prefix'
+      ? [{ name: s.workload.kind }]
+      : s.workload.classes;
   const perClass: ClassMetrics[] = classes.map((k, ci) => {
     const rts = sim.sessions.filter((x) => x && x.cls === ci);
     const doneRts = rts.filter((x) => x.done && !x.dropped);
@@ -345,13 +364,17 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       created,
       finished,
       dropped,
-      unfinished: created - finished - dropped,
+      timedOut,
+      rejected,
+      failed,
+      unfinished: created - finished - failed,
       stalled: sim.stalled,
       dropReasons: Object.fromEntries(sim.dropReasons),
       ttft: roundSummary(ttftAll),
       tpot: roundSummary(tpotAll),
       interTokenGap: roundSummary(sim.gaps.summary()),
       queueS: roundSummary(summarize(col('queueS'))),
+      clientWaitS: roundSummary(summarize(col('clientWaitS'))),
       e2e: roundSummary(summarize(col('e2e'))),
       kvLoadS: roundSummary(summarize(col('loadS'))),
       grammarWaitS: roundSummary(summarize(grammarWait.filter((x) => x > 0))),
@@ -378,6 +401,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       goodput: {
         requestsPerS: round(simulatedS > 0 ? good / simulatedS : 0),
         share: round(finished > 0 ? good / finished : 0),
+        shareOfEnded: round(finished + failed > 0 ? good / (finished + failed) : 0),
         outputTokensPerS: round(simulatedS > 0 ? goodTokens / simulatedS : 0),
       },
       sloMet: { ttft: ttftAll.p90 <= rs.sloTtftS, tpot: tpotAll.p90 <= rs.sloTpotS },

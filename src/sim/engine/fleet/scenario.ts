@@ -29,9 +29,18 @@ import {
   type Dist,
 } from './dist';
 import { scaleErrors } from './scale';
-import { ROUTER_KINDS, type RouterConfig } from './router';
+import type { RouterConfig } from './router';
+import { validateRouter } from './routerSchema';
 import type { CacheViewConfig } from './view';
 import type { SessionClass, ToolLatency } from './workload';
+import { validateClients, type ClientsConfig } from './clients';
+import {
+  resolveOverhead,
+  validateOverhead,
+  type RequestOverheadConfig,
+  type RequestOverheadRef,
+} from './overhead';
+import { validateSharedPrefix, type SharedPrefixWorkload } from './sharedPrefix';
 
 export interface ValidationError {
   path: string;
@@ -173,6 +182,8 @@ export interface Scenario {
     chunkedPrefill?: number | false;
     /** When KV runs out during decode: recompute (free and redo) or swap (to DRAM, reload). Default recompute. */
     preemption?: 'recompute' | 'swap';
+    /** Requests waiting per replica at most; one more is rejected (fleet/admission.ts). Default: unbounded (vLLM). */
+    maxWaiting?: number;
   };
   kv?: {
     /**
@@ -196,7 +207,11 @@ export interface Scenario {
     promoteOnHit?: boolean;
   };
   router: RouterConfig & { view?: CacheViewConfig };
-  workload: SessionsWorkload | TraceWorkload;
+  workload: SessionsWorkload | TraceWorkload | SharedPrefixWorkload;
+  /** The clients in front of the fleet: a concurrency bound and a timeout (fleet/clients.ts). Default: neither. */
+  clients?: ClientsConfig;
+  /** Per-request work outside the GPU (fleet/overhead.ts): a preset or seconds. Default: none. */
+  requestOverhead?: RequestOverheadRef;
   policies?: {
     toolPause?: ToolPausePolicy;
     structuredOutput?: {
@@ -458,7 +473,11 @@ export function validateScenario(input: unknown): ValidationError[] {
     'policies',
     'slo',
     'output',
+    'clients',
+    'requestOverhead',
   ]);
+  validateClients(s.clients, v.errors);
+  validateOverhead(s.requestOverhead, v.errors);
   if (s.name !== undefined && typeof s.name !== 'string') v.err('name', 'must be a string');
   if (s.description !== undefined && typeof s.description !== 'string')
     v.err('description', 'must be a string');
@@ -506,7 +525,8 @@ export function validateScenario(input: unknown): ValidationError[] {
 
   const sch = v.obj(s, 'scheduler', '');
   if (sch) {
-    v.known(sch, 'scheduler', ['maxBatchSeqs', 'tokenBudget', 'chunkedPrefill', 'preemption']);
+    v.known(sch, 'scheduler', ['maxBatchSeqs', 'tokenBudget', 'chunkedPrefill', 'preemption', 'maxWaiting']);
+    v.num(sch, 'maxWaiting', 'scheduler', { min: 0, integer: true });
     v.num(sch, 'maxBatchSeqs', 'scheduler', { min: 1, integer: true });
     v.num(sch, 'tokenBudget', 'scheduler', { min: 1, integer: true });
     if (sch.chunkedPrefill !== undefined && sch.chunkedPrefill !== false)
@@ -537,47 +557,12 @@ export function validateScenario(input: unknown): ValidationError[] {
   }
 
   const r = v.obj(s, 'router', '', true);
-  if (r) {
-    v.oneOf(r, 'kind', 'router', ROUTER_KINDS, true);
-    const common = ['kind', 'view'];
-    if (r.kind === 'session-affinity') {
-      v.known(r, 'router', [...common, 'overloadRatio', 'overloadMinTokens']);
-      v.num(r, 'overloadRatio', 'router', { gt: 0 });
-      v.num(r, 'overloadMinTokens', 'router', { min: 0 });
-    } else if (r.kind === 'cache-aware') {
-      v.known(r, 'router', [
-        ...common,
-        'scoring',
-        'cacheThreshold',
-        'balanceAbsThreshold',
-        'balanceRelThreshold',
-        'prefixWeight',
-        'loadWeight',
-        'kvWeight',
-      ]);
-      v.oneOf(r, 'scoring', 'router', ['threshold', 'weighted']);
-      v.num(r, 'cacheThreshold', 'router', { min: 0, max: 1 });
-      v.num(r, 'balanceAbsThreshold', 'router', { min: 0 });
-      v.num(r, 'balanceRelThreshold', 'router', { min: 0 });
-      for (const k of ['prefixWeight', 'loadWeight', 'kvWeight']) v.num(r, k, 'router', { min: 0 });
-    } else if (typeof r.kind === 'string') v.known(r, 'router', common);
-    const view = v.obj(r, 'view', 'router');
-    if (view) {
-      v.oneOf(view, 'kind', 'router.view', ['exact', 'delayed', 'approximate'], true);
-      if (view.kind === 'delayed') {
-        v.known(view, 'router.view', ['kind', 'intervalS', 'tiers']);
-        v.num(view, 'intervalS', 'router.view', { required: true, gt: 0 });
-      } else if (view.kind === 'approximate') {
-        v.known(view, 'router.view', ['kind', 'capacityBlocks']);
-        v.num(view, 'capacityBlocks', 'router.view', { min: 1, integer: true });
-      } else v.known(view, 'router.view', ['kind', 'tiers']);
-      if (view.tiers !== undefined) v.oneOf(view, 'tiers', 'router.view', ['hbm', 'local']);
-    }
-  }
+  if (r) validateRouter(v, r);
 
   const w = v.obj(s, 'workload', '', true);
   if (w) {
-    if (w.kind === 'trace') {
+    if (w.kind === 'shared-prefix') validateSharedPrefix(w, v.errors);
+    else if (w.kind === 'trace') {
       v.known(w, 'workload', [
         'kind',
         'format',
@@ -623,7 +608,7 @@ export function validateScenario(input: unknown): ValidationError[] {
     } else {
       v.known(w, 'workload', ['kind', 'arrival', 'sessions', 'classes']);
       if (w.kind !== undefined && w.kind !== 'sessions')
-        v.err('workload.kind', 'must be "sessions" or "trace"');
+        v.err('workload.kind', 'must be "sessions", "trace" or "shared-prefix"');
       v.num(w, 'sessions', 'workload', { required: true, min: 1, integer: true, max: 16_000_000 });
       const a = v.obj(w, 'arrival', 'workload', true);
       if (a) {
@@ -709,7 +694,12 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.num(out, 'sampleIntervalS', 'output', { gt: 0 });
   }
   // Valid field by field, but within what one run can hold? Checked before anything is allocated (scale.ts).
-  if (v.errors.length === 0 && isObj(s.workload) && s.workload.kind !== 'trace')
+  if (
+    v.errors.length === 0 &&
+    isObj(s.workload) &&
+    s.workload.kind !== 'trace' &&
+    s.workload.kind !== 'shared-prefix'
+  )
     v.errors.push(...scaleErrors(s.workload as Parameters<typeof scaleErrors>[0]));
   return v.errors;
 }
@@ -758,6 +748,12 @@ export interface ResolvedScenario {
   gpuHourUSD: number;
   sloTtftS: number;
   sloTpotS: number;
+  /** Requests waiting per replica at most (Infinity: unbounded). */
+  maxWaiting: number;
+  /** Client bound on requests in flight (Infinity: none) and timeout in s (Infinity: none). */
+  clientMaxInFlight: number;
+  clientTimeoutS: number;
+  overhead: Required<RequestOverheadConfig>;
   frameIntervalS: number;
   sampleIntervalS: number;
   endS: number;
@@ -896,6 +892,10 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     gpuHourUSD: s.hardware.gpuHourUSD ?? 2,
     sloTtftS: s.slo?.ttftP90S ?? 2,
     sloTpotS: s.slo?.tpotP90S ?? 0.1,
+    maxWaiting: sched.maxWaiting ?? Infinity,
+    clientMaxInFlight: s.clients?.maxInFlight ?? Infinity,
+    clientTimeoutS: s.clients?.timeoutS ?? Infinity,
+    overhead: resolveOverhead(s.requestOverhead),
     frameIntervalS: s.output?.frameIntervalS ?? 0,
     sampleIntervalS: s.output?.sampleIntervalS ?? s.durationS / 100,
     endS: s.durationS + drain,

@@ -11,13 +11,31 @@
  */
 import type { KvCache } from '../kvcache/cache';
 import type { TierName } from '../kvcache/types';
+import { LlmdApproximateView, type LlmdApproximateViewConfig } from './views/llmdApproximate';
+import { SglangRadixView, type SglangRadixViewConfig } from './views/sglangRadix';
+import { PreciseView, type PreciseViewConfig } from './views/precise';
 
 export type ViewTiers = 'hbm' | 'local';
 
 export type CacheViewConfig =
   | { kind: 'exact'; tiers?: ViewTiers }
   | { kind: 'delayed'; intervalS: number; tiers?: ViewTiers }
-  | { kind: 'approximate'; capacityBlocks?: number };
+  | { kind: 'approximate'; capacityBlocks?: number }
+  | LlmdApproximateViewConfig
+  | SglangRadixViewConfig
+  | PreciseViewConfig;
+
+export type CacheViewKind = CacheViewConfig['kind'];
+/** Every view kind (a record, so a kind added to the union and not here fails to compile). */
+const VIEW_KINDS: Record<CacheViewKind, true> = {
+  exact: true,
+  delayed: true,
+  approximate: true,
+  'llm-d-approximate': true,
+  'sglang-radix': true,
+  precise: true,
+};
+export const CACHE_VIEW_KINDS = Object.keys(VIEW_KINDS) as CacheViewKind[];
 
 export interface CacheView {
   readonly kind: CacheViewConfig['kind'];
@@ -162,5 +180,16 @@ export function createCacheView(
       return new DelayedView(caches, c.intervalS, c.tiers ?? 'local');
     case 'approximate':
       return new ApproximateView(caches.length, Math.max(1, Math.floor(c.capacityBlocks ?? defaultCapacity)));
+    case 'llm-d-approximate': {
+      const pageTokens = caches[0]?.blockSize ?? 1;
+      return new LlmdApproximateView(caches.length, c, pageTokens, defaultCapacity * pageTokens);
+    }
+    case 'sglang-radix':
+      return new SglangRadixView(caches.length, c, caches[0]?.blockSize ?? 1);
+    case 'precise': {
+      const tiers = c.tiers ?? 'local';
+      const lag = c.latencyS ?? 0;
+      return new PreciseView(lag > 0 ? new DelayedView(caches, lag, tiers) : new ExactView(caches, tiers));
+    }
   }
 }

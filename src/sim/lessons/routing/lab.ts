@@ -19,7 +19,7 @@ import { segmentBlockHashes } from '../../engine/kvcache/hash';
 import { ENGINE_BLOCK_SIZE } from '../../engine/blocks';
 import type { FleetSim } from '../../engine/fleet/engine';
 import type { FleetFrame } from '../../engine/fleet/frames';
-import { ROUTE_REASONS, type RouterConfig } from '../../engine/fleet/router';
+import { ROUTE_REASONS, SGLANG_ROUTER_DEFAULTS, type RouterConfig } from '../../engine/fleet/router';
 import { runScenario, type FleetResult } from '../../engine/fleet/run';
 import type { Scenario } from '../../engine/fleet/scenario';
 import type { CacheViewConfig } from '../../engine/fleet/view';
@@ -82,6 +82,15 @@ export interface LabFleet {
   poolGB?: number;
 }
 
+/**
+ * The router's view behind each choice of the widget: 'exact' reads the caches as they are (what llm-d's precise
+ * scorer gets from the engines' KV events); 'approximate' is SGLang's router's own radix tree of the prompts it
+ * routed, with the current router's size and trim interval (fleet/views/sglangRadix.ts), blind to evictions.
+ */
+export function cacheViewConfig(view: CacheViewKind): CacheViewConfig {
+  return view === 'approximate' ? { kind: 'sglang-radix' } : { kind: 'exact' };
+}
+
 export function routerConfig(
   policy: RouterPolicy,
   loadThreshold: number,
@@ -91,13 +100,16 @@ export function routerConfig(
     case 'least-load':
       return { kind: 'least-outstanding' };
     case 'cache-aware':
+      // SGLang's cache_aware policy with the current router's defaults (fleet/router.ts SGLANG_ROUTER_DEFAULTS:
+      // sgl-model-gateway main.rs, sglang-router 0.3.0), except the absolute balance threshold, the widget's.
       return {
         kind: 'cache-aware',
         scoring: 'threshold',
-        cacheThreshold: 0.5,
+        cacheThreshold: SGLANG_ROUTER_DEFAULTS.cacheThreshold,
         balanceAbsThreshold: loadThreshold,
-        balanceRelThreshold: 1.0001,
-        view: { kind: view },
+        balanceRelThreshold: SGLANG_ROUTER_DEFAULTS.balanceRelThreshold,
+        onMiss: SGLANG_ROUTER_DEFAULTS.onMiss,
+        view: cacheViewConfig(view),
       };
     case 'session-affinity':
       return { kind: 'session-affinity' };

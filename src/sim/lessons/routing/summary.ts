@@ -6,7 +6,7 @@
 import { percentileSorted } from '../../engine/fleet/metrics';
 import type { RequestTable } from '../../engine/fleet/run';
 
-import { LAB_SHARED_TOKENS } from './constants';
+import { LAB_BLOCK_SIZE, LAB_SHARED_TOKENS } from './constants';
 
 /** The columns of the per-request table the widgets use, compact. Index = request id (= arrival order). */
 export interface RequestRows {
@@ -109,6 +109,12 @@ export interface PolicySummary {
   /** Prompt tokens reloaded from the shared pool instead of recomputed, and the requests that reloaded any. */
   poolReusedTokens: number;
   poolHits: number;
+  /**
+   * Of the requests routed on a prefix the router believed the replica held (matched > 0), the share whose
+   * replica served at least one page less from cache than that: the router's view was stale (an approximate view
+   * that never hears of evictions, or an eviction between routing and admission).
+   */
+  staleRouteShare: number;
 }
 
 /** The figures of a run up to time `upTo` (requests whose first token came by then; all by default). */
@@ -117,6 +123,7 @@ export function summarizeRows(
   replicas: number,
   upTo = Infinity,
   sharedTokens = LAB_SHARED_TOKENS,
+  blockSize = LAB_BLOCK_SIZE,
 ): PolicySummary {
   let reused = 0;
   let served = 0;
@@ -133,6 +140,8 @@ export function summarizeRows(
   let poolHits = 0;
   let warm = 0;
   let later = 0;
+  let believed = 0;
+  let stale = 0;
   for (let i = 0; i < rows.count; i++) {
     if (rows.arrival[i] > upTo) break; // rows are in arrival order
     const s = rows.session[i];
@@ -159,6 +168,10 @@ export function summarizeRows(
     const shared = Math.min(sharedTokens, rows.promptTokens[i]);
     bound += prevContext === undefined ? shared : shared + Math.max(0, prevContext - shared) / replicas;
     if (rows.finished[i] <= upTo) gpu[rows.replica[i]] += rows.gpuSeconds[i];
+    if (rows.matched[i] > 0) {
+      believed++;
+      if (rows.reusedTokens[i] <= (rows.matched[i] - 1) * blockSize) stale++;
+    }
   }
   ttfts.sort((a, b) => a - b);
   const mean = gpu.reduce((a, b) => a + b, 0) / replicas;
@@ -178,6 +191,7 @@ export function summarizeRows(
     spreadBoundHitRate: prompt > 0 ? bound / prompt : NaN,
     poolReusedTokens: poolReused,
     poolHits,
+    staleRouteShare: believed > 0 ? stale / believed : NaN,
   };
 }
 

@@ -1,0 +1,51 @@
+/**
+ * The routers' and views' defaults as the systems ship them, by version: plain data (no simulator code), so a
+ * lesson's prose can quote them without pulling the router into the page. fleet/router.ts and fleet/views/*.ts
+ * apply them; the sources are cited beside each.
+ */
+
+/**
+ * SGLang router defaults, current: sgl-project/sglang sgl-model-gateway/src/main.rs (commit 01f6c92, the
+ * `smg launch` CLI; sglang-router 0.3.0 on PyPI) `--cache-threshold 0.3`, `--balance-abs-threshold 64`,
+ * `--balance-rel-threshold 1.5`, `--eviction-interval 120`, `--max-tree-size 67108864`; the Python launcher
+ * sgl-model-gateway/bindings/python/src/sglang_router/router_args.py has the same three thresholds. The cache
+ * miss goes to the least-loaded worker (sgl-model-gateway/src/policies/cache_aware.rs `select_worker`).
+ */
+export const SGLANG_ROUTER_DEFAULTS = {
+  cacheThreshold: 0.3,
+  balanceAbsThreshold: 64,
+  balanceRelThreshold: 1.5,
+  onMiss: 'least-load',
+} as const;
+
+/**
+ * SGLang router defaults as of SGLang v0.4 (sgl-router, 2024-12; the LMSYS v0.4 blog and the sgl-router README
+ * of the time; sgl-router's Python `RouterArgs`, py_src/sglang_router/launch_router.py: cache_threshold 0.5,
+ * balance_abs_threshold 32, balance_rel_threshold 1.0001, eviction_interval 60, max_tree_size 2**24), and a miss
+ * goes to the worker with the smallest tree (sgl-router src/router.rs `get_smallest_tenant`).
+ */
+export const SGLANG_V04_ROUTER_DEFAULTS = {
+  cacheThreshold: 0.5,
+  balanceAbsThreshold: 32,
+  balanceRelThreshold: 1.0001,
+  onMiss: 'smallest-tree',
+} as const;
+
+/**
+ * llm-d's approximate prefix-cache scorer (views/llmdApproximate.ts): GAIE v1.0.0
+ * pkg/epp/scheduling/framework/plugins/multi/prefix/plugin.go (DefaultHashBlockSize 64 characters = 16 tokens at
+ * 4 characters a token, DefaultMaxPrefixBlocks 256, DefaultLRUCapacityPerServer 31250); llm-d-router HEAD 520af47
+ * approximateprefix/types.go (the same in tokens).
+ */
+export const LLMD_APPROX_DEFAULTS = {
+  blockTokens: 16,
+  maxPrefixBlocks: 256,
+  lruCapacityPerServer: 31_250,
+} as const;
+
+/** SGLang's approximate radix tree (views/sglangRadix.ts): sgl-model-gateway/src/main.rs (commit 01f6c92). */
+export const SGLANG_RADIX_DEFAULTS = {
+  maxTreeSize: 67_108_864,
+  evictionIntervalS: 120,
+  charsPerToken: 4,
+} as const;

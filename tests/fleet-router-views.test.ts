@@ -1,0 +1,431 @@
+/**
+ * The routers' views as the systems build them (fleet/views/*.ts) and llm-d's weighted scorers (fleet/llmd.ts):
+ * unit behaviour on real KV caches, and the invariants every view keeps.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { KvCache } from '../src/sim/engine/kvcache/cache';
+import { chainHashes } from '../src/sim/engine/kvcache/hash';
+import { createRng } from '../src/sim/engine/rng';
+import { createCacheView, type CacheViewConfig } from '../src/sim/engine/fleet/view';
+import { LlmdRouter, type LlmdScorerConfig } from '../src/sim/engine/fleet/llmd';
+import type { ReplicaLoad, RouteInput, RouterEnv } from '../src/sim/engine/fleet/router';
+import { createRouter } from '../src/sim/engine/fleet/router';
+import { LlmdApproximateView } from '../src/sim/engine/fleet/views/llmdApproximate';
+import { SglangRadixView } from '../src/sim/engine/fleet/views/sglangRadix';
+
+const PAGE = 16;
+
+function caches(n: number, hbmBlocks: number): KvCache[] {
+  return Array.from(
+    { length: n },
+    (_, id) =>
+      new KvCache({
+        id,
+        blockSize: PAGE,
+        bytesPerBlock: 1,
+        tiers: [{ name: 'hbm', capacityBlocks: hbmBlocks }],
+      }),
+  );
+}
+
+/** A prompt of `blocks` full blocks whose content ids start at `base` (distinct bases: distinct prefixes). */
+function prompt(base: number, blocks: number): number[] {
+  return chainHashes(Array.from({ length: blocks }, (_, i) => base + i));
+}
+
+function load(o: Partial<ReplicaLoad> = {}): ReplicaLoad {
+  return { outstandingTokens: 0, outstandingRequests: 0, kvUsage: 0, waitingRequests: 0, kvInUse: 0, ...o };
+}
+
+function routeInput(hashes: number[]): RouteInput {
+  return {
+    session: 0,
+    request: 0,
+    hashes,
+    promptBlocks: hashes.length,
+    promptTokens: hashes.length * PAGE,
+    blockSize: PAGE,
+  };
+}
+
+describe("llm-d's approximate view", () => {
+  it('keeps reporting a prefix the pod has evicted, where the exact view does not', () => {
+    const cs = caches(2, 8);
+    const approx = createCacheView({ kind: 'llm-d-approximate', blockTokens: PAGE }, cs, 8);
+    const exact = createCacheView({ kind: 'exact' }, cs, 8);
+    const a = prompt(1000, 6);
+    // The router sends A to pod 0, and the pod computes it.
+    approx.routed(0, a, a.length);
+    cs[0].insert(a);
+    expect(approx.match(a, a.length)[0]).toBe(6);
+    expect(exact.match(a, a.length)[0]).toBe(6);
+    // Other traffic the router did not send through this view fills pod 0's HBM: A is evicted.
+    cs[0].insert(prompt(5000, 8));
+    expect(cs[0].where(a[0])).toBeUndefined();
+    expect(exact.match(a, a.length)[0]).toBe(0);
+    // The approximate index never hears of it: it still reports all six blocks on pod 0, none on pod 1.
+    const m = approx.match(a, a.length);
+    expect(m[0]).toBe(6);
+    expect(m[1]).toBe(0);
+  });
+
+  it('keeps routing to the pod that no longer holds the prefix (llm-d scorer), unlike a precise scorer', () => {
+    const cs = caches(2, 8);
+    const approx = createCacheView({ kind: 'llm-d-approximate', blockTokens: PAGE }, cs, 8);
+    const exact = createCacheView({ kind: 'exact' }, cs, 8);
+    const a = prompt(1000, 6);
+    approx.routed(0, a, a.length);
+    cs[0].insert(a);
+    cs[0].insert(prompt(5000, 8)); // evicts A from pod 0
+    cs[1].insert(a); // pod 1 computed A meanwhile (another router instance sent it there)
+    const loads = [load(), load()];
+    const rng = createRng(1);
+    const estimate = new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'prefix-cache', weight: 1 }] });
+    const precise = new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'precise-prefix-cache', weight: 1 }] });
+    const env = (view: typeof approx): RouterEnv => ({ now: 0, loads, view, rng });
+    expect(estimate.route(routeInput(a), env(approx)).replica).toBe(0);
+    expect(precise.route(routeInput(a), env(exact)).replica).toBe(1);
+  });
+
+  it('hashes only the first maxPrefixBlocks blocks, so prompts that share them are indistinguishable', () => {
+    const cs = caches(2, 1000);
+    const view = createCacheView(
+      { kind: 'llm-d-approximate', blockTokens: PAGE, maxPrefixBlocks: 4 },
+      cs,
+      1000,
+    );
+    const head = [1, 2, 3, 4, 5];
+    const a = chainHashes([...head, 100, 101]);
+    const b = chainHashes([...head, 200, 201]);
+    view.routed(0, a, a.length);
+    // b shares five blocks with a, but the scorer looks at four: a full match (4 of 4), as for a itself.
+    expect(view.match(b, b.length)[0]).toBe(4);
+    expect((view as LlmdApproximateView).window(b.length)).toBe(4);
+  });
+
+  it('evicts its own least recently sent entries at lruCapacityPerServer, whatever the pod holds', () => {
+    const cs = caches(1, 1000);
+    const view = new LlmdApproximateView(
+      1,
+      { kind: 'llm-d-approximate', blockTokens: PAGE, lruCapacityPerServer: 6 },
+      PAGE,
+      1000 * PAGE,
+    );
+    const a = prompt(1000, 4);
+    const b = prompt(2000, 4);
+    view.routed(0, a, 4);
+    view.routed(0, b, 4); // 8 entries > 6: the two oldest (a's first two) go
+    expect(view.entriesOf(0)).toBe(6);
+    expect(view.match(a, 4)[0]).toBe(0); // a's first block is gone, so nothing of a matches
+    expect(view.match(b, 4)[0]).toBe(4);
+    void cs;
+  });
+
+  it('counts a page as several scorer blocks when the page is larger', () => {
+    // 64-token pages, the scorer's 16-token blocks: 4 entries a page; capacity 31,250 entries → 7,812 pages.
+    const v = new LlmdApproximateView(1, { kind: 'llm-d-approximate' }, 64, 1e6);
+    expect(v.capacityEntries).toBe(7812);
+    // 256 × 16 = 4,096 tokens = 64 pages of 64 tokens.
+    expect(v.window(1000)).toBe(64);
+    // 'auto': the pod's HBM in the scorer's blocks (307,328 tokens / 16), in pages of 64 tokens.
+    const auto = new LlmdApproximateView(
+      1,
+      { kind: 'llm-d-approximate', lruCapacityPerServer: 'auto' },
+      64,
+      307_328,
+    );
+    expect(auto.capacityEntries).toBe(Math.floor(307_328 / 16 / 4));
+  });
+});
+
+describe('the precise (KV-event) view', () => {
+  it('sees the eviction at once with no latency, and only after its next batch with one', () => {
+    const cs = caches(1, 8);
+    const now = createCacheView({ kind: 'precise' }, cs, 8);
+    const late = createCacheView({ kind: 'precise', latencyS: 0.5 }, cs, 8);
+    expect(late.syncIntervalS).toBe(0.5);
+    const a = prompt(1000, 6);
+    cs[0].insert(a);
+    expect(now.match(a, 6)[0]).toBe(6);
+    expect(late.match(a, 6)[0]).toBe(0); // stored, but the event has not reached the index
+    late.sync();
+    expect(late.match(a, 6)[0]).toBe(6);
+    cs[0].insert(prompt(5000, 8)); // evicts a
+    expect(now.match(a, 6)[0]).toBe(0);
+    expect(late.match(a, 6)[0]).toBe(6); // the removal is still in flight
+    late.sync();
+    expect(late.match(a, 6)[0]).toBe(0);
+  });
+});
+
+describe("SGLang's approximate radix tree", () => {
+  it('keeps what it routed until its own trim, however the worker evicts', () => {
+    const cs = caches(1, 8);
+    const view = createCacheView({ kind: 'sglang-radix' }, cs, 8);
+    const a = prompt(1000, 6);
+    view.routed(0, a, 6);
+    cs[0].insert(a);
+    cs[0].insert(prompt(5000, 8)); // the worker evicts a
+    view.sync(); // far under the 2^26-character default: nothing trimmed
+    expect(view.match(a, 6)[0]).toBe(6);
+  });
+
+  it('trims each worker to maxTreeSize characters, least recently routed leaves first, every evictionIntervalS', () => {
+    // 16-token pages at 4 characters a token: 64 characters a page; 10 pages allowed.
+    const view = new SglangRadixView(
+      2,
+      { kind: 'sglang-radix', maxTreeSize: 640, evictionIntervalS: 30 },
+      PAGE,
+    );
+    expect(view.syncIntervalS).toBe(30);
+    const head = [1, 2, 3, 4];
+    const a = chainHashes([...head, 10, 11, 12, 13]);
+    const b = chainHashes([...head, 20, 21, 22, 23]);
+    view.routed(0, a, 8); // 8 pages
+    view.routed(0, b, 8); // shares the 4-page head: 12 pages, 768 characters
+    view.routed(1, a, 8);
+    expect(view.sizeOf(0)).toBe(12 * 64);
+    view.sync();
+    // Worker 0 is trimmed to 10 pages: a's two deepest pages go (a was routed before b); worker 1 is untouched.
+    expect(view.sizeOf(0)).toBe(10 * 64);
+    expect(view.match(a, 8)[0]).toBe(6);
+    expect(view.match(b, 8)[0]).toBe(8);
+    expect(view.match(a, 8)[1]).toBe(8);
+    // A trim that has to go past a's branch eats into it leaf by leaf, then b's, never the shared head first.
+    const small = new SglangRadixView(1, { kind: 'sglang-radix', maxTreeSize: 5 * 64 }, PAGE);
+    small.routed(0, a, 8);
+    small.routed(0, b, 8);
+    small.sync();
+    expect(small.nodesOf(0)).toBe(5);
+    expect(small.match(a, 8)[0]).toBe(4);
+    expect(small.match(b, 8)[0]).toBe(5);
+  });
+
+  it('names the first worker of the deepest node, the same one every time for that node', () => {
+    const view = new SglangRadixView(4, { kind: 'sglang-radix' }, PAGE);
+    const h = prompt(1, 5);
+    const first = view.firstAt(h, 5, [0, 1, 2, 3]);
+    for (let i = 0; i < 5; i++) expect(view.firstAt(h, 5, [0, 1, 2, 3])).toBe(first);
+    // Over many nodes every worker comes first somewhere (an arbitrary order, not a fixed favourite).
+    const firsts = new Set<number>();
+    for (let k = 0; k < 64; k++) firsts.add(view.firstAt(prompt(k * 10, 3), 3, [0, 1, 2, 3]));
+    expect(firsts.size).toBe(4);
+  });
+
+  it("routes SGLang's cache_aware policy to the tree's worker on a match, and to the least loaded on a miss", () => {
+    const cs = caches(3, 100);
+    const view = createCacheView({ kind: 'sglang-radix' }, cs, 100);
+    const router = createRouter({ kind: 'cache-aware' });
+    const loads = [
+      load({ outstandingRequests: 5 }),
+      load({ outstandingRequests: 1 }),
+      load({ outstandingRequests: 3 }),
+    ];
+    const env: RouterEnv = { now: 0, loads, view, rng: createRng(1) };
+    const a = prompt(1000, 10);
+    view.routed(2, a, 10);
+    // 10 of 10 pages on worker 2: above the 0.3 threshold, so worker 2 although worker 1 is idler.
+    expect(router.route(routeInput(a), env)).toMatchObject({ replica: 2, reason: 'cache-hit' });
+    // A prompt sharing 2 of its 10 pages (20% ≤ 30%): a miss, to the least loaded worker.
+    const b = chainHashes([1000, 1001, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(router.route(routeInput(b), env)).toMatchObject({ replica: 1, reason: 'cache-miss' });
+    // SGLang v0.4's miss went to the smallest tree: worker 0 or 1 (both empty), never worker 2.
+    const v04 = createRouter({ kind: 'cache-aware', onMiss: 'smallest-tree' });
+    expect(v04.route(routeInput(b), env).replica).not.toBe(2);
+  });
+});
+
+describe("llm-d's weighted scorers and picker", () => {
+  const rng = () => createRng(7);
+  const noView = createCacheView({ kind: 'exact' }, caches(3, 4), 4);
+
+  it('adds the scorers weighted, each clamped to [0, 1] (queue min–max, 1 − KV in use)', () => {
+    const loads = [
+      load({ waitingRequests: 0, kvInUse: 0.9 }),
+      load({ waitingRequests: 4, kvInUse: 0.1 }),
+      load({ waitingRequests: 8, kvInUse: 0.5 }),
+    ];
+    const scorers: LlmdScorerConfig[] = [
+      { type: 'queue', weight: 2 },
+      { type: 'kv-cache-utilization', weight: 1 },
+    ];
+    const r = new LlmdRouter({ kind: 'llm-d', scorers });
+    const env: RouterEnv = { now: 0, loads, view: noView, rng: rng() };
+    const s = Array.from(r.scores(routeInput([]), env, new Int32Array(3)));
+    // queue: (8 − q) / 8 → 1, 0.5, 0; kv: 0.1, 0.9, 0.5.
+    expect(s[0]).toBeCloseTo(2 * 1 + 0.1);
+    expect(s[1]).toBeCloseTo(2 * 0.5 + 0.9);
+    expect(s[2]).toBeCloseTo(2 * 0 + 0.5);
+    expect(r.route(routeInput([]), env).replica).toBe(0);
+    // Weight the KV scorer up and the pick moves to the emptiest KV.
+    const kvHeavy = new LlmdRouter({
+      kind: 'llm-d',
+      scorers: [
+        { type: 'queue', weight: 1 },
+        { type: 'kv-cache-utilization', weight: 4 },
+      ],
+    });
+    expect(kvHeavy.route(routeInput([]), env).replica).toBe(1);
+  });
+
+  it('gives every pod 1 on the queue scorer when the queues are equal, and load-aware 0.5 at an empty queue', () => {
+    const loads = [load({ waitingRequests: 3 }), load({ waitingRequests: 3 }), load({ waitingRequests: 0 })];
+    const env: RouterEnv = { now: 0, loads, view: noView, rng: rng() };
+    const q = new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'queue' }] });
+    expect(
+      Array.from(q.scores(routeInput([]), { ...env, loads: [loads[0], loads[1]] }, new Int32Array(2))),
+    ).toEqual([1, 1]);
+    const la = new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'load-aware', queueThreshold: 6 }] });
+    const s = la.scores(routeInput([]), env, new Int32Array(3));
+    expect(s[2]).toBe(0.5);
+    expect(s[0]).toBeCloseTo(0.5 * (1 - 3 / 6));
+  });
+
+  it('scores precise matches absolutely or min–max over the pods that match', () => {
+    const env: RouterEnv = { now: 0, loads: [load(), load(), load()], view: noView, rng: rng() };
+    const req = routeInput(prompt(1, 10));
+    const matched = Int32Array.from([10, 4, 0]);
+    const abs = new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'precise-prefix-cache' }] });
+    expect(Array.from(abs.scores(req, env, matched))).toEqual([1, 0.4, 0]);
+    const mm = new LlmdRouter({
+      kind: 'llm-d',
+      scorers: [{ type: 'precise-prefix-cache', normalize: 'min-max' }],
+    });
+    expect(Array.from(mm.scores(req, env, matched))).toEqual([1, 0, 0]);
+    expect(Array.from(mm.scores(req, env, Int32Array.from([4, 0, 0])))).toEqual([1, 0, 0]);
+  });
+
+  it('breaks max-score ties at random (every tied pod chosen), or by order', () => {
+    const loads = [load(), load(), load()];
+    const r = new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'queue' }] });
+    const g = createRng(3);
+    const seen = new Set<number>();
+    for (let i = 0; i < 200; i++)
+      seen.add(r.route(routeInput([]), { now: 0, loads, view: noView, rng: g }).replica);
+    expect([...seen].sort()).toEqual([0, 1, 2]);
+    const ordered = new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'queue' }], tieBreak: 'order' });
+    for (let i = 0; i < 20; i++)
+      expect(ordered.route(routeInput([]), { now: 0, loads, view: noView, rng: g }).replica).toBe(0);
+  });
+
+  it('reads the cache view only when a prefix scorer has weight', () => {
+    expect(
+      new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'queue' }, { type: 'kv-cache-utilization' }] })
+        .usesCache,
+    ).toBe(false);
+    expect(new LlmdRouter({ kind: 'llm-d', scorers: [{ type: 'prefix-cache', weight: 0 }] }).usesCache).toBe(
+      false,
+    );
+    expect(createRouter({ kind: 'llm-d' }).usesCache).toBe(true);
+  });
+});
+
+describe('every view', () => {
+  const kinds: CacheViewConfig[] = [
+    { kind: 'exact' },
+    { kind: 'delayed', intervalS: 1 },
+    { kind: 'approximate' },
+    { kind: 'llm-d-approximate', blockTokens: PAGE, maxPrefixBlocks: 8 },
+    { kind: 'llm-d-approximate', blockTokens: PAGE * 2, lruCapacityPerServer: 10 },
+    { kind: 'sglang-radix', maxTreeSize: 300 },
+    { kind: 'precise' },
+    { kind: 'precise', latencyS: 0.2, tiers: 'hbm' },
+  ];
+  it('never reports a match longer than the prompt, nor longer than the blocks the pod was sent or holds', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 2 }),
+            fc.integer({ min: 0, max: 5 }),
+            fc.integer({ min: 0, max: 12 }),
+          ),
+          { minLength: 1, maxLength: 30 },
+        ),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 12 }),
+        (ops, qBase, qLen) => {
+          for (const k of kinds) {
+            const cs = caches(3, 10);
+            const view = createCacheView(k, cs, 10);
+            for (const [rep, base, len] of ops) {
+              const h = prompt(base * 100, len);
+              view.routed(rep, h, len);
+              cs[rep].insert(h);
+              view.sync();
+            }
+            const q = prompt(qBase * 100, qLen);
+            const m = view.match(q, qLen);
+            for (let r = 0; r < 3; r++) {
+              expect(m[r]).toBeGreaterThanOrEqual(0);
+              expect(m[r]).toBeLessThanOrEqual(qLen);
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('scenario validation of the router and its view', () => {
+  it('accepts every view kind and llm-d router, and names the field that is wrong', async () => {
+    const { validateScenario } = await import('../src/sim/engine/fleet/scenario');
+    const base = {
+      model: 'llama-3.1-8b',
+      hardware: { accelerator: 'h100-sxm' },
+      replicas: 2,
+      workload: {
+        arrival: { kind: 'poisson', sessionsPerS: 1 },
+        sessions: 1,
+        classes: [{ kind: 'chat', name: 'c' }],
+      },
+    };
+    const ok = (router: unknown) =>
+      validateScenario({ ...base, router } as never).filter((e) => e.path.startsWith('router'));
+    for (const view of [
+      { kind: 'exact' },
+      { kind: 'precise', latencyS: 0.05, tiers: 'hbm' },
+      { kind: 'delayed', intervalS: 1 },
+      { kind: 'approximate', capacityBlocks: 10 },
+      { kind: 'llm-d-approximate', blockTokens: 64, maxPrefixBlocks: 256, lruCapacityPerServer: 'auto' },
+      { kind: 'sglang-radix', maxTreeSize: 1e6, evictionIntervalS: 60, charsPerToken: 3.5 },
+    ])
+      expect(ok({ kind: 'cache-aware', view })).toEqual([]);
+    expect(
+      ok({
+        kind: 'llm-d',
+        scorers: [
+          { type: 'precise-prefix-cache', weight: 3, normalize: 'min-max' },
+          { type: 'kv-cache-utilization', weight: 2 },
+          { type: 'queue', weight: 2 },
+          { type: 'load-aware', queueThreshold: 64 },
+        ],
+        picker: 'max-score',
+        tieBreak: 'order',
+        view: { kind: 'precise' },
+      }),
+    ).toEqual([]);
+    expect(ok({ kind: 'cache-aware', onMiss: 'smallest-tree', cacheThreshold: 0.5 })).toEqual([]);
+    const paths = (router: unknown) => ok(router).map((e) => e.path);
+    expect(paths({ kind: 'llm-d', scorers: [{ type: 'prefix', weight: 1 }] })).toEqual([
+      'router.scorers[0].type',
+    ]);
+    expect(paths({ kind: 'llm-d', scorers: [{ type: 'queue', weight: -1 }] })).toEqual([
+      'router.scorers[0].weight',
+    ]);
+    expect(paths({ kind: 'llm-d', scorers: { type: 'queue' } })).toEqual(['router.scorers']);
+    expect(paths({ kind: 'llm-d', picker: 'best' })).toEqual(['router.picker']);
+    expect(paths({ kind: 'cache-aware', onMiss: 'most-free' })).toEqual(['router.onMiss']);
+    expect(paths({ kind: 'cache-aware', view: { kind: 'sglang-radix', maxTreeChars: 5 } })).toEqual([
+      'router.view.maxTreeChars',
+    ]);
+    expect(
+      paths({ kind: 'cache-aware', view: { kind: 'llm-d-approximate', lruCapacityPerServer: 'big' } }),
+    ).toEqual(['router.view.lruCapacityPerServer']);
+    expect(paths({ kind: 'cache-aware', view: { kind: 'precise', latencyS: -1 } })).toEqual([
+      'router.view.latencyS',
+    ]);
+  });
+});
