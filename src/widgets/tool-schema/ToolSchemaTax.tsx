@@ -18,7 +18,8 @@ import {
   formatPercent,
   formatRatio,
 } from '../../lib/format';
-import { CACHE_READ, money, TAX_ID, taxArgs, taxSchema } from './schema';
+import { CACHE_READ, CACHE_WRITE, money, TAX_ID, taxArgs, taxSchema } from './schema';
+import { TaxFig } from './figures';
 import './tool-schema.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
@@ -39,8 +40,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Slide the tools from 36 down to 5 and back: every tool adds its 60–220 tokens to <em>every</em>{' '}
-        request. The largest are the ones with long descriptions and many arguments (grep, run_command).
+        Slide the tools from <TaxFig m="count" /> down to 5 and back: every tool adds its tokens to{' '}
+        <em>every</em> request, from <TaxFig m="minTool" /> to <TaxFig m="maxTool" />. The largest are the
+        ones with long descriptions and many arguments (grep, run_command).
       </>
     ),
     set: { toolCount: 5 },
@@ -59,8 +61,8 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Set <em>Tool block changes every</em> to 1: each turn now pays a 1.25× cache write, and the cache
-        costs more than no cache at all. At 5 it still saves most of the bill.
+        Set <em>Tool block changes every</em> to 1: each turn now pays a {CACHE_WRITE['5m']}× cache write, and
+        the cache costs more than no cache at all. At 5 it still saves most of the bill.
       </>
     ),
     set: { changeEvery: 1 },
