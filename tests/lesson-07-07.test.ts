@@ -262,3 +262,73 @@ describe('the tokenizer stays in the worker', () => {
     expect(worker).not.toMatch(/^import .*gpt-tokenizer/m);
   });
 });
+
+describe("the widgets' Try this items, at the state each one sets", async () => {
+  const { TRY_THIS: TAX_TRY } = await import('../src/widgets/tool-schema/ToolSchemaTax');
+  const { TRY_THIS: LAYOUT_TRY } = await import('../src/widgets/tool-schema/ToolBlockLayout');
+  const {
+    TAX_DEFAULTS: TAX_VALUES,
+    LAYOUT_DEFAULTS,
+    taxArgs,
+    layoutArgs,
+  } = await import('../src/widgets/tool-schema/schema');
+  const tax = (i: number) => methods.toolSchemaTax(taxArgs({ ...TAX_VALUES, ...TAX_TRY[i].set }));
+  const layouts = async (i: number) => {
+    const L = await methods.toolLayouts(layoutArgs({ ...LAYOUT_DEFAULTS, ...LAYOUT_TRY[i].set }));
+    return Object.fromEntries(L.layouts.map((l) => [l.layout, l]));
+  };
+
+  it('fewer tools, fewer tokens on every request; the largest are run_command and grep', async () => {
+    const all = await methods.toolSchemaTax(taxArgs(TAX_VALUES));
+    expect((await tax(0)).toolTokens).toBeLessThan(all.toolTokens);
+    const largest = [...all.tools].sort((a, b) => b.tokens - a.tokens).slice(0, 2);
+    expect(largest.map((t) => t.name).sort()).toEqual(['grep', 'run_command']);
+  });
+  it('pretty-printed: more than half again as many tokens', async () => {
+    const all = await methods.toolSchemaTax(taxArgs(TAX_VALUES));
+    expect((await tax(1)).toolTokens / all.toolTokens).toBeGreaterThan(1.5);
+  });
+  it('a block that changes every turn: the cache costs more than none; every 5 turns it saves most of the bill', async () => {
+    const every1 = (await tax(2)).session;
+    expect(every1.costCached).toBeGreaterThan(every1.costNoCache);
+    const every5 = (
+      await methods.toolSchemaTax(taxArgs({ ...TAX_VALUES, ...TAX_TRY[2].set, changeEvery: 5 }))
+    ).session;
+    expect(every5.saving).toBeGreaterThan(0.5);
+  });
+  it('a timestamp above the tools: the hit rate falls to 0%', async () => {
+    expect(LAYOUT_TRY[0].set?.layout).toBe('timestamp-top');
+    expect((await layouts(0))['timestamp-top'].hitRate).toBe(0);
+  });
+  it('a timestamp between system and history: tools hit again, the history is re-prefilled every turn', async () => {
+    const by = await layouts(1);
+    const mid = by['timestamp-after-tools'];
+    const best = by['tools-first'];
+    expect(mid.toolTokensPrefilled).toBe(best.toolTokensPrefilled); // the block prefilled once
+    // From turn 2 on every turn re-prefills more than the one before: the whole, growing history.
+    for (let t = 2; t < mid.turns.length; t++) {
+      expect(mid.turns[t].prefillTokens).toBeGreaterThan(mid.turns[t - 1].prefillTokens);
+      expect(mid.turns[t].prefillTokens).toBeGreaterThan(best.turns[t].prefillTokens);
+    }
+  });
+  it('one tool added mid-session: one spike, then hits again; re-sorted tools spike on every turn', async () => {
+    const by = await layouts(2);
+    const added = by['tool-added'];
+    const best = by['tools-first'];
+    const at = Number(LAYOUT_TRY[2].set?.changeTurn);
+    added.turns.forEach((t, i) => {
+      const turn = i + 1;
+      if (turn === at) expect(t.prefillTokens).toBeGreaterThan(5 * best.turns[i].prefillTokens);
+      else if (turn > 1) expect(t.prefillTokens).toBeLessThan(1.1 * best.turns[i].prefillTokens);
+    });
+    by['tools-resorted'].turns.slice(1).forEach((t, i) => {
+      expect(t.prefillTokens).toBeGreaterThan(5 * best.turns[i + 1].prefillTokens);
+    });
+  });
+  it('tools after the history: the tool block is re-prefilled every turn', async () => {
+    const by = await layouts(3);
+    expect(by['tools-after-history'].toolTokensPrefilled).toBe(
+      LAYOUT_DEFAULTS.turns * by['tools-first'].toolTokensPrefilled,
+    );
+  });
+});

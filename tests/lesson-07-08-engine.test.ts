@@ -59,3 +59,43 @@ describe('XGrammar over o200k, in Node', () => {
     expect(again.complete).toBe(true);
   }, 60_000);
 });
+
+describe("the mask stepper's Try this items, at the step each one shows", async () => {
+  const { TRY_THIS } = await import('../src/widgets/structured-output/MaskStepper');
+  const { findPreset } = await import('../src/sim/lessons/grammar/presets');
+  // The widget compiles the preset's texts as its editor shows them (pretty-printed JSON).
+  const presetTrace = (id: string, edit: (doc: string) => string = (d) => d) => {
+    const p = findPreset(id)!;
+    return traceDocument(JSON.stringify(p.schema, null, 2), edit(JSON.stringify(p.document, null, 2)));
+  };
+  const stepOf = (i: number) => Math.floor(TRY_THIS[i].time ?? 0);
+
+  it('step 0 of get_weather: two tokens allowed, neither is "Sure"', async () => {
+    const r = await presetTrace('get-weather');
+    const s = r.steps[stepOf(0)];
+    expect(s.allowed).toBe(2);
+    expect(s.probes[r.probes.indexOf('Sure')]).toBe(false);
+  }, 60_000);
+  it("inside the city's value nearly the whole vocabulary is allowed, but not all of it", async () => {
+    const r = await presetTrace('get-weather');
+    const s = r.steps[stepOf(1)];
+    expect(s.token).toBe('Lis');
+    expect(s.allowed / r.vocabSize).toBeGreaterThan(0.95);
+    expect(s.allowed).toBeLessThan(r.vocabSize);
+  }, 60_000);
+  it('one of three tools, after "read": the jump-forward string writes the rest of the frame', async () => {
+    expect(TRY_THIS[2].set?.preset).toBe('tool-choice');
+    const r = await presetTrace('tool-choice');
+    const k = stepOf(2);
+    expect(r.steps[k - 1].token).toBe('read');
+    expect(r.steps[k].jumpForward).toContain('"arguments":{"path":"');
+  }, 60_000);
+  it('"kelvin" for "celsius": refused at the first token that leaves the enum', async () => {
+    const r = await presetTrace('get-weather', (d) => d.replace('"celsius"', '"kelvin"'));
+    expect(r.complete).toBe(false);
+    const at = r.rejectedAt!;
+    expect(r.steps.slice(0, at).every((s) => s.accepted)).toBe(true);
+    expect(r.steps[at].accepted).toBe(false);
+    expect(r.steps[at].token.replace(/^"/, '')).toMatch(/^k/); // the token that starts "kelvin"
+  }, 60_000);
+});

@@ -219,3 +219,36 @@ describe("the prose's claims, against the real masks", () => {
     ).rejects.toThrow(/whole reply or only the tool-call span/);
   }, 60_000);
 });
+
+describe("the logit-mask widget's Try this items, at the frame each one shows", async () => {
+  const { TRY_THIS } = await import('../src/widgets/structured-output/MaskOverLogits');
+  const { maskLogitsSchema } = await import('../src/widgets/structured-output/schema');
+  const { defaultValues } = await import('../src/state/paramSchema');
+  const shown = async (i: number) => {
+    const v = { ...defaultValues(maskLogitsSchema), ...TRY_THIS[i].set };
+    const t = await trace(String(v.preset), v.mode as LogitTraceRequest['mode'], Number(v.seed));
+    return { t, step: t.steps[playbackFrame(TRY_THIS[i].time ?? 0, t.steps.length).step] };
+  };
+  it('the first second: step 0, only the two openings survive', async () => {
+    const { step } = await shown(0);
+    expect(step.allowedCount).toBe(2);
+  }, 60_000);
+  it('step 3 is "Lis": the grid lights up and the mask removes almost no probability', async () => {
+    const { step } = await shown(1);
+    expect(step.token).toBe('Lis');
+    expect(step.allowedCount / V).toBeGreaterThan(0.95);
+    expect(step.masked).toBeLessThan(0.1);
+  }, 60_000);
+  it('another seed: the mask and its allowed counts stay, the logits move', async () => {
+    const a = await shown(0);
+    const b = await shown(3);
+    expect(b.t.steps.map((s) => s.allowedCount)).toEqual(a.t.steps.map((s) => s.allowedCount));
+    expect(b.t.steps[0].before).not.toEqual(a.t.steps[0].before);
+  }, 60_000);
+  it('run_shell, inside the timeout: only digits and the number’s ends are lit', async () => {
+    const { step } = await shown(4);
+    expect(step.context).toBe('number');
+    expect(step.allowedCount).toBeGreaterThan(10); // the ten digits and what may end the number
+    expect(step.allowedCount).toBeLessThan(20);
+  }, 60_000);
+});

@@ -122,3 +122,35 @@ describe('byte-level vocabulary and bitmask helpers', () => {
     expect(sampleAllowed(mask, 41, 3)).toEqual([0, 31, 40]);
   });
 });
+
+describe("the asking-nicely widget's Try this items, at the state each one sets", async () => {
+  const { TRY_THIS } = await import('../src/widgets/structured-output/AskingNicely');
+  const { askNicelySchema } = await import('../src/widgets/structured-output/schema');
+  const { defaultValues } = await import('../src/state/paramSchema');
+  const at = (i: number) => ({ ...defaultValues(askNicelySchema), ...TRY_THIS[i].set });
+
+  it('ε = 0.1% and N = 1,000: a long call is more likely broken than not', () => {
+    const v = at(0);
+    expect(v.eps).toBe(0.001);
+    expect(pValid(v.eps, v.tokens)).toBeLessThan(0.5);
+  });
+  it('ε = 0.01% over 2,000 calls: the expected failures are still in the tens', () => {
+    const v = at(1);
+    const f = expectedFailures(v.eps, v.tokens, v.calls);
+    expect(f).toBeGreaterThanOrEqual(10);
+    expect(f).toBeLessThan(100);
+  });
+  it('another seed: sampled failures scatter around the expected count, the masked column stays at zero', () => {
+    const d = defaultValues(askNicelySchema);
+    const v = at(2);
+    expect(v.seed).not.toBe(d.seed);
+    const a = askNicely(d);
+    const b = askNicely(v);
+    expect(b.sessionFailures).not.toBe(a.sessionFailures);
+    const pf = 1 - pValid(v.eps, v.tokens);
+    for (const r of [a, b]) {
+      expect(r.maskedFailures).toBe(0);
+      expect(Math.abs(r.sessionFailures - v.calls * pf)).toBeLessThan(5 * Math.sqrt(v.calls * pf * (1 - pf)));
+    }
+  });
+});

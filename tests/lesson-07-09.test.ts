@@ -127,3 +127,70 @@ describe('the grammar-cache widget: compiles hold CPU threads', () => {
     expect(p50(1)).toBeGreaterThan(10 * p50(8));
   });
 });
+
+describe("the grammar-cache widget's Try this items, with and without the cache at each item's state", async () => {
+  const { TRY_THIS, grammarCacheSchema } = await import('../src/widgets/grammar-cost/GrammarCache');
+  const { defaultValues } = await import('../src/state/paramSchema');
+  const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
+  const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
+  const p99 = (i: number, cacheCapacity?: number) => {
+    const v = { ...defaultValues(grammarCacheSchema), ...TRY_THIS[i].set };
+    const scenario = grammarCacheScenario({
+      preset: v.preset === 'llguidance' ? 'llguidance' : 'xgrammar',
+      schemas: v.schemas,
+      cacheCapacity: cacheCapacity ?? v.cacheCapacity,
+      cpuThreads: v.cpuThreads,
+      seed: v.seed,
+    });
+    return runScenarioSync(scenario, { includeSeries: false }).metrics.requests.ttft.p99;
+  };
+  it('a new schema every turn: the cache no longer helps, p99 carries the compile tail again', () => {
+    const withCache = p99(1);
+    expect(withCache).toBeGreaterThan(0.9 * p99(1, 0));
+    expect(withCache).toBeGreaterThan(10 * p99(0));
+  });
+  it('LLGuidance: with millisecond compiles the cache hardly matters', () => {
+    expect(TRY_THIS[3].set?.preset).toBe('llguidance');
+    const withCache = p99(3);
+    const none = p99(3, 0);
+    expect(Math.abs(none - withCache) / none).toBeLessThan(0.1);
+    // Against XGrammar at the same settings, where the cache cuts p99 TTFT by more than ten.
+    expect(p99(0, 0)).toBeGreaterThan(10 * p99(0));
+  });
+});
+
+describe("the mask-overlap widget's Try this items, at the state each one sets", async () => {
+  const { TRY_THIS, maskOverlapSchema } = await import('../src/widgets/grammar-cost/MaskOverlap');
+  const { defaultValues } = await import('../src/state/paramSchema');
+  const { maskStep, threadsToHide, FILL_RULES, MASK_COST_CHOICES, STEP_CONTEXT_TOKENS } =
+    await import('../src/sim/lessons/grammar/overlap');
+  const at = (i: number, over: Record<string, unknown> = {}) => {
+    const v = { ...defaultValues(maskOverlapSchema), ...TRY_THIS[i].set, ...over };
+    const base = {
+      batch: Number(v.batch),
+      contextTokens: STEP_CONTEXT_TOKENS,
+      maskS: MASK_COST_CHOICES.find((c) => c.id === v.mask)!.us * 1e-6,
+      ...FILL_RULES[v.fill as keyof typeof FILL_RULES],
+    };
+    return { step: maskStep({ ...base, threads: Number(v.threads) }), hide: threadsToHide(base), base };
+  };
+  it('the XGrammar median at 16 sequences vanishes behind the step; the mean does not, whatever the threads', () => {
+    expect(at(0).step.overhead).toBe(0);
+    const mean = at(0, { mask: 'xgr-mean' });
+    expect(mean.step.overhead).toBeGreaterThan(0);
+    expect(mean.hide).toBe(Infinity);
+  });
+  it('past 128 sequences the thread count decides what shows', () => {
+    const { base } = at(1);
+    expect(base.batch).toBeGreaterThan(128);
+    expect(maskStep({ ...base, threads: 1 }).overlappedS).toBeGreaterThan(
+      maskStep({ ...base, threads: 8 }).overlappedS,
+    );
+  });
+  it('one sequence per task: a few threads hide the XGrammar mean at 16 sequences', () => {
+    const { hide, base } = at(2);
+    expect(base.batch).toBe(16);
+    expect(hide).toBeGreaterThan(1);
+    expect(hide).toBeLessThanOrEqual(8);
+  });
+});

@@ -13,6 +13,7 @@ import type { ParamSchema } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { grammarCacheScenario } from '../../sim/lessons/grammar/cacheScenario';
 import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
+import { TryThis, type TryItem } from '../kit/TryThis';
 
 export const GRAMMAR_CACHE_ID = 'grammar-cache';
 
@@ -60,6 +61,44 @@ export const grammarCacheSchema = {
 } satisfies ParamSchema;
 
 const QS = ['p50', 'p90', 'p99'] as const;
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        At the defaults (4 schemas, a cache of 64) compare the two p99 bars: the cache leaves a handful of
+        compiles in the whole run, and the compile tail leaves p99.
+      </>
+    ),
+    highlight: 'p99-with',
+  },
+  {
+    text: (
+      <>
+        Raise the distinct schemas to 100,000 (a new schema every turn): the cache no longer helps and p99
+        TTFT carries the compile tail again.
+      </>
+    ),
+    set: { schemas: 100_000 },
+    highlight: 'hit-rate',
+  },
+  {
+    text: (
+      <>
+        With one-shot schemas, cut the CPU threads to 1: compiles queue behind each other and even the median
+        TTFT grows.
+      </>
+    ),
+    set: { schemas: 100_000, cpuThreads: 1 },
+    highlight: 'p99-with',
+  },
+  {
+    text: <>Switch the engine to LLGuidance: with millisecond compiles the cache hardly matters.</>,
+    set: { preset: 'llguidance' },
+    highlight: 'p99-with',
+  },
+];
 
 export function GrammarCache() {
   const params = useWidgetParams(GRAMMAR_CACHE_ID, grammarCacheSchema);
@@ -164,23 +203,7 @@ export function GrammarCache() {
           chosen cache and with none. Value axis on a log scale.
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            At the defaults (4 schemas, a cache of 64) compare the two p99 bars: the cache leaves a handful of
-            compiles in the whole run, and the compile tail leaves p99.
-          </li>
-          <li>
-            Raise the distinct schemas to 100,000 (a new schema every turn): the cache no longer helps and p99
-            TTFT carries the compile tail again.
-          </li>
-          <li>
-            With one-shot schemas, cut the CPU threads to 1: compiles queue behind each other and even the
-            median TTFT grows.
-          </li>
-          <li>Switch the engine to LLGuidance: with millisecond compiles the cache hardly matters.</li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {a && b ? (
         <BarChart

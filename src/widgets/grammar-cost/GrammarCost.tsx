@@ -13,6 +13,7 @@ import type { ParamSchema } from '../../state/paramSchema';
 import { formatNumber } from '../../lib/format';
 import type { CostPoint } from '../../worker/grammarMethods';
 import '../structured-output/structured-output.css';
+import { TryThis, type TryItem } from '../kit/TryThis';
 
 export const GRAMMAR_COST_ID = 'grammar-cost';
 
@@ -29,6 +30,38 @@ export const grammarCostSchema = {
 } satisfies ParamSchema;
 
 const ms = (us: number) => us / 1000;
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        With the tool-choice schemas, compare the compile line with the median mask line: they are three to
+        four orders of magnitude apart, and only the compile grows with the number of tools.
+      </>
+    ),
+    set: { family: 'tools' },
+    highlight: 'compile-in-steps',
+  },
+  {
+    text: (
+      <>
+        Switch to &quot;maxLength&quot;: a bound of a few characters multiplies the compile time, and some
+        mask steps slow down too.
+      </>
+    ),
+    set: { family: 'maxLength' },
+    highlight: 'compile-last',
+  },
+  {
+    text: (
+      <>
+        Reload the page and rerun: the compile times move by tens of percent from run to run. The tail, not
+        one run, is what a fleet sees.
+      </>
+    ),
+  },
+];
 
 export function GrammarCost() {
   const params = useWidgetParams(GRAMMAR_COST_ID, grammarCostSchema);
@@ -125,22 +158,7 @@ export function GrammarCost() {
           numbers vary with the machine and what else it is doing.
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            With the tool-choice schemas, compare the compile line with the median mask line: they are three
-            to four orders of magnitude apart, and only the compile grows with the number of tools.
-          </li>
-          <li>
-            Switch to &quot;maxLength&quot;: a bound of a few characters multiplies the compile time, and some
-            mask steps slow down too.
-          </li>
-          <li>
-            Reload the page and rerun: the compile times move by tens of percent from run to run. The tail,
-            not one run, is what a fleet sees.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {points.length ? (
         <>

@@ -19,6 +19,7 @@ import {
   threadsToHide,
 } from '../../sim/lessons/grammar/overlap';
 import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
+import { TryThis, type TryItem } from '../kit/TryThis';
 
 export const MASK_OVERLAP_ID = 'mask-overlap';
 
@@ -58,6 +59,32 @@ export const maskOverlapSchema = {
     ],
   },
 } satisfies ParamSchema;
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        At 16 sequences switch the mask cost to the XGrammar median: the masks vanish behind the step. At the
+        XGrammar mean they no longer fit, and more threads do not help while vLLM fills serially.
+      </>
+    ),
+    set: { mask: 'xgr-p50' },
+    highlight: 'tpot-overlapped',
+  },
+  {
+    text: <>Raise the batch past 128: the pool takes over, and the thread count decides what shows.</>,
+    set: { batch: 200 },
+    highlight: 'threads-to-hide',
+  },
+  {
+    text: (
+      <>Switch to one sequence per task and find how few threads hide the XGrammar mean at 16 sequences.</>
+    ),
+    set: { fill: 'perSequence' },
+    highlight: 'threads-to-hide',
+  },
+];
 
 export function MaskOverlap() {
   const params = useWidgetParams(MASK_OVERLAP_ID, maskOverlapSchema);
@@ -130,18 +157,7 @@ export function MaskOverlap() {
           after sampling.
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            At 16 sequences switch the mask cost to the XGrammar median: the masks vanish behind the step. At
-            the XGrammar mean they no longer fit, and more threads do not help while vLLM fills serially.
-          </li>
-          <li>Raise the batch past 128: the pool takes over, and the thread count decides what shows.</li>
-          <li>
-            Switch to one sequence per task and find how few threads hide the XGrammar mean at 16 sequences.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <BarChart
         title="One decode step: GPU, masks, and time per output token"

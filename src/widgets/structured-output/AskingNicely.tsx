@@ -14,6 +14,7 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatCount, formatNumber, formatPercent } from '../../lib/format';
 import { ASK_NICELY_ID, askNicelySchema } from './schema';
 import './structured-output.css';
+import { TryThis, type TryItem } from '../kit/TryThis';
 
 const STRIP_MAX = 400;
 
@@ -21,6 +22,40 @@ const STRIP_MAX = 400;
 function formatProb(p: number): string {
   return p >= 0.001 || p === 0 ? formatPercent(p, 3) : `${(100 * p).toExponential(1)}%`;
 }
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Keep ε at 0.1% and drag N from 120 to 1,000 tokens: a long call (a file edit, a plan) is now more
+        likely broken than not.
+      </>
+    ),
+    set: { tokens: 1000 },
+    highlight: 'p-valid',
+  },
+  {
+    text: (
+      <>
+        Set ε to 0.01% (a very well-behaved model) and M to 2,000 calls: the expected failures per session are
+        still in the tens.
+      </>
+    ),
+    set: { eps: 0.0001, calls: 2000 },
+    highlight: 'expected-failures',
+  },
+  {
+    text: (
+      <>
+        Change the seed: the sampled failures scatter around the expected count; the masked column stays at
+        zero for every seed.
+      </>
+    ),
+    set: { seed: 8 },
+    highlight: 'expected-failures',
+  },
+];
 
 export function AskingNicely() {
   const params = useWidgetParams(ASK_NICELY_ID, askNicelySchema);
@@ -121,22 +156,7 @@ export function AskingNicely() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Keep ε at 0.1% and drag N from 120 to 1,000 tokens: a long call (a file edit, a plan) is now more
-            likely broken than not.
-          </li>
-          <li>
-            Set ε to 0.01% (a very well-behaved model) and M to 2,000 calls: the expected failures per session
-            are still in the tens.
-          </li>
-          <li>
-            Change the seed: the sampled failures scatter around the expected count; the masked column stays
-            at zero for every seed.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {r ? (
         <>

@@ -5,7 +5,7 @@
  * real engine; the logits are illustrative (no model runs in the page). The picture is a function of
  * (trace, t): see maskPlayback.ts.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
@@ -21,6 +21,7 @@ import { MaskGrid } from './MaskGrid';
 import { playbackFrame, playbackLabel } from './maskPlayback';
 import { MASK_LOGITS_ID, maskLogitsSchema } from './schema';
 import './structured-output.css';
+import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** tiktoken o200k_base's <|endoftext|> (src/sim/lessons/grammar/vocab.ts). */
 const EOS = 199_999;
@@ -37,6 +38,57 @@ const CONTEXT_LABEL: Record<StepContext, [string, string]> = {
   'free-string': ['inside a free string', 'nearly any token is a legal piece of a string'],
 };
 
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Watch the first second: at step 0 almost the whole grid goes dark, only <code>{'{'}</code> and{' '}
+        <code>{'{"'}</code> survive, and the chatty candidates fall to −∞.
+      </>
+    ),
+    // t = k + 1 is step k settled (maskPlayback.ts).
+    time: 1,
+    highlight: 'allowed',
+  },
+  {
+    text: (
+      <>
+        Step to <code>Lis</code> (step 3): inside the city&apos;s free string the grid lights up again and the
+        mask removes almost no probability.
+      </>
+    ),
+    time: 4,
+    highlight: 'masked-mass',
+  },
+  {
+    text: (
+      <>
+        Set Constrain to &quot;only the tool call&quot;: the prose is unconstrained (every id lit, nothing
+        removed) until the trigger <code>&lt;function=</code>; then the grammar takes over and the grid goes
+        dark.
+      </>
+    ),
+    set: { mode: 'tool-span' },
+    time: 0,
+    play: true,
+    highlight: 'step-context',
+  },
+  {
+    text: <>Change the seed: the illustrative logits change, the mask and its allowed counts do not.</>,
+    set: { seed: 2 },
+    time: 1,
+    highlight: 'allowed',
+  },
+  {
+    text: <>Pick run_shell and step into the timeout: inside a number only digits and its ends are lit.</>,
+    // Step 16 is the first one inside the number 30 (run-shell preset): 12 ids lit.
+    set: { preset: 'run-shell' },
+    time: 17,
+    highlight: 'allowed',
+  },
+];
+
 export function MaskOverLogits() {
   const params = useWidgetParams(MASK_LOGITS_ID, maskLogitsSchema);
   const v = params.values;
@@ -52,12 +104,29 @@ export function MaskOverLogits() {
   const frame = playbackFrame(transport.t, n);
   const step = trace ? trace.steps[frame.step] : null;
 
-  // A new run starts at its beginning.
+  // A new run starts at its beginning, unless a tour step or "Show me" asked for a time while the run it had
+  // just set up was still on its way (a seek then would land in the old run and be undone when the new one came).
+  const [pendingSeek, setPendingSeek] = useState<number | null>(null);
   const [shownTrace, setShownTrace] = useState(trace);
   if (shownTrace !== trace) {
     setShownTrace(trace);
-    transport.seek(0);
+    if (trace) {
+      transport.seek(pendingSeek ?? 0);
+      setPendingSeek(null);
+    }
   }
+  const { store } = params;
+  const stageTransport = useMemo(
+    () => ({
+      ...transport,
+      seek: (t: number) => {
+        const asked = store.getState().values;
+        if (asked.preset !== v.preset || asked.mode !== v.mode || asked.seed !== v.seed) setPendingSeek(t);
+        else transport.seek(t);
+      },
+    }),
+    [transport, store, v.preset, v.mode, v.seed],
+  );
 
   // Play once by itself the first time the widget is on screen (never under reduced motion).
   // A state-held element, not a ref: the picture mounts only once the frame is ready, which can be after the
@@ -65,6 +134,10 @@ export function MaskOverLogits() {
   const [viewEl, setViewEl] = useState<HTMLDivElement | null>(null);
   const [autoplayed, setAutoplayed] = useState(false);
   const { play } = transport;
+  const tRef = useRef(transport.t);
+  useEffect(() => {
+    tRef.current = transport.t;
+  });
   useEffect(() => {
     const el = viewEl;
     if (!el || !trace || autoplayed || reduced || typeof IntersectionObserver === 'undefined') return;
@@ -72,7 +145,8 @@ export function MaskOverLogits() {
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) {
           setAutoplayed(true);
-          play();
+          // A tour step that scrolled here and put the clock at its step wants that step shown, not played.
+          if (tRef.current === 0) play();
         }
       },
       { threshold: 0.4 },
@@ -100,7 +174,7 @@ export function MaskOverLogits() {
       onKeyDown={transport.handleKey}
       controls={<ParamControls params={params} />}
       transport={
-        trace ? <TransportBar transport={transport} format={(t) => playbackLabel(t, n)} /> : undefined
+        trace ? <TransportBar transport={stageTransport} format={(t) => playbackLabel(t, n)} /> : undefined
       }
       exportData={() => ({
         rows: (trace?.steps ?? []).map((s, i) => ({
@@ -181,25 +255,7 @@ export function MaskOverLogits() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Watch the first second: at step 0 almost the whole grid goes dark, only <code>{'{'}</code> and{' '}
-            <code>{'{"'}</code> survive, and the chatty candidates fall to −∞.
-          </li>
-          <li>
-            Step to <code>Lis</code> (step 3): inside the city&apos;s free string the grid lights up again and
-            the mask removes almost no probability.
-          </li>
-          <li>
-            Set Constrain to &quot;only the tool call&quot;: the prose is unconstrained (every id lit, nothing
-            removed) until the trigger <code>&lt;function=</code>; then the grammar takes over and the grid
-            goes dark.
-          </li>
-          <li>Change the seed: the illustrative logits change, the mask and its allowed counts do not.</li>
-          <li>Pick run_shell and step into the timeout: inside a number only digits and its ends are lit.</li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {trace && step ? (
         <div ref={setViewEl} className="so-logits" data-step={frame.step} data-autoplayed={autoplayed}>

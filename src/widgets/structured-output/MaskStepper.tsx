@@ -18,6 +18,7 @@ import { formatCount, formatNumber } from '../../lib/format';
 import { findPreset, SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
 import { MASK_STEPPER_ID, maskStepperSchema } from './schema';
 import './structured-output.css';
+import { TryThis, type TryItem } from '../kit/TryThis';
 
 interface Texts {
   schema: string;
@@ -40,6 +41,51 @@ function median(xs: number[]): number {
 function showToken(s: string): string {
   return s.replace(/\n/g, '↵').replace(/ /g, '␣');
 }
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Step through the first three tokens: at step 0 only two of 200,019 tokens are allowed, and neither is
+        &quot;Sure&quot;.
+      </>
+    ),
+    time: 0,
+    highlight: 'allowed',
+  },
+  {
+    text: (
+      <>
+        Step into the city&apos;s value: inside a free string nearly the whole vocabulary is allowed; what
+        stays masked are tokens that would close the string wrongly or carry raw control characters.
+      </>
+    ),
+    // Step 3 samples "Lis", the first token inside the city's string (get-weather preset).
+    time: 3,
+    highlight: 'allowed',
+  },
+  {
+    text: (
+      <>
+        Pick &quot;one of three tools&quot; and stop after <code>&quot;read</code>: the jump-forward string
+        writes the rest of the call&apos;s frame for free.
+      </>
+    ),
+    // Step 3 samples "read"; at step 4 the jump-forward string is the rest of `_file","arguments":{"path":"`.
+    set: { preset: 'tool-choice' },
+    time: 4,
+    highlight: 'jump-forward',
+  },
+  {
+    text: (
+      <>
+        Change <code>&quot;celsius&quot;</code> to <code>&quot;kelvin&quot;</code> in the document and
+        compile: the mask refuses it at the first token that leaves the enum.
+      </>
+    ),
+  },
+];
 
 export function MaskStepper() {
   const params = useWidgetParams(MASK_STEPPER_ID, maskStepperSchema);
@@ -257,26 +303,7 @@ export function MaskStepper() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Step through the first three tokens: at step 0 only two of 200,019 tokens are allowed, and neither
-            is &quot;Sure&quot;.
-          </li>
-          <li>
-            Step into the city&apos;s value: inside a free string nearly the whole vocabulary is allowed; what
-            stays masked are tokens that would close the string wrongly or carry raw control characters.
-          </li>
-          <li>
-            Pick &quot;one of three tools&quot; and stop after <code>&quot;read</code>: the jump-forward
-            string writes the rest of the call&apos;s frame for free.
-          </li>
-          <li>
-            Change <code>&quot;celsius&quot;</code> to <code>&quot;kelvin&quot;</code> in the document and
-            compile: the mask refuses it at the first token that leaves the enum.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {schemaError && !trace ? (
         <p className="so-note">No trace: the schema did not compile.</p>

@@ -26,6 +26,7 @@ import {
 } from '../../sim/lessons/toolSchema';
 import { LAYOUT_ID, layoutArgs, layoutSchema } from './schema';
 import './tool-schema.css';
+import { TryThis, type TryItem } from '../kit/TryThis';
 
 const KIND_LABEL: Record<SegmentKind, string> = {
   timestamp: 'timestamp',
@@ -86,6 +87,51 @@ function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
     </figure>
   );
 }
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Pick <em>Timestamp above the tools</em>: the hit rate falls to 0%. Twenty tokens that change every
+        turn sit in the first block, and every block after it chains from that one.
+      </>
+    ),
+    set: { layout: 'timestamp-top' },
+    highlight: 'hit-rate',
+  },
+  {
+    text: (
+      <>
+        Pick <em>Timestamp between system and history</em>: the tools and system prompt hit again, but the
+        whole history is re-prefilled every turn. Dynamic content belongs at the end, in the new message.
+      </>
+    ),
+    set: { layout: 'timestamp-after-tools' },
+    highlight: 'prefilled',
+  },
+  {
+    text: (
+      <>
+        Pick <em>One tool added mid-session</em> and move the turn it arrives: one spike. The blocks from the
+        new tool on miss once, then hit again. <em>Tools re-sorted every turn</em> is that spike on every
+        turn.
+      </>
+    ),
+    set: { layout: 'tool-added', changeTurn: 6 },
+    highlight: 'tool-prefilled',
+  },
+  {
+    text: (
+      <>
+        Pick <em>Tools after the history</em>: the history hits, but the tool block moves as the history grows
+        and is re-prefilled every turn.
+      </>
+    ),
+    set: { layout: 'tools-after-history' },
+    highlight: 'tool-prefilled',
+  },
+];
 
 export function ToolBlockLayout() {
   const params = useWidgetParams(LAYOUT_ID, layoutSchema);
@@ -197,27 +243,7 @@ export function ToolBlockLayout() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Pick <em>Timestamp above the tools</em>: the hit rate falls to 0%. Twenty tokens that change every
-            turn sit in the first block, and every block after it chains from that one.
-          </li>
-          <li>
-            Pick <em>Timestamp between system and history</em>: the tools and system prompt hit again, but the
-            whole history is re-prefilled every turn. Dynamic content belongs at the end, in the new message.
-          </li>
-          <li>
-            Pick <em>One tool added mid-session</em> and move the turn it arrives: one spike. The blocks from
-            the new tool on miss once, then hit again. <em>Tools re-sorted every turn</em> is that spike on
-            every turn.
-          </li>
-          <li>
-            Pick <em>Tools after the history</em>: the history hits, but the tool block moves as the history
-            grows and is re-prefilled every turn.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="schema-charts">
         <LineChart

@@ -18,8 +18,10 @@ import {
   formatPercent,
   formatRatio,
 } from '../../lib/format';
-import { CACHE_READ, money, TAX_ID, taxArgs, taxSchema } from './schema';
+import { CACHE_READ, CACHE_WRITE, money, TAX_ID, taxArgs, taxSchema } from './schema';
+import { TaxFig } from './figures';
 import './tool-schema.css';
+import { TryThis, type TryItem } from '../kit/TryThis';
 
 const EXAMPLE = `[
   {
@@ -32,6 +34,49 @@ const EXAMPLE = `[
     }
   }
 ]`;
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Slide the tools from <TaxFig m="count" /> down to 5 and back: every tool adds its tokens to{' '}
+        <em>every</em> request, from <TaxFig m="minTool" /> to <TaxFig m="maxTool" />. The largest are the
+        ones with long descriptions and many arguments (grep, run_command).
+      </>
+    ),
+    set: { toolCount: 5 },
+    highlight: 'tool-tokens',
+  },
+  {
+    text: (
+      <>
+        Tick <em>Pretty-printed JSON</em>: the same definitions cost more than half again as many tokens,
+        because indentation and newlines are tokens too.
+      </>
+    ),
+    set: { pretty: true },
+    highlight: 'tool-tokens',
+  },
+  {
+    text: (
+      <>
+        Set <em>Tool block changes every</em> to 1: each turn now pays a {CACHE_WRITE['5m']}× cache write, and
+        the cache costs more than no cache at all. At 5 it still saves most of the bill.
+      </>
+    ),
+    set: { changeEvery: 1 },
+    highlight: 'saving',
+  },
+  {
+    text: (
+      <>
+        Paste your own agent&apos;s tool list (or break the JSON on purpose to see where the error is
+        reported).
+      </>
+    ),
+  },
+];
 
 export function ToolSchemaTax() {
   const params = useWidgetParams(TAX_ID, taxSchema);
@@ -211,26 +256,7 @@ export function ToolSchemaTax() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Slide the tools from 36 down to 5 and back: every tool adds its 60–220 tokens to <em>every</em>{' '}
-            request. The largest are the ones with long descriptions and many arguments (grep, run_command).
-          </li>
-          <li>
-            Tick <em>Pretty-printed JSON</em>: the same definitions cost more than half again as many tokens,
-            because indentation and newlines are tokens too.
-          </li>
-          <li>
-            Set <em>Tool block changes every</em> to 1: each turn now pays a 1.25× cache write, and the cache
-            costs more than no cache at all. At 5 it still saves most of the bill.
-          </li>
-          <li>
-            Paste your own agent&apos;s tool list (or break the JSON on purpose to see where the error is
-            reported).
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="schema-charts">
         <BarChart
