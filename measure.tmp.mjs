@@ -8,11 +8,11 @@ for (const id of ids) {
   await page.waitForTimeout(300);
   const m = await page.evaluate((id) => {
     const w = document.querySelector(`[data-widget="${id}"]`);
-    const box = (sel) => { const e = w.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect(); return [Math.round(r.top + scrollY), Math.round(r.bottom + scrollY)]; };
-    return { widget: box(':scope > .widget-body') && [Math.round(w.getBoundingClientRect().height)], figure: box('.widget-figure'), readouts: box('.widget-readouts'), controls: box('.widget-controls') };
+    const r = (e) => e && e.getBoundingClientRect();
+    const pic = w.querySelector('.widget-figure svg, .widget-figure canvas');
+    const ro = w.querySelector('.widget-readouts');
+    return { pic: pic ? Math.round(r(pic).bottom) : null, ro: ro ? Math.round(r(ro).bottom) : null, total: Math.round(r(w).height) };
   }, id);
-  const top = Math.min(...[m.figure, m.readouts].filter(Boolean).map((b) => b[0]));
-  const bot = Math.max(...[m.figure, m.readouts].filter(Boolean).map((b) => b[1]));
-  console.log(id.padEnd(28), 'widget', m.widget?.[0], 'figure+readouts span', bot - top, 'bottom', bot, m.readouts ? '' : '(no readouts)');
+  console.log(id.padEnd(28), 'first picture ends', m.pic, 'readouts end', m.ro, 'widget', m.total, Math.max(m.pic ?? 0, m.ro ?? 0) <= 800 ? 'FITS' : 'OVER');
 }
 await browser.close();
