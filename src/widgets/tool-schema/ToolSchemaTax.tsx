@@ -268,7 +268,7 @@ export function ToolSchemaTax() {
           value={{ label: 'Tokens of the definition', format: (x) => formatCount(x) }}
           category={{ label: 'Tool' }}
           legend={false}
-          height={Math.max(160, 40 + 15 * bars.length)}
+          height={Math.max(160, 40 + 12 * bars.length)}
           emptyMessage="No tools in the request: slide the count up"
         />
         <LineChart
