@@ -1,0 +1,453 @@
+/**
+ * Disaggregated prefill: a pool of prefill workers computes prompts' KV and ships it to a pool of decode workers,
+ * so a long prefill never shares an iteration with anyone's decodes (DistServe, OSDI 2024; Splitwise, ISCA 2024;
+ * Mooncake, FAST 2025; NVIDIA Dynamo; llm-d's P/D). The scenario option `disaggregation` (docs/scenarios.md).
+ *
+ * The request's path, as llm-d and vLLM run it:
+ *  1. Routing, both phases at arrival. The decode worker is chosen first, by the scenario's router over the decode
+ *     pool; then the decision whether to prefill remotely: only when the prompt's part the decode worker does not
+ *     hold (in the router's view) is at least `localPrefillBelow` tokens — Dynamo's conditional disaggregation
+ *     (`prefill_length − prefix_hit_length > max_local_prefill_length`, default 1000:
+ *     ai-dynamo/dynamo lib/llm/src/disagg_router.rs DisaggRouterConf), llm-d's `prefix-based-pd-decider`
+ *     (`nonCachedTokens`, llm-d/llm-d-inference-scheduler pkg/plugins/profile/prefix_based_pd_decider.go,
+ *     which inspects the decode pod's prefix match). Short or well-cached prompts prefill on the decode worker like
+ *     any request. Otherwise the prefill worker is chosen by the same router kind over the prefill pool (llm-d's
+ *     prefill profile composes the prefix scorer with load), and, as Dynamo's `max_prefill_queue_size`, a prompt
+ *     stays local when every prefill worker already has `maxPrefillQueue` requests outstanding.
+ *  2. Prefill on the prefill worker: the request runs there with one output token (vLLM's disaggregation proxy
+ *     sends the prefill with `max_tokens = 1`; the token is discarded, the decode worker samples the first one).
+ *  3. Transfer: the KV of the prompt's tokens the decode worker does not already hold in HBM, in engine blocks,
+ *     over each worker's NICs (one transfer at a time per worker and direction, FIFO). `after-prefill` (default):
+ *     the decode worker pulls every block once the prefill has returned (vLLM's NixlConnector: "does not do
+ *     layerwise saving", get_num_new_matched_tokens pulls `len(prompt) − num_computed_tokens`,
+ *     vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py; llm-d's decode sidecar then pulls over NIXL;
+ *     Dynamo's NIXL transfer VRAM to VRAM). `layerwise`: each layer's KV is sent as soon as it is computed
+ *     (Mooncake §4 layer-wise prefill; vLLM's P2pNcclConnector and LMCache's layerwise connectors; Splitwise
+ *     §IV-C), so the transfer overlaps the prefill and only the last layer's share is left after it:
+ *       done = max(prefillStart + bytes / bw, prefillEnd + bytes / (L·bw)) + latency.
+ *  4. Decode: the request joins the decode worker's queue with its prompt's KV in place; on admission it computes
+ *     only the last prompt token (which samples the first output token, vLLM recomputes it too) and decodes.
+ *
+ * Simplified, and what it costs: the decode worker allocates the KV blocks when it admits the request, after the
+ * transfer (vLLM allocates them before pulling): under HBM pressure on the decode pool the transfer is not
+ * delayed by the wait for room, so TTFT there is slightly optimistic. The prefill worker releases its copy (to its
+ * prefix cache) when the transfer ends. Replicated KV heads (tp above the KV heads) are sent once per copy they
+ * occupy nowhere: bytes are the model's KV bytes per token. With chunked prefill on the prefill worker, layerwise
+ * streaming leaves the last layer of the whole prompt (not of its last chunk) after the prefill: conservative.
+ *
+ * Replicas 0..prefillReplicas−1 are the prefill pool, the rest the decode pool.
+ */
+import { resolveLink } from '../catalog/index';
+import { kvBytesPerToken } from '../catalog/models';
+import type { Rng } from '../rng';
+import type { Req, Replica } from './replica';
+import { createRouter, type ReplicaLoad, type RouteDecision, type Router } from './router';
+import type { LinkRef, ResolvedScenario, Scenario, ValidationError } from './scenario';
+import { createCacheView, type CacheView } from './view';
+
+export type TransferMode = 'after-prefill' | 'layerwise';
+export const TRANSFER_MODES: readonly TransferMode[] = ['after-prefill', 'layerwise'];
+
+/** The scenario option. */
+export interface DisaggregationSpec {
+  prefillReplicas: number;
+  decodeReplicas: number;
+  /** The link each NIC is (catalog id or {bandwidthGBps, latencyS}). Default rdma-400g-cx7. */
+  transfer?: LinkRef;
+  /** NICs per replica used in parallel (each tensor-parallel rank sends its own KV shard). Default: tp. */
+  parallel?: number;
+  /** When the KV moves: after the prefill (default, vLLM NixlConnector) or layer by layer during it. */
+  mode?: TransferMode;
+  /** Prompts whose uncached part at the decode worker is shorter than this prefill there. Default 1000 (Dynamo). */
+  localPrefillBelow?: number;
+  /** Prefill locally when every prefill worker has this many requests outstanding. Default: no bound (llm-d). */
+  maxPrefillQueue?: number;
+}
+
+/**
+ * Defaults, with their sources:
+ *  - transfer link: one ConnectX-7 400 Gb/s NIC per GPU, as the DGX H100 carries eight (NVIDIA DGX H100 user guide,
+ *    "8 × single-port ConnectX-7, 400 Gb/s"), the catalog's rdma-400g-cx7 (50 GB/s × 0.87 effective, Mooncake's
+ *    measured efficiency, catalog/links.ts);
+ *  - mode: after-prefill (vLLM NixlConnector, which llm-d's P/D guide and Dynamo's vLLM backend use);
+ *  - localPrefillBelow: 1000 tokens (Dynamo DisaggRouterConf::default max_local_prefill_length; llm-d's
+ *    nonCachedTokens defaults to 0, which disables its P/D, so its guides set a value).
+ */
+export const DISAGG_DEFAULTS = {
+  transfer: 'rdma-400g-cx7',
+  mode: 'after-prefill' as TransferMode,
+  localPrefillBelow: 1000,
+} as const;
+
+export interface ResolvedDisaggregation {
+  prefillReplicas: number;
+  decodeReplicas: number;
+  /** Bytes/s of one replica's NICs together, and the per-transfer latency. */
+  bytesPerS: number;
+  latencyS: number;
+  linkName: string;
+  mode: TransferMode;
+  localPrefillBelow: number;
+  maxPrefillQueue: number;
+}
+
+type Obj = Record<string, unknown>;
+const KEYS = [
+  'prefillReplicas',
+  'decodeReplicas',
+  'transfer',
+  'parallel',
+  'mode',
+  'localPrefillBelow',
+  'maxPrefillQueue',
+];
+
+/** Problems with scenario.disaggregation, as {path, message}. */
+export function validateDisaggregation(s: Obj): ValidationError[] {
+  const x = s.disaggregation;
+  if (x === undefined) return [];
+  const p = 'disaggregation';
+  if (typeof x !== 'object' || x === null || Array.isArray(x))
+    return [{ path: p, message: 'must be an object' }];
+  const o = x as Obj;
+  const errs: ValidationError[] = [];
+  for (const k of Object.keys(o))
+    if (!KEYS.includes(k))
+      errs.push({ path: `${p}.${k}`, message: `unknown field (known: ${KEYS.join(', ')})` });
+  const whole = (k: string, min: number, required: boolean) => {
+    const v = o[k];
+    if (v === undefined) {
+      if (required) errs.push({ path: `${p}.${k}`, message: 'is required' });
+      return;
+    }
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+      errs.push({ path: `${p}.${k}`, message: `must be a whole number ≥ ${min} (got ${JSON.stringify(v)})` });
+  };
+  whole('prefillReplicas', 1, true);
+  whole('decodeReplicas', 1, true);
+  whole('parallel', 1, false);
+  whole('localPrefillBelow', 0, false);
+  whole('maxPrefillQueue', 1, false);
+  if (o.mode !== undefined && !TRANSFER_MODES.includes(o.mode as TransferMode))
+    errs.push({
+      path: `${p}.mode`,
+      message: `must be one of ${TRANSFER_MODES.map((m) => JSON.stringify(m)).join(', ')} (got ${JSON.stringify(o.mode)})`,
+    });
+  const t = o.transfer;
+  if (typeof t === 'string') {
+    try {
+      resolveLink(t);
+    } catch (e) {
+      errs.push({ path: `${p}.transfer`, message: e instanceof Error ? e.message : String(e) });
+    }
+  } else if (t !== undefined) {
+    const bw = typeof t === 'object' && t !== null ? (t as Obj).bandwidthGBps : undefined;
+    const lat = typeof t === 'object' && t !== null ? (t as Obj).latencyS : undefined;
+    if (typeof bw !== 'number' || !(bw > 0) || (lat !== undefined && !(typeof lat === 'number' && lat >= 0)))
+      errs.push({
+        path: `${p}.transfer`,
+        message: 'must be a link catalog id or {bandwidthGBps > 0, latencyS ≥ 0}',
+      });
+  }
+  const np = o.prefillReplicas;
+  const nd = o.decodeReplicas;
+  if (typeof np === 'number' && typeof nd === 'number' && s.replicas !== np + nd)
+    errs.push({
+      path: 'replicas',
+      message: `must equal disaggregation.prefillReplicas + decodeReplicas (${np} + ${nd} = ${np + nd}, got ${JSON.stringify(s.replicas)})`,
+    });
+  return errs;
+}
+
+/** The option with its defaults applied; `tp` sets the default NIC count. */
+export function resolveDisaggregation(
+  d: DisaggregationSpec | undefined,
+  tp: number,
+): ResolvedDisaggregation | undefined {
+  if (!d) return undefined;
+  const parallel = d.parallel ?? tp;
+  const ref = d.transfer ?? DISAGG_DEFAULTS.transfer;
+  let bytesPerS: number;
+  let latencyS: number;
+  let name: string;
+  if (typeof ref === 'string') {
+    const l = resolveLink(ref);
+    bytesPerS = l.effectiveBandwidth * parallel;
+    latencyS = l.latency;
+    name = l.id;
+  } else {
+    bytesPerS = ref.bandwidthGBps * 1e9 * parallel;
+    latencyS = ref.latencyS ?? 0;
+    name = `${ref.bandwidthGBps} GB/s`;
+  }
+  return {
+    prefillReplicas: d.prefillReplicas,
+    decodeReplicas: d.decodeReplicas,
+    bytesPerS,
+    latencyS,
+    linkName: parallel > 1 ? `${parallel} × ${name}` : name,
+    mode: d.mode ?? DISAGG_DEFAULTS.mode,
+    localPrefillBelow: d.localPrefillBelow ?? DISAGG_DEFAULTS.localPrefillBelow,
+    maxPrefillQueue: d.maxPrefillQueue ?? Infinity,
+  };
+}
+
+/** Per-request columns of the disaggregated path (NaN for requests prefilled on their decode worker). */
+export interface DisaggColumns {
+  /** 1: prefilled on a prefill worker; 0: on its decode worker. */
+  remote: number[];
+  prefillReplica: number[];
+  decodeReplica: number[];
+  /** Arrival → admission on the prefill worker. */
+  prefillQueueS: number[];
+  /** Admission → prefill done on the prefill worker. */
+  prefillS: number[];
+  /** Prefill done → KV in place on the decode worker (what the transfer adds to TTFT). */
+  transferS: number[];
+  /** Of which waiting for a busy NIC. */
+  transferWaitS: number[];
+  transferBytes: number[];
+  /** Engine blocks transferred. */
+  transferBlocks: number[];
+  /** When the KV was in place on the decode worker (s). */
+  handoffAt: number[];
+}
+
+interface Pending {
+  r: Req;
+  prefill: number;
+  decode: number;
+}
+
+/** What disaggregation asks of the engine. */
+export interface DisaggHost {
+  readonly now: number;
+  schedule(time: number, kind: 'kv-handoff', a: number, b: number): void;
+}
+
+export interface DisaggRoute {
+  /** Replica that runs the request next (the prefill worker, or the decode worker for a local prefill). */
+  runOn: number;
+  /** Its decode worker. */
+  decodeOn: number;
+  decision: RouteDecision;
+}
+
+export class Disaggregation {
+  readonly cfg: ResolvedDisaggregation;
+  readonly cols: DisaggColumns = {
+    remote: [],
+    prefillReplica: [],
+    decodeReplica: [],
+    prefillQueueS: [],
+    prefillS: [],
+    transferS: [],
+    transferWaitS: [],
+    transferBytes: [],
+    transferBlocks: [],
+    handoffAt: [],
+  };
+  transfers = 0;
+  bytesTransferred = 0;
+  localPrefills = 0;
+  private readonly prefillRouter: Router;
+  private readonly decodeRouter: Router;
+  private readonly prefillView: CacheView;
+  private readonly decodeView: CacheView;
+  private readonly prefillLoads: ReplicaLoad[];
+  private readonly decodeLoads: ReplicaLoad[];
+  /** When each replica's NICs are next free: sending (prefill pool) or receiving (decode pool). */
+  private readonly nicFree: number[];
+  /** Requests in their prefill phase on a prefill worker, or in transfer, by id. */
+  private readonly pending = new Map<number, Pending>();
+  private readonly bytesPerToken: number;
+  private readonly layers: number;
+
+  constructor(
+    readonly rs: ResolvedScenario,
+    private readonly replicas: readonly Replica[],
+    private readonly host: DisaggHost,
+  ) {
+    this.cfg = rs.disaggregation!;
+    const np = this.cfg.prefillReplicas;
+    const { view, ...routerCfg } = rs.scenario.router;
+    const cfg = routerCfg as Scenario['router'];
+    this.prefillRouter = createRouter(cfg);
+    this.decodeRouter = createRouter(cfg);
+    const caches = replicas.map((r) => r.cache);
+    this.prefillView = createCacheView(view ?? { kind: 'exact' }, caches.slice(0, np), rs.hbmBlocks);
+    this.decodeView = createCacheView(view ?? { kind: 'exact' }, caches.slice(np), rs.hbmBlocks);
+    const load = () => ({ outstandingTokens: 0, outstandingRequests: 0, kvUsage: 0 });
+    this.prefillLoads = Array.from({ length: np }, load);
+    this.decodeLoads = Array.from({ length: this.cfg.decodeReplicas }, load);
+    this.nicFree = replicas.map(() => 0);
+    this.bytesPerToken = kvBytesPerToken(rs.model, rs.hw.kvDtype);
+    this.layers = rs.model.layers;
+  }
+
+  get usesCache(): boolean {
+    return this.prefillRouter.usesCache || this.decodeRouter.usesCache;
+  }
+
+  /** A delayed view's refresh (the engine's view-sync event). */
+  sync(): void {
+    this.prefillView.sync();
+    this.decodeView.sync();
+  }
+
+  isPrefillWorker(replica: number): boolean {
+    return replica < this.cfg.prefillReplicas;
+  }
+
+  private loadsOf(first: number, out: ReplicaLoad[]): ReplicaLoad[] {
+    for (let i = 0; i < out.length; i++) {
+      const rep = this.replicas[first + i];
+      const l = out[i];
+      l.outstandingTokens = rep.outstandingTokens;
+      l.outstandingRequests = rep.outstandingRequests;
+      const o = rep.cache.occupancy()[0];
+      l.kvUsage = o.usedBlocks / Math.max(1, o.capacityBlocks);
+    }
+    return out;
+  }
+
+  private row(id: number): void {
+    const c = this.cols;
+    while (c.remote.length <= id) for (const k of Object.keys(c) as (keyof DisaggColumns)[]) c[k].push(NaN);
+  }
+
+  /** Both phases' workers for a new request (replica indices are the fleet's). */
+  route(r: Req, rng: Rng): DisaggRoute {
+    const np = this.cfg.prefillReplicas;
+    const bs = this.rs.blockSize;
+    const promptBlocks = Math.floor(r.promptTokens / bs);
+    const input = {
+      session: r.session >= 0 ? r.session : r.id + 2 ** 30,
+      request: r.id,
+      hashes: r.hashes,
+      promptBlocks,
+      promptTokens: r.promptTokens,
+      blockSize: bs,
+    };
+    const now = this.host.now;
+    const dd = this.decodeRouter.route(input, {
+      now,
+      loads: this.loadsOf(np, this.decodeLoads),
+      view: this.decodeView,
+      rng,
+    });
+    const decodeOn = np + dd.replica;
+    // The uncached part on that decode worker as the router sees it, or, for a router that does not look, as the
+    // decode engine's own prefix cache finds it (its HBM).
+    const believed =
+      dd.matchedBlocks >= 0 ? dd.matchedBlocks * bs : this.hbmPrefixTokens(decodeOn, r.hashes, promptBlocks);
+    const uncached = r.promptTokens - Math.min(believed, r.promptTokens);
+    const prefillLoads = this.loadsOf(0, this.prefillLoads);
+    const queueFull = prefillLoads.every((l) => l.outstandingRequests >= this.cfg.maxPrefillQueue);
+    this.row(r.id);
+    this.cols.decodeReplica[r.id] = decodeOn;
+    if (uncached < this.cfg.localPrefillBelow || queueFull) {
+      this.localPrefills++;
+      this.cols.remote[r.id] = 0;
+      if (this.decodeRouter.usesCache) this.decodeView.routed(dd.replica, r.hashes, promptBlocks);
+      return { runOn: decodeOn, decodeOn, decision: { ...dd, replica: decodeOn } };
+    }
+    const pd = this.prefillRouter.route(input, { now, loads: prefillLoads, view: this.prefillView, rng });
+    if (this.prefillRouter.usesCache) this.prefillView.routed(pd.replica, r.hashes, promptBlocks);
+    // The decode worker will hold the whole prompt once the KV lands.
+    if (this.decodeRouter.usesCache) this.decodeView.routed(dd.replica, r.hashes, promptBlocks);
+    this.cols.remote[r.id] = 1;
+    this.cols.prefillReplica[r.id] = pd.replica;
+    this.pending.set(r.id, { r, prefill: pd.replica, decode: decodeOn });
+    // The prefill worker produces one token (vLLM's disaggregation proxy sends max_tokens = 1).
+    r.outputTokens = 1;
+    return { runOn: pd.replica, decodeOn, decision: pd };
+  }
+
+  /** Tokens of the longest prefix of the first `blocks` pages that replica i holds in HBM. */
+  private hbmPrefixTokens(i: number, hashes: ArrayLike<number>, blocks: number): number {
+    if (blocks <= 0) return 0;
+    return this.replicas[i].cache.lookup(Array.prototype.slice.call(hashes, 0, blocks) as number[]).tiers[0]
+      .tokens;
+  }
+
+  /**
+   * A request finished on a replica: if it was a prefill phase, book its KV transfer and return true (the engine
+   * then neither records nor continues it).
+   */
+  prefillDone(r: Req): boolean {
+    const p = this.pending.get(r.id);
+    if (!p || r.replica !== p.prefill) return false; // a decode phase, or a request prefilled where it decodes
+    if (r.spec.outputTokens <= 1) {
+      // A one-token request is complete once prefilled: nothing to hand over.
+      this.pending.delete(r.id);
+      return false;
+    }
+    const now = this.host.now;
+    const c = this.cols;
+    c.prefillQueueS[r.id] = r.admitted - r.arrival;
+    c.prefillS[r.id] = now - r.admitted;
+    // Blocks the decode worker already holds in HBM are not pulled (vLLM NixlConnector counts them computed).
+    const bs = this.rs.blockSize;
+    const local = this.hbmPrefixTokens(p.decode, r.hashes, Math.floor(r.promptTokens / bs));
+    const ebs = this.rs.engineBlockSize;
+    const blocks = Math.ceil(Math.max(0, r.promptTokens - local) / ebs);
+    const bytes = blocks * ebs * this.bytesPerToken;
+    const bw = this.cfg.bytesPerS;
+    const wireS = bytes / bw;
+    const free = Math.max(this.nicFree[p.prefill], this.nicFree[p.decode]);
+    let end: number;
+    let waitS: number;
+    if (this.cfg.mode === 'layerwise') {
+      // Layer ℓ's KV leaves as soon as it is computed: the stream starts with the prefill, and what is left after
+      // it is at least the last layer's share.
+      const start = Math.max(r.admitted, free);
+      end = Math.max(start + wireS, now + wireS / this.layers);
+      waitS = Math.max(0, start - r.admitted);
+    } else {
+      const start = Math.max(now, free);
+      end = start + wireS;
+      waitS = start - now;
+    }
+    if (blocks > 0) {
+      this.nicFree[p.prefill] = end;
+      this.nicFree[p.decode] = end;
+      end += this.cfg.latencyS;
+    } else end = now;
+    c.transferWaitS[r.id] = waitS;
+    c.transferBytes[r.id] = bytes;
+    c.transferBlocks[r.id] = blocks;
+    this.transfers++;
+    this.bytesTransferred += bytes;
+    this.host.schedule(end, 'kv-handoff', p.decode, r.id);
+    return true;
+  }
+
+  /** The KV is in place: release the prefill worker's copy and queue the request on its decode worker. */
+  handoff(id: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    const r = p.r;
+    const now = this.host.now;
+    this.cols.transferS[id] = now - (r.arrival + this.cols.prefillQueueS[id] + this.cols.prefillS[id]);
+    this.cols.handoffAt[id] = now;
+    // The prefill worker keeps the blocks in its prefix cache, unpinned (vLLM frees them once the decode pulled).
+    this.replicas[p.prefill].pause(r, false);
+    r.outputTokens = r.spec.outputTokens;
+    r.generated = 0;
+    r.ctx = 0;
+    r.target = r.promptTokens;
+    r.heldBlocks = 0;
+    r.firstToken = -1;
+    r.lastToken = -1;
+    r.maxGap = 0;
+    r.kvReceived = r.promptTokens;
+    this.replicas[p.decode].enqueue(r);
+  }
+
+  /** Requests whose KV is in flight or whose prefill is still running. */
+  get inPrefillOrTransfer(): number {
+    return this.pending.size;
+  }
+}
