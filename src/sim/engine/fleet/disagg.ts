@@ -12,8 +12,10 @@
  *     (`nonCachedTokens`, llm-d/llm-d-inference-scheduler pkg/plugins/profile/prefix_based_pd_decider.go,
  *     which inspects the decode pod's prefix match). Short or well-cached prompts prefill on the decode worker like
  *     any request. Otherwise the prefill worker is chosen by the same router kind over the prefill pool (llm-d's
- *     prefill profile composes the prefix scorer with load), and, as Dynamo's `max_prefill_queue_size`, a prompt
- *     stays local when every prefill worker already has `maxPrefillQueue` requests outstanding.
+ *     prefill profile composes the prefix scorer with load). Optionally a prompt stays local when every prefill worker
+ *     already has `maxPrefillQueue` requests outstanding, the prefill-queue bound of Dynamo's disaggregation design
+ *     (docs.nvidia.com/dynamo/archive/0.2.0/architecture/disagg_serving.html); llm-d has none, the default.
+ *     The threshold is compared as llm-d does (remote when uncached ≥ threshold; Dynamo's is uncached > it).
  *  2. Prefill on the prefill worker: the request runs there with one output token (vLLM's disaggregation proxy
  *     sends the prefill with `max_tokens = 1`; the token is discarded, the decode worker samples the first one).
  *  3. Transfer: the KV of the prompt's tokens the decode worker does not already hold in HBM, in engine blocks,
@@ -22,175 +24,41 @@
  *     layerwise saving", get_num_new_matched_tokens pulls `len(prompt) − num_computed_tokens`,
  *     vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py; llm-d's decode sidecar then pulls over NIXL;
  *     Dynamo's NIXL transfer VRAM to VRAM). `layerwise`: each layer's KV is sent as soon as it is computed
- *     (Mooncake §4 layer-wise prefill; vLLM's P2pNcclConnector and LMCache's layerwise connectors; Splitwise
- *     §IV-C), so the transfer overlaps the prefill and only the last layer's share is left after it:
+ *     (vLLM's P2pNcclConnector.save_kv_layer sends every layer during the forward pass,
+ *     vllm/distributed/kv_transfer/kv_connector/v1/p2p/p2p_nccl_connector.py; Mooncake's layer-wise prefill;
+ *     Splitwise's layer-wise KV-cache transfer overlapped with the prompt phase), so the transfer overlaps the
+ *     prefill and only the last layer's share is left after it:
  *       done = max(prefillStart + bytes / bw, prefillEnd + bytes / (L·bw)) + latency.
  *  4. Decode: the request joins the decode worker's queue with its prompt's KV in place; on admission it computes
- *     only the last prompt token (which samples the first output token, vLLM recomputes it too) and decodes.
+ *     only the last prompt token, which samples the first output token (vLLM's P2pNcclConnector loads
+ *     `len(prompt) − 1 − num_computed_tokens` and the engine computes the last), and decodes.
  *
  * Simplified, and what it costs: the decode worker allocates the KV blocks when it admits the request, after the
  * transfer (vLLM allocates them before pulling): under HBM pressure on the decode pool the transfer is not
  * delayed by the wait for room, so TTFT there is slightly optimistic. The prefill worker releases its copy (to its
- * prefix cache) when the transfer ends. Replicated KV heads (tp above the KV heads) are sent once per copy they
- * occupy nowhere: bytes are the model's KV bytes per token. With chunked prefill on the prefill worker, layerwise
+ * prefix cache) when the transfer ends. KV heads replicated across tensor-parallel ranks (tp above the KV heads) are
+ * counted once: bytes are the model's KV bytes per token, so such a transfer is undercounted. With chunked prefill on the prefill worker, layerwise
  * streaming leaves the last layer of the whole prompt (not of its last chunk) after the prefill: conservative.
  *
  * Replicas 0..prefillReplicas−1 are the prefill pool, the rest the decode pool.
  */
-import { resolveLink } from '../catalog/index';
 import { kvBytesPerToken } from '../catalog/models';
 import type { Rng } from '../rng';
 import type { Req, Replica } from './replica';
 import { createRouter, type ReplicaLoad, type RouteDecision, type Router } from './router';
-import type { LinkRef, ResolvedScenario, Scenario, ValidationError } from './scenario';
+import type { ResolvedDisaggregation } from './disaggSpec';
+import type { ResolvedScenario, Scenario } from './scenario';
 import { createCacheView, type CacheView } from './view';
 
-export type TransferMode = 'after-prefill' | 'layerwise';
-export const TRANSFER_MODES: readonly TransferMode[] = ['after-prefill', 'layerwise'];
-
-/** The scenario option. */
-export interface DisaggregationSpec {
-  prefillReplicas: number;
-  decodeReplicas: number;
-  /** The link each NIC is (catalog id or {bandwidthGBps, latencyS}). Default rdma-400g-cx7. */
-  transfer?: LinkRef;
-  /** NICs per replica used in parallel (each tensor-parallel rank sends its own KV shard). Default: tp. */
-  parallel?: number;
-  /** When the KV moves: after the prefill (default, vLLM NixlConnector) or layer by layer during it. */
-  mode?: TransferMode;
-  /** Prompts whose uncached part at the decode worker is shorter than this prefill there. Default 1000 (Dynamo). */
-  localPrefillBelow?: number;
-  /** Prefill locally when every prefill worker has this many requests outstanding. Default: no bound (llm-d). */
-  maxPrefillQueue?: number;
-}
-
-/**
- * Defaults, with their sources:
- *  - transfer link: one ConnectX-7 400 Gb/s NIC per GPU, as the DGX H100 carries eight (NVIDIA DGX H100 user guide,
- *    "8 × single-port ConnectX-7, 400 Gb/s"), the catalog's rdma-400g-cx7 (50 GB/s × 0.87 effective, Mooncake's
- *    measured efficiency, catalog/links.ts);
- *  - mode: after-prefill (vLLM NixlConnector, which llm-d's P/D guide and Dynamo's vLLM backend use);
- *  - localPrefillBelow: 1000 tokens (Dynamo DisaggRouterConf::default max_local_prefill_length; llm-d's
- *    nonCachedTokens defaults to 0, which disables its P/D, so its guides set a value).
- */
-export const DISAGG_DEFAULTS = {
-  transfer: 'rdma-400g-cx7',
-  mode: 'after-prefill' as TransferMode,
-  localPrefillBelow: 1000,
-} as const;
-
-export interface ResolvedDisaggregation {
-  prefillReplicas: number;
-  decodeReplicas: number;
-  /** Bytes/s of one replica's NICs together, and the per-transfer latency. */
-  bytesPerS: number;
-  latencyS: number;
-  linkName: string;
-  mode: TransferMode;
-  localPrefillBelow: number;
-  maxPrefillQueue: number;
-}
-
-type Obj = Record<string, unknown>;
-const KEYS = [
-  'prefillReplicas',
-  'decodeReplicas',
-  'transfer',
-  'parallel',
-  'mode',
-  'localPrefillBelow',
-  'maxPrefillQueue',
-];
-
-/** Problems with scenario.disaggregation, as {path, message}. */
-export function validateDisaggregation(s: Obj): ValidationError[] {
-  const x = s.disaggregation;
-  if (x === undefined) return [];
-  const p = 'disaggregation';
-  if (typeof x !== 'object' || x === null || Array.isArray(x))
-    return [{ path: p, message: 'must be an object' }];
-  const o = x as Obj;
-  const errs: ValidationError[] = [];
-  for (const k of Object.keys(o))
-    if (!KEYS.includes(k))
-      errs.push({ path: `${p}.${k}`, message: `unknown field (known: ${KEYS.join(', ')})` });
-  const whole = (k: string, min: number, required: boolean) => {
-    const v = o[k];
-    if (v === undefined) {
-      if (required) errs.push({ path: `${p}.${k}`, message: 'is required' });
-      return;
-    }
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
-      errs.push({ path: `${p}.${k}`, message: `must be a whole number ≥ ${min} (got ${JSON.stringify(v)})` });
-  };
-  whole('prefillReplicas', 1, true);
-  whole('decodeReplicas', 1, true);
-  whole('parallel', 1, false);
-  whole('localPrefillBelow', 0, false);
-  whole('maxPrefillQueue', 1, false);
-  if (o.mode !== undefined && !TRANSFER_MODES.includes(o.mode as TransferMode))
-    errs.push({
-      path: `${p}.mode`,
-      message: `must be one of ${TRANSFER_MODES.map((m) => JSON.stringify(m)).join(', ')} (got ${JSON.stringify(o.mode)})`,
-    });
-  const t = o.transfer;
-  if (typeof t === 'string') {
-    try {
-      resolveLink(t);
-    } catch (e) {
-      errs.push({ path: `${p}.transfer`, message: e instanceof Error ? e.message : String(e) });
-    }
-  } else if (t !== undefined) {
-    const bw = typeof t === 'object' && t !== null ? (t as Obj).bandwidthGBps : undefined;
-    const lat = typeof t === 'object' && t !== null ? (t as Obj).latencyS : undefined;
-    if (typeof bw !== 'number' || !(bw > 0) || (lat !== undefined && !(typeof lat === 'number' && lat >= 0)))
-      errs.push({
-        path: `${p}.transfer`,
-        message: 'must be a link catalog id or {bandwidthGBps > 0, latencyS ≥ 0}',
-      });
-  }
-  const np = o.prefillReplicas;
-  const nd = o.decodeReplicas;
-  if (typeof np === 'number' && typeof nd === 'number' && s.replicas !== np + nd)
-    errs.push({
-      path: 'replicas',
-      message: `must equal disaggregation.prefillReplicas + decodeReplicas (${np} + ${nd} = ${np + nd}, got ${JSON.stringify(s.replicas)})`,
-    });
-  return errs;
-}
-
-/** The option with its defaults applied; `tp` sets the default NIC count. */
-export function resolveDisaggregation(
-  d: DisaggregationSpec | undefined,
-  tp: number,
-): ResolvedDisaggregation | undefined {
-  if (!d) return undefined;
-  const parallel = d.parallel ?? tp;
-  const ref = d.transfer ?? DISAGG_DEFAULTS.transfer;
-  let bytesPerS: number;
-  let latencyS: number;
-  let name: string;
-  if (typeof ref === 'string') {
-    const l = resolveLink(ref);
-    bytesPerS = l.effectiveBandwidth * parallel;
-    latencyS = l.latency;
-    name = l.id;
-  } else {
-    bytesPerS = ref.bandwidthGBps * 1e9 * parallel;
-    latencyS = ref.latencyS ?? 0;
-    name = `${ref.bandwidthGBps} GB/s`;
-  }
-  return {
-    prefillReplicas: d.prefillReplicas,
-    decodeReplicas: d.decodeReplicas,
-    bytesPerS,
-    latencyS,
-    linkName: parallel > 1 ? `${parallel} × ${name}` : name,
-    mode: d.mode ?? DISAGG_DEFAULTS.mode,
-    localPrefillBelow: d.localPrefillBelow ?? DISAGG_DEFAULTS.localPrefillBelow,
-    maxPrefillQueue: d.maxPrefillQueue ?? Infinity,
-  };
-}
+export {
+  DISAGG_DEFAULTS,
+  TRANSFER_MODES,
+  resolveDisaggregation,
+  validateDisaggregation,
+  type DisaggregationSpec,
+  type ResolvedDisaggregation,
+  type TransferMode,
+} from './disaggSpec';
 
 /** Per-request columns of the disaggregated path (NaN for requests prefilled on their decode worker). */
 export interface DisaggColumns {

@@ -34,7 +34,7 @@ import {
   validateDisaggregation,
   type DisaggregationSpec,
   type ResolvedDisaggregation,
-} from './disagg';
+} from './disaggSpec';
 import { ROUTER_KINDS, type RouterConfig } from './router';
 import type { CacheViewConfig } from './view';
 import type { SessionClass, ToolLatency } from './workload';
