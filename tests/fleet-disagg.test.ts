@@ -217,12 +217,12 @@ const arb: fc.Arbitrary<Scenario> = fc
       workload: {
         arrival: { kind: 'poisson', sessionsPerS: 2 },
         sessions: p.sessions,
-        // Single-turn, each its own prompt (apps 4095): no decode worker holds any of it beforehand.
+        // Single-turn, each its own prompt (a 16-token system prompt, then the session's own text): no decode
+        // worker holds any of its pages beforehand.
         classes: [
           chatClass({
-            apps: 4095,
-            systemTokens: c(p.prompt),
-            userTokens: c(50),
+            systemTokens: c(16),
+            userTokens: c(p.prompt),
             outputTokens: c(p.out),
             turns: c(1),
           }),
