@@ -13,6 +13,7 @@ import { affinityMethods } from './affinityMethods';
 import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 import { prefillMethods } from './prefillMethods';
+import { prefillDisaggMethods } from './prefillDisaggMethods';
 import { hierarchyMethods } from './hierarchyMethods';
 import { economicsMethods } from './economicsMethods';
 import { schemaMethods } from './schemaMethods';
@@ -106,6 +107,7 @@ export const methods = {
   ...pauseMethods,
   ...hierarchyMethods,
   ...prefillMethods,
+  ...prefillDisaggMethods,
   ...economicsMethods,
   ...schemaMethods,
   ...grammarMethods,
