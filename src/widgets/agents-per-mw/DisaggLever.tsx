@@ -4,6 +4,7 @@
  * each searched for its capacity under the lesson's default SLOs and under a tight TPOT objective. A table and
  * inline figures for the prose; the runs start once the page's widgets have drawn.
  */
+import { useEffect, useState } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
@@ -70,8 +71,25 @@ function rowOf(r: DisaggLeverResponse | null, slo: LeverSlo): DisaggLeverRow | u
   return r?.rows[slo === 'default' ? 0 : 1];
 }
 
+/**
+ * True once every widget has drawn and none is still streaming cells: the lever's runs share the worker with the
+ * grid, and the grid is what the reader is looking at.
+ */
+function useWidgetsSettled(): boolean {
+  const ready = useWidgetsReady(true);
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (!ready || settled) return;
+    const t = setInterval(() => {
+      if (document.querySelectorAll('[data-widget] [aria-busy="true"]').length === 0) setSettled(true);
+    }, 250);
+    return () => clearInterval(t);
+  }, [ready, settled]);
+  return settled;
+}
+
 function useLever() {
-  const go = useWidgetsReady(true);
+  const go = useWidgetsSettled();
   return useSimulation('disaggLever', go ? DISAGG_LEVER_REQUEST : null);
 }
 

@@ -18,7 +18,7 @@
  *     The threshold is compared as llm-d does (remote when uncached ≥ threshold; Dynamo's is uncached > it).
  *  2. Prefill on the prefill worker: the request runs there with one output token (vLLM's disaggregation proxy
  *     sends the prefill with `max_tokens = 1`; the token is discarded, the decode worker samples the first one).
- *  3. Transfer: the KV of the prompt's tokens the decode worker does not already hold in HBM, in engine blocks,
+ *  3. Transfer: the KV of the prompt's tokens the decode worker does not already hold (in any tier), in engine blocks,
  *     over each worker's NICs (one transfer at a time per worker and direction, FIFO). `after-prefill` (default):
  *     the decode worker pulls every block once the prefill has returned (vLLM's NixlConnector: "does not do
  *     layerwise saving", get_num_new_matched_tokens pulls `len(prompt) − num_computed_tokens`,
@@ -232,11 +232,18 @@ export class Disaggregation {
     return { runOn: pd.replica, decodeOn, decision: pd };
   }
 
-  /** Tokens of the longest prefix of the first `blocks` pages that replica i holds in HBM. */
+  /** Tokens of the longest prefix of the first `blocks` pages replica i holds: in HBM, or in any of its tiers. */
   private hbmPrefixTokens(i: number, hashes: ArrayLike<number>, blocks: number): number {
-    if (blocks <= 0) return 0;
-    return this.replicas[i].cache.lookup(Array.prototype.slice.call(hashes, 0, blocks) as number[]).tiers[0]
-      .tokens;
+    return this.prefixLookup(i, hashes, blocks)?.tiers[0].tokens ?? 0;
+  }
+
+  private localPrefixTokens(i: number, hashes: ArrayLike<number>, blocks: number): number {
+    return this.prefixLookup(i, hashes, blocks)?.tokens ?? 0;
+  }
+
+  private prefixLookup(i: number, hashes: ArrayLike<number>, blocks: number) {
+    if (blocks <= 0) return null;
+    return this.replicas[i].cache.lookup(Array.prototype.slice.call(hashes, 0, blocks) as number[]);
   }
 
   /**
@@ -255,9 +262,11 @@ export class Disaggregation {
     const c = this.cols;
     c.prefillQueueS[r.id] = r.admitted - r.arrival;
     c.prefillS[r.id] = now - r.admitted;
-    // Blocks the decode worker already holds in HBM are not pulled (vLLM NixlConnector counts them computed).
+    // The prefix the decode worker already holds is not pulled (vLLM NixlConnector counts it computed); what it
+    // holds below HBM it loads itself when it admits the request, as any cache hit. (Were that prefix evicted
+    // before the admission, the simulator would still count it in place: a small optimism under pressure.)
     const bs = this.rs.blockSize;
-    const local = this.hbmPrefixTokens(p.decode, r.hashes, Math.floor(r.promptTokens / bs));
+    const local = this.localPrefixTokens(p.decode, r.hashes, Math.floor(r.promptTokens / bs));
     const ebs = this.rs.engineBlockSize;
     const blocks = Math.ceil(Math.max(0, r.promptTokens - local) / ebs);
     const bytes = blocks * ebs * this.bytesPerToken;
