@@ -72,24 +72,25 @@ function rowOf(r: DisaggLeverResponse | null, slo: LeverSlo): DisaggLeverRow | u
 }
 
 /**
- * True once every widget has drawn and none is still streaming cells: the lever's runs share the worker with the
- * grid, and the grid is what the reader is looking at.
+ * True while every widget has drawn and none is streaming cells: the lever's runs share the worker with the
+ * widgets, and the widgets are what the reader is working with. When a widget recomputes, the lever's job is
+ * cancelled (its finished runs stay memoised in the worker) and resumes after.
  */
-function useWidgetsSettled(): boolean {
+function useWidgetsIdle(): boolean {
   const ready = useWidgetsReady(true);
-  const [settled, setSettled] = useState(false);
+  const [idle, setIdle] = useState(false);
   useEffect(() => {
-    if (!ready || settled) return;
+    if (!ready) return;
     const t = setInterval(() => {
-      if (document.querySelectorAll('[data-widget] [aria-busy="true"]').length === 0) setSettled(true);
+      setIdle(document.querySelectorAll('[data-widget] [aria-busy="true"]').length === 0);
     }, 250);
     return () => clearInterval(t);
-  }, [ready, settled]);
-  return settled;
+  }, [ready]);
+  return ready && idle;
 }
 
 function useLever() {
-  const go = useWidgetsSettled();
+  const go = useWidgetsIdle();
   return useSimulation('disaggLever', go ? DISAGG_LEVER_REQUEST : null);
 }
 
