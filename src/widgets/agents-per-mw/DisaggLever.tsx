@@ -175,13 +175,21 @@ export function DisaggLeverTable() {
                         <th scope="row">
                           {formatDuration(row.slo.ttftP90S)}, {formatDuration(row.slo.tpotP90S)}
                         </th>
-                        <td>{dis ? '1 prefill + 3 decode replicas' : '4 replicas, both phases'}</td>
-                        <td data-cell="per-node">{formatNumber(s.perNode)}</td>
-                        <td>{formatNumber(Math.round(s.perMW), 5)}</td>
-                        <td>{formatDuration(s.ttftP90S, 3)}</td>
-                        <td>{formatDuration(s.tpotP90S, 3)}</td>
-                        <td>{dis ? formatPercent(s.prefillBusy, 2) : 'none'}</td>
-                        <td>{dis ? formatPercent(s.remoteShare, 2) : 'none'}</td>
+                        <td data-label="Node">
+                          {dis ? '1 prefill + 3 decode replicas' : '4 replicas, both phases'}
+                        </td>
+                        <td data-label="Agents per node" data-cell="per-node">
+                          {formatNumber(s.perNode)}
+                        </td>
+                        <td data-label="Agents per MW">{formatNumber(Math.round(s.perMW), 5)}</td>
+                        <td data-label="TTFT p90">{formatDuration(s.ttftP90S, 3)}</td>
+                        <td data-label="TPOT p90">{formatDuration(s.tpotP90S, 3)}</td>
+                        <td data-label="Prefill replica busy">
+                          {dis ? formatPercent(s.prefillBusy, 2) : 'none'}
+                        </td>
+                        <td data-label="Turns prefilled there">
+                          {dis ? formatPercent(s.remoteShare, 2) : 'none'}
+                        </td>
                       </tr>
                     );
                   }),
