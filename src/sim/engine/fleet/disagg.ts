@@ -17,7 +17,8 @@
  *     (docs.nvidia.com/dynamo/archive/0.2.0/architecture/disagg_serving.html); llm-d has none, the default.
  *     The threshold is compared as llm-d does (remote when uncached ≥ threshold; Dynamo's is uncached > it).
  *  2. Prefill on the prefill worker: the request runs there with one output token (vLLM's disaggregation proxy
- *     sends the prefill with `max_tokens = 1`; the token is discarded, the decode worker samples the first one).
+ *     sends the prefill with `max_tokens = 1`, tests/v1/kv_connector/nixl_integration/toy_proxy_server.py; the
+ *     token is discarded, the decode worker samples the first one).
  *  3. Transfer: the KV of the prompt's tokens the decode worker does not already hold (in any tier), in engine blocks,
  *     over each worker's NICs (one transfer at a time per worker and direction, FIFO). `after-prefill` (default):
  *     the decode worker pulls every block once the prefill has returned (vLLM's NixlConnector: "does not do
