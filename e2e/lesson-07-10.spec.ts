@@ -17,13 +17,32 @@ test.describe('Lesson 07.10 Long-Context Prefill', () => {
     // Inline figures, computed in the worker: none missing, none left pending.
     await expect(page.locator('.figure-missing')).toHaveCount(0);
     await expect(page.locator('.figure-pending')).toHaveCount(0, { timeout: 30_000 });
-    // The fleet scenarios: three rows, and the stall hides from the p99 without chunking.
+    // The fleet scenarios: four rows, the stall hides from the p99 without chunking, and disaggregation keeps the
+    // decodes' longest gap and chat's TPOT below chunking's.
     const table = page.locator('[data-figure="prefill-scenarios"]');
     await expect(table).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
-    await expect(table.locator('tbody tr')).toHaveCount(3);
+    await expect(table.locator('tbody tr')).toHaveCount(4);
     const noChunk = table.locator('[data-scenario="no-chunking"]');
     expect(await figureValue(noChunk.locator('[data-cell="gap-max"]'))).toBeGreaterThan(
       50 * (await figureValue(noChunk.locator('[data-cell="gap-p99"]'))),
+    );
+    const chunk512 = table.locator('[data-scenario="chunk-512"]');
+    const disagg = table.locator('[data-scenario="disaggregated"]');
+    expect(await figureValue(disagg.locator('[data-cell="gap-max"]'))).toBeLessThan(
+      await figureValue(chunk512.locator('[data-cell="gap-max"]')),
+    );
+    expect(await figureValue(disagg.locator('[data-cell="chat-tpot"]'))).toBeLessThan(
+      await figureValue(chunk512.locator('[data-cell="chat-tpot"]')),
+    );
+    // Chunked against disaggregated for one 100k prompt: the disaggregated rows keep the decodes' gap small.
+    const cmp = page.locator('[data-figure="disagg-comparison"]');
+    await expect(cmp).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    await expect(cmp.locator('tbody tr')).toHaveCount(6);
+    expect(await figureValue(cmp.locator('[data-row="disagg-fast"] [data-cell="gap-max"]'))).toBeLessThan(
+      await figureValue(cmp.locator('[data-row="chunk-512"] [data-cell="gap-max"]')),
+    );
+    expect(await figureValue(cmp.locator('[data-row="disagg-fast"] [data-cell="ttft"]'))).toBeLessThan(
+      await figureValue(cmp.locator('[data-row="chunk-512"] [data-cell="ttft"]')),
     );
     const body = (await page.locator('main').textContent()) ?? '';
     expect(body).not.toMatch(/NaN|undefined|Infinity/);

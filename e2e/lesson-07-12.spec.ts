@@ -16,6 +16,16 @@ test.describe('Lesson 07.12 Agents per Megawatt', () => {
     await expect(table.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article')).not.toContainText('NaN');
+    // The third lever: the split node carries fewer agents under the default SLOs, more under the tight TPOT.
+    const lever = page.locator('[data-figure="disagg-lever"]');
+    await expect(lever).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+    await expect(lever.locator('tbody tr')).toHaveCount(4);
+    const perNode = async (row: string) =>
+      Number(
+        (await lever.locator(`[data-row="${row}"] [data-cell="per-node"]`).textContent())?.replace(/,/g, ''),
+      );
+    expect(await perNode('default-disaggregated')).toBeLessThan(await perNode('default-aggregated'));
+    expect(await perNode('tight-disaggregated')).toBeGreaterThan(await perNode('tight-aggregated'));
     expect(watch.consoleErrors).toEqual([]);
     expect(watch.foreignRequests).toEqual([]);
   });

@@ -132,6 +132,7 @@ const RECORDS: readonly LessonRecord[] = [
     objectives: [
       'Schedule a 100k-token prefill in chunks without stalling the decodes sharing the GPU.',
       'Choose a chunk size against TTFT and inter-token latency.',
+      'Weigh chunking against disaggregated prefill: decode stalls against KV transfer and a second pool.',
       'Show why a higher prefix hit rate beats a faster attention kernel for agents.',
     ],
   },
@@ -156,6 +157,7 @@ const RECORDS: readonly LessonRecord[] = [
       'Fix the latency SLOs first, then find the concurrent agents a machine sustains under them.',
       'Build the per-session cost model from GPU-seconds, power and price.',
       'Identify its two levers, prefix hit rate and idle-KV policy, and size a fleet per megawatt.',
+      'Tell when disaggregating prefill pays: when TPOT, not TTFT, is the objective that binds.',
     ],
   },
 ];

@@ -9,8 +9,10 @@
 import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
 import { TOOL_LATENCY_PRESETS } from '../sim/engine/fleet/dist';
 import type { Slo } from '../sim/lessons/economics';
+import { ECON_PREFILL_REPLICAS, econDisaggScenario } from '../sim/lessons/economicsDisagg';
 import {
   checkEconArgs,
+  econScenario,
   runEconPoint,
   searchCapacity,
   type CapacityResult,
@@ -65,18 +67,26 @@ const yieldTurn = () => new Promise<void>((r) => setTimeout(r, 0));
  * still waits, and stops at its next checkpoint once every caller has been cancelled. The SLO does not change a
  * run, only whether it meets the SLO.
  */
-function point(a: EconRunArgs, ctx: JobContext<unknown>): Promise<EconPoint> {
-  const key = JSON.stringify({ ...a, slo: undefined });
+function point(
+  a: EconRunArgs,
+  ctx: JobContext<unknown>,
+  layout: 'aggregated' | 'disaggregated' = 'aggregated',
+): Promise<EconPoint> {
+  const key = JSON.stringify({ ...a, slo: undefined, layout });
   let hit = memo.get(key);
   if (hit) hit.waiters.push(ctx);
   else {
     const entry: Shared = { promise: Promise.resolve(null as unknown as EconPoint), waiters: [ctx] };
-    entry.promise = runEconPoint(a, {
-      checkpoint: async () => {
-        await yieldTurn();
-        if (entry.waiters.every((w) => w.isCancelled())) throw new JobCancelled();
+    entry.promise = runEconPoint(
+      a,
+      {
+        checkpoint: async () => {
+          await yieldTurn();
+          if (entry.waiters.every((w) => w.isCancelled())) throw new JobCancelled();
+        },
       },
-    }).then((p) => {
+      layout === 'disaggregated' ? econDisaggScenario : econScenario,
+    ).then((p) => {
       entry.waiters = [];
       return p;
     });
@@ -166,6 +176,70 @@ async function leverGrid(req: LeverGridRequest, ctx: JobContext<CapacityResult>)
   return { cells };
 }
 
+export interface DisaggLeverRequest {
+  node: EconNodeId;
+  tool: ToolLatencyPreset;
+  seed: number;
+  router: EconRouterId;
+  policy: EconPolicyId;
+  /** The SLOs to compare under (e.g. the lesson's default and a tight TPOT). */
+  slos: Slo[];
+}
+
+export interface DisaggLeverRow {
+  slo: Slo;
+  /** Agents per replica and the run at capacity: all four replicas aggregated, and 1 prefill + 3 decode. */
+  aggregated: CapacityResult;
+  disaggregated: CapacityResult;
+  /** Replicas carrying agents in each layout (agents per node = agentsPerReplica × this). */
+  aggregatedReplicas: number;
+  decodeReplicas: number;
+}
+
+export interface DisaggLeverResponse {
+  rows: DisaggLeverRow[];
+}
+
+/** Disaggregated prefill as a lever (src/sim/lessons/economicsDisagg.ts): the node aggregated and split 1P3D, per SLO. */
+async function disaggLever(
+  req: DisaggLeverRequest,
+  ctx: JobContext<DisaggLeverRow>,
+): Promise<DisaggLeverResponse> {
+  if (!Array.isArray(req.slos) || req.slos.length === 0)
+    throw new EconRequestError('slos must list at least one SLO.');
+  const rows: DisaggLeverRow[] = [];
+  for (const slo of req.slos) {
+    checkCommon({ ...req, slo });
+    check(() => checkEconArgs({ ...req, slo }));
+    const base = {
+      node: req.node,
+      tool: req.tool,
+      slo,
+      seed: req.seed,
+      router: req.router,
+      policy: req.policy,
+    };
+    await ctx.checkpoint();
+    const aggregated = await searchCapacity(base, (c) =>
+      point({ ...base, concurrency: c, scope: 'node' }, ctx),
+    );
+    const disaggregated = await searchCapacity(base, (c) =>
+      point({ ...base, concurrency: c, scope: 'node' }, ctx, 'disaggregated'),
+    );
+    const total = aggregated.point.replicas;
+    const row = {
+      slo,
+      aggregated,
+      disaggregated,
+      aggregatedReplicas: total,
+      decodeReplicas: disaggregated.point.replicas - ECON_PREFILL_REPLICAS,
+    };
+    rows.push(row);
+    await ctx.emit(row);
+  }
+  return { rows };
+}
+
 export type { CapacityResult, EconPoint };
 
-export const economicsMethods = { sloSweep, leverGrid };
+export const economicsMethods = { sloSweep, leverGrid, disaggLever };

@@ -14,6 +14,7 @@ import { recordedTrajectoryMethods } from './recordedTrajectoryMethods';
 import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 import { prefillMethods } from './prefillMethods';
+import { prefillDisaggMethods } from './prefillDisaggMethods';
 import { hierarchyMethods } from './hierarchyMethods';
 import { economicsMethods } from './economicsMethods';
 import { schemaMethods } from './schemaMethods';
@@ -121,6 +122,7 @@ export const methods = {
   ...pauseMethods,
   ...hierarchyMethods,
   ...prefillMethods,
+  ...prefillDisaggMethods,
   ...economicsMethods,
   ...schemaMethods,
   ...grammarMethods,

@@ -46,6 +46,7 @@ import {
 import noChunking from '../../scenarios/prefill/100k-no-chunking.json';
 import chunk2048 from '../../scenarios/prefill/100k-chunk-2048.json';
 import chunk512 from '../../scenarios/prefill/100k-chunk-512.json';
+import disaggregated from '../../scenarios/prefill/100k-disaggregated.json';
 
 export class PrefillRequestError extends Error {
   constructor(message: string) {
@@ -569,6 +570,7 @@ export const PREFILL_SCENARIOS = {
   'no-chunking': noChunking,
   'chunk-2048': chunk2048,
   'chunk-512': chunk512,
+  disaggregated,
 } as const;
 
 export type PrefillScenarioId = keyof typeof PREFILL_SCENARIOS;
@@ -583,6 +585,11 @@ export interface ScenarioRow {
   docTtft: { mean: number; count: number };
   chatTpotP90: number;
   goodputShare: number;
+  /** GPUs of the fleet (replicas × tp). */
+  gpus: number;
+  /** Disaggregated runs: the prefill pool's busy share and its longest transfer, a document's KV (fleet/disagg.ts). */
+  prefillUtilisation?: number;
+  transferMaxS?: number;
 }
 
 export interface PrefillScenariosResponse {
@@ -642,6 +649,9 @@ async function runPrefillScenarios(ids: PrefillScenarioId[]): Promise<PrefillSce
       docTtft: { mean: doc?.ttft.mean ?? NaN, count: doc?.ttft.count ?? 0 },
       chatTpotP90: chat?.tpot.p90 ?? NaN,
       goodputShare: m.fleet.goodput.share,
+      gpus: m.config.replicas * m.config.tp,
+      prefillUtilisation: m.disaggregation?.utilisation.prefill,
+      transferMaxS: m.disaggregation?.ttftRemote.transferS.max,
     });
   }
   return { model, accelerator, durationS, rows };

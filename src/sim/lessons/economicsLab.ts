@@ -65,6 +65,9 @@ export interface EconPoint extends SloPoint {
   utilisation: number;
   outputTokensPerS: number;
   goodputShare: number;
+  /** Disaggregated runs (economicsDisagg.ts): the prefill pool's busy share and the share of turns prefilled there. */
+  prefillPoolUtilisation?: number;
+  remotePrefillShare?: number;
 }
 
 export function econPausePolicy(policy: EconPolicyId): ToolPausePolicy {
@@ -159,9 +162,14 @@ class PhaseMeter {
   }
 }
 
-export async function runEconPoint(a: EconRunArgs, hooks: RunHooks = {}): Promise<EconPoint> {
+/** One run; `build` turns the arguments into the scenario (the disaggregated lever builds its own). */
+export async function runEconPoint(
+  a: EconRunArgs,
+  hooks: RunHooks = {},
+  build: (a: EconRunArgs) => Scenario = econScenario,
+): Promise<EconPoint> {
   const meter = new PhaseMeter();
-  const res = await runScenario(econScenario(a), {
+  const res = await runScenario(build(a), {
     afterEvent: (sim) => meter.observe(sim),
     checkpoint: hooks.checkpoint,
     checkpointEvery: 2000,
@@ -196,6 +204,14 @@ export async function runEconPoint(a: EconRunArgs, hooks: RunHooks = {}): Promis
     utilisation: m.replicas.length ? util / m.replicas.length : 0,
     outputTokensPerS: m.fleet.outputTokensPerS,
     goodputShare: m.fleet.goodput.share,
+    ...(m.disaggregation
+      ? {
+          prefillPoolUtilisation: m.disaggregation.utilisation.prefill,
+          remotePrefillShare:
+            m.disaggregation.remotePrefills /
+            Math.max(1, m.disaggregation.remotePrefills + m.disaggregation.localPrefills),
+        }
+      : {}),
   };
 }
 

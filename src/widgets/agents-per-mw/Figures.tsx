@@ -32,7 +32,7 @@ const SWEEP_DEFAULTS = defaultValues(sloSweepSchema);
  * True once every widget on the page has drawn its first result: figures that need runs of their own (another
  * node's sweep) wait for it, so they do not slow the widgets' first pictures down (one worker serves all).
  */
-function useWidgetsReady(enabled: boolean): boolean {
+export function useWidgetsReady(enabled: boolean): boolean {
   const [ready, setReady] = useState(!enabled);
   useEffect(() => {
     if (!enabled || ready) return;

@@ -22,6 +22,9 @@ import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
 
 export { along, pictureLayout, TRAVEL_S } from './routerLayout';
 
+/** Share of the window's height the scaled-up picture may take. */
+const MAX_WINDOW_SHARE_ROUTER = 0.62;
+
 /** Widest drawing in px; wider figures scale it up. */
 const MAX_LOGICAL_WIDTH = 760;
 /** Mark area in flight in px² (d3 symbol size): about 26 px across. */
@@ -65,8 +68,10 @@ export function RouterPicture({
   const { observe, width: shown } = useChartSize({ aspect: 1 });
   // Past 760 px (fullscreen, a projector) the picture is drawn at 760 and scaled up, text included.
   const width = Math.min(shown, MAX_LOGICAL_WIDTH);
-  const scale = shown > 0 ? shown / width : 1;
   const L = pictureLayout(width, r.replicas, r.poolGB > 0);
+  // Scaled up only as far as the window's height allows, so the picture and the read-outs share one screen.
+  const maxHeight = typeof window === 'undefined' ? Infinity : window.innerHeight * MAX_WINDOW_SHARE_ROUTER;
+  const scale = shown > 0 ? Math.max(1, Math.min(shown / width, maxHeight / L.height)) : 1;
   const R = r.replicas;
   const fr = r.frames;
   const f = frameAt(fr, t);
@@ -249,7 +254,7 @@ export function RouterPicture({
     <div className="router-picture" ref={observe}>
       <svg
         ref={svgRef}
-        width={shown}
+        width={Math.round(width * scale)}
         height={Math.round(L.height * scale)}
         viewBox={`0 0 ${width} ${L.height}`}
         role="img"

@@ -38,12 +38,12 @@ export interface PictureLayout {
 export function pictureLayout(width: number, replicas: number, withPool = false): PictureLayout {
   const stacked = width < 560;
   const titleDy = stacked ? 17 : 19;
-  const markDy = stacked ? 38 : 44;
-  const arrivalDy = stacked ? 64 : 76;
+  const markDy = stacked ? 38 : 42;
+  const arrivalDy = stacked ? 64 : 70;
   const barH = stacked ? 18 : 20;
   const kvDy = arrivalDy + barH + (stacked ? 6 : 8);
   const rowH = kvDy + barH + 8;
-  const gap = 10;
+  const gap = 6;
   const slot = stacked ? 33 : 36;
   if (stacked) {
     const router = { x: 0, y: 26, w: width, h: 64 };
@@ -77,7 +77,7 @@ export function pictureLayout(width: number, replicas: number, withPool = false)
   }
   const routerW = 168;
   const x0 = routerW + 56;
-  const top = 30;
+  const top = 24;
   const rowY = (r: number) => top + r * (rowH + gap);
   const rowsEnd = top + replicas * (rowH + gap) - gap;
   const poolH = withPool ? 96 : 0;

@@ -1,7 +1,7 @@
 /**
  * Inline figures for lesson 07.10's prose, computed in the worker by the same core as its widgets (prefillFigures
  * for the lesson's setup, schema.ts FIGURES_REQUEST, which is the widgets' default), so prose and widgets never
- * disagree; and the table of the three prefill scenarios shipped with the fleet simulator (prefillScenarios).
+ * disagree; and the table of the four prefill scenarios shipped with the fleet simulator (prefillScenarios).
  */
 import { useSimulation } from '../kit/useSimulation';
 import {
@@ -15,7 +15,7 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import type { ChunkFigures, PrefillFiguresResponse } from '../../worker/prefillMethods';
+import type { ChunkFigures, PrefillFiguresResponse, PrefillScenarioId } from '../../worker/prefillMethods';
 import './long-prefill.css';
 import { FIGURES_REQUEST } from './schema';
 
@@ -121,18 +121,21 @@ export function ChunkFig({ chunk, m }: { chunk: number; m: ChunkMetric }) {
   );
 }
 
-/** The three prefill scenarios of scenarios/prefill/ run by the fleet simulator, as a table. */
+/** The prefill scenarios of scenarios/prefill/ the table runs, in its order. */
+const SCENARIO_IDS: PrefillScenarioId[] = ['no-chunking', 'chunk-2048', 'chunk-512', 'disaggregated'];
+
+/** The prefill scenarios of scenarios/prefill/ run by the fleet simulator, as a table. */
 export function PrefillScenarioTable() {
-  const sim = useSimulation('prefillScenarios', { ids: ['no-chunking', 'chunk-2048', 'chunk-512'] });
+  const sim = useSimulation('prefillScenarios', { ids: SCENARIO_IDS });
   const r = sim.result;
   return (
     <figure className="lp-scenarios" data-figure="prefill-scenarios" data-state={sim.status}>
       <figcaption>
         {r
-          ? `The fleet simulator on the three scenarios in scenarios/prefill/ (docs/scenarios.md): one ${r.model} replica on ${r.accelerator}, chat sessions arriving for ${formatNumber(r.durationS)} s and now and then a ${formatTokens(100_000)} document. Gaps are every decode token's; TTFTs per class.`
+          ? `The fleet simulator on the four scenarios in scenarios/prefill/ (docs/scenarios.md): ${r.model} on ${r.accelerator}, one replica (two in the disaggregated run: a prefill and a decode replica), chat sessions arriving for ${formatNumber(r.durationS)} s and now and then a ${formatTokens(100_000)} document. Gaps are every decode token's; TTFTs and TPOTs per class.`
           : sim.status === 'error'
             ? `The scenarios could not be run: ${sim.error ?? ''}`
-            : 'Running the three prefill scenarios in the fleet simulator…'}
+            : 'Running the four prefill scenarios in the fleet simulator…'}
       </figcaption>
       <div className="table-scroll">
         <table className="lp-table">
@@ -145,6 +148,8 @@ export function PrefillScenarioTable() {
               <th scope="col">Gap max</th>
               <th scope="col">Chat TTFT p90</th>
               <th scope="col">Document TTFT, mean</th>
+              <th scope="col">Chat TPOT p90</th>
+              <th scope="col">GPUs</th>
             </tr>
           </thead>
           <tbody>
@@ -157,6 +162,7 @@ export function PrefillScenarioTable() {
                     <td data-label="Token budget">
                       {formatNumber(row.tokenBudget)}
                       {row.chunk === false ? ', whole prompts' : `, chunk ${formatNumber(row.chunk)}`}
+                      {row.prefillUtilisation !== undefined ? ', prefill on its own replica' : ''}
                     </td>
                     <td data-label="Gap p50">{formatDuration(row.gap.p50)}</td>
                     <td data-label="Gap p99" data-cell="gap-p99">
@@ -167,6 +173,15 @@ export function PrefillScenarioTable() {
                     </td>
                     <td data-label="Chat TTFT p90">{formatDuration(row.chatTtft.p90)}</td>
                     <td data-label="Document TTFT, mean">{formatDuration(row.docTtft.mean)}</td>
+                    <td data-label="Chat TPOT p90" data-cell="chat-tpot">
+                      {formatDuration(row.chatTpotP90)}
+                    </td>
+                    <td data-label="GPUs">
+                      {formatNumber(row.gpus)}
+                      {row.prefillUtilisation !== undefined
+                        ? ` (prefill busy ${formatPercent(row.prefillUtilisation)})`
+                        : ''}
+                    </td>
                   </tr>
                 ))
               : null}
@@ -182,10 +197,19 @@ export function ScenarioFig({
   id,
   m,
 }: {
-  id: 'no-chunking' | 'chunk-2048' | 'chunk-512';
-  m: 'gapP99' | 'gapMax' | 'chatTtftP90' | 'docTtft' | 'gapCount' | 'docCount';
+  id: PrefillScenarioId;
+  m:
+    | 'gapP99'
+    | 'gapMax'
+    | 'chatTtftP90'
+    | 'docTtft'
+    | 'gapCount'
+    | 'docCount'
+    | 'chatTpotP90'
+    | 'prefillUtilisation'
+    | 'transferMax';
 }) {
-  const sim = useSimulation('prefillScenarios', { ids: ['no-chunking', 'chunk-2048', 'chunk-512'] });
+  const sim = useSimulation('prefillScenarios', { ids: SCENARIO_IDS });
   const row = sim.result?.rows.find((x) => x.id === id);
   if (!row) return <Fig value={null} />;
   const value =
@@ -199,6 +223,12 @@ export function ScenarioFig({
             ? formatDuration(row.docTtft.mean)
             : m === 'docCount'
               ? formatNumber(row.docTtft.count)
-              : formatNumber(row.gap.count);
+              : m === 'chatTpotP90'
+                ? formatDuration(row.chatTpotP90)
+                : m === 'prefillUtilisation'
+                  ? formatPercent(row.prefillUtilisation ?? NaN)
+                  : m === 'transferMax'
+                    ? formatDuration(row.transferMaxS ?? NaN)
+                    : formatNumber(row.gap.count);
   return <Fig value={value} title={`fleet simulator, ${row.file}`} />;
 }

@@ -7,6 +7,8 @@ import { ACCELERATORS } from '../../sim/engine/catalog/accelerators';
 import { MODELS } from '../../sim/engine/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import type { PrefillDisaggRequest } from '../../worker/prefillDisaggMethods';
+import { DISAGG_DEFAULTS } from '../../sim/engine/fleet/disaggSpec';
 import type {
   HitKernelRequest,
   PrefillFiguresRequest,
@@ -239,6 +241,20 @@ export const FIGURES_REQUEST: PrefillFiguresRequest = {
   hitFrom: 0.9,
   hitTo: 0.95,
   speedup: 2,
+};
+
+/**
+ * The comparison of chunked and disaggregated prefill in the prose: the lesson's replica, the prose's chunks of 512
+ * and 2,048, the KV over the fleet simulator's default transfer link with one NIC per GPU (fleet/disaggSpec.ts:
+ * the DGX H100's eight ConnectX-7), against TCP over the node's 4 × 200 Gb/s Ethernet as one link; one 100k-token
+ * prompt a minute per decode replica (an illustrative rate: the prose says what a prefill replica does at it).
+ */
+export const DISAGG_REQUEST: PrefillDisaggRequest = {
+  ...SETUP,
+  chunks: [512, 2048],
+  fast: { linkId: DISAGG_DEFAULTS.transfer, nics: SETUP.gpus },
+  slow: { linkId: 'tcp-4x200g', nics: 1 },
+  longPromptsPerMinute: 1,
 };
 
 /** Exercise 1: the largest gap the decodes see with 2,000-token chunks (50 chunks of a 100k prompt). */

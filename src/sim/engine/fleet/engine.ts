@@ -12,11 +12,19 @@ import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
 import { EventQueue, type EventKind, type SimEvent } from './events';
+import { Disaggregation } from './disagg';
 import { buildFrame, RouteLog, type FleetFrame } from './frames';
 import { SchemaCosts } from './grammar';
 import { LogHistogram, Samples, TimeWeighted } from './metrics';
 import { Replica, type Req, type ReplicaHost } from './replica';
-import { createRouter, defaultViewFor, ROUTE_REASON, type ReplicaLoad, type Router } from './router';
+import {
+  createRouter,
+  defaultViewFor,
+  ROUTE_REASON,
+  type ReplicaLoad,
+  type RouteDecision,
+  type Router,
+} from './router';
 import type { ResolvedScenario, SessionsWorkload, TraceWorkload } from './scenario';
 import { loadTrace, type LoadedTrace } from './trace';
 import { createCacheView, type CacheView } from './view';
@@ -131,6 +139,8 @@ export class FleetSim implements ReplicaHost {
   readonly pool: KvPool | null;
   readonly router: Router;
   readonly view: CacheView;
+  /** Prefill and decode pools (scenario.disaggregation), or null. */
+  readonly disagg: Disaggregation | null;
   readonly cols: RequestColumns;
   readonly gaps = new LogHistogram();
   readonly sessions: SessionRt[] = [];
@@ -251,6 +261,7 @@ export class FleetSim implements ReplicaHost {
     const { view, ...routerCfg } = s.router;
     this.router = createRouter(routerCfg as typeof s.router);
     this.view = createCacheView(view ?? defaultViewFor(s.router), this.caches, rs.hbmBlocks);
+    this.disagg = rs.disaggregation ? new Disaggregation(rs, this.replicas, this) : null;
     const cols = {} as RequestColumns;
     for (const k of REQUEST_COLUMNS) cols[k] = new Samples(1024);
     this.cols = cols;
@@ -316,6 +327,9 @@ export class FleetSim implements ReplicaHost {
         if (r) this.replicas[ev.a].transferDone(r);
         break;
       }
+      case 'kv-handoff':
+        this.disagg?.handoff(ev.b);
+        break;
       case 'grammar-ready':
         this.replicas[ev.a].grammarReady(ev.b);
         break;
@@ -355,6 +369,7 @@ export class FleetSim implements ReplicaHost {
         break;
       case 'view-sync':
         this.view.sync();
+        this.disagg?.sync();
         if (this.live > 0) this.q.push(this.nowT + this.view.syncIntervalS, 'view-sync');
         break;
       case 'replica-wake':
@@ -609,6 +624,11 @@ export class FleetSim implements ReplicaHost {
   }
 
   private routeNow(r: Req, rt: SessionRt | null): void {
+    if (this.disagg) {
+      const p = this.disagg.route(r, this.routerRng);
+      this.place(r, rt, p.decision, p.decodeOn);
+      return;
+    }
     const kv = this.router.usesCache || this.router.needsKvUsage === true;
     for (let i = 0; i < this.replicas.length; i++) {
       const rep = this.replicas[i];
@@ -635,6 +655,11 @@ export class FleetSim implements ReplicaHost {
       { now: this.nowT, loads: this.loads, view: this.view, rng: this.routerRng },
     );
     if (this.router.usesCache) this.view.routed(d.replica, r.hashes, promptBlocks);
+    this.place(r, rt, d, d.replica);
+  }
+
+  /** Queue r on d.replica; `keepOn` is where its session's KV will live (its decode worker when disaggregated). */
+  private place(r: Req, rt: SessionRt | null, d: RouteDecision, keepOn: number): void {
     if (this.rs.frameIntervalS > 0) this.routes.push(this.nowT, r.session, r.id, d);
     const code = ROUTE_REASON[d.reason];
     this.routeCounts.set(code, (this.routeCounts.get(code) ?? 0) + 1);
@@ -642,7 +667,7 @@ export class FleetSim implements ReplicaHost {
     // The decision's reason travels with the request, so a run without frames keeps it too.
     this.cols.routeReason.set(r.id, code);
     this.cols.routeMatched.set(r.id, d.matchedBlocks);
-    this.cols.routeQueued.set(r.id, this.loads[d.replica].outstandingRequests);
+    this.cols.routeQueued.set(r.id, this.replicas[d.replica].outstandingRequests);
     if (!admits(this.replicas[d.replica].waiting.length, this.rs.maxWaiting)) {
       r.replica = d.replica;
       this.fail(
@@ -654,7 +679,7 @@ export class FleetSim implements ReplicaHost {
     }
     if (rt && rt.heldOn >= 0) {
       // Held elsewhere: let go there. Held here: the replica keeps holding until the request is admitted.
-      if (rt.heldOn !== d.replica) this.replicas[rt.heldOn].unhold(r.session, 'cache');
+      if (rt.heldOn !== keepOn) this.replicas[rt.heldOn].unhold(r.session, 'cache');
       rt.heldOn = -1;
       rt.pauseGen++;
     }
@@ -703,6 +728,7 @@ export class FleetSim implements ReplicaHost {
   }
 
   requestDone(r: Req): void {
+    if (this.disagg?.prefillDone(r)) return; // its KV now moves to the decode worker
     this.record(r, 1);
     this.releaseClient();
     if (this.trace) {

@@ -30,6 +30,7 @@
 export type EventKind =
   | 'iteration-end'
   | 'transfer-done'
+  | 'kv-handoff'
   | 'grammar-ready'
   | 'ttl-expire'
   | 'turn-ready'
@@ -44,6 +45,8 @@ export type EventKind =
 export const EVENT_PRIORITY: Readonly<Record<EventKind, number>> = {
   'iteration-end': 0,
   'transfer-done': 1,
+  // A prefill worker's KV landed on its decode worker (fleet/disagg.ts): usable like a finished load.
+  'kv-handoff': 1.5,
   'grammar-ready': 2,
   'ttl-expire': 3,
   'turn-ready': 4,

@@ -105,6 +105,8 @@ export interface Req {
   needBlocks: number;
   /** Set when the client gave up on it (fleet/clients.ts): why, as the drop reason. */
   abortWhy?: string;
+  /** Prompt tokens whose KV a prefill worker shipped here (fleet/disagg.ts); used by the next admission only. */
+  kvReceived?: number;
 }
 
 /** The full engine blocks of a released sequence's last page (fleet/tails.ts). */
@@ -712,6 +714,11 @@ export class Replica {
     const tail =
       matched * this.c.blockSize < r.target ? this.tailHit(r, matched, heldTail) : { tokens: 0, tier: -1 };
     let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens + tail.tokens);
+    if (r.kvReceived) {
+      // KV shipped by a prefill worker is in place (fleet/disagg.ts); a recompute preemption loses it.
+      cached = Math.max(cached, Math.min(r.kvReceived, r.target));
+      r.kvReceived = 0;
+    }
     if (cached >= r.target) cached = r.target - 1; // recompute the last token to get logits
     r.heldBlocks = res.heldBlocks;
     r.reused[0] += Math.min(cached, kept * this.c.blockSize + res.hit.tiers[0].tokens);

@@ -5,6 +5,7 @@
  */
 import { TIER_ORDER } from '../kvcache/types';
 import { FleetSim, REQUEST_COLUMNS, type OccupancySeries } from './engine';
+import { disaggMetrics, type DisaggMetrics } from './disaggMetrics';
 import type { FleetFrame } from './frames';
 import { round, roundSummary, summarize, type Summary } from './metrics';
 import { ROUTE_REASONS } from './router';
@@ -140,6 +141,8 @@ export interface FleetMetrics {
     sloMet: { ttft: boolean; tpot: boolean };
   };
   routing: Record<string, number>;
+  /** Prefill and decode pools (scenario.disaggregation). */
+  disaggregation?: DisaggMetrics;
   pool?: {
     puts: number;
     dedupPuts: number;
@@ -418,12 +421,20 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       capacityBlocks: po.capacityBlocks,
     };
   }
+  if (sim.disagg)
+    metrics.disaggregation = disaggMetrics(sim.disagg, sim.replicas, { ttft, status }, simulatedS);
   const result: FleetResult = { metrics };
   if (options.includeSeries ?? true) result.series = sim.occupancy;
   if (options.includeRequests) {
     const data: Record<string, Float64Array> = {};
     for (const k of REQUEST_COLUMNS) data[k] = col(k);
-    result.requests = { columns: REQUEST_COLUMNS, data };
+    const columns: string[] = [...REQUEST_COLUMNS];
+    if (sim.disagg)
+      for (const [k, v] of Object.entries(sim.disagg.cols)) {
+        data[`disagg.${k}`] = Float64Array.from(v as number[]);
+        columns.push(`disagg.${k}`);
+      }
+    result.requests = { columns, data };
   }
   return result;
 }

@@ -29,6 +29,12 @@ import {
   type Dist,
 } from './dist';
 import { scaleErrors } from './scale';
+import {
+  resolveDisaggregation,
+  validateDisaggregation,
+  type DisaggregationSpec,
+  type ResolvedDisaggregation,
+} from './disaggSpec';
 import type { RouterConfig } from './router';
 import { validateRouter } from './routerSchema';
 import type { CacheViewConfig } from './view';
@@ -231,6 +237,8 @@ export interface Scenario {
     };
   };
   slo?: { ttftP90S?: number; tpotP90S?: number };
+  /** Prefill and decode pools with KV transfer between them (fleet/disagg.ts); replicas = prefill + decode. */
+  disaggregation?: DisaggregationSpec;
   output?: {
     /** Seconds of simulated time between animation frames (0 or absent: none). */
     frameIntervalS?: number;
@@ -475,6 +483,7 @@ export function validateScenario(input: unknown): ValidationError[] {
     'output',
     'clients',
     'requestOverhead',
+    'disaggregation',
   ]);
   validateClients(s.clients, v.errors);
   validateOverhead(s.requestOverhead, v.errors);
@@ -693,6 +702,7 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.num(out, 'frameIntervalS', 'output', { min: 0 });
     v.num(out, 'sampleIntervalS', 'output', { gt: 0 });
   }
+  v.errors.push(...validateDisaggregation(s));
   // Valid field by field, but within what one run can hold? Checked before anything is allocated (scale.ts).
   if (
     v.errors.length === 0 &&
@@ -757,6 +767,8 @@ export interface ResolvedScenario {
   frameIntervalS: number;
   sampleIntervalS: number;
   endS: number;
+  /** Prefill and decode pools (fleet/disagg.ts), or undefined: every replica does both. */
+  disaggregation?: ResolvedDisaggregation;
 }
 
 function linkOf(
@@ -899,6 +911,7 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     frameIntervalS: s.output?.frameIntervalS ?? 0,
     sampleIntervalS: s.output?.sampleIntervalS ?? s.durationS / 100,
     endS: s.durationS + drain,
+    disaggregation: resolveDisaggregation(s.disaggregation, hw.tp),
   };
 }
 

@@ -1,0 +1,203 @@
+/**
+ * Lesson 07.12's third lever, disaggregated prefill (src/sim/lessons/economicsDisagg.ts via the worker's
+ * disaggLever): the lab's node aggregated (four replicas) and split into one prefill and three decode replicas,
+ * each searched for its capacity under the lesson's default SLOs and under a tight TPOT objective. A table and
+ * inline figures for the prose; the runs start once the page's widgets have drawn.
+ */
+import { useEffect, useState } from 'react';
+import { useSimulation } from '../kit/useSimulation';
+import { defaultValues } from '../../state/paramSchema';
+import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
+import { MODELS } from '../../sim/engine/catalog/models';
+import { findNode } from '../../sim/engine/catalog/nodes';
+import { ECON_MODEL } from '../../sim/lessons/economicsLabSetup';
+import { agentsPerMW } from '../../sim/lessons/economics';
+import type { DisaggLeverRequest, DisaggLeverResponse, DisaggLeverRow } from '../../worker/economicsMethods';
+import { useWidgetsReady } from './Figures';
+import { gridArgs } from './LeverGrid';
+import { leverGridSchema } from './schema';
+import './agents-per-mw.css';
+
+const GRID = defaultValues(leverGridSchema);
+const MODEL_NAME = MODELS.find((m) => m.id === ECON_MODEL)?.name ?? ECON_MODEL;
+
+/**
+ * A TPOT objective tight enough to bind before TTFT on the aggregated node: 30 ms a token, about 33 tokens a
+ * second per stream (a setting the reader may change; the lesson's default is the lever grid's).
+ */
+export const TIGHT_TPOT_S = 0.03;
+
+const GRID_ARGS = gridArgs(GRID);
+
+/** The lever grid's defaults, under its SLOs and under the tight TPOT. */
+export const DISAGG_LEVER_REQUEST: DisaggLeverRequest = {
+  node: GRID_ARGS.node,
+  tool: GRID_ARGS.tool,
+  seed: GRID_ARGS.seed,
+  router: GRID_ARGS.router,
+  policy: GRID_ARGS.policy,
+  slos: [GRID_ARGS.slo, { ttftP90S: GRID_ARGS.slo.ttftP90S, tpotP90S: TIGHT_TPOT_S }],
+};
+
+export type LeverSlo = 'default' | 'tight';
+export type LeverLayout = 'aggregated' | 'disaggregated';
+
+export interface LayoutSummary {
+  perNode: number;
+  perMW: number;
+  ttftP90S: number;
+  tpotP90S: number;
+  /** Disaggregated only: the prefill replica's busy share and the share of turns it prefilled. */
+  prefillBusy: number;
+  remoteShare: number;
+}
+
+export function summarizeLayout(row: DisaggLeverRow, layout: LeverLayout, pue: number): LayoutSummary {
+  const node = findNode(DISAGG_LEVER_REQUEST.node)!;
+  const cap = layout === 'aggregated' ? row.aggregated : row.disaggregated;
+  const carriers = layout === 'aggregated' ? row.aggregatedReplicas : row.decodeReplicas;
+  const perNode = cap.agentsPerReplica * carriers;
+  return {
+    perNode,
+    perMW: agentsPerMW(perNode, node.powerW, pue),
+    ttftP90S: cap.point.ttftP90S,
+    tpotP90S: cap.point.tpotP90S,
+    prefillBusy: cap.point.prefillPoolUtilisation ?? NaN,
+    remoteShare: cap.point.remotePrefillShare ?? NaN,
+  };
+}
+
+function rowOf(r: DisaggLeverResponse | null, slo: LeverSlo): DisaggLeverRow | undefined {
+  return r?.rows[slo === 'default' ? 0 : 1];
+}
+
+/**
+ * True while every widget has drawn and none is streaming cells: the lever's runs share the worker with the
+ * widgets, and the widgets are what the reader is working with. When a widget recomputes, the lever's job is
+ * cancelled (its finished runs stay memoised in the worker) and resumes after.
+ */
+function useWidgetsIdle(): boolean {
+  const ready = useWidgetsReady(true);
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (!ready) return;
+    const t = setInterval(() => {
+      setIdle(document.querySelectorAll('[data-widget] [aria-busy="true"]').length === 0);
+    }, 250);
+    return () => clearInterval(t);
+  }, [ready]);
+  return ready && idle;
+}
+
+function useLever() {
+  const go = useWidgetsIdle();
+  return useSimulation('disaggLever', go ? DISAGG_LEVER_REQUEST : null);
+}
+
+type Stat = keyof LayoutSummary | 'tpotSlo' | 'ratio';
+
+/** One figure of the comparison. `ratio`: disaggregated agents per node over aggregated. */
+export function DisaggLeverFig({
+  slo = 'default',
+  layout = 'disaggregated',
+  stat,
+}: {
+  slo?: LeverSlo;
+  layout?: LeverLayout;
+  stat: Stat;
+}) {
+  const sim = useLever();
+  if (stat === 'tpotSlo')
+    return (
+      <span className="figure">
+        {formatDuration(DISAGG_LEVER_REQUEST.slos[slo === 'default' ? 0 : 1].tpotP90S)}
+      </span>
+    );
+  const row = rowOf(sim.result, slo);
+  if (!row)
+    return (
+      <span className="figure figure-pending" aria-busy="true">
+        …
+      </span>
+    );
+  const s = summarizeLayout(row, layout, GRID.pue);
+  const agg = summarizeLayout(row, 'aggregated', GRID.pue);
+  const text: Record<Exclude<Stat, 'tpotSlo'>, string> = {
+    perNode: formatNumber(s.perNode),
+    perMW: formatNumber(Math.round(s.perMW), 5),
+    ttftP90S: formatDuration(s.ttftP90S, 3),
+    tpotP90S: formatDuration(s.tpotP90S, 3),
+    prefillBusy: formatPercent(s.prefillBusy, 2),
+    remoteShare: formatPercent(s.remoteShare, 2),
+    ratio: `${formatNumber(s.perNode / agg.perNode, 2)}×`,
+  };
+  return (
+    <span className="figure" title="Fleet simulator, lesson defaults (src/sim/lessons/economicsDisagg.ts)">
+      {text[stat]}
+    </span>
+  );
+}
+
+/** Both layouts under both SLOs, as a table. */
+export function DisaggLeverTable() {
+  const sim = useLever();
+  const r = sim.result;
+  const status = r ? 'ready' : sim.status === 'error' ? 'error' : 'loading';
+  return (
+    <figure className="apm-disagg" data-figure="disagg-lever" data-state={status}>
+      <figcaption>
+        {sim.status === 'error'
+          ? `The runs could not be done: ${sim.error ?? ''}`
+          : `One DGX H100, the lever grid's agents, cache-aware router and TTL-then-offload policy: all four replicas of ${MODEL_NAME} aggregated, or one prefill and three decode replicas with the KV shipped over the node's RDMA NICs. Capacity is the largest concurrency meeting both SLOs; the latencies are at that concurrency.`}
+      </figcaption>
+      <div className="table-scroll">
+        <table className="apm-table">
+          <thead>
+            <tr>
+              <th scope="col">SLOs (TTFT p90, TPOT p90)</th>
+              <th scope="col">Node</th>
+              <th scope="col">Agents per node</th>
+              <th scope="col">Agents per MW</th>
+              <th scope="col">TTFT p90</th>
+              <th scope="col">TPOT p90</th>
+              <th scope="col">Prefill replica busy</th>
+              <th scope="col">Turns prefilled there</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r
+              ? r.rows.flatMap((row, i) =>
+                  (['aggregated', 'disaggregated'] as const).map((layout) => {
+                    const s = summarizeLayout(row, layout, GRID.pue);
+                    const dis = layout === 'disaggregated';
+                    return (
+                      <tr key={`${i}-${layout}`} data-row={`${i === 0 ? 'default' : 'tight'}-${layout}`}>
+                        <th scope="row">
+                          {formatDuration(row.slo.ttftP90S)}, {formatDuration(row.slo.tpotP90S)}
+                        </th>
+                        <td data-label="Node">
+                          {dis ? '1 prefill + 3 decode replicas' : '4 replicas, both phases'}
+                        </td>
+                        <td data-label="Agents per node" data-cell="per-node">
+                          {formatNumber(s.perNode)}
+                        </td>
+                        <td data-label="Agents per MW">{formatNumber(Math.round(s.perMW), 5)}</td>
+                        <td data-label="TTFT p90">{formatDuration(s.ttftP90S, 3)}</td>
+                        <td data-label="TPOT p90">{formatDuration(s.tpotP90S, 3)}</td>
+                        <td data-label="Prefill replica busy">
+                          {dis ? formatPercent(s.prefillBusy, 2) : 'none'}
+                        </td>
+                        <td data-label="Turns prefilled there">
+                          {dis ? formatPercent(s.remoteShare, 2) : 'none'}
+                        </td>
+                      </tr>
+                    );
+                  }),
+                )
+              : null}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}
