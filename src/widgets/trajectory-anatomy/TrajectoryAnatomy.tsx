@@ -153,10 +153,10 @@ export function TrajectoryAnatomy() {
             <Readout
               label="Model busy / session wall time"
               value={
-                <>
-                  {formatDuration(tot.modelS)} /{' '}
-                  <span data-readout="wall-time">{formatDuration(tot.wallS)}</span>
-                </>
+                // The pair is one read-out: the item it serves compares the two (work stays, wall time grows).
+                <span data-readout="wall-time">
+                  {formatDuration(tot.modelS)} / {formatDuration(tot.wallS)}
+                </span>
               }
               formula={`${formatPercent(tot.wallS > 0 ? tot.modelS / tot.wallS : NaN)} on the model; ${formatDuration(tot.gapS)} waiting on ${kind === 'agent' ? 'tools' : 'the human'} (${shown.timing})`}
             />
