@@ -23,6 +23,60 @@ import {
 import type { DrawnSeg, SegKind } from '../../sim/lessons/compaction';
 import type { EditResult } from '../../worker/compactionMethods';
 import { EDIT_CONTROLS, EDIT_ID, editArgs, editSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-11 checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Lower <em>Edit at turn</em> from 10 to 2: the summary is the same size, yet the hatched re-prefill
+        grows by every turn that now sits after it.
+      </>
+    ),
+    set: { editTurn: 2 },
+    highlight: 'reprefill-tokens',
+  },
+  {
+    text: <>Raise it to 28: only the turns after the summary miss.</>,
+    set: { editTurn: 28 },
+    highlight: 'reprefill-tokens',
+  },
+  {
+    text: (
+      <>
+        Pick <em>Change one token</em> at position 10 (a timestamp in the system prompt): one token costs a
+        full prefill of the whole prompt.
+      </>
+    ),
+    set: { edit: 'token', tokenPosition: 10 },
+    highlight: 'hit-tokens',
+  },
+  {
+    text: <>Move it to 79,000: almost everything hits.</>,
+    set: { edit: 'token', tokenPosition: 79_000 },
+    highlight: 'hit-tokens',
+  },
+  {
+    text: (
+      <>
+        Pick <em>Prune old tool results</em> from turn 0: the context shrinks most, but the edit point sits
+        right after the task, so everything after it, most of what is left, is prefilled again.
+      </>
+    ),
+    set: { edit: 'prune', editTurn: 0 },
+    highlight: 'reprefill-tokens',
+  },
+  {
+    text: (
+      <>
+        <em>Insert a retrieved document</em> before turn 39 instead of turn 5 and compare.
+      </>
+    ),
+    set: { edit: 'retrieve', editTurn: 39 },
+    highlight: 'reprefill-tokens',
+  },
+];
 import './context-compaction.css';
 
 /** Colour slot and legend text of each segment kind. */
@@ -415,23 +469,7 @@ export function EditCache() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Lower <em>Edit at turn</em> from 10 to 2: the summary is the same size, yet the hatched re-prefill
-            grows by every turn that now sits after it. Raise it to 28: only the turns after the summary miss.
-          </li>
-          <li>
-            Pick <em>Change one token</em> at position 10 (a timestamp in the system prompt): one token costs
-            a full prefill of the whole prompt. Move it to 79,000: almost everything hits.
-          </li>
-          <li>
-            Pick <em>Prune old tool results</em> from turn 0: the context shrinks most, but the edit point
-            sits right after the task, so nearly all of what is left is prefilled again.{' '}
-            <em>Insert a retrieved document</em> before turn 39 instead of turn 5 and compare.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {r ? <PromptPicture r={r} /> : <div className="cc-picture" style={{ minHeight: 230 }} />}
     </WidgetFrame>

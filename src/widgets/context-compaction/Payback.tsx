@@ -13,6 +13,50 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatCount, formatDuration, formatFlops, formatNumber, formatTokens } from '../../lib/format';
 import { cumulative, type Metric, type Policy } from '../../sim/lessons/compaction';
 import type { PaybackResponse } from '../../worker/compactionMethods';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-11 checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Switch <em>Cost counted</em> to <em>Prefilled tokens</em>: compaction never pays back, because a
+        growing context costs no extra prefill while it stays cached.
+      </>
+    ),
+    set: { metric: 'prefillTokens' },
+    highlight: 'summary-break-even',
+  },
+  {
+    text: (
+      <>
+        In <em>Prefill GPU time</em> it does, because every new token attends to a shorter context.
+      </>
+    ),
+    set: { metric: 'prefillSeconds' },
+    highlight: 'summary-break-even',
+  },
+  {
+    text: (
+      <>
+        Set <em>Cache read ÷ input price</em> to 1 (no prompt-caching discount): every cached token now costs
+        as much as a new one and the summary pays back within a few turns.
+      </>
+    ),
+    set: { readMultiplier: 1 },
+    highlight: 'summary-break-even',
+  },
+  {
+    text: (
+      <>
+        Set <em>Turns to come</em> to 8: the session ends before the summary pays back. Compacting late in a
+        session only costs.
+      </>
+    ),
+    set: { turns: 8 },
+    highlight: 'summary-break-even',
+  },
+];
 import { money, PAYBACK_ID, paybackArgs, paybackSchema } from './schema';
 
 export const POLICY_NAME: Record<Policy, string> = {
@@ -198,23 +242,7 @@ export function Payback() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Switch <em>Cost counted</em> to <em>Prefilled tokens</em>: compaction never pays back, because a
-            growing context costs no extra prefill while it stays cached. In <em>Prefill GPU time</em> it
-            does, because every new token attends to a shorter context.
-          </li>
-          <li>
-            Set <em>Cache read ÷ input price</em> to 1 (no prompt-caching discount): every cached token now
-            costs as much as a new one and the summary pays back within a few turns.
-          </li>
-          <li>
-            Set <em>Turns to come</em> to 8: the session ends before the summary pays back. Compacting late in
-            a session only costs.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="offload-charts cc-charts">
         <LineChart

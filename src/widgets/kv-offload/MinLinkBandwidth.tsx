@@ -23,6 +23,50 @@ import {
 } from '../../lib/format';
 import type { ModelBandwidthRow } from '../../worker/offloadMethods';
 import { linkShort, MIN_BW_ID, minBwArgs, minBwSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-05 checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Read the table: the bars are in the order of <em>KV bytes per FLOP</em>. DeepSeek-V3 (MLA) and Llama
+        3.1 405B need the slowest links, Llama 3.1 8B the fastest, though it is the smallest model.
+      </>
+    ),
+    highlight: 'spread',
+  },
+  {
+    text: <>Switch the KV dtype to FP8: every bar halves. Half the bytes per token, the same FLOPs.</>,
+    set: { kvDtype: 'fp8' },
+    highlight: 'focus-min-bandwidth',
+  },
+  {
+    text: (
+      <>
+        Slide the prefix from 32k to 128k: the solid bars fall (attention makes recompute grow faster than the
+        KV), the hatched ones stay put (they are the worst case over all lengths).
+      </>
+    ),
+    set: { prefixTokens: 131_072 },
+    highlight: 'focus-always-wins',
+  },
+  {
+    text: <>Change the accelerator to B200: faster recompute raises every bar, nearly in proportion to G.</>,
+    set: { accelerator: 'b200' },
+    highlight: 'focus-min-bandwidth',
+  },
+  {
+    text: (
+      <>
+        Set the TP to 16 instead: G doubles, but 16 GPUs are two nodes and the all-reduces cross the NICs, so
+        recompute gets slower and every bar falls.
+      </>
+    ),
+    set: { gpus: 16 },
+    highlight: 'focus-min-bandwidth',
+  },
+];
 import './kv-offload.css';
 
 /** Bytes per FLOP are tiny numbers: show them per MFLOP (10⁶ FLOP). */
@@ -181,23 +225,7 @@ export function MinLinkBandwidth() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Read the table: the bars are in the order of <em>KV bytes per FLOP</em>. DeepSeek-V3 (MLA) and
-            Llama 3.1 405B need the slowest links, Llama 3.1 8B the fastest, though it is the smallest model.
-          </li>
-          <li>Switch the KV dtype to FP8: every bar halves. Half the bytes per token, the same FLOPs.</li>
-          <li>
-            Slide the prefix from 32k to 128k: the solid bars fall (attention makes recompute grow faster than
-            the KV), the hatched ones stay put (they are the worst case over all lengths).
-          </li>
-          <li>
-            Change the accelerator to B200, or the TP to 16: faster recompute raises every bar in proportion
-            to G.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="offload-bars">
         <BarChart

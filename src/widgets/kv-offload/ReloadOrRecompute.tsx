@@ -23,6 +23,72 @@ import {
 } from '../../lib/format';
 import type { ReloadRecomputeResult } from '../../worker/offloadMethods';
 import { linkShort, RELOAD_ID, reloadArgs, reloadSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-05 checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Switch the link to <em>PCIe Gen5 x16</em> (KV parked in host DRAM, one link per GPU): the shaded band
+        vanishes and reload wins at every length, by a wide margin.
+      </>
+    ),
+    set: { link: 'pcie-gen5-x16' },
+    highlight: 'regime',
+  },
+  {
+    text: (
+      <>
+        Then try one <em>RDMA 100G NIC</em>: it still wins everywhere, but only just: the lower chart stays
+        under 1×.
+      </>
+    ),
+    set: { link: 'rdma-100g' },
+    highlight: 'faster',
+  },
+  {
+    text: (
+      <>
+        Keep one NVMe drive and switch the model to <em>DeepSeek-V3</em>: MLA caches so few bytes per token
+        that even a single drive beats recompute.
+      </>
+    ),
+    set: { model: 'deepseek-v3' },
+    highlight: 'regime',
+  },
+  {
+    text: (
+      <>
+        Then <em>Llama 3.1 8B</em> on 1 GPU: a small model is cheap to recompute, yet its KV is not small.
+      </>
+    ),
+    set: { model: 'llama-3.1-8b', gpus: 1 },
+    highlight: 'faster',
+  },
+  {
+    text: (
+      <>
+        Pick <em>Custom</em> and set its latency to 50,000 µs (an object store): recompute now wins the
+        shortest prefixes, up to a few thousand tokens, because a round trip costs more than prefilling them.
+      </>
+    ),
+    set: { link: 'custom', customLatencyUs: 50_000 },
+    highlight: 'crossings',
+  },
+  {
+    text: (
+      <>
+        Raise the GPUs per replica from 8 to 16 with the NVMe drive: recompute gets slower, not faster,
+        because 16 H100s are two nodes and every layer&apos;s all-reduces leave NVLink for the NICs; the band
+        disappears and the single drive wins at every length. Turn on the roofline sides to see where
+        recompute stops being memory-bound.
+      </>
+    ),
+    set: { gpus: 16, showSides: true },
+    highlight: 'recompute-time',
+  },
+];
 import './kv-offload.css';
 
 /** "135 and 38.8k tokens", "none". */
@@ -266,29 +332,7 @@ export function ReloadOrRecompute() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Switch the link to <em>PCIe Gen5 x16</em> (KV parked in host DRAM, one link per GPU): the shaded
-            band vanishes and reload wins at every length, by a wide margin. Then try one{' '}
-            <em>RDMA 100G NIC</em>: it still wins everywhere, but only just: the lower chart stays under 1×.
-          </li>
-          <li>
-            Keep one NVMe drive and switch the model to <em>DeepSeek-V3</em>: MLA caches so few bytes per
-            token that even a single drive beats recompute. Then <em>Llama 3.1 8B</em> on 1 GPU: a small model
-            is cheap to recompute, yet its KV is not small.
-          </li>
-          <li>
-            Pick <em>Custom</em> and set its latency to 50,000 µs (an object store): recompute now wins the
-            shortest prefixes, because a round trip costs more than prefilling a few hundred tokens.
-          </li>
-          <li>
-            Raise the GPUs per replica from 8 to 16 with the NVMe drive: recompute gets twice as fast, the
-            band widens, and the link must be faster to keep up. Turn on the roofline sides to see where
-            recompute stops being memory-bound.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="offload-charts">
         <LineChart

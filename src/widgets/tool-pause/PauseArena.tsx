@@ -27,6 +27,63 @@ import {
 import type { PauseArenaRequest } from '../../worker/pauseMethods';
 import { OccupancyChart } from './OccupancyChart';
 import { PAUSE_ARENA_ID, pauseArenaSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-06 checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Switch from hold to evict: the red band of pinned idle sessions disappears, and the resume TTFT jumps
+        from a fraction of a second to seconds, because every resume now recomputes its context.
+      </>
+    ),
+    set: { policy: 'evict' },
+    highlight: 'resume-ttft-p50',
+  },
+  {
+    text: (
+      <>
+        Compare “Offload to DRAM” with “Write through to DRAM, LRU” in the table: both keep every context in
+        DRAM, but offloading reloads it on every resume, while writing through copies each block down once and
+        leaves the sessions in HBM while there is room.
+      </>
+    ),
+    set: { policy: 'write-through' },
+    highlight: 'pcie',
+  },
+  {
+    text: (
+      <>
+        Pick “TTL, then offload” and slide τ from 0.1 s to 60 s: the share of resumes found in HBM follows the
+        closed form F(τ), and the pinned band grows with it. Where does the TTFT stop improving?
+      </>
+    ),
+    set: { policy: 'ttl-offload', ttlS: 60 },
+    highlight: 'arena-in-hbm',
+  },
+  {
+    text: (
+      <>
+        Raise the agents to 16: HBM fills up, held sessions are released under pressure, and hold, LRU and TTL
+        start to look alike.
+      </>
+    ),
+    set: { agents: 16 },
+    highlight: 'arena-in-hbm',
+  },
+  {
+    text: (
+      <>
+        Then choose the human in the loop: pauses of minutes leave the replica nearly idle, so LRU resumes as
+        fast as holding with nothing pinned, and a TTL of seconds catches almost no resume. Holding buys
+        nothing.
+      </>
+    ),
+    set: { agents: 16, tool: 'human' },
+    highlight: 'resume-ttft-p50',
+  },
+];
 import './tool-pause.css';
 
 /** Idle sessions' KV in HBM (pinned and cached), bytes; `bpb` = bytes per KV block. */
@@ -215,28 +272,7 @@ export function PauseArena() {
           {running ? ` Computing: ${runs.length} of ${PAUSE_POLICIES.length} policies so far.` : ''}
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            Switch from hold to evict: the red band of pinned idle sessions disappears, and the resume TTFT
-            jumps from a fraction of a second to seconds, because every resume now recomputes its context.
-          </li>
-          <li>
-            Compare “Offload to DRAM” with “Write through to DRAM, LRU” in the table: both keep every context
-            in DRAM, but offloading reloads it on every resume, while writing through copies each block down
-            once and leaves the sessions in HBM while there is room.
-          </li>
-          <li>
-            Pick “TTL, then offload” and slide τ from 0.1 s to 60 s: the share of resumes found in HBM follows
-            the closed form F(τ), and the pinned band grows with it. Where does the TTFT stop improving?
-          </li>
-          <li>
-            Raise the agents to 16: HBM fills up, held sessions are released under pressure, and hold, LRU and
-            TTL start to look alike. Then choose the human in the loop: pauses of minutes make holding
-            pointless.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {selected ? (
         <div className="tool-pause-charts">

@@ -17,6 +17,45 @@ import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from 
 import { TRACELAB_TOOL_TAIL } from '../../sim/engine/catalog/pauses';
 import type { ToolLatencyRequest } from '../../worker/pauseMethods';
 import { TOOL_LATENCY_ID, toolLatencySchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-06 checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Slide τ from 10 ms to 1 h with the coding-agent mix: the share of pauses resumed in HBM climbs fast
+        and then crawls, while the byte-seconds held keep growing. Where would you stop?
+      </>
+    ),
+    set: { ttlS: 3600 },
+    highlight: 'resumed-in-hbm',
+  },
+  {
+    text: (
+      <>
+        Read the bottom chart at 1 min: almost every call is over, yet most of the tool time is still to come.
+        Holding to the resume pays for exactly those long calls.
+      </>
+    ),
+    highlight: 'time-over-minute',
+  },
+  {
+    text: (
+      <>
+        Switch “when the TTL runs out” to offload: a miss now costs a reload of tens of milliseconds instead
+        of a recompute of seconds, and the cheapest TTL shrinks.
+      </>
+    ),
+    set: { after: 'offload' },
+    highlight: 'optimal-ttl',
+  },
+  {
+    text: <>Then pick the human in the loop: no short TTL helps.</>,
+    set: { after: 'offload', tool: 'human' },
+    highlight: 'optimal-ttl',
+  },
+];
 import './tool-pause.css';
 
 const X_DOMAIN: [number, number] = [1e-3, 86_400];
@@ -184,23 +223,7 @@ export function ToolLatency() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Slide τ from 10 ms to 1 h with the coding-agent mix: the share of pauses resumed in HBM climbs
-            fast and then crawls, while the byte-seconds held keep growing. Where would you stop?
-          </li>
-          <li>
-            Read the bottom chart at 1 min: almost every call is over, yet most of the tool time is still to
-            come. Holding to the resume pays for exactly those long calls.
-          </li>
-          <li>
-            Switch “when the TTL runs out” to offload: a miss now costs a reload of tens of milliseconds
-            instead of a recompute of seconds, and the cheapest TTL shrinks. Then pick the human in the loop:
-            no short TTL helps.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {r ? (
         <div className="tool-pause-charts">

@@ -34,6 +34,39 @@ import { TRAFFIC_SHAPE_ID, trafficShapeSchema } from './schema';
 import './traffic-shape.css';
 import { useTraceLoader, type TraceLoad } from '../kit/traces/useTraceLoader';
 import { TraceFilePanel, TraceIssues } from '../kit/traces/TraceFilePanel';
+import { TryThis, type TryItem } from '../kit/TryThis';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-01 checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Switch the workload to Chat: ρ falls from the hundreds to a few, and the prompt CDF moves left of both
+        Mooncake means.
+      </>
+    ),
+    set: { mix: 'chat' },
+    highlight: 'io-ratio',
+  },
+  {
+    text: (
+      <>
+        Lower the median turns to 5: agent prompts shrink and ρ falls, but the prefix hit ratio stays high:
+        every turn after the first still re-sends everything before it.
+      </>
+    ),
+    set: { medianTurns: 5 },
+    highlight: 'hit-ratio',
+  },
+  {
+    text: (
+      <>
+        Load the sample trace, or drop a Mooncake trace of your own: its lines go through the same statistics.
+        Compare its ρ and hit ratio with the generated agents.
+      </>
+    ),
+  },
+];
 
 const MIX_NAME: Record<WorkloadMix, string> = {
   agent: 'Generated: coding agents',
@@ -217,22 +250,7 @@ export function TrafficShape() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Switch the workload to Chat: ρ falls from the hundreds to a few, and the prompt CDF moves left of
-            both Mooncake means.
-          </li>
-          <li>
-            Lower the median turns to 5: agent prompts shrink and ρ falls, but the prefix hit ratio stays
-            high: every turn after the first still re-sends everything before it.
-          </li>
-          <li>
-            Load the sample trace, or drop a Mooncake trace of your own: its lines go through the same
-            statistics. Compare its ρ and hit ratio with the generated agents.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <TraceFilePanel
         load={load}

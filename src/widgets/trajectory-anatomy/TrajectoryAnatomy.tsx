@@ -13,7 +13,43 @@ import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens 
 import type { ToolLatencyPreset } from '../../sim/engine/fleet/dist';
 import { TRAJECTORY_ID, trajectorySchema } from './schema';
 import { SessionTimeline, TurnColumns } from './TrajectoryCharts';
+import { TryThis, type TryItem } from '../kit/TryThis';
 import './trajectory-anatomy.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-01 checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Switch <em>Session</em> to Chat: on the same axes the columns shrink to slivers and ρ drops by well
+        over an order of magnitude, while the gaps between turns grow from fractions of a second to a minute
+        and more.
+      </>
+    ),
+    set: { kind: 'chat' },
+    highlight: 'io-ratio',
+  },
+  {
+    text: (
+      <>
+        Raise the median turns to 80: every turn re-sends a longer context, so Σ I grows roughly with the
+        square of the turns while Σ O grows linearly, and ρ climbs.
+      </>
+    ),
+    set: { medianTurns: 80 },
+    highlight: 'io-ratio',
+  },
+  {
+    text: (
+      <>
+        Set the tool latency to Human approval: the model&apos;s work stays the same, but the session&apos;s
+        wall time stretches from minutes to days. Whatever holds its KV cache holds it that long.
+      </>
+    ),
+    set: { toolLatency: 'human' },
+    highlight: 'wall-time',
+  },
+];
 
 export function TrajectoryAnatomy() {
   const params = useWidgetParams(TRAJECTORY_ID, trajectorySchema);
@@ -116,7 +152,12 @@ export function TrajectoryAnatomy() {
             />
             <Readout
               label="Model busy / session wall time"
-              value={`${formatDuration(tot.modelS)} / ${formatDuration(tot.wallS)}`}
+              value={
+                // The pair is one read-out: the item it serves compares the two (work stays, wall time grows).
+                <span data-readout="wall-time">
+                  {formatDuration(tot.modelS)} / {formatDuration(tot.wallS)}
+                </span>
+              }
               formula={`${formatPercent(tot.wallS > 0 ? tot.modelS / tot.wallS : NaN)} on the model; ${formatDuration(tot.gapS)} waiting on ${kind === 'agent' ? 'tools' : 'the human'} (${shown.timing})`}
             />
           </>
@@ -138,23 +179,7 @@ export function TrajectoryAnatomy() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Switch <em>Session</em> to Chat: on the same axes the columns shrink to slivers and ρ drops by
-            well over an order of magnitude, while the gaps between turns grow from fractions of a second to
-            minutes.
-          </li>
-          <li>
-            Raise the median turns to 80: every turn re-sends a longer context, so Σ I grows roughly with the
-            square of the turns while Σ O grows linearly, and ρ climbs.
-          </li>
-          <li>
-            Set the tool latency to Human approval: the model&apos;s work stays the same, but the
-            session&apos;s wall time stretches to hours. Whatever holds its KV cache holds it that long.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {shown ? (
         <div className="trajectory-figures">

@@ -1,0 +1,123 @@
+/**
+ * Lesson 07.05's "Try this" items (which its guided tour plays): each direction an item claims, computed by the core
+ * with the state the item sets (the widgets' TRY_THIS over their schema defaults).
+ */
+import { describe, expect, it } from 'vitest';
+import { minBandwidthByModel, reloadVsRecompute } from '../src/worker/offloadMethods';
+import {
+  MIN_BW_DEFAULTS,
+  minBwArgs,
+  minBwSchema,
+  RELOAD_DEFAULTS,
+  reloadArgs,
+  reloadSchema,
+  type MinBwValues,
+  type ReloadValues,
+} from '../src/widgets/kv-offload/schema';
+import { TRY_THIS as RELOAD_TRY } from '../src/widgets/kv-offload/ReloadOrRecompute';
+import { TRY_THIS as MIN_BW_TRY } from '../src/widgets/kv-offload/MinLinkBandwidth';
+import type { TryItem } from '../src/widgets/kit/stage';
+
+const reload = (item?: TryItem) =>
+  reloadVsRecompute(reloadArgs({ ...RELOAD_DEFAULTS, ...(item?.set ?? {}) } as ReloadValues));
+const minBw = (item?: TryItem) =>
+  minBandwidthByModel(minBwArgs({ ...MIN_BW_DEFAULTS, ...(item?.set ?? {}) } as MinBwValues));
+/** The lower chart: reload time ÷ recompute time over the curve's prefix lengths. */
+const ratios = (r: ReturnType<typeof reload>) => r.curve.reload.map((x, i) => x / r.curve.recompute[i]);
+
+describe('Reload or recompute: Try this', () => {
+  const base = reload();
+  it('every item sets only parameters of the widget’s schema', () => {
+    for (const item of RELOAD_TRY)
+      for (const k of Object.keys(item.set ?? {})) expect(Object.keys(reloadSchema)).toContain(k);
+    expect(base.breakEven.regime).toBe('recompute-wins-between');
+  });
+
+  it('0 · PCIe Gen5 per GPU: the band vanishes and reload wins everywhere by a wide margin', () => {
+    const r = reload(RELOAD_TRY[0]);
+    expect(r.breakEven.regime).toBe('reload-always-wins');
+    expect(Math.max(...ratios(r))).toBeLessThan(0.1);
+  });
+
+  it('1 · one 100G NIC: still everywhere, but only just (the ratio stays under 1×, within a factor of two of it)', () => {
+    const r = reload(RELOAD_TRY[1]);
+    expect(r.breakEven.regime).toBe('reload-always-wins');
+    expect(Math.max(...ratios(r))).toBeLessThan(1);
+    expect(Math.max(...ratios(r))).toBeGreaterThan(0.5);
+    expect(Math.max(...ratios(r))).toBeGreaterThan(Math.max(...ratios(reload(RELOAD_TRY[0]))));
+  });
+
+  it('2 · DeepSeek-V3 on the one drive: reload wins at every length', () => {
+    const r = reload(RELOAD_TRY[2]);
+    expect(r.breakEven.regime).toBe('reload-always-wins');
+    expect(r.model.kvBytesPerToken).toBeLessThan(base.model.kvBytesPerToken / 4);
+  });
+
+  it('3 · Llama 3.1 8B on one GPU: cheaper to recompute than the 70B, with KV out of proportion to its size', () => {
+    const r = reload(RELOAD_TRY[3]);
+    expect(r.prefix.recompute).toBeLessThan(base.prefix.recompute);
+    const rows = minBw().rows;
+    const row = (id: string) => rows.find((m) => m.id === id)!;
+    expect(row('llama-3.1-8b').kvBytesPerFlop).toBeGreaterThan(row('llama-3.1-70b').kvBytesPerFlop);
+  });
+
+  it('4 · a 50 ms link: recompute wins the shortest prefixes, up to a few thousand tokens', () => {
+    const r = reload(RELOAD_TRY[4]);
+    expect(r.segments[0].faster).toBe('recompute');
+    expect(r.breakEven.crossings.length).toBe(1);
+    expect(r.breakEven.crossings[0]).toBeGreaterThan(1000);
+    expect(r.breakEven.crossings[0]).toBeLessThan(10_000);
+  });
+
+  it('5 · 16 GPUs with the drive: recompute slower, not faster (two nodes); the band disappears', () => {
+    const r = reload(RELOAD_TRY[5]);
+    expect(r.hardware.allReduce.scope).toBe('inter-node');
+    expect(r.prefix.recompute).toBeGreaterThan(base.prefix.recompute);
+    expect(r.breakEven.regime).toBe('reload-always-wins');
+  });
+});
+
+describe('Minimum link bandwidth: Try this', () => {
+  const base = minBw();
+  const bar = (r: ReturnType<typeof minBw>, id: string) => r.rows.find((m) => m.id === id)!.minBandwidth!;
+  it('every item sets only parameters of the widget’s schema', () => {
+    for (const item of MIN_BW_TRY)
+      for (const k of Object.keys(item.set ?? {})) expect(Object.keys(minBwSchema)).toContain(k);
+  });
+
+  it('0 · DeepSeek-V3 and Llama 3.1 405B need the slowest links, Llama 3.1 8B the fastest', () => {
+    const order = [...base.rows].sort((a, b) => a.minBandwidth! - b.minBandwidth!).map((m) => m.id);
+    expect(order.slice(0, 2).sort()).toEqual(['deepseek-v3', 'llama-3.1-405b']);
+    expect(order[order.length - 1]).toBe('llama-3.1-8b');
+  });
+
+  it('1 · FP8 halves every bar', () => {
+    const r = minBw(MIN_BW_TRY[1]);
+    for (const m of base.rows) expect(bar(r, m.id) / m.minBandwidth!).toBeCloseTo(0.5, 3);
+  });
+
+  it('2 · 128k: the solid bars fall, the hatched ones stay put', () => {
+    const r = minBw(MIN_BW_TRY[2]);
+    for (const m of base.rows) {
+      expect(bar(r, m.id)).toBeLessThan(m.minBandwidth!);
+      expect(r.rows.find((x) => x.id === m.id)!.alwaysWinsBandwidth).toBe(m.alwaysWinsBandwidth);
+    }
+  });
+
+  it('3 · B200: every bar rises, nearly in proportion to G', () => {
+    const r = minBw(MIN_BW_TRY[3]);
+    const g = r.flops / base.flops;
+    expect(g).toBeGreaterThan(1.5);
+    for (const m of base.rows) {
+      const up = bar(r, m.id) / m.minBandwidth!;
+      expect(up).toBeGreaterThan(0.85 * g);
+      expect(up).toBeLessThanOrEqual(g);
+    }
+  });
+
+  it('4 · TP 16: G doubles, yet every bar falls', () => {
+    const r = minBw(MIN_BW_TRY[4]);
+    expect(r.flops / base.flops).toBeCloseTo(2, 6);
+    for (const m of base.rows) expect(bar(r, m.id)).toBeLessThan(m.minBandwidth!);
+  });
+});
