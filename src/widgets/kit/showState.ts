@@ -18,6 +18,9 @@ export interface ShownState {
   highlight?: string;
 }
 
+/** Room the tour's caption bar takes at the bottom of the window, px. */
+const CAPTION_BAR_ROOM = 190;
+
 /** Parts of a state already shown, so a retry does not scroll or reset twice. */
 export type ShownParts = Set<'scroll' | 'params' | 'time' | 'highlight'>;
 
@@ -62,6 +65,12 @@ export function showState(
     if (mark) {
       mark.setAttribute('data-tour-highlight', '');
       done.add('highlight');
+      // Keep the highlighted read-out above the tour's caption bar when it sits below a tall picture.
+      if (opts.scroll !== false && typeof window !== 'undefined') {
+        const limit = window.innerHeight - CAPTION_BAR_ROOM;
+        const bottom = mark.getBoundingClientRect().bottom;
+        if (bottom > limit) window.scrollBy(0, bottom - limit);
+      }
     } else complete = false;
   }
   return complete;
