@@ -570,6 +570,10 @@ describe('the router’s reason in words', () => {
     expect(describeRoute({ ...base, reason: 'least-load' })).toBe('least load: replica 3 had 2 queued');
     expect(describeRoute({ ...base, reason: 'round-robin' })).toBe('round-robin: replica 3 is next in turn');
     expect(describeRoute({ ...base, reason: null })).toBe('to replica 3');
+    // A miss names SGLang's current threshold and where the current router sends it.
+    expect(describeRoute({ ...base, reason: 'cache-miss' })).toBe(
+      'cache-aware: no replica holds over 30% of the prompt; to the least loaded, replica 3 (2 queued)',
+    );
   });
 
   it('wraps a reason into the router box without losing words before the last line', () => {
