@@ -159,6 +159,63 @@ describe('the precise (KV-event) view', () => {
   });
 });
 
+/** A cache that only publishes KV events (the kvcache event log's interface), for the lagged precise view. */
+class EventOnlyCache {
+  readonly blockSize = PAGE;
+  private readonly events: { t: number; hash: number; tier: number; stored: boolean }[] = [];
+  private read = 0;
+  store(t: number, hashes: number[], tier = 0): void {
+    for (const hash of hashes) this.events.push({ t, hash, tier, stored: true });
+  }
+  remove(t: number, hashes: number[], tier = 0): void {
+    for (const hash of hashes) this.events.push({ t, hash, tier, stored: false });
+  }
+  blocks(): IterableIterator<never> {
+    return [][Symbol.iterator]();
+  }
+  subscribe() {
+    return {
+      drain: (f: (hash: number, tier: number, stored: boolean) => void, until = Infinity) => {
+        let n = 0;
+        while (this.read < this.events.length && this.events[this.read].t <= until) {
+          const e = this.events[this.read++];
+          f(e.hash, e.tier, e.stored);
+          n++;
+        }
+        return n;
+      },
+    };
+  }
+}
+
+describe('the precise view with an event latency, over caches that publish KV events', () => {
+  it('finds a block latencyS after it was stored, and still finds it until latencyS after its removal', () => {
+    let now = 0;
+    const cache = new EventOnlyCache();
+    const view = createCacheView(
+      { kind: 'precise', latencyS: 0.5, tiers: 'hbm' },
+      [cache as never],
+      8,
+      () => now,
+    );
+    expect(view.kind).toBe('precise');
+    expect(view.syncIntervalS).toBe(0);
+    const a = prompt(1000, 4);
+    cache.store(1, a);
+    cache.store(1, prompt(9000, 2), 1); // a DRAM copy: not an HBM event
+    now = 1.4;
+    expect(view.match(a, 4)[0]).toBe(0);
+    now = 1.5;
+    expect(view.match(a, 4)[0]).toBe(4);
+    expect(view.match(prompt(9000, 2), 2)[0]).toBe(0);
+    cache.remove(2, a.slice(2)); // the last two blocks evicted at t = 2
+    now = 2.4;
+    expect(view.match(a, 4)[0]).toBe(4);
+    now = 2.5;
+    expect(view.match(a, 4)[0]).toBe(2);
+  });
+});
+
 describe("SGLang's approximate radix tree", () => {
   it('keeps what it routed until its own trim, however the worker evicts', () => {
     const cs = caches(1, 8);
