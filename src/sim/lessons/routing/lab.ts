@@ -53,6 +53,7 @@ export {
   LAB_SYSTEM_TOKENS,
   LAB_TOOL_TOKENS,
   LAB_TP,
+  LLMD_POLICIES,
   POLICY_LABELS,
   ROUTER_POLICIES,
   SPREAD_POLICIES,
@@ -113,6 +114,22 @@ export function routerConfig(
       };
     case 'session-affinity':
       return { kind: 'session-affinity' };
+    case 'llm-d-approximate':
+      // llm-d-router's default profile (queue 2, kv-cache-utilization 2, prefix-cache 3) over its approximate
+      // index with its default window, block and capacity (fleet/llmd.ts, fleet/views/llmdApproximate.ts).
+      return { kind: 'llm-d', view: { kind: 'llm-d-approximate' } };
+    case 'llm-d-precise':
+      // The precise configuration of llm-d's benchmark (llm-d-kv-cache benchmarking/73-capacity): precise prefix
+      // 3, kv-cache-utilization 2, queue 2, over the KV-event index.
+      return {
+        kind: 'llm-d',
+        scorers: [
+          { type: 'precise-prefix-cache', weight: 3 },
+          { type: 'kv-cache-utilization', weight: 2 },
+          { type: 'queue', weight: 2 },
+        ],
+        view: { kind: 'precise' },
+      };
     default:
       return { kind: policy };
   }
