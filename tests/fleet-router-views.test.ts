@@ -13,6 +13,7 @@ import type { RouterEnv } from '../src/sim/engine/fleet/router';
 import { createRouter } from '../src/sim/engine/fleet/router';
 import { LlmdApproximateView } from '../src/sim/engine/fleet/views/llmdApproximate';
 import { SglangRadixView } from '../src/sim/engine/fleet/views/sglangRadix';
+import { publishesEvents } from '../src/sim/engine/fleet/views/precise';
 
 describe("llm-d's approximate view", () => {
   it('keeps reporting a prefix the pod has evicted, where the exact view does not', () => {
@@ -179,6 +180,31 @@ describe('the precise view with an event latency, over caches that publish KV ev
     now = 2.5;
     expect(view.match(a, 4)[0]).toBe(2);
   });
+});
+
+describe('the precise view over the engine’s own KV event logs', () => {
+  // Runs where the KV cache publishes its events (kvcache/events.ts, `subscribe`): the lag is exact there.
+  it.runIf(publishesEvents(caches(1, 1)))(
+    'applies each stored and removed event latencyS after it happened',
+    () => {
+      let now = 0;
+      const cs = caches(1, 8);
+      const view = createCacheView({ kind: 'precise', latencyS: 1, tiers: 'hbm' }, cs, 8, () => now);
+      const a = prompt(1000, 6);
+      now = 10;
+      cs[0].insert(a);
+      now = 10.9;
+      expect(view.match(a, 6)[0]).toBe(0);
+      now = 11;
+      expect(view.match(a, 6)[0]).toBe(6);
+      now = 20;
+      cs[0].insert(prompt(5000, 8)); // evicts a at t = 20
+      now = 20.5;
+      expect(view.match(a, 6)[0]).toBe(6);
+      now = 21;
+      expect(view.match(a, 6)[0]).toBe(0);
+    },
+  );
 });
 
 describe("SGLang's approximate radix tree", () => {
