@@ -54,6 +54,7 @@ import { routerConfig } from '../src/sim/lessons/routing/lab';
 import { runScenario } from '../src/sim/engine/fleet/run';
 import { cacheRouterSchema } from '../src/widgets/cache-router/schema';
 import {
+  LLMD_APPROX_DEFAULTS,
   SGLANG_RADIX_DEFAULTS,
   SGLANG_ROUTER_DEFAULTS,
   SGLANG_V04_ROUTER_DEFAULTS,
@@ -570,6 +571,10 @@ describe('the router’s reason in words', () => {
     expect(describeRoute({ ...base, reason: 'least-load' })).toBe('least load: replica 3 had 2 queued');
     expect(describeRoute({ ...base, reason: 'round-robin' })).toBe('round-robin: replica 3 is next in turn');
     expect(describeRoute({ ...base, reason: null })).toBe('to replica 3');
+    // A miss names SGLang's current threshold and where the current router sends it.
+    expect(describeRoute({ ...base, reason: 'cache-miss' })).toBe(
+      'cache-aware: no replica holds over 30% of the prompt; to the least loaded, replica 3 (2 queued)',
+    );
   });
 
   it('wraps a reason into the router box without losing words before the last line', () => {
@@ -682,5 +687,29 @@ describe('the prose on the routers’ views (the animated router’s defaults)',
     expect(SGLANG_RADIX_DEFAULTS.maxTreeSize / SGLANG_RADIX_DEFAULTS.charsPerToken).toBeGreaterThan(
       50 * hbmTokens,
     );
+  });
+});
+
+describe('the prose on llm-d’s scheduler (the animated router’s defaults)', () => {
+  it('its approximate window is shorter than the shared head, so it routes like least load; the precise scorer does not', async () => {
+    expect(LLMD_APPROX_DEFAULTS.maxPrefixBlocks * LLMD_APPROX_DEFAULTS.blockTokens).toBeLessThan(
+      LAB_SHARED_TOKENS,
+    );
+    const approx = await runPolicy('llm-d-approximate', FLEET, {}, 0);
+    const precise = await runPolicy('llm-d-precise', FLEET, {}, 0);
+    const least = await runPolicy('least-load', FLEET, {}, 0);
+    const ca = await runPolicy('cache-aware', FLEET, {}, 0);
+    // "about what least load gets"
+    expect(Math.abs(approx.summary.hitRate - least.summary.hitRate)).toBeLessThan(0.05);
+    expect(approx.summary.hitRate).toBeLessThan(ca.summary.hitRate - 0.3);
+    // the precise scorer keeps sessions warm, and the tail with them
+    expect(precise.summary.hitRate).toBeGreaterThan(approx.summary.hitRate + 0.3);
+    expect(precise.summary.ttftP90).toBeLessThan(approx.summary.ttftP90 / 2);
+    // "A longer window would let the approximate index see past the shared head"
+    const s = labScenario('llm-d-approximate', FLEET);
+    s.router = { kind: 'llm-d', view: { kind: 'llm-d-approximate', maxPrefixBlocks: 4096 } };
+    const res = await runScenario(s, { includeRequests: true, includeSeries: false });
+    const longer = summarizeRows(requestRows(res.requests!), FLEET.replicas);
+    expect(longer.hitRate).toBeGreaterThan(approx.summary.hitRate + 0.2);
   });
 });

@@ -3,6 +3,7 @@
  * Kept apart from methods.ts so that file only lists them.
  */
 import {
+  LLMD_POLICIES,
   ROUTER_POLICIES,
   runPolicy,
   runRouterAnimation,
@@ -42,7 +43,7 @@ function checkRange(name: string, v: unknown, min: number, max: number, integer 
 }
 
 function checkPolicy(p: unknown): asserts p is RouterPolicy {
-  if (!ROUTER_POLICIES.includes(p as RouterPolicy))
+  if (!ROUTER_POLICIES.includes(p as never) && !LLMD_POLICIES.includes(p as never))
     throw new BadRouterRequest(`Unknown routing policy "${String(p)}".`);
 }
 

@@ -25,6 +25,7 @@ import {
   LAB_ACCELERATOR,
   LAB_BLOCK_SIZE,
   LAB_MODEL,
+  LAB_SHARED_TOKENS,
   LAB_TP,
   POLICY_LABELS,
   ROUTER_POLICIES,
@@ -276,7 +277,8 @@ export function ViewDefault({
     | 'sglangTreeChars'
     | 'sglangTreeTokens'
     | 'charsPerToken'
-    | 'pageTokens';
+    | 'pageTokens'
+    | 'sharedTokens';
 }) {
   const l = LLMD_APPROX_DEFAULTS;
   const g = SGLANG_RADIX_DEFAULTS;
@@ -305,7 +307,12 @@ export function ViewDefault({
                 ]
               : name === 'charsPerToken'
                 ? [formatCount(g.charsPerToken, 2), 'characters per token, the lab’s conversion']
-                : [formatCount(LAB_BLOCK_SIZE, 3), 'tokens per page the lab’s fleet tracks'];
+                : name === 'pageTokens'
+                  ? [formatCount(LAB_BLOCK_SIZE, 3), 'tokens per page the lab’s fleet tracks']
+                  : [
+                      LAB_SHARED_TOKENS.toLocaleString('en-US'),
+                      'the app’s system prompt and tool schemas, tokens',
+                    ];
   return <Fig value={v} title={title} />;
 }
 

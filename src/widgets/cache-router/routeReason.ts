@@ -4,7 +4,8 @@
  * the prefix it believed the replica held, the requests outstanding there), so the words never claim more than
  * the router knew.
  */
-import { formatCount } from '../../lib/format';
+import { formatCount, formatPercent } from '../../lib/format';
+import { SGLANG_ROUTER_DEFAULTS } from '../../sim/engine/fleet/routerDefaults';
 
 export interface RouteFacts {
   /** The reason's name (ROUTE_REASONS), or null when the run did not record one. */
@@ -42,7 +43,8 @@ export function describeRoute(f: RouteFacts): string {
     case 'cache-balance':
       return `cache-aware: load imbalanced, to the idlest, ${rep} (${q})`;
     case 'cache-miss':
-      return `cache-aware: no replica holds half the prompt; ${rep} has the most free KV`;
+      // The lab's cache-aware router runs SGLang's current threshold, and a miss goes to the least loaded.
+      return `cache-aware: no replica holds over ${formatPercent(SGLANG_ROUTER_DEFAULTS.cacheThreshold)} of the prompt; to the least loaded, ${rep} (${q})`;
     case 'weighted-score':
       return `weighted score: ${rep} scored best${held ? ` (holds ${held})` : ''}`;
     default:

@@ -146,8 +146,8 @@ export class Disaggregation {
     const caches = replicas.map((r) => r.cache);
     // Each pool's router sees its own pool's caches, through the view the scenario's router kind defaults to.
     const viewCfg = view ?? defaultViewFor(rs.scenario.router);
-    this.prefillView = createCacheView(viewCfg, caches.slice(0, np), rs.hbmBlocks);
-    this.decodeView = createCacheView(viewCfg, caches.slice(np), rs.hbmBlocks);
+    this.prefillView = createCacheView(viewCfg, caches.slice(0, np), rs.hbmBlocks, () => host.now);
+    this.decodeView = createCacheView(viewCfg, caches.slice(np), rs.hbmBlocks, () => host.now);
     const load = (): ReplicaLoad => ({
       outstandingTokens: 0,
       outstandingRequests: 0,

@@ -260,7 +260,7 @@ export class FleetSim implements ReplicaHost {
     }));
     const { view, ...routerCfg } = s.router;
     this.router = createRouter(routerCfg as typeof s.router);
-    this.view = createCacheView(view ?? defaultViewFor(s.router), this.caches, rs.hbmBlocks);
+    this.view = createCacheView(view ?? defaultViewFor(s.router), this.caches, rs.hbmBlocks, () => this.nowT);
     this.disagg = rs.disaggregation ? new Disaggregation(rs, this.replicas, this) : null;
     const cols = {} as RequestColumns;
     for (const k of REQUEST_COLUMNS) cols[k] = new Samples(1024);

@@ -13,7 +13,7 @@ import type { KvCache } from '../kvcache/cache';
 import type { TierName } from '../kvcache/types';
 import { LlmdApproximateView, type LlmdApproximateViewConfig } from './views/llmdApproximate';
 import { SglangRadixView, type SglangRadixViewConfig } from './views/sglangRadix';
-import { PreciseView, type PreciseViewConfig } from './views/precise';
+import { LaggedEventView, PreciseView, publishesEvents, type PreciseViewConfig } from './views/precise';
 
 export type ViewTiers = 'hbm' | 'local';
 
@@ -167,11 +167,15 @@ class ApproximateView implements CacheView {
   sync(): void {}
 }
 
-/** A view over the given caches. `defaultCapacity` (blocks) sizes an approximate view when not given. */
+/**
+ * A view over the given caches. `defaultCapacity` (blocks) sizes an approximate view when not given; `clock` (the
+ * fleet's simulated time) lets a precise view with a latency apply each KV event that late.
+ */
 export function createCacheView(
   c: CacheViewConfig,
   caches: readonly KvCache[],
   defaultCapacity: number,
+  clock?: () => number,
 ): CacheView {
   switch (c.kind) {
     case 'exact':
@@ -189,6 +193,7 @@ export function createCacheView(
     case 'precise': {
       const tiers = c.tiers ?? 'local';
       const lag = c.latencyS ?? 0;
+      if (lag > 0 && clock && publishesEvents(caches)) return new LaggedEventView(caches, lag, tiers, clock);
       return new PreciseView(lag > 0 ? new DelayedView(caches, lag, tiers) : new ExactView(caches, tiers));
     }
   }

@@ -35,7 +35,12 @@ export const ROUTER_POLICIES = [
   'session-affinity',
   'cache-aware',
 ] as const;
-export type RouterPolicy = (typeof ROUTER_POLICIES)[number];
+/**
+ * llm-d's scheduler with its default weights over its approximate index, and with the precise scorer and the
+ * weights of llm-d's benchmark: run for the prose's figures, not offered in the widgets' policy lists.
+ */
+export const LLMD_POLICIES = ['llm-d-approximate', 'llm-d-precise'] as const;
+export type RouterPolicy = (typeof ROUTER_POLICIES)[number] | (typeof LLMD_POLICIES)[number];
 
 export const POLICY_LABELS: Readonly<Record<RouterPolicy, string>> = {
   'round-robin': 'Round-robin',
@@ -44,6 +49,8 @@ export const POLICY_LABELS: Readonly<Record<RouterPolicy, string>> = {
   'power-of-two': 'Power of two',
   'session-affinity': 'Session affinity',
   'cache-aware': 'Cache-aware',
+  'llm-d-approximate': 'llm-d (approximate)',
+  'llm-d-precise': 'llm-d (precise)',
 };
 
 export type CacheViewKind = 'exact' | 'approximate';

@@ -19,10 +19,9 @@ import { segmentBlockHashes } from '../../engine/kvcache/hash';
 import { ENGINE_BLOCK_SIZE } from '../../engine/blocks';
 import type { FleetSim } from '../../engine/fleet/engine';
 import type { FleetFrame } from '../../engine/fleet/frames';
-import { ROUTE_REASONS, SGLANG_ROUTER_DEFAULTS, type RouterConfig } from '../../engine/fleet/router';
+import { ROUTE_REASONS } from '../../engine/fleet/router';
 import { runScenario, type FleetResult } from '../../engine/fleet/run';
 import type { Scenario } from '../../engine/fleet/scenario';
-import type { CacheViewConfig } from '../../engine/fleet/view';
 import { SEG, segId } from '../../engine/fleet/workload';
 import {
   LAB_ACCELERATOR,
@@ -37,7 +36,10 @@ import {
   type CacheViewKind,
   type RouterPolicy,
 } from './constants';
+import { routerConfig } from './routers';
 import { requestRows, summarizeRows, type PolicySummary, type RequestRows } from './summary';
+
+export { cacheViewConfig, routerConfig } from './routers';
 
 export { frameAt, requestRows, summarizeRows, type PolicySummary, type RequestRows } from './summary';
 
@@ -53,6 +55,7 @@ export {
   LAB_SYSTEM_TOKENS,
   LAB_TOOL_TOKENS,
   LAB_TP,
+  LLMD_POLICIES,
   POLICY_LABELS,
   ROUTER_POLICIES,
   SPREAD_POLICIES,
@@ -80,42 +83,6 @@ export interface LabFleet {
    * (Mooncake's store, LMCache's remote backend; fleet/scenario.ts `kv.pool`, docs/scenarios.md).
    */
   poolGB?: number;
-}
-
-/**
- * The router's view behind each choice of the widget: 'exact' reads the caches as they are (what llm-d's precise
- * scorer gets from the engines' KV events); 'approximate' is SGLang's router's own radix tree of the prompts it
- * routed, with the current router's size and trim interval (fleet/views/sglangRadix.ts), blind to evictions.
- */
-export function cacheViewConfig(view: CacheViewKind): CacheViewConfig {
-  return view === 'approximate' ? { kind: 'sglang-radix' } : { kind: 'exact' };
-}
-
-export function routerConfig(
-  policy: RouterPolicy,
-  loadThreshold: number,
-  view: CacheViewKind = 'exact',
-): RouterConfig & { view?: CacheViewConfig } {
-  switch (policy) {
-    case 'least-load':
-      return { kind: 'least-outstanding' };
-    case 'cache-aware':
-      // SGLang's cache_aware policy with the current router's defaults (fleet/router.ts SGLANG_ROUTER_DEFAULTS:
-      // sgl-model-gateway main.rs, sglang-router 0.3.0), except the absolute balance threshold, the widget's.
-      return {
-        kind: 'cache-aware',
-        scoring: 'threshold',
-        cacheThreshold: SGLANG_ROUTER_DEFAULTS.cacheThreshold,
-        balanceAbsThreshold: loadThreshold,
-        balanceRelThreshold: SGLANG_ROUTER_DEFAULTS.balanceRelThreshold,
-        onMiss: SGLANG_ROUTER_DEFAULTS.onMiss,
-        view: cacheViewConfig(view),
-      };
-    case 'session-affinity':
-      return { kind: 'session-affinity' };
-    default:
-      return { kind: policy };
-  }
 }
 
 export function labScenario(policy: RouterPolicy, f: LabFleet, frameIntervalS = 0): Scenario {
