@@ -47,3 +47,37 @@ describe('07.04 predict-the-shape: contexts against context length', () => {
     expect(() => methods.kvFootprintSweep({ ...ARGS, contextTokens: [1] })).toThrow(/between 2 and 200/);
   });
 });
+
+describe('07.09 predict-the-shape: TPOT against the batch with slow masks', () => {
+  it('climbs in a line to 128 (serial fill), drops past it (the pool), then climbs more slowly', async () => {
+    const { maskShapeCurve } = await import('../src/widgets/grammar-cost/MaskShapeExercise');
+    const c = maskShapeCurve();
+    const at = (b: number) => c.find((p) => p.x === b)!.y;
+    for (let b = 16; b <= 128; b += 8) expect(at(b)).toBeGreaterThan(at(b - 8));
+    // Linear up to 128: equal steps (within 5%).
+    const s1 = at(64) - at(56);
+    const s2 = at(128) - at(120);
+    expect(Math.abs(s2 - s1) / s1).toBeLessThan(0.05);
+    expect(at(136)).toBeLessThan(at(128));
+    expect(at(256) - at(136)).toBeLessThan(at(128) - at(8));
+    expect(at(256)).toBeLessThan(at(128));
+  });
+});
+
+describe('07.11 predict-the-shape: the prompt under summarising', () => {
+  it('is a saw tooth: it grows every turn and falls back at the compaction', async () => {
+    const { compactionPayback } = await import('../src/worker/compactionMethods');
+    const { PAYBACK_DEFAULT_ARGS } = await import('../src/widgets/context-compaction/schema');
+    const r = compactionPayback(PAYBACK_DEFAULT_ARGS);
+    const turns = r.runs.summarise.turns;
+    let falls = 0;
+    for (let i = 1; i < turns.length; i++) {
+      const d = turns[i].promptTokens - turns[i - 1].promptTokens;
+      if (turns[i].compacted) {
+        expect(d).toBeLessThan(0);
+        falls++;
+      } else expect(d).toBeGreaterThan(0);
+    }
+    expect(falls).toBeGreaterThanOrEqual(1);
+  });
+});
