@@ -305,3 +305,28 @@ describe('chart zoom (presentation mode)', () => {
     noBadNumbers(zoomed);
   });
 });
+
+describe('direct labels at the lines’ ends', () => {
+  it('name every line beside its last point, none overlapping', async () => {
+    const { spreadLabels } = await import('../../src/widgets/kit/charts/LineChart');
+    const html = render(
+      <LineChart
+        title="t"
+        width={640}
+        height={300}
+        x={{ label: 'x' }}
+        y={{ label: 'y' }}
+        series={kv}
+        directLabels
+      />,
+    );
+    expect(texts(html, 'chart-end-label')).toEqual(['Llama-3.1-8B', 'Llama-3.1-70B']);
+    const ys = spreadLabels([50, 52, 51, 200], 12, 0, 300);
+    const sorted = [...ys].sort((a, b) => a - b);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1]).toBeGreaterThanOrEqual(12);
+    expect(ys[3]).toBe(200);
+    // A run pushed past the bottom moves up as a whole.
+    const low = spreadLabels([295, 296, 297], 12, 0, 300);
+    expect(Math.max(...low)).toBeLessThanOrEqual(300);
+  });
+});

@@ -174,6 +174,7 @@ export function RouterSweep() {
             }}
             markers={[{ kind: 'y', y: v.sloS, label: `target ${formatDuration(v.sloS)}`, tone: 'danger' }]}
             aspect={0.55}
+            directLabels
           />
           <LineChart
             title="Prefix hit rate against offered load, per routing policy"
@@ -181,6 +182,7 @@ export function RouterSweep() {
             x={x}
             y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
             aspect={0.55}
+            directLabels
           />
         </div>
       </div>

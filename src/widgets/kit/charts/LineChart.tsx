@@ -20,7 +20,7 @@ import { extentOf, usable } from './scales';
 import { seriesColor, seriesDash, seriesSymbolPath } from './theme';
 import { valueText } from './chartFormat';
 import { xyLayout } from './xyLayout';
-import { r2 } from './layout';
+import { r2, textWidth, truncate } from './layout';
 
 export type CurveKind = 'linear' | 'monotone' | 'step-after' | 'step-before';
 
@@ -46,6 +46,27 @@ export interface LineChartProps extends ChartBaseProps {
   valueAtX?: (seriesIndex: number, x: number) => number | null;
   /** Chart kind, for data-chart and the class name (default 'line' or 'area'). */
   kind?: string;
+  /**
+   * Name each line at its last point, so a reader (or a projector that washes colours out) needs neither the
+   * legend nor the colour to tell the lines apart.
+   */
+  directLabels?: boolean;
+}
+
+/** Label positions at the lines' ends, pushed apart vertically so none overlaps another (px, plot coordinates). */
+export function spreadLabels(ys: readonly number[], gap: number, top: number, bottom: number): number[] {
+  const order = ys.map((y, i) => ({ y, i })).sort((a, b) => a.y - b.y);
+  const out = new Array<number>(ys.length);
+  let prev = -Infinity;
+  for (const o of order) {
+    const y = Math.max(o.y, prev + gap, top);
+    out[o.i] = y;
+    prev = y;
+  }
+  // Past the bottom: shift the whole run up, keeping the gaps.
+  const over = (order.length ? out[order[order.length - 1].i] : 0) - bottom;
+  if (over > 0) for (const o of order) out[o.i] -= over;
+  return out;
 }
 
 const CURVES: Record<CurveKind, CurveFactory> = {
@@ -86,6 +107,7 @@ export function LineChart(props: LineChartProps) {
     emptyMessage,
     valueAtX,
     kind,
+    directLabels = false,
   } = props;
   const size = useChartSize({
     width: props.width,
@@ -123,8 +145,11 @@ export function LineChart(props: LineChartProps) {
         legendLabels: showLegend ? series.map((s) => s.name) : [],
         yZero: area,
         xNice: false,
+        extraRight: directLabels
+          ? Math.min(140, 10 + Math.max(0, ...series.map((s) => textWidth(s.name, 11))))
+          : 0,
       }),
-    [width, height, x, y, xs, clean, showLegend, series, area],
+    [width, height, x, y, xs, clean, showLegend, series, area, directLabels],
   );
   const { xScale, yScale, innerWidth, innerHeight } = L;
 
@@ -178,6 +203,35 @@ export function LineChart(props: LineChartProps) {
       area: (pts: readonly XY[]) => ar(pts as XY[]) ?? '',
     };
   }, [x, y, xScale, yScale, curveFactory]);
+
+  let endLabels = null;
+  if (directLabels) {
+    const ends = clean.map((c) => (c.length ? c[c.length - 1] : null));
+    const ys = spreadLabels(
+      ends.map((p) => (p ? yScale(p.y) : 0)),
+      12,
+      4,
+      innerHeight - 4,
+    );
+    endLabels = (
+      <g className="chart-end-labels">
+        {ends.map((p, i) =>
+          p ? (
+            <text
+              key={i}
+              className="chart-end-label"
+              x={r2(xScale(p.x) + 6)}
+              y={r2(ys[i])}
+              dy="0.32em"
+              style={{ fill: series[i].color ?? seriesColor(i) }}
+            >
+              {truncate(series[i].name, 134, 11)}
+            </text>
+          ) : null,
+        )}
+      </g>
+    );
+  }
 
   let readout = null;
   let live = '';
@@ -239,7 +293,7 @@ export function LineChart(props: LineChartProps) {
           dashes={series.map((s) => s.dash)}
         />
       ) : null}
-      <XYPlot layout={L} markers={markers} readout={readout} overlay={ro.overlay}>
+      <XYPlot layout={L} markers={markers} readout={readout} overlay={ro.overlay} over={endLabels}>
         {series.map((s, i) => {
           const color = s.color ?? seriesColor(i);
           const dash = s.dash !== undefined ? s.dash || undefined : seriesDash(i);

@@ -34,6 +34,8 @@ export function xyLayout(opts: {
   yZero?: boolean;
   xZero?: boolean;
   xNice?: boolean;
+  /** Room to keep right of the plot (direct labels at the lines' ends). */
+  extraRight?: number;
 }): XYLayout {
   const { width, height, x, y } = opts;
   const legend = opts.legendLabels.length
@@ -59,6 +61,7 @@ export function xyLayout(opts: {
     hasYTitle: !!yTitle,
     legendHeight: legend.height,
     lastXTickLabel: xFmt(xDomain[1]),
+    extraRight: opts.extraRight,
   });
   const innerWidth = Math.max(40, Math.floor(width - margin.left - margin.right));
   const xScale = makeScale(x, xDomain, [0, innerWidth]);
