@@ -1,7 +1,7 @@
 /**
  * How long a lesson takes, estimated from what is on the page rather than typed by hand: its prose at a reading
  * speed for technical text, plus time to explore each widget and to work each exercise (plus its guided tour,
- * when it has one). `npm run lesson-minutes` writes lessonMinutes.json from the MDX; a unit test keeps it current.
+ * when it has one). `npm run lesson-minutes` writes lessonMinutes.ts from the MDX; a unit test keeps it current.
  */
 
 /**

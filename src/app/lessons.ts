@@ -8,7 +8,7 @@ export interface LessonMeta {
   title: string;
   /** One line, for the course home. */
   objective: string;
-  /** Estimated from the page (lessonTime.ts, lessonMinutes.json). */
+  /** Estimated from the page (lessonTime.ts, lessonMinutes.ts). */
   minutes: number;
   /** Learning objectives, shown at the top of the page. */
   objectives: string[];
@@ -18,7 +18,7 @@ export const MODULE_TITLE = 'Serving Agents';
 export const MODULE_THESIS =
   'An agent is not a chatbot. It is hundreds of turns against one huge shared prefix, with a tool call stalling the loop in every turn. That breaks the batching and caching assumptions of chat serving and turns the KV cache into a storage tier. This module rebuilds serving around that fact: who holds a session, where its cache lives while a tool runs, what tool definitions and grammars cost, how a 100k-token prompt shares a GPU with decodes, and how many agents a megawatt can keep going.';
 
-import lessonMinutes from './lessonMinutes.json';
+import { LESSON_MINUTES } from './lessonMinutes';
 
 type LessonRecord = Omit<LessonMeta, 'minutes'>;
 
@@ -164,7 +164,7 @@ const RECORDS: readonly LessonRecord[] = [
 
 export const LESSONS: readonly LessonMeta[] = RECORDS.map((r) => ({
   ...r,
-  minutes: (lessonMinutes as Record<string, { minutes: number } | undefined>)[r.slug]?.minutes ?? 0,
+  minutes: LESSON_MINUTES[r.slug]?.minutes ?? 0,
 }));
 
 export function lessonBySlug(slug: string): LessonMeta | undefined {
