@@ -6,7 +6,7 @@
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
 import { KvCache, type TierConfig } from '../kvcache/cache';
-import { segmentBlockHashes, type Segment } from '../kvcache/hash';
+import { PromptHasher, type Segment } from '../kvcache/hash';
 import { PageIndex } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
@@ -100,6 +100,8 @@ interface SessionRt {
   current: Req | null;
   done: boolean;
   dropped: boolean;
+  /** Its prompts' block hashes so far: each turn hashes only what it appends (null for trace sessions). */
+  hasher: PromptHasher | null;
 }
 
 export interface OccupancySeries {
@@ -370,6 +372,7 @@ export class FleetSim implements ReplicaHost {
             current: null,
             done: false,
             dropped: false,
+            hasher: null,
           };
         });
       } else if (tr.turns.length) this.schedule(tr.turns[0].t, 'session-arrival', 0, 0);
@@ -421,6 +424,7 @@ export class FleetSim implements ReplicaHost {
       current: null,
       done: false,
       dropped: false,
+      hasher: null,
     };
     this.sessions[index] = rt;
     this.submit(rt, index, this.gen!.nextRequest(s));
@@ -432,10 +436,15 @@ export class FleetSim implements ReplicaHost {
     this.submit(rt, index, this.gen!.nextRequest(rt.s));
   }
 
-  /** The request's prompt + output as segments, and its chained page hashes. */
-  private hashes(spec: RequestSpec): { segs: Segment[]; hashes: number[] } {
-    const segs = spec.segments.concat({ id: spec.outputSegmentId, tokens: spec.outputTokens });
-    return { segs, hashes: segmentBlockHashes(segs, this.rs.blockSize).hashes };
+  /**
+   * The request's prompt + output as segments, and its chained page hashes. The session's hasher keeps the
+   * chain of its previous prompt + output, which this prompt extends: only the new segments are hashed.
+   */
+  private hashes(spec: RequestSpec, rt: SessionRt): { segs: Segment[]; hashes: number[] } {
+    const out: Segment = { id: spec.outputSegmentId, tokens: spec.outputTokens };
+    const segs = spec.segments.concat(out);
+    rt.hasher ??= new PromptHasher(this.rs.blockSize);
+    return { segs, hashes: rt.hasher.hash(spec.segments, out).hashes };
   }
 
   private newReq(
@@ -497,7 +506,7 @@ export class FleetSim implements ReplicaHost {
   }
 
   private submit(rt: SessionRt, index: number, spec: RequestSpec): void {
-    const r = this.newReq(index, rt.cls, spec, this.hashes(spec), index);
+    const r = this.newReq(index, rt.cls, spec, this.hashes(spec, rt), index);
     rt.current = r;
     this.route(r, rt);
   }
@@ -670,6 +679,7 @@ export class FleetSim implements ReplicaHost {
     rt.dropped = dropped;
     rt.end = this.nowT;
     rt.s = null; // free the context
+    rt.hasher = null;
     this.sessionsDone++;
     this.router.sessionEnded?.(index);
     const wl = this.wl;

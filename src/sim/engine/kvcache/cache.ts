@@ -227,9 +227,10 @@ export class KvCache {
     this.sq.seqs.delete(seq);
     const r = this.sq.unpinAll(s.blocks, 0);
     if (then === 'cache') return r;
-    const hashes = s.blocks.map((b) => b.hash);
-    if (then === 'drop') return { ...r, dropped: this.drop(hashes).dropped };
-    return { ...r, offload: this.offload(hashes, then) };
+    // The sequence's own block records, not their hashes: no lookup per block (a block that left the replica
+    // meanwhile is `gone`, which is what a lookup of its hash would have found).
+    if (then === 'drop') return { ...r, dropped: this.dropBlocks(s.blocks).dropped };
+    return { ...r, offload: this.offloadBlocks(s.blocks, then) };
   }
 
   // ───────────────────────────── blocks ─────────────────────────────
@@ -287,6 +288,20 @@ export class KvCache {
    * from its nearest copy above, over every link in between (room is made in `to` by its policy).
    */
   offload(hashes: ArrayLike<BlockHash>, to: Exclude<TierName, 'hbm'>): OffloadResult {
+    return this.offloadEach(hashes.length, (i) => this.st.map.get(hashes[i]), to);
+  }
+
+  /** offload() of block records (a released sequence's): a record that left the replica counts as missing. */
+  private offloadBlocks(blocks: readonly Block[], to: Exclude<TierName, 'hbm'>): OffloadResult {
+    return this.offloadEach(blocks.length, (i) => (blocks[i].gone ? undefined : blocks[i]), to);
+  }
+
+  /** Offload the blocks `at(n − 1) … at(0)` (last first); each is read when its turn comes, as evictions run. */
+  private offloadEach(
+    n: number,
+    at: (i: number) => Block | undefined,
+    to: Exclude<TierName, 'hbm'>,
+  ): OffloadResult {
     const st = this.st;
     const t = this.tierNames.indexOf(to);
     if (t <= 0)
@@ -302,8 +317,8 @@ export class KvCache {
     };
     const perSource = new Array<number>(this.tierNames.length).fill(0);
     const bytesBefore = this.c.bytesDown.reduce((a, x) => a + x, 0);
-    for (let i = hashes.length - 1; i >= 0; i--) {
-      const b = st.map.get(hashes[i]);
+    for (let i = n - 1; i >= 0; i--) {
+      const b = at(i);
       if (!b) r.missing++;
       else if (b.pins > 0 || b.pending) r.skippedPinned++;
       else if (st.top(b) >= t) r.alreadyLower++;
@@ -333,9 +348,20 @@ export class KvCache {
 
   /** Remove unpinned blocks from every local tier of this replica (the pool keeps its copies). */
   drop(hashes: ArrayLike<BlockHash>): { dropped: number; skippedPinned: number; missing: number } {
+    return this.dropEach(hashes.length, (i) => this.st.map.get(hashes[i]));
+  }
+
+  private dropBlocks(blocks: readonly Block[]): { dropped: number; skippedPinned: number; missing: number } {
+    return this.dropEach(blocks.length, (i) => (blocks[i].gone ? undefined : blocks[i]));
+  }
+
+  private dropEach(
+    n: number,
+    at: (i: number) => Block | undefined,
+  ): { dropped: number; skippedPinned: number; missing: number } {
     const r = { dropped: 0, skippedPinned: 0, missing: 0 };
-    for (let i = 0; i < hashes.length; i++) {
-      const b = this.st.map.get(hashes[i]);
+    for (let i = 0; i < n; i++) {
+      const b = at(i);
       if (!b) r.missing++;
       else if (b.pins > 0) r.skippedPinned++;
       else {

@@ -39,6 +39,10 @@ export function checkCacheInvariants(st: TierStore, seqs: Iterable<Seq>): string
       if (cp.state === 'pinned' && i !== 0) out.push(`block ${h} is pinned outside HBM`);
     }
     if (n !== b.nCopies) out.push(`block ${h} counts ${b.nCopies} copies, holds ${n}`);
+    let bits = 0;
+    for (let i = 0; i < L; i++) if (b.copies[i]) bits |= 1 << i;
+    if (bits !== b.bits) out.push(`block ${h}: its tier bits ${b.bits} disagree with its copies (${bits})`);
+    if (b.gone) out.push(`block ${h} is resident but marked gone`);
     if (n === 0) out.push(`block ${h} has no copy in any tier`);
     residentTokens += b.tokens;
     if (b.pending) {

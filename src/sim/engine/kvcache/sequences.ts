@@ -16,6 +16,10 @@ export interface Seq {
 export class Sequences {
   readonly seqs = new Map<SeqId, Seq>();
   private epoch = 0;
+  /** Scratch arrays of one acquire, reused (an acquire is O(new positions); allocating them per call showed in GC). */
+  private found: (Block | undefined)[] = [];
+  private slot: (Block | null)[] = [];
+  private lockedCopy: (Copy | null)[] = [];
 
   constructor(
     private readonly st: TierStore,
@@ -65,7 +69,7 @@ export class Sequences {
       if (b.pending) {
         st.removeCopy(b, 0);
         if (b.nCopies === 0) {
-          st.map.delete(b.hash);
+          st.forget(b);
           st.c.freed++;
           st.c.freedTokens += b.tokens;
           freed++;
@@ -124,9 +128,11 @@ export class Sequences {
     const nT = this.tierNames.length;
     const hitB = new Array<number>(nT).fill(0);
     const hitT = new Array<number>(nT).fill(0);
+    const found = this.found;
     for (let k = 0; k < count; k++) {
       const h = hashes[off + k];
       const b = st.map.get(h);
+      found[k] = b; // looked up once: nothing changes before the mutation below reads it
       if (inRun) {
         if (b && !b.pending) {
           const from = st.top(b);
@@ -157,6 +163,7 @@ export class Sequences {
     }
     const pinnedOthers = hbm.pinned - Y;
     if (pinnedOthers + X > hbm.capacity) {
+      found.fill(undefined, 0, count);
       st.c.acquireFailures++;
       const available = hbm.capacity - pinnedOthers;
       const reason = n > hbm.capacity ? 'exceeds-hbm' : 'hbm-full';
@@ -173,10 +180,12 @@ export class Sequences {
     }
 
     // Mutate. 1) Pin new positions with an HBM copy; lock the copy a lower-only block is read from.
-    const slot: (Block | null)[] = new Array(count);
-    const lockedCopy: (Copy | null)[] = new Array(count).fill(null);
+    const slot = this.slot;
+    const lockedCopy = this.lockedCopy;
     for (let k = 0; k < count; k++) {
-      const b = st.map.get(hashes[off + k]);
+      const b = found[k];
+      found[k] = undefined;
+      lockedCopy[k] = null;
       if (b && b.copies[0]) {
         st.pin(b);
         b.tag = tag;
@@ -264,7 +273,11 @@ export class Sequences {
     if (grownBlock) st.writeThrough(grownBlock, 0);
     const seqRec: Seq = s ?? { blocks: held, committed: 0, tag };
     seqRec.tag = tag;
-    for (let k = 0; k < count; k++) seqRec.blocks.push(slot[k] as Block);
+    for (let k = 0; k < count; k++) {
+      seqRec.blocks.push(slot[k] as Block);
+      slot[k] = null;
+      lockedCopy[k] = null;
+    }
     if (seqRec.committed > c) seqRec.committed = c;
     this.seqs.set(seq, seqRec);
 

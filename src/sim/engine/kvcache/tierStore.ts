@@ -46,6 +46,10 @@ export interface Block {
   copies: (Copy | null)[];
   /** Number of copies (≥ 1 while the block is in the replica, except inside one operation). */
   nCopies: number;
+  /** Bit i set: local tier i holds a copy (so the fastest tier is found without reading `copies`). */
+  bits: number;
+  /** The block left the replica (its map entry is gone); a block object never comes back (newBlock makes a new one). */
+  gone: boolean;
   /** Scratch marks for one acquire (epoch-stamped so they never need clearing). */
   mark: number;
   scratch: number;
@@ -86,8 +90,8 @@ export class TierStore {
 
   /** Index of the fastest local tier holding a copy, or −1. */
   top(b: Block): number {
-    for (let i = 0; i < b.copies.length; i++) if (b.copies[i]) return i;
-    return -1;
+    const x = b.bits;
+    return x === 0 ? -1 : 31 - Math.clz32(x & -x);
   }
 
   /** Links from tier i (local or remote) up to HBM. */
@@ -116,6 +120,8 @@ export class TierStore {
       loaded: false,
       copies: this.local.map(() => null),
       nCopies: 0,
+      bits: 0,
+      gone: false,
       mark: 0,
       scratch: 0,
       xmark: 0,
@@ -126,9 +132,15 @@ export class TierStore {
 
   /** The block left the replica (its last copy is gone): counted as dropped. */
   discard(b: Block): void {
-    this.map.delete(b.hash);
+    this.forget(b);
     this.c.dropped++;
     this.c.droppedTokens += b.tokens;
+  }
+
+  /** Remove b from the replica's map (every way a block leaves goes through here). */
+  forget(b: Block): void {
+    this.map.delete(b.hash);
+    b.gone = true;
   }
 
   // ───────────────────────────── copies ─────────────────────────────
@@ -139,6 +151,7 @@ export class TierStore {
     const cp: Copy = { block: b, tier: i, state: 'policy', prev: null, next: null };
     b.copies[i] = cp;
     b.nCopies++;
+    b.bits |= 1 << i;
     t.used++;
     t.usedTokens += b.tokens;
     if (i === 0 && b.pins > 0) {
@@ -159,6 +172,7 @@ export class TierStore {
     if (i === 0 && b.pending) t.pending--;
     b.copies[i] = null;
     b.nCopies--;
+    b.bits &= ~(1 << i);
   }
 
   setState(cp: Copy, s: CopyState): void {
@@ -241,7 +255,7 @@ export class TierStore {
       const r = this.pool.put(b.hash, b.tokens, b.tag, this.replicaId);
       if (r !== 'rejected') {
         if (r === 'stored') this.sent(this.remoteIndex, 'down'); // a hash the pool holds moves nothing
-        this.map.delete(b.hash);
+        this.forget(b);
         this.c.toPool++;
         this.c.toPoolTokens += b.tokens;
         if (why !== 'offload') this.c.demotions[this.remoteIndex]++;
