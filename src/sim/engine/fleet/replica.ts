@@ -638,16 +638,9 @@ export class Replica {
     return Math.ceil(tokens / this.c.blockSize);
   }
 
-  private slice(r: Req, blocks: number): ArrayLike<number> {
-    const h = r.hashes;
-    if (Array.isArray(h)) return h.slice(0, blocks);
-    return Array.prototype.slice.call(h, 0, blocks) as number[];
-  }
-
   /** Unpinned HBM blocks (free or evictable). */
   private hbmAvailable(): number {
-    const o = this.cache.occupancy()[0];
-    return o.capacityBlocks - o.pinnedBlocks;
+    return this.cache.unpinnedHbmBlocks;
   }
 
   /** Try to admit r; false when it must wait. */
@@ -656,8 +649,8 @@ export class Replica {
     // A request that failed for lack of room is not retried (an O(blocks) acquire) until room may exist.
     if (r.needBlocks > 0 && this.hbmAvailable() + this.heldBlocksTotal < r.needBlocks) return false;
     const nb = this.blocksFor(r.target);
-    const hashes = this.slice(r, nb);
-    let res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session });
+    const hashes = r.hashes; // its first nb blocks (acquire's `blocks`: no copy per attempt)
+    let res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session, blocks: nb });
     while (!res.ok && res.reason === 'hbm-full' && this.held.size > 0) {
       // Release held sessions (oldest first) worth the shortfall, then retry once.
       let freed = 0;
@@ -666,7 +659,7 @@ export class Replica {
         freed += this.held.values().next().value as number;
         this.releaseOldestHeld();
       }
-      res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session });
+      res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session, blocks: nb });
     }
     if (!res.ok) {
       if (res.reason === 'exceeds-hbm') {

@@ -108,6 +108,12 @@ export class KvCache {
     return this.sq.seqs.get(seq)?.blocks.length ?? 0;
   }
 
+  /** HBM blocks not pinned by a sequence (free or evictable); O(1), unlike occupancy(). */
+  get unpinnedHbmBlocks(): number {
+    const hbm = this.st.local[0];
+    return hbm.capacity - hbm.pinned;
+  }
+
   /** Sequences currently holding blocks. */
   get sequences(): number {
     return this.sq.seqs.size;
@@ -179,10 +185,11 @@ export class KvCache {
   acquire(seq: SeqId, hashes: ArrayLike<BlockHash>, opts: AcquireOptions = {}): AcquireResult {
     const s = this.sq.seqs.get(seq);
     const held = s ? s.blocks : [];
+    const len = opts.blocks === undefined ? hashes.length : Math.min(opts.blocks, hashes.length);
     let c = 0;
-    const m = Math.min(held.length, hashes.length);
+    const m = Math.min(held.length, len);
     while (c < m && held[c].hash === hashes[c]) c++;
-    return this.sq.acquireFrom(seq, s, c, hashes, c, hashes.length - c, opts);
+    return this.sq.acquireFrom(seq, s, c, hashes, c, len - c, opts);
   }
 
   /** Append blocks to what `seq` holds (decode growth, the next prefill chunk): O(new blocks). */

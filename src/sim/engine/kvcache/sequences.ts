@@ -186,7 +186,7 @@ export class Sequences {
       const b = found[k];
       found[k] = undefined;
       lockedCopy[k] = null;
-      if (b && b.copies[0]) {
+      if (b && b.bits & 1) {
         st.pin(b);
         b.tag = tag;
         slot[k] = b;
@@ -247,7 +247,7 @@ export class Sequences {
       let b = slot[k];
       const tokens = c + k === n - 1 ? lastTok : st.blockSize;
       if (k >= run) computeTokens += b ? b.tokens : tokens;
-      if (b && b.copies[0]) continue; // pinned in step 1
+      if (b && b.bits & 1) continue; // pinned in step 1
       if (!b) {
         const again = st.map.get(hashes[off + k]); // a duplicate position gave it an HBM copy already
         if (again && again.copies[0]) {

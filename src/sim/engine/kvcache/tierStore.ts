@@ -14,6 +14,7 @@
  * A copy is in one of three states: `policy` (evictable, ordered by its tier's policy), `pinned` (HBM only, held
  * by a sequence) or `locked` (a lower copy being read up during an acquire, so making room cannot evict it).
  */
+import { BlockIndex } from './blockIndex';
 import { capacityInBlocks, type KvPool } from './pool';
 import { resolvePolicy, type EvictionPolicy, type PolicyNode } from './policy';
 import type { KvCacheCounters, RemoteTierConfig, TierConfig, WritePolicy } from './cacheTypes';
@@ -29,8 +30,9 @@ import {
 export type CopyState = 'policy' | 'pinned' | 'locked';
 
 export interface Copy extends PolicyNode {
-  readonly block: Block;
-  readonly tier: number;
+  /** Mutable only so removed copies can be reused (TierStore.spare); nothing else writes them. */
+  block: Block;
+  tier: number;
   state: CopyState;
 }
 
@@ -50,6 +52,9 @@ export interface Block {
   bits: number;
   /** The block left the replica (its map entry is gone); a block object never comes back (newBlock makes a new one). */
   gone: boolean;
+  /** Neighbours in the index's insertion order (blockIndex.ts). */
+  prevIns: Block | null;
+  nextIns: Block | null;
   /** Scratch marks for one acquire (epoch-stamped so they never need clearing). */
   mark: number;
   scratch: number;
@@ -71,7 +76,14 @@ export interface Tier {
 }
 
 export class TierStore {
-  readonly map = new Map<BlockHash, Block>();
+  readonly map = new BlockIndex<Block>();
+  /**
+   * Copies removed from a tier, reused by the next addCopy: a copy moves between tiers as a context is offloaded
+   * and read back every tool call, and allocating one each time left the garbage collector most of the churn.
+   * A removed copy is unlinked from its policy and referenced by nothing else (only locked copies are held
+   * across calls, and a locked copy is never removed).
+   */
+  private readonly spare: Copy[] = [];
 
   constructor(
     readonly local: Tier[],
@@ -122,6 +134,8 @@ export class TierStore {
       nCopies: 0,
       bits: 0,
       gone: false,
+      prevIns: null,
+      nextIns: null,
       mark: 0,
       scratch: 0,
       xmark: 0,
@@ -148,7 +162,12 @@ export class TierStore {
   /** Give b a copy in tier i (room must have been made). In HBM it is pinned if b is. */
   addCopy(b: Block, i: number): Copy {
     const t = this.local[i];
-    const cp: Copy = { block: b, tier: i, state: 'policy', prev: null, next: null };
+    let cp = this.spare.pop();
+    if (cp) {
+      cp.block = b;
+      cp.tier = i;
+      cp.state = 'policy';
+    } else cp = { block: b, tier: i, state: 'policy', prev: null, next: null };
     b.copies[i] = cp;
     b.nCopies++;
     b.bits |= 1 << i;
@@ -173,6 +192,7 @@ export class TierStore {
     b.copies[i] = null;
     b.nCopies--;
     b.bits &= ~(1 << i);
+    this.spare.push(cp);
   }
 
   setState(cp: Copy, s: CopyState): void {
