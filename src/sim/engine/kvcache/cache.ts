@@ -21,6 +21,7 @@ import {
   type ReleaseThen,
   type TierOccupancy,
 } from './cacheTypes';
+import { KvEventLog, type Clock } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { Sequences } from './sequences';
@@ -170,6 +171,21 @@ export class KvCache {
 
   snapshot(): KvSnapshot {
     return snapshotOf(this.st, this.id, this.tierNames);
+  }
+
+  /**
+   * Subscribe to this cache's KV events (events.ts): from now on every computed copy stored in or removed from a
+   * local tier is recorded in the returned log, stamped by `clock` if given. Read it with drain().
+   */
+  subscribe(clock?: Clock): KvEventLog {
+    const log = new KvEventLog(clock ?? null);
+    this.st.logs.push(log);
+    return log;
+  }
+
+  unsubscribe(log: KvEventLog): void {
+    const i = this.st.logs.indexOf(log);
+    if (i >= 0) this.st.logs.splice(i, 1);
   }
 
   // ───────────────────────────── sequences ─────────────────────────────
@@ -389,6 +405,7 @@ export class KvCache {
   private markComputed(b: Block): void {
     b.pending = false;
     this.st.local[0].pending--;
+    if (this.st.logs.length) this.st.emit(b.hash, 0, true); // a pending block's only copy is in HBM
     this.c.committed++;
     this.st.writeThrough(b, 0);
   }

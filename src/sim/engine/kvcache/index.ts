@@ -76,6 +76,7 @@ export * from './policy';
 export * from './hash';
 export * from './pool';
 export * from './cache';
+export * from './events';
 
 /** Bytes of one KV block: kvBytesPerToken(model, dtype) × blockSize. */
 export function kvBlockBytes(model: ModelSpec, dtype: Dtype, blockSize: number): number {

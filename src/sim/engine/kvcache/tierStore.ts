@@ -15,6 +15,7 @@
  * by a sequence) or `locked` (a lower copy being read up during an acquire, so making room cannot evict it).
  */
 import { BlockIndex } from './blockIndex';
+import type { KvEventLog } from './events';
 import { capacityInBlocks, type KvPool } from './pool';
 import { resolvePolicy, type EvictionPolicy, type PolicyNode } from './policy';
 import type { KvCacheCounters, RemoteTierConfig, TierConfig, WritePolicy } from './cacheTypes';
@@ -84,6 +85,8 @@ export class TierStore {
    * across calls, and a locked copy is never removed).
    */
   private readonly spare: Copy[] = [];
+  /** Subscribers' KV event logs (events.ts); usually none. */
+  readonly logs: KvEventLog[] = [];
 
   constructor(
     readonly local: Tier[],
@@ -151,6 +154,11 @@ export class TierStore {
     this.c.droppedTokens += b.tokens;
   }
 
+  /** A computed copy of `hash` appeared in (stored) or left local tier `tier`: tell the subscribers. */
+  emit(hash: BlockHash, tier: number, stored: boolean): void {
+    for (const log of this.logs) log.record(hash, tier, stored);
+  }
+
   /** Remove b from the replica's map (every way a block leaves goes through here). */
   forget(b: Block): void {
     this.map.delete(b.hash);
@@ -171,6 +179,7 @@ export class TierStore {
     b.copies[i] = cp;
     b.nCopies++;
     b.bits |= 1 << i;
+    if (this.logs.length && !b.pending) this.emit(b.hash, i, true);
     t.used++;
     t.usedTokens += b.tokens;
     if (i === 0 && b.pins > 0) {
@@ -193,6 +202,7 @@ export class TierStore {
     b.nCopies--;
     b.bits &= ~(1 << i);
     this.spare.push(cp);
+    if (this.logs.length && !b.pending) this.emit(b.hash, i, false);
   }
 
   setState(cp: Copy, s: CopyState): void {
