@@ -101,7 +101,7 @@ describe('incremental prompt hashing', () => {
   });
 });
 
-interface Item extends Indexed {
+interface Item extends Indexed<Item> {
   hash: number;
   v: number;
   prevIns: Item | null;
