@@ -25,7 +25,7 @@ import { KvEventLog, type Clock } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { Sequences } from './sequences';
-import { buildTiers, TierStore, type Block, type Copy } from './tierStore';
+import { buildTiers, copyAt, TierStore, type Block, type Copy } from './tierStore';
 import type { BlockHash, SeqId, TierName, TransferModel } from './types';
 import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
 
@@ -276,7 +276,7 @@ export class KvCache {
       const b = st.map.get(h);
       if (b) {
         if (b.pending) this.markComputed(b);
-        const top = b.copies[0];
+        const top = b.c0;
         if (top) {
           if (b.pins === 0) hbm.policy.touch(top);
         } else if (!this.withLowerLocked(b, () => st.makeRoom(0))) {
@@ -347,13 +347,14 @@ export class KvCache {
       else if (st.top(b) >= t) r.alreadyLower++;
       else {
         let src = -1; // nearest copy above the target: where a write would come from
-        for (let k = 0; k < t && k < b.copies.length; k++) if (b.copies[k]) src = k;
-        const has = t < st.local.length && b.copies[t] !== null;
-        for (let k = 0; k < t && k < b.copies.length; k++) if (b.copies[k]) st.removeCopy(b, k);
+        const L = st.local.length;
+        for (let k = 0; k < t && k < L; k++) if (copyAt(b, k)) src = k;
+        const has = t < L && copyAt(b, t) !== null;
+        for (let k = 0; k < t && k < L; k++) if (copyAt(b, k)) st.removeCopy(b, k);
         this.c.offloads++;
         r.moved++;
         if (has) {
-          st.local[t].policy.touch(b.copies[t] as Copy);
+          st.local[t].policy.touch(copyAt(b, t) as Copy);
           continue;
         }
         const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(b.hash);
@@ -413,8 +414,8 @@ export class KvCache {
   /** Run `f` with b's lower copies locked, so making room cannot evict the block's last copy under it. */
   private withLowerLocked(b: Block, f: () => boolean): boolean {
     const locked: Copy[] = [];
-    for (let i = 1; i < b.copies.length; i++) {
-      const cp = b.copies[i];
+    for (let i = 1; i < this.st.local.length; i++) {
+      const cp = copyAt(b, i);
       if (cp && cp.state === 'policy') {
         this.st.setState(cp, 'locked');
         locked.push(cp);

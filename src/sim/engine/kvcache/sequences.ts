@@ -4,7 +4,7 @@
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
 import type { AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
-import type { Block, Copy, TierStore } from './tierStore';
+import { copyAt, type Block, type Copy, type TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
 
 export interface Seq {
@@ -65,7 +65,7 @@ export class Sequences {
       b.pins--;
       unpinned++;
       if (b.pins > 0) continue;
-      const cp = b.copies[0] as Copy;
+      const cp = b.c0 as Copy;
       if (b.pending) {
         st.removeCopy(b, 0);
         if (b.nCopies === 0) {
@@ -192,7 +192,7 @@ export class Sequences {
         slot[k] = b;
       } else if (b) {
         const from = st.top(b);
-        const cp = b.copies[from] as Copy;
+        const cp = copyAt(b, from) as Copy;
         if (cp.state === 'locked') {
           slot[k] = null; // a duplicate position: handled when the first one gets its HBM copy
           continue;
@@ -250,7 +250,7 @@ export class Sequences {
       if (b && b.bits & 1) continue; // pinned in step 1
       if (!b) {
         const again = st.map.get(hashes[off + k]); // a duplicate position gave it an HBM copy already
-        if (again && again.copies[0]) {
+        if (again && again.c0) {
           st.pin(again);
           slot[k] = again;
           continue;

@@ -45,8 +45,13 @@ export interface Block {
   tag: number;
   /** Its HBM copy was brought up from below (for promoteOnHit: false). */
   loaded: boolean;
-  /** Per local tier: the copy there, or null. */
-  copies: (Copy | null)[];
+  /**
+   * The copy in local tier 0 (HBM), 1 and 2 (the tiers below, in the cache's order), or null: fields rather than
+   * an array, so reading a block's copy costs no second object (copyAt reads them by index).
+   */
+  c0: Copy | null;
+  c1: Copy | null;
+  c2: Copy | null;
   /** Number of copies (≥ 1 while the block is in the replica, except inside one operation). */
   nCopies: number;
   /** Bit i set: local tier i holds a copy (so the fastest tier is found without reading `copies`). */
@@ -74,6 +79,18 @@ export interface Tier {
   write: WritePolicy;
   /** Links from this tier up to HBM, this tier's own first. */
   pathUp: LinkSpec[];
+}
+
+/** The copy of b in local tier i, or null. */
+export function copyAt(b: Block, i: number): Copy | null {
+  return i === 0 ? b.c0 : i === 1 ? b.c1 : b.c2;
+}
+
+function setCopyAt(b: Block, i: number, cp: Copy | null): void {
+  if (i === 0) b.c0 = cp;
+  else if (i === 1) b.c1 = cp;
+  else if (i === 2) b.c2 = cp;
+  else throw new RangeError(`a cache has at most three local tiers, not ${i + 1}`);
 }
 
 export class TierStore {
@@ -133,7 +150,9 @@ export class TierStore {
       pending,
       tag,
       loaded: false,
-      copies: this.local.map(() => null),
+      c0: null,
+      c1: null,
+      c2: null,
       nCopies: 0,
       bits: 0,
       gone: false,
@@ -176,7 +195,7 @@ export class TierStore {
       cp.tier = i;
       cp.state = 'policy';
     } else cp = { block: b, tier: i, state: 'policy', prev: null, next: null };
-    b.copies[i] = cp;
+    setCopyAt(b, i, cp);
     b.nCopies++;
     b.bits |= 1 << i;
     if (this.logs.length && !b.pending) this.emit(b.hash, i, true);
@@ -191,14 +210,14 @@ export class TierStore {
   }
 
   removeCopy(b: Block, i: number): void {
-    const cp = b.copies[i] as Copy;
+    const cp = copyAt(b, i) as Copy;
     const t = this.local[i];
     this.setState(cp, 'locked');
     t.locked--;
     t.used--;
     t.usedTokens -= b.tokens;
     if (i === 0 && b.pending) t.pending--;
-    b.copies[i] = null;
+    setCopyAt(b, i, null);
     b.nCopies--;
     b.bits &= ~(1 << i);
     this.spare.push(cp);
@@ -220,12 +239,12 @@ export class TierStore {
   /** Pin b's HBM copy for one more position. */
   pin(b: Block): void {
     b.pins++;
-    this.setState(b.copies[0] as Copy, 'pinned');
+    this.setState(b.c0 as Copy, 'pinned');
   }
 
   /** Remove every copy of an unpinned block and drop it from the replica. */
   dropAll(b: Block): void {
-    for (let i = 0; i < b.copies.length; i++) if (b.copies[i]) this.removeCopy(b, i);
+    for (let i = 0; i < this.local.length; i++) if (copyAt(b, i)) this.removeCopy(b, i);
     this.discard(b);
   }
 
@@ -305,7 +324,7 @@ export class TierStore {
     const j = i + 1;
     if (j >= this.local.length) return;
     const t = this.local[j];
-    if (t.write !== 'write-through' || t.capacity === 0 || b.copies[j]) return;
+    if (t.write !== 'write-through' || t.capacity === 0 || copyAt(b, j)) return;
     if (!this.makeRoom(j)) return;
     if (!this.map.has(b.hash)) return; // cannot happen: b keeps its copy above while room is made below
     this.sent(j, 'down');
@@ -316,8 +335,8 @@ export class TierStore {
 
   /** Lower copies of a block whose content changed (a partial block filled in place) are stale: free them. */
   invalidateLower(b: Block): void {
-    for (let i = 1; i < b.copies.length; i++)
-      if (b.copies[i]) {
+    for (let i = 1; i < this.local.length; i++)
+      if (copyAt(b, i)) {
         this.removeCopy(b, i);
         this.c.invalidated++;
       }
