@@ -1,7 +1,8 @@
 /**
  * The incremental paths the fleet takes for speed give the same answers as the direct ones:
  * - a session's PromptHasher (only new segments hashed) equals segmentBlockHashes of the whole prompt, for random
- *   sequences of extensions, edits, compactions and timestamps;
+ *   sequences of extensions, edits, compactions and timestamps; its TailHasher (tails resumed from the previous
+ *   request's) equals pageTailHashes;
  * - the BlockIndex (the cache's block table) behaves as a Map, insertion order included;
  * - HashCounts is a multiset;
  * - a cache's KV event log replayed up to time t gives the set a snapshot taken at t gives (so the delayed router
@@ -20,6 +21,7 @@ import {
   type Segment,
 } from '../src/sim/engine/kvcache/hash';
 import { createCacheView } from '../src/sim/engine/fleet/view';
+import { pageTailHashes, TailHasher } from '../src/sim/engine/fleet/tails';
 
 const segArb: fc.Arbitrary<Segment> = fc.record({
   id: fc.oneof(fc.nat(6), fc.constantFrom('sys', 'tools', 'task')),
@@ -97,6 +99,33 @@ describe('incremental prompt hashing', () => {
         expect(copy.list()).toEqual(segmentBlockHashes([...segs, { id: 'more', tokens: 33 }], bs));
         expect(chain.list()).toEqual(segmentBlockHashes(segs, bs)); // the original is untouched
       }),
+    );
+  });
+});
+
+describe('incremental tail hashing', () => {
+  it("a session's tail hasher gives pageTailHashes for every probe, whatever the edits between them", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(4, 8, 16),
+        fc.integer({ min: 2, max: 6 }),
+        fc.array(segArb, { maxLength: 4 }),
+        fc.array(
+          fc.record({ edit: editArb, out: segArb, page: fc.nat(2), parent: fc.nat(1), blocks: fc.nat(8) }),
+          { minLength: 1, maxLength: 30 },
+        ),
+        (B, perPage, start, probes) => {
+          const P = B * perPage;
+          const h = new TailHasher();
+          let ctx = start;
+          for (const p of probes) {
+            ctx = applyEdit(ctx, p.edit).concat(p.out);
+            const parent = chainHashes([p.parent])[0];
+            const want = pageTailHashes(ctx, P, B, p.page, parent, p.blocks);
+            expect(h.hashes(ctx, P, B, p.page, parent, p.blocks)).toEqual(want);
+          }
+        },
+      ),
     );
   });
 });

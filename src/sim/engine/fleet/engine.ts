@@ -7,7 +7,7 @@
  */
 import { KvCache, type TierConfig } from '../kvcache/cache';
 import { PromptHasher, type Segment } from '../kvcache/hash';
-import { PageIndex } from './tails';
+import { PageIndex, TailHasher } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
@@ -102,6 +102,8 @@ interface SessionRt {
   dropped: boolean;
   /** Its prompts' block hashes so far: each turn hashes only what it appends (null for trace sessions). */
   hasher: PromptHasher | null;
+  /** Its requests' tail hashes (fleet/tails.ts), resumed from one request to the next. */
+  tails: TailHasher | null;
 }
 
 export interface OccupancySeries {
@@ -373,6 +375,7 @@ export class FleetSim implements ReplicaHost {
             done: false,
             dropped: false,
             hasher: null,
+            tails: null,
           };
         });
       } else if (tr.turns.length) this.schedule(tr.turns[0].t, 'session-arrival', 0, 0);
@@ -425,6 +428,7 @@ export class FleetSim implements ReplicaHost {
       done: false,
       dropped: false,
       hasher: null,
+      tails: null,
     };
     this.sessions[index] = rt;
     this.submit(rt, index, this.gen!.nextRequest(s));
@@ -440,18 +444,22 @@ export class FleetSim implements ReplicaHost {
    * The request's prompt + output as segments, and its chained page hashes. The session's hasher keeps the
    * chain of its previous prompt + output, which this prompt extends: only the new segments are hashed.
    */
-  private hashes(spec: RequestSpec, rt: SessionRt): { segs: Segment[]; hashes: number[] } {
+  private hashes(
+    spec: RequestSpec,
+    rt: SessionRt,
+  ): { segs: Segment[]; hashes: number[]; tails: TailHasher | null } {
     const out: Segment = { id: spec.outputSegmentId, tokens: spec.outputTokens };
     const segs = spec.segments.concat(out);
     rt.hasher ??= new PromptHasher(this.rs.blockSize);
-    return { segs, hashes: rt.hasher.hash(spec.segments, out).hashes };
+    rt.tails ??= new TailHasher();
+    return { segs, hashes: rt.hasher.hash(spec.segments, out).hashes, tails: rt.tails };
   }
 
   private newReq(
     session: number,
     cls: number,
     spec: RequestSpec,
-    h: { segs: Segment[] | null; hashes: number[] },
+    h: { segs: Segment[] | null; hashes: number[]; tails?: TailHasher | null },
     seq: number,
   ): Req {
     const hashes = h.hashes;
@@ -474,6 +482,7 @@ export class FleetSim implements ReplicaHost {
       spec,
       hashes,
       segs: h.segs,
+      tails: h.tails ?? null,
       computedFrom: 0,
       promptTokens: spec.promptTokens,
       outputTokens: spec.outputTokens,
@@ -680,6 +689,7 @@ export class FleetSim implements ReplicaHost {
     rt.end = this.nowT;
     rt.s = null; // free the context
     rt.hasher = null;
+    rt.tails = null;
     this.sessionsDone++;
     this.router.sessionEnded?.(index);
     const wl = this.wl;

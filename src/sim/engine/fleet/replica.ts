@@ -40,7 +40,7 @@ import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
 import type { RequestSpec } from './workload';
 import type { Segment } from '../kvcache/hash';
-import { pageTailHashes, sequenceTail, type PageIndex } from './tails';
+import { pageTailHashes, sequenceTail, type PageIndex, type TailHasher } from './tails';
 
 export type ReqState = 'waiting' | 'loading' | 'prefill' | 'decode' | 'done' | 'dropped';
 export const PHASE_CODE: Readonly<Record<ReqState, number>> = {
@@ -65,6 +65,8 @@ export interface Req {
   hashes: ArrayLike<number>;
   /** The segments the hashes were computed from (null for Mooncake records: tails are not matched). */
   segs: readonly Segment[] | null;
+  /** Its session's tail hasher (fleet/tails.ts), so a tail's hashes resume from the last request's; or null. */
+  tails: TailHasher | null;
   /** The first page its last admission computed (the pages before it were reused). */
   computedFrom: number;
   promptTokens: number;
@@ -435,7 +437,7 @@ export class Replica {
    */
   pause(r: Req, continues: boolean): boolean {
     const pol = this.c.toolPause;
-    const tail = sequenceTail(r.segs, r.hashes, r.ctx, this.c.blockSize, this.c.engineBlockSize);
+    const tail = sequenceTail(r.segs, r.hashes, r.ctx, this.c.blockSize, this.c.engineBlockSize, r.tails);
     // write-through: released like lru; the cache's DRAM tier already holds a copy of every full block.
     if (!continues || pol.kind === 'lru' || pol.kind === 'write-through') {
       this.cache.release(r.seq, 'cache');
@@ -577,7 +579,9 @@ export class Replica {
     const room = Math.min(P / B - 1, Math.floor((r.target - page * P) / B));
     if (room < 1) return none;
     const parent = page > 0 ? r.hashes[page - 1] : 0;
-    const mine = pageTailHashes(r.segs, P, B, page, parent, room);
+    const mine = r.tails
+      ? r.tails.hashes(r.segs, P, B, page, parent, room)
+      : pageTailHashes(r.segs, P, B, page, parent, room);
     if (held && held.page === page && held.blocks <= mine.length && mine[held.blocks - 1] === held.hash)
       return { tokens: held.blocks * B, tier: 0 };
     for (let m = mine.length; m >= 1; m--) {
