@@ -456,7 +456,7 @@ export class Replica {
     }
     if (tail) this.heldTails.set(r.session, tail);
     // hold, ttl: keep pinned (the partial last block, still pending, stays too: it is released by the next acquire)
-    const blocks = this.cache.held(r.seq).length;
+    const blocks = this.cache.heldCount(r.seq);
     this.held.set(r.session, blocks);
     this.heldBlocksTotal += blocks;
     this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
