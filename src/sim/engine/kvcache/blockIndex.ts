@@ -1,14 +1,14 @@
 /**
- * The replica's index of its blocks by hash: an open-addressing hash table of the blocks themselves (linear
- * probing, backward-shift deletion; a slot's key is its block's own hash), plus an intrusive list through the
- * blocks that keeps their insertion order for iteration (the order a Map would give, so snapshots and frames list
- * blocks as before).
+ * The replica's index of its blocks by hash: an open-addressing hash table (linear probing, backward-shift
+ * deletion) with the keys inline in a Float64Array, plus an intrusive list through the blocks that keeps their
+ * insertion order for iteration (the order a Map would give, so snapshots and frames list blocks as before).
  *
  * Why not a Map: block hashes are 52-bit doubles, not small integers, so a Map keeps each key as a heap number
  * and a lookup reads the bucket, then the entry, then the key object before it reaches the block. Acquire walks a
  * prompt's blocks one lookup each, and on the bench fleet those lookups were the largest single cost (about a
- * fifth of the run, nearly all of it cache misses). Here a lookup reads one slot and the block it was going to
- * read anyway (at most half the slots are used, so a probe rarely reads a second block).
+ * fifth of the run, nearly all of it cache misses). Here a lookup reads one slot of a typed array and one of the
+ * value array. (Slots holding only the blocks, compared by the block's own hash, measured slower: a probe past an
+ * occupied slot then reads a block, and most lookups of a prompt's new blocks miss.)
  */
 
 /** What the index needs of a block: its hash and two links for the insertion-order list. */
@@ -21,6 +21,7 @@ export interface Indexed<T> {
 const TWO32 = 4294967296;
 
 export class BlockIndex<B extends Indexed<B>> {
+  private keys: Float64Array;
   private vals: (B | undefined)[];
   private mask: number;
   private shift: number;
@@ -31,6 +32,7 @@ export class BlockIndex<B extends Indexed<B>> {
   constructor(initialCapacity = 1024) {
     let cap = 16;
     while (cap < initialCapacity * 2) cap *= 2;
+    this.keys = new Float64Array(cap);
     this.vals = new Array<B | undefined>(cap).fill(undefined);
     this.mask = cap - 1;
     this.shift = 32 - Math.log2(cap);
@@ -48,12 +50,14 @@ export class BlockIndex<B extends Indexed<B>> {
   }
 
   get(h: number): B | undefined {
+    const keys = this.keys;
     const vals = this.vals;
     const mask = this.mask;
     let i = this.home(h);
     for (;;) {
       const v = vals[i];
-      if (v === undefined || v.hash === h) return v;
+      if (v === undefined) return undefined;
+      if (keys[i] === h) return v;
       i = (i + 1) & mask;
     }
   }
@@ -77,22 +81,23 @@ export class BlockIndex<B extends Indexed<B>> {
   private place(h: number, b: B): void {
     const mask = this.mask;
     let i = this.home(h);
-    if (b.hash !== h) throw new Error(`BlockIndex: a block is indexed under its own hash, not ${h}`);
     while (this.vals[i] !== undefined) {
-      if ((this.vals[i] as B).hash === h) throw new Error(`BlockIndex: hash ${h} is already indexed`);
+      if (this.keys[i] === h) throw new Error(`BlockIndex: hash ${h} is already indexed`);
       i = (i + 1) & mask;
     }
+    this.keys[i] = h;
     this.vals[i] = b;
   }
 
   delete(h: number): boolean {
+    const keys = this.keys;
     const vals = this.vals;
     const mask = this.mask;
     let i = this.home(h);
     for (;;) {
       const v = vals[i];
       if (v === undefined) return false;
-      if (v.hash === h) break;
+      if (keys[i] === h) break;
       i = (i + 1) & mask;
     }
     const b = vals[i] as B;
@@ -103,9 +108,10 @@ export class BlockIndex<B extends Indexed<B>> {
       j = (j + 1) & mask;
       const v = vals[j];
       if (v === undefined) break;
-      const home = this.home(v.hash);
+      const home = this.home(keys[j]);
       // Move j into the hole unless its home lies cyclically in (hole, j].
       if (hole <= j ? home <= hole || home > j : home <= hole && home > j) {
+        keys[hole] = keys[j];
         vals[hole] = v;
         hole = j;
       }
@@ -121,14 +127,16 @@ export class BlockIndex<B extends Indexed<B>> {
   }
 
   private grow(): void {
+    const oldKeys = this.keys;
     const oldVals = this.vals;
     const cap = oldVals.length * 2;
+    this.keys = new Float64Array(cap);
     this.vals = new Array<B | undefined>(cap).fill(undefined);
     this.mask = cap - 1;
     this.shift = 32 - Math.log2(cap);
     for (let i = 0; i < oldVals.length; i++) {
       const v = oldVals[i];
-      if (v !== undefined) this.place(v.hash, v);
+      if (v !== undefined) this.place(oldKeys[i], v);
     }
   }
 
