@@ -11,7 +11,7 @@
  * Cost O(Σ matched + replicas) per route.
  */
 import type { KvCache } from '../kvcache/cache';
-import { HashCounts, type KvEventLog } from '../kvcache/events';
+import { HashCounts, HashDeltas } from '../kvcache/events';
 import type { TierName } from '../kvcache/types';
 
 export type ViewTiers = 'hbm' | 'local';
@@ -63,24 +63,30 @@ class ExactView implements CacheView {
 
 /**
  * The caches as they were at the last refresh. Kept current from each cache's KV events (kvcache/events.ts),
- * as llm-d's precise scorer is fed from vLLM's: each refresh applies the events logged since the previous one,
- * so a refresh costs O(blocks that changed), where copying every cache cost O(blocks held) (a 1 s view cost
- * 3.1× the exact one on the bench fleet). The result is the same set a snapshot taken at the refresh gives:
+ * as llm-d's precise scorer is fed from vLLM's: the events since the previous refresh are summed per hash as
+ * they arrive and a refresh applies the sums, so it costs O(blocks that changed), where copying every cache
+ * cost O(blocks held) (a 1 s view cost 3.1× the exact one on the bench fleet), and memory stays O(blocks) even
+ * when the router never refreshes it. The result is the same set a snapshot taken at the refresh gives:
  * the computed blocks in the counted tiers (pending blocks are neither reported nor found).
  */
 class DelayedView implements CacheView {
   readonly kind = 'delayed';
   /** Per replica: computed copies per hash in the tiers the view counts, as of the last refresh. */
   private readonly held: HashCounts[];
-  private readonly logs: KvEventLog[];
+  private readonly deltas: HashDeltas[];
   private readonly out: Int32Array;
   constructor(
     caches: readonly KvCache[],
     readonly syncIntervalS: number,
-    private readonly tiers: ViewTiers,
+    tiers: ViewTiers,
   ) {
     this.out = new Int32Array(caches.length);
-    this.logs = caches.map((c) => c.subscribe());
+    const counts = tiers === 'hbm' ? (t: number) => t === 0 : () => true;
+    this.deltas = caches.map((c) => {
+      const d = new HashDeltas(counts);
+      c.attach(d);
+      return d;
+    });
     // What the caches hold when the view starts (nothing, at a fleet's start); events carry on from there.
     this.held = caches.map((c) => {
       const h = new HashCounts();
@@ -93,14 +99,7 @@ class DelayedView implements CacheView {
     });
   }
   sync(): void {
-    const hbmOnly = this.tiers === 'hbm';
-    for (let r = 0; r < this.logs.length; r++) {
-      const h = this.held[r];
-      this.logs[r].drain((hash, tier, stored) => {
-        if (hbmOnly && tier !== 0) return;
-        h.add(hash, stored ? 1 : -1);
-      });
-    }
+    for (let r = 0; r < this.deltas.length; r++) this.deltas[r].apply(this.held[r]);
   }
   match(hashes: ArrayLike<number>, count: number): Int32Array {
     for (let r = 0; r < this.held.length; r++) {

@@ -21,7 +21,7 @@ import {
   type ReleaseThen,
   type TierOccupancy,
 } from './cacheTypes';
-import { KvEventLog, type Clock } from './events';
+import { KvEventLog, type Clock, type KvEventSink } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { Sequences } from './sequences';
@@ -183,8 +183,14 @@ export class KvCache {
     return log;
   }
 
-  unsubscribe(log: KvEventLog): void {
-    const i = this.st.logs.indexOf(log);
+  /** Hand every KV event to `sink` as it happens (a view's running total: fleet/view.ts). */
+  attach(sink: KvEventSink): void {
+    this.st.logs.push(sink);
+  }
+
+  /** Stop sending events to a log or sink. */
+  unsubscribe(sink: KvEventSink): void {
+    const i = this.st.logs.indexOf(sink);
     if (i >= 0) this.st.logs.splice(i, 1);
   }
 

@@ -16,7 +16,12 @@
 /** Time source of a log: the fleet's simulated clock, or none (events carry time 0). */
 export type Clock = () => number;
 
-export class KvEventLog {
+/** Whatever receives a cache's events as they happen (a log, or a view's running total). */
+export interface KvEventSink {
+  record(hash: number, tier: number, stored: boolean): void;
+}
+
+export class KvEventLog implements KvEventSink {
   private hashes: number[] = [];
   /** tier · 2 + (1 stored, 0 removed). */
   private codes: number[] = [];
@@ -171,5 +176,81 @@ export class HashCounts {
   /** Every hash held (any order). */
   *hashes(): IterableIterator<number> {
     for (let i = 0; i < this.counts.length; i++) if (this.counts[i] !== 0) yield this.keys[i];
+  }
+}
+
+/**
+ * Net change per block hash since the last apply(): what a view that refreshes all at once needs of the events
+ * in between. Memory is O(distinct hashes changed), however many events there were (a view whose router never
+ * refreshes it keeps at most one entry per block the caches ever held, not one per event).
+ */
+export class HashDeltas implements KvEventSink {
+  private keys: Float64Array;
+  private deltas: Int32Array;
+  private used: Uint8Array;
+  private slots: number[] = [];
+  private mask: number;
+  private shift: number;
+
+  /** `counts(tier)`: whether events of that local tier count (a view of HBM only ignores the others). */
+  constructor(
+    private readonly counts: (tier: number) => boolean = () => true,
+    initialCapacity = 1024,
+  ) {
+    let cap = 16;
+    while (cap < initialCapacity * 2) cap *= 2;
+    this.keys = new Float64Array(cap);
+    this.deltas = new Int32Array(cap);
+    this.used = new Uint8Array(cap);
+    this.mask = cap - 1;
+    this.shift = 32 - Math.log2(cap);
+  }
+
+  private home(h: number): number {
+    const lo = (h % 4294967296) | 0;
+    const hi = Math.floor(h / 4294967296) | 0;
+    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+  }
+
+  record(hash: number, tier: number, stored: boolean): void {
+    if (!this.counts(tier)) return;
+    let i = this.home(hash);
+    while (this.used[i] && this.keys[i] !== hash) i = (i + 1) & this.mask;
+    if (!this.used[i]) {
+      this.used[i] = 1;
+      this.keys[i] = hash;
+      this.deltas[i] = 0;
+      this.slots.push(i);
+    }
+    this.deltas[i] += stored ? 1 : -1;
+    if (this.slots.length * 2 > this.used.length) this.grow();
+  }
+
+  /** Add every net change to `into` and forget them. */
+  apply(into: HashCounts): void {
+    for (const i of this.slots) {
+      if (this.deltas[i] !== 0) into.add(this.keys[i], this.deltas[i]);
+      this.used[i] = 0;
+    }
+    this.slots.length = 0;
+  }
+
+  private grow(): void {
+    const { keys, deltas, slots } = this;
+    const cap = this.used.length * 2;
+    this.keys = new Float64Array(cap);
+    this.deltas = new Int32Array(cap);
+    this.used = new Uint8Array(cap);
+    this.mask = cap - 1;
+    this.shift = 32 - Math.log2(cap);
+    this.slots = [];
+    for (const j of slots) {
+      let i = this.home(keys[j]);
+      while (this.used[i]) i = (i + 1) & this.mask;
+      this.used[i] = 1;
+      this.keys[i] = keys[j];
+      this.deltas[i] = deltas[j];
+      this.slots.push(i);
+    }
   }
 }

@@ -15,7 +15,7 @@
  * by a sequence) or `locked` (a lower copy being read up during an acquire, so making room cannot evict it).
  */
 import { BlockIndex } from './blockIndex';
-import type { KvEventLog } from './events';
+import type { KvEventSink } from './events';
 import { capacityInBlocks, type KvPool } from './pool';
 import { resolvePolicy, type EvictionPolicy, type PolicyNode } from './policy';
 import type { KvCacheCounters, RemoteTierConfig, TierConfig, WritePolicy } from './cacheTypes';
@@ -102,8 +102,8 @@ export class TierStore {
    * across calls, and a locked copy is never removed).
    */
   private readonly spare: Copy[] = [];
-  /** Subscribers' KV event logs (events.ts); usually none. */
-  readonly logs: KvEventLog[] = [];
+  /** Subscribers' KV event sinks (events.ts); usually none. */
+  readonly logs: KvEventSink[] = [];
 
   constructor(
     readonly local: Tier[],
