@@ -1,45 +1,76 @@
 /**
- * One fleet bench measurement in a fresh process (so peak RSS is this run's own):
- *   tsx bench/fleetChild.ts <scenario.json> <sessions> <replicas>
- * Scales the scenario's arrival rate with the replica count (same load per replica) and prints one JSON line.
+ * One fleet bench measurement as a whole process, the way a user runs it: `node dist-cli/sim.mjs run <file>`
+ * (the bundled CLI that `npm run sim` runs), started fresh so that its start-up, module load, simulation, report
+ * and peak RSS are its own. The parent times the process from spawn to exit; the process reports its peak RSS
+ * on stderr as it exits.
  */
-import { readFileSync } from 'node:fs';
-import { runScenarioSync } from '../src/sim/engine/fleet/run';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Scenario, SessionsWorkload } from '../src/sim/engine/fleet/scenario';
 
-const [file, sessionsArg, replicasArg] = process.argv.slice(2);
-const sc = JSON.parse(readFileSync(file, 'utf8')) as Scenario;
-const base = sc.replicas;
-const wl = sc.workload as SessionsWorkload;
-const sessions = Number(sessionsArg ?? wl.sessions);
-const replicas = Number(replicasArg ?? base);
-sc.replicas = replicas;
-wl.sessions = sessions;
-if (wl.arrival.kind === 'poisson') wl.arrival.sessionsPerS *= replicas / base;
-let heapPeak = 0;
-let n = 0;
-const t0 = performance.now();
-const r = runScenarioSync(sc, {
-  includeSeries: false,
-  afterEvent: () => {
-    if (++n % 20000 === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-  },
-});
-const ms = performance.now() - t0;
-heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-const m = r.metrics;
-process.stdout.write(
-  JSON.stringify({
-    sessions,
-    replicas,
-    ms,
+/** Loads the CLI bundle with the given arguments and prints its peak RSS when the process exits. */
+const WRAPPER = `
+import { pathToFileURL } from 'node:url';
+const [bundle, ...args] = process.argv.slice(1);
+process.argv = [process.argv[0], bundle, ...args];
+process.on('exit', () => process.stderr.write('\\nBENCH_MAXRSS ' + process.resourceUsage().maxRSS * 1024 + '\\n'));
+await import(pathToFileURL(bundle).href);
+`;
+
+export interface FleetRun {
+  /** Whole process, spawn to exit. */
+  wallMs: number;
+  maxRSS: number;
+  simulatedS: number;
+  events: number;
+  requests: number;
+  finished: number;
+  ttftP90: number;
+}
+
+/** Run `scenarioFile` with the bundled CLI in a fresh process. */
+export function runFleetProcess(root: string, scenarioFile: string): FleetRun {
+  const bundle = join(root, 'dist-cli', 'sim.mjs');
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', WRAPPER, bundle, 'run', scenarioFile], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`fleet bench run of ${scenarioFile} failed: ${r.stderr}`);
+  const rss = /BENCH_MAXRSS (\d+)/.exec(r.stderr);
+  const m = JSON.parse(r.stdout) as {
+    simulatedS: number;
+    events: number;
+    requests: { created: number; finished: number; ttft: { p90: number } };
+  };
+  return {
+    wallMs,
+    maxRSS: rss ? Number(rss[1]) : NaN,
+    simulatedS: m.simulatedS,
+    events: m.events,
     requests: m.requests.created,
     finished: m.requests.finished,
-    events: m.events,
-    simulatedS: m.simulatedS,
-    heapPeak,
-    maxRSS: process.resourceUsage().maxRSS * 1024,
     ttftP90: m.requests.ttft.p90,
-    reuse: m.tokens.reuseRatio,
-  }) + '\n',
-);
+  };
+}
+
+/**
+ * `base` scaled to `sessions` sessions on `replicas` replicas with the same load per replica (the arrival rate
+ * scales with the replica count), written to a temporary file; returns its path.
+ */
+export function scaledScenario(baseFile: string, sessions: number, replicas: number): string {
+  const sc = JSON.parse(readFileSync(baseFile, 'utf8')) as Scenario;
+  const wl = sc.workload as SessionsWorkload;
+  const k = replicas / sc.replicas;
+  sc.name = `${sc.name}-scaled-${sessions}x${replicas}`;
+  sc.replicas = replicas;
+  wl.sessions = sessions;
+  if (wl.arrival.kind === 'poisson') wl.arrival.sessionsPerS *= k;
+  const file = join(mkdtempSync(join(tmpdir(), 'fleet-bench-')), 'scenario.json');
+  writeFileSync(file, JSON.stringify(sc));
+  return file;
+}

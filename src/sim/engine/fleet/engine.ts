@@ -6,8 +6,8 @@
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
 import { KvCache, type TierConfig } from '../kvcache/cache';
-import { segmentBlockHashes, type Segment } from '../kvcache/hash';
-import { PageIndex } from './tails';
+import { PromptHasher, type Segment } from '../kvcache/hash';
+import { PageIndex, TailHasher } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
@@ -118,6 +118,10 @@ interface SessionRt {
   current: Req | null;
   done: boolean;
   dropped: boolean;
+  /** Its prompts' block hashes so far: each turn hashes only what it appends (null for trace sessions). */
+  hasher: PromptHasher | null;
+  /** Its requests' tail hashes (fleet/tails.ts), resumed from one request to the next. */
+  tails: TailHasher | null;
 }
 
 export interface OccupancySeries {
@@ -427,6 +431,8 @@ export class FleetSim implements ReplicaHost {
             current: null,
             done: false,
             dropped: false,
+            hasher: null,
+            tails: null,
           };
         });
       } else if (tr.turns.length)
@@ -482,6 +488,8 @@ export class FleetSim implements ReplicaHost {
       current: null,
       done: false,
       dropped: false,
+      hasher: null,
+      tails: null,
     };
     this.sessions[index] = rt;
     this.submit(rt, index, this.gen!.nextRequest(s));
@@ -493,17 +501,26 @@ export class FleetSim implements ReplicaHost {
     this.submit(rt, index, this.gen!.nextRequest(rt.s));
   }
 
-  /** The request's prompt + output as segments, and its chained page hashes. */
-  private hashes(spec: RequestSpec): { segs: Segment[]; hashes: number[] } {
-    const segs = spec.segments.concat({ id: spec.outputSegmentId, tokens: spec.outputTokens });
-    return { segs, hashes: segmentBlockHashes(segs, this.rs.blockSize).hashes };
+  /**
+   * The request's prompt + output as segments, and its chained page hashes. The session's hasher keeps the
+   * chain of its previous prompt + output, which this prompt extends: only the new segments are hashed.
+   */
+  private hashes(
+    spec: RequestSpec,
+    rt: SessionRt,
+  ): { segs: Segment[]; hashes: number[]; tails: TailHasher | null } {
+    const out: Segment = { id: spec.outputSegmentId, tokens: spec.outputTokens };
+    const segs = spec.segments.concat(out);
+    rt.hasher ??= new PromptHasher(this.rs.blockSize);
+    rt.tails ??= new TailHasher();
+    return { segs, hashes: rt.hasher.hash(spec.segments, out).hashes, tails: rt.tails };
   }
 
   private newReq(
     session: number,
     cls: number,
     spec: RequestSpec,
-    h: { segs: Segment[] | null; hashes: number[] },
+    h: { segs: Segment[] | null; hashes: number[]; tails?: TailHasher | null },
     seq: number,
   ): Req {
     const hashes = h.hashes;
@@ -526,6 +543,7 @@ export class FleetSim implements ReplicaHost {
       spec,
       hashes,
       segs: h.segs,
+      tails: h.tails ?? null,
       computedFrom: 0,
       promptTokens: spec.promptTokens,
       outputTokens: spec.outputTokens,
@@ -558,7 +576,7 @@ export class FleetSim implements ReplicaHost {
   }
 
   private submit(rt: SessionRt, index: number, spec: RequestSpec): void {
-    const r = this.newReq(index, rt.cls, spec, this.hashes(spec), index);
+    const r = this.newReq(index, rt.cls, spec, this.hashes(spec, rt), index);
     rt.current = r;
     this.route(r, rt);
   }
@@ -820,6 +838,8 @@ export class FleetSim implements ReplicaHost {
     rt.dropped = dropped;
     rt.end = this.nowT;
     rt.s = null; // free the context
+    rt.hasher = null;
+    rt.tails = null;
     this.sessionsDone++;
     this.router.sessionEnded?.(index);
     const wl = this.wl;

@@ -40,7 +40,7 @@ import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
 import type { RequestSpec } from './workload';
 import type { Segment } from '../kvcache/hash';
-import { pageTailHashes, sequenceTail, type PageIndex } from './tails';
+import { pageTailHashes, sequenceTail, type PageIndex, type TailHasher } from './tails';
 
 export type ReqState = 'waiting' | 'loading' | 'prefill' | 'decode' | 'done' | 'dropped';
 export const PHASE_CODE: Readonly<Record<ReqState, number>> = {
@@ -65,6 +65,8 @@ export interface Req {
   hashes: ArrayLike<number>;
   /** The segments the hashes were computed from (null for Mooncake records: tails are not matched). */
   segs: readonly Segment[] | null;
+  /** Its session's tail hasher (fleet/tails.ts), so a tail's hashes resume from the last request's; or null. */
+  tails: TailHasher | null;
   /** The first page its last admission computed (the pages before it were reused). */
   computedFrom: number;
   promptTokens: number;
@@ -462,7 +464,7 @@ export class Replica {
    */
   pause(r: Req, continues: boolean): boolean {
     const pol = this.c.toolPause;
-    const tail = sequenceTail(r.segs, r.hashes, r.ctx, this.c.blockSize, this.c.engineBlockSize);
+    const tail = sequenceTail(r.segs, r.hashes, r.ctx, this.c.blockSize, this.c.engineBlockSize, r.tails);
     // write-through: released like lru; the cache's DRAM tier already holds a copy of every full block.
     if (!continues || pol.kind === 'lru' || pol.kind === 'write-through') {
       this.cache.release(r.seq, 'cache');
@@ -481,7 +483,7 @@ export class Replica {
     }
     if (tail) this.heldTails.set(r.session, tail);
     // hold, ttl: keep pinned (the partial last block, still pending, stays too: it is released by the next acquire)
-    const blocks = this.cache.held(r.seq).length;
+    const blocks = this.cache.heldCount(r.seq);
     this.held.set(r.session, blocks);
     this.heldBlocksTotal += blocks;
     this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
@@ -604,7 +606,9 @@ export class Replica {
     const room = Math.min(P / B - 1, Math.floor((r.target - page * P) / B));
     if (room < 1) return none;
     const parent = page > 0 ? r.hashes[page - 1] : 0;
-    const mine = pageTailHashes(r.segs, P, B, page, parent, room);
+    const mine = r.tails
+      ? r.tails.hashes(r.segs, P, B, page, parent, room)
+      : pageTailHashes(r.segs, P, B, page, parent, room);
     if (held && held.page === page && held.blocks <= mine.length && mine[held.blocks - 1] === held.hash)
       return { tokens: held.blocks * B, tier: 0 };
     for (let m = mine.length; m >= 1; m--) {
@@ -665,16 +669,9 @@ export class Replica {
     return Math.ceil(tokens / this.c.blockSize);
   }
 
-  private slice(r: Req, blocks: number): ArrayLike<number> {
-    const h = r.hashes;
-    if (Array.isArray(h)) return h.slice(0, blocks);
-    return Array.prototype.slice.call(h, 0, blocks) as number[];
-  }
-
   /** Unpinned HBM blocks (free or evictable). */
   private hbmAvailable(): number {
-    const o = this.cache.occupancy()[0];
-    return o.capacityBlocks - o.pinnedBlocks;
+    return this.cache.unpinnedHbmBlocks;
   }
 
   /** Try to admit r; false when it must wait. */
@@ -683,8 +680,8 @@ export class Replica {
     // A request that failed for lack of room is not retried (an O(blocks) acquire) until room may exist.
     if (r.needBlocks > 0 && this.hbmAvailable() + this.heldBlocksTotal < r.needBlocks) return false;
     const nb = this.blocksFor(r.target);
-    const hashes = this.slice(r, nb);
-    let res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session });
+    const hashes = r.hashes; // its first nb blocks (acquire's `blocks`: no copy per attempt)
+    let res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session, blocks: nb });
     while (!res.ok && res.reason === 'hbm-full' && this.held.size > 0) {
       // Release held sessions (oldest first) worth the shortfall, then retry once.
       let freed = 0;
@@ -693,7 +690,7 @@ export class Replica {
         freed += this.held.values().next().value as number;
         this.releaseOldestHeld();
       }
-      res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session });
+      res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session, blocks: nb });
     }
     if (!res.ok) {
       if (res.reason === 'exceeds-hbm') {

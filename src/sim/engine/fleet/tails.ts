@@ -73,6 +73,99 @@ export function pageTailHashes(
   return out;
 }
 
+function sameSegment(a: Segment, b: Segment): boolean {
+  return a === b || (a.id === b.id && a.tokens === b.tokens);
+}
+
+/**
+ * pageTailHashes for one session's successive requests, resumed where the previous call stopped. The tail a
+ * request leaves (sequenceTail) and the tail its session's next request probes (the same page after the same
+ * parent, as the next prompt extends the last one) share their first blocks: the hasher keeps the running state
+ * after each full engine block and, when the page, its parent and the segments read so far are the same, goes on
+ * from there instead of from the start of the page. Otherwise it starts over. Either way the result equals
+ * pageTailHashes(...) (tested).
+ */
+export class TailHasher {
+  private segs: readonly Segment[] = [];
+  private page = -1;
+  private parent = NaN;
+  private pageTokens = 0;
+  private blockTokens = 0;
+  private out: number[] = [];
+  // Where the last full block ended: the segment being read, its first token, the token, the running hash.
+  private segI = 0;
+  private segPos = 0;
+  private t = 0;
+  private acc = 0;
+
+  hashes(
+    segments: readonly Segment[],
+    pageTokens: number,
+    blockTokens: number,
+    page: number,
+    parent: number,
+    maxBlocks: number,
+  ): number[] {
+    if (maxBlocks < 1) return [];
+    let same =
+      page === this.page &&
+      parent === this.parent &&
+      pageTokens === this.pageTokens &&
+      blockTokens === this.blockTokens;
+    // The segments up to the one the saved state is inside must be the same (the later ones are not read yet).
+    const upto = Math.min(this.segI, this.segs.length - 1);
+    if (same && segments.length <= upto) same = false;
+    for (let i = 0; same && i <= upto; i++) same = sameSegment(this.segs[i], segments[i]);
+    const start = page * pageTokens;
+    if (!same) {
+      this.page = page;
+      this.parent = parent;
+      this.pageTokens = pageTokens;
+      this.blockTokens = blockTokens;
+      this.out = [];
+      this.segI = 0;
+      this.segPos = 0;
+      this.t = start;
+      this.acc = chainHash(parent, TAIL_TAG);
+    }
+    this.segs = segments;
+    const out = this.out;
+    if (out.length >= maxBlocks) return out.slice(0, maxBlocks);
+    const end = start + maxBlocks * blockTokens;
+    let nextBoundary = start + (out.length + 1) * blockTokens;
+    let pos = this.segPos;
+    let acc = this.acc;
+    for (let i = this.segI; i < segments.length; i++) {
+      const seg = segments[i];
+      const n = seg.tokens;
+      if (n <= 0) continue;
+      if (pos + n <= start) {
+        pos += n;
+        continue;
+      }
+      const key = contentKey(seg.id);
+      let t = Math.max(pos, this.t);
+      while (t < pos + n && t < end) {
+        const take = Math.min(pos + n, nextBoundary) - t;
+        acc = chainHash(acc, chainHash(key, (t - pos) * 1048576 + take));
+        t += take;
+        if (t === nextBoundary) {
+          out.push(chainHash(acc, out.length + 1));
+          nextBoundary += blockTokens;
+          this.segI = i;
+          this.segPos = pos;
+          this.t = t;
+          this.acc = acc;
+          if (out.length === maxBlocks) return out.slice();
+        }
+      }
+      pos += n;
+      if (pos >= end) break;
+    }
+    return out.slice();
+  }
+}
+
 /** The tail a sequence of `ctx` computed tokens leaves: its last page's full engine blocks, or null if none. */
 export function sequenceTail(
   segments: readonly Segment[] | null,
@@ -80,13 +173,16 @@ export function sequenceTail(
   ctx: number,
   pageTokens: number,
   blockTokens: number,
+  hasher: TailHasher | null = null,
 ): { page: number; blocks: number; hash: number } | null {
   if (!segments || blockTokens >= pageTokens) return null;
   const page = Math.floor(ctx / pageTokens);
   const blocks = Math.floor((ctx - page * pageTokens) / blockTokens);
   if (blocks < 1) return null;
   const parent = page > 0 ? hashes[page - 1] : ROOT_HASH;
-  const h = pageTailHashes(segments, pageTokens, blockTokens, page, parent, blocks);
+  const h = hasher
+    ? hasher.hashes(segments, pageTokens, blockTokens, page, parent, blocks)
+    : pageTailHashes(segments, pageTokens, blockTokens, page, parent, blocks);
   return h.length === blocks ? { page, blocks, hash: h[blocks - 1] } : null;
 }
 

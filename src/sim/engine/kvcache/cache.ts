@@ -21,10 +21,11 @@ import {
   type ReleaseThen,
   type TierOccupancy,
 } from './cacheTypes';
+import { KvEventLog, type Clock, type KvEventSink } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { Sequences } from './sequences';
-import { buildTiers, TierStore, type Block, type Copy } from './tierStore';
+import { buildTiers, copyAt, TierStore, type Block, type Copy } from './tierStore';
 import type { BlockHash, SeqId, TierName, TransferModel } from './types';
 import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
 
@@ -108,6 +109,12 @@ export class KvCache {
     return this.sq.seqs.get(seq)?.blocks.length ?? 0;
   }
 
+  /** HBM blocks not pinned by a sequence (free or evictable); O(1), unlike occupancy(). */
+  get unpinnedHbmBlocks(): number {
+    const hbm = this.st.local[0];
+    return hbm.capacity - hbm.pinned;
+  }
+
   /** Sequences currently holding blocks. */
   get sequences(): number {
     return this.sq.seqs.size;
@@ -166,6 +173,27 @@ export class KvCache {
     return snapshotOf(this.st, this.id, this.tierNames);
   }
 
+  /**
+   * Subscribe to this cache's KV events (events.ts): from now on every computed copy stored in or removed from a
+   * local tier is recorded in the returned log, stamped by `clock` if given. Read it with drain().
+   */
+  subscribe(clock?: Clock): KvEventLog {
+    const log = new KvEventLog(clock ?? null);
+    this.st.logs.push(log);
+    return log;
+  }
+
+  /** Hand every KV event to `sink` as it happens (a view's running total: fleet/view.ts). */
+  attach(sink: KvEventSink): void {
+    this.st.logs.push(sink);
+  }
+
+  /** Stop sending events to a log or sink. */
+  unsubscribe(sink: KvEventSink): void {
+    const i = this.st.logs.indexOf(sink);
+    if (i >= 0) this.st.logs.splice(i, 1);
+  }
+
   // ───────────────────────────── sequences ─────────────────────────────
 
   /**
@@ -179,10 +207,11 @@ export class KvCache {
   acquire(seq: SeqId, hashes: ArrayLike<BlockHash>, opts: AcquireOptions = {}): AcquireResult {
     const s = this.sq.seqs.get(seq);
     const held = s ? s.blocks : [];
+    const len = opts.blocks === undefined ? hashes.length : Math.min(opts.blocks, hashes.length);
     let c = 0;
-    const m = Math.min(held.length, hashes.length);
+    const m = Math.min(held.length, len);
     while (c < m && held[c].hash === hashes[c]) c++;
-    return this.sq.acquireFrom(seq, s, c, hashes, c, hashes.length - c, opts);
+    return this.sq.acquireFrom(seq, s, c, hashes, c, len - c, opts);
   }
 
   /** Append blocks to what `seq` holds (decode growth, the next prefill chunk): O(new blocks). */
@@ -227,9 +256,10 @@ export class KvCache {
     this.sq.seqs.delete(seq);
     const r = this.sq.unpinAll(s.blocks, 0);
     if (then === 'cache') return r;
-    const hashes = s.blocks.map((b) => b.hash);
-    if (then === 'drop') return { ...r, dropped: this.drop(hashes).dropped };
-    return { ...r, offload: this.offload(hashes, then) };
+    // The sequence's own block records, not their hashes: no lookup per block (a block that left the replica
+    // meanwhile is `gone`, which is what a lookup of its hash would have found).
+    if (then === 'drop') return { ...r, dropped: this.dropBlocks(s.blocks).dropped };
+    return { ...r, offload: this.offloadBlocks(s.blocks, then) };
   }
 
   // ───────────────────────────── blocks ─────────────────────────────
@@ -252,7 +282,7 @@ export class KvCache {
       const b = st.map.get(h);
       if (b) {
         if (b.pending) this.markComputed(b);
-        const top = b.copies[0];
+        const top = b.c0;
         if (top) {
           if (b.pins === 0) hbm.policy.touch(top);
         } else if (!this.withLowerLocked(b, () => st.makeRoom(0))) {
@@ -287,6 +317,20 @@ export class KvCache {
    * from its nearest copy above, over every link in between (room is made in `to` by its policy).
    */
   offload(hashes: ArrayLike<BlockHash>, to: Exclude<TierName, 'hbm'>): OffloadResult {
+    return this.offloadEach(hashes.length, (i) => this.st.map.get(hashes[i]), to);
+  }
+
+  /** offload() of block records (a released sequence's): a record that left the replica counts as missing. */
+  private offloadBlocks(blocks: readonly Block[], to: Exclude<TierName, 'hbm'>): OffloadResult {
+    return this.offloadEach(blocks.length, (i) => (blocks[i].gone ? undefined : blocks[i]), to);
+  }
+
+  /** Offload the blocks `at(n − 1) … at(0)` (last first); each is read when its turn comes, as evictions run. */
+  private offloadEach(
+    n: number,
+    at: (i: number) => Block | undefined,
+    to: Exclude<TierName, 'hbm'>,
+  ): OffloadResult {
     const st = this.st;
     const t = this.tierNames.indexOf(to);
     if (t <= 0)
@@ -302,20 +346,21 @@ export class KvCache {
     };
     const perSource = new Array<number>(this.tierNames.length).fill(0);
     const bytesBefore = this.c.bytesDown.reduce((a, x) => a + x, 0);
-    for (let i = hashes.length - 1; i >= 0; i--) {
-      const b = st.map.get(hashes[i]);
+    for (let i = n - 1; i >= 0; i--) {
+      const b = at(i);
       if (!b) r.missing++;
       else if (b.pins > 0 || b.pending) r.skippedPinned++;
       else if (st.top(b) >= t) r.alreadyLower++;
       else {
         let src = -1; // nearest copy above the target: where a write would come from
-        for (let k = 0; k < t && k < b.copies.length; k++) if (b.copies[k]) src = k;
-        const has = t < st.local.length && b.copies[t] !== null;
-        for (let k = 0; k < t && k < b.copies.length; k++) if (b.copies[k]) st.removeCopy(b, k);
+        const L = st.local.length;
+        for (let k = 0; k < t && k < L; k++) if (copyAt(b, k)) src = k;
+        const has = t < L && copyAt(b, t) !== null;
+        for (let k = 0; k < t && k < L; k++) if (copyAt(b, k)) st.removeCopy(b, k);
         this.c.offloads++;
         r.moved++;
         if (has) {
-          st.local[t].policy.touch(b.copies[t] as Copy);
+          st.local[t].policy.touch(copyAt(b, t) as Copy);
           continue;
         }
         const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(b.hash);
@@ -333,9 +378,20 @@ export class KvCache {
 
   /** Remove unpinned blocks from every local tier of this replica (the pool keeps its copies). */
   drop(hashes: ArrayLike<BlockHash>): { dropped: number; skippedPinned: number; missing: number } {
+    return this.dropEach(hashes.length, (i) => this.st.map.get(hashes[i]));
+  }
+
+  private dropBlocks(blocks: readonly Block[]): { dropped: number; skippedPinned: number; missing: number } {
+    return this.dropEach(blocks.length, (i) => (blocks[i].gone ? undefined : blocks[i]));
+  }
+
+  private dropEach(
+    n: number,
+    at: (i: number) => Block | undefined,
+  ): { dropped: number; skippedPinned: number; missing: number } {
     const r = { dropped: 0, skippedPinned: 0, missing: 0 };
-    for (let i = 0; i < hashes.length; i++) {
-      const b = this.st.map.get(hashes[i]);
+    for (let i = 0; i < n; i++) {
+      const b = at(i);
       if (!b) r.missing++;
       else if (b.pins > 0) r.skippedPinned++;
       else {
@@ -356,6 +412,7 @@ export class KvCache {
   private markComputed(b: Block): void {
     b.pending = false;
     this.st.local[0].pending--;
+    if (this.st.logs.length) this.st.emit(b.hash, 0, true); // a pending block's only copy is in HBM
     this.c.committed++;
     this.st.writeThrough(b, 0);
   }
@@ -363,8 +420,8 @@ export class KvCache {
   /** Run `f` with b's lower copies locked, so making room cannot evict the block's last copy under it. */
   private withLowerLocked(b: Block, f: () => boolean): boolean {
     const locked: Copy[] = [];
-    for (let i = 1; i < b.copies.length; i++) {
-      const cp = b.copies[i];
+    for (let i = 1; i < this.st.local.length; i++) {
+      const cp = copyAt(b, i);
       if (cp && cp.state === 'policy') {
         this.st.setState(cp, 'locked');
         locked.push(cp);

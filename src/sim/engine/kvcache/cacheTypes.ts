@@ -94,6 +94,8 @@ export interface AcquireOptions {
   tokens?: number;
   /** Owner tag for snapshots (e.g. a session id). Default −1. */
   tag?: number;
+  /** acquire(): use only the first `blocks` hashes (default all), so a caller need not copy a prefix out. */
+  blocks?: number;
 }
 
 export interface AcquireOk {

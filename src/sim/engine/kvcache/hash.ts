@@ -7,12 +7,14 @@
  * independent 32-bit murmur3-style mixes, 20 + 32 bits. At 10⁶ distinct blocks the chance of any collision is
  * about 10⁻⁴.
  *
- * Three ways in:
+ * Four ways in:
  * - `chainHashes(contentIds)`: one content id per block (not yet chained) → chained hashes.
  * - `segmentBlockHashes(segments, blockSize)`: a prompt as content segments with token counts (a system
  *   prompt, a tool result, …) → one hash per block of `blockSize` tokens (the last one may be partial). Cost is
  *   O(segments + blocks), never per token. Two prompts with the same segments in the same order get the same
  *   hashes; a prompt that differs at some token misses from the block holding that token on.
+ * - `PromptHasher`: the same hashes for one session's successive prompts, hashing only the segments appended
+ *   since its previous prompt (the fleet's sessions; `BlockChain` is the running state underneath).
  * - Mooncake `hash_ids` are already chained: use them as they are (`mooncakeBlockTokens` gives the tokens of
  *   each block).
  */
@@ -127,43 +129,134 @@ export function segmentBlockHashes(
   blockSize: number,
   opts: { fullBlocksOnly?: boolean; parent?: BlockHash } = {},
 ): BlockList {
-  if (!Number.isInteger(blockSize) || blockSize < 1)
-    throw new RangeError(`blockSize must be a positive integer, got ${blockSize}`);
-  const hashes: BlockHash[] = [];
-  let parent = opts.parent ?? ROOT_HASH;
-  let acc1 = 0; // content key of the block being filled, as two words
-  let acc2 = 0;
-  let fill = 0; // tokens in the block being filled
-  let total = 0;
-  for (const seg of segments) {
+  const chain = new BlockChain(blockSize, opts.parent ?? ROOT_HASH);
+  for (const seg of segments) chain.push(seg);
+  return chain.list(opts.fullBlocksOnly ?? false);
+}
+
+/**
+ * The running state of segmentBlockHashes: the chained hashes of the full blocks so far and the content key of
+ * the block being filled. Pushing a segment costs O(blocks it completes + 1); the prompt so far can be read out
+ * at any point (a partial last block is hashed from the state without changing it), so a prompt that grows by
+ * appended segments is hashed once, block by block, however many times it is read.
+ */
+export class BlockChain {
+  /** Chained hashes of the full blocks so far (owned by the chain: copy before keeping). */
+  readonly full: BlockHash[] = [];
+  /** Total tokens pushed. */
+  tokens = 0;
+  private parent: BlockHash;
+  private acc1 = 0; // content key of the block being filled, as two words
+  private acc2 = 0;
+  private fill = 0; // tokens in the block being filled
+
+  constructor(
+    readonly blockSize: number,
+    parent: BlockHash = ROOT_HASH,
+  ) {
+    if (!Number.isInteger(blockSize) || blockSize < 1)
+      throw new RangeError(`blockSize must be a positive integer, got ${blockSize}`);
+    this.parent = parent;
+  }
+
+  push(seg: Segment): void {
     const n = seg.tokens;
     if (!Number.isInteger(n) || n < 0)
       throw new RangeError(`segment tokens must be a non-negative integer, got ${n}`);
-    if (n === 0) continue;
+    if (n === 0) return;
+    const blockSize = this.blockSize;
     const key = contentKey(seg.id);
+    const k1 = lo32(key);
+    const k2 = hi32(key);
     let off = 0;
     while (off < n) {
-      const take = Math.min(n - off, blockSize - fill);
-      const piece = hash4(lo32(key), hi32(key), off, take);
-      acc1 = mixWord(acc1, lo32(piece));
-      acc2 = mixWord(acc2, hi32(piece) ^ fill);
-      fill += take;
+      const take = Math.min(n - off, blockSize - this.fill);
+      const piece = hash4(k1, k2, off, take);
+      this.acc1 = mixWord(this.acc1, lo32(piece));
+      this.acc2 = mixWord(this.acc2, hi32(piece) ^ this.fill);
+      this.fill += take;
       off += take;
-      if (fill === blockSize) {
-        parent = chainHash(parent, (fmix(acc2, blockSize) % TWO20) * TWO32 + fmix(acc1, blockSize));
-        hashes.push(parent);
-        acc1 = acc2 = 0;
-        fill = 0;
+      if (this.fill === blockSize) {
+        this.parent = chainHash(
+          this.parent,
+          (fmix(this.acc2, blockSize) % TWO20) * TWO32 + fmix(this.acc1, blockSize),
+        );
+        this.full.push(this.parent);
+        this.acc1 = this.acc2 = 0;
+        this.fill = 0;
       }
     }
-    total += n;
+    this.tokens += n;
   }
-  let lastBlockTokens = hashes.length ? blockSize : 0;
-  if (fill > 0 && !opts.fullBlocksOnly) {
-    hashes.push(chainHash(parent, (fmix(acc2, fill) % TWO20) * TWO32 + fmix(acc1, fill)));
-    lastBlockTokens = fill;
+
+  /** Hash of the partial block being filled, or undefined when the last block is full. */
+  partial(): BlockHash | undefined {
+    if (this.fill === 0) return undefined;
+    const f = this.fill;
+    return chainHash(this.parent, (fmix(this.acc2, f) % TWO20) * TWO32 + fmix(this.acc1, f));
   }
-  return { hashes, lastBlockTokens, tokens: total };
+
+  /** The prompt so far, as segmentBlockHashes gives it (a fresh array). */
+  list(fullBlocksOnly = false): BlockList {
+    const hashes = this.full.slice();
+    let lastBlockTokens = hashes.length ? this.blockSize : 0;
+    const p = fullBlocksOnly ? undefined : this.partial();
+    if (p !== undefined) {
+      hashes.push(p);
+      lastBlockTokens = this.fill;
+    }
+    return { hashes, lastBlockTokens, tokens: this.tokens };
+  }
+
+  /** An independent copy of the state. */
+  clone(): BlockChain {
+    const c = new BlockChain(this.blockSize, this.parent);
+    for (let i = 0; i < this.full.length; i++) c.full.push(this.full[i]);
+    c.tokens = this.tokens;
+    c.acc1 = this.acc1;
+    c.acc2 = this.acc2;
+    c.fill = this.fill;
+    return c;
+  }
+}
+
+function sameSegment(a: Segment, b: Segment): boolean {
+  return a === b || (a.id === b.id && a.tokens === b.tokens);
+}
+
+/**
+ * Block hashes of one session's successive prompts. An agent's or a chat's next prompt is its previous prompt,
+ * the output, and new segments (a tool result, a user message): when the segments given begin with every
+ * segment of the previous call, only the new ones are hashed (O(new blocks) hashing; the result array is still a
+ * fresh copy, O(blocks) but no hashing). Otherwise (a compaction, a reordered tool block, a timestamp at the
+ * top) the prompt is hashed from the start. Either way the result equals segmentBlockHashes(segments ++ extra).
+ */
+export class PromptHasher {
+  private chain: BlockChain;
+  private readonly prev: Segment[] = [];
+
+  constructor(readonly blockSize: number) {
+    this.chain = new BlockChain(blockSize);
+  }
+
+  /** segmentBlockHashes(segments ++ [extra]) (extra optional), reusing what the previous call hashed. */
+  hash(segments: readonly Segment[], extra?: Segment): BlockList {
+    const prev = this.prev;
+    const n = segments.length + (extra ? 1 : 0);
+    let extends_ = prev.length <= n;
+    for (let i = 0; extends_ && i < prev.length; i++)
+      extends_ = sameSegment(prev[i], i < segments.length ? segments[i] : (extra as Segment));
+    if (!extends_) {
+      this.chain = new BlockChain(this.blockSize);
+      prev.length = 0;
+    }
+    for (let i = prev.length; i < n; i++) {
+      const seg = i < segments.length ? segments[i] : (extra as Segment);
+      this.chain.push(seg);
+      prev.push(seg);
+    }
+    return this.chain.list();
+  }
 }
 
 /**

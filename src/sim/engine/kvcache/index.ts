@@ -63,7 +63,13 @@
  * ```
  * Other operations: `insert(hashes)` (computed blocks, unpinned), `offload(hashes, tier)`, `drop(hashes)`,
  * `where(hash)` (fastest tier), `copiesOf(hash)` (every tier), `held(seq)`, `heldCount(seq)`, `blocks()`,
- * `loadTimeS(tier, blocks)`, `checkInvariants()` (for tests, invariants.ts).
+ * `loadTimeS(tier, blocks)`, `checkInvariants()` (for tests, invariants.ts), `subscribe(clock?)`: a KV event log
+ * (events.ts) of computed copies stored in and removed from each local tier, as vLLM publishes them, for router
+ * views that keep their own copy of the cache (fleet/view.ts `delayed`).
+ *
+ * Speed: blocks are indexed by an open-addressing table (blockIndex.ts), a block's copies are fields, removed copy
+ * records are reused; the fleet hashes a session's prompt incrementally (hash.ts `PromptHasher`). See
+ * docs/performance.md for what a block operation costs and where the bench fleet's time goes.
  *
  * Accounting (checked by checkInvariants): blocks that entered a replica (`created` + `fetched`) = resident +
  * `freed` (pending, released uncomputed) + `dropped` + `toPool`; the same holds in tokens, and for the pool
@@ -76,6 +82,7 @@ export * from './policy';
 export * from './hash';
 export * from './pool';
 export * from './cache';
+export * from './events';
 
 /** Bytes of one KV block: kvBytesPerToken(model, dtype) × blockSize. */
 export function kvBlockBytes(model: ModelSpec, dtype: Dtype, blockSize: number): number {

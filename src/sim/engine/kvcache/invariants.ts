@@ -9,7 +9,7 @@
  * - per link, bytes = copies sent × bytes per block, in each direction.
  */
 import type { Seq } from './sequences';
-import type { Block, TierStore } from './tierStore';
+import { copyAt, type Block, type TierStore } from './tierStore';
 
 export function checkCacheInvariants(st: TierStore, seqs: Iterable<Seq>): string[] {
   const out: string[] = [];
@@ -26,7 +26,7 @@ export function checkCacheInvariants(st: TierStore, seqs: Iterable<Seq>): string
     if (b.hash !== h) out.push(`block ${h} filed under the wrong hash`);
     let n = 0;
     for (let i = 0; i < L; i++) {
-      const cp = b.copies[i];
+      const cp = copyAt(b, i);
       if (!cp) continue;
       n++;
       if (cp.block !== b || cp.tier !== i)
@@ -39,17 +39,20 @@ export function checkCacheInvariants(st: TierStore, seqs: Iterable<Seq>): string
       if (cp.state === 'pinned' && i !== 0) out.push(`block ${h} is pinned outside HBM`);
     }
     if (n !== b.nCopies) out.push(`block ${h} counts ${b.nCopies} copies, holds ${n}`);
+    let bits = 0;
+    for (let i = 0; i < L; i++) if (copyAt(b, i)) bits |= 1 << i;
+    if (bits !== b.bits) out.push(`block ${h}: its tier bits ${b.bits} disagree with its copies (${bits})`);
+    if (b.gone) out.push(`block ${h} is resident but marked gone`);
     if (n === 0) out.push(`block ${h} has no copy in any tier`);
     residentTokens += b.tokens;
     if (b.pending) {
-      if (b.copies[0]) pending[0]++;
+      if (b.c0) pending[0]++;
       else out.push(`block ${h} is pending outside HBM`);
       if (n > 1) out.push(`block ${h} is pending but has a lower copy`);
       if (b.pins === 0) out.push(`block ${h} is pending but unpinned`);
     }
-    if (b.pins > 0 && b.copies[0]?.state !== 'pinned') out.push(`block ${h} has pins but no pinned HBM copy`);
-    if (b.pins === 0 && b.copies[0]?.state === 'pinned')
-      out.push(`block ${h}'s HBM copy is pinned with no pins`);
+    if (b.pins > 0 && b.c0?.state !== 'pinned') out.push(`block ${h} has pins but no pinned HBM copy`);
+    if (b.pins === 0 && b.c0?.state === 'pinned') out.push(`block ${h}'s HBM copy is pinned with no pins`);
     if ((pinsFromSeqs.get(b) ?? 0) !== b.pins)
       out.push(`block ${h} has ${b.pins} pins, sequences hold ${pinsFromSeqs.get(b) ?? 0}`);
     if (b.tokens < 1 || b.tokens > st.blockSize) out.push(`block ${h} has ${b.tokens} tokens`);

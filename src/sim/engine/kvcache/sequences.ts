@@ -4,7 +4,7 @@
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
 import type { AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
-import type { Block, Copy, TierStore } from './tierStore';
+import { copyAt, type Block, type Copy, type TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
 
 export interface Seq {
@@ -16,6 +16,10 @@ export interface Seq {
 export class Sequences {
   readonly seqs = new Map<SeqId, Seq>();
   private epoch = 0;
+  /** Scratch arrays of one acquire, reused (an acquire is O(new positions); allocating them per call showed in GC). */
+  private found: (Block | undefined)[] = [];
+  private slot: (Block | null)[] = [];
+  private lockedCopy: (Copy | null)[] = [];
 
   constructor(
     private readonly st: TierStore,
@@ -61,11 +65,11 @@ export class Sequences {
       b.pins--;
       unpinned++;
       if (b.pins > 0) continue;
-      const cp = b.copies[0] as Copy;
+      const cp = b.c0 as Copy;
       if (b.pending) {
         st.removeCopy(b, 0);
         if (b.nCopies === 0) {
-          st.map.delete(b.hash);
+          st.forget(b);
           st.c.freed++;
           st.c.freedTokens += b.tokens;
           freed++;
@@ -124,9 +128,11 @@ export class Sequences {
     const nT = this.tierNames.length;
     const hitB = new Array<number>(nT).fill(0);
     const hitT = new Array<number>(nT).fill(0);
+    const found = this.found;
     for (let k = 0; k < count; k++) {
       const h = hashes[off + k];
       const b = st.map.get(h);
+      found[k] = b; // looked up once: nothing changes before the mutation below reads it
       if (inRun) {
         if (b && !b.pending) {
           const from = st.top(b);
@@ -157,6 +163,7 @@ export class Sequences {
     }
     const pinnedOthers = hbm.pinned - Y;
     if (pinnedOthers + X > hbm.capacity) {
+      found.fill(undefined, 0, count);
       st.c.acquireFailures++;
       const available = hbm.capacity - pinnedOthers;
       const reason = n > hbm.capacity ? 'exceeds-hbm' : 'hbm-full';
@@ -173,17 +180,19 @@ export class Sequences {
     }
 
     // Mutate. 1) Pin new positions with an HBM copy; lock the copy a lower-only block is read from.
-    const slot: (Block | null)[] = new Array(count);
-    const lockedCopy: (Copy | null)[] = new Array(count).fill(null);
+    const slot = this.slot;
+    const lockedCopy = this.lockedCopy;
     for (let k = 0; k < count; k++) {
-      const b = st.map.get(hashes[off + k]);
-      if (b && b.copies[0]) {
+      const b = found[k];
+      found[k] = undefined;
+      lockedCopy[k] = null;
+      if (b && b.bits & 1) {
         st.pin(b);
         b.tag = tag;
         slot[k] = b;
       } else if (b) {
         const from = st.top(b);
-        const cp = b.copies[from] as Copy;
+        const cp = copyAt(b, from) as Copy;
         if (cp.state === 'locked') {
           slot[k] = null; // a duplicate position: handled when the first one gets its HBM copy
           continue;
@@ -238,10 +247,10 @@ export class Sequences {
       let b = slot[k];
       const tokens = c + k === n - 1 ? lastTok : st.blockSize;
       if (k >= run) computeTokens += b ? b.tokens : tokens;
-      if (b && b.copies[0]) continue; // pinned in step 1
+      if (b && b.bits & 1) continue; // pinned in step 1
       if (!b) {
         const again = st.map.get(hashes[off + k]); // a duplicate position gave it an HBM copy already
-        if (again && again.copies[0]) {
+        if (again && again.c0) {
           st.pin(again);
           slot[k] = again;
           continue;
@@ -264,7 +273,11 @@ export class Sequences {
     if (grownBlock) st.writeThrough(grownBlock, 0);
     const seqRec: Seq = s ?? { blocks: held, committed: 0, tag };
     seqRec.tag = tag;
-    for (let k = 0; k < count; k++) seqRec.blocks.push(slot[k] as Block);
+    for (let k = 0; k < count; k++) {
+      seqRec.blocks.push(slot[k] as Block);
+      slot[k] = null;
+      lockedCopy[k] = null;
+    }
     if (seqRec.committed > c) seqRec.committed = c;
     this.seqs.set(seq, seqRec);
 

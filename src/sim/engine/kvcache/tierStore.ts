@@ -14,6 +14,8 @@
  * A copy is in one of three states: `policy` (evictable, ordered by its tier's policy), `pinned` (HBM only, held
  * by a sequence) or `locked` (a lower copy being read up during an acquire, so making room cannot evict it).
  */
+import { BlockIndex } from './blockIndex';
+import type { KvEventSink } from './events';
 import { capacityInBlocks, type KvPool } from './pool';
 import { resolvePolicy, type EvictionPolicy, type PolicyNode } from './policy';
 import type { KvCacheCounters, RemoteTierConfig, TierConfig, WritePolicy } from './cacheTypes';
@@ -29,8 +31,9 @@ import {
 export type CopyState = 'policy' | 'pinned' | 'locked';
 
 export interface Copy extends PolicyNode {
-  readonly block: Block;
-  readonly tier: number;
+  /** Mutable only so removed copies can be reused (TierStore.spare); nothing else writes them. */
+  block: Block;
+  tier: number;
   state: CopyState;
 }
 
@@ -42,10 +45,22 @@ export interface Block {
   tag: number;
   /** Its HBM copy was brought up from below (for promoteOnHit: false). */
   loaded: boolean;
-  /** Per local tier: the copy there, or null. */
-  copies: (Copy | null)[];
+  /**
+   * The copy in local tier 0 (HBM), 1 and 2 (the tiers below, in the cache's order), or null: fields rather than
+   * an array, so reading a block's copy costs no second object (copyAt reads them by index).
+   */
+  c0: Copy | null;
+  c1: Copy | null;
+  c2: Copy | null;
   /** Number of copies (≥ 1 while the block is in the replica, except inside one operation). */
   nCopies: number;
+  /** Bit i set: local tier i holds a copy (so the fastest tier is found without reading `copies`). */
+  bits: number;
+  /** The block left the replica (its map entry is gone); a block object never comes back (newBlock makes a new one). */
+  gone: boolean;
+  /** Neighbours in the index's insertion order (blockIndex.ts). */
+  prevIns: Block | null;
+  nextIns: Block | null;
   /** Scratch marks for one acquire (epoch-stamped so they never need clearing). */
   mark: number;
   scratch: number;
@@ -66,8 +81,29 @@ export interface Tier {
   pathUp: LinkSpec[];
 }
 
+/** The copy of b in local tier i, or null. */
+export function copyAt(b: Block, i: number): Copy | null {
+  return i === 0 ? b.c0 : i === 1 ? b.c1 : b.c2;
+}
+
+function setCopyAt(b: Block, i: number, cp: Copy | null): void {
+  if (i === 0) b.c0 = cp;
+  else if (i === 1) b.c1 = cp;
+  else if (i === 2) b.c2 = cp;
+  else throw new RangeError(`a cache has at most three local tiers, not ${i + 1}`);
+}
+
 export class TierStore {
-  readonly map = new Map<BlockHash, Block>();
+  readonly map = new BlockIndex<Block>();
+  /**
+   * Copies removed from a tier, reused by the next addCopy: a copy moves between tiers as a context is offloaded
+   * and read back every tool call, and allocating one each time left the garbage collector most of the churn.
+   * A removed copy is unlinked from its policy and referenced by nothing else (only locked copies are held
+   * across calls, and a locked copy is never removed).
+   */
+  private readonly spare: Copy[] = [];
+  /** Subscribers' KV event sinks (events.ts); usually none. */
+  readonly logs: KvEventSink[] = [];
 
   constructor(
     readonly local: Tier[],
@@ -86,8 +122,8 @@ export class TierStore {
 
   /** Index of the fastest local tier holding a copy, or −1. */
   top(b: Block): number {
-    for (let i = 0; i < b.copies.length; i++) if (b.copies[i]) return i;
-    return -1;
+    const x = b.bits;
+    return x === 0 ? -1 : 31 - Math.clz32(x & -x);
   }
 
   /** Links from tier i (local or remote) up to HBM. */
@@ -114,8 +150,14 @@ export class TierStore {
       pending,
       tag,
       loaded: false,
-      copies: this.local.map(() => null),
+      c0: null,
+      c1: null,
+      c2: null,
       nCopies: 0,
+      bits: 0,
+      gone: false,
+      prevIns: null,
+      nextIns: null,
       mark: 0,
       scratch: 0,
       xmark: 0,
@@ -126,9 +168,20 @@ export class TierStore {
 
   /** The block left the replica (its last copy is gone): counted as dropped. */
   discard(b: Block): void {
-    this.map.delete(b.hash);
+    this.forget(b);
     this.c.dropped++;
     this.c.droppedTokens += b.tokens;
+  }
+
+  /** A computed copy of `hash` appeared in (stored) or left local tier `tier`: tell the subscribers. */
+  emit(hash: BlockHash, tier: number, stored: boolean): void {
+    for (const log of this.logs) log.record(hash, tier, stored);
+  }
+
+  /** Remove b from the replica's map (every way a block leaves goes through here). */
+  forget(b: Block): void {
+    this.map.delete(b.hash);
+    b.gone = true;
   }
 
   // ───────────────────────────── copies ─────────────────────────────
@@ -136,9 +189,16 @@ export class TierStore {
   /** Give b a copy in tier i (room must have been made). In HBM it is pinned if b is. */
   addCopy(b: Block, i: number): Copy {
     const t = this.local[i];
-    const cp: Copy = { block: b, tier: i, state: 'policy', prev: null, next: null };
-    b.copies[i] = cp;
+    let cp = this.spare.pop();
+    if (cp) {
+      cp.block = b;
+      cp.tier = i;
+      cp.state = 'policy';
+    } else cp = { block: b, tier: i, state: 'policy', prev: null, next: null };
+    setCopyAt(b, i, cp);
     b.nCopies++;
+    b.bits |= 1 << i;
+    if (this.logs.length && !b.pending) this.emit(b.hash, i, true);
     t.used++;
     t.usedTokens += b.tokens;
     if (i === 0 && b.pins > 0) {
@@ -150,15 +210,18 @@ export class TierStore {
   }
 
   removeCopy(b: Block, i: number): void {
-    const cp = b.copies[i] as Copy;
+    const cp = copyAt(b, i) as Copy;
     const t = this.local[i];
     this.setState(cp, 'locked');
     t.locked--;
     t.used--;
     t.usedTokens -= b.tokens;
     if (i === 0 && b.pending) t.pending--;
-    b.copies[i] = null;
+    setCopyAt(b, i, null);
     b.nCopies--;
+    b.bits &= ~(1 << i);
+    this.spare.push(cp);
+    if (this.logs.length && !b.pending) this.emit(b.hash, i, false);
   }
 
   setState(cp: Copy, s: CopyState): void {
@@ -176,12 +239,12 @@ export class TierStore {
   /** Pin b's HBM copy for one more position. */
   pin(b: Block): void {
     b.pins++;
-    this.setState(b.copies[0] as Copy, 'pinned');
+    this.setState(b.c0 as Copy, 'pinned');
   }
 
   /** Remove every copy of an unpinned block and drop it from the replica. */
   dropAll(b: Block): void {
-    for (let i = 0; i < b.copies.length; i++) if (b.copies[i]) this.removeCopy(b, i);
+    for (let i = 0; i < this.local.length; i++) if (copyAt(b, i)) this.removeCopy(b, i);
     this.discard(b);
   }
 
@@ -241,7 +304,7 @@ export class TierStore {
       const r = this.pool.put(b.hash, b.tokens, b.tag, this.replicaId);
       if (r !== 'rejected') {
         if (r === 'stored') this.sent(this.remoteIndex, 'down'); // a hash the pool holds moves nothing
-        this.map.delete(b.hash);
+        this.forget(b);
         this.c.toPool++;
         this.c.toPoolTokens += b.tokens;
         if (why !== 'offload') this.c.demotions[this.remoteIndex]++;
@@ -261,7 +324,7 @@ export class TierStore {
     const j = i + 1;
     if (j >= this.local.length) return;
     const t = this.local[j];
-    if (t.write !== 'write-through' || t.capacity === 0 || b.copies[j]) return;
+    if (t.write !== 'write-through' || t.capacity === 0 || copyAt(b, j)) return;
     if (!this.makeRoom(j)) return;
     if (!this.map.has(b.hash)) return; // cannot happen: b keeps its copy above while room is made below
     this.sent(j, 'down');
@@ -272,8 +335,8 @@ export class TierStore {
 
   /** Lower copies of a block whose content changed (a partial block filled in place) are stale: free them. */
   invalidateLower(b: Block): void {
-    for (let i = 1; i < b.copies.length; i++)
-      if (b.copies[i]) {
+    for (let i = 1; i < this.local.length; i++)
+      if (copyAt(b, i)) {
         this.removeCopy(b, i);
         this.c.invalidated++;
       }

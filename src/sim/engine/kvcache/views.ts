@@ -1,12 +1,12 @@
 /** Read-only views of a replica's tier store: occupancy per tier, every block, and a transferable snapshot. */
 import type { BlockInfo, KvSnapshot, TierOccupancy } from './cacheTypes';
-import type { Block, TierStore } from './tierStore';
+import { copyAt, type Block, type TierStore } from './tierStore';
 import type { TierName } from './types';
 
 /** Every local tier holding a copy of b, fastest first. */
 export function tiersOf(st: TierStore, b: Block): TierName[] {
   const out: TierName[] = [];
-  for (let i = 0; i < b.copies.length; i++) if (b.copies[i]) out.push(st.local[i].name);
+  for (let i = 0; i < st.local.length; i++) if (copyAt(b, i)) out.push(st.local[i].name);
   return out;
 }
 
@@ -68,8 +68,7 @@ export function snapshotOf(st: TierStore, replica: string | number, tierNames: T
   };
   let i = 0;
   for (const b of st.map.values()) {
-    let bits = 0;
-    for (let t = 0; t < b.copies.length; t++) if (b.copies[t]) bits |= 1 << t;
+    const bits = b.bits;
     s.hashes[i] = b.hash;
     s.tier[i] = st.top(b);
     s.resident[i] = bits;
