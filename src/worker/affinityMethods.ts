@@ -177,45 +177,32 @@ function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
   const replicas = wholeIn('replicas', req.replicas, 1, 64);
   const blockSize = req.blockSize === undefined ? undefined : wholeIn('blockSize', req.blockSize, 1, 4096);
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
-  if (req.session) {
-    const session = req.session;
-    const out = wrap(() =>
-      replayTraceSession(
-        choice,
-        session.text,
+  // One replay, from the learner's trace session or the synthetic trajectory; one response shape for both.
+  const session = req.session;
+  const trace = session
+    ? wrap(() =>
+        replayTraceSession(
+          choice,
+          session.text,
+          replicas,
+          [req.routing, 'session-affinity'],
+          req.seed,
+          blockSize,
+        ),
+      )
+    : null;
+  const out =
+    trace ??
+    wrap(() =>
+      replayTrajectory(
+        { model: model.id, accelerator: accelerator.id, tp: hw.tp },
+        shape,
         replicas,
         [req.routing, 'session-affinity'],
         req.seed,
         blockSize,
       ),
     );
-    return {
-      modelName: model.name,
-      acceleratorName: accelerator.name,
-      gpus: hw.tp,
-      replicas,
-      blockSize: out.blockSize,
-      turns: out.turns,
-      requestedTurns: out.requestedTurns,
-      maxContext: model.maxContext,
-      source: 'trace',
-      shape: { ...shape, turns: out.turns },
-      session: { id: session.id, ...out.session },
-      request: out.runs[0],
-      affinity: out.runs[1],
-      formula: formulaOf(model, hw),
-    };
-  }
-  const out = wrap(() =>
-    replayTrajectory(
-      { model: model.id, accelerator: accelerator.id, tp: hw.tp },
-      shape,
-      replicas,
-      [req.routing, 'session-affinity'],
-      req.seed,
-      blockSize,
-    ),
-  );
   return {
     modelName: model.name,
     acceleratorName: accelerator.name,
@@ -225,9 +212,9 @@ function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
     turns: out.turns,
     requestedTurns: out.requestedTurns,
     maxContext: model.maxContext,
-    source: 'synthetic',
+    source: session ? 'trace' : 'synthetic',
     shape: { ...shape, turns: out.turns },
-    session: null,
+    session: session && trace ? { id: session.id, ...trace.session } : null,
     request: out.runs[0],
     affinity: out.runs[1],
     formula: formulaOf(model, hw),
