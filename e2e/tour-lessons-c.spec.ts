@@ -20,6 +20,16 @@ interface Case {
 
 const CASES: Case[] = [
   {
+    lesson: '07.02',
+    path: '/lessons/07-02-session-affinity',
+    widgets: 2,
+    step: 7,
+    widget: 'affinity-replay',
+    words: 'With affinity off, raise the replicas from 4 to 16',
+    url: /affinity-replay\.[^#]*replicas=16(&|$)/,
+    highlight: 'cold-extra',
+  },
+  {
     lesson: '07.03',
     path: '/lessons/07-03-cache-aware-routing',
     widgets: 3,

@@ -34,7 +34,7 @@ import {
 } from './schema';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
 import { TryThis, type TryItem } from '../kit/TryThis';
-import { useStageTransport, type StageTransport } from '../kit/stage';
+import { TourTransport } from '../kit/TourTransport';
 import './cache-router.css';
 
 /**
@@ -120,12 +120,6 @@ export const TRY_THIS: readonly TryItem[] = [
     highlight: 'hit-rate',
   },
 ];
-
-/** Lets the lesson's tour drive the playhead (it must sit inside the widget's frame to know its id). */
-function TourTransport({ transport }: { transport: StageTransport }) {
-  useStageTransport(transport);
-  return null;
-}
 
 export function CacheRouter() {
   const params = useWidgetParams(CACHE_ROUTER_ID, cacheRouterSchema);
