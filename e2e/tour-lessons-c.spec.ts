@@ -39,6 +39,16 @@ const CASES: Case[] = [
     url: /cache-router\.[^#]*loadThreshold=0(&|$)/,
     highlight: 'hit-rate',
   },
+  {
+    lesson: '07.10',
+    path: '/lessons/07-10-long-context-prefill',
+    widgets: 3,
+    step: 4,
+    widget: 'chunked-prefill-timeline',
+    words: 'Raise the chunk from 512 to 8,192 tokens',
+    url: /chunked-prefill-timeline\.[^#]*chunk=8192(&|$)/,
+    highlight: 'max-gap',
+  },
 ];
 
 /** "Step 3 of 11 · 0:40 / 7:05" → 425 (the tour's total, in seconds). */
