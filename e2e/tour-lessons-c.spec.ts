@@ -49,6 +49,16 @@ const CASES: Case[] = [
     url: /chunked-prefill-timeline\.[^#]*chunk=8192(&|$)/,
     highlight: 'max-gap',
   },
+  {
+    lesson: '07.12',
+    path: '/lessons/07-12-agents-per-megawatt',
+    widgets: 2,
+    step: 4,
+    widget: 'slo-sweep',
+    words: 'Tighten TPOT to 30 ms instead',
+    url: /slo-sweep\.[^#]*tpotP90S=0\.03(&|$)/,
+    highlight: 'agents-per-replica',
+  },
 ];
 
 /** "Step 3 of 11 · 0:40 / 7:05" → 425 (the tour's total, in seconds). */
