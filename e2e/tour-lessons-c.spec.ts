@@ -1,6 +1,7 @@
 /**
  * Guided tours of lessons 07.02, 07.03, 07.10 and 07.12: the tour is there, lasts 5–10 minutes, and a step that
- * plays a widget's "Try this" item sets the item's parameters and highlights its read-out.
+ * plays a widget's "Try this" item sets the item's parameters and highlights its read-out (and, for an animated
+ * widget, puts its playhead at the item's time).
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, gotoLessonReady, test } from './fixtures';
@@ -16,6 +17,8 @@ interface Case {
   url: RegExp;
   control?: { label: string | RegExp; value: string };
   highlight: string;
+  /** For an animated widget: what its playback scrubber reads once the step has put the playhead at its time. */
+  playhead?: RegExp;
 }
 
 const CASES: Case[] = [
@@ -28,6 +31,7 @@ const CASES: Case[] = [
     words: 'With affinity off, raise the replicas from 4 to 16',
     url: /affinity-replay\.[^#]*replicas=16(&|$)/,
     highlight: 'cold-extra',
+    playhead: /^turn 15 of/,
   },
   {
     lesson: '07.03',
@@ -92,6 +96,11 @@ async function checkTour(page: Page, c: Case) {
   if (c.control)
     await expect(widget.getByLabel(c.control.label, { exact: true })).toHaveValue(c.control.value);
   await expect(widget.locator(`[data-readout="${c.highlight}"]`)).toHaveAttribute('data-tour-highlight', '');
+  if (c.playhead)
+    await expect(widget.getByRole('group', { name: 'Playback' }).getByRole('slider')).toHaveAttribute(
+      'aria-valuetext',
+      c.playhead,
+    );
   await expect(step).toHaveAttribute('aria-current', 'step');
 }
 
