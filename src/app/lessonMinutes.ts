@@ -14,13 +14,15 @@ export const LESSON_MINUTES: Record<
     words: 2557,
     widgets: 2,
     exercises: 1,
-    minutes: 30,
+    tourMinutes: 8.5,
+    minutes: 40,
   },
   '07-03-cache-aware-routing': {
     words: 3184,
     widgets: 3,
     exercises: 2,
-    minutes: 40,
+    tourMinutes: 8.9,
+    minutes: 50,
   },
   '07-04-kv-memory-hierarchy': {
     words: 2743,
@@ -68,7 +70,8 @@ export const LESSON_MINUTES: Record<
     words: 3283,
     widgets: 3,
     exercises: 2,
-    minutes: 45,
+    tourMinutes: 9.3,
+    minutes: 50,
   },
   '07-11-context-compaction': {
     words: 2225,
@@ -81,6 +84,7 @@ export const LESSON_MINUTES: Record<
     words: 2693,
     widgets: 2,
     exercises: 2,
-    minutes: 35,
+    tourMinutes: 8.9,
+    minutes: 45,
   },
 };

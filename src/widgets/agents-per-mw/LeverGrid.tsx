@@ -29,7 +29,69 @@ import {
 import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { LeverGridRequest } from '../../worker/economicsMethods';
 import { LEVER_GRID_ID, leverGridSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
+import { DEFAULT_GPU_HOUR_USD } from '../../sim/lessons/economicsLabSetup';
 import './agents-per-mw.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-12-try-this and tests/lesson-07-12 check them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Switch the router to round-robin: each turn lands on a replica that has never seen the session, the
+        whole context is prefilled again, and agents per MW collapse.
+      </>
+    ),
+    set: { router: 'round-robin' },
+    highlight: 'lever-agents-per-mw',
+  },
+  {
+    text: (
+      <>
+        Compare hold with TTL then offload: with the coding-agent mix they sustain the same agents, because
+        the SLO binds before memory does, but hold pins several times more of the KV budget (the idle-held
+        share of the rent).
+      </>
+    ),
+    set: { policy: 'hold' },
+    highlight: 'cost-split',
+  },
+  {
+    text: (
+      <>
+        Then choose web or API calls: the agents stay level with the TTL’s at these SLOs, and hold pins even
+        more of the KV budget through the long pauses.
+      </>
+    ),
+    set: { policy: 'hold', tool: 'web' },
+    highlight: 'cost-split',
+  },
+  {
+    text: <>And shell commands: fewer agents fit within the SLOs, and hold pins little more than the TTL.</>,
+    set: { policy: 'hold', tool: 'shell' },
+    highlight: 'cost-split',
+  },
+  {
+    text: (
+      <>
+        Double the GPU-hour price: the cost per session almost doubles, since nearly all of it is the
+        GPU&apos;s rent.
+      </>
+    ),
+    set: { gpuHourUSD: 2 * DEFAULT_GPU_HOUR_USD },
+    highlight: 'cost-per-session',
+  },
+  {
+    text: (
+      <>
+        Set electricity to $0.30/kWh instead: only the energy part moves, and it stays a small part of the
+        cost per session: at these prices energy is a small part of a GPU&apos;s rent.
+      </>
+    ),
+    set: { kwhUSD: 0.3 },
+    highlight: 'cost-per-session',
+  },
+];
 
 /** Dollars with three significant digits (per-session costs are cents). */
 export function formatUSD(x: number): string {
@@ -216,24 +278,7 @@ export function LeverGrid() {
             : ''}
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            Switch the router to round-robin: each turn lands on a replica that has never seen the session,
-            the whole context is prefilled again, and agents per MW collapse.
-          </li>
-          <li>
-            Compare hold with TTL then offload: with the coding-agent mix they sustain the same agents,
-            because the SLO binds before memory does, but hold pins several times more of the KV budget (the
-            idle-held share of the rent). Then choose web or API calls, and shell commands: the two policies
-            come apart, in opposite directions.
-          </li>
-          <li>
-            Double the GPU-hour price, then set electricity to $0.30/kWh: which part of the cost per session
-            moves? Energy is a small part of a GPU’s rent at these prices.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="apm-charts">
         <div className="apm-bars">

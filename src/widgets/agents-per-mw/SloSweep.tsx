@@ -26,7 +26,50 @@ import {
 import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { SloSweepRequest } from '../../worker/economicsMethods';
 import { SLO_SWEEP_ID, sloSweepSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
+import { DEFAULT_PUE } from '../../sim/lessons/economicsLabSetup';
 import './agents-per-mw.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-12-try-this and tests/lesson-07-12 check them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Tighten the TTFT objective from 2 s to 0.7 s: the wall moves left and agents per replica, per node and
+        per megawatt fall with it. Nothing about the hardware changed, only the promise to the user.
+      </>
+    ),
+    set: { ttftP90S: 0.7 },
+    highlight: 'agents-per-mw',
+  },
+  {
+    text: (
+      <>Tighten TPOT to 30 ms instead: decode slows as the batch grows, so TPOT can bind before TTFT does.</>
+    ),
+    set: { tpotP90S: 0.03 },
+    highlight: 'agents-per-replica',
+  },
+  {
+    text: (
+      <>
+        Switch the node to DGX B200: more agents per replica, but {formatPower(findNode('dgx-b200')!.powerW)}{' '}
+        instead of {formatPower(findNode('dgx-h100')!.powerW)} per node. Does it win per megawatt?
+      </>
+    ),
+    set: { node: 'dgx-b200' },
+    highlight: 'agents-per-mw',
+  },
+  {
+    text: (
+      <>
+        Then raise the PUE from {formatNumber(DEFAULT_PUE, 3)} to 1.6 and watch agents per MW drop by the same
+        ratio.
+      </>
+    ),
+    set: { node: 'dgx-b200', pue: 1.6 },
+    highlight: 'agents-per-mw',
+  },
+];
 
 export function sweepArgs(v: {
   node: string;
@@ -194,22 +237,7 @@ export function SloSweep() {
           {running ? ` Computing: ${points.length} concurrencies so far.` : ''}
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            Tighten the TTFT objective from 2 s to 0.7 s: the wall moves left and agents per replica, per node
-            and per megawatt fall with it. Nothing about the hardware changed, only the promise to the user.
-          </li>
-          <li>
-            Tighten TPOT to 30 ms instead: decode slows as the batch grows, so TPOT can bind before TTFT does.
-          </li>
-          <li>
-            Switch the node to DGX B200: more agents per replica, but 14.3 kW instead of 10.2 kW per node.
-            Does it win per megawatt? Then raise the PUE from 1.3 to 1.6 and watch agents per MW drop by the
-            same ratio.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="apm-charts">
         <LineChart

@@ -33,7 +33,93 @@ import {
   cacheRouterSchema,
 } from './schema';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
+import { TryThis, type TryItem } from '../kit/TryThis';
+import { TourTransport } from '../kit/TourTransport';
 import './cache-router.css';
+
+/**
+ * "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-03-try-this and
+ * tests/lesson-07-03 check their claims). Items that play start at the warmed-up playhead.
+ */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Let round-robin play: within seconds every HBM bar is full and most arrivals are red, because each
+        turn lands where its session is not.
+      </>
+    ),
+    set: { policy: 'round-robin' },
+    time: ANIMATION_START_S,
+    play: true,
+    highlight: 'hbm-fill',
+  },
+  {
+    text: (
+      <>
+        Switch to cache-aware: arrivals turn green, the hit rate and p90 TTFT read-outs move, and the router’s
+        reason names the replica holding the prefix.
+      </>
+    ),
+    set: { policy: 'cache-aware' },
+    time: ANIMATION_START_S,
+    play: true,
+    highlight: 'hit-rate',
+  },
+  {
+    text: (
+      <>
+        On round-robin, give the fleet a 500 GB shared KV pool: cold turns now reload their prefix from the
+        pool (hatched blue, a dashed link from the pool) instead of prefilling it, and the hit rate climbs
+        toward cache-aware’s. This is the tier lessons 07.04 and 07.05 build.
+      </>
+    ),
+    set: { policy: 'round-robin', poolGB: 500 },
+    time: ANIMATION_START_S,
+    play: true,
+    highlight: 'pool-hits',
+  },
+  {
+    text: (
+      <>
+        Pick cache-aware at 0.3 sessions/s with a load threshold of 32: new sessions pile onto the replicas
+        that cached the shared head first, and the load imbalance shows it.
+      </>
+    ),
+    set: { policy: 'cache-aware', sessionsPerS: 0.3, loadThreshold: 32 },
+    highlight: 'imbalance',
+  },
+  {
+    text: <>Then a threshold of 3: the load evens out and the hit rate stays where it was.</>,
+    set: { policy: 'cache-aware', sessionsPerS: 0.3, loadThreshold: 3 },
+    highlight: 'imbalance',
+  },
+  {
+    text: (
+      <>
+        Then 0: the router balances on every request and the hit rate falls most of the way to round-robin’s.
+        Which costs more p90 TTFT, 32 or 0?
+      </>
+    ),
+    set: { policy: 'cache-aware', sessionsPerS: 0.3, loadThreshold: 0 },
+    highlight: 'hit-rate',
+  },
+  {
+    text: (
+      <>
+        Compare least load with round-robin: its reasons cite the queue it picked, the load stays even and the
+        p90 TTFT drops a little, yet it still scatters sessions, so the hit rate barely moves.
+      </>
+    ),
+    set: { policy: 'least-load' },
+    highlight: 'hit-rate',
+  },
+  {
+    text: <>Then power of two: the same story, two random replicas at a time.</>,
+    set: { policy: 'power-of-two' },
+    highlight: 'hit-rate',
+  },
+];
 
 export function CacheRouter() {
   const params = useWidgetParams(CACHE_ROUTER_ID, cacheRouterSchema);
@@ -233,31 +319,9 @@ export function CacheRouter() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Let round-robin play: within seconds every HBM bar is full and most arrivals are red, because each
-            turn lands where its session is not. Switch to cache-aware: arrivals turn green, the hit rate and
-            p90 TTFT read-outs move, and the router’s reason names the replica holding the prefix.
-          </li>
-          <li>
-            On round-robin, give the fleet a 500 GB shared KV pool: cold turns now reload their prefix from
-            the pool (hatched blue, a dashed link from the pool) instead of prefilling it, and the hit rate
-            climbs toward cache-aware’s. This is the tier lessons 07.04 and 07.05 build.
-          </li>
-          <li>
-            Pick cache-aware at 0.3 sessions/s and try load thresholds 32, 3 and 0. At 32 new sessions pile
-            onto the replicas that cached the shared head first (load imbalance); at 0 the router balances on
-            every request and the hit rate falls most of the way to round-robin’s. Which of the two costs more
-            p90 TTFT?
-          </li>
-          <li>
-            Compare least load and power of two with round-robin: their reasons cite the queue they picked,
-            they balance the load well and still scatter sessions, so the hit rate barely moves.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
+      <TourTransport transport={transport} />
       {r ? (
         <>
           <RouterPicture r={r} t={t} follow={follow} />

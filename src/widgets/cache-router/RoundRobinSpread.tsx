@@ -13,7 +13,41 @@ import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from 
 import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/lessons/routing/constants';
 import { warmTurnProbability } from '../../sim/lessons/routing/theory';
 import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
 import './cache-router.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-03-try-this checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Read the warm-turn panel: round-robin and random sit on the 1/R curve, affinity stays near 100%. Which
+        R halves the share of warm turns?
+      </>
+    ),
+    highlight: 'warm-share',
+  },
+  {
+    text: (
+      <>
+        Raise the load per replica to its highest: HBM fills, stale copies are evicted sooner, and
+        round-robin’s hit rate falls onto the dashed bound.
+      </>
+    ),
+    set: { perReplicaRate: 0.35 },
+    highlight: 'spread-hit-rate',
+  },
+  {
+    text: (
+      <>
+        Read the duplicate KV at R = 8 and what it amounts to in replicas’ worth of KV capacity: copies that
+        only one replica at a time can use.
+      </>
+    ),
+    set: { inspect: 8 },
+    highlight: 'duplicate-bytes',
+  },
+];
 
 export function RoundRobinSpread() {
   const params = useWidgetParams(ROUND_ROBIN_SPREAD_ID, spreadSchema);
@@ -147,22 +181,7 @@ export function RoundRobinSpread() {
           {sim.result ? formatBytesDecimal(sim.result.bytesPerBlock) : '…'}.
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            Read the warm-turn panel: round-robin and random sit on the 1/R curve, affinity stays near 100%.
-            Which R halves the hit rate?
-          </li>
-          <li>
-            Raise the load per replica: HBM fills, stale copies are evicted sooner, and round-robin’s hit rate
-            falls toward the dashed bound.
-          </li>
-          <li>
-            Read the duplicate KV at R = 8 and what it amounts to in replicas’ worth of KV capacity: copies
-            that only one replica at a time can use.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="router-charts-wrap">
         <div className="router-charts is-pair-narrow">

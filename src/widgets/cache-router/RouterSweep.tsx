@@ -18,7 +18,39 @@ import {
 } from '../../sim/lessons/routing/constants';
 import { capacityAtSlo } from '../../sim/lessons/routing/summary';
 import { ROUTER_SWEEP_ID, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
 import './cache-router.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-03-try-this checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Read the p90 TTFT panel at the target: how much more offered load do cache-aware routing and session
+        affinity carry than round-robin?
+      </>
+    ),
+    highlight: 'capacity-ratio',
+  },
+  {
+    text: (
+      <>
+        Compare the two panels: the four policies that ignore the cache sit together in hit rate whatever they
+        do about load, and their TTFT rises together.
+      </>
+    ),
+  },
+  {
+    text: (
+      <>
+        Set the load threshold to 0: cache-aware routing now balances on every request, and its curves move
+        toward round-robin’s.
+      </>
+    ),
+    set: { loadThreshold: 0 },
+    highlight: 'capacity-ratio',
+  },
+];
 
 /** Axis ticks in seconds without switching to minutes (100 s, not 1.7 min). */
 function seconds(v: number): string {
@@ -142,22 +174,7 @@ export function RouterSweep() {
           reused ÷ prompt tokens over all turns.
         </>
       }
-      tryThis={
-        <ul>
-          <li>
-            Read the p90 TTFT panel at the target: how much more offered load do cache-aware routing and
-            session affinity carry than round-robin?
-          </li>
-          <li>
-            Compare the two panels: the four policies that ignore the cache sit together in hit rate whatever
-            they do about load, and their TTFT rises together.
-          </li>
-          <li>
-            Set the load threshold to 0: cache-aware routing now balances on every request, and its curves
-            move toward round-robin’s.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="router-charts-wrap">
         <div className="router-charts is-pair">

@@ -13,7 +13,47 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
 import { TRADEOFF_ID, tradeoffArgs, tradeoffSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
 import './long-prefill.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-10-try-this checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Tighten the p99 SLO from 100 ms to 60 ms: the range now ends just above 512 tokens, Sarathi-Serve’s
+        strict budget.
+      </>
+    ),
+    set: { itlSlo: 60 },
+    highlight: 'feasible',
+  },
+  {
+    text: <>Then relax it to 250 ms: 2,048, its relaxed budget, fits.</>,
+    set: { itlSlo: 250 },
+    highlight: 'feasible',
+  },
+  {
+    text: (
+      <>
+        Set the sessions to 128: every iteration streams more KV, the memory-bound region widens, and the
+        smallest chunk that meets the TTFT SLO moves right.
+      </>
+    ),
+    set: { decodes: 128 },
+    highlight: 'feasible',
+  },
+  {
+    text: (
+      <>
+        Lower the TTFT SLO below the no-chunking line, to 5 s: no chunk size can help; only a faster replica,
+        a shorter prompt or a prefix cache hit can.
+      </>
+    ),
+    set: { ttftSlo: 5 },
+    highlight: 'feasible',
+  },
+];
 
 const chunkAxis = (lo: number, hi: number) => ({
   label: 'Prefill chunk',
@@ -139,22 +179,7 @@ export function ChunkSizeTradeoff() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Tighten the p99 SLO from 100 ms to 60 ms: the range now ends just above 512 tokens,
-            Sarathi-Serve’s strict budget. Then relax it to 250 ms: 2,048, its relaxed budget, fits.
-          </li>
-          <li>
-            Set the sessions to 128: every iteration streams more KV, the memory-bound region widens, and the
-            smallest chunk that meets the TTFT SLO moves right.
-          </li>
-          <li>
-            Lower the TTFT SLO below the no-chunking line: no chunk size can help; only a faster replica, a
-            shorter prompt or a prefix cache hit can.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {r ? (
         <LineChart

@@ -26,7 +26,46 @@ import {
 import type { TimelineIteration } from '../../sim/lessons/longPrefill';
 import { chunkLabel, TIMELINE_ID, timelineArgs, timelineSchema } from './schema';
 import { iterationAt, TimelineChart } from './TimelineChart';
+import { TryThis, type TryItem } from '../kit/TryThis';
 import './long-prefill.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-10-try-this checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Switch chunked prefill off: the prompt runs in one iteration of several seconds in which the decoding
+        sessions get nothing, and their gap jumps from tens of milliseconds to the whole prefill. TTFT falls:
+        one iteration pays the all-reduce latencies and the overhead once.
+      </>
+    ),
+    set: { chunked: false },
+    highlight: 'max-gap',
+  },
+  {
+    text: (
+      <>
+        Raise the chunk from 512 to 8,192 tokens: the largest gap grows about in proportion to the chunk,
+        while TTFT falls by the fixed costs of the iterations saved. Step through the iterations: later full
+        chunks take longer than early ones, because they attend to more of the prompt (the last one, the
+        remainder, is shorter).
+      </>
+    ),
+    set: { chunk: 8192 },
+    highlight: 'max-gap',
+  },
+  {
+    text: (
+      <>
+        Set the chunk to 256 and the sessions to 128: many iterations turn memory-bound (hover one), and TTFT
+        grows twice over: the decodes’ arithmetic rides along in each of the many iterations, and the
+        memory-bound ones wait for the weights and the KV to stream. The TTFT read-out splits the two.
+      </>
+    ),
+    set: { chunk: 256, decodes: 128 },
+    highlight: 'ttft',
+  },
+];
 
 function isFormField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -267,25 +306,7 @@ export function ChunkedPrefillTimeline() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Switch chunked prefill off: the prompt runs in one iteration of several seconds in which the{' '}
-            {v.decodes} sessions get nothing, and their gap jumps from tens of milliseconds to the whole
-            prefill. TTFT falls: one iteration pays the all-reduce latencies and the overhead once.
-          </li>
-          <li>
-            Raise the chunk from 512 to 8,192 tokens: the largest gap grows about in proportion to the chunk,
-            while TTFT falls by the fixed costs of the iterations saved. Step through the iterations: later
-            chunks take longer than early ones, because they attend to more of the prompt.
-          </li>
-          <li>
-            Set the chunk to 256 and the sessions to 128: many iterations turn memory-bound (hover one), and
-            TTFT grows twice over: the decodes’ arithmetic rides along in each of the many iterations, and the
-            memory-bound ones wait for the weights and the KV to stream. The TTFT read-out splits the two.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {r && run ? (
         <TimelineChart

@@ -14,7 +14,43 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import { HIT_KERNEL_ID, hitKernelArgs, hitKernelSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
 import './long-prefill.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-10-try-this checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Raise the kernel speed-up to 4×: it still does not reach the time of the higher hit rate. Read the
+        speed-up that would.
+      </>
+    ),
+    set: { speedup: 4 },
+    highlight: 'speedup-match',
+  },
+  {
+    text: (
+      <>
+        Move the hit rate you could reach to 97.5%: no kernel, not even free attention, can match it, because
+        the matmuls, all-reduce and overhead of the extra tokens alone take longer.
+      </>
+    ),
+    set: { hitTo: 0.975 },
+    highlight: 'speedup-match',
+  },
+  {
+    text: (
+      <>
+        Shrink the context to 20k tokens: attention’s share of the turn falls, and not even free attention
+        matches the higher hit rate. Attention kernels matter most at long contexts, and even there the hit
+        rate multiplies everything.
+      </>
+    ),
+    set: { contextTokens: 20_000 },
+    highlight: 'speedup-match',
+  },
+];
 
 export function HitRateVsKernel() {
   const params = useWidgetParams(HIT_KERNEL_ID, hitKernelSchema);
@@ -141,23 +177,7 @@ export function HitRateVsKernel() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Raise the kernel speed-up to 4×: it still does not reach the {formatPercent(v.hitTo)} point. Read
-            the speed-up that would.
-          </li>
-          <li>
-            Move the hit rate you could reach to 97.5%: no kernel, not even free attention, can match it,
-            because the matmuls, all-reduce and overhead of the extra tokens alone take longer.
-          </li>
-          <li>
-            Shrink the context to 20k tokens: attention’s share of the turn falls, and not even free attention
-            matches the higher hit rate. Attention kernels matter most at long contexts, and even there the
-            hit rate multiplies everything.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {r ? (
         <div className="lp-charts">

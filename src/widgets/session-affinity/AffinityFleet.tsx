@@ -21,7 +21,53 @@ import {
 import { oneOverRModel, SWEEP_REPLICAS } from '../../sim/lessons/affinityModel';
 import type { AffinitySweepRequest } from '../../worker/affinityMethods';
 import { AFFINITY_FLEET_ID, affinityFleetSchema } from './schema';
+import { TryThis, type TryItem } from '../kit/TryThis';
 import './session-affinity.css';
+
+/** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-02-try-this checks them). */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        Read both charts at R = 2: about half the turns land on another replica. How much of the hit rate is
+        gone, and what happened to p90 TTFT?
+      </>
+    ),
+    highlight: 'hit-request-2',
+  },
+  {
+    text: (
+      <>
+        Raise the agents per replica to 12: memory gets tighter, older prefixes are evicted sooner, and
+        request-level routing falls onto the 1/R curve at 16 replicas, while the replicas saturate on
+        re-prefill and the TTFT tail grows.
+      </>
+    ),
+    set: { agentsPerReplica: 12 },
+    highlight: 'hit-request',
+  },
+  {
+    text: (
+      <>
+        Lower it to 2: every replica can keep every session&apos;s prefix, and stale hits hold the curve up,
+        well above the 1/R model.
+      </>
+    ),
+    set: { agentsPerReplica: 2 },
+    highlight: 'hit-request',
+  },
+  {
+    text: (
+      <>
+        Switch to random routing: the hit-rate curve barely moves. What matters for the cache is that the
+        routing ignores the session, not how it spreads the requests. The TTFT tail does rise on the large
+        fleets: random spreads the load unevenly, and queues form.
+      </>
+    ),
+    set: { routing: 'random' },
+    highlight: 'p90-request',
+  },
+];
 
 const R_TICKS = [1, 2, 4, 8, 16];
 const AFF = 'session-affinity';
@@ -179,24 +225,7 @@ export function AffinityFleet() {
           </>
         ) : null
       }
-      tryThis={
-        <ul>
-          <li>
-            Read both charts at R = 2: about half the turns land on another replica. How much of the hit rate
-            is gone, and what happened to p90 TTFT?
-          </li>
-          <li>
-            Raise the agents per replica to 12: memory gets tighter, older prefixes are evicted sooner, and{' '}
-            {reqName} falls closer to the 1/R curve, while the replicas saturate on re-prefill and the TTFT
-            tail grows. Lower it to 2: every replica can keep every session&apos;s prefix, and stale hits hold
-            the curve up.
-          </li>
-          <li>
-            Switch to random routing: the curves barely move. What matters is that the routing ignores the
-            session, not how it spreads the requests.
-          </li>
-        </ul>
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
       {points.length ? (
         <>

@@ -31,7 +31,73 @@ import type { TurnRow } from '../../sim/lessons/affinity';
 import type { AffinityReplayRequest } from '../../worker/affinityMethods';
 import { AFFINITY_REPLAY_ID, affinityReplaySchema, SHIPPED_TRAJECTORY_PATH } from './schema';
 import { KIND_TEXT, TrajectoryChart } from './TrajectoryChart';
+import { TryThis, type TryItem } from '../kit/TryThis';
+import { TourTransport } from '../kit/TourTransport';
 import './session-affinity.css';
+
+/**
+ * "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-02-try-this and
+ * tests/lesson-07-02 check their claims). The first three read the recorded trace, the rest the synthetic
+ * trajectory, so each says which it sets; times are turns (the transport counts them from 0).
+ */
+export const TRY_THIS: readonly TryItem[] = [
+  {
+    text: (
+      <>
+        On the recorded trajectory, switch session affinity on: turns 1 to 5 find everything the session
+        computed before. From turn 6 the hit rate falls anyway: SWE-agent replaced an old tool result with a
+        one-line stub, so no replica holds the prompt past it.
+      </>
+    ),
+    set: { source: 'trace', affinity: true },
+    time: 6,
+    highlight: 'turn-hit-rate',
+  },
+  {
+    text: (
+      <>
+        Pick session 2, the same run with its full history: every turn extends the previous one, and from turn
+        8 on affinity finds most of each prompt again.
+      </>
+    ),
+    set: { source: 'trace', session: 2, affinity: true },
+    time: 8,
+    highlight: 'turn-hit-rate',
+  },
+  { text: <>Load a native trace of your own (docs/traces.md) and pick its longest session.</> },
+  {
+    text: (
+      <>
+        On the synthetic trajectory, switch session affinity on: every turn after the first lands warm, the
+        re-prefilled tokens drop to zero and TTFT stays under a fifth of a second.
+      </>
+    ),
+    set: { source: 'synthetic', affinity: true },
+    highlight: 're-prefilled',
+  },
+  {
+    text: (
+      <>
+        With affinity off, raise the replicas from 4 to 16: under round-robin the first 15 turns land on
+        replicas that have never seen the session, each paying for its whole context again. How does the extra
+        TTFT grow from turn to turn?
+      </>
+    ),
+    set: { source: 'synthetic', replicas: 16 },
+    time: 15,
+    highlight: 'cold-extra',
+  },
+  {
+    text: (
+      <>
+        Pick random routing and change the seed: sometimes a turn lands on its previous replica by luck
+        (probability 1/R), and is warm.
+      </>
+    ),
+    set: { source: 'synthetic', routing: 'random', seed: 2 },
+    highlight: 'hit-rate',
+  },
+];
 
 const POLICY_NAME: Record<string, string> = {
   'round-robin': 'round-robin',
@@ -369,39 +435,9 @@ export function AffinityReplay() {
           </>
         ) : null
       }
-      tryThis={
-        fromTrace ? (
-          <ul>
-            <li>
-              Switch session affinity on: turns 1 to 5 find everything the session computed before. From turn
-              6 the hit rate falls anyway: SWE-agent replaced an old tool result with a one-line stub, so no
-              replica holds the prompt past it.
-            </li>
-            <li>
-              Pick session 2, the same run with its full history: every turn extends the previous one, and
-              from turn 8 on affinity finds most of each prompt again.
-            </li>
-            <li>Load a native trace of your own (docs/traces.md) and pick its longest session.</li>
-          </ul>
-        ) : (
-          <ul>
-            <li>
-              Switch session affinity on: every turn after the first lands warm, the re-prefilled tokens drop
-              to zero and TTFT stays near a tenth of a second.
-            </li>
-            <li>
-              With affinity off, raise the replicas from 4 to 16: under round-robin the first 15 turns land on
-              replicas that have never seen the session, each paying for its whole context again. How does the
-              extra TTFT grow from turn to turn?
-            </li>
-            <li>
-              Pick random routing and change the seed: sometimes a turn lands on its previous replica by luck
-              (probability 1/R), and is warm.
-            </li>
-          </ul>
-        )
-      }
+      tryThis={<TryThis items={TRY_THIS} />}
     >
+      <TourTransport transport={transport} />
       {r && shown && other ? (
         <>
           <TrajectoryChart
