@@ -42,3 +42,17 @@ describe('tour length', () => {
     expect(tourMinutes('no tour')).toBe(0);
   });
 });
+
+describe('every lesson has a guided tour of 5–10 minutes', () => {
+  it('in its MDX, with its lesson number as the root id', async () => {
+    const { tourBlock, tourMinutes } = await import('../src/app/lessonTime');
+    const { resolve } = await import('node:path');
+    for (const l of LESSONS) {
+      const mdx = readFileSync(resolve(import.meta.dirname, `../lessons/${l.slug}.mdx`), 'utf8');
+      expect(tourBlock(mdx), l.slug).toMatch(new RegExp(`^<Tour lesson="${l.number.replace('.', '\\.')}"`));
+      const m = tourMinutes(mdx);
+      expect(m, l.slug).toBeGreaterThanOrEqual(5);
+      expect(m, l.slug).toBeLessThanOrEqual(10);
+    }
+  });
+});
