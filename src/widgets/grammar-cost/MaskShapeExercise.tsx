@@ -28,7 +28,7 @@ export function maskShapeCurve() {
 }
 
 export function MaskShapeExercise() {
-  const computed = useMemo(maskShapeCurve, []);
+  const computed = useMemo(() => maskShapeCurve(), []);
   return (
     <ShapeExercise
       id="07-09-tpot-shape"
