@@ -12,16 +12,8 @@ import { trajectorySchema } from '../src/widgets/trajectory-anatomy/schema';
 import { TRY_THIS as SHAPE_TRY } from '../src/widgets/traffic-shape/TrafficShape';
 import { trafficShapeSchema } from '../src/widgets/traffic-shape/schema';
 import type { TryItem } from '../src/widgets/kit/stage';
+import { valuesOf } from './try-this';
 import type { WorkloadMix } from '../src/sim/lessons/agentWorkload';
-
-function defaults(schema: Record<string, { default: unknown }>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(schema).map(([k, p]) => [k, p.default]));
-}
-
-/** The widget's values after the item's state: the defaults, then `set` (as the tour applies it). */
-function valuesOf(schema: Record<string, { default: unknown }>, item?: TryItem) {
-  return { ...defaults(schema), ...(item?.set ?? {}) } as Record<string, never>;
-}
 
 function session(item?: TryItem) {
   const v = valuesOf(trajectorySchema, item);

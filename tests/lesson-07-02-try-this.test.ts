@@ -10,29 +10,7 @@ import { affinityFleetSchema, affinityReplaySchema } from '../src/widgets/sessio
 import { TRY_THIS as REPLAY_TRY } from '../src/widgets/session-affinity/AffinityReplay';
 import { TRY_THIS as FLEET_TRY } from '../src/widgets/session-affinity/AffinityFleet';
 import type { TryItem } from '../src/widgets/kit/stage';
-import type { ParamSchema } from '../src/state/paramSchema';
-
-/** The schema's defaults with the item's settings over them, as "Show me" and the tour apply them. */
-function valuesOf(schema: ParamSchema, item?: TryItem): Record<string, string | number | boolean> {
-  const v: Record<string, string | number | boolean> = {};
-  for (const [k, p] of Object.entries(schema)) v[k] = p.default as string | number | boolean;
-  return { ...v, ...(item?.set ?? {}) };
-}
-
-/** Every setting is a key of the schema with a value its control offers. */
-function expectValidSets(items: readonly TryItem[], schema: ParamSchema) {
-  for (const item of items)
-    for (const [k, value] of Object.entries(item.set ?? {})) {
-      const p = schema[k];
-      expect(p, k).toBeDefined();
-      if (p.kind === 'select') expect(p.options.map((o) => o.value)).toContain(value);
-      if (p.kind === 'number') {
-        expect(value as number).toBeGreaterThanOrEqual(p.min);
-        expect(value as number).toBeLessThanOrEqual(p.max);
-      }
-      if (p.kind === 'boolean') expect(typeof value).toBe('boolean');
-    }
-}
+import { expectValidSets, valuesOf } from './try-this';
 
 /** The replay widget's synthetic-trajectory run for an item (the recorded one needs the trace loader). */
 function replay(item: TryItem) {

@@ -21,28 +21,7 @@ import { TRY_THIS as ROUTER_TRY } from '../src/widgets/cache-router/CacheRouter'
 import { TRY_THIS as SPREAD_TRY } from '../src/widgets/cache-router/RoundRobinSpread';
 import { TRY_THIS as SWEEP_TRY } from '../src/widgets/cache-router/RouterSweep';
 import type { TryItem } from '../src/widgets/kit/stage';
-import type { ParamSchema } from '../src/state/paramSchema';
-
-/** The schema's defaults with the item's settings over them, as "Show me" and the tour apply them. */
-function valuesOf(schema: ParamSchema, item?: TryItem): Record<string, string | number | boolean> {
-  const v: Record<string, string | number | boolean> = {};
-  for (const [k, p] of Object.entries(schema)) v[k] = p.default as string | number | boolean;
-  return { ...v, ...(item?.set ?? {}) };
-}
-
-/** Every setting is a key of the schema with a value its control offers. */
-function expectValidSets(items: readonly TryItem[], schema: ParamSchema) {
-  for (const item of items)
-    for (const [k, value] of Object.entries(item.set ?? {})) {
-      const p = schema[k];
-      expect(p, k).toBeDefined();
-      if (p.kind === 'select') expect(p.options.map((o) => o.value)).toContain(value);
-      if (p.kind === 'number') {
-        expect(value as number).toBeGreaterThanOrEqual(p.min);
-        expect(value as number).toBeLessThanOrEqual(p.max);
-      }
-    }
-}
+import { expectValidSets, valuesOf } from './try-this';
 
 const routerRun = (item?: TryItem) => {
   const v = valuesOf(cacheRouterSchema, item);

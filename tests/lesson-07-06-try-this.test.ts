@@ -13,21 +13,22 @@ import { pauseArenaSchema, toolLatencySchema } from '../src/widgets/tool-pause/s
 import { TRY_THIS as LATENCY_TRY } from '../src/widgets/tool-pause/ToolLatency';
 import { TRY_THIS as ARENA_TRY } from '../src/widgets/tool-pause/PauseArena';
 import type { TryItem } from '../src/widgets/kit/stage';
-
-function defaults(schema: Record<string, { default: unknown }>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(schema).map(([k, p]) => [k, p.default]));
-}
+import { defaultValues } from '../src/state/paramSchema';
 
 const latency = (item?: TryItem, extra: Partial<ToolLatencyRequest> = {}): ToolLatencyResponse =>
   (methods.toolLatency as (r: ToolLatencyRequest) => ToolLatencyResponse)({
-    ...(defaults(toolLatencySchema) as unknown as ToolLatencyRequest),
+    ...(defaultValues(toolLatencySchema) as unknown as ToolLatencyRequest),
     ...(item?.set ?? {}),
     ...extra,
   });
 
 /** The arena's run of the item's policy (or `policy`) with the item's workload. */
 async function arena(item: TryItem | undefined, policy?: PausePolicyId, extra: Partial<PauseArenaArgs> = {}) {
-  const v = { ...defaults(pauseArenaSchema), ...(item?.set ?? {}), ...extra } as unknown as PauseArenaArgs & {
+  const v = {
+    ...defaultValues(pauseArenaSchema),
+    ...(item?.set ?? {}),
+    ...extra,
+  } as unknown as PauseArenaArgs & {
     policy: PausePolicyId;
   };
   const args: PauseArenaArgs = { ttlS: v.ttlS, tool: v.tool, agents: v.agents, seed: v.seed };

@@ -16,29 +16,7 @@ import { TRY_THIS as TIMELINE_TRY } from '../src/widgets/long-prefill/ChunkedPre
 import { TRY_THIS as TRADEOFF_TRY } from '../src/widgets/long-prefill/ChunkSizeTradeoff';
 import { TRY_THIS as KERNEL_TRY } from '../src/widgets/long-prefill/HitRateVsKernel';
 import type { TryItem } from '../src/widgets/kit/stage';
-import type { ParamSchema, ParamValues } from '../src/state/paramSchema';
-
-/** The schema's defaults with the item's settings over them, as "Show me" and the tour apply them. */
-function valuesOf<S extends ParamSchema>(schema: S, item?: TryItem): ParamValues<S> {
-  const v: Record<string, unknown> = {};
-  for (const [k, p] of Object.entries(schema)) v[k] = p.default;
-  return { ...v, ...(item?.set ?? {}) } as ParamValues<S>;
-}
-
-/** Every setting is a key of the schema with a value its control offers. */
-function expectValidSets(items: readonly TryItem[], schema: ParamSchema) {
-  for (const item of items)
-    for (const [k, value] of Object.entries(item.set ?? {})) {
-      const p = schema[k];
-      expect(p, k).toBeDefined();
-      if (p.kind === 'select') expect(p.options.map((o) => o.value)).toContain(value);
-      if (p.kind === 'number') {
-        expect(value as number).toBeGreaterThanOrEqual(p.min);
-        expect(value as number).toBeLessThanOrEqual(p.max);
-      }
-      if (p.kind === 'boolean') expect(typeof value).toBe('boolean');
-    }
-}
+import { expectValidSets, valuesOf } from './try-this';
 
 const timeline = (item?: TryItem) => prefillTimelineRun(timelineArgs(valuesOf(timelineSchema, item))).run;
 const tradeoff = (item?: TryItem) => chunkTradeoff(tradeoffArgs(valuesOf(tradeoffSchema, item)));

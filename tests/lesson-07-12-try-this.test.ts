@@ -12,28 +12,7 @@ import { leverGridSchema, sloSweepSchema } from '../src/widgets/agents-per-mw/sc
 import { sweepArgs, sweepSummary, TRY_THIS as SWEEP_TRY } from '../src/widgets/agents-per-mw/SloSweep';
 import { priceCell, TRY_THIS as GRID_TRY } from '../src/widgets/agents-per-mw/LeverGrid';
 import type { TryItem } from '../src/widgets/kit/stage';
-import type { ParamSchema } from '../src/state/paramSchema';
-
-/** The schema's defaults with the item's settings over them, as "Show me" and the tour apply them. */
-function valuesOf(schema: ParamSchema, item?: TryItem): Record<string, string | number | boolean> {
-  const v: Record<string, string | number | boolean> = {};
-  for (const [k, p] of Object.entries(schema)) v[k] = p.default as string | number | boolean;
-  return { ...v, ...(item?.set ?? {}) };
-}
-
-/** Every setting is a key of the schema with a value its control offers. */
-function expectValidSets(items: readonly TryItem[], schema: ParamSchema) {
-  for (const item of items)
-    for (const [k, value] of Object.entries(item.set ?? {})) {
-      const p = schema[k];
-      expect(p, k).toBeDefined();
-      if (p.kind === 'select') expect(p.options.map((o) => o.value)).toContain(value);
-      if (p.kind === 'number') {
-        expect(value as number).toBeGreaterThanOrEqual(p.min);
-        expect(value as number).toBeLessThanOrEqual(p.max);
-      }
-    }
-}
+import { expectValidSets, valuesOf } from './try-this';
 
 /** The SLO sweep as the widget runs and reads it out. */
 async function sweep(item?: TryItem) {
