@@ -1,6 +1,7 @@
 /**
- * Guided tours of lessons 07.01, 07.05, 07.06 and 07.11: the tour is there, lasts 5–10 minutes, and a step that
- * plays a widget's "Try this" item sets the item's parameters and highlights its read-out.
+ * Guided tours of lessons 07.01–07.03, 07.05, 07.06 and 07.10–07.12: the tour is there, lasts 5–10 minutes, and a
+ * step that plays a widget's "Try this" item sets the item's parameters and highlights its read-out (and, for an
+ * animated widget, puts its playhead at the item's time). 07.04's tour: tour.spec.ts; 07.07–07.09: tour-lessons-b.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, gotoLessonReady, test } from './fixtures';
@@ -16,6 +17,8 @@ interface Case {
   url: RegExp;
   control?: { label: string | RegExp; value: string };
   highlight: string;
+  /** For an animated widget: what its playback scrubber reads once the step has put the playhead at its time. */
+  playhead?: RegExp;
 }
 
 const CASES: Case[] = [
@@ -62,6 +65,47 @@ const CASES: Case[] = [
     control: { label: 'Edit', value: 'token' },
     highlight: 'hit-tokens',
   },
+  {
+    lesson: '07.02',
+    path: '/lessons/07-02-session-affinity',
+    widgets: 2,
+    step: 7,
+    widget: 'affinity-replay',
+    words: 'With affinity off, raise the replicas from 4 to 16',
+    url: /affinity-replay\.[^#]*replicas=16(&|$)/,
+    highlight: 'cold-extra',
+    playhead: /^turn 15 of/,
+  },
+  {
+    lesson: '07.03',
+    path: '/lessons/07-03-cache-aware-routing',
+    widgets: 3,
+    step: 12,
+    widget: 'cache-router',
+    words: 'Then 0: the router balances on every request',
+    url: /cache-router\.[^#]*loadThreshold=0(&|$)/,
+    highlight: 'hit-rate',
+  },
+  {
+    lesson: '07.10',
+    path: '/lessons/07-10-long-context-prefill',
+    widgets: 3,
+    step: 4,
+    widget: 'chunked-prefill-timeline',
+    words: 'Raise the chunk from 512 to 8,192 tokens',
+    url: /chunked-prefill-timeline\.[^#]*chunk=8192(&|$)/,
+    highlight: 'max-gap',
+  },
+  {
+    lesson: '07.12',
+    path: '/lessons/07-12-agents-per-megawatt',
+    widgets: 2,
+    step: 4,
+    widget: 'slo-sweep',
+    words: 'Tighten TPOT to 30 ms instead',
+    url: /slo-sweep\.[^#]*tpotP90S=0\.03(&|$)/,
+    highlight: 'agents-per-replica',
+  },
 ];
 
 /** "Step 3 of 11 · 0:40 / 7:05" → 425 (the tour's total, in seconds). */
@@ -95,6 +139,11 @@ async function checkTour(page: Page, c: Case) {
   if (c.control)
     await expect(widget.getByLabel(c.control.label, { exact: true })).toHaveValue(c.control.value);
   await expect(widget.locator(`[data-readout="${c.highlight}"]`)).toHaveAttribute('data-tour-highlight', '');
+  if (c.playhead)
+    await expect(widget.getByRole('group', { name: 'Playback' }).getByRole('slider')).toHaveAttribute(
+      'aria-valuetext',
+      c.playhead,
+    );
   await expect(step).toHaveAttribute('aria-current', 'step');
 }
 
