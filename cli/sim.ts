@@ -4,13 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from './args';
-import { COMMANDS } from './commands/index';
+import { COMMANDS, loadAllCommands } from './commands/index';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
-function help(): string {
+async function help(): Promise<string> {
   const lines = [
     `serving-agents-lab sim ${pkg.version}`,
     '',
@@ -18,7 +18,7 @@ function help(): string {
     '',
     'Commands:',
   ];
-  for (const c of COMMANDS) lines.push(`  ${c.usage}`, `      ${c.summary}`);
+  for (const c of await loadAllCommands()) lines.push(`  ${c.usage}`, `      ${c.summary}`);
   lines.push(
     '  version',
     '      print the version',
@@ -31,7 +31,7 @@ function help(): string {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write(help() + '\n');
+    process.stdout.write((await help()) + '\n');
     return 0;
   }
   if (name === 'version' || name === '--version') {
@@ -44,13 +44,14 @@ async function main(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     process.stderr.write(
       `sim: unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')}, version\n`,
     );
     return 2;
   }
+  const command = await entry.load();
   try {
     const out = await command.run(parseArgs(rest));
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
