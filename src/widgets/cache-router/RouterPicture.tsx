@@ -5,7 +5,7 @@
  * and the part it must prefill (miss), and what its HBM holds by session. A pure function of (result, t):
  * trails and fades are functions of t too, so scrubbing back restores a frame exactly.
  */
-import { useLayoutEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { formatPercent } from '../../lib/format';
 import type { RouterAnimationResult } from '../../sim/lessons/routing/lab';
@@ -19,6 +19,7 @@ export { promptSplit } from './routerParts';
 export { wrap } from './routerNodes';
 import { lanePart, along, pictureLayout, trailOpacity, TRAIL_S, TRAVEL_S } from './routerLayout';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
+import { useFrameStamp } from '../kit/useFrameStamp';
 
 export { along, pictureLayout, TRAVEL_S } from './routerLayout';
 
@@ -243,12 +244,7 @@ export function RouterPicture({
   const desc = `At ${t.toFixed(1)} s. ${decision ? `Latest decision: ${sessionLabel(req.session[last])} turn ${req.turn[last] + 1}, ${decision}. ` : ''}${descParts.join(' ')}`;
 
   // Count the pictures actually drawn (bench and browser tests read data-frame; it changes once per commit).
-  const frameRef = useRef(0);
-  const svgRef = useRef<SVGSVGElement>(null);
-  useLayoutEffect(() => {
-    frameRef.current++;
-    svgRef.current?.setAttribute('data-frame', String(frameRef.current));
-  });
+  const svgRef = useFrameStamp<SVGSVGElement>();
 
   return (
     <div className="router-picture" ref={observe}>

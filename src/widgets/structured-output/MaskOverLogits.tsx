@@ -22,6 +22,7 @@ import { playbackFrame, playbackLabel } from './maskPlayback';
 import { MASK_LOGITS_ID, maskLogitsSchema } from './schema';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { useFrameStamp } from '../kit/useFrameStamp';
 
 /** tiktoken o200k_base's <|endoftext|> (src/sim/lessons/grammar/vocab.ts). */
 const EOS = 199_999;
@@ -156,6 +157,12 @@ export function MaskOverLogits() {
   }, [viewEl, trace, autoplayed, reduced, play]);
 
   const nextI = step ? step.candidates.findIndex((c) => c.kind === 'next') : -1;
+  // The animated picture (bars and mask grid): a frame counts when the playback frame it shows changes. Marks:
+  // two bars per candidate row and the tail's two.
+  const panelsRef = useFrameStamp<HTMLDivElement>(
+    step ? 2 * (step.candidates.length + 1) : 0,
+    `${frame.step}:${frame.wipe}:${frame.drop}:${frame.renorm}`,
+  );
   const share = step && trace ? step.allowedCount / trace.vocabSize : 0;
 
   return (
@@ -272,7 +279,7 @@ export function MaskOverLogits() {
               {step.tokenId === EOS ? '⟨end⟩' : step.token}
             </span>
           </div>
-          <div className="so-logits-panels">
+          <div ref={panelsRef} className="so-logits-panels" data-figure="mask-picture">
             <LogitBars step={step} drop={frame.drop} renorm={frame.renorm} eosId={EOS} />
             <MaskGrid
               masks={trace.masks}
