@@ -108,6 +108,72 @@ describe('Mooncake reader', () => {
     expect(whole.errors.map((e) => e.line)).toEqual([5, 7, 9, 10, 11, 12]);
   });
 
+  it('the in-place scanner agrees with JSON.parse on random near-Mooncake lines (keys, spacing, numbers)', () => {
+    const ws = fc.constantFrom('', ' ', '\t', '  ', '\r');
+    const rarely = fc.constantFrom(false, false, false, false, true);
+    const num = fc.oneof(
+      { weight: 6, arbitrary: fc.nat({ max: 10_000 }).map(String) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '0',
+          '00',
+          '01',
+          '-1',
+          '1.5',
+          '1e3',
+          '123456789012345',
+          '1234567890123456',
+          '',
+        ),
+      },
+    );
+    const key = fc.constantFrom(
+      'timestamp',
+      'input_length',
+      'output_length',
+      'hash_ids',
+      'timestampx',
+      'hash_id',
+      'input_lengt',
+      'extra',
+    );
+    const value = (k: string) =>
+      k.startsWith('hash')
+        ? fc
+            .tuple(fc.array(fc.tuple(ws, num, ws), { maxLength: 4 }), rarely)
+            .map(([xs, trailing]) => `[${xs.map(([a, n, b]) => a + n + b).join(',')}${trailing ? ',' : ''}]`)
+        : num;
+    const field = (k: string) => fc.tuple(ws, value(k), ws).map(([a, v, b]) => `${a}"${k}"${a}:${b}${v}`);
+    const real = ['timestamp', 'input_length', 'output_length', 'hash_ids'];
+    // Mostly the four real keys in any order (often a valid line), sometimes any keys.
+    const keys = fc.oneof(
+      { weight: 4, arbitrary: fc.shuffledSubarray(real, { minLength: 4 }) },
+      { weight: 1, arbitrary: fc.shuffledSubarray(real, { minLength: 3, maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.array(key, { minLength: 3, maxLength: 5 }) },
+    );
+    const line = fc
+      .tuple(
+        ws,
+        keys.chain((ks) => fc.tuple(...ks.map(field))),
+        ws,
+        rarely,
+      )
+      .map(([a, fs, b, open]) => `${a}{${fs.join(',')}${open ? '' : '}'}${b}`);
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), (lines) => {
+        const whole = mooncakeTable(lines.join('\n'), { onError: 'skip' });
+        const iter = mooncakeTable(lines, { onError: 'skip' });
+        expect(whole.table).toEqual(iter.table);
+        expect(whole.errors.map((e) => e.line)).toEqual(iter.errors.map((e) => e.line));
+        accepted += whole.table.count;
+      }),
+      { numRuns: 400 },
+    );
+    expect(accepted).toBeGreaterThan(50); // the property saw valid lines, not only rejections
+  });
+
   it('rejects negative or fractional lengths and bad timestamps', () => {
     const bad = [
       '{"timestamp": -1, "input_length": 1, "output_length": 1, "hash_ids": [1]}',
