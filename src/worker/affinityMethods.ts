@@ -27,7 +27,8 @@ import {
   perTokenPrefillTime,
   type HardwareConfig,
 } from '../sim/engine/cost';
-import { ScenarioError } from '../sim/engine/fleet/scenario';
+import { ReplicaCannotRun, ScenarioError } from '../sim/engine/fleet/scenario';
+import type { CannotRun } from '../sim/engine/cannotRun';
 import { TraceError } from '../sim/engine/trace/errors';
 import { TraceLoadError } from '../sim/engine/fleet/trace';
 import {
@@ -56,6 +57,7 @@ function wrap<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
+    if (e instanceof ReplicaCannotRun) throw e;
     if (e instanceof ScenarioError) throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
     if (
       e instanceof CatalogError ||
@@ -165,7 +167,30 @@ export interface AffinityReplayResponse {
   formula: PrefillFormula;
 }
 
-function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
+/** A replica that cannot run (no room for KV) is an outcome the widget draws, not an error. */
+function orCannotRun<T>(f: () => T): T | CannotRun {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ReplicaCannotRun) return e.outcome;
+    throw e;
+  }
+}
+
+async function orCannotRunAsync<T>(f: () => Promise<T>): Promise<T | CannotRun> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof ReplicaCannotRun) return e.outcome;
+    throw e;
+  }
+}
+
+function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse | CannotRun {
+  return orCannotRun(() => replayOnce(req));
+}
+
+function replayOnce(req: AffinityReplayRequest): AffinityReplayResponse {
   const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
     throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
@@ -270,7 +295,14 @@ export interface AffinitySweepResponse {
   points: SweepPoint[];
 }
 
-async function affinitySweep(
+function affinitySweep(
+  req: AffinitySweepRequest,
+  ctx: JobContext<SweepPoint>,
+): Promise<AffinitySweepResponse | CannotRun> {
+  return orCannotRunAsync(() => sweepOnce(req, ctx));
+}
+
+async function sweepOnce(
   req: AffinitySweepRequest,
   ctx: JobContext<SweepPoint>,
 ): Promise<AffinitySweepResponse> {
@@ -293,7 +325,7 @@ async function affinitySweep(
             ? { ...first, policy }
             : await affinitySweepPoint(choice, { agentsPerReplica: agents }, r, policy, req.seed, checkpoint);
       } catch (e) {
-        if (e instanceof ScenarioError)
+        if (e instanceof ScenarioError && !(e instanceof ReplicaCannotRun))
           throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
         throw e;
       }

@@ -1,7 +1,8 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatTokens } from '../../lib/format';
 import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
 import { SESSION_PICKER_MAX } from '../../sim/lessons/affinityTrace';
+import type { AffinityReplayRequest, AffinitySweepRequest } from '../../worker/affinityMethods';
 
 export const AFFINITY_REPLAY_ID = 'affinity-replay';
 export const AFFINITY_FLEET_ID = 'affinity-fleet';
@@ -124,3 +125,34 @@ export const affinityFleetSchema = {
   gpus: tpParam(1),
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;
+
+/** What the replay asks the worker (affinityReplay) for its settings; `session` is the picked recorded session. */
+export function affinityReplayArgs(
+  v: ParamValues<typeof affinityReplaySchema>,
+  session?: AffinityReplayRequest['session'],
+): AffinityReplayRequest {
+  return {
+    modelId: v.model,
+    acceleratorId: v.accelerator,
+    gpus: v.gpus,
+    replicas: v.replicas,
+    routing: v.routing as AffinityReplayRequest['routing'],
+    turns: v.turns,
+    toolResultTokens: v.toolResultTokens,
+    seed: v.seed,
+    blockSize: Number(v.blockSize),
+    ...(session ? { session } : {}),
+  };
+}
+
+/** What the fleet view asks the worker (affinitySweep) for its settings. */
+export function affinityFleetArgs(v: ParamValues<typeof affinityFleetSchema>): AffinitySweepRequest {
+  return {
+    modelId: v.model,
+    acceleratorId: v.accelerator,
+    gpus: v.gpus,
+    agentsPerReplica: v.agentsPerReplica,
+    routing: v.routing as AffinitySweepRequest['routing'],
+    seed: v.seed,
+  };
+}

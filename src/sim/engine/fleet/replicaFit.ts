@@ -1,0 +1,46 @@
+/**
+ * When a replica has no room for KV: the outcome a reader sees, with the changes that would fit (more GPUs per
+ * replica, or the largest catalog model that fits the same GPUs). The fit itself is the scenario's own (its
+ * `fitsAt`), so what this suggests is what resolveScenario then accepts.
+ */
+import type { AcceleratorSpec } from '../catalog/accelerators';
+import { MODELS, type ModelSpec } from '../catalog/models';
+import { cannotRun, type CannotRun, type CannotRunFix } from '../cannotRun';
+import type { KvBudget } from '../hbm';
+
+/** GPUs one replica may span (tensor parallel): the scenario's bound, and the widgets' controls stay within it. */
+export const GPUS_PER_REPLICA = { min: 1, max: 64 } as const;
+
+export interface NoRoomInput {
+  model: ModelSpec;
+  accelerator: Pick<AcceleratorSpec, 'name'>;
+  gpus: number;
+  memoryUtilization: number;
+  budget: KvBudget;
+  /** Whether `model` on `gpus` GPUs leaves at least one KV block (the scenario's test). */
+  fitsAt(gpus: number, model: ModelSpec): boolean;
+}
+
+const GB = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
+
+export function noRoomForKv(i: NoRoomInput): CannotRun {
+  const fixes: CannotRunFix[] = [];
+  for (let g = i.gpus + 1; g <= GPUS_PER_REPLICA.max; g++)
+    if (i.fitsAt(g, i.model)) {
+      fixes.push({ label: `Use ${g} GPUs per replica`, set: { gpus: g } });
+      break;
+    }
+  // The largest model (by parameters) that fits the GPUs as they are.
+  const smaller = MODELS.filter((m) => m.id !== i.model.id && i.fitsAt(i.gpus, m)).sort(
+    (a, b) => b.totalParams - a.totalParams,
+  )[0];
+  if (smaller) fixes.push({ label: `Use ${smaller.name}`, set: { modelId: smaller.id } });
+  const gpus = `${i.gpus} × ${i.accelerator.name}`;
+  return cannotRun(
+    `${i.model.name} does not fit on ${gpus}: its weights (${GB(i.budget.weightBytes)}) and the engine's reserve ` +
+      `(${GB(i.budget.reserveBytes)}) fill the ${GB(i.budget.usableBytes)} the engine may use ` +
+      `(${Math.round(i.memoryUtilization * 100)}% of ${GB(i.budget.totalBytes)}), leaving no room for the KV cache. ` +
+      `A replica needs more GPUs, or a smaller model.`,
+    fixes,
+  );
+}
