@@ -47,13 +47,17 @@ export interface WidgetComputation {
   grammar?: boolean;
   /** A run of the fleet simulator or longer: the test stops it at its first checkpoints once past validation. */
   long?: boolean;
+  /** Which parameter each field a "cannot run" fix sets is, where the names differ (as the widget tells its frame). */
+  fixFields?: Record<string, string>;
+  /** Random combinations to try (default 12; 3 for long runs): fewer where one computation takes seconds. */
+  runs?: number;
 }
 
 function entry<S extends ParamSchema>(
   id: string,
   schema: S,
   calls: (v: ParamValues<S>) => Call[],
-  opts: { grammar?: boolean; long?: boolean } = {},
+  opts: Omit<WidgetComputation, 'id' | 'schema' | 'calls'> = {},
 ): WidgetComputation {
   return { id, schema, calls: (v) => calls(v as ParamValues<S>), ...opts };
 }
@@ -61,9 +65,14 @@ function entry<S extends ParamSchema>(
 const call = <M extends MethodName>(method: M, args: MethodArgs<M>): Call => ({ method, args });
 
 export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
-  entry('traffic-shape', traffic.trafficShapeSchema, (v) => [
-    call('workloadShape', traffic.trafficShapeArgs(v)),
-  ]),
+  entry(
+    'traffic-shape',
+    traffic.trafficShapeSchema,
+    (v) => [call('workloadShape', traffic.trafficShapeArgs(v))],
+    {
+      runs: 4,
+    },
+  ),
   entry('trajectory-anatomy', trajectory.trajectorySchema, (v) => [
     call('agentTrajectory', trajectory.trajectoryArgs(v)),
   ]),
@@ -71,12 +80,15 @@ export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
     'affinity-fleet',
     affinity.affinityFleetSchema,
     (v) => [call('affinitySweep', affinity.affinityFleetArgs(v))],
-    { long: true },
+    { long: true, fixFields: { modelId: 'model' } },
   ),
   // The synthetic trajectory; the recorded one replays a session of the shipped trace (its own test).
-  entry('affinity-replay', affinity.affinityReplaySchema, (v) => [
-    call('affinityReplay', affinity.affinityReplayArgs(v)),
-  ]),
+  entry(
+    'affinity-replay',
+    affinity.affinityReplaySchema,
+    (v) => [call('affinityReplay', affinity.affinityReplayArgs(v))],
+    { fixFields: { modelId: 'model' } },
+  ),
   entry(
     'cache-router',
     router.cacheRouterSchema,
@@ -113,7 +125,15 @@ export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
   ]),
   entry('pause-arena', pause.pauseArenaSchema, (v) => [call('pauseArena', arenaArgs(v))], { long: true }),
   entry('tool-latency', pause.toolLatencySchema, (v) => [call('toolLatency', pause.toolLatencyArgs(v))]),
-  entry('tool-block-layout', toolSchema.layoutSchema, (v) => [call('toolLayouts', toolSchema.layoutArgs(v))]),
+  // A layout at its maxima takes seconds (docs/performance.md): a few combinations.
+  entry(
+    'tool-block-layout',
+    toolSchema.layoutSchema,
+    (v) => [call('toolLayouts', toolSchema.layoutArgs(v))],
+    {
+      runs: 3,
+    },
+  ),
   entry('tool-schema-tax', toolSchema.taxSchema, (v) => [call('toolSchemaTax', toolSchema.taxArgs(v))]),
   entry('asking-nicely', structured.askNicelySchema, (v) => [
     call('grammarAskNicely', structured.askNicelyArgs(v)),

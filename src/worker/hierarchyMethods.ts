@@ -28,6 +28,7 @@ import { runScenario } from '../sim/engine/fleet/run';
 import { ScenarioError } from '../sim/engine/fleet/scenario';
 import {
   checkHierarchyArgs,
+  hierarchyCannotRun,
   FRAME_INTERVAL_S,
   HIERARCHY_DURATION_S,
   HIERARCHY_PAGE_TOKENS,
@@ -38,6 +39,7 @@ import {
   type HierarchyArgs,
   type HierarchySummary,
 } from '../sim/lessons/hierarchyLab';
+import type { CannotRun } from '../sim/engine/cannotRun';
 import type { JobContext } from './job';
 
 export class HierarchyRequestError extends Error {
@@ -363,7 +365,10 @@ export interface KvHierarchyRunResult {
 async function kvHierarchyRun(
   args: HierarchyArgs,
   ctx: JobContext<FleetFrame>,
-): Promise<KvHierarchyRunResult> {
+): Promise<KvHierarchyRunResult | CannotRun> {
+  // Controls each in range that cannot run together: an outcome the widget draws, not an error.
+  const cannot = wrap(() => hierarchyCannotRun(args));
+  if (cannot) return cannot;
   const scenario = wrap(() => {
     checkHierarchyArgs(args);
     return hierarchyScenario(args);
