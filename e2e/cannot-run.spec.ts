@@ -5,7 +5,7 @@
  * 70B model in the fleet view on its one GPU, and a DRAM pause policy with no DRAM in 07.04's hierarchy.
  */
 import type { Locator } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, setNumber, test } from './fixtures';
 
 async function expectCannotRun(widget: Locator, reason: RegExp) {
   await expect(widget).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
@@ -45,6 +45,28 @@ test.describe('settings that cannot run', () => {
     await expectPictureBack(widget);
     await expect(widget.getByRole('spinbutton', { name: /GPUs per replica/ })).toHaveValue('2');
     await expect(page).toHaveURL(/affinity-replay\.gpus=2/);
+    expect(watch.consoleErrors).toEqual([]);
+  });
+
+  test('moving the replay to one GPU: its read-outs say "—" rather than the 8-GPU numbers; back at 8 they return', async ({
+    page,
+    watch,
+  }) => {
+    await page.goto('/lessons/07-02-session-affinity?affinity-replay.source=synthetic');
+    const widget = page.locator('[data-widget="affinity-replay"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready');
+    const hit = widget.locator('[data-readout="hit-rate"]');
+    await expect(hit).toBeVisible();
+    await setNumber(widget, /GPUs per replica/, 1);
+    await expectCannotRun(widget, /does not fit on 1 × H100 SXM/);
+    const values = await widget.locator('.readout-value').allInnerTexts();
+    expect(values.length).toBeGreaterThan(0);
+    for (const v of values) expect(v).toBe('—');
+    await expect(hit).toHaveCount(0);
+    await expect(widget.locator('.widget-caption')).toHaveCount(0);
+    await setNumber(widget, /GPUs per replica/, 8);
+    await expectPictureBack(widget);
+    await expect(hit).toBeVisible();
     expect(watch.consoleErrors).toEqual([]);
   });
 
