@@ -13,6 +13,10 @@ import { isCannotRun, type CannotRun } from '../src/sim/engine/cannotRun';
 import { coerceValue, defaultValues, SEED_MAX, type ParamSpec } from '../src/state/paramSchema';
 import { WIDGETS } from '../src/widgets/registry';
 import { JobCancelled } from '../src/worker/job';
+import { methods } from '../src/worker/methods';
+import { AFFINITY_LIMITS } from '../src/sim/lessons/affinityModel';
+import { GPUS_PER_REPLICA, GPUS_PER_REPLICA_OFFERED } from '../src/sim/engine/fleet/replicaFit';
+import { affinityReplayArgs, affinityReplaySchema } from '../src/widgets/session-affinity/schema';
 import {
   budgetContext,
   runCall,
@@ -163,5 +167,37 @@ describe('the known cases of issue 12', () => {
     const { value } = coerceValue(w.schema.newTokens, 66.9);
     expect(value).toBe(70);
     expect((await outcomeOf(w, { ...defaultValues(w.schema), newTokens: value })).kind).toBe('computed');
+  });
+});
+
+describe('one range for a control and its core', () => {
+  it('the replay: the core accepts each control’s whole range and refuses just past it (one constant for both)', () => {
+    const base = { ...defaultValues(affinityReplaySchema), source: 'synthetic' };
+    for (const key of ['replicas', 'turns', 'toolResultTokens'] as const) {
+      const spec = affinityReplaySchema[key];
+      expect([spec.min, spec.max]).toEqual([AFFINITY_LIMITS[key].min, AFFINITY_LIMITS[key].max]);
+      for (const ok of [spec.min, spec.max])
+        expect(
+          () => methods.affinityReplay(affinityReplayArgs({ ...base, [key]: ok })),
+          `${key} ${ok}`,
+        ).not.toThrow();
+      for (const bad of [spec.min - 1, spec.max + 1])
+        expect(
+          () => methods.affinityReplay(affinityReplayArgs({ ...base, [key]: bad })),
+          `${key} ${bad}`,
+        ).toThrow(new RegExp(key));
+    }
+  });
+  it('GPUs per replica: every widget offers a range inside what the core accepts', () => {
+    expect(GPUS_PER_REPLICA_OFFERED.min).toBe(GPUS_PER_REPLICA.min);
+    expect(GPUS_PER_REPLICA_OFFERED.max).toBeLessThanOrEqual(GPUS_PER_REPLICA.max);
+    for (const w of WIDGET_COMPUTATIONS) {
+      const gpus = w.schema.gpus;
+      if (gpus?.kind !== 'number') continue;
+      expect([gpus.min, gpus.max], w.id).toEqual([
+        GPUS_PER_REPLICA_OFFERED.min,
+        GPUS_PER_REPLICA_OFFERED.max,
+      ]);
+    }
   });
 });

@@ -4,6 +4,7 @@
  * structured-cloneable arguments (catalog ids); every figure comes from src/sim (cost.ts, the fleet simulator).
  */
 import {
+  AFFINITY_LIMITS,
   affinitySweepPoint,
   coldTurnExtra,
   DEFAULT_TRAJECTORY,
@@ -15,6 +16,7 @@ import {
   type SweepPoint,
   type TrajectoryShape,
 } from '../sim/lessons/affinity';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { CatalogError, resolveAccelerator, resolveModel, resolveNode } from '../sim/engine/catalog/index';
 import {
   attentionFlopsPerPair,
@@ -81,7 +83,10 @@ function hardware(modelId: string, acceleratorId: string, gpus: number) {
   return wrap(() => {
     const model = resolveModel(modelId);
     const accelerator = resolveAccelerator(acceleratorId);
-    const hw: HardwareConfig = defaultHardware(accelerator, wholeIn('gpus', gpus, 1, 64));
+    const hw: HardwareConfig = defaultHardware(
+      accelerator,
+      wholeIn('gpus', gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max),
+    );
     return { model, accelerator, hw };
   });
 }
@@ -196,10 +201,20 @@ function replayOnce(req: AffinityReplayRequest): AffinityReplayResponse {
     throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
   const shape: TrajectoryShape = {
     ...DEFAULT_TRAJECTORY,
-    turns: wholeIn('turns', req.turns, 1, 200),
-    toolResultTokens: wholeIn('toolResultTokens', req.toolResultTokens, 0, 100_000),
+    turns: wholeIn('turns', req.turns, AFFINITY_LIMITS.turns.min, AFFINITY_LIMITS.turns.max),
+    toolResultTokens: wholeIn(
+      'toolResultTokens',
+      req.toolResultTokens,
+      AFFINITY_LIMITS.toolResultTokens.min,
+      AFFINITY_LIMITS.toolResultTokens.max,
+    ),
   };
-  const replicas = wholeIn('replicas', req.replicas, 1, 64);
+  const replicas = wholeIn(
+    'replicas',
+    req.replicas,
+    AFFINITY_LIMITS.replicas.min,
+    AFFINITY_LIMITS.replicas.max,
+  );
   const blockSize = req.blockSize === undefined ? undefined : wholeIn('blockSize', req.blockSize, 1, 4096);
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
   // One replay, from the learner's trace session or the synthetic trajectory; one response shape for both.
@@ -309,7 +324,12 @@ async function sweepOnce(
   const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
     throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
-  const agents = wholeIn('agentsPerReplica', req.agentsPerReplica, 1, 64);
+  const agents = wholeIn(
+    'agentsPerReplica',
+    req.agentsPerReplica,
+    AFFINITY_LIMITS.agentsPerReplica.min,
+    AFFINITY_LIMITS.agentsPerReplica.max,
+  );
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
   const points: SweepPoint[] = [];
   const checkpoint = () => ctx.checkpoint();

@@ -11,6 +11,7 @@ import {
   resolveModel,
   resolveNode,
 } from '../sim/engine/catalog/index';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import type { LinkSpec } from '../sim/engine/catalog/links';
 import type { NodeSpec } from '../sim/engine/catalog/nodes';
 import {
@@ -303,7 +304,7 @@ export interface ContextsPerModelRow {
 export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModelRow[] {
   const kvDtype = anyDtype('kvDtype', req.kvDtype);
   const weightDtype = anyDtype('weightDtype', req.weightDtype);
-  const gpus = wholeIn('gpus', req.gpus, 1, 64);
+  const gpus = wholeIn('gpus', req.gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max);
   const contextTokens = wholeIn('contextTokens', req.contextTokens, 1, 10_000_000);
   const memoryUtilization = numberIn('memoryUtilization', req.memoryUtilization, 0.01, 1);
   const accelerator = wrap(() => resolveAccelerator(req.acceleratorId));

@@ -5,6 +5,7 @@
  * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
 import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import {
   breakEven,
   minLinkBandwidth,
@@ -78,7 +79,7 @@ function replica(
   if (kvDtype !== 'bf16' && kvDtype !== 'fp8')
     throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
-    ...defaultHardware(accelerator, wholeIn('tp', tp, 1, 64)),
+    ...defaultHardware(accelerator, wholeIn('tp', tp, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max)),
     gemmEfficiency: numberIn('gemmEfficiency', gemmEfficiency, 0.01, 1),
     kvDtype,
   };

@@ -6,6 +6,7 @@
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../sim/engine/hbm';
@@ -83,7 +84,10 @@ function replica(req: ReplicaChoice): {
   try {
     const model = resolveModel(req.modelId);
     const accelerator = resolveAccelerator(req.acceleratorId);
-    const hw = defaultHardware(accelerator, wholeIn('gpus', req.gpus, 1, 64));
+    const hw = defaultHardware(
+      accelerator,
+      wholeIn('gpus', req.gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max),
+    );
     return { model, hw, name: model.name, acceleratorName: accelerator.name };
   } catch (e) {
     if (e instanceof CatalogError || e instanceof RangeError) throw new PrefillRequestError(e.message);

@@ -2,6 +2,7 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatTokens } from '../../lib/format';
 import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
 import { SESSION_PICKER_MAX } from '../../sim/lessons/affinityTrace';
+import { AFFINITY_LIMITS } from '../../sim/lessons/affinityModel';
 import type { AffinityReplayRequest, AffinitySweepRequest } from '../../worker/affinityMethods';
 
 export const AFFINITY_REPLAY_ID = 'affinity-replay';
@@ -51,8 +52,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Replicas',
     default: 4,
-    min: 1,
-    max: 16,
+    ...AFFINITY_LIMITS.replicas,
     integer: true,
     unit: 'replicas',
   },
@@ -60,8 +60,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Turns in the trajectory',
     default: 24,
-    min: 2,
-    max: 48,
+    ...AFFINITY_LIMITS.turns,
     integer: true,
     unit: 'turns',
   },
@@ -69,8 +68,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Tool result per turn',
     default: 2_000,
-    min: 0,
-    max: 10_000,
+    ...AFFINITY_LIMITS.toolResultTokens,
     step: 100,
     unit: 'tokens',
     format: (v) => formatTokens(v),
@@ -114,8 +112,7 @@ export const affinityFleetSchema = {
     kind: 'number',
     label: 'Agents in flight per replica',
     default: 6,
-    min: 2,
-    max: 16,
+    ...AFFINITY_LIMITS.agentsPerReplica,
     integer: true,
     unit: 'agents',
     help: 'Closed loop: R × this many sessions run at once; a fleet of R replicas serves R times the agents.',

@@ -8,8 +8,14 @@ import { MODELS, type ModelSpec } from '../catalog/models';
 import { cannotRun, type CannotRun, type CannotRunFix } from '../cannotRun';
 import type { KvBudget } from '../hbm';
 
-/** GPUs one replica may span (tensor parallel): the scenario's bound, and the widgets' controls stay within it. */
+/** GPUs one replica may span (tensor parallel): what the scenario and every worker method accept. */
 export const GPUS_PER_REPLICA = { min: 1, max: 64 } as const;
+
+/**
+ * What the widgets' "GPUs per replica" controls offer of it: up to two 8-GPU nodes (a linear slider to 64 would be
+ * too coarse to read). Inside GPUS_PER_REPLICA, so a control never offers a value the core refuses.
+ */
+export const GPUS_PER_REPLICA_OFFERED = { min: GPUS_PER_REPLICA.min, max: 16 } as const;
 
 export interface NoRoomInput {
   model: ModelSpec;
