@@ -85,6 +85,18 @@ test.describe('settings that cannot run', () => {
     expect(watch.consoleErrors).toEqual([]);
   });
 
+  test('an analytic widget (07.10 timeline): 405B on 8 GPUs says so; "Use 12 GPUs per replica" draws the timeline', async ({
+    page,
+    watch,
+  }) => {
+    await page.goto('/lessons/07-10-long-context-prefill?chunked-prefill-timeline.model=llama-3.1-405b');
+    const widget = page.locator('[data-widget="chunked-prefill-timeline"]');
+    await expectCannotRun(widget, /Llama 3\.1 405B does not fit on 8 × H100 SXM/);
+    await widget.getByRole('button', { name: 'Use 12 GPUs per replica' }).click();
+    await expectPictureBack(widget);
+    expect(watch.consoleErrors).toEqual([]);
+  });
+
   test('kv-hierarchy: write-through with no DRAM says so; "Give host DRAM" brings the animation back', async ({
     page,
     watch,

@@ -162,6 +162,16 @@ describe('the known cases of issue 12', () => {
     if (out.kind !== 'cannot-run') return;
     expect(out.fixes.map((f) => f.set)).toEqual([{ gpus: 2 }, { modelId: expect.any(String) }]);
   });
+  it('the analytic widgets too: 405B on 8 H100s cannot run in 07.10, 07.11 or 07.05; 12 GPUs would', async () => {
+    for (const id of ['chunked-prefill-timeline', 'compaction-payback', 'reload-or-recompute']) {
+      const w = byId(id);
+      const out = await outcomeOf(w, { ...defaultValues(w.schema), model: 'llama-3.1-405b', gpus: 8 });
+      expect(out.kind, id).toBe('cannot-run');
+      if (out.kind !== 'cannot-run') continue;
+      expect(out.reason, id).toMatch(/^Llama 3\.1 405B does not fit on 8 × H100 SXM/);
+      expect(out.fixes[0], id).toEqual({ label: 'Use 12 GPUs per replica', set: { gpus: 12 } });
+    }
+  });
   it('"New tokens per turn" typed as 66.9 is read as a value the core accepts', async () => {
     const w = byId('tool-block-layout');
     const { value } = coerceValue(w.schema.newTokens, 66.9);

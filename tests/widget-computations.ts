@@ -120,9 +120,12 @@ export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
   entry('min-link-bandwidth', offload.minBwSchema, (v) => [
     call('minBandwidthByModel', offload.minBwArgs(v)),
   ]),
-  entry('reload-or-recompute', offload.reloadSchema, (v) => [
-    call('reloadVsRecompute', offload.reloadArgs(v)),
-  ]),
+  entry(
+    'reload-or-recompute',
+    offload.reloadSchema,
+    (v) => [call('reloadVsRecompute', offload.reloadArgs(v))],
+    { fixFields: { modelId: 'model' } },
+  ),
   entry('pause-arena', pause.pauseArenaSchema, (v) => [call('pauseArena', arenaArgs(v))], { long: true }),
   entry('tool-latency', pause.toolLatencySchema, (v) => [call('toolLatency', pause.toolLatencyArgs(v))]),
   // A layout at its maxima takes seconds (docs/performance.md): a few combinations.
@@ -185,19 +188,33 @@ export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
     const base = { batch: v.batch, contextTokens: STEP_CONTEXT_TOKENS, maskS: choice.us * 1e-6, ...rule };
     return [{ local: () => maskStep({ ...base, threads: v.threads }) }, { local: () => threadsToHide(base) }];
   }),
-  entry('chunk-size-tradeoff', prefill.tradeoffSchema, (v) => [
-    call('chunkTradeoff', prefill.tradeoffArgs(v)),
-  ]),
-  entry('chunked-prefill-timeline', prefill.timelineSchema, (v) => [
-    call('prefillTimelineRun', prefill.timelineArgs(v)),
-  ]),
-  entry('hit-rate-vs-kernel', prefill.hitKernelSchema, (v) => [
-    call('hitRateVsKernel', prefill.hitKernelArgs(v)),
-  ]),
-  entry('edit-the-prompt', compaction.editSchema, (v) => [call('compactionEdit', compaction.editArgs(v))]),
-  entry('compaction-payback', compaction.paybackSchema, (v) => [
-    call('compactionPayback', compaction.paybackArgs(v)),
-  ]),
+  entry(
+    'chunk-size-tradeoff',
+    prefill.tradeoffSchema,
+    (v) => [call('chunkTradeoff', prefill.tradeoffArgs(v))],
+    { fixFields: { modelId: 'model' } },
+  ),
+  entry(
+    'chunked-prefill-timeline',
+    prefill.timelineSchema,
+    (v) => [call('prefillTimelineRun', prefill.timelineArgs(v))],
+    { fixFields: { modelId: 'model' } },
+  ),
+  entry(
+    'hit-rate-vs-kernel',
+    prefill.hitKernelSchema,
+    (v) => [call('hitRateVsKernel', prefill.hitKernelArgs(v))],
+    { fixFields: { modelId: 'model' } },
+  ),
+  entry('edit-the-prompt', compaction.editSchema, (v) => [call('compactionEdit', compaction.editArgs(v))], {
+    fixFields: { modelId: 'model' },
+  }),
+  entry(
+    'compaction-payback',
+    compaction.paybackSchema,
+    (v) => [call('compactionPayback', compaction.paybackArgs(v))],
+    { fixFields: { modelId: 'model' } },
+  ),
   entry('cost-levers', econ.leverGridSchema, (v) => [call('leverGrid', gridArgs(v))], { long: true }),
   entry('slo-sweep', econ.sloSweepSchema, (v) => [call('sloSweep', sweepArgs(v))], { long: true }),
 ];

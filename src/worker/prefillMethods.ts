@@ -6,6 +6,8 @@
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
+import { replicaCannotRun } from '../sim/engine/fleet/replicaFit';
+import type { CannotRun } from '../sim/engine/cannotRun';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
@@ -661,10 +663,18 @@ async function runPrefillScenarios(ids: PrefillScenarioId[]): Promise<PrefillSce
   return { model, accelerator, durationS, rows };
 }
 
+/**
+ * As the widgets call them: a replica whose weights and reserve leave no room for KV is a "cannot run" outcome
+ * (engine/fleet/replicaFit.ts) the widget draws, not a timeline of a replica that could not start.
+ */
+function fitted<R extends ReplicaChoice, T>(f: (req: R) => T): (req: R) => T | CannotRun {
+  return (req) => replicaCannotRun(req.modelId, req.acceleratorId, req.gpus) ?? f(req);
+}
+
 export const prefillMethods = {
-  prefillTimelineRun,
-  chunkTradeoff,
-  hitRateVsKernel,
+  prefillTimelineRun: fitted(prefillTimelineRun),
+  chunkTradeoff: fitted(chunkTradeoff),
+  hitRateVsKernel: fitted(hitRateVsKernel),
   prefillFigures,
   prefillScenarios,
 };

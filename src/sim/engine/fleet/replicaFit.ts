@@ -3,10 +3,19 @@
  * replica, or the largest catalog model that fits the same GPUs). The fit itself is the scenario's own (its
  * `fitsAt`), so what this suggests is what resolveScenario then accepts.
  */
-import type { AcceleratorSpec } from '../catalog/accelerators';
-import { MODELS, type ModelSpec } from '../catalog/models';
+import { findAccelerator, type AcceleratorSpec } from '../catalog/accelerators';
+import {
+  findModel,
+  kvBytesPerToken,
+  MODELS,
+  weightBytes,
+  type Dtype,
+  type ModelSpec,
+} from '../catalog/models';
 import { cannotRun, type CannotRun, type CannotRunFix } from '../cannotRun';
-import type { KvBudget } from '../hbm';
+import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
+import { kvReplication } from '../cost';
+import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
 
 /** GPUs one replica may span (tensor parallel): what the scenario and every worker method accept. */
 export const GPUS_PER_REPLICA = { min: 1, max: 64 } as const;
@@ -49,4 +58,45 @@ export function noRoomForKv(i: NoRoomInput): CannotRun {
       `A replica needs more GPUs, or a smaller model.`,
     fixes,
   );
+}
+
+/**
+ * For the analytic widgets that time a replica without simulating it (prefill timelines, compaction, reload or
+ * recompute): whether `model` on `gpus` × `accelerator` leaves room for one KV page under vLLM's defaults, the same
+ * budget (engine/hbm.ts) and page the fleet simulator's replica uses at its defaults (BF16 weights and KV, 90% of
+ * memory, vLLM's profiled reserve); null when it does, else the outcome with its fixes. Unknown ids or a GPU count out
+ * of range give null: the method's own checks word those.
+ */
+export function replicaCannotRun(
+  modelId: string,
+  acceleratorId: string,
+  gpus: number,
+  dtypes: { weight?: Dtype; kv?: Dtype } = {},
+): CannotRun | null {
+  const model = findModel(modelId);
+  const accelerator = findAccelerator(acceleratorId);
+  if (!model || !accelerator) return null;
+  if (!Number.isInteger(gpus) || gpus < GPUS_PER_REPLICA.min || gpus > GPUS_PER_REPLICA.max) return null;
+  const util = VLLM_GPU_MEMORY_UTILIZATION;
+  const budgetOf = (g: number, m: ModelSpec) =>
+    kvBudget({
+      accelerator,
+      gpus: g,
+      memoryUtilization: util,
+      weightBytes: weightBytes(m, dtypes.weight ?? 'bf16'),
+    });
+  const page = defaultPageTokens(ENGINE_BLOCK_SIZE);
+  const fitsAt = (g: number, m: ModelSpec) =>
+    Math.floor(
+      budgetOf(g, m).kvBytes / (kvBytesPerToken(m, dtypes.kv ?? 'bf16') * page * kvReplication(m, g)),
+    ) >= 1;
+  if (fitsAt(gpus, model)) return null;
+  return noRoomForKv({
+    model,
+    accelerator,
+    gpus,
+    memoryUtilization: util,
+    budget: budgetOf(gpus, model),
+    fitsAt,
+  });
 }
