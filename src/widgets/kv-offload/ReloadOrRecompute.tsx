@@ -328,9 +328,6 @@ export function ReloadOrRecompute() {
             {r.breakEven.crossingsBeyondDomain.length
               ? ` Past the ${formatTokens(r.model.maxContext)} context the lines would cross again at ${crossingsText(r.breakEven.crossingsBeyondDomain)}.`
               : ''}
-            {!r.hardware.weightsFit
-              ? ` Note: the weights (${formatBytesDecimal(r.hardware.weightBytes)}) do not fit in ${formatBytesDecimal(r.hardware.hbmBytes)} of HBM; the figures assume they do.`
-              : ''}
           </>
         ) : null
       }
