@@ -1,4 +1,5 @@
 /** Reuse at the engine's block size over the fleet's coarser pages (src/sim/engine/fleet/tails.ts). */
+import { computedOrThrow } from '../src/sim/engine/cannotRun';
 import { describe, expect, it } from 'vitest';
 import { segmentBlockHashes, type Segment } from '../src/sim/engine/kvcache/hash';
 import { PageIndex, pageTailHashes, sequenceTail } from '../src/sim/engine/fleet/tails';
@@ -65,10 +66,10 @@ describe('the 07.02 replay at different engine block sizes', () => {
   it('a warm turn reuses what the previous turn computed, in whole blocks of the engine’s size', () => {
     // turn 12 under affinity: turn 11 left 37,500 + 500 − 1 = 37,999 tokens computed
     const at = (blockSize: number) =>
-      methods.affinityReplay({ ...req, blockSize }).affinity.rows[12].reusedTokens;
+      computedOrThrow(methods.affinityReplay({ ...req, blockSize })).affinity.rows[12].reusedTokens;
     expect(at(256)).toBe(37_888);
     expect(at(16)).toBe(37_984);
     expect(at(1)).toBe(37_999);
-    expect(methods.affinityReplay({ ...req, blockSize: 16 }).blockSize).toBe(16);
+    expect(computedOrThrow(methods.affinityReplay({ ...req, blockSize: 16 })).blockSize).toBe(16);
   });
 });

@@ -3,6 +3,7 @@
  * with the state the item sets (the widgets' TRY_THIS over their schema defaults). The recorded trajectory's items
  * (affinity from turn 6 on, the full history from turn 8 on) are asserted in tests/lesson-07-02.test.ts.
  */
+import { computedOrThrow } from '../src/sim/engine/cannotRun';
 import { describe, expect, it } from 'vitest';
 import { affinitySweepPoint, oneOverRModel, type SweepPoint } from '../src/sim/lessons/affinity';
 import { methods } from '../src/worker/methods';
@@ -16,17 +17,19 @@ import { expectValidSets, valuesOf } from './try-this';
 function replay(item: TryItem) {
   const v = valuesOf(affinityReplaySchema, item);
   expect(v.source).toBe('synthetic');
-  const r = methods.affinityReplay({
-    modelId: v.model as string,
-    acceleratorId: v.accelerator as string,
-    gpus: v.gpus as number,
-    replicas: v.replicas as number,
-    routing: v.routing as 'round-robin' | 'random',
-    turns: v.turns as number,
-    toolResultTokens: v.toolResultTokens as number,
-    seed: v.seed as number,
-    blockSize: Number(v.blockSize),
-  });
+  const r = computedOrThrow(
+    methods.affinityReplay({
+      modelId: v.model as string,
+      acceleratorId: v.accelerator as string,
+      gpus: v.gpus as number,
+      replicas: v.replicas as number,
+      routing: v.routing as 'round-robin' | 'random',
+      turns: v.turns as number,
+      toolResultTokens: v.toolResultTokens as number,
+      seed: v.seed as number,
+      blockSize: Number(v.blockSize),
+    }),
+  );
   return v.affinity ? r.affinity : r.request;
 }
 

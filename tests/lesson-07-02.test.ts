@@ -2,6 +2,7 @@
  * Lesson 07.02 (session affinity): the formulas and models behind its prose, widgets and exercise, pinned to
  * hand-computed values.
  */
+import { computedOrThrow, isCannotRun } from '../src/sim/engine/cannotRun';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
@@ -204,23 +205,33 @@ describe('one trajectory over R replicas (the fleet simulator)', () => {
   });
 
   it('the worker method returns both runs and the formula pieces', () => {
-    const r = methods.affinityReplay({
-      modelId: 'llama-3.1-70b',
-      acceleratorId: 'h100-sxm',
-      gpus: 8,
-      replicas: 4,
-      routing: 'round-robin',
-      turns: 24,
-      toolResultTokens: 2_000,
-      seed: 1,
-    });
+    const r = computedOrThrow(
+      methods.affinityReplay({
+        modelId: 'llama-3.1-70b',
+        acceleratorId: 'h100-sxm',
+        gpus: 8,
+        replicas: 4,
+        routing: 'round-robin',
+        turns: 24,
+        toolResultTokens: 2_000,
+        seed: 1,
+      }),
+    );
     expect(r.request.policy).toBe('round-robin');
     expect(r.affinity.policy).toBe('session-affinity');
     expect(r.request.totals).toEqual(rr.totals);
     expect(r.formula.perTokenAtZeroS).toBeCloseTo(tTok(0), 15);
     expect(r.formula.allReducePerTokenS).toBeCloseTo(BETA_8xH100, 15);
     expect(r.formula.iterationFixedS).toBeCloseTo(160 * 37.7e-6 + 2.5e-3, 15);
-    expect(() => methods.affinityReplay({ ...baseReplay, gpus: 1 })).toThrow(/weights/);
+    // 70B on one H100 cannot run: an outcome in the reader's words with the figures, and the GPUs that would fit.
+    const one = methods.affinityReplay({ ...baseReplay, gpus: 1 });
+    expect(isCannotRun(one)).toBe(true);
+    if (!isCannotRun(one)) return;
+    expect(one.reason).toMatch(
+      /Llama 3\.1 70B does not fit on 1 × H100 SXM: its weights \(141\.\d GB\)/,
+    );
+    expect(one.fixes[0]).toEqual({ label: 'Use 2 GPUs per replica', set: { gpus: 2 } });
+    expect(isCannotRun(methods.affinityReplay({ ...baseReplay, ...one.fixes[0].set }))).toBe(false);
   });
 });
 
@@ -287,16 +298,18 @@ describe('many sessions over R replicas: the 1/R decay', () => {
 
   it('the worker method streams one point per run and sorts the result', async () => {
     const frames: SweepPoint[] = [];
-    const res = await methods.affinitySweep(
-      {
-        modelId: 'llama-3.1-8b',
-        acceleratorId: 'h100-sxm',
-        gpus: 1,
-        agentsPerReplica: 2,
-        routing: 'random',
-        seed: 3,
-      },
-      directContext<SweepPoint>((f) => frames.push(f)),
+    const res = computedOrThrow(
+      await methods.affinitySweep(
+        {
+          modelId: 'llama-3.1-8b',
+          acceleratorId: 'h100-sxm',
+          gpus: 1,
+          agentsPerReplica: 2,
+          routing: 'random',
+          seed: 3,
+        },
+        directContext<SweepPoint>((f) => frames.push(f)),
+      ),
     );
     expect(frames).toHaveLength(16);
     expect(frames.map((f) => f.replicas).slice(0, 4)).toEqual([1, 1, 2, 2]);
@@ -436,12 +449,14 @@ describe('a recorded trajectory: SWE-agent on marshmallow-1867 (public/traces/)'
       directContext(),
     );
     expect(list.sessions.length).toBe(2);
-    const r = methods.affinityReplay({
-      ...defaults,
-      turns: 2,
-      toolResultTokens: 0,
-      session: { id: list.sessions[1].id, text: list.texts[1] },
-    });
+    const r = computedOrThrow(
+      methods.affinityReplay({
+        ...defaults,
+        turns: 2,
+        toolResultTokens: 0,
+        session: { id: list.sessions[1].id, text: list.texts[1] },
+      }),
+    );
     expect(r.affinity.totals.hitRate).toBeCloseTo(full.affinity.totals.hitRate, 12);
     await expect(
       methods.traceSessions({ text: EXERCISE_TRACE, name: 'm.jsonl' }, directContext()),

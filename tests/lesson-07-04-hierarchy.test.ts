@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkHierarchyArgs,
+  hierarchyCannotRun,
   HIERARCHY_DEFAULTS,
   HIERARCHY_PAGE_TOKENS,
   hierarchySummary,
@@ -65,8 +66,18 @@ describe('07.04 hierarchy animation', () => {
   });
 
   it('refuses what the controls cannot offer, in the reader’s words', () => {
-    expect(() => checkHierarchyArgs({ ...HIERARCHY_DEFAULTS, dramGB: 0 })).toThrow(/needs host DRAM/);
+    expect(() => checkHierarchyArgs({ ...HIERARCHY_DEFAULTS, dramGB: 0 })).toThrow(/host DRAM/);
     expect(() => checkHierarchyArgs({ ...HIERARCHY_DEFAULTS, sessions: 0 })).toThrow(/sessions/);
     expect(() => checkHierarchyArgs({ ...HIERARCHY_DEFAULTS, dramGB: 0, policy: 'lru' })).not.toThrow();
+  });
+
+  it('a DRAM policy with no DRAM cannot run: an outcome with the two changes that would', () => {
+    expect(hierarchyCannotRun(HIERARCHY_DEFAULTS)).toBeNull();
+    const c = hierarchyCannotRun({ ...HIERARCHY_DEFAULTS, dramGB: 0 });
+    expect(c?.kind).toBe('cannot-run');
+    expect(c?.reason).toMatch(/Write through to DRAM, LRU.*no DRAM \(0 GB\)/);
+    expect(c?.fixes.map((f) => f.set)).toEqual([{ dramGB: HIERARCHY_DEFAULTS.dramGB }, { policy: 'lru' }]);
+    for (const f of c?.fixes ?? [])
+      expect(hierarchyCannotRun({ ...HIERARCHY_DEFAULTS, dramGB: 0, ...f.set })).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import {
   type ReloadRecomputeRequest,
 } from '../src/worker/offloadMethods';
 import { methods } from '../src/worker/methods';
+import { isCannotRun } from '../src/sim/engine/cannotRun';
 import { findModel } from '../src/sim/engine/catalog/models';
 import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
 import { DEFAULT_GEMM_EFFICIENCY, defaultHardware } from '../src/sim/engine/cost';
@@ -314,7 +315,11 @@ describe('links: striping and agreement with the CLI', () => {
     } catch (e) {
       expect((e as Error).name).toBe('BadRequest');
     }
-    expect(methods.reloadVsRecompute).toBe(reloadVsRecompute);
+    // The widget's method is the same computation where the replica fits, and "cannot run" where it does not.
+    expect(methods.reloadVsRecompute(base)).toEqual(reloadVsRecompute(base));
+    const big = methods.reloadVsRecompute({ ...base, modelId: 'llama-3.1-405b' });
+    // 405B's 811.8 GB over 0.9 × 85.5 GB − 4.84 GB of vLLM's reserve per H100 (72.1 GB each): 12 GPUs.
+    expect(isCannotRun(big) && big.fixes[0]).toEqual({ label: 'Use 12 GPUs per replica', set: { gpus: 12 } });
     expect(methods.minBandwidthByModel).toBe(minBandwidthByModel);
   });
 });

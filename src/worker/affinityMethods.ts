@@ -4,6 +4,7 @@
  * structured-cloneable arguments (catalog ids); every figure comes from src/sim (cost.ts, the fleet simulator).
  */
 import {
+  AFFINITY_LIMITS,
   affinitySweepPoint,
   coldTurnExtra,
   DEFAULT_TRAJECTORY,
@@ -15,6 +16,7 @@ import {
   type SweepPoint,
   type TrajectoryShape,
 } from '../sim/lessons/affinity';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { CatalogError, resolveAccelerator, resolveModel, resolveNode } from '../sim/engine/catalog/index';
 import {
   attentionFlopsPerPair,
@@ -27,7 +29,8 @@ import {
   perTokenPrefillTime,
   type HardwareConfig,
 } from '../sim/engine/cost';
-import { ScenarioError } from '../sim/engine/fleet/scenario';
+import { ReplicaCannotRun, ScenarioError } from '../sim/engine/fleet/scenario';
+import type { CannotRun } from '../sim/engine/cannotRun';
 import { TraceError } from '../sim/engine/trace/errors';
 import { TraceLoadError } from '../sim/engine/fleet/trace';
 import {
@@ -56,6 +59,7 @@ function wrap<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
+    if (e instanceof ReplicaCannotRun) throw e;
     if (e instanceof ScenarioError) throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
     if (
       e instanceof CatalogError ||
@@ -79,7 +83,10 @@ function hardware(modelId: string, acceleratorId: string, gpus: number) {
   return wrap(() => {
     const model = resolveModel(modelId);
     const accelerator = resolveAccelerator(acceleratorId);
-    const hw: HardwareConfig = defaultHardware(accelerator, wholeIn('gpus', gpus, 1, 64));
+    const hw: HardwareConfig = defaultHardware(
+      accelerator,
+      wholeIn('gpus', gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max),
+    );
     return { model, accelerator, hw };
   });
 }
@@ -165,16 +172,49 @@ export interface AffinityReplayResponse {
   formula: PrefillFormula;
 }
 
-function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse {
+/** A replica that cannot run (no room for KV) is an outcome the widget draws, not an error. */
+function orCannotRun<T>(f: () => T): T | CannotRun {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ReplicaCannotRun) return e.outcome;
+    throw e;
+  }
+}
+
+async function orCannotRunAsync<T>(f: () => Promise<T>): Promise<T | CannotRun> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof ReplicaCannotRun) return e.outcome;
+    throw e;
+  }
+}
+
+function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse | CannotRun {
+  return orCannotRun(() => replayOnce(req));
+}
+
+function replayOnce(req: AffinityReplayRequest): AffinityReplayResponse {
   const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
     throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
   const shape: TrajectoryShape = {
     ...DEFAULT_TRAJECTORY,
-    turns: wholeIn('turns', req.turns, 1, 200),
-    toolResultTokens: wholeIn('toolResultTokens', req.toolResultTokens, 0, 100_000),
+    turns: wholeIn('turns', req.turns, AFFINITY_LIMITS.turns.min, AFFINITY_LIMITS.turns.max),
+    toolResultTokens: wholeIn(
+      'toolResultTokens',
+      req.toolResultTokens,
+      AFFINITY_LIMITS.toolResultTokens.min,
+      AFFINITY_LIMITS.toolResultTokens.max,
+    ),
   };
-  const replicas = wholeIn('replicas', req.replicas, 1, 64);
+  const replicas = wholeIn(
+    'replicas',
+    req.replicas,
+    AFFINITY_LIMITS.replicas.min,
+    AFFINITY_LIMITS.replicas.max,
+  );
   const blockSize = req.blockSize === undefined ? undefined : wholeIn('blockSize', req.blockSize, 1, 4096);
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
   // One replay, from the learner's trace session or the synthetic trajectory; one response shape for both.
@@ -270,14 +310,26 @@ export interface AffinitySweepResponse {
   points: SweepPoint[];
 }
 
-async function affinitySweep(
+function affinitySweep(
+  req: AffinitySweepRequest,
+  ctx: JobContext<SweepPoint>,
+): Promise<AffinitySweepResponse | CannotRun> {
+  return orCannotRunAsync(() => sweepOnce(req, ctx));
+}
+
+async function sweepOnce(
   req: AffinitySweepRequest,
   ctx: JobContext<SweepPoint>,
 ): Promise<AffinitySweepResponse> {
   const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
     throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
-  const agents = wholeIn('agentsPerReplica', req.agentsPerReplica, 1, 64);
+  const agents = wholeIn(
+    'agentsPerReplica',
+    req.agentsPerReplica,
+    AFFINITY_LIMITS.agentsPerReplica.min,
+    AFFINITY_LIMITS.agentsPerReplica.max,
+  );
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
   const points: SweepPoint[] = [];
   const checkpoint = () => ctx.checkpoint();
@@ -293,7 +345,7 @@ async function affinitySweep(
             ? { ...first, policy }
             : await affinitySweepPoint(choice, { agentsPerReplica: agents }, r, policy, req.seed, checkpoint);
       } catch (e) {
-        if (e instanceof ScenarioError)
+        if (e instanceof ScenarioError && !(e instanceof ReplicaCannotRun))
           throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
         throw e;
       }

@@ -16,6 +16,9 @@ import {
   type Prices,
   type SessionShape,
 } from '../sim/lessons/compaction';
+import { replicaCannotRun } from '../sim/engine/fleet/replicaFit';
+import type { CannotRun } from '../sim/engine/cannotRun';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
 import { kvBytesPerToken } from '../sim/engine/catalog/models';
 import {
@@ -57,8 +60,9 @@ function replica(r: ReplicaChoice) {
   return wrap(() => {
     const model = resolveModel(r.modelId);
     const accelerator = resolveAccelerator(r.acceleratorId);
-    if (!Number.isInteger(r.tp) || r.tp < 1 || r.tp > 64)
-      throw new RangeError(`tp must be 1–64, got ${r.tp}`);
+    const { min, max } = GPUS_PER_REPLICA;
+    if (!Number.isInteger(r.tp) || r.tp < min || r.tp > max)
+      throw new RangeError(`tp must be ${min}–${max}, got ${r.tp}`);
     if (!(r.gemmEfficiency > 0 && r.gemmEfficiency <= 1))
       throw new RangeError(`gemmEfficiency must be in (0, 1], got ${r.gemmEfficiency}`);
     const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), gemmEfficiency: r.gemmEfficiency };
@@ -177,4 +181,12 @@ export function compactionPayback(req: PaybackRequest): PaybackResponse {
   });
 }
 
-export const compactionMethods = { compactionEdit, compactionPayback };
+/** As the widgets call them: a replica with no room for KV is a "cannot run" outcome (engine/fleet/replicaFit.ts). */
+function fitted<R extends ReplicaChoice, T>(f: (req: R) => T): (req: R) => T | CannotRun {
+  return (req) => replicaCannotRun(req.modelId, req.acceleratorId, req.tp) ?? f(req);
+}
+
+export const compactionMethods = {
+  compactionEdit: fitted(compactionEdit),
+  compactionPayback: fitted(compactionPayback),
+};

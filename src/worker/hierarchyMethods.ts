@@ -11,6 +11,7 @@ import {
   resolveModel,
   resolveNode,
 } from '../sim/engine/catalog/index';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import type { LinkSpec } from '../sim/engine/catalog/links';
 import type { NodeSpec } from '../sim/engine/catalog/nodes';
 import {
@@ -28,6 +29,7 @@ import { runScenario } from '../sim/engine/fleet/run';
 import { ScenarioError } from '../sim/engine/fleet/scenario';
 import {
   checkHierarchyArgs,
+  hierarchyCannotRun,
   FRAME_INTERVAL_S,
   HIERARCHY_DURATION_S,
   HIERARCHY_PAGE_TOKENS,
@@ -38,6 +40,7 @@ import {
   type HierarchyArgs,
   type HierarchySummary,
 } from '../sim/lessons/hierarchyLab';
+import type { CannotRun } from '../sim/engine/cannotRun';
 import type { JobContext } from './job';
 
 export class HierarchyRequestError extends Error {
@@ -301,7 +304,7 @@ export interface ContextsPerModelRow {
 export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModelRow[] {
   const kvDtype = anyDtype('kvDtype', req.kvDtype);
   const weightDtype = anyDtype('weightDtype', req.weightDtype);
-  const gpus = wholeIn('gpus', req.gpus, 1, 64);
+  const gpus = wholeIn('gpus', req.gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max);
   const contextTokens = wholeIn('contextTokens', req.contextTokens, 1, 10_000_000);
   const memoryUtilization = numberIn('memoryUtilization', req.memoryUtilization, 0.01, 1);
   const accelerator = wrap(() => resolveAccelerator(req.acceleratorId));
@@ -363,7 +366,10 @@ export interface KvHierarchyRunResult {
 async function kvHierarchyRun(
   args: HierarchyArgs,
   ctx: JobContext<FleetFrame>,
-): Promise<KvHierarchyRunResult> {
+): Promise<KvHierarchyRunResult | CannotRun> {
+  // Controls each in range that cannot run together: an outcome the widget draws, not an error.
+  const cannot = wrap(() => hierarchyCannotRun(args));
+  if (cannot) return cannot;
   const scenario = wrap(() => {
     checkHierarchyArgs(args);
     return hierarchyScenario(args);

@@ -5,6 +5,9 @@
  * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
 import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
+import { replicaCannotRun } from '../sim/engine/fleet/replicaFit';
+import type { CannotRun } from '../sim/engine/cannotRun';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import {
   breakEven,
   minLinkBandwidth,
@@ -78,7 +81,7 @@ function replica(
   if (kvDtype !== 'bf16' && kvDtype !== 'fp8')
     throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
-    ...defaultHardware(accelerator, wholeIn('tp', tp, 1, 64)),
+    ...defaultHardware(accelerator, wholeIn('tp', tp, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max)),
     gemmEfficiency: numberIn('gemmEfficiency', gemmEfficiency, 0.01, 1),
     kvDtype,
   };
@@ -636,4 +639,16 @@ function allReduceSummary(
   };
 }
 
-export const offloadMethods = { reloadVsRecompute, minBandwidthByModel, offloadFigures };
+/**
+ * As the widget calls it: a replica with no room for KV (engine/fleet/replicaFit.ts, the engine's budget rather than
+ * weights ≤ raw HBM) is a "cannot run" outcome the widget draws, not curves for a replica that could not start.
+ */
+function reloadVsRecomputeFitted(req: ReloadRecomputeRequest): ReloadRecomputeResult | CannotRun {
+  return replicaCannotRun(req.modelId, req.acceleratorId, req.tp) ?? reloadVsRecompute(req);
+}
+
+export const offloadMethods = {
+  reloadVsRecompute: reloadVsRecomputeFitted,
+  minBandwidthByModel,
+  offloadFigures,
+};

@@ -6,6 +6,9 @@
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
+import { replicaCannotRun } from '../sim/engine/fleet/replicaFit';
+import type { CannotRun } from '../sim/engine/cannotRun';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../sim/engine/hbm';
@@ -83,7 +86,10 @@ function replica(req: ReplicaChoice): {
   try {
     const model = resolveModel(req.modelId);
     const accelerator = resolveAccelerator(req.acceleratorId);
-    const hw = defaultHardware(accelerator, wholeIn('gpus', req.gpus, 1, 64));
+    const hw = defaultHardware(
+      accelerator,
+      wholeIn('gpus', req.gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max),
+    );
     return { model, hw, name: model.name, acceleratorName: accelerator.name };
   } catch (e) {
     if (e instanceof CatalogError || e instanceof RangeError) throw new PrefillRequestError(e.message);
@@ -657,10 +663,18 @@ async function runPrefillScenarios(ids: PrefillScenarioId[]): Promise<PrefillSce
   return { model, accelerator, durationS, rows };
 }
 
+/**
+ * As the widgets call them: a replica whose weights and reserve leave no room for KV is a "cannot run" outcome
+ * (engine/fleet/replicaFit.ts) the widget draws, not a timeline of a replica that could not start.
+ */
+function fitted<R extends ReplicaChoice, T>(f: (req: R) => T): (req: R) => T | CannotRun {
+  return (req) => replicaCannotRun(req.modelId, req.acceleratorId, req.gpus) ?? f(req);
+}
+
 export const prefillMethods = {
-  prefillTimelineRun,
-  chunkTradeoff,
-  hitRateVsKernel,
+  prefillTimelineRun: fitted(prefillTimelineRun),
+  chunkTradeoff: fitted(chunkTradeoff),
+  hitRateVsKernel: fitted(hitRateVsKernel),
   prefillFigures,
   prefillScenarios,
 };

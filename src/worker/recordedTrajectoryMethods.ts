@@ -6,6 +6,7 @@
  */
 import shippedTrajectory from '../../public/traces/swe-agent-marshmallow-1867.jsonl?raw';
 import { listTraceSessions, type TraceSessionSummary } from '../sim/lessons/affinityTrace';
+import { isCannotRun } from '../sim/engine/cannotRun';
 import { affinityMethods, type AffinityReplayRequest, type AffinityReplayResponse } from './affinityMethods';
 
 export const SHIPPED_TRAJECTORY_TEXT: string = shippedTrajectory;
@@ -25,14 +26,17 @@ function recordedTrajectory(req: RecordedTrajectoryRequest): RecordedTrajectoryR
   const hit = memo.get(key);
   if (hit) return hit;
   const list = listTraceSessions(SHIPPED_TRAJECTORY_TEXT);
-  const replays = list.sessions.map((s, i) =>
-    affinityMethods.affinityReplay({
+  const replays = list.sessions.map((s, i) => {
+    const r = affinityMethods.affinityReplay({
       ...req,
       turns: 2,
       toolResultTokens: 0,
       session: { id: s.id, text: list.texts[i] },
-    }),
-  );
+    });
+    // The prose's figures run on the lesson's own hardware, which fits; a setting that does not is a bug here.
+    if (isCannotRun(r)) throw new Error(r.reason);
+    return r;
+  });
   const out = { sessions: list.sessions, replays };
   if (memo.size > 8) memo.delete(memo.keys().next().value as string);
   memo.set(key, out);

@@ -4,6 +4,7 @@
  * is src/sim/lessons/toolSchema.ts, prefill times src/sim/engine/cost.ts.
  */
 import { findAccelerator } from '../sim/engine/catalog/accelerators';
+import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { findModel } from '../sim/engine/catalog/models';
 import { defaultHardware, prefillTime } from '../sim/engine/cost';
 import { ADDED_TOOL, AGENT_TOOLS } from '../sim/lessons/tools/agentTools';
@@ -81,7 +82,11 @@ function hardware(modelId: string, acceleratorId: string, gpus: number) {
   if (!model) throw new SchemaRequestError(`Unknown model "${modelId}".`);
   const acc = findAccelerator(acceleratorId);
   if (!acc) throw new SchemaRequestError(`Unknown accelerator "${acceleratorId}".`);
-  return { model, acc, hw: defaultHardware(acc, whole('gpus', gpus, 1, 64)) };
+  return {
+    model,
+    acc,
+    hw: defaultHardware(acc, whole('gpus', gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max)),
+  };
 }
 
 export interface ToolTaxRequest {

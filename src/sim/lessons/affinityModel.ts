@@ -7,6 +7,17 @@
 import type { ModelSpec } from '../engine/catalog/models';
 import { perTokenPrefillTime, prefillTime, type HardwareConfig } from '../engine/cost';
 
+/**
+ * What the lesson's replay and fleet view accept, one range per setting: the worker checks these and the widgets'
+ * controls offer exactly these (src/widgets/session-affinity/schema.ts), so neither can drift from the other.
+ */
+export const AFFINITY_LIMITS = {
+  replicas: { min: 1, max: 16 },
+  turns: { min: 2, max: 48 },
+  toolResultTokens: { min: 0, max: 10_000 },
+  agentsPerReplica: { min: 2, max: 16 },
+} as const;
+
 /** One agent session with a fixed shape: every turn appends the model's output and a tool result. */
 export interface TrajectoryShape {
   systemTokens: number;

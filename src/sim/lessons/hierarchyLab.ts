@@ -18,9 +18,11 @@ import { runScenarioSync } from '../engine/fleet/run';
 import { segmentBlockHashes } from '../engine/kvcache/hash';
 import { SEG, segId } from '../engine/fleet/workload';
 import { toolPausePolicy } from './pauseLab';
+import { cannotRun, type CannotRun } from '../engine/cannotRun';
 import {
   PAUSE_ACCELERATOR,
   PAUSE_POLICIES,
+  PAUSE_POLICY_LABELS,
   PAUSE_SLO,
   PAUSE_SYSTEM_TOKENS,
   PAUSE_TOOL_TOKENS,
@@ -80,6 +82,25 @@ export const TIER_LIMITS_GB = {
   pool: { min: 0, max: 8000 },
 } as const;
 
+/** Pause policies that put idle KV in host DRAM (so need a DRAM tier). */
+const NEEDS_DRAM: readonly PausePolicyId[] = ['offload', 'ttl-offload', 'write-through'];
+
+/**
+ * A setting whose controls are each in range but cannot run together: a policy that writes idle KV to host DRAM with
+ * no DRAM tier. The fixes: the lab's DRAM default, or leaving idle KV to LRU in HBM.
+ */
+export function hierarchyCannotRun(a: HierarchyArgs): CannotRun | null {
+  if (!NEEDS_DRAM.includes(a.policy) || a.dramGB > 0) return null;
+  return cannotRun(
+    `"${PAUSE_POLICY_LABELS[a.policy]}" moves idle KV to host DRAM, and this setting has no DRAM (0 GB): ` +
+      `there is nowhere for it to go.`,
+    [
+      { label: `Give host DRAM ${HIERARCHY_DEFAULTS.dramGB} GB`, set: { dramGB: HIERARCHY_DEFAULTS.dramGB } },
+      { label: `Use "${PAUSE_POLICY_LABELS.lru}"`, set: { policy: 'lru' } },
+    ],
+  );
+}
+
 export function checkHierarchyArgs(a: HierarchyArgs): void {
   if (!HIERARCHY_MODELS.includes(a.modelId)) fail(`unknown model "${String(a.modelId)}"`);
   if (!PAUSE_POLICIES.includes(a.policy)) fail(`unknown pause policy "${String(a.policy)}"`);
@@ -92,8 +113,8 @@ export function checkHierarchyArgs(a: HierarchyArgs): void {
     if (!(Number.isFinite(v) && v >= min && v <= max))
       fail(`${k === 'hbm' ? 'HBM' : k === 'pool' ? 'the pool' : k.toUpperCase()} must be ${min}–${max} GB (got ${v})`);
   }
-  if (a.policy === 'offload' || a.policy === 'ttl-offload' || a.policy === 'write-through')
-    if (!(a.dramGB > 0)) fail(`the "${a.policy}" policy needs host DRAM: give DRAM more than 0 GB`);
+  const cannot = hierarchyCannotRun(a);
+  if (cannot) fail(cannot.reason);
   if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 2 ** 31 - 1)
     fail(`seed must be a whole number ≥ 0 (got ${a.seed})`);
 }

@@ -22,7 +22,7 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import { POLICY_LABELS, type CacheViewKind, type RouterPolicy } from '../../sim/lessons/routing/constants';
+import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
 import { frameAt, summarizeRows } from '../../sim/lessons/routing/summary';
 import { routeText, RouterPicture } from './RouterPicture';
 import {
@@ -30,6 +30,7 @@ import {
   ANIMATION_PLAY_RATE,
   ANIMATION_START_S,
   CACHE_ROUTER_ID,
+  cacheRouterArgs,
   cacheRouterSchema,
 } from './schema';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
@@ -124,23 +125,8 @@ export const TRY_THIS: readonly TryItem[] = [
 export function CacheRouter() {
   const params = useWidgetParams(CACHE_ROUTER_ID, cacheRouterSchema);
   const v = params.values;
-  const policy = v.policy as RouterPolicy;
-  const compareWith: RouterPolicy = policy === 'round-robin' ? 'cache-aware' : 'round-robin';
-  const args = useMemo(
-    () => ({
-      policy,
-      replicas: v.replicas,
-      sessionsPerS: v.sessionsPerS,
-      arrivalS: ANIMATION_ARRIVAL_S,
-      seed: v.seed,
-      loadThreshold: v.loadThreshold,
-      cacheView: v.cacheView as CacheViewKind,
-      poolGB: v.poolGB,
-      frameIntervalS: 0.5,
-      compareWith,
-    }),
-    [policy, v.replicas, v.sessionsPerS, v.seed, v.loadThreshold, v.cacheView, v.poolGB, compareWith],
-  );
+  const args = useMemo(() => cacheRouterArgs(v), [v]);
+  const { compareWith } = args;
   const sim = useSimulation('routerAnimation', args);
   const r = sim.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';

@@ -12,7 +12,7 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/lessons/routing/constants';
 import { warmTurnProbability } from '../../sim/lessons/routing/theory';
-import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadSchema } from './schema';
+import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadArgs, spreadSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './cache-router.css';
 
@@ -52,15 +52,7 @@ export const TRY_THIS: readonly TryItem[] = [
 export function RoundRobinSpread() {
   const params = useWidgetParams(ROUND_ROBIN_SPREAD_ID, spreadSchema);
   const v = params.values;
-  const args = useMemo(
-    () => ({
-      replicaCounts: [...SPREAD_REPLICAS],
-      perReplicaRate: v.perReplicaRate,
-      seed: v.seed,
-      arrivalS: SPREAD_ARRIVAL_S,
-    }),
-    [v.perReplicaRate, v.seed],
-  );
+  const args = useMemo(() => spreadArgs(v), [v]);
   const sim = useStreamingSimulation('routerSpread', args);
   const result = sim.result;
   const points = useMemo(

@@ -17,7 +17,7 @@ import {
   ROUTER_POLICIES,
 } from '../../sim/lessons/routing/constants';
 import { capacityAtSlo } from '../../sim/lessons/routing/summary';
-import { ROUTER_SWEEP_ID, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
+import { ROUTER_SWEEP_ID, routerSweepArgs, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './cache-router.css';
 
@@ -60,16 +60,7 @@ function seconds(v: number): string {
 export function RouterSweep() {
   const params = useWidgetParams(ROUTER_SWEEP_ID, routerSweepSchema);
   const v = params.values;
-  const args = useMemo(
-    () => ({
-      replicas: v.replicas,
-      loadThreshold: v.loadThreshold,
-      seed: v.seed,
-      arrivalS: SWEEP_ARRIVAL_S,
-      perReplicaRates: [...DEFAULT_PER_REPLICA_RATES],
-    }),
-    [v.replicas, v.loadThreshold, v.seed],
-  );
+  const args = useMemo(() => routerSweepArgs(v), [v]);
   const sim = useStreamingSimulation('routerSweep', args);
   // While a newer sweep runs, draw its points as they stream in; otherwise the finished result.
   const result = sim.result;

@@ -1,6 +1,11 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber } from '../../lib/format';
 import { POLICY_LABELS, ROUTER_POLICIES } from '../../sim/lessons/routing/constants';
+import {
+  DEFAULT_PER_REPLICA_RATES,
+  type CacheViewKind,
+  type RouterPolicy,
+} from '../../sim/lessons/routing/constants';
 
 export const CACHE_ROUTER_ID = 'cache-router';
 export const ROUTER_SWEEP_ID = 'router-sweep';
@@ -144,3 +149,42 @@ export const ANIMATION_DEFAULT_FLEET = {
   seed: cacheRouterSchema.seed.default,
   loadThreshold: cacheRouterSchema.loadThreshold.default,
 };
+
+/** What the animated router asks the worker (routerAnimation): its policy, compared with the other one. */
+export function cacheRouterArgs(v: ParamValues<typeof cacheRouterSchema>) {
+  const policy = v.policy as RouterPolicy;
+  const compareWith: RouterPolicy = policy === 'round-robin' ? 'cache-aware' : 'round-robin';
+  return {
+    policy,
+    replicas: v.replicas,
+    sessionsPerS: v.sessionsPerS,
+    arrivalS: ANIMATION_ARRIVAL_S,
+    seed: v.seed,
+    loadThreshold: v.loadThreshold,
+    cacheView: v.cacheView as CacheViewKind,
+    poolGB: v.poolGB,
+    frameIntervalS: 0.5,
+    compareWith,
+  };
+}
+
+/** What the sweep asks the worker (routerSweep) for its settings. */
+export function routerSweepArgs(v: ParamValues<typeof routerSweepSchema>) {
+  return {
+    replicas: v.replicas,
+    loadThreshold: v.loadThreshold,
+    seed: v.seed,
+    arrivalS: SWEEP_ARRIVAL_S,
+    perReplicaRates: [...DEFAULT_PER_REPLICA_RATES],
+  };
+}
+
+/** What the spread asks the worker (routerSpread) for its settings. */
+export function spreadArgs(v: ParamValues<typeof spreadSchema>) {
+  return {
+    replicaCounts: [...SPREAD_REPLICAS],
+    perReplicaRate: v.perReplicaRate,
+    seed: v.seed,
+    arrivalS: SPREAD_ARRIVAL_S,
+  };
+}

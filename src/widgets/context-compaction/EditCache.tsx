@@ -371,6 +371,8 @@ export function EditCache() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      cannotRun={sim.cannotRun}
+      fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} only={keys} />}

@@ -15,6 +15,8 @@ import { SharePanel } from './SharePanel';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { ChartZoomContext, useChartZoom } from './charts/zoom';
+import type { CannotRun } from '../../sim/engine/cannotRun';
+import { CannotRunPicture, ReadoutsBlank, useReadoutsBlank } from './CannotRun';
 
 /** Chart zoom of a widget in fullscreen (the same 1.5× as presentation mode). */
 const FULLSCREEN_ZOOM = 1.5;
@@ -39,6 +41,13 @@ export interface WidgetFrameProps {
   exportData?: () => ExportData;
   /** True while a newer request runs and the figure still shows the older result. */
   stale?: boolean;
+  /**
+   * The core's answer that these settings cannot run: drawn in place of the picture (with its fixes as buttons that
+   * set the widget's parameters), the read-outs show "—", the controls stay live.
+   */
+  cannotRun?: CannotRun | null;
+  /** Which parameter each field a fix sets is, where the names differ (e.g. { modelId: 'model' }). */
+  fixFields?: Record<string, string>;
   children: ReactNode;
 }
 
@@ -62,6 +71,8 @@ export function WidgetFrame(props: WidgetFrameProps) {
     onKeyDown,
     exportData,
     stale,
+    cannotRun,
+    fixFields,
     children,
   } = props;
   const rootRef = useRef<HTMLElement | null>(null);
@@ -156,6 +167,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
         className={`widget${fullscreen ? ' widget-fullscreen' : ''}`}
         data-widget={id}
         data-state={status}
+        data-outcome={cannotRun && status === 'ready' ? 'cannot-run' : undefined}
         aria-labelledby={`${id}-title`}
         aria-busy={status === 'loading' || stale ? true : undefined}
         tabIndex={-1}
@@ -234,7 +246,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
             {readouts && status === 'ready' ? (
               <div className="widget-readouts-row">
                 <div className="widget-readouts" data-formulas={formulasShown ? 'shown' : 'hidden'}>
-                  {readouts}
+                  <ReadoutsBlank.Provider value={!!cannotRun}>{readouts}</ReadoutsBlank.Provider>
                 </div>
                 <button
                   type="button"
@@ -260,7 +272,17 @@ export function WidgetFrame(props: WidgetFrameProps) {
                 </div>
               ) : null}
               {status === 'loading' ? <div className="widget-loading">Computing…</div> : null}
-              {status !== 'loading' ? (
+              {status === 'ready' && cannotRun ? (
+                <CannotRunPicture
+                  outcome={cannotRun}
+                  target={
+                    stageParams
+                      ? { schema: stageParams.schema, store: stageParams.store, fields: fixFields }
+                      : undefined
+                  }
+                />
+              ) : null}
+              {status !== 'loading' && !(status === 'ready' && cannotRun) ? (
                 <ErrorBoundary what="this widget's picture">
                   {/* Fullscreen enlarges the charts' text and marks as presentation mode does. */}
                   <ChartZoomContext.Provider value={fullscreen ? Math.max(zoom, FULLSCREEN_ZOOM) : zoom}>
@@ -269,10 +291,11 @@ export function WidgetFrame(props: WidgetFrameProps) {
                 </ErrorBoundary>
               ) : null}
             </div>
-            {transport}
+            {cannotRun ? null : transport}
           </div>
         </div>
-        {caption ? <p className="widget-caption">{caption}</p> : null}
+        {/* The caption describes the picture; a setting that cannot run has none. */}
+        {caption && !cannotRun ? <p className="widget-caption">{caption}</p> : null}
         {tryThis ? (
           <aside className="widget-try" aria-label="Try this">
             <h4>Try this</h4>
@@ -299,11 +322,13 @@ export function Readout({
   formula?: ReactNode;
   emphasis?: boolean;
 }) {
+  // A setting that cannot run has no figures: "—", never the numbers of an older setting.
+  const blank = useReadoutsBlank();
   return (
     <div className={`readout${emphasis ? ' readout-key' : ''}`}>
       <div className="readout-label">{label}</div>
-      <div className="readout-value">{value}</div>
-      {formula ? <div className="readout-formula">{formula}</div> : null}
+      <div className="readout-value">{blank ? '—' : value}</div>
+      {formula && !blank ? <div className="readout-formula">{formula}</div> : null}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { MODELS } from '../../sim/engine/catalog/models';
 import { formatPercent } from '../../lib/format';
 import { DEFAULT_GEMM_EFFICIENCY } from '../../sim/engine/cost';
 import type { NumberParam, SelectParam } from '../../state/paramSchema';
+import { GPUS_PER_REPLICA_OFFERED } from '../../sim/engine/fleet/replicaFit';
 
 export const MODEL_OPTIONS = MODELS.map((m) => ({ value: m.id, label: m.name }));
 export const ACCELERATOR_OPTIONS = ACCELERATORS.map((a) => ({ value: a.id, label: a.name }));
@@ -27,8 +28,7 @@ export function tpParam(defaultGpus = 8): NumberParam {
     kind: 'number',
     label: 'GPUs per replica (TP)',
     default: defaultGpus,
-    min: 1,
-    max: 16,
+    ...GPUS_PER_REPLICA_OFFERED,
     integer: true,
     unit: 'GPUs',
   };

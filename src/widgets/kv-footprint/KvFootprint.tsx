@@ -20,8 +20,7 @@ import {
   formatPercent,
   formatTokens,
 } from '../../lib/format';
-import type { Dtype } from '../../sim/engine/catalog/models';
-import { KV_FOOTPRINT_ID, kvFootprintSchema } from './schema';
+import { footprintArgs, KV_FOOTPRINT_ID, kvFootprintSchema } from './schema';
 import { BudgetFill } from './BudgetFill';
 import { fillAt, fillDuration, fillPlan } from './fill';
 import { TryThis, type TryItem } from '../kit/TryThis';
@@ -67,18 +66,7 @@ const TRY_THIS: readonly TryItem[] = [
 export function KvFootprint() {
   const params = useWidgetParams(KV_FOOTPRINT_ID, kvFootprintSchema);
   const v = params.values;
-  const args = useMemo(
-    () => ({
-      modelId: v.model,
-      acceleratorId: v.accelerator,
-      kvDtype: v.kvDtype as Dtype,
-      weightDtype: v.weightDtype as Dtype,
-      contextTokens: v.contextTokens,
-      gpus: v.gpus,
-      memoryUtilization: v.memoryUtilization,
-    }),
-    [v.model, v.accelerator, v.kvDtype, v.weightDtype, v.contextTokens, v.gpus, v.memoryUtilization],
-  );
+  const args = useMemo(() => footprintArgs(v), [v]);
   const sim = useSimulation('kvFootprint', args);
   const r = sim.result;
   // The second chart: whole contexts that fit, for every catalog model on the same hardware.

@@ -1,6 +1,8 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatPercent, formatTokens } from '../../lib/format';
 import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
+import type { Dtype } from '../../sim/engine/catalog/models';
+import type { FootprintRequest } from '../../worker/methods';
 
 export const KV_FOOTPRINT_ID = 'kv-footprint';
 
@@ -49,3 +51,16 @@ export const kvFootprintSchema = {
     help: "vLLM's gpu_memory_utilization: the rest is left for activations and the CUDA context",
   },
 } satisfies ParamSchema;
+
+/** What the widget asks the worker (kvFootprint; contextsPerModel takes the same without the model). */
+export function footprintArgs(v: ParamValues<typeof kvFootprintSchema>): FootprintRequest {
+  return {
+    modelId: v.model,
+    acceleratorId: v.accelerator,
+    kvDtype: v.kvDtype as Dtype,
+    weightDtype: v.weightDtype as Dtype,
+    contextTokens: v.contextTokens,
+    gpus: v.gpus,
+    memoryUtilization: v.memoryUtilization,
+  };
+}

@@ -13,9 +13,8 @@ import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatCount, formatPercent } from '../../lib/format';
-import type { HierarchyArgs } from '../../sim/lessons/hierarchyLab';
 import { tierRows, useHierarchyPlayer } from './HierarchyPlayer';
-import { KV_HIERARCHY_ID, kvHierarchySchema } from './schema';
+import { hierarchyArgs, KV_HIERARCHY_ID, kvHierarchySchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
@@ -60,20 +59,7 @@ const NO_HASHES: number[] = [];
 export function KvHierarchy({ id = KV_HIERARCHY_ID, title }: { id?: string; title?: string }) {
   const params = useWidgetParams(id, kvHierarchySchema);
   const v = params.values;
-  const args = useMemo<HierarchyArgs>(
-    () => ({
-      modelId: v.modelId as HierarchyArgs['modelId'],
-      sessions: v.sessions,
-      policy: v.policy as HierarchyArgs['policy'],
-      tool: v.tool as HierarchyArgs['tool'],
-      hbmGB: v.hbmGB,
-      dramGB: v.dramGB,
-      nvmeGB: v.nvmeGB,
-      poolGB: v.poolGB,
-      seed: 1,
-    }),
-    [v.modelId, v.sessions, v.policy, v.tool, v.hbmGB, v.dramGB, v.nvmeGB, v.poolGB],
-  );
+  const args = useMemo(() => hierarchyArgs(v), [v]);
   const sim = useStreamingSimulation('kvHierarchyRun', args);
   const r = sim.result;
   const ready = sim.status === 'ready' && r !== null && sim.frames.length === r.frames;
@@ -97,10 +83,17 @@ export function KvHierarchy({ id = KV_HIERARCHY_ID, title }: { id?: string; titl
     <WidgetFrame
       id={id}
       title={title ?? 'KV pages through the memory hierarchy'}
-      status={ready ? 'ready' : sim.status === 'error' ? 'error' : 'loading'}
+      status={
+        ready || (sim.cannotRun && sim.status === 'ready')
+          ? 'ready'
+          : sim.status === 'error'
+            ? 'error'
+            : 'loading'
+      }
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      cannotRun={sim.cannotRun}
       corrected={params.corrected}
       onReset={() => {
         params.reset();

@@ -1,9 +1,10 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatBytes, formatCount } from '../../lib/format';
 import { resolveModel } from '../../sim/engine/catalog';
 import { kvBytesPerToken } from '../../sim/engine/catalog/models';
 import { HIERARCHY_DEFAULTS, HIERARCHY_MODELS, TIER_LIMITS_GB } from '../../sim/lessons/hierarchyLab';
 import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
+import type { HierarchyArgs } from '../../sim/lessons/hierarchyLab';
 
 export const KV_HIERARCHY_ID = 'kv-hierarchy';
 
@@ -67,3 +68,18 @@ export const kvHierarchySchema = {
     })),
   },
 } satisfies ParamSchema;
+
+/** What the widget asks the worker (kvHierarchyRun) for its settings. */
+export function hierarchyArgs(v: ParamValues<typeof kvHierarchySchema>): HierarchyArgs {
+  return {
+    modelId: v.modelId as HierarchyArgs['modelId'],
+    sessions: v.sessions,
+    policy: v.policy as HierarchyArgs['policy'],
+    tool: v.tool as HierarchyArgs['tool'],
+    hbmGB: v.hbmGB,
+    dramGB: v.dramGB,
+    nvmeGB: v.nvmeGB,
+    poolGB: v.poolGB,
+    seed: 1,
+  };
+}

@@ -201,6 +201,8 @@ export function ReloadOrRecompute() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      cannotRun={sim.cannotRun}
+      fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} only={controlKeys} />}
@@ -325,9 +327,6 @@ export function ReloadOrRecompute() {
             the 1× rule, recompute is faster. {r.breakEven.explanation}
             {r.breakEven.crossingsBeyondDomain.length
               ? ` Past the ${formatTokens(r.model.maxContext)} context the lines would cross again at ${crossingsText(r.breakEven.crossingsBeyondDomain)}.`
-              : ''}
-            {!r.hardware.weightsFit
-              ? ` Note: the weights (${formatBytesDecimal(r.hardware.weightBytes)}) do not fit in ${formatBytesDecimal(r.hardware.hbmBytes)} of HBM; the figures assume they do.`
               : ''}
           </>
         ) : null

@@ -158,6 +158,8 @@ export function ChunkedPrefillTimeline() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      cannotRun={sim.cannotRun}
+      fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={() => {
         params.reset();

@@ -116,6 +116,8 @@ export function HitRateVsKernel() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      cannotRun={sim.cannotRun}
+      fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} />}

@@ -6,6 +6,7 @@
 import { ACCELERATORS } from '../../sim/engine/catalog/accelerators';
 import { MODELS } from '../../sim/engine/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
+import { tpParam } from '../kit/commonParams';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type { PrefillDisaggRequest } from '../../worker/prefillDisaggMethods';
 import { DISAGG_DEFAULTS } from '../../sim/engine/fleet/disaggSpec';
@@ -41,15 +42,7 @@ const replicaParams = {
     default: SETUP.acceleratorId,
     options: acceleratorOptions,
   },
-  gpus: {
-    kind: 'number',
-    label: 'GPUs per replica (TP)',
-    default: SETUP.gpus,
-    min: 1,
-    max: 16,
-    integer: true,
-    unit: 'GPUs',
-  },
+  gpus: tpParam(SETUP.gpus),
 } satisfies ParamSchema;
 
 const trafficParams = {

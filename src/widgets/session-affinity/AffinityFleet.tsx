@@ -19,8 +19,7 @@ import {
   formatTokens,
 } from '../../lib/format';
 import { oneOverRModel, SWEEP_REPLICAS } from '../../sim/lessons/affinityModel';
-import type { AffinitySweepRequest } from '../../worker/affinityMethods';
-import { AFFINITY_FLEET_ID, affinityFleetSchema } from './schema';
+import { AFFINITY_FLEET_ID, affinityFleetArgs, affinityFleetSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './session-affinity.css';
 
@@ -75,17 +74,7 @@ const AFF = 'session-affinity';
 export function AffinityFleet() {
   const params = useWidgetParams(AFFINITY_FLEET_ID, affinityFleetSchema);
   const v = params.values;
-  const args = useMemo<AffinitySweepRequest>(
-    () => ({
-      modelId: v.model,
-      acceleratorId: v.accelerator,
-      gpus: v.gpus,
-      agentsPerReplica: v.agentsPerReplica,
-      routing: v.routing as AffinitySweepRequest['routing'],
-      seed: v.seed,
-    }),
-    [v.model, v.accelerator, v.gpus, v.agentsPerReplica, v.routing, v.seed],
-  );
+  const args = useMemo(() => affinityFleetArgs(v), [v]);
   const sim = useStreamingSimulation('affinitySweep', args);
   const r = sim.result;
   const final = r && !sim.stale ? r.points : null;
@@ -149,7 +138,9 @@ export function AffinityFleet() {
       status={sim.status}
       error={sim.error}
       onRetry={sim.retry}
-      stale={running && sim.status === 'ready'}
+      stale={sim.status === 'ready' && (sim.stale || (running && !sim.cannotRun))}
+      cannotRun={sim.cannotRun}
+      fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} />}

@@ -28,8 +28,12 @@ import {
   formatTokens,
 } from '../../lib/format';
 import type { TurnRow } from '../../sim/lessons/affinity';
-import type { AffinityReplayRequest } from '../../worker/affinityMethods';
-import { AFFINITY_REPLAY_ID, affinityReplaySchema, SHIPPED_TRAJECTORY_PATH } from './schema';
+import {
+  AFFINITY_REPLAY_ID,
+  affinityReplayArgs,
+  affinityReplaySchema,
+  SHIPPED_TRAJECTORY_PATH,
+} from './schema';
 import { KIND_TEXT, TrajectoryChart } from './TrajectoryChart';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
@@ -125,33 +129,16 @@ export function AffinityReplay() {
     () => (list ? { summary: list.sessions[rank - 1], text: list.texts[rank - 1] } : null),
     [list, rank],
   );
-  const args = useMemo<AffinityReplayRequest | null>(() => {
-    if (fromTrace && !picked) return null;
-    return {
-      modelId: v.model,
-      acceleratorId: v.accelerator,
-      gpus: v.gpus,
-      replicas: v.replicas,
-      routing: v.routing as AffinityReplayRequest['routing'],
-      turns: v.turns,
-      toolResultTokens: v.toolResultTokens,
-      seed: v.seed,
-      blockSize: Number(v.blockSize),
-      ...(fromTrace && picked ? { session: { id: picked.summary.id, text: picked.text } } : {}),
-    };
-  }, [
-    fromTrace,
-    picked,
-    v.model,
-    v.accelerator,
-    v.gpus,
-    v.replicas,
-    v.routing,
-    v.turns,
-    v.toolResultTokens,
-    v.seed,
-    v.blockSize,
-  ]);
+  const args = useMemo(
+    () =>
+      fromTrace && !picked
+        ? null
+        : affinityReplayArgs(
+            v,
+            fromTrace && picked ? { id: picked.summary.id, text: picked.text } : undefined,
+          ),
+    [fromTrace, picked, v],
+  );
   const sim = useSimulation('affinityReplay', args);
   const traceFailed = fromTrace && load.state === 'error';
   const r = sim.result;
@@ -225,6 +212,8 @@ export function AffinityReplay() {
       }
       onRetry={traceFailed ? () => void loadSample() : sim.retry}
       stale={sim.stale}
+      cannotRun={sim.cannotRun}
+      fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={() => {
         params.reset();

@@ -1,7 +1,9 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatTokens } from '../../lib/format';
 import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
 import { SESSION_PICKER_MAX } from '../../sim/lessons/affinityTrace';
+import { AFFINITY_LIMITS } from '../../sim/lessons/affinityModel';
+import type { AffinityReplayRequest, AffinitySweepRequest } from '../../worker/affinityMethods';
 
 export const AFFINITY_REPLAY_ID = 'affinity-replay';
 export const AFFINITY_FLEET_ID = 'affinity-fleet';
@@ -50,8 +52,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Replicas',
     default: 4,
-    min: 1,
-    max: 16,
+    ...AFFINITY_LIMITS.replicas,
     integer: true,
     unit: 'replicas',
   },
@@ -59,8 +60,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Turns in the trajectory',
     default: 24,
-    min: 2,
-    max: 48,
+    ...AFFINITY_LIMITS.turns,
     integer: true,
     unit: 'turns',
   },
@@ -68,8 +68,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Tool result per turn',
     default: 2_000,
-    min: 0,
-    max: 10_000,
+    ...AFFINITY_LIMITS.toolResultTokens,
     step: 100,
     unit: 'tokens',
     format: (v) => formatTokens(v),
@@ -113,8 +112,7 @@ export const affinityFleetSchema = {
     kind: 'number',
     label: 'Agents in flight per replica',
     default: 6,
-    min: 2,
-    max: 16,
+    ...AFFINITY_LIMITS.agentsPerReplica,
     integer: true,
     unit: 'agents',
     help: 'Closed loop: R × this many sessions run at once; a fleet of R replicas serves R times the agents.',
@@ -124,3 +122,34 @@ export const affinityFleetSchema = {
   gpus: tpParam(1),
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;
+
+/** What the replay asks the worker (affinityReplay) for its settings; `session` is the picked recorded session. */
+export function affinityReplayArgs(
+  v: ParamValues<typeof affinityReplaySchema>,
+  session?: AffinityReplayRequest['session'],
+): AffinityReplayRequest {
+  return {
+    modelId: v.model,
+    acceleratorId: v.accelerator,
+    gpus: v.gpus,
+    replicas: v.replicas,
+    routing: v.routing as AffinityReplayRequest['routing'],
+    turns: v.turns,
+    toolResultTokens: v.toolResultTokens,
+    seed: v.seed,
+    blockSize: Number(v.blockSize),
+    ...(session ? { session } : {}),
+  };
+}
+
+/** What the fleet view asks the worker (affinitySweep) for its settings. */
+export function affinityFleetArgs(v: ParamValues<typeof affinityFleetSchema>): AffinitySweepRequest {
+  return {
+    modelId: v.model,
+    acceleratorId: v.accelerator,
+    gpus: v.gpus,
+    agentsPerReplica: v.agentsPerReplica,
+    routing: v.routing as AffinitySweepRequest['routing'],
+    seed: v.seed,
+  };
+}

@@ -12,7 +12,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatCount, formatNumber, formatPercent } from '../../lib/format';
-import { ASK_NICELY_ID, askNicelySchema } from './schema';
+import { ASK_NICELY_ID, askNicelyArgs, askNicelySchema } from './schema';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
@@ -60,10 +60,7 @@ export const TRY_THIS: readonly TryItem[] = [
 export function AskingNicely() {
   const params = useWidgetParams(ASK_NICELY_ID, askNicelySchema);
   const v = params.values;
-  const args = useMemo(
-    () => ({ eps: v.eps, tokens: v.tokens, calls: v.calls, seed: v.seed }),
-    [v.eps, v.tokens, v.calls, v.seed],
-  );
+  const args = useMemo(() => askNicelyArgs(v), [v]);
   const sim = useSimulation('grammarAskNicely', args);
   const r = sim.result;
 

@@ -15,11 +15,10 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
 import { formatNumber, formatPercent } from '../../lib/format';
 import type { StepContext } from '../../sim/lessons/grammar/stepContext';
-import type { ConstrainMode } from '../../worker/grammarLogitsEngine';
 import { LogitBars, showToken } from './LogitBars';
 import { MaskGrid } from './MaskGrid';
 import { playbackFrame, playbackLabel } from './maskPlayback';
-import { MASK_LOGITS_ID, maskLogitsSchema } from './schema';
+import { MASK_LOGITS_ID, maskLogitsArgs, maskLogitsSchema } from './schema';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { useFrameStamp } from '../kit/useFrameStamp';
@@ -93,10 +92,7 @@ export const TRY_THIS: readonly TryItem[] = [
 export function MaskOverLogits() {
   const params = useWidgetParams(MASK_LOGITS_ID, maskLogitsSchema);
   const v = params.values;
-  const args = useMemo(
-    () => ({ preset: v.preset, mode: v.mode as ConstrainMode, seed: v.seed }),
-    [v.preset, v.mode, v.seed],
-  );
+  const args = useMemo(() => maskLogitsArgs(v), [v]);
   const sim = useSimulation('grammarMaskLogits', args);
   const trace = sim.result;
   const n = trace?.steps.length ?? 0;

@@ -20,12 +20,12 @@ import { MASK_STEPPER_ID, maskStepperSchema } from './schema';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
-interface Texts {
+export interface Texts {
   schema: string;
   document: string;
 }
 
-function presetTexts(id: string): Texts {
+export function presetTexts(id: string): Texts {
   const p = findPreset(id) ?? SCHEMA_PRESETS[0];
   return { schema: JSON.stringify(p.schema, null, 2), document: JSON.stringify(p.document, null, 2) };
 }

@@ -1,6 +1,7 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
 import { formatPercent } from '../../lib/format';
+import type { ConstrainMode } from '../../worker/grammarLogitsEngine';
 
 export const MASK_STEPPER_ID = 'mask-stepper';
 export const ASK_NICELY_ID = 'asking-nicely';
@@ -71,3 +72,13 @@ export const askNicelySchema = {
   },
   seed: { kind: 'seed', label: 'Seed', default: 7 },
 } satisfies ParamSchema;
+
+/** What the mask-over-logits widget asks the worker (grammarMaskLogits). */
+export function maskLogitsArgs(v: ParamValues<typeof maskLogitsSchema>) {
+  return { preset: v.preset, mode: v.mode as ConstrainMode, seed: v.seed };
+}
+
+/** What "asking nicely" asks the worker (grammarAskNicely). */
+export function askNicelyArgs(v: ParamValues<typeof askNicelySchema>) {
+  return { eps: v.eps, tokens: v.tokens, calls: v.calls, seed: v.seed };
+}

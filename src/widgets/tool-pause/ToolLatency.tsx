@@ -15,8 +15,7 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { TRACELAB_TOOL_TAIL } from '../../sim/engine/catalog/pauses';
-import type { ToolLatencyRequest } from '../../worker/pauseMethods';
-import { TOOL_LATENCY_ID, toolLatencySchema } from './schema';
+import { TOOL_LATENCY_ID, toolLatencyArgs, toolLatencySchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-06 checks them). */
@@ -67,15 +66,7 @@ const ttlText = (t: number) =>
 export function ToolLatency() {
   const params = useWidgetParams(TOOL_LATENCY_ID, toolLatencySchema);
   const v = params.values;
-  const args = useMemo<ToolLatencyRequest>(
-    () => ({
-      tool: v.tool as ToolLatencyRequest['tool'],
-      ttlS: v.ttlS,
-      contextTokens: v.contextTokens,
-      after: v.after as ToolLatencyRequest['after'],
-    }),
-    [v.tool, v.ttlS, v.contextTokens, v.after],
-  );
+  const args = useMemo(() => toolLatencyArgs(v), [v]);
   const sim = useSimulation('toolLatency', args);
   const r = sim.result;
 

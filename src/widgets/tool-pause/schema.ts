@@ -1,6 +1,7 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatDuration, formatTokens } from '../../lib/format';
 import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
+import type { ToolLatencyRequest } from '../../worker/pauseMethods';
 
 export const TOOL_LATENCY_ID = 'tool-latency';
 export const PAUSE_ARENA_ID = 'pause-arena';
@@ -76,3 +77,13 @@ export const pauseArenaSchema = {
   },
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;
+
+/** What the widget asks the worker (toolLatency) for its settings. */
+export function toolLatencyArgs(v: ParamValues<typeof toolLatencySchema>): ToolLatencyRequest {
+  return {
+    tool: v.tool as ToolLatencyRequest['tool'],
+    ttlS: v.ttlS,
+    contextTokens: v.contextTokens,
+    after: v.after as ToolLatencyRequest['after'],
+  };
+}

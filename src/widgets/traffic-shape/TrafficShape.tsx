@@ -30,7 +30,7 @@ import {
 } from '../../sim/engine/catalog/traces';
 import type { WorkloadMix } from '../../sim/lessons/agentWorkload';
 import type { TrafficShape as Shape } from '../../sim/lessons/trafficShape';
-import { TRAFFIC_SHAPE_ID, trafficShapeSchema } from './schema';
+import { TRAFFIC_SHAPE_ID, trafficShapeArgs, trafficShapeSchema } from './schema';
 import './traffic-shape.css';
 import { useTraceLoader, type TraceLoad } from '../kit/traces/useTraceLoader';
 import { TraceFilePanel, TraceIssues } from '../kit/traces/TraceFilePanel';
@@ -85,10 +85,7 @@ export function TrafficShape() {
   const params = useWidgetParams(TRAFFIC_SHAPE_ID, trafficShapeSchema);
   const v = params.values;
   const mix = v.mix as WorkloadMix;
-  const args = useMemo(
-    () => ({ mix, sessions: v.sessions, medianTurns: v.medianTurns, seed: v.seed }),
-    [mix, v.sessions, v.medianTurns, v.seed],
-  );
+  const args = useMemo(() => trafficShapeArgs(v), [v]);
   const sim = useSimulation('workloadShape', args);
   const gen = sim.result?.shape ?? null;
   const { load, loadFile, loadSample, clear } = useTraceLoader();

@@ -1,5 +1,6 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatCount } from '../../lib/format';
+import type { WorkloadMix } from '../../sim/lessons/agentWorkload';
 
 export const TRAFFIC_SHAPE_ID = 'traffic-shape';
 
@@ -43,3 +44,8 @@ export const LESSON_WORKLOAD = {
   medianTurns: trafficShapeSchema.medianTurns.default,
   seed: trafficShapeSchema.seed.default,
 };
+
+/** What the widget asks the worker (workloadShape) for its settings. */
+export function trafficShapeArgs(v: ParamValues<typeof trafficShapeSchema>) {
+  return { mix: v.mix as WorkloadMix, sessions: v.sessions, medianTurns: v.medianTurns, seed: v.seed };
+}

@@ -10,8 +10,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import type { ToolLatencyPreset } from '../../sim/engine/fleet/dist';
-import { TRAJECTORY_ID, trajectorySchema } from './schema';
+import { TRAJECTORY_ID, trajectoryArgs, trajectorySchema } from './schema';
 import { SessionTimeline, TurnColumns } from './TrajectoryCharts';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './trajectory-anatomy.css';
@@ -54,10 +53,7 @@ export const TRY_THIS: readonly TryItem[] = [
 export function TrajectoryAnatomy() {
   const params = useWidgetParams(TRAJECTORY_ID, trajectorySchema);
   const v = params.values;
-  const args = useMemo(
-    () => ({ seed: v.seed, toolLatency: v.toolLatency as ToolLatencyPreset, medianTurns: v.medianTurns }),
-    [v.seed, v.toolLatency, v.medianTurns],
-  );
+  const args = useMemo(() => trajectoryArgs(v), [v]);
   const sim = useSimulation('agentTrajectory', args);
   const r = sim.result;
   const kind = v.kind === 'chat' ? 'chat' : 'agent';

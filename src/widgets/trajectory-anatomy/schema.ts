@@ -1,4 +1,4 @@
-import type { ParamSchema } from '../../state/paramSchema';
+import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatDuration } from '../../lib/format';
 import { TOOL_LATENCY_PRESETS, type ToolLatencyPreset } from '../../sim/engine/fleet/dist';
 import { mean, quantile } from '../../sim/lessons/toolLatency';
@@ -52,3 +52,8 @@ export const trajectorySchema = {
   },
   seed: { kind: 'seed', label: 'Seed', default: 17 },
 } satisfies ParamSchema;
+
+/** What the widget asks the worker (agentTrajectory) for its settings. */
+export function trajectoryArgs(v: ParamValues<typeof trajectorySchema>) {
+  return { seed: v.seed, toolLatency: v.toolLatency as ToolLatencyPreset, medianTurns: v.medianTurns };
+}

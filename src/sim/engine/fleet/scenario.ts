@@ -16,6 +16,8 @@ import {
   type HardwareConfig,
 } from '../cost';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
+import type { CannotRun } from '../cannotRun';
+import { GPUS_PER_REPLICA, noRoomForKv } from './replicaFit';
 import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
 export { ENGINE_BLOCK_SIZE } from '../blocks';
 
@@ -57,6 +59,16 @@ export class ScenarioError extends Error {
   constructor(readonly errors: ValidationError[]) {
     super(`invalid scenario:\n${errors.map((e) => `  ${e.path}: ${e.message}`).join('\n')}`);
     this.name = 'ScenarioError';
+  }
+}
+
+/** A valid scenario whose replica cannot run (no room for KV): a widget shows `outcome` as a state of its picture. */
+export class ReplicaCannotRun extends ScenarioError {
+  constructor(
+    errors: ValidationError[],
+    readonly outcome: CannotRun,
+  ) {
+    super(errors);
   }
 }
 
@@ -517,7 +529,7 @@ export function validateScenario(input: unknown): ValidationError[] {
     ]);
     if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
     else validateCatalogRef(v, hw.accelerator, 'hardware.accelerator', 'accelerator');
-    v.num(hw, 'tp', 'hardware', { min: 1, max: 64, integer: true });
+    v.num(hw, 'tp', 'hardware', { ...GPUS_PER_REPLICA, integer: true });
     v.num(hw, 'gemmEfficiency', 'hardware', { gt: 0, max: 1 });
     v.num(hw, 'attentionEfficiency', 'hardware', { gt: 0, max: 1 });
     v.num(hw, 'mfu', 'hardware', { gt: 0, max: 1 });
@@ -829,17 +841,41 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   });
   const hbmBlocks = kv.hbmBlocks ?? Math.floor(hbm.kvBytes / (bytesPerBlock * kvReplication(model, hw.tp)));
   if (!(hbmBlocks >= 1)) {
-    throw new ScenarioError([
-      {
-        path: 'hardware',
-        // Said as a reader of a widget would put it (GPUs per replica, not `tp`); the scenario fields follow.
-        message:
-          `${model.name}'s weights (${(hbm.weightBytes / 1e9).toFixed(1)} GB) and the engine's reserve ` +
-          `(${(hbm.reserveBytes / 1e9).toFixed(1)} GB) fill ${hw.tp} × ${acc.name} at ${Math.round(util * 100)}% of ` +
-          `memory, leaving no room for the KV cache: use more GPUs per replica or a smaller model ` +
-          `(in a scenario: raise hardware.tp, or set kv.hbmBlocks)`,
-      },
-    ]);
+    // The same budget and block for other GPU counts and models: what the fixes offer is what this then accepts.
+    const fitsAt = (gpus: number, m: ModelSpec) => {
+      const b = kvBudget({
+        accelerator: acc,
+        gpus,
+        memoryUtilization: util,
+        weightBytes: weightBytes(m, hw.weightDtype),
+        reserveBytesPerGpu: s.hardware.reserveGiB === undefined ? undefined : s.hardware.reserveGiB * 2 ** 30,
+      });
+      return (
+        Math.floor(b.kvBytes / (kvBytesPerToken(m, hw.kvDtype) * blockSize * kvReplication(m, gpus))) >= 1
+      );
+    };
+    const outcome = noRoomForKv({
+      model,
+      accelerator: acc,
+      gpus: hw.tp,
+      memoryUtilization: util,
+      budget: hbm,
+      fitsAt,
+    });
+    throw new ReplicaCannotRun(
+      [
+        {
+          path: 'hardware',
+          // Said as a reader of a widget would put it (GPUs per replica, not `tp`); the scenario fields follow.
+          message:
+            `${model.name}'s weights (${(hbm.weightBytes / 1e9).toFixed(1)} GB) and the engine's reserve ` +
+            `(${(hbm.reserveBytes / 1e9).toFixed(1)} GB) fill ${hw.tp} × ${acc.name} at ${Math.round(util * 100)}% of ` +
+            `memory, leaving no room for the KV cache: use more GPUs per replica or a smaller model ` +
+            `(in a scenario: raise hardware.tp, or set kv.hbmBlocks)`,
+        },
+      ],
+      outcome,
+    );
   }
   const tier = (
     t: TierSpec | undefined,
