@@ -254,7 +254,9 @@ export class KvCache {
     const s = this.sq.seqs.get(seq);
     if (!s) return { unpinned: 0, freed: 0 };
     this.sq.seqs.delete(seq);
-    const r = this.sq.unpinAll(s.blocks, 0);
+    // Offloading to a tier this cache has (checked first: a bad tier must throw with nothing parked).
+    const offloading = then !== 'cache' && then !== 'drop' && this.tierNames.indexOf(then) > 0;
+    const r = this.sq.unpinAll(s.blocks, 0, offloading);
     if (then === 'cache') return r;
     // The sequence's own block records, not their hashes: no lookup per block (a block that left the replica
     // meanwhile is `gone`, which is what a lookup of its hash would have found).

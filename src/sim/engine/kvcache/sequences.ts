@@ -54,8 +54,13 @@ export class Sequences {
     return last;
   }
 
-  /** Unpin blocks[from..], last first (so the prefix ends most recently used). */
-  unpinAll(blocks: Block[], from: number): { unpinned: number; freed: number } {
+  /**
+   * Unpin blocks[from..], last first (so the prefix ends most recently used). `park`: the caller offloads these
+   * blocks next (release to a lower tier), so a computed block's HBM copy nobody pins is left `locked` rather than
+   * handed to HBM's policy: the offload frees every such copy before anything reads HBM's order, so adding it to
+   * the LRU list only to unlink it again was two list moves per block for nothing (same results).
+   */
+  unpinAll(blocks: Block[], from: number, park = false): { unpinned: number; freed: number } {
     const st = this.st;
     const hbm = st.local[0];
     let unpinned = 0;
@@ -81,6 +86,10 @@ export class Sequences {
         b.loaded = false;
         st.removeCopy(b, 0);
         if (b.nCopies === 0) st.placeBelow(b, 1, 'returned');
+        continue;
+      }
+      if (park) {
+        st.setState(cp, 'locked');
         continue;
       }
       st.setState(cp, 'policy');
