@@ -6,6 +6,9 @@
  * - A release to a lower tier parks the sequence's HBM copies instead of handing them to HBM's LRU only to take
  *   them out again (sequences.ts `unpinAll(…, park)`): the reference releases to `cache` and then offloads the
  *   blocks the sequence held.
+ * - An acquire reads the records a released sequence held at the same positions instead of probing the index
+ *   (sequences.ts, `lookupHints`): the reference keeps no hints. With a capacity of 1 hints are forgotten as others
+ *   are released, and checkInvariants checks that every hint not gone is the indexed record.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -146,6 +149,40 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
     );
   });
 
+  it("an acquire that reads a released sequence's records = one that probes the index for each", () => {
+    fc.assert(
+      fc.property(
+        ...cacheArbs,
+        fc.constantFrom(1, 256),
+        fc.array(opArb, { minLength: 1, maxLength: 60 }),
+        (h, d, n, w, p, hints, ops) => {
+          const fast = new KvCache({ ...config(h, d, n, w, p), lookupHints: hints });
+          const ref = new KvCache({ ...config(h, d, n, w, p), lookupHints: 0 });
+          const ef = recorder(fast);
+          const er = recorder(ref);
+          const release = (c: KvCache, seq: number, then: 'dram' | 'nvme') => c.release(seq, then);
+          for (const op of ops) {
+            apply(fast, op, release);
+            apply(ref, op, release);
+            expect(fast.checkInvariants()).toEqual([]);
+            expect(state(fast, ef)).toEqual(state(ref, er));
+            for (const chain of CHAINS) expect(fast.lookup(chain)).toEqual(ref.lookup(chain));
+          }
+        },
+      ),
+      { numRuns: 400, seed: 20261202 },
+    );
+  });
+
+  it('refuses a negative or fractional number of hints', () => {
+    expect(() => new KvCache({ ...config(2, 2, 2, 'write-back', true), lookupHints: -1 })).toThrow(
+      /lookupHints/,
+    );
+    expect(() => new KvCache({ ...config(2, 2, 2, 'write-back', true), lookupHints: 1.5 })).toThrow(
+      /lookupHints/,
+    );
+  });
+
   it('a release to a tier the cache lacks throws and leaves nothing parked', () => {
     const c = new KvCache({ blockSize: B, bytesPerBlock: BPB, tiers: [{ name: 'hbm', capacityBlocks: 4 }] });
     c.acquire(1, CHAINS[0].slice(0, 2));
@@ -157,3 +194,4 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
     expect(c.acquire(2, CHAINS[3].slice(2, 6)).ok).toBe(true);
   });
 });
+

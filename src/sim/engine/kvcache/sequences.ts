@@ -15,6 +15,14 @@ export interface Seq {
 
 export class Sequences {
   readonly seqs = new Map<SeqId, Seq>();
+  /**
+   * The blocks a released sequence held, by position, kept for its next acquire (at most `hintCapacity`
+   * sequences, the oldest forgotten first). A session's next prompt extends its last one, so position k of the next acquire is
+   * usually the block it held at k: when that record is not `gone` and has the hash, it is the one the index
+   * would return (the index holds one record per hash, and a record that left never comes back), so the walk
+   * reads the record instead of probing the index for it. Only a shortcut: a miss falls back to the index.
+   */
+  private readonly lastHeld = new Map<SeqId, Block[]>();
   private epoch = 0;
   /** Scratch arrays of one acquire, reused (an acquire is O(new positions); allocating them per call showed in GC). */
   private found: (Block | undefined)[] = [];
@@ -25,7 +33,23 @@ export class Sequences {
     private readonly st: TierStore,
     private readonly tierNames: TierName[],
     private readonly promoteOnHit: boolean,
+    /** How many released sequences' blocks to keep as hints (KvCacheConfig.lookupHints). */
+    private readonly hintCapacity: number,
   ) {}
+
+  /** The hints kept (for the invariants). */
+  hints(): IterableIterator<readonly Block[]> {
+    return this.lastHeld.values();
+  }
+
+  /** `seq` was released holding `blocks`: remember them as the hint for its next acquire. */
+  released(seq: SeqId, blocks: Block[]): void {
+    const hints = this.lastHeld;
+    hints.delete(seq);
+    if (this.hintCapacity === 0) return;
+    hints.set(seq, blocks);
+    if (hints.size > this.hintCapacity) hints.delete(hints.keys().next().value as SeqId);
+  }
 
   /** Per-tier hits as a LookupResult, with load times up the chain. */
   hitResult(blocks: number[], tokens: number[]): LookupResult {
@@ -138,9 +162,12 @@ export class Sequences {
     const hitB = new Array<number>(nT).fill(0);
     const hitT = new Array<number>(nT).fill(0);
     const found = this.found;
+    const hint = s ? undefined : this.lastHeld.get(seq); // a held sequence's new positions have none
+    const hinted = hint ? Math.min(count, hint.length - c) : 0;
     for (let k = 0; k < count; k++) {
       const h = hashes[off + k];
-      const b = st.map.get(h);
+      let b = k < hinted ? (hint as Block[])[c + k] : undefined;
+      if (b === undefined || b.gone || b.hash !== h) b = st.map.get(h);
       found[k] = b; // looked up once: nothing changes before the mutation below reads it
       if (inRun) {
         if (b && !b.pending) {
@@ -289,6 +316,7 @@ export class Sequences {
     }
     if (seqRec.committed > c) seqRec.committed = c;
     this.seqs.set(seq, seqRec);
+    if (hint) this.lastHeld.delete(seq);
 
     for (let i = 0; i < nT; i++) {
       st.c.hitBlocks[i] += hitB[i];
