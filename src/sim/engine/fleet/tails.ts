@@ -174,7 +174,7 @@ export function sequenceTail(
   pageTokens: number,
   blockTokens: number,
   hasher: TailHasher | null = null,
-): { page: number; blocks: number; hash: number } | null {
+): { page: number; blocks: number; hash: number; parent: number } | null {
   if (!segments || blockTokens >= pageTokens) return null;
   const page = Math.floor(ctx / pageTokens);
   const blocks = Math.floor((ctx - page * pageTokens) / blockTokens);
@@ -183,7 +183,7 @@ export function sequenceTail(
   const h = hasher
     ? hasher.hashes(segments, pageTokens, blockTokens, page, parent, blocks)
     : pageTailHashes(segments, pageTokens, blockTokens, page, parent, blocks);
-  return h.length === blocks ? { page, blocks, hash: h[blocks - 1] } : null;
+  return h.length === blocks ? { page, blocks, hash: h[blocks - 1], parent } : null;
 }
 
 /**
@@ -198,10 +198,39 @@ export function sequenceTail(
  * is matched against the most recent ones only; an older continuation that would match longer is missed, at most
  * P − B tokens of one request's prefix.
  */
+const NONE: readonly { blocks: number; hash: number }[] = [];
+
 export class PageIndex {
   static readonly MAX_CHILDREN = 16;
   private readonly children = new Map<number, number[]>();
   private readonly content = new Map<number, { segs: readonly Segment[]; page: number; parent: number }>();
+  /** Every tail placed in a cache so far, by the hash of the page before it, longest first (tailsAfter). */
+  private readonly tails = new Map<number, { blocks: number; hash: number }[]>();
+
+  /**
+   * A tail of `blocks` engine blocks after page `parent` was placed in a cache (any replica's: a tail may reach
+   * the shared pool). A replica probing for tails tries only these, so it hashes its own page no further than
+   * the longest of them instead of up to the page's end (a tail hash names its parent and length, so no other
+   * entry can equal the probe's hash of that length).
+   */
+  addTail(parent: number, blocks: number, hash: number): void {
+    let list = this.tails.get(parent);
+    if (!list) this.tails.set(parent, (list = []));
+    let i = 0;
+    while (i < list.length && list[i].blocks > blocks) i++;
+    for (let j = i; j < list.length && list[j].blocks === blocks; j++) if (list[j].hash === hash) return;
+    list.splice(i, 0, { blocks, hash });
+  }
+
+  /** The tails placed after page `parent`, longest first (empty if none). */
+  tailsAfter(parent: number): readonly { blocks: number; hash: number }[] {
+    return this.tails.get(parent) ?? NONE;
+  }
+
+  /** Whether any full page after `parent` was recorded (longestShared can find nothing otherwise). */
+  hasChildren(parent: number): boolean {
+    return this.children.has(parent);
+  }
 
   /** Record page `page` of a sequence (hash `hash`, after `parent`), computed from `segs`. */
   add(parent: number, hash: number, segs: readonly Segment[], page: number): void {
