@@ -9,10 +9,12 @@
  * - An acquire reads the records a released sequence held at the same positions instead of probing the index
  *   (sequences.ts, `lookupHints`): the reference keeps no hints. With a capacity of 1 hints are forgotten as others
  *   are released, and checkInvariants checks that every hint not gone is the indexed record.
+ * - The open-addressing HashMap (kvcache/hashMap.ts) against a Map, through growth and backward-shift deletions.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { chainHashes, KvCache, type KvCacheConfig, type WritePolicy } from '../src/sim/engine/kvcache';
+import { HashMap } from '../src/sim/engine/kvcache/hashMap';
 
 const B = 4;
 const BPB = 1e6;
@@ -195,3 +197,43 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
   });
 });
 
+describe('HashMap against a Map (fast-check)', () => {
+  // Few distinct keys over a small table, so probe runs collide and wrap; 0 and 52-bit keys included.
+  const KEYS = [
+    0,
+    1,
+    2,
+    17,
+    33,
+    2 ** 32,
+    2 ** 32 + 1,
+    2 ** 52 - 1,
+    ...chainHashes(['a', 'b', 'c', 'd', 'e', 'f']),
+  ];
+  type MapOp = { k: 'set' | 'delete'; key: number; v: number };
+  const mapOp: fc.Arbitrary<MapOp> = fc.record({
+    k: fc.constantFrom('set' as const, 'delete' as const),
+    key: fc.constantFrom(...KEYS),
+    v: fc.nat(100),
+  });
+  it('get, has, size and delete agree with a Map after every operation', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(mapOp, { maxLength: 120 }), (cap, ops) => {
+        const m = new HashMap<number>(cap);
+        const ref = new Map<number, number>();
+        for (const op of ops) {
+          if (op.k === 'set') {
+            m.set(op.key, op.v);
+            ref.set(op.key, op.v);
+          } else expect(m.delete(op.key)).toBe(ref.delete(op.key));
+          expect(m.size).toBe(ref.size);
+          for (const key of KEYS) {
+            expect(m.get(key)).toBe(ref.get(key));
+            expect(m.has(key)).toBe(ref.has(key));
+          }
+        }
+      }),
+      { numRuns: 300, seed: 20261203 },
+    );
+  });
+});

@@ -23,6 +23,7 @@
  * sequence leaves no tail.
  */
 import { chainHash, contentKey, ROOT_HASH, type Segment } from '../kvcache/hash';
+import { HashMap } from '../kvcache/hashMap';
 
 /** Tag folded into a tail's content key so that no tail hash equals a full page's. */
 const TAIL_TAG = 0x7461696c;
@@ -202,10 +203,11 @@ const NONE: readonly { blocks: number; hash: number }[] = [];
 
 export class PageIndex {
   static readonly MAX_CHILDREN = 16;
-  private readonly children = new Map<number, number[]>();
-  private readonly content = new Map<number, { segs: readonly Segment[]; page: number; parent: number }>();
+  // Keyed by page hashes: open-addressing maps (kvcache/hashMap.ts), not Maps, as a few are read per page computed.
+  private readonly children = new HashMap<number[]>();
+  private readonly content = new HashMap<{ segs: readonly Segment[]; page: number; parent: number }>();
   /** Every tail placed in a cache so far, by the hash of the page before it, longest first (tailsAfter). */
-  private readonly tails = new Map<number, { blocks: number; hash: number }[]>();
+  private readonly tails = new HashMap<{ blocks: number; hash: number }[]>();
 
   /**
    * A tail of `blocks` engine blocks after page `parent` was placed in a cache (any replica's: a tail may reach
