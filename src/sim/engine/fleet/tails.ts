@@ -119,13 +119,27 @@ export class TailHasher {
     for (let i = 0; same && i <= upto; i++) same = sameSegment(this.segs[i], segments[i]);
     const start = page * pageTokens;
     if (!same) {
+      // Start over on this page, but skip the segments that end before it from where the last state was when the
+      // segments up to there are the same ones (a session's next prompt extends its last, and its pages only move
+      // forward): walking them from the first read every segment of a long context again.
+      let from = 0;
+      let fromPos = 0;
+      const k = this.segI;
+      if (this.segPos <= start && k < this.segs.length && k < segments.length) {
+        let ok = true;
+        for (let i = 0; ok && i <= k; i++) ok = sameSegment(this.segs[i], segments[i]);
+        if (ok) {
+          from = k;
+          fromPos = this.segPos;
+        }
+      }
       this.page = page;
       this.parent = parent;
       this.pageTokens = pageTokens;
       this.blockTokens = blockTokens;
       this.out = [];
-      this.segI = 0;
-      this.segPos = 0;
+      this.segI = from;
+      this.segPos = fromPos;
       this.t = start;
       this.acc = chainHash(parent, TAIL_TAG);
     }
