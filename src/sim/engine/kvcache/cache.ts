@@ -260,6 +260,7 @@ export class KvCache {
     this.sq.released(seq, s.blocks);
     // Offloading to a tier this cache has (checked first: a bad tier must throw with nothing parked).
     const offloading = then !== 'cache' && then !== 'drop' && this.tierNames.indexOf(then) > 0;
+    if (offloading) this.sq.warmForRelease(s.blocks);
     const r = this.sq.unpinAll(s.blocks, 0, offloading);
     if (then === 'cache') return r;
     // The sequence's own block records, not their hashes: no lookup per block (a block that left the replica
