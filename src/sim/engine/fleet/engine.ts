@@ -509,7 +509,7 @@ export class FleetSim implements ReplicaHost {
     spec: RequestSpec,
     rt: SessionRt,
   ): { segs: Segment[]; hashes: number[]; tails: TailHasher | null } {
-    const out: Segment = { id: spec.outputSegmentId, tokens: spec.outputTokens };
+    const out: Segment = (spec.outputSegment ??= { id: spec.outputSegmentId, tokens: spec.outputTokens });
     const segs = spec.segments.concat(out);
     rt.hasher ??= new PromptHasher(this.rs.blockSize);
     rt.tails ??= new TailHasher();

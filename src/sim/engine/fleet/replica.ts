@@ -112,7 +112,7 @@ export interface Req {
 }
 
 /** The full engine blocks of a released sequence's last page (fleet/tails.ts). */
-type Tail = { page: number; blocks: number; hash: number };
+type Tail = { page: number; blocks: number; hash: number; parent: number };
 
 /** What the replica asks of the engine. */
 export interface ReplicaHost {
@@ -568,6 +568,7 @@ export class Replica {
     }
     if (!tail || then === 'drop') return;
     this.tailOf.set(session, tail.hash);
+    this.c.pages?.addTail(tail.parent, tail.blocks, tail.hash);
     const tag = session;
     const ins = this.cache.insert([tail.hash], { tokens: tail.blocks * this.c.engineBlockSize, tag });
     if (then === 'cache' || ins.failed > 0) return;
@@ -606,21 +607,36 @@ export class Replica {
     const room = Math.min(P / B - 1, Math.floor((r.target - page * P) / B));
     if (room < 1) return none;
     const parent = page > 0 ? r.hashes[page - 1] : 0;
-    const mine = r.tails
-      ? r.tails.hashes(r.segs, P, B, page, parent, room)
-      : pageTailHashes(r.segs, P, B, page, parent, room);
-    if (held && held.page === page && held.blocks <= mine.length && mine[held.blocks - 1] === held.hash)
-      return { tokens: held.blocks * B, tier: 0 };
-    for (let m = mine.length; m >= 1; m--) {
-      if (this.cache.where(mine[m - 1]) === undefined) continue;
-      const tier = this.computedTier(mine[m - 1]);
+    const segs = r.segs;
+    // The request's tail hashes for its first m engine blocks of the page (a prefix of those for more blocks).
+    const upTo = (m: number) =>
+      r.tails ? r.tails.hashes(segs, P, B, page, parent, m) : pageTailHashes(segs, P, B, page, parent, m);
+    if (held && held.page === page && held.blocks <= room) {
+      const h = upTo(held.blocks);
+      if (h.length === held.blocks && h[held.blocks - 1] === held.hash)
+        return { tokens: held.blocks * B, tier: 0 };
+    }
+    // A tail in the cache: the longest m whose hash upTo(m)[m − 1] is cached and computed. Only a tail placed after
+    // this parent can match (a tail hash names its parent and length), so with the fleet's list of them the page
+    // is hashed only as far as each candidate, longest first, instead of to its end (same result).
+    const pages = this.c.pages;
+    const candidates = pages
+      ? pages.tailsAfter(parent)
+      : upTo(room)
+          .map((hash, m) => ({ blocks: m + 1, hash }))
+          .reverse();
+    for (const t of candidates) {
+      if (t.blocks > room || this.cache.where(t.hash) === undefined) continue;
+      const h = upTo(t.blocks);
+      if (h.length < t.blocks || h[t.blocks - 1] !== t.hash) continue;
+      const tier = this.computedTier(t.hash);
       if (tier < 0) continue;
-      this.cache.drop([mine[m - 1]]);
-      return { tokens: m * B, tier };
+      this.cache.drop([t.hash]);
+      return { tokens: t.blocks * B, tier };
     }
     // No tail: a cached full page after the same parent may still begin with the same blocks.
-    if (!this.c.pages) return none;
-    const shared = this.c.pages.longestShared(parent, page, mine, P, B, (h) => this.computedTier(h) >= 0);
+    if (!pages || !pages.hasChildren(parent)) return none;
+    const shared = pages.longestShared(parent, page, upTo(room), P, B, (h) => this.computedTier(h) >= 0);
     if (shared.blocks === 0) return none;
     return { tokens: shared.blocks * B, tier: this.computedTier(shared.hash) };
   }

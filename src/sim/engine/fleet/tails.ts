@@ -23,6 +23,7 @@
  * sequence leaves no tail.
  */
 import { chainHash, contentKey, ROOT_HASH, type Segment } from '../kvcache/hash';
+import { HashMap } from '../kvcache/hashMap';
 
 /** Tag folded into a tail's content key so that no tail hash equals a full page's. */
 const TAIL_TAG = 0x7461696c;
@@ -118,13 +119,27 @@ export class TailHasher {
     for (let i = 0; same && i <= upto; i++) same = sameSegment(this.segs[i], segments[i]);
     const start = page * pageTokens;
     if (!same) {
+      // Start over on this page, but skip the segments that end before it from where the last state was when the
+      // segments up to there are the same ones (a session's next prompt extends its last, and its pages only move
+      // forward): walking them from the first read every segment of a long context again.
+      let from = 0;
+      let fromPos = 0;
+      const k = this.segI;
+      if (this.segPos <= start && k < this.segs.length && k < segments.length) {
+        let ok = true;
+        for (let i = 0; ok && i <= k; i++) ok = sameSegment(this.segs[i], segments[i]);
+        if (ok) {
+          from = k;
+          fromPos = this.segPos;
+        }
+      }
       this.page = page;
       this.parent = parent;
       this.pageTokens = pageTokens;
       this.blockTokens = blockTokens;
       this.out = [];
-      this.segI = 0;
-      this.segPos = 0;
+      this.segI = from;
+      this.segPos = fromPos;
       this.t = start;
       this.acc = chainHash(parent, TAIL_TAG);
     }
@@ -174,7 +189,7 @@ export function sequenceTail(
   pageTokens: number,
   blockTokens: number,
   hasher: TailHasher | null = null,
-): { page: number; blocks: number; hash: number } | null {
+): { page: number; blocks: number; hash: number; parent: number } | null {
   if (!segments || blockTokens >= pageTokens) return null;
   const page = Math.floor(ctx / pageTokens);
   const blocks = Math.floor((ctx - page * pageTokens) / blockTokens);
@@ -183,7 +198,7 @@ export function sequenceTail(
   const h = hasher
     ? hasher.hashes(segments, pageTokens, blockTokens, page, parent, blocks)
     : pageTailHashes(segments, pageTokens, blockTokens, page, parent, blocks);
-  return h.length === blocks ? { page, blocks, hash: h[blocks - 1] } : null;
+  return h.length === blocks ? { page, blocks, hash: h[blocks - 1], parent } : null;
 }
 
 /**
@@ -198,10 +213,40 @@ export function sequenceTail(
  * is matched against the most recent ones only; an older continuation that would match longer is missed, at most
  * P − B tokens of one request's prefix.
  */
+const NONE: readonly { blocks: number; hash: number }[] = [];
+
 export class PageIndex {
   static readonly MAX_CHILDREN = 16;
-  private readonly children = new Map<number, number[]>();
-  private readonly content = new Map<number, { segs: readonly Segment[]; page: number; parent: number }>();
+  // Keyed by page hashes: open-addressing maps (kvcache/hashMap.ts), not Maps, as a few are read per page computed.
+  private readonly children = new HashMap<number[]>();
+  private readonly content = new HashMap<{ segs: readonly Segment[]; page: number; parent: number }>();
+  /** Every tail placed in a cache so far, by the hash of the page before it, longest first (tailsAfter). */
+  private readonly tails = new HashMap<{ blocks: number; hash: number }[]>();
+
+  /**
+   * A tail of `blocks` engine blocks after page `parent` was placed in a cache (any replica's: a tail may reach
+   * the shared pool). A replica probing for tails tries only these, so it hashes its own page no further than
+   * the longest of them instead of up to the page's end (a tail hash names its parent and length, so no other
+   * entry can equal the probe's hash of that length).
+   */
+  addTail(parent: number, blocks: number, hash: number): void {
+    let list = this.tails.get(parent);
+    if (!list) this.tails.set(parent, (list = []));
+    let i = 0;
+    while (i < list.length && list[i].blocks > blocks) i++;
+    for (let j = i; j < list.length && list[j].blocks === blocks; j++) if (list[j].hash === hash) return;
+    list.splice(i, 0, { blocks, hash });
+  }
+
+  /** The tails placed after page `parent`, longest first (empty if none). */
+  tailsAfter(parent: number): readonly { blocks: number; hash: number }[] {
+    return this.tails.get(parent) ?? NONE;
+  }
+
+  /** Whether any full page after `parent` was recorded (longestShared can find nothing otherwise). */
+  hasChildren(parent: number): boolean {
+    return this.children.has(parent);
+  }
 
   /** Record page `page` of a sequence (hash `hash`, after `parent`), computed from `segs`. */
   add(parent: number, hash: number, segs: readonly Segment[], page: number): void {

@@ -100,6 +100,12 @@ export interface RequestSpec {
   outputTokens: number;
   /** Segment id of the output, so the next turn's prompt (which includes it) shares its blocks. */
   outputSegmentId: number;
+  /**
+   * The output as one segment object, made once (by the fleet when it hashes the request) and appended to the
+   * session's context as it is: a session's prompt hasher then finds last turn's output in the next prompt by
+   * reference, without reading either segment (segments are never changed once made).
+   */
+  outputSegment?: Segment;
   /** Structured-output schema id, or -1. */
   schemaId: number;
   turn: number;
@@ -270,7 +276,7 @@ export class WorkloadGenerator {
   afterTurn(s: Session, req: RequestSpec): AfterTurn {
     const c = this.classes[s.cls];
     const rng = s.rng;
-    s.context = s.context.concat({ id: req.outputSegmentId, tokens: req.outputTokens });
+    s.context = s.context.concat(req.outputSegment ?? { id: req.outputSegmentId, tokens: req.outputTokens });
     s.contextTokens += req.outputTokens;
     s.turn++;
     if (s.turn >= s.turns) return { kind: 'end', delayS: 0 };

@@ -44,7 +44,7 @@ export class BlockIndex<B extends Indexed<B>> {
 
   /** Home slot of a hash: Fibonacci hashing of its two 32-bit halves (Mooncake hash_ids are small integers). */
   private home(h: number): number {
-    const lo = (h % TWO32) | 0;
+    const lo = h | 0; // ToInt32: the low 32 bits, exactly (h % 2³² | 0, without a runtime call for `%`)
     const hi = Math.floor(h / TWO32) | 0;
     return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
   }

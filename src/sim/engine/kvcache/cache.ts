@@ -76,7 +76,10 @@ export class KvCache {
       this.transferModel,
       this.c,
     );
-    this.sq = new Sequences(this.st, this.tierNames, this.promoteOnHit);
+    const hints = config.lookupHints ?? 256;
+    if (!Number.isInteger(hints) || hints < 0)
+      throw new RangeError(`lookupHints must be a non-negative integer, got ${hints}`);
+    this.sq = new Sequences(this.st, this.tierNames, this.promoteOnHit, hints);
   }
 
   // ───────────────────────────── queries (no side effects) ─────────────────────────────
@@ -254,7 +257,11 @@ export class KvCache {
     const s = this.sq.seqs.get(seq);
     if (!s) return { unpinned: 0, freed: 0 };
     this.sq.seqs.delete(seq);
-    const r = this.sq.unpinAll(s.blocks, 0);
+    this.sq.released(seq, s.blocks);
+    // Offloading to a tier this cache has (checked first: a bad tier must throw with nothing parked).
+    const offloading = then !== 'cache' && then !== 'drop' && this.tierNames.indexOf(then) > 0;
+    if (offloading) this.sq.warmForRelease(s.blocks);
+    const r = this.sq.unpinAll(s.blocks, 0, offloading);
     if (then === 'cache') return r;
     // The sequence's own block records, not their hashes: no lookup per block (a block that left the replica
     // meanwhile is `gone`, which is what a lookup of its hash would have found).
@@ -404,7 +411,7 @@ export class KvCache {
 
   /** Consistency checks for tests: the violations found (empty when all invariants hold). O(blocks). */
   checkInvariants(): string[] {
-    return checkCacheInvariants(this.st, this.sq.seqs.values());
+    return checkCacheInvariants(this.st, this.sq.seqs.values(), this.sq.hints());
   }
 
   // ───────────────────────────── internals ─────────────────────────────

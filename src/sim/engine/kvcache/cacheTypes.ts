@@ -67,6 +67,12 @@ export interface KvCacheConfig {
    */
   promoteOnHit?: boolean;
   transferModel?: TransferModel;
+  /**
+   * How many released sequences' block lists to keep, so that a sequence acquired again (a session's next turn)
+   * reads the records it held instead of probing the index for each (sequences.ts). Changes no result, only
+   * speed; memory is one array per kept sequence. Default 256; 0 keeps none.
+   */
+  lookupHints?: number;
 }
 
 /** What a lookup (or an acquire) found, for one tier: blocks served from it (the fastest tier holding them). */

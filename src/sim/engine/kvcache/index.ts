@@ -68,8 +68,11 @@
  * views that keep their own copy of the cache (fleet/view.ts `delayed`).
  *
  * Speed: blocks are indexed by an open-addressing table (blockIndex.ts), a block's copies are fields, removed copy
- * records are reused; the fleet hashes a session's prompt incrementally (hash.ts `PromptHasher`). See
- * docs/performance.md for what a block operation costs and where the bench fleet's time goes.
+ * records are reused; the fleet hashes a session's prompt incrementally (hash.ts `PromptHasher`). A sequence
+ * acquired again reads the records it held when released (`lookupHints`), a release to a lower tier parks its
+ * HBM copies for the offload instead of passing them through HBM's LRU list, and the walks bound by cache misses
+ * read their records in a warm-up loop first (sequences.ts). See docs/performance.md for what a block operation
+ * costs and where the bench fleet's time goes.
  *
  * Accounting (checked by checkInvariants): blocks that entered a replica (`created` + `fetched`) = resident +
  * `freed` (pending, released uncomputed) + `dropped` + `toPool`; the same holds in tokens, and for the pool

@@ -6,13 +6,23 @@
  * - per block: it has at least one copy, each filed under its own tier; pinned and pending copies are in HBM only,
  *   a pending block has no lower copy, its pins equal the positions sequences hold, its tokens fit a block;
  * - blocks are conserved: created + fetched − freed − dropped − toPool = resident, in blocks and tokens;
- * - per link, bytes = copies sent × bytes per block, in each direction.
+ * - per link, bytes = copies sent × bytes per block, in each direction;
+ * - every lookup hint (a released sequence's block record, sequences.ts) that is not `gone` is the record the
+ *   index holds under its hash (what lets an acquire read the hint instead of probing the index).
  */
 import type { Seq } from './sequences';
 import { copyAt, type Block, type TierStore } from './tierStore';
 
-export function checkCacheInvariants(st: TierStore, seqs: Iterable<Seq>): string[] {
+export function checkCacheInvariants(
+  st: TierStore,
+  seqs: Iterable<Seq>,
+  hints: Iterable<readonly Block[]> = [],
+): string[] {
   const out: string[] = [];
+  for (const list of hints)
+    for (const b of list)
+      if (!b.gone && st.map.get(b.hash) !== b)
+        out.push(`hint ${b.hash} is not gone but not the indexed record`);
   const L = st.local.length;
   const used = new Array<number>(L).fill(0);
   const toks = new Array<number>(L).fill(0);

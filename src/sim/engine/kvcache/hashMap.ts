@@ -1,0 +1,118 @@
+/**
+ * A map from block hashes (52-bit non-negative integers, hash.ts) to values: open addressing with linear probing
+ * and backward-shift deletion, the keys inline in a Float64Array, as blockIndex.ts keeps its blocks but for any
+ * value and without an insertion order (so no iteration: use a Map where order or iteration matters).
+ *
+ * Why: a Map keyed by such hashes keeps each key as a heap number, so every lookup reads a bucket, an entry and the
+ * key object, and every insertion allocates; the fleet's page index (fleet/tails.ts) does a few of these per page
+ * computed, for the whole run. Here a lookup reads one slot of a typed array and one of the value array.
+ */
+
+const TWO32 = 4294967296;
+
+export class HashMap<V> {
+  private keys: Float64Array;
+  private vals: (V | undefined)[];
+  private mask: number;
+  private shift: number;
+  private n = 0;
+
+  constructor(initialCapacity = 1024) {
+    let cap = 16;
+    while (cap < initialCapacity * 2) cap *= 2;
+    this.keys = new Float64Array(cap);
+    this.vals = new Array<V | undefined>(cap).fill(undefined);
+    this.mask = cap - 1;
+    this.shift = 32 - Math.log2(cap);
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  /** Home slot of a hash: Fibonacci hashing of its two 32-bit halves. */
+  private home(h: number): number {
+    const lo = h | 0; // ToInt32: the low 32 bits, exactly (h % 2³² | 0, without a runtime call for `%`)
+    const hi = Math.floor(h / TWO32) | 0;
+    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+  }
+
+  private slot(h: number): number {
+    const keys = this.keys;
+    const vals = this.vals;
+    const mask = this.mask;
+    let i = this.home(h);
+    while (vals[i] !== undefined) {
+      if (keys[i] === h) return i;
+      i = (i + 1) & mask;
+    }
+    return ~i; // not found: the free slot where it would go
+  }
+
+  get(h: number): V | undefined {
+    const i = this.slot(h);
+    return i >= 0 ? this.vals[i] : undefined;
+  }
+
+  has(h: number): boolean {
+    return this.slot(h) >= 0;
+  }
+
+  /** Set the value under `h` (a value must not be undefined). */
+  set(h: number, v: V): void {
+    if (v === undefined) throw new TypeError('HashMap: a value cannot be undefined');
+    let i = this.slot(h);
+    if (i >= 0) {
+      this.vals[i] = v;
+      return;
+    }
+    if ((this.n + 1) * 2 > this.vals.length) {
+      this.grow();
+      i = this.slot(h);
+    }
+    this.keys[~i] = h;
+    this.vals[~i] = v;
+    this.n++;
+  }
+
+  delete(h: number): boolean {
+    let i = this.slot(h);
+    if (i < 0) return false;
+    const keys = this.keys;
+    const vals = this.vals;
+    const mask = this.mask;
+    // Backward-shift deletion: move later members of the probe run into the hole, so no tombstones build up.
+    let j = i;
+    for (;;) {
+      j = (j + 1) & mask;
+      if (vals[j] === undefined) break;
+      const home = this.home(keys[j]);
+      // Move j into the hole unless its home lies cyclically in (hole, j].
+      if (i <= j ? home <= i || home > j : home <= i && home > j) {
+        keys[i] = keys[j];
+        vals[i] = vals[j];
+        i = j;
+      }
+    }
+    vals[i] = undefined;
+    this.n--;
+    return true;
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldVals = this.vals;
+    const cap = oldVals.length * 2;
+    this.keys = new Float64Array(cap);
+    this.vals = new Array<V | undefined>(cap).fill(undefined);
+    this.mask = cap - 1;
+    this.shift = 32 - Math.log2(cap);
+    for (let i = 0; i < oldVals.length; i++) {
+      const v = oldVals[i];
+      if (v === undefined) continue;
+      const at = ~this.slot(oldKeys[i]);
+      this.keys[at] = oldKeys[i];
+      this.vals[at] = v;
+    }
+  }
+}
