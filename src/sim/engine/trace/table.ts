@@ -269,37 +269,20 @@ class FastMooncake {
       if (s.charCodeAt(p) !== 58 /* : */) return false;
       p++;
       while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-      if (k === 3) {
+      // hash_ids is a list of integers, the others one integer each: one number loop serves both.
+      const list = k === 3;
+      let empty = false;
+      if (list) {
         if (s.charCodeAt(p) !== 91 /* [ */) return false;
         p++;
         while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-        if (s.charCodeAt(p) === 93 /* ] */) p++;
-        else
-          for (;;) {
-            // A run of 1..15 digits without a leading zero (JSON's integers; 15 digits are always safe).
-            const p0 = p;
-            let v = 0;
-            while (p < end) {
-              const d = s.charCodeAt(p) - 48;
-              if (d < 0 || d > 9) break;
-              v = v * 10 + d;
-              p++;
-            }
-            const digits = p - p0;
-            if (digits === 0 || digits > 15 || (digits > 1 && s.charCodeAt(p0) === 48)) return false;
-            if (count === ids.length) {
-              const g = new Float64Array(ids.length * 2);
-              g.set(ids);
-              this.ids = ids = g;
-            }
-            ids[count++] = v;
-            while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-            c = s.charCodeAt(p++);
-            if (c === 93) break;
-            if (c !== 44 /* , */) return false;
-            while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-          }
-      } else {
+        if (s.charCodeAt(p) === 93 /* ] */) {
+          p++;
+          empty = true;
+        }
+      }
+      while (!empty) {
+        // A run of 1..15 digits without a leading zero (JSON's integers; 15 digits are always safe).
         const p0 = p;
         let v = 0;
         while (p < end) {
@@ -310,9 +293,23 @@ class FastMooncake {
         }
         const digits = p - p0;
         if (digits === 0 || digits > 15 || (digits > 1 && s.charCodeAt(p0) === 48)) return false;
-        if (k === 0) timestamp = v;
-        else if (k === 1) input = v;
-        else output = v;
+        if (!list) {
+          if (k === 0) timestamp = v;
+          else if (k === 1) input = v;
+          else output = v;
+          break;
+        }
+        if (count === ids.length) {
+          const g = new Float64Array(ids.length * 2);
+          g.set(ids);
+          this.ids = ids = g;
+        }
+        ids[count++] = v;
+        while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
+        c = s.charCodeAt(p++);
+        if (c === 93) break;
+        if (c !== 44 /* , */) return false;
+        while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
       }
       while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
       c = s.charCodeAt(p++);
