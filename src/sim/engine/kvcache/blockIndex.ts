@@ -11,14 +11,14 @@
  * occupied slot then reads a block, and most lookups of a prompt's new blocks miss.)
  */
 
+import { homeSlot, slotCount, slotShift } from './slots';
+
 /** What the index needs of a block: its hash and two links for the insertion-order list. */
 export interface Indexed<T> {
   readonly hash: number;
   prevIns: T | null;
   nextIns: T | null;
 }
-
-const TWO32 = 4294967296;
 
 export class BlockIndex<B extends Indexed<B>> {
   private keys: Float64Array;
@@ -30,23 +30,19 @@ export class BlockIndex<B extends Indexed<B>> {
   private tail: B | null = null;
 
   constructor(initialCapacity = 1024) {
-    let cap = 16;
-    while (cap < initialCapacity * 2) cap *= 2;
+    const cap = slotCount(initialCapacity);
     this.keys = new Float64Array(cap);
     this.vals = new Array<B | undefined>(cap).fill(undefined);
     this.mask = cap - 1;
-    this.shift = 32 - Math.log2(cap);
+    this.shift = slotShift(cap);
   }
 
   get size(): number {
     return this.n;
   }
 
-  /** Home slot of a hash: Fibonacci hashing of its two 32-bit halves (Mooncake hash_ids are small integers). */
   private home(h: number): number {
-    const lo = h | 0; // ToInt32: the low 32 bits, exactly (h % 2³² | 0, without a runtime call for `%`)
-    const hi = Math.floor(h / TWO32) | 0;
-    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    return homeSlot(h, this.shift);
   }
 
   get(h: number): B | undefined {
@@ -133,7 +129,7 @@ export class BlockIndex<B extends Indexed<B>> {
     this.keys = new Float64Array(cap);
     this.vals = new Array<B | undefined>(cap).fill(undefined);
     this.mask = cap - 1;
-    this.shift = 32 - Math.log2(cap);
+    this.shift = slotShift(cap);
     for (let i = 0; i < oldVals.length; i++) {
       const v = oldVals[i];
       if (v !== undefined) this.place(oldKeys[i], v);

@@ -13,6 +13,8 @@
  * A cache has no log until someone subscribes (KvCache.subscribe): without one, recording costs one length check.
  */
 
+import { homeSlot, slotCount, slotShift } from './slots';
+
 /** Time source of a log: the fleet's simulated clock, or none (events carry time 0). */
 export type Clock = () => number;
 
@@ -80,12 +82,11 @@ export class HashCounts {
   private n = 0;
 
   constructor(initialCapacity = 1024) {
-    let cap = 16;
-    while (cap < initialCapacity * 2) cap *= 2;
+    const cap = slotCount(initialCapacity);
     this.keys = new Float64Array(cap);
     this.counts = new Int32Array(cap);
     this.mask = cap - 1;
-    this.shift = 32 - Math.log2(cap);
+    this.shift = slotShift(cap);
   }
 
   /** Distinct hashes held. */
@@ -94,9 +95,7 @@ export class HashCounts {
   }
 
   private home(h: number): number {
-    const lo = (h % 4294967296) | 0;
-    const hi = Math.floor(h / 4294967296) | 0;
-    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    return homeSlot(h, this.shift);
   }
 
   private slot(h: number): number {
@@ -164,7 +163,7 @@ export class HashCounts {
     this.keys = new Float64Array(cap);
     this.counts = new Int32Array(cap);
     this.mask = cap - 1;
-    this.shift = 32 - Math.log2(cap);
+    this.shift = slotShift(cap);
     for (let i = 0; i < oldCounts.length; i++)
       if (oldCounts[i] !== 0) {
         const s = this.slot(oldKeys[i]);
@@ -197,19 +196,16 @@ export class HashDeltas implements KvEventSink {
     private readonly counts: (tier: number) => boolean = () => true,
     initialCapacity = 1024,
   ) {
-    let cap = 16;
-    while (cap < initialCapacity * 2) cap *= 2;
+    const cap = slotCount(initialCapacity);
     this.keys = new Float64Array(cap);
     this.deltas = new Int32Array(cap);
     this.used = new Uint8Array(cap);
     this.mask = cap - 1;
-    this.shift = 32 - Math.log2(cap);
+    this.shift = slotShift(cap);
   }
 
   private home(h: number): number {
-    const lo = (h % 4294967296) | 0;
-    const hi = Math.floor(h / 4294967296) | 0;
-    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    return homeSlot(h, this.shift);
   }
 
   record(hash: number, tier: number, stored: boolean): void {
@@ -242,7 +238,7 @@ export class HashDeltas implements KvEventSink {
     this.deltas = new Int32Array(cap);
     this.used = new Uint8Array(cap);
     this.mask = cap - 1;
-    this.shift = 32 - Math.log2(cap);
+    this.shift = slotShift(cap);
     this.slots = [];
     for (const j of slots) {
       let i = this.home(keys[j]);

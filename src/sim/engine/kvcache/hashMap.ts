@@ -8,7 +8,7 @@
  * computed, for the whole run. Here a lookup reads one slot of a typed array and one of the value array.
  */
 
-const TWO32 = 4294967296;
+import { homeSlot, slotCount, slotShift } from './slots';
 
 export class HashMap<V> {
   private keys: Float64Array;
@@ -18,23 +18,19 @@ export class HashMap<V> {
   private n = 0;
 
   constructor(initialCapacity = 1024) {
-    let cap = 16;
-    while (cap < initialCapacity * 2) cap *= 2;
+    const cap = slotCount(initialCapacity);
     this.keys = new Float64Array(cap);
     this.vals = new Array<V | undefined>(cap).fill(undefined);
     this.mask = cap - 1;
-    this.shift = 32 - Math.log2(cap);
+    this.shift = slotShift(cap);
   }
 
   get size(): number {
     return this.n;
   }
 
-  /** Home slot of a hash: Fibonacci hashing of its two 32-bit halves. */
   private home(h: number): number {
-    const lo = h | 0; // ToInt32: the low 32 bits, exactly (h % 2³² | 0, without a runtime call for `%`)
-    const hi = Math.floor(h / TWO32) | 0;
-    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> this.shift;
+    return homeSlot(h, this.shift);
   }
 
   private slot(h: number): number {
@@ -106,7 +102,7 @@ export class HashMap<V> {
     this.keys = new Float64Array(cap);
     this.vals = new Array<V | undefined>(cap).fill(undefined);
     this.mask = cap - 1;
-    this.shift = 32 - Math.log2(cap);
+    this.shift = slotShift(cap);
     for (let i = 0; i < oldVals.length; i++) {
       const v = oldVals[i];
       if (v === undefined) continue;
