@@ -51,7 +51,8 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 }
 
 export function summarize(values: ArrayLike<number>): Summary {
-  const s = Float64Array.from(values).sort();
+  // slice() copies a typed array in one call; Float64Array.from walks it through the iterator protocol.
+  const s = (values instanceof Float64Array ? values.slice() : Float64Array.from(values)).sort();
   let sum = 0;
   for (let i = 0; i < s.length; i++) sum += s[i];
   return {
