@@ -27,6 +27,7 @@ import {
 } from '../src/sim/lessons/agentWorkload';
 import { trafficShape } from '../src/sim/lessons/trafficShape';
 import { JobCancelled, type JobContext } from '../src/worker/job';
+import { pacedYield } from '../src/worker/pacedCheckpoint';
 import { schemaMethods } from '../src/worker/schemaMethods';
 import { workloadMethods } from '../src/worker/workloadMethods';
 import { chunkTradeoff, prefillMethods } from '../src/worker/prefillMethods';
@@ -103,6 +104,33 @@ describe('the cooperative drivers', () => {
     expect(due.map((d, i) => (d ? i : -1)).filter((i) => i >= 0)).toEqual([4, 9]);
     expect(new Pace(10).due(25)).toBe(true);
     expect(() => new Pace(0)).toThrow(RangeError);
+  });
+});
+
+describe('the worker side: a paced checkpoint', () => {
+  it('checks for a cancel at every yield but gives the event loop a turn only when its interval has passed', async () => {
+    let checks = 0;
+    let turns = 0;
+    const never = pacedYield(
+      () => (checks++, false),
+      async () => void turns++,
+      Infinity,
+    );
+    for (let i = 0; i < 50; i++) await never();
+    expect([checks, turns]).toEqual([50, 0]);
+    const always = pacedYield(
+      () => false,
+      async () => void turns++,
+      0,
+    );
+    for (let i = 0; i < 5; i++) await always();
+    expect(turns).toBe(5);
+    const cancelled = pacedYield(
+      () => true,
+      async () => void turns++,
+      Infinity,
+    );
+    await expect(cancelled()).rejects.toBeInstanceOf(JobCancelled);
   });
 });
 

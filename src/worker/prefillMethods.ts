@@ -30,6 +30,7 @@ import {
 import { runScenario } from '../sim/engine/fleet/run';
 import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
 import type { JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
 import type { Scenario } from '../sim/engine/fleet/scenario';
 import {
   chunkGrid,
@@ -337,7 +338,7 @@ export function chunkTradeoff(req: TradeoffRequest): TradeoffResponse {
 
 /** The worker's chunkTradeoff: cooperative, so a newer request cancels it between two of its timelines. */
 function chunkTradeoffCooperative(req: TradeoffRequest, ctx: JobContext): Promise<TradeoffResponse> {
-  return finishCooperatively(chunkTradeoffSteps(req), () => ctx.checkpoint());
+  return finishCooperatively(chunkTradeoffSteps(req), pacedCheckpoint(ctx));
 }
 
 /** A cooperative computation (engine/cooperative.ts): ~40 timelines and two bisections, yielding after each. */

@@ -22,6 +22,7 @@ import {
   type ToolFormat,
 } from '../sim/lessons/toolSchema';
 import { directContext, type JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
 
 export class SchemaRequestError extends Error {
   constructor(message: string) {
@@ -231,9 +232,10 @@ async function toolLayouts(req: LayoutRequest, ctx: JobContext = directContext()
     seed: whole('seed', req.seed, 0, 2 ** 31 - 1),
   };
   const layouts: LayoutWithTime[] = [];
+  const checkpoint = pacedCheckpoint(ctx);
   for (const id of LAYOUTS as readonly LayoutId[]) {
     // Cooperative: a newer request (the slider moved on) cancels this one between turns.
-    const r = await finishCooperatively(simulateLayoutSteps(setup, id), () => ctx.checkpoint());
+    const r = await finishCooperatively(simulateLayoutSteps(setup, id), checkpoint);
     const seconds = r.turns.map((t) => prefillTime(model, hw, t.prefillTokens, t.hitTokens));
     layouts.push({ ...r, seconds, totalSeconds: seconds.reduce((a, b) => a + b, 0) });
   }

@@ -6,6 +6,7 @@
  */
 import type { Checkpoint } from '../sim/engine/cooperative';
 import { JobCancelled, type JobContext } from './job';
+import { pacedYield } from './pacedCheckpoint';
 
 interface Entry<T> {
   promise: Promise<T>;
@@ -26,14 +27,17 @@ export class SharedRuns<T> {
       return hit.promise;
     }
     const entry: Entry<T> = { promise: Promise.resolve(undefined as T), waiters: [ctx] };
-    const checkpoint: Checkpoint = async () => {
-      await yieldTurn();
-      if (entry.waiters.every((w) => w.isCancelled())) {
-        // Forget it now, so a request arriving before the rejection settles starts afresh.
-        if (this.memo.get(key) === entry) this.memo.delete(key);
-        throw new JobCancelled();
-      }
+    const abandoned = () => {
+      if (!entry.waiters.every((w) => w.isCancelled())) return false;
+      // Forget it now, so a request arriving before the rejection settles starts afresh.
+      if (this.memo.get(key) === entry) this.memo.delete(key);
+      return true;
     };
+    // A turn of the event loop every few ms of wall time (pacedCheckpoint.ts); the cancel check at every yield.
+    const checkpoint: Checkpoint = pacedYield(abandoned, async () => {
+      await yieldTurn();
+      if (abandoned()) throw new JobCancelled();
+    });
     entry.promise = Promise.resolve()
       .then(() => compute(checkpoint))
       .then((r) => {

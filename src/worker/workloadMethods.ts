@@ -19,6 +19,7 @@ import { finishCooperatively } from '../sim/engine/cooperative';
 import { readTraceTable } from '../sim/engine/trace/table';
 import { TraceError, type TraceIssue } from '../sim/engine/trace/errors';
 import { directContext, type JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
 import { SharedRuns } from './sharedRuns';
 import { MAX_TRACE_BYTES } from './traceLimits';
 import {
@@ -122,7 +123,7 @@ async function traceShape(req: TraceRequest, ctx: JobContext<TraceProgress>): Pr
   const read = readTraceTable(text, { format, onError: 'skip', maxErrors: 100 });
   await ctx.checkpoint();
   await ctx.emit({ phase: 'statistics', bytes: size });
-  const shape = await finishCooperatively(trafficShapeSteps(read.table), () => ctx.checkpoint());
+  const shape = await finishCooperatively(trafficShapeSteps(read.table), pacedCheckpoint(ctx));
   return {
     name: req.name,
     bytes: size,
