@@ -5,8 +5,14 @@
  */
 import { askNicely, type AskNicelyRequest, type AskNicelyResult } from '../sim/lessons/grammar/slip';
 import { SchemaError } from '../sim/lessons/grammar/schema';
+import {
+  documentLimitMessage,
+  documentTokensMessage,
+  MAX_DOCUMENT_TOKENS,
+  schemaLimitMessage,
+} from '../sim/lessons/grammar/limits';
 import * as Comlink from 'comlink';
-import type { TraceResult } from './grammarEngine';
+import type { TraceProgress, TraceResult } from './grammarEngine';
 import type { LogitTrace, LogitTraceRequest } from './grammarLogitsEngine';
 import type { JobContext } from './job';
 import {
@@ -24,17 +30,54 @@ export interface MaskTraceRequest {
   document: string;
 }
 
-/** Either the trace, or a message the widget shows beside the schema (the widget stays usable). */
-export type MaskTraceResponse = { ok: true; trace: TraceResult } | { ok: false; message: string };
+/**
+ * Either the trace, or a message the widget shows under the editor it is about (the widget stays usable, and
+ * what the learner typed stays in the editors).
+ */
+export type MaskTraceResponse =
+  { ok: true; trace: TraceResult } | { ok: false; message: string; field: 'schema' | 'document' };
 
-async function grammarMaskTrace(req: MaskTraceRequest): Promise<MaskTraceResponse> {
-  const { traceDocument } = await import('./grammarEngine');
+/**
+ * The mask stepper's trace. The size and depth limits (grammar/limits.ts) are checked before any work, the
+ * document's tokens before compiling; progress streams as frames (compiling, then every few steps) and a
+ * superseded or cancelled trace stops at its next checkpoint.
+ */
+async function grammarMaskTrace(
+  req: MaskTraceRequest,
+  ctx: JobContext<TraceProgress>,
+): Promise<MaskTraceResponse> {
+  const over = schemaLimitMessage(req.schema);
+  if (over) return { ok: false, message: over, field: 'schema' };
+  const long = documentLimitMessage(req.document);
+  if (long) return { ok: false, message: long, field: 'document' };
+  const { traceDocument, engineCrashed } = await import('./grammarEngine');
   try {
-    return { ok: true, trace: await traceDocument(req.schema, req.document) };
+    const trace = await traceDocument(req.schema, req.document, 12, false, {
+      checkpoint: () => ctx.checkpoint(),
+      progress: (p) => ctx.emit(p),
+      maxTokens: MAX_DOCUMENT_TOKENS,
+      tooManyTokens: (n) => documentTokensMessage(n) ?? `${n} tokens`,
+    });
+    return { ok: true, trace };
   } catch (e) {
-    if (e instanceof SchemaError) return { ok: false, message: e.message };
+    if (e instanceof SchemaError) {
+      if (engineCrashed()) restartThisWorkerSoon();
+      return { ok: false, message: e.message, field: e.field };
+    }
     throw e;
   }
+}
+
+/**
+ * A crashed engine cannot be repaired inside its worker. In a worker, an error thrown outside any call fires the
+ * Worker's `error` event: the client drops this worker and the next call starts a fresh one (client.ts). The
+ * delay lets this call's answer reach the page first. Nothing happens outside a worker (tests).
+ */
+function restartThisWorkerSoon() {
+  if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === 'undefined') return;
+  setTimeout(() => {
+    throw new Error('the grammar engine crashed; this worker is restarted');
+  }, 200);
 }
 
 /**
