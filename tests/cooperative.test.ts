@@ -1,7 +1,7 @@
 /**
  * Cooperative cancellation inside the core (#12 item 1): long lesson computations are generators that yield every
  * few ms of work (src/sim/engine/cooperative.ts), and the worker methods that can run long at their widget's
- * maxima await the job's checkpoint at each yield. For each method: a job that reports cancelled after N checks
+ * maxima await the job's checkpoint at each yield (07.08's mask trace has its own, tests/lesson-07-08-limits-engine.test.ts). For each method: a job that reports cancelled after N checks
  * makes the call reject with JobCancelled at that check (counted in checks, never timed), long before a full run
  * would end; a never-cancelled job gives the same result as the direct computation. The speed-ups that came with
  * it (a session's prompts hashed incrementally, a typed-array set of hashes) are checked against the plain
@@ -34,6 +34,8 @@ import { chunkTradeoff, prefillMethods } from '../src/worker/prefillMethods';
 import { layoutArgs, LAYOUT_DEFAULTS } from '../src/widgets/tool-schema/schema';
 import { tradeoffArgs, tradeoffSchema } from '../src/widgets/long-prefill/schema';
 import { defaultValues } from '../src/state/paramSchema';
+import { askNicely } from '../src/sim/lessons/grammar/slip';
+import { grammarMethods } from '../src/worker/grammarMethods';
 
 /** A job context that counts its checks (checkpoints and isCancelled calls) and is cancelled from check n on. */
 function countingContext(cancelAt = Infinity): JobContext & { checks: number } {
@@ -334,5 +336,18 @@ describe('07.10 chunk-size trade-off (chunkTradeoff)', () => {
     expect(cancelledChecks).toBe(3);
     expect(fullChecks).toBeGreaterThan(30);
     expect(result).toEqual(chunkTradeoff(args));
+  }, 60_000);
+});
+
+describe('07.08 asking nicely (grammarAskNicely)', () => {
+  it('a cancelled job stops at the check it was cancelled at; a never-cancelled one gives the direct result', async () => {
+    const req = { eps: 0.00001, tokens: 2000, calls: 2000, seed: 7 };
+    const { cancelledChecks, fullChecks, result } = await cancelAndRun(
+      (ctx) => grammarMethods.grammarAskNicely(req, ctx),
+      3,
+    );
+    expect(cancelledChecks).toBe(3);
+    expect(fullChecks).toBeGreaterThan(30);
+    expect(result).toEqual(askNicely(req));
   }, 60_000);
 });

@@ -3,7 +3,8 @@
  * document, and the "asking nicely" sampler. The engine (XGrammar WASM + the o200k vocabulary) is imported
  * and set up lazily on the first call, so that importing methods.ts (in Node tests too) stays light.
  */
-import { askNicely, type AskNicelyRequest, type AskNicelyResult } from '../sim/lessons/grammar/slip';
+import { askNicelySteps, type AskNicelyRequest, type AskNicelyResult } from '../sim/lessons/grammar/slip';
+import { finishCooperatively } from '../sim/engine/cooperative';
 import { SchemaError } from '../sim/lessons/grammar/schema';
 import {
   documentLimitMessage,
@@ -14,7 +15,8 @@ import {
 import * as Comlink from 'comlink';
 import type { TraceProgress, TraceResult } from './grammarEngine';
 import type { LogitTrace, LogitTraceRequest } from './grammarLogitsEngine';
-import type { JobContext } from './job';
+import { directContext, type JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
 import {
   boundedDocument,
   boundedSchema,
@@ -94,13 +96,18 @@ async function grammarMaskLogits(req: LogitTraceRequest, ctx: JobContext): Promi
   return Comlink.transfer(result, [result.masks.buffer]);
 }
 
-function grammarAskNicely(req: AskNicelyRequest): AskNicelyResult {
+/** Cooperative: about 0.2 s of sampling at the widget's maxima (2,000 calls of 2,000 tokens), yielding often. */
+function grammarAskNicely(
+  req: AskNicelyRequest,
+  ctx: JobContext = directContext(),
+): Promise<AskNicelyResult> {
   if (!(req.eps > 0 && req.eps < 1)) throw new Error('The slip probability must be between 0 and 1.');
-  return askNicely({
+  const steps = askNicelySteps({
     ...req,
     tokens: Math.max(1, Math.round(req.tokens)),
     calls: Math.max(1, Math.min(5000, Math.round(req.calls))),
   });
+  return finishCooperatively(steps, pacedCheckpoint(ctx));
 }
 
 export interface CostSweepRequest {
