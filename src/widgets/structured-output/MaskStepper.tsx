@@ -258,7 +258,9 @@ export function MaskStepper() {
               />
               {fieldMessage(
                 'schema',
-                schemaError ? `${schemaError} Fix the schema and compile again, or pick a preset.` : null,
+                schemaError && !/again\.$/.test(schemaError)
+                  ? `${schemaError} Fix the schema and compile again, or pick a preset.`
+                  : schemaError,
               )}
             </div>
             <div>
