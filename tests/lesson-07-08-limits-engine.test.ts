@@ -70,6 +70,29 @@ describe('07.08 limits with the real engine', () => {
     expect(frames.every((f) => f.phase === 'compiling' || f.steps === r.steps.length)).toBe(true);
   }, 60_000);
 
+  it('the worker method: cancelled after N checks it rejects at check N; never cancelled it traces with frames', async () => {
+    const { grammarMethods } = await import('../src/worker/grammarMethods');
+    const req = { schema: ARRAY, document: JSON.stringify(Array.from({ length: 40 }, (_, i) => `row ${i}`)) };
+    let checks = 0;
+    const cancelled = {
+      isCancelled: () => false,
+      checkpoint: async () => {
+        if (++checks === 2) throw new JobCancelled();
+      },
+      emit: async () => {},
+    };
+    await expect(grammarMethods.grammarMaskTrace(req, cancelled)).rejects.toBeInstanceOf(JobCancelled);
+    expect(checks).toBe(2);
+    const frames: EngineModule.TraceProgress[] = [];
+    const r = await grammarMethods.grammarMaskTrace(req, {
+      isCancelled: () => false,
+      checkpoint: async () => {},
+      emit: async (f) => void frames.push(f),
+    });
+    expect(r.ok && r.trace.complete).toBe(true);
+    expect(frames.length).toBeGreaterThan(checks);
+  }, 60_000);
+
   it('an engine crash is said in words, and no later call goes into the broken engine', async () => {
     // 80 nested arrays: past the engine's stack (measured to fail between 60 and 70), under no limit here.
     const deep = '{"type":"array","items":'.repeat(80) + '{"type":"integer"}' + '}'.repeat(80);
