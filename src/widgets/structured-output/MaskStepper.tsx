@@ -379,7 +379,7 @@ export function MaskStepper() {
     >
       {failed && !trace ? (
         <p className="so-note">
-          No trace: {failed.field === 'schema' ? 'the schema did not compile' : 'the document was not traced'}
+          No trace: {failed.field === 'schema' ? 'the schema did not compile' : 'the document is over the limit'}
           .
         </p>
       ) : trace && step ? (
