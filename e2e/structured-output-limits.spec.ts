@@ -40,6 +40,11 @@ test.describe('Lesson 07.08: the mask stepper at its limits', () => {
     );
     await expect(docError).toHaveCount(0);
     expect(await schema.inputValue()).toBe(deep);
+    // Both over at once: each message under its own editor.
+    await document.fill(big);
+    await w.getByRole('button', { name: 'Compile and trace' }).click();
+    await expect(docError).toContainText(`This document is ${big.length.toLocaleString('en-US')} characters`);
+    await expect(w.locator('[data-readout="schema-error"]')).toContainText('nests 400 levels deep');
     await expect(w).toHaveAttribute('data-state', 'ready');
     expect(watch.consoleErrors).toEqual([]);
   });

@@ -95,13 +95,16 @@ interface Applied {
   custom: Texts | null;
 }
 
-/** A text over the limits (grammar/limits.ts), said under the editor it is about; null when both are within. */
-function inputProblem(t: Texts): { field: 'schema' | 'document'; message: string } | null {
+type Field = 'schema' | 'document';
+
+/** The texts over the limits (grammar/limits.ts), each said under the editor it is about; empty when within. */
+function inputProblems(t: Texts): { field: Field; message: string }[] {
+  const out: { field: Field; message: string }[] = [];
   const schema = schemaLimitMessage(t.schema);
-  if (schema) return { field: 'schema', message: schema };
+  if (schema) out.push({ field: 'schema', message: schema });
   const document = documentLimitMessage(t.document);
-  if (document) return { field: 'document', message: document };
-  return null;
+  if (document) out.push({ field: 'document', message: document });
+  return out;
 }
 
 function progressText(p: TraceProgress | null): string {
@@ -115,7 +118,7 @@ export function MaskStepper() {
   const [draft, setDraft] = useState<Texts>(() => presetTexts(v.preset));
   const [custom, setCustom] = useState<Texts | null>(null);
   // Refused before sending (over a limit); the draft stays in the editors.
-  const [refused, setRefused] = useState<{ field: 'schema' | 'document'; message: string } | null>(null);
+  const [refused, setRefused] = useState<{ field: Field; message: string }[]>([]);
   const [cancelTo, setCancelTo] = useState<Applied | null>(null);
   const [progress, setProgress] = useState<TraceProgress | null>(null);
   const [shownPreset, setShownPreset] = useState(v.preset);
@@ -125,7 +128,7 @@ export function MaskStepper() {
     if (v.preset !== 'custom') {
       setDraft(presetTexts(v.preset));
       setCustom(null);
-      setRefused(null);
+      setRefused([]);
     }
   }
   const applied =
@@ -191,9 +194,9 @@ export function MaskStepper() {
     : '';
 
   const apply = () => {
-    const problem = inputProblem(draft);
-    setRefused(problem);
-    if (problem) return;
+    const problems = inputProblems(draft);
+    setRefused(problems);
+    if (problems.length > 0) return;
     setCancelTo({ preset: v.preset, custom });
     setProgress(null);
     setCustom(draft);
@@ -217,8 +220,9 @@ export function MaskStepper() {
     transport.seek(0);
   };
 
-  const fieldMessage = (field: 'schema' | 'document', fromWorker: string | null) => {
-    const message = refused?.field === field ? refused.message : fromWorker;
+  const fieldMessage = (field: Field, fromWorker: string | null) => {
+    const message =
+      refused.length > 0 ? (refused.find((r) => r.field === field)?.message ?? null) : fromWorker;
     return message ? (
       <div className="so-error" role="alert" data-readout={`${field}-error`}>
         {message}
@@ -239,7 +243,7 @@ export function MaskStepper() {
         params.reset();
         setDraft(presetTexts(maskStepperSchema.preset.default));
         setCustom(null);
-        setRefused(null);
+        setRefused([]);
         setCancelTo(null);
         transport.seek(0);
       }}
@@ -379,8 +383,8 @@ export function MaskStepper() {
     >
       {failed && !trace ? (
         <p className="so-note">
-          No trace: {failed.field === 'schema' ? 'the schema did not compile' : 'the document is over the limit'}
-          .
+          No trace:{' '}
+          {failed.field === 'schema' ? 'the schema did not compile' : 'the document is over the limit'}.
         </p>
       ) : trace && step ? (
         <>
