@@ -5,7 +5,7 @@
  * (a generated workload's shape, a trace's statistics) are cooperative: a superseded request stops at a checkpoint.
  */
 import {
-  assumptionFigures,
+  assumptionFiguresSteps,
   generateTrajectory,
   generateWorkloadSteps,
   workloadTableSteps,
@@ -66,9 +66,9 @@ export interface GeneratedShape {
 const shapes = new SharedRuns<GeneratedShape>(16);
 
 /**
- * Cooperative throughout (engine/cooperative.ts): generating, tabulating and replaying a workload yield every
- * few ms, so a newer request cancels it there. Unyielding stretches left: assumptionFigures (about 0.25 s at the
- * widget's maxima, 1,000 sessions of 100 median turns, on a quiet 2-core machine) and one session's turns.
+ * Cooperative throughout (engine/cooperative.ts): generating, tabulating, replaying and summarising a workload
+ * yield every few ms, so a newer request cancels it there (the longest stretch without a yield is one
+ * session's turns, or the sorts for the medians).
  */
 function generatedShape(req: ShapeRequest, ctx: JobContext<unknown>): Promise<GeneratedShape> {
   const key = `shape:${req.mix}:${req.sessions}:${req.medianTurns}:${req.seed}`;
@@ -77,8 +77,8 @@ function generatedShape(req: ShapeRequest, ctx: JobContext<unknown>): Promise<Ge
     const w = await finishCooperatively(generateWorkloadSteps(opts), checkpoint);
     const table = await finishCooperatively(workloadTableSteps(w), checkpoint);
     const shape = await finishCooperatively(trafficShapeSteps(table, { format: 'generated' }), checkpoint);
-    await checkpoint();
-    return { shape, figures: assumptionFigures(w) };
+    const figures = await finishCooperatively(assumptionFiguresSteps(w), checkpoint);
+    return { shape, figures };
   });
 }
 

@@ -493,6 +493,21 @@ export function prefillShareOfGpuTime(
   decodeBatch: number,
   reuse: boolean,
 ): number {
+  return finish(prefillShareSteps(requests, model, hw, decodeBatch, reuse));
+}
+
+/** Requests between yields of prefillShareSteps and assumptionFiguresSteps (two cost-model calls each). */
+const FIGURE_REQUESTS_PER_YIELD = 5_000;
+
+/** prefillShareOfGpuTime as a cooperative computation (engine/cooperative.ts). */
+function* prefillShareSteps(
+  requests: readonly Pick<GeneratedRequest, 'inputTokens' | 'outputTokens' | 'reusedTokens'>[],
+  model: ModelSpec,
+  hw: HardwareConfig,
+  decodeBatch: number,
+  reuse: boolean,
+): Steps<number> {
+  const pace = new Pace(FIGURE_REQUESTS_PER_YIELD);
   if (!Number.isInteger(decodeBatch) || decodeBatch < 1)
     throw new RangeError(`decodeBatch must be a whole number ≥ 1, got ${decodeBatch}`);
   let pre = 0;
@@ -505,6 +520,7 @@ export function prefillShareOfGpuTime(
         (r.outputTokens *
           decodeStepTime(model, hw, decodeBatch, decodeBatch * (r.inputTokens + (r.outputTokens + 1) / 2))) /
         decodeBatch;
+    if (pace.due()) yield;
   }
   return pre + dec > 0 ? pre / (pre + dec) : NaN;
 }
@@ -538,7 +554,16 @@ export function assumptionFigures(
   w: GeneratedWorkload,
   decodeBatch = LESSON_DECODE_BATCH,
 ): AssumptionFigures {
+  return finish(assumptionFiguresSteps(w, decodeBatch));
+}
+
+/** assumptionFigures as a cooperative computation (engine/cooperative.ts): it yields between requests. */
+export function* assumptionFiguresSteps(
+  w: GeneratedWorkload,
+  decodeBatch = LESSON_DECODE_BATCH,
+): Steps<AssumptionFigures> {
   const { model, hw } = lessonHardware();
+  const pace = new Pace(FIGURE_REQUESTS_PER_YIELD);
   let inSum = 0;
   let outSum = 0;
   let later = 0;
@@ -563,6 +588,7 @@ export function assumptionFigures(
     if (r.turn === 0) first.set(r.session, r.inputTokens);
     const l = last.get(r.session);
     if (!l || r.turn > l.turn) last.set(r.session, { turn: r.turn, tokens: r.inputTokens });
+    if (pace.due()) yield;
   }
   const growth: number[] = [];
   for (const [s, l] of last) {
@@ -570,6 +596,9 @@ export function assumptionFigures(
     if (l.turn > 0 && f && f > 0) growth.push(l.tokens / f);
   }
   const n = w.requests.length;
+  const prefillShareNoReuse = yield* prefillShareSteps(w.requests, model, hw, decodeBatch, false);
+  const prefillShareReuse = yield* prefillShareSteps(w.requests, model, hw, decodeBatch, true);
+  yield;
   return {
     requests: n,
     sessions: w.sessions,
@@ -583,8 +612,8 @@ export function assumptionFigures(
     medianInputTokens: medianOf(inputs),
     medianNewTokens: medianOf(news),
     contextGrowth: medianOf(growth),
-    prefillShareNoReuse: prefillShareOfGpuTime(w.requests, model, hw, decodeBatch, false),
-    prefillShareReuse: prefillShareOfGpuTime(w.requests, model, hw, decodeBatch, true),
+    prefillShareNoReuse,
+    prefillShareReuse,
   };
 }
 
