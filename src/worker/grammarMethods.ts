@@ -159,7 +159,9 @@ async function grammarCostSweep(req: CostSweepRequest, ctx: JobContext<CostPoint
   for (const sp of specs) {
     await ctx.checkpoint();
     const text = JSON.stringify(sp.schema);
-    const t = await traceDocument(text, JSON.stringify(sp.doc), 1, true);
+    const t = await traceDocument(text, JSON.stringify(sp.doc), 1, true, {
+      checkpoint: () => ctx.checkpoint(),
+    });
     setupMs = t.setup.vocabMs + t.setup.tokenizerInfoMs;
     const us = t.steps.map((s) => s.maskUs);
     // The faster of two cold compiles: the machine's other work only ever adds time.
