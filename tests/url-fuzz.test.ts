@@ -80,6 +80,12 @@ describe('URL fuzzing of every widget schema', () => {
     expect(schemas.length).toBeGreaterThanOrEqual(14);
   });
 
+  it("covers 07.09's three widgets (their schemas live in grammar-cost/schema.ts, not in the components)", () => {
+    const names = schemas.map(([n]) => n);
+    for (const n of ['grammarCostSchema', 'grammarCacheSchema', 'maskOverlapSchema'])
+      expect(names).toContain(`grammar-cost/schema.ts:${n}`);
+  });
+
   for (const [name, schema] of schemas) {
     it(`${name}: random values read as admitted values, and written values read back unchanged`, () => {
       const keys = Object.keys(schema);

@@ -11,16 +11,24 @@ console.error = (...args: unknown[]) => {
   else original(...args);
 };
 
-/** Run `fn` with the engine's error output captured; returns its result or throws with the captured reason. */
+/**
+ * Run `fn` with the engine's error output captured; returns its result, or the captured reason and whether the
+ * engine itself crashed (a WebAssembly RuntimeError such as "memory access out of bounds" with no reason given:
+ * its stack overflowed into its memory, and every later call into that engine instance fails too).
+ */
 export async function captureEngineErrors<T>(
   fn: () => Promise<T>,
-): Promise<{ value: T } | { error: string }> {
+): Promise<{ value: T } | { error: string; crashed: boolean }> {
   const lines: string[] = [];
   sink = lines;
   try {
     return { value: await fn() };
-  } catch {
-    return { error: engineReason(lines) };
+  } catch (e) {
+    // A refused schema aborts with a "[FATAL] …" line and the engine carries on; a RuntimeError with no such
+    // line is the engine itself failing (measured: "memory access out of bounds" past its stack).
+    const crashed =
+      e instanceof Error && e.name === 'RuntimeError' && !lines.some((l) => l.includes('[FATAL]'));
+    return { error: engineReason(lines), crashed };
   } finally {
     sink = null;
   }

@@ -159,22 +159,67 @@ async function timedMask(matcher: Matcher): Promise<{ mask: Int32Array; maskUs: 
   return { mask, maskUs: (elapsed * 1000) / n };
 }
 
+type Compiled = Awaited<ReturnType<GrammarCompiler['compileJSONSchema']>>;
+
+/**
+ * Set once the engine crashed: a WebAssembly RuntimeError ("memory access out of bounds") means its stack ran
+ * into its memory, and every later call into this instance fails (measured: even a one-line schema, even with a
+ * new compiler or tokenizer info). Only a fresh worker has a whole engine again.
+ */
+let crashed = false;
+export const ENGINE_CRASHED =
+  'The grammar engine crashed on this schema (it ran out of stack, most likely from deep nesting or sheer size) ' +
+  'and cannot compile anything more in this worker. The lab restarts the worker; your texts are still in the ' +
+  'editors. Simplify the schema and compile again.';
+
+/** True once the engine of this worker crashed (the worker method then has the worker restarted). */
+export function engineCrashed(): boolean {
+  return crashed;
+}
+
+/** Compile with the engine's reason captured; a crash marks the engine unusable (see `crashed`). */
+async function compile(compiler: GrammarCompiler, schema: PreparedSchema): Promise<Compiled> {
+  if (crashed) throw new SchemaError(ENGINE_CRASHED);
+  const out = await captureEngineErrors(() =>
+    compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']),
+  );
+  if ('value' in out) return out.value;
+  if (out.crashed) {
+    crashed = true;
+    throw new SchemaError(ENGINE_CRASHED);
+  }
+  throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
+}
+
 /** Compile a schema once more, cold, and return the milliseconds (for a min-of-runs timing). */
 export function compileOnlyMs(schemaText: string, keepBounds = false): Promise<number> {
   return serial(async () => {
     const schema = prepareSchema(schemaText, keepBounds);
     const { compiler } = await getEngine();
     const t0 = performance.now();
-    const out = await captureEngineErrors(() =>
-      compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']),
-    );
+    const compiled = await compile(compiler, schema);
     const ms = performance.now() - t0;
-    if ('error' in out)
-      throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
-    out.value.dispose();
+    compiled.dispose();
     return ms;
   });
 }
+
+/** Where a trace has got to, streamed to the widget while it runs. */
+export type TraceProgress = { phase: 'compiling' } | { phase: 'masking'; step: number; steps: number };
+
+/** What a caller may pass a trace: a cancel point, a progress sink and a token limit, all optional. */
+export interface TraceHooks {
+  /** Awaited every few steps; may throw to cancel (the job's checkpoint). */
+  checkpoint?: () => Promise<void>;
+  progress?: (p: TraceProgress) => Promise<void>;
+  /** Refuse documents of more tokens than this, before compiling (SchemaError on the document). */
+  maxTokens?: number;
+  /** The message for a document over maxTokens. */
+  tooManyTokens?: (tokens: number) => string;
+}
+
+/** Steps between a trace's checkpoints and progress frames: each step is at least 2 ms (timedMask). */
+const STEPS_PER_CHECK = 8;
 
 /** One engine, one job at a time: a trace's timings must not include another trace's work between its awaits. */
 let queue: Promise<unknown> = Promise.resolve();
@@ -197,6 +242,7 @@ export function traceDocument(
   docText: string,
   sampleSize = 12,
   keepBounds = false,
+  hooks: TraceHooks = {},
 ): Promise<TraceResult> {
   const key = JSON.stringify([schemaText, docText, sampleSize, keepBounds]);
   const hit = cache.get(key);
@@ -204,7 +250,7 @@ export function traceDocument(
   return serial(async () => {
     const again = cache.get(key);
     if (again) return again;
-    const r = await runTrace(schemaText, docText, sampleSize, keepBounds);
+    const r = await runTrace(schemaText, docText, sampleSize, keepBounds, hooks);
     cache.set(key, r);
     if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
     return r;
@@ -216,20 +262,23 @@ async function runTrace(
   docText: string,
   sampleSize: number,
   keepBounds: boolean,
+  hooks: TraceHooks,
 ): Promise<TraceResult> {
   const schema = prepareSchema(schemaText, keepBounds);
-  const engine = await getEngine();
-  const { xgr, compiler, vocab } = engine;
   const document = compactDocument(docText);
   const ids = encode(document);
+  if (hooks.maxTokens !== undefined && ids.length > hooks.maxTokens)
+    throw new SchemaError(
+      hooks.tooManyTokens?.(ids.length) ??
+        `The document is ${ids.length} tokens; the limit is ${hooks.maxTokens}.`,
+      'document',
+    );
+  const engine = await getEngine();
+  const { xgr, compiler, vocab } = engine;
   const probeIds = PROBES.map((p) => (p === '<|endoftext|>' ? O200K_EOS : (encode(p)[0] ?? -1)));
+  await hooks.progress?.({ phase: 'compiling' });
   const t0 = performance.now();
-  const out = await captureEngineErrors(() =>
-    compiler.compileJSONSchema(schema.compiled, false, -1, [',', ':']),
-  );
-  if ('error' in out)
-    throw new SchemaError(`The grammar engine could not compile this schema: ${out.error}.`);
-  const compiled = out.value;
+  const compiled = await compile(compiler, schema);
   const compileMs = performance.now() - t0;
   const matcher = await xgr.GrammarMatcher.createGrammarMatcher(compiled);
   const steps: TraceStep[] = [];
@@ -237,6 +286,10 @@ async function runTrace(
   let complete: boolean;
   try {
     for (let i = 0; i <= ids.length; i++) {
+      if (i % STEPS_PER_CHECK === 0 && (hooks.checkpoint || hooks.progress)) {
+        await hooks.checkpoint?.();
+        await hooks.progress?.({ phase: 'masking', step: i, steps: ids.length + 1 });
+      }
       const { mask, maskUs } = await timedMask(matcher);
       const tokenId = i < ids.length ? ids[i] : O200K_EOS;
       const ok = isAllowed(mask, tokenId);

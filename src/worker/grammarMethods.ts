@@ -3,12 +3,20 @@
  * document, and the "asking nicely" sampler. The engine (XGrammar WASM + the o200k vocabulary) is imported
  * and set up lazily on the first call, so that importing methods.ts (in Node tests too) stays light.
  */
-import { askNicely, type AskNicelyRequest, type AskNicelyResult } from '../sim/lessons/grammar/slip';
+import { askNicelySteps, type AskNicelyRequest, type AskNicelyResult } from '../sim/lessons/grammar/slip';
+import { finishCooperatively } from '../sim/engine/cooperative';
 import { SchemaError } from '../sim/lessons/grammar/schema';
+import {
+  documentLimitMessage,
+  documentTokensMessage,
+  MAX_DOCUMENT_TOKENS,
+  schemaLimitMessage,
+} from '../sim/lessons/grammar/limits';
 import * as Comlink from 'comlink';
-import type { TraceResult } from './grammarEngine';
+import type { TraceProgress, TraceResult } from './grammarEngine';
 import type { LogitTrace, LogitTraceRequest } from './grammarLogitsEngine';
-import type { JobContext } from './job';
+import { directContext, type JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
 import {
   boundedDocument,
   boundedSchema,
@@ -24,17 +32,54 @@ export interface MaskTraceRequest {
   document: string;
 }
 
-/** Either the trace, or a message the widget shows beside the schema (the widget stays usable). */
-export type MaskTraceResponse = { ok: true; trace: TraceResult } | { ok: false; message: string };
+/**
+ * Either the trace, or a message the widget shows under the editor it is about (the widget stays usable, and
+ * what the learner typed stays in the editors).
+ */
+export type MaskTraceResponse =
+  { ok: true; trace: TraceResult } | { ok: false; message: string; field: 'schema' | 'document' };
 
-async function grammarMaskTrace(req: MaskTraceRequest): Promise<MaskTraceResponse> {
-  const { traceDocument } = await import('./grammarEngine');
+/**
+ * The mask stepper's trace. The size and depth limits (grammar/limits.ts) are checked before any work, the
+ * document's tokens before compiling; progress streams as frames (compiling, then every few steps) and a
+ * superseded or cancelled trace stops at its next checkpoint.
+ */
+async function grammarMaskTrace(
+  req: MaskTraceRequest,
+  ctx: JobContext<TraceProgress>,
+): Promise<MaskTraceResponse> {
+  const over = schemaLimitMessage(req.schema);
+  if (over) return { ok: false, message: over, field: 'schema' };
+  const long = documentLimitMessage(req.document);
+  if (long) return { ok: false, message: long, field: 'document' };
+  const { traceDocument, engineCrashed } = await import('./grammarEngine');
   try {
-    return { ok: true, trace: await traceDocument(req.schema, req.document) };
+    const trace = await traceDocument(req.schema, req.document, 12, false, {
+      checkpoint: () => ctx.checkpoint(),
+      progress: (p) => ctx.emit(p),
+      maxTokens: MAX_DOCUMENT_TOKENS,
+      tooManyTokens: (n) => documentTokensMessage(n) ?? `${n} tokens`,
+    });
+    return { ok: true, trace };
   } catch (e) {
-    if (e instanceof SchemaError) return { ok: false, message: e.message };
+    if (e instanceof SchemaError) {
+      if (engineCrashed()) restartThisWorkerSoon();
+      return { ok: false, message: e.message, field: e.field };
+    }
     throw e;
   }
+}
+
+/**
+ * A crashed engine cannot be repaired inside its worker. In a worker, an error thrown outside any call fires the
+ * Worker's `error` event: the client drops this worker and the next call starts a fresh one (client.ts). The
+ * delay lets this call's answer reach the page first. Nothing happens outside a worker (tests).
+ */
+function restartThisWorkerSoon() {
+  if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === 'undefined') return;
+  setTimeout(() => {
+    throw new Error('the grammar engine crashed; this worker is restarted');
+  }, 200);
 }
 
 /**
@@ -51,13 +96,18 @@ async function grammarMaskLogits(req: LogitTraceRequest, ctx: JobContext): Promi
   return Comlink.transfer(result, [result.masks.buffer]);
 }
 
-function grammarAskNicely(req: AskNicelyRequest): AskNicelyResult {
+/** Cooperative: about 0.2 s of sampling at the widget's maxima (2,000 calls of 2,000 tokens), yielding often. */
+function grammarAskNicely(
+  req: AskNicelyRequest,
+  ctx: JobContext = directContext(),
+): Promise<AskNicelyResult> {
   if (!(req.eps > 0 && req.eps < 1)) throw new Error('The slip probability must be between 0 and 1.');
-  return askNicely({
+  const steps = askNicelySteps({
     ...req,
     tokens: Math.max(1, Math.round(req.tokens)),
     calls: Math.max(1, Math.min(5000, Math.round(req.calls))),
   });
+  return finishCooperatively(steps, pacedCheckpoint(ctx));
 }
 
 export interface CostSweepRequest {
@@ -109,7 +159,9 @@ async function grammarCostSweep(req: CostSweepRequest, ctx: JobContext<CostPoint
   for (const sp of specs) {
     await ctx.checkpoint();
     const text = JSON.stringify(sp.schema);
-    const t = await traceDocument(text, JSON.stringify(sp.doc), 1, true);
+    const t = await traceDocument(text, JSON.stringify(sp.doc), 1, true, {
+      checkpoint: () => ctx.checkpoint(),
+    });
     setupMs = t.setup.vocabMs + t.setup.tokenizerInfoMs;
     const us = t.steps.map((s) => s.maskUs);
     // The faster of two cold compiles: the machine's other work only ever adds time.

@@ -31,11 +31,15 @@ import {
   type HardwareConfig,
 } from '../sim/engine/cost';
 import { runScenario } from '../sim/engine/fleet/run';
+import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
+import type { JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
 import type { Scenario } from '../sim/engine/fleet/scenario';
 import {
   chunkGrid,
   chunkPoint,
-  feasibleChunks,
+  chunkPointsSteps,
+  feasibleChunksSteps,
   hitRateEquivalent,
   memoryBoundChunk,
   prefillTimeline,
@@ -93,6 +97,16 @@ function replica(req: ReplicaChoice): {
     return { model, hw, name: model.name, acceleratorName: accelerator.name };
   } catch (e) {
     if (e instanceof CatalogError || e instanceof RangeError) throw new PrefillRequestError(e.message);
+    throw e;
+  }
+}
+
+/** guard for a cooperative computation: the core's RangeError becomes a request error where it is thrown. */
+function* guardSteps<T>(steps: Steps<T>): Steps<T> {
+  try {
+    return yield* steps;
+  } catch (e) {
+    if (e instanceof RangeError || e instanceof CatalogError) throw new PrefillRequestError(e.message);
     throw e;
   }
 }
@@ -325,6 +339,16 @@ export interface TradeoffResponse {
 }
 
 export function chunkTradeoff(req: TradeoffRequest): TradeoffResponse {
+  return finish(chunkTradeoffSteps(req));
+}
+
+/** The worker's chunkTradeoff: cooperative, so a newer request cancels it between two of its timelines. */
+function chunkTradeoffCooperative(req: TradeoffRequest, ctx: JobContext): Promise<TradeoffResponse> {
+  return finishCooperatively(chunkTradeoffSteps(req), pacedCheckpoint(ctx));
+}
+
+/** A cooperative computation (engine/cooperative.ts): ~40 timelines and two bisections, yielding after each. */
+function* chunkTradeoffSteps(req: TradeoffRequest): Steps<TradeoffResponse> {
   const { model, hw, name, acceleratorName } = replica(req);
   const inp = timelineInputs(req);
   const ttftSloS = numberIn('ttftSloS', req.ttftSloS, 0.01, 3600);
@@ -332,10 +356,11 @@ export function chunkTradeoff(req: TradeoffRequest): TradeoffResponse {
   const chunk = wholeIn('chunk', req.chunk, 16, 1_000_000);
   const setup = { model, hw, ...inp };
   const hi = Math.max(64, Math.min(32_768, inp.promptTokens));
-  const points = guard(() => chunkGrid(32, hi).map((c) => chunkPoint(setup, c)));
+  const points = yield* guardSteps(chunkPointsSteps(setup, chunkGrid(32, hi)));
   const whole = guard(() =>
     prefillTimeline({ ...setup, chunk: false, leadIterations: 1, tailIterations: 1 }),
   );
+  const feasible = yield* guardSteps(feasibleChunksSteps(setup, points, ttftSloS, itlSloS));
   return {
     modelName: name,
     acceleratorName,
@@ -343,7 +368,7 @@ export function chunkTradeoff(req: TradeoffRequest): TradeoffResponse {
     points,
     whole: { ttftS: whole.ttftS, gapP99S: whole.gaps.p99, gapMaxS: whole.gaps.max },
     at: guard(() => chunkPoint(setup, chunk)),
-    feasible: guard(() => feasibleChunks(setup, points, ttftSloS, itlSloS)),
+    feasible,
     ttftSloS,
     itlSloS,
     memoryBoundBelow: memoryBoundChunk(
@@ -667,13 +692,15 @@ async function runPrefillScenarios(ids: PrefillScenarioId[]): Promise<PrefillSce
  * As the widgets call them: a replica whose weights and reserve leave no room for KV is a "cannot run" outcome
  * (engine/fleet/replicaFit.ts) the widget draws, not a timeline of a replica that could not start.
  */
-function fitted<R extends ReplicaChoice, T>(f: (req: R) => T): (req: R) => T | CannotRun {
-  return (req) => replicaCannotRun(req.modelId, req.acceleratorId, req.gpus) ?? f(req);
+function fitted<R extends ReplicaChoice, A extends unknown[], T>(
+  f: (req: R, ...rest: A) => T,
+): (req: R, ...rest: A) => T | CannotRun {
+  return (req, ...rest) => replicaCannotRun(req.modelId, req.acceleratorId, req.gpus) ?? f(req, ...rest);
 }
 
 export const prefillMethods = {
   prefillTimelineRun: fitted(prefillTimelineRun),
-  chunkTradeoff: fitted(chunkTradeoff),
+  chunkTradeoff: fitted(chunkTradeoffCooperative),
   hitRateVsKernel: fitted(hitRateVsKernel),
   prefillFigures,
   prefillScenarios,

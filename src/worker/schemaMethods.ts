@@ -7,6 +7,7 @@ import { findAccelerator } from '../sim/engine/catalog/accelerators';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { findModel } from '../sim/engine/catalog/models';
 import { defaultHardware, prefillTime } from '../sim/engine/cost';
+import { finishCooperatively } from '../sim/engine/cooperative';
 import { ADDED_TOOL, AGENT_TOOLS } from '../sim/lessons/tools/agentTools';
 import {
   LAYOUTS,
@@ -14,13 +15,15 @@ import {
   renderTool,
   sessionToolCost,
   sessionToolSeries,
-  simulateLayout,
+  simulateLayoutSteps,
   type LayoutId,
   type LayoutResult,
   type ParseError,
   type SessionToolCost,
   type ToolFormat,
 } from '../sim/lessons/toolSchema';
+import { directContext, type JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
 
 export class SchemaRequestError extends Error {
   constructor(message: string) {
@@ -213,7 +216,7 @@ export interface LayoutsResponse {
   layouts: LayoutWithTime[];
 }
 
-async function toolLayouts(req: LayoutRequest): Promise<LayoutsResponse> {
+async function toolLayouts(req: LayoutRequest, ctx: JobContext = directContext()): Promise<LayoutsResponse> {
   const f = format(req.format);
   const n = whole('toolCount', req.toolCount, 1, AGENT_TOOLS.length);
   const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
@@ -233,11 +236,14 @@ async function toolLayouts(req: LayoutRequest): Promise<LayoutsResponse> {
     changeTurn: whole('changeTurn', req.changeTurn, 1, 500),
     seed: whole('seed', req.seed, 0, 2 ** 31 - 1),
   };
-  const layouts = LAYOUTS.map((id: LayoutId) => {
-    const r = simulateLayout(setup, id);
+  const layouts: LayoutWithTime[] = [];
+  const checkpoint = pacedCheckpoint(ctx);
+  for (const id of LAYOUTS as readonly LayoutId[]) {
+    // Cooperative: a newer request (the slider moved on) cancels this one between turns.
+    const r = await finishCooperatively(simulateLayoutSteps(setup, id), checkpoint);
     const seconds = r.turns.map((t) => prefillTime(model, hw, t.prefillTokens, t.hitTokens));
-    return { ...r, seconds, totalSeconds: seconds.reduce((a, b) => a + b, 0) };
-  });
+    layouts.push({ ...r, seconds, totalSeconds: seconds.reduce((a, b) => a + b, 0) });
+  }
   return {
     toolTokens: tools.reduce((s, t) => s + t.tokens, 0),
     toolCount: n,

@@ -1,22 +1,26 @@
 /**
  * Worker methods of lesson 07.01 (the agent workload): one session turn by turn, the shape of many sessions,
  * the figures behind the lesson's table of broken assumptions, and the statistics of a trace loaded from disk.
- * Plain structured-cloneable arguments; pure apart from a small memo of deterministic results.
+ * Plain structured-cloneable arguments; pure apart from a small memo of deterministic results. The long ones
+ * (a generated workload's shape, a trace's statistics) are cooperative: a superseded request stops at a checkpoint.
  */
 import {
-  assumptionFigures,
+  assumptionFiguresSteps,
   generateTrajectory,
-  generateWorkload,
-  workloadTable,
+  generateWorkloadSteps,
+  workloadTableSteps,
   type AssumptionFigures,
   type Trajectory,
   type WorkloadMix,
 } from '../sim/lessons/agentWorkload';
 import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
-import { trafficShape, sniffFormat, type TrafficShape } from '../sim/lessons/trafficShape';
+import { trafficShapeSteps, sniffFormat, type TrafficShape } from '../sim/lessons/trafficShape';
+import { finishCooperatively } from '../sim/engine/cooperative';
 import { readTraceTable } from '../sim/engine/trace/table';
 import { TraceError, type TraceIssue } from '../sim/engine/trace/errors';
-import type { JobContext } from './job';
+import { directContext, type JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
+import { SharedRuns } from './sharedRuns';
 import { MAX_TRACE_BYTES } from './traceLimits';
 import {
   readTraceText,
@@ -28,18 +32,6 @@ import {
 
 export { MAX_TRACE_BYTES, TraceRejected };
 export type { TraceProgress, TraceRequest };
-
-/** Results of deterministic methods, by arguments: the lesson's inline figures all ask for the same run. */
-const memo = new Map<string, Promise<unknown>>();
-function memoized<T>(key: string, compute: () => T): Promise<T> {
-  const hit = memo.get(key);
-  if (hit) return hit as Promise<T>;
-  const p = Promise.resolve().then(compute);
-  memo.set(key, p);
-  p.catch(() => memo.delete(key));
-  if (memo.size > 16) memo.delete(memo.keys().next().value as string);
-  return p;
-}
 
 export interface TrajectoryRequest {
   seed: number;
@@ -70,29 +62,38 @@ export interface GeneratedShape {
   figures: AssumptionFigures;
 }
 
-function generatedShape(req: ShapeRequest): Promise<GeneratedShape> {
-  return memoized(`shape:${req.mix}:${req.sessions}:${req.medianTurns}:${req.seed}`, () => {
-    const w = generateWorkload({
-      mix: req.mix,
-      sessions: req.sessions,
-      seed: req.seed,
-      medianTurns: req.medianTurns,
-    });
-    return { shape: trafficShape(workloadTable(w), { format: 'generated' }), figures: assumptionFigures(w) };
+/** Shapes by arguments: the lesson's inline figures and the widget at its defaults ask for the same run. */
+const shapes = new SharedRuns<GeneratedShape>(16);
+
+/**
+ * Cooperative throughout (engine/cooperative.ts): generating, tabulating, replaying and summarising a workload
+ * yield every few ms, so a newer request cancels it there (the longest stretch without a yield is one
+ * session's turns, or the sorts for the medians).
+ */
+function generatedShape(req: ShapeRequest, ctx: JobContext<unknown>): Promise<GeneratedShape> {
+  const key = `shape:${req.mix}:${req.sessions}:${req.medianTurns}:${req.seed}`;
+  return shapes.run(key, ctx, async (checkpoint) => {
+    const opts = { mix: req.mix, sessions: req.sessions, seed: req.seed, medianTurns: req.medianTurns };
+    const w = await finishCooperatively(generateWorkloadSteps(opts), checkpoint);
+    const table = await finishCooperatively(workloadTableSteps(w), checkpoint);
+    const shape = await finishCooperatively(trafficShapeSteps(table, { format: 'generated' }), checkpoint);
+    const figures = await finishCooperatively(assumptionFiguresSteps(w), checkpoint);
+    return { shape, figures };
   });
 }
 
 /** The generated workload's shape (the Traffic shape widget). */
-function workloadShape(req: ShapeRequest): Promise<GeneratedShape> {
-  return generatedShape(req);
+function workloadShape(req: ShapeRequest, ctx: JobContext = directContext()): Promise<GeneratedShape> {
+  return generatedShape(req, ctx);
 }
 
 /** The figures of the lesson's prose and table: the same run for agents and for chat. */
 async function workloadFigures(
   req: Omit<ShapeRequest, 'mix'>,
+  ctx: JobContext = directContext(),
 ): Promise<{ agent: GeneratedShape; chat: GeneratedShape }> {
-  const agent = await generatedShape({ ...req, mix: 'agent' });
-  const chat = await generatedShape({ ...req, mix: 'chat' });
+  const agent = await generatedShape({ ...req, mix: 'agent' }, ctx);
+  const chat = await generatedShape({ ...req, mix: 'chat' }, ctx);
   return { agent, chat };
 }
 
@@ -122,7 +123,7 @@ async function traceShape(req: TraceRequest, ctx: JobContext<TraceProgress>): Pr
   const read = readTraceTable(text, { format, onError: 'skip', maxErrors: 100 });
   await ctx.checkpoint();
   await ctx.emit({ phase: 'statistics', bytes: size });
-  const shape = trafficShape(read.table);
+  const shape = await finishCooperatively(trafficShapeSteps(read.table), pacedCheckpoint(ctx));
   return {
     name: req.name,
     bytes: size,

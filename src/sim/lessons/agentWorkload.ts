@@ -20,7 +20,8 @@ import {
   type SessionClass,
 } from '../engine/fleet/workload';
 import { CHAT_THINK_TIME, type ToolLatencyPreset } from '../engine/fleet/dist';
-import { segmentBlockHashes, type Segment } from '../engine/kvcache/hash';
+import { PromptHasher, type Segment } from '../engine/kvcache/hash';
+import { finish, Pace, type Steps } from '../engine/cooperative';
 import { createRng } from '../engine/rng';
 import { decodeStepTime, defaultHardware, prefillTime, type HardwareConfig } from '../engine/cost';
 import { findAccelerator } from '../engine/catalog/accelerators';
@@ -314,6 +315,14 @@ export interface WorkloadOptions extends AgentPresetOptions {
  * order, then turn).
  */
 export function generateWorkload(opts: WorkloadOptions): GeneratedWorkload {
+  return finish(generateWorkloadSteps(opts));
+}
+
+/** Requests generated between yields of generateWorkloadSteps (about a millisecond of work per 100). */
+const REQUESTS_PER_YIELD = 2_000;
+
+/** generateWorkload as a cooperative computation (cooperative.ts): it yields between sessions. */
+export function* generateWorkloadSteps(opts: WorkloadOptions): Steps<GeneratedWorkload> {
   if (!Number.isInteger(opts.sessions) || opts.sessions < 1)
     throw new RangeError(`sessions must be a whole number ≥ 1, got ${opts.sessions}`);
   const classes: SessionClass[] =
@@ -331,6 +340,7 @@ export function generateWorkload(opts: WorkloadOptions): GeneratedWorkload {
   const turnsPerSession: number[] = [];
   const kindOfSession: SessionKind[] = [];
   let start = 0;
+  const pace = new Pace(REQUESTS_PER_YIELD);
   for (let i = 0; i < opts.sessions; i++) {
     if (i > 0) start += arrivals.exponential(1 / rate);
     const cls = gen.pickClass();
@@ -350,6 +360,7 @@ export function generateWorkload(opts: WorkloadOptions): GeneratedWorkload {
         segments: r.spec.segments,
         gapS: r.gapS,
       });
+    if (pace.due(reqs.length)) yield;
   }
   requests.sort((a, b) => a.arrivalS - b.arrivalS || a.session - b.session || a.turn - b.turn);
   return { requests, sessions: opts.sessions, turnsPerSession, kindOfSession };
@@ -360,7 +371,31 @@ export function generateWorkload(opts: WorkloadOptions): GeneratedWorkload {
  * tokens hashed from the prompt's segments, block ids renumbered densely in first-seen order.
  */
 export function workloadTable(w: GeneratedWorkload, blockSize = 512): RequestTable {
+  return finish(workloadTableSteps(w, blockSize));
+}
+
+/** Blocks between yields of workloadTableSteps (a few ms of work). */
+const TABLE_BLOCKS_PER_YIELD = 20_000;
+
+/** A session's previous prompt: its block hashes and their ids in the table. */
+interface SessionBlocks {
+  hasher: PromptHasher;
+  hashes: readonly number[];
+  ids: number[];
+}
+
+/**
+ * workloadTable as a cooperative computation (cooperative.ts). A turn's prompt is mostly the previous turn's
+ * prompt and what the turn appended, so each session keeps a PromptHasher (only appended segments are hashed;
+ * the same hashes as segmentBlockHashes on the whole prompt) and its previous prompt's block ids: the blocks a
+ * prompt shares with the previous one (equal chained hashes, so equal prefixes) take their ids from it, and only
+ * the rest are looked up. At 1,000 sessions of 100 median turns, rehashing and looking up every prompt's 23 million
+ * blocks from the start was most of a 10–30 s run.
+ */
+export function* workloadTableSteps(w: GeneratedWorkload, blockSize = 512): Steps<RequestTable> {
   const n = w.requests.length;
+  const bySession = new Map<number, SessionBlocks>();
+  const pace = new Pace(TABLE_BLOCKS_PER_YIELD);
   const arrivalS = new Float64Array(n);
   const inputTokens = new Float64Array(n);
   const outputTokens = new Float64Array(n);
@@ -377,17 +412,30 @@ export function workloadTable(w: GeneratedWorkload, blockSize = 512): RequestTab
     outputTokens[i] = r.outputTokens;
     session[i] = r.session;
     line[i] = i + 1;
-    const { hashes } = segmentBlockHashes(r.segments, blockSize);
-    for (const h of hashes) {
+    let prev = bySession.get(r.session);
+    if (!prev) bySession.set(r.session, (prev = { hasher: new PromptHasher(blockSize), hashes: [], ids: [] }));
+    const { hashes } = prev.hasher.hash(r.segments);
+    const own: number[] = new Array<number>(hashes.length);
+    let shared = 0;
+    while (shared < hashes.length && shared < prev.hashes.length && hashes[shared] === prev.hashes[shared]) {
+      own[shared] = prev.ids[shared];
+      shared++;
+    }
+    for (let k = shared; k < hashes.length; k++) {
+      const h = hashes[k];
       let id = ids.get(h);
       if (id === undefined) {
         id = ids.size;
         ids.set(h, id);
       }
-      blocks.push(id);
+      own[k] = id;
     }
+    for (let k = 0; k < own.length; k++) blocks.push(own[k]);
+    prev.hashes = hashes;
+    prev.ids = own;
     blockStart[i + 1] = blocks.length;
     if (hashes.length !== Math.ceil(r.inputTokens / blockSize)) mismatches++;
+    if (pace.due(hashes.length)) yield;
   }
   return {
     format: 'native',
@@ -445,6 +493,21 @@ export function prefillShareOfGpuTime(
   decodeBatch: number,
   reuse: boolean,
 ): number {
+  return finish(prefillShareSteps(requests, model, hw, decodeBatch, reuse));
+}
+
+/** Requests between yields of prefillShareSteps and assumptionFiguresSteps (two cost-model calls each). */
+const FIGURE_REQUESTS_PER_YIELD = 5_000;
+
+/** prefillShareOfGpuTime as a cooperative computation (engine/cooperative.ts). */
+function* prefillShareSteps(
+  requests: readonly Pick<GeneratedRequest, 'inputTokens' | 'outputTokens' | 'reusedTokens'>[],
+  model: ModelSpec,
+  hw: HardwareConfig,
+  decodeBatch: number,
+  reuse: boolean,
+): Steps<number> {
+  const pace = new Pace(FIGURE_REQUESTS_PER_YIELD);
   if (!Number.isInteger(decodeBatch) || decodeBatch < 1)
     throw new RangeError(`decodeBatch must be a whole number ≥ 1, got ${decodeBatch}`);
   let pre = 0;
@@ -457,6 +520,7 @@ export function prefillShareOfGpuTime(
         (r.outputTokens *
           decodeStepTime(model, hw, decodeBatch, decodeBatch * (r.inputTokens + (r.outputTokens + 1) / 2))) /
         decodeBatch;
+    if (pace.due()) yield;
   }
   return pre + dec > 0 ? pre / (pre + dec) : NaN;
 }
@@ -490,7 +554,16 @@ export function assumptionFigures(
   w: GeneratedWorkload,
   decodeBatch = LESSON_DECODE_BATCH,
 ): AssumptionFigures {
+  return finish(assumptionFiguresSteps(w, decodeBatch));
+}
+
+/** assumptionFigures as a cooperative computation (engine/cooperative.ts): it yields between requests. */
+export function* assumptionFiguresSteps(
+  w: GeneratedWorkload,
+  decodeBatch = LESSON_DECODE_BATCH,
+): Steps<AssumptionFigures> {
   const { model, hw } = lessonHardware();
+  const pace = new Pace(FIGURE_REQUESTS_PER_YIELD);
   let inSum = 0;
   let outSum = 0;
   let later = 0;
@@ -515,6 +588,7 @@ export function assumptionFigures(
     if (r.turn === 0) first.set(r.session, r.inputTokens);
     const l = last.get(r.session);
     if (!l || r.turn > l.turn) last.set(r.session, { turn: r.turn, tokens: r.inputTokens });
+    if (pace.due()) yield;
   }
   const growth: number[] = [];
   for (const [s, l] of last) {
@@ -522,6 +596,9 @@ export function assumptionFigures(
     if (l.turn > 0 && f && f > 0) growth.push(l.tokens / f);
   }
   const n = w.requests.length;
+  const prefillShareNoReuse = yield* prefillShareSteps(w.requests, model, hw, decodeBatch, false);
+  const prefillShareReuse = yield* prefillShareSteps(w.requests, model, hw, decodeBatch, true);
+  yield;
   return {
     requests: n,
     sessions: w.sessions,
@@ -535,8 +612,8 @@ export function assumptionFigures(
     medianInputTokens: medianOf(inputs),
     medianNewTokens: medianOf(news),
     contextGrowth: medianOf(growth),
-    prefillShareNoReuse: prefillShareOfGpuTime(w.requests, model, hw, decodeBatch, false),
-    prefillShareReuse: prefillShareOfGpuTime(w.requests, model, hw, decodeBatch, true),
+    prefillShareNoReuse,
+    prefillShareReuse,
   };
 }
 

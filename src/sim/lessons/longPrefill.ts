@@ -23,6 +23,7 @@
  *
  * Pure: no DOM, no randomness. Units: seconds, FLOP, bytes, tokens.
  */
+import { finish, type Steps } from '../engine/cooperative';
 import type { ModelSpec } from '../engine/catalog/models';
 import { effectiveAttentionFlops, iterationCost, prefillCost, type HardwareConfig } from '../engine/cost';
 import { percentileSorted } from '../engine/fleet/metrics';
@@ -288,6 +289,19 @@ export function chunkPoint(setup: Omit<TimelineSetup, 'chunk'>, chunk: number): 
   };
 }
 
+/**
+ * chunkPoint at every chunk of a grid, as a cooperative computation (engine/cooperative.ts): it yields after each
+ * point (one timeline: up to ~10 ms at the trade-off widget's maxima).
+ */
+export function* chunkPointsSteps(setup: Omit<TimelineSetup, 'chunk'>, chunks: readonly number[]): Steps<ChunkPoint[]> {
+  const out: ChunkPoint[] = [];
+  for (const c of chunks) {
+    out.push(chunkPoint(setup, c));
+    yield;
+  }
+  return out;
+}
+
 /** Powers of two times 1, 1.25, 1.5, 1.75 (four points an octave) from lo to hi, both included, as whole tokens. */
 export function chunkGrid(lo: number, hi: number): number[] {
   const out = new Set<number>();
@@ -312,6 +326,16 @@ export function feasibleChunks(
   ttftSloS: number,
   itlSloS: number,
 ): { lo: number; hi: number } | null {
+  return finish(feasibleChunksSteps(setup, points, ttftSloS, itlSloS));
+}
+
+/** feasibleChunks as a cooperative computation (engine/cooperative.ts): it yields after each timeline it runs. */
+export function* feasibleChunksSteps(
+  setup: Omit<TimelineSetup, 'chunk'>,
+  points: readonly ChunkPoint[],
+  ttftSloS: number,
+  itlSloS: number,
+): Steps<{ lo: number; hi: number } | null> {
   const ok = (p: ChunkPoint) => p.ttftS <= ttftSloS && p.gapP99S <= itlSloS;
   const idx = points.map((p, i) => (ok(p) ? i : -1)).filter((i) => i >= 0);
   if (idx.length === 0) return null;
@@ -328,6 +352,7 @@ export function feasibleChunks(
       const m = Math.floor((a + b) / 2);
       if (meetsTtft(m) && meetsItl(m)) b = m;
       else a = m;
+      yield;
     }
     lo = b;
   }
@@ -339,6 +364,7 @@ export function feasibleChunks(
       const m = Math.floor((a + b) / 2);
       if (meetsItl(m) && meetsTtft(m)) a = m;
       else b = m;
+      yield;
     }
     hi = a;
   }

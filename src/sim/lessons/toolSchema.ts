@@ -10,7 +10,9 @@
  *    hashes (kvcache/hash.ts segmentBlockHashes) against the blocks earlier turns left in the cache give the
  *    tokens each turn hits and re-prefills.
  */
-import { segmentBlockHashes, type Segment } from '../engine/kvcache/hash';
+import { PromptHasher, type Segment } from '../engine/kvcache/hash';
+import { BlockHashSet } from '../engine/kvcache/blockHashSet';
+import { finish, Pace, type Steps } from '../engine/cooperative';
 import { createRng } from '../engine/rng';
 import type { JsonSchema, ToolDefinition } from './tools/agentTools';
 
@@ -375,20 +377,43 @@ function checkSetup(s: LayoutSetup): void {
  * hashes are cached, and prefills the rest (at least its last token).
  */
 export function simulateLayout(setup: LayoutSetup, layout: LayoutId): LayoutResult {
+  return finish(simulateLayoutSteps(setup, layout));
+}
+
+/**
+ * Blocks looked up or added between yields of simulateLayoutSteps: at about 0.1–0.3 µs a block (a lookup or an
+ * insert in a set of millions), a few ms of work.
+ */
+const LAYOUT_BLOCKS_PER_YIELD = 20_000;
+
+/**
+ * simulateLayout as a cooperative computation (cooperative.ts). A session hashes each prompt once: the output
+ * appended after the turn, and the next turn's prompt when it only appends to the last one, extend the hashes
+ * already made (PromptHasher), and only blocks past the turn's hit are added to the cache (the ones before it
+ * are there already): the same hashes and hits as hashing every prompt afresh into a `Set`, in a fraction of the
+ * time and memory (blockHashSet.ts).
+ */
+export function* simulateLayoutSteps(setup: LayoutSetup, layout: LayoutId): Steps<LayoutResult> {
   checkSetup(setup);
-  const cached = new Set<number>();
+  const bs = setup.blockSize;
+  const cached = new BlockHashSet();
+  const hasher = new PromptHasher(bs);
+  const pace = new Pace(LAYOUT_BLOCKS_PER_YIELD);
   const turns: TurnResult[] = [];
   let promptSum = 0;
   let hitSum = 0;
   let toolSum = 0;
   for (let t = 1; t <= setup.turns; t++) {
     const prompt = layoutPrompt(setup, layout, t);
-    const { hashes, tokens: promptTokens } = segmentBlockHashes(prompt, setup.blockSize, {
-      fullBlocksOnly: true,
-    });
+    // vLLM caches full blocks only.
+    const { full: hashes, tokens: promptTokens } = hasher.hashFullBlocks(prompt);
+    const fullBlocks = hashes.length;
     let k = 0;
-    while (k < hashes.length && cached.has(hashes[k])) k++;
-    const hitTokens = Math.min(k * setup.blockSize, promptTokens - 1);
+    while (k < fullBlocks && cached.has(hashes[k])) {
+      k++;
+      if (pace.due()) yield;
+    }
+    const hitTokens = Math.min(k * bs, promptTokens - 1);
     // Per kind, how many of its tokens lie before the hit boundary.
     const groups: TurnResult['groups'] = [];
     let pos = 0;
@@ -414,13 +439,15 @@ export function simulateLayout(setup: LayoutSetup, layout: LayoutId): LayoutResu
     promptSum += promptTokens;
     hitSum += hitTokens;
     toolSum += toolPrefilled;
-    // After the turn, its prompt and its output sit in the cache (full blocks only).
-    const after = segmentBlockHashes(
-      [...prompt, { id: `out:${t}`, tokens: setup.outputTokens }],
-      setup.blockSize,
-      { fullBlocksOnly: true },
-    );
-    for (const h of after.hashes) cached.add(h);
+    // After the turn, its prompt and its output sit in the cache (full blocks only). The first k are there.
+    const after = hasher.hashFullBlocks(prompt, { id: `out:${t}`, tokens: setup.outputTokens }).full;
+    const afterFull = after.length;
+    for (let i = k; i < afterFull; i++) {
+      cached.add(after[i]);
+      if (pace.due()) yield;
+    }
+    // Hashing the turn's prompt (at most one prompt's blocks, a few ms) counts too.
+    if (pace.due(afterFull - k)) yield;
   }
   return {
     layout,

@@ -12,6 +12,7 @@
  */
 import { arrivalOrder, summarize, type HitRatio, type Summary } from '../engine/trace/stats';
 import { blockTokens } from '../engine/kvcache/hash';
+import { finish, Pace, type Steps } from '../engine/cooperative';
 import type { RequestTable, TraceFormat } from '../engine/trace/table';
 import { TraceError } from '../engine/trace/errors';
 import { isBlank, numberedLines } from '../engine/trace/lines';
@@ -21,6 +22,18 @@ export function idealHitsPerRequest(
   t: RequestTable,
   order: Int32Array = arrivalOrder(t),
 ): { tokens: Float64Array; blocks: Int32Array } {
+  return finish(idealHitsSteps(t, order));
+}
+
+/** Blocks of the table between yields of idealHitsSteps (a typed-array read or write each: a few ms). */
+const HIT_BLOCKS_PER_YIELD = 200_000;
+
+/** idealHitsPerRequest as a cooperative computation (engine/cooperative.ts): it yields between requests. */
+export function* idealHitsSteps(
+  t: RequestTable,
+  order: Int32Array,
+): Steps<{ tokens: Float64Array; blocks: Int32Array }> {
+  const pace = new Pace(HIT_BLOCKS_PER_YIELD);
   const seen = new Uint8Array(t.uniqueBlocks);
   const hits = new Float64Array(t.count);
   const hitBlocks = new Int32Array(t.count);
@@ -39,6 +52,7 @@ export function idealHitsPerRequest(
     hits[r] = h;
     hitBlocks[r] = k - s;
     for (; k < e; k++) seen[t.blocks[k]] = 1;
+    if (pace.due(e - s)) yield;
   }
   return { tokens: hits, blocks: hitBlocks };
 }
@@ -87,9 +101,18 @@ export function trafficShape(
   t: RequestTable,
   opts: { format?: TrafficShape['format']; maxSamples?: number } = {},
 ): TrafficShape {
+  return finish(trafficShapeSteps(t, opts));
+}
+
+/** trafficShape as a cooperative computation (engine/cooperative.ts): the cache replay yields between requests. */
+export function* trafficShapeSteps(
+  t: RequestTable,
+  opts: { format?: TrafficShape['format']; maxSamples?: number } = {},
+): Steps<TrafficShape> {
   const max = opts.maxSamples ?? 4000;
   const order = arrivalOrder(t);
-  const ideal = idealHitsPerRequest(t, order);
+  const ideal = yield* idealHitsSteps(t, order);
+  yield;
   const hits = ideal.tokens;
   let inSum = 0;
   let outSum = 0;

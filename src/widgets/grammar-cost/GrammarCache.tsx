@@ -9,56 +9,12 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import type { ParamSchema } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { grammarCacheScenario } from '../../sim/lessons/grammar/cacheScenario';
-import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
-export const GRAMMAR_CACHE_ID = 'grammar-cache';
-
-export const grammarCacheSchema = {
-  preset: {
-    kind: 'select',
-    label: 'Grammar engine (compile times)',
-    default: 'xgrammar',
-    options: [
-      { value: 'xgrammar', label: 'XGrammar (p50 0.92 s)' },
-      { value: 'llguidance', label: 'LLGuidance (p50 1 ms)' },
-    ],
-  },
-  schemas: {
-    kind: 'number',
-    label: 'Distinct schemas the turns use',
-    default: 4,
-    min: 1,
-    max: 100_000,
-    integer: true,
-    scale: 'log',
-    unit: 'schemas',
-    help: 'a few for an agent with fixed tools; one per turn for one-shot schemas',
-  },
-  cacheCapacity: {
-    kind: 'number',
-    label: 'Grammar cache capacity',
-    default: 64,
-    min: 0,
-    max: 1024,
-    integer: true,
-    unit: 'grammars',
-  },
-  cpuThreads: {
-    kind: 'number',
-    label: 'CPU threads for compiles',
-    default: GRAMMAR_CPU_DEFAULTS.threads,
-    min: 1,
-    max: 64,
-    integer: true,
-    unit: 'threads',
-    help: 'a compile holds one thread; compiles queue when all are busy',
-  },
-  seed: { kind: 'seed', label: 'Seed', default: 1 },
-} satisfies ParamSchema;
+export { GRAMMAR_CACHE_ID, grammarCacheSchema } from './schema';
+import { GRAMMAR_CACHE_ID, grammarCacheSchema } from './schema';
 
 const QS = ['p50', 'p90', 'p99'] as const;
 

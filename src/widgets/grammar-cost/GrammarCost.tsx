@@ -9,25 +9,13 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import type { ParamSchema } from '../../state/paramSchema';
 import { formatNumber } from '../../lib/format';
 import type { CostPoint } from '../../worker/grammarMethods';
 import '../structured-output/structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
-export const GRAMMAR_COST_ID = 'grammar-cost';
-
-export const grammarCostSchema = {
-  family: {
-    kind: 'select',
-    label: 'Schemas to compile',
-    default: 'tools',
-    options: [
-      { value: 'tools', label: 'Tool choice, 1–128 tools' },
-      { value: 'maxLength', label: 'One string, maxLength 4–16' },
-    ],
-  },
-} satisfies ParamSchema;
+export { GRAMMAR_COST_ID, grammarCostSchema } from './schema';
+import { GRAMMAR_COST_ID, grammarCostSchema } from './schema';
 
 const ms = (us: number) => us / 1000;
 

@@ -9,7 +9,6 @@ import { BarChart } from '../kit/charts/BarChart';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import type { ParamSchema } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import {
   FILL_RULES,
@@ -18,47 +17,10 @@ import {
   STEP_CONTEXT_TOKENS,
   threadsToHide,
 } from '../../sim/lessons/grammar/overlap';
-import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
-export const MASK_OVERLAP_ID = 'mask-overlap';
-
-export const maskOverlapSchema = {
-  batch: {
-    kind: 'number',
-    label: 'Constrained sequences in the batch',
-    default: 16,
-    min: 1,
-    max: 256,
-    integer: true,
-    unit: 'sequences',
-  },
-  mask: {
-    kind: 'select',
-    label: 'Mask cost of every sequence (MaskBench)',
-    default: 'xgr-mean',
-    options: MASK_COST_CHOICES.map((c) => ({ value: c.id, label: c.label })),
-  },
-  threads: {
-    kind: 'number',
-    label: 'CPU threads for masks',
-    default: GRAMMAR_CPU_DEFAULTS.threads,
-    min: 1,
-    max: 64,
-    integer: true,
-    unit: 'threads',
-    help: 'vLLM: min(cores / 2, 8)',
-  },
-  fill: {
-    kind: 'select',
-    label: 'How masks reach the threads',
-    default: 'vllm',
-    options: [
-      { value: 'vllm', label: 'vLLM (serial up to 128)' },
-      { value: 'perSequence', label: 'One sequence per task' },
-    ],
-  },
-} satisfies ParamSchema;
+export { MASK_OVERLAP_ID, maskOverlapSchema } from './schema';
+import { MASK_OVERLAP_ID, maskOverlapSchema } from './schema';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [

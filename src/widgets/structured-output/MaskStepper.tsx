@@ -17,6 +17,8 @@ import { usePreferences } from '../../app/services';
 import { formatCount, formatNumber } from '../../lib/format';
 import { findPreset, SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
 import { MASK_STEPPER_ID, maskStepperSchema } from './schema';
+import { documentLimitMessage, schemaLimitMessage } from '../../sim/lessons/grammar/limits';
+import type { TraceProgress } from '../../worker/grammarEngine';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
@@ -87,11 +89,38 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 
+/** What Cancel goes back to: the preset and texts applied before the trace that is running. */
+interface Applied {
+  preset: string;
+  custom: Texts | null;
+}
+
+type Field = 'schema' | 'document';
+
+/** The texts over the limits (grammar/limits.ts), each said under the editor it is about; empty when within. */
+function inputProblems(t: Texts): { field: Field; message: string }[] {
+  const out: { field: Field; message: string }[] = [];
+  const schema = schemaLimitMessage(t.schema);
+  if (schema) out.push({ field: 'schema', message: schema });
+  const document = documentLimitMessage(t.document);
+  if (document) out.push({ field: 'document', message: document });
+  return out;
+}
+
+function progressText(p: TraceProgress | null): string {
+  if (!p || p.phase === 'compiling') return 'Compiling the schema…';
+  return `Masking step ${formatNumber(p.step)} of ${formatNumber(p.steps)}…`;
+}
+
 export function MaskStepper() {
   const params = useWidgetParams(MASK_STEPPER_ID, maskStepperSchema);
   const v = params.values;
   const [draft, setDraft] = useState<Texts>(() => presetTexts(v.preset));
   const [custom, setCustom] = useState<Texts | null>(null);
+  // Refused before sending (over a limit); the draft stays in the editors.
+  const [refused, setRefused] = useState<{ field: Field; message: string }[]>([]);
+  const [cancelTo, setCancelTo] = useState<Applied | null>(null);
+  const [progress, setProgress] = useState<TraceProgress | null>(null);
   const [shownPreset, setShownPreset] = useState(v.preset);
   if (shownPreset !== v.preset) {
     // A preset was picked: its texts replace the editor's (adjusting state during render, React's documented pattern).
@@ -99,6 +128,7 @@ export function MaskStepper() {
     if (v.preset !== 'custom') {
       setDraft(presetTexts(v.preset));
       setCustom(null);
+      setRefused([]);
     }
   }
   const applied =
@@ -109,10 +139,13 @@ export function MaskStepper() {
     () => ({ schema: applied.schema, document: applied.document }),
     [applied.schema, applied.document],
   );
-  const sim = useSimulation('grammarMaskTrace', args);
+  const sim = useSimulation('grammarMaskTrace', args, setProgress);
   const res = sim.result;
   const trace = res?.ok ? res.trace : null;
-  const schemaError = res && !res.ok ? res.message : null;
+  const failed = res && !res.ok ? res : null;
+  const schemaError = failed?.field === 'schema' ? failed.message : null;
+  const documentError = failed?.field === 'document' ? failed.message : null;
+  const running = sim.status === 'loading' || sim.stale;
 
   const steps = trace?.steps ?? [];
   const reduced = usePreferences((s) => s.motion) === 'reduced';
@@ -161,12 +194,40 @@ export function MaskStepper() {
     : '';
 
   const apply = () => {
+    const problems = inputProblems(draft);
+    setRefused(problems);
+    if (problems.length > 0) return;
+    setCancelTo({ preset: v.preset, custom });
+    setProgress(null);
     setCustom(draft);
     if (v.preset !== 'custom') {
       setShownPreset('custom');
       params.set('preset', 'custom');
     }
     transport.seek(0);
+  };
+
+  // Stop the running trace (the worker stops at its next checkpoint) and go back to what was shown before. The
+  // editors keep what was typed: the preset is restored together with the preset shown, so it does not reload them.
+  const cancel = () => {
+    if (!cancelTo) return;
+    setCustom(cancelTo.custom);
+    if (cancelTo.preset !== v.preset) {
+      setShownPreset(cancelTo.preset);
+      params.set('preset', cancelTo.preset);
+    }
+    setCancelTo(null);
+    transport.seek(0);
+  };
+
+  const fieldMessage = (field: Field, fromWorker: string | null) => {
+    const message =
+      refused.length > 0 ? (refused.find((r) => r.field === field)?.message ?? null) : fromWorker;
+    return message ? (
+      <div className="so-error" role="alert" data-readout={`${field}-error`}>
+        {message}
+      </div>
+    ) : null;
   };
 
   return (
@@ -182,6 +243,8 @@ export function MaskStepper() {
         params.reset();
         setDraft(presetTexts(maskStepperSchema.preset.default));
         setCustom(null);
+        setRefused([]);
+        setCancelTo(null);
         transport.seek(0);
       }}
       onKeyDown={transport.handleKey}
@@ -197,6 +260,12 @@ export function MaskStepper() {
                 value={draft.schema}
                 onChange={(e) => setDraft({ ...draft, schema: e.currentTarget.value })}
               />
+              {fieldMessage(
+                'schema',
+                schemaError && !/again\.$/.test(schemaError)
+                  ? `${schemaError} Fix the schema and compile again, or pick a preset.`
+                  : schemaError,
+              )}
             </div>
             <div>
               <label htmlFor="so-document">Document the model writes (sent compact)</label>
@@ -206,22 +275,29 @@ export function MaskStepper() {
                 value={draft.document}
                 onChange={(e) => setDraft({ ...draft, document: e.currentTarget.value })}
               />
+              {fieldMessage('document', documentError)}
             </div>
             <div className="so-editor-actions">
               <button type="button" onClick={apply}>
                 Compile and trace
               </button>
-              <span className="so-note">
-                Edits take effect when you compile. A document the schema forbids stops at the first masked
-                token.
-              </span>
+              {running && cancelTo ? (
+                <>
+                  <span className="so-note" role="status" data-readout="trace-progress">
+                    {progressText(progress)}
+                  </span>
+                  <button type="button" onClick={cancel}>
+                    Cancel
+                  </button>
+                </>
+              ) : (
+                <span className="so-note">
+                  Edits take effect when you compile. A document the schema forbids stops at the first masked
+                  token.
+                </span>
+              )}
             </div>
           </div>
-          {schemaError ? (
-            <div className="so-error" role="alert" data-readout="schema-error">
-              {schemaError} Fix the schema and compile again, or pick a preset.
-            </div>
-          ) : null}
         </>
       }
       transport={
@@ -305,8 +381,11 @@ export function MaskStepper() {
       }
       tryThis={<TryThis items={TRY_THIS} />}
     >
-      {schemaError && !trace ? (
-        <p className="so-note">No trace: the schema did not compile.</p>
+      {failed && !trace ? (
+        <p className="so-note">
+          No trace:{' '}
+          {failed.field === 'schema' ? 'the schema did not compile' : 'the document is over the limit'}.
+        </p>
       ) : trace && step ? (
         <>
           <LineChart

@@ -243,6 +243,23 @@ export class PromptHasher {
 
   /** segmentBlockHashes(segments ++ [extra]) (extra optional), reusing what the previous call hashed. */
   hash(segments: readonly Segment[], extra?: Segment): BlockList {
+    this.advance(segments, extra);
+    return this.chain.list();
+  }
+
+  /**
+   * The full blocks' hashes of segments ++ [extra] without copying them: the hasher's own array, valid until its
+   * next call (read it, never keep or change it), and the prompt's tokens.
+   */
+  hashFullBlocks(
+    segments: readonly Segment[],
+    extra?: Segment,
+  ): { full: readonly BlockHash[]; tokens: number } {
+    this.advance(segments, extra);
+    return { full: this.chain.full, tokens: this.chain.tokens };
+  }
+
+  private advance(segments: readonly Segment[], extra: Segment | undefined): void {
     const prev = this.prev;
     const n = segments.length + (extra ? 1 : 0);
     let extends_ = prev.length <= n;
@@ -257,7 +274,6 @@ export class PromptHasher {
       this.chain.push(seg);
       prev.push(seg);
     }
-    return this.chain.list();
   }
 }
 

@@ -4,8 +4,14 @@
  * into the grammar and compiling then takes seconds to minutes (lesson 07.09 measures it).
  */
 
+import { schemaDepth, schemaDepthMessage } from './limits';
+
 export class SchemaError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Which of the learner's texts the message is about (the widget shows it under that editor). */
+    readonly field: 'schema' | 'document' = 'schema',
+  ) {
     super(message);
     this.name = 'SchemaError';
   }
@@ -53,8 +59,15 @@ export function prepareSchema(text: string, keepBounds = false): PreparedSchema 
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new SchemaError('A JSON Schema must be an object such as {"type": "object", "properties": {…}}.');
   }
-  if (keepBounds) return { compiled: JSON.stringify(parsed), removedBounds: [] };
-  const removed: string[] = [];
-  const clean = strip(parsed, '', removed);
-  return { compiled: JSON.stringify(clean), removedBounds: removed };
+  try {
+    if (keepBounds) return { compiled: JSON.stringify(parsed), removedBounds: [] };
+    const removed: string[] = [];
+    const clean = strip(parsed, '', removed);
+    return { compiled: JSON.stringify(clean), removedBounds: removed };
+  } catch (e) {
+    // Walking and writing the schema back recurse once per level: a schema thousands of levels deep runs out
+    // of stack here ("Maximum call stack size exceeded"), which is the depth limit's message in other words.
+    if (e instanceof RangeError) throw new SchemaError(schemaDepthMessage(schemaDepth(parsed)));
+    throw e;
+  }
 }

@@ -4,6 +4,7 @@
  * slips, p_valid = (1 − ε)^N; with the mask the slip tokens' logits are −∞ and p_valid = 1.
  * Pure; randomness from a seeded Rng.
  */
+import { finish, Pace, type Steps } from '../../engine/cooperative';
 import { createRng } from '../../engine/rng';
 
 /** Probability that N independent steps, each slipping with probability ε, produce a valid output. */
@@ -114,7 +115,16 @@ function sampleCall(
 export const SIM_TRIALS = 400;
 
 export function askNicely(req: AskNicelyRequest): AskNicelyResult {
+  return finish(askNicelySteps(req));
+}
+
+/** Sampled tokens (an upper bound: a call stops at its first slip) between yields of askNicelySteps: a few ms. */
+const TOKENS_PER_YIELD = 100_000;
+
+/** askNicely as a cooperative computation (engine/cooperative.ts): it yields between sampled calls. */
+export function* askNicelySteps(req: AskNicelyRequest): Steps<AskNicelyResult> {
   const { eps, tokens, calls } = req;
+  const pace = new Pace(TOKENS_PER_YIELD);
   const toy = toyDistribution(eps);
   const nMax = Math.max(2000, tokens * 2);
   const curve: { n: number; p: number }[] = [];
@@ -124,19 +134,27 @@ export function askNicely(req: AskNicelyRequest): AskNicelyResult {
   }
   const rng = createRng(req.seed);
   const simRng = rng.fork();
-  const simulated = [10, 30, 100, 300, 1000, 2000]
-    .filter((n) => n <= nMax)
-    .map((n) => {
-      let ok = 0;
-      for (let k = 0; k < SIM_TRIALS; k++) if (sampleCall(simRng, toy, n, false) === null) ok++;
-      return { n, p: ok / SIM_TRIALS, trials: SIM_TRIALS };
-    });
+  const simulated: AskNicelyResult['simulated'] = [];
+  for (const n of [10, 30, 100, 300, 1000, 2000].filter((x) => x <= nMax)) {
+    let ok = 0;
+    for (let k = 0; k < SIM_TRIALS; k++) {
+      if (sampleCall(simRng, toy, n, false) === null) ok++;
+      if (pace.due(n)) yield;
+    }
+    simulated.push({ n, p: ok / SIM_TRIALS, trials: SIM_TRIALS });
+  }
   const sessRng = rng.fork();
   const session: (number | null)[] = [];
-  for (let c = 0; c < calls; c++) session.push(sampleCall(sessRng, toy, tokens, false));
+  for (let c = 0; c < calls; c++) {
+    session.push(sampleCall(sessRng, toy, tokens, false));
+    if (pace.due(tokens)) yield;
+  }
   const maskRng = rng.fork();
   let maskedFailures = 0;
-  for (let c = 0; c < calls; c++) if (sampleCall(maskRng, toy, tokens, true) !== null) maskedFailures++;
+  for (let c = 0; c < calls; c++) {
+    if (sampleCall(maskRng, toy, tokens, true) !== null) maskedFailures++;
+    if (pace.due(tokens)) yield;
+  }
   return {
     eps,
     toy,

@@ -1,0 +1,105 @@
+/**
+ * Parameters of lesson 07.09's three widgets (grammar-cost, grammar-cache, mask-overlap), in a schema module of
+ * their own so the URL fuzz test (tests/url-fuzz.test.ts, which reads every src/widgets/<name>/schema.ts) covers them.
+ */
+import type { ParamSchema } from '../../state/paramSchema';
+import { MASK_COST_CHOICES } from '../../sim/lessons/grammar/overlap';
+import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
+
+export const GRAMMAR_CACHE_ID = 'grammar-cache';
+
+export const grammarCacheSchema = {
+  preset: {
+    kind: 'select',
+    label: 'Grammar engine (compile times)',
+    default: 'xgrammar',
+    options: [
+      { value: 'xgrammar', label: 'XGrammar (p50 0.92 s)' },
+      { value: 'llguidance', label: 'LLGuidance (p50 1 ms)' },
+    ],
+  },
+  schemas: {
+    kind: 'number',
+    label: 'Distinct schemas the turns use',
+    default: 4,
+    min: 1,
+    max: 100_000,
+    integer: true,
+    scale: 'log',
+    unit: 'schemas',
+    help: 'a few for an agent with fixed tools; one per turn for one-shot schemas',
+  },
+  cacheCapacity: {
+    kind: 'number',
+    label: 'Grammar cache capacity',
+    default: 64,
+    min: 0,
+    max: 1024,
+    integer: true,
+    unit: 'grammars',
+  },
+  cpuThreads: {
+    kind: 'number',
+    label: 'CPU threads for compiles',
+    default: GRAMMAR_CPU_DEFAULTS.threads,
+    min: 1,
+    max: 64,
+    integer: true,
+    unit: 'threads',
+    help: 'a compile holds one thread; compiles queue when all are busy',
+  },
+  seed: { kind: 'seed', label: 'Seed', default: 1 },
+} satisfies ParamSchema;
+
+export const GRAMMAR_COST_ID = 'grammar-cost';
+
+export const grammarCostSchema = {
+  family: {
+    kind: 'select',
+    label: 'Schemas to compile',
+    default: 'tools',
+    options: [
+      { value: 'tools', label: 'Tool choice, 1–128 tools' },
+      { value: 'maxLength', label: 'One string, maxLength 4–16' },
+    ],
+  },
+} satisfies ParamSchema;
+
+export const MASK_OVERLAP_ID = 'mask-overlap';
+
+export const maskOverlapSchema = {
+  batch: {
+    kind: 'number',
+    label: 'Constrained sequences in the batch',
+    default: 16,
+    min: 1,
+    max: 256,
+    integer: true,
+    unit: 'sequences',
+  },
+  mask: {
+    kind: 'select',
+    label: 'Mask cost of every sequence (MaskBench)',
+    default: 'xgr-mean',
+    options: MASK_COST_CHOICES.map((c) => ({ value: c.id, label: c.label })),
+  },
+  threads: {
+    kind: 'number',
+    label: 'CPU threads for masks',
+    default: GRAMMAR_CPU_DEFAULTS.threads,
+    min: 1,
+    max: 64,
+    integer: true,
+    unit: 'threads',
+    help: 'vLLM: min(cores / 2, 8)',
+  },
+  fill: {
+    kind: 'select',
+    label: 'How masks reach the threads',
+    default: 'vllm',
+    options: [
+      { value: 'vllm', label: 'vLLM (serial up to 128)' },
+      { value: 'perSequence', label: 'One sequence per task' },
+    ],
+  },
+} satisfies ParamSchema;

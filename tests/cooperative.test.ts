@@ -1,0 +1,353 @@
+/**
+ * Cooperative cancellation inside the core (#12 item 1): long lesson computations are generators that yield every
+ * few ms of work (src/sim/engine/cooperative.ts), and the worker methods that can run long at their widget's
+ * maxima await the job's checkpoint at each yield (07.08's mask trace has its own, tests/lesson-07-08-limits-engine.test.ts). For each method: a job that reports cancelled after N checks
+ * makes the call reject with JobCancelled at that check (counted in checks, never timed), long before a full run
+ * would end; a never-cancelled job gives the same result as the direct computation. The speed-ups that came with
+ * it (a session's prompts hashed incrementally, a typed-array set of hashes) are checked against the plain
+ * computation they replace.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { finish, finishCooperatively, Pace, type Steps } from '../src/sim/engine/cooperative';
+import { BlockHashSet } from '../src/sim/engine/kvcache/blockHashSet';
+import { segmentBlockHashes } from '../src/sim/engine/kvcache/hash';
+import {
+  LAYOUTS,
+  layoutPrompt,
+  simulateLayout,
+  type LayoutResult,
+  type LayoutSetup,
+} from '../src/sim/lessons/toolSchema';
+import {
+  assumptionFigures,
+  generateWorkload,
+  toMooncakeJsonl,
+  workloadTable,
+} from '../src/sim/lessons/agentWorkload';
+import { trafficShape } from '../src/sim/lessons/trafficShape';
+import { JobCancelled, type JobContext } from '../src/worker/job';
+import { pacedYield } from '../src/worker/pacedCheckpoint';
+import { schemaMethods } from '../src/worker/schemaMethods';
+import { workloadMethods } from '../src/worker/workloadMethods';
+import { chunkTradeoff, prefillMethods } from '../src/worker/prefillMethods';
+import { layoutArgs, LAYOUT_DEFAULTS } from '../src/widgets/tool-schema/schema';
+import { tradeoffArgs, tradeoffSchema } from '../src/widgets/long-prefill/schema';
+import { defaultValues } from '../src/state/paramSchema';
+import { askNicely } from '../src/sim/lessons/grammar/slip';
+import { grammarMethods } from '../src/worker/grammarMethods';
+
+/** A job context that counts its checks (checkpoints and isCancelled calls) and is cancelled from check n on. */
+function countingContext(cancelAt = Infinity): JobContext & { checks: number } {
+  const ctx = {
+    checks: 0,
+    isCancelled: () => ++ctx.checks >= cancelAt,
+    async checkpoint() {
+      await Promise.resolve();
+      if (++ctx.checks >= cancelAt) throw new JobCancelled();
+    },
+    emit: async () => {},
+  };
+  return ctx;
+}
+
+/** Run a method twice: cancelled at check `n`, then never cancelled; the checks each took. */
+async function cancelAndRun<T>(call: (ctx: JobContext) => Promise<T>, n: number) {
+  const cancelled = countingContext(n);
+  await expect(call(cancelled)).rejects.toBeInstanceOf(JobCancelled);
+  const full = countingContext();
+  const result = await call(full);
+  return { cancelledChecks: cancelled.checks, fullChecks: full.checks, result };
+}
+
+describe('the cooperative drivers', () => {
+  function* counting(n: number): Steps<number> {
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      s += i;
+      yield;
+    }
+    return s;
+  }
+
+  it('finish runs straight through; finishCooperatively awaits the checkpoint at every yield', async () => {
+    expect(finish(counting(10))).toBe(45);
+    let checks = 0;
+    expect(await finishCooperatively(counting(10), async () => void checks++)).toBe(45);
+    expect(checks).toBe(10);
+    expect(await finishCooperatively(counting(10))).toBe(45);
+  });
+
+  it('a checkpoint that throws ends the computation there (its finally blocks run)', async () => {
+    let cleaned = false;
+    let steps = 0;
+    function* withCleanup(): Steps<void> {
+      try {
+        for (;;) {
+          steps++;
+          yield;
+        }
+      } finally {
+        cleaned = true;
+      }
+    }
+    let checks = 0;
+    const stop = async () => {
+      if (++checks === 3) throw new JobCancelled();
+    };
+    await expect(finishCooperatively(withCleanup(), stop)).rejects.toBeInstanceOf(JobCancelled);
+    expect(steps).toBe(3);
+    expect(cleaned).toBe(true);
+  });
+
+  it('a pace is due every `every` units, by count alone', () => {
+    const pace = new Pace(5);
+    const due = Array.from({ length: 12 }, () => pace.due());
+    expect(due.map((d, i) => (d ? i : -1)).filter((i) => i >= 0)).toEqual([4, 9]);
+    expect(new Pace(10).due(25)).toBe(true);
+    expect(() => new Pace(0)).toThrow(RangeError);
+  });
+});
+
+describe('the worker side: a paced checkpoint', () => {
+  it('checks for a cancel at every yield but gives the event loop a turn only when its interval has passed', async () => {
+    let checks = 0;
+    let turns = 0;
+    const never = pacedYield(
+      () => (checks++, false),
+      async () => void turns++,
+      Infinity,
+    );
+    for (let i = 0; i < 50; i++) await never();
+    expect([checks, turns]).toEqual([50, 0]);
+    const always = pacedYield(
+      () => false,
+      async () => void turns++,
+      0,
+    );
+    for (let i = 0; i < 5; i++) await always();
+    expect(turns).toBe(5);
+    const cancelled = pacedYield(
+      () => true,
+      async () => void turns++,
+      Infinity,
+    );
+    await expect(cancelled()).rejects.toBeInstanceOf(JobCancelled);
+  });
+});
+
+describe('BlockHashSet', () => {
+  it('has the membership and size of a Set of the same 52-bit hashes', () => {
+    const hash = fc.oneof(
+      fc.integer({ min: 0, max: 2 ** 52 - 1 }),
+      fc.constantFrom(0, 1, 2 ** 32, 2 ** 32 + 1, 2 ** 52 - 1),
+    );
+    fc.assert(
+      fc.property(fc.array(hash, { maxLength: 3000 }), fc.array(hash, { maxLength: 200 }), (adds, probes) => {
+        const set = new BlockHashSet(4);
+        const ref = new Set<number>();
+        for (const h of adds) {
+          set.add(h);
+          ref.add(h);
+        }
+        expect(set.size).toBe(ref.size);
+        for (const h of [...adds, ...probes]) expect(set.has(h)).toBe(ref.has(h));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses what is not a block hash', () => {
+    const set = new BlockHashSet();
+    for (const bad of [-1, 0.5, 2 ** 52, NaN]) expect(() => set.add(bad)).toThrow(RangeError);
+  });
+});
+
+/** The layout simulation as first written: every prompt hashed afresh, a Set of every cached block. */
+function naiveLayout(setup: LayoutSetup, layout: (typeof LAYOUTS)[number]): LayoutResult {
+  const cached = new Set<number>();
+  const turns: LayoutResult['turns'] = [];
+  let promptSum = 0;
+  let hitSum = 0;
+  let toolSum = 0;
+  for (let t = 1; t <= setup.turns; t++) {
+    const prompt = layoutPrompt(setup, layout, t);
+    const { hashes, tokens } = segmentBlockHashes(prompt, setup.blockSize, { fullBlocksOnly: true });
+    let k = 0;
+    while (k < hashes.length && cached.has(hashes[k])) k++;
+    const hitTokens = Math.min(k * setup.blockSize, tokens - 1);
+    const groups: LayoutResult['turns'][number]['groups'] = [];
+    let pos = 0;
+    let toolPrefilled = 0;
+    for (const seg of prompt) {
+      const hit = Math.max(0, Math.min(seg.tokens, hitTokens - pos));
+      const last = groups[groups.length - 1];
+      if (last && last.kind === seg.kind) {
+        last.tokens += seg.tokens;
+        last.hit += hit;
+      } else groups.push({ kind: seg.kind, tokens: seg.tokens, hit });
+      if (seg.kind === 'tools') toolPrefilled += seg.tokens - hit;
+      pos += seg.tokens;
+    }
+    turns.push({
+      turn: t,
+      promptTokens: tokens,
+      hitTokens,
+      prefillTokens: tokens - hitTokens,
+      toolTokensPrefilled: toolPrefilled,
+      groups,
+    });
+    promptSum += tokens;
+    hitSum += hitTokens;
+    toolSum += toolPrefilled;
+    const after = segmentBlockHashes(
+      [...prompt, { id: `out:${t}`, tokens: setup.outputTokens }],
+      setup.blockSize,
+      {
+        fullBlocksOnly: true,
+      },
+    );
+    for (const h of after.hashes) cached.add(h);
+  }
+  return {
+    layout,
+    turns,
+    promptTokens: promptSum,
+    hitTokens: hitSum,
+    prefillTokens: promptSum - hitSum,
+    toolTokensPrefilled: toolSum,
+    hitRate: promptSum > 0 ? hitSum / promptSum : 0,
+  };
+}
+
+describe('07.07 layouts (toolLayouts)', () => {
+  it('the incremental layout simulation gives the plain one’s results for random sessions', () => {
+    const setup = fc.record({
+      tools: fc.array(
+        fc.record({
+          name: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+          tokens: fc.integer({ min: 1, max: 90 }),
+        }),
+        {
+          minLength: 1,
+          maxLength: 5,
+        },
+      ),
+      addedTool: fc.record({ name: fc.constantFrom('bb', 'z'), tokens: fc.integer({ min: 1, max: 60 }) }),
+      systemTokens: fc.integer({ min: 0, max: 200 }),
+      newTokens: fc.integer({ min: 1, max: 120 }),
+      outputTokens: fc.integer({ min: 0, max: 80 }),
+      timestampTokens: fc.integer({ min: 0, max: 20 }),
+      turns: fc.integer({ min: 1, max: 12 }),
+      blockSize: fc.constantFrom(1, 3, 16, 64),
+      changeTurn: fc.integer({ min: 1, max: 12 }),
+      seed: fc.integer({ min: 0, max: 1000 }),
+    });
+    fc.assert(
+      fc.property(setup, fc.constantFrom(...LAYOUTS), (s, layout) => {
+        const tools = s.tools.filter((t, i) => s.tools.findIndex((u) => u.name === t.name) === i);
+        const fixed = { ...s, tools };
+        expect(simulateLayout(fixed, layout)).toEqual(naiveLayout(fixed, layout));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a cancelled job stops at the check it was cancelled at; a never-cancelled one gives the direct result', async () => {
+    const args = layoutArgs({ ...LAYOUT_DEFAULTS, turns: 60, newTokens: 3000, blockSize: '16' });
+    const { cancelledChecks, fullChecks, result } = await cancelAndRun(
+      (ctx) => schemaMethods.toolLayouts(args, ctx),
+      3,
+    );
+    expect(cancelledChecks).toBe(3);
+    expect(fullChecks).toBeGreaterThan(30);
+    expect(result).toEqual(await schemaMethods.toolLayouts(args));
+  }, 60_000);
+});
+
+describe('07.01 traffic shape (workloadShape, traceShape)', () => {
+  const req = { mix: 'agent' as const, sessions: 300, medianTurns: 60, seed: 4242 };
+
+  it('a cancelled job stops at the check it was cancelled at; a never-cancelled one gives the direct result', async () => {
+    const { cancelledChecks, fullChecks, result } = await cancelAndRun(
+      (ctx) => workloadMethods.workloadShape(req, ctx),
+      2,
+    );
+    // The shared run checks each waiter's isCancelled at its checkpoints: the second check is the cancel.
+    expect(cancelledChecks).toBe(2);
+    expect(fullChecks).toBeGreaterThan(20);
+    const w = generateWorkload({
+      mix: req.mix,
+      sessions: req.sessions,
+      seed: req.seed,
+      medianTurns: req.medianTurns,
+    });
+    expect(result).toEqual({
+      shape: trafficShape(workloadTable(w), { format: 'generated' }),
+      figures: assumptionFigures(w),
+    });
+  }, 60_000);
+
+  it('a run shared by two jobs goes on while one of them still waits', async () => {
+    const shared = { ...req, seed: 4243 };
+    const gone = countingContext(1);
+    const waiting = countingContext();
+    const [a, b] = await Promise.allSettled([
+      workloadMethods.workloadShape(shared, gone),
+      workloadMethods.workloadShape(shared, waiting),
+    ]);
+    expect(a.status).toBe('fulfilled');
+    expect(b.status).toBe('fulfilled');
+  }, 60_000);
+
+  it('the incremental request table equals one hashed prompt by prompt from the start', () => {
+    const w = generateWorkload({ mix: 'mix', sessions: 40, seed: 9, medianTurns: 25 });
+    const t = workloadTable(w, 64);
+    const ids = new Map<number, number>();
+    const blocks: number[] = [];
+    for (const r of w.requests)
+      for (const h of segmentBlockHashes(r.segments, 64).hashes) {
+        if (!ids.has(h)) ids.set(h, ids.size);
+        blocks.push(ids.get(h)!);
+      }
+    expect(Array.from(t.blocks)).toEqual(blocks);
+    expect(t.uniqueBlocks).toBe(ids.size);
+  });
+
+  it('the statistics of a loaded trace are cancelled in their cache replay too', async () => {
+    const w = generateWorkload({ mix: 'agent', sessions: 200, seed: 5, medianTurns: 60 });
+    const text = toMooncakeJsonl(workloadTable(w));
+    const call = (ctx: JobContext) =>
+      workloadMethods.traceShape({ text, name: 'mine.jsonl' }, ctx as JobContext<never>);
+    const { cancelledChecks, fullChecks, result } = await cancelAndRun(call, 3);
+    expect(cancelledChecks).toBe(3);
+    expect(fullChecks).toBeGreaterThan(6);
+    expect(result.shape.requests).toBe(w.requests.length);
+  }, 60_000);
+});
+
+describe('07.10 chunk-size trade-off (chunkTradeoff)', () => {
+  it('a cancelled job stops at the check it was cancelled at; a never-cancelled one gives the direct result', async () => {
+    const args = tradeoffArgs(defaultValues(tradeoffSchema));
+    const { cancelledChecks, fullChecks, result } = await cancelAndRun(
+      async (ctx) => prefillMethods.chunkTradeoff(args, ctx),
+      3,
+    );
+    expect(cancelledChecks).toBe(3);
+    expect(fullChecks).toBeGreaterThan(30);
+    expect(result).toEqual(chunkTradeoff(args));
+  }, 60_000);
+});
+
+describe('07.08 asking nicely (grammarAskNicely)', () => {
+  it('a cancelled job stops at the check it was cancelled at; a never-cancelled one gives the direct result', async () => {
+    const req = { eps: 0.00001, tokens: 2000, calls: 2000, seed: 7 };
+    const { cancelledChecks, fullChecks, result } = await cancelAndRun(
+      (ctx) => grammarMethods.grammarAskNicely(req, ctx),
+      3,
+    );
+    expect(cancelledChecks).toBe(3);
+    expect(fullChecks).toBeGreaterThan(30);
+    expect(result).toEqual(askNicely(req));
+  }, 60_000);
+});
