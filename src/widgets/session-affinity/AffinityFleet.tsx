@@ -150,6 +150,7 @@ export function AffinityFleet() {
       error={sim.error}
       onRetry={sim.retry}
       stale={running && sim.status === 'ready'}
+      drawn={sim.drawn}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} />}
