@@ -146,6 +146,11 @@ async function longestWhileDragging(page: Page): Promise<number> {
   const id = (await first.getAttribute('data-widget')) ?? '?';
   const slider = benchSlider(first, id);
   await slider.scrollIntoViewIfNeeded();
+  // Start once the page has finished what it computes on load (no figure busy, or 15 s), so the figure is
+  // about dragging, not the load's last results landing meanwhile.
+  await page
+    .waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 15_000 })
+    .catch(() => {});
   await watchLongTasks(page);
   await dragSlider(page, slider);
   await page.waitForTimeout(500);

@@ -137,11 +137,27 @@ export function CacheRouter() {
       cacheView: v.cacheView as CacheViewKind,
       poolGB: v.poolGB,
       frameIntervalS: 0.5,
-      compareWith,
     }),
-    [policy, v.replicas, v.sessionsPerS, v.seed, v.loadThreshold, v.cacheView, v.poolGB, compareWith],
+    [policy, v.replicas, v.sessionsPerS, v.seed, v.loadThreshold, v.cacheView, v.poolGB],
+  );
+  // The picture's run and the comparison's run are two jobs, so they run on both workers at once and the
+  // picture does not wait for the comparison (its read-out fills in when it lands).
+  const cmpArgs = useMemo(
+    () => ({
+      replicas: args.replicas,
+      sessionsPerS: args.sessionsPerS,
+      arrivalS: args.arrivalS,
+      seed: args.seed,
+      loadThreshold: args.loadThreshold,
+      poolGB: args.poolGB,
+      cacheView: args.cacheView,
+      policies: [compareWith],
+    }),
+    [args, compareWith],
   );
   const sim = useSimulation('routerAnimation', args);
+  const cmp = useSimulation('routerSummaries', cmpArgs);
+  const cmpCurrent = cmp.status === 'ready' && !cmp.stale;
   const r = sim.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const transport = useTransport({
@@ -176,17 +192,21 @@ export function CacheRouter() {
   const hbmFill = r ? hbmUsed / (r.hbmBlocks * r.replicas) : 0;
   const lastDecision = r ? lastAt(r.requests.arrival, t) : -1;
   const s = r?.summary;
-  const c = r?.comparison?.summary;
+  const c = cmpCurrent ? cmp.result?.[0]?.summary : undefined;
   const cName = POLICY_LABELS[compareWith].toLowerCase();
 
   return (
     <WidgetFrame
       id={CACHE_ROUTER_ID}
       title="Animated router: where each session's turns land"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
+      status={sim.status === 'ready' && cmp.status === 'error' ? 'error' : sim.status}
+      error={sim.error ?? cmp.error}
+      onRetry={() => {
+        sim.retry();
+        cmp.retry();
+      }}
+      stale={sim.stale || !cmpCurrent}
+      drawn={sim.stale || !r ? null : `${JSON.stringify(args)}:${cmpCurrent ? 'with comparison' : 'picture'}`}
       corrected={params.corrected}
       onReset={() => {
         params.reset();
@@ -218,7 +238,7 @@ export function CacheRouter() {
         json: {
           parameters: v,
           summary: r?.summary,
-          comparison: r?.comparison,
+          comparison: cmpCurrent ? cmp.result?.[0] : undefined,
           config: r
             ? { hbmBlocks: r.hbmBlocks, blockSize: r.blockSize, bytesPerBlock: r.bytesPerBlock }
             : null,

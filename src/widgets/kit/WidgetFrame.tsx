@@ -26,6 +26,7 @@ import { SharePanel } from './SharePanel';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { ChartZoomContext, useChartZoom } from './charts/zoom';
+import { browserUrl } from '../../state/widgetParams';
 
 /** Chart zoom of a widget in fullscreen (the same 1.5× as presentation mode). */
 const FULLSCREEN_ZOOM = 1.5;
@@ -128,7 +129,8 @@ export function WidgetFrame(props: WidgetFrameProps) {
   };
   const copyLink = () =>
     copyText(
-      `${window.location.origin}${window.location.pathname}${window.location.search}#${id}`,
+      // The query as it will be (a dragged control's URL write is coalesced: widgetParams.ts).
+      `${window.location.origin}${window.location.pathname}${browserUrl.read()}#${id}`,
       'Link copied',
     );
 
