@@ -215,3 +215,19 @@ describe('the router sweep, progressive', async () => {
     });
   });
 });
+
+describe('a streaming caller owns its job', () => {
+  it('starts its own job, which a later caller without frames joins', () => {
+    const sharing = new JobSharing();
+    let started = 0;
+    const start = () => {
+      started++;
+      return { result: new Promise<number>(() => {}), cancel: () => {} };
+    };
+    sharing.join('k', start);
+    sharing.join('k', start, true);
+    expect(started).toBe(2);
+    sharing.join('k', start);
+    expect(started).toBe(2);
+  });
+});

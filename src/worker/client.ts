@@ -39,7 +39,8 @@ export interface CallOptions<F> {
   onFrame?: (frame: F) => void;
   /**
    * Calls of one method with the same share key (its arguments, serialised) while one is in flight share that
-   * job (sharedJobs.ts). Only for calls without onFrame: a late joiner would miss the frames already sent.
+   * job (sharedJobs.ts). A call with onFrame always starts its own job (a late joiner would miss the frames
+   * already sent), which calls without onFrame may then join.
    */
   shareKey?: string;
 }
@@ -125,13 +126,17 @@ export class SimClient {
     args: MethodArgs<M>,
     options: CallOptions<MethodFrame<M>> = {},
   ): Job<MethodResult<M>> {
-    if (options.shareKey !== undefined && !options.onFrame) {
+    if (options.shareKey !== undefined) {
       let id = 0;
-      const shared = this.sharing.join(`${method}\u0000${options.shareKey}`, () => {
-        const job = this.start(method, args, {});
-        id = job.id;
-        return job;
-      });
+      const shared = this.sharing.join(
+        `${method}\u0000${options.shareKey}`,
+        () => {
+          const job = this.start(method, args, { onFrame: options.onFrame });
+          id = job.id;
+          return job;
+        },
+        options.onFrame !== undefined,
+      );
       return { id: id || this.nextId++, ...shared };
     }
     return this.start(method, args, options);

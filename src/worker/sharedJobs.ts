@@ -17,9 +17,12 @@ interface Entry<R> {
 export class JobSharing {
   private readonly inFlight = new Map<string, Entry<unknown>>();
 
-  /** Run `start()` for `key`, or join the job already running for it. */
-  join<R>(key: string, start: () => SharedJob<R>): SharedJob<R> {
-    let entry = this.inFlight.get(key) as Entry<R> | undefined;
+  /**
+   * Run `start()` for `key`, or join the job already running for it. `own`: always start a job of one's own
+   * (a caller that streams frames must see them from the first), which later callers without frames may join.
+   */
+  join<R>(key: string, start: () => SharedJob<R>, own = false): SharedJob<R> {
+    let entry = own ? undefined : (this.inFlight.get(key) as Entry<R> | undefined);
     if (!entry) {
       const job = start();
       const created: Entry<R> = { job, callers: 0 };

@@ -10,6 +10,7 @@
  */
 import {
   useCallback,
+  useDeferredValue,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -102,7 +103,10 @@ export function WidgetFrame(props: WidgetFrameProps) {
   const [formulasShown, setFormulasShown] = useState(false);
   const stageParams = useStageParamsOf(id);
   const unknownFlags = useStore(stageParams?.store ?? NO_FLAGS, (s) => s.unknownFlags);
-  const settings = useStore(stageParams?.store ?? NO_FLAGS, (s) => ('values' in s ? s.values : null));
+  // Deferred as the widget's own values are (useWidgetParams), so a drawing is counted in the render that shows it.
+  const settings = useDeferredValue(
+    useStore(stageParams?.store ?? NO_FLAGS, (s) => ('values' in s ? s.values : null)),
+  );
   useDrawnCounter(rootRef, status === 'ready' && !stale, settings, drawn);
 
   useEffect(() => {

@@ -48,18 +48,16 @@ export function useSimulation<M extends MethodName>(
   useLayoutEffect(() => {
     if (key === null) return;
     let live = true;
-    // Without frames, identical requests from several components share one job (client.ts, shareKey).
-    const job = client.call(
-      method,
-      JSON.parse(key) as MethodArgs<M>,
-      streams
-        ? {
-            onFrame: (f) => {
-              if (live) frameRef.current?.(f);
-            },
+    // Identical requests from several components share one job (client.ts, shareKey): one without frames joins
+    // any job for its arguments, one with frames starts its own.
+    const job = client.call(method, JSON.parse(key) as MethodArgs<M>, {
+      shareKey: key,
+      onFrame: streams
+        ? (f) => {
+            if (live) frameRef.current?.(f);
           }
-        : { shareKey: key },
-    );
+        : undefined,
+    });
     job.result.then(
       (r) => {
         if (!live) return;

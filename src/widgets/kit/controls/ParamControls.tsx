@@ -23,7 +23,8 @@ export function ParamControls<S extends ParamSchema>({
   const keys = ((only ?? Object.keys(params.schema)) as (keyof S & string)[]).filter(
     (k) => !hidden.includes(k),
   );
-  const values = params.values as Record<string, unknown>;
+  // The store's values, not the widget's deferred ones: a control shows its new value at once.
+  const values = useStore(params.store, (s) => s.values) as Record<string, unknown>;
   return (
     <>
       {keys.map((key) => {
