@@ -99,7 +99,7 @@ export function sweepSummary(points: readonly EconPoint[], req: SloSweepRequest,
 }
 
 export function SloSweep() {
-  const params = useWidgetParams(SLO_SWEEP_ID, sloSweepSchema, { deferred: true });
+  const params = useWidgetParams(SLO_SWEEP_ID, sloSweepSchema);
   const v = params.values;
   const args = useMemo(() => sweepArgs(v), [v]);
   const sim = useStreamingSimulation('sloSweep', args);

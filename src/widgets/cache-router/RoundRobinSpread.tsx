@@ -52,7 +52,7 @@ export const TRY_THIS: readonly TryItem[] = [
 ];
 
 export function RoundRobinSpread() {
-  const params = useWidgetParams(ROUND_ROBIN_SPREAD_ID, spreadSchema, { deferred: true });
+  const params = useWidgetParams(ROUND_ROBIN_SPREAD_ID, spreadSchema);
   const v = params.values;
   const args = useMemo(
     () => ({

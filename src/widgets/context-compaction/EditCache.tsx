@@ -341,7 +341,7 @@ export function editSentence(r: EditResult): string {
 }
 
 export function EditCache() {
-  const params = useWidgetParams(EDIT_ID, editSchema, { deferred: true });
+  const params = useWidgetParams(EDIT_ID, editSchema);
   const v = params.values;
   const args = useMemo(() => editArgs(v), [v]);
   const sim = useSimulation('compactionEdit', args);

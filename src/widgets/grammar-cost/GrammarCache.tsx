@@ -101,7 +101,7 @@ export const TRY_THIS: readonly TryItem[] = [
 ];
 
 export function GrammarCache() {
-  const params = useWidgetParams(GRAMMAR_CACHE_ID, grammarCacheSchema, { deferred: true });
+  const params = useWidgetParams(GRAMMAR_CACHE_ID, grammarCacheSchema);
   const v = params.values;
   const preset = v.preset === 'llguidance' ? 'llguidance' : 'xgrammar';
   const withArgs = useMemo(

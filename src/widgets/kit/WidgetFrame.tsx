@@ -10,7 +10,6 @@
  */
 import {
   useCallback,
-  useDeferredValue,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -103,10 +102,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
   const [formulasShown, setFormulasShown] = useState(false);
   const stageParams = useStageParamsOf(id);
   const unknownFlags = useStore(stageParams?.store ?? NO_FLAGS, (s) => s.unknownFlags);
-  // Deferred as the widget's own values are (useWidgetParams), so a drawing is counted in the render that shows it.
-  const settings = useDeferredValue(
-    useStore(stageParams?.store ?? NO_FLAGS, (s) => ('values' in s ? s.values : null)),
-  );
+  const settings = useStore(stageParams?.store ?? NO_FLAGS, (s) => ('values' in s ? s.values : null));
   useDrawnCounter(rootRef, status === 'ready' && !stale, settings, drawn);
 
   useEffect(() => {

@@ -65,7 +65,7 @@ const TRY_THIS: readonly TryItem[] = [
 ];
 
 export function KvFootprint() {
-  const params = useWidgetParams(KV_FOOTPRINT_ID, kvFootprintSchema, { deferred: true });
+  const params = useWidgetParams(KV_FOOTPRINT_ID, kvFootprintSchema);
   const v = params.values;
   const args = useMemo(
     () => ({

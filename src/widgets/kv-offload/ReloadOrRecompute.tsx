@@ -118,7 +118,7 @@ export function regimeText(r: ReloadRecomputeResult): string {
 }
 
 export function ReloadOrRecompute() {
-  const params = useWidgetParams(RELOAD_ID, reloadSchema, { deferred: true });
+  const params = useWidgetParams(RELOAD_ID, reloadSchema);
   const v = params.values;
   const args = useMemo(() => reloadArgs(v), [v]);
   const sim = useSimulation('reloadVsRecompute', args);

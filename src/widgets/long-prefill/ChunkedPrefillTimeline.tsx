@@ -113,7 +113,7 @@ function useIterationSteps(transport: Transport, iterations: readonly TimelineIt
 }
 
 export function ChunkedPrefillTimeline() {
-  const params = useWidgetParams(TIMELINE_ID, timelineSchema, { deferred: true });
+  const params = useWidgetParams(TIMELINE_ID, timelineSchema);
   const v = params.values;
   const args = useMemo(() => timelineArgs(v), [v]);
   const sim = useSimulation('prefillTimelineRun', args);

@@ -58,7 +58,7 @@ export const TRY_THIS: readonly TryItem[] = [
 ];
 
 export function AskingNicely() {
-  const params = useWidgetParams(ASK_NICELY_ID, askNicelySchema, { deferred: true });
+  const params = useWidgetParams(ASK_NICELY_ID, askNicelySchema);
   const v = params.values;
   const args = useMemo(
     () => ({ eps: v.eps, tokens: v.tokens, calls: v.calls, seed: v.seed }),

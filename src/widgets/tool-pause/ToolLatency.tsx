@@ -65,7 +65,7 @@ const ttlText = (t: number) =>
   t === Infinity ? '∞ (hold)' : t === 0 ? '0 (let go at once)' : formatDuration(t, 2);
 
 export function ToolLatency() {
-  const params = useWidgetParams(TOOL_LATENCY_ID, toolLatencySchema, { deferred: true });
+  const params = useWidgetParams(TOOL_LATENCY_ID, toolLatencySchema);
   const v = params.values;
   const args = useMemo<ToolLatencyRequest>(
     () => ({

@@ -52,7 +52,7 @@ export const TRY_THIS: readonly TryItem[] = [
 ];
 
 export function TrajectoryAnatomy() {
-  const params = useWidgetParams(TRAJECTORY_ID, trajectorySchema, { deferred: true });
+  const params = useWidgetParams(TRAJECTORY_ID, trajectorySchema);
   const v = params.values;
   const args = useMemo(
     () => ({ seed: v.seed, toolLatency: v.toolLatency as ToolLatencyPreset, medianTurns: v.medianTurns }),

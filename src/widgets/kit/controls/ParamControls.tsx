@@ -23,8 +23,7 @@ export function ParamControls<S extends ParamSchema>({
   const keys = ((only ?? Object.keys(params.schema)) as (keyof S & string)[]).filter(
     (k) => !hidden.includes(k),
   );
-  // The store's values, not the widget's deferred ones: a control shows its new value at once.
-  const values = useStore(params.store, (s) => s.values) as Record<string, unknown>;
+  const values = params.values as Record<string, unknown>;
   return (
     <>
       {keys.map((key) => {
