@@ -176,6 +176,8 @@ test.describe('07.03 Cache-Aware Routing', () => {
     await page.goto(`${PATH}#router-sweep`);
     const w = page.locator('[data-widget="router-sweep"]');
     await expect(w).toHaveAttribute('data-state', 'ready', { timeout: 45_000 });
+    // Ready is the coarse pass (both ends of the load range); the read-outs below need the whole sweep.
+    await expect(w).not.toHaveAttribute('aria-busy', 'true', { timeout: 45_000 });
     const charts = w.locator('svg[data-chart="line"]');
     await expect(charts).toHaveCount(2);
     for (const name of [
@@ -199,6 +201,7 @@ test.describe('07.03 Cache-Aware Routing', () => {
     await page.goto(`${PATH}#round-robin-spread`);
     const w = page.locator('[data-widget="round-robin-spread"]');
     await expect(w).toHaveAttribute('data-state', 'ready', { timeout: 45_000 });
+    await expect(w).not.toHaveAttribute('aria-busy', 'true', { timeout: 45_000 });
     const warm = w.locator('[data-readout="warm-share"]');
     expect(Math.abs(Number(await warm.getAttribute('data-value')) - 1 / 8)).toBeLessThan(0.05);
     await w.getByRole('spinbutton', { name: /Fleet size to read out/ }).fill('2');

@@ -8,6 +8,7 @@ import { ServicesProvider, type Services } from './app/services';
 import { createProgressStore } from './state/progress';
 import { createPreferencesStore } from './state/preferences';
 import { SimClient } from './worker/client';
+import { matchRoute } from './app/router';
 
 function storage(): Storage | null {
   try {
@@ -24,6 +25,13 @@ const services: Services = {
   preferences: createPreferencesStore(storage()),
   sim: new SimClient(),
 };
+
+// A lesson or widget page needs the workers: start them now, so their module loads while React renders the
+// page (a lesson reached from the home page starts them in LessonPage).
+{
+  const route = matchRoute(window.location.pathname).kind;
+  if (route === 'lesson' || route === 'widget') services.sim.warm();
+}
 
 // Handles for browser tests and the curious (debugHandles.ts): only in development builds and in the build the
 // browser tests drive (VITE_SAL_DEBUG=1, set by scripts/test-all.mjs); a production build leaves the module out.

@@ -92,7 +92,10 @@ export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
   entry(
     'cache-router',
     router.cacheRouterSchema,
-    (v) => [call('routerAnimation', router.cacheRouterArgs(v))],
+    (v) => [
+      call('routerAnimation', router.cacheRouterArgs(v)),
+      call('routerSummaries', router.cacheRouterComparisonArgs(v)),
+    ],
     {
       long: true,
     },

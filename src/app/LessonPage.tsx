@@ -114,10 +114,12 @@ function LessonHeader({ lesson }: { lesson: LessonMeta }) {
 export function LessonPage({ slug }: { slug: string }) {
   const lesson = lessonBySlug(slug);
   const Body = lessonBodies[slug] ?? null;
-  const { progress } = useServices();
+  const { progress, sim } = useServices();
   const articleRef = useRef<HTMLDivElement>(null);
   const [toc, setToc] = useState<TocEntry[]>([]);
   const [loaded, setLoaded] = useState(false);
+
+  useEffect(() => sim.warm(), [sim]);
 
   useEffect(() => {
     if (lesson) {

@@ -3,6 +3,7 @@
  * add more than it saves. Paths are real and shareable; the server falls back to index.html.
  */
 import { useSyncExternalStore } from 'react';
+import { flushUrlWrites } from '../state/widgetParams';
 
 const listeners = new Set<() => void>();
 
@@ -25,7 +26,10 @@ export function useSearch(): string {
 }
 
 /** Replace the query string in place (no history entry), keeping path and hash, and tell subscribers. */
-export function replaceSearch(search: string) {
+export function replaceSearch(next: string | ((current: string) => string)) {
+  // A widget's coalesced parameter write first, so a change computed from the query keeps it.
+  flushUrlWrites();
+  const search = typeof next === 'function' ? next(window.location.search) : next;
   const { pathname, hash } = window.location;
   if (search === window.location.search) return;
   window.history.replaceState(window.history.state, '', `${pathname}${search}${hash}`);

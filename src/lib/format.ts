@@ -39,15 +39,23 @@ export function formatScientific(x: number, digits = 2): string {
 const LARGEST_AS_DIGITS = 1e15;
 const SMALLEST_AS_DIGITS = 1e-9;
 
+/**
+ * One formatter each, made once: `Number.prototype.toLocaleString` builds a new Intl.NumberFormat on every call,
+ * which made number formatting the largest single cost of rendering a lesson (its prose figures, read-outs and
+ * axis ticks) on a slow CPU. Same output as `x.toLocaleString('en-US', …)`.
+ */
+const GROUPED_INTEGER = new Intl.NumberFormat('en-US');
+const GROUPED_DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 12 });
+
 /** Up to `digits` significant digits, trailing zeros dropped, thousands separated. */
 export function formatNumber(x: number | null | undefined, digits = 3): string {
   if (!finite(x)) return MISSING;
   if (x === 0) return '0';
   const abs = Math.abs(x);
   if (abs >= LARGEST_AS_DIGITS || abs < SMALLEST_AS_DIGITS) return formatScientific(x, digits);
-  if (abs >= 10 ** digits) return Math.round(x).toLocaleString('en-US');
+  if (abs >= 10 ** digits) return GROUPED_INTEGER.format(Math.round(x));
   const p = Number(x.toPrecision(digits));
-  return p.toLocaleString('en-US', { maximumFractionDigits: 12 });
+  return GROUPED_DECIMAL.format(p);
 }
 
 function scaled(x: number, units: readonly string[], base: number, digits: number, sep = ' '): string {
@@ -135,7 +143,7 @@ export function formatMoney(dollars: number | null | undefined, digits = 3): str
   if (d !== 0 && d < 0.01) return `${sign}$${formatNumber(d, digits)}`;
   if (d < 1000) return `${sign}$${d.toFixed(2)}`;
   if (d >= LARGEST_AS_DIGITS) return `${sign}$${formatScientific(d)}`;
-  return `${sign}$${Math.round(d).toLocaleString('en-US')}`;
+  return `${sign}$${GROUPED_INTEGER.format(Math.round(d))}`;
 }
 
 /** A ratio in [0, 1] (or beyond) as a percentage: 0.4012 → 40.1%; below 0.01%, "< 0.01%". */

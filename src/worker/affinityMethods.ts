@@ -40,6 +40,11 @@ import {
   type TraceSessions,
 } from '../sim/lessons/affinityTrace';
 import type { JobContext } from './job';
+import { sweepOrder } from '../lib/progressive';
+import { PointMemo, runSweep, type SweepTask } from './pointMemo';
+
+/** The fleet sweep's points by their inputs (pointMemo.ts). */
+const affinityMemo = new PointMemo<SweepPoint>();
 import {
   readTraceText,
   rejectedTrace,
@@ -331,29 +336,41 @@ async function sweepOnce(
     AFFINITY_LIMITS.agentsPerReplica.max,
   );
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
-  const points: SweepPoint[] = [];
-  const checkpoint = () => ctx.checkpoint();
-  for (const r of SWEEP_REPLICAS) {
-    const policies: AffinityPolicy[] = ['session-affinity', req.routing];
-    let first: SweepPoint | null = null;
+  // Coarse to fine over the fleet sizes (lib/progressive.ts), points already computed for the same inputs
+  // first (pointMemo.ts): a step of one control reruns only what it changes.
+  const policies: AffinityPolicy[] = ['session-affinity', req.routing];
+  const tasks: SweepTask<SweepPoint>[] = [];
+  for (const r of SWEEP_REPLICAS)
     for (const policy of policies) {
-      let p: SweepPoint;
-      try {
-        // With one replica every policy sends every request to it: run once.
-        p =
-          r === 1 && first
-            ? { ...first, policy }
-            : await affinitySweepPoint(choice, { agentsPerReplica: agents }, r, policy, req.seed, checkpoint);
-      } catch (e) {
-        if (e instanceof ScenarioError && !(e instanceof ReplicaCannotRun))
-          throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
-        throw e;
-      }
-      first ??= p;
-      points.push(p);
-      await ctx.emit(p);
+      // With one replica every policy sends every request to it: one run, whatever the policy.
+      const runAs: AffinityPolicy = r === 1 ? policies[0] : policy;
+      tasks.push({
+        key: JSON.stringify([choice, agents, req.seed, r, runAs]),
+        run: async (checkpoint) => {
+          try {
+            return await affinitySweepPoint(
+              choice,
+              { agentsPerReplica: agents },
+              r,
+              runAs,
+              req.seed,
+              checkpoint,
+            );
+          } catch (e) {
+            if (e instanceof ScenarioError && !(e instanceof ReplicaCannotRun))
+              throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
+            throw e;
+          }
+        },
+      });
     }
-  }
+  const order = sweepOrder(SWEEP_REPLICAS.length, policies.length).map(
+    (c) => c.x * policies.length + c.series,
+  );
+  // Each task's point under its own policy (R = 1 shares one run between them).
+  const asPolicy = (p: SweepPoint, i: number): SweepPoint =>
+    p.policy === policies[i % policies.length] ? p : { ...p, policy: policies[i % policies.length] };
+  const points = await runSweep(tasks, order, affinityMemo, ctx, asPolicy);
   points.sort((a, b) => a.replicas - b.replicas || a.policy.localeCompare(b.policy));
   return {
     modelName: model.name,

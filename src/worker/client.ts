@@ -8,6 +8,7 @@ import type { WorkerApi } from './sim.worker';
 import type { MethodArgs, MethodFrame, MethodName, MethodResult } from './methods';
 import { DEFAULT_SILENT_AFTER_MS, Watchdog } from './watchdog';
 import { chooseLane, defaultPoolSize } from './lanes';
+import { JobSharing } from './sharedJobs';
 
 export class WorkerCrashed extends Error {
   constructor(detail: string) {
@@ -36,6 +37,12 @@ export interface SimClientOptions {
 
 export interface CallOptions<F> {
   onFrame?: (frame: F) => void;
+  /**
+   * Calls of one method with the same share key (its arguments, serialised) while one is in flight share that
+   * job (sharedJobs.ts). A call with onFrame always starts its own job (a late joiner would miss the frames
+   * already sent), which calls without onFrame may then join.
+   */
+  shareKey?: string;
 }
 
 export interface Job<R> {
@@ -87,11 +94,24 @@ class Lane {
   }
 }
 
+/**
+ * When the page sets `window.__salJobTiming = true` (the browser bench does), every job leaves a User Timing
+ * measure `sim <method> lane <n> <done|cancelled>` from its call to its settling, to read with
+ * performance.getEntriesByType('measure') or in a Chromium trace. Off by default: measures would pile up.
+ */
+function jobTiming(method: string, lane: number): ((how: string) => void) | null {
+  const g = globalThis as { __salJobTiming?: boolean; performance?: Performance };
+  if (!g.__salJobTiming || !g.performance?.measure) return null;
+  const start = g.performance.now();
+  return (how) => g.performance!.measure(`sim ${method} lane ${lane} ${how}`, { start });
+}
+
 export class SimClient {
   private nextId = 1;
   private readonly lanes: Lane[];
   /** Where each method ran last, so its worker-side caches are reused. */
   private readonly laneOf = new Map<MethodName, number>();
+  private readonly sharing = new JobSharing();
 
   constructor(options: SimClientOptions = {}) {
     const size =
@@ -105,6 +125,41 @@ export class SimClient {
     method: M,
     args: MethodArgs<M>,
     options: CallOptions<MethodFrame<M>> = {},
+  ): Job<MethodResult<M>> {
+    if (options.shareKey !== undefined) {
+      let id = 0;
+      const shared = this.sharing.join(
+        `${method}\u0000${options.shareKey}`,
+        () => {
+          const job = this.start(method, args, { onFrame: options.onFrame });
+          id = job.id;
+          return job;
+        },
+        options.onFrame !== undefined,
+      );
+      return { id: id || this.nextId++, ...shared };
+    }
+    return this.start(method, args, options);
+  }
+
+  /**
+   * Start every worker of the pool now (module fetch and evaluation) rather than at the first call: the lesson
+   * page calls this as soon as its route is known, so the workers load while React renders the lesson.
+   */
+  warm(): void {
+    for (const lane of this.lanes) {
+      try {
+        lane.ensure();
+      } catch {
+        /* no Worker here: the first call reports it */
+      }
+    }
+  }
+
+  private start<M extends MethodName>(
+    method: M,
+    args: MethodArgs<M>,
+    options: CallOptions<MethodFrame<M>>,
   ): Job<MethodResult<M>> {
     const id = this.nextId++;
     const index = chooseLane(
@@ -120,6 +175,7 @@ export class SimClient {
       return { id, result: Promise.reject(error), cancel: () => {} };
     }
     this.laneOf.set(method, index);
+    const timing = jobTiming(method, index);
     let settled = false;
     const result = new Promise<MethodResult<M>>((resolve, reject) => {
       lane.pending.set(id, reject);
@@ -136,6 +192,7 @@ export class SimClient {
           (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
         )
         .finally(() => {
+          timing?.(settled ? 'cancelled' : 'done');
           settled = true;
           lane.pending.delete(id);
           if (lane.pending.size === 0) lane.watchdog.stop();
@@ -146,6 +203,9 @@ export class SimClient {
       result,
       cancel: () => {
         settled = true;
+        // No longer counted as this worker's load (chooseLane): it stops at its next checkpoint, and the
+        // request that replaces it should go back to this worker, where its method's memos are.
+        lane.pending.delete(id);
         if (lane.remote === remote) void remote.cancel(id).catch(() => {});
       },
     };

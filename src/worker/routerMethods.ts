@@ -4,11 +4,12 @@
  */
 import {
   LLMD_POLICIES,
+  labBytesPerBlock,
   ROUTER_POLICIES,
   runPolicy,
+  routerSpreadPoint,
+  routerSweepPoint,
   runRouterAnimation,
-  runRouterSpread,
-  runRouterSweep,
   type LabFleet,
   type PolicyRun,
   type RouterAnimationArgs,
@@ -20,6 +21,13 @@ import {
   type SweepPoint,
 } from '../sim/lessons/routing/lab';
 import type { JobContext } from './job';
+import { SPREAD_POLICIES } from '../sim/lessons/routing/constants';
+import { sweepOrder } from '../lib/progressive';
+import { PointMemo, runSweep, type SweepTask } from './pointMemo';
+
+/** Sweep and spread points by their inputs (pointMemo.ts): a slider step reruns only the points it changes. */
+const sweepMemo = new PointMemo<SweepPoint>();
+const spreadMemo = new PointMemo<SpreadPoint & { hbmBlocks: number }>();
 
 class BadRouterRequest extends Error {
   constructor(message: string) {
@@ -85,7 +93,11 @@ export async function routerAnimation(
   return { ...run, comparison };
 }
 
-/** Every policy at each offered load; each point is streamed as it finishes. */
+/**
+ * Every policy at each offered load; each point is streamed as it finishes, coarse to fine over the loads
+ * (progressive.ts), points already computed for the same inputs first (pointMemo.ts). The load threshold is
+ * part of cache-aware routing's points only: the other policies ignore it (routers.ts).
+ */
 export async function routerSweep(
   req: RouterSweepArgs,
   ctx: JobContext<SweepPoint>,
@@ -103,10 +115,38 @@ export async function routerSweep(
   }
   for (const r of req.perReplicaRates) checkRange('a per-replica load', r, 0.005, 2);
   req.policies?.forEach(checkPolicy);
-  return runRouterSweep(req, { checkpoint: () => ctx.checkpoint(), emit: (p) => ctx.emit(p) });
+  const policies = req.policies ?? ROUTER_POLICIES;
+  const fleet = {
+    replicas: req.replicas,
+    seed: req.seed,
+    arrivalS: req.arrivalS,
+    loadThreshold: req.loadThreshold,
+  };
+  const tasks: SweepTask<SweepPoint>[] = [];
+  for (const per of req.perReplicaRates)
+    for (const policy of policies)
+      tasks.push({
+        key: JSON.stringify([
+          fleet.replicas,
+          fleet.seed,
+          fleet.arrivalS,
+          policy === 'cache-aware' ? fleet.loadThreshold : null,
+          per,
+          policy,
+        ]),
+        run: (checkpoint) => routerSweepPoint(fleet, per, policy, { checkpoint }),
+      });
+  // Task i is load i ÷ policies, policy i mod policies.
+  const order = sweepOrder(req.perReplicaRates.length, policies.length).map(
+    (c) => c.x * policies.length + c.series,
+  );
+  return { points: await runSweep(tasks, order, sweepMemo, ctx) };
 }
 
-/** Spreading policies against session affinity on 1…R replicas at a constant load per replica; streamed. */
+/**
+ * Spreading policies against session affinity on 1…R replicas at a constant load per replica; streamed coarse
+ * to fine over the fleet sizes, remembered points first (as routerSweep).
+ */
 export async function routerSpread(
   req: RouterSpreadArgs,
   ctx: JobContext<SpreadPoint>,
@@ -119,7 +159,29 @@ export async function routerSpread(
   checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
   checkRange('arrivalS', req.arrivalS, 1, 600);
   req.policies?.forEach(checkPolicy);
-  return runRouterSpread(req, { checkpoint: () => ctx.checkpoint(), emit: (p) => ctx.emit(p) });
+  const policies = req.policies ?? SPREAD_POLICIES;
+  const tasks: SweepTask<SpreadPoint & { hbmBlocks: number }>[] = [];
+  for (const R of req.replicaCounts)
+    for (const policy of policies)
+      tasks.push({
+        key: JSON.stringify([req.perReplicaRate, req.seed, req.arrivalS, R, policy]),
+        run: (checkpoint) => routerSpreadPoint(req, R, policy, { checkpoint }),
+      });
+  const order = sweepOrder(req.replicaCounts.length, policies.length).map(
+    (c) => c.x * policies.length + c.series,
+  );
+  // Frames without the replica's block count (the result carries it once).
+  const frames: JobContext<SpreadPoint & { hbmBlocks: number }> = {
+    isCancelled: () => ctx.isCancelled(),
+    checkpoint: () => ctx.checkpoint(),
+    emit: ({ hbmBlocks: _blocks, ...p }) => ctx.emit(p),
+  };
+  const all = await runSweep(tasks, order, spreadMemo, frames);
+  return {
+    points: all.map(({ hbmBlocks: _blocks, ...p }) => p),
+    bytesPerBlock: labBytesPerBlock(),
+    hbmBlocks: all.at(-1)?.hbmBlocks ?? 0,
+  };
 }
 
 /** Summaries of several policies on one fleet (for figures in the prose). */

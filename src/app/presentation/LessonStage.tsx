@@ -102,7 +102,7 @@ export function LessonStage({ children }: { children: ReactNode }) {
     };
   }, [presenting]);
 
-  const exit = useCallback(() => replaceSearch(withPresent(window.location.search, false)), []);
+  const exit = useCallback(() => replaceSearch((q) => withPresent(q, false)), []);
 
   const move = useCallback(
     (action: PresentAction) => {
@@ -160,7 +160,7 @@ export function PresentButton() {
     <button
       type="button"
       className="present-button"
-      onClick={() => replaceSearch(withPresent(window.location.search, true))}
+      onClick={() => replaceSearch((q) => withPresent(q, true))}
       title="Projector layout: large type, one screen at a time (→ / ← or PageDown / PageUp)"
     >
       Present

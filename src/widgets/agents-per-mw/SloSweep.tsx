@@ -151,6 +151,7 @@ export function SloSweep() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale && status === 'ready'}
+      drawn={sim.drawn}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} />}

@@ -31,6 +31,8 @@ import {
   ANIMATION_START_S,
   CACHE_ROUTER_ID,
   cacheRouterArgs,
+  cacheRouterComparisonArgs,
+  comparisonPolicy,
   cacheRouterSchema,
 } from './schema';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
@@ -125,9 +127,12 @@ export const TRY_THIS: readonly TryItem[] = [
 export function CacheRouter() {
   const params = useWidgetParams(CACHE_ROUTER_ID, cacheRouterSchema);
   const v = params.values;
+  const compareWith = comparisonPolicy(v);
   const args = useMemo(() => cacheRouterArgs(v), [v]);
-  const { compareWith } = args;
+  const cmpArgs = useMemo(() => cacheRouterComparisonArgs(v), [v]);
   const sim = useSimulation('routerAnimation', args);
+  const cmp = useSimulation('routerSummaries', cmpArgs);
+  const cmpCurrent = cmp.status === 'ready' && !cmp.stale;
   const r = sim.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const transport = useTransport({
@@ -162,17 +167,21 @@ export function CacheRouter() {
   const hbmFill = r ? hbmUsed / (r.hbmBlocks * r.replicas) : 0;
   const lastDecision = r ? lastAt(r.requests.arrival, t) : -1;
   const s = r?.summary;
-  const c = r?.comparison?.summary;
+  const c = cmpCurrent ? cmp.result?.[0]?.summary : undefined;
   const cName = POLICY_LABELS[compareWith].toLowerCase();
 
   return (
     <WidgetFrame
       id={CACHE_ROUTER_ID}
       title="Animated router: where each session's turns land"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
+      status={sim.status === 'ready' && cmp.status === 'error' ? 'error' : sim.status}
+      error={sim.error ?? cmp.error}
+      onRetry={() => {
+        sim.retry();
+        cmp.retry();
+      }}
+      stale={sim.stale || !cmpCurrent}
+      drawn={sim.stale || !r ? null : `${JSON.stringify(args)}:${cmpCurrent ? 'with comparison' : 'picture'}`}
       corrected={params.corrected}
       onReset={() => {
         params.reset();
@@ -204,7 +213,7 @@ export function CacheRouter() {
         json: {
           parameters: v,
           summary: r?.summary,
-          comparison: r?.comparison,
+          comparison: cmpCurrent ? cmp.result?.[0] : undefined,
           config: r
             ? { hbmBlocks: r.hbmBlocks, blockSize: r.blockSize, bytesPerBlock: r.bytesPerBlock }
             : null,

@@ -14,6 +14,8 @@ import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/lessons/routing/consta
 import { warmTurnProbability } from '../../sim/lessons/routing/theory';
 import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadArgs, spreadSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { pendingMarkers, SweepProgress } from '../kit/SweepProgress';
+import { coarsePassSize } from '../../lib/progressive';
 import './cache-router.css';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-03-try-this checks them). */
@@ -54,11 +56,26 @@ export function RoundRobinSpread() {
   const v = params.values;
   const args = useMemo(() => spreadArgs(v), [v]);
   const sim = useStreamingSimulation('routerSpread', args);
+  // Points stream in coarse to fine over the fleet sizes (lib/progressive.ts); ready once every policy has
+  // R = 1 and R = 8, complete with the result.
   const result = sim.result;
+  const complete = result !== null && !sim.stale;
   const points = useMemo(
-    () => (sim.stale && sim.frames.length ? sim.frames : (result?.points ?? [])),
-    [sim.stale, sim.frames, result],
+    () => (complete ? result.points : sim.frames.length ? sim.frames : (result?.points ?? [])),
+    [complete, sim.frames, result],
   );
+  const total = SPREAD_REPLICAS.length * SPREAD_POLICIES.length;
+  const status =
+    sim.status === 'loading' &&
+    sim.frames.length >= coarsePassSize(SPREAD_REPLICAS.length, SPREAD_POLICIES.length)
+      ? 'ready'
+      : sim.status;
+  const pending = complete
+    ? []
+    : pendingMarkers(
+        SPREAD_REPLICAS,
+        (R) => points.filter((p) => p.replicas === R).length === SPREAD_POLICIES.length,
+      );
 
   const of = (policy: string) =>
     points.filter((p) => p.policy === policy).sort((a, b) => a.replicas - b.replicas);
@@ -103,10 +120,11 @@ export function RoundRobinSpread() {
     <WidgetFrame
       id={ROUND_ROBIN_SPREAD_ID}
       title="Round-robin over R replicas: warm turns fall as 1/R, copies pile up"
-      status={sim.status}
+      status={status}
       error={sim.error}
       onRetry={sim.retry}
-      stale={sim.stale}
+      stale={!complete && status === 'ready'}
+      drawn={sim.drawn}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} />}
@@ -126,7 +144,7 @@ export function RoundRobinSpread() {
         json: { parameters: v, points },
       })}
       readouts={
-        sim.result && rr && aff ? (
+        rr && aff ? (
           <>
             <Readout
               emphasis
@@ -153,7 +171,7 @@ export function RoundRobinSpread() {
                   {formatBytesDecimal(rr.duplicateBytes)}
                 </span>
               }
-              formula={`round-robin, mean over the busy half = ${formatNumber(rr.duplicateBytes / (result!.hbmBlocks * result!.bytesPerBlock), 2)} replicas’ whole KV capacity; affinity ${formatBytesDecimal(aff.duplicateBytes)}; a live session sits on ${formatNumber(rr.copiesPerSession, 2)} replicas on average`}
+              formula={`round-robin, mean over the busy half = ${result ? formatNumber(rr.duplicateBytes / (result.hbmBlocks * result.bytesPerBlock), 2) : '…'} replicas’ whole KV capacity; affinity ${formatBytesDecimal(aff.duplicateBytes)}; a live session sits on ${formatNumber(rr.copiesPerSession, 2)} replicas on average`}
             />
             <Readout
               label={`p90 TTFT, R = ${R}`}
@@ -176,13 +194,14 @@ export function RoundRobinSpread() {
       tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="router-charts-wrap">
+        <SweepProgress drawn={complete ? total : points.length} total={total} what="fleet sizes" />
         <div className="router-charts is-pair-narrow">
           <LineChart
             title="Share of turns that land on the replica holding the previous turn, against fleet size"
             series={warmSeries}
             x={x}
             y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
             aspect={0.72}
           />
           <LineChart
@@ -190,7 +209,7 @@ export function RoundRobinSpread() {
             series={hitSeries}
             x={x}
             y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
             aspect={0.72}
           />
           <LineChart
@@ -203,7 +222,7 @@ export function RoundRobinSpread() {
               format: (b) => formatBytesDecimal(b, 2),
               zero: true,
             }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }]}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
             aspect={0.72}
           />
         </div>

@@ -19,6 +19,8 @@ import {
 import { capacityAtSlo } from '../../sim/lessons/routing/summary';
 import { ROUTER_SWEEP_ID, routerSweepArgs, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { pendingMarkers, SweepProgress } from '../kit/SweepProgress';
+import { coarsePassSize } from '../../lib/progressive';
 import './cache-router.css';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-03-try-this checks them). */
@@ -62,12 +64,26 @@ export function RouterSweep() {
   const v = params.values;
   const args = useMemo(() => routerSweepArgs(v), [v]);
   const sim = useStreamingSimulation('routerSweep', args);
-  // While a newer sweep runs, draw its points as they stream in; otherwise the finished result.
+  // While a sweep runs, draw its points as they stream in (coarse to fine over the loads, lib/progressive.ts);
+  // otherwise the finished result. Ready once every policy has both ends of the load range.
   const result = sim.result;
+  const complete = result !== null && !sim.stale;
   const points = useMemo(
-    () => (sim.stale && sim.frames.length ? sim.frames : (result?.points ?? [])),
-    [sim.stale, sim.frames, result],
+    () => (complete ? result.points : sim.frames.length ? sim.frames : (result?.points ?? [])),
+    [complete, sim.frames, result],
   );
+  const total = DEFAULT_PER_REPLICA_RATES.length * ROUTER_POLICIES.length;
+  const status =
+    sim.status === 'loading' &&
+    sim.frames.length >= coarsePassSize(DEFAULT_PER_REPLICA_RATES.length, ROUTER_POLICIES.length)
+      ? 'ready'
+      : sim.status;
+  const pending = complete
+    ? []
+    : pendingMarkers(
+        DEFAULT_PER_REPLICA_RATES.map((r) => r * v.replicas),
+        (x) => points.filter((p) => Math.abs(p.sessionsPerS - x) < 1e-9).length === ROUTER_POLICIES.length,
+      );
 
   const byPolicy = useMemo(
     () =>
@@ -105,10 +121,11 @@ export function RouterSweep() {
     <WidgetFrame
       id={ROUTER_SWEEP_ID}
       title="Policy sweep: p90 TTFT and hit rate against offered load"
-      status={sim.status}
+      status={status}
       error={sim.error}
       onRetry={sim.retry}
-      stale={sim.stale}
+      stale={!complete && status === 'ready'}
+      drawn={sim.drawn}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} />}
@@ -125,7 +142,7 @@ export function RouterSweep() {
         json: { parameters: v, points },
       })}
       readouts={
-        sim.result ? (
+        status === 'ready' ? (
           <>
             <Readout
               emphasis
@@ -168,6 +185,7 @@ export function RouterSweep() {
       tryThis={<TryThis items={TRY_THIS} />}
     >
       <div className="router-charts-wrap">
+        <SweepProgress drawn={complete ? total : points.length} total={total} what="loads" />
         <div className="router-charts is-pair">
           <LineChart
             title="p90 time to first token against offered load, per routing policy"
@@ -180,7 +198,10 @@ export function RouterSweep() {
               format: seconds,
               readout: (s) => formatDuration(s),
             }}
-            markers={[{ kind: 'y', y: v.sloS, label: `target ${formatDuration(v.sloS)}`, tone: 'danger' }]}
+            markers={[
+              { kind: 'y', y: v.sloS, label: `target ${formatDuration(v.sloS)}`, tone: 'danger' },
+              ...pending,
+            ]}
             aspect={0.55}
             directLabels
           />
@@ -189,6 +210,7 @@ export function RouterSweep() {
             series={hitSeries}
             x={x}
             y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+            markers={pending}
             aspect={0.55}
             directLabels
           />

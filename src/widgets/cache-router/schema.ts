@@ -152,10 +152,8 @@ export const ANIMATION_DEFAULT_FLEET = {
 
 /** What the animated router asks the worker (routerAnimation): its policy, compared with the other one. */
 export function cacheRouterArgs(v: ParamValues<typeof cacheRouterSchema>) {
-  const policy = v.policy as RouterPolicy;
-  const compareWith: RouterPolicy = policy === 'round-robin' ? 'cache-aware' : 'round-robin';
   return {
-    policy,
+    policy: v.policy as RouterPolicy,
     replicas: v.replicas,
     sessionsPerS: v.sessionsPerS,
     arrivalS: ANIMATION_ARRIVAL_S,
@@ -164,7 +162,29 @@ export function cacheRouterArgs(v: ParamValues<typeof cacheRouterSchema>) {
     cacheView: v.cacheView as CacheViewKind,
     poolGB: v.poolGB,
     frameIntervalS: 0.5,
-    compareWith,
+  };
+}
+
+/** The policy the animation's read-outs compare against: cache-aware for round-robin, else round-robin. */
+export function comparisonPolicy(v: ParamValues<typeof cacheRouterSchema>): RouterPolicy {
+  return v.policy === 'round-robin' ? 'cache-aware' : 'round-robin';
+}
+
+/**
+ * The comparison's run (routerSummaries), a job of its own so it runs on the other worker and the picture does not
+ * wait for it (its read-out fills in when it lands).
+ */
+export function cacheRouterComparisonArgs(v: ParamValues<typeof cacheRouterSchema>) {
+  const a = cacheRouterArgs(v);
+  return {
+    replicas: a.replicas,
+    sessionsPerS: a.sessionsPerS,
+    arrivalS: a.arrivalS,
+    seed: a.seed,
+    loadThreshold: a.loadThreshold,
+    poolGB: a.poolGB,
+    cacheView: a.cacheView,
+    policies: [comparisonPolicy(v)],
   };
 }
 

@@ -2,6 +2,7 @@
  * Links for instructors: this widget's settings as a link that can hide chosen controls and lock parameters
  * (paramSchema.ts link flags), the same as a standalone page (/widget/<id>) and as embed code for a slide.
  */
+import { browserUrl } from '../../state/widgetParams';
 import { useId, useState } from 'react';
 import { writeLinkFlags } from '../../state/paramSchema';
 import type { StageParams } from './stage';
@@ -40,7 +41,8 @@ export function SharePanel({
   const [locked, setLocked] = useState<string[]>(() => state?.locked ?? []);
   const headingId = useId();
   const keys = params ? Object.keys(params.schema) : [];
-  const search = () => writeLinkFlags(id, { hidden, locked }, window.location.search);
+  // The query as it will be (a dragged control's URL write is coalesced: widgetParams.ts).
+  const search = () => writeLinkFlags(id, { hidden, locked }, browserUrl.read());
   const toggle = (list: string[], set: (l: string[]) => void, key: string) =>
     set(list.includes(key) ? list.filter((k) => k !== key) : [...list, key]);
   const origin = window.location.origin;

@@ -4,9 +4,20 @@
  *
  * Contract for browser tests (ours and outside checkers), kept stable: the root carries
  * data-widget="<id>" and data-state="loading" | "ready" | "error"; "ready" is set only once the first
- * computed result has been drawn.
+ * computed result has been drawn; and data-drawn="<n>", which grows by one each time the picture shows a newly
+ * computed result for the widget's current settings (see `drawn` below), so a benchmark can time a control's
+ * effect without guessing from DOM mutations.
  */
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import type { SimStatus } from './useSimulation';
 import { download, standaloneSvg, svgToPngBlob, toCsv, type ExportData } from './exporting';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -17,6 +28,7 @@ import { createStore } from 'zustand/vanilla';
 import { ChartZoomContext, useChartZoom } from './charts/zoom';
 import type { CannotRun } from '../../sim/engine/cannotRun';
 import { CannotRunPicture, ReadoutsBlank, useReadoutsBlank } from './CannotRun';
+import { browserUrl } from '../../state/widgetParams';
 
 /** Chart zoom of a widget in fullscreen (the same 1.5× as presentation mode). */
 const FULLSCREEN_ZOOM = 1.5;
@@ -48,6 +60,13 @@ export interface WidgetFrameProps {
   cannotRun?: CannotRun | null;
   /** Which parameter each field a fix sets is, where the names differ (e.g. { modelId: 'model' }). */
   fixFields?: Record<string, string>;
+  /**
+   * What the picture shows, for `data-drawn`: a new value each time a newly computed result for the current
+   * settings is drawn (a progressive widget passes one per streamed part), null while it shows none. Without
+   * it, data-drawn counts the renders in which the widget is ready and not stale after it was loading or stale.
+   * Either way a change of settings while ready and not stale counts (a control that only changes the view).
+   */
+  drawn?: string | number | null;
   children: ReactNode;
 }
 
@@ -73,6 +92,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
     stale,
     cannotRun,
     fixFields,
+    drawn,
     children,
   } = props;
   const rootRef = useRef<HTMLElement | null>(null);
@@ -93,6 +113,8 @@ export function WidgetFrame(props: WidgetFrameProps) {
   const [formulasShown, setFormulasShown] = useState(false);
   const stageParams = useStageParamsOf(id);
   const unknownFlags = useStore(stageParams?.store ?? NO_FLAGS, (s) => s.unknownFlags);
+  const settings = useStore(stageParams?.store ?? NO_FLAGS, (s) => ('values' in s ? s.values : null));
+  useDrawnCounter(rootRef, status === 'ready' && !stale, settings, drawn);
 
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === rootRef.current);
@@ -118,7 +140,8 @@ export function WidgetFrame(props: WidgetFrameProps) {
   };
   const copyLink = () =>
     copyText(
-      `${window.location.origin}${window.location.pathname}${window.location.search}#${id}`,
+      // The query as it will be (a dragged control's URL write is coalesced: widgetParams.ts).
+      `${window.location.origin}${window.location.pathname}${browserUrl.read()}#${id}`,
       'Link copied',
     );
 
@@ -308,6 +331,38 @@ export function WidgetFrame(props: WidgetFrameProps) {
       </section>
     </WidgetIdContext.Provider>
   );
+}
+
+/**
+ * Keeps the root's data-drawn counter (written to the DOM directly, so counting never re-renders). Runs after
+ * every commit; bumps when the committed picture is a new drawing (see WidgetFrameProps.drawn).
+ */
+function useDrawnCounter(
+  rootRef: RefObject<HTMLElement | null>,
+  current: boolean,
+  settings: unknown,
+  drawn: string | number | null | undefined,
+) {
+  const seen = useRef<{ n: number; drawn: unknown; current: boolean; settings: unknown }>({
+    n: 0,
+    drawn: null,
+    current: false,
+    settings,
+  });
+  useLayoutEffect(() => {
+    const s = seen.current;
+    // A control that only changes the view redraws the current result at once: that is a new drawing too.
+    const bump =
+      (drawn !== undefined ? drawn !== null && drawn !== s.drawn : current && !s.current) ||
+      (current && s.current && settings !== s.settings);
+    s.drawn = drawn ?? null;
+    s.current = current;
+    s.settings = settings;
+    if (bump) {
+      s.n++;
+      rootRef.current?.setAttribute('data-drawn', String(s.n));
+    }
+  });
 }
 
 /** One labelled figure in a widget's read-out row, with the formula that produced it. */

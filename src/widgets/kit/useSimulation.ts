@@ -4,7 +4,7 @@
  * core returns as "cannot run" (src/sim/engine/cannotRun.ts) is kept apart from the results: the widget's frame
  * draws it as a state of the picture, and `result` stays the last one computed (shown again once a setting runs).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useSimClient } from '../../app/services';
 import type { MethodArgs, MethodFrame, MethodName, MethodResult } from '../../worker/methods';
 import { isCannotRun, type CannotRun } from '../../sim/engine/cannotRun';
@@ -46,17 +46,27 @@ export function useSimulation<M extends MethodName>(
   const key = args === null ? null : JSON.stringify(args);
   const request = `${attempt}:${key}`;
   const frameRef = useRef(onFrame);
-  useEffect(() => {
+  const streams = onFrame !== undefined;
+  // Before the request's layout effect below, so its first frames reach the handler for its own arguments.
+  useLayoutEffect(() => {
     frameRef.current = onFrame;
   }, [onFrame]);
 
-  useEffect(() => {
+  // A layout effect, not a passive one: the request leaves before the browser lays out and paints the page the
+  // component is part of (a whole lesson at first load, hundreds of ms on a slow CPU), so the worker computes
+  // meanwhile.
+  useLayoutEffect(() => {
     if (key === null) return;
     let live = true;
+    // Identical requests from several components share one job (client.ts, shareKey): one without frames joins
+    // any job for its arguments, one with frames starts its own.
     const job = client.call(method, JSON.parse(key) as MethodArgs<M>, {
-      onFrame: (f) => {
-        if (live) frameRef.current?.(f);
-      },
+      shareKey: key,
+      onFrame: streams
+        ? (f) => {
+            if (live) frameRef.current?.(f);
+          }
+        : undefined,
     });
     job.result.then(
       (r) => {
@@ -85,7 +95,7 @@ export function useSimulation<M extends MethodName>(
       live = false;
       job.cancel();
     };
-  }, [client, method, key, request]);
+  }, [client, method, key, request, streams]);
 
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
   const running = key !== null && settled?.request !== request;
@@ -104,24 +114,68 @@ export function useSimulation<M extends MethodName>(
 
 const NO_FRAMES: never[] = [];
 
+export interface StreamingState<R, F> extends SimulationState<R> {
+  /** Frames received so far for the current arguments. */
+  frames: F[];
+  /**
+   * What the picture drawn from this state shows, for WidgetFrame's `drawn`: the arguments and how many of their
+   * frames (or "done" with the result); null while nothing for the current arguments has arrived.
+   */
+  drawn: string | null;
+}
+
 /**
  * useSimulation for runs that stream their results (a sweep's points, a grid's cells): also returns the
- * frames received so far for the current arguments; frames of superseded arguments are dropped.
+ * frames received so far for the current arguments; frames of superseded arguments are dropped. Frames that
+ * arrive within one animation frame are handed over together (one render for a burst of remembered points).
  */
 export function useStreamingSimulation<M extends MethodName>(
   method: M,
   args: MethodArgs<M> | null,
-): SimulationState<Computed<MethodResult<M>>> & { frames: MethodFrame<M>[] } {
+): StreamingState<Computed<MethodResult<M>>, MethodFrame<M>> {
   const key = args === null ? null : JSON.stringify(args);
   const [streamed, setStreamed] = useState<{ key: string | null; frames: MethodFrame<M>[] }>({
     key: null,
     frames: [],
   });
+  const pending = useRef<{ key: string | null; frames: MethodFrame<M>[]; scheduled: number }>({
+    key: null,
+    frames: [],
+    scheduled: 0,
+  });
+  useEffect(() => () => cancelAnimationFrame(pending.current.scheduled), []);
   const onFrame = useCallback(
-    (f: MethodFrame<M>) =>
-      setStreamed((s) => (s.key === key ? { key, frames: [...s.frames, f] } : { key, frames: [f] })),
+    (f: MethodFrame<M>) => {
+      const buf = pending.current;
+      if (buf.key !== key) {
+        buf.key = key;
+        buf.frames = [];
+      }
+      buf.frames.push(f);
+      if (buf.scheduled) return;
+      buf.scheduled = requestAnimationFrame(() => {
+        buf.scheduled = 0;
+        const batch = buf.frames;
+        const batchKey = buf.key;
+        buf.frames = [];
+        setStreamed((s) =>
+          s.key === batchKey
+            ? { key: batchKey, frames: [...s.frames, ...batch] }
+            : { key: batchKey, frames: batch },
+        );
+      });
+    },
     [key],
   );
   const sim = useSimulation(method, args, onFrame);
-  return { ...sim, frames: streamed.key === key ? streamed.frames : NO_FRAMES };
+  const frames = streamed.key === key ? streamed.frames : NO_FRAMES;
+  const drawn =
+    key === null
+      ? null
+      : !sim.stale && sim.result !== null
+        ? `${key}:done`
+        : frames.length > 0
+          ? `${key}:${frames.length}`
+          : null;
+  return { ...sim, frames, drawn };
 }

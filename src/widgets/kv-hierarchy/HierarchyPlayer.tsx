@@ -14,7 +14,7 @@ import { belowHbmShare } from '../../sim/lessons/hierarchyLab';
 import { HierarchyCanvas } from './HierarchyCanvas';
 import { PhaseStrip } from './PhaseStrip';
 import {
-  assignSlots,
+  lazySlots,
   capacitiesOf,
   ease,
   stepAt,
@@ -70,7 +70,7 @@ export function useHierarchyPlayer({
 }: PlayerOptions): HierarchyPlayer {
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const shared = useMemo(() => new Set(sharedHashes), [sharedHashes]);
-  const marks = useMemo(() => (frames ? assignSlots(frames, shared) : null), [frames, shared]);
+  const marks = useMemo(() => (frames ? lazySlots(frames, shared) : null), [frames, shared]);
   const times = useMemo(() => (frames ? frames.map((f) => f.t) : []), [frames]);
   const phases = useMemo(() => (frames ? sessionPhases(frames) : null), [frames]);
   const duration = times.length ? times[times.length - 1] : 0;
@@ -91,7 +91,7 @@ export function useHierarchyPlayer({
   const stepTr = useMemo(() => {
     if (!marks || k < 0) return null;
     // Step k → k + 1; on the last frame, the frame alone at rest.
-    return k < last ? transition(marks[k], marks[k + 1]) : transition(null, marks[k]);
+    return k < last ? transition(marks.at(k), marks.at(k + 1)) : transition(null, marks.at(k));
   }, [marks, k, last]);
   const progress = k < last ? ease(frac) : 0;
   // Counters read from the frame the picture is nearest to (the one it is resting at or arriving at).
@@ -108,7 +108,7 @@ export function useHierarchyPlayer({
     [shownFrame, pageBytes],
   );
   const share = shownFrame ? belowHbmShare(shownFrame) : 0;
-  const copies = marks && k >= 0 ? marks[Math.min(last, k)].count : 0;
+  const copies = marks && k >= 0 ? marks.at(Math.min(last, k)).count : 0;
 
   const view = (
     <div ref={observe} className="kvh" data-figure="kv-hierarchy">

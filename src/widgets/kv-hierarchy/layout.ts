@@ -116,69 +116,98 @@ function colourOf(session: number, hash: number, shared: ReadonlySet<number>): n
  * cache's insertion order, so a session's new pages land together).
  */
 export function assignSlots(frames: readonly FleetFrame[], shared: ReadonlySet<number>): FrameMarks[] {
-  const out: FrameMarks[] = [];
+  const slots = lazySlots(frames, shared);
+  return frames.map((_, k) => slots.at(k));
+}
+
+/** assignSlots computed frame by frame as they are asked for (each frame's cells follow from the previous). */
+export interface LazySlots {
+  at(k: number): FrameMarks;
+}
+
+/**
+ * assignSlots on demand: frame k's cells are computed when first asked for (and every frame before it, once).
+ * A player showing frame k needs only k and k + 1, so a finished run's picture costs two frames' work instead
+ * of the whole run's on the main thread (that whole-run pass was a 200 ms task at 4× CPU throttling).
+ */
+export function lazySlots(frames: readonly FleetFrame[], shared: ReadonlySet<number>): LazySlots {
+  const done: FrameMarks[] = [];
   let prev: Map<number, number>[] = Array.from({ length: TIER_COUNT }, () => new Map());
-  for (const f of frames) {
-    const caps = capacitiesOf(f);
-    const b = f.blocks;
-    let n = 0;
-    for (let i = 0; i < b.count; i++) {
-      if (b.replica[i] !== 0 && b.replica[i] !== 0xffff) continue;
-      let r = b.resident[i];
-      while (r) {
-        n += r & 1;
-        r >>= 1;
+  return {
+    at(k) {
+      if (k < 0 || k >= frames.length) throw new RangeError(`no frame ${k} of ${frames.length}`);
+      while (done.length <= k) {
+        const { marks, next } = slotsOf(frames[done.length], prev, shared);
+        done.push(marks);
+        prev = next;
       }
+      return done[k];
+    },
+  };
+}
+
+function slotsOf(
+  f: FleetFrame,
+  prev: Map<number, number>[],
+  shared: ReadonlySet<number>,
+): { marks: FrameMarks; next: Map<number, number>[] } {
+  const caps = capacitiesOf(f);
+  const b = f.blocks;
+  let n = 0;
+  for (let i = 0; i < b.count; i++) {
+    if (b.replica[i] !== 0 && b.replica[i] !== 0xffff) continue;
+    let r = b.resident[i];
+    while (r) {
+      n += r & 1;
+      r >>= 1;
     }
-    const m: FrameMarks = {
-      count: n,
-      hash: new Float64Array(n),
-      tier: new Uint8Array(n),
-      slot: new Uint32Array(n),
-      colour: new Uint16Array(n),
-      state: new Uint8Array(n),
-      perTier: [0, 0, 0, 0],
-    };
-    const next: Map<number, number>[] = Array.from({ length: TIER_COUNT }, () => new Map());
-    const taken = caps.map((c) => new Uint8Array(Math.max(1, c)));
-    const fresh: number[] = [];
-    let k = 0;
-    for (let i = 0; i < b.count; i++) {
-      if (b.replica[i] !== 0 && b.replica[i] !== 0xffff) continue;
-      const fl = b.flags[i];
-      const state = fl & 2 ? STATE_PENDING : fl & 1 ? STATE_PINNED : STATE_CACHED;
-      for (let t = 0; t < TIER_COUNT; t++) {
-        if (!(b.resident[i] & (1 << t))) continue;
-        const h = b.hash[i];
-        m.hash[k] = h;
-        m.tier[k] = t;
-        m.colour[k] = colourOf(b.session[i], h, shared);
-        m.state[k] = t === 0 ? state : STATE_CACHED;
-        m.perTier[t]++;
-        const s = prev[t].get(h);
-        if (s !== undefined && s < taken[t].length && !taken[t][s]) {
-          taken[t][s] = 1;
-          m.slot[k] = s;
-          next[t].set(h, s);
-        } else fresh.push(k);
-        k++;
-      }
-    }
-    const cursor = [0, 0, 0, 0];
-    for (const j of fresh) {
-      const t = m.tier[j];
-      const occ = taken[t];
-      let s = cursor[t];
-      while (s < occ.length && occ[s]) s++;
-      if (s < occ.length) occ[s] = 1;
-      cursor[t] = s + 1;
-      m.slot[j] = s;
-      next[t].set(m.hash[j], s);
-    }
-    out.push(m);
-    prev = next;
   }
-  return out;
+  const m: FrameMarks = {
+    count: n,
+    hash: new Float64Array(n),
+    tier: new Uint8Array(n),
+    slot: new Uint32Array(n),
+    colour: new Uint16Array(n),
+    state: new Uint8Array(n),
+    perTier: [0, 0, 0, 0],
+  };
+  const next: Map<number, number>[] = Array.from({ length: TIER_COUNT }, () => new Map());
+  const taken = caps.map((c) => new Uint8Array(Math.max(1, c)));
+  const fresh: number[] = [];
+  let k = 0;
+  for (let i = 0; i < b.count; i++) {
+    if (b.replica[i] !== 0 && b.replica[i] !== 0xffff) continue;
+    const fl = b.flags[i];
+    const state = fl & 2 ? STATE_PENDING : fl & 1 ? STATE_PINNED : STATE_CACHED;
+    for (let t = 0; t < TIER_COUNT; t++) {
+      if (!(b.resident[i] & (1 << t))) continue;
+      const h = b.hash[i];
+      m.hash[k] = h;
+      m.tier[k] = t;
+      m.colour[k] = colourOf(b.session[i], h, shared);
+      m.state[k] = t === 0 ? state : STATE_CACHED;
+      m.perTier[t]++;
+      const s = prev[t].get(h);
+      if (s !== undefined && s < taken[t].length && !taken[t][s]) {
+        taken[t][s] = 1;
+        m.slot[k] = s;
+        next[t].set(h, s);
+      } else fresh.push(k);
+      k++;
+    }
+  }
+  const cursor = [0, 0, 0, 0];
+  for (const j of fresh) {
+    const t = m.tier[j];
+    const occ = taken[t];
+    let s = cursor[t];
+    while (s < occ.length && occ[s]) s++;
+    if (s < occ.length) occ[s] = 1;
+    cursor[t] = s + 1;
+    m.slot[j] = s;
+    next[t].set(m.hash[j], s);
+  }
+  return { marks: m, next };
 }
 
 /** Kinds of motion in a frame step. */

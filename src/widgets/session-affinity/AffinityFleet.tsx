@@ -141,6 +141,7 @@ export function AffinityFleet() {
       stale={sim.status === 'ready' && (sim.stale || (running && !sim.cannotRun))}
       cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
+      drawn={sim.drawn}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} />}

@@ -404,6 +404,38 @@ export interface SweepPoint {
   requests: number;
 }
 
+/** One point of the policy sweep: `policy` at `perReplicaRate` new sessions/s per replica. */
+export async function routerSweepPoint(
+  a: Omit<RouterSweepArgs, 'perReplicaRates' | 'policies'>,
+  perReplicaRate: number,
+  policy: RouterPolicy,
+  hooks: RunHooks<never> = {},
+): Promise<SweepPoint> {
+  const sessionsPerS = perReplicaRate * a.replicas;
+  const run = await runPolicy(
+    policy,
+    {
+      replicas: a.replicas,
+      sessionsPerS,
+      arrivalS: a.arrivalS,
+      seed: a.seed,
+      loadThreshold: a.loadThreshold,
+    },
+    hooks,
+    0,
+  );
+  const s = run.summary;
+  return {
+    policy,
+    sessionsPerS,
+    hitRate: s.hitRate,
+    ttftP50: s.ttftP50,
+    ttftP90: s.ttftP90,
+    imbalance: s.imbalance,
+    requests: s.requests,
+  };
+}
+
 export async function runRouterSweep(
   a: RouterSweepArgs,
   hooks: RunHooks<SweepPoint> = {},
@@ -413,29 +445,7 @@ export async function runRouterSweep(
   for (const per of a.perReplicaRates) {
     for (const policy of policies) {
       await hooks.checkpoint?.();
-      const sessionsPerS = per * a.replicas;
-      const run = await runPolicy(
-        policy,
-        {
-          replicas: a.replicas,
-          sessionsPerS,
-          arrivalS: a.arrivalS,
-          seed: a.seed,
-          loadThreshold: a.loadThreshold,
-        },
-        hooks,
-        0,
-      );
-      const s = run.summary;
-      const p: SweepPoint = {
-        policy,
-        sessionsPerS,
-        hitRate: s.hitRate,
-        ttftP50: s.ttftP50,
-        ttftP90: s.ttftP90,
-        imbalance: s.imbalance,
-        requests: s.requests,
-      };
+      const p = await routerSweepPoint(a, per, policy, hooks);
       points.push(p);
       await hooks.emit?.(p);
     }
@@ -469,43 +479,53 @@ export interface SpreadPoint {
   ttftP90: number;
 }
 
+/** One point of the spread: `policy` on `replicas` replicas at the load per replica. */
+export async function routerSpreadPoint(
+  a: Omit<RouterSpreadArgs, 'replicaCounts' | 'policies'>,
+  replicas: number,
+  policy: RouterPolicy,
+  hooks: RunHooks<never> = {},
+): Promise<SpreadPoint & { hbmBlocks: number }> {
+  const run = await runPolicy(
+    policy,
+    {
+      replicas,
+      sessionsPerS: a.perReplicaRate * replicas,
+      arrivalS: a.arrivalS,
+      seed: a.seed,
+      loadThreshold: 8,
+    },
+    hooks,
+  );
+  const s = run.summary;
+  return {
+    policy,
+    replicas,
+    warmTurnShare: s.warmTurnShare,
+    hitRate: s.hitRate,
+    privateHitRate: s.privateHitRate,
+    spreadBoundHitRate: s.spreadBoundHitRate,
+    duplicateBytes: run.duplicateBlocksMean * labBytesPerBlock(),
+    copiesPerSession: run.copiesPerSession,
+    ttftP90: s.ttftP90,
+    hbmBlocks: run.hbmBlocks,
+  };
+}
+
 export async function runRouterSpread(
   a: RouterSpreadArgs,
   hooks: RunHooks<SpreadPoint> = {},
 ): Promise<{ points: SpreadPoint[]; bytesPerBlock: number; hbmBlocks: number }> {
   const points: SpreadPoint[] = [];
-  const bpb = labBytesPerBlock();
   let hbmBlocks = 0;
   for (const R of a.replicaCounts) {
     for (const policy of a.policies ?? SPREAD_POLICIES) {
       await hooks.checkpoint?.();
-      const run = await runPolicy(
-        policy,
-        {
-          replicas: R,
-          sessionsPerS: a.perReplicaRate * R,
-          arrivalS: a.arrivalS,
-          seed: a.seed,
-          loadThreshold: 8,
-        },
-        hooks,
-      );
-      const s = run.summary;
-      hbmBlocks = run.hbmBlocks;
-      const p: SpreadPoint = {
-        policy,
-        replicas: R,
-        warmTurnShare: s.warmTurnShare,
-        hitRate: s.hitRate,
-        privateHitRate: s.privateHitRate,
-        spreadBoundHitRate: s.spreadBoundHitRate,
-        duplicateBytes: run.duplicateBlocksMean * bpb,
-        copiesPerSession: run.copiesPerSession,
-        ttftP90: s.ttftP90,
-      };
+      const { hbmBlocks: blocks, ...p } = await routerSpreadPoint(a, R, policy, hooks);
+      hbmBlocks = blocks;
       points.push(p);
       await hooks.emit?.(p);
     }
   }
-  return { points, bytesPerBlock: bpb, hbmBlocks };
+  return { points, bytesPerBlock: labBytesPerBlock(), hbmBlocks };
 }
