@@ -2,7 +2,8 @@
 /** The web worker: runs the simulation core off the main thread, exposed through Comlink. */
 import * as Comlink from 'comlink';
 import { JobCancelled, type JobContext } from './job';
-import { methods, type MethodName } from './methods';
+import type { MethodName } from './methods';
+import { loadMethod } from './methodLoaders';
 
 const cancelled = new Set<number>();
 /** Set by crash(): later calls hang, as they would in a worker that is going down. */
@@ -10,9 +11,10 @@ let dying = false;
 
 const api = {
   async call(jobId: number, method: MethodName, args: unknown, onFrame?: (frame: unknown) => Promise<void>) {
-    const fn = methods[method] as unknown as ((a: unknown, ctx: JobContext) => unknown) | undefined;
-    if (!fn) throw new Error(`The worker has no method "${String(method)}".`);
     if (dying) return new Promise(() => {});
+    const fn = (await loadMethod(method)) as unknown as
+      ((a: unknown, ctx: JobContext) => unknown) | undefined;
+    if (!fn) throw new Error(`The worker has no method "${String(method)}".`);
     const ctx: JobContext = {
       isCancelled: () => cancelled.has(jobId),
       async checkpoint() {
