@@ -162,8 +162,15 @@ describe('the known cases of issue 12', () => {
     if (out.kind !== 'cannot-run') return;
     expect(out.fixes.map((f) => f.set)).toEqual([{ gpus: 2 }, { modelId: expect.any(String) }]);
   });
-  it('the analytic widgets too: 405B on 8 H100s cannot run in 07.10, 07.11 or 07.05; 12 GPUs would', async () => {
-    for (const id of ['chunked-prefill-timeline', 'compaction-payback', 'reload-or-recompute']) {
+  it('the analytic widgets too: 405B on 8 H100s cannot run in 07.05, 07.07, 07.10 or 07.11; 12 GPUs would', async () => {
+    const analytic = [
+      'chunked-prefill-timeline',
+      'compaction-payback',
+      'reload-or-recompute',
+      'tool-schema-tax',
+      'tool-block-layout',
+    ];
+    for (const id of analytic) {
       const w = byId(id);
       const out = await outcomeOf(w, { ...defaultValues(w.schema), model: 'llama-3.1-405b', gpus: 8 });
       expect(out.kind, id).toBe('cannot-run');

@@ -6,8 +6,6 @@
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
-import { replicaCannotRun } from '../sim/engine/fleet/replicaFit';
-import type { CannotRun } from '../sim/engine/cannotRun';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
@@ -34,6 +32,7 @@ import { runScenario } from '../sim/engine/fleet/run';
 import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
 import type { JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
+import { fitted } from './fitted';
 import type { Scenario } from '../sim/engine/fleet/scenario';
 import {
   chunkGrid,
@@ -688,20 +687,11 @@ async function runPrefillScenarios(ids: PrefillScenarioId[]): Promise<PrefillSce
   return { model, accelerator, durationS, rows };
 }
 
-/**
- * As the widgets call them: a replica whose weights and reserve leave no room for KV is a "cannot run" outcome
- * (engine/fleet/replicaFit.ts) the widget draws, not a timeline of a replica that could not start.
- */
-function fitted<R extends ReplicaChoice, A extends unknown[], T>(
-  f: (req: R, ...rest: A) => T,
-): (req: R, ...rest: A) => T | CannotRun {
-  return (req, ...rest) => replicaCannotRun(req.modelId, req.acceleratorId, req.gpus) ?? f(req, ...rest);
-}
-
 export const prefillMethods = {
-  prefillTimelineRun: fitted(prefillTimelineRun),
-  chunkTradeoff: fitted(chunkTradeoffCooperative),
-  hitRateVsKernel: fitted(hitRateVsKernel),
+  // As the widgets call them: a replica with no room for KV is a "cannot run" outcome (fitted.ts).
+  prefillTimelineRun: fitted('gpus', prefillTimelineRun),
+  chunkTradeoff: fitted('gpus', chunkTradeoffCooperative),
+  hitRateVsKernel: fitted('gpus', hitRateVsKernel),
   prefillFigures,
   prefillScenarios,
 };

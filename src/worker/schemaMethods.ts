@@ -24,6 +24,7 @@ import {
 } from '../sim/lessons/toolSchema';
 import { directContext, type JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
+import { fitted } from './fitted';
 
 export class SchemaRequestError extends Error {
   constructor(message: string) {
@@ -136,7 +137,7 @@ export interface ToolTaxResult {
   customError: ParseError | null;
 }
 
-async function toolSchemaTax(req: ToolTaxRequest): Promise<ToolTaxResult> {
+export async function toolSchemaTax(req: ToolTaxRequest): Promise<ToolTaxResult> {
   const f = format(req.format);
   const n = whole('toolCount', req.toolCount, 0, AGENT_TOOLS.length);
   const turns = whole('turns', req.turns, 1, 10_000);
@@ -216,7 +217,10 @@ export interface LayoutsResponse {
   layouts: LayoutWithTime[];
 }
 
-async function toolLayouts(req: LayoutRequest, ctx: JobContext = directContext()): Promise<LayoutsResponse> {
+export async function toolLayouts(
+  req: LayoutRequest,
+  ctx: JobContext = directContext(),
+): Promise<LayoutsResponse> {
   const f = format(req.format);
   const n = whole('toolCount', req.toolCount, 1, AGENT_TOOLS.length);
   const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
@@ -255,4 +259,10 @@ async function toolLayouts(req: LayoutRequest, ctx: JobContext = directContext()
   };
 }
 
-export const schemaMethods = { toolSchemaTax, toolLayouts, encodeText };
+export const schemaMethods = {
+  // As the widgets call them: a replica with no room for KV is a "cannot run" outcome (fitted.ts), not a prefill
+  // time for a replica that could not start.
+  toolSchemaTax: fitted('gpus', toolSchemaTax),
+  toolLayouts: fitted('gpus', toolLayouts),
+  encodeText,
+};
