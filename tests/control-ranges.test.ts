@@ -11,6 +11,7 @@ import { defaultValues, type NumberParam } from '../src/state/paramSchema';
 import { limitRefusal, withinLimit, type Limit } from '../src/sim/engine/limits';
 import { JobCancelled } from '../src/worker/job';
 import { PREFILL_LIMITS } from '../src/worker/limits/prefill';
+import { ROUTER_LIMITS as R } from '../src/worker/limits/router';
 import {
   budgetContext,
   runCall,
@@ -44,6 +45,25 @@ const traffic = {
 const GPUS = { gpus: 'GPUS_PER_REPLICA, checked in controls-core.test.ts' };
 
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'cache-router': {
+    shared: {
+      replicas: { field: 'replicas', limit: R.replicas },
+      sessionsPerS: { field: 'sessionsPerS', limit: R.sessionsPerS },
+      loadThreshold: { field: 'loadThreshold', limit: R.loadThreshold },
+      poolGB: { field: 'poolGB', limit: R.poolGB },
+    },
+  },
+  'router-sweep': {
+    shared: {
+      replicas: { field: 'replicas', limit: R.replicas },
+      loadThreshold: { field: 'loadThreshold', limit: R.loadThreshold },
+    },
+    pageOnly: { sloS: 'the TTFT target is read against the sweep on the page' },
+  },
+  'round-robin-spread': {
+    shared: { perReplicaRate: { field: 'perReplicaRate', limit: R.perReplicaRate } },
+    pageOnly: { inspect: 'one of the fleet sizes the spread ran, read out on the page' },
+  },
   'chunked-prefill-timeline': {
     shared: { chunk: { field: 'chunk', limit: P.chunk }, ...traffic },
     pageOnly: GPUS,
