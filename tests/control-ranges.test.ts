@@ -12,6 +12,8 @@ import { limitRefusal, withinLimit, type Limit } from '../src/sim/engine/limits'
 import { JobCancelled } from '../src/worker/job';
 import { PREFILL_LIMITS } from '../src/worker/limits/prefill';
 import { ROUTER_LIMITS as R } from '../src/worker/limits/router';
+import { TOOL_LATENCY_LIMITS } from '../src/worker/limits/pause';
+import { PAUSE_ARENA_LIMITS } from '../src/sim/lessons/pauseLabSetup';
 import {
   budgetContext,
   runCall,
@@ -45,6 +47,18 @@ const traffic = {
 const GPUS = { gpus: 'GPUS_PER_REPLICA, checked in controls-core.test.ts' };
 
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'pause-arena': {
+    shared: {
+      ttlS: { field: 'ttlS', limit: PAUSE_ARENA_LIMITS.ttlS },
+      agents: { field: 'agents', limit: PAUSE_ARENA_LIMITS.agents },
+    },
+  },
+  'tool-latency': {
+    shared: {
+      ttlS: { field: 'ttlS', limit: TOOL_LATENCY_LIMITS.ttlS },
+      contextTokens: { field: 'contextTokens', limit: TOOL_LATENCY_LIMITS.contextTokens },
+    },
+  },
   'cache-router': {
     shared: {
       replicas: { field: 'replicas', limit: R.replicas },
