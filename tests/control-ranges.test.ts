@@ -13,6 +13,7 @@ import { JobCancelled } from '../src/worker/job';
 import { PREFILL_LIMITS } from '../src/worker/limits/prefill';
 import { ROUTER_LIMITS as R } from '../src/worker/limits/router';
 import { TOOL_LATENCY_LIMITS } from '../src/worker/limits/pause';
+import { LAYOUT_LIMITS, TOOL_TAX_LIMITS } from '../src/worker/limits/schema';
 import { PAUSE_ARENA_LIMITS } from '../src/sim/lessons/pauseLabSetup';
 import {
   budgetContext,
@@ -47,6 +48,31 @@ const traffic = {
 const GPUS = { gpus: 'GPUS_PER_REPLICA, checked in controls-core.test.ts' };
 
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'tool-schema-tax': {
+    shared: {
+      toolCount: { field: 'toolCount', limit: TOOL_TAX_LIMITS.toolCount },
+      turns: { field: 'turns', limit: TOOL_TAX_LIMITS.turns },
+      changeEvery: { field: 'changeEvery', limit: TOOL_TAX_LIMITS.changeEvery },
+      inputPerMTok: { field: 'inputPerMTok', limit: TOOL_TAX_LIMITS.inputPerMTok },
+    },
+    pageOnly: GPUS,
+  },
+  'tool-block-layout': {
+    shared: Object.fromEntries(
+      (
+        [
+          'toolCount',
+          'systemTokens',
+          'newTokens',
+          'outputTokens',
+          'timestampTokens',
+          'turns',
+          'changeTurn',
+        ] as const
+      ).map((k) => [k, { field: k, limit: LAYOUT_LIMITS[k] }]),
+    ),
+    pageOnly: GPUS,
+  },
   'pause-arena': {
     shared: {
       ttlS: { field: 'ttlS', limit: PAUSE_ARENA_LIMITS.ttlS },
