@@ -15,6 +15,7 @@ import { ROUTER_LIMITS as R } from '../src/worker/limits/router';
 import { TOOL_LATENCY_LIMITS } from '../src/worker/limits/pause';
 import { LAYOUT_LIMITS, TOOL_TAX_LIMITS } from '../src/worker/limits/schema';
 import { PAUSE_ARENA_LIMITS } from '../src/sim/lessons/pauseLabSetup';
+import { ECON_LIMITS } from '../src/sim/lessons/economicsLabSetup';
 import {
   budgetContext,
   runCall,
@@ -47,7 +48,15 @@ const traffic = {
 /** The GPU count is one range already (GPUS_PER_REPLICA, its own test in controls-core.test.ts). */
 const GPUS = { gpus: 'GPUS_PER_REPLICA, checked in controls-core.test.ts' };
 
+const SLO = {
+  ttftP90S: { field: 'slo.ttftP90S', limit: ECON_LIMITS.ttftP90S },
+  tpotP90S: { field: 'slo.tpotP90S', limit: ECON_LIMITS.tpotP90S },
+};
+const PRICES = 'a price, priced on the page from the computed GPU-seconds and energy';
+
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'slo-sweep': { shared: SLO, pageOnly: { pue: PRICES } },
+  'cost-levers': { shared: SLO, pageOnly: { pue: PRICES, gpuHourUSD: PRICES, kwhUSD: PRICES } },
   'tool-schema-tax': {
     shared: {
       toolCount: { field: 'toolCount', limit: TOOL_TAX_LIMITS.toolCount },
