@@ -16,6 +16,7 @@ import { TOOL_LATENCY_LIMITS } from '../src/worker/limits/pause';
 import { LAYOUT_LIMITS, TOOL_TAX_LIMITS } from '../src/worker/limits/schema';
 import { PAUSE_ARENA_LIMITS } from '../src/sim/lessons/pauseLabSetup';
 import { ECON_LIMITS } from '../src/sim/lessons/economicsLabSetup';
+import { AFFINITY_LIMITS as A } from '../src/sim/lessons/affinityModel';
 import {
   budgetContext,
   runCall,
@@ -55,6 +56,21 @@ const SLO = {
 const PRICES = 'a price, priced on the page from the computed GPU-seconds and energy';
 
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'affinity-replay': {
+    shared: {
+      replicas: { field: 'replicas', limit: A.replicas },
+      turns: { field: 'turns', limit: A.turns },
+      toolResultTokens: { field: 'toolResultTokens', limit: A.toolResultTokens },
+    },
+    pageOnly: {
+      ...GPUS,
+      session: 'picks which recorded session of the loaded trace is sent (SESSION_PICKER_MAX, its own test)',
+    },
+  },
+  'affinity-fleet': {
+    shared: { agentsPerReplica: { field: 'agentsPerReplica', limit: A.agentsPerReplica } },
+    pageOnly: GPUS,
+  },
   'slo-sweep': { shared: SLO, pageOnly: { pue: PRICES } },
   'cost-levers': { shared: SLO, pageOnly: { pue: PRICES, gpuHourUSD: PRICES, kwhUSD: PRICES } },
   'tool-schema-tax': {

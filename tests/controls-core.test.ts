@@ -15,6 +15,7 @@ import { WIDGETS } from '../src/widgets/registry';
 import { JobCancelled } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 import { AFFINITY_LIMITS } from '../src/sim/lessons/affinityModel';
+import { limitRefusal } from '../src/sim/engine/limits';
 import { GPUS_PER_REPLICA, GPUS_PER_REPLICA_OFFERED } from '../src/sim/engine/fleet/replicaFit';
 import { affinityReplayArgs, affinityReplaySchema } from '../src/widgets/session-affinity/schema';
 import {
@@ -202,7 +203,7 @@ describe('one range for a control and its core', () => {
         expect(
           () => methods.affinityReplay(affinityReplayArgs({ ...base, [key]: bad })),
           `${key} ${bad}`,
-        ).toThrow(new RegExp(key));
+        ).toThrow(limitRefusal(AFFINITY_LIMITS[key], bad)!);
     }
   });
   it('GPUs per replica: every widget offers a range inside what the core accepts', () => {
