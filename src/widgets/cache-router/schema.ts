@@ -56,6 +56,7 @@ export const cacheRouterSchema = {
     label: 'Replicas',
     default: 4,
     ...controlRange(ROUTER_LIMITS.replicas, { min: 2, max: 8 }),
+    integer: true,
     unit: 'replicas',
   },
   sessionsPerS: {
@@ -93,6 +94,7 @@ export const routerSweepSchema = {
     label: 'Replicas',
     default: 4,
     ...controlRange(ROUTER_LIMITS.replicas, { min: 2, max: 8 }),
+    integer: true,
     unit: 'replicas',
   },
   loadThreshold,

@@ -1,14 +1,14 @@
 /**
  * A number control's range from the core's own limit (src/sim/engine/limits.ts): the whole limit, or a narrower
  * range offered inside it (named at the schema beside the limit it sits in). A wider one is a programming error,
- * refused when the schema loads; tests/control-ranges.test.ts checks every widget against its worker method.
+ * refused when the schema loads; tests/control-ranges.test.ts checks every widget against its worker method. Whole
+ * numbers and the step stay the control's own (a control of whole tokens may still move in steps of 10).
  */
 import type { Limit } from '../../sim/engine/limits';
 
 export interface ControlRange {
   min: number;
   max: number;
-  integer?: true;
 }
 
 /**
@@ -24,6 +24,5 @@ export function controlRange(l: Limit, offered?: { min: number; max: number }, s
   return {
     min: Number((r.min * scale).toPrecision(12)),
     max: Number((r.max * scale).toPrecision(12)),
-    ...(l.integer && scale === 1 ? { integer: true as const } : {}),
   };
 }

@@ -33,6 +33,7 @@ export const taxSchema = {
     label: 'Tools in the request',
     default: AGENT_TOOLS.length,
     ...controlRange(TOOL_TAX_LIMITS.toolCount),
+    integer: true,
     unit: 'tools',
     help: 'The first n tools of the shipped coding-agent set (files, search, shell, git, web, issues, CI, chat)',
   },
@@ -51,6 +52,7 @@ export const taxSchema = {
     label: 'Turns in the session',
     default: 20,
     ...controlRange(TOOL_TAX_LIMITS.turns, { min: 1, max: 200 }),
+    integer: true,
     unit: 'turns',
   },
   changeEvery: {
@@ -58,6 +60,7 @@ export const taxSchema = {
     label: 'Tool block changes every',
     default: 0,
     ...controlRange(TOOL_TAX_LIMITS.changeEvery, { min: 0, max: 50 }),
+    integer: true,
     unit: 'turns',
     format: (v) => (v === 0 ? 'never' : v === 1 ? 'every turn' : `${v} turns`),
     help: '0 = the same tools on every turn; k = the block is rewritten on turn 1, k+1, 2k+1, …',
@@ -119,6 +122,7 @@ export const layoutSchema = {
     label: 'Tools in the block',
     default: AGENT_TOOLS.length,
     ...controlRange(LAYOUT_LIMITS.toolCount),
+    integer: true,
     unit: 'tools',
   },
   systemTokens: {
@@ -154,6 +158,7 @@ export const layoutSchema = {
     label: 'Timestamp line',
     default: 20,
     ...controlRange(LAYOUT_LIMITS.timestampTokens, { min: 1, max: 200 }),
+    integer: true,
     unit: 'tokens',
     help: 'e.g. "Current time: 2026-11-29T10:31:07Z, session 8f3a…", different on every turn',
   },
@@ -162,6 +167,7 @@ export const layoutSchema = {
     label: 'Turns in the session',
     default: 20,
     ...controlRange(LAYOUT_LIMITS.turns, { min: 2, max: 100 }),
+    integer: true,
     unit: 'turns',
   },
   changeTurn: {
@@ -169,6 +175,7 @@ export const layoutSchema = {
     label: 'Turn the extra tool arrives',
     default: 10,
     ...controlRange(LAYOUT_LIMITS.changeTurn, { min: 2, max: 100 }),
+    integer: true,
     help: 'For the "one tool added mid-session" layout: an MCP server connects and its tool joins the block in name order',
   },
   blockSize: {
