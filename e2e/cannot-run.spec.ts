@@ -2,7 +2,8 @@
  * Settings that cannot run are a state of the picture (#12, "controls and core agree"): the picture area says why in
  * the reader's words, a button applies the nearest change that runs, the controls stay live, read-outs show "—";
  * after the fix the picture comes back. The cases the issue names: the replay at one GPU (its slider's minimum), a
- * 70B model in the fleet view on its one GPU, and a DRAM pause policy with no DRAM in 07.04's hierarchy.
+ * 70B model in the fleet view on its one GPU, an analytic widget (07.10, 07.07) whose replica cannot hold its model,
+ * and a DRAM pause policy with no DRAM in 07.04's hierarchy.
  */
 import type { Locator } from '@playwright/test';
 import { expect, setNumber, test } from './fixtures';
@@ -94,6 +95,19 @@ test.describe('settings that cannot run', () => {
     await expectCannotRun(widget, /Llama 3\.1 405B does not fit on 8 × H100 SXM/);
     await widget.getByRole('button', { name: 'Use 12 GPUs per replica' }).click();
     await expectPictureBack(widget);
+    expect(watch.consoleErrors).toEqual([]);
+  });
+
+  test('07.07 tool-schema-tax: 70B on one GPU says why; "Use 2 GPUs per replica" brings the charts back', async ({
+    page,
+    watch,
+  }) => {
+    await page.goto('/lessons/07-07-tool-schema-tax?tool-schema-tax.gpus=1');
+    const widget = page.locator('[data-widget="tool-schema-tax"]');
+    await expectCannotRun(widget, /Llama 3\.1 70B does not fit on 1 × H100 SXM: its weights \(141\.\d GB\)/);
+    await widget.getByRole('button', { name: 'Use 2 GPUs per replica' }).click();
+    await expectPictureBack(widget);
+    await expect(page).toHaveURL(/tool-schema-tax\.gpus=2/);
     expect(watch.consoleErrors).toEqual([]);
   });
 

@@ -15,6 +15,7 @@ import { WIDGETS } from '../src/widgets/registry';
 import { JobCancelled } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 import { AFFINITY_LIMITS } from '../src/sim/lessons/affinityModel';
+import { limitRefusal } from '../src/sim/engine/limits';
 import { GPUS_PER_REPLICA, GPUS_PER_REPLICA_OFFERED } from '../src/sim/engine/fleet/replicaFit';
 import { affinityReplayArgs, affinityReplaySchema } from '../src/widgets/session-affinity/schema';
 import {
@@ -162,8 +163,15 @@ describe('the known cases of issue 12', () => {
     if (out.kind !== 'cannot-run') return;
     expect(out.fixes.map((f) => f.set)).toEqual([{ gpus: 2 }, { modelId: expect.any(String) }]);
   });
-  it('the analytic widgets too: 405B on 8 H100s cannot run in 07.10, 07.11 or 07.05; 12 GPUs would', async () => {
-    for (const id of ['chunked-prefill-timeline', 'compaction-payback', 'reload-or-recompute']) {
+  it('the analytic widgets too: 405B on 8 H100s cannot run in 07.05, 07.07, 07.10 or 07.11; 12 GPUs would', async () => {
+    const analytic = [
+      'chunked-prefill-timeline',
+      'compaction-payback',
+      'reload-or-recompute',
+      'tool-schema-tax',
+      'tool-block-layout',
+    ];
+    for (const id of analytic) {
       const w = byId(id);
       const out = await outcomeOf(w, { ...defaultValues(w.schema), model: 'llama-3.1-405b', gpus: 8 });
       expect(out.kind, id).toBe('cannot-run');
@@ -195,7 +203,7 @@ describe('one range for a control and its core', () => {
         expect(
           () => methods.affinityReplay(affinityReplayArgs({ ...base, [key]: bad })),
           `${key} ${bad}`,
-        ).toThrow(new RegExp(key));
+        ).toThrow(limitRefusal(AFFINITY_LIMITS[key], bad)!);
     }
   });
   it('GPUs per replica: every widget offers a range inside what the core accepts', () => {

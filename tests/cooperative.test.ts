@@ -28,7 +28,7 @@ import {
 import { trafficShape } from '../src/sim/lessons/trafficShape';
 import { JobCancelled, type JobContext } from '../src/worker/job';
 import { pacedYield } from '../src/worker/pacedCheckpoint';
-import { schemaMethods } from '../src/worker/schemaMethods';
+import { toolLayouts } from '../src/worker/schemaMethods';
 import { workloadMethods } from '../src/worker/workloadMethods';
 import { chunkTradeoff, prefillMethods } from '../src/worker/prefillMethods';
 import { layoutArgs, LAYOUT_DEFAULTS } from '../src/widgets/tool-schema/schema';
@@ -255,13 +255,10 @@ describe('07.07 layouts (toolLayouts)', () => {
 
   it('a cancelled job stops at the check it was cancelled at; a never-cancelled one gives the direct result', async () => {
     const args = layoutArgs({ ...LAYOUT_DEFAULTS, turns: 60, newTokens: 3000, blockSize: '16' });
-    const { cancelledChecks, fullChecks, result } = await cancelAndRun(
-      (ctx) => schemaMethods.toolLayouts(args, ctx),
-      3,
-    );
+    const { cancelledChecks, fullChecks, result } = await cancelAndRun((ctx) => toolLayouts(args, ctx), 3);
     expect(cancelledChecks).toBe(3);
     expect(fullChecks).toBeGreaterThan(30);
-    expect(result).toEqual(await schemaMethods.toolLayouts(args));
+    expect(result).toEqual(await toolLayouts(args));
   }, 60_000);
 });
 

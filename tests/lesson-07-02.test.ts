@@ -227,9 +227,7 @@ describe('one trajectory over R replicas (the fleet simulator)', () => {
     const one = methods.affinityReplay({ ...baseReplay, gpus: 1 });
     expect(isCannotRun(one)).toBe(true);
     if (!isCannotRun(one)) return;
-    expect(one.reason).toMatch(
-      /Llama 3\.1 70B does not fit on 1 × H100 SXM: its weights \(141\.\d GB\)/,
-    );
+    expect(one.reason).toMatch(/Llama 3\.1 70B does not fit on 1 × H100 SXM: its weights \(141\.\d GB\)/);
     expect(one.fixes[0]).toEqual({ label: 'Use 2 GPUs per replica', set: { gpus: 2 } });
     expect(isCannotRun(methods.affinityReplay({ ...baseReplay, ...one.fixes[0].set }))).toBe(false);
   });
@@ -328,7 +326,7 @@ describe('many sessions over R replicas: the 1/R decay', () => {
         },
         directContext(),
       ),
-    ).rejects.toThrow(/agentsPerReplica/);
+    ).rejects.toThrow(/^The agents in flight per replica takes whole numbers from 2 to 16 agents, not 0\.$/);
   }, 30_000);
 });
 

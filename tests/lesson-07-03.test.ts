@@ -439,7 +439,7 @@ describe('worker methods: arguments are checked', () => {
     ).rejects.toThrow(/Unknown routing policy "fastest"/);
     await expect(
       routerMethods.routerAnimation({ ...FLEET, policy: 'random', replicas: 0 }, ctx),
-    ).rejects.toThrow(/replicas must be a whole number between 1 and 16/);
+    ).rejects.toThrow(/^The number of replicas takes whole numbers from 1 to 16 replicas, not 0\./);
     await expect(
       routerMethods.routerSweep(
         { replicas: 2, loadThreshold: 8, seed: 1, arrivalS: 10, perReplicaRates: [] },

@@ -214,7 +214,7 @@ describe('worker methods', () => {
       methods.toolLatency({ tool: 'teleport' as never, ttlS: 1, contextTokens: 1, after: 'evict' }),
     ).toThrow(/preset/);
     expect(() => methods.toolLatency({ tool: 'web', ttlS: -1, contextTokens: 1, after: 'evict' })).toThrow(
-      /ttlS/,
+      /^The time-to-live takes values from 0\.001 to 86,400 s, not -1\.$/,
     );
   });
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { methods } from '../src/worker/methods';
+import { isCannotRun } from '../src/sim/engine/cannotRun';
 import { AGENT_TOOLS } from '../src/sim/lessons/tools/agentTools';
 import {
   layoutPrompt,
@@ -15,7 +16,7 @@ import {
   simulateLayout,
   type LayoutSetup,
 } from '../src/sim/lessons/toolSchema';
-import { countTokens } from '../src/worker/schemaMethods';
+import { countTokens, toolLayouts, toolSchemaTax } from '../src/worker/schemaMethods';
 
 const TAX_DEFAULTS = {
   toolCount: 36,
@@ -32,6 +33,22 @@ const TAX_DEFAULTS = {
   custom: null,
 };
 
+const LAYOUT_REQUEST = {
+  toolCount: 36,
+  format: 'openai',
+  systemTokens: 2000,
+  newTokens: 1500,
+  outputTokens: 300,
+  timestampTokens: 20,
+  turns: 20,
+  blockSize: 16,
+  changeTurn: 10,
+  seed: 1,
+  modelId: 'llama-3.1-70b',
+  acceleratorId: 'h100-sxm',
+  gpus: 8,
+};
+
 describe('o200k_base token counts (gpt-tokenizer 4.0.0)', () => {
   it('counts fixed strings as the tokenizer does', async () => {
     expect(await methods.encodeText({ text: 'Hello, world!' })).toEqual({
@@ -45,16 +62,14 @@ describe('o200k_base token counts (gpt-tokenizer 4.0.0)', () => {
   it('counts the shipped tool definitions', async () => {
     const readFile = AGENT_TOOLS.find((t) => t.name === 'read_file')!;
     expect(await countTokens(renderTool(readFile, 'openai'))).toBe(140);
-    const r = await methods.toolSchemaTax(TAX_DEFAULTS);
+    const r = await toolSchemaTax(TAX_DEFAULTS);
     expect(r.tools).toHaveLength(36);
     expect(r.toolTokens).toBe(4427);
     // Whitespace is tokens: the same definitions pretty-printed cost more; Anthropic's flat shape costs less.
-    expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, pretty: true })).toolTokens).toBe(7048);
-    expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, format: 'anthropic' })).toolTokens).toBe(4211);
+    expect((await toolSchemaTax({ ...TAX_DEFAULTS, pretty: true })).toolTokens).toBe(7048);
+    expect((await toolSchemaTax({ ...TAX_DEFAULTS, format: 'anthropic' })).toolTokens).toBe(4211);
     // More tools, more tokens.
-    expect((await methods.toolSchemaTax({ ...TAX_DEFAULTS, toolCount: 10 })).toolTokens).toBeLessThan(
-      r.toolTokens,
-    );
+    expect((await toolSchemaTax({ ...TAX_DEFAULTS, toolCount: 10 })).toolTokens).toBeLessThan(r.toolTokens);
   });
 
   it('counts a pasted tool set, and falls back to the shipped one with a located error when it is invalid', async () => {
@@ -65,7 +80,7 @@ describe('o200k_base token counts (gpt-tokenizer 4.0.0)', () => {
         input_schema: { type: 'object', properties: { host: { type: 'string' } } },
       },
     ]);
-    const ok = await methods.toolSchemaTax({ ...TAX_DEFAULTS, custom: paste });
+    const ok = await toolSchemaTax({ ...TAX_DEFAULTS, custom: paste });
     expect(ok.source).toBe('custom');
     expect(ok.tools.map((t) => t.name)).toEqual(['ping']);
     expect(ok.toolTokens).toBe(
@@ -80,7 +95,7 @@ describe('o200k_base token counts (gpt-tokenizer 4.0.0)', () => {
         ),
       ),
     );
-    const bad = await methods.toolSchemaTax({ ...TAX_DEFAULTS, custom: '[{"name": "x",}]' });
+    const bad = await toolSchemaTax({ ...TAX_DEFAULTS, custom: '[{"name": "x",}]' });
     expect(bad.source).toBe('shipped');
     expect(bad.customError?.line).toBe(1);
     expect(bad.customError?.message).toMatch(/^Invalid JSON at line 1, column \d+/);
@@ -210,21 +225,7 @@ describe('prefix-cache hits of the prompt layouts (block size 4, hand-counted)',
 
 describe('the lesson defaults (worker method)', () => {
   it('20 turns, 36 tools: a timestamp on top re-prefills every prompt whole', async () => {
-    const L = await methods.toolLayouts({
-      toolCount: 36,
-      format: 'openai',
-      systemTokens: 2000,
-      newTokens: 1500,
-      outputTokens: 300,
-      timestampTokens: 20,
-      turns: 20,
-      blockSize: 16,
-      changeTurn: 10,
-      seed: 1,
-      modelId: 'llama-3.1-70b',
-      acceleratorId: 'h100-sxm',
-      gpus: 8,
-    });
+    const L = await toolLayouts(LAYOUT_REQUEST);
     const by = Object.fromEntries(L.layouts.map((l) => [l.layout, l]));
     // Σ_{t=1..20} (20 + 4,427 + 2,000 + 1,800·(t−1) + 1,500) = 20 × 7,947 + 1,800 × 190 = 500,940.
     expect(by['timestamp-top'].prefillTokens).toBe(500_940);
@@ -232,6 +233,21 @@ describe('the lesson defaults (worker method)', () => {
     expect(by['tools-first'].hitRate).toBeGreaterThan(0.9);
     expect(by['tools-first'].toolTokensPrefilled).toBe(4427);
     expect(by['tools-after-history'].toolTokensPrefilled).toBe(20 * 4427);
+  });
+});
+
+describe('the widgets’ worker methods check the replica before timing it', () => {
+  it('at the lesson’s replica they give what the core computes; 70B on one H100 cannot run, and says so', async () => {
+    expect(await methods.toolSchemaTax(TAX_DEFAULTS)).toEqual(await toolSchemaTax(TAX_DEFAULTS));
+    for (const out of [
+      await methods.toolSchemaTax({ ...TAX_DEFAULTS, gpus: 1 }),
+      await methods.toolLayouts({ ...LAYOUT_REQUEST, gpus: 1 }),
+    ]) {
+      expect(isCannotRun(out)).toBe(true);
+      if (!isCannotRun(out)) continue;
+      expect(out.reason).toMatch(/^Llama 3\.1 70B does not fit on 1 × H100 SXM/);
+      expect(out.fixes[0]).toEqual({ label: 'Use 2 GPUs per replica', set: { gpus: 2 } });
+    }
   });
 });
 
@@ -272,28 +288,27 @@ describe("the widgets' Try this items, at the state each one sets", async () => 
     taxArgs,
     layoutArgs,
   } = await import('../src/widgets/tool-schema/schema');
-  const tax = (i: number) => methods.toolSchemaTax(taxArgs({ ...TAX_VALUES, ...TAX_TRY[i].set }));
+  const tax = (i: number) => toolSchemaTax(taxArgs({ ...TAX_VALUES, ...TAX_TRY[i].set }));
   const layouts = async (i: number) => {
-    const L = await methods.toolLayouts(layoutArgs({ ...LAYOUT_DEFAULTS, ...LAYOUT_TRY[i].set }));
+    const L = await toolLayouts(layoutArgs({ ...LAYOUT_DEFAULTS, ...LAYOUT_TRY[i].set }));
     return Object.fromEntries(L.layouts.map((l) => [l.layout, l]));
   };
 
   it('fewer tools, fewer tokens on every request; the largest are run_command and grep', async () => {
-    const all = await methods.toolSchemaTax(taxArgs(TAX_VALUES));
+    const all = await toolSchemaTax(taxArgs(TAX_VALUES));
     expect((await tax(0)).toolTokens).toBeLessThan(all.toolTokens);
     const largest = [...all.tools].sort((a, b) => b.tokens - a.tokens).slice(0, 2);
     expect(largest.map((t) => t.name).sort()).toEqual(['grep', 'run_command']);
   });
   it('pretty-printed: more than half again as many tokens', async () => {
-    const all = await methods.toolSchemaTax(taxArgs(TAX_VALUES));
+    const all = await toolSchemaTax(taxArgs(TAX_VALUES));
     expect((await tax(1)).toolTokens / all.toolTokens).toBeGreaterThan(1.5);
   });
   it('a block that changes every turn: the cache costs more than none; every 5 turns it saves most of the bill', async () => {
     const every1 = (await tax(2)).session;
     expect(every1.costCached).toBeGreaterThan(every1.costNoCache);
-    const every5 = (
-      await methods.toolSchemaTax(taxArgs({ ...TAX_VALUES, ...TAX_TRY[2].set, changeEvery: 5 }))
-    ).session;
+    const every5 = (await toolSchemaTax(taxArgs({ ...TAX_VALUES, ...TAX_TRY[2].set, changeEvery: 5 })))
+      .session;
     expect(every5.saving).toBeGreaterThan(0.5);
   });
   it('a timestamp above the tools: the hit rate falls to 0%', async () => {

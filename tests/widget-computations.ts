@@ -136,11 +136,11 @@ export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
     'tool-block-layout',
     toolSchema.layoutSchema,
     (v) => [call('toolLayouts', toolSchema.layoutArgs(v))],
-    {
-      runs: 3,
-    },
+    { runs: 3, fixFields: { modelId: 'model' } },
   ),
-  entry('tool-schema-tax', toolSchema.taxSchema, (v) => [call('toolSchemaTax', toolSchema.taxArgs(v))]),
+  entry('tool-schema-tax', toolSchema.taxSchema, (v) => [call('toolSchemaTax', toolSchema.taxArgs(v))], {
+    fixFields: { modelId: 'model' },
+  }),
   entry('asking-nicely', structured.askNicelySchema, (v) => [
     call('grammarAskNicely', structured.askNicelyArgs(v)),
   ]),

@@ -16,6 +16,7 @@ import {
   type SweepPoint,
   type TrajectoryShape,
 } from '../sim/lessons/affinity';
+import { limitRefusal, type Limit } from '../sim/engine/limits';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { CatalogError, resolveAccelerator, resolveModel, resolveNode } from '../sim/engine/catalog/index';
 import {
@@ -76,6 +77,13 @@ function wrap<T>(f: () => T): T {
     if (e instanceof TraceError) throw new AffinityRequestError(`the session's trace, ${e.message}`);
     throw e;
   }
+}
+
+/** A request field inside the range the methods accept (AFFINITY_LIMITS, which the controls spread). */
+function within(l: Limit, v: number): number {
+  const why = limitRefusal(l, v);
+  if (why) throw new AffinityRequestError(why);
+  return v;
 }
 
 function wholeIn(name: string, v: number, min: number, max: number): number {
@@ -206,20 +214,10 @@ function replayOnce(req: AffinityReplayRequest): AffinityReplayResponse {
     throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
   const shape: TrajectoryShape = {
     ...DEFAULT_TRAJECTORY,
-    turns: wholeIn('turns', req.turns, AFFINITY_LIMITS.turns.min, AFFINITY_LIMITS.turns.max),
-    toolResultTokens: wholeIn(
-      'toolResultTokens',
-      req.toolResultTokens,
-      AFFINITY_LIMITS.toolResultTokens.min,
-      AFFINITY_LIMITS.toolResultTokens.max,
-    ),
+    turns: within(AFFINITY_LIMITS.turns, req.turns),
+    toolResultTokens: within(AFFINITY_LIMITS.toolResultTokens, req.toolResultTokens),
   };
-  const replicas = wholeIn(
-    'replicas',
-    req.replicas,
-    AFFINITY_LIMITS.replicas.min,
-    AFFINITY_LIMITS.replicas.max,
-  );
+  const replicas = within(AFFINITY_LIMITS.replicas, req.replicas);
   const blockSize = req.blockSize === undefined ? undefined : wholeIn('blockSize', req.blockSize, 1, 4096);
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
   // One replay, from the learner's trace session or the synthetic trajectory; one response shape for both.
@@ -329,12 +327,7 @@ async function sweepOnce(
   const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
     throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
-  const agents = wholeIn(
-    'agentsPerReplica',
-    req.agentsPerReplica,
-    AFFINITY_LIMITS.agentsPerReplica.min,
-    AFFINITY_LIMITS.agentsPerReplica.max,
-  );
+  const agents = within(AFFINITY_LIMITS.agentsPerReplica, req.agentsPerReplica);
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
   // Coarse to fine over the fleet sizes (lib/progressive.ts), points already computed for the same inputs
   // first (pointMemo.ts): a step of one control reruns only what it changes.

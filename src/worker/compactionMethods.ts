@@ -16,9 +16,8 @@ import {
   type Prices,
   type SessionShape,
 } from '../sim/lessons/compaction';
-import { replicaCannotRun } from '../sim/engine/fleet/replicaFit';
-import type { CannotRun } from '../sim/engine/cannotRun';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
+import { fitted } from './fitted';
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
 import { kvBytesPerToken } from '../sim/engine/catalog/models';
 import {
@@ -181,12 +180,8 @@ export function compactionPayback(req: PaybackRequest): PaybackResponse {
   });
 }
 
-/** As the widgets call them: a replica with no room for KV is a "cannot run" outcome (engine/fleet/replicaFit.ts). */
-function fitted<R extends ReplicaChoice, T>(f: (req: R) => T): (req: R) => T | CannotRun {
-  return (req) => replicaCannotRun(req.modelId, req.acceleratorId, req.tp) ?? f(req);
-}
-
 export const compactionMethods = {
-  compactionEdit: fitted(compactionEdit),
-  compactionPayback: fitted(compactionPayback),
+  // As the widgets call them: a replica with no room for KV is a "cannot run" outcome (fitted.ts).
+  compactionEdit: fitted('tp', compactionEdit),
+  compactionPayback: fitted('tp', compactionPayback),
 };

@@ -5,9 +5,8 @@
  * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
 import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
-import { replicaCannotRun } from '../sim/engine/fleet/replicaFit';
-import type { CannotRun } from '../sim/engine/cannotRun';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
+import { fitted } from './fitted';
 import {
   breakEven,
   minLinkBandwidth,
@@ -639,16 +638,10 @@ function allReduceSummary(
   };
 }
 
-/**
- * As the widget calls it: a replica with no room for KV (engine/fleet/replicaFit.ts, the engine's budget rather than
- * weights ≤ raw HBM) is a "cannot run" outcome the widget draws, not curves for a replica that could not start.
- */
-function reloadVsRecomputeFitted(req: ReloadRecomputeRequest): ReloadRecomputeResult | CannotRun {
-  return replicaCannotRun(req.modelId, req.acceleratorId, req.tp) ?? reloadVsRecompute(req);
-}
-
 export const offloadMethods = {
-  reloadVsRecompute: reloadVsRecomputeFitted,
+  // As the widget calls it: a replica with no room for KV (the engine's budget rather than weights ≤ raw HBM) is a
+  // "cannot run" outcome (fitted.ts), not curves for a replica that could not start.
+  reloadVsRecompute: fitted('tp', reloadVsRecompute),
   minBandwidthByModel,
   offloadFigures,
 };

@@ -21,6 +21,8 @@ import {
 import { PAUSE_POLICIES, TOOL_PRESET_LABELS, type PausePolicyId } from '../sim/lessons/pauseLabSetup';
 import { cdf, endsWithin, mean, quantile, timeShare } from '../sim/lessons/toolLatency';
 import { JobCancelled, type JobContext } from './job';
+import { TOOL_LATENCY_LIMITS } from './limits/pause';
+import { limitRefusal, type Limit } from '../sim/engine/limits';
 import * as Comlink from 'comlink';
 import { transferables, type FleetFrame } from '../sim/engine/fleet/frames';
 import { runScenario } from '../sim/engine/fleet/run';
@@ -43,11 +45,10 @@ function checkTool(t: unknown): asserts t is ToolLatencyPreset {
     );
 }
 
-function checkRange(name: string, v: unknown, min: number, max: number, integer = false): void {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v)))
-    throw new PauseRequestError(
-      `${name} must be ${integer ? 'a whole number ' : ''}between ${min} and ${max} (got ${String(v)}).`,
-    );
+/** A request field inside the range the method accepts (limits/pause.ts, which the controls offer from). */
+function checkLimit(l: Limit, v: unknown): void {
+  const why = limitRefusal(l, v);
+  if (why) throw new PauseRequestError(why);
 }
 
 // ───────────────────────────── the distribution ─────────────────────────────
@@ -120,8 +121,8 @@ function presetStats(id: ToolLatencyPreset, ttlS: number): PresetStats {
 /** The tool-latency widget: every preset's CDF, the chosen one's time share, and what one pause costs. */
 function toolLatency(req: ToolLatencyRequest): ToolLatencyResponse {
   checkTool(req.tool);
-  checkRange('ttlS', req.ttlS, 0.001, 86_400);
-  checkRange('contextTokens', req.contextTokens, 1, 1_000_000, true);
+  checkLimit(TOOL_LATENCY_LIMITS.ttlS, req.ttlS);
+  checkLimit(TOOL_LATENCY_LIMITS.contextTokens, req.contextTokens);
   if (req.after !== 'evict' && req.after !== 'offload')
     throw new PauseRequestError(`after must be "evict" or "offload" (got ${String(req.after)}).`);
   const d = TOOL_LATENCY_PRESETS[req.tool];

@@ -6,8 +6,6 @@
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
-import { replicaCannotRun } from '../sim/engine/fleet/replicaFit';
-import type { CannotRun } from '../sim/engine/cannotRun';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
@@ -34,6 +32,9 @@ import { runScenario } from '../sim/engine/fleet/run';
 import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
 import type { JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
+import { fitted } from './fitted';
+import { PREFILL_LIMITS as L } from './limits/prefill';
+import { limitRefusal, type Limit } from '../sim/engine/limits';
 import type { Scenario } from '../sim/engine/fleet/scenario';
 import {
   chunkGrid,
@@ -68,9 +69,10 @@ function wholeIn(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
-function numberIn(name: string, v: number, min: number, max: number): number {
-  if (!(Number.isFinite(v) && v >= min && v <= max))
-    throw new PrefillRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
+/** A request field inside the range the methods accept (limits/prefill.ts, which the controls spread). */
+function within(l: Limit, v: number): number {
+  const why = limitRefusal(l, v);
+  if (why) throw new PrefillRequestError(why);
   return v;
 }
 
@@ -277,16 +279,16 @@ interface TimelineInputs {
 
 function timelineInputs(req: TimelineInputs): TimelineInputs {
   return {
-    promptTokens: wholeIn('promptTokens', req.promptTokens, 1_000, 1_000_000),
-    decodes: wholeIn('decodes', req.decodes, 0, 1024),
-    decodeContext: wholeIn('decodeContext', req.decodeContext, 0, 1_000_000),
+    promptTokens: within(L.promptTokens, req.promptTokens),
+    decodes: within(L.decodes, req.decodes),
+    decodeContext: within(L.decodeContext, req.decodeContext),
   };
 }
 
 export function prefillTimelineRun(req: TimelineRequest): TimelineResponse {
   const { model, hw, name, acceleratorName } = replica(req);
   const inp = timelineInputs(req);
-  const chunk = req.chunked ? wholeIn('chunk', req.chunk, 16, 1_000_000) : false;
+  const chunk = req.chunked ? within(L.chunk, req.chunk) : false;
   const base = { model, hw, ...inp };
   const run = runOf({ ...base, chunk });
   const whole = chunk === false ? run : runOf({ ...base, chunk: false });
@@ -351,9 +353,9 @@ function chunkTradeoffCooperative(req: TradeoffRequest, ctx: JobContext): Promis
 function* chunkTradeoffSteps(req: TradeoffRequest): Steps<TradeoffResponse> {
   const { model, hw, name, acceleratorName } = replica(req);
   const inp = timelineInputs(req);
-  const ttftSloS = numberIn('ttftSloS', req.ttftSloS, 0.01, 3600);
-  const itlSloS = numberIn('itlSloS', req.itlSloS, 1e-4, 60);
-  const chunk = wholeIn('chunk', req.chunk, 16, 1_000_000);
+  const ttftSloS = within(L.ttftSloS, req.ttftSloS);
+  const itlSloS = within(L.itlSloS, req.itlSloS);
+  const chunk = within(L.chunk, req.chunk);
   const setup = { model, hw, ...inp };
   const hi = Math.max(64, Math.min(32_768, inp.promptTokens));
   const points = yield* guardSteps(chunkPointsSteps(setup, chunkGrid(32, hi)));
@@ -424,10 +426,10 @@ export interface HitKernelResponse {
 
 export function hitRateVsKernel(req: HitKernelRequest): HitKernelResponse {
   const { model, hw, name, acceleratorName } = replica(req);
-  const P = wholeIn('contextTokens', req.contextTokens, 1_000, 1_000_000);
-  const h0 = numberIn('hitFrom', req.hitFrom, 0, 0.999);
-  const h1 = numberIn('hitTo', req.hitTo, 0, 0.999);
-  const s = numberIn('speedup', req.speedup, 1, 100);
+  const P = within(L.contextTokens, req.contextTokens);
+  const h0 = within(L.hitRate, req.hitFrom);
+  const h1 = within(L.hitRate, req.hitTo);
+  const s = within(L.speedup, req.speedup);
   const hits: number[] = [];
   for (let i = 0; i <= 200; i++) hits.push(0.5 + (0.495 * i) / 200);
   for (const h of [h0, h1]) if (!hits.some((x) => Math.abs(x - h) < 1e-9)) hits.push(h);
@@ -533,7 +535,7 @@ export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresRespon
     attentionFlopsPerPair(model, 'prefill') * ((inp.promptTokens * (inp.promptTokens + 1)) / 2);
   const decode = decodeCost(model, hw, inp.decodes, inp.decodes * (inp.decodeContext + 1));
   const chunks = req.chunks.map((c) => {
-    const run = runOf({ ...setup, chunk: wholeIn('chunk', c, 16, 1_000_000) });
+    const run = runOf({ ...setup, chunk: within(L.chunk, c) });
     const longest = run.iterations[run.longestPrefillIteration];
     const first = run.iterations.find((it) => it.kind === 'chunk');
     return {
@@ -555,10 +557,10 @@ export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresRespon
     };
   });
   const P = inp.promptTokens;
-  const turnP = wholeIn('turnContext', req.turnContext, 1_000, 1_000_000);
-  const h0 = numberIn('hitFrom', req.hitFrom, 0, 0.999);
-  const h1 = numberIn('hitTo', req.hitTo, 0, 0.999);
-  const s = numberIn('speedup', req.speedup, 1, 100);
+  const turnP = within(L.contextTokens, req.turnContext);
+  const h0 = within(L.hitRate, req.hitFrom);
+  const h1 = within(L.hitRate, req.hitTo);
+  const s = within(L.speedup, req.speedup);
   const out: PrefillFiguresResponse = {
     modelName: name,
     acceleratorName,
@@ -688,20 +690,11 @@ async function runPrefillScenarios(ids: PrefillScenarioId[]): Promise<PrefillSce
   return { model, accelerator, durationS, rows };
 }
 
-/**
- * As the widgets call them: a replica whose weights and reserve leave no room for KV is a "cannot run" outcome
- * (engine/fleet/replicaFit.ts) the widget draws, not a timeline of a replica that could not start.
- */
-function fitted<R extends ReplicaChoice, A extends unknown[], T>(
-  f: (req: R, ...rest: A) => T,
-): (req: R, ...rest: A) => T | CannotRun {
-  return (req, ...rest) => replicaCannotRun(req.modelId, req.acceleratorId, req.gpus) ?? f(req, ...rest);
-}
-
 export const prefillMethods = {
-  prefillTimelineRun: fitted(prefillTimelineRun),
-  chunkTradeoff: fitted(chunkTradeoffCooperative),
-  hitRateVsKernel: fitted(hitRateVsKernel),
+  // As the widgets call them: a replica with no room for KV is a "cannot run" outcome (fitted.ts).
+  prefillTimelineRun: fitted('gpus', prefillTimelineRun),
+  chunkTradeoff: fitted('gpus', chunkTradeoffCooperative),
+  hitRateVsKernel: fitted('gpus', hitRateVsKernel),
   prefillFigures,
   prefillScenarios,
 };

@@ -21,6 +21,8 @@ import {
   type SweepPoint,
 } from '../sim/lessons/routing/lab';
 import type { JobContext } from './job';
+import { ROUTER_LIMITS as L } from './limits/router';
+import { limitRefusal, type Limit } from '../sim/engine/limits';
 import { SPREAD_POLICIES } from '../sim/lessons/routing/constants';
 import { sweepOrder } from '../lib/progressive';
 import { PointMemo, runSweep, type SweepTask } from './pointMemo';
@@ -50,18 +52,24 @@ function checkRange(name: string, v: unknown, min: number, max: number, integer 
   }
 }
 
+/** A request field inside the range the methods accept (limits/router.ts, which the controls offer from). */
+function checkLimit(l: Limit, v: unknown): void {
+  const why = limitRefusal(l, v);
+  if (why) throw new BadRouterRequest(why);
+}
+
 function checkPolicy(p: unknown): asserts p is RouterPolicy {
   if (!ROUTER_POLICIES.includes(p as never) && !LLMD_POLICIES.includes(p as never))
     throw new BadRouterRequest(`Unknown routing policy "${String(p)}".`);
 }
 
 function checkFleet(f: LabFleet): void {
-  checkRange('replicas', f.replicas, 1, 16, true);
-  checkRange('sessionsPerS', f.sessionsPerS, 0.01, 8);
+  checkLimit(L.replicas, f.replicas);
+  checkLimit(L.sessionsPerS, f.sessionsPerS);
   checkRange('arrivalS', f.arrivalS, 1, 600);
   checkRange('seed', f.seed, 0, 2 ** 31 - 1, true);
-  checkRange('loadThreshold', f.loadThreshold, 0, 1000);
-  if (f.poolGB !== undefined) checkRange('poolGB', f.poolGB, 0, 4000);
+  checkLimit(L.loadThreshold, f.loadThreshold);
+  if (f.poolGB !== undefined) checkLimit(L.poolGB, f.poolGB);
   if (f.cacheView !== undefined && f.cacheView !== 'exact' && f.cacheView !== 'approximate')
     throw new BadRouterRequest(`Unknown cache view "${String(f.cacheView)}".`);
 }
@@ -102,8 +110,8 @@ export async function routerSweep(
   req: RouterSweepArgs,
   ctx: JobContext<SweepPoint>,
 ): Promise<{ points: SweepPoint[] }> {
-  checkRange('replicas', req.replicas, 1, 16, true);
-  checkRange('loadThreshold', req.loadThreshold, 0, 1000);
+  checkLimit(L.replicas, req.replicas);
+  checkLimit(L.loadThreshold, req.loadThreshold);
   checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
   checkRange('arrivalS', req.arrivalS, 1, 600);
   if (
@@ -113,7 +121,7 @@ export async function routerSweep(
   ) {
     throw new BadRouterRequest('perReplicaRates must list 1 to 24 loads.');
   }
-  for (const r of req.perReplicaRates) checkRange('a per-replica load', r, 0.005, 2);
+  for (const r of req.perReplicaRates) checkLimit(L.perReplicaRate, r);
   req.policies?.forEach(checkPolicy);
   const policies = req.policies ?? ROUTER_POLICIES;
   const fleet = {
@@ -154,8 +162,8 @@ export async function routerSpread(
   if (!Array.isArray(req.replicaCounts) || req.replicaCounts.length === 0 || req.replicaCounts.length > 16) {
     throw new BadRouterRequest('replicaCounts must list 1 to 16 fleet sizes.');
   }
-  for (const r of req.replicaCounts) checkRange('a fleet size', r, 1, 16, true);
-  checkRange('perReplicaRate', req.perReplicaRate, 0.005, 2);
+  for (const r of req.replicaCounts) checkLimit(L.fleetSize, r);
+  checkLimit(L.perReplicaRate, req.perReplicaRate);
   checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
   checkRange('arrivalS', req.arrivalS, 1, 600);
   req.policies?.forEach(checkPolicy);

@@ -24,6 +24,9 @@ import {
 } from '../sim/lessons/toolSchema';
 import { directContext, type JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
+import { fitted } from './fitted';
+import { LAYOUT_LIMITS as LAYOUT, TOOL_TAX_LIMITS as TAX } from './limits/schema';
+import { limitRefusal, type Limit } from '../sim/engine/limits';
 
 export class SchemaRequestError extends Error {
   constructor(message: string) {
@@ -74,6 +77,12 @@ function whole(name: string, v: number, min: number, max: number): number {
 function num(name: string, v: number, min: number, max: number): number {
   if (!(Number.isFinite(v) && v >= min && v <= max))
     throw new SchemaRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+/** A request field inside the range the methods accept (limits/schema.ts, which the controls spread). */
+function within(l: Limit, v: number): number {
+  const why = limitRefusal(l, v);
+  if (why) throw new SchemaRequestError(why);
   return v;
 }
 function format(f: string): ToolFormat {
@@ -136,13 +145,13 @@ export interface ToolTaxResult {
   customError: ParseError | null;
 }
 
-async function toolSchemaTax(req: ToolTaxRequest): Promise<ToolTaxResult> {
+export async function toolSchemaTax(req: ToolTaxRequest): Promise<ToolTaxResult> {
   const f = format(req.format);
-  const n = whole('toolCount', req.toolCount, 0, AGENT_TOOLS.length);
-  const turns = whole('turns', req.turns, 1, 10_000);
-  const changeEvery = whole('changeEvery', req.changeEvery, 0, 10_000);
+  const n = within(TAX.toolCount, req.toolCount);
+  const turns = within(TAX.turns, req.turns);
+  const changeEvery = within(TAX.changeEvery, req.changeEvery);
   const price = {
-    inputPerMTok: num('inputPerMTok', req.inputPerMTok, 0, 1000),
+    inputPerMTok: within(TAX.inputPerMTok, req.inputPerMTok),
     writeMultiplier: num('writeMultiplier', req.writeMultiplier, 0, 10),
     readMultiplier: num('readMultiplier', req.readMultiplier, 0, 10),
   };
@@ -216,9 +225,12 @@ export interface LayoutsResponse {
   layouts: LayoutWithTime[];
 }
 
-async function toolLayouts(req: LayoutRequest, ctx: JobContext = directContext()): Promise<LayoutsResponse> {
+export async function toolLayouts(
+  req: LayoutRequest,
+  ctx: JobContext = directContext(),
+): Promise<LayoutsResponse> {
   const f = format(req.format);
-  const n = whole('toolCount', req.toolCount, 1, AGENT_TOOLS.length);
+  const n = within(LAYOUT.toolCount, req.toolCount);
   const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   const tools: { name: string; tokens: number }[] = [];
   for (const t of AGENT_TOOLS.slice(0, n))
@@ -227,13 +239,13 @@ async function toolLayouts(req: LayoutRequest, ctx: JobContext = directContext()
   const setup = {
     tools,
     addedTool,
-    systemTokens: whole('systemTokens', req.systemTokens, 0, 200_000),
-    newTokens: whole('newTokens', req.newTokens, 1, 200_000),
-    outputTokens: whole('outputTokens', req.outputTokens, 0, 100_000),
-    timestampTokens: whole('timestampTokens', req.timestampTokens, 0, 10_000),
-    turns: whole('turns', req.turns, 1, 500),
+    systemTokens: within(LAYOUT.systemTokens, req.systemTokens),
+    newTokens: within(LAYOUT.newTokens, req.newTokens),
+    outputTokens: within(LAYOUT.outputTokens, req.outputTokens),
+    timestampTokens: within(LAYOUT.timestampTokens, req.timestampTokens),
+    turns: within(LAYOUT.turns, req.turns),
     blockSize: whole('blockSize', req.blockSize, 1, 4096),
-    changeTurn: whole('changeTurn', req.changeTurn, 1, 500),
+    changeTurn: within(LAYOUT.changeTurn, req.changeTurn),
     seed: whole('seed', req.seed, 0, 2 ** 31 - 1),
   };
   const layouts: LayoutWithTime[] = [];
@@ -255,4 +267,10 @@ async function toolLayouts(req: LayoutRequest, ctx: JobContext = directContext()
   };
 }
 
-export const schemaMethods = { toolSchemaTax, toolLayouts, encodeText };
+export const schemaMethods = {
+  // As the widgets call them: a replica with no room for KV is a "cannot run" outcome (fitted.ts), not a prefill
+  // time for a replica that could not start.
+  toolSchemaTax: fitted('gpus', toolSchemaTax),
+  toolLayouts: fitted('gpus', toolLayouts),
+  encodeText,
+};

@@ -6,16 +6,17 @@
  */
 import type { ModelSpec } from '../engine/catalog/models';
 import { perTokenPrefillTime, prefillTime, type HardwareConfig } from '../engine/cost';
+import { limit } from '../engine/limits';
 
 /**
  * What the lesson's replay and fleet view accept, one range per setting: the worker checks these and the widgets'
  * controls offer exactly these (src/widgets/session-affinity/schema.ts), so neither can drift from the other.
  */
 export const AFFINITY_LIMITS = {
-  replicas: { min: 1, max: 16 },
-  turns: { min: 2, max: 48 },
-  toolResultTokens: { min: 0, max: 10_000 },
-  agentsPerReplica: { min: 2, max: 16 },
+  replicas: limit('the number of replicas', 1, 16, { integer: true, unit: 'replicas' }),
+  turns: limit('the turns in the trajectory', 2, 48, { integer: true, unit: 'turns' }),
+  toolResultTokens: limit('the tool result per turn', 0, 10_000, { integer: true, unit: 'tokens' }),
+  agentsPerReplica: limit('the agents in flight per replica', 2, 16, { integer: true, unit: 'agents' }),
 } as const;
 
 /** One agent session with a fixed shape: every turn appends the model's output and a tool result. */

@@ -15,6 +15,7 @@ import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { findNode } from '../engine/catalog/nodes';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
 import { runScenario } from '../engine/fleet/run';
+import { limitRefusal } from '../engine/limits';
 import type { FleetSim } from '../engine/fleet/engine';
 import type { Scenario, ToolPausePolicy } from '../engine/fleet/scenario';
 import { pauseAgent } from './pauseLabSetup';
@@ -23,6 +24,7 @@ import {
   ECON_BLOCK_SIZE,
   ECON_DRAM_GB,
   ECON_DURATION_S,
+  ECON_LIMITS,
   ECON_MODEL,
   ECON_RAMP_S,
   ECON_TP,
@@ -127,10 +129,10 @@ export function checkEconArgs(a: Omit<EconRunArgs, 'concurrency' | 'scope'>): vo
     throw new RangeError(m);
   };
   econNode(a.node);
-  if (!(a.slo.ttftP90S > 0 && a.slo.ttftP90S <= 60))
-    bad(`ttftP90S must be in (0, 60] s (got ${a.slo.ttftP90S})`);
-  if (!(a.slo.tpotP90S > 0 && a.slo.tpotP90S <= 2))
-    bad(`tpotP90S must be in (0, 2] s (got ${a.slo.tpotP90S})`);
+  for (const k of ['ttftP90S', 'tpotP90S'] as const) {
+    const why = limitRefusal(ECON_LIMITS[k], a.slo[k]);
+    if (why) bad(why);
+  }
   if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 2 ** 31 - 1) bad(`seed must be a whole number ≥ 0`);
 }
 

@@ -6,6 +6,7 @@
  * 2 GPUs each; the agents are lesson 07.06's (a shared 8k-token head, 10–30 turns, a tool call between turns).
  */
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
+import { limit } from '../engine/limits';
 
 export const ECON_MODEL = 'qwen3-32b';
 export const ECON_TP = 2;
@@ -57,3 +58,12 @@ export const ECON_TTL_S = 2;
 export const DEFAULT_GPU_HOUR_USD = 2;
 export const DEFAULT_KWH_USD = 0.1;
 export const DEFAULT_PUE = 1.3;
+
+/**
+ * What the economics runs (economicsLab.ts's checkEconArgs) accept for the SLO a control sets, declared once: the
+ * check refuses anything outside, the widgets' schemas (src/widgets/agents-per-mw/schema.ts) offer ranges inside.
+ */
+export const ECON_LIMITS = {
+  ttftP90S: limit('the TTFT p90 objective', 0.01, 60, { unit: 's' }),
+  tpotP90S: limit('the TPOT p90 objective', 0.001, 2, { unit: 's' }),
+} as const;

@@ -17,6 +17,7 @@ import { kvBytesPerToken } from '../engine/catalog/models';
 import { segmentBlockHashes } from '../engine/kvcache/hash';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
 import { TOOL_LATENCY_PRESETS } from '../engine/fleet/dist';
+import { limitRefusal, type Limit } from '../engine/limits';
 import type { FleetSim } from '../engine/fleet/engine';
 import { percentileSorted } from '../engine/fleet/metrics';
 import { runScenario, type FleetMetrics, type RequestTable } from '../engine/fleet/run';
@@ -24,6 +25,7 @@ import type { Scenario, ToolPausePolicy } from '../engine/fleet/scenario';
 import { SEG, segId } from '../engine/fleet/workload';
 import {
   PAUSE_ACCELERATOR,
+  PAUSE_ARENA_LIMITS,
   PAUSE_BLOCK_SIZE,
   PAUSE_DRAM_GB,
   PAUSE_DURATION_S,
@@ -69,10 +71,13 @@ export function checkArenaArgs(a: PauseArenaArgs): void {
   const bad = (m: string) => {
     throw new RangeError(m);
   };
-  if (!(a.ttlS >= 0.01 && a.ttlS <= 3600)) bad(`ttlS must be between 0.01 and 3600 s (got ${a.ttlS})`);
+  const refused = (l: Limit, v: unknown) => {
+    const why = limitRefusal(l, v);
+    if (why) bad(why);
+  };
+  refused(PAUSE_ARENA_LIMITS.ttlS, a.ttlS);
   if (!(a.tool in TOOL_LATENCY_PRESETS)) bad(`unknown tool preset "${String(a.tool)}"`);
-  if (!Number.isInteger(a.agents) || a.agents < 1 || a.agents > 48)
-    bad(`agents must be a whole number from 1 to 48 (got ${a.agents})`);
+  refused(PAUSE_ARENA_LIMITS.agents, a.agents);
   if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 2 ** 31 - 1)
     bad(`seed must be a whole number ≥ 0 (got ${a.seed})`);
 }

@@ -4,6 +4,7 @@
  */
 import type { AgentClass } from '../engine/fleet/workload';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
+import { limit } from '../engine/limits';
 
 export const PAUSE_MODEL = 'qwen3-32b';
 export const PAUSE_ACCELERATOR = 'h100-sxm';
@@ -73,3 +74,12 @@ export const TOOL_PRESET_LABELS: Readonly<Record<ToolLatencyPreset, string>> = {
   human: 'Human in the loop',
   'coding-mix': 'Coding-agent mix',
 };
+
+/**
+ * What the pause arena (pauseLab.ts's checkArenaArgs) accepts for the fields its controls set, declared once: the
+ * check refuses anything outside, the widget's schema (src/widgets/tool-pause/schema.ts) spreads these.
+ */
+export const PAUSE_ARENA_LIMITS = {
+  ttlS: limit('the time-to-live', 0.01, 3600, { unit: 's' }),
+  agents: limit('the agents in flight', 1, 48, { integer: true, unit: 'agents' }),
+} as const;

@@ -10,8 +10,10 @@ import {
   ECON_POLICY_LABELS,
   ECON_ROUTERS,
   ECON_ROUTER_LABELS,
+  ECON_LIMITS,
   ECON_TOOLS,
 } from '../../sim/lessons/economicsLabSetup';
+import { controlRange } from '../kit/controlRange';
 import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 
 export const SLO_SWEEP_ID = 'slo-sweep';
@@ -21,8 +23,7 @@ const ttft = {
   kind: 'number',
   label: 'TTFT p90 objective',
   default: 2,
-  min: 0.25,
-  max: 10,
+  ...controlRange(ECON_LIMITS.ttftP90S, { min: 0.25, max: 10 }),
   step: 0.05,
   scale: 'log',
   unit: 's',
@@ -34,8 +35,7 @@ const tpot = {
   kind: 'number',
   label: 'TPOT p90 objective',
   default: 0.1,
-  min: 0.02,
-  max: 0.5,
+  ...controlRange(ECON_LIMITS.tpotP90S, { min: 0.02, max: 0.5 }),
   step: 0.005,
   scale: 'log',
   unit: 's',

@@ -1,4 +1,6 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
+import { controlRange } from '../kit/controlRange';
+import { ROUTER_LIMITS } from '../../worker/limits/router';
 import { formatDuration, formatNumber } from '../../lib/format';
 import { POLICY_LABELS, ROUTER_POLICIES } from '../../sim/lessons/routing/constants';
 import {
@@ -30,8 +32,7 @@ const loadThreshold = {
   kind: 'number',
   label: 'Load threshold (cache-aware)',
   default: 8,
-  min: 0,
-  max: 64,
+  ...controlRange(ROUTER_LIMITS.loadThreshold, { min: 0, max: 64 }),
   integer: true,
   unit: 'requests',
   help: 'Cache-aware only: when the busiest and the idlest replica differ by more than this many outstanding requests (and the busiest has over 1.5× the idlest’s), route to the idlest. SGLang router’s balance_abs_threshold: 64 by default in the current router (sglang-router 0.3.0), 32 in SGLang v0.4',
@@ -54,8 +55,7 @@ export const cacheRouterSchema = {
     kind: 'number',
     label: 'Replicas',
     default: 4,
-    min: 2,
-    max: 8,
+    ...controlRange(ROUTER_LIMITS.replicas, { min: 2, max: 8 }),
     integer: true,
     unit: 'replicas',
   },
@@ -65,8 +65,7 @@ export const cacheRouterSchema = {
     // 1 new session/s on 4 replicas fills HBM within a minute: copies start evicting each other, which is when
     // where a turn lands matters (tests/lesson-07-03.test.ts asserts the fill and the hit-rate gap).
     default: 1,
-    min: 0.1,
-    max: 1.5,
+    ...controlRange(ROUTER_LIMITS.sessionsPerS, { min: 0.1, max: 1.5 }),
     step: 0.05,
     unit: 'sessions/s',
     format: (v) => `${formatNumber(v, 3)} ${v === 1 ? 'session' : 'sessions'}/s`,
@@ -75,8 +74,7 @@ export const cacheRouterSchema = {
     kind: 'number',
     label: 'Shared KV pool',
     default: 0,
-    min: 0,
-    max: 2000,
+    ...controlRange(ROUTER_LIMITS.poolGB, { min: 0, max: 2000 }),
     step: 250,
     unit: 'GB',
     format: (v) => (v === 0 ? 'none' : `${formatNumber(v, 4)} GB`),
@@ -95,8 +93,7 @@ export const routerSweepSchema = {
     kind: 'number',
     label: 'Replicas',
     default: 4,
-    min: 2,
-    max: 8,
+    ...controlRange(ROUTER_LIMITS.replicas, { min: 2, max: 8 }),
     integer: true,
     unit: 'replicas',
   },
@@ -120,8 +117,7 @@ export const spreadSchema = {
     kind: 'number',
     label: 'Load per replica',
     default: 0.2,
-    min: 0.05,
-    max: 0.35,
+    ...controlRange(ROUTER_LIMITS.perReplicaRate, { min: 0.05, max: 0.35 }),
     step: 0.05,
     unit: 'sessions/s',
     format: (v) => `${formatNumber(v, 3)} sessions/s per replica`,
@@ -131,6 +127,7 @@ export const spreadSchema = {
     kind: 'number',
     label: 'Fleet size to read out',
     default: 8,
+    // One of the spread's fleet sizes (SPREAD_REPLICAS), read on the page.
     min: 2,
     max: 8,
     integer: true,

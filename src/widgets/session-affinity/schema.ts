@@ -3,6 +3,7 @@ import { formatTokens } from '../../lib/format';
 import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
 import { SESSION_PICKER_MAX } from '../../sim/lessons/affinityTrace';
 import { AFFINITY_LIMITS } from '../../sim/lessons/affinityModel';
+import { controlRange } from '../kit/controlRange';
 import type { AffinityReplayRequest, AffinitySweepRequest } from '../../worker/affinityMethods';
 
 export const AFFINITY_REPLAY_ID = 'affinity-replay';
@@ -52,7 +53,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Replicas',
     default: 4,
-    ...AFFINITY_LIMITS.replicas,
+    ...controlRange(AFFINITY_LIMITS.replicas),
     integer: true,
     unit: 'replicas',
   },
@@ -60,7 +61,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Turns in the trajectory',
     default: 24,
-    ...AFFINITY_LIMITS.turns,
+    ...controlRange(AFFINITY_LIMITS.turns),
     integer: true,
     unit: 'turns',
   },
@@ -68,7 +69,7 @@ export const affinityReplaySchema = {
     kind: 'number',
     label: 'Tool result per turn',
     default: 2_000,
-    ...AFFINITY_LIMITS.toolResultTokens,
+    ...controlRange(AFFINITY_LIMITS.toolResultTokens),
     step: 100,
     unit: 'tokens',
     format: (v) => formatTokens(v),
@@ -112,7 +113,7 @@ export const affinityFleetSchema = {
     kind: 'number',
     label: 'Agents in flight per replica',
     default: 6,
-    ...AFFINITY_LIMITS.agentsPerReplica,
+    ...controlRange(AFFINITY_LIMITS.agentsPerReplica),
     integer: true,
     unit: 'agents',
     help: 'Closed loop: R × this many sessions run at once; a fleet of R replicas serves R times the agents.',

@@ -1,6 +1,13 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatDuration, formatTokens } from '../../lib/format';
-import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
+import {
+  PAUSE_ARENA_LIMITS,
+  PAUSE_POLICIES,
+  PAUSE_POLICY_LABELS,
+  TOOL_PRESET_LABELS,
+} from '../../sim/lessons/pauseLabSetup';
+import { TOOL_LATENCY_LIMITS } from '../../worker/limits/pause';
+import { controlRange } from '../kit/controlRange';
 import type { ToolLatencyRequest } from '../../worker/pauseMethods';
 
 export const TOOL_LATENCY_ID = 'tool-latency';
@@ -15,8 +22,7 @@ const ttl = {
   kind: 'number',
   label: 'Time-to-live τ',
   default: 2,
-  min: 0.01,
-  max: 3600,
+  ...controlRange(PAUSE_ARENA_LIMITS.ttlS),
   scale: 'log',
   unit: 's',
   format: (v: number) => formatDuration(v),
@@ -31,15 +37,14 @@ export const toolLatencySchema = {
     options: toolOptions,
     help: 'Fitted to published figures (TraceLab per agent, NVIDIA Dynamo); src/sim/engine/fleet/dist.ts.',
   },
-  ttlS: ttl,
+  ttlS: { ...ttl, ...controlRange(TOOL_LATENCY_LIMITS.ttlS, PAUSE_ARENA_LIMITS.ttlS) },
   contextTokens: {
     kind: 'number',
     label: 'Session context',
     default: 30_000,
-    min: 1_000,
-    max: 128_000,
-    scale: 'log',
+    ...controlRange(TOOL_LATENCY_LIMITS.contextTokens, { min: 1_000, max: 128_000 }),
     integer: true,
+    scale: 'log',
     unit: 'tokens',
     format: (v) => formatTokens(v),
     help: 'Tokens of KV the paused session holds (Qwen3-32B: 256 KiB per token).',
@@ -69,8 +74,7 @@ export const pauseArenaSchema = {
     kind: 'number',
     label: 'Agents in flight',
     default: 8,
-    min: 2,
-    max: 24,
+    ...controlRange(PAUSE_ARENA_LIMITS.agents, { min: 2, max: 24 }),
     integer: true,
     unit: 'agents',
     help: 'Closed loop: this many sessions run at once; a new one starts when one ends.',

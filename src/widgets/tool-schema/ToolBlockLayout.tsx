@@ -167,6 +167,8 @@ export function ToolBlockLayout() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      cannotRun={sim.cannotRun}
+      fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={params.reset}
       controls={<ParamControls params={params} />}

@@ -121,6 +121,8 @@ export function ToolSchemaTax() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      cannotRun={sim.cannotRun}
+      fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={() => {
         params.reset();

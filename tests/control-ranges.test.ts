@@ -1,0 +1,232 @@
+/**
+ * One range, one source (#12, "controls and core agree"): for every widget whose worker method declares its ranges
+ * (src/worker/limits/), each numeric control the method checks is a request field with a Limit; the control's whole
+ * range, read through the widget's own request builder, lies inside that limit; the method accepts the limit's
+ * ends and refuses one step past each end with the limit's worded message. Every numeric control of such a widget
+ * is either listed here or named as one the core does not check, so a new control cannot slip past. The widgets
+ * not yet converted are the rest of the registry (docs/reliability.md lists them).
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultValues, type NumberParam } from '../src/state/paramSchema';
+import { limitRefusal, withinLimit, type Limit } from '../src/sim/engine/limits';
+import { JobCancelled } from '../src/worker/job';
+import { PREFILL_LIMITS } from '../src/worker/limits/prefill';
+import { ROUTER_LIMITS as R } from '../src/worker/limits/router';
+import { TOOL_LATENCY_LIMITS } from '../src/worker/limits/pause';
+import { LAYOUT_LIMITS, TOOL_TAX_LIMITS } from '../src/worker/limits/schema';
+import { PAUSE_ARENA_LIMITS } from '../src/sim/lessons/pauseLabSetup';
+import { ECON_LIMITS } from '../src/sim/lessons/economicsLabSetup';
+import { AFFINITY_LIMITS as A } from '../src/sim/lessons/affinityModel';
+import {
+  budgetContext,
+  runCall,
+  StartedComputing,
+  WIDGET_COMPUTATIONS,
+  type Call,
+  type WidgetComputation,
+} from './widget-computations';
+
+/** A control the core checks: the request field it sets (a dotted path into the arguments) and the core's limit. */
+interface Shared {
+  field: string;
+  limit: Limit;
+}
+
+interface RangeCase {
+  /** Numeric controls the core checks, by control key. */
+  shared: Record<string, Shared>;
+  /** Numeric controls the core does not check (read on the page, or chosen among fixed values), and why. */
+  pageOnly?: Record<string, string>;
+}
+
+const P = PREFILL_LIMITS;
+const traffic = {
+  decodes: { field: 'decodes', limit: P.decodes },
+  decodeContext: { field: 'decodeContext', limit: P.decodeContext },
+  promptTokens: { field: 'promptTokens', limit: P.promptTokens },
+};
+
+/** The GPU count is one range already (GPUS_PER_REPLICA, its own test in controls-core.test.ts). */
+const GPUS = { gpus: 'GPUS_PER_REPLICA, checked in controls-core.test.ts' };
+
+const SLO = {
+  ttftP90S: { field: 'slo.ttftP90S', limit: ECON_LIMITS.ttftP90S },
+  tpotP90S: { field: 'slo.tpotP90S', limit: ECON_LIMITS.tpotP90S },
+};
+const PRICES = 'a price, priced on the page from the computed GPU-seconds and energy';
+
+export const SHARED_RANGES: Record<string, RangeCase> = {
+  'affinity-replay': {
+    shared: {
+      replicas: { field: 'replicas', limit: A.replicas },
+      turns: { field: 'turns', limit: A.turns },
+      toolResultTokens: { field: 'toolResultTokens', limit: A.toolResultTokens },
+    },
+    pageOnly: {
+      ...GPUS,
+      session: 'picks which recorded session of the loaded trace is sent (SESSION_PICKER_MAX, its own test)',
+    },
+  },
+  'affinity-fleet': {
+    shared: { agentsPerReplica: { field: 'agentsPerReplica', limit: A.agentsPerReplica } },
+    pageOnly: GPUS,
+  },
+  'slo-sweep': { shared: SLO, pageOnly: { pue: PRICES } },
+  'cost-levers': { shared: SLO, pageOnly: { pue: PRICES, gpuHourUSD: PRICES, kwhUSD: PRICES } },
+  'tool-schema-tax': {
+    shared: {
+      toolCount: { field: 'toolCount', limit: TOOL_TAX_LIMITS.toolCount },
+      turns: { field: 'turns', limit: TOOL_TAX_LIMITS.turns },
+      changeEvery: { field: 'changeEvery', limit: TOOL_TAX_LIMITS.changeEvery },
+      inputPerMTok: { field: 'inputPerMTok', limit: TOOL_TAX_LIMITS.inputPerMTok },
+    },
+    pageOnly: GPUS,
+  },
+  'tool-block-layout': {
+    shared: Object.fromEntries(
+      (
+        [
+          'toolCount',
+          'systemTokens',
+          'newTokens',
+          'outputTokens',
+          'timestampTokens',
+          'turns',
+          'changeTurn',
+        ] as const
+      ).map((k) => [k, { field: k, limit: LAYOUT_LIMITS[k] }]),
+    ),
+    pageOnly: GPUS,
+  },
+  'pause-arena': {
+    shared: {
+      ttlS: { field: 'ttlS', limit: PAUSE_ARENA_LIMITS.ttlS },
+      agents: { field: 'agents', limit: PAUSE_ARENA_LIMITS.agents },
+    },
+  },
+  'tool-latency': {
+    shared: {
+      ttlS: { field: 'ttlS', limit: TOOL_LATENCY_LIMITS.ttlS },
+      contextTokens: { field: 'contextTokens', limit: TOOL_LATENCY_LIMITS.contextTokens },
+    },
+  },
+  'cache-router': {
+    shared: {
+      replicas: { field: 'replicas', limit: R.replicas },
+      sessionsPerS: { field: 'sessionsPerS', limit: R.sessionsPerS },
+      loadThreshold: { field: 'loadThreshold', limit: R.loadThreshold },
+      poolGB: { field: 'poolGB', limit: R.poolGB },
+    },
+  },
+  'router-sweep': {
+    shared: {
+      replicas: { field: 'replicas', limit: R.replicas },
+      loadThreshold: { field: 'loadThreshold', limit: R.loadThreshold },
+    },
+    pageOnly: { sloS: 'the TTFT target is read against the sweep on the page' },
+  },
+  'round-robin-spread': {
+    shared: { perReplicaRate: { field: 'perReplicaRate', limit: R.perReplicaRate } },
+    pageOnly: { inspect: 'one of the fleet sizes the spread ran, read out on the page' },
+  },
+  'chunked-prefill-timeline': {
+    shared: { chunk: { field: 'chunk', limit: P.chunk }, ...traffic },
+    pageOnly: GPUS,
+  },
+  'chunk-size-tradeoff': {
+    shared: {
+      chunk: { field: 'chunk', limit: P.chunk },
+      ttftSlo: { field: 'ttftSloS', limit: P.ttftSloS },
+      itlSlo: { field: 'itlSloS', limit: P.itlSloS },
+      ...traffic,
+    },
+    pageOnly: GPUS,
+  },
+  'hit-rate-vs-kernel': {
+    shared: {
+      hitFrom: { field: 'hitFrom', limit: P.hitRate },
+      hitTo: { field: 'hitTo', limit: P.hitRate },
+      speedup: { field: 'speedup', limit: P.speedup },
+      contextTokens: { field: 'contextTokens', limit: P.contextTokens },
+    },
+    pageOnly: GPUS,
+  },
+};
+
+function get(obj: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], obj);
+}
+
+function withField(obj: unknown, path: string, value: number): unknown {
+  const [head, ...rest] = path.split('.');
+  const o = obj as Record<string, unknown>;
+  return { ...o, [head]: rest.length ? withField(o[head], rest.join('.'), value) : value };
+}
+
+/** The widget's call that carries this field, at the given control values. */
+function callWith(w: WidgetComputation, v: Record<string, unknown>, field: string): Call & { args: unknown } {
+  const c = w
+    .calls(v)
+    .find((x): x is Call & { args: unknown } => 'args' in x && get(x.args, field) !== undefined);
+  if (!c) throw new Error(`${w.id}: no call of the widget carries "${field}"`);
+  return c;
+}
+
+/** What the method says to these arguments: null when it computes (or cannot run, or was stopped computing). */
+async function refusalOf(c: Call & { args: unknown }, long: boolean): Promise<string | null> {
+  try {
+    await runCall(c, budgetContext(long ? 150 : 2_000));
+    return null;
+  } catch (e) {
+    if (e instanceof StartedComputing || e instanceof JobCancelled) return null;
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** One step past an end of a limit: 1 for whole numbers, else a thousandth of the range's order of magnitude. */
+function stepOf(l: Limit): number {
+  if (l.integer) return 1;
+  return 10 ** (Math.floor(Math.log10(l.max - l.min)) - 3);
+}
+
+const byId = new Map(WIDGET_COMPUTATIONS.map((w) => [w.id, w]));
+
+describe('one range, one source: each control’s range lies inside what its worker method accepts', () => {
+  it('every listed widget exists', () => {
+    for (const id of Object.keys(SHARED_RANGES)) expect(byId.has(id), id).toBe(true);
+  });
+
+  for (const [id, rc] of Object.entries(SHARED_RANGES)) {
+    const w = byId.get(id)!;
+    it(`${id}: every numeric control is listed (checked by the core, or read on the page)`, () => {
+      const numeric = Object.entries(w.schema)
+        .filter(([, s]) => s.kind === 'number')
+        .map(([k]) => k);
+      const listed = [...Object.keys(rc.shared), ...Object.keys(rc.pageOnly ?? {})];
+      expect(numeric.sort()).toEqual(listed.sort());
+    });
+
+    for (const [key, { field, limit }] of Object.entries(rc.shared)) {
+      it(`${id}.${key}: its range is inside the core's ${field} (${limit.min}–${limit.max}); one step past is refused in words`, async () => {
+        const spec = w.schema[key] as NumberParam;
+        const d = defaultValues(w.schema) as Record<string, unknown>;
+        // The control's ends, as the widget's builder sends them.
+        for (const x of [spec.min, spec.max]) {
+          const sent = get(callWith(w, { ...d, [key]: x }, field).args, field);
+          expect(withinLimit(limit, sent), `${key}=${x} sends ${field}=${String(sent)}`).toBe(true);
+        }
+        // The core's ends are accepted; one step past each is refused with the limit's own words.
+        const base = callWith(w, d, field);
+        const at = (value: number) => ({ ...base, args: withField(base.args, field, value) });
+        for (const ok of [limit.min, limit.max])
+          expect(await refusalOf(at(ok), !!w.long), `${field}=${ok}`).toBeNull();
+        const step = stepOf(limit);
+        for (const bad of [limit.min - step, limit.max + step]) {
+          const why = await refusalOf(at(bad), !!w.long);
+          expect(why, `${field}=${bad}`).toBe(limitRefusal(limit, bad));
+          expect(why).not.toMatch(/\d(\.\d+)?e[+-]?\d|undefined|NaN/);
+        }
+      }, 60_000);
+    }
+  }
+});
