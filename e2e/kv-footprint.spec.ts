@@ -60,7 +60,7 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     await page.keyboard.press('ArrowRight');
     await expect(slider).toHaveAttribute('aria-valuetext', '9 GPUs');
     await page.keyboard.press('Home');
-    await expect(slider).toHaveAttribute('aria-valuetext', '1 GPUs');
+    await expect(slider).toHaveAttribute('aria-valuetext', '1 GPU');
     // Llama 3.1 70B in BF16 does not fit on one H100.
     await expect(widget).toContainText('weights do not fit');
     await page.keyboard.press('End');

@@ -23,6 +23,20 @@ describe('format', () => {
     expect(f.formatFlops(NaN)).toBe('—');
   });
 
+  it('puts a counted unit in the singular for exactly one, and leaves rates and times alone', () => {
+    expect(f.formatWithUnit(1, 'GPUs')).toBe('1 GPU');
+    expect(f.formatWithUnit(2, 'GPUs')).toBe('2 GPUs');
+    expect(f.formatWithUnit(1, 'turns')).toBe('1 turn');
+    expect(f.formatWithUnit(1.5, 'tokens')).toBe('1.5 tokens');
+    expect(f.formatWithUnit(12_000, 'tokens')).toBe('12,000 tokens');
+    expect(f.formatWithUnit(1, 's')).toBe('1 s');
+    expect(f.formatWithUnit(1, 'ms')).toBe('1 ms');
+    expect(f.formatWithUnit(1, 'GB/s')).toBe('1 GB/s');
+    expect(f.formatWithUnit(1, 'sessions/s')).toBe('1 session/s');
+    expect(f.formatWithUnit(2, 'sessions/s')).toBe('2 sessions/s');
+    expect(f.formatWithUnit(3)).toBe('3');
+  });
+
   it('formats bytes in binary units', () => {
     expect(f.formatBytes(131072)).toBe('128 KiB');
     expect(f.formatBytes(327680 * 100000)).toBe('30.5 GiB');

@@ -74,6 +74,17 @@ function scaled(x: number, units: readonly string[], base: number, digits: numbe
   return `${sign}${formatNumber(v, digits)}${sep}${units[i]}`;
 }
 
+/**
+ * A value with its control's unit, the unit singular for exactly one of a counted thing ("1 GPU", "1 turn", "2
+ * GPUs", "1 session/s"): a unit that is one word of letters ending in "s" (before any "/") is a plural count
+ * noun; "s", "ms" and "GB/s" are not.
+ */
+export function formatWithUnit(x: number, unit?: string, digits = 4): string {
+  const n = formatNumber(x, digits);
+  if (!unit) return n;
+  return `${n} ${x === 1 ? unit.replace(/^([A-Za-z]{2,})s(?=$|\/)/, '$1') : unit}`;
+}
+
 /** Tokens: 950 tokens, 12.3k tokens, 1.5M tokens. */
 export function formatTokens(x: number | null | undefined, digits = 3): string {
   if (!finite(x)) return MISSING;

@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import type { NumberParam } from '../../../state/paramSchema';
 import { clampNumber } from '../../../state/paramSchema';
-import { formatNumber } from '../../../lib/format';
+import { formatWithUnit } from '../../../lib/format';
 
 const LOG_STEPS = 1000;
 
@@ -64,9 +64,7 @@ export function Slider({
   const [draft, setDraftState] = useState<{ from: number; text: string } | null>(null);
   const typed = draft && draft.from === value ? draft.text : null;
   const setDraft = (text: string | null) => setDraftState(text === null ? null : { from: value, text });
-  const text = spec.format
-    ? spec.format(value)
-    : `${formatNumber(value, 4)}${spec.unit ? ' ' + spec.unit : ''}`;
+  const text = spec.format ? spec.format(value) : formatWithUnit(value, spec.unit);
   const log = spec.scale === 'log';
   const commit = () => {
     if (typed === null) return;
