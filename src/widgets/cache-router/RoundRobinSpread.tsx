@@ -14,8 +14,7 @@ import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/lessons/routing/consta
 import { warmTurnProbability } from '../../sim/lessons/routing/theory';
 import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadArgs, spreadSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
-import { pendingMarkers, SweepProgress } from '../kit/SweepProgress';
-import { coarsePassSize } from '../../lib/progressive';
+import { SweepProgress, useSweepState } from '../kit/SweepProgress';
 import './cache-router.css';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-03-try-this checks them). */
@@ -59,23 +58,12 @@ export function RoundRobinSpread() {
   // Points stream in coarse to fine over the fleet sizes (lib/progressive.ts); ready once every policy has
   // R = 1 and R = 8, complete with the result.
   const result = sim.result;
-  const complete = result !== null && !sim.stale;
-  const points = useMemo(
-    () => (complete ? result.points : sim.frames.length ? sim.frames : (result?.points ?? [])),
-    [complete, sim.frames, result],
+  const { points, complete, status, pending, total } = useSweepState(
+    sim,
+    SPREAD_REPLICAS,
+    SPREAD_POLICIES.length,
+    (p) => p.replicas,
   );
-  const total = SPREAD_REPLICAS.length * SPREAD_POLICIES.length;
-  const status =
-    sim.status === 'loading' &&
-    sim.frames.length >= coarsePassSize(SPREAD_REPLICAS.length, SPREAD_POLICIES.length)
-      ? 'ready'
-      : sim.status;
-  const pending = complete
-    ? []
-    : pendingMarkers(
-        SPREAD_REPLICAS,
-        (R) => points.filter((p) => p.replicas === R).length === SPREAD_POLICIES.length,
-      );
 
   const of = (policy: string) =>
     points.filter((p) => p.policy === policy).sort((a, b) => a.replicas - b.replicas);

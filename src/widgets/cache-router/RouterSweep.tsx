@@ -19,8 +19,7 @@ import {
 import { capacityAtSlo } from '../../sim/lessons/routing/summary';
 import { ROUTER_SWEEP_ID, routerSweepArgs, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
-import { pendingMarkers, SweepProgress } from '../kit/SweepProgress';
-import { coarsePassSize } from '../../lib/progressive';
+import { SweepProgress, useSweepState } from '../kit/SweepProgress';
 import './cache-router.css';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-03-try-this checks them). */
@@ -66,24 +65,12 @@ export function RouterSweep() {
   const sim = useStreamingSimulation('routerSweep', args);
   // While a sweep runs, draw its points as they stream in (coarse to fine over the loads, lib/progressive.ts);
   // otherwise the finished result. Ready once every policy has both ends of the load range.
-  const result = sim.result;
-  const complete = result !== null && !sim.stale;
-  const points = useMemo(
-    () => (complete ? result.points : sim.frames.length ? sim.frames : (result?.points ?? [])),
-    [complete, sim.frames, result],
+  const { points, complete, status, pending, total } = useSweepState(
+    sim,
+    DEFAULT_PER_REPLICA_RATES.map((r) => r * v.replicas),
+    ROUTER_POLICIES.length,
+    (p) => p.sessionsPerS,
   );
-  const total = DEFAULT_PER_REPLICA_RATES.length * ROUTER_POLICIES.length;
-  const status =
-    sim.status === 'loading' &&
-    sim.frames.length >= coarsePassSize(DEFAULT_PER_REPLICA_RATES.length, ROUTER_POLICIES.length)
-      ? 'ready'
-      : sim.status;
-  const pending = complete
-    ? []
-    : pendingMarkers(
-        DEFAULT_PER_REPLICA_RATES.map((r) => r * v.replicas),
-        (x) => points.filter((p) => Math.abs(p.sessionsPerS - x) < 1e-9).length === ROUTER_POLICIES.length,
-      );
 
   const byPolicy = useMemo(
     () =>

@@ -3,7 +3,10 @@
  * still computing, and muted rules at the x values some of whose points are not in yet, so a half-drawn curve
  * is never mistaken for the finished one.
  */
+import { useMemo } from 'react';
+import { coarsePassSize } from '../../lib/progressive';
 import type { Marker } from './charts/types';
+import type { SimStatus, StreamingState } from './useSimulation';
 
 export function SweepProgress({ drawn, total, what }: { drawn: number; total: number; what: string }) {
   if (drawn >= total) return null;
@@ -17,4 +20,31 @@ export function SweepProgress({ drawn, total, what }: { drawn: number; total: nu
 /** A muted rule at each x that still lacks a point. */
 export function pendingMarkers(xs: readonly number[], hasAll: (x: number) => boolean): Marker[] {
   return xs.filter((x) => !hasAll(x)).map((x) => ({ kind: 'x', x, tone: 'muted' }) as Marker);
+}
+
+/**
+ * What a progressive sweep's widget draws from its streaming simulation: the finished result's points, else the
+ * points streamed so far for the current settings, else the last finished ones; ready once the coarse pass (every
+ * series at both ends of the swept axis) is in; muted rules where an x still lacks a series' point.
+ */
+export function useSweepState<P>(
+  sim: StreamingState<{ points: P[] }, P>,
+  xs: readonly number[],
+  seriesCount: number,
+  xOf: (p: P) => number,
+): { points: P[]; complete: boolean; status: SimStatus; pending: Marker[]; total: number } {
+  const result = sim.result;
+  const complete = result !== null && !sim.stale;
+  const points = useMemo(
+    () => (complete ? result.points : sim.frames.length ? sim.frames : (result?.points ?? [])),
+    [complete, sim.frames, result],
+  );
+  const status =
+    sim.status === 'loading' && sim.frames.length >= coarsePassSize(xs.length, seriesCount)
+      ? 'ready'
+      : sim.status;
+  const pending = complete
+    ? []
+    : pendingMarkers(xs, (x) => points.filter((p) => Math.abs(xOf(p) - x) < 1e-9).length === seriesCount);
+  return { points, complete, status, pending, total: xs.length * seriesCount };
 }
