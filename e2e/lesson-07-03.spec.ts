@@ -116,7 +116,14 @@ test.describe('07.03 Cache-Aware Routing', () => {
     await expect(w).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
     const svg = w.locator('svg[data-chart="router"]');
     const fill = w.locator('[data-readout="hbm-fill"]');
-    // Untouched, soon after the result (the defaults play at 6 simulated s per s): round-robin has filled HBM.
+    // Out of view it holds its frame (an animation nobody sees costs the page nothing), though it is playing.
+    const clock = w.getByRole('slider', { name: 'Time' });
+    await expect(w.getByRole('button', { name: 'Pause' })).toBeVisible();
+    const heldAt = await clock.inputValue();
+    await page.waitForTimeout(800);
+    expect(await clock.inputValue()).toBe(heldAt);
+    await w.scrollIntoViewIfNeeded();
+    // In view and untouched, soon (the defaults play at 6 simulated s per s): round-robin has filled HBM.
     await expect
       .poll(async () => parseFloat((await fill.textContent()) ?? ''), { timeout: 20_000 })
       .toBeGreaterThan(85);

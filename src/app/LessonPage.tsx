@@ -3,6 +3,7 @@ import {
   Suspense,
   lazy,
   useEffect,
+  useMemo,
   useRef,
   useState,
   type ComponentType,
@@ -152,11 +153,40 @@ export function LessonPage({ slug }: { slug: string }) {
     return () => obs.disconnect();
   }, [slug]);
 
+  // Once every widget has drawn its first result and the page has been laid out with it (each block's height
+  // remembered through contain-intrinsic-size's auto, app.css), blocks out of view skip layout and paint
+  // (content-visibility), so a slider's repaint redraws only what is on screen. Earlier, a block skipped while
+  // still loading would keep its loading height and the page would jump when it came into view.
+  useEffect(() => {
+    const el = articleRef.current;
+    if (!loaded || !el) return;
+    let raf = 0;
+    const settleWhenDrawn = () => {
+      if (el.querySelector('[data-widget][data-state="loading"]')) return false;
+      raf = requestAnimationFrame(() => {
+        raf = requestAnimationFrame(() => el.setAttribute('data-settled', ''));
+      });
+      return true;
+    };
+    if (settleWhenDrawn()) return () => cancelAnimationFrame(raf);
+    const obs = new MutationObserver(() => {
+      if (settleWhenDrawn()) obs.disconnect();
+    });
+    obs.observe(el, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+    return () => {
+      obs.disconnect();
+      cancelAnimationFrame(raf);
+    };
+  }, [loaded]);
+
   useEffect(() => {
     if (!loaded || !window.location.hash) return;
     const target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
     target?.scrollIntoView({ block: 'start' });
   }, [loaded]);
+
+  // One element for the body, so the page's own updates (the TOC, the settled flag) do not re-render the lesson.
+  const body = useMemo(() => (Body ? <Body /> : null), [Body]);
 
   if (!lesson || !Body) return <NotFound path={`/lessons/${slug}`} />;
 
@@ -174,9 +204,7 @@ export function LessonPage({ slug }: { slug: string }) {
             <LessonHeader lesson={lesson} />
             <div ref={articleRef} className="prose">
               <ErrorBoundary what="this lesson" resetKey={slug}>
-                <Suspense fallback={<p className="loading">Loading the lesson…</p>}>
-                  <Body />
-                </Suspense>
+                <Suspense fallback={<p className="loading">Loading the lesson…</p>}>{body}</Suspense>
               </ErrorBoundary>
             </div>
             <footer className="lesson-footer">

@@ -71,37 +71,42 @@ export function createWidgetParamsStore<S extends ParamSchema>(
   return store;
 }
 
-/** How often, at most, a dragged control writes the URL (ms). */
-const URL_WRITE_EVERY_MS = 150;
+/** How long the settings must rest before the URL is written (ms): a drag writes it once, when it stops. */
+const URL_WRITE_AFTER_MS = 200;
 let pendingSearch: string | null = null;
 let urlTimer: ReturnType<typeof setTimeout> | null = null;
-let lastUrlWrite = -Infinity;
 
-/** Write a coalesced URL change now (before anything else replaces the query). */
+/** Write a pending URL change now (before anything else replaces the query, or the page goes away). */
 export function flushUrlWrites(): void {
   if (urlTimer !== null) clearTimeout(urlTimer);
   urlTimer = null;
   const search = pendingSearch;
   pendingSearch = null;
-  lastUrlWrite = performance.now();
   if (search === null || search === window.location.search) return;
   const { pathname, hash } = window.location;
   window.history.replaceState(window.history.state, '', `${pathname}${search}${hash}`);
 }
 
+// A change still waiting when the tab is hidden or closed is written then (a reload or a copied URL keeps it).
+if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+  window.addEventListener('pagehide', flushUrlWrites);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') flushUrlWrites();
+  });
+}
+
 /**
- * The browser's URL, updated in place without a navigation or a history entry. Writes are coalesced to one per
- * URL_WRITE_EVERY_MS (the first of a burst at once): `history.replaceState` costs a synchronous trip to the browser process, and a dragged
- * slider writing it on every input event made it the largest part of a drag's main-thread tasks at 4× CPU
- * throttling (npm run bench -- browser). Reads see the pending value, so widgets compose their changes.
+ * The browser's URL, updated in place without a navigation or a history entry, once the settings have rested
+ * for URL_WRITE_AFTER_MS: `history.replaceState` costs a synchronous trip to the browser process, and writing it
+ * while a slider is dragged (on every input event, and later every 150 ms) put that trip inside the drag's
+ * main-thread tasks at 4× CPU throttling (npm run bench -- browser). Reads see the pending value, so widgets
+ * compose their changes and "Copy link" copies the settings on screen.
  */
 export const browserUrl: UrlAccess = {
   read: () => pendingSearch ?? window.location.search,
   write(search) {
     pendingSearch = search;
-    // A single change (a click, a key) is written at once; a burst (a drag) at most every URL_WRITE_EVERY_MS.
-    const since = performance.now() - lastUrlWrite;
-    if (urlTimer === null && since >= URL_WRITE_EVERY_MS) flushUrlWrites();
-    else urlTimer ??= setTimeout(flushUrlWrites, Math.max(0, URL_WRITE_EVERY_MS - since));
+    if (urlTimer !== null) clearTimeout(urlTimer);
+    urlTimer = setTimeout(flushUrlWrites, URL_WRITE_AFTER_MS);
   },
 };

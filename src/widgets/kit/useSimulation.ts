@@ -4,7 +4,7 @@
  * core returns as "cannot run" (src/sim/engine/cannotRun.ts) is kept apart from the results: the widget's frame
  * draws it as a state of the picture, and `result` stays the last one computed (shown again once a setting runs).
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useSimClient } from '../../app/services';
 import type { MethodArgs, MethodFrame, MethodName, MethodResult } from '../../worker/methods';
 import { isCannotRun, type CannotRun } from '../../sim/engine/cannotRun';
@@ -68,19 +68,23 @@ export function useSimulation<M extends MethodName>(
           }
         : undefined,
     });
+    // Results are drawn as a transition: React renders the picture in slices that yield to input, so a
+    // dragged slider never waits behind a long render of the result before it (one long task per result
+    // at 4× CPU throttling before: npm run bench -- browser).
     job.result.then(
-      (r) => {
-        if (!live) return;
-        if (isCannotRun(r)) {
-          setSettled({ request, result: null, cannotRun: r, error: null });
-          setCannotRun(r);
-          return;
-        }
-        const computed = r as Computed<MethodResult<M>>;
-        setSettled({ request, result: computed, cannotRun: null, error: null });
-        setLastResult(computed);
-        setCannotRun(null);
-      },
+      (r) =>
+        startTransition(() => {
+          if (!live) return;
+          if (isCannotRun(r)) {
+            setSettled({ request, result: null, cannotRun: r, error: null });
+            setCannotRun(r);
+            return;
+          }
+          const computed = r as Computed<MethodResult<M>>;
+          setSettled({ request, result: computed, cannotRun: null, error: null });
+          setLastResult(computed);
+          setCannotRun(null);
+        }),
       (e: unknown) => {
         if (live)
           setSettled({
@@ -158,10 +162,12 @@ export function useStreamingSimulation<M extends MethodName>(
         const batch = buf.frames;
         const batchKey = buf.key;
         buf.frames = [];
-        setStreamed((s) =>
-          s.key === batchKey
-            ? { key: batchKey, frames: [...s.frames, ...batch] }
-            : { key: batchKey, frames: batch },
+        startTransition(() =>
+          setStreamed((s) =>
+            s.key === batchKey
+              ? { key: batchKey, frames: [...s.frames, ...batch] }
+              : { key: batchKey, frames: batch },
+          ),
         );
       });
     },

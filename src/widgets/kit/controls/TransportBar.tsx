@@ -1,5 +1,5 @@
 /** Play/pause, step, step back, scrub and speed for an animated widget. */
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { SPEEDS, type Transport } from './useTransport';
 import { useStageTransport } from '../stage';
 
@@ -22,9 +22,25 @@ function Icon({ kind }: { kind: 'start' | 'back' | 'play' | 'pause' | 'forward' 
 export function TransportBar({ transport, format }: { transport: Transport; format: (t: number) => string }) {
   const scrubId = useId();
   useStageTransport(transport);
+  const barRef = useRef<HTMLDivElement>(null);
+  const { setOnScreen } = transport;
+  // The widget this bar plays, watched while it is on the page: out of view, playing holds its frames.
+  useEffect(() => {
+    const widget = barRef.current?.closest('[data-widget]') ?? barRef.current;
+    if (!widget || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver((entries) => {
+      const last = entries[entries.length - 1];
+      if (last) setOnScreen(last.isIntersecting);
+    });
+    io.observe(widget);
+    return () => {
+      io.disconnect();
+      setOnScreen(true);
+    };
+  }, [setOnScreen]);
   const { t, duration, playing, speed } = transport;
   return (
-    <div className="transport" role="group" aria-label="Playback">
+    <div ref={barRef} className="transport" role="group" aria-label="Playback">
       <button
         type="button"
         onClick={() => transport.seek(0)}

@@ -29,6 +29,11 @@ export interface Transport {
   stepBy(direction: 1 | -1): void;
   seek(t: number): void;
   setSpeed(speed: number): void;
+  /**
+   * Whether the picture is on screen (the transport bar reports it): playing holds its frames while it is not,
+   * so an animation scrolled out of view costs the page nothing and resumes where it was.
+   */
+  setOnScreen(onScreen: boolean): void;
   /** Space, ←/→, Home/End while the widget has focus; ignores keys aimed at form fields. */
   handleKey(e: KeyboardEvent): void;
 }
@@ -51,6 +56,7 @@ export function useTransport({
   const [t, setT] = useState(0);
   const [playing, setPlaying] = useState(autoplay && !reducedMotion);
   const [speed, setSpeedState] = useState(1);
+  const [onScreen, setOnScreen] = useState(true);
   const tRef = useRef(0);
   useEffect(() => {
     tRef.current = t;
@@ -58,7 +64,7 @@ export function useTransport({
   const safeDuration = Number.isFinite(duration) && duration > 0 ? duration : 0;
 
   useEffect(() => {
-    if (!playing || safeDuration === 0) return;
+    if (!playing || !onScreen || safeDuration === 0) return;
     let raf = 0;
     let last = performance.now();
     const tick = (now: number) => {
@@ -75,7 +81,7 @@ export function useTransport({
     };
     raf = requestAnimationFrame(tick);
     return () => cancelAnimationFrame(raf);
-  }, [playing, rate, speed, safeDuration]);
+  }, [playing, onScreen, rate, speed, safeDuration]);
 
   const clamp = useCallback((x: number) => Math.min(safeDuration, Math.max(0, x)), [safeDuration]);
   const seek = useCallback((x: number) => setT(clamp(x)), [clamp]);
@@ -133,6 +139,7 @@ export function useTransport({
     stepBy,
     seek,
     setSpeed,
+    setOnScreen,
     handleKey,
   };
 }
