@@ -17,6 +17,7 @@ import { LAYOUT_LIMITS, TOOL_TAX_LIMITS } from '../src/worker/limits/schema';
 import { PAUSE_ARENA_LIMITS } from '../src/sim/lessons/pauseLabSetup';
 import { ECON_LIMITS } from '../src/sim/lessons/economicsLabSetup';
 import { AFFINITY_LIMITS as A } from '../src/sim/lessons/affinityModel';
+import { WORKLOAD_LIMITS as W } from '../src/sim/lessons/agentWorkloadSetup';
 import {
   budgetContext,
   runCall,
@@ -56,6 +57,13 @@ const SLO = {
 const PRICES = 'a price, priced on the page from the computed GPU-seconds and energy';
 
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'traffic-shape': {
+    shared: {
+      sessions: { field: 'sessions', limit: W.sessions },
+      medianTurns: { field: 'medianTurns', limit: W.medianTurns },
+    },
+  },
+  'trajectory-anatomy': { shared: { medianTurns: { field: 'medianTurns', limit: W.medianTurns } } },
   'affinity-replay': {
     shared: {
       replicas: { field: 'replicas', limit: A.replicas },
