@@ -18,6 +18,8 @@ import { PAUSE_ARENA_LIMITS } from '../src/sim/lessons/pauseLabSetup';
 import { ECON_LIMITS } from '../src/sim/lessons/economicsLabSetup';
 import { AFFINITY_LIMITS as A } from '../src/sim/lessons/affinityModel';
 import { WORKLOAD_LIMITS as W } from '../src/sim/lessons/agentWorkloadSetup';
+import { HIERARCHY_LIMITS } from '../src/sim/lessons/hierarchyLab';
+import { FOOTPRINT_LIMITS, LADDER_LIMITS } from '../src/worker/limits/hierarchy';
 import {
   budgetContext,
   runCall,
@@ -56,7 +58,20 @@ const SLO = {
 };
 const PRICES = 'a price, priced on the page from the computed GPU-seconds and energy';
 
+/** Controls whose key is the request field the core checks, each with its limit. */
+function sameNames(limits: Record<string, Limit>, keys: readonly string[]): Record<string, Shared> {
+  return Object.fromEntries(keys.map((k) => [k, { field: k, limit: limits[k] }]));
+}
+
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'kv-footprint': {
+    shared: sameNames(FOOTPRINT_LIMITS, ['contextTokens', 'memoryUtilization']),
+    pageOnly: GPUS,
+  },
+  'memory-ladder': { shared: sameNames(LADDER_LIMITS, ['contextTokens', 'agents', 'dramTB', 'poolTB']) },
+  'kv-hierarchy': {
+    shared: sameNames(HIERARCHY_LIMITS, ['sessions', 'hbmGB', 'dramGB', 'nvmeGB', 'poolGB']),
+  },
   'traffic-shape': {
     shared: {
       sessions: { field: 'sessions', limit: W.sessions },
