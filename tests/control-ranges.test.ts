@@ -20,6 +20,8 @@ import { AFFINITY_LIMITS as A } from '../src/sim/lessons/affinityModel';
 import { WORKLOAD_LIMITS as W } from '../src/sim/lessons/agentWorkloadSetup';
 import { HIERARCHY_LIMITS } from '../src/sim/lessons/hierarchyLab';
 import { FOOTPRINT_LIMITS, LADDER_LIMITS } from '../src/worker/limits/hierarchy';
+import { OFFLOAD_LIMITS } from '../src/worker/limits/offload';
+import { GEMM_EFFICIENCY } from '../src/sim/engine/cost';
 import {
   budgetContext,
   runCall,
@@ -64,6 +66,20 @@ function sameNames(limits: Record<string, Limit>, keys: readonly string[]): Reco
 }
 
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'reload-or-recompute': {
+    shared: {
+      ...sameNames(OFFLOAD_LIMITS, ['customGBps', 'customLatencyUs', 'prefixTokens']),
+      gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+    },
+    pageOnly: GPUS,
+  },
+  'min-link-bandwidth': {
+    shared: {
+      prefixTokens: { field: 'prefixTokens', limit: OFFLOAD_LIMITS.prefixTokens },
+      gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+    },
+    pageOnly: GPUS,
+  },
   'kv-footprint': {
     shared: sameNames(FOOTPRINT_LIMITS, ['contextTokens', 'memoryUtilization']),
     pageOnly: GPUS,
