@@ -23,6 +23,12 @@ import { FOOTPRINT_LIMITS, LADDER_LIMITS } from '../src/worker/limits/hierarchy'
 import { OFFLOAD_LIMITS } from '../src/worker/limits/offload';
 import { GEMM_EFFICIENCY } from '../src/sim/engine/cost';
 import {
+  EDIT_LIMITS as E,
+  PAYBACK_LIMITS,
+  PRICE_LIMITS,
+  SESSION_LIMITS,
+} from '../src/sim/lessons/compactionLimits';
+import {
   budgetContext,
   runCall,
   StartedComputing,
@@ -35,6 +41,15 @@ import {
 interface Shared {
   field: string;
   limit: Limit;
+  /** Other controls set with it, where the field is sent only then (07.11's edit-specific controls). */
+  with?: Record<string, unknown>;
+  /** The control, when it is not the entry's key (one control that sets different fields as other controls vary). */
+  control?: string;
+  /**
+   * Fields the core checks against this one (07.11: the head is part of the context), set with it as the widget's
+   * builder keeps them, so a value at the limit's end is tried in a request that is otherwise valid.
+   */
+  also?: (value: number) => Record<string, number>;
 }
 
 interface RangeCase {
@@ -66,6 +81,65 @@ function sameNames(limits: Record<string, Limit>, keys: readonly string[]): Reco
 }
 
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'edit-the-prompt': {
+    shared: {
+      editTurn: { field: 'edit.fromTurn', limit: E.fromTurn },
+      retrieveTurn: {
+        field: 'edit.atTurn',
+        limit: E.atTurn,
+        with: { edit: 'retrieve' },
+        control: 'editTurn',
+      },
+      span: { field: 'edit.span', limit: E.span },
+      summaryTokens: { field: 'edit.summaryTokens', limit: E.summaryTokens },
+      keepLast: { field: 'edit.keepLast', limit: E.keepLast, with: { edit: 'prune' } },
+      stubTokens: { field: 'edit.stubTokens', limit: E.stubTokens, with: { edit: 'prune' } },
+      docTokens: { field: 'edit.docTokens', limit: E.docTokens, with: { edit: 'retrieve' } },
+      tokenPosition: { field: 'edit.position', limit: E.position, with: { edit: 'token' } },
+      turns: { field: 'shape.turns', limit: SESSION_LIMITS.turns },
+      outputTokens: { field: 'shape.outputTokens', limit: SESSION_LIMITS.outputTokens },
+      resultTokens: { field: 'shape.resultTokens', limit: SESSION_LIMITS.resultTokens },
+      gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+    },
+    pageOnly: GPUS,
+  },
+  'compaction-payback': {
+    shared: {
+      ...Object.fromEntries(
+        (['thresholdTokens', 'summaryTokens', 'keepLast', 'stubTokens', 'turns'] as const).map((k) => [
+          k,
+          { field: `params.${k}`, limit: PAYBACK_LIMITS[k] },
+        ]),
+      ),
+      // The head is part of the context, the output part of the growth (the core refuses either pair reversed).
+      contextTokens: {
+        field: 'params.contextTokens',
+        limit: PAYBACK_LIMITS.contextTokens,
+        also: (v) => ({ 'params.headTokens': within(PAYBACK_LIMITS.headTokens, Math.min(8_000, v)) }),
+      },
+      headTokens: {
+        field: 'params.headTokens',
+        limit: PAYBACK_LIMITS.headTokens,
+        also: (v) => ({ 'params.contextTokens': within(PAYBACK_LIMITS.contextTokens, Math.max(80_000, v)) }),
+      },
+      growthTokens: {
+        field: 'params.growthTokens',
+        limit: PAYBACK_LIMITS.growthTokens,
+        also: (v) => ({ 'params.outputTokens': within(PAYBACK_LIMITS.outputTokens, Math.min(300, v)) }),
+      },
+      outputTokens: {
+        field: 'params.outputTokens',
+        limit: PAYBACK_LIMITS.outputTokens,
+        also: (v) => ({ 'params.growthTokens': within(PAYBACK_LIMITS.growthTokens, Math.max(1_750, v)) }),
+      },
+      inputPrice: { field: 'prices.inputPerMTok', limit: PRICE_LIMITS.inputPerMTok },
+      outputPrice: { field: 'prices.outputPerMTok', limit: PRICE_LIMITS.outputPerMTok },
+      readMultiplier: { field: 'prices.cacheReadMultiplier', limit: PRICE_LIMITS.cacheReadMultiplier },
+      writeMultiplier: { field: 'prices.cacheWriteMultiplier', limit: PRICE_LIMITS.cacheWriteMultiplier },
+      gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+    },
+    pageOnly: GPUS,
+  },
   'reload-or-recompute': {
     shared: {
       ...sameNames(OFFLOAD_LIMITS, ['customGBps', 'customLatencyUs', 'prefixTokens']),
@@ -192,6 +266,11 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
   },
 };
 
+/** `v` brought inside `l`. */
+function within(l: Limit, v: number): number {
+  return Math.min(l.max, Math.max(l.min, v));
+}
+
 function get(obj: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], obj);
 }
@@ -241,14 +320,16 @@ describe('one range, one source: each control’s range lies inside what its wor
       const numeric = Object.entries(w.schema)
         .filter(([, s]) => s.kind === 'number')
         .map(([k]) => k);
-      const listed = [...Object.keys(rc.shared), ...Object.keys(rc.pageOnly ?? {})];
-      expect(numeric.sort()).toEqual(listed.sort());
+      const checked = Object.entries(rc.shared).map(([k, sh]) => sh.control ?? k);
+      const listed = new Set([...checked, ...Object.keys(rc.pageOnly ?? {})]);
+      expect(numeric.sort()).toEqual([...listed].sort());
     });
 
-    for (const [key, { field, limit }] of Object.entries(rc.shared)) {
-      it(`${id}.${key}: its range is inside the core's ${field} (${limit.min}–${limit.max}); one step past is refused in words`, async () => {
+    for (const [entry, { field, limit, with: alongside, control, also }] of Object.entries(rc.shared)) {
+      const key = control ?? entry;
+      it(`${id}.${entry}: its range is inside the core's ${field} (${limit.min}–${limit.max}); one step past is refused in words`, async () => {
         const spec = w.schema[key] as NumberParam;
-        const d = defaultValues(w.schema) as Record<string, unknown>;
+        const d = { ...defaultValues(w.schema), ...alongside } as Record<string, unknown>;
         // The control's ends, as the widget's builder sends them.
         for (const x of [spec.min, spec.max]) {
           const sent = get(callWith(w, { ...d, [key]: x }, field).args, field);
@@ -256,7 +337,13 @@ describe('one range, one source: each control’s range lies inside what its wor
         }
         // The core's ends are accepted; one step past each is refused with the limit's own words.
         const base = callWith(w, d, field);
-        const at = (value: number) => ({ ...base, args: withField(base.args, field, value) });
+        const at = (value: number) => ({
+          ...base,
+          args: Object.entries({ ...also?.(value), [field]: value }).reduce(
+            (a, [f, x]) => withField(a, f, x),
+            base.args,
+          ),
+        });
         for (const ok of [limit.min, limit.max])
           expect(await refusalOf(at(ok), !!w.long), `${field}=${ok}`).toBeNull();
         const step = stepOf(limit);
@@ -268,4 +355,25 @@ describe('one range, one source: each control’s range lies inside what its wor
       }, 60_000);
     }
   }
+});
+
+describe('07.11: the settings the core checks against each other are refused in words', () => {
+  const w = byId.get('compaction-payback')!;
+  const base = callWith(w, defaultValues(w.schema) as Record<string, unknown>, 'params.headTokens');
+  const refusal = (patch: Record<string, number>) =>
+    refusalOf(
+      {
+        ...base,
+        args: Object.entries(patch).reduce((a, [f, x]) => withField(a, f, x), base.args),
+      },
+      false,
+    );
+  it('a head longer than the context, an output longer than the growth', async () => {
+    expect(await refusal({ 'params.headTokens': 90_000 })).toBe(
+      'The head kept (90,000 tokens) is part of the context, so it cannot be more than the context now (80,000).',
+    );
+    expect(await refusal({ 'params.outputTokens': 2_000 })).toBe(
+      'The model output per turn (2,000 tokens) is part of the context growth per turn, so it cannot be more than it (1,750).',
+    );
+  });
 });
