@@ -21,6 +21,9 @@ import { WORKLOAD_LIMITS as W } from '../src/sim/lessons/agentWorkloadSetup';
 import { HIERARCHY_LIMITS } from '../src/sim/lessons/hierarchyLab';
 import { FOOTPRINT_LIMITS, LADDER_LIMITS } from '../src/worker/limits/hierarchy';
 import { OFFLOAD_LIMITS } from '../src/worker/limits/offload';
+import { ASK_NICELY_LIMITS } from '../src/sim/lessons/grammar/limits';
+import { GRAMMAR_CACHE_LIMITS } from '../src/sim/lessons/grammar/cacheScenario';
+import { OVERLAP_LIMITS } from '../src/sim/lessons/grammar/overlap';
 import { GEMM_EFFICIENCY } from '../src/sim/engine/cost';
 import {
   EDIT_LIMITS as E,
@@ -81,6 +84,13 @@ function sameNames(limits: Record<string, Limit>, keys: readonly string[]): Reco
 }
 
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'asking-nicely': { shared: sameNames(ASK_NICELY_LIMITS, ['eps', 'tokens', 'calls']) },
+  // The schema and the document are texts, refused past GRAMMAR_TEXT_LIMITS (tests/lesson-07-08-limits.test.ts).
+  'mask-stepper': { shared: {} },
+  'mask-logits': { shared: {} },
+  'grammar-cost': { shared: {} },
+  'grammar-cache': { shared: sameNames(GRAMMAR_CACHE_LIMITS, ['schemas', 'cacheCapacity', 'cpuThreads']) },
+  'mask-overlap': { shared: sameNames(OVERLAP_LIMITS, ['batch', 'threads']) },
   'edit-the-prompt': {
     shared: {
       editTurn: { field: 'edit.fromTurn', limit: E.fromTurn },
