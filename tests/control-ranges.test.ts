@@ -1,10 +1,10 @@
 /**
- * One range, one source (#12, "controls and core agree"): for every widget whose worker method declares its ranges
- * (src/worker/limits/), each numeric control the method checks is a request field with a Limit; the control's whole
- * range, read through the widget's own request builder, lies inside that limit; the method accepts the limit's
- * ends and refuses one step past each end with the limit's worded message. Every numeric control of such a widget
- * is either listed here or named as one the core does not check, so a new control cannot slip past. The widgets
- * not yet converted are the rest of the registry (docs/reliability.md lists them).
+ * One range, one source (#12, "controls and core agree"): for every widget of the registry, each numeric control
+ * the core checks is a request field with a Limit (declared beside the check: src/worker/limits/, or a lesson's
+ * model or setup module); the control's whole range, read through the widget's own request builder, lies inside
+ * that limit; the core accepts the limit's ends and refuses one step past each end with the limit's worded
+ * message. Every numeric control of every widget is either listed here or named as one the core does not check,
+ * so a new control (or a new widget) cannot slip past.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultValues, type NumberParam } from '../src/state/paramSchema';
@@ -320,8 +320,8 @@ function stepOf(l: Limit): number {
 const byId = new Map(WIDGET_COMPUTATIONS.map((w) => [w.id, w]));
 
 describe('one range, one source: each control’s range lies inside what its worker method accepts', () => {
-  it('every listed widget exists', () => {
-    for (const id of Object.keys(SHARED_RANGES)) expect(byId.has(id), id).toBe(true);
+  it('every widget of the registry is listed, and every listed widget exists', () => {
+    expect(Object.keys(SHARED_RANGES).sort()).toEqual([...byId.keys()].sort());
   });
 
   for (const [id, rc] of Object.entries(SHARED_RANGES)) {
@@ -385,5 +385,19 @@ describe('07.11: the settings the core checks against each other are refused in 
     expect(await refusal({ 'params.outputTokens': 2_000 })).toBe(
       'The model output per turn (2,000 tokens) is part of the context growth per turn, so it cannot be more than it (1,750).',
     );
+  });
+});
+
+describe('choices that send a number lie inside the limit the core checks', () => {
+  const options = (id: string, key: string) => {
+    const spec = byId.get(id)!.schema[key];
+    if (spec.kind !== 'select') throw new Error(`${id}.${key} is not a select`);
+    return spec.options.map((o) => o.value).filter((v) => v !== 'auto');
+  };
+  it('07.11’s KV block sizes and 07.05’s links in parallel', () => {
+    for (const v of options('edit-the-prompt', 'blockSize'))
+      expect(withinLimit(E.blockSize, Number(v)), `blockSize ${v}`).toBe(true);
+    for (const v of options('reload-or-recompute', 'linkCount'))
+      expect(withinLimit(OFFLOAD_LIMITS.linkCount, Number(v)), `linkCount ${v}`).toBe(true);
   });
 });
