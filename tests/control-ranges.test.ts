@@ -1,10 +1,10 @@
 /**
- * One range, one source (#12, "controls and core agree"): for every widget whose worker method declares its ranges
- * (src/worker/limits/), each numeric control the method checks is a request field with a Limit; the control's whole
- * range, read through the widget's own request builder, lies inside that limit; the method accepts the limit's
- * ends and refuses one step past each end with the limit's worded message. Every numeric control of such a widget
- * is either listed here or named as one the core does not check, so a new control cannot slip past. The widgets
- * not yet converted are the rest of the registry (docs/reliability.md lists them).
+ * One range, one source (#12, "controls and core agree"): for every widget of the registry, each numeric control
+ * the core checks is a request field with a Limit (declared beside the check: src/worker/limits/, or a lesson's
+ * model or setup module); the control's whole range, read through the widget's own request builder, lies inside
+ * that limit; the core accepts the limit's ends and refuses one step past each end with the limit's worded
+ * message. Every numeric control of every widget is either listed here or named as one the core does not check,
+ * so a new control (or a new widget) cannot slip past.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultValues, type NumberParam } from '../src/state/paramSchema';
@@ -17,6 +17,20 @@ import { LAYOUT_LIMITS, TOOL_TAX_LIMITS } from '../src/worker/limits/schema';
 import { PAUSE_ARENA_LIMITS } from '../src/sim/lessons/pauseLabSetup';
 import { ECON_LIMITS } from '../src/sim/lessons/economicsLabSetup';
 import { AFFINITY_LIMITS as A } from '../src/sim/lessons/affinityModel';
+import { WORKLOAD_LIMITS as W } from '../src/sim/lessons/agentWorkloadSetup';
+import { HIERARCHY_LIMITS } from '../src/sim/lessons/hierarchyLab';
+import { FOOTPRINT_LIMITS, LADDER_LIMITS } from '../src/worker/limits/hierarchy';
+import { OFFLOAD_LIMITS } from '../src/worker/limits/offload';
+import { ASK_NICELY_LIMITS } from '../src/sim/lessons/grammar/limits';
+import { GRAMMAR_CACHE_LIMITS } from '../src/sim/lessons/grammar/cacheScenario';
+import { OVERLAP_LIMITS } from '../src/sim/lessons/grammar/overlap';
+import { GEMM_EFFICIENCY } from '../src/sim/engine/cost';
+import {
+  EDIT_LIMITS as E,
+  PAYBACK_LIMITS,
+  PRICE_LIMITS,
+  SESSION_LIMITS,
+} from '../src/sim/lessons/compactionLimits';
 import {
   budgetContext,
   runCall,
@@ -30,6 +44,15 @@ import {
 interface Shared {
   field: string;
   limit: Limit;
+  /** Other controls set with it, where the field is sent only then (07.11's edit-specific controls). */
+  with?: Record<string, unknown>;
+  /** The control, when it is not the entry's key (one control that sets different fields as other controls vary). */
+  control?: string;
+  /**
+   * Fields the core checks against this one (07.11: the head is part of the context), set with it as the widget's
+   * builder keeps them, so a value at the limit's end is tried in a request that is otherwise valid.
+   */
+  also?: (value: number) => Record<string, number>;
 }
 
 interface RangeCase {
@@ -55,7 +78,107 @@ const SLO = {
 };
 const PRICES = 'a price, priced on the page from the computed GPU-seconds and energy';
 
+/** Controls whose key is the request field the core checks, each with its limit. */
+function sameNames(limits: Record<string, Limit>, keys: readonly string[]): Record<string, Shared> {
+  return Object.fromEntries(keys.map((k) => [k, { field: k, limit: limits[k] }]));
+}
+
 export const SHARED_RANGES: Record<string, RangeCase> = {
+  'asking-nicely': { shared: sameNames(ASK_NICELY_LIMITS, ['eps', 'tokens', 'calls']) },
+  // The schema and the document are texts, refused past GRAMMAR_TEXT_LIMITS (tests/lesson-07-08-limits.test.ts).
+  'mask-stepper': { shared: {} },
+  'mask-logits': { shared: {} },
+  'grammar-cost': { shared: {} },
+  'grammar-cache': { shared: sameNames(GRAMMAR_CACHE_LIMITS, ['schemas', 'cacheCapacity', 'cpuThreads']) },
+  'mask-overlap': { shared: sameNames(OVERLAP_LIMITS, ['batch', 'threads']) },
+  'edit-the-prompt': {
+    shared: {
+      editTurn: { field: 'edit.fromTurn', limit: E.fromTurn },
+      retrieveTurn: {
+        field: 'edit.atTurn',
+        limit: E.atTurn,
+        with: { edit: 'retrieve' },
+        control: 'editTurn',
+      },
+      span: { field: 'edit.span', limit: E.span },
+      summaryTokens: { field: 'edit.summaryTokens', limit: E.summaryTokens },
+      keepLast: { field: 'edit.keepLast', limit: E.keepLast, with: { edit: 'prune' } },
+      stubTokens: { field: 'edit.stubTokens', limit: E.stubTokens, with: { edit: 'prune' } },
+      docTokens: { field: 'edit.docTokens', limit: E.docTokens, with: { edit: 'retrieve' } },
+      tokenPosition: { field: 'edit.position', limit: E.position, with: { edit: 'token' } },
+      turns: { field: 'shape.turns', limit: SESSION_LIMITS.turns },
+      outputTokens: { field: 'shape.outputTokens', limit: SESSION_LIMITS.outputTokens },
+      resultTokens: { field: 'shape.resultTokens', limit: SESSION_LIMITS.resultTokens },
+      gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+    },
+    pageOnly: GPUS,
+  },
+  'compaction-payback': {
+    shared: {
+      ...Object.fromEntries(
+        (['thresholdTokens', 'summaryTokens', 'keepLast', 'stubTokens', 'turns'] as const).map((k) => [
+          k,
+          { field: `params.${k}`, limit: PAYBACK_LIMITS[k] },
+        ]),
+      ),
+      // The head is part of the context, the output part of the growth (the core refuses either pair reversed).
+      contextTokens: {
+        field: 'params.contextTokens',
+        limit: PAYBACK_LIMITS.contextTokens,
+        also: (v) => ({ 'params.headTokens': within(PAYBACK_LIMITS.headTokens, Math.min(8_000, v)) }),
+      },
+      headTokens: {
+        field: 'params.headTokens',
+        limit: PAYBACK_LIMITS.headTokens,
+        also: (v) => ({ 'params.contextTokens': within(PAYBACK_LIMITS.contextTokens, Math.max(80_000, v)) }),
+      },
+      growthTokens: {
+        field: 'params.growthTokens',
+        limit: PAYBACK_LIMITS.growthTokens,
+        also: (v) => ({ 'params.outputTokens': within(PAYBACK_LIMITS.outputTokens, Math.min(300, v)) }),
+      },
+      outputTokens: {
+        field: 'params.outputTokens',
+        limit: PAYBACK_LIMITS.outputTokens,
+        also: (v) => ({ 'params.growthTokens': within(PAYBACK_LIMITS.growthTokens, Math.max(1_750, v)) }),
+      },
+      inputPrice: { field: 'prices.inputPerMTok', limit: PRICE_LIMITS.inputPerMTok },
+      outputPrice: { field: 'prices.outputPerMTok', limit: PRICE_LIMITS.outputPerMTok },
+      readMultiplier: { field: 'prices.cacheReadMultiplier', limit: PRICE_LIMITS.cacheReadMultiplier },
+      writeMultiplier: { field: 'prices.cacheWriteMultiplier', limit: PRICE_LIMITS.cacheWriteMultiplier },
+      gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+    },
+    pageOnly: GPUS,
+  },
+  'reload-or-recompute': {
+    shared: {
+      ...sameNames(OFFLOAD_LIMITS, ['customGBps', 'customLatencyUs', 'prefixTokens']),
+      gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+    },
+    pageOnly: GPUS,
+  },
+  'min-link-bandwidth': {
+    shared: {
+      prefixTokens: { field: 'prefixTokens', limit: OFFLOAD_LIMITS.prefixTokens },
+      gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+    },
+    pageOnly: GPUS,
+  },
+  'kv-footprint': {
+    shared: sameNames(FOOTPRINT_LIMITS, ['contextTokens', 'memoryUtilization']),
+    pageOnly: GPUS,
+  },
+  'memory-ladder': { shared: sameNames(LADDER_LIMITS, ['contextTokens', 'agents', 'dramTB', 'poolTB']) },
+  'kv-hierarchy': {
+    shared: sameNames(HIERARCHY_LIMITS, ['sessions', 'hbmGB', 'dramGB', 'nvmeGB', 'poolGB']),
+  },
+  'traffic-shape': {
+    shared: {
+      sessions: { field: 'sessions', limit: W.sessions },
+      medianTurns: { field: 'medianTurns', limit: W.medianTurns },
+    },
+  },
+  'trajectory-anatomy': { shared: { medianTurns: { field: 'medianTurns', limit: W.medianTurns } } },
   'affinity-replay': {
     shared: {
       replicas: { field: 'replicas', limit: A.replicas },
@@ -153,6 +276,11 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
   },
 };
 
+/** `v` brought inside `l`. */
+function within(l: Limit, v: number): number {
+  return Math.min(l.max, Math.max(l.min, v));
+}
+
 function get(obj: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], obj);
 }
@@ -192,8 +320,8 @@ function stepOf(l: Limit): number {
 const byId = new Map(WIDGET_COMPUTATIONS.map((w) => [w.id, w]));
 
 describe('one range, one source: each control’s range lies inside what its worker method accepts', () => {
-  it('every listed widget exists', () => {
-    for (const id of Object.keys(SHARED_RANGES)) expect(byId.has(id), id).toBe(true);
+  it('every widget of the registry is listed, and every listed widget exists', () => {
+    expect(Object.keys(SHARED_RANGES).sort()).toEqual([...byId.keys()].sort());
   });
 
   for (const [id, rc] of Object.entries(SHARED_RANGES)) {
@@ -202,14 +330,16 @@ describe('one range, one source: each control’s range lies inside what its wor
       const numeric = Object.entries(w.schema)
         .filter(([, s]) => s.kind === 'number')
         .map(([k]) => k);
-      const listed = [...Object.keys(rc.shared), ...Object.keys(rc.pageOnly ?? {})];
-      expect(numeric.sort()).toEqual(listed.sort());
+      const checked = Object.entries(rc.shared).map(([k, sh]) => sh.control ?? k);
+      const listed = new Set([...checked, ...Object.keys(rc.pageOnly ?? {})]);
+      expect(numeric.sort()).toEqual([...listed].sort());
     });
 
-    for (const [key, { field, limit }] of Object.entries(rc.shared)) {
-      it(`${id}.${key}: its range is inside the core's ${field} (${limit.min}–${limit.max}); one step past is refused in words`, async () => {
+    for (const [entry, { field, limit, with: alongside, control, also }] of Object.entries(rc.shared)) {
+      const key = control ?? entry;
+      it(`${id}.${entry}: its range is inside the core's ${field} (${limit.min}–${limit.max}); one step past is refused in words`, async () => {
         const spec = w.schema[key] as NumberParam;
-        const d = defaultValues(w.schema) as Record<string, unknown>;
+        const d = { ...defaultValues(w.schema), ...alongside } as Record<string, unknown>;
         // The control's ends, as the widget's builder sends them.
         for (const x of [spec.min, spec.max]) {
           const sent = get(callWith(w, { ...d, [key]: x }, field).args, field);
@@ -217,7 +347,13 @@ describe('one range, one source: each control’s range lies inside what its wor
         }
         // The core's ends are accepted; one step past each is refused with the limit's own words.
         const base = callWith(w, d, field);
-        const at = (value: number) => ({ ...base, args: withField(base.args, field, value) });
+        const at = (value: number) => ({
+          ...base,
+          args: Object.entries({ ...also?.(value), [field]: value }).reduce(
+            (a, [f, x]) => withField(a, f, x),
+            base.args,
+          ),
+        });
         for (const ok of [limit.min, limit.max])
           expect(await refusalOf(at(ok), !!w.long), `${field}=${ok}`).toBeNull();
         const step = stepOf(limit);
@@ -229,4 +365,39 @@ describe('one range, one source: each control’s range lies inside what its wor
       }, 60_000);
     }
   }
+});
+
+describe('07.11: the settings the core checks against each other are refused in words', () => {
+  const w = byId.get('compaction-payback')!;
+  const base = callWith(w, defaultValues(w.schema) as Record<string, unknown>, 'params.headTokens');
+  const refusal = (patch: Record<string, number>) =>
+    refusalOf(
+      {
+        ...base,
+        args: Object.entries(patch).reduce((a, [f, x]) => withField(a, f, x), base.args),
+      },
+      false,
+    );
+  it('a head longer than the context, an output longer than the growth', async () => {
+    expect(await refusal({ 'params.headTokens': 90_000 })).toBe(
+      'The head kept (90,000 tokens) is part of the context, so it cannot be more than the context now (80,000).',
+    );
+    expect(await refusal({ 'params.outputTokens': 2_000 })).toBe(
+      'The model output per turn (2,000 tokens) is part of the context growth per turn, so it cannot be more than it (1,750).',
+    );
+  });
+});
+
+describe('choices that send a number lie inside the limit the core checks', () => {
+  const options = (id: string, key: string) => {
+    const spec = byId.get(id)!.schema[key];
+    if (spec.kind !== 'select') throw new Error(`${id}.${key} is not a select`);
+    return spec.options.map((o) => o.value).filter((v) => v !== 'auto');
+  };
+  it('07.11’s KV block sizes and 07.05’s links in parallel', () => {
+    for (const v of options('edit-the-prompt', 'blockSize'))
+      expect(withinLimit(E.blockSize, Number(v)), `blockSize ${v}`).toBe(true);
+    for (const v of options('reload-or-recompute', 'linkCount'))
+      expect(withinLimit(OFFLOAD_LIMITS.linkCount, Number(v)), `linkCount ${v}`).toBe(true);
+  });
 });

@@ -24,6 +24,8 @@ import { findModel, kvBytesPerToken } from '../src/sim/engine/catalog/models';
 import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
 import { findLink } from '../src/sim/engine/catalog/links';
 import { findNode } from '../src/sim/engine/catalog/nodes';
+import { limitRefusal } from '../src/sim/engine/limits';
+import { LADDER_LIMITS } from '../src/worker/limits/hierarchy';
 
 const rel = (a: number, b: number) => Math.abs(a / b - 1);
 
@@ -320,8 +322,10 @@ describe('worker methods', () => {
       memoryLadderMethod({ ...ladderArgs(LADDER_DEFAULTS), ...patch });
     expect(bad({ nodeId: 'dgx-z9' })).toThrow(/unknown node "dgx-z9"/);
     expect(bad({ modelId: 'gpt-9' })).toThrow(/unknown model/);
-    expect(bad({ agents: -1 })).toThrow(/agents must be a whole number/);
-    expect(bad({ contextTokens: 1.5 })).toThrow(/contextTokens/);
+    expect(bad({ agents: -1 })).toThrow(limitRefusal(LADDER_LIMITS.agents, -1)!);
+    expect(bad({ contextTokens: 1.5 })).toThrow(
+      /^The agent context takes whole numbers from 1 to 10,000,000 tokens, not 1\.5\.$/,
+    );
     expect(bad({ kvDtype: 'fp32' as never })).toThrow(/kvDtype must be bf16 or fp8/);
     expect(bad({ remote: 'pcie-gen5-x16' })).toThrow(/RDMA or Ethernet/);
     expect(bad({ nvme: 'floppy' as never })).toThrow(/nvme must be/);

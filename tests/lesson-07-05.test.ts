@@ -308,8 +308,12 @@ describe('links: striping and agreement with the CLI', () => {
       /unknown link "carrier-pigeon"/,
     );
     expect(() => reloadVsRecompute({ ...base, tp: 0 })).toThrow(/tp must be/);
-    expect(() => reloadVsRecompute({ ...base, linkId: 'custom', customGBps: -1 })).toThrow(/customGBps/);
-    expect(() => reloadVsRecompute({ ...base, prefixTokens: 1e9 })).toThrow(/prefixTokens/);
+    expect(() => reloadVsRecompute({ ...base, linkId: 'custom', customGBps: -1 })).toThrow(
+      /^The custom link bandwidth takes values from 0\.001 to 100,000 GB\/s, not -1\.$/,
+    );
+    expect(() => reloadVsRecompute({ ...base, prefixTokens: 1e9 })).toThrow(
+      /^The prefix takes values from 1 to 131,072 tokens, not 1,000,000,000\.$/,
+    );
     try {
       reloadVsRecompute({ ...base, modelId: 'nope' });
     } catch (e) {

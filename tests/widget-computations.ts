@@ -27,7 +27,7 @@ import { presetTexts } from '../src/widgets/structured-output/MaskStepper';
 import { grammarCacheSchema } from '../src/widgets/grammar-cost/GrammarCache';
 import { grammarCostSchema } from '../src/widgets/grammar-cost/GrammarCost';
 import { maskOverlapSchema } from '../src/widgets/grammar-cost/MaskOverlap';
-import { grammarCacheScenario } from '../src/sim/lessons/grammar/cacheScenario';
+import { grammarCacheScenario, type CacheScenarioParams } from '../src/sim/lessons/grammar/cacheScenario';
 import {
   FILL_RULES,
   MASK_COST_CHOICES,
@@ -36,8 +36,18 @@ import {
   threadsToHide,
 } from '../src/sim/lessons/grammar/overlap';
 
-/** One call a widget makes: a worker method and its arguments, or (for widgets computed on the page) a function. */
-export type Call = { method: MethodName; args: unknown } | { local: () => unknown };
+/**
+ * One call a widget makes: a worker method and its arguments, or (for widgets computed on the page) the core
+ * function the page calls and its arguments (so a test can change one field as it does a method's).
+ */
+export type Call =
+  | { method: MethodName; args: unknown }
+  | { local: (args: never, ctx: JobContext<unknown>) => unknown; args: unknown };
+
+const local = <A>(fn: (args: A, ctx: JobContext<unknown>) => unknown, args: A): Call => ({
+  local: fn as (args: never, ctx: JobContext<unknown>) => unknown,
+  args,
+});
 
 export interface WidgetComputation {
   id: string;
@@ -166,16 +176,10 @@ export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
     (v) => {
       const preset = v.preset === 'llguidance' ? 'llguidance' : 'xgrammar';
       const s = { preset, schemas: v.schemas, cpuThreads: v.cpuThreads, seed: v.seed } as const;
-      return [
-        call('runFleet', {
-          scenario: grammarCacheScenario({ ...s, cacheCapacity: v.cacheCapacity }),
-          includeSeries: false,
-        }),
-        call('runFleet', {
-          scenario: grammarCacheScenario({ ...s, cacheCapacity: 0 }),
-          includeSeries: false,
-        }),
-      ];
+      // The page builds each scenario (checking the lesson's limits) and runs it in the worker's runFleet.
+      const run = (p: CacheScenarioParams, ctx: JobContext<unknown>) =>
+        methods.runFleet({ scenario: grammarCacheScenario(p), includeSeries: false }, ctx);
+      return [local(run, { ...s, cacheCapacity: v.cacheCapacity }), local(run, { ...s, cacheCapacity: 0 })];
     },
     { long: true },
   ),
@@ -189,7 +193,10 @@ export const WIDGET_COMPUTATIONS: readonly WidgetComputation[] = [
     const choice = MASK_COST_CHOICES.find((c) => c.id === v.mask) ?? MASK_COST_CHOICES[2];
     const rule = v.fill === 'perSequence' ? FILL_RULES.perSequence : FILL_RULES.vllm;
     const base = { batch: v.batch, contextTokens: STEP_CONTEXT_TOKENS, maskS: choice.us * 1e-6, ...rule };
-    return [{ local: () => maskStep({ ...base, threads: v.threads }) }, { local: () => threadsToHide(base) }];
+    return [
+      local(maskStep, { ...base, threads: v.threads }),
+      local((a: typeof base) => threadsToHide(a), base),
+    ];
   }),
   entry(
     'chunk-size-tradeoff',
@@ -237,7 +244,8 @@ export function budgetContext(budgetMs: number): JobContext<unknown> {
 
 /** Run one call as the widget's worker would. */
 export async function runCall(c: Call, ctx: JobContext<unknown>): Promise<unknown> {
-  if ('local' in c) return c.local();
+  if ('local' in c)
+    return await (c.local as (args: unknown, ctx: JobContext<unknown>) => unknown)(c.args, ctx);
   const fn = methods[c.method] as (args: unknown, ctx: JobContext<unknown>) => unknown;
   return await fn(c.args, ctx);
 }

@@ -6,6 +6,8 @@ import { findAccelerator, ACCELERATORS } from '../sim/engine/catalog/accelerator
 import { findModel, MODELS, type Dtype } from '../sim/engine/catalog/models';
 import { computeFootprint, type FootprintResult } from '../sim/engine/footprint';
 import type { JobContext } from './job';
+import { FOOTPRINT_LIMITS } from './limits/hierarchy';
+import { limitRefusal, type Limit } from '../sim/engine/limits';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -32,7 +34,15 @@ export interface FootprintResponse extends FootprintResult {
   perModel: { id: string; name: string; kvBytesPerToken: number; contextBytes: number }[];
 }
 
+/** A request field inside the range the method accepts (limits/hierarchy.ts, which the controls offer from). */
+function checkLimit(l: Limit, v: unknown): void {
+  const why = limitRefusal(l, v);
+  if (why) throw new BadRequest(why);
+}
+
 function kvFootprint(req: FootprintRequest): FootprintResponse {
+  checkLimit(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
+  checkLimit(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
   const model = findModel(req.modelId);
   if (!model) throw new BadRequest(`Unknown model "${req.modelId}".`);
   const accelerator = findAccelerator(req.acceleratorId);

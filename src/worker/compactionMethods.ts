@@ -29,8 +29,11 @@ import {
   effectiveFlops,
   iterationFixedTime,
   prefillCost,
+  GEMM_EFFICIENCY,
   type HardwareConfig,
 } from '../sim/engine/cost';
+import { limitRefusal } from '../sim/engine/limits';
+import { EDIT_LIMITS } from '../sim/lessons/compactionLimits';
 
 export class CompactionRequestError extends Error {
   constructor(message: string) {
@@ -62,8 +65,8 @@ function replica(r: ReplicaChoice) {
     const { min, max } = GPUS_PER_REPLICA;
     if (!Number.isInteger(r.tp) || r.tp < min || r.tp > max)
       throw new RangeError(`tp must be ${min}–${max}, got ${r.tp}`);
-    if (!(r.gemmEfficiency > 0 && r.gemmEfficiency <= 1))
-      throw new RangeError(`gemmEfficiency must be in (0, 1], got ${r.gemmEfficiency}`);
+    const why = limitRefusal(GEMM_EFFICIENCY, r.gemmEfficiency);
+    if (why) throw new RangeError(why);
     const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), gemmEfficiency: r.gemmEfficiency };
     return { model, hw };
   });
@@ -131,8 +134,8 @@ export interface EditResult extends CacheAfterEdit {
 
 export function compactionEdit(req: EditRequest): EditResult {
   const { model, hw } = replica(req);
-  if (!Number.isInteger(req.blockSize) || req.blockSize < 1 || req.blockSize > 4096)
-    throw new CompactionRequestError(`blockSize must be a whole number from 1 to 4096, got ${req.blockSize}`);
+  const why = limitRefusal(EDIT_LIMITS.blockSize, req.blockSize);
+  if (why) throw new CompactionRequestError(why);
   return wrap(() => {
     const before = buildPrompt(req.shape);
     const { prompt, applied } = editPrompt(before, req.shape.turns, req.edit);

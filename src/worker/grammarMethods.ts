@@ -96,18 +96,15 @@ async function grammarMaskLogits(req: LogitTraceRequest, ctx: JobContext): Promi
   return Comlink.transfer(result, [result.masks.buffer]);
 }
 
-/** Cooperative: about 0.2 s of sampling at the widget's maxima (2,000 calls of 2,000 tokens), yielding often. */
+/**
+ * Cooperative: about 0.2 s of sampling at the widget's maxima (2,000 calls of 2,000 tokens), yielding often. The
+ * sampler refuses settings outside ASK_NICELY_LIMITS (grammar/limits.ts, which the controls offer from) in words.
+ */
 function grammarAskNicely(
   req: AskNicelyRequest,
   ctx: JobContext = directContext(),
 ): Promise<AskNicelyResult> {
-  if (!(req.eps > 0 && req.eps < 1)) throw new Error('The slip probability must be between 0 and 1.');
-  const steps = askNicelySteps({
-    ...req,
-    tokens: Math.max(1, Math.round(req.tokens)),
-    calls: Math.max(1, Math.min(5000, Math.round(req.calls))),
-  });
-  return finishCooperatively(steps, pacedCheckpoint(ctx));
+  return finishCooperatively(askNicelySteps(req), pacedCheckpoint(ctx));
 }
 
 export interface CostSweepRequest {

@@ -29,6 +29,7 @@ import { runScenario } from '../sim/engine/fleet/run';
 import { ScenarioError } from '../sim/engine/fleet/scenario';
 import {
   checkHierarchyArgs,
+  checkHierarchyLimits,
   hierarchyCannotRun,
   FRAME_INTERVAL_S,
   HIERARCHY_DURATION_S,
@@ -42,6 +43,8 @@ import {
 } from '../sim/lessons/hierarchyLab';
 import type { CannotRun } from '../sim/engine/cannotRun';
 import type { JobContext } from './job';
+import { FOOTPRINT_LIMITS, LADDER_LIMITS } from './limits/hierarchy';
+import { limitRefusal, type Limit } from '../sim/engine/limits';
 
 export class HierarchyRequestError extends Error {
   constructor(message: string) {
@@ -65,9 +68,10 @@ function wholeIn(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
-function numberIn(name: string, v: number, min: number, max: number): number {
-  if (!(Number.isFinite(v) && v >= min && v <= max))
-    throw new HierarchyRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
+/** A request field inside the range the method accepts (limits/hierarchy.ts, which the controls offer from). */
+function within(l: Limit, v: number): number {
+  const why = limitRefusal(l, v);
+  if (why) throw new HierarchyRequestError(why);
   return v;
 }
 
@@ -189,10 +193,10 @@ function remotePath(node: NodeSpec, choice: RemoteChoice): { link: LinkSpec; cou
 export function memoryLadderMethod(req: LadderRequest): LadderResponse {
   const kvDtype = checkDtype('kvDtype', req.kvDtype);
   const weightDtype = checkDtype('weightDtype', req.weightDtype);
-  const contextTokens = wholeIn('contextTokens', req.contextTokens, 1, 10_000_000);
-  const agents = wholeIn('agents', req.agents, 0, 1_000_000);
-  const dramTB = numberIn('dramTB', req.dramTB, 0, 100);
-  const poolTB = numberIn('poolTB', req.poolTB, 0, 100_000);
+  const contextTokens = within(LADDER_LIMITS.contextTokens, req.contextTokens);
+  const agents = within(LADDER_LIMITS.agents, req.agents);
+  const dramTB = within(LADDER_LIMITS.dramTB, req.dramTB);
+  const poolTB = within(LADDER_LIMITS.poolTB, req.poolTB);
   return wrap(() => {
     const node = resolveNode(req.nodeId);
     const model = resolveModel(req.modelId);
@@ -305,8 +309,8 @@ export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModel
   const kvDtype = anyDtype('kvDtype', req.kvDtype);
   const weightDtype = anyDtype('weightDtype', req.weightDtype);
   const gpus = wholeIn('gpus', req.gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max);
-  const contextTokens = wholeIn('contextTokens', req.contextTokens, 1, 10_000_000);
-  const memoryUtilization = numberIn('memoryUtilization', req.memoryUtilization, 0.01, 1);
+  const contextTokens = within(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
+  const memoryUtilization = within(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
   const accelerator = wrap(() => resolveAccelerator(req.acceleratorId));
   return MODELS.map((m) => {
     const f = computeFootprint({
@@ -368,7 +372,10 @@ async function kvHierarchyRun(
   ctx: JobContext<FleetFrame>,
 ): Promise<KvHierarchyRunResult | CannotRun> {
   // Controls each in range that cannot run together: an outcome the widget draws, not an error.
-  const cannot = wrap(() => hierarchyCannotRun(args));
+  const cannot = wrap(() => {
+    checkHierarchyLimits(args);
+    return hierarchyCannotRun(args);
+  });
   if (cannot) return cannot;
   const scenario = wrap(() => {
     checkHierarchyArgs(args);

@@ -7,6 +7,9 @@
 import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { fitted } from './fitted';
+import { OFFLOAD_LIMITS as L } from './limits/offload';
+import { limitRefusal, type Limit } from '../sim/engine/limits';
+import { GEMM_EFFICIENCY } from '../sim/engine/cost';
 import {
   breakEven,
   minLinkBandwidth,
@@ -62,9 +65,10 @@ function wholeIn(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
-function numberIn(name: string, v: number, min: number, max: number): number {
-  if (!(Number.isFinite(v) && v >= min && v <= max))
-    throw new OffloadRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
+/** A request field inside the range the methods accept (limits/offload.ts, which the controls offer from). */
+function within(l: Limit, v: number): number {
+  const why = limitRefusal(l, v);
+  if (why) throw new OffloadRequestError(why);
   return v;
 }
 
@@ -81,7 +85,7 @@ function replica(
     throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
     ...defaultHardware(accelerator, wholeIn('tp', tp, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max)),
-    gemmEfficiency: numberIn('gemmEfficiency', gemmEfficiency, 0.01, 1),
+    gemmEfficiency: within(GEMM_EFFICIENCY, gemmEfficiency),
     kvDtype,
   };
 }
@@ -121,13 +125,15 @@ export interface ResolvedPath extends ReloadPath {
 
 export function resolvePath(choice: LinkChoice, tp: number): ResolvedPath {
   let link: LinkSpec;
-  if (choice.linkId === 'custom') {
-    const gbps = numberIn('customGBps', choice.customGBps, 1e-3, 1e5);
-    const us = numberIn('customLatencyUs', choice.customLatencyUs, 0, 1e8);
+  // The custom link's settings are checked whenever they are sent (the widget always sends them), not only when
+  // the custom link is picked: a control never holds a value the core would refuse once the link changes.
+  const gbps = within(L.customGBps, choice.customGBps);
+  const us = within(L.customLatencyUs, choice.customLatencyUs);
+  if (choice.linkId === 'custom')
     link = wrap(() => customLink(gbps * 1e9, us / 1e6, `custom ${gbps} GB/s, ${us} µs`));
-  } else link = wrap(() => resolveLink(choice.linkId));
+  else link = wrap(() => resolveLink(choice.linkId));
   const auto = choice.linkCount === 'auto';
-  const count = auto ? autoLinkCount(link.kind, tp) : wholeIn('linkCount', choice.linkCount as number, 1, 64);
+  const count = auto ? autoLinkCount(link.kind, tp) : within(L.linkCount, choice.linkCount as number);
   return {
     id: link.id,
     name: link.name,
@@ -320,14 +326,13 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
   const hw = replica(req.acceleratorId, req.tp, req.gemmEfficiency);
   const path = resolvePath(req, hw.tp);
   const maxTokens = model.maxContext;
-  const p = wholeIn(
-    'prefixTokens',
-    Math.round(numberIn('prefixTokens', req.prefixTokens, 1, maxTokens)),
-    1,
-    maxTokens,
-  );
+  const p = Math.round(within(L.prefixTokens, req.prefixTokens));
+  if (p > maxTokens)
+    throw new OffloadRequestError(
+      `${model.name} holds up to ${maxTokens.toLocaleString('en-US')} tokens of context; the prefix is longer (${p.toLocaleString('en-US')}).`,
+    );
   const be = wrap(() => breakEven(model, hw, path, { maxTokens }));
-  const tokens = logGrid(maxTokens, wholeIn('points', req.points ?? 240, 10, 4000), [...be.crossings, p]);
+  const tokens = logGrid(maxTokens, within(L.points, req.points ?? 240), [...be.crossings, p]);
   const curve = {
     tokens,
     reload: [] as number[],
@@ -455,8 +460,8 @@ export interface MinBandwidthResult {
 
 export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResult {
   const hw = replica(req.acceleratorId, req.tp, req.gemmEfficiency, req.kvDtype);
-  const latency = numberIn('latencyUs', req.latencyUs, 0, 1e8) / 1e6;
-  const pReq = numberIn('prefixTokens', req.prefixTokens, 1, 1e7);
+  const latency = within(L.latencyUs, req.latencyUs) / 1e6;
+  const pReq = within(L.prefixTokens, req.prefixTokens);
   const rows = MODELS.map((model): ModelBandwidthRow => {
     const p = Math.min(pReq, model.maxContext);
     const cost = prefillCost(model, hw, p, 0);

@@ -18,6 +18,7 @@
  */
 import type { AcceleratorSpec } from './catalog/accelerators';
 import { DTYPE_BYTES, type Dtype } from './catalog/models';
+import { limit } from './limits';
 
 export interface HardwareConfig {
   accelerator: AcceleratorSpec;
@@ -41,6 +42,12 @@ export interface HardwareConfig {
 
 /** vLLM, Llama-3.1-8B, 1 × H100, single-request TTFT 10k–100k tokens (see the module comment). */
 export const DEFAULT_GEMM_EFFICIENCY = 0.64;
+/**
+ * The GEMM efficiencies a method that lets the reader set one accepts (07.05's and 07.11's replicas; the shared
+ * control, src/widgets/kit/commonParams.ts, offers a range inside it): a share of peak, so at most 1; below 1% a
+ * prefill takes hours and no engine runs that slowly.
+ */
+export const GEMM_EFFICIENCY = limit('the GEMM efficiency', 0.01, 1);
 /** NIM Llama-3.3-70B fp8 TP2 TTFT at 5,000 tokens (see the module comment). */
 export const DEFAULT_FP8_GEMM_EFFICIENCY = 0.53;
 /** vLLM, Llama-3.1-8B, 1 × H100: the quadratic (attention) part of the same TTFT fit. */

@@ -27,7 +27,14 @@ import { decodeStepTime, defaultHardware, prefillTime, type HardwareConfig } fro
 import { findAccelerator } from '../engine/catalog/accelerators';
 import { findModel, type ModelSpec } from '../engine/catalog/models';
 import type { RequestTable } from '../engine/trace/table';
-import { LESSON_ACCELERATOR_ID, LESSON_DECODE_BATCH, LESSON_MODEL_ID, LESSON_TP } from './agentWorkloadSetup';
+import {
+  LESSON_ACCELERATOR_ID,
+  LESSON_DECODE_BATCH,
+  LESSON_MODEL_ID,
+  LESSON_TP,
+  WORKLOAD_LIMITS,
+} from './agentWorkloadSetup';
+import { limitRefusal, type Limit } from '../engine/limits';
 
 export type SessionKind = 'agent' | 'chat';
 
@@ -38,6 +45,12 @@ export interface AgentPresetOptions {
   toolLatency?: ToolLatencyPreset;
 }
 
+/** A setting outside what the generator accepts (WORKLOAD_LIMITS, which the controls offer from), in words. */
+function refuseOutside(l: Limit, v: unknown): void {
+  const why = limitRefusal(l, v);
+  if (why) throw new RangeError(why);
+}
+
 /**
  * A coding agent. The shape (a fixed head of system prompt and tool schemas, a short task, then turns that each
  * add a short tool call and a longer tool result) follows the traces of the vLLM/Mooncake blog (Codex on
@@ -46,6 +59,7 @@ export interface AgentPresetOptions {
  */
 export function codingAgentClass(opts: AgentPresetOptions = {}): AgentClass {
   const medianTurns = opts.medianTurns ?? 30;
+  refuseOutside(WORKLOAD_LIMITS.medianTurns, medianTurns);
   return {
     kind: 'agent',
     name: 'coding agent',
@@ -323,8 +337,7 @@ const REQUESTS_PER_YIELD = 2_000;
 
 /** generateWorkload as a cooperative computation (cooperative.ts): it yields between sessions. */
 export function* generateWorkloadSteps(opts: WorkloadOptions): Steps<GeneratedWorkload> {
-  if (!Number.isInteger(opts.sessions) || opts.sessions < 1)
-    throw new RangeError(`sessions must be a whole number ≥ 1, got ${opts.sessions}`);
+  refuseOutside(WORKLOAD_LIMITS.sessions, opts.sessions);
   const classes: SessionClass[] =
     opts.mix === 'agent'
       ? [codingAgentClass(opts)]

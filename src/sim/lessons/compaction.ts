@@ -22,6 +22,8 @@ import { BlockHashSet } from '../engine/kvcache/blockHashSet';
 import { SEG, segId } from '../engine/fleet/workload';
 import type { ModelSpec } from '../engine/catalog/models';
 import { prefillTime, type HardwareConfig } from '../engine/cost';
+import { limitRefusal, type Limit } from '../engine/limits';
+import { EDIT_LIMITS, PAYBACK_LIMITS, PRICE_LIMITS, SESSION_LIMITS } from './compactionLimits';
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. An edit and the cache
@@ -70,12 +72,33 @@ export function buildPrompt(s: SessionShape): PromptSeg[] {
   return out;
 }
 
+/** Each field of `x` named in `limits` inside its limit (compactionLimits.ts), else the refusal in words. */
+function refuseOutside<K extends string>(limits: Record<K, Limit>, x: Record<K, unknown>, keys: readonly K[]): void {
+  for (const k of keys) {
+    const why = limitRefusal(limits[k], x[k]);
+    if (why) throw new RangeError(why);
+  }
+}
+
+const SHAPE_KEYS = ['systemTokens', 'toolTokens', 'taskTokens', 'turns', 'outputTokens', 'resultTokens'] as const;
+
 function checkShape(s: SessionShape): void {
-  for (const k of ['systemTokens', 'toolTokens', 'taskTokens', 'outputTokens', 'resultTokens'] as const)
-    if (!Number.isInteger(s[k]) || s[k] < 0)
-      throw new RangeError(`${k} must be a whole number ≥ 0, got ${s[k]}`);
-  if (!Number.isInteger(s.turns) || s.turns < 1)
-    throw new RangeError(`turns must be a whole number ≥ 1, got ${s.turns}`);
+  refuseOutside(SESSION_LIMITS, s, SHAPE_KEYS);
+}
+
+/** The fields each kind of edit carries. */
+const EDIT_KEYS = {
+  none: [],
+  summarise: ['fromTurn', 'span', 'summaryTokens'],
+  prune: ['fromTurn', 'keepLast', 'stubTokens'],
+  retrieve: ['atTurn', 'docTokens'],
+  token: ['position'],
+} as const satisfies Record<Edit['kind'], readonly (keyof typeof EDIT_LIMITS)[]>;
+
+function checkEdit(edit: Edit): void {
+  const keys: readonly (keyof typeof EDIT_LIMITS)[] | undefined = EDIT_KEYS[edit.kind];
+  if (!keys) throw new RangeError(`There is no edit called "${String(edit.kind)}".`);
+  refuseOutside(EDIT_LIMITS, edit as unknown as Record<keyof typeof EDIT_LIMITS, unknown>, keys);
 }
 
 export type Edit =
@@ -103,6 +126,7 @@ export function editPrompt(
   turns: number,
   edit: Edit,
 ): { prompt: PromptSeg[]; applied: Edit } {
+  checkEdit(edit);
   const p = prompt.slice();
   switch (edit.kind) {
     case 'none':
@@ -365,13 +389,21 @@ export interface PolicyRun {
 
 export type Metric = 'dollars' | 'prefillSeconds' | 'prefillTokens';
 
-function checkPayback(p: PaybackParams): void {
-  for (const [k, v] of Object.entries(p))
-    if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`${k} must be a finite number ≥ 0, got ${v}`);
-  if (p.growthTokens <= 0) throw new RangeError('growthTokens must be > 0');
-  if (p.outputTokens > p.growthTokens) throw new RangeError('outputTokens must not exceed growthTokens');
-  if (p.headTokens > p.contextTokens) throw new RangeError('headTokens must not exceed contextTokens');
-  if (!Number.isInteger(p.turns) || p.turns < 1) throw new RangeError('turns must be a whole number ≥ 1');
+const PAYBACK_KEYS = Object.keys(PAYBACK_LIMITS) as (keyof typeof PAYBACK_LIMITS)[];
+const PRICE_KEYS = Object.keys(PRICE_LIMITS) as (keyof typeof PRICE_LIMITS)[];
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+function checkPayback(p: PaybackParams, prices: Prices): void {
+  refuseOutside(PAYBACK_LIMITS, p, PAYBACK_KEYS);
+  refuseOutside(PRICE_LIMITS, prices, PRICE_KEYS);
+  if (p.outputTokens > p.growthTokens)
+    throw new RangeError(
+      `The model output per turn (${fmt(p.outputTokens)} tokens) is part of the context growth per turn, so it cannot be more than it (${fmt(p.growthTokens)}).`,
+    );
+  if (p.headTokens > p.contextTokens)
+    throw new RangeError(
+      `The head kept (${fmt(p.headTokens)} tokens) is part of the context, so it cannot be more than the context now (${fmt(p.contextTokens)}).`,
+    );
 }
 
 /** Dollars of one request: cached tokens at the read price, new input at the write price, output at its price. */
@@ -398,7 +430,7 @@ export function runPolicy(
   prices: Prices,
   time: (newTokens: number, cachedTokens: number) => number,
 ): PolicyRun {
-  checkPayback(p);
+  checkPayback(p, prices);
   const g = p.growthTokens;
   const o = p.outputTokens;
   const r = g - o;

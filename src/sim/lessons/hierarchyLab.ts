@@ -19,6 +19,7 @@ import { segmentBlockHashes } from '../engine/kvcache/hash';
 import { SEG, segId } from '../engine/fleet/workload';
 import { toolPausePolicy } from './pauseLab';
 import { cannotRun, type CannotRun } from '../engine/cannotRun';
+import { limit, limitRefusal } from '../engine/limits';
 import {
   PAUSE_ACCELERATOR,
   PAUSE_POLICIES,
@@ -74,12 +75,30 @@ function fail(m: string): never {
   throw new RangeError(m);
 }
 
-/** Capacity limits of the controls, GB. */
+const gb = { unit: 'GB' } as const;
+
+/**
+ * What the hierarchy run accepts for each setting its controls set, declared once: checkHierarchyArgs refuses
+ * anything outside these in words, and the widget's schema (src/widgets/kv-hierarchy/schema.ts) spreads them. HBM
+ * for KV: from 2 GB up to what two H100s leave after Qwen3-32B's weights and vLLM's profiled reserve
+ * (hbmPagesAvailable). DRAM: 0 (no DRAM tier) up to a DGX's 2 TB of host DRAM (catalog/nodes.ts). NVMe and the
+ * pool: 0 (none) up to 4 TB and 8 TB, a slice of a DGX's 30 TB of drives and twice that for a shared store.
+ * Sessions: up to 48 in flight on the one simulated replica for the run's 240 s.
+ */
+export const HIERARCHY_LIMITS = {
+  sessions: limit('the number of agent sessions', 1, 48, { integer: true, unit: 'sessions' }),
+  hbmGB: limit('the HBM for KV', 2, 75, gb),
+  dramGB: limit('the host DRAM', 0, 2000, gb),
+  nvmeGB: limit('the local NVMe', 0, 4000, gb),
+  poolGB: limit('the remote pool', 0, 8000, gb),
+} as const;
+
+/** The tiers' capacity limits, GB (HIERARCHY_LIMITS by tier). */
 export const TIER_LIMITS_GB = {
-  hbm: { min: 2, max: 75 },
-  dram: { min: 0, max: 2000 },
-  nvme: { min: 0, max: 4000 },
-  pool: { min: 0, max: 8000 },
+  hbm: HIERARCHY_LIMITS.hbmGB,
+  dram: HIERARCHY_LIMITS.dramGB,
+  nvme: HIERARCHY_LIMITS.nvmeGB,
+  pool: HIERARCHY_LIMITS.poolGB,
 } as const;
 
 /** Pause policies that put idle KV in host DRAM (so need a DRAM tier). */
@@ -101,18 +120,19 @@ export function hierarchyCannotRun(a: HierarchyArgs): CannotRun | null {
   );
 }
 
+/** Each numeric setting inside HIERARCHY_LIMITS (checked before "cannot run": a refused value is not a state). */
+export function checkHierarchyLimits(a: HierarchyArgs): void {
+  for (const k of ['sessions', 'hbmGB', 'dramGB', 'nvmeGB', 'poolGB'] as const) {
+    const why = limitRefusal(HIERARCHY_LIMITS[k], a[k]);
+    if (why) fail(why);
+  }
+}
+
 export function checkHierarchyArgs(a: HierarchyArgs): void {
   if (!HIERARCHY_MODELS.includes(a.modelId)) fail(`unknown model "${String(a.modelId)}"`);
   if (!PAUSE_POLICIES.includes(a.policy)) fail(`unknown pause policy "${String(a.policy)}"`);
   if (!(a.tool in TOOL_LATENCY_PRESETS)) fail(`unknown tool preset "${String(a.tool)}"`);
-  if (!Number.isInteger(a.sessions) || a.sessions < 1 || a.sessions > 48)
-    fail(`sessions must be a whole number from 1 to 48 (got ${a.sessions})`);
-  for (const k of ['hbm', 'dram', 'nvme', 'pool'] as const) {
-    const v = a[`${k}GB`];
-    const { min, max } = TIER_LIMITS_GB[k];
-    if (!(Number.isFinite(v) && v >= min && v <= max))
-      fail(`${k === 'hbm' ? 'HBM' : k === 'pool' ? 'the pool' : k.toUpperCase()} must be ${min}–${max} GB (got ${v})`);
-  }
+  checkHierarchyLimits(a);
   const cannot = hierarchyCannotRun(a);
   if (cannot) fail(cannot.reason);
   if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 2 ** 31 - 1)

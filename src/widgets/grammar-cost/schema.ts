@@ -3,7 +3,9 @@
  * their own so the URL fuzz test (tests/url-fuzz.test.ts, which reads every src/widgets/<name>/schema.ts) covers them.
  */
 import type { ParamSchema } from '../../state/paramSchema';
-import { MASK_COST_CHOICES } from '../../sim/lessons/grammar/overlap';
+import { MASK_COST_CHOICES, OVERLAP_LIMITS } from '../../sim/lessons/grammar/overlap';
+import { GRAMMAR_CACHE_LIMITS } from '../../sim/lessons/grammar/cacheScenario';
+import { controlRange } from '../kit/controlRange';
 import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
 
 export const GRAMMAR_CACHE_ID = 'grammar-cache';
@@ -22,8 +24,7 @@ export const grammarCacheSchema = {
     kind: 'number',
     label: 'Distinct schemas the turns use',
     default: 4,
-    min: 1,
-    max: 100_000,
+    ...controlRange(GRAMMAR_CACHE_LIMITS.schemas, { min: 1, max: 100_000 }),
     integer: true,
     scale: 'log',
     unit: 'schemas',
@@ -33,8 +34,7 @@ export const grammarCacheSchema = {
     kind: 'number',
     label: 'Grammar cache capacity',
     default: 64,
-    min: 0,
-    max: 1024,
+    ...controlRange(GRAMMAR_CACHE_LIMITS.cacheCapacity, { min: 0, max: 1024 }),
     integer: true,
     unit: 'grammars',
   },
@@ -42,8 +42,7 @@ export const grammarCacheSchema = {
     kind: 'number',
     label: 'CPU threads for compiles',
     default: GRAMMAR_CPU_DEFAULTS.threads,
-    min: 1,
-    max: 64,
+    ...controlRange(GRAMMAR_CACHE_LIMITS.cpuThreads, { min: 1, max: 64 }),
     integer: true,
     unit: 'threads',
     help: 'a compile holds one thread; compiles queue when all are busy',
@@ -72,8 +71,7 @@ export const maskOverlapSchema = {
     kind: 'number',
     label: 'Constrained sequences in the batch',
     default: 16,
-    min: 1,
-    max: 256,
+    ...controlRange(OVERLAP_LIMITS.batch, { min: 1, max: 256 }),
     integer: true,
     unit: 'sequences',
   },
@@ -87,8 +85,7 @@ export const maskOverlapSchema = {
     kind: 'number',
     label: 'CPU threads for masks',
     default: GRAMMAR_CPU_DEFAULTS.threads,
-    min: 1,
-    max: 64,
+    ...controlRange(OVERLAP_LIMITS.threads, { min: 1, max: 64 }),
     integer: true,
     unit: 'threads',
     help: 'vLLM: min(cores / 2, 8)',

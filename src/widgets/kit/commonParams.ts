@@ -5,7 +5,8 @@
 import { ACCELERATORS } from '../../sim/engine/catalog/accelerators';
 import { MODELS } from '../../sim/engine/catalog/models';
 import { formatPercent } from '../../lib/format';
-import { DEFAULT_GEMM_EFFICIENCY } from '../../sim/engine/cost';
+import { DEFAULT_GEMM_EFFICIENCY, GEMM_EFFICIENCY } from '../../sim/engine/cost';
+import { controlRange } from './controlRange';
 import type { NumberParam, SelectParam } from '../../state/paramSchema';
 import { GPUS_PER_REPLICA_OFFERED } from '../../sim/engine/fleet/replicaFit';
 
@@ -43,8 +44,8 @@ export function gemmEfficiencyParam(defaultEfficiency = DEFAULT_GEMM_EFFICIENCY)
     kind: 'number',
     label: 'GEMM efficiency',
     default: defaultEfficiency,
-    min: 0.1,
-    max: 1,
+    // Under 10% no engine's matmuls run; the core accepts down to 1%.
+    ...controlRange(GEMM_EFFICIENCY, { min: 0.1, max: 1 }),
     step: 0.01,
     format: (v) => formatPercent(v),
     help: 'Share of peak BF16 FLOP/s the matmuls achieve (fitted to vLLM on H100: 64%)',

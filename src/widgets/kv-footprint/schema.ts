@@ -3,6 +3,8 @@ import { formatPercent, formatTokens } from '../../lib/format';
 import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
 import type { Dtype } from '../../sim/engine/catalog/models';
 import type { FootprintRequest } from '../../worker/methods';
+import { FOOTPRINT_LIMITS } from '../../worker/limits/hierarchy';
+import { controlRange } from '../kit/controlRange';
 
 export const KV_FOOTPRINT_ID = 'kv-footprint';
 
@@ -14,8 +16,8 @@ export const kvFootprintSchema = {
     kind: 'number',
     label: 'Agent context',
     default: 100_000,
-    min: 1_000,
-    max: 1_000_000,
+    // From a short chat to a million tokens, 8× the catalog's longest window.
+    ...controlRange(FOOTPRINT_LIMITS.contextTokens, { min: 1_000, max: 1_000_000 }),
     integer: true,
     scale: 'log',
     unit: 'tokens',
@@ -44,8 +46,8 @@ export const kvFootprintSchema = {
     kind: 'number',
     label: 'Usable share of HBM',
     default: 0.9,
-    min: 0.5,
-    max: 0.98,
+    // The values vLLM deployments use around its 0.9 default.
+    ...controlRange(FOOTPRINT_LIMITS.memoryUtilization, { min: 0.5, max: 0.98 }),
     step: 0.01,
     format: (v) => formatPercent(v),
     help: "vLLM's gpu_memory_utilization: the rest is left for activations and the CUDA context",

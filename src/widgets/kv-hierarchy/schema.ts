@@ -2,7 +2,8 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatBytes, formatCount } from '../../lib/format';
 import { resolveModel } from '../../sim/engine/catalog';
 import { kvBytesPerToken } from '../../sim/engine/catalog/models';
-import { HIERARCHY_DEFAULTS, HIERARCHY_MODELS, TIER_LIMITS_GB } from '../../sim/lessons/hierarchyLab';
+import { HIERARCHY_DEFAULTS, HIERARCHY_LIMITS, HIERARCHY_MODELS } from '../../sim/lessons/hierarchyLab';
+import { controlRange } from '../kit/controlRange';
 import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { HierarchyArgs } from '../../sim/lessons/hierarchyLab';
 
@@ -14,13 +15,12 @@ function modelLabel(id: string): string {
   return `${m.name} (${formatBytes(kvBytesPerToken(m, 'bf16'))}/token)`;
 }
 
-const gb = (label: string, k: keyof typeof TIER_LIMITS_GB, help: string) =>
+const gb = (label: string, k: 'hbmGB' | 'dramGB' | 'nvmeGB' | 'poolGB', help: string) =>
   ({
     kind: 'number',
     label,
-    default: HIERARCHY_DEFAULTS[`${k}GB`],
-    min: TIER_LIMITS_GB[k].min,
-    max: TIER_LIMITS_GB[k].max,
+    default: HIERARCHY_DEFAULTS[k],
+    ...controlRange(HIERARCHY_LIMITS[k]),
     integer: true,
     unit: 'GB',
     format: (v: number) => `${formatCount(v)} GB`,
@@ -30,18 +30,17 @@ const gb = (label: string, k: keyof typeof TIER_LIMITS_GB, help: string) =>
 export const kvHierarchySchema = {
   hbmGB: gb(
     'HBM for KV',
-    'hbm',
+    'hbmGB',
     'Capped at what two H100s leave after the weights and vLLM’s profiled reserve.',
   ),
-  dramGB: gb('Host DRAM', 'dram', 'Over PCIe, one link per GPU. 0: no DRAM tier.'),
-  nvmeGB: gb('Local NVMe', 'nvme', 'Over the node’s NVMe drives. 0: none.'),
-  poolGB: gb('Remote pool', 'pool', 'A shared store over the NIC (RDMA). 0: none.'),
+  dramGB: gb('Host DRAM', 'dramGB', 'Over PCIe, one link per GPU. 0: no DRAM tier.'),
+  nvmeGB: gb('Local NVMe', 'nvmeGB', 'Over the node’s NVMe drives. 0: none.'),
+  poolGB: gb('Remote pool', 'poolGB', 'A shared store over the NIC (RDMA). 0: none.'),
   sessions: {
     kind: 'number',
     label: 'Agent sessions',
     default: HIERARCHY_DEFAULTS.sessions,
-    min: 1,
-    max: 48,
+    ...controlRange(HIERARCHY_LIMITS.sessions),
     integer: true,
     help: 'Sessions in flight; a new one starts when one ends.',
   },

@@ -9,6 +9,8 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatDuration, formatTokens } from '../../lib/format';
 import { acceleratorParam, gemmEfficiencyParam, modelParam, tpParam } from '../kit/commonParams';
+import { controlRange } from '../kit/controlRange';
+import { OFFLOAD_LIMITS } from '../../worker/limits/offload';
 import type {
   KvDtypeChoice,
   LessonSetup,
@@ -85,8 +87,8 @@ export const reloadSchema = {
     kind: 'number',
     label: 'Custom link bandwidth',
     default: 12.5,
-    min: 0.1,
-    max: 2000,
+    // From 100 MB/s (a slow disk) to 2 TB/s (past NVLink 5).
+    ...controlRange(OFFLOAD_LIMITS.customGBps, { min: 0.1, max: 2000 }),
     scale: 'log',
     unit: 'GB/s',
     format: (v) => `${formatBandwidth(v * 1e9)} = ${formatBandwidth(v * 1e9 * 8).replace('B/s', 'b/s')}`,
@@ -95,8 +97,8 @@ export const reloadSchema = {
     kind: 'number',
     label: 'Custom link latency',
     default: 10,
-    min: 1,
-    max: 1_000_000,
+    // From 1 µs (a DMA) to 1 s (a far object store).
+    ...controlRange(OFFLOAD_LIMITS.customLatencyUs, { min: 1, max: 1_000_000 }),
     scale: 'log',
     unit: 'µs',
     format: (v) => formatDuration(v * 1e-6),
@@ -105,8 +107,8 @@ export const reloadSchema = {
     kind: 'number',
     label: 'Prefix for the read-outs',
     default: 32_768,
-    min: 16,
-    max: 131_072,
+    // From one KV block (16 tokens) to the catalog's longest window.
+    ...controlRange(OFFLOAD_LIMITS.prefixTokens, { min: 16, max: OFFLOAD_LIMITS.prefixTokens.max }),
     integer: true,
     scale: 'log',
     unit: 'tokens',
@@ -143,8 +145,8 @@ export const minBwSchema = {
     kind: 'number',
     label: 'Prefix length',
     default: 32_768,
-    min: 256,
-    max: 131_072,
+    // From 256 tokens to the catalog's longest window.
+    ...controlRange(OFFLOAD_LIMITS.prefixTokens, { min: 256, max: OFFLOAD_LIMITS.prefixTokens.max }),
     integer: true,
     scale: 'log',
     unit: 'tokens',

@@ -8,6 +8,8 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatBytesDecimal, formatCount, formatTokens } from '../../lib/format';
 import { modelParam } from '../kit/commonParams';
+import { controlRange } from '../kit/controlRange';
+import { LADDER_LIMITS } from '../../worker/limits/hierarchy';
 import type {
   HierarchyFiguresRequest,
   LadderDtype,
@@ -60,8 +62,7 @@ export const ladderSchema = {
     kind: 'number',
     label: 'Agent context',
     default: 100_000,
-    min: 1_000,
-    max: 1_000_000,
+    ...controlRange(LADDER_LIMITS.contextTokens, { min: 1_000, max: 1_000_000 }),
     integer: true,
     scale: 'log',
     unit: 'tokens',
@@ -71,8 +72,7 @@ export const ladderSchema = {
     kind: 'number',
     label: 'Agents on the node',
     default: 200,
-    min: 1,
-    max: 10_000,
+    ...controlRange(LADDER_LIMITS.agents, { min: 1, max: 10_000 }),
     integer: true,
     scale: 'log',
     unit: 'agents',
@@ -83,8 +83,8 @@ export const ladderSchema = {
     kind: 'number',
     label: 'Host DRAM for KV',
     default: 1,
-    min: 0,
-    max: 4,
+    // Up to the B200 node's 4 TB (more would be a node the catalog does not have).
+    ...controlRange(LADDER_LIMITS.dramTB, { min: 0, max: 4 }),
     step: 0.125,
     unit: 'TB',
     format: (v) => formatBytesDecimal(v * 1e12),
@@ -112,8 +112,8 @@ export const ladderSchema = {
     kind: 'number',
     label: 'Remote pool for this node',
     default: 4,
-    min: 0.1,
-    max: 1000,
+    // A log slider: from 100 GB to a petabyte.
+    ...controlRange(LADDER_LIMITS.poolTB, { min: 0.1, max: 1000 }),
     scale: 'log',
     unit: 'TB',
     format: (v) => formatBytesDecimal(v * 1e12),

@@ -1,6 +1,8 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
 import { formatPercent } from '../../lib/format';
+import { ASK_NICELY_LIMITS } from '../../sim/lessons/grammar/limits';
+import { controlRange } from '../kit/controlRange';
 import type { ConstrainMode } from '../../worker/grammarLogitsEngine';
 
 export const MASK_STEPPER_ID = 'mask-stepper';
@@ -44,8 +46,7 @@ export const askNicelySchema = {
     kind: 'number',
     label: 'Per-token slip probability ε',
     default: 0.001,
-    min: 0.00001,
-    max: 0.05,
+    ...controlRange(ASK_NICELY_LIMITS.eps, { min: 0.00001, max: 0.05 }),
     scale: 'log',
     format: (v) => formatPercent(v, 2),
     help: 'chance that one sampled token breaks the format although the prompt asked for JSON',
@@ -54,8 +55,7 @@ export const askNicelySchema = {
     kind: 'number',
     label: 'Tokens per tool call N',
     default: 120,
-    min: 5,
-    max: 2000,
+    ...controlRange(ASK_NICELY_LIMITS.tokens, { min: 5, max: 2000 }),
     integer: true,
     scale: 'log',
     unit: 'tokens',
@@ -64,8 +64,7 @@ export const askNicelySchema = {
     kind: 'number',
     label: 'Tool calls per session M',
     default: 200,
-    min: 1,
-    max: 2000,
+    ...controlRange(ASK_NICELY_LIMITS.calls, { min: 1, max: 2000 }),
     integer: true,
     scale: 'log',
     unit: 'calls',

@@ -1,6 +1,8 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatCount } from '../../lib/format';
 import type { WorkloadMix } from '../../sim/lessons/agentWorkload';
+import { WORKLOAD_LIMITS } from '../../sim/lessons/agentWorkloadSetup';
+import { controlRange } from '../kit/controlRange';
 
 export const TRAFFIC_SHAPE_ID = 'traffic-shape';
 
@@ -19,8 +21,8 @@ export const trafficShapeSchema = {
     kind: 'number',
     label: 'Sessions',
     default: 200,
-    min: 20,
-    max: 1000,
+    // Fewer than 20 sessions is too few for the distributions the widget draws.
+    ...controlRange(WORKLOAD_LIMITS.sessions, { min: 20, max: 1000 }),
     integer: true,
     scale: 'log',
     unit: 'sessions',
@@ -30,8 +32,8 @@ export const trafficShapeSchema = {
     kind: 'number',
     label: 'Median turns of an agent session',
     default: 30,
-    min: 2,
-    max: 100,
+    // A median of one turn is a chat session, not an agent's.
+    ...controlRange(WORKLOAD_LIMITS.medianTurns, { min: 2, max: 100 }),
     integer: true,
     unit: 'turns',
   },

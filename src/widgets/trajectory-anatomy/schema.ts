@@ -2,6 +2,8 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatDuration } from '../../lib/format';
 import { TOOL_LATENCY_PRESETS, type ToolLatencyPreset } from '../../sim/engine/fleet/dist';
 import { mean, quantile } from '../../sim/lessons/toolLatency';
+import { WORKLOAD_LIMITS } from '../../sim/lessons/agentWorkloadSetup';
+import { controlRange } from '../kit/controlRange';
 
 /** A preset's median (and mean), in closed form from the fit in dist.ts. */
 function stats(id: ToolLatencyPreset, withMean = false): string {
@@ -32,8 +34,8 @@ export const trajectorySchema = {
     kind: 'number',
     label: 'Median turns of an agent session',
     default: 30,
-    min: 2,
-    max: 100,
+    // A median of one turn is a chat session, not an agent's.
+    ...controlRange(WORKLOAD_LIMITS.medianTurns, { min: 2, max: 100 }),
     integer: true,
     unit: 'turns',
   },

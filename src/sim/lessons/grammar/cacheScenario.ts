@@ -6,6 +6,20 @@
  * lands in TTFT; a compile waits for one of the replica's `cpuThreads` compile threads.
  */
 import type { Scenario } from '../../engine/fleet/scenario';
+import { limit, limitRefusal } from '../../engine/limits';
+
+/**
+ * What the scenario builder accepts for the settings the grammar-cache widget's controls set, declared once: it
+ * refuses anything outside these in words, the widget's schema (src/widgets/grammar-cost/schema.ts) offers ranges
+ * inside them, and each lies inside what the fleet's scenario validator accepts. Schemas: the 40 sessions of 10–30
+ * turns draw from them, so past the run's 1,200 turns at most every turn's schema is new already; a cache of more
+ * grammars than that never evicts; threads: the validator's own cap on cpuThreads.
+ */
+export const GRAMMAR_CACHE_LIMITS = {
+  schemas: limit('the distinct schemas the turns use', 1, 1_000_000, { integer: true, unit: 'schemas' }),
+  cacheCapacity: limit('the grammar cache capacity', 0, 100_000, { integer: true, unit: 'grammars' }),
+  cpuThreads: limit('the CPU threads for compiles', 1, 1024, { integer: true, unit: 'threads' }),
+} as const;
 
 export interface CacheScenarioParams {
   preset: 'xgrammar' | 'llguidance';
@@ -19,6 +33,11 @@ export interface CacheScenarioParams {
 }
 
 export function grammarCacheScenario(p: CacheScenarioParams): Scenario {
+  for (const k of ['schemas', 'cacheCapacity', 'cpuThreads'] as const) {
+    if (k === 'cpuThreads' && p.cpuThreads === undefined) continue;
+    const why = limitRefusal(GRAMMAR_CACHE_LIMITS[k], p[k]);
+    if (why) throw new RangeError(why);
+  }
   return {
     name: `grammar-cache-${p.preset}-${p.schemas}-${p.cacheCapacity}`,
     description: 'Coding agents on one replica; every turn is constrained by one of the app\u2019s schemas.',

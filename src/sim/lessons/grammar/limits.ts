@@ -21,13 +21,44 @@
  *   megabyte before it is even tokenized. The lesson's presets are under 150 tokens.
  */
 
-export const MAX_SCHEMA_CHARS = 20_000;
-export const MAX_SCHEMA_DEPTH = 32;
-export const MAX_JSON_DEPTH = 128;
-export const MAX_DOCUMENT_TOKENS = 1_000;
-export const MAX_DOCUMENT_CHARS = 4_000;
+import { limit, withinLimit, type Limit } from '../../engine/limits';
+
+const chars = { integer: true, unit: 'characters' } as const;
+const levels = { integer: true, unit: 'levels' } as const;
+
+/**
+ * The mask stepper's limits as Limits (src/sim/engine/limits.ts), declared once for the page (MaskStepper checks
+ * before sending) and the worker (grammarMethods.ts, again before compiling). Their refusals are the messages
+ * below, which say why each limit is there and what to do, under the editor the text was typed in.
+ */
+export const GRAMMAR_TEXT_LIMITS = {
+  schemaChars: limit('the schema', 0, 20_000, chars),
+  schemaDepth: limit('the nesting of subschemas', 0, 32, levels),
+  jsonDepth: limit('the JSON nesting of a schema', 0, 128, levels),
+  documentChars: limit('the document', 0, 4_000, chars),
+  documentTokens: limit('the document', 0, 1_000, { integer: true, unit: 'tokens' }),
+} as const;
+
+export const MAX_SCHEMA_CHARS = GRAMMAR_TEXT_LIMITS.schemaChars.max;
+export const MAX_SCHEMA_DEPTH = GRAMMAR_TEXT_LIMITS.schemaDepth.max;
+export const MAX_JSON_DEPTH = GRAMMAR_TEXT_LIMITS.jsonDepth.max;
+export const MAX_DOCUMENT_TOKENS = GRAMMAR_TEXT_LIMITS.documentTokens.max;
+export const MAX_DOCUMENT_CHARS = GRAMMAR_TEXT_LIMITS.documentChars.max;
+
+/**
+ * "Asking nicely" (slip.ts): the sampler draws every token of a session twice (without and with the mask), calls ×
+ * tokens of each: 0.19 s at the widget's maxima (2,000 calls of 2,000 tokens) and 0.7–0.8 s at these (5,000 calls
+ * of 4,000 tokens), in Node under this project's load. A slip probability from one in a million tokens to one in two (past that the
+ * format is noise; at 1 the toy distribution has no legal token left).
+ */
+export const ASK_NICELY_LIMITS = {
+  eps: limit('the per-token slip probability', 1e-6, 0.5),
+  tokens: limit('the tokens per tool call', 1, 4_000, { integer: true, unit: 'tokens' }),
+  calls: limit('the tool calls per session', 1, 5_000, { integer: true, unit: 'calls' }),
+} as const;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+const over = (l: Limit, v: number) => !withinLimit(l, v);
 
 /** Deepest nesting of objects and arrays in a JSON text, by a scan (no parse, no recursion; strings skipped). */
 export function jsonDepth(text: string): number {
@@ -90,7 +121,7 @@ export function schemaDepth(schema: unknown): number {
 
 /** Why the engine will not be given this schema text, in the learner's words; null when it is within limits. */
 export function schemaLimitMessage(text: string): string | null {
-  if (text.length > MAX_SCHEMA_CHARS)
+  if (over(GRAMMAR_TEXT_LIMITS.schemaChars, text.length))
     return (
       `This schema is ${fmt(text.length)} characters; the mask stepper compiles schemas of up to ` +
       `${fmt(MAX_SCHEMA_CHARS)} (compile time grows faster than the schema, and one compile cannot be stopped). ` +
@@ -105,9 +136,9 @@ export function schemaLimitMessage(text: string): string | null {
     return null; // not JSON: prepareSchema says where it breaks
   }
   const depth = schemaDepth(parsed);
-  if (depth > MAX_SCHEMA_DEPTH) return schemaDepthMessage(depth);
+  if (over(GRAMMAR_TEXT_LIMITS.schemaDepth, depth)) return schemaDepthMessage(depth);
   const brackets = jsonDepth(text);
-  if (brackets > MAX_JSON_DEPTH)
+  if (over(GRAMMAR_TEXT_LIMITS.jsonDepth, brackets))
     return (
       `This schema's JSON nests ${fmt(brackets)} levels deep; the grammar engine reads up to ${MAX_JSON_DEPTH}. ` +
       'Flatten it and compile again.'
@@ -125,7 +156,7 @@ export function schemaDepthMessage(depth: number | null): string {
 
 /** Why this document will not be traced (by its characters, before tokenizing); null when within limits. */
 export function documentLimitMessage(text: string): string | null {
-  if (text.length > MAX_DOCUMENT_CHARS)
+  if (over(GRAMMAR_TEXT_LIMITS.documentChars, text.length))
     return (
       `This document is ${fmt(text.length)} characters; the mask stepper traces documents of up to ` +
       `${fmt(MAX_DOCUMENT_CHARS)} characters (${fmt(MAX_DOCUMENT_TOKENS)} tokens): every token is a step that ` +
@@ -136,7 +167,7 @@ export function documentLimitMessage(text: string): string | null {
 
 /** The same by tokens, once the document has been tokenized (compact). */
 export function documentTokensMessage(tokens: number): string | null {
-  if (tokens > MAX_DOCUMENT_TOKENS)
+  if (over(GRAMMAR_TEXT_LIMITS.documentTokens, tokens))
     return (
       `This document is ${fmt(tokens)} tokens; the mask stepper traces up to ${fmt(MAX_DOCUMENT_TOKENS)}, ` +
       'one mask per token. Trace a shorter document, such as one tool call.'

@@ -8,6 +8,7 @@ import { resolveAccelerator, resolveModel } from '../../engine/catalog/index';
 import { decodeStepTime, defaultHardware } from '../../engine/cost';
 import { GRAMMAR_CPU_DEFAULTS, MASKBENCH_MASK_US } from '../../engine/fleet/dist';
 import { maskWallS, overlappedStepS } from '../../engine/fleet/grammar';
+import { limit, limitRefusal } from '../../engine/limits';
 
 /** Context tokens per sequence in lesson 07.09's decode-step figures and widget (an agent turn's scale). */
 export const STEP_CONTEXT_TOKENS = 2000;
@@ -42,7 +43,22 @@ export interface MaskStep {
   overhead: number;
 }
 
+/**
+ * What maskStep accepts for the settings the mask-overlap widget's controls set (its schema offers ranges inside
+ * these; the page computes, so a refusal would reach the widget's error boundary). A batch of up to 1,024
+ * sequences, four times vLLM's default max_num_seqs (256, the fleet's default too: fleet/scenario.ts); threads
+ * up to the fleet's own cap on cpuThreads (1,024, fleet/scenario.ts).
+ */
+export const OVERLAP_LIMITS = {
+  batch: limit('the constrained sequences in the batch', 1, 1024, { integer: true, unit: 'sequences' }),
+  threads: limit('the CPU threads for masks', 1, 1024, { integer: true, unit: 'threads' }),
+} as const;
+
 export function maskStep(p: MaskStepParams): MaskStep {
+  for (const k of ['batch', 'threads'] as const) {
+    const why = limitRefusal(OVERLAP_LIMITS[k], p[k]);
+    if (why) throw new RangeError(why);
+  }
   const model = resolveModel(p.model ?? 'llama-3.1-8b');
   const hw = defaultHardware(resolveAccelerator(p.accelerator ?? 'h100-sxm'), 1);
   const gpuS = decodeStepTime(model, hw, p.batch, p.batch * p.contextTokens);

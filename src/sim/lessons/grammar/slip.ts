@@ -6,6 +6,8 @@
  */
 import { finish, Pace, type Steps } from '../../engine/cooperative';
 import { createRng } from '../../engine/rng';
+import { limitRefusal } from '../../engine/limits';
+import { ASK_NICELY_LIMITS } from './limits';
 
 /** Probability that N independent steps, each slipping with probability ε, produce a valid output. */
 export function pValid(eps: number, n: number): number {
@@ -123,6 +125,10 @@ const TOKENS_PER_YIELD = 100_000;
 
 /** askNicely as a cooperative computation (engine/cooperative.ts): it yields between sampled calls. */
 export function* askNicelySteps(req: AskNicelyRequest): Steps<AskNicelyResult> {
+  for (const k of ['eps', 'tokens', 'calls'] as const) {
+    const why = limitRefusal(ASK_NICELY_LIMITS[k], req[k]);
+    if (why) throw new RangeError(why);
+  }
   const { eps, tokens, calls } = req;
   const pace = new Pace(TOKENS_PER_YIELD);
   const toy = toyDistribution(eps);
