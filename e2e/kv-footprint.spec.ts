@@ -35,6 +35,8 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     await widget.getByLabel('Accelerator').selectOption('h200');
     await expect(page).toHaveURL(/kv-footprint\.model=qwen3-32b/);
     await expect(page).toHaveURL(/kv-footprint\.accelerator=h200/);
+    // The read-out for these settings, once drawn (the URL is written when the settings rest, not when drawn).
+    await expect(widget).not.toHaveAttribute('aria-busy', 'true');
     const before = await widget.locator('[data-readout="concurrent-contexts"]').textContent();
     await page.reload();
     await expect(widget).toHaveAttribute('data-state', 'ready');

@@ -39,10 +39,10 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
     await expect(w).toHaveAttribute('data-state', 'ready');
     const compile = async (size: number) =>
       Number(
-        (await w.locator(`[data-figure="cost-table"] tr[data-size="${size}"] td`).nth(1).innerText()).replace(
-          /[^\d.]/g,
-          '',
-        ),
+        (
+          (await w.locator(`[data-figure="cost-table"] tr[data-size="${size}"] td`).nth(1).textContent()) ??
+          ''
+        ).replace(/[^\d.]/g, ''),
       );
     expect(await compile(16)).toBeGreaterThan(await compile(0));
     // Exercise.

@@ -71,20 +71,26 @@ export function createWidgetParamsStore<S extends ParamSchema>(
   return store;
 }
 
-/** How long the settings must rest before the URL is written (ms): a drag writes it once, when it stops. */
-const URL_WRITE_AFTER_MS = 200;
+/** How long a burst of changes (a drag) must rest before its last state is written to the URL (ms). */
+const URL_QUIET_MS = 200;
 let pendingSearch: string | null = null;
 let urlTimer: ReturnType<typeof setTimeout> | null = null;
 
 /** Write a pending URL change now (before anything else replaces the query, or the page goes away). */
 export function flushUrlWrites(): void {
-  if (urlTimer !== null) clearTimeout(urlTimer);
-  urlTimer = null;
   const search = pendingSearch;
   pendingSearch = null;
   if (search === null || search === window.location.search) return;
   const { pathname, hash } = window.location;
   window.history.replaceState(window.history.state, '', `${pathname}${search}${hash}`);
+}
+
+/** The end of a burst: write what is pending, or, when nothing came since, end the burst. */
+function quietEnded(): void {
+  urlTimer = null;
+  if (pendingSearch === null) return;
+  flushUrlWrites();
+  urlTimer = setTimeout(quietEnded, URL_QUIET_MS);
 }
 
 // A change still waiting when the tab is hidden or closed is written then (a reload or a copied URL keeps it).
@@ -96,17 +102,19 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
 }
 
 /**
- * The browser's URL, updated in place without a navigation or a history entry, once the settings have rested
- * for URL_WRITE_AFTER_MS: `history.replaceState` costs a synchronous trip to the browser process, and writing it
- * while a slider is dragged (on every input event, and later every 150 ms) put that trip inside the drag's
- * main-thread tasks at 4× CPU throttling (npm run bench -- browser). Reads see the pending value, so widgets
- * compose their changes and "Copy link" copies the settings on screen.
+ * The browser's URL, updated in place without a navigation or a history entry. A single change (a click, a key)
+ * is written at once; the changes that follow within URL_QUIET_MS of each other (a dragged slider) are written
+ * once, when they stop: `history.replaceState` costs a synchronous trip to the browser process, and writing it
+ * on every input event (and later every 150 ms) put that trip inside a drag's main-thread tasks at 4× CPU
+ * throttling (npm run bench -- browser). Reads see the pending value, so widgets compose their changes and
+ * "Copy link" copies the settings on screen.
  */
 export const browserUrl: UrlAccess = {
   read: () => pendingSearch ?? window.location.search,
   write(search) {
     pendingSearch = search;
-    if (urlTimer !== null) clearTimeout(urlTimer);
-    urlTimer = setTimeout(flushUrlWrites, URL_WRITE_AFTER_MS);
+    if (urlTimer === null) flushUrlWrites();
+    else clearTimeout(urlTimer);
+    urlTimer = setTimeout(quietEnded, URL_QUIET_MS);
   },
 };
