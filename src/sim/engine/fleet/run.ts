@@ -4,6 +4,7 @@
  * `checkpointEvery` events so a worker can yield and cancel.
  */
 import { TIER_ORDER } from '../kvcache/types';
+import type { Checkpoint } from '../cooperative';
 import { FleetSim, REQUEST_COLUMNS, type OccupancySeries } from './engine';
 import { disaggMetrics, type DisaggMetrics } from './disaggMetrics';
 import type { FleetFrame } from './frames';
@@ -14,8 +15,11 @@ import { resolveScenario, type ResolvedScenario, type Scenario } from './scenari
 export interface RunOptions {
   /** Receives each frame; the run waits for the returned promise before going on. */
   onFrame?: (frame: FleetFrame) => void | Promise<void>;
-  /** Awaited every `checkpointEvery` events (default 5,000): a worker yields here and may throw to cancel. */
-  checkpoint?: () => Promise<void>;
+  /**
+   * Awaited every `checkpointEvery` events (default 5,000): a worker yields here and may throw to cancel. It is
+   * passed how far the run is in simulated seconds of arrivals (done of durationS; draining stays at the total).
+   */
+  checkpoint?: Checkpoint;
   checkpointEvery?: number;
   /** Include the per-request table (typed arrays) in the result. */
   includeRequests?: boolean;
@@ -172,6 +176,7 @@ export async function runScenario(
   const rs = resolveScenario(scenario);
   const sim = new FleetSim(rs);
   const every = Math.max(1, options.checkpointEvery ?? 5000);
+  const arrivalsS = rs.scenario.durationS;
   let n = 0;
   for (;;) {
     const more = sim.step();
@@ -182,7 +187,8 @@ export async function runScenario(
       if (options.onFrame) await options.onFrame(f);
     }
     if (!more) break;
-    if (options.checkpoint && ++n % every === 0) await options.checkpoint();
+    if (options.checkpoint && ++n % every === 0)
+      await options.checkpoint({ done: Math.min(sim.now, arrivalsS), total: arrivalsS });
   }
   return report(sim, rs, options);
 }
