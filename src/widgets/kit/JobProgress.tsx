@@ -10,6 +10,7 @@ import { formatCount, formatNumber } from '../../lib/format';
 import { progressFraction, type JobProgress } from '../../worker/progress';
 import type { ParamSchema } from '../../state/paramSchema';
 import type { WidgetParams } from './useWidgetParams';
+import type { StreamingState } from './useSimulation';
 
 /** A count as the line prints it: exact up to 100,000, then 12.3M. */
 function count(n: number): string {
@@ -79,4 +80,19 @@ export function useCancelToShown<S extends ParamSchema>(
     for (const key of Object.keys(back) as (keyof S & string)[])
       if (!Object.is(back[key], params.values[key])) params.set(key, back[key]);
   };
+}
+
+/**
+ * The progress of a streamed sweep (useStreamingSimulation), for the same line: its points in for the current
+ * settings, of all it will have; null once the result for them is in.
+ */
+export function streamProgress<R, F>(
+  sim: StreamingState<R, F>,
+  total: number,
+  label: string,
+  unit: string,
+): JobProgress | null {
+  const complete = sim.result !== null && !sim.stale && sim.status === 'ready';
+  if (complete || sim.status === 'error' || sim.cannotRun) return null;
+  return { label, unit, done: Math.min(sim.frames.length, total), total };
 }

@@ -70,8 +70,9 @@ export interface WidgetFrameProps {
    */
   drawn?: string | number | null;
   /**
-   * A long job's progress (useProgressSimulation): while it runs, a line with a bar above the picture, which
-   * stays as it was (dimmed) until the new one is ready; `onCancel` adds Cancel to the line (useCancelToShown).
+   * A long job's progress (useProgressSimulation, or streamProgress for a sweep; null when nothing runs): a line
+   * with a bar above the picture, which stays as it was (dimmed) until the new one is ready; `onCancel` adds Cancel
+   * to the line (useCancelToShown).
    */
   progress?: JobProgress | null;
   onCancel?: (() => void) | null;
@@ -291,9 +292,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
                 </button>
               </div>
             ) : null}
-            {progress && (status === 'loading' || stale) ? (
-              <JobProgressLine progress={progress} onCancel={onCancel ?? undefined} />
-            ) : null}
+            {progress ? <JobProgressLine progress={progress} onCancel={onCancel ?? undefined} /> : null}
             <div ref={figureRef} className={`widget-figure${stale ? ' is-stale' : ''}`}>
               {status === 'error' ? (
                 <div className="widget-error" role="alert">
