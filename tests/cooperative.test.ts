@@ -23,6 +23,8 @@ import { ProgressFrames, type JobProgress } from '../src/worker/progress';
 import { compactionEdit, compactionMethods } from '../src/worker/compactionMethods';
 import { EDIT_DEFAULTS, editArgs, type EditValues } from '../src/widgets/context-compaction/schema';
 import { isCannotRun } from '../src/sim/engine/cannotRun';
+import { routerAnimation } from '../src/worker/routerMethods';
+import { cacheRouterArgs, cacheRouterSchema } from '../src/widgets/cache-router/schema';
 import { BlockHashSet } from '../src/sim/engine/kvcache/blockHashSet';
 import { segmentBlockHashes } from '../src/sim/engine/kvcache/hash';
 import {
@@ -539,6 +541,33 @@ describe('progress: the core says how far it is, the worker sends it as frames',
         const last = frames[frames.length - 1];
         expect([last.stage, last.stages, last.done]).toEqual([4, 4, last.total]);
       }
+    } finally {
+      clock.mockRestore();
+    }
+  }, 60_000);
+});
+
+const LARGEST = defaultValues(cacheRouterSchema);
+
+describe('progress of a fleet run (07.03 routerAnimation)', () => {
+  it('frames in simulated seconds so far (a run has no known end), monotonic', async () => {
+    // A clock that moves 300 ms at every reading: every checkpoint's progress is due (it reads the clock once).
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 300));
+    try {
+      const frames: JobProgress[] = [];
+      // The widget's largest fleet and load (its default policy).
+      const v = defaultValues(cacheRouterSchema) as Record<string, unknown>;
+      for (const [k, p] of Object.entries(cacheRouterSchema)) if (p.kind === 'number') v[k] = p.max;
+      const args = cacheRouterArgs(v as typeof LARGEST);
+      const r = await routerAnimation(args, {
+        ...countingContext(),
+        emit: async (f: JobProgress) => void frames.push(f),
+      });
+      expect(frames.length).toBeGreaterThanOrEqual(2);
+      expect(frames.every((f) => f.unit === 'simulated seconds' && f.total === 0)).toBe(true);
+      expect(frames.every((f, i) => i === 0 || f.done >= frames[i - 1].done)).toBe(true);
+      expect(frames[frames.length - 1].done).toBeLessThanOrEqual(r.endS);
     } finally {
       clock.mockRestore();
     }

@@ -4,7 +4,8 @@
  * total in a unit of work it counts anyway: engine/cooperative.ts); a worker method names the stage and the unit
  * (`withStage`) and sends the result as its job's frames, the one channel a job has to the page (job.ts `emit`,
  * Comlink's frame callback in client.ts), throttled here so a run of thousands of yields sends a few frames a second.
- * Frames are monotonic (by stage, then done) and the last one of a job that sent any is its last stage at total.
+ * Frames are monotonic (by stage, then done) and the last one of a job that sent any is its last stage at total
+ * (a count without a total, total 0, has no such end: its line goes when the result comes).
  */
 import type { Checkpoint, StepProgress } from '../sim/engine/cooperative';
 import type { JobContext } from './job';

@@ -87,8 +87,9 @@ export interface RouterAnimationResponse extends RouterAnimationResult {
 
 /** One animated run (frames + per-request table), and optionally a summary of another policy on the same workload. */
 /**
- * The cache router's animation run (and an optional comparison run), with progress in simulated seconds of arrivals
- * (≈2 s at the widget's maxima under load, docs/reliability.md): the fleet run's checkpoint says how far it is.
+ * The cache router's animation run (and an optional comparison run), with progress in simulated seconds so far (the
+ * run ends when its last session does, so there is no total; ≈2 s at the widget's maxima under load,
+ * docs/reliability.md): the fleet run's checkpoint says how far it is.
  */
 export async function routerAnimation(
   req: RouterAnimationRequest,
@@ -101,7 +102,7 @@ export async function routerAnimation(
   const stages = req.compareWith !== undefined ? 2 : 1;
   const stage = (i: number): ProgressStage => ({
     label: i === 1 ? 'Simulating the fleet' : 'Simulating the comparison policy',
-    unit: 'simulated seconds of arrivals',
+    unit: 'simulated seconds',
     stage: i,
     stages,
   });
@@ -117,7 +118,6 @@ export async function routerAnimation(
     checkPolicy(req.compareWith);
     comparison = await runPolicy(req.compareWith, req, hooks(2), 0);
   }
-  await frames.report({ ...stage(stages), done: req.arrivalS, total: req.arrivalS });
   return { ...run, comparison };
 }
 

@@ -13,7 +13,10 @@
  *   computation there.
  */
 
-/** How far a computation is: `done` of `total` units of its own work (never time); done ≤ total. */
+/**
+ * How far a computation is: `done` of `total` units of its own work (never wall time); done ≤ total, or `total` 0
+ * when the end is not known before it comes (a fleet run: simulated seconds so far).
+ */
 export interface StepProgress {
   done: number;
   total: number;

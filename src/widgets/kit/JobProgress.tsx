@@ -20,7 +20,13 @@ function count(n: number): string {
 /** The line's words: stage, what it does, done of total. */
 export function progressText(p: JobProgress): string {
   const stage = p.stages !== undefined && p.stages > 1 ? `Step ${p.stage ?? 1} of ${p.stages} · ` : '';
-  const counts = p.total > 0 ? `: ${count(Math.min(p.done, p.total))} of ${count(p.total)} ${p.unit}` : '';
+  // No total: a count so far (a fleet run's simulated seconds), or nothing before the first unit.
+  const counts =
+    p.total > 0
+      ? `: ${count(Math.min(p.done, p.total))} of ${count(p.total)} ${p.unit}`
+      : p.done > 0
+        ? `: ${count(p.done)} ${p.unit} so far`
+        : '';
   return `${stage}${p.label}${counts}…`;
 }
 

@@ -17,7 +17,8 @@ export interface RunOptions {
   onFrame?: (frame: FleetFrame) => void | Promise<void>;
   /**
    * Awaited every `checkpointEvery` events (default 5,000): a worker yields here and may throw to cancel. It is
-   * passed how far the run is in simulated seconds of arrivals (done of durationS; draining stays at the total).
+   * passed how far the run is in simulated seconds (`done`; `total` 0: a run ends when its last session has, which
+   * is not known before).
    */
   checkpoint?: Checkpoint;
   checkpointEvery?: number;
@@ -176,7 +177,6 @@ export async function runScenario(
   const rs = resolveScenario(scenario);
   const sim = new FleetSim(rs);
   const every = Math.max(1, options.checkpointEvery ?? 5000);
-  const arrivalsS = rs.scenario.durationS;
   let n = 0;
   for (;;) {
     const more = sim.step();
@@ -187,8 +187,7 @@ export async function runScenario(
       if (options.onFrame) await options.onFrame(f);
     }
     if (!more) break;
-    if (options.checkpoint && ++n % every === 0)
-      await options.checkpoint({ done: Math.min(sim.now, arrivalsS), total: arrivalsS });
+    if (options.checkpoint && ++n % every === 0) await options.checkpoint({ done: sim.now, total: 0 });
   }
   return report(sim, rs, options);
 }

@@ -235,7 +235,7 @@ class U32 {
 }
 
 export interface RunHooks<F> {
-  /** The fleet run's checkpoint (engine/fleet/run.ts): passed its progress in simulated seconds of arrivals. */
+  /** The fleet run's checkpoint (engine/fleet/run.ts): passed its progress in simulated seconds. */
   checkpoint?: Checkpoint;
   emit?: (frame: F) => Promise<void> | void;
 }
