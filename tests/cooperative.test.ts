@@ -547,8 +547,6 @@ describe('progress: the core says how far it is, the worker sends it as frames',
   }, 60_000);
 });
 
-const LARGEST = defaultValues(cacheRouterSchema);
-
 describe('progress of a fleet run (07.03 routerAnimation)', () => {
   it('frames in simulated seconds so far (a run has no known end), monotonic', async () => {
     // A clock that moves 300 ms at every reading: every checkpoint's progress is due (it reads the clock once).
@@ -559,7 +557,7 @@ describe('progress of a fleet run (07.03 routerAnimation)', () => {
       // The widget's largest fleet and load (its default policy).
       const v = defaultValues(cacheRouterSchema) as Record<string, unknown>;
       for (const [k, p] of Object.entries(cacheRouterSchema)) if (p.kind === 'number') v[k] = p.max;
-      const args = cacheRouterArgs(v as typeof LARGEST);
+      const args = cacheRouterArgs(v as Parameters<typeof cacheRouterArgs>[0]);
       const r = await routerAnimation(args, {
         ...countingContext(),
         emit: async (f: JobProgress) => void frames.push(f),
