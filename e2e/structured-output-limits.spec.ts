@@ -64,8 +64,8 @@ test.describe('Lesson 07.08: the mask stepper at its limits', () => {
     await schema.fill('{"type": "array", "items": {"type": "string"}}');
     await document.fill(doc);
     await w.getByRole('button', { name: 'Compile and trace' }).click();
-    const progress = w.locator('[data-readout="trace-progress"]');
-    await expect(progress).toContainText(/Compiling the schema|Masking step \d+ of \d+/);
+    const progress = w.locator('[data-readout="job-progress"]');
+    await expect(progress).toContainText(/Compiling the schema|Masking: \d+ of \d+ steps/);
     await w.getByRole('button', { name: 'Cancel' }).click();
     await expect(progress).toHaveCount(0);
     await expect(w.locator('[data-readout="allowed"]')).toHaveAttribute('data-value', '2');

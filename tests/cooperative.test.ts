@@ -5,27 +5,46 @@
  * makes the call reject with JobCancelled at that check (counted in checks, never timed), long before a full run
  * would end; a never-cancelled job gives the same result as the direct computation. The speed-ups that came with
  * it (a session's prompts hashed incrementally, a typed-array set of hashes) are checked against the plain
- * computation they replace.
+ * computation they replace. Progress: the core's yields carry done of total (monotonic, ending at total), and the
+ * worker's frames (throttled, stage by stage) end at the last stage's total.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { finish, finishCooperatively, Pace, type Steps } from '../src/sim/engine/cooperative';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  finish,
+  finishCooperatively,
+  Pace,
+  type StepProgress,
+  type Steps,
+} from '../src/sim/engine/cooperative';
+import { sortedNumbersSteps, sortSteps } from '../src/sim/engine/sortSteps';
+import { arrivalOrder, arrivalOrderSteps } from '../src/sim/engine/trace/stats';
+import { ProgressFrames, type JobProgress } from '../src/worker/progress';
+import { compactionEdit, compactionMethods } from '../src/worker/compactionMethods';
+import { EDIT_DEFAULTS, editArgs, type EditValues } from '../src/widgets/context-compaction/schema';
+import { isCannotRun } from '../src/sim/engine/cannotRun';
+import { routerAnimation } from '../src/worker/routerMethods';
+import { cacheRouterArgs, cacheRouterSchema } from '../src/widgets/cache-router/schema';
 import { BlockHashSet } from '../src/sim/engine/kvcache/blockHashSet';
 import { segmentBlockHashes } from '../src/sim/engine/kvcache/hash';
 import {
   LAYOUTS,
   layoutPrompt,
   simulateLayout,
+  simulateLayoutSteps,
   type LayoutResult,
   type LayoutSetup,
 } from '../src/sim/lessons/toolSchema';
 import {
   assumptionFigures,
+  assumptionFiguresSteps,
   generateWorkload,
+  generateWorkloadSteps,
   toMooncakeJsonl,
   workloadTable,
+  workloadTableSteps,
 } from '../src/sim/lessons/agentWorkload';
-import { trafficShape } from '../src/sim/lessons/trafficShape';
+import { trafficShape, trafficShapeSteps } from '../src/sim/lessons/trafficShape';
 import { JobCancelled, type JobContext } from '../src/worker/job';
 import { pacedYield } from '../src/worker/pacedCheckpoint';
 import { toolLayouts } from '../src/worker/schemaMethods';
@@ -346,5 +365,209 @@ describe('07.08 asking nicely (grammarAskNicely)', () => {
     expect(cancelledChecks).toBe(3);
     expect(fullChecks).toBeGreaterThan(30);
     expect(result).toEqual(askNicely(req));
+  }, 60_000);
+});
+
+describe('cooperative sorts (sortSteps.ts)', () => {
+  it('a sorted copy of numbers equals Float64Array.prototype.sort element for element (−0, NaN, ties)', () => {
+    const num = fc.oneof(fc.double(), fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1, 1, 2));
+    fc.assert(
+      fc.property(fc.array(num, { maxLength: 300 }), fc.integer({ min: 1, max: 50 }), (xs, every) => {
+        const mine = finish(sortedNumbersSteps(xs, new Pace(every)));
+        const native = Float64Array.from(xs).sort();
+        expect(mine.length).toBe(native.length);
+        for (let i = 0; i < mine.length; i++) expect(Object.is(mine[i], native[i])).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('sorting by a comparator is stable, as Array.prototype.sort', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 300 }), (keys) => {
+        const items = keys.map((k, i) => ({ k, i }));
+        const mine = finish(sortSteps([...items], (a, b) => a.k - b.k, new Pace(7)));
+        expect(mine).toEqual([...items].sort((a, b) => a.k - b.k));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('yields while it merges, by elements moved', () => {
+    let yields = 0;
+    const steps = sortedNumbersSteps(
+      Array.from({ length: 1000 }, (_, i) => 1000 - i),
+      new Pace(100),
+    );
+    while (!steps.next().done) yields++;
+    // 10 merge passes of 1,000 elements: at most a yield per 100 elements moved, checked after each merged pair of
+    // runs (a pair of 512 moves more than 100 at once and yields once).
+    expect(yields).toBeGreaterThanOrEqual(50);
+    expect(yields).toBeLessThanOrEqual(100);
+  });
+
+  it("07.01's arrival order of a shuffled trace is the one arrivalOrder gives", () => {
+    const w = generateWorkload({ mix: 'mix', sessions: 60, seed: 3, medianTurns: 20 });
+    const t = workloadTable(w);
+    const shuffled = { ...t, arrivalS: Float64Array.from(t.arrivalS, (a, i) => (i % 7 === 3 ? a + 500 : a)) };
+    expect(Array.from(finish(arrivalOrderSteps(shuffled)))).toEqual(Array.from(arrivalOrder(shuffled)));
+  });
+});
+
+describe('07.11 edit the prompt (compactionEdit)', () => {
+  it('a cancelled job stops at the check it was cancelled at; a never-cancelled one gives the direct result', async () => {
+    // One-token blocks over a long session: hundreds of thousands of blocks hashed and looked up.
+    const args = editArgs({ ...EDIT_DEFAULTS, blockSize: '1', turns: 59, resultTokens: 5000 } as EditValues);
+    const call = async (ctx: JobContext) => {
+      const r = await compactionMethods.compactionEdit(args, ctx);
+      if (isCannotRun(r)) throw new Error('cannot run');
+      return r;
+    };
+    const { cancelledChecks, fullChecks, result } = await cancelAndRun(call, 3);
+    expect(cancelledChecks).toBe(3);
+    expect(fullChecks).toBeGreaterThan(6);
+    expect(result).toEqual(compactionEdit(args));
+  }, 60_000);
+});
+
+/** Every progress a computation's yields carry, in order. */
+function progressOf<T>(steps: Steps<T>): { result: T; progress: StepProgress[] } {
+  const progress: StepProgress[] = [];
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return { result: r.value, progress };
+    if (r.value) progress.push(r.value);
+  }
+}
+
+function expectMonotonicToTotal(progress: readonly StepProgress[]) {
+  expect(progress.length).toBeGreaterThan(1);
+  const total = progress[0].total;
+  expect(progress.every((p) => p.total === total && p.done >= 0 && p.done <= total)).toBe(true);
+  expect(progress.every((p, i) => i === 0 || p.done >= progress[i - 1].done)).toBe(true);
+  expect(progress[progress.length - 1].done).toBe(total);
+}
+
+describe('progress: the core says how far it is, the worker sends it as frames', () => {
+  it("the core's yields carry monotonic progress that ends at its total", () => {
+    const setup = {
+      tools: [
+        { name: 'a', tokens: 400 },
+        { name: 'b', tokens: 300 },
+      ],
+      addedTool: { name: 'c', tokens: 200 },
+      systemTokens: 2000,
+      newTokens: 3000,
+      outputTokens: 300,
+      timestampTokens: 20,
+      turns: 40,
+      blockSize: 16,
+      changeTurn: 10,
+      seed: 1,
+    };
+    for (const layout of LAYOUTS) {
+      const { result, progress } = progressOf(simulateLayoutSteps(setup, layout));
+      expectMonotonicToTotal(progress);
+      // The unit is the prompt tokens the session replays: its total is the result's.
+      expect(progress[progress.length - 1].total).toBe(result.promptTokens);
+    }
+    const opts = { mix: 'agent' as const, sessions: 120, seed: 2, medianTurns: 60 };
+    const gen = progressOf(generateWorkloadSteps(opts));
+    expectMonotonicToTotal(gen.progress);
+    expect(gen.progress[0].total).toBe(120);
+    const table = progressOf(workloadTableSteps(gen.result));
+    expectMonotonicToTotal(table.progress);
+    expect(table.progress[0].total).toBe(gen.result.requests.length);
+    expectMonotonicToTotal(progressOf(trafficShapeSteps(table.result)).progress);
+    expectMonotonicToTotal(progressOf(assumptionFiguresSteps(gen.result)).progress);
+  });
+
+  it('frames: none before the first interval, then throttled, and always the end once any was sent', async () => {
+    const sent: JobProgress[] = [];
+    const frames = new ProgressFrames(async (p) => void sent.push(p), 0, Infinity);
+    const stage = { label: 'Replaying', unit: 'turns', stages: 2 };
+    for (let s = 1; s <= 2; s++)
+      for (let d = 0; d <= 10; d++) await frames.report({ ...stage, stage: s, done: d, total: 10 });
+    expect(sent.map((p) => [p.stage, p.done])).toEqual([
+      [1, 0],
+      [2, 10],
+    ]);
+    const none: JobProgress[] = [];
+    const late = new ProgressFrames(async (p) => void none.push(p), Infinity, 0);
+    for (let d = 0; d <= 10; d++) await late.report({ ...stage, stage: 2, done: d, total: 10 });
+    expect(none).toEqual([]);
+  });
+
+  it('toolLayouts sends monotonic frames, stage by stage, ending at layout 6 of 6 at its total', async () => {
+    // A clock that moves 30 ms at every reading, so the wall-time throttle lets frames through deterministically.
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 30));
+    try {
+      const frames: JobProgress[] = [];
+      const ctx = { ...countingContext(), emit: async (f: JobProgress) => void frames.push(f) };
+      const args = layoutArgs({ ...LAYOUT_DEFAULTS, turns: 40, newTokens: 3000, blockSize: '16' });
+      await toolLayouts(args, ctx);
+      expect(frames.length).toBeGreaterThan(6);
+      const order = (f: JobProgress) => (f.stage ?? 1) * 1e15 + f.done;
+      expect(frames.every((f, i) => i === 0 || order(f) >= order(frames[i - 1]))).toBe(true);
+      expect(frames.every((f) => f.stages === 6 && f.unit === 'prompt tokens')).toBe(true);
+      const last = frames[frames.length - 1];
+      expect([last.stage, last.done]).toEqual([6, last.total]);
+    } finally {
+      clock.mockRestore();
+    }
+  }, 60_000);
+
+  it('a shared run sends its progress to each job waiting for it (07.01 traffic shape)', async () => {
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 30));
+    try {
+      const a: JobProgress[] = [];
+      const b: JobProgress[] = [];
+      const req = { mix: 'agent' as const, sessions: 150, medianTurns: 60, seed: 4249 };
+      await Promise.all([
+        workloadMethods.workloadShape(req, {
+          ...countingContext(),
+          emit: async (f: JobProgress) => void a.push(f),
+        }),
+        workloadMethods.workloadShape(req, {
+          ...countingContext(),
+          emit: async (f: JobProgress) => void b.push(f),
+        }),
+      ]);
+      for (const frames of [a, b]) {
+        expect(frames.length).toBeGreaterThan(4);
+        expect(new Set(frames.map((f) => f.stage))).toEqual(new Set([1, 2, 3, 4]));
+        const last = frames[frames.length - 1];
+        expect([last.stage, last.stages, last.done]).toEqual([4, 4, last.total]);
+      }
+    } finally {
+      clock.mockRestore();
+    }
+  }, 60_000);
+});
+
+describe('progress of a fleet run (07.03 routerAnimation)', () => {
+  it('frames in simulated seconds so far (a run has no known end), monotonic', async () => {
+    // A clock that moves 300 ms at every reading: every checkpoint's progress is due (it reads the clock once).
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 300));
+    try {
+      const frames: JobProgress[] = [];
+      // The widget's largest fleet and load (its default policy).
+      const v = defaultValues(cacheRouterSchema) as Record<string, unknown>;
+      for (const [k, p] of Object.entries(cacheRouterSchema)) if (p.kind === 'number') v[k] = p.max;
+      const args = cacheRouterArgs(v as Parameters<typeof cacheRouterArgs>[0]);
+      const r = await routerAnimation(args, {
+        ...countingContext(),
+        emit: async (f: JobProgress) => void frames.push(f),
+      });
+      expect(frames.length).toBeGreaterThanOrEqual(2);
+      expect(frames.every((f) => f.unit === 'simulated seconds' && f.total === 0)).toBe(true);
+      expect(frames.every((f, i) => i === 0 || f.done >= frames[i - 1].done)).toBe(true);
+      expect(frames[frames.length - 1].done).toBeLessThanOrEqual(r.endS);
+    } finally {
+      clock.mockRestore();
+    }
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type * as EngineModule from '../src/worker/grammarEngine';
 import { MAX_DOCUMENT_TOKENS, MAX_SCHEMA_DEPTH } from '../src/sim/lessons/grammar/limits';
 import { JobCancelled } from '../src/worker/job';
+import type { JobProgress } from '../src/worker/progress';
 
 let engine: typeof EngineModule;
 
@@ -83,7 +84,7 @@ describe('07.08 limits with the real engine', () => {
     };
     await expect(grammarMethods.grammarMaskTrace(req, cancelled)).rejects.toBeInstanceOf(JobCancelled);
     expect(checks).toBe(2);
-    const frames: EngineModule.TraceProgress[] = [];
+    const frames: JobProgress[] = [];
     const r = await grammarMethods.grammarMaskTrace(req, {
       isCancelled: () => false,
       checkpoint: async () => {},
@@ -91,6 +92,13 @@ describe('07.08 limits with the real engine', () => {
     });
     expect(r.ok && r.trace.complete).toBe(true);
     expect(frames.length).toBeGreaterThan(checks);
+    // As the page shows them: compiling (step 1 of 2), then masking step i of the trace's steps, in order.
+    expect(frames[0]).toMatchObject({ label: 'Compiling the schema', stage: 1, stages: 2 });
+    const masking = frames.slice(1);
+    expect(masking.length).toBeGreaterThan(0);
+    expect(new Set(masking.map((f) => f.total)).size).toBe(1);
+    expect(masking.every((f) => f.stage === 2 && f.label === 'Masking')).toBe(true);
+    expect(masking.every((f, i) => i === 0 || f.done > masking[i - 1].done)).toBe(true);
   }, 60_000);
 
   it('an engine crash is said in words, and no later call goes into the broken engine', async () => {

@@ -5,7 +5,7 @@
  */
 import {
   buildPrompt,
-  cacheAfterEdit,
+  cacheAfterEditSteps,
   editPrompt,
   paybackSeries,
   prefillClock,
@@ -18,6 +18,9 @@ import {
 } from '../sim/lessons/compaction';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { fitted } from './fitted';
+import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
+import type { JobContext } from './job';
+import { pacedCheckpoint } from './pacedCheckpoint';
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
 import { kvBytesPerToken } from '../sim/engine/catalog/models';
 import {
@@ -133,13 +136,32 @@ export interface EditResult extends CacheAfterEdit {
 }
 
 export function compactionEdit(req: EditRequest): EditResult {
+  return finish(compactionEditSteps(req));
+}
+
+/** The worker's compactionEdit: cooperative, so a newer request cancels it inside its hashing and lookup. */
+function compactionEditCooperative(req: EditRequest, ctx: JobContext): Promise<EditResult> {
+  return finishCooperatively(compactionEditSteps(req), pacedCheckpoint(ctx));
+}
+
+/** A core refusal as the request's error, also from inside a cooperative computation. */
+function* wrapSteps<T>(steps: Steps<T>): Steps<T> {
+  try {
+    return yield* steps;
+  } catch (e) {
+    if (e instanceof CatalogError || e instanceof RangeError) throw new CompactionRequestError(e.message);
+    throw e;
+  }
+}
+
+function* compactionEditSteps(req: EditRequest): Steps<EditResult> {
   const { model, hw } = replica(req);
   const why = limitRefusal(EDIT_LIMITS.blockSize, req.blockSize);
   if (why) throw new CompactionRequestError(why);
+  const before = wrap(() => buildPrompt(req.shape));
+  const { prompt, applied } = wrap(() => editPrompt(before, req.shape.turns, req.edit));
+  const c = yield* wrapSteps(cacheAfterEditSteps(before, prompt, req.blockSize));
   return wrap(() => {
-    const before = buildPrompt(req.shape);
-    const { prompt, applied } = editPrompt(before, req.shape.turns, req.edit);
-    const c = cacheAfterEdit(before, prompt, req.blockSize);
     const cost = prefillCost(model, hw, c.reprefillTokens, c.hitTokens);
     const base = prefillCost(
       model,
@@ -185,6 +207,6 @@ export function compactionPayback(req: PaybackRequest): PaybackResponse {
 
 export const compactionMethods = {
   // As the widgets call them: a replica with no room for KV is a "cannot run" outcome (fitted.ts).
-  compactionEdit: fitted('tp', compactionEdit),
+  compactionEdit: fitted('tp', compactionEditCooperative),
   compactionPayback: fitted('tp', compactionPayback),
 };

@@ -17,6 +17,7 @@ import type { TraceProgress, TraceResult } from './grammarEngine';
 import type { LogitTrace, LogitTraceRequest } from './grammarLogitsEngine';
 import { directContext, type JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
+import type { JobProgress } from './progress';
 import {
   boundedDocument,
   boundedSchema,
@@ -39,14 +40,22 @@ export interface MaskTraceRequest {
 export type MaskTraceResponse =
   { ok: true; trace: TraceResult } | { ok: false; message: string; field: 'schema' | 'document' };
 
+/** A trace's phase as a job's progress (progress.ts): compiling, then masking step i of n. */
+export function traceJobProgress(p: TraceProgress): JobProgress {
+  return p.phase === 'compiling'
+    ? { label: 'Compiling the schema', unit: 'steps', done: 0, total: 0, stage: 1, stages: 2 }
+    : { label: 'Masking', unit: 'steps', done: p.step, total: p.steps, stage: 2, stages: 2 };
+}
+
 /**
  * The mask stepper's trace. The size and depth limits (grammar/limits.ts) are checked before any work, the
- * document's tokens before compiling; progress streams as frames (compiling, then every few steps) and a
- * superseded or cancelled trace stops at its next checkpoint.
+ * document's tokens before compiling; progress streams as frames (compiling, then masking step i of n every few
+ * steps) and a superseded or cancelled trace stops at its next checkpoint. The compile itself is one
+ * call into the engine, not cancellable inside: the schema limit bounds it (grammar/limits.ts, about a second).
  */
 async function grammarMaskTrace(
   req: MaskTraceRequest,
-  ctx: JobContext<TraceProgress>,
+  ctx: JobContext<JobProgress>,
 ): Promise<MaskTraceResponse> {
   const over = schemaLimitMessage(req.schema);
   if (over) return { ok: false, message: over, field: 'schema' };
@@ -56,7 +65,8 @@ async function grammarMaskTrace(
   try {
     const trace = await traceDocument(req.schema, req.document, 12, false, {
       checkpoint: () => ctx.checkpoint(),
-      progress: (p) => ctx.emit(p),
+      // Every frame the engine gives (compiling, then every 8 steps of at least 2 ms): no throttle needed.
+      progress: (p) => ctx.emit(traceJobProgress(p)),
       maxTokens: MAX_DOCUMENT_TOKENS,
       tooManyTokens: (n) => documentTokensMessage(n) ?? `${n} tokens`,
     });

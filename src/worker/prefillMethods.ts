@@ -32,6 +32,7 @@ import { runScenario } from '../sim/engine/fleet/run';
 import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
 import type { JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
+import { progressFrames, type JobProgress, type ProgressStage } from './progress';
 import { fitted } from './fitted';
 import { PREFILL_LIMITS as L } from './limits/prefill';
 import { limitRefusal, type Limit } from '../sim/engine/limits';
@@ -344,9 +345,35 @@ export function chunkTradeoff(req: TradeoffRequest): TradeoffResponse {
   return finish(chunkTradeoffSteps(req));
 }
 
-/** The worker's chunkTradeoff: cooperative, so a newer request cancels it between two of its timelines. */
-function chunkTradeoffCooperative(req: TradeoffRequest, ctx: JobContext): Promise<TradeoffResponse> {
-  return finishCooperatively(chunkTradeoffSteps(req), pacedCheckpoint(ctx));
+/**
+ * The worker's chunkTradeoff: cooperative, so a newer request cancels it between two of its timelines, with progress
+ * (0.3–0.6 s at the widget's maxima, 2.5 s under heavy load: docs/reliability.md).
+ */
+function chunkTradeoffCooperative(
+  req: TradeoffRequest,
+  ctx: JobContext<JobProgress>,
+): Promise<TradeoffResponse> {
+  return finishCooperatively(chunkTradeoffSteps(req), pacedCheckpoint(ctx, progressFrames(ctx).sink));
+}
+
+/** The trade-off's two stages, as its progress names them. */
+const TRADEOFF_STAGES: readonly ProgressStage[] = [
+  { label: 'Running a timeline per chunk size', unit: 'chunk sizes', stage: 1, stages: 2 },
+  { label: 'Refining the feasible range to the token', unit: 'bisection steps', stage: 2, stages: 2 },
+];
+
+/** A stage's progress on the yields of `steps` (the checkpoint adds the words; straight through it is ignored). */
+function* staged<T>(steps: Steps<T>, stage: ProgressStage): Steps<T> {
+  try {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      yield r.value ? { ...stage, done: r.value.done, total: r.value.total } : undefined;
+    }
+  } finally {
+    // Cancelled (this generator returned early): end the inner one too.
+    steps.return(undefined as never);
+  }
 }
 
 /** A cooperative computation (engine/cooperative.ts): ~40 timelines and two bisections, yielding after each. */
@@ -358,11 +385,13 @@ function* chunkTradeoffSteps(req: TradeoffRequest): Steps<TradeoffResponse> {
   const chunk = within(L.chunk, req.chunk);
   const setup = { model, hw, ...inp };
   const hi = Math.max(64, Math.min(32_768, inp.promptTokens));
-  const points = yield* guardSteps(chunkPointsSteps(setup, chunkGrid(32, hi)));
+  const points = yield* guardSteps(staged(chunkPointsSteps(setup, chunkGrid(32, hi)), TRADEOFF_STAGES[0]));
   const whole = guard(() =>
     prefillTimeline({ ...setup, chunk: false, leadIterations: 1, tailIterations: 1 }),
   );
-  const feasible = yield* guardSteps(feasibleChunksSteps(setup, points, ttftSloS, itlSloS));
+  const feasible = yield* guardSteps(
+    staged(feasibleChunksSteps(setup, points, ttftSloS, itlSloS), TRADEOFF_STAGES[1]),
+  );
   return {
     modelName: name,
     acceleratorName,

@@ -24,6 +24,7 @@ import {
 } from '../sim/lessons/toolSchema';
 import { directContext, type JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
+import { progressFrames, withStage, type JobProgress } from './progress';
 import { fitted } from './fitted';
 import { LAYOUT_LIMITS as LAYOUT, TOOL_TAX_LIMITS as TAX } from './limits/schema';
 import { limitRefusal, type Limit } from '../sim/engine/limits';
@@ -225,9 +226,13 @@ export interface LayoutsResponse {
   layouts: LayoutWithTime[];
 }
 
+/**
+ * The six layouts' sessions. Cooperative (a newer request cancels it inside a turn), with progress: layout i of 6,
+ * in prompt tokens replayed (≈19 s at the widget's maxima under load, docs/reliability.md).
+ */
 export async function toolLayouts(
   req: LayoutRequest,
-  ctx: JobContext = directContext(),
+  ctx: JobContext<JobProgress> = directContext(),
 ): Promise<LayoutsResponse> {
   const f = format(req.format);
   const n = within(LAYOUT.toolCount, req.toolCount);
@@ -249,10 +254,15 @@ export async function toolLayouts(
     seed: whole('seed', req.seed, 0, 2 ** 31 - 1),
   };
   const layouts: LayoutWithTime[] = [];
-  const checkpoint = pacedCheckpoint(ctx);
-  for (const id of LAYOUTS as readonly LayoutId[]) {
-    // Cooperative: a newer request (the slider moved on) cancels this one between turns.
-    const r = await finishCooperatively(simulateLayoutSteps(setup, id), checkpoint);
+  const checkpoint = pacedCheckpoint(ctx, progressFrames(ctx).sink);
+  for (const [i, id] of (LAYOUTS as readonly LayoutId[]).entries()) {
+    const stage = {
+      label: 'Replaying the prompt layouts',
+      unit: 'prompt tokens',
+      stage: i + 1,
+      stages: LAYOUTS.length,
+    };
+    const r = await finishCooperatively(simulateLayoutSteps(setup, id), withStage(checkpoint, stage));
     const seconds = r.turns.map((t) => prefillTime(model, hw, t.prefillTokens, t.hitTokens));
     layouts.push({ ...r, seconds, totalSeconds: seconds.reduce((a, b) => a + b, 0) });
   }

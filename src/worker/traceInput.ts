@@ -4,6 +4,7 @@
  */
 import { TraceError } from '../sim/engine/trace/errors';
 import type { JobContext } from './job';
+import type { JobProgress } from './progress';
 import { MAX_TRACE_BYTES } from './traceLimits';
 
 export class TraceRejected extends Error {
@@ -23,6 +24,8 @@ export interface TraceRequest {
 export interface TraceProgress {
   phase: 'reading' | 'parsing' | 'statistics';
   bytes: number;
+  /** How far the statistics are (progress.ts), once they report it. */
+  progress?: JobProgress;
 }
 
 /** The trace's text, read in the worker; emits the reading and parsing phases. */

@@ -20,6 +20,7 @@ import { readTraceTable } from '../sim/engine/trace/table';
 import { TraceError, type TraceIssue } from '../sim/engine/trace/errors';
 import { directContext, type JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
+import { ProgressFrames, withStage, type JobProgress, type ProgressStage } from './progress';
 import { SharedRuns } from './sharedRuns';
 import { MAX_TRACE_BYTES } from './traceLimits';
 import {
@@ -65,25 +66,38 @@ export interface GeneratedShape {
 /** Shapes by arguments: the lesson's inline figures and the widget at its defaults ask for the same run. */
 const shapes = new SharedRuns<GeneratedShape>(16);
 
+/** The four stages of a generated workload's shape, as its progress names them. */
+const SHAPE_STAGES: readonly Omit<ProgressStage, 'stage' | 'stages'>[] = [
+  { label: 'Generating the sessions', unit: 'sessions' },
+  { label: 'Cutting the prompts into blocks', unit: 'requests' },
+  { label: 'Replaying the requests into an ideal cache', unit: 'requests' },
+  { label: 'Summing the figures (three passes over the requests)', unit: 'requests' },
+];
+
 /**
- * Cooperative throughout (engine/cooperative.ts): generating, tabulating, replaying and summarising a workload
- * yield every few ms, so a newer request cancels it there (the longest stretch without a yield is one
- * session's turns, or the sorts for the medians).
+ * Cooperative throughout (engine/cooperative.ts): generating (inside a session's turns too), tabulating,
+ * replaying and summarising a workload (its sorts included) yield every few ms, so a newer request cancels it
+ * there; the yields carry each stage's progress (≈2–5 s at the widget's maxima under load).
  */
 function generatedShape(req: ShapeRequest, ctx: JobContext<unknown>): Promise<GeneratedShape> {
   const key = `shape:${req.mix}:${req.sessions}:${req.medianTurns}:${req.seed}`;
   return shapes.run(key, ctx, async (checkpoint) => {
+    const at = (i: number) =>
+      withStage(checkpoint, { ...SHAPE_STAGES[i], stage: i + 1, stages: SHAPE_STAGES.length });
     const opts = { mix: req.mix, sessions: req.sessions, seed: req.seed, medianTurns: req.medianTurns };
-    const w = await finishCooperatively(generateWorkloadSteps(opts), checkpoint);
-    const table = await finishCooperatively(workloadTableSteps(w), checkpoint);
-    const shape = await finishCooperatively(trafficShapeSteps(table, { format: 'generated' }), checkpoint);
-    const figures = await finishCooperatively(assumptionFiguresSteps(w), checkpoint);
+    const w = await finishCooperatively(generateWorkloadSteps(opts), at(0));
+    const table = await finishCooperatively(workloadTableSteps(w), at(1));
+    const shape = await finishCooperatively(trafficShapeSteps(table, { format: 'generated' }), at(2));
+    const figures = await finishCooperatively(assumptionFiguresSteps(w), at(3));
     return { shape, figures };
   });
 }
 
-/** The generated workload's shape (the Traffic shape widget). */
-function workloadShape(req: ShapeRequest, ctx: JobContext = directContext()): Promise<GeneratedShape> {
+/** The generated workload's shape (the Traffic shape widget), with its progress as frames. */
+function workloadShape(
+  req: ShapeRequest,
+  ctx: JobContext<JobProgress> = directContext(),
+): Promise<GeneratedShape> {
   return generatedShape(req, ctx);
 }
 
@@ -123,7 +137,13 @@ async function traceShape(req: TraceRequest, ctx: JobContext<TraceProgress>): Pr
   const read = readTraceTable(text, { format, onError: 'skip', maxErrors: 100 });
   await ctx.checkpoint();
   await ctx.emit({ phase: 'statistics', bytes: size });
-  const shape = await finishCooperatively(trafficShapeSteps(read.table), pacedCheckpoint(ctx));
+  // The statistics' progress rides on the statistics phase's frames (the trace panel shows both).
+  const frames = new ProgressFrames((progress) => ctx.emit({ phase: 'statistics', bytes: size, progress }));
+  const stage = { label: 'Replaying the requests into an ideal cache', unit: 'requests' };
+  const shape = await finishCooperatively(
+    trafficShapeSteps(read.table),
+    withStage(pacedCheckpoint(ctx, frames.sink), stage),
+  );
   return {
     name: req.name,
     bytes: size,

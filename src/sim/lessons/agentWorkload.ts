@@ -21,7 +21,8 @@ import {
 } from '../engine/fleet/workload';
 import { CHAT_THINK_TIME, type ToolLatencyPreset } from '../engine/fleet/dist';
 import { PromptHasher, type Segment } from '../engine/kvcache/hash';
-import { finish, Pace, type Steps } from '../engine/cooperative';
+import { finish, Pace, type StepProgress, type Steps } from '../engine/cooperative';
+import { sortedNumbersSteps, sortSteps } from '../engine/sortSteps';
 import { createRng } from '../engine/rng';
 import { decodeStepTime, defaultHardware, prefillTime, type HardwareConfig } from '../engine/cost';
 import { findAccelerator } from '../engine/catalog/accelerators';
@@ -203,6 +204,21 @@ export function runSession(
   cls: number,
   timing: TurnTiming,
 ): SessionRequest[] {
+  return finish(runSessionSteps(gen, index, cls, timing, new Pace(Infinity)));
+}
+
+/**
+ * runSession as a cooperative computation (engine/cooperative.ts): `pace` counts its turns (a session can have
+ * hundreds, each comparing its prompt with the previous one segment by segment), and it yields when one is due.
+ */
+function* runSessionSteps(
+  gen: WorkloadGenerator,
+  index: number,
+  cls: number,
+  timing: TurnTiming,
+  pace: Pace,
+  progress?: () => StepProgress,
+): Steps<SessionRequest[]> {
   const s = gen.createSession(index, cls);
   const out: SessionRequest[] = [];
   let prevContext: Segment[] | null = null;
@@ -225,6 +241,7 @@ export function runSession(
     });
     if (after.kind === 'end') break;
     t += prefillS + decodeS + after.delayS;
+    if (pace.due()) yield progress?.();
   }
   return out;
 }
@@ -354,11 +371,14 @@ export function* generateWorkloadSteps(opts: WorkloadOptions): Steps<GeneratedWo
   const kindOfSession: SessionKind[] = [];
   let start = 0;
   const pace = new Pace(REQUESTS_PER_YIELD);
+  let done = 0;
+  const progress = () => ({ done, total: opts.sessions });
   for (let i = 0; i < opts.sessions; i++) {
     if (i > 0) start += arrivals.exponential(1 / rate);
     const cls = gen.pickClass();
     const kind = classes[cls].kind;
-    const reqs = runSession(gen, i, cls, timing);
+    // The pace counts turns, inside the session too (its last turn's yield is at the next session's first).
+    const reqs = yield* runSessionSteps(gen, i, cls, timing, pace, progress);
     turnsPerSession.push(reqs.length);
     kindOfSession.push(kind);
     for (const r of reqs)
@@ -373,9 +393,11 @@ export function* generateWorkloadSteps(opts: WorkloadOptions): Steps<GeneratedWo
         segments: r.spec.segments,
         gapS: r.gapS,
       });
-    if (pace.due(reqs.length)) yield;
+    done = i + 1;
+    if (pace.due()) yield progress();
   }
-  requests.sort((a, b) => a.arrivalS - b.arrivalS || a.session - b.session || a.turn - b.turn);
+  yield* sortSteps(requests, (a, b) => a.arrivalS - b.arrivalS || a.session - b.session || a.turn - b.turn);
+  yield progress();
   return { requests, sessions: opts.sessions, turnsPerSession, kindOfSession };
 }
 
@@ -416,7 +438,13 @@ export function* workloadTableSteps(w: GeneratedWorkload, blockSize = 512): Step
   const session = new Int32Array(n);
   const line = new Int32Array(n);
   const ids = new Map<number, number>();
-  const blocks: number[] = [];
+  // A typed buffer sized for every prompt's blocks (grown if a prompt has more): at 1,000 sessions of 100 median
+  // turns, 23 million block ids pushed to an array and copied into an Int32Array at the end took 0.1–0.2 s in
+  // one call (and the array's own regrowth as long), where no yield could come.
+  let expected = 0;
+  for (const r of w.requests) expected += Math.ceil(r.inputTokens / blockSize);
+  let blocks = new Int32Array(Math.max(16, expected));
+  let count = 0;
   let mismatches = 0;
   for (let i = 0; i < n; i++) {
     const r = w.requests[i];
@@ -443,13 +471,19 @@ export function* workloadTableSteps(w: GeneratedWorkload, blockSize = 512): Step
       }
       own[k] = id;
     }
-    for (let k = 0; k < own.length; k++) blocks.push(own[k]);
+    if (count + own.length > blocks.length) {
+      const grown = new Int32Array(Math.max(2 * blocks.length, count + own.length));
+      grown.set(blocks.subarray(0, count));
+      blocks = grown;
+    }
+    for (let k = 0; k < own.length; k++) blocks[count++] = own[k];
     prev.hashes = hashes;
     prev.ids = own;
-    blockStart[i + 1] = blocks.length;
+    blockStart[i + 1] = count;
     if (hashes.length !== Math.ceil(r.inputTokens / blockSize)) mismatches++;
-    if (pace.due(hashes.length)) yield;
+    if (pace.due(hashes.length)) yield { done: i + 1, total: n };
   }
+  yield { done: n, total: n };
   return {
     format: 'native',
     blockSize,
@@ -458,7 +492,7 @@ export function* workloadTableSteps(w: GeneratedWorkload, blockSize = 512): Step
     inputTokens,
     outputTokens,
     blockStart,
-    blocks: Int32Array.from(blocks),
+    blocks: count === blocks.length ? blocks : blocks.slice(0, count),
     uniqueBlocks: ids.size,
     session,
     sessions: w.sessions,
@@ -486,8 +520,13 @@ export function toMooncakeJsonl(t: RequestTable): string {
 
 /** Median of values (NaN when empty): the middle order statistic, the mean of the two middle ones for an even count. */
 export function medianOf(values: readonly number[]): number {
+  return finish(medianSteps(values));
+}
+
+/** medianOf as a cooperative computation (engine/cooperative.ts): its sort yields. */
+function* medianSteps(values: readonly number[]): Steps<number> {
   if (!values.length) return NaN;
-  const s = Float64Array.from(values).sort();
+  const s = yield* sortedNumbersSteps(values);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
@@ -519,13 +558,16 @@ function* prefillShareSteps(
   hw: HardwareConfig,
   decodeBatch: number,
   reuse: boolean,
+  progress: (requestsDone: number) => StepProgress | void = () => {},
 ): Steps<number> {
   const pace = new Pace(FIGURE_REQUESTS_PER_YIELD);
   if (!Number.isInteger(decodeBatch) || decodeBatch < 1)
     throw new RangeError(`decodeBatch must be a whole number ≥ 1, got ${decodeBatch}`);
   let pre = 0;
   let dec = 0;
+  let done = 0;
   for (const r of requests) {
+    done++;
     const c = reuse ? r.reusedTokens : 0;
     pre += prefillTime(model, hw, r.inputTokens - c, c);
     if (r.outputTokens > 0)
@@ -533,7 +575,7 @@ function* prefillShareSteps(
         (r.outputTokens *
           decodeStepTime(model, hw, decodeBatch, decodeBatch * (r.inputTokens + (r.outputTokens + 1) / 2))) /
         decodeBatch;
-    if (pace.due()) yield;
+    if (pace.due()) yield progress(done);
   }
   return pre + dec > 0 ? pre / (pre + dec) : NaN;
 }
@@ -587,7 +629,12 @@ export function* assumptionFiguresSteps(
   const news: number[] = [];
   const first = new Map<number, number>();
   const last = new Map<number, { turn: number; tokens: number }>();
+  // Progress in requests over the three passes (this one, then the prefill share without and with reuse).
+  const n = w.requests.length;
+  const total = 3 * n;
+  let done = 0;
   for (const r of w.requests) {
+    done++;
     inSum += r.inputTokens;
     outSum += r.outputTokens;
     inputs.push(r.inputTokens);
@@ -601,30 +648,40 @@ export function* assumptionFiguresSteps(
     if (r.turn === 0) first.set(r.session, r.inputTokens);
     const l = last.get(r.session);
     if (!l || r.turn > l.turn) last.set(r.session, { turn: r.turn, tokens: r.inputTokens });
-    if (pace.due()) yield;
+    if (pace.due()) yield { done, total };
   }
   const growth: number[] = [];
   for (const [s, l] of last) {
     const f = first.get(s);
     if (l.turn > 0 && f && f > 0) growth.push(l.tokens / f);
   }
-  const n = w.requests.length;
-  const prefillShareNoReuse = yield* prefillShareSteps(w.requests, model, hw, decodeBatch, false);
-  const prefillShareReuse = yield* prefillShareSteps(w.requests, model, hw, decodeBatch, true);
-  yield;
+  const prefillShareNoReuse = yield* prefillShareSteps(w.requests, model, hw, decodeBatch, false, (k) => ({
+    done: n + k,
+    total,
+  }));
+  const prefillShareReuse = yield* prefillShareSteps(w.requests, model, hw, decodeBatch, true, (k) => ({
+    done: 2 * n + k,
+    total,
+  }));
+  const medianTurns = yield* medianSteps(w.turnsPerSession);
+  const medianGapS = yield* medianSteps(gaps);
+  const medianInputTokens = yield* medianSteps(inputs);
+  const medianNewTokens = yield* medianSteps(news);
+  const contextGrowth = yield* medianSteps(growth);
+  yield { done: total, total };
   return {
     requests: n,
     sessions: w.sessions,
-    medianTurns: medianOf(w.turnsPerSession),
+    medianTurns,
     meanInputTokens: n ? inSum / n : NaN,
     meanOutputTokens: n ? outSum / n : NaN,
     ioRatio: outSum > 0 ? inSum / outSum : NaN,
     continuingShare: n ? later / n : NaN,
     prefixShare: laterIn > 0 ? laterReused / laterIn : NaN,
-    medianGapS: medianOf(gaps),
-    medianInputTokens: medianOf(inputs),
-    medianNewTokens: medianOf(news),
-    contextGrowth: medianOf(growth),
+    medianGapS,
+    medianInputTokens,
+    medianNewTokens,
+    contextGrowth,
     prefillShareNoReuse,
     prefillShareReuse,
   };

@@ -17,7 +17,8 @@
  *
  * Pure: no DOM, no randomness.
  */
-import { segmentBlockHashes, type Segment } from '../engine/kvcache/hash';
+import { BlockChain, type Segment } from '../engine/kvcache/hash';
+import { finish, Pace, type Steps } from '../engine/cooperative';
 import { BlockHashSet } from '../engine/kvcache/blockHashSet';
 import { SEG, segId } from '../engine/fleet/workload';
 import type { ModelSpec } from '../engine/catalog/models';
@@ -252,14 +253,52 @@ export function cacheAfterEdit(
   after: readonly PromptSeg[],
   blockSize: number,
 ): CacheAfterEdit {
+  return finish(cacheAfterEditSteps(before, after, blockSize));
+}
+
+/** Blocks hashed, added or looked up between yields of cacheAfterEditSteps (a few ms of work). */
+const EDIT_BLOCKS_PER_YIELD = 50_000;
+
+/**
+ * Hash `segments` as segmentBlockHashes does (the same BlockChain, segment by segment), yielding between segments
+ * when `pace` is due: at one-token blocks a long prompt is hundreds of thousands of blocks.
+ */
+function* hashSteps(segments: readonly Segment[], blockSize: number, fullBlocksOnly: boolean, pace: Pace) {
+  const chain = new BlockChain(blockSize);
+  for (const seg of segments) {
+    const had = chain.full.length;
+    chain.push(seg);
+    if (pace.due(chain.full.length - had + 1)) yield;
+  }
+  return chain.list(fullBlocksOnly);
+}
+
+/**
+ * cacheAfterEdit as a cooperative computation (engine/cooperative.ts): hashing both prompts, filling the cache and
+ * walking the lookup yield every few ms of blocks, so a newer request cancels it there (07.11's edit widget at its
+ * maxima: 60 ms warm, up to 0.36 s cold under load).
+ */
+export function* cacheAfterEditSteps(
+  before: readonly PromptSeg[],
+  after: readonly PromptSeg[],
+  blockSize: number,
+): Steps<CacheAfterEdit> {
+  const pace = new Pace(EDIT_BLOCKS_PER_YIELD);
   const cachedSegs = before.slice(0, -1);
   // A typed-array set (blockHashSet.ts): at one-token blocks a Set of a long prompt's hashes took ~0.2 s.
   const cache = new BlockHashSet();
-  for (const h of segmentBlockHashes(cachedSegs, blockSize, { fullBlocksOnly: true }).hashes) cache.add(h);
+  const cached = yield* hashSteps(cachedSegs, blockSize, true, pace);
+  for (const h of cached.hashes) {
+    cache.add(h);
+    if (pace.due()) yield;
+  }
   const cachedBefore = cache.size * blockSize;
-  const next = segmentBlockHashes(after, blockSize);
+  const next = yield* hashSteps(after, blockSize, false, pace);
   let hit = 0;
-  while (hit < next.hashes.length && cache.has(next.hashes[hit])) hit++;
+  while (hit < next.hashes.length && cache.has(next.hashes[hit])) {
+    hit++;
+    if (pace.due()) yield;
+  }
   const tokensAfter = next.tokens;
   const hitTokens = Math.min(hit * blockSize, tokensAfter);
   const tokensBefore = before.reduce((s, x) => s + x.tokens, 0);

@@ -297,7 +297,7 @@ export function* chunkPointsSteps(setup: Omit<TimelineSetup, 'chunk'>, chunks: r
   const out: ChunkPoint[] = [];
   for (const c of chunks) {
     out.push(chunkPoint(setup, c));
-    yield;
+    yield { done: out.length, total: chunks.length };
   }
   return out;
 }
@@ -329,7 +329,10 @@ export function feasibleChunks(
   return finish(feasibleChunksSteps(setup, points, ttftSloS, itlSloS));
 }
 
-/** feasibleChunks as a cooperative computation (engine/cooperative.ts): it yields after each timeline it runs. */
+/**
+ * feasibleChunks as a cooperative computation (engine/cooperative.ts): it yields after each timeline it runs, with
+ * its progress in bisection steps.
+ */
 export function* feasibleChunksSteps(
   setup: Omit<TimelineSetup, 'chunk'>,
   points: readonly ChunkPoint[],
@@ -341,6 +344,12 @@ export function* feasibleChunksSteps(
   if (idx.length === 0) return null;
   const first = idx[0];
   const last = idx[idx.length - 1];
+  // Progress in bisection steps: at most ⌈log₂ width⌉ for each end's bracket.
+  const steps = (a: number, b: number) => (b - a > 1 ? Math.ceil(Math.log2(b - a)) : 0);
+  const total =
+    (first > 0 ? steps(points[first - 1].chunk, points[first].chunk) : 0) +
+    (last < points.length - 1 ? steps(points[last].chunk, points[last + 1].chunk) : 0);
+  let done = 0;
   const meetsTtft = (c: number) => chunkPoint(setup, c).ttftS <= ttftSloS;
   const meetsItl = (c: number) => chunkPoint(setup, c).gapP99S <= itlSloS;
   // Smallest chunk meeting the TTFT SLO, between points[first − 1] (fails) and points[first] (meets).
@@ -352,7 +361,7 @@ export function* feasibleChunksSteps(
       const m = Math.floor((a + b) / 2);
       if (meetsTtft(m) && meetsItl(m)) b = m;
       else a = m;
-      yield;
+      yield { done: Math.min(++done, total), total };
     }
     lo = b;
   }
@@ -364,10 +373,11 @@ export function* feasibleChunksSteps(
       const m = Math.floor((a + b) / 2);
       if (meetsItl(m) && meetsTtft(m)) a = m;
       else b = m;
-      yield;
+      yield { done: Math.min(++done, total), total };
     }
     hi = a;
   }
+  if (total > 0) yield { done: total, total };
   return { lo, hi };
 }
 

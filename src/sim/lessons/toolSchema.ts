@@ -387,7 +387,18 @@ export function simulateLayout(setup: LayoutSetup, layout: LayoutId): LayoutResu
 const LAYOUT_BLOCKS_PER_YIELD = 20_000;
 
 /**
- * simulateLayout as a cooperative computation (cooperative.ts). A session hashes each prompt once: the output
+ * Prompt tokens of every turn of a layout's session, summed: the total of simulateLayoutSteps's progress (the
+ * work of a turn, hashing and looking up its blocks, grows with its prompt). Builds each turn's segments once.
+ */
+export function layoutPromptTokens(setup: LayoutSetup, layout: LayoutId): number {
+  let sum = 0;
+  for (let t = 1; t <= setup.turns; t++) for (const seg of layoutPrompt(setup, layout, t)) sum += seg.tokens;
+  return sum;
+}
+
+/**
+ * simulateLayout as a cooperative computation (cooperative.ts). Its yields say how far it is in prompt tokens:
+ * the prompts of the turns done, of the session's total (layoutPromptTokens). A session hashes each prompt once: the output
  * appended after the turn, and the next turn's prompt when it only appends to the last one, extend the hashes
  * already made (PromptHasher), and only blocks past the turn's hit are added to the cache (the ones before it
  * are there already): the same hashes and hits as hashing every prompt afresh into a `Set`, in a fraction of the
@@ -403,6 +414,8 @@ export function* simulateLayoutSteps(setup: LayoutSetup, layout: LayoutId): Step
   let promptSum = 0;
   let hitSum = 0;
   let toolSum = 0;
+  const total = layoutPromptTokens(setup, layout);
+  const progress = () => ({ done: promptSum, total });
   for (let t = 1; t <= setup.turns; t++) {
     const prompt = layoutPrompt(setup, layout, t);
     // vLLM caches full blocks only.
@@ -411,7 +424,7 @@ export function* simulateLayoutSteps(setup: LayoutSetup, layout: LayoutId): Step
     let k = 0;
     while (k < fullBlocks && cached.has(hashes[k])) {
       k++;
-      if (pace.due()) yield;
+      if (pace.due()) yield progress();
     }
     const hitTokens = Math.min(k * bs, promptTokens - 1);
     // Per kind, how many of its tokens lie before the hit boundary.
@@ -444,11 +457,12 @@ export function* simulateLayoutSteps(setup: LayoutSetup, layout: LayoutId): Step
     const afterFull = after.length;
     for (let i = k; i < afterFull; i++) {
       cached.add(after[i]);
-      if (pace.due()) yield;
+      if (pace.due()) yield progress();
     }
     // Hashing the turn's prompt (at most one prompt's blocks, a few ms) counts too.
-    if (pace.due(afterFull - k)) yield;
+    if (pace.due(afterFull - k)) yield progress();
   }
+  yield progress();
   return {
     layout,
     turns,

@@ -10,7 +10,14 @@
  *   per-request hit share            hit tokens / input tokens of each request (the same replay)
  *   per-request ratio                input / output of each request (requests with output 0 are left out)
  */
-import { arrivalOrder, summarize, type HitRatio, type Summary } from '../engine/trace/stats';
+import {
+  arrivalOrder,
+  arrivalOrderSteps,
+  summaryOfSorted,
+  type HitRatio,
+  type Summary,
+} from '../engine/trace/stats';
+import { sortedNumbersSteps } from '../engine/sortSteps';
 import { blockTokens } from '../engine/kvcache/hash';
 import { finish, Pace, type Steps } from '../engine/cooperative';
 import type { RequestTable, TraceFormat } from '../engine/trace/table';
@@ -34,6 +41,7 @@ export function* idealHitsSteps(
   order: Int32Array,
 ): Steps<{ tokens: Float64Array; blocks: Int32Array }> {
   const pace = new Pace(HIT_BLOCKS_PER_YIELD);
+  const total = order.length;
   const seen = new Uint8Array(t.uniqueBlocks);
   const hits = new Float64Array(t.count);
   const hitBlocks = new Int32Array(t.count);
@@ -52,8 +60,9 @@ export function* idealHitsSteps(
     hits[r] = h;
     hitBlocks[r] = k - s;
     for (; k < e; k++) seen[t.blocks[k]] = 1;
-    if (pace.due(e - s)) yield;
+    if (pace.due(e - s)) yield { done: j + 1, total };
   }
+  yield { done: total, total };
   return { tokens: hits, blocks: hitBlocks };
 }
 
@@ -104,15 +113,17 @@ export function trafficShape(
   return finish(trafficShapeSteps(t, opts));
 }
 
-/** trafficShape as a cooperative computation (engine/cooperative.ts): the cache replay yields between requests. */
+/**
+ * trafficShape as a cooperative computation (engine/cooperative.ts): the arrival sort, the cache replay (whose
+ * yields say how many requests are replayed, of all) and the sorts for the summaries yield.
+ */
 export function* trafficShapeSteps(
   t: RequestTable,
   opts: { format?: TrafficShape['format']; maxSamples?: number } = {},
 ): Steps<TrafficShape> {
   const max = opts.maxSamples ?? 4000;
-  const order = arrivalOrder(t);
+  const order = yield* arrivalOrderSteps(t);
   const ideal = yield* idealHitsSteps(t, order);
-  yield;
   const hits = ideal.tokens;
   let inSum = 0;
   let outSum = 0;
@@ -142,9 +153,12 @@ export function* trafficShapeSteps(
     for (let i = 0; i < t.count; i++) if (t.session[i] >= 0) c[t.session[i]]++;
     for (let s = 0; s < c.length; s++) if (c[s] > 0) turnCounts.push(c[s]);
   }
-  const inputSummary = summarize(t.inputTokens);
-  const sortedIn = Float64Array.from(t.inputTokens).sort();
+  // One sort of the prompt lengths for their summary and p10 (summarize and a second sort before: the same array).
+  const sortedIn = yield* sortedNumbersSteps(t.inputTokens);
+  const inputSummary = summaryOfSorted(sortedIn);
   const p10 = sortedIn.length ? sortedIn[Math.floor(0.1 * (sortedIn.length - 1))] : NaN;
+  const outputSummary = summaryOfSorted(yield* sortedNumbersSteps(t.outputTokens));
+  const turnsSummary = hasSessions ? summaryOfSorted(yield* sortedNumbersSteps(turnCounts)) : null;
   return {
     format: opts.format ?? t.format,
     requests: t.count,
@@ -152,7 +166,7 @@ export function* trafficShapeSteps(
     durationS: t.count ? hi - lo : 0,
     blockSize: t.blockSize,
     inputTokens: inputSummary,
-    outputTokens: summarize(t.outputTokens),
+    outputTokens: outputSummary,
     totalInputTokens: inSum,
     totalOutputTokens: outSum,
     ioRatio: outSum > 0 ? inSum / outSum : NaN,
@@ -160,7 +174,7 @@ export function* trafficShapeSteps(
       tokens: inSum > 0 ? hitSum / inSum : 0,
       blocks: t.blocks.length ? hitBlocks / t.blocks.length : 0,
     },
-    turns: hasSessions ? summarize(turnCounts) : null,
+    turns: turnsSummary,
     inputSpread: p10 > 0 ? inputSummary.p90 / p10 : NaN,
     samples: {
       input: thin(t.inputTokens, max),

@@ -9,6 +9,7 @@ import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
+import { streamProgress, useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
@@ -164,6 +165,14 @@ export function LeverGrid() {
   const partial = sim.frames;
   const cells: CapacityResult[] = final ? final.cells : partial.length ? partial : (sim.result?.cells ?? []);
   const running = !final;
+  // Up to ≈16 s at the controls' maxima under load (docs/reliability.md): the kit's progress line and Cancel.
+  const progress = streamProgress(
+    sim,
+    ECON_ROUTERS.length * ECON_POLICIES.length,
+    'Sizing the fleet for each router and policy',
+    'settings',
+  );
+  const cancel = useCancelToShown(params, final !== null);
   const prices: Prices = { gpuHourUSD: v.gpuHourUSD, kwhUSD: v.kwhUSD, pue: v.pue };
   const priced = new Map(cells.map((c) => [cellKey(c.router, c.policy), priceCell(c, args.node, prices)]));
   const sel = priced.get(cellKey(args.router, args.policy)) ?? null;
@@ -194,6 +203,8 @@ export function LeverGrid() {
       id={LEVER_GRID_ID}
       title="The per-session cost model and its two levers: routing and idle KV"
       status={status}
+      progress={progress}
+      onCancel={cancel}
       error={sim.error}
       onRetry={sim.retry}
       stale={(sim.stale || !selIsCurrent) && status === 'ready'}

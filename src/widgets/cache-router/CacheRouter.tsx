@@ -9,7 +9,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
-import { useSimulation } from '../kit/useSimulation';
+import { useProgressSimulation, useSimulation } from '../kit/useSimulation';
+import { useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
@@ -130,7 +131,9 @@ export function CacheRouter() {
   const compareWith = comparisonPolicy(v);
   const args = useMemo(() => cacheRouterArgs(v), [v]);
   const cmpArgs = useMemo(() => cacheRouterComparisonArgs(v), [v]);
-  const sim = useSimulation('routerAnimation', args);
+  // ≈2 s at the controls' maxima (docs/reliability.md): progress and Cancel above the picture.
+  const sim = useProgressSimulation('routerAnimation', args);
+  const cancel = useCancelToShown(params, sim.status === 'ready' && !sim.stale);
   const cmp = useSimulation('routerSummaries', cmpArgs);
   const cmpCurrent = cmp.status === 'ready' && !cmp.stale;
   const r = sim.result;
@@ -181,6 +184,8 @@ export function CacheRouter() {
         cmp.retry();
       }}
       stale={sim.stale || !cmpCurrent}
+      progress={sim.progress}
+      onCancel={cancel}
       drawn={sim.stale || !r ? null : `${JSON.stringify(args)}:${cmpCurrent ? 'with comparison' : 'picture'}`}
       corrected={params.corrected}
       onReset={() => {

@@ -29,6 +29,8 @@ import { ChartZoomContext, useChartZoom } from './charts/zoom';
 import type { CannotRun } from '../../sim/engine/cannotRun';
 import { CannotRunPicture, ReadoutsBlank, useReadoutsBlank } from './CannotRun';
 import { browserUrl } from '../../state/widgetParams';
+import type { JobProgress } from '../../worker/progress';
+import { JobProgressLine } from './JobProgress';
 
 /** Chart zoom of a widget in fullscreen (the same 1.5× as presentation mode). */
 const FULLSCREEN_ZOOM = 1.5;
@@ -67,6 +69,13 @@ export interface WidgetFrameProps {
    * Either way a change of settings while ready and not stale counts (a control that only changes the view).
    */
   drawn?: string | number | null;
+  /**
+   * A long job's progress (useProgressSimulation, or streamProgress for a sweep; null when nothing runs): a line
+   * with a bar above the picture, which stays as it was (dimmed) until the new one is ready; `onCancel` adds Cancel
+   * to the line (useCancelToShown).
+   */
+  progress?: JobProgress | null;
+  onCancel?: (() => void) | null;
   children: ReactNode;
 }
 
@@ -93,6 +102,8 @@ export function WidgetFrame(props: WidgetFrameProps) {
     cannotRun,
     fixFields,
     drawn,
+    progress,
+    onCancel,
     children,
   } = props;
   const rootRef = useRef<HTMLElement | null>(null);
@@ -281,6 +292,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
                 </button>
               </div>
             ) : null}
+            {progress ? <JobProgressLine progress={progress} onCancel={onCancel ?? undefined} /> : null}
             <div ref={figureRef} className={`widget-figure${stale ? ' is-stale' : ''}`}>
               {status === 'error' ? (
                 <div className="widget-error" role="alert">

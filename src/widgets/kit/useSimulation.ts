@@ -3,10 +3,13 @@
  * result is ignored even if it arrives), errors become a state with a retry, and frames stream in. A result the
  * core returns as "cannot run" (src/sim/engine/cannotRun.ts) is kept apart from the results: the widget's frame
  * draws it as a state of the picture, and `result` stays the last one computed (shown again once a setting runs).
+ * Results are deterministic in their arguments, so going back to the arguments of the result shown (Cancel, or a
+ * slider moved away and back before its job ended) settles at once, without a job.
  */
 import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useSimClient } from '../../app/services';
 import type { MethodArgs, MethodFrame, MethodName, MethodResult } from '../../worker/methods';
+import type { JobProgress } from '../../worker/progress';
 import { isCannotRun, type CannotRun } from '../../sim/engine/cannotRun';
 
 /** A method's computed results, without its "cannot run" outcome. */
@@ -46,6 +49,8 @@ export function useSimulation<M extends MethodName>(
   const key = args === null ? null : JSON.stringify(args);
   const request = `${attempt}:${key}`;
   const frameRef = useRef(onFrame);
+  /** The arguments (serialised) of lastResult. */
+  const resultKey = useRef<string | null>(null);
   const streams = onFrame !== undefined;
   // Before the request's layout effect below, so its first frames reach the handler for its own arguments.
   useLayoutEffect(() => {
@@ -57,6 +62,11 @@ export function useSimulation<M extends MethodName>(
   // meanwhile.
   useLayoutEffect(() => {
     if (key === null) return;
+    if (key === resultKey.current && lastResult !== null) {
+      setSettled({ request, result: lastResult, cannotRun: null, error: null });
+      setCannotRun(null);
+      return;
+    }
     let live = true;
     // Identical requests from several components share one job (client.ts, shareKey): one without frames joins
     // any job for its arguments, one with frames starts its own.
@@ -76,12 +86,14 @@ export function useSimulation<M extends MethodName>(
         startTransition(() => {
           if (!live) return;
           if (isCannotRun(r)) {
+            resultKey.current = null;
             setSettled({ request, result: null, cannotRun: r, error: null });
             setCannotRun(r);
             return;
           }
           const computed = r as Computed<MethodResult<M>>;
           setSettled({ request, result: computed, cannotRun: null, error: null });
+          resultKey.current = key;
           setLastResult(computed);
           setCannotRun(null);
         }),
@@ -99,6 +111,8 @@ export function useSimulation<M extends MethodName>(
       live = false;
       job.cancel();
     };
+    // lastResult is read only to reuse it for its own arguments; a new result must not start a job.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, method, key, request, streams]);
 
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
@@ -184,4 +198,26 @@ export function useStreamingSimulation<M extends MethodName>(
           ? `${key}:${frames.length}`
           : null;
   return { ...sim, frames, drawn };
+}
+
+export interface ProgressState<R> extends SimulationState<R> {
+  /** The running job's latest progress (src/worker/progress.ts), or null (none sent, or nothing running). */
+  progress: JobProgress | null;
+}
+
+/**
+ * useSimulation for a job that reports its progress (a method whose frames are JobProgress): also returns the
+ * latest progress of the request running now, for the frame's progress line (kit/JobProgress.tsx).
+ */
+export function useProgressSimulation<M extends MethodName>(
+  method: M,
+  args: MethodArgs<M> | null,
+): MethodFrame<M> extends JobProgress ? ProgressState<Computed<MethodResult<M>>> : never {
+  const key = args === null ? null : JSON.stringify(args);
+  const [latest, setLatest] = useState<{ key: string | null; progress: JobProgress } | null>(null);
+  const onFrame = useCallback((f: MethodFrame<M>) => setLatest({ key, progress: f as JobProgress }), [key]);
+  const sim = useSimulation(method, args, onFrame);
+  const running = sim.status === 'loading' || sim.stale;
+  const progress = running && latest !== null && latest.key === key ? latest.progress : null;
+  return { ...sim, progress } as never;
 }

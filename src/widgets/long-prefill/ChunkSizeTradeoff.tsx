@@ -8,7 +8,8 @@ import { LineChart } from '../kit/charts/LineChart';
 import { durationTicks } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useProgressSimulation } from '../kit/useSimulation';
+import { useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
@@ -68,7 +69,9 @@ export function ChunkSizeTradeoff() {
   const params = useWidgetParams(TRADEOFF_ID, tradeoffSchema);
   const v = params.values;
   const args = useMemo(() => tradeoffArgs(v), [v]);
-  const sim = useSimulation('chunkTradeoff', args);
+  // Up to ≈2.5 s at the controls' maxima under load (docs/reliability.md): progress and Cancel above the picture.
+  const sim = useProgressSimulation('chunkTradeoff', args);
+  const cancel = useCancelToShown(params, sim.status === 'ready' && !sim.stale);
   const r = sim.result;
 
   const lo = r ? r.points[0].chunk : 32;
@@ -128,6 +131,8 @@ export function ChunkSizeTradeoff() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      progress={sim.progress}
+      onCancel={cancel}
       cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
       corrected={params.corrected}

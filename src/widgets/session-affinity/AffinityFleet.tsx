@@ -8,6 +8,7 @@ import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
+import { streamProgress, useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import {
@@ -84,6 +85,14 @@ export function AffinityFleet() {
     return final ?? (partial.length ? partial : (r?.points ?? []));
   }, [final, sim.frames, r]);
   const running = sim.stale || !final;
+  // Up to ≈10 s at the controls' maxima under load (docs/reliability.md): the kit's progress line and Cancel.
+  const progress = streamProgress(
+    sim,
+    SWEEP_REPLICAS.length * 2,
+    'Simulating the fleet at each size',
+    'runs',
+  );
+  const cancel = useCancelToShown(params, final !== null);
 
   const byPolicy = useMemo(() => {
     const aff = points.filter((p) => p.policy === AFF).sort((a, b) => a.replicas - b.replicas);
@@ -136,6 +145,8 @@ export function AffinityFleet() {
       id={AFFINITY_FLEET_ID}
       title="Fleet view: hit rate and p90 TTFT against the number of replicas"
       status={sim.status}
+      progress={progress}
+      onCancel={cancel}
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.status === 'ready' && (sim.stale || (running && !sim.cannotRun))}

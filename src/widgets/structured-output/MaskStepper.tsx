@@ -18,7 +18,8 @@ import { formatCount, formatNumber } from '../../lib/format';
 import { findPreset, SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
 import { MASK_STEPPER_ID, maskStepperSchema } from './schema';
 import { documentLimitMessage, schemaLimitMessage } from '../../sim/lessons/grammar/limits';
-import type { TraceProgress } from '../../worker/grammarEngine';
+import type { JobProgress } from '../../worker/progress';
+import { JobProgressLine } from '../kit/JobProgress';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
@@ -107,10 +108,15 @@ function inputProblems(t: Texts): { field: Field; message: string }[] {
   return out;
 }
 
-function progressText(p: TraceProgress | null): string {
-  if (!p || p.phase === 'compiling') return 'Compiling the schema…';
-  return `Masking step ${formatNumber(p.step)} of ${formatNumber(p.steps)}…`;
-}
+/** Shown from Compile until the worker's first frame arrives (the worker's own first frame says the same). */
+const COMPILING: JobProgress = {
+  label: 'Compiling the schema',
+  unit: 'steps',
+  done: 0,
+  total: 0,
+  stage: 1,
+  stages: 2,
+};
 
 export function MaskStepper() {
   const params = useWidgetParams(MASK_STEPPER_ID, maskStepperSchema);
@@ -120,7 +126,7 @@ export function MaskStepper() {
   // Refused before sending (over a limit); the draft stays in the editors.
   const [refused, setRefused] = useState<{ field: Field; message: string }[]>([]);
   const [cancelTo, setCancelTo] = useState<Applied | null>(null);
-  const [progress, setProgress] = useState<TraceProgress | null>(null);
+  const [progress, setProgress] = useState<JobProgress | null>(null);
   const [shownPreset, setShownPreset] = useState(v.preset);
   if (shownPreset !== v.preset) {
     // A preset was picked: its texts replace the editor's (adjusting state during render, React's documented pattern).
@@ -282,14 +288,7 @@ export function MaskStepper() {
                 Compile and trace
               </button>
               {running && cancelTo ? (
-                <>
-                  <span className="so-note" role="status" data-readout="trace-progress">
-                    {progressText(progress)}
-                  </span>
-                  <button type="button" onClick={cancel}>
-                    Cancel
-                  </button>
-                </>
+                <JobProgressLine progress={progress ?? COMPILING} onCancel={cancel} />
               ) : (
                 <span className="so-note">
                   Edits take effect when you compile. A document the schema forbids stops at the first masked

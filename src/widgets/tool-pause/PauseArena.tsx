@@ -11,6 +11,7 @@ import { LineChart } from '../kit/charts/LineChart';
 import type { PointMarker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
+import { streamProgress, useCancelToShown } from '../kit/JobProgress';
 import { ArenaHierarchy } from './ArenaHierarchy';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
@@ -120,6 +121,9 @@ export function PauseArena() {
   const selected = byPolicy.get(args.policy) ?? (final ? final.selected : null) ?? r?.selected ?? null;
   const selectedIsCurrent = selected?.summary.policy === args.policy;
   const running = !final;
+  // ≈2.6 s at the controls' maxima under load (docs/reliability.md): the kit's progress line and Cancel.
+  const progress = streamProgress(sim, PAUSE_POLICIES.length, 'Simulating each pause policy', 'policies');
+  const cancel = useCancelToShown(params, final !== null);
   const status = sim.status === 'loading' && selected ? 'ready' : sim.status;
   const s = selected?.summary;
   const bpb = selected?.bytesPerBlock ?? 0;
@@ -174,6 +178,8 @@ export function PauseArena() {
       id={PAUSE_ARENA_ID}
       title="Pause policy arena: hold, write through, offload, evict or time-to-live"
       status={status}
+      progress={progress}
+      onCancel={cancel}
       error={sim.error}
       onRetry={sim.retry}
       stale={(sim.stale || !selectedIsCurrent) && status === 'ready'}

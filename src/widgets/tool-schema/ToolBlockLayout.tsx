@@ -7,7 +7,8 @@
 import { useMemo } from 'react';
 import { LineChart, type LineSeries, type Marker } from '../kit/charts';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useProgressSimulation } from '../kit/useSimulation';
+import { useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import {
@@ -137,7 +138,9 @@ export function ToolBlockLayout() {
   const params = useWidgetParams(LAYOUT_ID, layoutSchema);
   const v = params.values;
   const args = useMemo(() => layoutArgs(v), [v]);
-  const sim = useSimulation('toolLayouts', args);
+  // ≈19 s at the controls' maxima (docs/reliability.md): progress and Cancel above the picture.
+  const sim = useProgressSimulation('toolLayouts', args);
+  const cancel = useCancelToShown(params, sim.status === 'ready' && !sim.stale);
   const r = sim.result;
   const layout = v.layout as LayoutId;
   const sel = r?.layouts.find((l) => l.layout === layout);
@@ -167,6 +170,8 @@ export function ToolBlockLayout() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      progress={sim.progress}
+      onCancel={cancel}
       cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
       corrected={params.corrected}

@@ -10,7 +10,8 @@ import { BarChart } from '../kit/charts/BarChart';
 import { HistogramChart } from '../kit/charts/HistogramChart';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { useSimulation } from '../kit/useSimulation';
+import { useProgressSimulation } from '../kit/useSimulation';
+import { useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import {
@@ -86,7 +87,9 @@ export function TrafficShape() {
   const v = params.values;
   const mix = v.mix as WorkloadMix;
   const args = useMemo(() => trafficShapeArgs(v), [v]);
-  const sim = useSimulation('workloadShape', args);
+  // ≈2–5 s at the controls' maxima (docs/reliability.md): progress and Cancel above the picture.
+  const sim = useProgressSimulation('workloadShape', args);
+  const cancel = useCancelToShown(params, sim.status === 'ready' && !sim.stale);
   const gen = sim.result?.shape ?? null;
   const { load, loadFile, loadSample, clear } = useTraceLoader();
   const trace = load.state === 'ready' ? load.result : null;
@@ -170,6 +173,8 @@ export function TrafficShape() {
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
+      progress={sim.progress}
+      onCancel={cancel}
       corrected={params.corrected}
       onReset={() => {
         params.reset();

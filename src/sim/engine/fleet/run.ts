@@ -4,6 +4,7 @@
  * `checkpointEvery` events so a worker can yield and cancel.
  */
 import { TIER_ORDER } from '../kvcache/types';
+import type { Checkpoint } from '../cooperative';
 import { FleetSim, REQUEST_COLUMNS, type OccupancySeries } from './engine';
 import { disaggMetrics, type DisaggMetrics } from './disaggMetrics';
 import type { FleetFrame } from './frames';
@@ -14,8 +15,12 @@ import { resolveScenario, type ResolvedScenario, type Scenario } from './scenari
 export interface RunOptions {
   /** Receives each frame; the run waits for the returned promise before going on. */
   onFrame?: (frame: FleetFrame) => void | Promise<void>;
-  /** Awaited every `checkpointEvery` events (default 5,000): a worker yields here and may throw to cancel. */
-  checkpoint?: () => Promise<void>;
+  /**
+   * Awaited every `checkpointEvery` events (default 5,000): a worker yields here and may throw to cancel. It is
+   * passed how far the run is in simulated seconds (`done`; `total` 0: a run ends when its last session has, which
+   * is not known before).
+   */
+  checkpoint?: Checkpoint;
   checkpointEvery?: number;
   /** Include the per-request table (typed arrays) in the result. */
   includeRequests?: boolean;
@@ -182,7 +187,7 @@ export async function runScenario(
       if (options.onFrame) await options.onFrame(f);
     }
     if (!more) break;
-    if (options.checkpoint && ++n % every === 0) await options.checkpoint();
+    if (options.checkpoint && ++n % every === 0) await options.checkpoint({ done: sim.now, total: 0 });
   }
   return report(sim, rs, options);
 }

@@ -11,6 +11,8 @@
  *   min(B, n − kB) tokens, so a partial last block counts only its tokens).
  */
 import { blockTokens } from '../kvcache/hash';
+import type { Steps } from '../cooperative';
+import { sortSteps } from '../sortSteps';
 import type { RequestTable } from './table';
 
 export interface Summary {
@@ -52,7 +54,13 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 
 export function summarize(values: ArrayLike<number>): Summary {
   // slice() copies a typed array in one call; Float64Array.from walks it through the iterator protocol.
-  const s = (values instanceof Float64Array ? values.slice() : Float64Array.from(values)).sort();
+  return summaryOfSorted(
+    (values instanceof Float64Array ? values.slice() : Float64Array.from(values)).sort(),
+  );
+}
+
+/** The summary of values already sorted ascending (summarize after its sort). */
+export function summaryOfSorted(s: ArrayLike<number>): Summary {
   let sum = 0;
   for (let i = 0; i < s.length; i++) sum += s[i];
   return {
@@ -76,6 +84,16 @@ export function arrivalOrder(t: RequestTable): Int32Array {
     return Int32Array.from(Array.from(order).sort((x, y) => a[x] - a[y] || x - y));
   }
   return order;
+}
+
+/** arrivalOrder as a cooperative computation (engine/cooperative.ts): the same order, its sort yielding. */
+export function* arrivalOrderSteps(t: RequestTable): Steps<Int32Array> {
+  let sorted = true;
+  for (let i = 1; i < t.count && sorted; i++) if (t.arrivalS[i] < t.arrivalS[i - 1]) sorted = false;
+  if (sorted) return arrivalOrder(t);
+  const a = t.arrivalS;
+  const order = Array.from({ length: t.count }, (_, i) => i);
+  return Int32Array.from(yield* sortSteps(order, (x, y) => a[x] - a[y] || x - y));
 }
 
 function ratio(hitBlocks: number, totalBlocks: number, hitTokens: number, totalTokens: number): HitRatio {

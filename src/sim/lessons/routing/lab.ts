@@ -17,6 +17,7 @@ import { resolveModel } from '../../engine/catalog';
 import { kvBytesPerToken } from '../../engine/catalog/models';
 import { segmentBlockHashes } from '../../engine/kvcache/hash';
 import { ENGINE_BLOCK_SIZE } from '../../engine/blocks';
+import type { Checkpoint } from '../../engine/cooperative';
 import type { FleetSim } from '../../engine/fleet/engine';
 import type { FleetFrame } from '../../engine/fleet/frames';
 import { ROUTE_REASONS } from '../../engine/fleet/router';
@@ -234,7 +235,8 @@ class U32 {
 }
 
 export interface RunHooks<F> {
-  checkpoint?: () => Promise<void>;
+  /** The fleet run's checkpoint (engine/fleet/run.ts): passed its progress in simulated seconds. */
+  checkpoint?: Checkpoint;
   emit?: (frame: F) => Promise<void> | void;
 }
 

@@ -7,6 +7,7 @@ import { useId, useState, type DragEvent, type ReactNode } from 'react';
 import { formatBytes } from '../../../lib/format';
 import type { TraceIssue } from '../../../sim/engine/trace/errors';
 import type { TraceLoad } from './useTraceLoader';
+import { JobProgressLine } from '../JobProgress';
 import './trace-file.css';
 
 export function TraceFilePanel<R>({
@@ -79,7 +80,9 @@ export function TraceFilePanel<R>({
         …or drop a file anywhere on this box. It is read in your browser and never leaves it.
       </p>
       <div role="status" aria-live="polite" className="trace-drop-status">
-        {load.state === 'busy' ? (
+        {load.state === 'busy' && load.progress ? (
+          <JobProgressLine progress={load.progress} onCancel={onClear} />
+        ) : load.state === 'busy' ? (
           <p>
             <span className="trace-spinner" aria-hidden="true" /> {load.name}
             {load.bytes ? ` (${formatBytes(load.bytes)})` : ''}:{' '}

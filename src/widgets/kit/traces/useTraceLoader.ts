@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSimClient } from '../../../app/services';
 import type { TraceProgress } from '../../../worker/traceInput';
+import type { JobProgress } from '../../../worker/progress';
 import type { MethodResult } from '../../../worker/methods';
 import { MAX_TRACE_BYTES } from '../../../worker/traceLimits';
 import type { Job } from '../../../worker/client';
@@ -17,7 +18,14 @@ export type TraceMethod = 'traceShape' | 'traceSessions';
 
 export type TraceLoad<R = MethodResult<'traceShape'>> =
   | { state: 'idle' }
-  | { state: 'busy'; name: string; bytes: number; phase: TraceProgress['phase'] | 'fetching' }
+  | {
+      state: 'busy';
+      name: string;
+      bytes: number;
+      phase: TraceProgress['phase'] | 'fetching';
+      /** How far the statistics are, once the worker says (a long trace's replay). */
+      progress?: JobProgress;
+    }
   | { state: 'ready'; result: R }
   | { state: 'error'; name: string; message: string };
 
@@ -59,8 +67,15 @@ export function useTraceLoader<M extends TraceMethod = 'traceShape'>(
       setLoad({ state: 'busy', name: source.name, bytes, phase: 'reading' });
       const j = client.call(method, { blob: source.blob, name: source.name } as never, {
         onFrame: (f) => {
+          const frame = f as TraceProgress;
           if (gen === generation.current)
-            setLoad({ state: 'busy', name: source.name, bytes, phase: (f as TraceProgress).phase });
+            setLoad({
+              state: 'busy',
+              name: source.name,
+              bytes,
+              phase: frame.phase,
+              progress: frame.progress,
+            });
         },
       });
       job.current = j as Job<R>;

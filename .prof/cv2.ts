@@ -1,0 +1,16 @@
+import { launchBrowser, openSite, widgetsReady } from '../bench/browser/site';
+const browser = await launchBrowser();
+const site = await openSite({ browser, port: 4484 });
+const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
+await page.addInitScript('window.__name = (f) => f;');
+await page.goto(site.base + '/lessons/' + (process.argv[2] ?? '07-03-cache-aware-routing'));
+await widgetsReady(page);
+await page.waitForTimeout(1500);
+const sizes = () => page.evaluate(() => Array.from(document.querySelector('.prose')!.children).map((c) => Math.round(c.getBoundingClientRect().height)));
+const a = await sizes();
+await page.evaluate(() => document.querySelector('.prose')!.removeAttribute('data-settled'));
+await page.waitForTimeout(300);
+const b = await sizes();
+console.log(a.map((x, i) => x === b[i] ? '.' : `${i}:${x}/${b[i]}`).join(' '));
+console.log(a.reduce((s, x) => s + x, 0), b.reduce((s, x) => s + x, 0));
+await site.close(); await browser.close();
