@@ -24,7 +24,7 @@ import { OFFLOAD_LIMITS } from '../src/worker/limits/offload';
 import { ASK_NICELY_LIMITS } from '../src/sim/lessons/grammar/limits';
 import { GRAMMAR_CACHE_LIMITS } from '../src/sim/lessons/grammar/cacheScenario';
 import { OVERLAP_LIMITS } from '../src/sim/lessons/grammar/overlap';
-import { GEMM_EFFICIENCY } from '../src/sim/engine/cost';
+import { GEMM_EFFICIENCY, GPUS_PER_REPLICA } from '../src/sim/engine/cost';
 import {
   EDIT_LIMITS as E,
   PAYBACK_LIMITS,
@@ -69,8 +69,10 @@ const traffic = {
   promptTokens: { field: 'promptTokens', limit: P.promptTokens },
 };
 
-/** The GPU count is one range already (GPUS_PER_REPLICA, its own test in controls-core.test.ts). */
-const GPUS = { gpus: 'GPUS_PER_REPLICA, checked in controls-core.test.ts' };
+/** Every widget's "GPUs per replica" control (tpParam): one engine limit, sent as `gpus` or (07.05, 07.11) `tp`. */
+const gpusAs = (field: 'gpus' | 'tp') => ({ gpus: { field, limit: GPUS_PER_REPLICA } });
+const GPUS = gpusAs('gpus');
+const TP = gpusAs('tp');
 
 const SLO = {
   ttftP90S: { field: 'slo.ttftP90S', limit: ECON_LIMITS.ttftP90S },
@@ -110,8 +112,8 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
       outputTokens: { field: 'shape.outputTokens', limit: SESSION_LIMITS.outputTokens },
       resultTokens: { field: 'shape.resultTokens', limit: SESSION_LIMITS.resultTokens },
       gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+      ...TP,
     },
-    pageOnly: GPUS,
   },
   'compaction-payback': {
     shared: {
@@ -147,26 +149,25 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
       readMultiplier: { field: 'prices.cacheReadMultiplier', limit: PRICE_LIMITS.cacheReadMultiplier },
       writeMultiplier: { field: 'prices.cacheWriteMultiplier', limit: PRICE_LIMITS.cacheWriteMultiplier },
       gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+      ...TP,
     },
-    pageOnly: GPUS,
   },
   'reload-or-recompute': {
     shared: {
       ...sameNames(OFFLOAD_LIMITS, ['customGBps', 'customLatencyUs', 'prefixTokens']),
       gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+      ...TP,
     },
-    pageOnly: GPUS,
   },
   'min-link-bandwidth': {
     shared: {
       prefixTokens: { field: 'prefixTokens', limit: OFFLOAD_LIMITS.prefixTokens },
       gemmEfficiency: { field: 'gemmEfficiency', limit: GEMM_EFFICIENCY },
+      ...TP,
     },
-    pageOnly: GPUS,
   },
   'kv-footprint': {
-    shared: sameNames(FOOTPRINT_LIMITS, ['contextTokens', 'memoryUtilization']),
-    pageOnly: GPUS,
+    shared: { ...sameNames(FOOTPRINT_LIMITS, ['contextTokens', 'memoryUtilization']), ...GPUS },
   },
   'memory-ladder': { shared: sameNames(LADDER_LIMITS, ['contextTokens', 'agents', 'dramTB', 'poolTB']) },
   'kv-hierarchy': {
@@ -184,15 +185,14 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
       replicas: { field: 'replicas', limit: A.replicas },
       turns: { field: 'turns', limit: A.turns },
       toolResultTokens: { field: 'toolResultTokens', limit: A.toolResultTokens },
+      ...GPUS,
     },
     pageOnly: {
-      ...GPUS,
       session: 'picks which recorded session of the loaded trace is sent (SESSION_PICKER_MAX, its own test)',
     },
   },
   'affinity-fleet': {
-    shared: { agentsPerReplica: { field: 'agentsPerReplica', limit: A.agentsPerReplica } },
-    pageOnly: GPUS,
+    shared: { agentsPerReplica: { field: 'agentsPerReplica', limit: A.agentsPerReplica }, ...GPUS },
   },
   'slo-sweep': { shared: SLO, pageOnly: { pue: PRICES } },
   'cost-levers': { shared: SLO, pageOnly: { pue: PRICES, gpuHourUSD: PRICES, kwhUSD: PRICES } },
@@ -202,24 +202,26 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
       turns: { field: 'turns', limit: TOOL_TAX_LIMITS.turns },
       changeEvery: { field: 'changeEvery', limit: TOOL_TAX_LIMITS.changeEvery },
       inputPerMTok: { field: 'inputPerMTok', limit: TOOL_TAX_LIMITS.inputPerMTok },
+      ...GPUS,
     },
-    pageOnly: GPUS,
   },
   'tool-block-layout': {
-    shared: Object.fromEntries(
-      (
-        [
-          'toolCount',
-          'systemTokens',
-          'newTokens',
-          'outputTokens',
-          'timestampTokens',
-          'turns',
-          'changeTurn',
-        ] as const
-      ).map((k) => [k, { field: k, limit: LAYOUT_LIMITS[k] }]),
-    ),
-    pageOnly: GPUS,
+    shared: {
+      ...Object.fromEntries(
+        (
+          [
+            'toolCount',
+            'systemTokens',
+            'newTokens',
+            'outputTokens',
+            'timestampTokens',
+            'turns',
+            'changeTurn',
+          ] as const
+        ).map((k) => [k, { field: k, limit: LAYOUT_LIMITS[k] }]),
+      ),
+      ...GPUS,
+    },
   },
   'pause-arena': {
     shared: {
@@ -253,8 +255,7 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
     pageOnly: { inspect: 'one of the fleet sizes the spread ran, read out on the page' },
   },
   'chunked-prefill-timeline': {
-    shared: { chunk: { field: 'chunk', limit: P.chunk }, ...traffic },
-    pageOnly: GPUS,
+    shared: { chunk: { field: 'chunk', limit: P.chunk }, ...traffic, ...GPUS },
   },
   'chunk-size-tradeoff': {
     shared: {
@@ -262,8 +263,8 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
       ttftSlo: { field: 'ttftSloS', limit: P.ttftSloS },
       itlSlo: { field: 'itlSloS', limit: P.itlSloS },
       ...traffic,
+      ...GPUS,
     },
-    pageOnly: GPUS,
   },
   'hit-rate-vs-kernel': {
     shared: {
@@ -271,8 +272,8 @@ export const SHARED_RANGES: Record<string, RangeCase> = {
       hitTo: { field: 'hitTo', limit: P.hitRate },
       speedup: { field: 'speedup', limit: P.speedup },
       contextTokens: { field: 'contextTokens', limit: P.contextTokens },
+      ...GPUS,
     },
-    pageOnly: GPUS,
   },
 };
 
@@ -291,13 +292,22 @@ function withField(obj: unknown, path: string, value: number): unknown {
   return { ...o, [head]: rest.length ? withField(o[head], rest.join('.'), value) : value };
 }
 
-/** The widget's call that carries this field, at the given control values. */
-function callWith(w: WidgetComputation, v: Record<string, unknown>, field: string): Call & { args: unknown } {
-  const c = w
+/** The widget's calls that carry this field, at the given control values (07.04's footprint makes two). */
+function callsWith(
+  w: WidgetComputation,
+  v: Record<string, unknown>,
+  field: string,
+): (Call & { args: unknown })[] {
+  const cs = w
     .calls(v)
-    .find((x): x is Call & { args: unknown } => 'args' in x && get(x.args, field) !== undefined);
-  if (!c) throw new Error(`${w.id}: no call of the widget carries "${field}"`);
-  return c;
+    .filter((x): x is Call & { args: unknown } => 'args' in x && get(x.args, field) !== undefined);
+  if (!cs.length) throw new Error(`${w.id}: no call of the widget carries "${field}"`);
+  return cs;
+}
+
+/** The first of them. */
+function callWith(w: WidgetComputation, v: Record<string, unknown>, field: string): Call & { args: unknown } {
+  return callsWith(w, v, field)[0];
 }
 
 /** What the method says to these arguments: null when it computes (or cannot run, or was stopped computing). */
@@ -340,27 +350,30 @@ describe('one range, one source: each control’s range lies inside what its wor
       it(`${id}.${entry}: its range is inside the core's ${field} (${limit.min}–${limit.max}); one step past is refused in words`, async () => {
         const spec = w.schema[key] as NumberParam;
         const d = { ...defaultValues(w.schema), ...alongside } as Record<string, unknown>;
-        // The control's ends, as the widget's builder sends them.
-        for (const x of [spec.min, spec.max]) {
-          const sent = get(callWith(w, { ...d, [key]: x }, field).args, field);
-          expect(withinLimit(limit, sent), `${key}=${x} sends ${field}=${String(sent)}`).toBe(true);
-        }
-        // The core's ends are accepted; one step past each is refused with the limit's own words.
-        const base = callWith(w, d, field);
-        const at = (value: number) => ({
-          ...base,
-          args: Object.entries({ ...also?.(value), [field]: value }).reduce(
-            (a, [f, x]) => withField(a, f, x),
-            base.args,
-          ),
-        });
-        for (const ok of [limit.min, limit.max])
-          expect(await refusalOf(at(ok), !!w.long), `${field}=${ok}`).toBeNull();
-        const step = stepOf(limit);
-        for (const bad of [limit.min - step, limit.max + step]) {
-          const why = await refusalOf(at(bad), !!w.long);
-          expect(why, `${field}=${bad}`).toBe(limitRefusal(limit, bad));
-          expect(why).not.toMatch(/\d(\.\d+)?e[+-]?\d|undefined|NaN/);
+        // The control's ends, as the widget's builder sends them (to every call that carries the field).
+        for (const x of [spec.min, spec.max])
+          for (const c of callsWith(w, { ...d, [key]: x }, field)) {
+            const sent = get(c.args, field);
+            expect(withinLimit(limit, sent), `${key}=${x} sends ${field}=${String(sent)}`).toBe(true);
+          }
+        // Each call's core accepts the limit's ends and refuses one step past each with the limit's own words.
+        for (const base of callsWith(w, d, field)) {
+          const name = 'method' in base ? base.method : 'the page';
+          const at = (value: number) => ({
+            ...base,
+            args: Object.entries({ ...also?.(value), [field]: value }).reduce(
+              (a, [f, x]) => withField(a, f, x),
+              base.args,
+            ),
+          });
+          for (const ok of [limit.min, limit.max])
+            expect(await refusalOf(at(ok), !!w.long), `${name}: ${field}=${ok}`).toBeNull();
+          const step = stepOf(limit);
+          for (const bad of [limit.min - step, limit.max + step]) {
+            const why = await refusalOf(at(bad), !!w.long);
+            expect(why, `${name}: ${field}=${bad}`).toBe(limitRefusal(limit, bad));
+            expect(why).not.toMatch(/\d(\.\d+)?e[+-]?\d|undefined|NaN/);
+          }
         }
       }, 60_000);
     }

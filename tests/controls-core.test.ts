@@ -16,7 +16,8 @@ import { JobCancelled } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 import { AFFINITY_LIMITS } from '../src/sim/lessons/affinityModel';
 import { limitRefusal } from '../src/sim/engine/limits';
-import { GPUS_PER_REPLICA, GPUS_PER_REPLICA_OFFERED } from '../src/sim/engine/fleet/replicaFit';
+import { GPUS_PER_REPLICA } from '../src/sim/engine/hardware';
+import { GPUS_PER_REPLICA_OFFERED } from '../src/widgets/kit/commonParams';
 import { affinityReplayArgs, affinityReplaySchema } from '../src/widgets/session-affinity/schema';
 import {
   budgetContext,
@@ -206,7 +207,8 @@ describe('one range for a control and its core', () => {
         ).toThrow(limitRefusal(AFFINITY_LIMITS[key], bad)!);
     }
   });
-  it('GPUs per replica: every widget offers a range inside what the core accepts', () => {
+  // Each GPUs control against its method's refusals: tests/control-ranges.test.ts.
+  it('GPUs per replica: every widget offers the same range, inside what the core accepts', () => {
     expect(GPUS_PER_REPLICA_OFFERED.min).toBe(GPUS_PER_REPLICA.min);
     expect(GPUS_PER_REPLICA_OFFERED.max).toBeLessThanOrEqual(GPUS_PER_REPLICA.max);
     for (const w of WIDGET_COMPUTATIONS) {

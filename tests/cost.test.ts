@@ -8,6 +8,7 @@ import {
   decodeCost,
   decodeStepTime,
   defaultHardware,
+  GPUS_PER_REPLICA,
   iterationTime,
   kvReplication,
   perTokenPrefillTime,
@@ -18,6 +19,7 @@ import {
   weightSplit,
   type HardwareConfig,
 } from '../src/sim/engine/cost';
+import { limitRefusal } from '../src/sim/engine/limits';
 
 const llama70 = resolveModel('llama-3.1-70b');
 const h100 = resolveAccelerator('h100-sxm');
@@ -200,7 +202,8 @@ describe('roofline behaviour', () => {
   });
 
   it('rejects invalid inputs', () => {
-    expect(() => prefillTime(llama70, { ...hw8, tp: 0 }, 10, 0)).toThrow(/tp/);
+    for (const tp of [0, 2.5, 65])
+      expect(() => prefillTime(llama70, { ...hw8, tp }, 10, 0)).toThrow(limitRefusal(GPUS_PER_REPLICA, tp)!);
     expect(() => prefillTime(llama70, { ...hw8, gemmEfficiency: 1.5 }, 10, 0)).toThrow(/gemmEfficiency/);
     expect(() => prefillTime(llama70, { ...hw8, attentionEfficiency: 0 }, 10, 0)).toThrow(
       /attentionEfficiency/,

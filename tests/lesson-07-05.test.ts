@@ -307,7 +307,9 @@ describe('links: striping and agreement with the CLI', () => {
     expect(() => reloadVsRecompute({ ...base, linkId: 'carrier-pigeon' })).toThrow(
       /unknown link "carrier-pigeon"/,
     );
-    expect(() => reloadVsRecompute({ ...base, tp: 0 })).toThrow(/tp must be/);
+    expect(() => reloadVsRecompute({ ...base, tp: 0 })).toThrow(
+      /^GPUs per replica takes whole numbers from 1 to 64, not 0\.$/,
+    );
     expect(() => reloadVsRecompute({ ...base, linkId: 'custom', customGBps: -1 })).toThrow(
       /^The custom link bandwidth takes values from 0\.001 to 100,000 GB\/s, not -1\.$/,
     );

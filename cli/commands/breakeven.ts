@@ -17,7 +17,13 @@ import {
   type ModelSpec,
 } from '../../src/sim/engine/catalog/models';
 import { breakEven, minLinkBandwidth, recomputeTime, reloadTime } from '../../src/sim/engine/breakeven';
-import { defaultHardware, peakFlops, prefillCost, type HardwareConfig } from '../../src/sim/engine/cost';
+import {
+  defaultHardware,
+  GPUS_PER_REPLICA,
+  peakFlops,
+  prefillCost,
+  type HardwareConfig,
+} from '../../src/sim/engine/cost';
 import type { Command } from './index';
 import { modelAndGpuIds } from './catalogFlags';
 import { applyEfficiencyFlags, EFFICIENCY_FLAGS, EFFICIENCY_USAGE } from './efficiencyFlags';
@@ -141,8 +147,9 @@ export const breakevenCommand: Command = {
     const model = wrap(() => resolveModel(base, mo));
 
     // ---- accelerator and hardware
-    const gpus = numberFlag(args, 'gpus', { min: 1, integer: true });
-    const tpFlag = numberFlag(args, 'tp', { min: 1, integer: true });
+    // One replica: GPUS_PER_REPLICA, as every core function that takes a GPU count checks it.
+    const gpus = numberFlag(args, 'gpus', { ...GPUS_PER_REPLICA, integer: true });
+    const tpFlag = numberFlag(args, 'tp', { ...GPUS_PER_REPLICA, integer: true });
     if (gpus !== undefined && tpFlag !== undefined && gpus !== tpFlag)
       throw new UsageError(
         `--gpus ${gpus} and --tp ${tpFlag} differ: a replica here is one tensor-parallel group (pipeline and data parallelism are not modelled)`,

@@ -8,6 +8,7 @@ import { DTYPES, type Dtype } from '../../src/sim/engine/catalog/models';
 import {
   decodeCost,
   defaultHardware,
+  GPUS_PER_REPLICA,
   prefillCost,
   type HardwareConfig,
   type PassCost,
@@ -78,7 +79,7 @@ export const costCommand: Command = {
       if (e instanceof CatalogError) throw new UsageError(e.message);
       throw e;
     }
-    const tp = numberFlag(args, 'tp', { min: 1, max: 64, integer: true }) ?? 1;
+    const tp = numberFlag(args, 'tp', { ...GPUS_PER_REPLICA, integer: true }) ?? 1;
     const prefill = numberFlag(args, 'prefill', { min: 1, integer: true });
     const cached = numberFlag(args, 'cached', { min: 0, integer: true });
     const batch = numberFlag(args, 'decode-batch', { min: 1, integer: true });

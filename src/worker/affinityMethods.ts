@@ -96,10 +96,7 @@ function hardware(modelId: string, acceleratorId: string, gpus: number) {
   return wrap(() => {
     const model = resolveModel(modelId);
     const accelerator = resolveAccelerator(acceleratorId);
-    const hw: HardwareConfig = defaultHardware(
-      accelerator,
-      wholeIn('gpus', gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max),
-    );
+    const hw: HardwareConfig = defaultHardware(accelerator, within(GPUS_PER_REPLICA, gpus));
     return { model, accelerator, hw };
   });
 }

@@ -8,6 +8,7 @@ import { computeFootprint, type FootprintResult } from '../sim/engine/footprint'
 import type { JobContext } from './job';
 import { FOOTPRINT_LIMITS } from './limits/hierarchy';
 import { limitRefusal, type Limit } from '../sim/engine/limits';
+import { GPUS_PER_REPLICA } from '../sim/engine/hardware';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -41,6 +42,7 @@ function checkLimit(l: Limit, v: unknown): void {
 }
 
 function kvFootprint(req: FootprintRequest): FootprintResponse {
+  checkLimit(GPUS_PER_REPLICA, req.gpus);
   checkLimit(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
   checkLimit(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
   const model = findModel(req.modelId);

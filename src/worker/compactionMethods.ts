@@ -65,11 +65,8 @@ function replica(r: ReplicaChoice) {
   return wrap(() => {
     const model = resolveModel(r.modelId);
     const accelerator = resolveAccelerator(r.acceleratorId);
-    const { min, max } = GPUS_PER_REPLICA;
-    if (!Number.isInteger(r.tp) || r.tp < min || r.tp > max)
-      throw new RangeError(`tp must be ${min}–${max}, got ${r.tp}`);
-    const why = limitRefusal(GEMM_EFFICIENCY, r.gemmEfficiency);
-    if (why) throw new RangeError(why);
+    for (const why of [limitRefusal(GPUS_PER_REPLICA, r.tp), limitRefusal(GEMM_EFFICIENCY, r.gemmEfficiency)])
+      if (why) throw new RangeError(why);
     const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), gemmEfficiency: r.gemmEfficiency };
     return { model, hw };
   });

@@ -62,12 +62,6 @@ function wrap<T>(f: () => T): T {
   }
 }
 
-function wholeIn(name: string, v: number, min: number, max: number): number {
-  if (!Number.isInteger(v) || v < min || v > max)
-    throw new HierarchyRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
-  return v;
-}
-
 /** A request field inside the range the method accepts (limits/hierarchy.ts, which the controls offer from). */
 function within(l: Limit, v: number): number {
   const why = limitRefusal(l, v);
@@ -308,7 +302,7 @@ export interface ContextsPerModelRow {
 export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModelRow[] {
   const kvDtype = anyDtype('kvDtype', req.kvDtype);
   const weightDtype = anyDtype('weightDtype', req.weightDtype);
-  const gpus = wholeIn('gpus', req.gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max);
+  const gpus = within(GPUS_PER_REPLICA, req.gpus);
   const contextTokens = within(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
   const memoryUtilization = within(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
   const accelerator = wrap(() => resolveAccelerator(req.acceleratorId));

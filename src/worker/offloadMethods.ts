@@ -59,12 +59,6 @@ function wrap<T>(f: () => T): T {
   }
 }
 
-function wholeIn(name: string, v: number, min: number, max: number): number {
-  if (!Number.isInteger(v) || v < min || v > max)
-    throw new OffloadRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
-  return v;
-}
-
 /** A request field inside the range the methods accept (limits/offload.ts, which the controls offer from). */
 function within(l: Limit, v: number): number {
   const why = limitRefusal(l, v);
@@ -84,7 +78,7 @@ function replica(
   if (kvDtype !== 'bf16' && kvDtype !== 'fp8')
     throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
-    ...defaultHardware(accelerator, wholeIn('tp', tp, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max)),
+    ...defaultHardware(accelerator, within(GPUS_PER_REPLICA, tp)),
     gemmEfficiency: within(GEMM_EFFICIENCY, gemmEfficiency),
     kvDtype,
   };

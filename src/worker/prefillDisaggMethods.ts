@@ -4,7 +4,8 @@
  * catalog's RDMA NIC, one per GPU) and a slow one (TCP over the node's Ethernet, one aggregate link).
  */
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
-import { defaultHardware } from '../sim/engine/cost';
+import { defaultHardware, GPUS_PER_REPLICA } from '../sim/engine/cost';
+import { limitRefusal } from '../sim/engine/limits';
 import { disaggComparison, type DisaggComparison } from '../sim/lessons/longPrefillDisagg';
 
 export interface DisaggLinkChoice {
@@ -52,6 +53,8 @@ export function prefillDisagg(req: PrefillDisaggRequest): PrefillDisaggResponse 
   try {
     const model = resolveModel(req.modelId);
     const accelerator = resolveAccelerator(req.acceleratorId);
+    const gpus = limitRefusal(GPUS_PER_REPLICA, req.gpus);
+    if (gpus) throw new RangeError(gpus);
     const hw = defaultHardware(accelerator, req.gpus);
     if (req.chunks.length === 0) throw new RangeError('chunks must name at least one chunk size');
     const base = {

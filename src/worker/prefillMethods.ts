@@ -64,12 +64,6 @@ export class PrefillRequestError extends Error {
   }
 }
 
-function wholeIn(name: string, v: number, min: number, max: number): number {
-  if (!Number.isInteger(v) || v < min || v > max)
-    throw new PrefillRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
-  return v;
-}
-
 /** A request field inside the range the methods accept (limits/prefill.ts, which the controls spread). */
 function within(l: Limit, v: number): number {
   const why = limitRefusal(l, v);
@@ -93,10 +87,7 @@ function replica(req: ReplicaChoice): {
   try {
     const model = resolveModel(req.modelId);
     const accelerator = resolveAccelerator(req.acceleratorId);
-    const hw = defaultHardware(
-      accelerator,
-      wholeIn('gpus', req.gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max),
-    );
+    const hw = defaultHardware(accelerator, within(GPUS_PER_REPLICA, req.gpus));
     return { model, hw, name: model.name, acceleratorName: accelerator.name };
   } catch (e) {
     if (e instanceof CatalogError || e instanceof RangeError) throw new PrefillRequestError(e.message);

@@ -98,7 +98,7 @@ function hardware(modelId: string, acceleratorId: string, gpus: number) {
   return {
     model,
     acc,
-    hw: defaultHardware(acc, whole('gpus', gpus, GPUS_PER_REPLICA.min, GPUS_PER_REPLICA.max)),
+    hw: defaultHardware(acc, within(GPUS_PER_REPLICA, gpus)),
   };
 }
 

@@ -5,6 +5,8 @@
 import { type AcceleratorSpec } from './catalog/accelerators';
 import { DTYPE_BYTES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from './catalog/models';
 import { kvBudget } from './hbm';
+import { GPUS_PER_REPLICA } from './hardware';
+import { limitRefusal } from './limits';
 
 export interface FootprintInput {
   model: ModelSpec;
@@ -13,7 +15,7 @@ export interface FootprintInput {
   weightDtype: Dtype;
   /** Tokens in one agent context. */
   contextTokens: number;
-  /** Accelerators the model is sharded over (tensor parallel); KV and weights split evenly. */
+  /** Accelerators the model is sharded over (tensor parallel); KV and weights split evenly. GPUS_PER_REPLICA. */
   gpus: number;
   /** Share of HBM the engine may use (vLLM's gpu_memory_utilization, default 0.9). */
   memoryUtilization: number;
@@ -51,9 +53,12 @@ export interface FootprintResult {
   perDtype: { dtype: Dtype; contextBytes: number }[];
 }
 
+/** A GPU count outside GPUS_PER_REPLICA is refused in its words (a RangeError), not rounded into range. */
 export function computeFootprint(input: FootprintInput): FootprintResult {
   const { model, accelerator, kvDtype, weightDtype } = input;
-  const gpus = Math.max(1, Math.floor(input.gpus));
+  const why = limitRefusal(GPUS_PER_REPLICA, input.gpus);
+  if (why) throw new RangeError(why);
+  const gpus = input.gpus;
   const tokens = Math.max(0, Math.floor(input.contextTokens));
   const util = Math.min(1, Math.max(0, input.memoryUtilization));
   const perToken = kvBytesPerToken(model, kvDtype);

@@ -18,7 +18,7 @@
  */
 import type { AcceleratorSpec } from './catalog/accelerators';
 import { DTYPE_BYTES, type Dtype } from './catalog/models';
-import { limit } from './limits';
+import { limit, limitRefusal } from './limits';
 
 export interface HardwareConfig {
   accelerator: AcceleratorSpec;
@@ -39,6 +39,13 @@ export interface HardwareConfig {
   /** GPUs per node, which decides when tp spills onto the NIC; default from the node catalog (8). */
   gpusPerNode?: number;
 }
+
+/**
+ * GPUs one replica may span (tensor parallel), up to eight 8-GPU nodes: what the scenario validator, every worker
+ * method and every core function that takes a GPU count accept. The widgets' "GPUs per replica" controls offer a
+ * range inside it (tpParam, src/widgets/kit/commonParams.ts).
+ */
+export const GPUS_PER_REPLICA = limit('GPUs per replica', 1, 64, { integer: true });
 
 /** vLLM, Llama-3.1-8B, 1 × H100, single-request TTFT 10k–100k tokens (see the module comment). */
 export const DEFAULT_GEMM_EFFICIENCY = 0.64;
@@ -80,8 +87,8 @@ function checkShare(name: string, v: number): void {
 }
 
 function checkHardware(hw: HardwareConfig): void {
-  if (!Number.isInteger(hw.tp) || hw.tp < 1)
-    throw new RangeError(`tp must be a whole number ≥ 1, got ${hw.tp}`);
+  const gpus = limitRefusal(GPUS_PER_REPLICA, hw.tp);
+  if (gpus) throw new RangeError(gpus);
   checkShare('gemmEfficiency', hw.gemmEfficiency);
   checkShare('attentionEfficiency', hw.attentionEfficiency);
   checkShare('mbu', hw.mbu);

@@ -19,6 +19,8 @@
  * (1 − u) headroom, as in vLLM, so they are not subtracted here either.
  */
 import type { AcceleratorSpec } from './catalog/accelerators';
+import { GPUS_PER_REPLICA } from './hardware';
+import { limitRefusal } from './limits';
 
 const GiB = 2 ** 30;
 
@@ -74,8 +76,11 @@ export interface KvBudget {
   fits: boolean;
 }
 
+/** Refuses a GPU count outside GPUS_PER_REPLICA (a RangeError in its words) rather than rounding it into range. */
 export function kvBudget(i: KvBudgetInput): KvBudget {
-  const gpus = Math.max(1, Math.floor(i.gpus));
+  const why = limitRefusal(GPUS_PER_REPLICA, i.gpus);
+  if (why) throw new RangeError(why);
+  const gpus = i.gpus;
   const reservePerGpu = i.reserveBytesPerGpu ?? profiledReserveBytesPerGpu(gpus);
   const totalBytes = gpus * i.accelerator.memoryBytes;
   const usableBytes = totalBytes * i.memoryUtilization;

@@ -8,7 +8,7 @@ import { formatPercent } from '../../lib/format';
 import { DEFAULT_GEMM_EFFICIENCY, GEMM_EFFICIENCY } from '../../sim/engine/cost';
 import { controlRange } from './controlRange';
 import type { NumberParam, SelectParam } from '../../state/paramSchema';
-import { GPUS_PER_REPLICA_OFFERED } from '../../sim/engine/fleet/replicaFit';
+import { GPUS_PER_REPLICA } from '../../sim/engine/hardware';
 
 export const MODEL_OPTIONS = MODELS.map((m) => ({ value: m.id, label: m.name }));
 export const ACCELERATOR_OPTIONS = ACCELERATORS.map((a) => ({ value: a.id, label: a.name }));
@@ -23,13 +23,19 @@ export function acceleratorParam(defaultId = 'h100-sxm'): SelectParam {
   return { kind: 'select', label: 'Accelerator', default: defaultId, options: ACCELERATOR_OPTIONS };
 }
 
+/**
+ * What every widget's "GPUs per replica" control offers of the core's GPUS_PER_REPLICA (1–64): up to two 8-GPU
+ * nodes, since a linear slider to 64 would be too coarse to read.
+ */
+export const GPUS_PER_REPLICA_OFFERED = { min: GPUS_PER_REPLICA.min, max: 16 } as const;
+
 /** GPUs one replica is sharded over (tensor parallel). */
 export function tpParam(defaultGpus = 8): NumberParam {
   return {
     kind: 'number',
     label: 'GPUs per replica (TP)',
     default: defaultGpus,
-    ...GPUS_PER_REPLICA_OFFERED,
+    ...controlRange(GPUS_PER_REPLICA, GPUS_PER_REPLICA_OFFERED),
     integer: true,
     unit: 'GPUs',
   };

@@ -14,17 +14,12 @@ import {
 } from '../catalog/models';
 import { cannotRun, type CannotRun, type CannotRunFix } from '../cannotRun';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
-import { kvReplication } from '../cost';
+import { GPUS_PER_REPLICA, kvReplication } from '../cost';
+import { withinLimit } from '../limits';
 import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
 
-/** GPUs one replica may span (tensor parallel): what the scenario and every worker method accept. */
-export const GPUS_PER_REPLICA = { min: 1, max: 64 } as const;
-
-/**
- * What the widgets' "GPUs per replica" controls offer of it: up to two 8-GPU nodes (a linear slider to 64 would be
- * too coarse to read). Inside GPUS_PER_REPLICA, so a control never offers a value the core refuses.
- */
-export const GPUS_PER_REPLICA_OFFERED = { min: GPUS_PER_REPLICA.min, max: 16 } as const;
+/** GPUs per replica: one Limit, declared beside the hardware it sizes (engine/hardware.ts), re-exported beside the fixes that step through it. */
+export { GPUS_PER_REPLICA };
 
 export interface NoRoomInput {
   model: ModelSpec;
@@ -76,7 +71,7 @@ export function replicaCannotRun(
   const model = findModel(modelId);
   const accelerator = findAccelerator(acceleratorId);
   if (!model || !accelerator) return null;
-  if (!Number.isInteger(gpus) || gpus < GPUS_PER_REPLICA.min || gpus > GPUS_PER_REPLICA.max) return null;
+  if (!withinLimit(GPUS_PER_REPLICA, gpus)) return null;
   const util = VLLM_GPU_MEMORY_UTILIZATION;
   const budgetOf = (g: number, m: ModelSpec) =>
     kvBudget({

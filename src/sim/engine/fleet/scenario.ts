@@ -18,6 +18,7 @@ import {
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
 import type { CannotRun } from '../cannotRun';
 import { GPUS_PER_REPLICA, noRoomForKv } from './replicaFit';
+import { limitRefusal, type Limit } from '../limits';
 import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
 export { ENGINE_BLOCK_SIZE } from '../blocks';
 
@@ -295,6 +296,13 @@ class V {
     if (opts.gt !== undefined && !(v > opts.gt)) this.err(p, `must be > ${opts.gt} (got ${v})`);
     if (opts.max !== undefined && v > opts.max) this.err(p, `must be ≤ ${opts.max} (got ${v})`);
   }
+  /** An optional field a Limit bounds (engine/limits.ts): refused with the limit's own words, as the core does. */
+  limit(o: Obj, k: string, path: string, l: Limit): void {
+    const v = o[k];
+    if (v === undefined) return;
+    const why = limitRefusal(l, v);
+    if (why) this.err(path ? `${path}.${k}` : k, why);
+  }
   oneOf(o: Obj, k: string, path: string, values: readonly unknown[], required = false): void {
     const v = o[k];
     const p = path ? `${path}.${k}` : k;
@@ -529,7 +537,7 @@ export function validateScenario(input: unknown): ValidationError[] {
     ]);
     if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
     else validateCatalogRef(v, hw.accelerator, 'hardware.accelerator', 'accelerator');
-    v.num(hw, 'tp', 'hardware', { ...GPUS_PER_REPLICA, integer: true });
+    v.limit(hw, 'tp', 'hardware', GPUS_PER_REPLICA);
     v.num(hw, 'gemmEfficiency', 'hardware', { gt: 0, max: 1 });
     v.num(hw, 'attentionEfficiency', 'hardware', { gt: 0, max: 1 });
     v.num(hw, 'mfu', 'hardware', { gt: 0, max: 1 });
