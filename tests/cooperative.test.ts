@@ -416,8 +416,13 @@ describe('cooperative sorts (sortSteps.ts)', () => {
 
 describe('07.11 edit the prompt (compactionEdit)', () => {
   it('a cancelled job stops at the check it was cancelled at; a never-cancelled one gives the direct result', async () => {
-    // One-token blocks over a long session: hundreds of thousands of blocks hashed and looked up.
-    const args = editArgs({ ...EDIT_DEFAULTS, blockSize: '1', turns: 59, resultTokens: 5000 } as EditValues);
+    // The smallest blocks the core takes (16 tokens) over a long session: hundreds of thousands of blocks hashed.
+    const args = editArgs({
+      ...EDIT_DEFAULTS,
+      blockSize: '16',
+      turns: 200,
+      resultTokens: 20000,
+    } as EditValues);
     const call = async (ctx: JobContext) => {
       const r = await compactionMethods.compactionEdit(args, ctx);
       if (isCannotRun(r)) throw new Error('cannot run');
