@@ -11,6 +11,7 @@
  *   min(B, n − kB) tokens, so a partial last block counts only its tokens).
  */
 import { blockTokens } from '../kvcache/hash';
+import { lruLevelCounts } from './lruLevels';
 import type { RequestTable } from './table';
 
 export interface Summary {
@@ -175,6 +176,10 @@ export function lruHitRatio(
 
 export function traceStats(t: RequestTable, opts: { lruCapacities?: readonly number[] } = {}): TraceStats {
   const order = arrivalOrder(t);
+  const capacities = opts.lruCapacities ?? [];
+  // Every capacity and the ideal cache in one pass (the same figures as idealHitRatio and lruHitRatio each).
+  const counts = lruLevelCounts(t, capacities, order);
+  const { totalBlocks, totalTokens } = counts;
   let lo = Infinity;
   let hi = -Infinity;
   for (let i = 0; i < t.count; i++) {
@@ -197,7 +202,10 @@ export function traceStats(t: RequestTable, opts: { lruCapacities?: readonly num
       unique: t.uniqueBlocks,
       lengthMismatches: t.lengthMismatches,
     },
-    idealHitRatio: idealHitRatio(t, order),
-    lru: (opts.lruCapacities ?? []).map((c) => ({ capacityBlocks: c, hitRatio: lruHitRatio(t, c, order) })),
+    idealHitRatio: ratio(counts.ideal.hitBlocks, totalBlocks, counts.ideal.hitTokens, totalTokens),
+    lru: capacities.map((c, i) => ({
+      capacityBlocks: c,
+      hitRatio: ratio(counts.lru[i].hitBlocks, totalBlocks, counts.lru[i].hitTokens, totalTokens),
+    })),
   };
 }
