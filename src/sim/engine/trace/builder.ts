@@ -1,74 +1,62 @@
 /**
- * The request table's builder: growable typed arrays and the dense renumbering of block hashes, shared by the
- * readers of both formats (table.ts) and the in-place Mooncake scanners (mooncakeScan.ts).
+ * The request table's builder: typed arrays that grow by doubling, and the dense renumbering of block hashes,
+ * shared by the readers of both formats (table.ts).
+ *
+ * `add` runs once per request and its block loop once per block of the trace, mostly before the JIT has
+ * optimised them (a command-line run reads the trace once), so it writes the arrays in place through locals:
+ * the interpreter pays for every call and every property access.
  */
 import type { RequestTable, TraceFormat } from './table';
 
 /**
- * The growable arrays start small on purpose: they grow a few times in the first lines, while the interpreter
- * still collects type feedback, so the optimised code of a long read never meets its growing branch for the
- * first time (which throws that code away and compiles it again).
+ * The arrays start small on purpose: they grow a few times in the first lines, while the interpreter still
+ * collects type feedback, so the optimised code of a long read never meets its growing branch for the first
+ * time (which throws that code away and compiles it again).
  */
 const INITIAL = 4;
 
-export class F64 {
-  a = new Float64Array(INITIAL);
-  n = 0;
-  push(x: number): void {
-    if (this.n === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = x;
-  }
-  done(): Float64Array {
-    return this.a.slice(0, this.n);
-  }
-}
-export class I32 {
-  a = new Int32Array(INITIAL);
-  n = 0;
-  push(x: number): void {
-    if (this.n === this.a.length) this.reserve(this.n + 1);
-    this.a[this.n++] = x;
-  }
-  /** Room for at least `size` elements (doubling). */
-  reserve(size: number): void {
-    if (size <= this.a.length) return;
-    let length = this.a.length * 2;
-    while (length < size) length *= 2;
-    const b = new Int32Array(length);
-    b.set(this.a);
-    this.a = b;
-  }
-  done(): Int32Array {
-    return this.a.slice(0, this.n);
-  }
-}
-
 const SMALL_LIMIT = 1 << 24;
 
+function grownF64(a: Float64Array<ArrayBuffer>, size: number): Float64Array<ArrayBuffer> {
+  let length = a.length * 2;
+  while (length < size) length *= 2;
+  const b = new Float64Array(length);
+  b.set(a);
+  return b;
+}
+
+function grownI32(a: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  let length = a.length * 2;
+  while (length < size) length *= 2;
+  const b = new Int32Array(length);
+  b.set(a);
+  return b;
+}
+
 export class Builder {
-  readonly arrival = new F64();
-  readonly input = new F64();
-  readonly output = new F64();
-  readonly start = new I32();
-  readonly blocks = new I32();
-  readonly session = new I32();
-  readonly line = new I32();
-  readonly ids = new Map<number, number>();
-  readonly sessionIds = new Map<string, number>();
-  mismatches = 0;
+  /** Requests so far; the per-request arrays below have room for `room` of them (`start` for one more). */
+  count = 0;
+  private room = INITIAL;
+  private arrival = new Float64Array(INITIAL);
+  private input = new Float64Array(INITIAL);
+  private output = new Float64Array(INITIAL);
+  private session = new Int32Array(INITIAL);
+  private line = new Int32Array(INITIAL);
+  /** Request i's blocks are blocks[start[i] .. start[i+1]). */
+  private start = new Int32Array(INITIAL + 1);
+  private blocks = new Int32Array(INITIAL);
+  private blockCount = 0;
+  private readonly ids = new Map<number, number>();
+  private readonly sessionIds = new Map<string, number>();
+  private mismatches = 0;
+  /** Dense id + 1 of each small integer hash (Mooncake ids), 0 = not seen; larger hashes go to `ids`. */
+  private small = new Int32Array(0);
+  private uniq = 0;
   constructor(
     readonly format: TraceFormat,
     readonly blockSize: number,
-  ) {
-    this.start.push(0);
-  }
-  /** Dense id of a block hash: a direct table for small integer hashes (Mooncake ids), a Map otherwise. */
-  private small = new Int32Array(0); // id + 1, 0 = not seen
-  private uniq = 0;
+  ) {}
+  /** Dense id of a block hash: a direct table for small integer hashes, a Map otherwise. */
   denseId(h: number): number {
     if (h < SMALL_LIMIT) {
       let tab = this.small;
@@ -89,6 +77,16 @@ export class Builder {
     }
     return id;
   }
+  private growRequests(): void {
+    const size = this.room + 1;
+    this.arrival = grownF64(this.arrival, size);
+    this.input = grownF64(this.input, size);
+    this.output = grownF64(this.output, size);
+    this.session = grownI32(this.session, size);
+    this.line = grownI32(this.line, size);
+    this.start = grownI32(this.start, size + 1);
+    this.room = this.arrival.length;
+  }
   add(
     line: number,
     arrivalS: number,
@@ -98,19 +96,19 @@ export class Builder {
     session: string | null,
     count = hashes.length,
   ): void {
-    this.arrival.push(arrivalS);
-    this.input.push(input);
-    this.output.push(output);
-    this.line.push(line);
-    // The blocks, appended in place: this loop runs once per block of the trace, mostly before the JIT has
-    // optimised it, so it works on locals and calls denseId only for large hashes or a table that must grow.
-    const out = this.blocks;
-    if (out.n + count > out.a.length) out.reserve(out.n + count);
-    const a = out.a;
-    let n = out.n;
+    const i = this.count;
+    if (i === this.room) this.growRequests();
+    this.arrival[i] = arrivalS;
+    this.input[i] = input;
+    this.output[i] = output;
+    this.line[i] = line;
+    // The blocks, appended in place; denseId only for large hashes or a table that must grow.
+    let n = this.blockCount;
+    if (n + count > this.blocks.length) this.blocks = grownI32(this.blocks, n + count);
+    const a = this.blocks;
     let small = this.small;
-    for (let i = 0; i < count; i++) {
-      const h = hashes[i];
+    for (let k = 0; k < count; k++) {
+      const h = hashes[k];
       const v = h < small.length ? small[h] : 0;
       if (v) a[n++] = v - 1;
       else {
@@ -118,33 +116,35 @@ export class Builder {
         small = this.small; // denseId may have grown the table
       }
     }
-    out.n = n;
-    this.start.push(this.blocks.n);
+    this.blockCount = n;
+    this.start[i + 1] = n;
     if (count !== Math.ceil(input / this.blockSize)) this.mismatches++;
-    if (session === null) this.session.push(-1);
+    if (session === null) this.session[i] = -1;
     else {
       let s = this.sessionIds.get(session);
       if (s === undefined) {
         s = this.sessionIds.size;
         this.sessionIds.set(session, s);
       }
-      this.session.push(s);
+      this.session[i] = s;
     }
+    this.count = i + 1;
   }
   table(): RequestTable {
+    const n = this.count;
     return {
       format: this.format,
       blockSize: this.blockSize,
-      count: this.arrival.n,
-      arrivalS: this.arrival.done(),
-      inputTokens: this.input.done(),
-      outputTokens: this.output.done(),
-      blockStart: this.start.done(),
-      blocks: this.blocks.done(),
+      count: n,
+      arrivalS: this.arrival.slice(0, n),
+      inputTokens: this.input.slice(0, n),
+      outputTokens: this.output.slice(0, n),
+      blockStart: this.start.slice(0, n + 1),
+      blocks: this.blocks.slice(0, this.blockCount),
       uniqueBlocks: this.uniq,
-      session: this.session.done(),
+      session: this.session.slice(0, n),
       sessions: this.sessionIds.size,
-      line: this.line.done(),
+      line: this.line.slice(0, n),
       lengthMismatches: this.mismatches,
     };
   }

@@ -20,7 +20,9 @@ export class ScannedLine {
   timestamp = 0;
   input = 0;
   output = 0;
-  ids = new Float64Array(256);
+  // Small at first: it grows in the first lines, while the interpreter still collects type feedback (see
+  // builder.ts), not for the first time in optimised code.
+  ids = new Float64Array(4);
   count = 0;
 }
 
@@ -120,13 +122,19 @@ export class TextScanner {
  * Scanner over UTF-8 bytes, the same grammar as TextScanner. Every byte it accepts is ASCII, where UTF-8 and
  * the decoded text agree, so it accepts exactly the lines TextScanner accepts in the decoded text. Reading a
  * typed array element is a load where `charCodeAt` is a call, which is what a cold run mostly pays for.
+ *
+ * It needs no line end: no byte it accepts is a newline (whitespace here is space, tab and carriage return),
+ * so it stops at the newline, and past the array's end a read is undefined, which matches nothing (in the
+ * digit loops `undefined - 48` is NaN, which ends the run). That saves the caller a search per line and the
+ * scanner a bounds test per byte.
  */
 export class ByteScanner {
   constructor(
     private readonly s: Uint8Array,
     readonly out = new ScannedLine(),
   ) {}
-  scan(start: number, end: number): boolean {
+  /** Reads the line starting at `start`; returns where it ends (its newline, or the array's end), or −1. */
+  scan(start: number): number {
     const s = this.s;
     const out = this.out;
     let p = start;
@@ -136,35 +144,34 @@ export class ByteScanner {
     let timestamp = 0;
     let input = 0;
     let output = 0;
-    // Past `end` the reads stop at the newline (10) or the array's end (undefined): neither matches a token.
-    while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
-    if (s[p] !== 123 /* { */) return false;
+    while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
+    if (c !== 123 /* { */) return -1;
     p++;
     let seen = 0;
     for (;;) {
-      while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
-      if (s[p] !== 34 /* " */) return false;
+      while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
+      if (c !== 34 /* " */) return -1;
       // The key, told by its first letter and then checked letter by letter.
       c = s[p + 1];
       const k = c === 116 ? 0 : c === 105 ? 1 : c === 111 ? 2 : c === 104 ? 3 : 4;
-      if (k === 4 || seen & (1 << k)) return false;
+      if (k === 4 || seen & (1 << k)) return -1;
       const key = KEY_BYTES[k];
       const n = key.length;
-      for (let i = 1; i < n; i++) if (s[p + 1 + i] !== key[i]) return false;
-      if (s[p + 1 + n] !== 34) return false;
+      for (let i = 1; i < n; i++) if (s[p + 1 + i] !== key[i]) return -1;
+      if (s[p + 1 + n] !== 34) return -1;
       seen |= 1 << k;
       p += n + 2;
-      while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
-      if (s[p] !== 58 /* : */) return false;
+      while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
+      if (c !== 58 /* : */) return -1;
       p++;
-      while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
+      while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
       const list = k === 3;
       let empty = false;
       if (list) {
-        if (s[p] !== 91 /* [ */) return false;
+        if (c !== 91 /* [ */) return -1;
         p++;
-        while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
-        if (s[p] === 93 /* ] */) {
+        while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
+        if (c === 93 /* ] */) {
           p++;
           empty = true;
         }
@@ -172,14 +179,13 @@ export class ByteScanner {
       while (!empty) {
         const p0 = p;
         let v = 0;
-        while (p < end) {
-          const d = s[p] - 48;
-          if (d < 0 || d > 9) break;
+        let d = s[p] - 48;
+        while (d >= 0 && d <= 9) {
           v = v * 10 + d;
-          p++;
+          d = s[++p] - 48;
         }
         const digits = p - p0;
-        if (digits === 0 || digits > 15 || (digits > 1 && s[p0] === 48)) return false;
+        if (digits === 0 || digits > 15 || (digits > 1 && s[p0] === 48)) return -1;
         if (!list) {
           if (k === 0) timestamp = v;
           else if (k === 1) input = v;
@@ -192,24 +198,24 @@ export class ByteScanner {
           out.ids = ids = g;
         }
         ids[count++] = v;
-        while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
-        c = s[p++];
+        while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
+        p++;
         if (c === 93) break;
-        if (c !== 44 /* , */) return false;
-        while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
+        if (c !== 44 /* , */) return -1;
+        while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
       }
-      while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
-      c = s[p++];
+      while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
+      p++;
       if (c === 125 /* } */) break;
-      if (c !== 44) return false;
+      if (c !== 44) return -1;
     }
-    while (p < end && ((c = s[p]) === 32 || c === 9 || c === 13)) p++;
-    if (seen !== 15 || p !== end) return false;
+    while ((c = s[p]) === 32 || c === 9 || c === 13) p++;
+    if (seen !== 15 || (c !== 10 && p !== s.length)) return -1;
     out.timestamp = timestamp;
     out.input = input;
     out.output = output;
     out.count = count;
-    return true;
+    return p;
   }
 }
 

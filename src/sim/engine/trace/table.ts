@@ -102,12 +102,15 @@ function scanBytes(source: Uint8Array, b: Builder, sink: ErrorSink): void {
   let n = 0;
   const len = source.length;
   while (start < len) {
-    let end = source.indexOf(10 /* \n */, start);
-    if (end < 0) end = len;
     n++;
-    if (fast.scan(start, end))
-      b.add(n, line.timestamp / 1000, line.input, line.output, line.ids, null, line.count);
-    else parseSlowly(decodeLine(source, start, end), n, b, sink);
+    // The scanner finds the line's end itself; only a line it refuses needs a search.
+    let end = fast.scan(start);
+    if (end >= 0) b.add(n, line.timestamp / 1000, line.input, line.output, line.ids, null, line.count);
+    else {
+      end = source.indexOf(10 /* \n */, start);
+      if (end < 0) end = len;
+      parseSlowly(decodeLine(source, start, end), n, b, sink);
+    }
     start = end + 1;
   }
 }
