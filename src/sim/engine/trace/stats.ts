@@ -1,5 +1,5 @@
 /**
- * Trace statistics, in one pass over a RequestTable per measure, with typed arrays only:
+ * Trace statistics, with typed arrays only (every LRU capacity and the ideal cache share one pass, lruLevels.ts):
  * - request count, duration (last − first arrival), arrival rate (requests / duration);
  * - input and output lengths: mean, median, p90, p99 (linear interpolation between order statistics, as
  *   numpy.percentile's default);
