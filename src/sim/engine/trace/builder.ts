@@ -102,16 +102,23 @@ export class Builder {
     this.input[i] = input;
     this.output[i] = output;
     this.line[i] = line;
-    // The blocks, appended in place; denseId only for large hashes or a table that must grow.
+    // The blocks, appended in place. A small hash seen before or new takes no call (most blocks of a trace are
+    // new: a call each would make denseId hot, and compiling it costs more than it saves in a single read);
+    // denseId only for large hashes or a table that must grow.
     let n = this.blockCount;
     if (n + count > this.blocks.length) this.blocks = grownI32(this.blocks, n + count);
     const a = this.blocks;
     let small = this.small;
     for (let k = 0; k < count; k++) {
       const h = hashes[k];
-      const v = h < small.length ? small[h] : 0;
-      if (v) a[n++] = v - 1;
-      else {
+      if (h < small.length) {
+        const v = small[h];
+        if (v) a[n++] = v - 1;
+        else {
+          small[h] = ++this.uniq;
+          a[n++] = this.uniq - 1;
+        }
+      } else {
         a[n++] = this.denseId(h);
         small = this.small; // denseId may have grown the table
       }
