@@ -26,6 +26,21 @@ export function readTextFile(file: string, what: string): string {
   }
 }
 
+/**
+ * A file's bytes, for readers that scan UTF-8 without decoding it (the trace readers): a leading byte-order
+ * mark is dropped, as readTextFile drops it, so both accept the same files.
+ */
+export function readBytesFile(file: string, what: string): Uint8Array {
+  try {
+    if (statSync(file).isDirectory()) throw new UsageError(`"${file}" is a directory, not ${what}`);
+    const bytes = readFileSync(file);
+    return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read ${what}: ${reason(e, file)}`);
+  }
+}
+
 /** Open `file` for writing now, so an unwritable path fails before any work, not after minutes of it. */
 export function openForWriting(file: string, what: string): number {
   try {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -47,6 +49,15 @@ describe('sim trace-stats', () => {
       { capacityBlocks: 1, hitRatio: { blocks: 0.2, tokens: 1024 / 4824 } },
       { capacityBlocks: 2, hitRatio: { blocks: 0.4, tokens: 2048 / 4824 } },
     ]);
+  });
+
+  it('reads a file that starts with a byte-order mark as the same file without it', () => {
+    const withBom = join(mkdtempSync(join(tmpdir(), 'sal-bom-')), 'bom.jsonl');
+    writeFileSync(withBom, '\ufeff' + readFileSync(ROOT + FIX + 'mooncake-tiny.jsonl', 'utf8'));
+    const plain = sim(FIX + 'mooncake-tiny.jsonl', '--lru-blocks', '1,2');
+    const bom = sim(withBom, '--lru-blocks', '1,2');
+    expect(bom.code).toBe(0);
+    expect({ ...JSON.parse(bom.stdout), file: '' }).toEqual({ ...JSON.parse(plain.stdout), file: '' });
   });
 
   it('skips malformed lines by default and lists the first ones with line numbers', () => {

@@ -19,6 +19,7 @@ import {
 } from '../src/sim/engine/trace';
 import { KvCache, segmentBlockHashes } from '../src/sim/engine/kvcache';
 
+const utf8 = (s: string) => new TextEncoder().encode(s);
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)), 'utf8');
 const MOONCAKE_DIR = fileURLToPath(new URL('../../shared/data/mooncake/', import.meta.url));
@@ -137,6 +138,10 @@ describe('Mooncake reader', () => {
       'hash_id',
       'input_lengt',
       'extra',
+      // the real keys' length and first letter, another letter inside
+      'timestamq',
+      'hash_idz',
+      'output_lenhth',
     );
     const value = (k: string) =>
       k.startsWith('hash')
@@ -167,11 +172,68 @@ describe('Mooncake reader', () => {
         const iter = mooncakeTable(lines, { onError: 'skip' });
         expect(whole.table).toEqual(iter.table);
         expect(whole.errors.map((e) => e.line)).toEqual(iter.errors.map((e) => e.line));
+        // the byte scanner reads the same lines the same way
+        const bytes = mooncakeTable(utf8(lines.join('\n')), { onError: 'skip' });
+        expect(bytes.table).toEqual(whole.table);
+        expect(bytes.errors).toEqual(whole.errors);
         accepted += whole.table.count;
       }),
       { numRuns: 400 },
     );
     expect(accepted).toBeGreaterThan(50); // the property saw valid lines, not only rejections
+  });
+
+  it('reads UTF-8 bytes as their decoded text: the same table, errors and messages, byte noise included', () => {
+    const valid = '{"timestamp": 1, "input_length": 600, "output_length": 2, "hash_ids": [7, 8]}';
+    // pieces of lines: valid ones, JSON tokens, non-ASCII text, lone and truncated UTF-8 sequences, a BOM
+    const piece = fc.oneof(
+      { weight: 1, arbitrary: fc.constant(utf8(valid)) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .constantFrom('{', '}', '"hash_ids"', ':', '[', ']', ',', ' ', '\r', '\n', '1', '"é"', '☃', '𝄞')
+          .map(utf8),
+      },
+      { weight: 2, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3 }) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom([0xef, 0xbb, 0xbf], [0xe2, 0x82], [0xc3], [0x80], [0xf0, 0x9d, 0x84])
+          .map((b) => Uint8Array.from(b)),
+      },
+    );
+    const decode = (b: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
+    let accepted = 0;
+    // a line: a valid one (sometimes with a \r), or pieces
+    const line = fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom([utf8(valid)], [utf8(valid + '\r')]) },
+      { weight: 3, arbitrary: fc.array(piece, { maxLength: 6 }) },
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
+        const parts = lines.flatMap((l, i) => (i ? [Uint8Array.of(10), ...l] : l));
+        const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+        parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+        const text = decode(bytes);
+        const fromBytes = mooncakeTable(bytes, { onError: 'skip' });
+        const fromText = mooncakeTable(text, { onError: 'skip' });
+        expect(fromBytes.table).toEqual(fromText.table);
+        expect(fromBytes.errors).toEqual(fromText.errors);
+        expect(fromBytes.errorCount).toBe(fromText.errorCount);
+        expect([...numberedLines(bytes)]).toEqual([...numberedLines(text)]);
+        const detect = (s: string | Uint8Array) => {
+          try {
+            return detectFormat(s);
+          } catch (e) {
+            return (e as Error).message;
+          }
+        };
+        expect(detect(bytes)).toBe(detect(text));
+        accepted += fromBytes.table.count;
+      }),
+      { numRuns: 500, seed: 5 },
+    );
+    expect(accepted).toBeGreaterThan(100);
   });
 
   it('rejects negative or fractional lengths and bad timestamps', () => {
@@ -431,8 +493,10 @@ describe('real Mooncake traces (skipped when ../shared/data/mooncake is absent)'
       expect(s.idealHitRatio.blocks).toBeLessThan(0.42);
       expect(s.idealHitRatio.tokens).toBeGreaterThan(0.35);
       expect(s.idealHitRatio.tokens).toBeLessThan(0.42);
-      // the line-iterator path (JSON.parse per line) builds the same table as the in-place scanner
+      // the line-iterator path (JSON.parse per line) builds the same table as the in-place scanner, and so
+      // does the scanner over the file's bytes (what the command line reads)
       expect(mooncakeTable(readFileSync(CONVERSATION, 'utf8').split('\n')).table).toEqual(table);
+      expect(mooncakeTable(readFileSync(CONVERSATION)).table).toEqual(table);
       // a one-tier KvCache driven like a replica (acquire, commit, release per request) is the same LRU
       const kv = new KvCache({
         blockSize: 512,

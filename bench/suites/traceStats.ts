@@ -9,11 +9,16 @@
  *   (`node dist-cli/sim.mjs trace-stats …`) and the Python reference, their ratio against the goal (≥ 3×), and
  *   the Python script's own time after its start-up;
  * - whether both computed the same figures;
+ * - with BENCH_BASE_CLI=<folder> (a copy of dist-cli/ built from another commit, e.g. `cp -r dist-cli
+ *   /tmp/base-cli` before a change; it reads ../package.json, so copy package.json beside the folder too): that
+ *   bundle as well, in the same interleaved loop, printed after " | before ". BENCH_RUNS sets the number of
+ *   interleaved runs (default 9).
  * - the cost of the tiered KvCache itself on the same trace, driven as a replica would drive it (acquire,
  *   commit, release per request), for three tier set-ups.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import {
   arrivalOrder,
@@ -32,7 +37,7 @@ const TRACE = fileURLToPath(
 );
 const CAPACITIES = [1_000, 10_000, 100_000];
 const RUNS = 5;
-const PROCESS_RUNS = 7;
+const PROCESS_RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 9));
 
 interface ChildResult {
   requests: number;
@@ -148,7 +153,8 @@ export const traceStatsSuite: BenchSuite = {
     let heapPeak = 0;
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
-      const { table } = mooncakeTable(readFileSync(TRACE, 'utf8'));
+      // The file's bytes, as the command line reads them.
+      const { table } = mooncakeTable(readFileSync(TRACE));
       stats = traceStats(table, { lruCapacities: CAPACITIES });
       samples.push(performance.now() - t0);
       heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
@@ -193,24 +199,29 @@ export const traceStatsSuite: BenchSuite = {
       return;
     }
     const py = python3();
+    const baseCli = process.env.BENCH_BASE_CLI;
+    const baseWall: number[] = [];
+    const cliArgs = (bundle: string) => [bundle, 'trace-stats', TRACE, '--lru-blocks', CAPACITIES.join(',')];
     const cliWall: number[] = [];
     const pyWall: number[] = [];
     let cliOut: CliResult | null = null;
     let pyOut: ChildResult | null = null;
     for (let i = 0; i < PROCESS_RUNS; i++) {
-      const c = runChild(process.execPath, [
-        'dist-cli/sim.mjs',
-        'trace-stats',
-        TRACE,
-        '--lru-blocks',
-        CAPACITIES.join(','),
-      ]);
+      const c = runChild(process.execPath, cliArgs('dist-cli/sim.mjs'));
       if ('error' in c) {
         console.log(`command line failed: ${c.error}`);
         return;
       }
       cliWall.push(c.wallS);
       cliOut = c.out as unknown as CliResult;
+      if (baseCli) {
+        const b = runChild(process.execPath, cliArgs(`${baseCli}/sim.mjs`));
+        if ('error' in b) {
+          console.log(`base command line (${baseCli}) failed: ${b.error}`);
+          return;
+        }
+        baseWall.push(b.wallS);
+      }
       if (!py) continue;
       const r = runChild('python3', ['bench/reference/trace_stats_ref.py', TRACE, ...CAPACITIES.map(String)]);
       if ('error' in r) {
@@ -221,8 +232,11 @@ export const traceStatsSuite: BenchSuite = {
       pyOut = r.out;
     }
     const cliS = median(cliWall);
+    const before = baseWall.length
+      ? ` | before (${baseCli}): ${(median(baseWall) * 1000).toFixed(0)} ms (fastest ${(Math.min(...baseWall) * 1000).toFixed(0)} ms)`
+      : '';
     console.log(
-      `command line (node dist-cli/sim.mjs trace-stats, whole process): ${(cliS * 1000).toFixed(0)} ms wall (median of ${PROCESS_RUNS}, fastest ${(Math.min(...cliWall) * 1000).toFixed(0)} ms)`,
+      `command line (node dist-cli/sim.mjs trace-stats, whole process): ${(cliS * 1000).toFixed(0)} ms wall (median of ${PROCESS_RUNS}, fastest ${(Math.min(...cliWall) * 1000).toFixed(0)} ms)${before}`,
     );
     if (!py || !pyOut) {
       console.log('Python comparison skipped: python3 is not installed');
@@ -233,8 +247,14 @@ export const traceStatsSuite: BenchSuite = {
       `Python reference (${py}, bench/reference/trace_stats_ref.py, whole process): ${(pyS * 1000).toFixed(0)} ms wall (median of ${PROCESS_RUNS}, fastest ${(Math.min(...pyWall) * 1000).toFixed(0)} ms), ${(pyOut.elapsedS * 1000).toFixed(0)} ms of it after the interpreter's start, peak RSS ${mib(pyOut.maxRssKiB * 1024)}`,
     );
     const ratio = pyS / cliS;
+    const baseRatio = baseWall.length ? ` | before ${(pyS / median(baseWall)).toFixed(2)}×` : '';
     console.log(
-      `ratio Python / command line, whole processes: ${ratio.toFixed(2)}× (goal ≥ 3×: ${ratio >= 3 ? 'meets' : 'MISSES'}); against the warm in-process median ${(pyOut.elapsedS / (median(samples) / 1000)).toFixed(1)}×`,
+      `ratio Python / command line, whole processes: ${ratio.toFixed(2)}× (goal ≥ 3×: ${ratio >= 3 ? 'meets' : 'MISSES'})${baseRatio}; against the warm in-process median ${(pyOut.elapsedS / (median(samples) / 1000)).toFixed(1)}×`,
+    );
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')} (2 cores)`,
     );
     console.log(
       `same figures (requests, input mean and p99, ideal and LRU ratios): ${cliOut && same(s, pyOut) && same(s, cliOut) ? 'yes' : 'NO'}`,

@@ -2,7 +2,7 @@
  * `sim trace-stats <file> [--format auto|mooncake|native] [--block-size N] [--lru-blocks 1000,10000,...]
  * [--on-error skip|stop]`: statistics of a request trace (see docs/traces.md and docs/cli.md).
  */
-import { readTextFile } from '../files';
+import { readBytesFile } from '../files';
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import {
   readTraceTable,
@@ -54,10 +54,11 @@ export const traceStatsCommand: Command = {
       throw new UsageError(`--on-error must be skip or stop, got "${onError}"`);
     const capacities = parseCapacities(stringFlag(args, 'lru-blocks'));
 
-    const text = readTextFile(file, 'the trace file');
+    // Bytes, not text: the reader scans the usual lines without decoding them (docs/performance.md).
+    const bytes = readBytesFile(file, 'the trace file');
     let result;
     try {
-      result = readTraceTable(text, {
+      result = readTraceTable(bytes, {
         format: format as TraceFormat | 'auto',
         blockSize,
         onError,

@@ -1,5 +1,5 @@
 /**
- * Trace statistics, in one pass over a RequestTable per measure, with typed arrays only:
+ * Trace statistics, with typed arrays only (every LRU capacity and the ideal cache share one pass, lruLevels.ts):
  * - request count, duration (last − first arrival), arrival rate (requests / duration);
  * - input and output lengths: mean, median, p90, p99 (linear interpolation between order statistics, as
  *   numpy.percentile's default);
@@ -13,6 +13,7 @@
 import { blockTokens } from '../kvcache/hash';
 import type { Steps } from '../cooperative';
 import { sortSteps } from '../sortSteps';
+import { lruLevelCounts } from './lruLevels';
 import type { RequestTable } from './table';
 
 export interface Summary {
@@ -193,6 +194,10 @@ export function lruHitRatio(
 
 export function traceStats(t: RequestTable, opts: { lruCapacities?: readonly number[] } = {}): TraceStats {
   const order = arrivalOrder(t);
+  const capacities = opts.lruCapacities ?? [];
+  // Every capacity and the ideal cache in one pass (the same figures as idealHitRatio and lruHitRatio each).
+  const counts = lruLevelCounts(t, capacities, order);
+  const { totalBlocks, totalTokens } = counts;
   let lo = Infinity;
   let hi = -Infinity;
   for (let i = 0; i < t.count; i++) {
@@ -215,7 +220,10 @@ export function traceStats(t: RequestTable, opts: { lruCapacities?: readonly num
       unique: t.uniqueBlocks,
       lengthMismatches: t.lengthMismatches,
     },
-    idealHitRatio: idealHitRatio(t, order),
-    lru: (opts.lruCapacities ?? []).map((c) => ({ capacityBlocks: c, hitRatio: lruHitRatio(t, c, order) })),
+    idealHitRatio: ratio(counts.ideal.hitBlocks, totalBlocks, counts.ideal.hitTokens, totalTokens),
+    lru: capacities.map((c, i) => ({
+      capacityBlocks: c,
+      hitRatio: ratio(counts.lru[i].hitBlocks, totalBlocks, counts.lru[i].hitTokens, totalTokens),
+    })),
   };
 }
