@@ -193,6 +193,51 @@ export function ReloadOrRecompute() {
     ? `${r.link.count > 1 ? `${r.link.count} × ${formatBandwidth(r.link.perLinkBandwidth)} = ` : ''}${formatBandwidth(r.link.bandwidth)}`
     : '';
 
+  // The charts change only with the result: a dragged control re-renders the widget on every input event,
+  // and redrawing both SVG charts each time was most of its main-thread task at 4× CPU throttling.
+  const charts = useMemo(
+    () => (
+      <div className="offload-charts">
+        <LineChart
+          title="Reload time and recompute time against prefix length"
+          description="Two lines on log–log axes: the time to reload a prefix's KV over the link, and the time to prefill it again; vertical rules at the break-even lengths, shaded where recompute is faster."
+          series={series}
+          x={{
+            label: 'Prefix length',
+            unit: 'tokens',
+            scale: 'log',
+            format: (t) => formatCount(t),
+            readout: (t) => formatTokens(t),
+            domain: r ? [1, r.model.maxContext] : undefined,
+          }}
+          y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s), ticks: durationTicks }}
+          markers={markers}
+          points={false}
+          aspect={0.6}
+        />
+        <LineChart
+          title="Reload time divided by recompute time against prefix length"
+          description="The ratio of the two times on log–log axes: above 1, recompute is faster."
+          series={ratio}
+          x={{
+            label: 'Prefix length',
+            unit: 'tokens',
+            scale: 'log',
+            format: (t) => formatCount(t),
+            readout: (t) => formatTokens(t),
+            domain: r ? [1, r.model.maxContext] : undefined,
+          }}
+          y={{ label: 'Reload ÷ recompute', scale: 'log', format: (x) => formatRatio(x, 2) }}
+          markers={ratioMarkers}
+          points={false}
+          legend={false}
+          aspect={0.28}
+        />
+      </div>
+    ),
+    [series, markers, ratio, ratioMarkers, r],
+  );
+
   return (
     <WidgetFrame
       id={RELOAD_ID}
@@ -333,43 +378,7 @@ export function ReloadOrRecompute() {
       }
       tryThis={<TryThis items={TRY_THIS} />}
     >
-      <div className="offload-charts">
-        <LineChart
-          title="Reload time and recompute time against prefix length"
-          description="Two lines on log–log axes: the time to reload a prefix's KV over the link, and the time to prefill it again; vertical rules at the break-even lengths, shaded where recompute is faster."
-          series={series}
-          x={{
-            label: 'Prefix length',
-            unit: 'tokens',
-            scale: 'log',
-            format: (t) => formatCount(t),
-            readout: (t) => formatTokens(t),
-            domain: r ? [1, r.model.maxContext] : undefined,
-          }}
-          y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s), ticks: durationTicks }}
-          markers={markers}
-          points={false}
-          aspect={0.6}
-        />
-        <LineChart
-          title="Reload time divided by recompute time against prefix length"
-          description="The ratio of the two times on log–log axes: above 1, recompute is faster."
-          series={ratio}
-          x={{
-            label: 'Prefix length',
-            unit: 'tokens',
-            scale: 'log',
-            format: (t) => formatCount(t),
-            readout: (t) => formatTokens(t),
-            domain: r ? [1, r.model.maxContext] : undefined,
-          }}
-          y={{ label: 'Reload ÷ recompute', scale: 'log', format: (x) => formatRatio(x, 2) }}
-          markers={ratioMarkers}
-          points={false}
-          legend={false}
-          aspect={0.28}
-        />
-      </div>
+      {charts}
     </WidgetFrame>
   );
 }
