@@ -38,6 +38,7 @@ import {
 } from './constants';
 import { routerConfig } from './routers';
 import { requestRows, summarizeRows, type PolicySummary, type RequestRows } from './summary';
+import { residency, ResidencyTracker } from './residency';
 
 export { cacheViewConfig, routerConfig } from './routers';
 
@@ -127,47 +128,7 @@ export function sharedPrefixHashes(): Set<number> {
 
 // ───────────────────────────── KV residency ─────────────────────────────
 
-export interface Residency {
-  /** Per replica: HBM blocks by session (−1 = the app's shared head). */
-  bySession: Map<number, number>[];
-  /** Session-private HBM blocks held in duplicate: Σ over replicas minus the distinct ones (copies beyond the first). */
-  duplicateBlocks: number;
-  /** Mean number of replicas holding part of a session's private prefix, over the sessions held anywhere. */
-  copiesPerSession: number;
-}
-
-/** Who holds what in HBM right now, from one snapshot per replica. */
-export function residency(sim: FleetSim, shared: ReadonlySet<number>): Residency {
-  const bySession: Map<number, number>[] = [];
-  const distinct = new Set<number>();
-  const holders = new Map<number, number>();
-  let privateTotal = 0;
-  for (let r = 0; r < sim.caches.length; r++) {
-    const snap = sim.caches[r].snapshot();
-    const hbm = snap.tiers.indexOf('hbm');
-    const by = new Map<number, number>();
-    for (let i = 0; i < snap.count; i++) {
-      if (snap.tier[i] !== hbm) continue;
-      const h = snap.hashes[i];
-      const isShared = shared.has(h);
-      const s = isShared ? -1 : snap.tag[i];
-      by.set(s, (by.get(s) ?? 0) + 1);
-      if (!isShared) {
-        privateTotal++;
-        distinct.add(h);
-      }
-    }
-    for (const s of by.keys()) if (s >= 0) holders.set(s, (holders.get(s) ?? 0) + 1);
-    bySession.push(by);
-  }
-  let copies = 0;
-  for (const c of holders.values()) copies += c;
-  return {
-    bySession,
-    duplicateBlocks: privateTotal - distinct.size,
-    copiesPerSession: holders.size ? copies / holders.size : 0,
-  };
-}
+export { residency, ResidencyTracker, type Residency } from './residency';
 
 // ───────────────────────────── the animated router ─────────────────────────────
 
@@ -258,6 +219,7 @@ export async function runRouterAnimation(
   kvOff.push(0);
   memOff.push(0);
   let hbmBlocks = 0;
+  let tracker: ResidencyTracker | null = null;
   const onFrame = (f: FleetFrame) => {
     for (let r = 0; r < R; r++) {
       for (let j = f.members.offsets[r]; j < f.members.offsets[r + 1]; j++) {
@@ -268,22 +230,23 @@ export async function runRouterAnimation(
     }
   };
   const afterEvent = (sim: FleetSim) => {
+    // Residency follows the caches from the first event on (it starts from one snapshot), not per frame.
+    tracker ??= new ResidencyTracker(sim.caches, shared);
     const f = sim.pendingFrame;
     if (!f) return;
     t.push(f.t);
     hbmBlocks = f.replicas.kvCapacity[0];
-    const res = residency(sim, shared);
     for (let r = 0; r < R; r++) {
       waiting.push(f.replicas.waiting[r]);
       running.push(f.replicas.loading[r] + f.replicas.prefilling[r] + f.replicas.decoding[r]);
-      const by = res.bySession[r];
+      const by = tracker.sessionsOn(r);
       for (const s of [...by.keys()].sort((x, y) => x - y)) {
         kvSes.push(s);
         kvBlk.push(by.get(s)!);
       }
       kvOff.push(kvSes.length);
     }
-    dup.push(res.duplicateBlocks);
+    dup.push(tracker.duplicateBlocks);
   };
   const res: FleetResult = await runScenario(labScenario(a.policy, a, interval), {
     onFrame,
