@@ -2,7 +2,9 @@
  * Worker methods of lesson 07.03 (cache-aware routing): argument checks, then the runs in src/sim/lessons/routing/lab.ts.
  * Kept apart from methods.ts so that file only lists them.
  */
+import * as Comlink from 'comlink';
 import {
+  chunkTransferables,
   LLMD_POLICIES,
   labBytesPerBlock,
   ROUTER_POLICIES,
@@ -14,6 +16,7 @@ import {
   type PolicyRun,
   type RouterAnimationArgs,
   type RouterAnimationResult,
+  type RouterChunk,
   type RouterPolicy,
   type RouterSpreadArgs,
   type RouterSweepArgs,
@@ -83,16 +86,23 @@ export interface RouterAnimationResponse extends RouterAnimationResult {
   comparison: PolicyRun | null;
 }
 
-/** One animated run (frames + per-request table), and optionally a summary of another policy on the same workload. */
+/**
+ * One animated run (frames + per-request table), and optionally a summary of another policy on the same
+ * workload. The run streams itself as it advances (chunks of frames and final request rows, transferred), so
+ * the widget draws the playhead's picture long before the run ends.
+ */
 export async function routerAnimation(
   req: RouterAnimationRequest,
-  ctx: JobContext<never>,
+  ctx: JobContext<RouterChunk>,
 ): Promise<RouterAnimationResponse> {
   checkPolicy(req.policy);
   checkFleet(req);
   if (req.frameIntervalS !== undefined) checkRange('frameIntervalS', req.frameIntervalS, 0.05, 10);
   const hooks = { checkpoint: () => ctx.checkpoint() };
-  const run = await runRouterAnimation(req, hooks);
+  const run = await runRouterAnimation(req, {
+    ...hooks,
+    emit: (c) => ctx.emit(Comlink.transfer(c, chunkTransferables(c))),
+  });
   let comparison: PolicyRun | null = null;
   if (req.compareWith !== undefined) {
     checkPolicy(req.compareWith);

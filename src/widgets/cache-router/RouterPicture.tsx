@@ -8,7 +8,7 @@
 import { useMemo } from 'react';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { formatPercent } from '../../lib/format';
-import type { RouterAnimationResult } from '../../sim/lessons/routing/lab';
+import type { RouterPictureRun } from '../../sim/lessons/routing/streamed';
 import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
 import { frameAt } from '../../sim/lessons/routing/summary';
 import { describeRoute } from './routeReason';
@@ -46,7 +46,7 @@ function lastArrivalAt(arrival: Float64Array, count: number, t: number): number 
   return last;
 }
 
-export function routeText(r: RouterAnimationResult, i: number): string {
+export function routeText(r: RouterPictureRun, i: number): string {
   const q = r.requests;
   return describeRoute({
     reason: r.reason[i] === 255 ? null : r.reasonNames[r.reason[i]],
@@ -57,15 +57,7 @@ export function routeText(r: RouterAnimationResult, i: number): string {
   });
 }
 
-export function RouterPicture({
-  r,
-  t,
-  follow,
-}: {
-  r: RouterAnimationResult;
-  t: number;
-  follow: number | null;
-}) {
+export function RouterPicture({ r, t, follow }: { r: RouterPictureRun; t: number; follow: number | null }) {
   const { observe, width: shown } = useChartSize({ aspect: 1 });
   // Past 760 px (fullscreen, a projector) the picture is drawn at 760 and scaled up, text included.
   const width = Math.min(shown, MAX_LOGICAL_WIDTH);
