@@ -27,6 +27,7 @@ import {
 import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
 import { frameAt, summarizeRows } from '../../sim/lessons/routing/summary';
 import { assembleChunks, type RouterPictureRun } from '../../sim/lessons/routing/streamed';
+import type { RouterChunk } from '../../sim/lessons/routing/animation';
 import { routeText, RouterPicture } from './RouterPicture';
 import {
   ANIMATION_ARRIVAL_S,
@@ -139,19 +140,30 @@ export function CacheRouter() {
   /** The whole run for the current settings, or null while it streams (or has not begun). */
   const done = sim.result !== null && !sim.stale ? sim.result : null;
   // The current settings' run so far (the last result is for older settings until this one ends).
-  const streamed = useMemo(() => (done ? null : assembleChunks(sim.frames)), [done, sim.frames]);
+  const chunks = done ? NO_CHUNKS : sim.frames;
+  const readyS = chunks.length > 0 ? chunks[chunks.length - 1].readyS : 0;
   const previous = sim.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const transport = useTransport({
     // While a run streams, the timeline keeps the previous run's length (so the playhead stays where it was).
-    duration: done ? done.endS : Math.max(previous?.endS ?? 0, ANIMATION_START_S, streamed?.readyS ?? 0),
+    duration: done ? done.endS : Math.max(previous?.endS ?? 0, ANIMATION_START_S, readyS),
     rate: ANIMATION_PLAY_RATE,
     step: 1,
     autoplay: true,
     reducedMotion: reduced,
-    available: done ? undefined : (streamed?.readyS ?? 0),
+    available: done ? undefined : readyS,
   });
   const t = transport.t;
+  // Put together only the chunks the playhead needs (and some ahead), not at every chunk that arrives: the
+  // picture drawn from them is the same, and each new run object redraws it.
+  const needed = chunksFor(chunks, t);
+  const firstChunk = chunks[0];
+  const streamed = useMemo(
+    () => (needed > 0 ? assembleChunks(chunks.slice(0, needed)) : null),
+    // The chunks of one run only grow, so its first chunk and the count name the prefix.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [firstChunk, needed],
+  );
   /**
    * What the picture shows: the whole run; else the streaming run once it has reached the playhead (everything
    * before readyS is final); else the previous settings' run, marked stale, until it has.
@@ -165,10 +177,10 @@ export function CacheRouter() {
   const started = useRef(false);
   const { seek } = transport;
   useEffect(() => {
-    if (started.current || (!done && !streamed && !previous)) return;
+    if (started.current || (!done && chunks.length === 0 && !previous)) return;
     started.current = true;
     seek(Math.min(ANIMATION_START_S, done?.endS ?? ANIMATION_START_S));
-  }, [done, streamed, previous, seek]);
+  }, [done, chunks.length, previous, seek]);
   const [followChoice, setFollow] = useState<number | null>(0);
   const follow = shown && followChoice !== null && followChoice < shown.sessions ? followChoice : null;
   const followId = useId();
@@ -411,6 +423,18 @@ function Swatch({ s, kind }: { s: number; kind: 'waiting' | 'prefill' | 'decode'
       ) : null}
     </svg>
   );
+}
+
+const NO_CHUNKS: RouterChunk[] = [];
+/** Simulated seconds past the playhead that the put-together chunks cover (4 s of play at 1×). */
+const LOOKAHEAD_S = 4 * ANIMATION_PLAY_RATE;
+
+/** How many chunks the picture at t needs: the fewest reaching LOOKAHEAD_S past t, all if none do, 0 if t is not reached. */
+function chunksFor(chunks: readonly RouterChunk[], t: number): number {
+  const n = chunks.length;
+  if (n === 0 || chunks[n - 1].readyS <= t) return 0;
+  for (let k = 0; k < n; k++) if (chunks[k].readyS > t + LOOKAHEAD_S) return k + 1;
+  return n;
 }
 
 /** The latest request that arrived at or before t (rows are in arrival order), −1 if none. */

@@ -5,7 +5,7 @@
  * and the part it must prefill (miss), and what its HBM holds by session. A pure function of (result, t):
  * trails and fades are functions of t too, so scrubbing back restores a frame exactly.
  */
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { formatPercent } from '../../lib/format';
 import type { RouterPictureRun } from '../../sim/lessons/routing/streamed';
@@ -57,7 +57,16 @@ export function routeText(r: RouterPictureRun, i: number): string {
   });
 }
 
-export function RouterPicture({ r, t, follow }: { r: RouterPictureRun; t: number; follow: number | null }) {
+/** Memoised: a streaming run re-renders the widget as its chunks arrive, with the same run and time. */
+export const RouterPicture = memo(function RouterPicture({
+  r,
+  t,
+  follow,
+}: {
+  r: RouterPictureRun;
+  t: number;
+  follow: number | null;
+}) {
   const { observe, width: shown } = useChartSize({ aspect: 1 });
   // Past 760 px (fullscreen, a projector) the picture is drawn at 760 and scaled up, text included.
   const width = Math.min(shown, MAX_LOGICAL_WIDTH);
@@ -286,4 +295,4 @@ export function RouterPicture({ r, t, follow }: { r: RouterPictureRun; t: number
       {follow !== null ? <FollowNote r={r} f={f} follow={follow} /> : null}
     </div>
   );
-}
+});
