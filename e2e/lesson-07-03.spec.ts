@@ -27,6 +27,8 @@ test.describe('07.03 Cache-Aware Routing', () => {
     await page.goto(PATH);
     const w = page.locator('[data-widget="cache-router"]');
     await expect(w).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    // Ready is the picture at the playhead (the run streams in); the whole-run figures once it is no longer busy.
+    await expect(w).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
     await expect(w.getByLabel('Routing policy')).toHaveValue('round-robin');
     const hit = w.locator('[data-readout="hit-rate"]');
     const p90 = w.locator('[data-readout="ttft-p90"]');
@@ -64,6 +66,8 @@ test.describe('07.03 Cache-Aware Routing', () => {
     await page.goto(PATH);
     const w = page.locator('[data-widget="cache-router"]');
     await expect(w).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    // Ready is the picture at the playhead (the run streams in); the whole-run figures once it is no longer busy.
+    await expect(w).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
     const time = w.getByRole('slider', { name: 'Time' });
     // Autoplay: the clock moves by itself; pause stops it.
     await expect.poll(async () => Number(await time.inputValue())).toBeGreaterThan(0.5);
@@ -114,6 +118,8 @@ test.describe('07.03 Cache-Aware Routing', () => {
     await page.goto(PATH);
     const w = page.locator('[data-widget="cache-router"]');
     await expect(w).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    // Ready is the picture at the playhead (the run streams in); the whole-run figures once it is no longer busy.
+    await expect(w).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
     const svg = w.locator('svg[data-chart="router"]');
     const fill = w.locator('[data-readout="hbm-fill"]');
     // Out of view it holds its frame (an animation nobody sees costs the page nothing), though it is playing.

@@ -23,8 +23,8 @@ import { ProgressFrames, type JobProgress } from '../src/worker/progress';
 import { compactionEdit, compactionMethods } from '../src/worker/compactionMethods';
 import { EDIT_DEFAULTS, editArgs, type EditValues } from '../src/widgets/context-compaction/schema';
 import { isCannotRun } from '../src/sim/engine/cannotRun';
-import { routerAnimation } from '../src/worker/routerMethods';
 import { cacheRouterArgs, cacheRouterSchema } from '../src/widgets/cache-router/schema';
+import { runRouterAnimation } from '../src/sim/lessons/routing/animation';
 import { BlockHashSet } from '../src/sim/engine/kvcache/blockHashSet';
 import { segmentBlockHashes } from '../src/sim/engine/kvcache/hash';
 import {
@@ -552,27 +552,21 @@ describe('progress: the core says how far it is, the worker sends it as frames',
   }, 60_000);
 });
 
-describe('progress of a fleet run (07.03 routerAnimation)', () => {
-  it('frames in simulated seconds so far (a run has no known end), monotonic', async () => {
-    // A clock that moves 300 ms at every reading: every checkpoint's progress is due (it reads the clock once).
-    let now = 0;
-    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 300));
-    try {
-      const frames: JobProgress[] = [];
-      // The widget's largest fleet and load (its default policy).
-      const v = defaultValues(cacheRouterSchema) as Record<string, unknown>;
-      for (const [k, p] of Object.entries(cacheRouterSchema)) if (p.kind === 'number') v[k] = p.max;
-      const args = cacheRouterArgs(v as Parameters<typeof cacheRouterArgs>[0]);
-      const r = await routerAnimation(args, {
-        ...countingContext(),
-        emit: async (f: JobProgress) => void frames.push(f),
-      });
-      expect(frames.length).toBeGreaterThanOrEqual(2);
-      expect(frames.every((f) => f.unit === 'simulated seconds' && f.total === 0)).toBe(true);
-      expect(frames.every((f, i) => i === 0 || f.done >= frames[i - 1].done)).toBe(true);
-      expect(frames[frames.length - 1].done).toBeLessThanOrEqual(r.endS);
-    } finally {
-      clock.mockRestore();
-    }
+describe("progress of a fleet run (the core: runScenario through 07.03's animated router)", () => {
+  it('checkpoints carry the simulated seconds so far (a run has no known end), monotonic', async () => {
+    const progress: StepProgress[] = [];
+    // The widget's largest fleet and load (its default policy).
+    const v = defaultValues(cacheRouterSchema) as Record<string, unknown>;
+    for (const [k, p] of Object.entries(cacheRouterSchema)) if (p.kind === 'number') v[k] = p.max;
+    const args = cacheRouterArgs(v as Parameters<typeof cacheRouterArgs>[0]);
+    const r = await runRouterAnimation(args, {
+      checkpoint: async (p?: StepProgress) => {
+        if (p) progress.push(p);
+      },
+    });
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress.every((p) => p.total === 0)).toBe(true);
+    expect(progress.every((p, i) => i === 0 || p.done >= progress[i - 1].done)).toBe(true);
+    expect(progress[progress.length - 1].done).toBeLessThanOrEqual(r.endS);
   }, 60_000);
 });

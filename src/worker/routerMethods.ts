@@ -2,7 +2,9 @@
  * Worker methods of lesson 07.03 (cache-aware routing): argument checks, then the runs in src/sim/lessons/routing/lab.ts.
  * Kept apart from methods.ts so that file only lists them.
  */
+import * as Comlink from 'comlink';
 import {
+  chunkTransferables,
   LLMD_POLICIES,
   labBytesPerBlock,
   ROUTER_POLICIES,
@@ -14,6 +16,7 @@ import {
   type PolicyRun,
   type RouterAnimationArgs,
   type RouterAnimationResult,
+  type RouterChunk,
   type RouterPolicy,
   type RouterSpreadArgs,
   type RouterSweepArgs,
@@ -21,8 +24,6 @@ import {
   type SweepPoint,
 } from '../sim/lessons/routing/lab';
 import type { JobContext } from './job';
-import type { StepProgress } from '../sim/engine/cooperative';
-import { progressFrames, withStage, type JobProgress, type ProgressStage } from './progress';
 import { ROUTER_LIMITS as L } from './limits/router';
 import { limitRefusal, type Limit } from '../sim/engine/limits';
 import { SPREAD_POLICIES } from '../sim/lessons/routing/constants';
@@ -85,38 +86,27 @@ export interface RouterAnimationResponse extends RouterAnimationResult {
   comparison: PolicyRun | null;
 }
 
-/** One animated run (frames + per-request table), and optionally a summary of another policy on the same workload. */
 /**
- * The cache router's animation run (and an optional comparison run), with progress in simulated seconds so far (the
- * run ends when its last session does, so there is no total; ≈2 s at the widget's maxima under load,
- * docs/reliability.md): the fleet run's checkpoint says how far it is.
+ * One animated run (frames + per-request table), and optionally a summary of another policy on the same
+ * workload. The run streams itself as it advances (chunks of frames and final request rows, transferred), so
+ * the widget draws the playhead's picture long before the run ends.
  */
 export async function routerAnimation(
   req: RouterAnimationRequest,
-  ctx: JobContext<JobProgress>,
+  ctx: JobContext<RouterChunk>,
 ): Promise<RouterAnimationResponse> {
   checkPolicy(req.policy);
   checkFleet(req);
   if (req.frameIntervalS !== undefined) checkRange('frameIntervalS', req.frameIntervalS, 0.05, 10);
-  const frames = progressFrames(ctx);
-  const stages = req.compareWith !== undefined ? 2 : 1;
-  const stage = (i: number): ProgressStage => ({
-    label: i === 1 ? 'Simulating the fleet' : 'Simulating the comparison policy',
-    unit: 'simulated seconds',
-    stage: i,
-    stages,
+  const hooks = { checkpoint: () => ctx.checkpoint() };
+  const run = await runRouterAnimation(req, {
+    ...hooks,
+    emit: (c) => ctx.emit(Comlink.transfer(c, chunkTransferables(c))),
   });
-  const hooks = (i: number) => ({
-    checkpoint: withStage(async (p?: StepProgress) => {
-      await ctx.checkpoint();
-      if (p) await frames.sink(p);
-    }, stage(i)),
-  });
-  const run = await runRouterAnimation(req, hooks(1));
   let comparison: PolicyRun | null = null;
   if (req.compareWith !== undefined) {
     checkPolicy(req.compareWith);
-    comparison = await runPolicy(req.compareWith, req, hooks(2), 0);
+    comparison = await runPolicy(req.compareWith, req, hooks, 0);
   }
   return { ...run, comparison };
 }

@@ -3,14 +3,15 @@
  * policies. Each replica shows its queue, its batch and what its HBM holds, by session. The read-outs (hit
  * rate, TTFT p50/p90, load imbalance, KV held in duplicate) are live: computed from the run up to the playhead.
  * One fleet-simulator run in the worker (method routerAnimation) gives frames and a per-request table; the
- * picture and the read-outs are functions of (result, t).
+ * picture and the read-outs are functions of (result, t). The run streams in as it advances (chunks of frames
+ * and final request rows): the picture of a new setting shows as soon as the run has reached the playhead, and
+ * the whole-run figures, the comparison and the request table follow when it ends (the widget is busy till then).
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
-import { useProgressSimulation, useSimulation } from '../kit/useSimulation';
-import { useCancelToShown } from '../kit/JobProgress';
+import { useSimulation, useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
@@ -25,6 +26,8 @@ import {
 } from '../../lib/format';
 import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
 import { frameAt, summarizeRows } from '../../sim/lessons/routing/summary';
+import { assembleChunks, type RouterPictureRun } from '../../sim/lessons/routing/streamed';
+import type { RouterChunk } from '../../sim/lessons/routing/animation';
 import { routeText, RouterPicture } from './RouterPicture';
 import {
   ANIMATION_ARRIVAL_S,
@@ -131,31 +134,55 @@ export function CacheRouter() {
   const compareWith = comparisonPolicy(v);
   const args = useMemo(() => cacheRouterArgs(v), [v]);
   const cmpArgs = useMemo(() => cacheRouterComparisonArgs(v), [v]);
-  // ≈2 s at the controls' maxima (docs/reliability.md): progress and Cancel above the picture.
-  const sim = useProgressSimulation('routerAnimation', args);
-  const cancel = useCancelToShown(params, sim.status === 'ready' && !sim.stale);
+  const sim = useStreamingSimulation('routerAnimation', args);
   const cmp = useSimulation('routerSummaries', cmpArgs);
   const cmpCurrent = cmp.status === 'ready' && !cmp.stale;
-  const r = sim.result;
+  /** The whole run for the current settings, or null while it streams (or has not begun). */
+  const done = sim.result !== null && !sim.stale ? sim.result : null;
+  // The current settings' run so far (the last result is for older settings until this one ends).
+  const chunks = done ? NO_CHUNKS : sim.frames;
+  const readyS = chunks.length > 0 ? chunks[chunks.length - 1].readyS : 0;
+  const previous = sim.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const transport = useTransport({
-    duration: r?.endS ?? 0,
+    // While a run streams, the timeline keeps the previous run's length (so the playhead stays where it was).
+    duration: done ? done.endS : Math.max(previous?.endS ?? 0, ANIMATION_START_S, readyS),
     rate: ANIMATION_PLAY_RATE,
     step: 1,
     autoplay: true,
     reducedMotion: reduced,
+    available: done ? undefined : readyS,
   });
   const t = transport.t;
-  // The first result starts the playhead on a warmed-up fleet; later results (a control moved) keep the time.
+  // Put together only the chunks the playhead needs (and some ahead), not at every chunk that arrives: the
+  // picture drawn from them is the same, and each new run object redraws it.
+  const needed = chunksFor(chunks, t);
+  const firstChunk = chunks[0];
+  const streamed = useMemo(
+    () => (needed > 0 ? assembleChunks(chunks.slice(0, needed)) : null),
+    // The chunks of one run only grow, so its first chunk and the count name the prefix.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [firstChunk, needed],
+  );
+  /**
+   * What the picture shows: the whole run; else the streaming run once it has reached the playhead (everything
+   * before readyS is final); else the previous settings' run, marked stale, until it has.
+   */
+  const shown: RouterPictureRun | null = done ?? (streamed && t < streamed.readyS ? streamed : previous);
+  const showsNew = done !== null || (shown !== null && shown === streamed);
+  /** The run whose whole-run figures and request table show: only a finished one has them. */
+  const whole = done ?? (showsNew ? null : previous);
+  const r = shown;
+  // The first run starts the playhead on a warmed-up fleet; later ones (a control moved) keep the time.
   const started = useRef(false);
   const { seek } = transport;
   useEffect(() => {
-    if (!r || started.current) return;
+    if (started.current || (!done && chunks.length === 0 && !previous)) return;
     started.current = true;
-    seek(Math.min(ANIMATION_START_S, r.endS));
-  }, [r, seek]);
+    seek(Math.min(ANIMATION_START_S, done?.endS ?? ANIMATION_START_S));
+  }, [done, chunks.length, previous, seek]);
   const [followChoice, setFollow] = useState<number | null>(0);
-  const follow = r && followChoice !== null && followChoice < r.sessions ? followChoice : null;
+  const follow = shown && followChoice !== null && followChoice < shown.sessions ? followChoice : null;
   const followId = useId();
 
   const live = useMemo(() => (r ? summarizeRows(r.requests, r.replicas, t) : null), [r, t]);
@@ -169,7 +196,7 @@ export function CacheRouter() {
   }
   const hbmFill = r ? hbmUsed / (r.hbmBlocks * r.replicas) : 0;
   const lastDecision = r ? lastAt(r.requests.arrival, t) : -1;
-  const s = r?.summary;
+  const s = whole?.summary;
   const c = cmpCurrent ? cmp.result?.[0]?.summary : undefined;
   const cName = POLICY_LABELS[compareWith].toLowerCase();
 
@@ -177,16 +204,21 @@ export function CacheRouter() {
     <WidgetFrame
       id={CACHE_ROUTER_ID}
       title="Animated router: where each session's turns land"
-      status={sim.status === 'ready' && cmp.status === 'error' ? 'error' : sim.status}
+      status={
+        sim.status === 'error' || (shown && cmp.status === 'error') ? 'error' : shown ? 'ready' : 'loading'
+      }
       error={sim.error ?? cmp.error}
       onRetry={() => {
         sim.retry();
         cmp.retry();
       }}
-      stale={sim.stale || !cmpCurrent}
-      progress={sim.progress}
-      onCancel={cancel}
-      drawn={sim.stale || !r ? null : `${JSON.stringify(args)}:${cmpCurrent ? 'with comparison' : 'picture'}`}
+      stale={!done || !cmpCurrent}
+      // A new value when the picture first shows the new settings' run (streaming), again when it is whole.
+      drawn={
+        !showsNew
+          ? null
+          : `${JSON.stringify(args)}:${!done ? 'streaming' : cmpCurrent ? 'with comparison' : 'picture'}`
+      }
       corrected={params.corrected}
       onReset={() => {
         params.reset();
@@ -199,71 +231,71 @@ export function CacheRouter() {
         <TransportBar transport={transport} format={(x) => formatDuration(Math.round(x * 10) / 10)} />
       }
       exportData={() => ({
-        rows: r
-          ? Array.from({ length: r.requests.count }, (_, i) => ({
+        rows: whole
+          ? Array.from({ length: whole.requests.count }, (_, i) => ({
               request: i,
-              session: sessionLabel(r.requests.session[i]),
-              turn: r.requests.turn[i] + 1,
-              replica: r.requests.replica[i] + 1,
-              reason: r.reason[i] === 255 ? '' : r.reasonNames[r.reason[i]],
-              why: routeText(r, i),
-              queuedOnReplica: r.requests.queued[i],
-              poolReloadedTokens: r.requests.reusedPoolTokens[i],
-              arrivalS: r.requests.arrival[i],
-              ttftS: r.requests.firstToken[i] - r.requests.arrival[i],
-              promptTokens: r.requests.promptTokens[i],
-              reusedTokens: r.requests.reusedTokens[i],
+              session: sessionLabel(whole.requests.session[i]),
+              turn: whole.requests.turn[i] + 1,
+              replica: whole.requests.replica[i] + 1,
+              reason: whole.reason[i] === 255 ? '' : whole.reasonNames[whole.reason[i]],
+              why: routeText(whole, i),
+              queuedOnReplica: whole.requests.queued[i],
+              poolReloadedTokens: whole.requests.reusedPoolTokens[i],
+              arrivalS: whole.requests.arrival[i],
+              ttftS: whole.requests.firstToken[i] - whole.requests.arrival[i],
+              promptTokens: whole.requests.promptTokens[i],
+              reusedTokens: whole.requests.reusedTokens[i],
             }))
           : [],
         json: {
           parameters: v,
-          summary: r?.summary,
+          summary: whole?.summary,
           comparison: cmpCurrent ? cmp.result?.[0] : undefined,
-          config: r
-            ? { hbmBlocks: r.hbmBlocks, blockSize: r.blockSize, bytesPerBlock: r.bytesPerBlock }
+          config: whole
+            ? { hbmBlocks: whole.hbmBlocks, blockSize: whole.blockSize, bytesPerBlock: whole.bytesPerBlock }
             : null,
         },
       })}
       readouts={
-        r && live && s ? (
+        r && live ? (
           <>
             <Readout
               emphasis
               label="Prefix hit rate so far"
               value={
-                <span data-readout="hit-rate" data-final={s.hitRate}>
+                <span data-readout="hit-rate" data-final={s?.hitRate}>
                   {formatPercent(live.hitRate)}
                 </span>
               }
-              formula={`Σ reused ÷ Σ (reused + prefilled) tokens = ${formatCount(live.reusedTokens)} ÷ ${formatCount(live.servedTokens)}; whole run ${formatPercent(s.hitRate)}, ${cName} ${formatPercent(c?.hitRate)}`}
+              formula={`Σ reused ÷ Σ (reused + prefilled) tokens = ${formatCount(live.reusedTokens)} ÷ ${formatCount(live.servedTokens)}; whole run ${formatPercent(s?.hitRate)}, ${cName} ${formatPercent(c?.hitRate)}`}
             />
             <Readout
               label="TTFT p50 so far"
               value={
-                <span data-readout="ttft-p50" data-final={s.ttftP50}>
+                <span data-readout="ttft-p50" data-final={s?.ttftP50}>
                   {formatDuration(live.ttftP50)}
                 </span>
               }
-              formula={`median over ${live.requests} first tokens; whole run ${formatDuration(s.ttftP50)}, ${cName} ${formatDuration(c?.ttftP50)}`}
+              formula={`median over ${live.requests} first tokens; whole run ${formatDuration(s?.ttftP50)}, ${cName} ${formatDuration(c?.ttftP50)}`}
             />
             <Readout
               emphasis
               label="TTFT p90 so far"
               value={
-                <span data-readout="ttft-p90" data-final={s.ttftP90}>
+                <span data-readout="ttft-p90" data-final={s?.ttftP90}>
                   {formatDuration(live.ttftP90)}
                 </span>
               }
-              formula={`whole run ${formatDuration(s.ttftP90)}, ${cName} ${formatDuration(c?.ttftP90)}`}
+              formula={`whole run ${formatDuration(s?.ttftP90)}, ${cName} ${formatDuration(c?.ttftP90)}`}
             />
             <Readout
               label="Load imbalance so far"
               value={
-                <span data-readout="imbalance" data-final={s.imbalance}>
+                <span data-readout="imbalance" data-final={s?.imbalance}>
                   {formatRatio(live.imbalance)}
                 </span>
               }
-              formula={`max ÷ mean GPU-seconds per replica (1× = even); whole run ${formatRatio(s.imbalance)}, ${cName} ${formatRatio(c?.imbalance)}`}
+              formula={`max ÷ mean GPU-seconds per replica (1× = even); whole run ${formatRatio(s?.imbalance)}, ${cName} ${formatRatio(c?.imbalance)}`}
             />
             <Readout
               emphasis
@@ -288,7 +320,7 @@ export function CacheRouter() {
                     {formatNumber(live.poolHits)} {live.poolHits === 1 ? 'turn' : 'turns'}
                   </span>
                 }
-                formula={`${formatTokens(live.poolReusedTokens)} not recomputed; whole run ${formatNumber(s.poolHits)} turns, ${formatTokens(s.poolReusedTokens)}`}
+                formula={`${formatTokens(live.poolReusedTokens)} not recomputed; whole run ${formatNumber(s?.poolHits)} turns, ${formatTokens(s?.poolReusedTokens)}`}
               />
             ) : null}
             <Readout
@@ -391,6 +423,18 @@ function Swatch({ s, kind }: { s: number; kind: 'waiting' | 'prefill' | 'decode'
       ) : null}
     </svg>
   );
+}
+
+const NO_CHUNKS: RouterChunk[] = [];
+/** Simulated seconds past the playhead that the put-together chunks cover (4 s of play at 1×). */
+const LOOKAHEAD_S = 4 * ANIMATION_PLAY_RATE;
+
+/** How many chunks the picture at t needs: the fewest reaching LOOKAHEAD_S past t, all if none do, 0 if t is not reached. */
+function chunksFor(chunks: readonly RouterChunk[], t: number): number {
+  const n = chunks.length;
+  if (n === 0 || chunks[n - 1].readyS <= t) return 0;
+  for (let k = 0; k < n; k++) if (chunks[k].readyS > t + LOOKAHEAD_S) return k + 1;
+  return n;
 }
 
 /** The latest request that arrived at or before t (rows are in arrival order), −1 if none. */

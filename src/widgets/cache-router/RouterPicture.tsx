@@ -5,10 +5,10 @@
  * and the part it must prefill (miss), and what its HBM holds by session. A pure function of (result, t):
  * trails and fades are functions of t too, so scrubbing back restores a frame exactly.
  */
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { formatPercent } from '../../lib/format';
-import type { RouterAnimationResult } from '../../sim/lessons/routing/lab';
+import type { RouterPictureRun } from '../../sim/lessons/routing/streamed';
 import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
 import { frameAt } from '../../sim/lessons/routing/summary';
 import { describeRoute } from './routeReason';
@@ -46,7 +46,7 @@ function lastArrivalAt(arrival: Float64Array, count: number, t: number): number 
   return last;
 }
 
-export function routeText(r: RouterAnimationResult, i: number): string {
+export function routeText(r: RouterPictureRun, i: number): string {
   const q = r.requests;
   return describeRoute({
     reason: r.reason[i] === 255 ? null : r.reasonNames[r.reason[i]],
@@ -57,12 +57,13 @@ export function routeText(r: RouterAnimationResult, i: number): string {
   });
 }
 
-export function RouterPicture({
+/** Memoised: a streaming run re-renders the widget as its chunks arrive, with the same run and time. */
+export const RouterPicture = memo(function RouterPicture({
   r,
   t,
   follow,
 }: {
-  r: RouterAnimationResult;
+  r: RouterPictureRun;
   t: number;
   follow: number | null;
 }) {
@@ -294,4 +295,4 @@ export function RouterPicture({
       {follow !== null ? <FollowNote r={r} f={f} follow={follow} /> : null}
     </div>
   );
-}
+});

@@ -3,7 +3,7 @@
  * the shared KV pool with its reloads, and the note on where a followed session's KV sits.
  */
 import { formatBytesDecimal, formatCount } from '../../lib/format';
-import type { RouterAnimationResult } from '../../sim/lessons/routing/lab';
+import type { RouterPictureRun } from '../../sim/lessons/routing/streamed';
 import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
 import type { PictureLayout } from './routerLayout';
 import { sessionColor, sessionLabel, sessionPath, sessionShapeName } from './sessionStyle';
@@ -14,7 +14,7 @@ export function RouterNode({
   last,
   decision,
 }: {
-  r: RouterAnimationResult;
+  r: RouterPictureRun;
   L: PictureLayout;
   last: number;
   decision: string | null;
@@ -136,7 +136,7 @@ export function wrap(s: string, n: number, maxLines: number): string[] {
 }
 
 /** Where the followed session's KV is at this frame. */
-export function FollowNote({ r, f, follow }: { r: RouterAnimationResult; f: number; follow: number }) {
+export function FollowNote({ r, f, follow }: { r: RouterPictureRun; f: number; follow: number }) {
   const R = r.replicas;
   const where: { replica: number; blocks: number }[] = [];
   if (f >= 0) {

@@ -3,7 +3,7 @@
  * latest arrival's prompt split into hit / pool reload / prefill, and the HBM bar by session.
  */
 import { formatBytesDecimal, formatCount, formatPercent, formatTokens } from '../../lib/format';
-import type { RouterAnimationResult } from '../../sim/lessons/routing/lab';
+import type { RouterPictureRun } from '../../sim/lessons/routing/streamed';
 import { TRAIL_S, TRAVEL_S, type PictureLayout } from './routerLayout';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
 
@@ -12,10 +12,7 @@ const MARK_AREA = 380;
 const MARK_AREA_SMALL = 260;
 
 /** Reused-from-HBM, reloaded-from-pool and prefilled tokens of one request (its admissions summed). */
-export function promptSplit(
-  r: RouterAnimationResult,
-  i: number,
-): { hit: number; pool: number; miss: number } {
+export function promptSplit(r: RouterPictureRun, i: number): { hit: number; pool: number; miss: number } {
   const q = r.requests;
   const pool = q.reusedPoolTokens[i];
   return { hit: Math.max(0, q.reusedTokens[i] - pool), pool, miss: q.prefilledTokens[i] };
@@ -63,7 +60,7 @@ export function ArrivalBar({
   i,
   t,
 }: {
-  r: RouterAnimationResult;
+  r: RouterPictureRun;
   L: PictureLayout;
   y: number;
   i: number;
@@ -146,7 +143,7 @@ export function KvBar({
   segs,
   follow,
 }: {
-  r: RouterAnimationResult;
+  r: RouterPictureRun;
   L: PictureLayout;
   y: number;
   segs: { s: number; blocks: number }[];

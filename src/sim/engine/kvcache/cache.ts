@@ -21,7 +21,7 @@ import {
   type ReleaseThen,
   type TierOccupancy,
 } from './cacheTypes';
-import { KvEventLog, type Clock, type KvEventSink } from './events';
+import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { Sequences } from './sequences';
@@ -189,6 +189,19 @@ export class KvCache {
   /** Hand every KV event to `sink` as it happens (a view's running total: fleet/view.ts). */
   attach(sink: KvEventSink): void {
     this.st.logs.push(sink);
+  }
+
+  /**
+   * Tell `sink` of every HBM slot a block takes or frees from now on, pending blocks included, with the block's
+   * owner tag (events.ts HbmSlotSink): who holds HBM, kept current without snapshots.
+   */
+  watchHbm(sink: HbmSlotSink): void {
+    this.st.hbmSinks.push(sink);
+  }
+
+  unwatchHbm(sink: HbmSlotSink): void {
+    const i = this.st.hbmSinks.indexOf(sink);
+    if (i >= 0) this.st.hbmSinks.splice(i, 1);
   }
 
   /** Stop sending events to a log or sink. */

@@ -23,6 +23,18 @@ export interface KvEventSink {
   record(hash: number, tier: number, stored: boolean): void;
 }
 
+/**
+ * Whatever wants every HBM slot of a replica as a block takes or frees it, blocks still being computed included,
+ * with the block's owner tag: what a picture of who holds HBM needs (a snapshot counts pending blocks too), which
+ * the KV events above leave out on purpose (a router cannot find a pending block). Not an engine's event: vLLM
+ * publishes nothing for pending blocks; this is the simulator reporting on itself (lessons/routing/residency.ts).
+ * The tag is the block's at that moment (every caller of the fleet tags a block with its session, and a
+ * session-private hash is only ever acquired by its own session, so it does not change while the slot is held).
+ */
+export interface HbmSlotSink {
+  hbmSlot(hash: number, tag: number, taken: boolean): void;
+}
+
 export class KvEventLog implements KvEventSink {
   private hashes: number[] = [];
   /** tier · 2 + (1 stored, 0 removed). */

@@ -15,7 +15,7 @@
  * by a sequence) or `locked` (a lower copy being read up during an acquire, so making room cannot evict it).
  */
 import { BlockIndex } from './blockIndex';
-import type { KvEventSink } from './events';
+import type { HbmSlotSink, KvEventSink } from './events';
 import { capacityInBlocks, type KvPool } from './pool';
 import { resolvePolicy, type EvictionPolicy, type PolicyNode } from './policy';
 import type { KvCacheCounters, RemoteTierConfig, TierConfig, WritePolicy } from './cacheTypes';
@@ -104,6 +104,8 @@ export class TierStore {
   private readonly spare: Copy[] = [];
   /** Subscribers' KV event sinks (events.ts); usually none. */
   readonly logs: KvEventSink[] = [];
+  /** Watchers of every HBM slot taken or freed, pending blocks included (events.ts HbmSlotSink); usually none. */
+  readonly hbmSinks: HbmSlotSink[] = [];
 
   constructor(
     readonly local: Tier[],
@@ -199,6 +201,7 @@ export class TierStore {
     b.nCopies++;
     b.bits |= 1 << i;
     if (this.logs.length && !b.pending) this.emit(b.hash, i, true);
+    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash, b.tag, true);
     t.used++;
     t.usedTokens += b.tokens;
     if (i === 0 && b.pins > 0) {
@@ -222,6 +225,7 @@ export class TierStore {
     b.bits &= ~(1 << i);
     this.spare.push(cp);
     if (this.logs.length && !b.pending) this.emit(b.hash, i, false);
+    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash, b.tag, false);
   }
 
   setState(cp: Copy, s: CopyState): void {

@@ -19,9 +19,7 @@ import { segmentBlockHashes } from '../../engine/kvcache/hash';
 import { ENGINE_BLOCK_SIZE } from '../../engine/blocks';
 import type { Checkpoint } from '../../engine/cooperative';
 import type { FleetSim } from '../../engine/fleet/engine';
-import type { FleetFrame } from '../../engine/fleet/frames';
-import { ROUTE_REASONS } from '../../engine/fleet/router';
-import { runScenario, type FleetResult } from '../../engine/fleet/run';
+import { runScenario } from '../../engine/fleet/run';
 import type { Scenario } from '../../engine/fleet/scenario';
 import { SEG, segId } from '../../engine/fleet/workload';
 import {
@@ -38,7 +36,8 @@ import {
   type RouterPolicy,
 } from './constants';
 import { routerConfig } from './routers';
-import { requestRows, summarizeRows, type PolicySummary, type RequestRows } from './summary';
+import { requestRows, summarizeRows, type PolicySummary } from './summary';
+import { residency } from './residency';
 
 export { cacheViewConfig, routerConfig } from './routers';
 
@@ -128,111 +127,9 @@ export function sharedPrefixHashes(): Set<number> {
 
 // ───────────────────────────── KV residency ─────────────────────────────
 
-export interface Residency {
-  /** Per replica: HBM blocks by session (−1 = the app's shared head). */
-  bySession: Map<number, number>[];
-  /** Session-private HBM blocks held in duplicate: Σ over replicas minus the distinct ones (copies beyond the first). */
-  duplicateBlocks: number;
-  /** Mean number of replicas holding part of a session's private prefix, over the sessions held anywhere. */
-  copiesPerSession: number;
-}
-
-/** Who holds what in HBM right now, from one snapshot per replica. */
-export function residency(sim: FleetSim, shared: ReadonlySet<number>): Residency {
-  const bySession: Map<number, number>[] = [];
-  const distinct = new Set<number>();
-  const holders = new Map<number, number>();
-  let privateTotal = 0;
-  for (let r = 0; r < sim.caches.length; r++) {
-    const snap = sim.caches[r].snapshot();
-    const hbm = snap.tiers.indexOf('hbm');
-    const by = new Map<number, number>();
-    for (let i = 0; i < snap.count; i++) {
-      if (snap.tier[i] !== hbm) continue;
-      const h = snap.hashes[i];
-      const isShared = shared.has(h);
-      const s = isShared ? -1 : snap.tag[i];
-      by.set(s, (by.get(s) ?? 0) + 1);
-      if (!isShared) {
-        privateTotal++;
-        distinct.add(h);
-      }
-    }
-    for (const s of by.keys()) if (s >= 0) holders.set(s, (holders.get(s) ?? 0) + 1);
-    bySession.push(by);
-  }
-  let copies = 0;
-  for (const c of holders.values()) copies += c;
-  return {
-    bySession,
-    duplicateBlocks: privateTotal - distinct.size,
-    copiesPerSession: holders.size ? copies / holders.size : 0,
-  };
-}
+export { residency, ResidencyTracker, type Residency } from './residency';
 
 // ───────────────────────────── the animated router ─────────────────────────────
-
-export interface RouterAnimationArgs extends LabFleet {
-  policy: RouterPolicy;
-  /** Simulated seconds between frames. Default 0.5. */
-  frameIntervalS?: number;
-}
-
-export interface AnimationFrames {
-  count: number;
-  t: Float64Array;
-  /** Per frame and replica (row-major F × R): requests waiting, and running (loading, prefill or decode). */
-  waiting: Uint16Array;
-  running: Uint16Array;
-  /** HBM blocks by session: entries kvOffsets[f·R + r] … kvOffsets[f·R + r + 1] (session −1 = shared head). */
-  kvOffsets: Uint32Array;
-  kvSession: Int32Array;
-  kvBlocks: Uint32Array;
-  /** Queue and batch: entries memOffsets[f·R + r] … of request ids and phases (0 waiting, 1 loading, 2 prefill, 3 decode). */
-  memOffsets: Uint32Array;
-  memRequest: Int32Array;
-  memPhase: Uint8Array;
-  /** Session-private HBM blocks held in duplicate, per frame. */
-  duplicateBlocks: Uint32Array;
-}
-
-export interface RouterAnimationResult {
-  policy: RouterPolicy;
-  replicas: number;
-  sessions: number;
-  /** Simulated seconds until the last event. */
-  endS: number;
-  frameIntervalS: number;
-  hbmBlocks: number;
-  blockSize: number;
-  bytesPerBlock: number;
-  sharedBlocks: number;
-  frames: AnimationFrames;
-  requests: RequestRows;
-  /** Why each request went where it went (index into ROUTE_REASONS), and the prefix the router saw (blocks, −1 if it did not look). */
-  reason: Uint8Array;
-  matched: Int32Array;
-  /** The shared pool's capacity (0: none). */
-  poolGB: number;
-  reasonNames: readonly string[];
-  summary: PolicySummary;
-}
-
-class U32 {
-  buf = new Uint32Array(1024);
-  n = 0;
-  push(x: number): void {
-    if (this.n === this.buf.length) {
-      const b = new Uint32Array(this.buf.length * 2);
-      b.set(this.buf);
-      this.buf = b;
-    }
-    this.buf[this.n++] = x;
-  }
-  out(): Uint32Array {
-    return this.buf.slice(0, this.n);
-  }
-}
 
 export interface RunHooks<F> {
   /** The fleet run's checkpoint (engine/fleet/run.ts): passed its progress in simulated seconds. */
@@ -240,95 +137,16 @@ export interface RunHooks<F> {
   emit?: (frame: F) => Promise<void> | void;
 }
 
-export async function runRouterAnimation(
-  a: RouterAnimationArgs,
-  hooks: RunHooks<never> = {},
-): Promise<RouterAnimationResult> {
-  const interval = a.frameIntervalS ?? 0.5;
-  const shared = sharedPrefixHashes();
-  const R = a.replicas;
-  const t: number[] = [];
-  const waiting: number[] = [];
-  const running: number[] = [];
-  const dup: number[] = [];
-  const kvOff = new U32();
-  const kvSes: number[] = [];
-  const kvBlk = new U32();
-  const memOff = new U32();
-  const memReq: number[] = [];
-  const memPh: number[] = [];
-  kvOff.push(0);
-  memOff.push(0);
-  let hbmBlocks = 0;
-  const onFrame = (f: FleetFrame) => {
-    for (let r = 0; r < R; r++) {
-      for (let j = f.members.offsets[r]; j < f.members.offsets[r + 1]; j++) {
-        memReq.push(f.members.request[j]);
-        memPh.push(f.members.phase[j]);
-      }
-      memOff.push(memReq.length);
-    }
-  };
-  const afterEvent = (sim: FleetSim) => {
-    const f = sim.pendingFrame;
-    if (!f) return;
-    t.push(f.t);
-    hbmBlocks = f.replicas.kvCapacity[0];
-    const res = residency(sim, shared);
-    for (let r = 0; r < R; r++) {
-      waiting.push(f.replicas.waiting[r]);
-      running.push(f.replicas.loading[r] + f.replicas.prefilling[r] + f.replicas.decoding[r]);
-      const by = res.bySession[r];
-      for (const s of [...by.keys()].sort((x, y) => x - y)) {
-        kvSes.push(s);
-        kvBlk.push(by.get(s)!);
-      }
-      kvOff.push(kvSes.length);
-    }
-    dup.push(res.duplicateBlocks);
-  };
-  const res: FleetResult = await runScenario(labScenario(a.policy, a, interval), {
-    onFrame,
-    afterEvent,
-    checkpoint: hooks.checkpoint,
-    checkpointEvery: 2000,
-    includeRequests: true,
-    includeSeries: false,
-  });
-  // Each request's routing decision comes with its row of the request table (reason, matched, queued).
-  const rows = requestRows(res.requests!);
-  const F = t.length;
-  return {
-    policy: a.policy,
-    replicas: R,
-    sessions: res.metrics.sessions.started,
-    endS: res.metrics.simulatedS,
-    frameIntervalS: interval,
-    hbmBlocks: hbmBlocks || res.metrics.config.hbmBlocksPerReplica,
-    blockSize: LAB_BLOCK_SIZE,
-    bytesPerBlock: labBytesPerBlock(),
-    sharedBlocks: shared.size,
-    frames: {
-      count: F,
-      t: Float64Array.from(t),
-      waiting: Uint16Array.from(waiting),
-      running: Uint16Array.from(running),
-      kvOffsets: kvOff.out(),
-      kvSession: Int32Array.from(kvSes),
-      kvBlocks: kvBlk.out(),
-      memOffsets: memOff.out(),
-      memRequest: Int32Array.from(memReq),
-      memPhase: Uint8Array.from(memPh),
-      duplicateBlocks: Uint32Array.from(dup),
-    },
-    requests: rows,
-    reason: rows.reason,
-    matched: rows.matched,
-    poolGB: a.poolGB ?? 0,
-    reasonNames: ROUTE_REASONS,
-    summary: summarizeRows(rows, R),
-  };
-}
+export {
+  CHUNK_FRAMES,
+  chunkTransferables,
+  runRouterAnimation,
+  type AnimationFrames,
+  type RouterAnimationArgs,
+  type RouterAnimationResult,
+  type RouterChunk,
+  type RouterRunSetup,
+} from './animation';
 
 // ───────────────────────────── one summary run ─────────────────────────────
 

@@ -16,6 +16,11 @@ export interface TransportOptions {
   /** Start playing once a result arrives (ignored under reduced motion). */
   autoplay?: boolean;
   reducedMotion?: boolean;
+  /**
+   * How far the timeline is computed yet (exclusive), for a result still streaming in: playing holds just
+   * before it (still playing) and goes on as it grows. Absent: all of it.
+   */
+  available?: number;
 }
 
 export interface Transport {
@@ -52,6 +57,7 @@ export function useTransport({
   step,
   autoplay = false,
   reducedMotion = false,
+  available,
 }: TransportOptions): Transport {
   const [t, setT] = useState(0);
   const [playing, setPlaying] = useState(autoplay && !reducedMotion);
@@ -62,6 +68,10 @@ export function useTransport({
     tRef.current = t;
   }, [t]);
   const safeDuration = Number.isFinite(duration) && duration > 0 ? duration : 0;
+  const availableRef = useRef(available);
+  useEffect(() => {
+    availableRef.current = available;
+  }, [available]);
 
   useEffect(() => {
     if (!playing || !onScreen || safeDuration === 0) return;
@@ -70,13 +80,16 @@ export function useTransport({
     const tick = (now: number) => {
       const dt = Math.min(0.1, (now - last) / 1000);
       last = now;
-      const next = tRef.current + dt * rate * speed;
+      let next = tRef.current + dt * rate * speed;
+      const until = availableRef.current;
+      // Waiting for the rest of a streaming result: hold a millisecond short of what is computed.
+      if (until !== undefined && next >= until - 1e-3) next = Math.max(tRef.current, until - 1e-3);
       if (next >= safeDuration) {
         setT(safeDuration);
         setPlaying(false);
         return;
       }
-      setT(next);
+      if (next !== tRef.current) setT(next);
       raf = requestAnimationFrame(tick);
     };
     raf = requestAnimationFrame(tick);
