@@ -65,44 +65,84 @@ export function RoundRobinSpread() {
     (p) => p.replicas,
   );
 
-  const of = (policy: string) =>
-    points.filter((p) => p.policy === policy).sort((a, b) => a.replicas - b.replicas);
-  const theory = SPREAD_REPLICAS.map((R) => ({ x: R, y: warmTurnProbability('spread', R) }));
-  const warmSeries: LineSeries[] = [
-    ...SPREAD_POLICIES.map((p) => ({
-      name: `${POLICY_LABELS[p]} (simulated)`,
-      points: of(p).map((x) => ({ x: x.replicas, y: x.warmTurnShare })),
-    })),
-    { name: '1/R (theory)', points: theory, color: 'var(--chart-fg)', dash: '2 3' },
-  ];
-  const dupSeries: LineSeries[] = SPREAD_POLICIES.map((p) => ({
-    name: POLICY_LABELS[p],
-    points: of(p).map((x) => ({ x: x.replicas, y: x.duplicateBytes })),
-  }));
-  const hitSeries: LineSeries[] = [
-    ...SPREAD_POLICIES.map((p) => ({
-      name: POLICY_LABELS[p],
-      points: of(p).map((x) => ({ x: x.replicas, y: x.hitRate })),
-    })),
-    {
-      name: 'Bound (S + (C − S)/R) / P',
-      points: of('round-robin').map((x) => ({ x: x.replicas, y: x.spreadBoundHitRate })),
-      color: 'var(--chart-fg)',
-      dash: '2 3',
-    },
-  ];
-  const x = {
-    label: 'Replicas R',
-    domain: [1, 8] as [number, number],
-    ticks: [...SPREAD_REPLICAS],
-    format: (n: number) => formatNumber(n),
-  };
-
   const R = v.inspect;
   const at = (policy: string) => points.find((p) => p.policy === policy && p.replicas === R);
   const rr = at('round-robin');
   const aff = at('session-affinity');
   const rnd = at('random');
+
+  // The charts change only with the points and the inspected fleet size: a dragged control re-renders the widget
+  // on every input event, and redrawing three SVG charts each time was most of its main-thread task at 4× CPU.
+  const charts = useMemo(() => {
+    const of = (policy: string) =>
+      points.filter((p) => p.policy === policy).sort((a, b) => a.replicas - b.replicas);
+    const theory = SPREAD_REPLICAS.map((R) => ({ x: R, y: warmTurnProbability('spread', R) }));
+    const warmSeries: LineSeries[] = [
+      ...SPREAD_POLICIES.map((p) => ({
+        name: `${POLICY_LABELS[p]} (simulated)`,
+        points: of(p).map((x) => ({ x: x.replicas, y: x.warmTurnShare })),
+      })),
+      { name: '1/R (theory)', points: theory, color: 'var(--chart-fg)', dash: '2 3' },
+    ];
+    const dupSeries: LineSeries[] = SPREAD_POLICIES.map((p) => ({
+      name: POLICY_LABELS[p],
+      points: of(p).map((x) => ({ x: x.replicas, y: x.duplicateBytes })),
+    }));
+    const hitSeries: LineSeries[] = [
+      ...SPREAD_POLICIES.map((p) => ({
+        name: POLICY_LABELS[p],
+        points: of(p).map((x) => ({ x: x.replicas, y: x.hitRate })),
+      })),
+      {
+        name: 'Bound (S + (C − S)/R) / P',
+        points: of('round-robin').map((x) => ({ x: x.replicas, y: x.spreadBoundHitRate })),
+        color: 'var(--chart-fg)',
+        dash: '2 3',
+      },
+    ];
+    const x = {
+      label: 'Replicas R',
+      domain: [1, 8] as [number, number],
+      ticks: [...SPREAD_REPLICAS],
+      format: (n: number) => formatNumber(n),
+    };
+    return (
+      <div className="router-charts-wrap">
+        <SweepProgress drawn={complete ? total : points.length} total={total} what="fleet sizes" />
+        <div className="router-charts is-pair-narrow">
+          <LineChart
+            title="Share of turns that land on the replica holding the previous turn, against fleet size"
+            series={warmSeries}
+            x={x}
+            y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
+            aspect={0.72}
+          />
+          <LineChart
+            title="Prefix hit rate against fleet size"
+            series={hitSeries}
+            x={x}
+            y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
+            aspect={0.72}
+          />
+          <LineChart
+            title="Session KV held in duplicate across the fleet, against fleet size"
+            series={dupSeries}
+            x={x}
+            y={{
+              label: 'Duplicate KV',
+              unit: 'GB',
+              format: (b) => formatBytesDecimal(b, 2),
+              zero: true,
+            }}
+            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
+            aspect={0.72}
+          />
+        </div>
+      </div>
+    );
+  }, [points, R, pending, complete, total]);
 
   return (
     <WidgetFrame
@@ -181,40 +221,7 @@ export function RoundRobinSpread() {
       }
       tryThis={<TryThis items={TRY_THIS} />}
     >
-      <div className="router-charts-wrap">
-        <SweepProgress drawn={complete ? total : points.length} total={total} what="fleet sizes" />
-        <div className="router-charts is-pair-narrow">
-          <LineChart
-            title="Share of turns that land on the replica holding the previous turn, against fleet size"
-            series={warmSeries}
-            x={x}
-            y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
-            aspect={0.72}
-          />
-          <LineChart
-            title="Prefix hit rate against fleet size"
-            series={hitSeries}
-            x={x}
-            y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
-            aspect={0.72}
-          />
-          <LineChart
-            title="Session KV held in duplicate across the fleet, against fleet size"
-            series={dupSeries}
-            x={x}
-            y={{
-              label: 'Duplicate KV',
-              unit: 'GB',
-              format: (b) => formatBytesDecimal(b, 2),
-              zero: true,
-            }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
-            aspect={0.72}
-          />
-        </div>
-      </div>
+      {charts}
     </WidgetFrame>
   );
 }

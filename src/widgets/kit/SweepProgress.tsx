@@ -27,6 +27,8 @@ export function pendingMarkers(xs: readonly number[], hasAll: (x: number) => boo
  * points streamed so far for the current settings, else the last finished ones; ready once the coarse pass (every
  * series at both ends of the swept axis) is in; muted rules where an x still lacks a series' point.
  */
+const NO_MARKERS: Marker[] = [];
+
 export function useSweepState<P>(
   sim: StreamingState<{ points: P[] }, P>,
   xs: readonly number[],
@@ -43,8 +45,15 @@ export function useSweepState<P>(
     sim.status === 'loading' && sim.frames.length >= coarsePassSize(xs.length, seriesCount)
       ? 'ready'
       : sim.status;
-  const pending = complete
-    ? []
-    : pendingMarkers(xs, (x) => points.filter((p) => Math.abs(xOf(p) - x) < 1e-9).length === seriesCount);
+  // One array per set of points, so a picture memoised on it is not redrawn by a render that changed nothing here.
+  const pending = useMemo(
+    () =>
+      complete
+        ? NO_MARKERS
+        : pendingMarkers(xs, (x) => points.filter((p) => Math.abs(xOf(p) - x) < 1e-9).length === seriesCount),
+    // xOf reads a point's x (callers pass it inline); it does not change what the points are.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [complete, points, xs, seriesCount],
+  );
   return { points, complete, status, pending, total: xs.length * seriesCount };
 }
