@@ -46,8 +46,8 @@ export interface Repaint {
 /**
  * One step of the widget's bench slider (ArrowRight, or ArrowLeft at its maximum), timed in the page from the
  * key press to the repaints it causes. A repaint is a change of the frame's data-drawn counter (WidgetFrame:
- * it grows each time the picture shows a newly computed result for the current settings), plus two animation
- * frames so the change is painted. Progressive widgets draw a first part before the rest: `firstMs` times the
+ * it grows each time the picture shows a newly computed result for the current settings), until the frame that
+ * shows the change has been painted (the task after its animation frame's rendering). Progressive widgets draw a first part before the rest: `firstMs` times the
  * first drawing, `completeMs` the one after which the widget is no longer busy (aria-busy cleared, data-state
  * ready). Both equal for a widget that draws its result at once.
  */
@@ -79,8 +79,15 @@ export async function sliderRepaint(widget: Locator, slider: Locator, timeoutMs 
         let first = NaN;
         let seen = drawnBefore;
         let completing = false;
+        // Painted: the next animation frame's rendering (style, layout, paint) has run once a task queued from
+        // its requestAnimationFrame callback runs (a MessageChannel message, not clamped like setTimeout). A
+        // second requestAnimationFrame, as this bench did before, waited one frame more than the paint.
         const painted = (then: (t: number) => void) =>
-          requestAnimationFrame(() => requestAnimationFrame(() => then(performance.now() - t0)));
+          requestAnimationFrame(() => {
+            const ch = new MessageChannel();
+            ch.port1.onmessage = () => then(performance.now() - t0);
+            ch.port2.postMessage(null);
+          });
         const idle = () => !root.getAttribute('aria-busy') && root.getAttribute('data-state') === 'ready';
         const finish = (r: Repaint) => {
           obs.disconnect();
