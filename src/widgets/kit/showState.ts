@@ -60,17 +60,20 @@ export function showState(
       } else complete = false;
     }
   }
-  if (state.highlight && !done.has('highlight')) {
+  if (state.highlight) {
     const mark = findMark(target.element, state.highlight);
     if (mark) {
-      mark.setAttribute('data-tour-highlight', '');
-      done.add('highlight');
-      // Keep the highlighted read-out above the tour's caption bar when it sits below a tall picture.
-      if (opts.scroll !== false && typeof window !== 'undefined') {
+      if (!mark.hasAttribute('data-tour-highlight')) mark.setAttribute('data-tour-highlight', '');
+      // Keep the highlighted read-out above the tour's caption bar when it sits below a tall picture (once).
+      if (!done.has('highlight') && opts.scroll !== false && typeof window !== 'undefined') {
         const limit = window.innerHeight - CAPTION_BAR_ROOM;
         const bottom = mark.getBoundingClientRect().bottom;
         if (bottom > limit) window.scrollBy(0, bottom - limit);
       }
+      done.add('highlight');
+      // A widget still computing for the new settings may draw its read-outs anew (a streamed run's read-outs
+      // are replaced when the run ends): keep the mark on until it is idle.
+      if (target.element.getAttribute('aria-busy') === 'true') complete = false;
     } else complete = false;
   }
   return complete;
