@@ -150,6 +150,28 @@ export function ChunkedPrefillTimeline() {
     run && run.longestPrefillIteration >= 0 ? run.iterations[run.longestPrefillIteration] : undefined;
   const kvShort = r ? r.kvTokensNeeded > r.formula.kvCapacityTokens : false;
 
+  // The timeline changes with the result and the playhead only: a dragged control re-renders the widget on every
+  // input event, and redrawing the whole timeline's SVG each time was most of that task at 4× CPU throttling.
+  const { pause, seek } = transport;
+  const picture = useMemo(
+    () =>
+      r && run ? (
+        <TimelineChart
+          run={run}
+          whole={whole}
+          runLabel={runLabel}
+          t={t}
+          onPick={(x) => {
+            pause();
+            seek(x);
+          }}
+          title={`Iterations of one replica when a ${formatTokens(r.promptTokens)} prompt arrives beside ${r.decodes} decoding sessions, ${runLabel}`}
+          description="Top: tokens computed in each iteration, drawn across its duration (decode tokens under the prompt's chunk). Middle: whether the decoding sessions get a token. Bottom: the gap before each decode token on a log scale, for this schedule and, dashed, without chunking."
+        />
+      ) : null,
+    [r, run, whole, runLabel, t, pause, seek],
+  );
+
   return (
     <WidgetFrame
       id={TIMELINE_ID}
@@ -310,20 +332,7 @@ export function ChunkedPrefillTimeline() {
       }
       tryThis={<TryThis items={TRY_THIS} />}
     >
-      {r && run ? (
-        <TimelineChart
-          run={run}
-          whole={whole}
-          runLabel={runLabel}
-          t={t}
-          onPick={(x) => {
-            transport.pause();
-            transport.seek(x);
-          }}
-          title={`Iterations of one replica when a ${formatTokens(r.promptTokens)} prompt arrives beside ${r.decodes} decoding sessions, ${runLabel}`}
-          description="Top: tokens computed in each iteration, drawn across its duration (decode tokens under the prompt's chunk). Middle: whether the decoding sessions get a token. Bottom: the gap before each decode token on a log scale, for this schedule and, dashed, without chunking."
-        />
-      ) : null}
+      {picture}
     </WidgetFrame>
   );
 }
