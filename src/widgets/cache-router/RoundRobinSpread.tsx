@@ -5,6 +5,7 @@
  */
 import { useMemo } from 'react';
 import { LineChart, type LineSeries } from '../kit/charts/LineChart';
+import type { Marker } from '../kit/charts';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -106,6 +107,8 @@ export function RoundRobinSpread() {
       ticks: [...SPREAD_REPLICAS],
       format: (n: number) => formatNumber(n),
     };
+    // The inspected fleet size and the sizes still computing, on all three charts.
+    const markers: Marker[] = [{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending];
     return (
       <div className="router-charts-wrap">
         <SweepProgress drawn={complete ? total : points.length} total={total} what="fleet sizes" />
@@ -115,7 +118,7 @@ export function RoundRobinSpread() {
             series={warmSeries}
             x={x}
             y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
+            markers={markers}
             aspect={0.72}
           />
           <LineChart
@@ -123,7 +126,7 @@ export function RoundRobinSpread() {
             series={hitSeries}
             x={x}
             y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
+            markers={markers}
             aspect={0.72}
           />
           <LineChart
@@ -136,7 +139,7 @@ export function RoundRobinSpread() {
               format: (b) => formatBytesDecimal(b, 2),
               zero: true,
             }}
-            markers={[{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending]}
+            markers={markers}
             aspect={0.72}
           />
         </div>

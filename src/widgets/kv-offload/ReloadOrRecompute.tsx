@@ -5,7 +5,7 @@
  * reloadVsRecompute) and marked on the chart; the read-outs give the figures for one prefix with their formulas.
  */
 import { useMemo } from 'react';
-import { LineChart, durationTicks, type LineSeries, type Marker } from '../kit/charts';
+import { LineChart, durationTicks, type LineChartProps, type LineSeries, type Marker } from '../kit/charts';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -195,21 +195,23 @@ export function ReloadOrRecompute() {
 
   // The charts change only with the result: a dragged control re-renders the widget on every input event,
   // and redrawing both SVG charts each time was most of its main-thread task at 4× CPU throttling.
-  const charts = useMemo(
-    () => (
+  const charts = useMemo(() => {
+    // Both charts share the prefix-length axis.
+    const prefixAxis: LineChartProps['x'] = {
+      label: 'Prefix length',
+      unit: 'tokens',
+      scale: 'log',
+      format: (t) => formatCount(t),
+      readout: (t) => formatTokens(t),
+      domain: r ? [1, r.model.maxContext] : undefined,
+    };
+    return (
       <div className="offload-charts">
         <LineChart
           title="Reload time and recompute time against prefix length"
           description="Two lines on log–log axes: the time to reload a prefix's KV over the link, and the time to prefill it again; vertical rules at the break-even lengths, shaded where recompute is faster."
           series={series}
-          x={{
-            label: 'Prefix length',
-            unit: 'tokens',
-            scale: 'log',
-            format: (t) => formatCount(t),
-            readout: (t) => formatTokens(t),
-            domain: r ? [1, r.model.maxContext] : undefined,
-          }}
+          x={prefixAxis}
           y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s), ticks: durationTicks }}
           markers={markers}
           points={false}
@@ -219,14 +221,7 @@ export function ReloadOrRecompute() {
           title="Reload time divided by recompute time against prefix length"
           description="The ratio of the two times on log–log axes: above 1, recompute is faster."
           series={ratio}
-          x={{
-            label: 'Prefix length',
-            unit: 'tokens',
-            scale: 'log',
-            format: (t) => formatCount(t),
-            readout: (t) => formatTokens(t),
-            domain: r ? [1, r.model.maxContext] : undefined,
-          }}
+          x={prefixAxis}
           y={{ label: 'Reload ÷ recompute', scale: 'log', format: (x) => formatRatio(x, 2) }}
           markers={ratioMarkers}
           points={false}
@@ -234,9 +229,8 @@ export function ReloadOrRecompute() {
           aspect={0.28}
         />
       </div>
-    ),
-    [series, markers, ratio, ratioMarkers, r],
-  );
+    );
+  }, [series, markers, ratio, ratioMarkers, r]);
 
   return (
     <WidgetFrame
