@@ -3,14 +3,15 @@
  * - a session's PromptHasher (only new segments hashed) equals segmentBlockHashes of the whole prompt, for random
  *   sequences of extensions, edits, compactions and timestamps; its TailHasher (tails resumed from the previous
  *   request's) equals pageTailHashes;
- * - the BlockIndex (the cache's block table) behaves as a Map, insertion order included;
+ * - the BlockStore (the cache's block table) indexes its blocks as a Map would, insertion order included, and
+ *   reuses the ids of blocks that left without mixing up their fields;
  * - HashCounts is a multiset;
  * - a cache's KV event log replayed up to time t gives the set a snapshot taken at t gives (so the delayed router
  *   view, fed by the log, sees at each refresh what a copy of the caches at that refresh saw), per tier choice.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BlockIndex, type Indexed } from '../src/sim/engine/kvcache/blockIndex';
+import { BlockStore } from '../src/sim/engine/kvcache/blockStore';
 import { KvCache, type TierConfig } from '../src/sim/engine/kvcache/cache';
 import { HashCounts } from '../src/sim/engine/kvcache/events';
 import {
@@ -130,14 +131,7 @@ describe('incremental tail hashing', () => {
   });
 });
 
-interface Item extends Indexed<Item> {
-  hash: number;
-  v: number;
-  prevIns: Item | null;
-  nextIns: Item | null;
-}
-
-describe('BlockIndex and HashCounts', () => {
+describe('BlockStore and HashCounts', () => {
   // Keys as the cache sees them: 52-bit chained hashes, and small integers (Mooncake hash_ids).
   const keyArb = fc.oneof(
     fc.nat(40),
@@ -145,24 +139,39 @@ describe('BlockIndex and HashCounts', () => {
     fc.nat(40).map((i) => i * 4294967296),
   );
 
-  it('a BlockIndex answers as a Map does, and iterates in insertion order', () => {
+  it('a BlockStore answers as a Map does, iterates in insertion order and keeps each block its fields', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ del: fc.boolean(), key: keyArb }), { maxLength: 300 }), (ops) => {
-        const idx = new BlockIndex<Item>(4);
-        const map = new Map<number, Item>();
+        const store = new BlockStore(4); // grows past its first 16 ids
+        const map = new Map<number, { id: number; tokens: number }>();
         let v = 0;
         for (const op of ops) {
-          if (op.del) expect(idx.delete(op.key)).toBe(map.delete(op.key));
-          else if (!map.has(op.key)) {
-            const it: Item = { hash: op.key, v: v++, prevIns: null, nextIns: null };
-            idx.set(op.key, it);
-            map.set(op.key, it);
+          const had = map.get(op.key);
+          if (op.del) {
+            if (had) {
+              store.release(had.id);
+              expect(store.live(had.id)).toBe(false);
+              map.delete(op.key);
+            }
+          } else if (!had) {
+            const tokens = 1 + (v++ % 500);
+            const id = store.alloc(op.key, tokens, v, v % 2 === 0);
+            map.set(op.key, { id, tokens });
           }
-          expect(idx.size).toBe(map.size);
+          expect(store.size).toBe(map.size);
         }
-        for (const k of new Set(ops.map((o) => o.key))) expect(idx.get(k)).toBe(map.get(k));
-        expect([...idx.values()]).toEqual([...map.values()]);
-        expect([...idx].map(([k]) => k)).toEqual([...map.keys()]);
+        for (const k of new Set(ops.map((o) => o.key))) {
+          const m = map.get(k);
+          const id = store.get(k);
+          expect(id).toBe(m ? m.id : -1);
+          if (m) {
+            expect(store.hash[id]).toBe(k);
+            expect(store.tokens[id]).toBe(m.tokens);
+            expect(store.live(id)).toBe(true);
+          }
+        }
+        expect([...store.ids()].map((id) => store.hash[id])).toEqual([...map.keys()]);
+        expect(new Set([...map.values()].map((m) => m.id)).size).toBe(map.size); // no id names two blocks
       }),
     );
   });

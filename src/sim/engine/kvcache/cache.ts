@@ -25,7 +25,8 @@ import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './ev
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { Sequences } from './sequences';
-import { buildTiers, copyAt, TierStore, type Block, type Copy } from './tierStore';
+import { LOCKED, PENDING, POLICY, TIERS } from './blockStore';
+import { buildTiers, TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName, TransferModel } from './types';
 import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
 
@@ -86,25 +87,26 @@ export class KvCache {
 
   /** Number of distinct blocks resident in this replica's local tiers. */
   get size(): number {
-    return this.st.map.size;
+    return this.st.b.size;
   }
 
   /** The fastest tier holding a block (`remote` if only in the pool), or undefined. Pending blocks count. */
   where(hash: BlockHash): TierName | undefined {
-    const b = this.st.map.get(hash);
-    if (b) return this.st.local[this.st.top(b)].name;
+    const id = this.st.b.get(hash);
+    if (id >= 0) return this.st.local[this.st.top(id)].name;
     return this.pool?.has(hash) ? 'remote' : undefined;
   }
 
   /** Every local tier holding a copy of a block, fastest first (empty if none). */
   copiesOf(hash: BlockHash): TierName[] {
-    const b = this.st.map.get(hash);
-    return b ? tiersOf(this.st, b) : [];
+    const id = this.st.b.get(hash);
+    return id >= 0 ? tiersOf(this.st, id) : [];
   }
 
   /** Hashes a sequence holds, in order (empty if unknown). */
   held(seq: SeqId): BlockHash[] {
-    return this.sq.seqs.get(seq)?.blocks.map((b) => b.hash) ?? [];
+    const hash = this.st.b.hash;
+    return this.sq.seqs.get(seq)?.blocks.map((id) => hash[id]) ?? [];
   }
 
   /** Number of blocks a sequence holds (0 if unknown); O(1). */
@@ -128,13 +130,14 @@ export class KvCache {
     const nT = this.tierNames.length;
     const blocks = new Array<number>(nT).fill(0);
     const tokens = new Array<number>(nT).fill(0);
+    const B = this.st.b;
     for (let i = 0; i < hashes.length; i++) {
-      const b = this.st.map.get(hashes[i]);
-      if (b) {
-        if (b.pending) break;
-        const t = this.st.top(b);
+      const id = B.get(hashes[i]);
+      if (id >= 0) {
+        if (B.flags[id] & PENDING) break;
+        const t = this.st.top(id);
         blocks[t]++;
-        tokens[t] += b.tokens;
+        tokens[t] += B.tokens[id];
         continue;
       }
       const p = this.pool?.peek(hashes[i]);
@@ -226,7 +229,8 @@ export class KvCache {
     const len = opts.blocks === undefined ? hashes.length : Math.min(opts.blocks, hashes.length);
     let c = 0;
     const m = Math.min(held.length, len);
-    while (c < m && held[c].hash === hashes[c]) c++;
+    const hash = this.st.b.hash;
+    while (c < m && hash[held[c]] === hashes[c]) c++;
     return this.sq.acquireFrom(seq, s, c, hashes, c, len - c, opts);
   }
 
@@ -246,10 +250,11 @@ export class KvCache {
     if (!s) return 0;
     const end = Math.min(upTo ?? s.blocks.length, s.blocks.length);
     let n = 0;
+    const flags = this.st.b.flags;
     for (let i = s.committed; i < end; i++) {
-      const b = s.blocks[i];
-      if (b.pending) {
-        this.markComputed(b);
+      const id = s.blocks[i];
+      if (flags[id] & PENDING) {
+        this.markComputed(id);
         n++;
       }
     }
@@ -273,11 +278,11 @@ export class KvCache {
     this.sq.released(seq, s.blocks);
     // Offloading to a tier this cache has (checked first: a bad tier must throw with nothing parked).
     const offloading = then !== 'cache' && then !== 'drop' && this.tierNames.indexOf(then) > 0;
-    if (offloading) this.sq.warmForRelease(s.blocks);
     const r = this.sq.unpinAll(s.blocks, 0, offloading);
     if (then === 'cache') return r;
-    // The sequence's own block records, not their hashes: no lookup per block (a block that left the replica
-    // meanwhile is `gone`, which is what a lookup of its hash would have found).
+    // The sequence's own block ids, not their hashes: no lookup per block (a block that left the replica meanwhile
+    // is no longer live, which is what a lookup of its hash would have found; no id is reused before these loops
+    // end, as they create no block).
     if (then === 'drop') return { ...r, dropped: this.dropBlocks(s.blocks).dropped };
     return { ...r, offload: this.offloadBlocks(s.blocks, then) };
   }
@@ -297,22 +302,22 @@ export class KvCache {
     const tag = opts.tag ?? -1;
     const hbm = st.local[0];
     const r: InsertResult = { inserted: 0, refreshed: 0, failed: 0 };
+    const B = st.b;
     for (let i = n - 1; i >= 0; i--) {
       const h = hashes[i];
-      const b = st.map.get(h);
-      if (b) {
-        if (b.pending) this.markComputed(b);
-        const top = b.c0;
-        if (top) {
-          if (b.pins === 0) hbm.policy.touch(top);
-        } else if (!this.withLowerLocked(b, () => st.makeRoom(0))) {
+      const id = B.get(h);
+      if (id >= 0) {
+        if (B.flags[id] & PENDING) this.markComputed(id);
+        if (B.bits[id] & 1) {
+          if (B.pins[id] === 0) hbm.order.touch(id * TIERS);
+        } else if (!this.withLowerLocked(id, () => st.makeRoom(0))) {
           r.failed += i + 1;
           break;
         } else {
-          st.addCopy(b, 0);
-          st.writeThrough(b, 0);
+          st.addCopy(id, 0);
+          st.writeThrough(id, 0);
         }
-        b.tag = tag;
+        B.tag[id] = tag;
         r.refreshed++;
         continue;
       }
@@ -337,18 +342,19 @@ export class KvCache {
    * from its nearest copy above, over every link in between (room is made in `to` by its policy).
    */
   offload(hashes: ArrayLike<BlockHash>, to: Exclude<TierName, 'hbm'>): OffloadResult {
-    return this.offloadEach(hashes.length, (i) => this.st.map.get(hashes[i]), to);
+    return this.offloadEach(hashes.length, (i) => this.st.b.get(hashes[i]), to);
   }
 
-  /** offload() of block records (a released sequence's): a record that left the replica counts as missing. */
-  private offloadBlocks(blocks: readonly Block[], to: Exclude<TierName, 'hbm'>): OffloadResult {
-    return this.offloadEach(blocks.length, (i) => (blocks[i].gone ? undefined : blocks[i]), to);
+  /** offload() of block ids (a released sequence's): a block that left the replica counts as missing. */
+  private offloadBlocks(blocks: readonly number[], to: Exclude<TierName, 'hbm'>): OffloadResult {
+    const B = this.st.b;
+    return this.offloadEach(blocks.length, (i) => (B.live(blocks[i]) ? blocks[i] : -1), to);
   }
 
-  /** Offload the blocks `at(n − 1) … at(0)` (last first); each is read when its turn comes, as evictions run. */
+  /** Offload the blocks `at(n − 1) … at(0)` (last first, −1: absent); each is read when its turn comes, as evictions run. */
   private offloadEach(
     n: number,
-    at: (i: number) => Block | undefined,
+    at: (i: number) => number,
     to: Exclude<TierName, 'hbm'>,
   ): OffloadResult {
     const st = this.st;
@@ -366,26 +372,27 @@ export class KvCache {
     };
     const perSource = new Array<number>(this.tierNames.length).fill(0);
     const bytesBefore = this.c.bytesDown.reduce((a, x) => a + x, 0);
+    const B = st.b;
     for (let i = n - 1; i >= 0; i--) {
-      const b = at(i);
-      if (!b) r.missing++;
-      else if (b.pins > 0 || b.pending) r.skippedPinned++;
-      else if (st.top(b) >= t) r.alreadyLower++;
+      const id = at(i);
+      if (id < 0) r.missing++;
+      else if (B.pins[id] > 0 || B.flags[id] & PENDING) r.skippedPinned++;
+      else if (st.top(id) >= t) r.alreadyLower++;
       else {
         let src = -1; // nearest copy above the target: where a write would come from
         const L = st.local.length;
-        for (let k = 0; k < t && k < L; k++) if (copyAt(b, k)) src = k;
-        const has = t < L && copyAt(b, t) !== null;
-        for (let k = 0; k < t && k < L; k++) if (copyAt(b, k)) st.removeCopy(b, k);
+        for (let k = 0; k < t && k < L; k++) if (B.bits[id] & (1 << k)) src = k;
+        const has = t < L && (B.bits[id] & (1 << t)) !== 0;
+        for (let k = 0; k < t && k < L; k++) if (B.bits[id] & (1 << k)) st.removeCopy(id, k);
         this.c.offloads++;
         r.moved++;
         if (has) {
-          st.local[t].policy.touch(copyAt(b, t) as Copy);
+          st.local[t].order.touch(id * TIERS + t);
           continue;
         }
-        const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(b.hash);
+        const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(B.hash[id]);
         for (let k = src + 1; k < t; k++) st.sent(k, 'down');
-        st.placeBelow(b, t, 'offload');
+        st.placeBelow(id, t, 'offload');
         perSource[src]++;
         if (!dedup) r.written++;
       }
@@ -398,24 +405,25 @@ export class KvCache {
 
   /** Remove unpinned blocks from every local tier of this replica (the pool keeps its copies). */
   drop(hashes: ArrayLike<BlockHash>): { dropped: number; skippedPinned: number; missing: number } {
-    return this.dropEach(hashes.length, (i) => this.st.map.get(hashes[i]));
+    return this.dropEach(hashes.length, (i) => this.st.b.get(hashes[i]));
   }
 
-  private dropBlocks(blocks: readonly Block[]): { dropped: number; skippedPinned: number; missing: number } {
-    return this.dropEach(blocks.length, (i) => (blocks[i].gone ? undefined : blocks[i]));
+  private dropBlocks(blocks: readonly number[]): { dropped: number; skippedPinned: number; missing: number } {
+    const B = this.st.b;
+    return this.dropEach(blocks.length, (i) => (B.live(blocks[i]) ? blocks[i] : -1));
   }
 
   private dropEach(
     n: number,
-    at: (i: number) => Block | undefined,
+    at: (i: number) => number,
   ): { dropped: number; skippedPinned: number; missing: number } {
     const r = { dropped: 0, skippedPinned: 0, missing: 0 };
     for (let i = 0; i < n; i++) {
-      const b = at(i);
-      if (!b) r.missing++;
-      else if (b.pins > 0) r.skippedPinned++;
+      const id = at(i);
+      if (id < 0) r.missing++;
+      else if (this.st.b.pins[id] > 0) r.skippedPinned++;
       else {
-        this.st.dropAll(b);
+        this.st.dropAll(id);
         r.dropped++;
       }
     }
@@ -429,26 +437,25 @@ export class KvCache {
 
   // ───────────────────────────── internals ─────────────────────────────
 
-  private markComputed(b: Block): void {
-    b.pending = false;
+  private markComputed(id: number): void {
+    this.st.b.flags[id] &= ~PENDING;
     this.st.local[0].pending--;
-    if (this.st.logs.length) this.st.emit(b.hash, 0, true); // a pending block's only copy is in HBM
+    if (this.st.logs.length) this.st.emit(this.st.b.hash[id], 0, true); // a pending block's only copy is in HBM
     this.c.committed++;
-    this.st.writeThrough(b, 0);
+    this.st.writeThrough(id, 0);
   }
 
-  /** Run `f` with b's lower copies locked, so making room cannot evict the block's last copy under it. */
-  private withLowerLocked(b: Block, f: () => boolean): boolean {
-    const locked: Copy[] = [];
+  /** Run `f` with the block's lower copies locked, so making room cannot evict its last copy under it. */
+  private withLowerLocked(id: number, f: () => boolean): boolean {
+    const locked: number[] = [];
     for (let i = 1; i < this.st.local.length; i++) {
-      const cp = copyAt(b, i);
-      if (cp && cp.state === 'policy') {
-        this.st.setState(cp, 'locked');
-        locked.push(cp);
+      if (this.st.copyState(id, i) === POLICY) {
+        this.st.setState(id, i, LOCKED);
+        locked.push(i);
       }
     }
     const ok = f();
-    for (const cp of locked) this.st.setState(cp, 'policy');
+    for (const i of locked) this.st.setState(id, i, POLICY);
     return ok;
   }
 }

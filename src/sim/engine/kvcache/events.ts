@@ -84,7 +84,7 @@ export class KvEventLog implements KvEventSink {
 
 /**
  * A multiset of block hashes (hash → count > 0): what a router's copy of one replica's cache holds. Open
- * addressing with inline keys (see blockIndex.ts for why not a Map).
+ * addressing with inline keys (see hashMap.ts for why not a Map).
  */
 export class HashCounts {
   private keys: Float64Array;

@@ -1,7 +1,7 @@
 /**
  * A map from block hashes (52-bit non-negative integers, hash.ts) to values: open addressing with linear probing
- * and backward-shift deletion, the keys inline in a Float64Array, as blockIndex.ts keeps its blocks but for any
- * value and without an insertion order (so no iteration: use a Map where order or iteration matters).
+ * and backward-shift deletion, the keys inline in a Float64Array, for any value and without an insertion order (so
+ * no iteration: use a Map where order or iteration matters; blockStore.ts keeps its own order beside one).
  *
  * Why: a Map keyed by such hashes keeps each key as a heap number, so every lookup reads a bucket, an entry and the
  * key object, and every insertion allocates; the fleet's page index (fleet/tails.ts) does a few of these per page

@@ -67,12 +67,13 @@
  * (events.ts) of computed copies stored in and removed from each local tier, as vLLM publishes them, for router
  * views that keep their own copy of the cache (fleet/view.ts `delayed`).
  *
- * Speed: blocks are indexed by an open-addressing table (blockIndex.ts), a block's copies are fields, removed copy
- * records are reused; the fleet hashes a session's prompt incrementally (hash.ts `PromptHasher`). A sequence
- * acquired again reads the records it held when released (`lookupHints`), a release to a lower tier parks its
- * HBM copies for the offload instead of passing them through HBM's LRU list, and the walks bound by cache misses
- * read their records in a warm-up loop first (sequences.ts). See docs/performance.md for what a block operation
- * costs and where the bench fleet's time goes.
+ * Speed: a replica's blocks are parallel typed arrays indexed by a block id (blockStore.ts; a copy is named by
+ * `id × 3 + tier`, and each tier's eviction order links copy ids, copyOrder.ts), so a walk over a context reads a
+ * few dense arrays and the collector sees no block records; the index from hash to id is an open-addressing
+ * table (hashMap.ts). The fleet hashes a session's prompt incrementally (hash.ts `PromptHasher`). A sequence
+ * acquired again reads the ids it held when released (`lookupHints`), and a release to a lower tier parks its
+ * HBM copies for the offload instead of passing them through HBM's LRU list (sequences.ts). See
+ * docs/performance.md for what a block operation costs and where the bench fleet's time goes.
  *
  * Accounting (checked by checkInvariants): blocks that entered a replica (`created` + `fetched`) = resident +
  * `freed` (pending, released uncomputed) + `dropped` + `toPool`; the same holds in tokens, and for the pool

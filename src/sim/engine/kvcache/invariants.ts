@@ -7,22 +7,25 @@
  *   a pending block has no lower copy, its pins equal the positions sequences hold, its tokens fit a block;
  * - blocks are conserved: created + fetched − freed − dropped − toPool = resident, in blocks and tokens;
  * - per link, bytes = copies sent × bytes per block, in each direction;
- * - every lookup hint (a released sequence's block record, sequences.ts) that is not `gone` is the record the
- *   index holds under its hash (what lets an acquire read the hint instead of probing the index).
+ * - every lookup hint (a released sequence's block id, sequences.ts) that is live is the id the index holds under
+ *   its hash (what lets an acquire read the hint instead of probing the index);
+ * - each tier's eviction order lists exactly its evictable copies.
  */
+import { LIVE, LOCKED, NO_COPY, PENDING, PINNED, POLICY, TIERS } from './blockStore';
 import type { Seq } from './sequences';
-import { copyAt, type Block, type TierStore } from './tierStore';
+import type { TierStore } from './tierStore';
 
 export function checkCacheInvariants(
   st: TierStore,
   seqs: Iterable<Seq>,
-  hints: Iterable<readonly Block[]> = [],
+  hints: Iterable<readonly number[]> = [],
 ): string[] {
   const out: string[] = [];
+  const B = st.b;
   for (const list of hints)
-    for (const b of list)
-      if (!b.gone && st.map.get(b.hash) !== b)
-        out.push(`hint ${b.hash} is not gone but not the indexed record`);
+    for (const id of list)
+      if (B.live(id) && B.get(B.hash[id]) !== id)
+        out.push(`hint ${B.hash[id]} is live but not the indexed block`);
   const L = st.local.length;
   const used = new Array<number>(L).fill(0);
   const toks = new Array<number>(L).fill(0);
@@ -30,45 +33,54 @@ export function checkCacheInvariants(
   const pending = new Array<number>(L).fill(0);
   const evictable = new Array<number>(L).fill(0);
   let residentTokens = 0;
-  const pinsFromSeqs = new Map<Block, number>();
-  for (const s of seqs) for (const b of s.blocks) pinsFromSeqs.set(b, (pinsFromSeqs.get(b) ?? 0) + 1);
-  for (const [h, b] of st.map) {
-    if (b.hash !== h) out.push(`block ${h} filed under the wrong hash`);
+  let resident = 0;
+  const pinsFromSeqs = new Map<number, number>();
+  for (const s of seqs) for (const id of s.blocks) pinsFromSeqs.set(id, (pinsFromSeqs.get(id) ?? 0) + 1);
+  for (const id of B.ids()) {
+    resident++;
+    const h = B.hash[id];
+    const pins = B.pins[id];
+    const isPending = (B.flags[id] & PENDING) !== 0;
+    if (B.get(h) !== id) out.push(`block ${h} filed under the wrong hash`);
+    if (!(B.flags[id] & LIVE)) out.push(`block ${h} is listed but not live`);
     let n = 0;
-    for (let i = 0; i < L; i++) {
-      const cp = copyAt(b, i);
-      if (!cp) continue;
-      n++;
-      if (cp.block !== b || cp.tier !== i)
-        out.push(`block ${h}: its copy in ${st.local[i].name} is misfiled`);
-      used[i]++;
-      toks[i] += b.tokens;
-      if (cp.state === 'pinned') pinned[i]++;
-      if (cp.state === 'policy') evictable[i]++;
-      if (cp.state === 'locked') out.push(`block ${h}: its copy in ${st.local[i].name} is still locked`);
-      if (cp.state === 'pinned' && i !== 0) out.push(`block ${h} is pinned outside HBM`);
-    }
-    if (n !== b.nCopies) out.push(`block ${h} counts ${b.nCopies} copies, holds ${n}`);
     let bits = 0;
-    for (let i = 0; i < L; i++) if (copyAt(b, i)) bits |= 1 << i;
-    if (bits !== b.bits) out.push(`block ${h}: its tier bits ${b.bits} disagree with its copies (${bits})`);
-    if (b.gone) out.push(`block ${h} is resident but marked gone`);
+    for (let i = 0; i < TIERS; i++) {
+      const state = B.state[id * TIERS + i];
+      if (state === NO_COPY) continue;
+      if (i >= L) {
+        out.push(`block ${h} has a copy in tier ${i}, past the last local tier`);
+        continue;
+      }
+      n++;
+      bits |= 1 << i;
+      used[i]++;
+      toks[i] += B.tokens[id];
+      if (state === PINNED) pinned[i]++;
+      if (state === POLICY) evictable[i]++;
+      if (state === LOCKED) out.push(`block ${h}: its copy in ${st.local[i].name} is still locked`);
+      if (state === PINNED && i !== 0) out.push(`block ${h} is pinned outside HBM`);
+    }
+    if (bits !== B.bits[id])
+      out.push(`block ${h}: its tier bits ${B.bits[id]} disagree with its copies (${bits})`);
     if (n === 0) out.push(`block ${h} has no copy in any tier`);
-    residentTokens += b.tokens;
-    if (b.pending) {
-      if (b.c0) pending[0]++;
+    residentTokens += B.tokens[id];
+    const hbmState = B.state[id * TIERS];
+    if (isPending) {
+      if (hbmState !== NO_COPY) pending[0]++;
       else out.push(`block ${h} is pending outside HBM`);
       if (n > 1) out.push(`block ${h} is pending but has a lower copy`);
-      if (b.pins === 0) out.push(`block ${h} is pending but unpinned`);
+      if (pins === 0) out.push(`block ${h} is pending but unpinned`);
     }
-    if (b.pins > 0 && b.c0?.state !== 'pinned') out.push(`block ${h} has pins but no pinned HBM copy`);
-    if (b.pins === 0 && b.c0?.state === 'pinned') out.push(`block ${h}'s HBM copy is pinned with no pins`);
-    if ((pinsFromSeqs.get(b) ?? 0) !== b.pins)
-      out.push(`block ${h} has ${b.pins} pins, sequences hold ${pinsFromSeqs.get(b) ?? 0}`);
-    if (b.tokens < 1 || b.tokens > st.blockSize) out.push(`block ${h} has ${b.tokens} tokens`);
+    if (pins > 0 && hbmState !== PINNED) out.push(`block ${h} has pins but no pinned HBM copy`);
+    if (pins === 0 && hbmState === PINNED) out.push(`block ${h}'s HBM copy is pinned with no pins`);
+    if ((pinsFromSeqs.get(id) ?? 0) !== pins)
+      out.push(`block ${h} has ${pins} pins, sequences hold ${pinsFromSeqs.get(id) ?? 0}`);
+    if (B.tokens[id] < 1 || B.tokens[id] > st.blockSize) out.push(`block ${h} has ${B.tokens[id]} tokens`);
   }
-  for (const b of pinsFromSeqs.keys())
-    if (st.map.get(b.hash) !== b) out.push(`a sequence holds block ${b.hash}, which is not resident`);
+  if (resident !== B.size) out.push(`the index holds ${B.size} blocks, the list ${resident}`);
+  for (const id of pinsFromSeqs.keys())
+    if (!B.live(id)) out.push(`a sequence holds block ${B.hash[id]}, which is not resident`);
   st.local.forEach((t, i) => {
     if (t.used > t.capacity) out.push(`${t.name} over capacity: ${t.used} > ${t.capacity}`);
     if (t.used !== used[i]) out.push(`${t.name} used ${t.used} != recount ${used[i]}`);
@@ -76,15 +88,20 @@ export function checkCacheInvariants(
     if (t.pinned !== pinned[i]) out.push(`${t.name} pinned ${t.pinned} != recount ${pinned[i]}`);
     if (t.pending !== pending[i]) out.push(`${t.name} pending ${t.pending} != recount ${pending[i]}`);
     if (t.locked !== 0) out.push(`${t.name} has ${t.locked} locked copies between operations`);
-    if (t.policy.size !== evictable[i])
-      out.push(`${t.name} policy holds ${t.policy.size}, evictable ${evictable[i]}`);
+    if (t.order.size !== evictable[i])
+      out.push(`${t.name} policy holds ${t.order.size}, evictable ${evictable[i]}`);
+    const order = t.order.order();
+    if (order.length !== t.order.size) out.push(`${t.name} order lists ${order.length} of ${t.order.size}`);
+    for (const c of order)
+      if (c % TIERS !== i || B.state[c] !== POLICY || !B.live((c / TIERS) | 0))
+        out.push(`${t.name} orders a copy that is not an evictable copy of this tier`);
   });
   const c = st.c;
   const inB = c.created + c.fetched;
   const outB = c.freed + c.dropped + c.toPool;
-  if (inB - outB !== st.map.size)
+  if (inB - outB !== B.size)
     out.push(
-      `blocks not conserved: created ${c.created} + fetched ${c.fetched} − freed ${c.freed} − dropped ${c.dropped} − toPool ${c.toPool} != resident ${st.map.size}`,
+      `blocks not conserved: created ${c.created} + fetched ${c.fetched} − freed ${c.freed} − dropped ${c.dropped} − toPool ${c.toPool} != resident ${B.size}`,
     );
   const inT = c.createdTokens + c.fetchedTokens;
   const outT = c.freedTokens + c.droppedTokens + c.toPoolTokens;

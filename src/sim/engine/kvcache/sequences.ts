@@ -4,11 +4,13 @@
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
 import type { AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
-import { copyAt, type Block, type Copy, type TierStore } from './tierStore';
+import { LIVE, LOADED, LOCKED, PENDING, POLICY, TIERS } from './blockStore';
+import type { TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
 
 export interface Seq {
-  blocks: Block[];
+  /** Block ids by position. */
+  blocks: number[];
   committed: number;
   tag: number;
 }
@@ -17,19 +19,17 @@ export class Sequences {
   readonly seqs = new Map<SeqId, Seq>();
   /**
    * The blocks a released sequence held, by position, kept for its next acquire (at most `hintCapacity`
-   * sequences, the oldest forgotten first). A session's next prompt extends its last one, so position k of the next acquire is
-   * usually the block it held at k: when that record is not `gone` and has the hash, it is the one the index
-   * would return (the index holds one record per hash, and a record that left never comes back), so the walk
-   * reads the record instead of probing the index for it. Only a shortcut: a miss falls back to the index.
+   * sequences, the oldest forgotten first). A session's next prompt extends its last one, so position k of the
+   * next acquire is usually the block it held at k: when that id is still live under the same hash, it is the one
+   * the index would return (the index holds one block per hash), so the walk reads it instead of probing the
+   * index. Only a shortcut: a miss falls back to the index.
    */
-  private readonly lastHeld = new Map<SeqId, Block[]>();
+  private readonly lastHeld = new Map<SeqId, number[]>();
   private epoch = 0;
-  /** A sum of what the warm-up passes read (kept, so that the reads are not optimised away). */
-  warmed = 0;
   /** Scratch arrays of one acquire, reused (an acquire is O(new positions); allocating them per call showed in GC). */
-  private found: (Block | undefined)[] = [];
-  private slot: (Block | null)[] = [];
-  private lockedCopy: (Copy | null)[] = [];
+  private found: number[] = [];
+  private slot: number[] = [];
+  private lockedCopy: number[] = [];
 
   constructor(
     private readonly st: TierStore,
@@ -40,34 +40,12 @@ export class Sequences {
   ) {}
 
   /** The hints kept (for the invariants). */
-  hints(): IterableIterator<readonly Block[]> {
+  hints(): IterableIterator<readonly number[]> {
     return this.lastHeld.values();
   }
 
-  /**
-   * Read what a release to a lower tier is about to change of each block (the block, its copies, the neighbours of
-   * its lower copy in that tier's LRU list) in one loop that does nothing else, so the processor fetches many at
-   * once instead of waiting for each in the loops that unpin and offload them (same results, fewer stalls).
-   */
-  warmForRelease(blocks: readonly Block[]): void {
-    let warm = 0;
-    for (let i = 0; i < blocks.length; i++) {
-      const b = blocks[i];
-      warm += b.pins;
-      const c0 = b.c0;
-      if (c0) warm += c0.tier;
-      const c1 = b.c1;
-      if (c1) {
-        warm += c1.tier;
-        if (c1.prev) warm += (c1.prev as Copy).tier;
-        if (c1.next) warm += (c1.next as Copy).tier;
-      }
-    }
-    this.warmed = warm;
-  }
-
   /** `seq` was released holding `blocks`: remember them as the hint for its next acquire. */
-  released(seq: SeqId, blocks: Block[]): void {
+  released(seq: SeqId, blocks: number[]): void {
     const hints = this.lastHeld;
     hints.delete(seq);
     if (this.hintCapacity === 0) return;
@@ -108,40 +86,41 @@ export class Sequences {
    * handed to HBM's policy: the offload frees every such copy before anything reads HBM's order, so adding it to
    * the LRU list only to unlink it again was two list moves per block for nothing (same results).
    */
-  unpinAll(blocks: Block[], from: number, park = false): { unpinned: number; freed: number } {
+  unpinAll(blocks: number[], from: number, park = false): { unpinned: number; freed: number } {
     const st = this.st;
+    const B = st.b;
     const hbm = st.local[0];
     let unpinned = 0;
     let freed = 0;
     for (let i = blocks.length - 1; i >= from; i--) {
-      const b = blocks[i];
-      b.pins--;
+      const id = blocks[i];
+      const pins = --B.pins[id];
       unpinned++;
-      if (b.pins > 0) continue;
-      const cp = b.c0 as Copy;
-      if (b.pending) {
-        st.removeCopy(b, 0);
-        if (b.nCopies === 0) {
-          st.forget(b);
+      if (pins > 0) continue;
+      const flags = B.flags[id];
+      if (flags & PENDING) {
+        st.removeCopy(id, 0);
+        if (B.bits[id] === 0) {
           st.c.freed++;
-          st.c.freedTokens += b.tokens;
+          st.c.freedTokens += B.tokens[id];
+          st.forget(id);
           freed++;
         }
         continue;
       }
-      if (b.loaded && !this.promoteOnHit && st.local.length + (st.pool ? 1 : 0) > 1) {
+      if (flags & LOADED && !this.promoteOnHit && st.local.length + (st.pool ? 1 : 0) > 1) {
         // HBM keeps only blocks computed here: free the HBM copy; the lower one, if still there, serves next time.
-        b.loaded = false;
-        st.removeCopy(b, 0);
-        if (b.nCopies === 0) st.placeBelow(b, 1, 'returned');
+        B.flags[id] = flags & ~LOADED;
+        st.removeCopy(id, 0);
+        if (B.bits[id] === 0) st.placeBelow(id, 1, 'returned');
         continue;
       }
       if (park) {
-        st.setState(cp, 'locked');
+        st.setState(id, 0, LOCKED);
         continue;
       }
-      st.setState(cp, 'policy');
-      hbm.policy.touch(cp);
+      st.setState(id, 0, POLICY);
+      hbm.order.touch(id * TIERS);
     }
     return { unpinned, freed };
   }
@@ -161,6 +140,7 @@ export class Sequences {
     opts: AcquireOptions,
   ): AcquireResult {
     const st = this.st;
+    const B = st.b;
     st.c.acquires++;
     const held = s ? s.blocks : [];
     const n = c + count; // positions after the operation
@@ -171,13 +151,21 @@ export class Sequences {
     const remote = st.remoteIndex;
 
     // Plan (no mutation). Tail = held[c..], to be released.
+    const mark = B.mark;
+    const scratch = B.scratch;
+    const xmark = B.xmark;
+    const pins = B.pins;
+    const flags = B.flags;
+    const bits = B.bits;
+    const bhash = B.hash;
+    const btokens = B.tokens;
     for (let i = c; i < held.length; i++) {
-      const b = held[i];
-      if (b.mark !== ep) {
-        b.mark = ep;
-        b.scratch = 0;
+      const id = held[i];
+      if (mark[id] !== ep) {
+        mark[id] = ep;
+        scratch[id] = 0;
       }
-      b.scratch++;
+      scratch[id]++;
     }
     let X = 0; // new positions whose block is not pinned after the tail is released: each takes a pinned slot
     let run = 0; // cached prefix among new positions
@@ -188,50 +176,42 @@ export class Sequences {
     const found = this.found;
     const hint = s ? undefined : this.lastHeld.get(seq); // a held sequence's new positions have none
     const hinted = hint ? Math.min(count, hint.length - c) : 0;
-    // Read every hinted record once before the walk: a loop that does nothing else lets the processor fetch many
-    // records at once, where the walk, with its branches on each record's fields, waits for them nearly one by one.
-    let warm = 0;
-    for (let k = 0; k < hinted; k++) {
-      const b = (hint as Block[])[c + k];
-      warm += b.pins + b.hash; // the hash is a boxed number: a second record to fetch
-    }
-    this.warmed = warm; // kept, so the reads are not optimised away
     for (let k = 0; k < count; k++) {
       const h = hashes[off + k];
-      let b = k < hinted ? (hint as Block[])[c + k] : undefined;
-      if (b === undefined || b.gone || b.hash !== h) b = st.map.get(h);
-      found[k] = b; // looked up once: nothing changes before the mutation below reads it
+      let id = k < hinted ? (hint as number[])[c + k] : -1;
+      if (id < 0 || !(flags[id] & LIVE) || bhash[id] !== h) id = B.get(h);
+      found[k] = id; // looked up once: nothing changes before the mutation below reads it
       if (inRun) {
-        if (b && !b.pending) {
-          const from = st.top(b);
+        if (id >= 0 && !(flags[id] & PENDING)) {
+          const x = bits[id];
+          const from = 31 - Math.clz32(x & -x);
           hitB[from]++;
-          hitT[from] += b.tokens;
+          hitT[from] += btokens[id];
           run++;
-        } else if (!b && st.pool?.has(h)) {
+        } else if (id < 0 && st.pool?.has(h)) {
           const p = st.pool.peek(h) as { tokens: number };
           hitB[remote]++;
           hitT[remote] += p.tokens;
           run++;
         } else inRun = false;
       }
-      if (!b) X++;
-      else if (b.xmark !== ep) {
-        b.xmark = ep;
-        const eff = b.pins - (b.mark === ep ? b.scratch : 0);
+      if (id < 0) X++;
+      else if (xmark[id] !== ep) {
+        xmark[id] = ep;
+        const eff = pins[id] - (mark[id] === ep ? scratch[id] : 0);
         if (eff === 0) X++;
       }
     }
     let Y = 0; // tail blocks that end up unpinned
     for (let i = c; i < held.length; i++) {
-      const b = held[i];
-      if (b.scratch > 0) {
-        if (b.pins === b.scratch) Y++;
-        b.scratch = 0;
+      const id = held[i];
+      if (scratch[id] > 0) {
+        if (pins[id] === scratch[id]) Y++;
+        scratch[id] = 0;
       }
     }
     const pinnedOthers = hbm.pinned - Y;
     if (pinnedOthers + X > hbm.capacity) {
-      found.fill(undefined, 0, count);
       st.c.acquireFailures++;
       const available = hbm.capacity - pinnedOthers;
       const reason = n > hbm.capacity ? 'exceeds-hbm' : 'hbm-full';
@@ -251,44 +231,42 @@ export class Sequences {
     const slot = this.slot;
     const lockedCopy = this.lockedCopy;
     for (let k = 0; k < count; k++) {
-      const b = found[k];
-      found[k] = undefined;
-      lockedCopy[k] = null;
-      if (b && b.bits & 1) {
-        st.pin(b);
-        b.tag = tag;
-        slot[k] = b;
-      } else if (b) {
-        const from = st.top(b);
-        const cp = copyAt(b, from) as Copy;
-        if (cp.state === 'locked') {
-          slot[k] = null; // a duplicate position: handled when the first one gets its HBM copy
+      const id = found[k];
+      lockedCopy[k] = -1;
+      if (id >= 0 && B.bits[id] & 1) {
+        st.pin(id);
+        B.tag[id] = tag;
+        slot[k] = id;
+      } else if (id >= 0) {
+        const from = st.top(id);
+        if (st.copyState(id, from) === LOCKED) {
+          slot[k] = -1; // a duplicate position: handled when the first one gets its HBM copy
           continue;
         }
-        st.setState(cp, 'locked');
-        lockedCopy[k] = cp;
+        st.setState(id, from, LOCKED);
+        lockedCopy[k] = id * TIERS + from;
         if (k < run) {
           st.c.promotions[from]++;
           st.readUp(from);
-          b.loaded = true;
+          B.flags[id] |= LOADED;
         }
-        slot[k] = b;
-      } else slot[k] = null;
+        slot[k] = id;
+      } else slot[k] = -1;
     }
     // 2) Copy pool hits (before anything below can push blocks into the pool and evict them).
     if (st.pool) {
       for (let k = 0; k < run; k++) {
-        if (slot[k]) continue;
+        if (slot[k] >= 0) continue;
         const h = hashes[off + k];
-        if (st.map.has(h)) continue; // duplicate position
+        if (B.has(h)) continue; // duplicate position
         const p = st.pool.fetch(h) as { tokens: number };
-        const b = st.newBlock(h, p.tokens, tag, false);
-        b.loaded = true;
+        const id = st.newBlock(h, p.tokens, tag, false);
+        B.flags[id] |= LOADED;
         st.c.fetched++;
         st.c.fetchedTokens += p.tokens;
         st.c.promotions[remote]++;
         st.readUp(remote);
-        slot[k] = b;
+        slot[k] = id;
       }
     }
     // 3) Release the tail.
@@ -298,54 +276,50 @@ export class Sequences {
     }
     // The sequence now runs past what was its last block, so that block is full: it may have been created
     // partial (the last block of a prompt, its hash covering the output too) and filled in place by decoding.
-    let grownBlock: Block | null = null;
-    if (c > 0 && count > 0 && held[c - 1].tokens < st.blockSize) {
-      const b = held[c - 1];
-      const grown = st.blockSize - b.tokens;
-      st.invalidateLower(b); // the old lower copies hold the partial content
+    let grownBlock = -1;
+    if (c > 0 && count > 0 && B.tokens[held[c - 1]] < st.blockSize) {
+      const id = held[c - 1];
+      const grown = st.blockSize - B.tokens[id];
+      st.invalidateLower(id); // the old lower copies hold the partial content
       hbm.usedTokens += grown; // pinned: its only copy is in HBM
       st.c.createdTokens += grown; // computed in place
-      b.tokens = st.blockSize;
-      grownBlock = b;
+      B.tokens[id] = st.blockSize;
+      grownBlock = id;
     }
     // 4) Give every new position a pinned HBM copy.
     let newBlocks = 0;
     let computeTokens = 0;
     for (let k = 0; k < count; k++) {
-      let b = slot[k];
+      let id = slot[k];
       const tokens = c + k === n - 1 ? lastTok : st.blockSize;
-      if (k >= run) computeTokens += b ? b.tokens : tokens;
-      if (b && b.bits & 1) continue; // pinned in step 1
-      if (!b) {
-        const again = st.map.get(hashes[off + k]); // a duplicate position gave it an HBM copy already
-        if (again && again.c0) {
+      if (k >= run) computeTokens += id >= 0 ? B.tokens[id] : tokens;
+      if (id >= 0 && B.bits[id] & 1) continue; // pinned in step 1
+      if (id < 0) {
+        const again = B.get(hashes[off + k]); // a duplicate position gave it an HBM copy already
+        if (again >= 0 && B.bits[again] & 1) {
           st.pin(again);
           slot[k] = again;
           continue;
         }
       }
       if (!st.makeRoom(0)) throw new Error('KvCache: internal error, HBM room was checked'); // unreachable
-      if (!b) {
-        b = st.newBlock(hashes[off + k], tokens, tag, true);
+      if (id < 0) {
+        id = st.newBlock(hashes[off + k], tokens, tag, true);
         st.c.created++;
         st.c.createdTokens += tokens;
         newBlocks++;
       }
-      b.tag = tag;
-      b.pins++;
-      st.addCopy(b, 0);
+      B.tag[id] = tag;
+      B.pins[id]++;
+      st.addCopy(id, 0);
       const lc = lockedCopy[k];
-      if (lc) st.setState(lc, 'policy'); // read this time: most recently used in its tier too
-      slot[k] = b;
+      if (lc >= 0) st.setState((lc / TIERS) | 0, lc % TIERS, POLICY); // read this time: most recently used in its tier too
+      slot[k] = id;
     }
-    if (grownBlock) st.writeThrough(grownBlock, 0);
+    if (grownBlock >= 0) st.writeThrough(grownBlock, 0);
     const seqRec: Seq = s ?? { blocks: held, committed: 0, tag };
     seqRec.tag = tag;
-    for (let k = 0; k < count; k++) {
-      seqRec.blocks.push(slot[k] as Block);
-      slot[k] = null;
-      lockedCopy[k] = null;
-    }
+    for (let k = 0; k < count; k++) seqRec.blocks.push(slot[k]);
     if (seqRec.committed > c) seqRec.committed = c;
     this.seqs.set(seq, seqRec);
     if (hint) this.lastHeld.delete(seq);

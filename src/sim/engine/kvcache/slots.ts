@@ -1,6 +1,6 @@
 /**
- * Sizing and home slots of the open-addressing tables keyed by block hashes (blockIndex.ts, hashMap.ts and the
- * event tables in events.ts): one definition, so the tables cannot drift apart in how they spread keys.
+ * Sizing and home slots of the open-addressing tables keyed by block hashes (hashMap.ts, which the
+ * block store and the fleet's page index use, and the event tables in events.ts): one definition, so the tables cannot drift apart in how they spread keys.
  */
 
 const TWO32 = 4294967296;

@@ -3,8 +3,8 @@
  * policy, how a tier is filled from the one above (its write policy), and the copies and bytes sent over each
  * link. cache.ts builds the sequence operations on top of it.
  *
- * Tiers are inclusive, as engines keep them: a block is one record (one Map entry per replica) with up to one
- * *copy* per local tier. A hit is served from the fastest tier holding a copy. An eviction removes one copy;
+ * Tiers are inclusive, as engines keep them: a block is one record (an id in the block store, blockStore.ts) with
+ * up to one *copy* per local tier. A hit is served from the fastest tier holding a copy. An eviction removes one copy;
  * only when it was the block's last copy does anything move (a write-back down the chain, into the pool past
  * the last local tier, or a drop). Bytes are counted per copy made: a block already in DRAM is never written
  * again, and evicting the HBM copy of a block with a valid DRAM copy moves nothing (SGLang HiCache
@@ -14,10 +14,11 @@
  * A copy is in one of three states: `policy` (evictable, ordered by its tier's policy), `pinned` (HBM only, held
  * by a sequence) or `locked` (a lower copy being read up during an acquire, so making room cannot evict it).
  */
-import { BlockIndex } from './blockIndex';
+import { BlockStore, LIVE, LOCKED, NO_COPY, PENDING, PINNED, POLICY, TIERS } from './blockStore';
+import { copyOrder, type CopyOrder } from './copyOrder';
 import type { HbmSlotSink, KvEventSink } from './events';
 import { capacityInBlocks, type KvPool } from './pool';
-import { resolvePolicy, type EvictionPolicy, type PolicyNode } from './policy';
+import type { PolicyFactory, PolicyName } from './policy';
 import type { KvCacheCounters, RemoteTierConfig, TierConfig, WritePolicy } from './cacheTypes';
 import {
   TIER_ORDER,
@@ -28,45 +29,6 @@ import {
   type TransferModel,
 } from './types';
 
-export type CopyState = 'policy' | 'pinned' | 'locked';
-
-export interface Copy extends PolicyNode {
-  /** Mutable only so removed copies can be reused (TierStore.spare); nothing else writes them. */
-  block: Block;
-  tier: number;
-  state: CopyState;
-}
-
-export interface Block {
-  hash: BlockHash;
-  tokens: number;
-  pins: number;
-  pending: boolean;
-  tag: number;
-  /** Its HBM copy was brought up from below (for promoteOnHit: false). */
-  loaded: boolean;
-  /**
-   * The copy in local tier 0 (HBM), 1 and 2 (the tiers below, in the cache's order), or null: fields rather than
-   * an array, so reading a block's copy costs no second object (copyAt reads them by index).
-   */
-  c0: Copy | null;
-  c1: Copy | null;
-  c2: Copy | null;
-  /** Number of copies (≥ 1 while the block is in the replica, except inside one operation). */
-  nCopies: number;
-  /** Bit i set: local tier i holds a copy (so the fastest tier is found without reading `copies`). */
-  bits: number;
-  /** The block left the replica (its map entry is gone); a block object never comes back (newBlock makes a new one). */
-  gone: boolean;
-  /** Neighbours in the index's insertion order (blockIndex.ts). */
-  prevIns: Block | null;
-  nextIns: Block | null;
-  /** Scratch marks for one acquire (epoch-stamped so they never need clearing). */
-  mark: number;
-  scratch: number;
-  xmark: number;
-}
-
 export interface Tier {
   name: TierName;
   capacity: number;
@@ -75,40 +37,27 @@ export interface Tier {
   pinned: number;
   pending: number;
   locked: number;
-  policy: EvictionPolicy;
+  /** The order its evictable copies leave in (its eviction policy). */
+  order: CopyOrder;
   write: WritePolicy;
   /** Links from this tier up to HBM, this tier's own first. */
   pathUp: LinkSpec[];
 }
 
-/** The copy of b in local tier i, or null. */
-export function copyAt(b: Block, i: number): Copy | null {
-  return i === 0 ? b.c0 : i === 1 ? b.c1 : b.c2;
-}
-
-function setCopyAt(b: Block, i: number, cp: Copy | null): void {
-  if (i === 0) b.c0 = cp;
-  else if (i === 1) b.c1 = cp;
-  else if (i === 2) b.c2 = cp;
-  else throw new RangeError(`a cache has at most three local tiers, not ${i + 1}`);
-}
+/** Tier config as buildTiers takes it, before the store that owns the copies' links exists. */
+type TierSpec = Omit<Tier, 'order'> & { policy: PolicyName | PolicyFactory | undefined };
 
 export class TierStore {
-  readonly map = new BlockIndex<Block>();
-  /**
-   * Copies removed from a tier, reused by the next addCopy: a copy moves between tiers as a context is offloaded
-   * and read back every tool call, and allocating one each time left the garbage collector most of the churn.
-   * A removed copy is unlinked from its policy and referenced by nothing else (only locked copies are held
-   * across calls, and a locked copy is never removed).
-   */
-  private readonly spare: Copy[] = [];
+  /** The block records (blocks are named by id everywhere in the cache: blockStore.ts). */
+  readonly b = new BlockStore();
+  readonly local: Tier[];
   /** Subscribers' KV event sinks (events.ts); usually none. */
   readonly logs: KvEventSink[] = [];
   /** Watchers of every HBM slot taken or freed, pending blocks included (events.ts HbmSlotSink); usually none. */
   readonly hbmSinks: HbmSlotSink[] = [];
 
   constructor(
-    readonly local: Tier[],
+    tiers: TierSpec[],
     readonly pool: KvPool | null,
     /** Index of the remote tier in the counters' arrays (= local.length) when there is a pool. */
     readonly remoteIndex: number,
@@ -118,14 +67,23 @@ export class TierStore {
     readonly replicaId: string | number,
     readonly transferModel: TransferModel,
     readonly c: KvCacheCounters,
-  ) {}
+  ) {
+    if (tiers.length > TIERS)
+      throw new RangeError(`a cache has at most ${TIERS} local tiers, not ${tiers.length}`);
+    this.local = tiers.map(({ policy, ...t }) => ({ ...t, order: copyOrder(policy, this.b.links) }));
+  }
 
   // ───────────────────────────── queries ─────────────────────────────
 
-  /** Index of the fastest local tier holding a copy, or −1. */
-  top(b: Block): number {
-    const x = b.bits;
+  /** Index of the fastest local tier holding a copy of block `id`, or −1. */
+  top(id: number): number {
+    const x = this.b.bits[id];
     return x === 0 ? -1 : 31 - Math.clz32(x & -x);
+  }
+
+  /** State of block `id`'s copy in local tier i (NO_COPY if none). */
+  copyState(id: number, i: number): number {
+    return this.b.state[id * TIERS + i];
   }
 
   /** Links from tier i (local or remote) up to HBM. */
@@ -144,35 +102,15 @@ export class TierStore {
 
   // ───────────────────────────── blocks ─────────────────────────────
 
-  newBlock(hash: BlockHash, tokens: number, tag: number, pending: boolean): Block {
-    const b: Block = {
-      hash,
-      tokens,
-      pins: 0,
-      pending,
-      tag,
-      loaded: false,
-      c0: null,
-      c1: null,
-      c2: null,
-      nCopies: 0,
-      bits: 0,
-      gone: false,
-      prevIns: null,
-      nextIns: null,
-      mark: 0,
-      scratch: 0,
-      xmark: 0,
-    };
-    this.map.set(hash, b);
-    return b;
+  newBlock(hash: BlockHash, tokens: number, tag: number, pending: boolean): number {
+    return this.b.alloc(hash, tokens, tag, pending);
   }
 
   /** The block left the replica (its last copy is gone): counted as dropped. */
-  discard(b: Block): void {
-    this.forget(b);
+  discard(id: number): void {
     this.c.dropped++;
-    this.c.droppedTokens += b.tokens;
+    this.c.droppedTokens += this.b.tokens[id];
+    this.forget(id);
   }
 
   /** A computed copy of `hash` appeared in (stored) or left local tier `tier`: tell the subscribers. */
@@ -180,76 +118,75 @@ export class TierStore {
     for (const log of this.logs) log.record(hash, tier, stored);
   }
 
-  /** Remove b from the replica's map (every way a block leaves goes through here). */
-  forget(b: Block): void {
-    this.map.delete(b.hash);
-    b.gone = true;
+  /** Remove block `id` from the replica (every way a block leaves goes through here); its id may be reused. */
+  forget(id: number): void {
+    this.b.release(id);
   }
 
   // ───────────────────────────── copies ─────────────────────────────
 
-  /** Give b a copy in tier i (room must have been made). In HBM it is pinned if b is. */
-  addCopy(b: Block, i: number): Copy {
+  /** Give block `id` a copy in tier i (room must have been made). In HBM it is pinned if the block is. */
+  addCopy(id: number, i: number): void {
+    const b = this.b;
     const t = this.local[i];
-    let cp = this.spare.pop();
-    if (cp) {
-      cp.block = b;
-      cp.tier = i;
-      cp.state = 'policy';
-    } else cp = { block: b, tier: i, state: 'policy', prev: null, next: null };
-    setCopyAt(b, i, cp);
-    b.nCopies++;
-    b.bits |= 1 << i;
-    if (this.logs.length && !b.pending) this.emit(b.hash, i, true);
-    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash, b.tag, true);
+    const c = id * TIERS + i;
+    b.bits[id] |= 1 << i;
+    const pending = (b.flags[id] & PENDING) !== 0;
+    if (this.logs.length && !pending) this.emit(b.hash[id], i, true);
+    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash[id], b.tag[id], true);
     t.used++;
-    t.usedTokens += b.tokens;
-    if (i === 0 && b.pins > 0) {
-      cp.state = 'pinned';
+    t.usedTokens += b.tokens[id];
+    if (i === 0 && b.pins[id] > 0) {
+      b.state[c] = PINNED;
       t.pinned++;
-    } else t.policy.add(cp);
-    if (i === 0 && b.pending) t.pending++;
-    return cp;
+    } else {
+      b.state[c] = POLICY;
+      t.order.add(c);
+    }
+    if (i === 0 && pending) t.pending++;
   }
 
-  removeCopy(b: Block, i: number): void {
-    const cp = copyAt(b, i) as Copy;
+  removeCopy(id: number, i: number): void {
+    const b = this.b;
     const t = this.local[i];
-    this.setState(cp, 'locked');
+    this.setState(id, i, LOCKED);
     t.locked--;
     t.used--;
-    t.usedTokens -= b.tokens;
-    if (i === 0 && b.pending) t.pending--;
-    setCopyAt(b, i, null);
-    b.nCopies--;
-    b.bits &= ~(1 << i);
-    this.spare.push(cp);
-    if (this.logs.length && !b.pending) this.emit(b.hash, i, false);
-    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash, b.tag, false);
+    t.usedTokens -= b.tokens[id];
+    const pending = (b.flags[id] & PENDING) !== 0;
+    if (i === 0 && pending) t.pending--;
+    b.state[id * TIERS + i] = NO_COPY;
+    b.bits[id] &= ~(1 << i);
+    if (this.logs.length && !pending) this.emit(b.hash[id], i, false);
+    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash[id], b.tag[id], false);
   }
 
-  setState(cp: Copy, s: CopyState): void {
-    if (cp.state === s) return;
-    const t = this.local[cp.tier];
-    if (cp.state === 'policy') t.policy.remove(cp);
-    else if (cp.state === 'pinned') t.pinned--;
+  /** Move block `id`'s copy in tier i (which must exist) to state s, keeping the tier's counts and order. */
+  setState(id: number, i: number, s: number): void {
+    const c = id * TIERS + i;
+    const state = this.b.state;
+    const from = state[c];
+    if (from === s) return;
+    const t = this.local[i];
+    if (from === POLICY) t.order.remove(c);
+    else if (from === PINNED) t.pinned--;
     else t.locked--;
-    cp.state = s;
-    if (s === 'policy') t.policy.add(cp);
-    else if (s === 'pinned') t.pinned++;
+    state[c] = s;
+    if (s === POLICY) t.order.add(c);
+    else if (s === PINNED) t.pinned++;
     else t.locked++;
   }
 
-  /** Pin b's HBM copy for one more position. */
-  pin(b: Block): void {
-    b.pins++;
-    this.setState(b.c0 as Copy, 'pinned');
+  /** Pin block `id`'s HBM copy for one more position. */
+  pin(id: number): void {
+    this.b.pins[id]++;
+    this.setState(id, 0, PINNED);
   }
 
   /** Remove every copy of an unpinned block and drop it from the replica. */
-  dropAll(b: Block): void {
-    for (let i = 0; i < this.local.length; i++) if (copyAt(b, i)) this.removeCopy(b, i);
-    this.discard(b);
+  dropAll(id: number): void {
+    for (let i = 0; i < this.local.length; i++) if (this.b.bits[id] & (1 << i)) this.removeCopy(id, i);
+    this.discard(id);
   }
 
   // ───────────────────────────── movement ─────────────────────────────
@@ -274,13 +211,13 @@ export class TierStore {
   makeRoom(i: number): boolean {
     const t = this.local[i];
     while (t.used >= t.capacity) {
-      const v = t.policy.peekVictim() as Copy | undefined;
-      if (!v) return false;
-      const b = v.block;
-      this.removeCopy(b, i);
+      const v = t.order.victim();
+      if (v < 0) return false;
+      const id = (v / TIERS) | 0;
+      this.removeCopy(id, i);
       this.c.evictions[i]++;
       // A valid copy elsewhere: the block stays in the replica and nothing moves.
-      if (b.nCopies === 0) this.placeBelow(b, i + 1, 'evicted');
+      if (this.b.bits[id] === 0) this.placeBelow(id, i + 1, 'evicted');
     }
     return true;
   }
@@ -291,57 +228,59 @@ export class TierStore {
    * promoted block sent back with promoteOnHit: false), a tier that is not write-back takes nothing and the
    * block is dropped. Each link crossed carries one copy; the caller counts the links above tier i.
    */
-  placeBelow(b: Block, i: number, why: 'evicted' | 'offload' | 'returned'): void {
+  placeBelow(id: number, i: number, why: 'evicted' | 'offload' | 'returned'): void {
     const forced = why !== 'evicted';
     for (; i < this.local.length; i++) {
       const t = this.local[i];
-      if (!forced && t.write !== 'write-back') return this.discard(b);
+      if (!forced && t.write !== 'write-back') return this.discard(id);
       this.sent(i, 'down');
       if (t.capacity === 0) continue;
-      if (!this.makeRoom(i)) return this.discard(b); // only while copies are locked
-      this.addCopy(b, i);
+      if (!this.makeRoom(i)) return this.discard(id); // only while copies are locked
+      this.addCopy(id, i);
       if (why !== 'offload') this.c.demotions[i]++; // offload() counts its own
-      this.writeThrough(b, i);
+      this.writeThrough(id, i);
       return;
     }
     if (this.pool) {
-      const r = this.pool.put(b.hash, b.tokens, b.tag, this.replicaId);
+      const b = this.b;
+      const r = this.pool.put(b.hash[id], b.tokens[id], b.tag[id], this.replicaId);
       if (r !== 'rejected') {
         if (r === 'stored') this.sent(this.remoteIndex, 'down'); // a hash the pool holds moves nothing
-        this.forget(b);
         this.c.toPool++;
-        this.c.toPoolTokens += b.tokens;
+        this.c.toPoolTokens += b.tokens[id];
         if (why !== 'offload') this.c.demotions[this.remoteIndex]++;
+        this.forget(id);
         return;
       }
     }
-    this.discard(b);
+    this.discard(id);
   }
 
   /**
-   * b has just become a computed, full copy in tier i: copy it down into every write-through tier below that
-   * lacks it, once (vLLM `_get_reqs_to_store` offloads each new full block once). Skipped when the tier cannot
-   * make room (all locked), as vLLM skips a store `prepare_store` refuses.
+   * Block `id` has just become a computed, full copy in tier i: copy it down into every write-through tier below
+   * that lacks it, once (vLLM `_get_reqs_to_store` offloads each new full block once). Skipped when the tier
+   * cannot make room (all locked), as vLLM skips a store `prepare_store` refuses.
    */
-  writeThrough(b: Block, i: number): void {
-    if (b.pending || b.tokens !== this.blockSize) return;
+  writeThrough(id: number, i: number): void {
+    const b = this.b;
+    if (b.flags[id] & PENDING || b.tokens[id] !== this.blockSize) return;
     const j = i + 1;
     if (j >= this.local.length) return;
     const t = this.local[j];
-    if (t.write !== 'write-through' || t.capacity === 0 || copyAt(b, j)) return;
+    if (t.write !== 'write-through' || t.capacity === 0 || b.bits[id] & (1 << j)) return;
     if (!this.makeRoom(j)) return;
-    if (!this.map.has(b.hash)) return; // cannot happen: b keeps its copy above while room is made below
+    if (!(b.flags[id] & LIVE)) return; // cannot happen: the block keeps its copy above while room is made below
     this.sent(j, 'down');
-    this.addCopy(b, j);
+    this.addCopy(id, j);
     this.c.writeThroughs[j]++;
-    this.writeThrough(b, j);
+    this.writeThrough(id, j);
   }
 
   /** Lower copies of a block whose content changed (a partial block filled in place) are stale: free them. */
-  invalidateLower(b: Block): void {
+  invalidateLower(id: number): void {
     for (let i = 1; i < this.local.length; i++)
-      if (copyAt(b, i)) {
-        this.removeCopy(b, i);
+      if (this.b.bits[id] & (1 << i)) {
+        this.removeCopy(id, i);
         this.c.invalidated++;
       }
   }
@@ -351,7 +290,7 @@ export class TierStore {
 export function buildTiers(
   tiers: readonly TierConfig[],
   bytesPerBlock: number,
-): { local: Tier[]; remote: RemoteTierConfig | null } {
+): { local: TierSpec[]; remote: RemoteTierConfig | null } {
   if (!tiers.length || tiers[0].name !== 'hbm') throw new RangeError('the first tier must be "hbm"');
   let lastOrder = -1;
   for (const t of tiers) {
@@ -369,7 +308,7 @@ export function buildTiers(
         );
     }
   }
-  const local: Tier[] = [];
+  const local: TierSpec[] = [];
   let remote: RemoteTierConfig | null = null;
   for (const t of tiers) {
     if (t.name === 'remote') {
@@ -385,7 +324,7 @@ export function buildTiers(
       pinned: 0,
       pending: 0,
       locked: 0,
-      policy: resolvePolicy(t.policy)(),
+      policy: t.policy,
       write: t.write ?? 'write-back',
       pathUp: t.name === 'hbm' ? [] : [t.link as LinkSpec, ...above],
     });

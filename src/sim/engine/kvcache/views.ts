@@ -1,12 +1,14 @@
 /** Read-only views of a replica's tier store: occupancy per tier, every block, and a transferable snapshot. */
 import type { BlockInfo, KvSnapshot, TierOccupancy } from './cacheTypes';
-import { copyAt, type Block, type TierStore } from './tierStore';
+import { PENDING } from './blockStore';
+import type { TierStore } from './tierStore';
 import type { TierName } from './types';
 
-/** Every local tier holding a copy of b, fastest first. */
-export function tiersOf(st: TierStore, b: Block): TierName[] {
+/** Every local tier holding a copy of block `id`, fastest first. */
+export function tiersOf(st: TierStore, id: number): TierName[] {
   const out: TierName[] = [];
-  for (let i = 0; i < st.local.length; i++) if (copyAt(b, i)) out.push(st.local[i].name);
+  const bits = st.b.bits[id];
+  for (let i = 0; i < st.local.length; i++) if (bits & (1 << i)) out.push(st.local[i].name);
   return out;
 }
 
@@ -38,22 +40,24 @@ export function occupancyOf(st: TierStore): TierOccupancy[] {
 }
 
 export function* blocksOf(st: TierStore): IterableIterator<BlockInfo> {
-  for (const b of st.map.values()) {
-    const tiers = tiersOf(st, b);
+  const B = st.b;
+  for (const id of B.ids()) {
+    const tiers = tiersOf(st, id);
     yield {
-      hash: b.hash,
+      hash: B.hash[id],
       tier: tiers[0],
       tiers,
-      tokens: b.tokens,
-      tag: b.tag,
-      pins: b.pins,
-      pending: b.pending,
+      tokens: B.tokens[id],
+      tag: B.tag[id],
+      pins: B.pins[id],
+      pending: (B.flags[id] & PENDING) !== 0,
     };
   }
 }
 
 export function snapshotOf(st: TierStore, replica: string | number, tierNames: TierName[]): KvSnapshot {
-  const n = st.map.size;
+  const B = st.b;
+  const n = B.size;
   const s: KvSnapshot = {
     replica,
     tiers: [...tierNames],
@@ -67,15 +71,14 @@ export function snapshotOf(st: TierStore, replica: string | number, tierNames: T
     flags: new Uint8Array(n),
   };
   let i = 0;
-  for (const b of st.map.values()) {
-    const bits = b.bits;
-    s.hashes[i] = b.hash;
-    s.tier[i] = st.top(b);
-    s.resident[i] = bits;
-    s.tokens[i] = b.tokens;
-    s.tag[i] = b.tag;
-    s.pins[i] = b.pins;
-    s.flags[i] = b.pending ? 1 : 0;
+  for (const id of B.ids()) {
+    s.hashes[i] = B.hash[id];
+    s.tier[i] = st.top(id);
+    s.resident[i] = B.bits[id];
+    s.tokens[i] = B.tokens[id];
+    s.tag[i] = B.tag[id];
+    s.pins[i] = B.pins[id];
+    s.flags[i] = B.flags[id] & PENDING ? 1 : 0;
     i++;
   }
   return s;
