@@ -168,6 +168,9 @@ interface PrefillItem {
   n: number;
 }
 
+const NO_PREFILLS: readonly PrefillItem[] = Object.freeze([]);
+const NO_DECODES: readonly Req[] = Object.freeze([]);
+
 export interface ReplicaStats {
   iterations: number;
   busyS: number;
@@ -215,8 +218,11 @@ export class Replica {
   private iterEnd = 0;
   private steps = 0;
   private stepTime = 0;
-  private prefills: PrefillItem[] = [];
-  private decodes: Req[] = [];
+  private prefills: readonly PrefillItem[] = NO_PREFILLS;
+  private decodes: readonly Req[] = NO_DECODES;
+  /** The arrays an iteration's batch is formed in, reused (one iteration runs at a time; its end lets go of them). */
+  private readonly prefillBuf: PrefillItem[] = [];
+  private readonly decodeBuf: Req[] = [];
   private admitCounter = 0;
   /** Per lower tier: when its link is free towards HBM (reloads; FIFO transfers). */
   private readonly linkFree: number[];
@@ -404,8 +410,8 @@ export class Replica {
       else this.running[w++] = r;
     }
     this.running.length = w;
-    this.prefills = [];
-    this.decodes = [];
+    this.prefills = NO_PREFILLS;
+    this.decodes = NO_DECODES;
     this.dropAborted();
     this.startIteration();
   }
@@ -884,8 +890,10 @@ export class Replica {
       }
     }
     // 3. the batch
-    const decodes: Req[] = [];
-    const prefills: PrefillItem[] = [];
+    const decodes = this.decodeBuf;
+    const prefills = this.prefillBuf;
+    decodes.length = 0;
+    prefills.length = 0;
     for (const r of this.running) if (r.state === 'decode') decodes.push(r);
     let budget = c.tokenBudget;
     if (c.chunk > 0) {
@@ -906,7 +914,7 @@ export class Replica {
         budget -= n;
       }
     }
-    const useDecodes = c.chunk > 0 || prefills.length === 0 ? decodes : [];
+    const useDecodes = c.chunk > 0 || prefills.length === 0 ? decodes : NO_DECODES;
     const maskS = this.maskWall(useDecodes, prefills);
     let steps = 1;
     let time: number;

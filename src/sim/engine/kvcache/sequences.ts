@@ -30,6 +30,9 @@ export class Sequences {
   private found: number[] = [];
   private slot: number[] = [];
   private lockedCopy: number[] = [];
+  /** Blocks and tokens hit per tier in one acquire (read into its result before the next). */
+  private readonly hitB: number[];
+  private readonly hitT: number[];
 
   constructor(
     private readonly st: TierStore,
@@ -37,7 +40,10 @@ export class Sequences {
     private readonly promoteOnHit: boolean,
     /** How many released sequences' blocks to keep as hints (KvCacheConfig.lookupHints). */
     private readonly hintCapacity: number,
-  ) {}
+  ) {
+    this.hitB = tierNames.map(() => 0);
+    this.hitT = tierNames.map(() => 0);
+  }
 
   /** The hints kept (for the invariants). */
   hints(): IterableIterator<readonly number[]> {
@@ -171,8 +177,8 @@ export class Sequences {
     let run = 0; // cached prefix among new positions
     let inRun = true;
     const nT = this.tierNames.length;
-    const hitB = new Array<number>(nT).fill(0);
-    const hitT = new Array<number>(nT).fill(0);
+    const hitB = this.hitB.fill(0);
+    const hitT = this.hitT.fill(0);
     const found = this.found;
     const hint = s ? undefined : this.lastHeld.get(seq); // a held sequence's new positions have none
     const hinted = hint ? Math.min(count, hint.length - c) : 0;
@@ -215,15 +221,18 @@ export class Sequences {
       st.c.acquireFailures++;
       const available = hbm.capacity - pinnedOthers;
       const reason = n > hbm.capacity ? 'exceeds-hbm' : 'hbm-full';
+      const capacity = hbm.capacity;
       return {
         ok: false,
         reason,
         neededBlocks: X,
         availableBlocks: available,
-        message:
-          reason === 'exceeds-hbm'
-            ? `the sequence needs ${n} blocks; HBM holds ${hbm.capacity}`
-            : `HBM is full of pinned blocks: ${X} more needed, ${available} of ${hbm.capacity} not pinned by other sequences`,
+        // Written when read: a fleet retries a refused admission often and reads the sentence only to report a drop.
+        get message() {
+          return reason === 'exceeds-hbm'
+            ? `the sequence needs ${n} blocks; HBM holds ${capacity}`
+            : `HBM is full of pinned blocks: ${X} more needed, ${available} of ${capacity} not pinned by other sequences`;
+        },
       };
     }
 
