@@ -143,7 +143,7 @@ describe('BlockStore and HashCounts', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ del: fc.boolean(), key: keyArb }), { maxLength: 300 }), (ops) => {
         const store = new BlockStore(4); // grows past its first 16 ids
-        const map = new Map<number, { id: number; tokens: number }>();
+        const map = new Map<number, { id: number; tokens: number; tag: number; pending: boolean }>();
         let v = 0;
         for (const op of ops) {
           const had = map.get(op.key);
@@ -155,8 +155,8 @@ describe('BlockStore and HashCounts', () => {
             }
           } else if (!had) {
             const tokens = 1 + (v++ % 500);
-            const id = store.alloc(op.key, tokens, v, v % 2 === 0);
-            map.set(op.key, { id, tokens });
+            const id = store.alloc(op.key, tokens, v - 1000, v % 2 === 0);
+            map.set(op.key, { id, tokens, tag: v - 1000, pending: v % 2 === 0 });
           }
           expect(store.size).toBe(map.size);
         }
@@ -165,12 +165,15 @@ describe('BlockStore and HashCounts', () => {
           const id = store.get(k);
           expect(id).toBe(m ? m.id : -1);
           if (m) {
-            expect(store.hash[id]).toBe(k);
-            expect(store.tokens[id]).toBe(m.tokens);
+            expect(store.hash(id)).toBe(k);
+            expect(store.hashIs(id, k)).toBe(true);
+            expect(store.tokens(id)).toBe(m.tokens);
+            expect(store.tag(id)).toBe(m.tag);
+            expect(store.isPending(id)).toBe(m.pending);
             expect(store.live(id)).toBe(true);
           }
         }
-        expect([...store.ids()].map((id) => store.hash[id])).toEqual([...map.keys()]);
+        expect([...store.ids()].map((id) => store.hash(id))).toEqual([...map.keys()]);
         expect(new Set([...map.values()].map((m) => m.id)).size).toBe(map.size); // no id names two blocks
       }),
     );

@@ -1,83 +1,78 @@
 /**
- * The block records of one replica's KV cache as parallel typed arrays indexed by a block id, with the index from
- * hash to id (hashMap.ts) and the insertion order kept for iteration (the order a Map would give, so snapshots and frames list blocks as they always did).
+ * The block records of one replica's KV cache: one 64-byte record per block in a single Int32Array, indexed by a
+ * block id, with the index from hash to id (hashMap.ts) and the insertion order kept for iteration (the order a
+ * Map would give, so snapshots and frames list blocks as they always did).
  *
- * Why arrays and not an object per block: an agent's turn walks its whole context (about a hundred blocks) three
- * or four times, acquiring, unpinning and offloading it, and with a record, a copy record per tier and a boxed
- * hash per block those walks were cache misses on objects scattered over the heap, plus a collector tracing a
- * hundred thousand long-lived records. Here a block is about 60 bytes spread over a few dense arrays, a replica's
- * blocks fit in the processor's cache, and the collector sees a dozen arrays.
+ * Why one packed record and not an object per block, nor one array per field: an agent's turn walks its whole
+ * context (about a hundred blocks) three or four times, acquiring, unpinning and offloading it. With a record
+ * object, a copy object per tier and a boxed hash per block, each step of those walks was several cache misses on
+ * objects scattered over the heap, and the collector traced a hundred thousand long-lived records; with one typed
+ * array per field it was a miss per field. Here everything a walk reads of a block (flags, the state of its copy in
+ * each tier, pins, tokens, tag, hash, scratch marks, and its links in each tier's eviction order, copyOrder.ts)
+ * is one cache line.
  *
- * A block has up to one *copy* per local tier (at most three); a copy is named by its copy id, `id * 3 + tier`,
- * which indexes the copy's state and its two links in its tier's eviction order (copyOrder.ts).
- * Ids are reused once a block leaves (most recently freed first); whoever keeps an id across operations (a
- * lookup hint) must check that it still names the block it meant: `live(id) && hash[id] === h`.
+ * A block has up to one *copy* per local tier (at most three); a tier's eviction order links block ids through
+ * that tier's two link words. Ids are reused once a block leaves (most recently freed first); whoever keeps an id
+ * across operations (a lookup hint) must check that it still names the block it meant: `live(id)` and
+ * `hashIs(id, h)`.
  */
 
 import { HashMap } from './hashMap';
 
-/** Block flags. */
+/** Block flags (word FLAGS). */
 export const PENDING = 1;
 /** Its HBM copy was brought up from below (for promoteOnHit: false). */
 export const LOADED = 2;
 /** The id names a block in the replica (cleared when the block leaves). */
 export const LIVE = 4;
 
-/** Copy states, per copy id. */
+/** Copy states, two bits per tier in word STATES. */
 export const NO_COPY = 0;
 export const POLICY = 1;
 export const PINNED = 2;
 export const LOCKED = 3;
 
-/** At most three local tiers: a copy id is id * TIERS + tier. */
+/** At most three local tiers. */
 export const TIERS = 3;
 
-/** The copies' links in their tiers' eviction orders (replaced, not resized, when the store grows). */
-export interface CopyLinks {
-  prev: Int32Array;
-  next: Int32Array;
+/** Words of a record (16 int32s: 64 bytes, one cache line when the array is aligned, as V8 aligns them). */
+export const W = 16;
+const FLAGS = 0;
+const STATES = 1;
+const PINS = 2;
+const TOKENS = 3;
+const TAG = 4;
+const MARK = 5;
+const SCRATCH = 6;
+const XMARK = 7;
+const HASH_LO = 8;
+const HASH_HI = 9;
+/** Word of tier t's `prev` link (its `next` is the word after). */
+export function linkWord(t: number): number {
+  return 10 + 2 * t;
 }
+
+const TWO32 = 4294967296;
+/** Block hashes are non-negative integers below 2⁵³ (chained hashes have 52 bits), stored as two 32-bit words. */
+const MAX_HASH = Number.MAX_SAFE_INTEGER;
 
 export class BlockStore {
   private cap: number;
-  hash: Float64Array;
-  tokens: Int32Array;
-  pins: Int32Array;
-  tag: Float64Array;
-  flags: Uint8Array;
-  /** Bit i set: local tier i holds a copy. */
-  bits: Uint8Array;
-  /** Per copy id: NO_COPY, POLICY, PINNED or LOCKED. */
-  state: Uint8Array;
-  readonly links: CopyLinks;
-  /** Scratch marks of one acquire (epoch-stamped so they never need clearing; zeroed when an id is reused). */
-  mark: Int32Array;
-  scratch: Int32Array;
-  xmark: Int32Array;
+  /** The records, W words each (replaced, not resized, when the store grows: read it after any alloc). */
+  r: Int32Array;
   private insPrev: Int32Array;
   private insNext: Int32Array;
   private insHead = -1;
   private insTail = -1;
   private free: number[] = [];
   private fresh = 0;
-
   /** Hash → id (hashMap.ts: keys inline, no boxed numbers). */
   private readonly idOf: HashMap<number>;
 
   constructor(initialBlocks = 1024) {
     const cap = Math.max(16, initialBlocks);
     this.cap = cap;
-    this.hash = new Float64Array(cap);
-    this.tokens = new Int32Array(cap);
-    this.pins = new Int32Array(cap);
-    this.tag = new Float64Array(cap);
-    this.flags = new Uint8Array(cap);
-    this.bits = new Uint8Array(cap);
-    this.state = new Uint8Array(cap * TIERS);
-    this.links = { prev: new Int32Array(cap * TIERS), next: new Int32Array(cap * TIERS) };
-    this.mark = new Int32Array(cap);
-    this.scratch = new Int32Array(cap);
-    this.xmark = new Int32Array(cap);
+    this.r = new Int32Array(cap * W);
     this.insPrev = new Int32Array(cap);
     this.insNext = new Int32Array(cap);
     this.idOf = new HashMap<number>(cap);
@@ -88,29 +83,112 @@ export class BlockStore {
     return this.idOf.size;
   }
 
+  // ───────────────────────────── fields ─────────────────────────────
+
   live(id: number): boolean {
-    return (this.flags[id] & LIVE) !== 0;
+    return (this.r[id * W + FLAGS] & LIVE) !== 0;
+  }
+  flags(id: number): number {
+    return this.r[id * W + FLAGS];
+  }
+  isPending(id: number): boolean {
+    return (this.r[id * W + FLAGS] & PENDING) !== 0;
+  }
+  setFlag(id: number, f: number, on: boolean): void {
+    const o = id * W + FLAGS;
+    this.r[o] = on ? this.r[o] | f : this.r[o] & ~f;
+  }
+
+  /** The states of the block's copies, two bits per tier (0 when it has none). */
+  states(id: number): number {
+    return this.r[id * W + STATES];
+  }
+  state(id: number, t: number): number {
+    return (this.r[id * W + STATES] >> (2 * t)) & 3;
+  }
+  setStateWord(id: number, t: number, s: number): void {
+    const o = id * W + STATES;
+    this.r[o] = (this.r[o] & ~(3 << (2 * t))) | (s << (2 * t));
+  }
+  /** Bit t set: local tier t holds a copy. */
+  tierBits(id: number): number {
+    return bitsOf(this.r[id * W + STATES]);
+  }
+  /** Index of the fastest local tier holding a copy, or −1. */
+  top(id: number): number {
+    return topOf(this.r[id * W + STATES]);
+  }
+
+  pins(id: number): number {
+    return this.r[id * W + PINS];
+  }
+  addPins(id: number, d: number): number {
+    return (this.r[id * W + PINS] += d);
+  }
+  tokens(id: number): number {
+    return this.r[id * W + TOKENS];
+  }
+  setTokens(id: number, n: number): void {
+    this.r[id * W + TOKENS] = n;
+  }
+  tag(id: number): number {
+    return this.r[id * W + TAG];
+  }
+  setTag(id: number, tag: number): void {
+    this.r[id * W + TAG] = tag;
+  }
+
+  hash(id: number): number {
+    const o = id * W;
+    return this.r[o + HASH_HI] * TWO32 + (this.r[o + HASH_LO] >>> 0);
+  }
+  hashIs(id: number, h: number): boolean {
+    const o = id * W;
+    return this.r[o + HASH_HI] * TWO32 + (this.r[o + HASH_LO] >>> 0) === h;
+  }
+
+  /** Scratch marks of one acquire (sequences.ts), epoch-stamped so they never need clearing. */
+  mark(id: number): number {
+    return this.r[id * W + MARK];
+  }
+  setMark(id: number, v: number): void {
+    this.r[id * W + MARK] = v;
+  }
+  scratch(id: number): number {
+    return this.r[id * W + SCRATCH];
+  }
+  setScratch(id: number, v: number): void {
+    this.r[id * W + SCRATCH] = v;
+  }
+  xmark(id: number): number {
+    return this.r[id * W + XMARK];
+  }
+  setXmark(id: number, v: number): void {
+    this.r[id * W + XMARK] = v;
   }
 
   // ───────────────────────────── records ─────────────────────────────
 
   /** A new block record under `h` (which must not be indexed), at the end of the insertion order. */
   alloc(h: number, tokens: number, tag: number, pending: boolean): number {
+    if (!(Number.isInteger(h) && h >= 0 && h <= MAX_HASH))
+      throw new RangeError(`a block hash must be a non-negative safe integer, got ${h}`);
+    if (this.idOf.has(h)) throw new Error(`BlockStore: hash ${h} is already indexed`);
     let id = this.free.pop();
     if (id === undefined) {
       if (this.fresh === this.cap) this.grow();
       id = this.fresh++;
     }
-    this.hash[id] = h;
-    this.tokens[id] = tokens;
-    this.pins[id] = 0;
-    this.tag[id] = tag;
-    this.flags[id] = LIVE | (pending ? PENDING : 0);
-    this.bits[id] = 0;
-    this.mark[id] = 0;
-    this.scratch[id] = 0;
-    this.xmark[id] = 0;
-    this.index(h, id);
+    const r = this.r;
+    const o = id * W;
+    r.fill(0, o, o + W);
+    r[o + FLAGS] = LIVE | (pending ? PENDING : 0);
+    r[o + TOKENS] = tokens;
+    r[o + TAG] = tag;
+    r[o + HASH_LO] = h | 0;
+    r[o + HASH_HI] = Math.floor(h / TWO32);
+    for (let t = 0; t < TIERS; t++) r[o + linkWord(t)] = r[o + linkWord(t) + 1] = -1;
+    this.idOf.set(h, id);
     this.insPrev[id] = this.insTail;
     this.insNext[id] = -1;
     if (this.insTail >= 0) this.insNext[this.insTail] = id;
@@ -121,8 +199,8 @@ export class BlockStore {
 
   /** The block leaves the replica: unindexed, its id free for the next alloc. */
   release(id: number): void {
-    this.unindex(this.hash[id]);
-    this.flags[id] = 0;
+    if (!this.idOf.delete(this.hash(id))) throw new Error(`BlockStore: block ${id} is not indexed`);
+    this.r[id * W + FLAGS] = 0;
     const p = this.insPrev[id];
     const nx = this.insNext[id];
     if (p >= 0) this.insNext[p] = nx;
@@ -141,42 +219,6 @@ export class BlockStore {
     }
   }
 
-  private grow(): void {
-    const cap = this.cap * 2;
-    const f64 = (a: Float64Array, n: number) => {
-      const b = new Float64Array(n);
-      b.set(a);
-      return b;
-    };
-    const i32 = (a: Int32Array, n: number) => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
-    const u8 = (a: Uint8Array, n: number) => {
-      const b = new Uint8Array(n);
-      b.set(a);
-      return b;
-    };
-    this.hash = f64(this.hash, cap);
-    this.tokens = i32(this.tokens, cap);
-    this.pins = i32(this.pins, cap);
-    this.tag = f64(this.tag, cap);
-    this.flags = u8(this.flags, cap);
-    this.bits = u8(this.bits, cap);
-    this.state = u8(this.state, cap * TIERS);
-    this.links.prev = i32(this.links.prev, cap * TIERS);
-    this.links.next = i32(this.links.next, cap * TIERS);
-    this.mark = i32(this.mark, cap);
-    this.scratch = i32(this.scratch, cap);
-    this.xmark = i32(this.xmark, cap);
-    this.insPrev = i32(this.insPrev, cap);
-    this.insNext = i32(this.insNext, cap);
-    this.cap = cap;
-  }
-
-  // ───────────────────────────── the index ─────────────────────────────
-
   /** The id indexed under h, or −1. */
   get(h: number): number {
     const id = this.idOf.get(h);
@@ -187,12 +229,34 @@ export class BlockStore {
     return this.idOf.has(h);
   }
 
-  private index(h: number, id: number): void {
-    if (this.idOf.has(h)) throw new Error(`BlockStore: hash ${h} is already indexed`);
-    this.idOf.set(h, id);
+  private grow(): void {
+    const cap = this.cap * 2;
+    const r = new Int32Array(cap * W);
+    r.set(this.r);
+    this.r = r;
+    const ip = new Int32Array(cap);
+    ip.set(this.insPrev);
+    this.insPrev = ip;
+    const inx = new Int32Array(cap);
+    inx.set(this.insNext);
+    this.insNext = inx;
+    this.cap = cap;
   }
+}
 
-  private unindex(h: number): void {
-    if (!this.idOf.delete(h)) throw new Error(`BlockStore: hash ${h} is not indexed`);
-  }
+/** An owner tag as the records keep it (a 32-bit integer, as snapshots carry it): else a RangeError. */
+export function checkTag(tag: number): number {
+  if (!Number.isInteger(tag) || tag < -2147483648 || tag > 2147483647)
+    throw new RangeError(`an owner tag must be a 32-bit integer (e.g. a session id, or −1), got ${tag}`);
+  return tag;
+}
+
+/** Tier bits (bit t: a copy in tier t) of a STATES word. */
+export function bitsOf(states: number): number {
+  return (states & 3 ? 1 : 0) | (states & 12 ? 2 : 0) | (states & 48 ? 4 : 0);
+}
+
+/** The fastest tier with a copy in a STATES word, or −1. */
+export function topOf(states: number): number {
+  return states & 3 ? 0 : states & 12 ? 1 : states & 48 ? 2 : -1;
 }

@@ -25,7 +25,7 @@ import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './ev
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { Sequences } from './sequences';
-import { LOCKED, PENDING, POLICY, TIERS } from './blockStore';
+import { checkTag, LOCKED, NO_COPY, PENDING, POLICY } from './blockStore';
 import { buildTiers, TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName, TransferModel } from './types';
 import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
@@ -105,8 +105,8 @@ export class KvCache {
 
   /** Hashes a sequence holds, in order (empty if unknown). */
   held(seq: SeqId): BlockHash[] {
-    const hash = this.st.b.hash;
-    return this.sq.seqs.get(seq)?.blocks.map((id) => hash[id]) ?? [];
+    const B = this.st.b;
+    return this.sq.seqs.get(seq)?.blocks.map((id) => B.hash(id)) ?? [];
   }
 
   /** Number of blocks a sequence holds (0 if unknown); O(1). */
@@ -134,10 +134,10 @@ export class KvCache {
     for (let i = 0; i < hashes.length; i++) {
       const id = B.get(hashes[i]);
       if (id >= 0) {
-        if (B.flags[id] & PENDING) break;
+        if (B.isPending(id)) break;
         const t = this.st.top(id);
         blocks[t]++;
-        tokens[t] += B.tokens[id];
+        tokens[t] += B.tokens(id);
         continue;
       }
       const p = this.pool?.peek(hashes[i]);
@@ -229,8 +229,8 @@ export class KvCache {
     const len = opts.blocks === undefined ? hashes.length : Math.min(opts.blocks, hashes.length);
     let c = 0;
     const m = Math.min(held.length, len);
-    const hash = this.st.b.hash;
-    while (c < m && hash[held[c]] === hashes[c]) c++;
+    const B = this.st.b;
+    while (c < m && B.hashIs(held[c], hashes[c])) c++;
     return this.sq.acquireFrom(seq, s, c, hashes, c, len - c, opts);
   }
 
@@ -250,10 +250,10 @@ export class KvCache {
     if (!s) return 0;
     const end = Math.min(upTo ?? s.blocks.length, s.blocks.length);
     let n = 0;
-    const flags = this.st.b.flags;
+    const B = this.st.b;
     for (let i = s.committed; i < end; i++) {
       const id = s.blocks[i];
-      if (flags[id] & PENDING) {
+      if (B.isPending(id)) {
         this.markComputed(id);
         n++;
       }
@@ -299,7 +299,7 @@ export class KvCache {
     const st = this.st;
     const n = hashes.length;
     const last = this.sq.lastTokens(n, opts.tokens);
-    const tag = opts.tag ?? -1;
+    const tag = opts.tag === undefined ? -1 : checkTag(opts.tag);
     const hbm = st.local[0];
     const r: InsertResult = { inserted: 0, refreshed: 0, failed: 0 };
     const B = st.b;
@@ -307,9 +307,9 @@ export class KvCache {
       const h = hashes[i];
       const id = B.get(h);
       if (id >= 0) {
-        if (B.flags[id] & PENDING) this.markComputed(id);
-        if (B.bits[id] & 1) {
-          if (B.pins[id] === 0) hbm.order.touch(id * TIERS);
+        if (B.isPending(id)) this.markComputed(id);
+        if (B.states(id) & 3) {
+          if (B.pins(id) === 0) hbm.order.touch(id);
         } else if (!this.withLowerLocked(id, () => st.makeRoom(0))) {
           r.failed += i + 1;
           break;
@@ -317,7 +317,7 @@ export class KvCache {
           st.addCopy(id, 0);
           st.writeThrough(id, 0);
         }
-        B.tag[id] = tag;
+        B.setTag(id, tag);
         r.refreshed++;
         continue;
       }
@@ -376,21 +376,21 @@ export class KvCache {
     for (let i = n - 1; i >= 0; i--) {
       const id = at(i);
       if (id < 0) r.missing++;
-      else if (B.pins[id] > 0 || B.flags[id] & PENDING) r.skippedPinned++;
+      else if (B.pins(id) > 0 || B.isPending(id)) r.skippedPinned++;
       else if (st.top(id) >= t) r.alreadyLower++;
       else {
         let src = -1; // nearest copy above the target: where a write would come from
         const L = st.local.length;
-        for (let k = 0; k < t && k < L; k++) if (B.bits[id] & (1 << k)) src = k;
-        const has = t < L && (B.bits[id] & (1 << t)) !== 0;
-        for (let k = 0; k < t && k < L; k++) if (B.bits[id] & (1 << k)) st.removeCopy(id, k);
+        for (let k = 0; k < t && k < L; k++) if (B.state(id, k) !== NO_COPY) src = k;
+        const has = t < L && B.state(id, t) !== NO_COPY;
+        for (let k = 0; k < t && k < L; k++) if (B.state(id, k) !== NO_COPY) st.removeCopy(id, k);
         this.c.offloads++;
         r.moved++;
         if (has) {
-          st.local[t].order.touch(id * TIERS + t);
+          st.local[t].order.touch(id);
           continue;
         }
-        const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(B.hash[id]);
+        const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(B.hash(id));
         for (let k = src + 1; k < t; k++) st.sent(k, 'down');
         st.placeBelow(id, t, 'offload');
         perSource[src]++;
@@ -421,7 +421,7 @@ export class KvCache {
     for (let i = 0; i < n; i++) {
       const id = at(i);
       if (id < 0) r.missing++;
-      else if (this.st.b.pins[id] > 0) r.skippedPinned++;
+      else if (this.st.b.pins(id) > 0) r.skippedPinned++;
       else {
         this.st.dropAll(id);
         r.dropped++;
@@ -438,9 +438,9 @@ export class KvCache {
   // ───────────────────────────── internals ─────────────────────────────
 
   private markComputed(id: number): void {
-    this.st.b.flags[id] &= ~PENDING;
+    this.st.b.setFlag(id, PENDING, false);
     this.st.local[0].pending--;
-    if (this.st.logs.length) this.st.emit(this.st.b.hash[id], 0, true); // a pending block's only copy is in HBM
+    if (this.st.logs.length) this.st.emit(this.st.b.hash(id), 0, true); // a pending block's only copy is in HBM
     this.c.committed++;
     this.st.writeThrough(id, 0);
   }

@@ -98,7 +98,7 @@ export interface LookupResult {
 export interface AcquireOptions {
   /** Total tokens of the sequence; sets the size of the last block (default: every block full). */
   tokens?: number;
-  /** Owner tag for snapshots (e.g. a session id). Default −1. */
+  /** Owner tag for snapshots (e.g. a session id): a 32-bit integer. Default −1. */
   tag?: number;
   /** acquire(): use only the first `blocks` hashes (default all), so a caller need not copy a prefix out. */
   blocks?: number;

@@ -1,10 +1,10 @@
 /**
- * The eviction order of one local tier's evictable copies, over copy ids (blockStore.ts) whose links live in the
- * block store's arrays: the same orders as policy.ts's LRU and FIFO lists (head = next victim, tail = newest)
- * without an object per copy. A tier given any other `EvictionPolicy` (a factory of the caller's) gets an adapter
+ * The eviction order of one local tier's evictable copies, over block ids, linked through the tier's two link
+ * words in the block records (blockStore.ts): the same orders as policy.ts's LRU and FIFO lists (head = next
+ * victim, tail = newest) without an object per copy. A tier given any other `EvictionPolicy` (a factory of the caller's) gets an adapter
  * that hands that policy one node object per copy id, so custom policies keep working, more slowly.
  */
-import type { CopyLinks } from './blockStore';
+import { linkWord, W, type BlockStore } from './blockStore';
 import {
   fifoPolicy,
   lruPolicy,
@@ -19,71 +19,80 @@ export interface CopyOrder {
   readonly name: string;
   /** Copies it orders. */
   readonly size: number;
-  /** The copy became evictable in this tier. */
-  add(c: number): void;
-  /** The (evictable) copy was used again. */
-  touch(c: number): void;
-  /** The copy left the tier or was pinned or locked. */
-  remove(c: number): void;
-  /** The copy it would evict next (not removed), −1 when there is none. */
+  /** Block b's copy became evictable in this tier. */
+  add(b: number): void;
+  /** Block b's (evictable) copy was used again. */
+  touch(b: number): void;
+  /** Block b's copy left the tier or was pinned or locked. */
+  remove(b: number): void;
+  /** The block whose copy it would evict next (not removed), −1 when there is none. */
   victim(): number;
-  /** Copy ids from the next victim to the newest (for the invariants). */
+  /** Block ids from the next victim to the newest (for the invariants). */
   order(): number[];
 }
 
-/** An intrusive list through the store's link arrays. */
+/** An intrusive list through the records' link words of one tier. */
 class CopyList implements CopyOrder {
   private head = -1;
   private tail = -1;
   private n = 0;
+  /** Offsets of the tier's `prev` and `next` words in a record. */
+  private readonly P: number;
+  private readonly N: number;
   constructor(
     readonly name: string,
     private readonly moveOnTouch: boolean,
-    private readonly links: CopyLinks,
-  ) {}
+    private readonly store: BlockStore,
+    tier: number,
+  ) {
+    this.P = linkWord(tier);
+    this.N = this.P + 1;
+  }
   get size(): number {
     return this.n;
   }
-  add(c: number): void {
-    const { prev, next } = this.links;
-    prev[c] = this.tail;
-    next[c] = -1;
-    if (this.tail >= 0) next[this.tail] = c;
-    else this.head = c;
-    this.tail = c;
+  add(b: number): void {
+    const r = this.store.r;
+    r[b * W + this.P] = this.tail;
+    r[b * W + this.N] = -1;
+    if (this.tail >= 0) r[this.tail * W + this.N] = b;
+    else this.head = b;
+    this.tail = b;
     this.n++;
   }
-  remove(c: number): void {
-    const { prev, next } = this.links;
-    const p = prev[c];
-    const nx = next[c];
-    if (p >= 0) next[p] = nx;
+  remove(b: number): void {
+    const r = this.store.r;
+    const o = b * W;
+    const p = r[o + this.P];
+    const nx = r[o + this.N];
+    if (p >= 0) r[p * W + this.N] = nx;
     else this.head = nx;
-    if (nx >= 0) prev[nx] = p;
+    if (nx >= 0) r[nx * W + this.P] = p;
     else this.tail = p;
-    prev[c] = next[c] = -1;
+    r[o + this.P] = r[o + this.N] = -1;
     this.n--;
   }
-  touch(c: number): void {
-    if (!this.moveOnTouch || this.tail === c) return;
-    this.remove(c);
-    this.add(c);
+  touch(b: number): void {
+    if (!this.moveOnTouch || this.tail === b) return;
+    this.remove(b);
+    this.add(b);
   }
   victim(): number {
     return this.head;
   }
   order(): number[] {
     const out: number[] = [];
-    for (let c = this.head; c >= 0; c = this.links.next[c]) out.push(c);
+    const r = this.store.r;
+    for (let b = this.head; b >= 0; b = r[b * W + this.N]) out.push(b);
     return out;
   }
 }
 
 interface AdaptedNode extends PolicyNode {
-  c: number;
+  b: number;
 }
 
-/** A caller's EvictionPolicy over node objects, one per copy id. */
+/** A caller's EvictionPolicy over node objects, one per block with a copy in the tier. */
 class PolicyAdapter implements CopyOrder {
   private readonly nodes = new Map<number, AdaptedNode>();
   constructor(private readonly p: EvictionPolicy) {}
@@ -93,35 +102,41 @@ class PolicyAdapter implements CopyOrder {
   get size(): number {
     return this.p.size;
   }
-  private node(c: number): AdaptedNode {
-    let n = this.nodes.get(c);
+  private node(b: number): AdaptedNode {
+    let n = this.nodes.get(b);
     if (!n) {
-      n = { c, prev: null, next: null };
-      this.nodes.set(c, n);
+      n = { b, prev: null, next: null };
+      this.nodes.set(b, n);
     }
     return n;
   }
-  add(c: number): void {
-    this.p.add(this.node(c));
+  add(b: number): void {
+    this.p.add(this.node(b));
   }
-  touch(c: number): void {
-    this.p.touch(this.node(c));
+  touch(b: number): void {
+    this.p.touch(this.node(b));
   }
-  remove(c: number): void {
-    this.p.remove(this.node(c));
-    this.nodes.delete(c);
+  remove(b: number): void {
+    this.p.remove(this.node(b));
+    this.nodes.delete(b);
   }
   victim(): number {
     const v = this.p.peekVictim() as AdaptedNode | undefined;
-    return v ? v.c : -1;
+    return v ? v.b : -1;
   }
   order(): number[] {
     return [...this.nodes.keys()];
   }
 }
 
-export function copyOrder(policy: PolicyName | PolicyFactory | undefined, links: CopyLinks): CopyOrder {
-  if (policy === undefined || policy === 'lru' || policy === lruPolicy) return new CopyList('lru', true, links);
-  if (policy === 'fifo' || policy === fifoPolicy) return new CopyList('fifo', false, links);
+/** The eviction order of local tier `tier` of `store`, for a tier config's policy. */
+export function copyOrder(
+  policy: PolicyName | PolicyFactory | undefined,
+  store: BlockStore,
+  tier: number,
+): CopyOrder {
+  if (policy === undefined || policy === 'lru' || policy === lruPolicy)
+    return new CopyList('lru', true, store, tier);
+  if (policy === 'fifo' || policy === fifoPolicy) return new CopyList('fifo', false, store, tier);
   return new PolicyAdapter(resolvePolicy(policy)());
 }

@@ -11,7 +11,7 @@
  *   its hash (what lets an acquire read the hint instead of probing the index);
  * - each tier's eviction order lists exactly its evictable copies.
  */
-import { LIVE, LOCKED, NO_COPY, PENDING, PINNED, POLICY, TIERS } from './blockStore';
+import { LOCKED, NO_COPY, PINNED, POLICY, TIERS } from './blockStore';
 import type { Seq } from './sequences';
 import type { TierStore } from './tierStore';
 
@@ -24,8 +24,8 @@ export function checkCacheInvariants(
   const B = st.b;
   for (const list of hints)
     for (const id of list)
-      if (B.live(id) && B.get(B.hash[id]) !== id)
-        out.push(`hint ${B.hash[id]} is live but not the indexed block`);
+      if (B.live(id) && B.get(B.hash(id)) !== id)
+        out.push(`hint ${B.hash(id)} is live but not the indexed block`);
   const L = st.local.length;
   const used = new Array<number>(L).fill(0);
   const toks = new Array<number>(L).fill(0);
@@ -38,15 +38,15 @@ export function checkCacheInvariants(
   for (const s of seqs) for (const id of s.blocks) pinsFromSeqs.set(id, (pinsFromSeqs.get(id) ?? 0) + 1);
   for (const id of B.ids()) {
     resident++;
-    const h = B.hash[id];
-    const pins = B.pins[id];
-    const isPending = (B.flags[id] & PENDING) !== 0;
+    const h = B.hash(id);
+    const pins = B.pins(id);
+    const isPending = B.isPending(id);
     if (B.get(h) !== id) out.push(`block ${h} filed under the wrong hash`);
-    if (!(B.flags[id] & LIVE)) out.push(`block ${h} is listed but not live`);
+    if (!B.live(id)) out.push(`block ${h} is listed but not live`);
     let n = 0;
     let bits = 0;
     for (let i = 0; i < TIERS; i++) {
-      const state = B.state[id * TIERS + i];
+      const state = B.state(id, i);
       if (state === NO_COPY) continue;
       if (i >= L) {
         out.push(`block ${h} has a copy in tier ${i}, past the last local tier`);
@@ -55,17 +55,17 @@ export function checkCacheInvariants(
       n++;
       bits |= 1 << i;
       used[i]++;
-      toks[i] += B.tokens[id];
+      toks[i] += B.tokens(id);
       if (state === PINNED) pinned[i]++;
       if (state === POLICY) evictable[i]++;
       if (state === LOCKED) out.push(`block ${h}: its copy in ${st.local[i].name} is still locked`);
       if (state === PINNED && i !== 0) out.push(`block ${h} is pinned outside HBM`);
     }
-    if (bits !== B.bits[id])
-      out.push(`block ${h}: its tier bits ${B.bits[id]} disagree with its copies (${bits})`);
+    if (bits !== B.tierBits(id))
+      out.push(`block ${h}: its tier bits ${B.tierBits(id)} disagree with its copies (${bits})`);
     if (n === 0) out.push(`block ${h} has no copy in any tier`);
-    residentTokens += B.tokens[id];
-    const hbmState = B.state[id * TIERS];
+    residentTokens += B.tokens(id);
+    const hbmState = B.state(id, 0);
     if (isPending) {
       if (hbmState !== NO_COPY) pending[0]++;
       else out.push(`block ${h} is pending outside HBM`);
@@ -76,11 +76,11 @@ export function checkCacheInvariants(
     if (pins === 0 && hbmState === PINNED) out.push(`block ${h}'s HBM copy is pinned with no pins`);
     if ((pinsFromSeqs.get(id) ?? 0) !== pins)
       out.push(`block ${h} has ${pins} pins, sequences hold ${pinsFromSeqs.get(id) ?? 0}`);
-    if (B.tokens[id] < 1 || B.tokens[id] > st.blockSize) out.push(`block ${h} has ${B.tokens[id]} tokens`);
+    if (B.tokens(id) < 1 || B.tokens(id) > st.blockSize) out.push(`block ${h} has ${B.tokens(id)} tokens`);
   }
   if (resident !== B.size) out.push(`the index holds ${B.size} blocks, the list ${resident}`);
   for (const id of pinsFromSeqs.keys())
-    if (!B.live(id)) out.push(`a sequence holds block ${B.hash[id]}, which is not resident`);
+    if (!B.live(id)) out.push(`a sequence holds block ${B.hash(id)}, which is not resident`);
   st.local.forEach((t, i) => {
     if (t.used > t.capacity) out.push(`${t.name} over capacity: ${t.used} > ${t.capacity}`);
     if (t.used !== used[i]) out.push(`${t.name} used ${t.used} != recount ${used[i]}`);
@@ -92,8 +92,8 @@ export function checkCacheInvariants(
       out.push(`${t.name} policy holds ${t.order.size}, evictable ${evictable[i]}`);
     const order = t.order.order();
     if (order.length !== t.order.size) out.push(`${t.name} order lists ${order.length} of ${t.order.size}`);
-    for (const c of order)
-      if (c % TIERS !== i || B.state[c] !== POLICY || !B.live((c / TIERS) | 0))
+    for (const id of order)
+      if (!B.live(id) || B.state(id, i) !== POLICY)
         out.push(`${t.name} orders a copy that is not an evictable copy of this tier`);
   });
   const c = st.c;

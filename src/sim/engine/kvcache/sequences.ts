@@ -4,7 +4,7 @@
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
 import type { AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
-import { LIVE, LOADED, LOCKED, PENDING, POLICY, TIERS } from './blockStore';
+import { checkTag, LIVE, LOADED, LOCKED, PENDING, POLICY, topOf } from './blockStore';
 import type { TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
 
@@ -100,15 +100,15 @@ export class Sequences {
     let freed = 0;
     for (let i = blocks.length - 1; i >= from; i--) {
       const id = blocks[i];
-      const pins = --B.pins[id];
+      const pins = B.addPins(id, -1);
       unpinned++;
       if (pins > 0) continue;
-      const flags = B.flags[id];
+      const flags = B.flags(id);
       if (flags & PENDING) {
         st.removeCopy(id, 0);
-        if (B.bits[id] === 0) {
+        if (B.states(id) === 0) {
           st.c.freed++;
-          st.c.freedTokens += B.tokens[id];
+          st.c.freedTokens += B.tokens(id);
           st.forget(id);
           freed++;
         }
@@ -116,9 +116,9 @@ export class Sequences {
       }
       if (flags & LOADED && !this.promoteOnHit && st.local.length + (st.pool ? 1 : 0) > 1) {
         // HBM keeps only blocks computed here: free the HBM copy; the lower one, if still there, serves next time.
-        B.flags[id] = flags & ~LOADED;
+        B.setFlag(id, LOADED, false);
         st.removeCopy(id, 0);
-        if (B.bits[id] === 0) st.placeBelow(id, 1, 'returned');
+        if (B.states(id) === 0) st.placeBelow(id, 1, 'returned');
         continue;
       }
       if (park) {
@@ -126,7 +126,7 @@ export class Sequences {
         continue;
       }
       st.setState(id, 0, POLICY);
-      hbm.order.touch(id * TIERS);
+      hbm.order.touch(id);
     }
     return { unpinned, freed };
   }
@@ -151,27 +151,19 @@ export class Sequences {
     const held = s ? s.blocks : [];
     const n = c + count; // positions after the operation
     const lastTok = this.lastTokens(n, opts.tokens);
-    const tag = opts.tag ?? (s ? s.tag : -1);
+    const tag = opts.tag === undefined ? (s ? s.tag : -1) : checkTag(opts.tag);
     const hbm = st.local[0];
     const ep = ++this.epoch;
     const remote = st.remoteIndex;
 
     // Plan (no mutation). Tail = held[c..], to be released.
-    const mark = B.mark;
-    const scratch = B.scratch;
-    const xmark = B.xmark;
-    const pins = B.pins;
-    const flags = B.flags;
-    const bits = B.bits;
-    const bhash = B.hash;
-    const btokens = B.tokens;
     for (let i = c; i < held.length; i++) {
       const id = held[i];
-      if (mark[id] !== ep) {
-        mark[id] = ep;
-        scratch[id] = 0;
+      if (B.mark(id) !== ep) {
+        B.setMark(id, ep);
+        B.setScratch(id, 0);
       }
-      scratch[id]++;
+      B.setScratch(id, B.scratch(id) + 1);
     }
     let X = 0; // new positions whose block is not pinned after the tail is released: each takes a pinned slot
     let run = 0; // cached prefix among new positions
@@ -185,14 +177,13 @@ export class Sequences {
     for (let k = 0; k < count; k++) {
       const h = hashes[off + k];
       let id = k < hinted ? (hint as number[])[c + k] : -1;
-      if (id < 0 || !(flags[id] & LIVE) || bhash[id] !== h) id = B.get(h);
+      if (id < 0 || !(B.flags(id) & LIVE) || !B.hashIs(id, h)) id = B.get(h);
       found[k] = id; // looked up once: nothing changes before the mutation below reads it
       if (inRun) {
-        if (id >= 0 && !(flags[id] & PENDING)) {
-          const x = bits[id];
-          const from = 31 - Math.clz32(x & -x);
+        if (id >= 0 && !(B.flags(id) & PENDING)) {
+          const from = topOf(B.states(id));
           hitB[from]++;
-          hitT[from] += btokens[id];
+          hitT[from] += B.tokens(id);
           run++;
         } else if (id < 0 && st.pool?.has(h)) {
           const p = st.pool.peek(h) as { tokens: number };
@@ -202,18 +193,19 @@ export class Sequences {
         } else inRun = false;
       }
       if (id < 0) X++;
-      else if (xmark[id] !== ep) {
-        xmark[id] = ep;
-        const eff = pins[id] - (mark[id] === ep ? scratch[id] : 0);
+      else if (B.xmark(id) !== ep) {
+        B.setXmark(id, ep);
+        const eff = B.pins(id) - (B.mark(id) === ep ? B.scratch(id) : 0);
         if (eff === 0) X++;
       }
     }
     let Y = 0; // tail blocks that end up unpinned
     for (let i = c; i < held.length; i++) {
       const id = held[i];
-      if (scratch[id] > 0) {
-        if (pins[id] === scratch[id]) Y++;
-        scratch[id] = 0;
+      const sc = B.scratch(id);
+      if (sc > 0) {
+        if (B.pins(id) === sc) Y++;
+        B.setScratch(id, 0);
       }
     }
     const pinnedOthers = hbm.pinned - Y;
@@ -242,22 +234,22 @@ export class Sequences {
     for (let k = 0; k < count; k++) {
       const id = found[k];
       lockedCopy[k] = -1;
-      if (id >= 0 && B.bits[id] & 1) {
+      if (id >= 0 && B.states(id) & 3) {
         st.pin(id);
-        B.tag[id] = tag;
+        B.setTag(id, tag);
         slot[k] = id;
       } else if (id >= 0) {
-        const from = st.top(id);
-        if (st.copyState(id, from) === LOCKED) {
+        const from = B.top(id);
+        if (B.state(id, from) === LOCKED) {
           slot[k] = -1; // a duplicate position: handled when the first one gets its HBM copy
           continue;
         }
         st.setState(id, from, LOCKED);
-        lockedCopy[k] = id * TIERS + from;
+        lockedCopy[k] = from; // the tier whose copy this position locked
         if (k < run) {
           st.c.promotions[from]++;
           st.readUp(from);
-          B.flags[id] |= LOADED;
+          B.setFlag(id, LOADED, true);
         }
         slot[k] = id;
       } else slot[k] = -1;
@@ -270,7 +262,7 @@ export class Sequences {
         if (B.has(h)) continue; // duplicate position
         const p = st.pool.fetch(h) as { tokens: number };
         const id = st.newBlock(h, p.tokens, tag, false);
-        B.flags[id] |= LOADED;
+        B.setFlag(id, LOADED, true);
         st.c.fetched++;
         st.c.fetchedTokens += p.tokens;
         st.c.promotions[remote]++;
@@ -286,13 +278,13 @@ export class Sequences {
     // The sequence now runs past what was its last block, so that block is full: it may have been created
     // partial (the last block of a prompt, its hash covering the output too) and filled in place by decoding.
     let grownBlock = -1;
-    if (c > 0 && count > 0 && B.tokens[held[c - 1]] < st.blockSize) {
+    if (c > 0 && count > 0 && B.tokens(held[c - 1]) < st.blockSize) {
       const id = held[c - 1];
-      const grown = st.blockSize - B.tokens[id];
+      const grown = st.blockSize - B.tokens(id);
       st.invalidateLower(id); // the old lower copies hold the partial content
       hbm.usedTokens += grown; // pinned: its only copy is in HBM
       st.c.createdTokens += grown; // computed in place
-      B.tokens[id] = st.blockSize;
+      B.setTokens(id, st.blockSize);
       grownBlock = id;
     }
     // 4) Give every new position a pinned HBM copy.
@@ -301,11 +293,11 @@ export class Sequences {
     for (let k = 0; k < count; k++) {
       let id = slot[k];
       const tokens = c + k === n - 1 ? lastTok : st.blockSize;
-      if (k >= run) computeTokens += id >= 0 ? B.tokens[id] : tokens;
-      if (id >= 0 && B.bits[id] & 1) continue; // pinned in step 1
+      if (k >= run) computeTokens += id >= 0 ? B.tokens(id) : tokens;
+      if (id >= 0 && B.states(id) & 3) continue; // pinned in step 1
       if (id < 0) {
         const again = B.get(hashes[off + k]); // a duplicate position gave it an HBM copy already
-        if (again >= 0 && B.bits[again] & 1) {
+        if (again >= 0 && B.states(again) & 3) {
           st.pin(again);
           slot[k] = again;
           continue;
@@ -318,11 +310,11 @@ export class Sequences {
         st.c.createdTokens += tokens;
         newBlocks++;
       }
-      B.tag[id] = tag;
-      B.pins[id]++;
+      B.setTag(id, tag);
+      B.addPins(id, 1);
       st.addCopy(id, 0);
       const lc = lockedCopy[k];
-      if (lc >= 0) st.setState((lc / TIERS) | 0, lc % TIERS, POLICY); // read this time: most recently used in its tier too
+      if (lc >= 0) st.setState(id, lc, POLICY); // read this time: most recently used in its tier too
       slot[k] = id;
     }
     if (grownBlock >= 0) st.writeThrough(grownBlock, 0);

@@ -14,7 +14,7 @@
  * A copy is in one of three states: `policy` (evictable, ordered by its tier's policy), `pinned` (HBM only, held
  * by a sequence) or `locked` (a lower copy being read up during an acquire, so making room cannot evict it).
  */
-import { BlockStore, LIVE, LOCKED, NO_COPY, PENDING, PINNED, POLICY, TIERS } from './blockStore';
+import { BlockStore, LOCKED, NO_COPY, PINNED, POLICY, TIERS } from './blockStore';
 import { copyOrder, type CopyOrder } from './copyOrder';
 import type { HbmSlotSink, KvEventSink } from './events';
 import { capacityInBlocks, type KvPool } from './pool';
@@ -70,20 +70,19 @@ export class TierStore {
   ) {
     if (tiers.length > TIERS)
       throw new RangeError(`a cache has at most ${TIERS} local tiers, not ${tiers.length}`);
-    this.local = tiers.map(({ policy, ...t }) => ({ ...t, order: copyOrder(policy, this.b.links) }));
+    this.local = tiers.map(({ policy, ...t }, i) => ({ ...t, order: copyOrder(policy, this.b, i) }));
   }
 
   // ───────────────────────────── queries ─────────────────────────────
 
   /** Index of the fastest local tier holding a copy of block `id`, or −1. */
   top(id: number): number {
-    const x = this.b.bits[id];
-    return x === 0 ? -1 : 31 - Math.clz32(x & -x);
+    return this.b.top(id);
   }
 
   /** State of block `id`'s copy in local tier i (NO_COPY if none). */
   copyState(id: number, i: number): number {
-    return this.b.state[id * TIERS + i];
+    return this.b.state(id, i);
   }
 
   /** Links from tier i (local or remote) up to HBM. */
@@ -109,7 +108,7 @@ export class TierStore {
   /** The block left the replica (its last copy is gone): counted as dropped. */
   discard(id: number): void {
     this.c.dropped++;
-    this.c.droppedTokens += this.b.tokens[id];
+    this.c.droppedTokens += this.b.tokens(id);
     this.forget(id);
   }
 
@@ -129,19 +128,17 @@ export class TierStore {
   addCopy(id: number, i: number): void {
     const b = this.b;
     const t = this.local[i];
-    const c = id * TIERS + i;
-    b.bits[id] |= 1 << i;
-    const pending = (b.flags[id] & PENDING) !== 0;
-    if (this.logs.length && !pending) this.emit(b.hash[id], i, true);
-    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash[id], b.tag[id], true);
+    const pending = b.isPending(id);
+    if (this.logs.length && !pending) this.emit(b.hash(id), i, true);
+    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash(id), b.tag(id), true);
     t.used++;
-    t.usedTokens += b.tokens[id];
-    if (i === 0 && b.pins[id] > 0) {
-      b.state[c] = PINNED;
+    t.usedTokens += b.tokens(id);
+    if (i === 0 && b.pins(id) > 0) {
+      b.setStateWord(id, i, PINNED);
       t.pinned++;
     } else {
-      b.state[c] = POLICY;
-      t.order.add(c);
+      b.setStateWord(id, i, POLICY);
+      t.order.add(id);
     }
     if (i === 0 && pending) t.pending++;
   }
@@ -152,40 +149,37 @@ export class TierStore {
     this.setState(id, i, LOCKED);
     t.locked--;
     t.used--;
-    t.usedTokens -= b.tokens[id];
-    const pending = (b.flags[id] & PENDING) !== 0;
+    t.usedTokens -= b.tokens(id);
+    const pending = b.isPending(id);
     if (i === 0 && pending) t.pending--;
-    b.state[id * TIERS + i] = NO_COPY;
-    b.bits[id] &= ~(1 << i);
-    if (this.logs.length && !pending) this.emit(b.hash[id], i, false);
-    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash[id], b.tag[id], false);
+    b.setStateWord(id, i, NO_COPY);
+    if (this.logs.length && !pending) this.emit(b.hash(id), i, false);
+    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash(id), b.tag(id), false);
   }
 
   /** Move block `id`'s copy in tier i (which must exist) to state s, keeping the tier's counts and order. */
   setState(id: number, i: number, s: number): void {
-    const c = id * TIERS + i;
-    const state = this.b.state;
-    const from = state[c];
+    const from = this.b.state(id, i);
     if (from === s) return;
     const t = this.local[i];
-    if (from === POLICY) t.order.remove(c);
+    if (from === POLICY) t.order.remove(id);
     else if (from === PINNED) t.pinned--;
     else t.locked--;
-    state[c] = s;
-    if (s === POLICY) t.order.add(c);
+    this.b.setStateWord(id, i, s);
+    if (s === POLICY) t.order.add(id);
     else if (s === PINNED) t.pinned++;
     else t.locked++;
   }
 
   /** Pin block `id`'s HBM copy for one more position. */
   pin(id: number): void {
-    this.b.pins[id]++;
+    this.b.addPins(id, 1);
     this.setState(id, 0, PINNED);
   }
 
   /** Remove every copy of an unpinned block and drop it from the replica. */
   dropAll(id: number): void {
-    for (let i = 0; i < this.local.length; i++) if (this.b.bits[id] & (1 << i)) this.removeCopy(id, i);
+    for (let i = 0; i < this.local.length; i++) if (this.b.state(id, i) !== NO_COPY) this.removeCopy(id, i);
     this.discard(id);
   }
 
@@ -211,13 +205,12 @@ export class TierStore {
   makeRoom(i: number): boolean {
     const t = this.local[i];
     while (t.used >= t.capacity) {
-      const v = t.order.victim();
-      if (v < 0) return false;
-      const id = (v / TIERS) | 0;
+      const id = t.order.victim();
+      if (id < 0) return false;
       this.removeCopy(id, i);
       this.c.evictions[i]++;
       // A valid copy elsewhere: the block stays in the replica and nothing moves.
-      if (this.b.bits[id] === 0) this.placeBelow(id, i + 1, 'evicted');
+      if (this.b.states(id) === 0) this.placeBelow(id, i + 1, 'evicted');
     }
     return true;
   }
@@ -243,11 +236,11 @@ export class TierStore {
     }
     if (this.pool) {
       const b = this.b;
-      const r = this.pool.put(b.hash[id], b.tokens[id], b.tag[id], this.replicaId);
+      const r = this.pool.put(b.hash(id), b.tokens(id), b.tag(id), this.replicaId);
       if (r !== 'rejected') {
         if (r === 'stored') this.sent(this.remoteIndex, 'down'); // a hash the pool holds moves nothing
         this.c.toPool++;
-        this.c.toPoolTokens += b.tokens[id];
+        this.c.toPoolTokens += b.tokens(id);
         if (why !== 'offload') this.c.demotions[this.remoteIndex]++;
         this.forget(id);
         return;
@@ -263,13 +256,13 @@ export class TierStore {
    */
   writeThrough(id: number, i: number): void {
     const b = this.b;
-    if (b.flags[id] & PENDING || b.tokens[id] !== this.blockSize) return;
+    if (b.isPending(id) || b.tokens(id) !== this.blockSize) return;
     const j = i + 1;
     if (j >= this.local.length) return;
     const t = this.local[j];
-    if (t.write !== 'write-through' || t.capacity === 0 || b.bits[id] & (1 << j)) return;
+    if (t.write !== 'write-through' || t.capacity === 0 || b.state(id, j) !== NO_COPY) return;
     if (!this.makeRoom(j)) return;
-    if (!(b.flags[id] & LIVE)) return; // cannot happen: the block keeps its copy above while room is made below
+    if (!b.live(id)) return; // cannot happen: the block keeps its copy above while room is made below
     this.sent(j, 'down');
     this.addCopy(id, j);
     this.c.writeThroughs[j]++;
@@ -279,7 +272,7 @@ export class TierStore {
   /** Lower copies of a block whose content changed (a partial block filled in place) are stale: free them. */
   invalidateLower(id: number): void {
     for (let i = 1; i < this.local.length; i++)
-      if (this.b.bits[id] & (1 << i)) {
+      if (this.b.state(id, i) !== NO_COPY) {
         this.removeCopy(id, i);
         this.c.invalidated++;
       }

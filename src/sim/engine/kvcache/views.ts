@@ -1,13 +1,12 @@
 /** Read-only views of a replica's tier store: occupancy per tier, every block, and a transferable snapshot. */
 import type { BlockInfo, KvSnapshot, TierOccupancy } from './cacheTypes';
-import { PENDING } from './blockStore';
 import type { TierStore } from './tierStore';
 import type { TierName } from './types';
 
 /** Every local tier holding a copy of block `id`, fastest first. */
 export function tiersOf(st: TierStore, id: number): TierName[] {
   const out: TierName[] = [];
-  const bits = st.b.bits[id];
+  const bits = st.b.tierBits(id);
   for (let i = 0; i < st.local.length; i++) if (bits & (1 << i)) out.push(st.local[i].name);
   return out;
 }
@@ -44,13 +43,13 @@ export function* blocksOf(st: TierStore): IterableIterator<BlockInfo> {
   for (const id of B.ids()) {
     const tiers = tiersOf(st, id);
     yield {
-      hash: B.hash[id],
+      hash: B.hash(id),
       tier: tiers[0],
       tiers,
-      tokens: B.tokens[id],
-      tag: B.tag[id],
-      pins: B.pins[id],
-      pending: (B.flags[id] & PENDING) !== 0,
+      tokens: B.tokens(id),
+      tag: B.tag(id),
+      pins: B.pins(id),
+      pending: B.isPending(id),
     };
   }
 }
@@ -72,13 +71,13 @@ export function snapshotOf(st: TierStore, replica: string | number, tierNames: T
   };
   let i = 0;
   for (const id of B.ids()) {
-    s.hashes[i] = B.hash[id];
+    s.hashes[i] = B.hash(id);
     s.tier[i] = st.top(id);
-    s.resident[i] = B.bits[id];
-    s.tokens[i] = B.tokens[id];
-    s.tag[i] = B.tag[id];
-    s.pins[i] = B.pins[id];
-    s.flags[i] = B.flags[id] & PENDING ? 1 : 0;
+    s.resident[i] = B.tierBits(id);
+    s.tokens[i] = B.tokens(id);
+    s.tag[i] = B.tag(id);
+    s.pins[i] = B.pins(id);
+    s.flags[i] = B.isPending(id) ? 1 : 0;
     i++;
   }
   return s;
