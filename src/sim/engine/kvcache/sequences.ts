@@ -15,6 +15,8 @@ export interface Seq {
   tag: number;
 }
 
+const NO_BLOCKS: readonly number[] = Object.freeze([]);
+
 export class Sequences {
   readonly seqs = new Map<SeqId, Seq>();
   /**
@@ -148,7 +150,7 @@ export class Sequences {
     const st = this.st;
     const B = st.b;
     st.c.acquires++;
-    const held = s ? s.blocks : [];
+    const held = s ? s.blocks : (NO_BLOCKS as number[]); // empty, so never written
     const n = c + count; // positions after the operation
     const lastTok = this.lastTokens(n, opts.tokens);
     const tag = opts.tag === undefined ? (s ? s.tag : -1) : checkTag(opts.tag);
@@ -318,7 +320,14 @@ export class Sequences {
       slot[k] = id;
     }
     if (grownBlock >= 0) st.writeThrough(grownBlock, 0);
-    const seqRec: Seq = s ?? { blocks: held, committed: 0, tag };
+    // A released sequence acquired again gets back the array it held (its hint, read above and no longer needed):
+    // one array per session for the whole run instead of one per turn that lived long enough to be promoted.
+    let blocks: number[] = held;
+    if (!s) {
+      blocks = hint ?? [];
+      blocks.length = 0;
+    }
+    const seqRec: Seq = s ?? { blocks, committed: 0, tag };
     seqRec.tag = tag;
     for (let k = 0; k < count; k++) seqRec.blocks.push(slot[k]);
     if (seqRec.committed > c) seqRec.committed = c;
