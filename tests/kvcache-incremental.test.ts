@@ -1,7 +1,7 @@
 /**
  * The incremental paths the fleet takes for speed give the same answers as the direct ones:
  * - a session's PromptHasher (only new segments hashed) equals segmentBlockHashes of the whole prompt, for random
- *   sequences of extensions, edits, compactions and timestamps; its TailHasher (tails resumed from the previous
+ *   sequences of extensions, edits, compactions and timestamps, in place or copied; its TailHasher (tails resumed from the previous
  *   request's) equals pageTailHashes;
  * - the BlockStore (the cache's block table) indexes its blocks as a Map would, insertion order included, and
  *   reuses the ids of blocks that left without mixing up their fields;
@@ -77,6 +77,37 @@ describe('incremental prompt hashing', () => {
             const got = h.hash(ctx, t.out);
             expect(got).toEqual(segmentBlockHashes([...ctx, t.out], blockSize));
             // the next prompt includes this output, as an agent's does
+            ctx = ctx.concat(t.out);
+          }
+        },
+      ),
+    );
+  });
+
+  it('hashInPlace gives the same lists as hash(), and a prompt that does not extend the last leaves its array intact', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(segArb, { maxLength: 4 }),
+        fc.array(fc.record({ edit: editArb, out: segArb }), { minLength: 1, maxLength: 25 }),
+        (blockSize, start, turns) => {
+          const inPlace = new PromptHasher(blockSize);
+          const copying = new PromptHasher(blockSize);
+          let ctx = start;
+          let prev: { arr: number[]; copy: number[]; ctx: Segment[] } | null = null;
+          for (const t of turns) {
+            ctx = applyEdit(ctx, t.edit);
+            const got = inPlace.hashInPlace(ctx, t.out);
+            expect(got).toEqual(copying.hash(ctx, t.out));
+            // A prompt that does not begin with the previous one's segments gets a fresh array: the old one is
+            // as it was (the hasher starts over, so it cannot be the same array).
+            const all = ctx.concat(t.out);
+            const same = (a: Segment, b: Segment) => a === b || (a.id === b.id && a.tokens === b.tokens);
+            if (prev && (prev.ctx.length > all.length || prev.ctx.some((s, i) => !same(s, all[i])))) {
+              expect(got.hashes).not.toBe(prev.arr);
+              expect(prev.arr).toEqual(prev.copy);
+            }
+            prev = { arr: got.hashes, copy: got.hashes.slice(), ctx: ctx.concat(t.out) };
             ctx = ctx.concat(t.out);
           }
         },

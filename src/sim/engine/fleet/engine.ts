@@ -513,7 +513,10 @@ export class FleetSim implements ReplicaHost {
     const segs = spec.segments.concat(out);
     rt.hasher ??= new PromptHasher(this.rs.blockSize);
     rt.tails ??= new TailHasher();
-    return { segs, hashes: rt.hasher.hash(spec.segments, out).hashes, tails: rt.tails };
+    // The session's one request at a time reads its hashes in place (no copy per turn); were an earlier request
+    // of the session still live, it gets a copy, so that hashing this one cannot change that one's.
+    const list = rt.current ? rt.hasher.hash(spec.segments, out) : rt.hasher.hashInPlace(spec.segments, out);
+    return { segs, hashes: list.hashes, tails: rt.tails };
   }
 
   private newReq(

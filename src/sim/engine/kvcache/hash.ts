@@ -191,6 +191,11 @@ export class BlockChain {
     this.tokens += n;
   }
 
+  /** Tokens in the block being filled (0 when the last block is full). */
+  get fillTokens(): number {
+    return this.fill;
+  }
+
   /** Hash of the partial block being filled, or undefined when the last block is full. */
   partial(): BlockHash | undefined {
     if (this.fill === 0) return undefined;
@@ -236,6 +241,9 @@ function sameSegment(a: Segment, b: Segment): boolean {
 export class PromptHasher {
   private chain: BlockChain;
   private readonly prev: Segment[] = [];
+  /** hashInPlace's array: the chain's full hashes (the first viewFull entries), then the partial one if any. */
+  private view: BlockHash[] = [];
+  private viewFull = 0;
 
   constructor(readonly blockSize: number) {
     this.chain = new BlockChain(blockSize);
@@ -245,6 +253,27 @@ export class PromptHasher {
   hash(segments: readonly Segment[], extra?: Segment): BlockList {
     this.advance(segments, extra);
     return this.chain.list();
+  }
+
+  /**
+   * As hash(), but the hashes are an array the hasher owns and changes on its next call (its partial last entry
+   * replaced, new blocks appended: O(new blocks), no copy of the prompt's hashes). For a caller that keeps one
+   * prompt of this hasher alive at a time (a session's current request) and never reads an earlier result after
+   * asking for the next. A prompt that does not extend the previous one gets a new array, so the old one stays
+   * intact.
+   */
+  hashInPlace(segments: readonly Segment[], extra?: Segment): BlockList {
+    this.advance(segments, extra);
+    const chain = this.chain;
+    const full = chain.full;
+    const v = this.view;
+    v.length = this.viewFull; // drop the previous partial entry
+    for (let i = this.viewFull; i < full.length; i++) v.push(full[i]);
+    this.viewFull = full.length;
+    const p = chain.partial();
+    if (p !== undefined) v.push(p);
+    const lastBlockTokens = p !== undefined ? chain.fillTokens : v.length ? this.blockSize : 0;
+    return { hashes: v, lastBlockTokens, tokens: chain.tokens };
   }
 
   /**
@@ -268,6 +297,8 @@ export class PromptHasher {
     if (!extends_) {
       this.chain = new BlockChain(this.blockSize);
       prev.length = 0;
+      this.view = [];
+      this.viewFull = 0;
     }
     for (let i = prev.length; i < n; i++) {
       const seg = i < segments.length ? segments[i] : (extra as Segment);

@@ -3,7 +3,7 @@
  * the longest cached prefix from whichever tier holds it), and unpinning them again. All or nothing: when HBM
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
-import type { AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
+import type { AcquireFail, AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
 import { checkTag, LIVE, LOADED, LOCKED, PENDING, POLICY, topOf } from './blockStore';
 import type { TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
@@ -16,6 +16,24 @@ export interface Seq {
 }
 
 const NO_BLOCKS: readonly number[] = Object.freeze([]);
+
+/** A refused acquire. Its sentence is written when read: a fleet retries refused admissions often and reads it only
+ * to report a drop. */
+class Refusal implements AcquireFail {
+  readonly ok = false;
+  constructor(
+    readonly reason: 'hbm-full' | 'exceeds-hbm',
+    readonly neededBlocks: number,
+    readonly availableBlocks: number,
+    private readonly seqBlocks: number,
+    private readonly capacity: number,
+  ) {}
+  get message(): string {
+    return this.reason === 'exceeds-hbm'
+      ? `the sequence needs ${this.seqBlocks} blocks; HBM holds ${this.capacity}`
+      : `HBM is full of pinned blocks: ${this.neededBlocks} more needed, ${this.availableBlocks} of ${this.capacity} not pinned by other sequences`;
+  }
+}
 
 export class Sequences {
   readonly seqs = new Map<SeqId, Seq>();
@@ -215,19 +233,7 @@ export class Sequences {
       st.c.acquireFailures++;
       const available = hbm.capacity - pinnedOthers;
       const reason = n > hbm.capacity ? 'exceeds-hbm' : 'hbm-full';
-      const capacity = hbm.capacity;
-      return {
-        ok: false,
-        reason,
-        neededBlocks: X,
-        availableBlocks: available,
-        // Written when read: a fleet retries a refused admission often and reads the sentence only to report a drop.
-        get message() {
-          return reason === 'exceeds-hbm'
-            ? `the sequence needs ${n} blocks; HBM holds ${capacity}`
-            : `HBM is full of pinned blocks: ${X} more needed, ${available} of ${capacity} not pinned by other sequences`;
-        },
-      };
+      return new Refusal(reason, X, available, n, hbm.capacity);
     }
 
     // Mutate. 1) Pin new positions with an HBM copy; lock the copy a lower-only block is read from.
@@ -322,14 +328,11 @@ export class Sequences {
     if (grownBlock >= 0) st.writeThrough(grownBlock, 0);
     // A released sequence acquired again gets back the array it held (its hint, read above and no longer needed):
     // one array per session for the whole run instead of one per turn that lived long enough to be promoted.
-    let blocks: number[] = held;
-    if (!s) {
-      blocks = hint ?? [];
-      blocks.length = 0;
-    }
+    const blocks: number[] = s ? held : (hint ?? []);
+    for (let k = 0; k < count; k++) blocks[c + k] = slot[k]; // in place: no reallocation of a reused array
+    blocks.length = n;
     const seqRec: Seq = s ?? { blocks, committed: 0, tag };
     seqRec.tag = tag;
-    for (let k = 0; k < count; k++) seqRec.blocks.push(slot[k]);
     if (seqRec.committed > c) seqRec.committed = c;
     this.seqs.set(seq, seqRec);
     if (hint) this.lastHeld.delete(seq);
