@@ -37,16 +37,17 @@ export const TIERS = 3;
 
 /** Words of a record (16 int32s: 64 bytes, one cache line when the array is aligned, as V8 aligns them). */
 export const W = 16;
+// What an acquire's walk reads comes first (words 0–7: within one cache line unless the record straddles two).
 const FLAGS = 0;
 const STATES = 1;
-const PINS = 2;
-const TOKENS = 3;
-const TAG = 4;
-const MARK = 5;
-const SCRATCH = 6;
-const XMARK = 7;
-const HASH_LO = 8;
-const HASH_HI = 9;
+const HASH_LO = 2;
+const HASH_HI = 3;
+const PINS = 4;
+const TOKENS = 5;
+const XMARK = 6;
+const MARK = 7;
+const SCRATCH = 8;
+const TAG = 9;
 /** Word of tier t's `prev` link (its `next` is the word after). */
 export function linkWord(t: number): number {
   return 10 + 2 * t;
@@ -208,6 +209,18 @@ export class BlockStore {
     if (nx >= 0) this.insPrev[nx] = p;
     else this.insTail = p;
     this.free.push(id);
+  }
+
+  /**
+   * Read the first word of each listed block's record in a loop that does nothing else, so the processor fetches
+   * many records at once instead of waiting for each inside the walk that follows (a walk's branches on each
+   * record's fields serialise its cache misses). Returns a sum only so the reads are not optimised away.
+   */
+  warm(ids: readonly number[], from: number, to: number): number {
+    const r = this.r;
+    let x = 0;
+    for (let i = from; i < to; i++) x |= r[ids[i] * W];
+    return x;
   }
 
   /** Ids in insertion order (a block may be released while iterating: its successor is read first). */

@@ -46,6 +46,8 @@ export class Sequences {
    */
   private readonly lastHeld = new Map<SeqId, number[]>();
   private epoch = 0;
+  /** What the warm-up reads summed to (kept, so that they are not optimised away: BlockStore.warm). */
+  warmed = 0;
   /** Scratch arrays of one acquire, reused (an acquire is O(new positions); allocating them per call showed in GC). */
   private found: number[] = [];
   private slot: number[] = [];
@@ -118,6 +120,7 @@ export class Sequences {
     const hbm = st.local[0];
     let unpinned = 0;
     let freed = 0;
+    this.warmed = B.warm(blocks, from, blocks.length);
     for (let i = blocks.length - 1; i >= from; i--) {
       const id = blocks[i];
       const pins = B.addPins(id, -1);
@@ -194,6 +197,7 @@ export class Sequences {
     const found = this.found;
     const hint = s ? undefined : this.lastHeld.get(seq); // a held sequence's new positions have none
     const hinted = hint ? Math.min(count, hint.length - c) : 0;
+    if (hint) this.warmed = B.warm(hint, c, c + hinted);
     for (let k = 0; k < count; k++) {
       const h = hashes[off + k];
       let id = k < hinted ? (hint as number[])[c + k] : -1;
@@ -334,6 +338,9 @@ export class Sequences {
     const seqRec: Seq = s ?? { blocks, committed: 0, tag };
     seqRec.tag = tag;
     if (seqRec.committed > c) seqRec.committed = c;
+    // The cached prefix of the new positions is computed already: a commit has nothing to mark there, so it need not
+    // walk it (a context read back after a tool call is about all hits; its commit then walks only the new blocks).
+    if (seqRec.committed === c) seqRec.committed = c + run;
     this.seqs.set(seq, seqRec);
     if (hint) this.lastHeld.delete(seq);
 
