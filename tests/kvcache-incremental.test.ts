@@ -154,7 +154,13 @@ describe('incremental tail hashing', () => {
             ctx = applyEdit(ctx, p.edit).concat(p.out);
             const parent = chainHashes([p.parent])[0];
             const want = pageTailHashes(ctx, P, B, p.page, parent, p.blocks);
-            expect(h.hashes(ctx, P, B, p.page, parent, p.blocks)).toEqual(want);
+            // the hashes, or the last one alone (NaN when the page has fewer blocks), from one hasher, in turn
+            if (p.blocks % 2 === 0) expect(h.hashes(ctx, P, B, p.page, parent, p.blocks)).toEqual(want);
+            else {
+              const t = h.tail(ctx, P, B, p.page, parent, p.blocks);
+              if (want.length === p.blocks) expect(t).toBe(want[p.blocks - 1]);
+              else expect(t).toBeNaN();
+            }
           }
         },
       ),

@@ -169,6 +169,12 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
             expect(fast.checkInvariants()).toEqual([]);
             expect(state(fast, ef)).toEqual(state(ref, er));
             for (const chain of CHAINS) expect(fast.lookup(chain)).toEqual(ref.lookup(chain));
+            // computedTier(h) is where lookup([h]) serves h from (−1: it would not).
+            for (const chain of CHAINS)
+              for (const hash of chain) {
+                const l = fast.lookup([hash]);
+                expect(fast.computedTier(hash)).toBe(l.blocks ? l.tiers.findIndex((t) => t.blocks > 0) : -1);
+              }
           }
         },
       ),

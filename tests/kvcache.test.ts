@@ -366,6 +366,8 @@ describe('KvCache', () => {
     r0.insert(h); // HBM [tools, sys] (sys most recent), DRAM [task]
     r0.insert(ids('other', 'x')); // task then tools fall into the pool; DRAM [sys]; HBM [x, other]
     expect(h.map((x) => r0.where(x))).toEqual(['dram', 'remote', 'remote']);
+    expect(h.map((x) => r0.computedTier(x))).toEqual([1, 2, 2]); // indexes of tierNames: dram, remote
+    expect(r0.computedTier(ids('absent')[0])).toBe(-1);
     r0.insert(ids('more')); // HBM evicts x, DRAM pushes sys into the pool
     expect(h.map((x) => pool.has(x))).toEqual([true, true, true]);
     expect(h.some((x) => [...r0.blocks()].some((b) => b.hash === x))).toBe(false); // left replica 0

@@ -614,14 +614,17 @@ export class Replica {
     if (room < 1) return none;
     const parent = page > 0 ? r.hashes[page - 1] : 0;
     const segs = r.segs;
-    // The request's tail hashes for its first m engine blocks of the page (a prefix of those for more blocks).
+    // The request's tail hashes for its first m engine blocks of the page (a prefix of those for more blocks), and
+    // the hash of its first m alone (NaN when the page has fewer).
     const upTo = (m: number) =>
       r.tails ? r.tails.hashes(segs, P, B, page, parent, m) : pageTailHashes(segs, P, B, page, parent, m);
-    if (held && held.page === page && held.blocks <= room) {
-      const h = upTo(held.blocks);
-      if (h.length === held.blocks && h[held.blocks - 1] === held.hash)
-        return { tokens: held.blocks * B, tier: 0 };
-    }
+    const tailOf = (m: number) => {
+      if (r.tails) return r.tails.tail(segs, P, B, page, parent, m);
+      const h = upTo(m);
+      return h.length >= m ? h[m - 1] : NaN;
+    };
+    if (held && held.page === page && held.blocks <= room && tailOf(held.blocks) === held.hash)
+      return { tokens: held.blocks * B, tier: 0 };
     // A tail in the cache: the longest m whose hash upTo(m)[m − 1] is cached and computed. Only a tail placed after
     // this parent can match (a tail hash names its parent and length), so with the fleet's list of them the page
     // is hashed only as far as each candidate, longest first, instead of to its end (same result).
@@ -633,8 +636,7 @@ export class Replica {
           .reverse();
     for (const t of candidates) {
       if (t.blocks > room || this.cache.where(t.hash) === undefined) continue;
-      const h = upTo(t.blocks);
-      if (h.length < t.blocks || h[t.blocks - 1] !== t.hash) continue;
+      if (tailOf(t.blocks) !== t.hash) continue;
       const tier = this.computedTier(t.hash);
       if (tier < 0) continue;
       this.cache.drop([t.hash]);
@@ -649,10 +651,7 @@ export class Replica {
 
   /** Tier index of a computed block in this replica's cache, −1 if absent or still pending. */
   private computedTier(hash: number): number {
-    if (this.cache.where(hash) === undefined) return -1;
-    const l = this.cache.lookup([hash]);
-    if (l.blocks === 0) return -1;
-    return l.tiers.findIndex((t) => t.blocks > 0);
+    return this.cache.computedTier(hash);
   }
 
   /**

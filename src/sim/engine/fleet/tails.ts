@@ -108,6 +108,33 @@ export class TailHasher {
     maxBlocks: number,
   ): number[] {
     if (maxBlocks < 1) return [];
+    const out = this.extend(segments, pageTokens, blockTokens, page, parent, maxBlocks);
+    return out.length > maxBlocks ? out.slice(0, maxBlocks) : out.slice();
+  }
+
+  /** tailHash(page, m): entry m − 1 of hashes(…, m), without copying them; NaN if the page has fewer blocks. */
+  tail(
+    segments: readonly Segment[],
+    pageTokens: number,
+    blockTokens: number,
+    page: number,
+    parent: number,
+    m: number,
+  ): number {
+    if (m < 1) return NaN;
+    const out = this.extend(segments, pageTokens, blockTokens, page, parent, m);
+    return out.length >= m ? out[m - 1] : NaN;
+  }
+
+  /** Hash on from the saved state until `maxBlocks` tails are known (or the segments end): the hasher's own array. */
+  private extend(
+    segments: readonly Segment[],
+    pageTokens: number,
+    blockTokens: number,
+    page: number,
+    parent: number,
+    maxBlocks: number,
+  ): number[] {
     let same =
       page === this.page &&
       parent === this.parent &&
@@ -145,7 +172,7 @@ export class TailHasher {
     }
     this.segs = segments;
     const out = this.out;
-    if (out.length >= maxBlocks) return out.slice(0, maxBlocks);
+    if (out.length >= maxBlocks) return out;
     const end = start + maxBlocks * blockTokens;
     let nextBoundary = start + (out.length + 1) * blockTokens;
     let pos = this.segPos;
@@ -171,13 +198,13 @@ export class TailHasher {
           this.segPos = pos;
           this.t = t;
           this.acc = acc;
-          if (out.length === maxBlocks) return out.slice();
+          if (out.length === maxBlocks) return out;
         }
       }
       pos += n;
       if (pos >= end) break;
     }
-    return out.slice();
+    return out;
   }
 }
 
@@ -195,9 +222,11 @@ export function sequenceTail(
   const blocks = Math.floor((ctx - page * pageTokens) / blockTokens);
   if (blocks < 1) return null;
   const parent = page > 0 ? hashes[page - 1] : ROOT_HASH;
-  const h = hasher
-    ? hasher.hashes(segments, pageTokens, blockTokens, page, parent, blocks)
-    : pageTailHashes(segments, pageTokens, blockTokens, page, parent, blocks);
+  if (hasher) {
+    const hash = hasher.tail(segments, pageTokens, blockTokens, page, parent, blocks);
+    return Number.isNaN(hash) ? null : { page, blocks, hash, parent };
+  }
+  const h = pageTailHashes(segments, pageTokens, blockTokens, page, parent, blocks);
   return h.length === blocks ? { page, blocks, hash: h[blocks - 1], parent } : null;
 }
 

@@ -97,6 +97,16 @@ export class KvCache {
     return this.pool?.has(hash) ? 'remote' : undefined;
   }
 
+  /**
+   * Index in `tierNames` of the tier a lookup of `hash` alone would serve it from (the fastest local tier with a
+   * computed copy, else the pool), −1 if none (absent, or still pending); O(1), unlike lookup([hash]).
+   */
+  computedTier(hash: BlockHash): number {
+    const id = this.st.b.get(hash);
+    if (id >= 0) return this.st.b.isPending(id) ? -1 : this.st.top(id);
+    return this.pool?.has(hash) ? this.st.remoteIndex : -1;
+  }
+
   /** Every local tier holding a copy of a block, fastest first (empty if none). */
   copiesOf(hash: BlockHash): TierName[] {
     const id = this.st.b.get(hash);
