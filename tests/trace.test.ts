@@ -183,6 +183,19 @@ describe('Mooncake reader', () => {
     expect(accepted).toBeGreaterThan(50); // the property saw valid lines, not only rejections
   });
 
+  it('a text with a lone surrogate (no UTF-8 form) reads as its lines do, the lone surrogate kept in the message', () => {
+    const valid = '{"timestamp": 1, "input_length": 600, "output_length": 2, "hash_ids": [7, 8]}';
+    const bad = '{"timestamp": 2, "input_length": "\uD800", "output_length": 1, "hash_ids": [1]}';
+    const text = [valid, bad, valid].join('\n');
+    const whole = mooncakeTable(text, { onError: 'skip' });
+    const lines = mooncakeTable([valid, bad, valid], { onError: 'skip' });
+    expect(whole.table).toEqual(lines.table);
+    expect(whole.table.count).toBe(2);
+    expect(whole.errors).toEqual(lines.errors);
+    expect(whole.errors.map((e) => e.line)).toEqual([2]);
+    expect(whole.errors[0].message).toContain('\\ud800'); // quoted as JSON quotes it
+  });
+
   it('reads UTF-8 bytes as their decoded text: the same table, errors and messages, byte noise included', () => {
     const valid = '{"timestamp": 1, "input_length": 600, "output_length": 2, "hash_ids": [7, 8]}';
     // pieces of lines: valid ones, JSON tokens, non-ASCII text, lone and truncated UTF-8 sequences, a BOM

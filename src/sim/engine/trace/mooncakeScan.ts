@@ -1,14 +1,14 @@
 /**
- * In-place scanners for Mooncake lines of the usual shape, over a whole text or over its UTF-8 bytes: a line
- * is read without making a string of it (or, for bytes, without decoding the file). Any other line (extra
+ * An in-place scanner for Mooncake lines of the usual shape, over UTF-8 bytes (a text is scanned as its
+ * encoding, table.ts): a line is read without decoding it or making a string of it. Any other line (extra
  * fields, floats, errors, non-ASCII) goes back to the caller, which parses it with JSON.parse and the full
- * validation: a scanner never accepts a line the full parser would reject, and reads every line it accepts as
- * the full parser does (tests/trace.test.ts checks both with fast-check).
+ * validation: the scanner never accepts a line the full parser would reject, and reads every line it accepts as
+ * the full parser does (tests/trace.test.ts checks it with fast-check).
  *
  * The shape accepted: exactly the four fields, each once, in any order, with non-negative integer values of at
  * most 15 digits (so always safe integers), JSON whitespace other than newlines anywhere between tokens.
  *
- * Each scanner is one function over local variables, not methods over fields: a command-line run reads the
+ * The scanner is one function over local variables, not methods over fields: a command-line run reads the
  * trace once, mostly before the JIT has optimised anything, and the interpreter is several times faster on
  * locals.
  */
@@ -26,102 +26,10 @@ export class ScannedLine {
   count = 0;
 }
 
-/** Scanner over a string: `scan(start, end)` reads the line `s[start, end)` (no newline) into `out`. */
-export class TextScanner {
-  constructor(
-    private readonly s: string,
-    readonly out = new ScannedLine(),
-  ) {}
-  scan(start: number, end: number): boolean {
-    const s = this.s;
-    const out = this.out;
-    let p = start;
-    let c: number;
-    let ids = out.ids;
-    let count = 0;
-    let timestamp = 0;
-    let input = 0;
-    let output = 0;
-    while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-    if (s.charCodeAt(p) !== 123 /* { */) return false;
-    p++;
-    let seen = 0;
-    for (;;) {
-      while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-      if (s.charCodeAt(p) !== 34 /* " */) return false;
-      let k = 0;
-      for (; k < 4; k++) {
-        const key = KEYS[k];
-        if (s.startsWith(key, p + 1) && s.charCodeAt(p + 1 + key.length) === 34) break;
-      }
-      if (k === 4 || seen & (1 << k)) return false;
-      seen |= 1 << k;
-      p += KEYS[k].length + 2;
-      while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-      if (s.charCodeAt(p) !== 58 /* : */) return false;
-      p++;
-      while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-      // hash_ids is a list of integers, the others one integer each: one number loop serves both.
-      const list = k === 3;
-      let empty = false;
-      if (list) {
-        if (s.charCodeAt(p) !== 91 /* [ */) return false;
-        p++;
-        while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-        if (s.charCodeAt(p) === 93 /* ] */) {
-          p++;
-          empty = true;
-        }
-      }
-      while (!empty) {
-        // A run of 1..15 digits without a leading zero (JSON's integers; 15 digits are always safe).
-        const p0 = p;
-        let v = 0;
-        while (p < end) {
-          const d = s.charCodeAt(p) - 48;
-          if (d < 0 || d > 9) break;
-          v = v * 10 + d;
-          p++;
-        }
-        const digits = p - p0;
-        if (digits === 0 || digits > 15 || (digits > 1 && s.charCodeAt(p0) === 48)) return false;
-        if (!list) {
-          if (k === 0) timestamp = v;
-          else if (k === 1) input = v;
-          else output = v;
-          break;
-        }
-        if (count === ids.length) {
-          const g = new Float64Array(ids.length * 2);
-          g.set(ids);
-          out.ids = ids = g;
-        }
-        ids[count++] = v;
-        while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-        c = s.charCodeAt(p++);
-        if (c === 93) break;
-        if (c !== 44 /* , */) return false;
-        while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-      }
-      while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-      c = s.charCodeAt(p++);
-      if (c === 125 /* } */) break;
-      if (c !== 44) return false;
-    }
-    while (p < end && ((c = s.charCodeAt(p)) === 32 || c === 9 || c === 13)) p++;
-    if (seen !== 15 || p !== end) return false;
-    out.timestamp = timestamp;
-    out.input = input;
-    out.output = output;
-    out.count = count;
-    return true;
-  }
-}
-
 /**
- * Scanner over UTF-8 bytes, the same grammar as TextScanner. Every byte it accepts is ASCII, where UTF-8 and
- * the decoded text agree, so it accepts exactly the lines TextScanner accepts in the decoded text. Reading a
- * typed array element is a load where `charCodeAt` is a call, which is what a cold run mostly pays for.
+ * Every byte it accepts is ASCII, where UTF-8 and the decoded text agree, so a line it accepts reads as its
+ * decoded text would. Reading a typed array element is a load where `charCodeAt` is a call, which is what a cold
+ * run mostly pays for.
  *
  * It needs no line end: no byte it accepts is a newline (whitespace here is space, tab and carriage return),
  * so it stops at the newline, and past the array's end a read is undefined, which matches nothing (in the

@@ -6,7 +6,7 @@ import { segmentBlockHashes } from '../kvcache/hash';
 import { ErrorSink, FieldError, TraceError, type ReadOptions, type TraceIssue } from './errors';
 import { Builder } from './builder';
 import { decodeLine, isBlank, numberedLines, type LineSource } from './lines';
-import { ByteScanner, TextScanner } from './mooncakeScan';
+import { ByteScanner } from './mooncakeScan';
 import { forEachMooncake, MOONCAKE_BLOCK_SIZE, parseMooncakeLine } from './mooncake';
 import { forEachNative, NativeParser } from './native';
 
@@ -45,6 +45,14 @@ export interface TableReadResult {
   errorCount: number;
 }
 
+const utf8Encoder = new TextEncoder();
+
+/** No lone surrogate (so UTF-8 encodes the text exactly). */
+function wellFormed(s: string): boolean {
+  const f = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return f ? f.call(s) : !/[\uD800-\uDFFF]/.test(s);
+}
+
 function checkBlockSize(b: number): void {
   if (!Number.isSafeInteger(b) || b < 1)
     throw new RangeError(`block size must be a positive integer, got ${b}`);
@@ -55,7 +63,10 @@ export function mooncakeTable(source: LineSource, opts: TableReadOptions = {}): 
   checkBlockSize(blockSize);
   const sink = new ErrorSink(opts);
   const b = new Builder('mooncake', blockSize);
-  if (typeof source === 'string') scanText(source, b, sink);
+  // A text is scanned as its UTF-8 bytes (one scanner for both: encoding is one native pass, and the byte
+  // scanner reads loads where a text scanner calls charCodeAt). A text with a lone surrogate, which has no UTF-8
+  // form, is read line by line in full instead, so that every line reads as its own text.
+  if (typeof source === 'string' && wellFormed(source)) scanBytes(utf8Encoder.encode(source), b, sink);
   else if (source instanceof Uint8Array) scanBytes(source, b, sink);
   else
     forEachMooncake(source, sink, (r) =>
@@ -76,25 +87,7 @@ function parseSlowly(text: string, n: number, b: Builder, sink: ErrorSink): void
   }
 }
 
-/** One pass over the text without a string per line (lines of the usual shape are scanned in place). */
-function scanText(source: string, b: Builder, sink: ErrorSink): void {
-  const fast = new TextScanner(source);
-  const line = fast.out;
-  let start = 0;
-  let n = 0;
-  const len = source.length;
-  while (start < len) {
-    let end = source.indexOf('\n', start);
-    if (end < 0) end = len;
-    n++;
-    if (fast.scan(start, end))
-      b.add(n, line.timestamp / 1000, line.input, line.output, line.ids, null, line.count);
-    else parseSlowly(source.slice(start, end), n, b, sink);
-    start = end + 1;
-  }
-}
-
-/** The same over UTF-8 bytes: only the lines the scanner does not accept are decoded. */
+/** One pass over UTF-8 bytes without a string per line: only the lines the scanner does not accept are decoded. */
 function scanBytes(source: Uint8Array, b: Builder, sink: ErrorSink): void {
   const fast = new ByteScanner(source);
   const line = fast.out;
