@@ -111,6 +111,10 @@ export class BlockStore {
     const o = id * W + STATES;
     this.r[o] = (this.r[o] & ~(3 << (2 * t))) | (s << (2 * t));
   }
+  /** Whether local tier t holds a copy of the block. */
+  hasCopy(id: number, t: number): boolean {
+    return ((this.r[id * W + STATES] >> (2 * t)) & 3) !== NO_COPY;
+  }
   /** Bit t set: local tier t holds a copy. */
   tierBits(id: number): number {
     return bitsOf(this.r[id * W + STATES]);

@@ -25,7 +25,7 @@ import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './ev
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { Sequences } from './sequences';
-import { checkTag, LOCKED, NO_COPY, PENDING, POLICY } from './blockStore';
+import { checkTag, LOCKED, PENDING, POLICY } from './blockStore';
 import { buildTiers, TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName, TransferModel } from './types';
 import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
@@ -93,7 +93,7 @@ export class KvCache {
   /** The fastest tier holding a block (`remote` if only in the pool), or undefined. Pending blocks count. */
   where(hash: BlockHash): TierName | undefined {
     const id = this.st.b.get(hash);
-    if (id >= 0) return this.st.local[this.st.top(id)].name;
+    if (id >= 0) return this.st.local[this.st.b.top(id)].name;
     return this.pool?.has(hash) ? 'remote' : undefined;
   }
 
@@ -103,7 +103,7 @@ export class KvCache {
    */
   computedTier(hash: BlockHash): number {
     const id = this.st.b.get(hash);
-    if (id >= 0) return this.st.b.isPending(id) ? -1 : this.st.top(id);
+    if (id >= 0) return this.st.b.isPending(id) ? -1 : this.st.b.top(id);
     return this.pool?.has(hash) ? this.st.remoteIndex : -1;
   }
 
@@ -145,7 +145,7 @@ export class KvCache {
       const id = B.get(hashes[i]);
       if (id >= 0) {
         if (B.isPending(id)) break;
-        const t = this.st.top(id);
+        const t = this.st.b.top(id);
         blocks[t]++;
         tokens[t] += B.tokens(id);
         continue;
@@ -318,7 +318,7 @@ export class KvCache {
       const id = B.get(h);
       if (id >= 0) {
         if (B.isPending(id)) this.markComputed(id);
-        if (B.states(id) & 3) {
+        if (B.hasCopy(id, 0)) {
           if (B.pins(id) === 0) hbm.order.touch(id);
         } else if (!this.withLowerLocked(id, () => st.makeRoom(0))) {
           r.failed += i + 1;
@@ -387,13 +387,13 @@ export class KvCache {
       const id = at(i);
       if (id < 0) r.missing++;
       else if (B.pins(id) > 0 || B.isPending(id)) r.skippedPinned++;
-      else if (st.top(id) >= t) r.alreadyLower++;
+      else if (st.b.top(id) >= t) r.alreadyLower++;
       else {
         let src = -1; // nearest copy above the target: where a write would come from
         const L = st.local.length;
-        for (let k = 0; k < t && k < L; k++) if (B.state(id, k) !== NO_COPY) src = k;
-        const has = t < L && B.state(id, t) !== NO_COPY;
-        for (let k = 0; k < t && k < L; k++) if (B.state(id, k) !== NO_COPY) st.removeCopy(id, k);
+        for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) src = k;
+        const has = t < L && B.hasCopy(id, t);
+        for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) st.removeCopy(id, k);
         this.c.offloads++;
         r.moved++;
         if (has) {
@@ -459,7 +459,7 @@ export class KvCache {
   private withLowerLocked(id: number, f: () => boolean): boolean {
     const locked: number[] = [];
     for (let i = 1; i < this.st.local.length; i++) {
-      if (this.st.copyState(id, i) === POLICY) {
+      if (this.st.b.state(id, i) === POLICY) {
         this.st.setState(id, i, LOCKED);
         locked.push(i);
       }

@@ -246,7 +246,7 @@ export class Sequences {
     for (let k = 0; k < count; k++) {
       const id = found[k];
       lockedCopy[k] = -1;
-      if (id >= 0 && B.states(id) & 3) {
+      if (id >= 0 && B.hasCopy(id, 0)) {
         st.pin(id);
         B.setTag(id, tag);
         slot[k] = id;
@@ -306,10 +306,10 @@ export class Sequences {
       let id = slot[k];
       const tokens = c + k === n - 1 ? lastTok : st.blockSize;
       if (k >= run) computeTokens += id >= 0 ? B.tokens(id) : tokens;
-      if (id >= 0 && B.states(id) & 3) continue; // pinned in step 1
+      if (id >= 0 && B.hasCopy(id, 0)) continue; // pinned in step 1
       if (id < 0) {
         const again = B.get(hashes[off + k]); // a duplicate position gave it an HBM copy already
-        if (again >= 0 && B.states(again) & 3) {
+        if (again >= 0 && B.hasCopy(again, 0)) {
           st.pin(again);
           slot[k] = again;
           continue;

@@ -75,16 +75,6 @@ export class TierStore {
 
   // ───────────────────────────── queries ─────────────────────────────
 
-  /** Index of the fastest local tier holding a copy of block `id`, or −1. */
-  top(id: number): number {
-    return this.b.top(id);
-  }
-
-  /** State of block `id`'s copy in local tier i (NO_COPY if none). */
-  copyState(id: number, i: number): number {
-    return this.b.state(id, i);
-  }
-
   /** Links from tier i (local or remote) up to HBM. */
   pathOf(i: number): LinkSpec[] {
     return i === this.remoteIndex && this.pool ? this.remotePath : this.local[i].pathUp;
@@ -179,7 +169,7 @@ export class TierStore {
 
   /** Remove every copy of an unpinned block and drop it from the replica. */
   dropAll(id: number): void {
-    for (let i = 0; i < this.local.length; i++) if (this.b.state(id, i) !== NO_COPY) this.removeCopy(id, i);
+    for (let i = 0; i < this.local.length; i++) if (this.b.hasCopy(id, i)) this.removeCopy(id, i);
     this.discard(id);
   }
 
@@ -260,7 +250,7 @@ export class TierStore {
     const j = i + 1;
     if (j >= this.local.length) return;
     const t = this.local[j];
-    if (t.write !== 'write-through' || t.capacity === 0 || b.state(id, j) !== NO_COPY) return;
+    if (t.write !== 'write-through' || t.capacity === 0 || b.hasCopy(id, j)) return;
     if (!this.makeRoom(j)) return;
     if (!b.live(id)) return; // cannot happen: the block keeps its copy above while room is made below
     this.sent(j, 'down');
@@ -272,7 +262,7 @@ export class TierStore {
   /** Lower copies of a block whose content changed (a partial block filled in place) are stale: free them. */
   invalidateLower(id: number): void {
     for (let i = 1; i < this.local.length; i++)
-      if (this.b.state(id, i) !== NO_COPY) {
+      if (this.b.hasCopy(id, i)) {
         this.removeCopy(id, i);
         this.c.invalidated++;
       }

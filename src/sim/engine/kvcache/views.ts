@@ -72,7 +72,7 @@ export function snapshotOf(st: TierStore, replica: string | number, tierNames: T
   let i = 0;
   for (const id of B.ids()) {
     s.hashes[i] = B.hash(id);
-    s.tier[i] = st.top(id);
+    s.tier[i] = st.b.top(id);
     s.resident[i] = B.tierBits(id);
     s.tokens[i] = B.tokens(id);
     s.tag[i] = B.tag(id);
