@@ -1,8 +1,9 @@
 /**
  * The eviction order of one local tier's evictable copies, over block ids, linked through the tier's two link
  * words in the block records (blockStore.ts): the same orders as policy.ts's LRU and FIFO lists (head = next
- * victim, tail = newest) without an object per copy. A tier given any other `EvictionPolicy` (a factory of the caller's) gets an adapter
- * that hands that policy one node object per copy id, so custom policies keep working, more slowly.
+ * victim, tail = newest) without an object per copy. (policy.ts keeps its lists for the pool, whose blocks are
+ * objects.) A tier given any other `EvictionPolicy` (a factory of the caller's) gets an adapter that hands that
+ * policy one node object per block with a copy in the tier, so custom policies keep working, more slowly.
  */
 import { linkWord, W, type BlockStore } from './blockStore';
 import {

@@ -191,11 +191,6 @@ export class BlockChain {
     this.tokens += n;
   }
 
-  /** Tokens in the block being filled (0 when the last block is full). */
-  get fillTokens(): number {
-    return this.fill;
-  }
-
   /** Hash of the partial block being filled, or undefined when the last block is full. */
   partial(): BlockHash | undefined {
     if (this.fill === 0) return undefined;
@@ -205,14 +200,25 @@ export class BlockChain {
 
   /** The prompt so far, as segmentBlockHashes gives it (a fresh array). */
   list(fullBlocksOnly = false): BlockList {
-    const hashes = this.full.slice();
-    let lastBlockTokens = hashes.length ? this.blockSize : 0;
+    return this.readInto(this.full.slice(), this.full.length, fullBlocksOnly);
+  }
+
+  /**
+   * The prompt so far into `into`, whose first `from` entries already hold the first `from` full hashes: the rest
+   * of the full hashes are appended (anything past `from` is replaced), then the partial one unless
+   * `fullBlocksOnly`. O(new blocks) when `into` is kept from call to call (PromptHasher.hashInPlace).
+   */
+  readInto(into: BlockHash[], from: number, fullBlocksOnly = false): BlockList {
+    const full = this.full;
+    into.length = from;
+    for (let i = from; i < full.length; i++) into.push(full[i]);
+    let lastBlockTokens = into.length ? this.blockSize : 0;
     const p = fullBlocksOnly ? undefined : this.partial();
     if (p !== undefined) {
-      hashes.push(p);
+      into.push(p);
       lastBlockTokens = this.fill;
     }
-    return { hashes, lastBlockTokens, tokens: this.tokens };
+    return { hashes: into, lastBlockTokens, tokens: this.tokens };
   }
 
   /** An independent copy of the state. */
@@ -264,16 +270,9 @@ export class PromptHasher {
    */
   hashInPlace(segments: readonly Segment[], extra?: Segment): BlockList {
     this.advance(segments, extra);
-    const chain = this.chain;
-    const full = chain.full;
-    const v = this.view;
-    v.length = this.viewFull; // drop the previous partial entry
-    for (let i = this.viewFull; i < full.length; i++) v.push(full[i]);
-    this.viewFull = full.length;
-    const p = chain.partial();
-    if (p !== undefined) v.push(p);
-    const lastBlockTokens = p !== undefined ? chain.fillTokens : v.length ? this.blockSize : 0;
-    return { hashes: v, lastBlockTokens, tokens: chain.tokens };
+    const list = this.chain.readInto(this.view, this.viewFull); // the previous partial entry replaced
+    this.viewFull = this.chain.full.length;
+    return list;
   }
 
   /**
