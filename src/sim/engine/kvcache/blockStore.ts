@@ -113,7 +113,7 @@ export class BlockStore {
   }
   /** Whether local tier t holds a copy of the block. */
   hasCopy(id: number, t: number): boolean {
-    return ((this.r[id * W + STATES] >> (2 * t)) & 3) !== NO_COPY;
+    return this.state(id, t) !== NO_COPY;
   }
   /** Bit t set: local tier t holds a copy. */
   tierBits(id: number): number {

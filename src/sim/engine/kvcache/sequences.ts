@@ -4,7 +4,7 @@
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
 import type { AcquireFail, AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
-import { checkTag, LIVE, LOADED, LOCKED, PENDING, POLICY, topOf } from './blockStore';
+import { checkTag, LOADED, LOCKED, PENDING, POLICY, topOf } from './blockStore';
 import type { TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
 
@@ -201,10 +201,10 @@ export class Sequences {
     for (let k = 0; k < count; k++) {
       const h = hashes[off + k];
       let id = k < hinted ? (hint as number[])[c + k] : -1;
-      if (id < 0 || !(B.flags(id) & LIVE) || !B.hashIs(id, h)) id = B.get(h);
+      if (id < 0 || !B.live(id) || !B.hashIs(id, h)) id = B.get(h);
       found[k] = id; // looked up once: nothing changes before the mutation below reads it
       if (inRun) {
-        if (id >= 0 && !(B.flags(id) & PENDING)) {
+        if (id >= 0 && !B.isPending(id)) {
           const from = topOf(B.states(id));
           hitB[from]++;
           hitT[from] += B.tokens(id);
