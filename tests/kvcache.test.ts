@@ -306,6 +306,29 @@ describe('KvCache', () => {
     expect(victimsOf(fifoPolicy)).toEqual([undefined, 'hbm']);
   });
 
+  it('offloading to an empty tier a block already held below it moves nothing and keeps that copy', () => {
+    // Found by the KV event-log property (tests/kvcache-incremental): the offload passed through DRAM (capacity 0)
+    // to NVMe, evicted the block's own NVMe copy to make room for itself, dropped the block, then wrote a copy of
+    // it that no block owned.
+    const c = cache([
+      { name: 'hbm', capacityBlocks: 1 },
+      { name: 'dram', capacityBlocks: 0, link: PCIE },
+      { name: 'nvme', capacityBlocks: 1, link: NVME },
+    ]);
+    const [a] = ids('a');
+    c.insert([a]);
+    c.offload([a], 'dram'); // through DRAM to NVMe: the block's only copy
+    expect(c.copiesOf(a)).toEqual(['nvme']);
+    c.insert([a]); // back in HBM, its NVMe copy kept (tiers are inclusive)
+    expect(c.copiesOf(a)).toEqual(['hbm', 'nvme']);
+    const before = c.counters();
+    const r = c.offload([a], 'dram');
+    expect(r).toMatchObject({ moved: 1, written: 0, bytes: 0 });
+    expect(c.copiesOf(a)).toEqual(['nvme']);
+    expect(c.counters().evictions).toEqual(before.evictions);
+    expect(c.checkInvariants()).toEqual([]);
+  });
+
   it('release then drop / offload applies a tool-pause policy', () => {
     const mk = () =>
       cache([

@@ -392,12 +392,16 @@ export class KvCache {
         let src = -1; // nearest copy above the target: where a write would come from
         const L = st.local.length;
         for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) src = k;
-        const has = t < L && B.hasCopy(id, t);
+        // Where the offload would write it: the target, or past it when the target holds nothing (capacity 0). A
+        // copy already there moves no bytes; writing it again would evict that very copy to make room for itself.
+        let dest = t;
+        while (dest < L && st.local[dest].capacity === 0) dest++;
+        const has = dest < L && B.hasCopy(id, dest);
         for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) st.removeCopy(id, k);
         this.c.offloads++;
         r.moved++;
         if (has) {
-          st.local[t].order.touch(id);
+          st.local[dest].order.touch(id);
           continue;
         }
         const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(B.hash(id));
