@@ -329,6 +329,28 @@ describe('KvCache', () => {
     expect(c.checkInvariants()).toEqual([]);
   });
 
+  it('an offload that pushes copies down never evicts the offloaded block’s own lower copy', () => {
+    // The second counterexample of the event-log property: offloading a and b to a one-block DRAM evicted b's new
+    // DRAM copy to NVMe, whose room was made by evicting a's own NVMe copy, which dropped a mid-offload.
+    const c = cache(
+      [
+        { name: 'hbm', capacityBlocks: 2 },
+        { name: 'dram', capacityBlocks: 1, link: PCIE },
+        { name: 'nvme', capacityBlocks: 2, link: NVME },
+      ],
+      { promoteOnHit: false },
+    );
+    const chain = ids('a', 'b', 'c', 'd');
+    c.insert(chain.slice(0, 1));
+    c.insert(chain);
+    expect(c.copiesOf(chain[0])).toEqual(['hbm', 'nvme']);
+    const r = c.offload(chain.slice(0, 2), 'dram');
+    expect(r).toMatchObject({ moved: 2, written: 2 });
+    expect(c.copiesOf(chain[0])).toEqual(['dram', 'nvme']); // written to DRAM, its NVMe copy kept
+    expect(c.copiesOf(chain[1])).toEqual(['nvme']);
+    expect(c.checkInvariants()).toEqual([]);
+  });
+
   it('release then drop / offload applies a tool-pause policy', () => {
     const mk = () =>
       cache([

@@ -406,7 +406,12 @@ export class KvCache {
         }
         const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(B.hash(id));
         for (let k = src + 1; k < t; k++) st.sent(k, 'down');
-        st.placeBelow(id, t, 'offload');
+        // Its copies below the target stay locked while room is made: the evictions cascade down the tiers and
+        // could otherwise take the block's own lower copy, drop the block, and leave the new copy unowned.
+        this.withLowerLocked(id, () => {
+          st.placeBelow(id, t, 'offload');
+          return true;
+        });
         perSource[src]++;
         if (!dedup) r.written++;
       }
