@@ -79,7 +79,7 @@ export function llmdRun(e: LlmdExperiment): LlmdSummary {
 }
 
 const INFERRED =
-  'Inferred: the clients keep at most 700 requests in flight (inference-perf workers × 100); 1,000 output tokens as stated; vLLM block 64; docs/validation.md § llm-d scheduling benchmark.';
+  'Inferred: the gateway turns away requests past 1,024 in flight (Envoy’s default circuit breaker; ≈ 970 counted per 1,500-request stage in llm-d’s run); 1,000 output tokens as stated; vLLM block 64; docs/validation.md § llm-d scheduling benchmark.';
 
 function ttftRow(e: LlmdExperiment, label: string): ValidationRow {
   return {
@@ -113,6 +113,7 @@ export const rows: ValidationRow[] = [
   ttftRow('precise', 'precise prefix scorer (precise-scheduling)'),
   ttftRow('approximate', 'approximate prefix scorer (estimated-scheduling)'),
   ttftRow('random', 'random picker (random-scheduling)'),
+  ttftRow('load', 'queue and KV-utilisation scorers only (load-scheduling)'),
   throughputRow('precise', 'precise prefix scorer (precise-scheduling)'),
   throughputRow('approximate', 'approximate prefix scorer (estimated-scheduling)'),
   {

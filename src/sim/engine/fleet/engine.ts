@@ -31,6 +31,7 @@ import { createCacheView, type CacheView } from './view';
 import { WorkloadGenerator, type RequestSpec, type Session } from './workload';
 import { admits } from './admission';
 import { ClientGate } from './clients';
+import { GatewayLimit } from './gateway';
 import { beforeRouteS } from './overhead';
 import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 
@@ -134,7 +135,13 @@ export interface OccupancySeries {
 
 // Events that keep nothing alive: when only these are left, nothing can change any more. A request's timeout is
 // one of them: once every request has ended, the deadlines still queued must not stretch the run.
-const PERIODIC: ReadonlySet<EventKind> = new Set<EventKind>(['frame', 'view-sync', 'end', 'request-timeout']);
+const PERIODIC: ReadonlySet<EventKind> = new Set<EventKind>([
+  'frame',
+  'view-sync',
+  'metrics-scrape',
+  'end',
+  'request-timeout',
+]);
 
 export class FleetSim implements ReplicaHost {
   readonly q = new EventQueue();
@@ -167,6 +174,10 @@ export class FleetSim implements ReplicaHost {
   stalled = false;
   /** The clients' concurrency bound (null: none), requests waiting for a slot, and requests in their overhead. */
   readonly gate: ClientGate | null;
+  /** The gateway's concurrency limit (null: none). */
+  readonly gateway: GatewayLimit | null;
+  /** The replicas' metrics as the router's last scrape read them (null: it reads them live). */
+  private readonly scraped: { waiting: Float64Array; kvInUse: Float64Array } | null;
   private readonly clientQueue = new Map<number, { r: Req; rt: SessionRt | null }>();
   private readonly inTransit = new Map<number, { r: Req; rt: SessionRt | null }>();
   private startedSessions = 0;
@@ -194,6 +205,9 @@ export class FleetSim implements ReplicaHost {
     this.pool = rs.pool
       ? new KvPool({ bytesPerBlock: rs.bytesPerBlock, capacityBytes: rs.pool.capacityBytes, name: 'pool' })
       : null;
+    const { view, ...routerCfg } = s.router;
+    this.router = createRouter(routerCfg as typeof s.router);
+    const reportsMetrics = (this.router.metricsRefreshS ?? 0) > 0;
     this.caches = [];
     this.replicas = [];
     const poolLink =
@@ -247,6 +261,7 @@ export class FleetSim implements ReplicaHost {
             maskThreads: rs.maskThreads,
             tiers: cache.tierNames,
             poolLink,
+            reportsMetrics,
             rng: createRng((seed ^ 0x67726d72) + i * 7919),
           },
           this,
@@ -262,8 +277,6 @@ export class FleetSim implements ReplicaHost {
       waitingRequests: 0,
       kvInUse: 0,
     }));
-    const { view, ...routerCfg } = s.router;
-    this.router = createRouter(routerCfg as typeof s.router);
     this.view = createCacheView(view ?? defaultViewFor(s.router), this.caches, rs.hbmBlocks, () => this.nowT);
     this.disagg = rs.disaggregation ? new Disaggregation(rs, this.replicas, this) : null;
     const cols = {} as RequestColumns;
@@ -272,6 +285,9 @@ export class FleetSim implements ReplicaHost {
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
     this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
+    this.gateway = Number.isFinite(rs.gatewayMaxInFlight) ? new GatewayLimit(rs.gatewayMaxInFlight) : null;
+    const n = this.replicas.length;
+    this.scraped = reportsMetrics ? { waiting: new Float64Array(n), kvInUse: new Float64Array(n) } : null;
     if (s.workload.kind === 'shared-prefix') {
       // Independent requests released stage by stage (fleet/sharedPrefix.ts): replayed like a trace.
       const sp = sharedPrefixTurns(s.workload, seed, rs.blockSize);
@@ -292,6 +308,7 @@ export class FleetSim implements ReplicaHost {
     this.q.push(0, 'frame', 1); // occupancy samples
     if (this.router.usesCache && this.view.syncIntervalS > 0)
       this.q.push(this.view.syncIntervalS, 'view-sync');
+    if (this.scraped) this.q.push(0, 'metrics-scrape');
     if (Number.isFinite(rs.endS)) this.q.push(rs.endS, 'end');
   }
 
@@ -376,6 +393,15 @@ export class FleetSim implements ReplicaHost {
         this.disagg?.sync();
         if (this.live > 0) this.q.push(this.nowT + this.view.syncIntervalS, 'view-sync');
         break;
+      case 'metrics-scrape': {
+        const m = this.scraped!;
+        for (let i = 0; i < this.replicas.length; i++) {
+          m.waiting[i] = this.replicas[i].reported.waiting;
+          m.kvInUse[i] = this.replicas[i].reported.kvInUse;
+        }
+        if (this.live > 0) this.q.push(this.nowT + this.router.metricsRefreshS!, 'metrics-scrape');
+        break;
+      }
       case 'replica-wake':
         this.replicas[ev.a].wake();
         break;
@@ -575,6 +601,7 @@ export class FleetSim implements ReplicaHost {
       maxGap: 0,
       owed: 0,
       needBlocks: 0,
+      viaGateway: false,
     };
   }
 
@@ -607,12 +634,26 @@ export class FleetSim implements ReplicaHost {
     else this.send(r, rt);
   }
 
-  /** Sent: latencies count from here (as the harness's clock does); the overhead passes before routing. */
+  /**
+   * Sent: latencies count from here (as the harness's clock does); the gateway turns it away at once when full,
+   * else the overhead passes before routing.
+   */
   private send(r: Req, rt: SessionRt | null): void {
     const now = this.nowT;
     this.cols.clientWaitS.set(r.id, now - r.arrival);
     r.arrival = now;
     r.enqueued = now;
+    if (this.gateway) {
+      if (!this.gateway.admit()) {
+        this.fail(
+          r,
+          4,
+          `rejected at the gateway: ${this.gateway.maxInFlight} requests in flight (gateway.maxInFlight; an HTTP 503)`,
+        );
+        return;
+      }
+      r.viaGateway = true;
+    }
     if (Number.isFinite(this.rs.clientTimeoutS))
       this.schedule(now + this.rs.clientTimeoutS, 'request-timeout', r.id, 0);
     const pre = beforeRouteS(this.rs.overhead, r.promptTokens);
@@ -651,16 +692,17 @@ export class FleetSim implements ReplicaHost {
       return;
     }
     const kv = this.router.usesCache || this.router.needsKvUsage === true;
+    const m = this.scraped;
     for (let i = 0; i < this.replicas.length; i++) {
       const rep = this.replicas[i];
       const l = this.loads[i];
       l.outstandingTokens = rep.outstandingTokens;
       l.outstandingRequests = rep.outstandingRequests;
-      l.waitingRequests = rep.waiting.length;
+      l.waitingRequests = m ? m.waiting[i] : rep.waiting.length;
       if (kv) {
         const o = rep.cache.occupancy()[0];
         l.kvUsage = o.usedBlocks / Math.max(1, o.capacityBlocks);
-        l.kvInUse = o.pinnedBlocks / Math.max(1, o.capacityBlocks);
+        l.kvInUse = m ? m.kvInUse[i] : o.pinnedBlocks / Math.max(1, o.capacityBlocks);
       }
     }
     const promptBlocks = Math.floor(r.promptTokens / this.rs.blockSize);
@@ -710,11 +752,15 @@ export class FleetSim implements ReplicaHost {
 
   // ───────────────────────────── completions ─────────────────────────────
 
-  /** 1 finished, 2 dropped by the engine, 3 timed out at the client, 4 rejected at admission. */
+  /** 1 finished, 2 dropped by the engine, 3 timed out at the client, 4 rejected (at the gateway or at admission). */
   private record(r: Req, status: 1 | 2 | 3 | 4): void {
     const c = this.cols;
     const id = r.id;
     c.status.set(id, status);
+    if (r.viaGateway) {
+      r.viaGateway = false;
+      this.gateway!.leave();
+    }
     c.replica.set(id, r.replica);
     c.prefilled.set(id, r.prefilled);
     const ti = this.tierIndex[Math.max(0, r.replica)];

@@ -38,6 +38,7 @@ export type EventKind =
   | 'request-ready'
   | 'request-timeout'
   | 'view-sync'
+  | 'metrics-scrape'
   | 'replica-wake'
   | 'frame'
   | 'end';
@@ -54,6 +55,8 @@ export const EVENT_PRIORITY: Readonly<Record<EventKind, number>> = {
   'request-ready': 6,
   'request-timeout': 7,
   'view-sync': 8,
+  // The router's scrape of the replicas' metrics sees every step that ended at this instant.
+  'metrics-scrape': 8.5,
   'replica-wake': 9,
   frame: 10,
   end: 11,

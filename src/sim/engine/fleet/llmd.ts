@@ -37,8 +37,12 @@
  *    prefix-cache-scorer 3, max-score-picker; llm-d's scheduling benchmark (llm-d-kv-cache
  *    benchmarking/73-capacity) ran estimated 1/1/1 and precise 3/2/2.
  *
- * Simplification: the pods' metrics (waiting queue, KV usage) are read at the routing instant; the EPP scrapes
- * them every 50 ms, so a burst of arrivals inside one scrape sees the same numbers there and a fresher one here.
+ * The pods' metrics (waiting queue, KV usage) are read as the EPP reads them: from its last scrape of each pod's
+ * metrics endpoint, every `metricsRefreshS` (GAIE v1.0.0 pkg/epp/backend/metrics/pod_metrics.go `startRefreshLoop`,
+ * one ticker per pod at `--refresh-metrics-interval`, 50 ms), and what the scrape sees is the engine's stats as of
+ * its last step (Replica.reported): a pod in the middle of a 0.4 s prefill step still reports the queue it had
+ * when the step began. Every request routed in between sees the same numbers, so a load-only profile sends a burst
+ * to the same pod. Simplification: the scrapes of all pods happen at the same instants (GAIE's tickers run apart).
  */
 import type { RouteDecision, RouteInput, Router, RouterEnv } from './router';
 import { matchWindow } from './views/capabilities';
@@ -68,7 +72,12 @@ export interface LlmdRouterConfig {
   picker?: LlmdPicker;
   /** How max-score breaks ties: "random" (llm-d shuffles first) or "order" (the lowest replica index). */
   tieBreak?: 'random' | 'order';
+  /** Seconds between the EPP's scrapes of each pod's metrics; 0 reads them live. Default 0.05 (GAIE). */
+  metricsRefreshS?: number;
 }
+
+/** GAIE v1.0.0 pkg/epp/server/runserver.go `DefaultRefreshMetricsInterval` (the `--refresh-metrics-interval` flag). */
+export const GAIE_REFRESH_METRICS_S = 0.05;
 
 /** llm-d-router pkg/epp/config/loader/defaults.go `loadDefaultConfig` (HEAD 520af47, 2026-05). */
 export const LLMD_DEFAULT_SCORERS: readonly LlmdScorerConfig[] = [
@@ -149,6 +158,7 @@ export class LlmdRouter implements Router {
   readonly name = 'llm-d';
   readonly usesCache: boolean;
   readonly needsKvUsage: boolean;
+  readonly metricsRefreshS: number;
   private readonly scorers: readonly LlmdScorerConfig[];
   private totals = new Float64Array(0);
   private one = new Float64Array(0);
@@ -158,6 +168,7 @@ export class LlmdRouter implements Router {
     this.scorers = c.scorers ?? LLMD_DEFAULT_SCORERS;
     this.usesCache = this.scorers.some(usesPrefix);
     this.needsKvUsage = this.scorers.some((s) => s.type === 'kv-cache-utilization');
+    this.metricsRefreshS = c.metricsRefreshS ?? GAIE_REFRESH_METRICS_S;
   }
 
   /** Each pod's weighted total (the array is reused by the next call). */

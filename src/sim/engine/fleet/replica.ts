@@ -105,6 +105,8 @@ export interface Req {
   owed: number;
   /** HBM blocks its last failed admission needed (0: not waiting for room). */
   needBlocks: number;
+  /** It holds one of the gateway's slots (fleet/gateway.ts) until it ends. */
+  viaGateway: boolean;
   /** Set when the client gave up on it (fleet/clients.ts): why, as the drop reason. */
   abortWhy?: string;
   /** Prompt tokens whose KV a prefill worker shipped here (fleet/disagg.ts); used by the next admission only. */
@@ -154,6 +156,8 @@ export interface ReplicaConfig {
   tiers: readonly string[];
   /** The shared pool's own bandwidth (all replicas' transfers to and from it queue here), or null if unlimited. */
   poolLink: SharedLink | null;
+  /** Keep `reported` (the metrics endpoint's figures) current: a router scrapes them. */
+  reportsMetrics: boolean;
   rng: Rng;
 }
 
@@ -210,6 +214,15 @@ export class Replica {
   };
   readonly batchSize = new TimeWeighted();
   readonly heldOccupancy = new TimeWeighted();
+  /**
+   * What the engine's metrics endpoint reports, as of its last step: vLLM v1 makes its scheduler stats at the end
+   * of each step (`Scheduler.make_stats`, called from `update_from_output`), so `num_requests_waiting` counts the
+   * requests the step's scheduling left waiting (a request that arrives during a step joins the queue between
+   * steps) and `kv_cache_usage_perc` the blocks held once the step's finished requests let go of theirs.
+   */
+  readonly reported = { waiting: 0, kvInUse: 0 };
+  /** Waiting requests right after the running iteration's scheduling. */
+  private waitingAfterSchedule = 0;
 
   private busy = false;
   private wakePending = false;
@@ -413,7 +426,33 @@ export class Replica {
     this.prefills = NO_PREFILLS;
     this.decodes = NO_DECODES;
     this.dropAborted();
+    if (this.c.reportsMetrics) this.report();
     this.startIteration();
+  }
+
+  /**
+   * Requests this replica has admitted (their pages reserved) that the batch gives no prefill chunk, or whose KV is
+   * still loading: vLLM moves a request from `waiting` to `running` only when a step schedules its first tokens
+   * (a 7,200-token miss takes most of an 8,192-token budget, so the next one waits a step), and keeps a request
+   * whose KV is loading in `waiting` (WAITING_FOR_REMOTE_KVS). The replica reserves pages at admission, up to a
+   * few steps earlier, so its metrics count these as vLLM's would: waiting.
+   */
+  private admittedNotScheduled(prefills: readonly PrefillItem[]): number {
+    let n = 0;
+    let k = 0;
+    for (const r of this.running) {
+      if (r.state === 'loading') n++;
+      else if (r.state === 'prefill') {
+        if (k < prefills.length && prefills[k].r === r) k++;
+        else n++;
+      }
+    }
+    return n;
+  }
+
+  private report(): void {
+    this.reported.waiting = this.waitingAfterSchedule;
+    this.reported.kvInUse = this.cache.hbmPinnedShare;
   }
 
   /**
@@ -914,6 +953,8 @@ export class Replica {
       }
     }
     const useDecodes = c.chunk > 0 || prefills.length === 0 ? decodes : NO_DECODES;
+    if (c.reportsMetrics)
+      this.waitingAfterSchedule = this.waiting.length + this.admittedNotScheduled(prefills);
     const maskS = this.maskWall(useDecodes, prefills);
     let steps = 1;
     let time: number;

@@ -74,6 +74,12 @@ export interface Router {
   readonly usesCache: boolean;
   /** Whether it reads kvUsage / kvInUse without reading the cache view (the engine skips them otherwise). */
   readonly needsKvUsage?: boolean;
+  /**
+   * Seconds between its scrapes of the replicas' metrics endpoints: it then reads waitingRequests and kvInUse as
+   * of the last scrape, each as the engine reported it after its last step (Replica.reported). Absent or 0: the
+   * live values at the routing instant.
+   */
+  readonly metricsRefreshS?: number;
   route(req: RouteInput, env: RouterEnv): RouteDecision;
   /** A session ended (routers with per-session state forget it). */
   sessionEnded?(session: number): void;

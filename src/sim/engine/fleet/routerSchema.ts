@@ -50,9 +50,10 @@ export function validateRouter(v: SchemaValidator, r: Obj): void {
     v.oneOf(r, 'onMiss', 'router', ['least-load', 'smallest-tree']);
     for (const k of ['prefixWeight', 'loadWeight', 'kvWeight']) v.num(r, k, 'router', { min: 0 });
   } else if (r.kind === 'llm-d') {
-    v.known(r, 'router', [...common, 'scorers', 'picker', 'tieBreak']);
+    v.known(r, 'router', [...common, 'scorers', 'picker', 'tieBreak', 'metricsRefreshS']);
     v.oneOf(r, 'picker', 'router', LLMD_PICKERS);
     v.oneOf(r, 'tieBreak', 'router', ['random', 'order']);
+    v.num(r, 'metricsRefreshS', 'router', { min: 0, max: 60 });
     validateScorers(v, r.scorers);
   } else if (typeof r.kind === 'string') v.known(r, 'router', common);
   const view = v.obj(r, 'view', 'router');

@@ -100,7 +100,7 @@ export interface FleetMetrics {
     dropped: number;
     /** Given up by their client after clients.timeoutS (failed, not dropped by the engine). */
     timedOut: number;
-    /** Turned away at admission (scheduler.maxWaiting). */
+    /** Turned away: at the gateway (gateway.maxInFlight) or at admission (scheduler.maxWaiting). */
     rejected: number;
     /** dropped + timedOut + rejected. */
     failed: number;

@@ -43,6 +43,7 @@ import { validateRouter } from './routerSchema';
 import type { CacheViewConfig } from './view';
 import type { SessionClass, ToolLatency } from './workload';
 import { validateClients, type ClientsConfig } from './clients';
+import { gatewayMaxInFlight, validateGateway, type GatewayConfig } from './gateway';
 import {
   resolveOverhead,
   validateOverhead,
@@ -229,6 +230,8 @@ export interface Scenario {
   workload: SessionsWorkload | TraceWorkload | SharedPrefixWorkload;
   /** The clients in front of the fleet: a concurrency bound and a timeout (fleet/clients.ts). Default: neither. */
   clients?: ClientsConfig;
+  /** The gateway's concurrency limit: one request past it is rejected (fleet/gateway.ts). Default: none. */
+  gateway?: GatewayConfig;
   /** Per-request work outside the GPU (fleet/overhead.ts): a preset or seconds. Default: none. */
   requestOverhead?: RequestOverheadRef;
   policies?: {
@@ -502,10 +505,12 @@ export function validateScenario(input: unknown): ValidationError[] {
     'slo',
     'output',
     'clients',
+    'gateway',
     'requestOverhead',
     'disaggregation',
   ]);
   validateClients(s.clients, v.errors);
+  validateGateway(s.gateway, v.errors);
   validateOverhead(s.requestOverhead, v.errors);
   if (s.name !== undefined && typeof s.name !== 'string') v.err('name', 'must be a string');
   if (s.description !== undefined && typeof s.description !== 'string')
@@ -783,6 +788,8 @@ export interface ResolvedScenario {
   /** Client bound on requests in flight (Infinity: none) and timeout in s (Infinity: none). */
   clientMaxInFlight: number;
   clientTimeoutS: number;
+  /** Requests through the gateway at most (Infinity: no limit); one more is rejected. */
+  gatewayMaxInFlight: number;
   overhead: Required<RequestOverheadConfig>;
   frameIntervalS: number;
   sampleIntervalS: number;
@@ -951,6 +958,7 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     maxWaiting: sched.maxWaiting ?? Infinity,
     clientMaxInFlight: s.clients?.maxInFlight ?? Infinity,
     clientTimeoutS: s.clients?.timeoutS ?? Infinity,
+    gatewayMaxInFlight: gatewayMaxInFlight(s.gateway),
     overhead: resolveOverhead(s.requestOverhead),
     frameIntervalS: s.output?.frameIntervalS ?? 0,
     sampleIntervalS: s.output?.sampleIntervalS ?? s.durationS / 100,

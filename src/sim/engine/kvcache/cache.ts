@@ -130,6 +130,12 @@ export class KvCache {
     return hbm.capacity - hbm.pinned;
   }
 
+  /** Share of HBM blocks pinned by sequences, 0..1 (vLLM's KV-cache usage; 0 for an HBM of no blocks); O(1). */
+  get hbmPinnedShare(): number {
+    const hbm = this.st.local[0];
+    return hbm.capacity > 0 ? hbm.pinned / hbm.capacity : 0;
+  }
+
   /** Sequences currently holding blocks. */
   get sequences(): number {
     return this.sq.seqs.size;
@@ -362,11 +368,7 @@ export class KvCache {
   }
 
   /** Offload the blocks `at(n − 1) … at(0)` (last first, −1: absent); each is read when its turn comes, as evictions run. */
-  private offloadEach(
-    n: number,
-    at: (i: number) => number,
-    to: Exclude<TierName, 'hbm'>,
-  ): OffloadResult {
+  private offloadEach(n: number, at: (i: number) => number, to: Exclude<TierName, 'hbm'>): OffloadResult {
     const st = this.st;
     const t = this.tierNames.indexOf(to);
     if (t <= 0)
