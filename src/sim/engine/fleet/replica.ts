@@ -24,7 +24,7 @@
  * boundary. So the cost is per event (arrival, chunk, completion, block boundary), never per token.
  */
 import type { ModelSpec } from '../catalog/models';
-import { decodeStepTime, iterationTime, type HardwareConfig } from '../cost';
+import { decodeStepTime, iterationTime, type HardwareConfig, type IterationBatch } from '../cost';
 import type { KvCache, ReleaseThen } from '../kvcache/cache';
 import type { TierName } from '../kvcache/types';
 import type { Rng } from '../rng';
@@ -236,6 +236,8 @@ export class Replica {
   /** The arrays an iteration's batch is formed in, reused (one iteration runs at a time; its end lets go of them). */
   private readonly prefillBuf: PrefillItem[] = [];
   private readonly decodeBuf: Req[] = [];
+  /** The cost model's view of the iteration being formed, reused likewise. */
+  private readonly costBatch: IterationBatch = { prefill: [], decodeContextTokens: [] };
   private admitCounter = 0;
   /** Per lower tier: when its link is free towards HBM (reloads; FIFO transfers). */
   private readonly linkFree: number[];
@@ -959,12 +961,18 @@ export class Replica {
     let steps = 1;
     let time: number;
     if (prefills.length) {
-      const ctxs = new Array<number>(useDecodes.length);
+      const batch = this.costBatch;
+      const ctxs = batch.decodeContextTokens;
+      ctxs.length = useDecodes.length;
       for (let i = 0; i < useDecodes.length; i++) ctxs[i] = useDecodes[i].ctx + 1;
-      const gpuS = iterationTime(c.model, c.hw, {
-        prefill: prefills.map((p) => ({ newTokens: p.n, cachedTokens: p.r.ctx })),
-        decodeContextTokens: ctxs,
-      });
+      const chunks = batch.prefill;
+      while (chunks.length < prefills.length) chunks.push({ newTokens: 0, cachedTokens: 0 });
+      chunks.length = prefills.length;
+      for (let i = 0; i < prefills.length; i++) {
+        chunks[i].newTokens = prefills[i].n;
+        chunks[i].cachedTokens = prefills[i].r.ctx;
+      }
+      const gpuS = iterationTime(c.model, c.hw, batch);
       time = overlappedStepS(gpuS, maskS);
     } else if (useDecodes.length) {
       steps = Infinity;

@@ -326,7 +326,7 @@ export class KvCache {
         if (B.isPending(id)) this.markComputed(id);
         if (B.hasCopy(id, 0)) {
           if (B.pins(id) === 0) hbm.order.touch(id);
-        } else if (!this.withLowerLocked(id, () => st.makeRoom(0))) {
+        } else if (!this.makeRoomAbove(id)) {
           r.failed += i + 1;
           break;
         } else {
@@ -410,10 +410,9 @@ export class KvCache {
         for (let k = src + 1; k < t; k++) st.sent(k, 'down');
         // Its copies below the target stay locked while room is made: the evictions cascade down the tiers and
         // could otherwise take the block's own lower copy, drop the block, and leave the new copy unowned.
-        this.withLowerLocked(id, () => {
-          st.placeBelow(id, t, 'offload');
-          return true;
-        });
+        const locked = this.lockLower(id);
+        st.placeBelow(id, t, 'offload');
+        this.unlockLower(id, locked);
         perSource[src]++;
         if (!dedup) r.written++;
       }
@@ -466,17 +465,30 @@ export class KvCache {
     this.st.writeThrough(id, 0);
   }
 
-  /** Run `f` with the block's lower copies locked, so making room cannot evict its last copy under it. */
-  private withLowerLocked(id: number, f: () => boolean): boolean {
-    const locked: number[] = [];
+  /**
+   * Lock the block's lower copies, so that making room cannot evict its last copy under it; returns the tiers
+   * locked (a bit each) for unlockLower. A mask, not a closure: an offload does this for every block it moves.
+   */
+  /** Room in HBM for a block whose lower copies must survive the evictions that make it. */
+  private makeRoomAbove(id: number): boolean {
+    const locked = this.lockLower(id);
+    const ok = this.st.makeRoom(0);
+    this.unlockLower(id, locked);
+    return ok;
+  }
+
+  private lockLower(id: number): number {
+    let mask = 0;
     for (let i = 1; i < this.st.local.length; i++) {
       if (this.st.b.state(id, i) === POLICY) {
         this.st.setState(id, i, LOCKED);
-        locked.push(i);
+        mask |= 1 << i;
       }
     }
-    const ok = f();
-    for (const i of locked) this.st.setState(id, i, POLICY);
-    return ok;
+    return mask;
+  }
+
+  private unlockLower(id: number, mask: number): void {
+    for (let i = 1; mask >> i; i++) if (mask & (1 << i)) this.st.setState(id, i, POLICY);
   }
 }
