@@ -157,6 +157,25 @@ describe('the metrics the endpoint picker scrapes', () => {
     expect(run(0.05)).toEqual([12, 0, 0, 0]);
   });
 
+  it('are what a disaggregated fleet’s prefill routing reads too', () => {
+    const burst = records(Array.from({ length: 12 }, () => ({ t: 1, tokens: 2000 })));
+    const run = (metricsRefreshS: number) => {
+      const res = runScenarioSync(
+        traceScenario(burst, {
+          replicas: 5,
+          disaggregation: { prefillReplicas: 4, decodeReplicas: 1, localPrefillBelow: 0 },
+          router: { kind: 'llm-d', scorers: [{ type: 'queue' }], tieBreak: 'order', metricsRefreshS },
+        }),
+        { includeRequests: true },
+      );
+      const per = [0, 0, 0, 0];
+      for (const r of res.requests!.data['disagg.prefillReplica']) per[r]++;
+      return per;
+    };
+    expect(run(0)).toEqual([3, 3, 3, 3]);
+    expect(run(0.05)).toEqual([12, 0, 0, 0]);
+  });
+
   it('default to GAIE’s 50 ms scrape for llm-d’s router and are refused past a minute', () => {
     const errs = (x: number) =>
       validateScenario({ ...overloaded(), router: { kind: 'llm-d', metricsRefreshS: x } }).map((e) => e.path);

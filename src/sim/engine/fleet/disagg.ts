@@ -50,6 +50,7 @@ import { createRouter, defaultViewFor, type ReplicaLoad, type RouteDecision, typ
 import type { ResolvedDisaggregation } from './disaggSpec';
 import type { ResolvedScenario, Scenario } from './scenario';
 import { createCacheView, type CacheView } from './view';
+import { readLoads, type ScrapedMetrics } from './loads';
 
 export {
   DISAGG_DEFAULTS,
@@ -136,6 +137,8 @@ export class Disaggregation {
     readonly rs: ResolvedScenario,
     private readonly replicas: readonly Replica[],
     private readonly host: DisaggHost,
+    /** The replicas' metrics as the router last scraped them (null: read live). */
+    private readonly scraped: ScrapedMetrics | null = null,
   ) {
     this.cfg = rs.disaggregation!;
     const np = this.cfg.prefillReplicas;
@@ -177,17 +180,7 @@ export class Disaggregation {
   }
 
   private loadsOf(first: number, out: ReplicaLoad[]): ReplicaLoad[] {
-    for (let i = 0; i < out.length; i++) {
-      const rep = this.replicas[first + i];
-      const l = out[i];
-      l.outstandingTokens = rep.outstandingTokens;
-      l.outstandingRequests = rep.outstandingRequests;
-      l.waitingRequests = rep.waiting.length;
-      const o = rep.cache.occupancy()[0];
-      l.kvUsage = o.usedBlocks / Math.max(1, o.capacityBlocks);
-      l.kvInUse = o.pinnedBlocks / Math.max(1, o.capacityBlocks);
-    }
-    return out;
+    return readLoads(this.replicas, first, out, this.scraped, true);
   }
 
   private row(id: number): void {

@@ -32,6 +32,7 @@ import { WorkloadGenerator, type RequestSpec, type Session } from './workload';
 import { admits } from './admission';
 import { ClientGate } from './clients';
 import { GatewayLimit } from './gateway';
+import { readLoads, type ScrapedMetrics } from './loads';
 import { beforeRouteS } from './overhead';
 import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 
@@ -177,7 +178,7 @@ export class FleetSim implements ReplicaHost {
   /** The gateway's concurrency limit (null: none). */
   readonly gateway: GatewayLimit | null;
   /** The replicas' metrics as the router's last scrape read them (null: it reads them live). */
-  private readonly scraped: { waiting: Float64Array; kvInUse: Float64Array } | null;
+  private readonly scraped: ScrapedMetrics | null;
   private readonly clientQueue = new Map<number, { r: Req; rt: SessionRt | null }>();
   private readonly inTransit = new Map<number, { r: Req; rt: SessionRt | null }>();
   private startedSessions = 0;
@@ -278,7 +279,9 @@ export class FleetSim implements ReplicaHost {
       kvInUse: 0,
     }));
     this.view = createCacheView(view ?? defaultViewFor(s.router), this.caches, rs.hbmBlocks, () => this.nowT);
-    this.disagg = rs.disaggregation ? new Disaggregation(rs, this.replicas, this) : null;
+    const n = this.replicas.length;
+    this.scraped = reportsMetrics ? { waiting: new Float64Array(n), kvInUse: new Float64Array(n) } : null;
+    this.disagg = rs.disaggregation ? new Disaggregation(rs, this.replicas, this, this.scraped) : null;
     const cols = {} as RequestColumns;
     for (const k of REQUEST_COLUMNS) cols[k] = new Samples(1024);
     this.cols = cols;
@@ -286,8 +289,6 @@ export class FleetSim implements ReplicaHost {
 
     this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
     this.gateway = Number.isFinite(rs.gatewayMaxInFlight) ? new GatewayLimit(rs.gatewayMaxInFlight) : null;
-    const n = this.replicas.length;
-    this.scraped = reportsMetrics ? { waiting: new Float64Array(n), kvInUse: new Float64Array(n) } : null;
     if (s.workload.kind === 'shared-prefix') {
       // Independent requests released stage by stage (fleet/sharedPrefix.ts): replayed like a trace.
       const sp = sharedPrefixTurns(s.workload, seed, rs.blockSize);
@@ -691,20 +692,13 @@ export class FleetSim implements ReplicaHost {
       this.place(r, rt, p.decision, p.decodeOn);
       return;
     }
-    const kv = this.router.usesCache || this.router.needsKvUsage === true;
-    const m = this.scraped;
-    for (let i = 0; i < this.replicas.length; i++) {
-      const rep = this.replicas[i];
-      const l = this.loads[i];
-      l.outstandingTokens = rep.outstandingTokens;
-      l.outstandingRequests = rep.outstandingRequests;
-      l.waitingRequests = m ? m.waiting[i] : rep.waiting.length;
-      if (kv) {
-        const o = rep.cache.occupancy()[0];
-        l.kvUsage = o.usedBlocks / Math.max(1, o.capacityBlocks);
-        l.kvInUse = m ? m.kvInUse[i] : o.pinnedBlocks / Math.max(1, o.capacityBlocks);
-      }
-    }
+    readLoads(
+      this.replicas,
+      0,
+      this.loads,
+      this.scraped,
+      this.router.usesCache || this.router.needsKvUsage === true,
+    );
     const promptBlocks = Math.floor(r.promptTokens / this.rs.blockSize);
     const d = this.router.route(
       {
