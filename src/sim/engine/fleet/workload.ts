@@ -276,9 +276,9 @@ export class WorkloadGenerator {
   afterTurn(s: Session, req: RequestSpec): AfterTurn {
     const c = this.classes[s.cls];
     const rng = s.rng;
-    // Appended in place: a context only grows at its end (compaction and a tool reorder build new arrays), so
-    // whoever read a prefix of it (the finished request, the page index, the tail hasher) still sees that prefix.
-    s.context.push(req.outputSegment ?? { id: req.outputSegmentId, tokens: req.outputTokens });
+    // A new array: the finished request's `segments` is this one, and its readers (07.01's trace writer keeps
+    // every turn's) must not see the turns after it.
+    s.context = s.context.concat(req.outputSegment ?? { id: req.outputSegmentId, tokens: req.outputTokens });
     s.contextTokens += req.outputTokens;
     s.turn++;
     if (s.turn >= s.turns) return { kind: 'end', delayS: 0 };
