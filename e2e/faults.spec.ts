@@ -72,3 +72,29 @@ test('a long job in one widget does not make another widget wait', async ({ page
   const waited = (await page.evaluate(() => performance.now())) - started;
   expect(waited).toBeLessThan(12_000);
 });
+
+test('a streamed widget whose control moves away and straight back settles on the run it shows', async ({
+  page,
+}) => {
+  // Back to the arguments of the result shown before the newer run ends: the result is reused without a job, so
+  // no frames come; the run's own frames must still be there, or the widget says "Computing…" for good.
+  await page.goto('/widget/kv-hierarchy');
+  const widget = page.locator('[data-widget="kv-hierarchy"]');
+  await expect(widget).toHaveAttribute('data-state', 'ready');
+  const policy = widget.getByLabel('Pause policy');
+  const shown = await policy.inputValue();
+  const other = await policy
+    .locator('option')
+    .evaluateAll((os, cur) => (os as HTMLOptionElement[]).map((o) => o.value).find((v) => v !== cur)!, shown);
+  for (let i = 0; i < 3; i++) {
+    await policy.selectOption(other);
+    await policy.selectOption(shown);
+    // Long enough for the newer run to have started and been cancelled (a ready read earlier proves nothing).
+    await page.waitForTimeout(400);
+    await expect(widget).toHaveAttribute('data-state', 'ready', { timeout: 10_000 });
+  }
+  // And the newer arguments still run whole when they are kept.
+  await policy.selectOption(other);
+  await expect(widget).toHaveAttribute('data-state', 'ready', { timeout: 10_000 });
+  await expect(policy).toHaveValue(other);
+});

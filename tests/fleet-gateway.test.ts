@@ -12,24 +12,9 @@ import {
   type Scenario,
 } from '../src/sim/engine/fleet/scenario';
 import { ENVOY_DEFAULT_MAX_REQUESTS, GatewayLimit } from '../src/sim/engine/fleet/gateway';
-import type { SharedPrefixWorkload } from '../src/sim/engine/fleet/sharedPrefix';
 import type { FleetSim } from '../src/sim/engine/fleet/engine';
 import { GAIE_REFRESH_METRICS_S, LlmdRouter } from '../src/sim/engine/fleet/llmd';
-import { scenario } from './fleet-helpers';
-
-/** 60 requests/s of 4k-token prompts at one 8B replica: far past what it can prefill. */
-function overloaded(over: Partial<Scenario> = {}): Scenario {
-  const w: SharedPrefixWorkload = {
-    kind: 'shared-prefix',
-    groups: 40,
-    promptsPerGroup: 5,
-    systemTokens: 2000,
-    questionTokens: 2000,
-    outputTokens: 50,
-    stages: [{ rate: 60, durationS: 20 }],
-  };
-  return scenario({ durationS: 20, workload: w, ...over });
-}
+import { overloaded, scenario } from './fleet-helpers';
 
 describe('the gateway’s concurrency limit', () => {
   it('counts what passes and refuses one more, without queueing it', () => {

@@ -1,5 +1,6 @@
 /** Small scenario builders shared by the fleet tests. */
 import type { Scenario } from '../src/sim/engine/fleet/scenario';
+import type { SharedPrefixWorkload } from '../src/sim/engine/fleet/sharedPrefix';
 import type { AgentClass, ChatClass } from '../src/sim/engine/fleet/workload';
 
 export const c = (value: number) => ({ kind: 'constant' as const, value });
@@ -45,4 +46,18 @@ export function scenario(over: Partial<Scenario> = {}): Scenario {
     workload: { arrival: { kind: 'poisson', sessionsPerS: 1 }, sessions: 1, classes: [agentClass()] },
     ...over,
   };
+}
+
+/** 60 requests/s of 4k-token prompts at one 8B replica: far past what it can prefill. */
+export function overloaded(over: Partial<Scenario> = {}): Scenario {
+  const w: SharedPrefixWorkload = {
+    kind: 'shared-prefix',
+    groups: 40,
+    promptsPerGroup: 5,
+    systemTokens: 2000,
+    questionTokens: 2000,
+    outputTokens: 50,
+    stages: [{ rate: 60, durationS: 20 }],
+  };
+  return scenario({ durationS: 20, workload: w, ...over });
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runScenarioSync } from '../src/sim/engine/fleet/run';
-import { validateScenario, type Scenario } from '../src/sim/engine/fleet/scenario';
+import { validateScenario } from '../src/sim/engine/fleet/scenario';
 import {
   sharedPrefixPlan,
   sharedPrefixStages,
@@ -15,22 +15,8 @@ import {
 import { ClientGate } from '../src/sim/engine/fleet/clients';
 import { stageFigures } from '../src/sim/engine/fleet/stageReport';
 import { REQUEST_OVERHEAD_PRESETS } from '../src/sim/engine/fleet/overhead';
-import { agentClass, c, scenario } from './fleet-helpers';
+import { agentClass, c, overloaded, scenario } from './fleet-helpers';
 import type { FleetSim } from '../src/sim/engine/fleet/engine';
-
-/** 60 requests/s of 4k-token prompts at one 8B replica: far past what it can prefill. */
-function overloaded(over: Partial<Scenario> = {}): Scenario {
-  const w: SharedPrefixWorkload = {
-    kind: 'shared-prefix',
-    groups: 40,
-    promptsPerGroup: 5,
-    systemTokens: 2000,
-    questionTokens: 2000,
-    outputTokens: 50,
-    stages: [{ rate: 60, durationS: 20 }],
-  };
-  return scenario({ durationS: 20, workload: w, ...over });
-}
 
 describe('clients', () => {
   it('the gate passes a freed slot straight to the oldest waiting request', () => {

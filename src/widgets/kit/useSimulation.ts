@@ -11,6 +11,7 @@ import { useSimClient } from '../../app/services';
 import type { MethodArgs, MethodFrame, MethodName, MethodResult } from '../../worker/methods';
 import type { JobProgress } from '../../worker/progress';
 import { isCannotRun, type CannotRun } from '../../sim/engine/cannotRun';
+import { NO_STREAM, withBatch, type Streamed } from './streamedFrames';
 
 /** A method's computed results, without its "cannot run" outcome. */
 export type Computed<R> = Exclude<R, CannotRun>;
@@ -25,6 +26,8 @@ export interface SimulationState<R> {
   stale: boolean;
   /** The core's answer that the current settings cannot run (why, and what would), or null. */
   cannotRun: CannotRun | null;
+  /** The arguments (serialised) `result` was computed for, or null. */
+  resultKey: string | null;
   retry(): void;
 }
 
@@ -39,16 +42,19 @@ interface Settled<R> {
 export function useSimulation<M extends MethodName>(
   method: M,
   args: MethodArgs<M> | null,
-  onFrame?: (frame: MethodFrame<M>) => void,
+  onFrame?: (frame: MethodFrame<M>, job: number) => void,
 ): SimulationState<Computed<MethodResult<M>>> {
   const client = useSimClient();
   const [attempt, setAttempt] = useState(0);
   const [settled, setSettled] = useState<Settled<Computed<MethodResult<M>>> | null>(null);
   const [lastResult, setLastResult] = useState<Computed<MethodResult<M>> | null>(null);
+  const [lastKey, setLastKey] = useState<string | null>(null);
   const [cannotRun, setCannotRun] = useState<CannotRun | null>(null);
   const key = args === null ? null : JSON.stringify(args);
   const request = `${attempt}:${key}`;
   const frameRef = useRef(onFrame);
+  /** Counts the jobs started, so that a stream can tell a new run of the same arguments from the last one. */
+  const jobs = useRef(0);
   /** The arguments (serialised) of lastResult. */
   const resultKey = useRef<string | null>(null);
   const streams = onFrame !== undefined;
@@ -68,20 +74,21 @@ export function useSimulation<M extends MethodName>(
       return;
     }
     let live = true;
+    const job = ++jobs.current;
     // Identical requests from several components share one job (client.ts, shareKey): one without frames joins
     // any job for its arguments, one with frames starts its own.
-    const job = client.call(method, JSON.parse(key) as MethodArgs<M>, {
+    const call = client.call(method, JSON.parse(key) as MethodArgs<M>, {
       shareKey: key,
       onFrame: streams
         ? (f) => {
-            if (live) frameRef.current?.(f);
+            if (live) frameRef.current?.(f, job);
           }
         : undefined,
     });
     // Results are drawn as a transition: React renders the picture in slices that yield to input, so a
     // dragged slider never waits behind a long render of the result before it (one long task per result
     // at 4× CPU throttling before: npm run bench -- browser).
-    job.result.then(
+    call.result.then(
       (r) =>
         startTransition(() => {
           if (!live) return;
@@ -95,6 +102,7 @@ export function useSimulation<M extends MethodName>(
           setSettled({ request, result: computed, cannotRun: null, error: null });
           resultKey.current = key;
           setLastResult(computed);
+          setLastKey(key);
           setCannotRun(null);
         }),
       (e: unknown) => {
@@ -109,7 +117,7 @@ export function useSimulation<M extends MethodName>(
     );
     return () => {
       live = false;
-      job.cancel();
+      call.cancel();
     };
     // lastResult is read only to reuse it for its own arguments; a new result must not start a job.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -126,6 +134,7 @@ export function useSimulation<M extends MethodName>(
     error,
     stale: running && (lastResult !== null || cannotRun !== null),
     cannotRun: error ? null : cannotRun,
+    resultKey: lastKey,
     retry,
   };
 }
@@ -144,51 +153,64 @@ export interface StreamingState<R, F> extends SimulationState<R> {
 
 /**
  * useSimulation for runs that stream their results (a sweep's points, a grid's cells): also returns the
- * frames received so far for the current arguments; frames of superseded arguments are dropped. Frames that
- * arrive within one animation frame are handed over together (one render for a burst of remembered points).
+ * frames received so far for the current arguments; frames of superseded arguments are dropped, except those of
+ * the run whose result is shown (kit/streamedFrames.ts). Frames that arrive within one animation frame are handed
+ * over together (one render for a burst of remembered points).
  */
 export function useStreamingSimulation<M extends MethodName>(
   method: M,
   args: MethodArgs<M> | null,
 ): StreamingState<Computed<MethodResult<M>>, MethodFrame<M>> {
   const key = args === null ? null : JSON.stringify(args);
-  const [streamed, setStreamed] = useState<{ key: string | null; frames: MethodFrame<M>[] }>({
+  const [streamed, setStreamed] = useState<Streamed<MethodFrame<M>>>(NO_STREAM);
+  const pending = useRef<{ key: string | null; job: number; frames: MethodFrame<M>[]; scheduled: number }>({
     key: null,
-    frames: [],
-  });
-  const pending = useRef<{ key: string | null; frames: MethodFrame<M>[]; scheduled: number }>({
-    key: null,
+    job: 0,
     frames: [],
     scheduled: 0,
   });
+  /** The arguments of the result shown (useSimulation's resultKey), for the callback below. */
+  const shownKey = useRef<string | null>(null);
   useEffect(() => () => cancelAnimationFrame(pending.current.scheduled), []);
   const onFrame = useCallback(
-    (f: MethodFrame<M>) => {
+    (f: MethodFrame<M>, job: number) => {
       const buf = pending.current;
-      if (buf.key !== key) {
-        buf.key = key;
+      const hand = () => {
+        const { key: k, job: j, frames: batch } = buf;
         buf.frames = [];
+        const shown = shownKey.current;
+        startTransition(() => setStreamed((s) => withBatch(s, k, j, batch, shown)));
+      };
+      if (buf.key !== key || buf.job !== job) {
+        // The last frames of the run before go in first, so that it is kept whole.
+        if (buf.frames.length) hand();
+        buf.key = key;
+        buf.job = job;
       }
       buf.frames.push(f);
       if (buf.scheduled) return;
       buf.scheduled = requestAnimationFrame(() => {
         buf.scheduled = 0;
-        const batch = buf.frames;
-        const batchKey = buf.key;
-        buf.frames = [];
-        startTransition(() =>
-          setStreamed((s) =>
-            s.key === batchKey
-              ? { key: batchKey, frames: [...s.frames, ...batch] }
-              : { key: batchKey, frames: batch },
-          ),
-        );
+        hand();
       });
     },
     [key],
   );
   const sim = useSimulation(method, args, onFrame);
-  const frames = streamed.key === key ? streamed.frames : NO_FRAMES;
+  useLayoutEffect(() => {
+    shownKey.current = sim.resultKey;
+  }, [sim.resultKey]);
+  // Going back to the arguments of the result shown before a newer run ends (a control moved away and back)
+  // settles at once, with no job and so no frames (useSimulation): the frames of that run are the kept ones.
+  // Without them the widget waited for frames that never came ("Computing…" for good).
+  const frames =
+    key === null
+      ? NO_FRAMES
+      : streamed.key === key
+        ? streamed.frames
+        : streamed.kept?.key === key
+          ? streamed.kept.frames
+          : NO_FRAMES;
   const drawn =
     key === null
       ? null
