@@ -40,6 +40,7 @@ import {
 } from '../../sim/engine/fleet/routerDefaults';
 import { useSimulation } from '../kit/useSimulation';
 import { ANIMATION_DEFAULT_FLEET, ANIMATION_START_S } from './schema';
+import { GAIE_REFRESH_METRICS_S } from '../../sim/engine/fleet/llmd';
 import './cache-router.css';
 
 function Fig({ value, title }: { value: string; title: string }) {
@@ -278,6 +279,7 @@ export function ViewDefault({
     | 'sglangTreeTokens'
     | 'charsPerToken'
     | 'pageTokens'
+    | 'llmdScrapeMs'
     | 'sharedTokens';
 }) {
   const l = LLMD_APPROX_DEFAULTS;
@@ -309,10 +311,15 @@ export function ViewDefault({
                 ? [formatCount(g.charsPerToken, 2), 'characters per token, the lab’s conversion']
                 : name === 'pageTokens'
                   ? [formatCount(LAB_BLOCK_SIZE, 3), 'tokens per page the lab’s fleet tracks']
-                  : [
-                      LAB_SHARED_TOKENS.toLocaleString('en-US'),
-                      'the app’s system prompt and tool schemas, tokens',
-                    ];
+                  : name === 'llmdScrapeMs'
+                    ? [
+                        formatCount(GAIE_REFRESH_METRICS_S * 1000, 2),
+                        'ms between the endpoint picker’s scrapes of each pod’s metrics (GAIE --refresh-metrics-interval)',
+                      ]
+                    : [
+                        LAB_SHARED_TOKENS.toLocaleString('en-US'),
+                        'the app’s system prompt and tool schemas, tokens',
+                      ];
   return <Fig value={v} title={title} />;
 }
 
