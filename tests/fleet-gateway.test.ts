@@ -122,20 +122,23 @@ describe('the metrics the endpoint picker scrapes', () => {
     expect(seen[seen.length - 1].waiting).toBe(0);
   });
 
-  it('are the same for every request routed between two scrapes: a burst herds onto one pod', () => {
+  /** Where a burst of 12 requests at t = 1 s went under llm-d's queue scorer: requests per pod of `column`. */
+  function burstSpread(metricsRefreshS: number, over: Partial<Scenario>, column: string): number[] {
     const burst = records(Array.from({ length: 12 }, () => ({ t: 1, tokens: 2000 })));
-    const run = (metricsRefreshS: number) => {
-      const res = runScenarioSync(
-        traceScenario(burst, {
-          replicas: 4,
-          router: { kind: 'llm-d', scorers: [{ type: 'queue' }], tieBreak: 'order', metricsRefreshS },
-        }),
-        { includeRequests: true },
-      );
-      const per = [0, 0, 0, 0];
-      for (const r of res.requests!.data.replica) per[r]++;
-      return per;
-    };
+    const res = runScenarioSync(
+      traceScenario(burst, {
+        ...over,
+        router: { kind: 'llm-d', scorers: [{ type: 'queue' }], tieBreak: 'order', metricsRefreshS },
+      }),
+      { includeRequests: true },
+    );
+    const per = [0, 0, 0, 0];
+    for (const r of res.requests!.data[column]) per[r]++;
+    return per;
+  }
+
+  it('are the same for every request routed between two scrapes: a burst herds onto one pod', () => {
+    const run = (refresh: number) => burstSpread(refresh, { replicas: 4 }, 'replica');
     // Read live, each routed request is in its pod's queue before the next is scored: three each.
     expect(run(0)).toEqual([3, 3, 3, 3]);
     // Read from the last scrape (all pods idle then), every pod ties and the whole burst goes to the first.
@@ -143,20 +146,11 @@ describe('the metrics the endpoint picker scrapes', () => {
   });
 
   it('are what a disaggregated fleet’s prefill routing reads too', () => {
-    const burst = records(Array.from({ length: 12 }, () => ({ t: 1, tokens: 2000 })));
-    const run = (metricsRefreshS: number) => {
-      const res = runScenarioSync(
-        traceScenario(burst, {
-          replicas: 5,
-          disaggregation: { prefillReplicas: 4, decodeReplicas: 1, localPrefillBelow: 0 },
-          router: { kind: 'llm-d', scorers: [{ type: 'queue' }], tieBreak: 'order', metricsRefreshS },
-        }),
-        { includeRequests: true },
-      );
-      const per = [0, 0, 0, 0];
-      for (const r of res.requests!.data['disagg.prefillReplica']) per[r]++;
-      return per;
+    const disagg: Partial<Scenario> = {
+      replicas: 5,
+      disaggregation: { prefillReplicas: 4, decodeReplicas: 1, localPrefillBelow: 0 },
     };
+    const run = (refresh: number) => burstSpread(refresh, disagg, 'disagg.prefillReplica');
     expect(run(0)).toEqual([3, 3, 3, 3]);
     expect(run(0.05)).toEqual([12, 0, 0, 0]);
   });

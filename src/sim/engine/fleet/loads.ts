@@ -34,7 +34,7 @@ export function readLoads(
     if (withKv) {
       const o = rep.cache.occupancy()[0];
       l.kvUsage = o.usedBlocks / Math.max(1, o.capacityBlocks);
-      l.kvInUse = scraped ? scraped.kvInUse[k] : o.pinnedBlocks / Math.max(1, o.capacityBlocks);
+      l.kvInUse = scraped ? scraped.kvInUse[k] : rep.cache.hbmPinnedShare;
     }
   }
   return out;
