@@ -389,7 +389,7 @@ export class KvCache {
       const id = at(i);
       if (id < 0) r.missing++;
       else if (B.pins(id) > 0 || B.isPending(id)) r.skippedPinned++;
-      else if (st.b.top(id) >= t) r.alreadyLower++;
+      else if (B.top(id) >= t) r.alreadyLower++;
       else {
         let src = -1; // nearest copy above the target: where a write would come from
         const L = st.local.length;
@@ -465,10 +465,6 @@ export class KvCache {
     this.st.writeThrough(id, 0);
   }
 
-  /**
-   * Lock the block's lower copies, so that making room cannot evict its last copy under it; returns the tiers
-   * locked (a bit each) for unlockLower. A mask, not a closure: an offload does this for every block it moves.
-   */
   /** Room in HBM for a block whose lower copies must survive the evictions that make it. */
   private makeRoomAbove(id: number): boolean {
     const locked = this.lockLower(id);
@@ -477,6 +473,10 @@ export class KvCache {
     return ok;
   }
 
+  /**
+   * Lock the block's lower copies, so that making room cannot evict its last copy under it; returns the tiers
+   * locked (a bit each) for unlockLower. A mask, not a closure: an offload does this for every block it moves.
+   */
   private lockLower(id: number): number {
     let mask = 0;
     for (let i = 1; i < this.st.local.length; i++) {
