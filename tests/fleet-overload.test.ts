@@ -203,5 +203,23 @@ describe('shared-prefix workload (inference-perf)', () => {
     const figs = stageFigures(r.requests!, sharedPrefixStages(w, s.seed), 2);
     expect(figs[0].successes + figs[1].successes).toBe(r.metrics.requests.finished);
     expect(figs[1].outputTokensPerS).toBeGreaterThan(figs[0].outputTokensPerS);
+    // The harness counts a share of the tokens (it re-tokenises the text): the throughput scales by it, and
+    // nothing else in the report moves.
+    const counted = stageFigures(r.requests!, sharedPrefixStages(w, s.seed), 2, 0.95);
+    for (let k = 0; k < 2; k++) {
+      expect(counted[k].outputTokensPerS).toBeCloseTo(0.95 * figs[k].outputTokensPerS, 9);
+      expect({ ...counted[k], outputTokensPerS: 0 }).toEqual({ ...figs[k], outputTokensPerS: 0 });
+    }
+  });
+
+  it('refuses a counted share of the output outside (0, 1], in the user’s words', () => {
+    for (const bad of [0, 1.2, -0.5, '0.9']) {
+      const errors = validateScenario(scenario({ workload: { ...w, countedOutputShare: bad as number } }));
+      expect(errors).toContainEqual({
+        path: 'workload.countedOutputShare',
+        message: `must be a share in (0, 1] of the generated tokens (got ${JSON.stringify(bad)})`,
+      });
+    }
+    expect(validateScenario(scenario({ workload: { ...w, countedOutputShare: 0.95 } }))).toEqual([]);
   });
 });

@@ -40,6 +40,14 @@ export interface SharedPrefixWorkload {
   stages: LoadStage[];
   /** Seconds from a stage's last request ending to the next stage (inference-perf LoadConfig.interval). Default 1. */
   stageGapS?: number;
+  /**
+   * Share of the generated tokens the harness counts, 0..1 (default 1). inference-perf does not read the server's
+   * token count: it re-tokenises the streamed text (`apis/completion.py` process_response,
+   * `tokenizer.count_tokens(output_text)`), and that text lacks the special tokens a model emits under
+   * `ignore_eos` (vLLM detokenises with `skip_special_tokens`). Only the stage report (stageReport.ts) applies it;
+   * the fleet's own metrics count what the engine generated.
+   */
+  countedOutputShare?: number;
 }
 
 /** inference-perf's LoadConfig.interval default. */
@@ -232,6 +240,7 @@ export function validateSharedPrefix(w: Record<string, unknown>, errors: Validat
     'outputTokens',
     'stages',
     'stageGapS',
+    'countedOutputShare',
   ];
   for (const k of Object.keys(w))
     if (!known.includes(k))
@@ -251,6 +260,12 @@ export function validateSharedPrefix(w: Record<string, unknown>, errors: Validat
   int('outputTokens', 1, 1_000_000);
   if (w.stageGapS !== undefined && !(typeof w.stageGapS === 'number' && w.stageGapS >= 0))
     errors.push({ path: `${p}.stageGapS`, message: 'must be seconds ≥ 0' });
+  const share = w.countedOutputShare;
+  if (share !== undefined && !(typeof share === 'number' && share > 0 && share <= 1))
+    errors.push({
+      path: `${p}.countedOutputShare`,
+      message: `must be a share in (0, 1] of the generated tokens (got ${JSON.stringify(share)})`,
+    });
   if (!Array.isArray(w.stages) || w.stages.length === 0) {
     errors.push({ path: `${p}.stages`, message: 'must be a non-empty array of {rate, durationS}' });
     return;

@@ -7,7 +7,8 @@
  *
  * For the requests of one stage (those the stage scheduled), inference-perf takes
  *  - total_time = last end − first start (the send, not the scheduled time), over all its requests;
- *  - output tokens/s = output tokens of the successful ones / total_time, requests/s likewise;
+ *  - output tokens/s = output tokens of the successful ones (as it counts them: re-tokenised, `countedOutputShare`)
+ *    / total_time, requests/s likewise;
  *  - TTFT = first streamed token − start, over the successful ones; percentiles by numpy's default interpolation.
  * A failed request (timed out, rejected, dropped) counts in total_time and in the failures, never in TTFT.
  */
@@ -25,11 +26,16 @@ export interface StageFigures {
   requestsPerS: number;
 }
 
-/** Figures per stage; `stageOf[i]` is the stage of request i (the fleet numbers requests in arrival order). */
+/**
+ * Figures per stage; `stageOf[i]` is the stage of request i (the fleet numbers requests in arrival order).
+ * `countedOutputShare`: the share of each request's generated tokens the harness counts (sharedPrefix.ts
+ * SharedPrefixWorkload.countedOutputShare: inference-perf re-tokenises the streamed text).
+ */
 export function stageFigures(
   table: RequestTable,
   stageOf: ArrayLike<number>,
   stages: number,
+  countedOutputShare = 1,
 ): StageFigures[] {
   const d = table.data;
   const n = d.status.length;
@@ -53,7 +59,7 @@ export function stageFigures(
     if (end > last[k]) last[k] = end;
     if (status === 1) {
       ok[k]++;
-      tokens[k] += d.outputTokens[i];
+      tokens[k] += d.outputTokens[i] * countedOutputShare;
       ttfts[k].push(d.ttft[i]);
     }
   }
