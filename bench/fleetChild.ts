@@ -10,18 +10,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scenario, SessionsWorkload } from '../src/sim/engine/fleet/scenario';
 
-/** Loads the CLI bundle with the given arguments and prints its peak RSS when the process exits. */
+/**
+ * Loads the CLI bundle with the given arguments and prints its peak RSS and CPU time (user + system, every thread)
+ * when the process exits. CPU time is what the shared host's load disturbs least: a run waiting for a core takes
+ * longer but uses no more CPU.
+ */
 const WRAPPER = `
 import { pathToFileURL } from 'node:url';
 const [bundle, ...args] = process.argv.slice(1);
 process.argv = [process.argv[0], bundle, ...args];
-process.on('exit', () => process.stderr.write('\\nBENCH_MAXRSS ' + process.resourceUsage().maxRSS * 1024 + '\\n'));
+process.on('exit', () => {
+  const u = process.resourceUsage();
+  process.stderr.write('\\nBENCH_MAXRSS ' + u.maxRSS * 1024 + ' BENCH_CPU_US ' + (u.userCPUTime + u.systemCPUTime) + '\\n');
+});
 await import(pathToFileURL(bundle).href);
 `;
 
 export interface FleetRun {
   /** Whole process, spawn to exit. */
   wallMs: number;
+  /** CPU time of the process, user + system, all threads. */
+  cpuMs: number;
   maxRSS: number;
   simulatedS: number;
   events: number;
@@ -30,9 +39,13 @@ export interface FleetRun {
   ttftP90: number;
 }
 
-/** Run `scenarioFile` with the bundled CLI in a fresh process. */
-export function runFleetProcess(root: string, scenarioFile: string): FleetRun {
-  const bundle = join(root, 'dist-cli', 'sim.mjs');
+/** Run `scenarioFile` with the bundled CLI (`cliDir`, default the checkout's dist-cli/) in a fresh process. */
+export function runFleetProcess(
+  root: string,
+  scenarioFile: string,
+  cliDir = join(root, 'dist-cli'),
+): FleetRun {
+  const bundle = join(cliDir, 'sim.mjs');
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', WRAPPER, bundle, 'run', scenarioFile], {
     cwd: root,
@@ -42,6 +55,7 @@ export function runFleetProcess(root: string, scenarioFile: string): FleetRun {
   const wallMs = performance.now() - t0;
   if (r.status !== 0) throw new Error(`fleet bench run of ${scenarioFile} failed: ${r.stderr}`);
   const rss = /BENCH_MAXRSS (\d+)/.exec(r.stderr);
+  const cpu = /BENCH_CPU_US (\d+)/.exec(r.stderr);
   const m = JSON.parse(r.stdout) as {
     simulatedS: number;
     events: number;
@@ -49,6 +63,7 @@ export function runFleetProcess(root: string, scenarioFile: string): FleetRun {
   };
   return {
     wallMs,
+    cpuMs: cpu ? Number(cpu[1]) / 1000 : NaN,
     maxRSS: rss ? Number(rss[1]) : NaN,
     simulatedS: m.simulatedS,
     events: m.events,

@@ -6,6 +6,12 @@
  * figures are medians. Goals (issue 9): ≥ 1,000 simulated seconds per wall second on 16 × 1,000, and the
  * 64 × 4,000 fleet in under 10 s.
  *
+ * Each run also reports its CPU time (user + system, all threads): on a shared host a run that waits for a core
+ * takes longer in wall time but no more CPU, so CPU is the steadier figure of the code. With
+ * BENCH_BASE_CLI=<folder> (a copy of dist-cli/ built at another commit, with package.json copied beside the
+ * folder), that build runs too, interleaved run by run with this one, and each size prints both medians and the
+ * ratio: the comparison that holds on a noisy host.
+ *
  * The scaling exponent is the least-squares slope of log wall time against log events and against log
  * (sessions × replicas). Events are the work (≈ 4× per step here, as sessions are 4× per step at the same
  * load per replica), so a slope near 1 against events is linear cost; sessions × replicas grows 16× per step,
@@ -47,9 +53,12 @@ interface Row {
   sessions: number;
   replicas: number;
   wallS: number;
+  cpuS: number;
   runsS: number[];
   maxRSS: number;
   run: FleetRun;
+  /** The base build's medians (BENCH_BASE_CLI), run interleaved with these. */
+  base?: { wallS: number; cpuS: number };
 }
 
 export const fleetSuite: BenchSuite = {
@@ -63,17 +72,29 @@ export const fleetSuite: BenchSuite = {
     });
     if (build.status !== 0) throw new Error(`could not build the CLI bundle: ${build.stderr}`);
     const rows: Row[] = [];
+    const baseCli = process.env.BENCH_BASE_CLI;
     for (const size of SIZES) {
       const file = size.file();
       const samples: FleetRun[] = [];
-      for (let i = 0; i < runs; i++) samples.push(runFleetProcess(ROOT, file));
+      const baseSamples: FleetRun[] = [];
+      for (let i = 0; i < runs; i++) {
+        samples.push(runFleetProcess(ROOT, file));
+        if (baseCli) baseSamples.push(runFleetProcess(ROOT, file, baseCli));
+      }
       const wallS = median(samples.map((s) => s.wallMs)) / 1000;
       const row: Row = {
         ...size,
         wallS,
+        cpuS: median(samples.map((s) => s.cpuMs)) / 1000,
         runsS: samples.map((s) => s.wallMs / 1000),
         maxRSS: median(samples.map((s) => s.maxRSS)),
         run: samples[0], // simulated figures are the same every run (seeded)
+        base: baseCli
+          ? {
+              wallS: median(baseSamples.map((s) => s.wallMs)) / 1000,
+              cpuS: median(baseSamples.map((s) => s.cpuMs)) / 1000,
+            }
+          : undefined,
       };
       rows.push(row);
       const r = row.run;
@@ -82,8 +103,13 @@ export const fleetSuite: BenchSuite = {
           `${wallS.toFixed(2)} s wall (median of ${runs}: ${row.runsS.map((x) => x.toFixed(2)).join(', ')}), ` +
           `${(r.simulatedS / wallS).toFixed(0)} simulated s per wall s (${r.simulatedS.toFixed(0)} s simulated), ` +
           `${(r.events / wallS / 1000).toFixed(0)}k events/s (${r.events} events, ${r.requests} requests), ` +
-          `peak RSS ${mib(row.maxRSS)}; TTFT p90 ${r.ttftP90.toFixed(3)} s`,
+          `peak RSS ${mib(row.maxRSS)}, CPU ${row.cpuS.toFixed(2)} s; TTFT p90 ${r.ttftP90.toFixed(3)} s`,
       );
+      if (row.base)
+        console.log(
+          `      | before (${baseCli}): ${row.base.wallS.toFixed(2)} s wall, CPU ${row.base.cpuS.toFixed(2)} s; ` +
+            `this build takes ${(row.wallS / row.base.wallS).toFixed(3)}× the wall time, ${(row.cpuS / row.base.cpuS).toFixed(3)}× the CPU`,
+        );
     }
     const walls = rows.map((r) => r.wallS);
     console.log(
