@@ -1,6 +1,7 @@
 /** Reuse at the engine's block size over the fleet's coarser pages (src/sim/engine/fleet/tails.ts). */
 import { computedOrThrow } from '../src/sim/engine/cannotRun';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { segmentBlockHashes, type Segment } from '../src/sim/engine/kvcache/hash';
 import { PageIndex, pageTailHashes, sequenceTail } from '../src/sim/engine/fleet/tails';
 import { methods } from '../src/worker/methods';
@@ -49,6 +50,39 @@ describe('tail hashes', () => {
     expect(r.hash).toBe(ah[1]);
     expect(r.blocks).toBe(Math.floor((480 - 256) / B)); // 14
     expect(idx.longestShared(ah[0], 1, mine, P, B, () => false).blocks).toBe(0);
+  });
+
+  it('recording a range of pages, each with only the segments that cover it, finds what recording each with the whole list finds', () => {
+    const P2 = 64;
+    const B2 = 8;
+    const seg = fc.record({ id: fc.oneof(fc.nat(5), fc.constantFrom('sys', 'tools')), tokens: fc.nat(90) });
+    fc.assert(
+      fc.property(
+        fc.array(seg, { maxLength: 12 }),
+        fc.array(seg, { maxLength: 12 }),
+        fc.nat(),
+        (a, b, cut) => {
+          const ah = segmentBlockHashes(a, P2).hashes;
+          const full = Math.floor(a.reduce((n, x) => n + x.tokens, 0) / P2);
+          const from = full ? cut % full : 0;
+          const whole = new PageIndex();
+          for (let k = from; k < full; k++) whole.add(k > 0 ? ah[k - 1] : 0, ah[k], a, k);
+          const sliced = new PageIndex();
+          sliced.addPages(ah, a, from, full, P2);
+          // Probe every page with a prompt that shares a's start and then goes its own way (b).
+          const probe = [...a.slice(0, a.length >> 1), ...b];
+          for (let k = 0; k <= full; k++) {
+            const parent = k > 0 ? ah[k - 1] : 0;
+            const mine = pageTailHashes(probe, P2, B2, k, parent, P2 / B2 - 1);
+            expect(sliced.longestShared(parent, k, mine, P2, B2, () => true)).toEqual(
+              whole.longestShared(parent, k, mine, P2, B2, () => true),
+            );
+            expect(sliced.hasChildren(parent)).toBe(whole.hasChildren(parent));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -499,9 +499,7 @@ export class Replica {
     this.cache.commit(r.seq, Math.floor(r.ctx / bs));
     this.bookStores();
     const pages = this.c.pages;
-    if (pages && r.segs)
-      for (let k = r.computedFrom, end = Math.floor(r.ctx / bs); k < end; k++)
-        pages.add(k > 0 ? r.hashes[k - 1] : 0, r.hashes[k], r.segs, k);
+    if (pages && r.segs) pages.addPages(r.hashes, r.segs, r.computedFrom, Math.floor(r.ctx / bs), bs);
     this.host.requestDone(r);
   }
 

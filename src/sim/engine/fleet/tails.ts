@@ -40,12 +40,14 @@ export function pageTailHashes(
   page: number,
   parent: number,
   maxBlocks: number,
+  /** Token offset of segments[0] in the sequence (a slice of its segments that starts at or before the page). */
+  firstPos = 0,
 ): number[] {
   const out: number[] = [];
   if (maxBlocks < 1) return out;
   const start = page * pageTokens;
   const end = start + maxBlocks * blockTokens;
-  let pos = 0; // token offset of the segment being read
+  let pos = firstPos; // token offset of the segment being read
   let acc = chainHash(parent, TAIL_TAG);
   let nextBoundary = start + blockTokens;
   for (const seg of segments) {
@@ -248,7 +250,13 @@ export class PageIndex {
   static readonly MAX_CHILDREN = 16;
   // Keyed by page hashes: open-addressing maps (kvcache/hashMap.ts), not Maps, as a few are read per page computed.
   private readonly children = new HashMap<number[]>();
-  private readonly content = new HashMap<{ segs: readonly Segment[]; page: number; parent: number }>();
+  /** Each page's content: the segments that cover it (a slice) and where the first of them starts. */
+  private readonly content = new HashMap<{
+    segs: readonly Segment[];
+    firstPos: number;
+    page: number;
+    parent: number;
+  }>();
   /** Every tail placed in a cache so far, by the hash of the page before it, longest first (tailsAfter). */
   private readonly tails = new HashMap<{ blocks: number; hash: number }[]>();
 
@@ -280,7 +288,44 @@ export class PageIndex {
   /** Record page `page` of a sequence (hash `hash`, after `parent`), computed from `segs`. */
   add(parent: number, hash: number, segs: readonly Segment[], page: number): void {
     if (this.content.has(hash)) return;
-    this.content.set(hash, { segs, page, parent });
+    this.record(parent, hash, segs, 0, page);
+  }
+
+  /**
+   * Record pages from … end − 1 of a sequence whose page k has the chained hash hashes[k], computed from `segs`,
+   * in one walk of the segments. Each page keeps only the segments that cover it, not the sequence's whole list:
+   * the index holds about a hundred thousand pages in a long run, and each would otherwise keep its turn's
+   * context alive.
+   */
+  addPages(
+    hashes: ArrayLike<number>,
+    segs: readonly Segment[],
+    from: number,
+    end: number,
+    pageTokens: number,
+  ): void {
+    let i = 0; // the first segment that ends after the page's start
+    let pos = 0; // where segment i starts
+    for (let k = from; k < end; k++) {
+      const hash = hashes[k];
+      if (this.content.has(hash)) continue;
+      const start = k * pageTokens;
+      const stop = start + pageTokens;
+      while (i < segs.length && pos + segs[i].tokens <= start) pos += segs[i++].tokens;
+      const cover: Segment[] = [];
+      for (let j = i, p = pos; j < segs.length && p < stop; p += segs[j++].tokens) cover.push(segs[j]);
+      this.record(k > 0 ? hashes[k - 1] : 0, hash, cover, pos, k);
+    }
+  }
+
+  private record(
+    parent: number,
+    hash: number,
+    segs: readonly Segment[],
+    firstPos: number,
+    page: number,
+  ): void {
+    this.content.set(hash, { segs, firstPos, page, parent });
     let list = this.children.get(parent);
     if (!list) this.children.set(parent, (list = []));
     list.unshift(hash);
@@ -306,7 +351,7 @@ export class PageIndex {
     for (const h of list) {
       const c = this.content.get(h);
       if (!c || c.page !== page || !has(h)) continue;
-      const theirs = pageTailHashes(c.segs, pageTokens, blockTokens, page, parent, mine.length);
+      const theirs = pageTailHashes(c.segs, pageTokens, blockTokens, page, parent, mine.length, c.firstPos);
       let m = 0;
       while (m < theirs.length && theirs[m] === mine[m]) m++;
       if (m > best.blocks) best = { blocks: m, hash: h };
