@@ -39,12 +39,45 @@ export const test = base.extend<{ watch: PageWatch }>({
 
 export { expect };
 
+/**
+ * The test build's account of why widgets may still be waiting (`__salDebug.report()`, src/debugHandles.ts):
+ * each simulation hook that is not ready or streams (its job, frames held, frames its result says, status), the
+ * client's jobs and each worker's jobs in flight. Null where the build has no debug handles.
+ */
+export async function simReport(page: Page): Promise<string | null> {
+  try {
+    const report = await page.evaluate(async () => {
+      const d = (window as unknown as { __salDebug?: { report?: () => Promise<Record<string, unknown>> } })
+        .__salDebug;
+      if (!d?.report) return null;
+      const r = await d.report();
+      const hooks = (r.hooks as Record<string, unknown>[]).filter(
+        (h) => h.status !== 'ready' || 'buffer' in h,
+      );
+      return { ...r, hooks };
+    });
+    return report === null ? null : JSON.stringify(report, null, 1);
+  } catch (e) {
+    return `no report (${e instanceof Error ? e.message : String(e)})`;
+  }
+}
+
 /** Wait until every widget on the page reports data-state="ready" (and none reports "error"). */
 export async function expectWidgetsReady(page: Page) {
   const widgets = page.locator('[data-widget]');
   const n = await widgets.count();
   for (let i = 0; i < n; i++) {
-    await expect(widgets.nth(i)).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    try {
+      await expect(widgets.nth(i)).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    } catch (e) {
+      const report = await simReport(page);
+      if (report === null) throw e;
+      const id = await widgets.nth(i).getAttribute('data-widget');
+      throw new Error(
+        `${e instanceof Error ? e.message : String(e)}\n\nwidget ${id} not ready; the simulation's state:\n${report}`,
+        { cause: e },
+      );
+    }
   }
   return n;
 }

@@ -4,6 +4,7 @@
  */
 import type { Services } from './app/services';
 import type { MethodName } from './worker/methods';
+import { simDebugSnapshots } from './widgets/kit/simDebug';
 
 export function installDebugHandles(services: Services): void {
   (window as unknown as { __salDebug: unknown }).__salDebug = {
@@ -12,6 +13,21 @@ export function installDebugHandles(services: Services): void {
     /** Any worker method by name, e.g. to compare a browser run with a Node run of the same scenario. */
     call: (method: MethodName, args: unknown) => services.sim.call(method, args as never).result,
     /** Occupy a worker with a job that never yields for `ms` milliseconds; resolves when it ends. */
+    /**
+     * Why a widget may still be waiting: every simulation hook's state (job, frames held, frames its result says,
+     * status), the client's jobs (frames handed over, dropped) and each worker's jobs in flight (frames emitted and
+     * taken). e2e/fixtures.ts prints it when a widget is not ready in time.
+     */
+    async report() {
+      return {
+        widgets: Array.from(document.querySelectorAll('[data-widget]')).map(
+          (w) => `${w.getAttribute('data-widget')}: ${w.getAttribute('data-state')}`,
+        ),
+        hooks: simDebugSnapshots(),
+        client: services.sim.debugState(),
+        workers: await services.sim.debugWorkers(),
+      };
+    },
     busyWorker: (ms: number) => services.sim.call('selfTest', { mode: 'busy', ms }).result,
     /** Start the worker's slow self-test, cancel it after `cancelAfter` frames, report what arrived. */
     async cancelSelfTest(cancelAfter: number) {

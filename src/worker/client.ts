@@ -106,8 +106,24 @@ function jobTiming(method: string, lane: number): ((how: string) => void) | null
   return (how) => g.performance!.measure(`sim ${method} lane ${lane} ${how}`, { start });
 }
 
+/** A job as the client saw it, for the test build's diagnostics (`debugState`, debugHandles.ts). */
+export interface JobRecord {
+  id: number;
+  method: string;
+  lane: number;
+  started: number;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  /** Frames handed to the caller, and frames that arrived after the job settled or was cancelled (dropped). */
+  frames: number;
+  dropped: number;
+}
+
+/** Jobs remembered for diagnostics: those in flight and the latest settled ones. */
+const JOB_RECORDS = 64;
+
 export class SimClient {
   private nextId = 1;
+  private readonly records = new Map<number, JobRecord>();
   private readonly lanes: Lane[];
   /** Where each method ran last, so its worker-side caches are reused. */
   private readonly laneOf = new Map<MethodName, number>();
@@ -176,20 +192,41 @@ export class SimClient {
     }
     this.laneOf.set(method, index);
     const timing = jobTiming(method, index);
+    const record: JobRecord = {
+      id,
+      method,
+      lane: index,
+      started: performance.now(),
+      state: 'running',
+      frames: 0,
+      dropped: 0,
+    };
+    this.remember(record);
     let settled = false;
     const result = new Promise<MethodResult<M>>((resolve, reject) => {
       lane.pending.set(id, reject);
       lane.watchdog.start();
       const onFrame = options.onFrame
         ? Comlink.proxy(async (frame: unknown) => {
-            if (!settled) options.onFrame!(frame as MethodFrame<M>);
+            if (settled) {
+              record.dropped++;
+              return;
+            }
+            record.frames++;
+            options.onFrame!(frame as MethodFrame<M>);
           })
         : undefined;
       remote
         .call(id, method, args, onFrame)
         .then(
-          (r) => resolve(r as MethodResult<M>),
-          (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
+          (r) => {
+            if (record.state === 'running') record.state = 'done';
+            resolve(r as MethodResult<M>);
+          },
+          (e: unknown) => {
+            if (record.state === 'running') record.state = 'failed';
+            reject(e instanceof Error ? e : new Error(String(e)));
+          },
         )
         .finally(() => {
           timing?.(settled ? 'cancelled' : 'done');
@@ -203,12 +240,55 @@ export class SimClient {
       result,
       cancel: () => {
         settled = true;
+        if (record.state === 'running') record.state = 'cancelled';
         // No longer counted as this worker's load (chooseLane): it stops at its next checkpoint, and the
         // request that replaces it should go back to this worker, where its method's memos are.
         lane.pending.delete(id);
         if (lane.remote === remote) void remote.cancel(id).catch(() => {});
       },
     };
+  }
+
+  private remember(record: JobRecord) {
+    this.records.set(record.id, record);
+    if (this.records.size <= JOB_RECORDS) return;
+    for (const [id, r] of this.records) {
+      if (r.state === 'running') continue;
+      this.records.delete(id);
+      break;
+    }
+  }
+
+  /**
+   * What the client knows now, for diagnostics (the test build's `__salDebug.report()`): the jobs in flight and
+   * the latest settled ones, with the frames each handed over, and each worker's pending jobs.
+   */
+  debugState() {
+    const now = performance.now();
+    return {
+      lanes: this.lanes.map((l, i) => ({
+        lane: i,
+        worker: l.remote !== null,
+        pending: [...l.pending.keys()],
+        watchdog: l.watchdog.running,
+      })),
+      jobs: [...this.records.values()].map((r) => ({
+        ...r,
+        started: undefined,
+        ms: Math.round(now - r.started),
+      })),
+    };
+  }
+
+  /** Each live worker's own account of its jobs in flight (sim.worker.ts, `jobs`); "no answer" after 2 s. */
+  async debugWorkers(): Promise<unknown[]> {
+    return Promise.all(
+      this.lanes.map((l) =>
+        l.remote
+          ? Promise.race([l.remote.jobs(), new Promise((r) => setTimeout(() => r('no answer in 2 s'), 2000))])
+          : Promise.resolve('no worker'),
+      ),
+    );
   }
 
   /** Test hook: make every worker throw outside any call, as a real crash would. */

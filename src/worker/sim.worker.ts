@@ -6,29 +6,57 @@ import type { MethodName } from './methods';
 import { loadMethod } from './methodLoaders';
 
 const cancelled = new Set<number>();
+
+/** A job in flight here, as `jobs()` reports it (diagnostics: what a widget that waits for good is waiting on). */
+interface JobTrace {
+  method: string;
+  started: number;
+  /** Its method's module is loaded (the job runs). */
+  loaded: boolean;
+  /** Frames sent to the caller, and those it has taken (emit resolved). */
+  emitted: number;
+  taken: number;
+}
+const running = new Map<number, JobTrace>();
 /** Set by crash(): later calls hang, as they would in a worker that is going down. */
 let dying = false;
+
+async function run(
+  jobId: number,
+  method: MethodName,
+  args: unknown,
+  trace: JobTrace,
+  onFrame?: (frame: unknown) => Promise<void>,
+): Promise<unknown> {
+  const fn = (await loadMethod(method)) as unknown as ((a: unknown, ctx: JobContext) => unknown) | undefined;
+  if (!fn) throw new Error(`The worker has no method "${String(method)}".`);
+  trace.loaded = true;
+  const ctx: JobContext = {
+    isCancelled: () => cancelled.has(jobId),
+    async checkpoint() {
+      await new Promise((r) => setTimeout(r, 0));
+      if (cancelled.has(jobId)) throw new JobCancelled();
+    },
+    async emit(frame) {
+      if (!onFrame) return;
+      trace.emitted++;
+      await onFrame(frame);
+      trace.taken++;
+    },
+  };
+  return fn(args, ctx);
+}
 
 const api = {
   async call(jobId: number, method: MethodName, args: unknown, onFrame?: (frame: unknown) => Promise<void>) {
     if (dying) return new Promise(() => {});
-    const fn = (await loadMethod(method)) as unknown as
-      ((a: unknown, ctx: JobContext) => unknown) | undefined;
-    if (!fn) throw new Error(`The worker has no method "${String(method)}".`);
-    const ctx: JobContext = {
-      isCancelled: () => cancelled.has(jobId),
-      async checkpoint() {
-        await new Promise((r) => setTimeout(r, 0));
-        if (cancelled.has(jobId)) throw new JobCancelled();
-      },
-      async emit(frame) {
-        if (onFrame) await onFrame(frame);
-      },
-    };
+    const trace: JobTrace = { method, started: performance.now(), loaded: false, emitted: 0, taken: 0 };
+    running.set(jobId, trace);
     try {
-      return await fn(args, ctx);
+      return await run(jobId, method, args, trace, onFrame);
     } finally {
       cancelled.delete(jobId);
+      running.delete(jobId);
     }
   },
   cancel(jobId: number) {
@@ -37,6 +65,19 @@ const api = {
   /** Answered between a long job's checkpoints; the client's watchdog (watchdog.ts) waits for it. */
   ping() {
     return true;
+  },
+  /** The jobs in flight in this worker, for the test build's diagnostics (debugHandles.ts). */
+  jobs() {
+    const now = performance.now();
+    return [...running].map(([id, t]) => ({
+      id,
+      method: t.method,
+      ms: Math.round(now - t.started),
+      loaded: t.loaded,
+      emitted: t.emitted,
+      taken: t.taken,
+      cancelled: cancelled.has(id),
+    }));
   },
   /** For the watchdog's test: stop without an error event, as a worker stuck or closed would look. */
   silence() {

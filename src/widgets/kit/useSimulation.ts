@@ -12,6 +12,7 @@ import type { MethodArgs, MethodFrame, MethodName, MethodResult } from '../../wo
 import type { JobProgress } from '../../worker/progress';
 import { isCannotRun, type CannotRun } from '../../sim/engine/cannotRun';
 import { NO_STREAM, withBatch, type Streamed } from './streamedFrames';
+import { registerSimDebug, SIM_DEBUG, type SimDebugSnapshot } from './simDebug';
 
 /** A method's computed results, without its "cannot run" outcome. */
 export type Computed<R> = Exclude<R, CannotRun>;
@@ -43,6 +44,8 @@ export function useSimulation<M extends MethodName>(
   method: M,
   args: MethodArgs<M> | null,
   onFrame?: (frame: MethodFrame<M>, job: number) => void,
+  /** More of the caller's state for the diagnostics snapshot (simDebug.ts). */
+  describe?: () => SimDebugSnapshot,
 ): SimulationState<Computed<MethodResult<M>>> {
   const client = useSimClient();
   const [attempt, setAttempt] = useState(0);
@@ -58,6 +61,10 @@ export function useSimulation<M extends MethodName>(
   /** The arguments (serialised) of lastResult. */
   const resultKey = useRef<string | null>(null);
   const streams = onFrame !== undefined;
+  /** The last job started and what became of it, and the committed state, for the diagnostics (simDebug.ts). */
+  const lastJob = useRef<{ job: number; outcome: string }>({ job: 0, outcome: 'none' });
+  const debug = useRef<SimDebugSnapshot>({});
+  const describeRef = useRef(describe);
   // Before the request's layout effect below, so its first frames reach the handler for its own arguments.
   useLayoutEffect(() => {
     frameRef.current = onFrame;
@@ -71,10 +78,12 @@ export function useSimulation<M extends MethodName>(
     if (key === resultKey.current && lastResult !== null) {
       setSettled({ request, result: lastResult, cannotRun: null, error: null });
       setCannotRun(null);
+      lastJob.current = { job: 0, outcome: 'reused the result shown' };
       return;
     }
     let live = true;
     const job = ++jobs.current;
+    lastJob.current = { job, outcome: 'running' };
     // Identical requests from several components share one job (client.ts, shareKey): one without frames joins
     // any job for its arguments, one with frames starts its own.
     const call = client.call(method, JSON.parse(key) as MethodArgs<M>, {
@@ -92,6 +101,7 @@ export function useSimulation<M extends MethodName>(
       (r) =>
         startTransition(() => {
           if (!live) return;
+          lastJob.current = { job, outcome: isCannotRun(r) ? 'cannot-run' : 'result' };
           if (isCannotRun(r)) {
             resultKey.current = null;
             setSettled({ request, result: null, cannotRun: r, error: null });
@@ -106,17 +116,20 @@ export function useSimulation<M extends MethodName>(
           setCannotRun(null);
         }),
       (e: unknown) => {
-        if (live)
-          setSettled({
-            request,
-            result: null,
-            cannotRun: null,
-            error: e instanceof Error ? e.message : String(e),
-          });
+        if (!live) return;
+        lastJob.current = { job, outcome: 'error' };
+        setSettled({
+          request,
+          result: null,
+          cannotRun: null,
+          error: e instanceof Error ? e.message : String(e),
+        });
       },
     );
     return () => {
       live = false;
+      if (lastJob.current.job === job && lastJob.current.outcome === 'running')
+        lastJob.current = { job, outcome: 'cancelled' };
       call.cancel();
     };
     // lastResult is read only to reuse it for its own arguments; a new result must not start a job.
@@ -128,6 +141,31 @@ export function useSimulation<M extends MethodName>(
   const error = !running && settled?.error ? settled.error : null;
   // "Cannot run" is drawn (a state of the picture), so the widget is ready; it stays until a newer request settles.
   const status: SimStatus = error ? 'error' : lastResult !== null || cannotRun !== null ? 'ready' : 'loading';
+  // Diagnostics (simDebug.ts; registered only in development and the test build): the committed state.
+  useLayoutEffect(() => {
+    if (!SIM_DEBUG) return;
+    describeRef.current = describe;
+    debug.current = {
+      method,
+      key: key === null ? null : key.length > 160 ? `${key.slice(0, 160)}…` : key,
+      status,
+      request,
+      settledRequest: settled?.request ?? null,
+      resultKeyMatches: lastKey === key,
+      cannotRun: cannotRun !== null,
+      error,
+    };
+  });
+  useEffect(
+    () =>
+      registerSimDebug(() => ({
+        ...debug.current,
+        jobsStarted: jobs.current,
+        lastJob: lastJob.current,
+        ...describeRef.current?.(),
+      })),
+    [],
+  );
   return {
     status,
     result: lastResult,
@@ -196,7 +234,16 @@ export function useStreamingSimulation<M extends MethodName>(
     },
     [key],
   );
-  const sim = useSimulation(method, args, onFrame);
+  const held = useRef<SimDebugSnapshot>({});
+  const sim = useSimulation(method, args, onFrame, () => ({
+    ...held.current,
+    buffer: {
+      keyMatches: pending.current.key === key,
+      job: pending.current.job,
+      frames: pending.current.frames.length,
+      scheduled: pending.current.scheduled,
+    },
+  }));
   useLayoutEffect(() => {
     shownKey.current = sim.resultKey;
   }, [sim.resultKey]);
@@ -211,6 +258,16 @@ export function useStreamingSimulation<M extends MethodName>(
         : streamed.kept?.key === key
           ? streamed.kept.frames
           : NO_FRAMES;
+  // Diagnostics (simDebug.ts): what the committed render holds, against what the result says it sent.
+  useLayoutEffect(() => {
+    if (!SIM_DEBUG) return;
+    const r = sim.result as { frames?: unknown } | null;
+    held.current = {
+      framesHeld: frames.length,
+      resultFrames: r?.frames ?? null,
+      heldJob: streamed.key === key ? streamed.job : null,
+    };
+  });
   const drawn =
     key === null
       ? null
