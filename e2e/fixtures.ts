@@ -52,7 +52,7 @@ export async function simReport(page: Page): Promise<string | null> {
       if (!d?.report) return null;
       const r = await d.report();
       const hooks = (r.hooks as Record<string, unknown>[]).filter(
-        (h) => h.status !== 'ready' || 'buffer' in h,
+        (h) => h.status !== 'ready' || 'framesHeld' in h,
       );
       return { ...r, hooks };
     });

@@ -11,7 +11,7 @@ import { useSimClient } from '../../app/services';
 import type { MethodArgs, MethodFrame, MethodName, MethodResult } from '../../worker/methods';
 import type { JobProgress } from '../../worker/progress';
 import { isCannotRun, type CannotRun } from '../../sim/engine/cannotRun';
-import { NO_STREAM, withBatch, type Streamed } from './streamedFrames';
+import { FrameStream, NO_STREAM, type Streamed } from './streamedFrames';
 import { registerSimDebug, SIM_DEBUG, type SimDebugSnapshot } from './simDebug';
 
 /** A method's computed results, without its "cannot run" outcome. */
@@ -201,52 +201,26 @@ export function useStreamingSimulation<M extends MethodName>(
 ): StreamingState<Computed<MethodResult<M>>, MethodFrame<M>> {
   const key = args === null ? null : JSON.stringify(args);
   const [streamed, setStreamed] = useState<Streamed<MethodFrame<M>>>(NO_STREAM);
-  const pending = useRef<{ key: string | null; job: number; frames: MethodFrame<M>[]; scheduled: number }>({
-    key: null,
-    job: 0,
-    frames: [],
-    scheduled: 0,
-  });
-  /** The arguments of the result shown (useSimulation's resultKey), for the callback below. */
-  const shownKey = useRef<string | null>(null);
-  useEffect(() => () => cancelAnimationFrame(pending.current.scheduled), []);
-  const onFrame = useCallback(
-    (f: MethodFrame<M>, job: number) => {
-      const buf = pending.current;
-      const hand = () => {
-        const { key: k, job: j, frames: batch } = buf;
-        buf.frames = [];
-        const shown = shownKey.current;
-        startTransition(() => setStreamed((s) => withBatch(s, k, j, batch, shown)));
-      };
-      if (buf.key !== key || buf.job !== job) {
-        // The last frames of the run before go in first, so that it is kept whole.
-        if (buf.frames.length) hand();
-        buf.key = key;
-        buf.job = job;
-      }
-      buf.frames.push(f);
-      if (buf.scheduled) return;
-      buf.scheduled = requestAnimationFrame(() => {
-        buf.scheduled = 0;
-        hand();
-      });
-    },
-    [key],
+  // The frames live in the stream; React state gets each whole value it publishes, never a functional update
+  // (streamedFrames.ts says why: one batch of frames was lost that way).
+  const [stream] = useState(
+    () =>
+      new FrameStream<MethodFrame<M>>({
+        schedule: (flush) => requestAnimationFrame(flush),
+        cancel: (handle) => cancelAnimationFrame(handle as number),
+        publish: (s) => startTransition(() => setStreamed(s)),
+      }),
   );
+  // Paused, not dropped, when effects are torn down while the component lives on (Strict Mode, a hidden
+  // Activity): the frames that arrive meanwhile are handed over when it resumes.
+  useEffect(() => {
+    stream.resume();
+    return () => stream.pause();
+  }, [stream]);
+  const onFrame = useCallback((f: MethodFrame<M>, job: number) => stream.push(key, job, f), [key, stream]);
   const held = useRef<SimDebugSnapshot>({});
-  const sim = useSimulation(method, args, onFrame, () => ({
-    ...held.current,
-    buffer: {
-      keyMatches: pending.current.key === key,
-      job: pending.current.job,
-      frames: pending.current.frames.length,
-      scheduled: pending.current.scheduled,
-    },
-  }));
-  useLayoutEffect(() => {
-    shownKey.current = sim.resultKey;
-  }, [sim.resultKey]);
+  const sim = useSimulation(method, args, onFrame, () => ({ ...held.current, stream: stream.stats() }));
+  useLayoutEffect(() => stream.showing(sim.resultKey), [stream, sim.resultKey]);
   // Going back to the arguments of the result shown before a newer run ends (a control moved away and back)
   // settles at once, with no job and so no frames (useSimulation): the frames of that run are the kept ones.
   // Without them the widget waited for frames that never came ("Computing…" for good).
