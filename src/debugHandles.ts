@@ -12,7 +12,6 @@ export function installDebugHandles(services: Services): void {
     silenceWorker: () => services.sim.silenceForTest(),
     /** Any worker method by name, e.g. to compare a browser run with a Node run of the same scenario. */
     call: (method: MethodName, args: unknown) => services.sim.call(method, args as never).result,
-    /** Occupy a worker with a job that never yields for `ms` milliseconds; resolves when it ends. */
     /**
      * Why a widget may still be waiting: every simulation hook's state (job, frames held, frames its result says,
      * status), the client's jobs (frames handed over, dropped) and each worker's jobs in flight (frames emitted and
@@ -28,6 +27,7 @@ export function installDebugHandles(services: Services): void {
         workers: await services.sim.debugWorkers(),
       };
     },
+    /** Occupy a worker with a job that never yields for `ms` milliseconds; resolves when it ends. */
     busyWorker: (ms: number) => services.sim.call('selfTest', { mode: 'busy', ms }).result,
     /** Start the worker's slow self-test, cancel it after `cancelAfter` frames, report what arrived. */
     async cancelSelfTest(cancelAfter: number) {

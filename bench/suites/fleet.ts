@@ -49,6 +49,14 @@ function logSlope(xs: number[], ys: number[]): number {
   return num / den;
 }
 
+/** Median wall and CPU seconds of a build's runs. */
+function medianTimes(runs: FleetRun[]): { wallS: number; cpuS: number } {
+  return {
+    wallS: median(runs.map((s) => s.wallMs)) / 1000,
+    cpuS: median(runs.map((s) => s.cpuMs)) / 1000,
+  };
+}
+
 interface Row {
   sessions: number;
   replicas: number;
@@ -81,20 +89,15 @@ export const fleetSuite: BenchSuite = {
         samples.push(runFleetProcess(ROOT, file));
         if (baseCli) baseSamples.push(runFleetProcess(ROOT, file, baseCli));
       }
-      const wallS = median(samples.map((s) => s.wallMs)) / 1000;
+      const { wallS, cpuS } = medianTimes(samples);
       const row: Row = {
         ...size,
         wallS,
-        cpuS: median(samples.map((s) => s.cpuMs)) / 1000,
+        cpuS,
         runsS: samples.map((s) => s.wallMs / 1000),
         maxRSS: median(samples.map((s) => s.maxRSS)),
         run: samples[0], // simulated figures are the same every run (seeded)
-        base: baseCli
-          ? {
-              wallS: median(baseSamples.map((s) => s.wallMs)) / 1000,
-              cpuS: median(baseSamples.map((s) => s.cpuMs)) / 1000,
-            }
-          : undefined,
+        base: baseCli ? medianTimes(baseSamples) : undefined,
       };
       rows.push(row);
       const r = row.run;
