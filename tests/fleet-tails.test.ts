@@ -3,7 +3,7 @@ import { computedOrThrow } from '../src/sim/engine/cannotRun';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { segmentBlockHashes, type Segment } from '../src/sim/engine/kvcache/hash';
-import { PageIndex, pageTailHashes, sequenceTail } from '../src/sim/engine/fleet/tails';
+import { commonTokens, PageIndex, pageTailHashes, sequenceTail } from '../src/sim/engine/fleet/tails';
 import { methods } from '../src/worker/methods';
 
 const P = 256;
@@ -45,11 +45,11 @@ describe('tail hashes', () => {
     const ah = segmentBlockHashes(a, P).hashes;
     idx.add(ah[0], ah[1], a, 1);
     const b = [...head, { id: 'x', tokens: 30 }, { id: 'y', tokens: 300 }]; // agrees up to 480
-    const mine = pageTailHashes(b, P, B, 1, ah[0], 15);
-    const r = idx.longestShared(ah[0], 1, mine, P, B, () => true);
+    const r = idx.longestShared(ah[0], 1, b, 15, P, B, () => true);
     expect(r.hash).toBe(ah[1]);
     expect(r.blocks).toBe(Math.floor((480 - 256) / B)); // 14
-    expect(idx.longestShared(ah[0], 1, mine, P, B, () => false).blocks).toBe(0);
+    expect(idx.longestShared(ah[0], 1, b, 15, P, B, () => false).blocks).toBe(0);
+    expect(idx.longestShared(ah[0], 1, b, 9, P, B, () => true).blocks).toBe(9); // at most room
   });
 
   it('recording a range of pages, each with only the segments that cover it, finds what recording each with the whole list finds', () => {
@@ -73,9 +73,9 @@ describe('tail hashes', () => {
           const probe = [...a.slice(0, a.length >> 1), ...b];
           for (let k = 0; k <= full; k++) {
             const parent = k > 0 ? ah[k - 1] : 0;
-            const mine = pageTailHashes(probe, P2, B2, k, parent, P2 / B2 - 1);
-            expect(sliced.longestShared(parent, k, mine, P2, B2, () => true)).toEqual(
-              whole.longestShared(parent, k, mine, P2, B2, () => true),
+            const room = P2 / B2 - 1;
+            expect(sliced.longestShared(parent, k, probe, room, P2, B2, () => true)).toEqual(
+              whole.longestShared(parent, k, probe, room, P2, B2, () => true),
             );
             expect(sliced.hasChildren(parent)).toBe(whole.hasChildren(parent));
           }
@@ -83,6 +83,50 @@ describe('tail hashes', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('comparing contents without hashing them', () => {
+  it('the shared tokens of two segment lists, in whole blocks, are the common start of their tail hashes', () => {
+    const P2 = 64;
+    const B2 = 8;
+    // Few ids and short segments, so that lists often share starts, repeat an id, or hold empty segments.
+    const seg = fc.record({ id: fc.oneof(fc.nat(3), fc.constantFrom('sys', 'tools')), tokens: fc.nat(40) });
+    fc.assert(
+      fc.property(
+        fc.array(seg, { maxLength: 10 }),
+        fc.array(seg, { maxLength: 10 }),
+        fc.array(seg, { maxLength: 10 }),
+        fc.nat(3),
+        fc.integer({ min: 1, max: P2 / B2 - 1 }),
+        (shared, a0, b0, page, room) => {
+          const a = [...shared, ...a0];
+          const b = [...shared, ...b0];
+          const parent = 12345;
+          const ha = pageTailHashes(a, P2, B2, page, parent, room);
+          const hb = pageTailHashes(b, P2, B2, page, parent, room);
+          let m = 0;
+          while (m < ha.length && m < hb.length && ha[m] === hb[m]) m++;
+          const start = page * P2;
+          expect(Math.floor(commonTokens(a, 0, b, 0, start, start + room * B2) / B2)).toBe(m);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a slice of a list, given where it starts, compares as the whole list does', () => {
+    const a: Segment[] = [
+      { id: 'sys', tokens: 100 },
+      { id: 1, tokens: 50 },
+      { id: 2, tokens: 30 },
+    ];
+    const b: Segment[] = [...a.slice(0, 2), { id: 2, tokens: 10 }, { id: 3, tokens: 40 }];
+    expect(commonTokens(a, 0, b, 0, 64, 200)).toBe(180 - 64 - 20);
+    expect(commonTokens(a.slice(1), 100, b, 0, 128, 200)).toBe(160 - 128);
+    expect(commonTokens(a, 0, b, 0, 128, 200)).toBe(160 - 128);
+    expect(commonTokens(a, 0, b, 0, 64, 120)).toBe(120 - 64); // capped at the limit
+    expect(commonTokens(a, 0, [{ id: 'sys', tokens: 90 }, ...a.slice(1)], 0, 64, 200)).toBe(90 - 64);
   });
 });
 

@@ -653,24 +653,21 @@ export class Replica {
     if (room < 1) return none;
     const parent = page > 0 ? r.hashes[page - 1] : 0;
     const segs = r.segs;
-    // The request's tail hashes for its first m engine blocks of the page (a prefix of those for more blocks), and
-    // the hash of its first m alone (NaN when the page has fewer).
-    const upTo = (m: number) =>
-      r.tails ? r.tails.hashes(segs, P, B, page, parent, m) : pageTailHashes(segs, P, B, page, parent, m);
+    // The hash of the request's first m engine blocks of the page (NaN when the page has fewer).
     const tailOf = (m: number) => {
       if (r.tails) return r.tails.tail(segs, P, B, page, parent, m);
-      const h = upTo(m);
+      const h = pageTailHashes(segs, P, B, page, parent, m);
       return h.length >= m ? h[m - 1] : NaN;
     };
     if (held && held.page === page && held.blocks <= room && tailOf(held.blocks) === held.hash)
       return { tokens: held.blocks * B, tier: 0 };
-    // A tail in the cache: the longest m whose hash upTo(m)[m − 1] is cached and computed. Only a tail placed after
+    // A tail in the cache: the longest m whose hash tailOf(m) is cached and computed. Only a tail placed after
     // this parent can match (a tail hash names its parent and length), so with the fleet's list of them the page
     // is hashed only as far as each candidate, longest first, instead of to its end (same result).
     const pages = this.c.pages;
     const candidates = pages
       ? pages.tailsAfter(parent)
-      : upTo(room)
+      : pageTailHashes(segs, P, B, page, parent, room)
           .map((hash, m) => ({ blocks: m + 1, hash }))
           .reverse();
     for (const t of candidates) {
@@ -683,7 +680,7 @@ export class Replica {
     }
     // No tail: a cached full page after the same parent may still begin with the same blocks.
     if (!pages || !pages.hasChildren(parent)) return none;
-    const shared = pages.longestShared(parent, page, upTo(room), P, B, (h) => this.computedTier(h) >= 0);
+    const shared = pages.longestShared(parent, page, segs, room, P, B, (h) => this.computedTier(h) >= 0);
     if (shared.blocks === 0) return none;
     return { tokens: shared.blocks * B, tier: this.computedTier(shared.hash) };
   }

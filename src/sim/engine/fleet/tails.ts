@@ -32,6 +32,12 @@ const TAIL_TAG = 0x7461696c;
  * Hashes of the first m·B tokens of page `page` (P tokens a page, B tokens an engine block), for m = 1..maxBlocks,
  * given the chained hash of the page before it (ROOT_HASH for page 0). Entry m − 1 is tailHash(page, m). Cost:
  * O(segments up to the page's end + maxBlocks).
+ *
+ * A tail hash names the content of the first m·B tokens of the page as *pieces*, one per segment it overlaps:
+ * (segment, offset within the segment, length), chained in order onto the parent, the last piece cut at the
+ * tail's end, and m folded in last. Equal pieces in order mean equal tokens, and the pieces of a token range are
+ * unique (a segment's offsets restart at 0), so equal hashes mean equal prefixes. Pieces are per segment, not per
+ * engine block, so one tail costs O(segments in the page) however many blocks it holds.
  */
 export function pageTailHashes(
   segments: readonly Segment[],
@@ -46,10 +52,9 @@ export function pageTailHashes(
   const out: number[] = [];
   if (maxBlocks < 1) return out;
   const start = page * pageTokens;
-  const end = start + maxBlocks * blockTokens;
   let pos = firstPos; // token offset of the segment being read
   let acc = chainHash(parent, TAIL_TAG);
-  let nextBoundary = start + blockTokens;
+  let m = 1;
   for (const seg of segments) {
     const n = seg.tokens;
     if (n <= 0) continue;
@@ -58,22 +63,20 @@ export function pageTailHashes(
       continue;
     }
     const key = contentKey(seg.id);
-    let t = Math.max(pos, start); // absolute token position inside this segment
-    while (t < pos + n && t < end) {
-      const take = Math.min(pos + n, nextBoundary) - t;
-      // A piece is (segment, offset within the segment, length): equal pieces in order mean equal tokens.
-      acc = chainHash(acc, chainHash(key, (t - pos) * 1048576 + take));
-      t += take;
-      if (t === nextBoundary) {
-        out.push(chainHash(acc, out.length + 1));
-        nextBoundary += blockTokens;
-        if (out.length === maxBlocks) return out;
-      }
-    }
+    const from = Math.max(pos, start);
+    // The tails that end inside this segment.
+    for (; m <= maxBlocks && start + m * blockTokens <= pos + n; m++)
+      out.push(tailOfPiece(acc, key, from - pos, start + m * blockTokens - from, m));
+    if (m > maxBlocks) return out;
+    acc = chainHash(acc, chainHash(key, (from - pos) * 1048576 + (pos + n - from)));
     pos += n;
-    if (pos >= end) break;
   }
   return out;
+}
+
+/** The hash of a tail of m blocks whose last piece is `take` tokens of the segment `key` from `off`, after `acc`. */
+function tailOfPiece(acc: number, key: number, off: number, take: number, m: number): number {
+  return chainHash(chainHash(acc, chainHash(key, off * 1048576 + take)), m);
 }
 
 function sameSegment(a: Segment, b: Segment): boolean {
@@ -81,12 +84,12 @@ function sameSegment(a: Segment, b: Segment): boolean {
 }
 
 /**
- * pageTailHashes for one session's successive requests, resumed where the previous call stopped. The tail a
- * request leaves (sequenceTail) and the tail its session's next request probes (the same page after the same
- * parent, as the next prompt extends the last one) share their first blocks: the hasher keeps the running state
- * after each full engine block and, when the page, its parent and the segments read so far are the same, goes on
- * from there instead of from the start of the page. Otherwise it starts over. Either way the result equals
- * pageTailHashes(...) (tested).
+ * tailHash(page, m) for one session's successive requests, resumed where the previous call stopped. The tail a
+ * request leaves (sequenceTail) and the tails its session's next request probes (the same page after the same
+ * parent, as the next prompt extends the last one) are on the same pieces: the hasher keeps the pieces of the page
+ * read so far (each with the running hash before it) and, when the page, its parent and the segments read so far
+ * are the same, goes on from there instead of from the start of the page. Otherwise it starts over. Either way the
+ * result equals pageTailHashes(...)[m − 1] (tested).
  */
 export class TailHasher {
   private segs: readonly Segment[] = [];
@@ -94,27 +97,17 @@ export class TailHasher {
   private parent = NaN;
   private pageTokens = 0;
   private blockTokens = 0;
-  private out: number[] = [];
-  // Where the last full block ended: the segment being read, its first token, the token, the running hash.
-  private segI = 0;
-  private segPos = 0;
-  private t = 0;
+  // The pieces read: each one's segment index, the segment's first token, its content key, the hash before it.
+  private pieceSeg: number[] = [];
+  private piecePos: number[] = [];
+  private pieceKey: number[] = [];
+  private pieceAcc: number[] = [];
+  // Where reading goes on: the next segment, its first token, the hash over the pieces before it.
+  private nextSeg = 0;
+  private nextPos = 0;
   private acc = 0;
 
-  hashes(
-    segments: readonly Segment[],
-    pageTokens: number,
-    blockTokens: number,
-    page: number,
-    parent: number,
-    maxBlocks: number,
-  ): number[] {
-    if (maxBlocks < 1) return [];
-    const out = this.extend(segments, pageTokens, blockTokens, page, parent, maxBlocks);
-    return out.length > maxBlocks ? out.slice(0, maxBlocks) : out.slice();
-  }
-
-  /** tailHash(page, m): entry m − 1 of hashes(…, m), without copying them; NaN if the page has fewer blocks. */
+  /** tailHash(page, m): entry m − 1 of pageTailHashes(…, m); NaN if the page has fewer blocks. */
   tail(
     segments: readonly Segment[],
     pageTokens: number,
@@ -124,89 +117,93 @@ export class TailHasher {
     m: number,
   ): number {
     if (m < 1) return NaN;
-    const out = this.extend(segments, pageTokens, blockTokens, page, parent, m);
-    return out.length >= m ? out[m - 1] : NaN;
+    this.resume(segments, pageTokens, blockTokens, page, parent);
+    const start = page * pageTokens;
+    const end = start + m * blockTokens;
+    // The piece holding the tail's last token: read on until one ends at or after `end`.
+    let j = 0;
+    for (;;) {
+      const np = this.pieceSeg.length;
+      while (j < np && this.piecePos[j] + segments[this.pieceSeg[j]].tokens < end) j++;
+      if (j < np) break;
+      if (!this.readPiece(segments, start)) return NaN;
+    }
+    const pos = this.piecePos[j];
+    const from = Math.max(pos, start);
+    return tailOfPiece(this.pieceAcc[j], this.pieceKey[j], from - pos, end - from, m);
   }
 
-  /** Hash on from the saved state until `maxBlocks` tails are known (or the segments end): the hasher's own array. */
-  private extend(
+  /** Keep the pieces read when the page, its parent and the segments read so far are the same; else start over. */
+  private resume(
     segments: readonly Segment[],
     pageTokens: number,
     blockTokens: number,
     page: number,
     parent: number,
-    maxBlocks: number,
-  ): number[] {
+  ): void {
+    const old = this.segs;
+    this.segs = segments;
     let same =
       page === this.page &&
       parent === this.parent &&
       pageTokens === this.pageTokens &&
       blockTokens === this.blockTokens;
-    // The segments up to the one the saved state is inside must be the same (the later ones are not read yet).
-    const upto = Math.min(this.segI, this.segs.length - 1);
+    // The segments read so far must be the same (the later ones are not read yet).
+    const upto = this.nextSeg - 1;
     if (same && segments.length <= upto) same = false;
-    for (let i = 0; same && i <= upto; i++) same = sameSegment(this.segs[i], segments[i]);
+    for (let i = 0; same && i <= upto; i++) same = sameSegment(old[i], segments[i]);
+    if (same) return;
+    // Start over on this page, but skip the segments that end before it from where the last page's pieces began
+    // when the segments up to there are the same ones (a session's next prompt extends its last, and its pages only
+    // move forward): walking them from the first read every segment of a long context again.
     const start = page * pageTokens;
-    if (!same) {
-      // Start over on this page, but skip the segments that end before it from where the last state was when the
-      // segments up to there are the same ones (a session's next prompt extends its last, and its pages only move
-      // forward): walking them from the first read every segment of a long context again.
-      let from = 0;
-      let fromPos = 0;
-      const k = this.segI;
-      if (this.segPos <= start && k < this.segs.length && k < segments.length) {
-        let ok = true;
-        for (let i = 0; ok && i <= k; i++) ok = sameSegment(this.segs[i], segments[i]);
-        if (ok) {
-          from = k;
-          fromPos = this.segPos;
-        }
+    const hasPieces = this.pieceSeg.length > 0;
+    const skipSeg = hasPieces ? this.pieceSeg[0] : this.nextSeg;
+    const skipPos = hasPieces ? this.piecePos[0] : this.nextPos;
+    let from = 0;
+    let fromPos = 0;
+    if (skipPos <= start && skipSeg <= segments.length && skipSeg <= old.length) {
+      let ok = true;
+      for (let i = 0; ok && i < skipSeg; i++) ok = sameSegment(old[i], segments[i]);
+      if (ok) {
+        from = skipSeg;
+        fromPos = skipPos;
       }
-      this.page = page;
-      this.parent = parent;
-      this.pageTokens = pageTokens;
-      this.blockTokens = blockTokens;
-      this.out = [];
-      this.segI = from;
-      this.segPos = fromPos;
-      this.t = start;
-      this.acc = chainHash(parent, TAIL_TAG);
     }
-    this.segs = segments;
-    const out = this.out;
-    if (out.length >= maxBlocks) return out;
-    const end = start + maxBlocks * blockTokens;
-    let nextBoundary = start + (out.length + 1) * blockTokens;
-    let pos = this.segPos;
-    let acc = this.acc;
-    for (let i = this.segI; i < segments.length; i++) {
-      const seg = segments[i];
-      const n = seg.tokens;
+    this.page = page;
+    this.parent = parent;
+    this.pageTokens = pageTokens;
+    this.blockTokens = blockTokens;
+    this.pieceSeg.length = this.piecePos.length = this.pieceKey.length = this.pieceAcc.length = 0;
+    this.nextSeg = from;
+    this.nextPos = fromPos;
+    this.acc = chainHash(parent, TAIL_TAG);
+  }
+
+  /** Read the next piece of the page (the next segment that overlaps it); false when the segments end. */
+  private readPiece(segments: readonly Segment[], start: number): boolean {
+    let pos = this.nextPos;
+    for (let i = this.nextSeg; i < segments.length; i++) {
+      const n = segments[i].tokens;
       if (n <= 0) continue;
       if (pos + n <= start) {
         pos += n;
         continue;
       }
-      const key = contentKey(seg.id);
-      let t = Math.max(pos, this.t);
-      while (t < pos + n && t < end) {
-        const take = Math.min(pos + n, nextBoundary) - t;
-        acc = chainHash(acc, chainHash(key, (t - pos) * 1048576 + take));
-        t += take;
-        if (t === nextBoundary) {
-          out.push(chainHash(acc, out.length + 1));
-          nextBoundary += blockTokens;
-          this.segI = i;
-          this.segPos = pos;
-          this.t = t;
-          this.acc = acc;
-          if (out.length === maxBlocks) return out;
-        }
-      }
-      pos += n;
-      if (pos >= end) break;
+      const key = contentKey(segments[i].id);
+      const from = Math.max(pos, start);
+      this.pieceSeg.push(i);
+      this.piecePos.push(pos);
+      this.pieceKey.push(key);
+      this.pieceAcc.push(this.acc);
+      this.acc = chainHash(this.acc, chainHash(key, (from - pos) * 1048576 + (pos + n - from)));
+      this.nextSeg = i + 1;
+      this.nextPos = pos + n;
+      return true;
     }
-    return out;
+    this.nextSeg = segments.length;
+    this.nextPos = pos;
+    return false;
   }
 }
 
@@ -333,30 +330,67 @@ export class PageIndex {
   }
 
   /**
-   * The longest run of whole engine blocks at the start of page `page` that `mine` (the request's
-   * pageTailHashes for that page) shares with a recorded page after `parent` that `has` accepts (in the
-   * replica's cache), and that page's hash.
+   * The longest run of whole engine blocks at the start of page `page`, at most `room`, that the request whose
+   * segments are `mine` (from token 0) shares with a recorded page after `parent` that `has` accepts (in the
+   * replica's cache), and that page's hash. The contents are compared piece by piece, as their tail hashes would
+   * be (pageTailHashes), without hashing them.
    */
   longestShared(
     parent: number,
     page: number,
-    mine: readonly number[],
+    mine: readonly Segment[],
+    room: number,
     pageTokens: number,
     blockTokens: number,
     has: (hash: number) => boolean,
   ): { blocks: number; hash: number } {
     let best = { blocks: 0, hash: 0 };
     const list = this.children.get(parent);
-    if (!list || mine.length === 0) return best;
+    if (!list || room < 1) return best;
+    const start = page * pageTokens;
+    const limit = start + room * blockTokens;
+    // The most this request can share: its own whole blocks in the page, up to room.
+    let mineEnd = 0;
+    for (const seg of mine) if (seg.tokens > 0) mineEnd += seg.tokens;
+    const most = Math.max(0, Math.floor((Math.min(mineEnd, limit) - start) / blockTokens));
+    if (most === 0) return best;
     for (const h of list) {
       const c = this.content.get(h);
       if (!c || c.page !== page || !has(h)) continue;
-      const theirs = pageTailHashes(c.segs, pageTokens, blockTokens, page, parent, mine.length, c.firstPos);
-      let m = 0;
-      while (m < theirs.length && theirs[m] === mine[m]) m++;
+      const m = Math.floor(commonTokens(c.segs, c.firstPos, mine, 0, start, limit) / blockTokens);
       if (m > best.blocks) best = { blocks: m, hash: h };
-      if (m === mine.length) break;
+      if (m === most) break;
     }
     return best;
   }
+}
+
+/**
+ * Tokens from `start` (up to `limit`) in which two segment lists (each from its own first token) hold the same
+ * content: the same segment at the same offset, token by token.
+ */
+export function commonTokens(
+  a: readonly Segment[],
+  aFirstPos: number,
+  b: readonly Segment[],
+  bFirstPos: number,
+  start: number,
+  limit: number,
+): number {
+  let ia = 0;
+  let pa = aFirstPos;
+  let ib = 0;
+  let pb = bFirstPos;
+  let t = start;
+  while (t < limit) {
+    // The segment of each list that holds token t.
+    while (ia < a.length && (a[ia].tokens <= 0 || pa + a[ia].tokens <= t)) pa += Math.max(0, a[ia++].tokens);
+    while (ib < b.length && (b[ib].tokens <= 0 || pb + b[ib].tokens <= t)) pb += Math.max(0, b[ib++].tokens);
+    if (ia >= a.length || ib >= b.length) break;
+    const sa = a[ia];
+    const sb = b[ib];
+    if (pa !== pb || (sa !== sb && contentKey(sa.id) !== contentKey(sb.id))) break;
+    t = Math.min(pa + sa.tokens, pb + sb.tokens, limit);
+  }
+  return t - start;
 }
