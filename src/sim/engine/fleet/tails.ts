@@ -245,15 +245,31 @@ const NONE: readonly { blocks: number; hash: number }[] = [];
 
 export class PageIndex {
   static readonly MAX_CHILDREN = 16;
-  // Keyed by page hashes: open-addressing maps (kvcache/hashMap.ts), not Maps, as a few are read per page computed.
-  private readonly children = new HashMap<number[]>();
-  /** Each page's content: the segments that cover it (a slice) and where the first of them starts. */
-  private readonly content = new HashMap<{
-    segs: readonly Segment[];
-    firstPos: number;
-    page: number;
-    parent: number;
-  }>();
+  /*
+   * The recorded pages are entries in typed arrays, by entry id, not an object each: the index holds about a
+   * hundred thousand pages in a long run, each recorded once and kept to the end, and as objects (with a list of
+   * segments each) they were as many long-lived allocations for the collector to copy and trace (measured: recording
+   * them took 12% of the bench fleet's CPU time). Keyed by page hashes through open-addressing maps
+   * (kvcache/hashMap.ts), not Maps, as a few are read per page computed.
+   */
+  /** Page hash → its entry. */
+  private readonly entryOf = new HashMap<number>();
+  /** Parent page hash → its most recently recorded child's entry (the children are linked through `next`). */
+  private readonly childHead = new HashMap<number>();
+  private hash = new Float64Array(0);
+  private parent = new Float64Array(0);
+  /** Where the first of the page's segments starts in its sequence. */
+  private firstPos = new Float64Array(0);
+  private page = new Int32Array(0);
+  /** The page's segments (those that cover it) are segPool[segStart .. segStart + segCount). */
+  private segStart = new Int32Array(0);
+  private segCount = new Int32Array(0);
+  /** The next older child of the same parent, −1 at the end. */
+  private next = new Int32Array(0);
+  private readonly freeEntries: number[] = [];
+  private entries = 0;
+  /** The segments of every entry, in runs (a dropped entry's run stays: Segment objects outlive it anyway). */
+  private readonly segPool: Segment[] = [];
   /** Every tail placed in a cache so far, by the hash of the page before it, longest first (tailsAfter). */
   private readonly tails = new HashMap<{ blocks: number; hash: number }[]>();
 
@@ -279,20 +295,19 @@ export class PageIndex {
 
   /** Whether any full page after `parent` was recorded (longestShared can find nothing otherwise). */
   hasChildren(parent: number): boolean {
-    return this.children.has(parent);
+    return this.childHead.has(parent);
   }
 
   /** Record page `page` of a sequence (hash `hash`, after `parent`), computed from `segs`. */
   add(parent: number, hash: number, segs: readonly Segment[], page: number): void {
-    if (this.content.has(hash)) return;
-    this.record(parent, hash, segs, 0, page);
+    if (this.entryOf.has(hash)) return;
+    this.record(parent, hash, segs, 0, segs.length, 0, page);
   }
 
   /**
    * Record pages from … end − 1 of a sequence whose page k has the chained hash hashes[k], computed from `segs`,
    * in one walk of the segments. Each page keeps only the segments that cover it, not the sequence's whole list:
-   * the index holds about a hundred thousand pages in a long run, and each would otherwise keep its turn's
-   * context alive.
+   * each would otherwise keep its turn's context alive.
    */
   addPages(
     hashes: ArrayLike<number>,
@@ -305,28 +320,74 @@ export class PageIndex {
     let pos = 0; // where segment i starts
     for (let k = from; k < end; k++) {
       const hash = hashes[k];
-      if (this.content.has(hash)) continue;
+      if (this.entryOf.has(hash)) continue;
       const start = k * pageTokens;
       const stop = start + pageTokens;
       while (i < segs.length && pos + segs[i].tokens <= start) pos += segs[i++].tokens;
-      const cover: Segment[] = [];
-      for (let j = i, p = pos; j < segs.length && p < stop; p += segs[j++].tokens) cover.push(segs[j]);
-      this.record(k > 0 ? hashes[k - 1] : 0, hash, cover, pos, k);
+      let j = i;
+      for (let p = pos; j < segs.length && p < stop; p += segs[j++].tokens);
+      this.record(k > 0 ? hashes[k - 1] : 0, hash, segs, i, j, pos, k);
     }
   }
 
+  /** Record a page covered by segs[from .. to), the first of which starts at token `firstPos`. */
   private record(
     parent: number,
     hash: number,
     segs: readonly Segment[],
+    from: number,
+    to: number,
     firstPos: number,
     page: number,
   ): void {
-    this.content.set(hash, { segs, firstPos, page, parent });
-    let list = this.children.get(parent);
-    if (!list) this.children.set(parent, (list = []));
-    list.unshift(hash);
-    if (list.length > PageIndex.MAX_CHILDREN) this.content.delete(list.pop()!);
+    const e = this.newEntry();
+    this.hash[e] = hash;
+    this.parent[e] = parent;
+    this.firstPos[e] = firstPos;
+    this.page[e] = page;
+    this.segStart[e] = this.segPool.length;
+    this.segCount[e] = to - from;
+    for (let j = from; j < to; j++) this.segPool.push(segs[j]);
+    this.entryOf.set(hash, e);
+    const head = this.childHead.get(parent);
+    this.next[e] = head === undefined ? -1 : head;
+    this.childHead.set(parent, e);
+    // Past MAX_CHILDREN, the parent's oldest child is forgotten.
+    let n = 1;
+    let before = -1;
+    let last = e;
+    while (this.next[last] >= 0) {
+      before = last;
+      last = this.next[last];
+      n++;
+    }
+    if (n > PageIndex.MAX_CHILDREN) {
+      this.next[before] = -1;
+      this.entryOf.delete(this.hash[last]);
+      this.freeEntries.push(last);
+    }
+  }
+
+  private newEntry(): number {
+    const reused = this.freeEntries.pop();
+    if (reused !== undefined) return reused;
+    const e = this.entries++;
+    if (e >= this.hash.length) {
+      const cap = Math.max(1024, this.hash.length * 2);
+      const grow = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
+        const b = make(cap);
+        b.set(a);
+        return b;
+      };
+      this.hash = grow(this.hash, (n) => new Float64Array(n));
+      this.parent = grow(this.parent, (n) => new Float64Array(n));
+      this.firstPos = grow(this.firstPos, (n) => new Float64Array(n));
+      this.page = grow(this.page, (n) => new Int32Array(n));
+      this.segStart = grow(this.segStart, (n) => new Int32Array(n));
+      this.segCount = grow(this.segCount, (n) => new Int32Array(n));
+      this.next = grow(this.next, (n) => new Int32Array(n));
+    }
+    return e;
   }
 
   /**
@@ -345,8 +406,8 @@ export class PageIndex {
     has: (hash: number) => boolean,
   ): { blocks: number; hash: number } {
     let best = { blocks: 0, hash: 0 };
-    const list = this.children.get(parent);
-    if (!list || room < 1) return best;
+    const head = this.childHead.get(parent);
+    if (head === undefined || room < 1) return best;
     const start = page * pageTokens;
     const limit = start + room * blockTokens;
     // The most this request can share: its own whole blocks in the page, up to room.
@@ -354,10 +415,21 @@ export class PageIndex {
     for (const seg of mine) if (seg.tokens > 0) mineEnd += seg.tokens;
     const most = Math.max(0, Math.floor((Math.min(mineEnd, limit) - start) / blockTokens));
     if (most === 0) return best;
-    for (const h of list) {
-      const c = this.content.get(h);
-      if (!c || c.page !== page || !has(h)) continue;
-      const m = Math.floor(commonTokens(c.segs, c.firstPos, mine, 0, start, limit) / blockTokens);
+    for (let e = head; e >= 0; e = this.next[e]) {
+      const h = this.hash[e];
+      if (this.page[e] !== page || !has(h)) continue;
+      const from = this.segStart[e];
+      const theirs = commonTokens(
+        this.segPool,
+        this.firstPos[e],
+        mine,
+        0,
+        start,
+        limit,
+        from,
+        from + this.segCount[e],
+      );
+      const m = Math.floor(theirs / blockTokens);
       if (m > best.blocks) best = { blocks: m, hash: h };
       if (m === most) break;
     }
@@ -376,17 +448,20 @@ export function commonTokens(
   bFirstPos: number,
   start: number,
   limit: number,
+  /** a's segments are a[aFrom .. aTo) (a run of a pool of them), the first starting at aFirstPos. */
+  aFrom = 0,
+  aTo = a.length,
 ): number {
-  let ia = 0;
+  let ia = aFrom;
   let pa = aFirstPos;
   let ib = 0;
   let pb = bFirstPos;
   let t = start;
   while (t < limit) {
     // The segment of each list that holds token t.
-    while (ia < a.length && (a[ia].tokens <= 0 || pa + a[ia].tokens <= t)) pa += Math.max(0, a[ia++].tokens);
+    while (ia < aTo && (a[ia].tokens <= 0 || pa + a[ia].tokens <= t)) pa += Math.max(0, a[ia++].tokens);
     while (ib < b.length && (b[ib].tokens <= 0 || pb + b[ib].tokens <= t)) pb += Math.max(0, b[ib++].tokens);
-    if (ia >= a.length || ib >= b.length) break;
+    if (ia >= aTo || ib >= b.length) break;
     const sa = a[ia];
     const sb = b[ib];
     if (pa !== pb || (sa !== sb && contentKey(sa.id) !== contentKey(sb.id))) break;
