@@ -52,6 +52,50 @@ describe('tail hashes', () => {
     expect(idx.longestShared(ah[0], 1, b, 9, P, B, () => true).blocks).toBe(9); // at most room
   });
 
+  it('keeps the last MAX_CHILDREN pages after a parent, forgetting the oldest, and can record a forgotten one again', () => {
+    const idx = new PageIndex();
+    const n = PageIndex.MAX_CHILDREN + 1;
+    const pageOf = (i: number): Segment[] => [...head, { id: `own-${i}`, tokens: 300 }];
+    const hashOf = (i: number) => segmentBlockHashes(pageOf(i), P).hashes[1];
+    const parent = segmentBlockHashes(pageOf(0), P).hashes[0];
+    for (let i = 0; i < n; i++) idx.add(parent, hashOf(i), pageOf(i), 1);
+    const found = (i: number) =>
+      idx.longestShared(parent, 1, pageOf(i), 15, P, B, () => true).hash === hashOf(i);
+    expect(found(0)).toBe(false); // the oldest, forgotten
+    for (let i = 1; i < n; i++) expect(found(i)).toBe(true);
+    idx.add(parent, hashOf(0), pageOf(0), 1); // recorded again, so the oldest now (1) goes
+    expect(found(0)).toBe(true);
+    expect(found(1)).toBe(false);
+  });
+
+  it('lists the tails placed after a page longest first, the newest first among equal lengths, each once', () => {
+    const idx = new PageIndex();
+    const list = (parent: number) => {
+      const out: [number, number][] = [];
+      for (let t = idx.firstTailAfter(parent); t >= 0; t = idx.nextTail(t))
+        out.push([idx.tailBlocks(t), idx.tailHash(t)]);
+      return out;
+    };
+    expect(list(7)).toEqual([]);
+    idx.addTail(7, 3, 30);
+    idx.addTail(7, 5, 50);
+    idx.addTail(7, 3, 31);
+    idx.addTail(7, 1, 10);
+    idx.addTail(7, 3, 30); // again: kept once, where it was
+    idx.addTail(8, 2, 20);
+    expect(list(7)).toEqual([
+      [5, 50],
+      [3, 31],
+      [3, 30],
+      [1, 10],
+    ]);
+    expect(list(8)).toEqual([[2, 20]]);
+    for (let i = 0; i < 3000; i++) idx.addTail(9, i % 7, 1000 + i); // past the arrays' first size
+    const nine = list(9);
+    expect(nine).toHaveLength(3000);
+    for (let i = 1; i < nine.length; i++) expect(nine[i - 1][0]).toBeGreaterThanOrEqual(nine[i][0]);
+  });
+
   it('recording a range of pages, each with only the segments that cover it, finds what recording each with the whole list finds', () => {
     const P2 = 64;
     const B2 = 8;

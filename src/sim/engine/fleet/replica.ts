@@ -665,18 +665,24 @@ export class Replica {
     // this parent can match (a tail hash names its parent and length), so with the fleet's list of them the page
     // is hashed only as far as each candidate, longest first, instead of to its end (same result).
     const pages = this.c.pages;
-    const candidates = pages
-      ? pages.tailsAfter(parent)
-      : pageTailHashes(segs, P, B, page, parent, room)
-          .map((hash, m) => ({ blocks: m + 1, hash }))
-          .reverse();
-    for (const t of candidates) {
-      if (t.blocks > room || this.cache.where(t.hash) === undefined) continue;
-      if (tailOf(t.blocks) !== t.hash) continue;
-      const tier = this.computedTier(t.hash);
-      if (tier < 0) continue;
-      this.cache.drop([t.hash]);
-      return { tokens: t.blocks * B, tier };
+    const tierOfTail = (blocks: number, hash: number): number => {
+      if (blocks > room || this.cache.where(hash) === undefined) return -1;
+      if (tailOf(blocks) !== hash) return -1;
+      const tier = this.computedTier(hash);
+      if (tier >= 0) this.cache.drop([hash]);
+      return tier;
+    };
+    if (pages) {
+      for (let t = pages.firstTailAfter(parent); t >= 0; t = pages.nextTail(t)) {
+        const tier = tierOfTail(pages.tailBlocks(t), pages.tailHash(t));
+        if (tier >= 0) return { tokens: pages.tailBlocks(t) * B, tier };
+      }
+    } else {
+      const hashes = pageTailHashes(segs, P, B, page, parent, room);
+      for (let m = hashes.length; m >= 1; m--) {
+        const tier = tierOfTail(m, hashes[m - 1]);
+        if (tier >= 0) return { tokens: m * B, tier };
+      }
     }
     // No tail: a cached full page after the same parent may still begin with the same blocks.
     if (!pages || !pages.hasChildren(parent)) return none;

@@ -241,8 +241,6 @@ export function sequenceTail(
  * is matched against the most recent ones only; an older continuation that would match longer is missed, at most
  * P − B tokens of one request's prefix.
  */
-const NONE: readonly { blocks: number; hash: number }[] = [];
-
 export class PageIndex {
   static readonly MAX_CHILDREN = 16;
   /*
@@ -270,8 +268,15 @@ export class PageIndex {
   private entries = 0;
   /** The segments of every entry, in runs (a dropped entry's run stays: Segment objects outlive it anyway). */
   private readonly segPool: Segment[] = [];
-  /** Every tail placed in a cache so far, by the hash of the page before it, longest first (tailsAfter). */
-  private readonly tails = new HashMap<{ blocks: number; hash: number }[]>();
+  /**
+   * Every tail placed in a cache so far, by the hash of the page before it, longest first (firstTailAfter): entries
+   * in typed arrays too, linked per parent.
+   */
+  private readonly tailHead = new HashMap<number>();
+  private tBlocks = new Int32Array(1024);
+  private tHash = new Float64Array(1024);
+  private tNext = new Int32Array(1024);
+  private tails = 0;
 
   /**
    * A tail of `blocks` engine blocks after page `parent` was placed in a cache (any replica's: a tail may reach
@@ -280,17 +285,42 @@ export class PageIndex {
    * entry can equal the probe's hash of that length).
    */
   addTail(parent: number, blocks: number, hash: number): void {
-    let list = this.tails.get(parent);
-    if (!list) this.tails.set(parent, (list = []));
-    let i = 0;
-    while (i < list.length && list[i].blocks > blocks) i++;
-    for (let j = i; j < list.length && list[j].blocks === blocks; j++) if (list[j].hash === hash) return;
-    list.splice(i, 0, { blocks, hash });
+    // After the longer ones; before those of the same length (newest first), unless it is one of them.
+    let before = -1;
+    let e = this.tailHead.get(parent) ?? -1;
+    while (e >= 0 && this.tBlocks[e] > blocks) {
+      before = e;
+      e = this.tNext[e];
+    }
+    for (let x = e; x >= 0 && this.tBlocks[x] === blocks; x = this.tNext[x])
+      if (this.tHash[x] === hash) return;
+    const t = this.tails++;
+    if (t >= this.tBlocks.length) {
+      const grow = <T extends Float64Array | Int32Array>(a: T, b: T): T => (b.set(a), b);
+      const cap = this.tBlocks.length * 2;
+      this.tBlocks = grow(this.tBlocks, new Int32Array(cap));
+      this.tHash = grow(this.tHash, new Float64Array(cap));
+      this.tNext = grow(this.tNext, new Int32Array(cap));
+    }
+    this.tBlocks[t] = blocks;
+    this.tHash[t] = hash;
+    this.tNext[t] = e;
+    if (before < 0) this.tailHead.set(parent, t);
+    else this.tNext[before] = t;
   }
 
-  /** The tails placed after page `parent`, longest first (empty if none). */
-  tailsAfter(parent: number): readonly { blocks: number; hash: number }[] {
-    return this.tails.get(parent) ?? NONE;
+  /** The longest tail placed after page `parent` (−1 if none); the next ones by nextTail, longest first. */
+  firstTailAfter(parent: number): number {
+    return this.tailHead.get(parent) ?? -1;
+  }
+  nextTail(t: number): number {
+    return this.tNext[t];
+  }
+  tailBlocks(t: number): number {
+    return this.tBlocks[t];
+  }
+  tailHash(t: number): number {
+    return this.tHash[t];
   }
 
   /** Whether any full page after `parent` was recorded (longestShared can find nothing otherwise). */
