@@ -89,7 +89,7 @@ function sameSegment(a: Segment, b: Segment): boolean {
  * parent, as the next prompt extends the last one) are on the same pieces: the hasher keeps the pieces of the page
  * read so far (each with the running hash before it) and, when the page, its parent and the segments read so far
  * are the same, goes on from there instead of from the start of the page. Otherwise it starts over. Either way the
- * result equals pageTailHashes(...)[m − 1] (tested).
+ * result equals pageTailHashes(...)[m − 1] (tested). A segment list must not be changed once passed (pass a new one).
  */
 export class TailHasher {
   private segs: readonly Segment[] = [];
@@ -148,10 +148,14 @@ export class TailHasher {
       parent === this.parent &&
       pageTokens === this.pageTokens &&
       blockTokens === this.blockTokens;
-    // The segments read so far must be the same (the later ones are not read yet).
+    // The segments read so far must be the same (the later ones are not read yet). The same array is: a request
+    // probes several tails of one page, and a segment list is never changed once made (a changed prompt is a new
+    // list), so only the first call of a request compares them.
     const upto = this.nextSeg - 1;
-    if (same && segments.length <= upto) same = false;
-    for (let i = 0; same && i <= upto; i++) same = sameSegment(old[i], segments[i]);
+    if (same && segments !== old) {
+      if (segments.length <= upto) same = false;
+      for (let i = 0; same && i <= upto; i++) same = sameSegment(old[i], segments[i]);
+    }
     if (same) return;
     // Start over on this page, but skip the segments that end before it from where the last page's pieces began
     // when the segments up to there are the same ones (a session's next prompt extends its last, and its pages only
