@@ -45,6 +45,8 @@ export class KvCache {
   private readonly st: TierStore;
   private readonly sq: Sequences;
   private readonly c: KvCacheCounters;
+  /** offloadEach's blocks written per source tier (reused: a fleet offloads a tail on every tool call). */
+  private readonly perSource: number[];
 
   constructor(config: KvCacheConfig) {
     if (!Number.isInteger(config.blockSize) || config.blockSize < 1)
@@ -65,6 +67,7 @@ export class KvCache {
     const remotePath = remote ? [remote.link, ...local[local.length - 1].pathUp] : [];
     this.tierNames = local.map((t) => t.name);
     if (remote) this.tierNames.push('remote');
+    this.perSource = this.tierNames.map(() => 0);
     this.c = newCounters([...this.tierNames]);
     this.st = new TierStore(
       local,
@@ -382,9 +385,14 @@ export class KvCache {
       bytes: 0,
       timeS: 0,
     };
-    const perSource = new Array<number>(this.tierNames.length).fill(0);
-    const bytesBefore = this.c.bytesDown.reduce((a, x) => a + x, 0);
+    const perSource = this.perSource.fill(0);
+    const bytesBefore = sum(this.c.bytesDown);
     const B = st.b;
+    const L = st.local.length;
+    // Where the offload would write a block: the target, or past it when the target holds nothing (capacity 0). A
+    // copy already there moves no bytes; writing it again would evict that very copy to make room for itself.
+    let dest = t;
+    while (dest < L && st.local[dest].capacity === 0) dest++;
     for (let i = n - 1; i >= 0; i--) {
       const id = at(i);
       if (id < 0) r.missing++;
@@ -392,12 +400,7 @@ export class KvCache {
       else if (B.top(id) >= t) r.alreadyLower++;
       else {
         let src = -1; // nearest copy above the target: where a write would come from
-        const L = st.local.length;
         for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) src = k;
-        // Where the offload would write it: the target, or past it when the target holds nothing (capacity 0). A
-        // copy already there moves no bytes; writing it again would evict that very copy to make room for itself.
-        let dest = t;
-        while (dest < L && st.local[dest].capacity === 0) dest++;
         const has = dest < L && B.hasCopy(id, dest);
         for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) st.removeCopy(id, k);
         this.c.offloads++;
@@ -417,7 +420,7 @@ export class KvCache {
         if (!dedup) r.written++;
       }
     }
-    r.bytes = this.c.bytesDown.reduce((a, x) => a + x, 0) - bytesBefore;
+    r.bytes = sum(this.c.bytesDown) - bytesBefore;
     for (let s = 0; s < t; s++)
       if (perSource[s]) r.timeS += st.transferS(perSource[s], st.linksBetween(s, t));
     return r;
@@ -491,4 +494,11 @@ export class KvCache {
   private unlockLower(id: number, mask: number): void {
     for (let i = 1; mask >> i; i++) if (mask & (1 << i)) this.st.setState(id, i, POLICY);
   }
+}
+
+/** Σ xs, in order (as reduce adds them, so the same float). */
+function sum(xs: readonly number[]): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return s;
 }
