@@ -45,8 +45,8 @@ const QWEN3_32B = model('qwen3-32b');
  * `configs/vllm/{lm-arena-chat,gpqa}/Qwen/Qwen3-32B/H100/monolithic.config.yaml` at c1d6557 (`async-scheduling: true`,
  * `max-num-batched-tokens: 8192`, `dtype: bfloat16`).
  */
-const MLENERGY = (task: string) =>
-  `ML.ENERGY Leaderboard v3.0, ml-energy/leaderboard public/data/models/Qwen__Qwen3-32B__${task}.json at 0cd52da (H100, tensor_parallel 2, median_itl_ms); server config ml-energy/benchmark configs/vllm/${task}/Qwen/Qwen3-32B/H100/monolithic.config.yaml at c1d6557`;
+const MLENERGY = (task: string, tp = 2) =>
+  `ML.ENERGY Leaderboard v3.0, ml-energy/leaderboard public/data/models/Qwen__Qwen3-32B__${task}.json at 0cd52da (H100, tensor_parallel ${tp}, median_itl_ms); server config ml-energy/benchmark configs/vllm/${task}/Qwen/Qwen3-32B/H100/monolithic.config.yaml at c1d6557`;
 /**
  * Async scheduling (vllm-project/vllm PR 19970) schedules step n + 1 while step n runs on the GPU, so the CPU part of a
  * step (what `iterationOverheadS` stands for) is hidden: the rows price the step without it.
@@ -273,7 +273,7 @@ export const rows: ValidationRow[] = [
     id: `mlenergy-itl-qwen3-32b-tp1-arena-b${b}`,
     group: 'Cost model',
     what: `Median ITL, Qwen3-32B BF16, 1 × H100, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
-    source: MLENERGY('lm-arena-chat'),
+    source: MLENERGY('lm-arena-chat', 1),
     published: t,
     unit: 'ms',
     ours: () => ms(decodeCost(QWEN3_32B, hwQwenAsync(1), b, b * (MLENERGY_PROMPT + out)).time),
