@@ -25,6 +25,20 @@ export const PENDING = 1;
 export const LOADED = 2;
 /** The id names a block in the replica (cleared when the block leaves). */
 export const LIVE = 4;
+/** Its DRAM copy is ordered by its run's node, not by a link of its own (runs.ts). */
+export const INRUN = 8;
+/** Not a block: a run's node in an eviction order (runs.ts), never indexed nor listed. */
+export const NODE = 16;
+
+/**
+ * What the store tells the run registry (runs.ts) of a run's member: `found` when a lookup returns it (a parked
+ * run's records must get the truth before anyone reads them), `touched` before its pins or owner change (any run
+ * dissolves). Either way the record is the block's own again when the caller goes on.
+ */
+export interface MemberHooks {
+  found(id: number): void;
+  touched(id: number): void;
+}
 
 /** Copy states, two bits per tier in word STATES. */
 export const NO_COPY = 0;
@@ -69,6 +83,8 @@ export class BlockStore {
   private fresh = 0;
   /** Hash → id (hashMap.ts: keys inline, no boxed numbers). */
   private readonly idOf: HashMap<number>;
+  /** Runs' registry, told before a member is read or changed from outside its run (none: no runs). */
+  hooks: MemberHooks | null = null;
 
   constructor(initialBlocks = 1024) {
     const cap = Math.max(16, initialBlocks);
@@ -128,6 +144,7 @@ export class BlockStore {
     return this.r[id * W + PINS];
   }
   addPins(id: number, d: number): number {
+    if (this.r[id * W + FLAGS] & INRUN) this.hooks?.touched(id);
     return (this.r[id * W + PINS] += d);
   }
   tokens(id: number): number {
@@ -140,7 +157,13 @@ export class BlockStore {
     return this.r[id * W + TAG];
   }
   setTag(id: number, tag: number): void {
-    this.r[id * W + TAG] = tag;
+    const o = id * W;
+    if (this.r[o + FLAGS] & INRUN && this.r[o + TAG] !== tag) this.hooks?.touched(id);
+    this.r[o + TAG] = tag;
+  }
+  /** Set a record's pins and HBM state word without asking anyone (runs.ts keeps its members' records). */
+  setPinsRaw(id: number, pins: number): void {
+    this.r[id * W + PINS] = pins;
   }
 
   hash(id: number): number {
@@ -202,6 +225,25 @@ export class BlockStore {
     return id;
   }
 
+  /** A record for a run's node (runs.ts): not indexed, not in the insertion order, its links unset. */
+  allocNode(): number {
+    let id = this.free.pop();
+    if (id === undefined) {
+      if (this.fresh === this.cap) this.grow();
+      id = this.fresh++;
+    }
+    const o = id * W;
+    this.r.fill(0, o, o + W);
+    this.r[o + FLAGS] = NODE;
+    for (let t = 0; t < TIERS; t++) this.r[o + linkWord(t)] = this.r[o + linkWord(t) + 1] = -1;
+    return id;
+  }
+
+  releaseNode(id: number): void {
+    this.r[id * W + FLAGS] = 0;
+    this.free.push(id);
+  }
+
   /** The block leaves the replica: unindexed, its id free for the next alloc. */
   release(id: number): void {
     if (!this.idOf.delete(this.hash(id))) throw new Error(`BlockStore: block ${id} is not indexed`);
@@ -229,15 +271,23 @@ export class BlockStore {
 
   /** Ids in insertion order (a block may be released while iterating: its successor is read first). */
   *ids(): IterableIterator<number> {
-    for (let id = this.insHead; id >= 0; ) {
+    for (let id = this.insHead; id >= 0;) {
       const next = this.insNext[id];
       yield id;
       id = next;
     }
   }
 
-  /** The id indexed under h, or −1. */
+  /** The id indexed under h, or −1. A run's member is handed back with its own record (runs.ts). */
   get(h: number): number {
+    const id = this.idOf.get(h);
+    if (id === undefined) return -1;
+    if (this.r[id * W + FLAGS] & INRUN) this.hooks?.found(id);
+    return id;
+  }
+
+  /** get() without the run registry's say: for checks that must not change how blocks are kept. */
+  peek(h: number): number {
     const id = this.idOf.get(h);
     return id === undefined ? -1 : id;
   }

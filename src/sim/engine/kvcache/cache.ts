@@ -24,9 +24,11 @@ import {
 import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
-import { Sequences } from './sequences';
-import { checkTag, LOCKED, PENDING, POLICY } from './blockStore';
+import { Sequences, type Seq } from './sequences';
+import { checkTag, INRUN, LOCKED, PENDING, PINNED, POLICY } from './blockStore';
 import { buildTiers, TierStore } from './tierStore';
+import { CopyList } from './copyOrder';
+import { Runs } from './runs';
 import type { BlockHash, SeqId, TierName, TransferModel } from './types';
 import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
 
@@ -84,6 +86,18 @@ export class KvCache {
     if (!Number.isInteger(hints) || hints < 0)
       throw new RangeError(`lookupHints must be a non-negative integer, got ${hints}`);
     this.sq = new Sequences(this.st, this.tierNames, this.promoteOnHit, hints);
+    const [hbmTier, dramTier] = this.st.local;
+    if (
+      config.contextRuns !== false &&
+      this.st.local.length === 2 &&
+      !this.pool &&
+      this.promoteOnHit &&
+      dramTier.capacity > 0 &&
+      hbmTier.order instanceof CopyList &&
+      dramTier.order instanceof CopyList &&
+      dramTier.order.name === 'lru'
+    )
+      this.st.runs = new Runs(this.st.b, dramTier.order);
   }
 
   // ───────────────────────────── queries (no side effects) ─────────────────────────────
@@ -137,6 +151,11 @@ export class KvCache {
   get hbmPinnedShare(): number {
     const hbm = this.st.local[0];
     return hbm.capacity > 0 ? hbm.pinned / hbm.capacity : 0;
+  }
+
+  /** Released contexts kept as runs in DRAM's order (runs.ts): how many, for tests and the bench. */
+  get runCount(): number {
+    return this.st.runs?.size ?? 0;
   }
 
   /** Sequences currently holding blocks. */
@@ -293,10 +312,17 @@ export class KvCache {
   ): { unpinned: number; freed: number; offload?: OffloadResult; dropped?: number } {
     const s = this.sq.seqs.get(seq);
     if (!s) return { unpinned: 0, freed: 0 };
-    this.sq.seqs.delete(seq);
-    this.sq.released(seq, s.blocks);
     // Offloading to a tier this cache has (checked first: a bad tier must throw with nothing parked).
     const offloading = then !== 'cache' && then !== 'drop' && this.tierNames.indexOf(then) > 0;
+    const runs = this.st.runs;
+    if (runs) {
+      const parked = offloading && then === this.tierNames[1] ? this.park(seq, s) : null;
+      if (parked) return parked;
+      const run = runs.of(seq);
+      if (run) runs.dissolve(run);
+    }
+    this.sq.seqs.delete(seq);
+    this.sq.released(seq, s.blocks);
     const r = this.sq.unpinAll(s.blocks, 0, offloading);
     if (then === 'cache') return r;
     // The sequence's own block ids, not their hashes: no lookup per block (a block that left the replica meanwhile
@@ -304,6 +330,115 @@ export class KvCache {
     // end, as they create no block).
     if (then === 'drop') return { ...r, dropped: this.dropBlocks(s.blocks).dropped };
     return { ...r, offload: this.offloadBlocks(s.blocks, then) };
+  }
+
+  /**
+   * release(seq, 'dram') with the sequence's context kept as a run (runs.ts): the same result as unpinning every
+   * block and offloading them last first, with the run's members moved as one and the turn's new blocks joining
+   * it. Null, having changed nothing, when it does not apply (then release() goes block by block).
+   */
+  private park(seq: SeqId, s: Seq): { unpinned: number; freed: number; offload: OffloadResult } | null {
+    const st = this.st;
+    const runs = st.runs!;
+    const B = st.b;
+    const hbm = st.local[0];
+    const blocks = s.blocks;
+    const n = blocks.length;
+    if (st.logs.length || st.hbmSinks.length || n === 0) return null;
+    let run = runs.of(seq);
+    const tag = s.tag;
+    if (run && (run.tag !== tag || run.end > n)) {
+      runs.dissolve(run);
+      run = undefined;
+    }
+    this.sq.seqs.delete(seq);
+    this.sq.released(seq, blocks);
+    // 1. Unpin, last first (the run's members as one: each held one pin, its sequence's).
+    const up = this.sq.unpinAll(blocks, 0, true, run ? run.first : 0, run ? run.end : 0);
+    if (run) {
+      up.unpinned += run.len;
+      hbm.pinned -= run.len;
+      hbm.locked += run.len;
+      run.parking = true; // until the members leave HBM below: what a dissolve must write into their records
+    }
+    // 2. The stretch that will be the run: the old run and the blocks after it that can join (computed, full,
+    // unpinned now, this owner's, their HBM copy parked); without an old run, the longest such stretch from the
+    // top. Blocks above it are offloaded first, those below it after, each on its own, as the plain offload does.
+    const joins = (i: number) => {
+      const id = blocks[i];
+      if (!B.live(id)) return false;
+      const states = B.states(id);
+      return (
+        B.pins(id) === 0 &&
+        !B.isPending(id) &&
+        !(B.flags(id) & INRUN) &&
+        B.tokens(id) === this.blockSize &&
+        B.tag(id) === tag &&
+        (states & 3) === LOCKED &&
+        ((states >> 2) & 3) !== LOCKED
+      );
+    };
+    let lo: number;
+    let e: number;
+    if (run) {
+      lo = run.first;
+      e = run.end;
+      while (e < n && joins(e)) e++;
+    } else {
+      let i = n - 1;
+      while (i >= 0 && !joins(i)) i--;
+      e = i + 1;
+      while (i >= 0 && joins(i)) i--;
+      lo = i + 1;
+    }
+    const job = this.startOffload(1);
+    const r = job.r;
+    const at = (i: number) => (B.live(blocks[i]) ? blocks[i] : -1);
+    // The blocks above the stretch, then the new members, last first, as the plain offload does them: DRAM's order
+    // gets the new members newest, in that order. Room made in DRAM may evict down to the run's node, which
+    // dissolves the run (its members then go on their own, below, as the plain offload moves them).
+    for (let i = n - 1; i >= e; i--) this.offloadOne(at(i), job);
+    const from = run ? run.end : lo;
+    const keep = e > lo && (run !== undefined || e - lo >= 2);
+    if (keep) for (let i = e - 1; i >= from; i--) this.offloadOne(blocks[i], job);
+    // They are DRAM's newest entries now, in that order, unless making room took one of them (a DRAM smaller
+    // than the stretch).
+    let joined = keep;
+    for (let i = from; joined && i < e; i++) {
+      const id = blocks[i];
+      joined = B.live(id) && B.state(id, 1) === POLICY && !(B.flags(id) & INRUN);
+    }
+    if (run && runs.of(seq) === run && !joined) runs.dissolve(run); // its members go on their own, below
+    if (run && runs.of(seq) !== run) {
+      // Dissolved on the way: each member was given its record (unpinned, its HBM copy parked).
+      for (let i = from - 1; i >= lo; i--) this.offloadOne(at(i), job);
+    } else if (joined) {
+      if (run) {
+        // The old members: each loses its HBM copy and moves to DRAM's newest end, after the new ones.
+        hbm.locked -= run.len;
+        hbm.used -= run.len;
+        hbm.usedTokens -= run.tokens;
+        this.c.offloads += run.len;
+        r.moved += run.len;
+        runs.order.unlink(run.node);
+        run.parking = false;
+      }
+      const kept = run ?? runs.create(seq, lo, tag);
+      // The new members leave DRAM's order (its newest entries, in the order just made) for the node.
+      for (let i = from; i < e; i++) {
+        const id = blocks[i];
+        runs.order.unlink(id); // still counted: the node orders it
+        B.setPinsRaw(id, 1); // the record reads as held while parked (runs.ts)
+        B.setStateWord(id, 0, PINNED);
+        runs.addMember(kept, id, B.tokens(id));
+      }
+      runs.order.linkTail(kept.node);
+      kept.linked = true;
+      kept.reversed = true;
+      kept.parked = true;
+    } else if (!keep) for (let i = e - 1; i >= lo; i--) this.offloadOne(at(i), job);
+    for (let i = lo - 1; i >= 0; i--) this.offloadOne(at(i), job);
+    return { ...up, offload: this.endOffload(job) };
   }
 
   // ───────────────────────────── blocks ─────────────────────────────
@@ -372,57 +507,68 @@ export class KvCache {
 
   /** Offload the blocks `at(n − 1) … at(0)` (last first, −1: absent); each is read when its turn comes, as evictions run. */
   private offloadEach(n: number, at: (i: number) => number, to: Exclude<TierName, 'hbm'>): OffloadResult {
-    const st = this.st;
     const t = this.tierNames.indexOf(to);
     if (t <= 0)
       throw new RangeError(`cannot offload to "${to}": this cache's tiers are ${this.tierNames.join(', ')}`);
-    const r: OffloadResult = {
-      moved: 0,
-      written: 0,
-      skippedPinned: 0,
-      missing: 0,
-      alreadyLower: 0,
-      bytes: 0,
-      timeS: 0,
-    };
-    const perSource = this.perSource.fill(0);
-    const bytesBefore = sum(this.c.bytesDown);
-    const B = st.b;
+    const job = this.startOffload(t);
+    for (let i = n - 1; i >= 0; i--) this.offloadOne(at(i), job);
+    return this.endOffload(job);
+  }
+
+  private startOffload(t: number): OffloadJob {
+    const st = this.st;
     const L = st.local.length;
     // Where the offload would write a block: the target, or past it when the target holds nothing (capacity 0). A
     // copy already there moves no bytes; writing it again would evict that very copy to make room for itself.
     let dest = t;
     while (dest < L && st.local[dest].capacity === 0) dest++;
-    for (let i = n - 1; i >= 0; i--) {
-      const id = at(i);
-      if (id < 0) r.missing++;
-      else if (B.pins(id) > 0 || B.isPending(id)) r.skippedPinned++;
-      else if (B.top(id) >= t) r.alreadyLower++;
-      else {
-        let src = -1; // nearest copy above the target: where a write would come from
-        for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) src = k;
-        const has = dest < L && B.hasCopy(id, dest);
-        for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) st.removeCopy(id, k);
-        this.c.offloads++;
-        r.moved++;
-        if (has) {
-          st.local[dest].order.touch(id);
-          continue;
-        }
-        const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(B.hash(id));
-        for (let k = src + 1; k < t; k++) st.sent(k, 'down');
-        // Its copies below the target stay locked while room is made: the evictions cascade down the tiers and
-        // could otherwise take the block's own lower copy, drop the block, and leave the new copy unowned.
-        const locked = this.lockLower(id);
-        st.placeBelow(id, t, 'offload');
-        this.unlockLower(id, locked);
-        perSource[src]++;
-        if (!dedup) r.written++;
+    return {
+      t,
+      dest,
+      perSource: this.perSource.fill(0),
+      bytesBefore: sum(this.c.bytesDown),
+      r: { moved: 0, written: 0, skippedPinned: 0, missing: 0, alreadyLower: 0, bytes: 0, timeS: 0 },
+    };
+  }
+
+  /** Offload one block (−1: absent) as offload() does. */
+  private offloadOne(id: number, job: OffloadJob): void {
+    const st = this.st;
+    const B = st.b;
+    const { t, dest, r } = job;
+    const L = st.local.length;
+    if (id < 0) r.missing++;
+    else if (B.pins(id) > 0 || B.isPending(id)) r.skippedPinned++;
+    else if (B.top(id) >= t) r.alreadyLower++;
+    else {
+      let src = -1; // nearest copy above the target: where a write would come from
+      for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) src = k;
+      const has = dest < L && B.hasCopy(id, dest);
+      for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) st.removeCopy(id, k);
+      this.c.offloads++;
+      r.moved++;
+      if (has) {
+        st.local[dest].order.touch(id);
+        return;
       }
+      const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(B.hash(id));
+      for (let k = src + 1; k < t; k++) st.sent(k, 'down');
+      // Its copies below the target stay locked while room is made: the evictions cascade down the tiers and
+      // could otherwise take the block's own lower copy, drop the block, and leave the new copy unowned.
+      const locked = this.lockLower(id);
+      st.placeBelow(id, t, 'offload');
+      this.unlockLower(id, locked);
+      job.perSource[src]++;
+      if (!dedup) r.written++;
     }
-    r.bytes = sum(this.c.bytesDown) - bytesBefore;
-    for (let s = 0; s < t; s++)
-      if (perSource[s]) r.timeS += st.transferS(perSource[s], st.linksBetween(s, t));
+  }
+
+  private endOffload(job: OffloadJob): OffloadResult {
+    const st = this.st;
+    const r = job.r;
+    r.bytes = sum(this.c.bytesDown) - job.bytesBefore;
+    for (let s = 0; s < job.t; s++)
+      if (job.perSource[s]) r.timeS += st.transferS(job.perSource[s], st.linksBetween(s, job.t));
     return r;
   }
 
@@ -501,4 +647,13 @@ function sum(xs: readonly number[]): number {
   let s = 0;
   for (let i = 0; i < xs.length; i++) s += xs[i];
   return s;
+}
+
+/** One offload's target, where it writes, and what it has done so far. */
+interface OffloadJob {
+  t: number;
+  dest: number;
+  perSource: number[];
+  bytesBefore: number;
+  r: OffloadResult;
 }

@@ -73,6 +73,12 @@ export interface KvCacheConfig {
    * speed; memory is one array per kept sequence. Default 256; 0 keeps none.
    */
   lookupHints?: number;
+  /**
+   * true (default): a released sequence's context is kept as one run in DRAM's order (runs.ts) where the tiers
+   * allow it (HBM and DRAM only, DRAM and HBM ordered by LRU or FIFO lists, no pool, promoteOnHit). Changes no
+   * result, only speed (a tool call's offload and read-back cost O(new blocks)); false keeps every block on its own.
+   */
+  contextRuns?: boolean;
 }
 
 /** What a lookup (or an acquire) found, for one tier: blocks served from it (the fastest tier holding them). */

@@ -5,7 +5,7 @@
  * objects.) A tier given any other `EvictionPolicy` (a factory of the caller's) gets an adapter that hands that
  * policy one node object per block with a copy in the tier, so custom policies keep working, more slowly.
  */
-import { linkWord, W, type BlockStore } from './blockStore';
+import { INRUN, linkWord, NODE, W, type BlockStore } from './blockStore';
 import {
   fifoPolicy,
   lruPolicy,
@@ -32,14 +32,30 @@ export interface CopyOrder {
   order(): number[];
 }
 
-/** An intrusive list through the records' link words of one tier. */
-class CopyList implements CopyOrder {
+/** What a list whose entries may be runs' nodes asks of the run registry (runs.ts). */
+export interface RunsInOrder {
+  /** A member is to be moved or taken out on its own: dissolve its run first. */
+  touched(member: number): void;
+  /** A node reached the head (its run is next to be evicted): dissolve it into its members. */
+  dissolveNode(node: number): void;
+  /** A node's members from the one that leaves first to the newest. */
+  membersInOrder(node: number): number[];
+}
+
+/**
+ * An intrusive list through the records' link words of one tier. An entry may be a run's node (runs.ts) standing
+ * for its members in order; a member is never linked on its own, and any operation on one dissolves its run first,
+ * so the order is always the one the members' own links would give.
+ */
+export class CopyList implements CopyOrder {
   private head = -1;
   private tail = -1;
   private n = 0;
   /** Offsets of the tier's `prev` and `next` words in a record. */
   private readonly P: number;
   private readonly N: number;
+  /** The run registry, when runs' nodes may be linked here. */
+  runs: RunsInOrder | null = null;
   constructor(
     readonly name: string,
     private readonly moveOnTouch: boolean,
@@ -53,15 +69,58 @@ class CopyList implements CopyOrder {
     return this.n;
   }
   add(b: number): void {
+    this.linkTail(b);
+    this.n++;
+  }
+  remove(b: number): void {
+    if (this.runs && this.store.r[b * W] & INRUN) this.runs.touched(b);
+    this.unlink(b);
+    this.n--;
+  }
+  touch(b: number): void {
+    if (!this.moveOnTouch) return;
+    if (this.runs && this.store.r[b * W] & INRUN) this.runs.touched(b);
+    if (this.tail === b) return;
+    this.unlink(b);
+    this.linkTail(b);
+  }
+  victim(): number {
+    if (this.runs)
+      while (this.head >= 0 && this.store.r[this.head * W] & NODE) this.runs.dissolveNode(this.head);
+    return this.head;
+  }
+  order(): number[] {
+    const out: number[] = [];
+    const r = this.store.r;
+    for (let b = this.head; b >= 0; b = r[b * W + this.N]) {
+      if (this.runs && r[b * W] & NODE) out.push(...this.runs.membersInOrder(b));
+      else out.push(b);
+    }
+    return out;
+  }
+
+  // Raw list operations for the run registry (no count kept: it counts its members itself, by count()).
+  /** Link b (an unlinked entry) as the newest. */
+  linkTail(b: number): void {
     const r = this.store.r;
     r[b * W + this.P] = this.tail;
     r[b * W + this.N] = -1;
     if (this.tail >= 0) r[this.tail * W + this.N] = b;
     else this.head = b;
     this.tail = b;
-    this.n++;
   }
-  remove(b: number): void {
+  /** Link b (an unlinked entry) just before `ref`, a linked one. */
+  linkBefore(b: number, ref: number): void {
+    const r = this.store.r;
+    const p = r[ref * W + this.P];
+    r[b * W + this.P] = p;
+    r[b * W + this.N] = ref;
+    r[ref * W + this.P] = b;
+    if (p >= 0) r[p * W + this.N] = b;
+    else this.head = b;
+  }
+  /** Take b (a linked entry) out of the list. */
+  unlink(b: number): void {
     const r = this.store.r;
     const o = b * W;
     const p = r[o + this.P];
@@ -71,21 +130,18 @@ class CopyList implements CopyOrder {
     if (nx >= 0) r[nx * W + this.P] = p;
     else this.tail = p;
     r[o + this.P] = r[o + this.N] = -1;
-    this.n--;
   }
-  touch(b: number): void {
-    if (!this.moveOnTouch || this.tail === b) return;
-    this.remove(b);
-    this.add(b);
+  /** The entry after b toward the newest (−1 at the end); after(−1) is the head. Entries may be runs' nodes. */
+  after(b: number): number {
+    return b < 0 ? this.head : this.store.r[b * W + this.N];
   }
-  victim(): number {
-    return this.head;
+  /** Members counted in (or out) by the run registry. */
+  count(d: number): void {
+    this.n += d;
   }
-  order(): number[] {
-    const out: number[] = [];
-    const r = this.store.r;
-    for (let b = this.head; b >= 0; b = r[b * W + this.N]) out.push(b);
-    return out;
+  /** Whether b is linked here (a list of one entry has it as head and tail). */
+  linked(b: number): boolean {
+    return this.head === b || this.store.r[b * W + this.P] >= 0;
   }
 }
 

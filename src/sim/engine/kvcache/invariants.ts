@@ -11,7 +11,8 @@
  *   its hash (what lets an acquire read the hint instead of probing the index);
  * - each tier's eviction order lists exactly its evictable copies.
  */
-import { LOCKED, NO_COPY, PINNED, POLICY, TIERS } from './blockStore';
+import { bitsOf, LOCKED, NO_COPY, PINNED, POLICY, TIERS } from './blockStore';
+import { truePins, trueStates } from './runs';
 import type { Seq } from './sequences';
 import type { TierStore } from './tierStore';
 
@@ -24,7 +25,7 @@ export function checkCacheInvariants(
   const B = st.b;
   for (const list of hints)
     for (const id of list)
-      if (B.live(id) && B.get(B.hash(id)) !== id)
+      if (B.live(id) && B.peek(B.hash(id)) !== id)
         out.push(`hint ${B.hash(id)} is live but not the indexed block`);
   const L = st.local.length;
   const used = new Array<number>(L).fill(0);
@@ -39,14 +40,15 @@ export function checkCacheInvariants(
   for (const id of B.ids()) {
     resident++;
     const h = B.hash(id);
-    const pins = B.pins(id);
+    const pins = truePins(B, st.runs, id);
+    const states = trueStates(B, st.runs, id);
     const isPending = B.isPending(id);
-    if (B.get(h) !== id) out.push(`block ${h} filed under the wrong hash`);
+    if (B.peek(h) !== id) out.push(`block ${h} filed under the wrong hash`);
     if (!B.live(id)) out.push(`block ${h} is listed but not live`);
     let n = 0;
     let bits = 0;
     for (let i = 0; i < TIERS; i++) {
-      const state = B.state(id, i);
+      const state = (states >> (2 * i)) & 3;
       if (state === NO_COPY) continue;
       if (i >= L) {
         out.push(`block ${h} has a copy in tier ${i}, past the last local tier`);
@@ -61,11 +63,11 @@ export function checkCacheInvariants(
       if (state === LOCKED) out.push(`block ${h}: its copy in ${st.local[i].name} is still locked`);
       if (state === PINNED && i !== 0) out.push(`block ${h} is pinned outside HBM`);
     }
-    if (bits !== B.tierBits(id))
-      out.push(`block ${h}: its tier bits ${B.tierBits(id)} disagree with its copies (${bits})`);
+    if (bits !== bitsOf(states))
+      out.push(`block ${h}: its tier bits ${bitsOf(states)} disagree with its copies (${bits})`);
     if (n === 0) out.push(`block ${h} has no copy in any tier`);
     residentTokens += B.tokens(id);
-    const hbmState = B.state(id, 0);
+    const hbmState = states & 3;
     if (isPending) {
       if (hbmState !== NO_COPY) pending[0]++;
       else out.push(`block ${h} is pending outside HBM`);

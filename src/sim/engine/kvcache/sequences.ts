@@ -4,7 +4,9 @@
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
 import type { AcquireFail, AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
-import { checkTag, LOADED, LOCKED, PENDING, POLICY, topOf } from './blockStore';
+import { checkTag, INRUN, LOADED, LOCKED, NO_COPY, PENDING, POLICY, topOf } from './blockStore';
+import type { CopyList } from './copyOrder';
+import type { Run } from './runs';
 import type { TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
 
@@ -114,7 +116,14 @@ export class Sequences {
    * handed to HBM's policy: the offload frees every such copy before anything reads HBM's order, so adding it to
    * the LRU list only to unlink it again was two list moves per block for nothing (same results).
    */
-  unpinAll(blocks: number[], from: number, park = false): { unpinned: number; freed: number } {
+  unpinAll(
+    blocks: number[],
+    from: number,
+    park = false,
+    /** Positions [skipFrom, skipTo) are a run's (runs.ts): the caller unpins them as one. */
+    skipFrom = 0,
+    skipTo = 0,
+  ): { unpinned: number; freed: number } {
     const st = this.st;
     const B = st.b;
     const hbm = st.local[0];
@@ -122,6 +131,10 @@ export class Sequences {
     let freed = 0;
     this.warmed = B.warm(blocks, from, blocks.length);
     for (let i = blocks.length - 1; i >= from; i--) {
+      if (i < skipTo && i >= skipFrom) {
+        i = skipFrom;
+        continue;
+      }
       const id = blocks[i];
       const pins = B.addPins(id, -1);
       unpinned++;
@@ -152,6 +165,74 @@ export class Sequences {
       hbm.order.touch(id);
     }
     return { unpinned, freed };
+  }
+
+  /**
+   * The parked run (runs.ts) of released sequence `seq` that this acquire can read back as one: its members are
+   * positions it covers, the prompt still holds their hashes there, same owner, and nobody subscribes to KV events
+   * (the fast path sends none). A run that cannot be read back so is dissolved first.
+   */
+  private readableRun(
+    seq: SeqId,
+    s: Seq | undefined,
+    hint: number[] | undefined,
+    c: number,
+    hashes: ArrayLike<BlockHash>,
+    off: number,
+    count: number,
+    tag: number,
+  ): Run | undefined {
+    const runs = this.st.runs;
+    if (!runs || s) return undefined;
+    const r = runs.of(seq);
+    if (!r) return undefined;
+    const st = this.st;
+    if (
+      r.parked &&
+      hint !== undefined &&
+      r.first >= c &&
+      r.end <= c + count &&
+      r.tag === tag &&
+      st.logs.length === 0 &&
+      st.hbmSinks.length === 0 &&
+      r.matches(hashes, off + r.first - c)
+    )
+      return r;
+    runs.dissolve(r);
+    return undefined;
+  }
+
+  /**
+   * Pin a run's members in HBM as one, its DRAM copies (locked while read up) back in DRAM's order, newest, first
+   * position first: what the per-position loop does, when the HBM copies it evicts for them all keep a copy in
+   * DRAM (nothing is written into DRAM between the members). False, changing nothing, otherwise.
+   */
+  private pinRun(seg: Run): boolean {
+    const st = this.st;
+    const B = st.b;
+    const hbm = st.local[0];
+    const order = hbm.order as CopyList;
+    // makeRoom evicts HBM's head once HBM is full, once per member from then on.
+    const evict = Math.max(0, hbm.used + seg.len - hbm.capacity);
+    let v = order.after(-1);
+    for (let e = 0; e < evict; e++, v = order.after(v))
+      if (v < 0 || ((B.states(v) >> 2) & 3) === NO_COPY) return false;
+    for (let e = 0; e < evict; e++) {
+      const victim = order.victim();
+      st.removeCopy(victim, 0);
+      st.c.evictions[0]++;
+    }
+    hbm.used += seg.len;
+    hbm.usedTokens += seg.tokens;
+    hbm.pinned += seg.len;
+    st.local[1].locked -= seg.len;
+    const runs = st.runs!;
+    runs.order.linkTail(seg.node);
+    runs.order.count(seg.len);
+    seg.linked = true;
+    seg.reversed = false;
+    seg.parked = false; // the records read as held, and now they are
+    return true;
   }
 
   /**
@@ -197,11 +278,32 @@ export class Sequences {
     const found = this.found;
     const hint = s ? undefined : this.lastHeld.get(seq); // a held sequence's new positions have none
     const hinted = hint ? Math.min(count, hint.length - c) : 0;
-    if (hint) this.warmed = B.warm(hint, c, c + hinted);
+    // A released sequence's run (runs.ts), read back as one when the prompt still holds it: positions
+    // [segFrom, segTo) of this call.
+    let seg = this.readableRun(seq, s, hint, c, hashes, off, count, tag);
+    const segFrom = seg ? seg.first - c : -1;
+    const segTo = seg ? segFrom + seg.len : -1;
+    if (hint) this.warmed = B.warm(hint, c, seg ? c + segFrom : c + hinted);
     for (let k = 0; k < count; k++) {
+      if (seg && k === segFrom) {
+        if (inRun) {
+          // Every member is a computed block with its only other copy in DRAM, held by nobody: a hit from DRAM
+          // that takes a pinned slot.
+          hitB[1] += seg.len;
+          hitT[1] += seg.tokens;
+          run += seg.len;
+          X += seg.len;
+          k = segTo - 1;
+          continue;
+        }
+        // A miss before it: the members are not a cached prefix here. Read them as blocks of their own.
+        this.st.runs!.dissolve(seg);
+        seg = undefined;
+      }
       const h = hashes[off + k];
       let id = k < hinted ? (hint as number[])[c + k] : -1;
       if (id < 0 || !B.live(id) || !B.hashIs(id, h)) id = B.get(h);
+      else if (B.flags(id) & INRUN) this.st.runs?.found(id); // a parked run's member gets its record back
       found[k] = id; // looked up once: nothing changes before the mutation below reads it
       if (inRun) {
         if (id >= 0 && !B.isPending(id)) {
@@ -243,7 +345,19 @@ export class Sequences {
     // Mutate. 1) Pin new positions with an HBM copy; lock the copy a lower-only block is read from.
     const slot = this.slot;
     const lockedCopy = this.lockedCopy;
+    const dram = st.local.length > 1 ? st.local[1] : hbm;
     for (let k = 0; k < count; k++) {
+      if (seg && k === segFrom) {
+        // The members' DRAM copies are locked while they are read up, out of DRAM's order: the node's going.
+        this.st.runs!.order.unlink(seg.node);
+        this.st.runs!.order.count(-seg.len);
+        seg.linked = false;
+        dram.locked += seg.len;
+        st.c.promotions[1] += seg.len;
+        st.sentMany(1, 'up', seg.len);
+        k = segTo - 1;
+        continue;
+      }
       const id = found[k];
       lockedCopy[k] = -1;
       if (id >= 0 && B.hasCopy(id, 0)) {
@@ -303,6 +417,22 @@ export class Sequences {
     let newBlocks = 0;
     let computeTokens = 0;
     for (let k = 0; k < count; k++) {
+      if (seg && k === segFrom) {
+        if (this.pinRun(seg)) {
+          k = segTo - 1;
+          continue;
+        }
+        // Something this read-back evicts from HBM would be written into DRAM between the members: they go on
+        // their own (their DRAM copies locked, as an acquire leaves them here), and this loop pins each.
+        this.st.runs!.dissolveUnlinked(seg);
+        for (let j = 0; j < seg.len; j++) {
+          const id = seg.ids[j];
+          B.setStateWord(id, 1, LOCKED);
+          slot[segFrom + j] = id;
+          lockedCopy[segFrom + j] = 1;
+        }
+        seg = undefined;
+      }
       let id = slot[k];
       const tokens = c + k === n - 1 ? lastTok : st.blockSize;
       if (k >= run) computeTokens += id >= 0 ? B.tokens(id) : tokens;
@@ -333,7 +463,10 @@ export class Sequences {
     // A released sequence acquired again gets back the array it held (its hint, read above and no longer needed):
     // one array per session for the whole run instead of one per turn that lived long enough to be promoted.
     const blocks: number[] = s ? held : (hint ?? []);
-    for (let k = 0; k < count; k++) blocks[c + k] = slot[k]; // in place: no reallocation of a reused array
+    for (let k = 0; k < count; k++) {
+      if (seg && k === segFrom) k = segTo; // the members are where they were (blocks is the hint)
+      if (k < count) blocks[c + k] = slot[k]; // in place: no reallocation of a reused array
+    }
     blocks.length = n;
     const seqRec: Seq = s ?? { blocks, committed: 0, tag };
     seqRec.tag = tag;

@@ -16,6 +16,7 @@
  */
 import { BlockStore, LOCKED, NO_COPY, PINNED, POLICY, TIERS } from './blockStore';
 import { copyOrder, type CopyOrder } from './copyOrder';
+import type { Runs } from './runs';
 import type { HbmSlotSink, KvEventSink } from './events';
 import { capacityInBlocks, type KvPool } from './pool';
 import type { PolicyFactory, PolicyName } from './policy';
@@ -55,6 +56,8 @@ export class TierStore {
   readonly logs: KvEventSink[] = [];
   /** Watchers of every HBM slot taken or freed, pending blocks included (events.ts HbmSlotSink); usually none. */
   readonly hbmSinks: HbmSlotSink[] = [];
+  /** Sequences' contexts kept as runs in DRAM's order (runs.ts), when the cache's tiers allow it. */
+  runs: Runs | null = null;
 
   constructor(
     tiers: TierSpec[],
@@ -120,7 +123,8 @@ export class TierStore {
     const t = this.local[i];
     const pending = b.isPending(id);
     if (this.logs.length && !pending) this.emit(b.hash(id), i, true);
-    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash(id), b.tag(id), true);
+    if (i === 0 && this.hbmSinks.length)
+      for (const w of this.hbmSinks) w.hbmSlot(b.hash(id), b.tag(id), true);
     t.used++;
     t.usedTokens += b.tokens(id);
     if (i === 0 && b.pins(id) > 0) {
@@ -144,7 +148,8 @@ export class TierStore {
     if (i === 0 && pending) t.pending--;
     b.setStateWord(id, i, NO_COPY);
     if (this.logs.length && !pending) this.emit(b.hash(id), i, false);
-    if (i === 0 && this.hbmSinks.length) for (const w of this.hbmSinks) w.hbmSlot(b.hash(id), b.tag(id), false);
+    if (i === 0 && this.hbmSinks.length)
+      for (const w of this.hbmSinks) w.hbmSlot(b.hash(id), b.tag(id), false);
   }
 
   /** Move block `id`'s copy in tier i (which must exist) to state s, keeping the tier's counts and order. */
@@ -184,6 +189,18 @@ export class TierStore {
       this.c.copiesDown[link]++;
       this.c.bytesDown[link] += this.bytesPerBlock;
     }
+  }
+
+  /** sent(link, dir) n times: one addition of n copies' bytes where that is the same number as n additions. */
+  sentMany(link: number, dir: 'up' | 'down', n: number): void {
+    const bytes = dir === 'up' ? this.c.bytesUp : this.c.bytesDown;
+    if (dir === 'up') this.c.copiesUp[link] += n;
+    else this.c.copiesDown[link] += n;
+    const bpb = this.bytesPerBlock;
+    const total = bytes[link] + n * bpb;
+    if (Number.isInteger(bpb) && Number.isInteger(bytes[link]) && total <= Number.MAX_SAFE_INTEGER)
+      bytes[link] = total;
+    else for (let i = 0; i < n; i++) bytes[link] += bpb;
   }
 
   /** One copy read up from tier `from` (local or remote) to HBM: every link on the way carries it once. */

@@ -2,11 +2,13 @@
 import type { BlockInfo, KvSnapshot, TierOccupancy } from './cacheTypes';
 import type { TierStore } from './tierStore';
 import type { TierName } from './types';
+import { bitsOf, topOf } from './blockStore';
+import { truePins, trueStates } from './runs';
 
 /** Every local tier holding a copy of block `id`, fastest first. */
 export function tiersOf(st: TierStore, id: number): TierName[] {
   const out: TierName[] = [];
-  const bits = st.b.tierBits(id);
+  const bits = bitsOf(trueStates(st.b, st.runs, id));
   for (let i = 0; i < st.local.length; i++) if (bits & (1 << i)) out.push(st.local[i].name);
   return out;
 }
@@ -48,7 +50,7 @@ export function* blocksOf(st: TierStore): IterableIterator<BlockInfo> {
       tiers,
       tokens: B.tokens(id),
       tag: B.tag(id),
-      pins: B.pins(id),
+      pins: truePins(B, st.runs, id),
       pending: B.isPending(id),
     };
   }
@@ -72,11 +74,12 @@ export function snapshotOf(st: TierStore, replica: string | number, tierNames: T
   let i = 0;
   for (const id of B.ids()) {
     s.hashes[i] = B.hash(id);
-    s.tier[i] = st.b.top(id);
-    s.resident[i] = B.tierBits(id);
+    const states = trueStates(B, st.runs, id);
+    s.tier[i] = topOf(states);
+    s.resident[i] = bitsOf(states);
     s.tokens[i] = B.tokens(id);
     s.tag[i] = B.tag(id);
-    s.pins[i] = B.pins(id);
+    s.pins[i] = truePins(B, st.runs, id);
     s.flags[i] = B.isPending(id) ? 1 : 0;
     i++;
   }
