@@ -88,6 +88,8 @@ export class LogHistogram {
   private total = 0;
   private sum = 0;
   private maxV = 0;
+  private lastValue = NaN;
+  private lastBin = 0;
   constructor(min = 1e-6, max = 1e5, perDecade = 100) {
     this.logMin = Math.log10(min);
     this.perDecade = perDecade;
@@ -95,9 +97,16 @@ export class LogHistogram {
   }
   add(value: number, weight = 1): void {
     if (!(weight > 0) || !(value >= 0)) return;
-    let i = value > 0 ? Math.floor((Math.log10(value) - this.logMin) * this.perDecade) : 0;
-    if (i < 0) i = 0;
-    else if (i >= this.w.length) i = this.w.length - 1;
+    let i: number;
+    // A fleet adds the same gap for every sequence of a decode step: its bin is worked out once.
+    if (value === this.lastValue) i = this.lastBin;
+    else {
+      i = value > 0 ? Math.floor((Math.log10(value) - this.logMin) * this.perDecade) : 0;
+      if (i < 0) i = 0;
+      else if (i >= this.w.length) i = this.w.length - 1;
+      this.lastValue = value;
+      this.lastBin = i;
+    }
     this.w[i] += weight;
     this.total += weight;
     this.sum += value * weight;
