@@ -3,7 +3,13 @@ import { computedOrThrow } from '../src/sim/engine/cannotRun';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { segmentBlockHashes, type Segment } from '../src/sim/engine/kvcache/hash';
-import { commonTokens, PageIndex, pageTailHashes, sequenceTail } from '../src/sim/engine/fleet/tails';
+import {
+  commonTokens,
+  PageIndex,
+  pageTailHashes,
+  sequenceTail,
+  TailHasher,
+} from '../src/sim/engine/fleet/tails';
 import { methods } from '../src/worker/methods';
 
 const P = 256;
@@ -25,6 +31,14 @@ describe('tail hashes', () => {
     for (let m = 0; m < 15; m++) expect(ha[m] === hb[m]).toBe(m < 13);
     // another parent (a different page 0) changes every one
     expect(pageTailHashes(a, P, B, 1, parent + 1, 15).some((h, i) => h === ha[i])).toBe(false);
+  });
+
+  it('a page of many short segments: the hasher gives each tail as pageTailHashes does', () => {
+    const segs: Segment[] = Array.from({ length: 120 }, (_, i) => ({ id: i % 7, tokens: 1 + (i % 5) }));
+    const parent = 99;
+    const want = pageTailHashes(segs, P, B, 1, parent, P / B - 1);
+    const h = new TailHasher();
+    for (const m of [15, 3, 9, 1, 15]) expect(h.tail(segs, P, B, 1, parent, m)).toBe(want[m - 1]);
   });
 
   it('a sequence leaves a tail of its last page’s full blocks, none when the page is empty or blocks are pages', () => {

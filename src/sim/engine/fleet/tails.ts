@@ -98,10 +98,12 @@ export class TailHasher {
   private pageTokens = 0;
   private blockTokens = 0;
   // The pieces read: each one's segment index, the segment's first token, its content key, the hash before it.
-  private pieceSeg: number[] = [];
-  private piecePos: number[] = [];
-  private pieceKey: number[] = [];
-  private pieceAcc: number[] = [];
+  // (Typed arrays with a count, not arrays emptied per page: refilled for every request, those were reallocated.)
+  private pieceSeg = new Int32Array(8);
+  private piecePos = new Float64Array(8);
+  private pieceKey = new Float64Array(8);
+  private pieceAcc = new Float64Array(8);
+  private pieces = 0;
   // Where reading goes on: the next segment, its first token, the hash over the pieces before it.
   private nextSeg = 0;
   private nextPos = 0;
@@ -123,7 +125,7 @@ export class TailHasher {
     // The piece holding the tail's last token: read on until one ends at or after `end`.
     let j = 0;
     for (;;) {
-      const np = this.pieceSeg.length;
+      const np = this.pieces;
       while (j < np && this.piecePos[j] + segments[this.pieceSeg[j]].tokens < end) j++;
       if (j < np) break;
       if (!this.readPiece(segments, start)) return NaN;
@@ -161,7 +163,7 @@ export class TailHasher {
     // when the segments up to there are the same ones (a session's next prompt extends its last, and its pages only
     // move forward): walking them from the first read every segment of a long context again.
     const start = page * pageTokens;
-    const hasPieces = this.pieceSeg.length > 0;
+    const hasPieces = this.pieces > 0;
     const skipSeg = hasPieces ? this.pieceSeg[0] : this.nextSeg;
     const skipPos = hasPieces ? this.piecePos[0] : this.nextPos;
     let from = 0;
@@ -178,10 +180,22 @@ export class TailHasher {
     this.parent = parent;
     this.pageTokens = pageTokens;
     this.blockTokens = blockTokens;
-    this.pieceSeg.length = this.piecePos.length = this.pieceKey.length = this.pieceAcc.length = 0;
+    this.pieces = 0;
     this.nextSeg = from;
     this.nextPos = fromPos;
     this.acc = chainHash(parent, TAIL_TAG);
+  }
+
+  private growPieces(): void {
+    const n = this.pieceSeg.length * 2;
+    const seg = new Int32Array(n);
+    seg.set(this.pieceSeg);
+    this.pieceSeg = seg;
+    for (const k of ['piecePos', 'pieceKey', 'pieceAcc'] as const) {
+      const a = new Float64Array(n);
+      a.set(this[k]);
+      this[k] = a;
+    }
   }
 
   /** Read the next piece of the page (the next segment that overlaps it); false when the segments end. */
@@ -196,10 +210,12 @@ export class TailHasher {
       }
       const key = contentKey(segments[i].id);
       const from = Math.max(pos, start);
-      this.pieceSeg.push(i);
-      this.piecePos.push(pos);
-      this.pieceKey.push(key);
-      this.pieceAcc.push(this.acc);
+      if (this.pieces === this.pieceSeg.length) this.growPieces();
+      const j = this.pieces++;
+      this.pieceSeg[j] = i;
+      this.piecePos[j] = pos;
+      this.pieceKey[j] = key;
+      this.pieceAcc[j] = this.acc;
       this.acc = chainHash(this.acc, chainHash(key, (from - pos) * 1048576 + (pos + n - from)));
       this.nextSeg = i + 1;
       this.nextPos = pos + n;
