@@ -30,7 +30,10 @@
  *   for tokens still to be computed are *pending*: they occupy HBM but lookups do not find them until
  *   `commit()`. When HBM is full of pinned blocks an acquire fails cleanly (`{ok: false, reason}`) and changes
  *   nothing.
- * - **Cost** is O(blocks touched) per call, with Maps and intrusive linked lists; never per token.
+ * - **Cost** is O(blocks touched) per call, with Maps and intrusive linked lists; never per token. A released
+ *   context is kept as one *run* in DRAM's order (runs.ts: HBM + DRAM caches), so an agent's tool-call offload
+ *   and its next turn's read-back cost O(blocks the turn added); results are those of keeping every block on its
+ *   own (`contextRuns: false`), which a property test checks.
  *
  * ## API (for the fleet simulator)
  * ```ts

@@ -129,7 +129,8 @@ export class Sequences {
     const hbm = st.local[0];
     let unpinned = 0;
     let freed = 0;
-    if (skipTo > skipFrom) this.warmed = B.warm(blocks, from, skipFrom) | B.warm(blocks, skipTo, blocks.length);
+    if (skipTo > skipFrom)
+      this.warmed = B.warm(blocks, from, skipFrom) | B.warm(blocks, skipTo, blocks.length);
     else this.warmed = B.warm(blocks, from, blocks.length);
     for (let i = blocks.length - 1; i >= from; i--) {
       if (i < skipTo && i >= skipFrom) {
