@@ -8,20 +8,26 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { chainHashes, KvCache, type KvCacheConfig } from '../src/sim/engine/kvcache';
+import { chainHashes, KvCache, type KvCacheConfig, type WritePolicy } from '../src/sim/engine/kvcache';
 
 const B = 4;
 const BPB = 1e6;
 const PCIE = { bandwidthGBps: 10, latencyS: 1e-3 };
 
-function config(hbm: number, dram: number, hbmPolicy: 'lru' | 'fifo', runs: boolean): KvCacheConfig {
+function config(
+  hbm: number,
+  dram: number,
+  hbmPolicy: 'lru' | 'fifo',
+  runs: boolean,
+  write: WritePolicy = 'write-back',
+): KvCacheConfig {
   return {
     blockSize: B,
     bytesPerBlock: BPB,
     contextRuns: runs,
     tiers: [
       { name: 'hbm', capacityBlocks: hbm, policy: hbmPolicy },
-      { name: 'dram', capacityBlocks: dram, link: PCIE },
+      { name: 'dram', capacityBlocks: dram, link: PCIE, write },
     ],
   };
 }
@@ -141,10 +147,11 @@ describe('contexts kept as runs in DRAM’s order = every block on its own (fast
         fc.integer({ min: 6, max: 40 }),
         fc.integer({ min: 4, max: 60 }),
         fc.constantFrom<'lru' | 'fifo'>('lru', 'fifo'),
+        fc.constantFrom<WritePolicy>('write-back', 'write-back', 'write-through', 'none'),
         fc.array(opArb, { minLength: 1, maxLength: 80 }),
-        (hbm, dram, policy, ops) => {
-          const fast = new KvCache(config(hbm, dram, policy, true));
-          const ref = new KvCache(config(hbm, dram, policy, false));
+        (hbm, dram, policy, write, ops) => {
+          const fast = new KvCache(config(hbm, dram, policy, true, write));
+          const ref = new KvCache(config(hbm, dram, policy, false, write));
           const lf = [2, 2, 2, 2, 2];
           const lr = [2, 2, 2, 2, 2];
           for (const op of ops) {
