@@ -945,7 +945,22 @@ export class Replica {
     const prefills = this.prefillBuf;
     decodes.length = 0;
     prefills.length = 0;
-    for (const r of this.running) if (r.state === 'decode') decodes.push(r);
+    // In the same pass, what a decode-only iteration needs: their contexts and how many steps they can all take.
+    const ctxs = this.costBatch.decodeContextTokens;
+    ctxs.length = 0;
+    const bs = c.blockSize;
+    let total = 0;
+    let minSteps = Infinity;
+    for (const r of this.running) {
+      if (r.state !== 'decode') continue;
+      decodes.push(r);
+      ctxs.push(r.ctx + 1);
+      total += r.ctx + 1;
+      const left = r.outputTokens - r.generated;
+      const room = r.heldBlocks * bs - r.ctx; // steps before it needs another block
+      const k = Math.max(1, Math.min(left, room));
+      if (k < minSteps) minSteps = k;
+    }
     let budget = c.tokenBudget;
     if (c.chunk > 0) {
       budget -= decodes.length;
@@ -973,9 +988,7 @@ export class Replica {
     let time: number;
     if (prefills.length) {
       const batch = this.costBatch;
-      const ctxs = batch.decodeContextTokens;
-      ctxs.length = useDecodes.length;
-      for (let i = 0; i < useDecodes.length; i++) ctxs[i] = useDecodes[i].ctx + 1;
+      ctxs.length = useDecodes.length; // none without chunked prefill
       const chunks = batch.prefill;
       while (chunks.length < prefills.length) chunks.push({ newTokens: 0, cachedTokens: 0 });
       chunks.length = prefills.length;
@@ -986,16 +999,7 @@ export class Replica {
       const gpuS = iterationTime(c.model, c.hw, batch);
       time = overlappedStepS(gpuS, maskS);
     } else if (useDecodes.length) {
-      steps = Infinity;
-      let total = 0;
-      const bs = c.blockSize;
-      for (const r of useDecodes) {
-        total += r.ctx + 1;
-        const left = r.outputTokens - r.generated;
-        const room = r.heldBlocks * bs - r.ctx; // steps before it needs another block
-        const k = Math.max(1, Math.min(left, room));
-        if (k < steps) steps = k;
-      }
+      steps = minSteps;
       const B = useDecodes.length;
       const mid = total + (B * (steps - 1)) / 2;
       const dt = overlappedStepS(decodeStepTime(c.model, c.hw, B, mid), maskS);
