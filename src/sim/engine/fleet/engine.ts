@@ -301,7 +301,8 @@ export class FleetSim implements ReplicaHost {
       this.trace = loadTrace(this.wl, rs.blockSize);
       this.traceTurnOf = new Int32Array(this.trace.sessions);
     } else {
-      this.gen = new WorkloadGenerator(this.wl.classes, seed);
+      // Contexts grow in place: a request's segments are read at submit only (hashes() copies them with the output).
+      this.gen = new WorkloadGenerator(this.wl.classes, seed, true);
       this.trace = null;
     }
     this.startArrivals();

@@ -165,6 +165,13 @@ export class WorkloadGenerator {
   constructor(
     readonly classes: readonly SessionClass[],
     private readonly seed: number,
+    /**
+     * Grow a session's context in place rather than as a new array per turn. Only for a caller that reads a
+     * request's `segments` when it gets it and never later (the fleet engine copies them at submit): an earlier
+     * request's `segments` is then the same array, which later turns extend. 07.01's trace writer keeps every
+     * turn's request, so it keeps the default.
+     */
+    private readonly contextInPlace = false,
   ) {
     if (classes.length === 0) throw new RangeError('a workload needs at least one session class');
     this.classRng = createRng(mixSeed(seed, 0x636c6173, 0));
@@ -234,7 +241,9 @@ export class WorkloadGenerator {
     let segments = s.context;
     if (c.kind === 'chat') {
       const u: Segment = { id: segId(SEG.user, s.index, s.turn), tokens: sampleInt(c.userTokens, rng) };
-      s.context = s.context.concat(u); // the user's message stays in the context
+      // the user's message stays in the context
+      if (this.contextInPlace) s.context.push(u);
+      else s.context = s.context.concat(u);
       s.contextTokens += u.tokens;
       segments = s.context;
     } else {
@@ -276,9 +285,11 @@ export class WorkloadGenerator {
   afterTurn(s: Session, req: RequestSpec): AfterTurn {
     const c = this.classes[s.cls];
     const rng = s.rng;
-    // A new array: the finished request's `segments` is this one, and its readers (07.01's trace writer keeps
-    // every turn's) must not see the turns after it.
-    s.context = s.context.concat(req.outputSegment ?? { id: req.outputSegmentId, tokens: req.outputTokens });
+    // A new array, unless contextInPlace: the finished request's `segments` is this one, and its readers (07.01's
+    // trace writer keeps every turn's) must not see the turns after it.
+    const out = req.outputSegment ?? { id: req.outputSegmentId, tokens: req.outputTokens };
+    if (this.contextInPlace) s.context.push(out);
+    else s.context = s.context.concat(out);
     s.contextTokens += req.outputTokens;
     s.turn++;
     if (s.turn >= s.turns) return { kind: 'end', delayS: 0 };
