@@ -351,6 +351,14 @@ export class KvCache {
       runs.dissolve(run);
       run = undefined;
     }
+    // A member held at another position too (a list that is not chained hashes): block by block.
+    for (let i = 0; run && i < n; i++) {
+      if (i === run.first) i = run.end;
+      if (i < n && B.flags(blocks[i]) & INRUN) {
+        runs.dissolve(run);
+        run = undefined;
+      }
+    }
     this.sq.seqs.delete(seq);
     this.sq.released(seq, blocks);
     // 1. Unpin, last first (the run's members as one: each held one pin, its sequence's).
@@ -364,19 +372,23 @@ export class KvCache {
     // 2. The stretch that will be the run: the old run and the blocks after it that can join (computed, full,
     // unpinned now, this owner's, their HBM copy parked); without an old run, the longest such stretch from the
     // top. Blocks above it are offloaded first, those below it after, each on its own, as the plain offload does.
+    // (Each block that joins is marked, so a block met twice ends the stretch.)
+    const ep = this.sq.freshEpoch();
     const joins = (i: number) => {
       const id = blocks[i];
       if (!B.live(id)) return false;
       const states = B.states(id);
-      return (
+      const ok =
         B.pins(id) === 0 &&
         !B.isPending(id) &&
         !(B.flags(id) & INRUN) &&
+        B.xmark(id) !== ep &&
         B.tokens(id) === this.blockSize &&
         B.tag(id) === tag &&
         (states & 3) === LOCKED &&
-        ((states >> 2) & 3) !== LOCKED
-      );
+        ((states >> 2) & 3) !== LOCKED;
+      if (ok) B.setXmark(id, ep);
+      return ok;
     };
     let lo: number;
     let e: number;
@@ -388,8 +400,20 @@ export class KvCache {
       let i = n - 1;
       while (i >= 0 && !joins(i)) i--;
       e = i + 1;
+      if (i >= 0) i--;
       while (i >= 0 && joins(i)) i--;
       lo = i + 1;
+    }
+    // A block of the stretch held at another position too: nothing joins (block by block, below).
+    let twice = false;
+    for (let i = 0; !twice && i < n; i++) {
+      if (i === lo) i = e;
+      if (i < n && B.live(blocks[i]) && B.xmark(blocks[i]) === ep) twice = true;
+    }
+    if (twice) {
+      if (run) runs.dissolve(run); // its members get their records (unpinned, HBM copy parked)
+      run = undefined;
+      e = lo;
     }
     const job = this.startOffload(1);
     const r = job.r;

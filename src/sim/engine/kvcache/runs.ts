@@ -26,7 +26,9 @@
  * are byte-identical).
  *
  * Kept for caches with HBM and DRAM only, DRAM ordered by LRU, no pool, promoteOnHit (KvCache decides), and taken
- * only while nobody subscribes to KV events (the fast paths would not send them).
+ * only while nobody subscribes to KV events (the fast paths would not send them). Nothing relies on the hashes
+ * being chained: a block held at two positions of a sequence, or met again later in a prompt, makes the offload
+ * or the read-back go block by block (tested with lists that repeat hashes).
  */
 import { INRUN, LOCKED, NO_COPY, type BlockStore, type MemberHooks } from './blockStore';
 import type { CopyList, RunsInOrder } from './copyOrder';

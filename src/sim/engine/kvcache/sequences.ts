@@ -69,6 +69,11 @@ export class Sequences {
     this.hitT = tierNames.map(() => 0);
   }
 
+  /** A mark value no record carries yet (for a caller's one pass over distinct blocks: B.xmark). */
+  freshEpoch(): number {
+    return ++this.epoch;
+  }
+
   /** The hints kept (for the invariants). */
   hints(): IterableIterator<readonly number[]> {
     return this.lastHeld.values();
@@ -259,73 +264,88 @@ export class Sequences {
     const lastTok = this.lastTokens(n, opts.tokens);
     const tag = opts.tag === undefined ? (s ? s.tag : -1) : checkTag(opts.tag);
     const hbm = st.local[0];
-    const ep = ++this.epoch;
+    const epoch = ++this.epoch;
     const remote = st.remoteIndex;
 
     // Plan (no mutation). Tail = held[c..], to be released.
     for (let i = c; i < held.length; i++) {
       const id = held[i];
-      if (B.mark(id) !== ep) {
-        B.setMark(id, ep);
+      if (B.mark(id) !== epoch) {
+        B.setMark(id, epoch);
         B.setScratch(id, 0);
       }
       B.setScratch(id, B.scratch(id) + 1);
     }
-    let X = 0; // new positions whose block is not pinned after the tail is released: each takes a pinned slot
-    let run = 0; // cached prefix among new positions
-    let inRun = true;
+    let X: number; // new positions whose block is not pinned after the tail is released: each takes a pinned slot
+    let run: number; // cached prefix among new positions
+    let inRun: boolean;
     const nT = this.tierNames.length;
-    const hitB = this.hitB.fill(0);
-    const hitT = this.hitT.fill(0);
+    const hitB = this.hitB;
+    const hitT = this.hitT;
     const found = this.found;
     const hint = s ? undefined : this.lastHeld.get(seq); // a held sequence's new positions have none
     const hinted = hint ? Math.min(count, hint.length - c) : 0;
     // A released sequence's run (runs.ts), read back as one when the prompt still holds it: positions
     // [segFrom, segTo) of this call.
     let seg = this.readableRun(seq, s, hint, c, hashes, off, count, tag);
-    const segFrom = seg ? seg.first - c : -1;
-    const segTo = seg ? segFrom + seg.len : -1;
-    if (hint) this.warmed = B.warm(hint, c, seg ? c + segFrom : c + hinted);
-    for (let k = 0; k < count; k++) {
-      if (seg && k === segFrom) {
-        if (inRun) {
-          // Every member is a computed block with its only other copy in DRAM, held by nobody: a hit from DRAM
-          // that takes a pinned slot.
-          hitB[1] += seg.len;
-          hitT[1] += seg.tokens;
-          run += seg.len;
-          X += seg.len;
-          k = segTo - 1;
-          continue;
+    let segFrom: number;
+    let segTo: number;
+    let ep = epoch;
+    for (;;) {
+      X = 0;
+      run = 0;
+      inRun = true;
+      hitB.fill(0);
+      hitT.fill(0);
+      segFrom = seg ? seg.first - c : -1;
+      segTo = seg ? segFrom + seg.len : -1;
+      if (hint) this.warmed = B.warm(hint, c, seg ? c + segFrom : c + hinted);
+      for (let k = 0; k < count; k++) {
+        if (seg && k === segFrom) {
+          if (inRun && this.st.runs!.of(seq) === seg) {
+            // Every member is a computed block with its only other copy in DRAM, held by nobody: a hit from DRAM
+            // that takes a pinned slot.
+            hitB[1] += seg.len;
+            hitT[1] += seg.tokens;
+            run += seg.len;
+            X += seg.len;
+            k = segTo - 1;
+            continue;
+          }
+          // A miss before it: the members are not a cached prefix here. Read them as blocks of their own.
+          if (this.st.runs!.of(seq) === seg) this.st.runs!.dissolve(seg);
+          seg = undefined;
         }
-        // A miss before it: the members are not a cached prefix here. Read them as blocks of their own.
-        this.st.runs!.dissolve(seg);
-        seg = undefined;
+        const h = hashes[off + k];
+        let id = k < hinted ? (hint as number[])[c + k] : -1;
+        if (id < 0 || !B.live(id) || !B.hashIs(id, h)) id = B.get(h);
+        else if (B.flags(id) & INRUN) this.st.runs?.found(id); // a parked run's member gets its record back
+        found[k] = id; // looked up once: nothing changes before the mutation below reads it
+        if (inRun) {
+          if (id >= 0 && !B.isPending(id)) {
+            const from = topOf(B.states(id));
+            hitB[from]++;
+            hitT[from] += B.tokens(id);
+            run++;
+          } else if (id < 0 && st.pool?.has(h)) {
+            const p = st.pool.peek(h) as { tokens: number };
+            hitB[remote]++;
+            hitT[remote] += p.tokens;
+            run++;
+          } else inRun = false;
+        }
+        if (id < 0) X++;
+        else if (B.xmark(id) !== ep) {
+          B.setXmark(id, ep);
+          const eff = B.pins(id) - (B.mark(id) === ep ? B.scratch(id) : 0);
+          if (eff === 0) X++;
+        }
       }
-      const h = hashes[off + k];
-      let id = k < hinted ? (hint as number[])[c + k] : -1;
-      if (id < 0 || !B.live(id) || !B.hashIs(id, h)) id = B.get(h);
-      else if (B.flags(id) & INRUN) this.st.runs?.found(id); // a parked run's member gets its record back
-      found[k] = id; // looked up once: nothing changes before the mutation below reads it
-      if (inRun) {
-        if (id >= 0 && !B.isPending(id)) {
-          const from = topOf(B.states(id));
-          hitB[from]++;
-          hitT[from] += B.tokens(id);
-          run++;
-        } else if (id < 0 && st.pool?.has(h)) {
-          const p = st.pool.peek(h) as { tokens: number };
-          hitB[remote]++;
-          hitT[remote] += p.tokens;
-          run++;
-        } else inRun = false;
-      }
-      if (id < 0) X++;
-      else if (B.xmark(id) !== ep) {
-        B.setXmark(id, ep);
-        const eff = B.pins(id) - (B.mark(id) === ep ? B.scratch(id) : 0);
-        if (eff === 0) X++;
-      }
+      if (!seg || this.st.runs!.of(seq) === seg) break;
+      // A member came back at another position of the prompt (a list that is not chained hashes) and dissolved
+      // the run: plan again, block by block (a released sequence holds no tail, so nothing else is marked).
+      seg = undefined;
+      ep = ++this.epoch;
     }
     let Y = 0; // tail blocks that end up unpinned
     for (let i = c; i < held.length; i++) {
