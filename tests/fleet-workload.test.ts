@@ -1,12 +1,10 @@
 /** The fleet's workload generator (src/sim/engine/fleet/workload.ts): contexts grown in place or copied. */
 import { describe, expect, it } from 'vitest';
 import { WorkloadGenerator, type SessionClass } from '../src/sim/engine/fleet/workload';
+import { agentClass, c, chatClass } from './fleet-helpers';
 
-const c = (value: number) => ({ kind: 'constant' as const, value });
 const CLASSES: SessionClass[] = [
-  {
-    kind: 'agent',
-    name: 'agent',
+  agentClass({
     apps: 2,
     systemTokens: c(300),
     toolSchemaTokens: c(500),
@@ -14,18 +12,14 @@ const CLASSES: SessionClass[] = [
     turns: { kind: 'uniform', min: 5, max: 12 },
     outputTokens: { kind: 'lognormal', median: 80, sigma: 0.6 },
     toolResultTokens: { kind: 'lognormal', median: 300, sigma: 0.8 },
-    toolLatency: { kind: 'constant', value: 1 },
     nonExtension: { compaction: { thresholdTokens: 3000, summaryTokens: 200 }, reorderToolsProb: 0.2 },
-  },
-  {
-    kind: 'chat',
-    name: 'chat',
+  }),
+  chatClass({
     systemTokens: c(200),
     userTokens: { kind: 'lognormal', median: 50, sigma: 0.5 },
     outputTokens: { kind: 'lognormal', median: 120, sigma: 0.5 },
     turns: { kind: 'uniform', min: 3, max: 6 },
-    thinkTime: c(5),
-  },
+  }),
 ];
 
 /** Every request of `sessions` sessions, turn by turn, as plain data read when each request is made. */
