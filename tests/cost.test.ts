@@ -9,6 +9,7 @@ import {
   decodeStepTime,
   defaultHardware,
   GPUS_PER_REPLICA,
+  iterationCost,
   iterationTime,
   kvReplication,
   perTokenPrefillTime,
@@ -257,6 +258,38 @@ describe('MoE and MLA', () => {
 });
 
 describe('iterationTime (chunked prefill + decodes)', () => {
+  it('property: the time-only paths give the breakdown time to the last bit (dense, MoE, MLA; TP 1 to 16)', () => {
+    const models = ['llama-3.1-8b', 'llama-3.1-70b', 'qwen3-235b-a22b', 'deepseek-v3'].map(resolveModel);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: models.length - 1 }),
+        fc.constantFrom(1, 2, 4, 8, 16),
+        fc.array(
+          fc.record({
+            newTokens: fc.integer({ min: 0, max: 9000 }),
+            cachedTokens: fc.integer({ min: 0, max: 200_000 }),
+          }),
+          { maxLength: 4 },
+        ),
+        fc.array(fc.integer({ min: 1, max: 200_000 }), { maxLength: 64 }),
+        (m, tp, prefill, decodeContextTokens) => {
+          const model = models[m];
+          const hw = defaultHardware(h100, tp);
+          const batch = { prefill, decodeContextTokens };
+          const c = iterationCost(model, hw, batch);
+          expect(iterationTime(model, hw, batch)).toBe(c.time);
+          // and the time is the breakdown's own terms combined
+          expect(c.time).toBe(
+            Math.max(c.gemmTime + c.attentionTime, c.memoryTime) + c.allReduceTime + c.overheadTime,
+          );
+          const total = decodeContextTokens.reduce((a, b) => a + b, 0);
+          const n = decodeContextTokens.length;
+          expect(decodeStepTime(model, hw, n, total)).toBe(decodeCost(model, hw, n, total).time);
+        },
+      ),
+    );
+  });
+
   it('reduces to prefillTime and decodeStepTime', () => {
     expect(
       iterationTime(llama70, hw8, {

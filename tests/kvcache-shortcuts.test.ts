@@ -9,6 +9,7 @@
  * - An acquire reads the records a released sequence held at the same positions instead of probing the index
  *   (sequences.ts, `lookupHints`): the reference keeps no hints. With a capacity of 1 hints are forgotten as others
  *   are released, and checkInvariants checks that every hint not gone is the indexed record.
+ * - extendTo reads the positions it adds from the sequence's whole list: the reference extends with a slice of it.
  * - The open-addressing HashMap (kvcache/hashMap.ts) against a Map, through growth and backward-shift deletions.
  */
 import { describe, expect, it } from 'vitest';
@@ -179,6 +180,32 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
         },
       ),
       { numRuns: 400, seed: 20261202 },
+    );
+  });
+
+  it('extendTo (positions of the whole list) = extend with that slice of it, results included', () => {
+    fc.assert(
+      fc.property(...cacheArbs, fc.array(opArb, { minLength: 1, maxLength: 60 }), (h, d, n, w, p, ops) => {
+        const fast = new KvCache(config(h, d, n, w, p));
+        const ref = new KvCache(config(h, d, n, w, p));
+        const ef = recorder(fast);
+        const er = recorder(ref);
+        const release = (c: KvCache, seq: number, then: 'dram' | 'nvme') => c.release(seq, then);
+        for (const op of ops) {
+          if (op.k === 'extend') {
+            const held = ref.heldCount(op.seq);
+            const a = fast.extendTo(op.seq, CHAINS[op.chain], held + op.n);
+            const b = ref.extend(op.seq, CHAINS[op.chain].slice(held, held + op.n));
+            expect(a).toEqual(b);
+          } else {
+            apply(fast, op, release);
+            apply(ref, op, release);
+          }
+          expect(fast.checkInvariants()).toEqual([]);
+          expect(state(fast, ef)).toEqual(state(ref, er));
+        }
+      }),
+      { numRuns: 300, seed: 20261203 },
     );
   });
 

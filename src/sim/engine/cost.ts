@@ -35,7 +35,7 @@
  *    decode attention (see attentionFlopsPerPair).
  */
 import { DTYPE_BYTES, kvBytesPerToken, type Dtype, type ModelSpec } from './catalog/models';
-import { tensorParallelComm, type CommCost } from './tensorParallel';
+import { tensorParallelComm, tensorParallelCommTime, type CommCost } from './tensorParallel';
 import {
   effectiveAttentionFlops,
   effectiveFlops,
@@ -135,6 +135,9 @@ export function weightSplit(model: ModelSpec): { always: number; routed: number;
 export function weightBytesTouched(model: ModelSpec, dtype: Dtype, tokens: number): number {
   checkTokens('tokens', tokens);
   if (tokens === 0) return 0;
+  // Dense: weightSplit's first case, without its object (every iteration the fleet prices comes here).
+  if (model.activeParams >= model.totalParams)
+    return (model.totalParams - embeddingParams(model)) * DTYPE_BYTES[dtype];
   const { always, routed, touchProbability } = weightSplit(model);
   const frac = routed > 0 ? -Math.expm1(tokens * Math.log1p(-touchProbability)) : 0;
   return (always + routed * frac) * DTYPE_BYTES[dtype];
@@ -193,9 +196,28 @@ function passCost(
     allReduceBytes: comm.bytes,
     allReduceTime: comm.time,
     overheadTime,
-    time: Math.max(computeTime, memoryTime) + comm.time + overheadTime,
+    time: passTime(model, hw, tokens, gemmFlops, attentionFlops, bytes),
     bound: computeTime >= memoryTime ? 'compute' : 'memory',
   };
+}
+
+/**
+ * passCost's `time` alone, with the same operations in the same order (so the same float), and nothing allocated:
+ * the fleet simulator prices every iteration and reads only the time.
+ */
+function passTime(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  tokens: number,
+  gemmFlops: number,
+  attentionFlops: number,
+  bytes: number,
+): number {
+  const computeTime = gemmFlops / effectiveFlops(hw) + attentionFlops / effectiveAttentionFlops(hw);
+  const memoryTime = bytes / effectiveMemBandwidth(hw);
+  const commTime = tensorParallelCommTime(model, hw.accelerator, hw.tp, tokens, hw.gpusPerNode);
+  const overheadTime = tokens > 0 ? hw.iterationOverheadS : 0;
+  return Math.max(computeTime, memoryTime) + commTime + overheadTime;
 }
 
 /** Matmul FLOPs of a prefill of n tokens: 2 · body · n + 2 · vocab · hidden (LM head, last position only). */
@@ -292,19 +314,7 @@ export function decodeCost(
   batchSize: number,
   totalContextTokens: number,
 ): PassCost {
-  checkTokens('batchSize', batchSize);
-  checkTokens('totalContextTokens', totalContextTokens);
-  if (batchSize === 0) return passCost(model, hw, 0, 0, 0, 0);
-  const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
-  const bytes = weightBytesTouched(model, hw.weightDtype, batchSize) + kv * totalContextTokens;
-  return passCost(
-    model,
-    hw,
-    batchSize,
-    2 * (model.activeParams - embeddingParams(model)) * batchSize,
-    attentionFlopsPerPair(model, 'decode') * totalContextTokens,
-    bytes,
-  );
+  return decodePass(model, hw, batchSize, totalContextTokens, passCost);
 }
 
 export function decodeStepTime(
@@ -313,7 +323,39 @@ export function decodeStepTime(
   batchSize: number,
   totalContextTokens: number,
 ): number {
-  return decodeCost(model, hw, batchSize, totalContextTokens).time;
+  return decodePass(model, hw, batchSize, totalContextTokens, passTime);
+}
+
+/** A pass's terms handed to passCost (the breakdown) or passTime (the time alone). */
+type PassOf<T> = (
+  model: ModelSpec,
+  hw: HardwareConfig,
+  tokens: number,
+  gemmFlops: number,
+  attentionFlops: number,
+  bytes: number,
+) => T;
+
+function decodePass<T>(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  batchSize: number,
+  totalContextTokens: number,
+  pass: PassOf<T>,
+): T {
+  checkTokens('batchSize', batchSize);
+  checkTokens('totalContextTokens', totalContextTokens);
+  if (batchSize === 0) return pass(model, hw, 0, 0, 0, 0);
+  const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
+  const bytes = weightBytesTouched(model, hw.weightDtype, batchSize) + kv * totalContextTokens;
+  return pass(
+    model,
+    hw,
+    batchSize,
+    2 * (model.activeParams - embeddingParams(model)) * batchSize,
+    attentionFlopsPerPair(model, 'decode') * totalContextTokens,
+    bytes,
+  );
 }
 
 export interface IterationBatch {
@@ -332,6 +374,14 @@ export interface IterationBatch {
  * A batch with one chunk equals prefillTime; a decode-only batch equals decodeStepTime. Empty batch: 0.
  */
 export function iterationCost(model: ModelSpec, hw: HardwareConfig, batch: IterationBatch): PassCost {
+  return iterationPass(model, hw, batch, passCost);
+}
+
+export function iterationTime(model: ModelSpec, hw: HardwareConfig, batch: IterationBatch): number {
+  return iterationPass(model, hw, batch, passTime);
+}
+
+function iterationPass<T>(model: ModelSpec, hw: HardwareConfig, batch: IterationBatch, pass: PassOf<T>): T {
   let gemm = 0;
   let attn = 0;
   let kvTokens = 0;
@@ -354,9 +404,9 @@ export function iterationCost(model: ModelSpec, hw: HardwareConfig, batch: Itera
     kvTokens += ctx;
     tokens += decodes;
   }
-  if (tokens === 0) return passCost(model, hw, 0, 0, 0, 0);
+  if (tokens === 0) return pass(model, hw, 0, 0, 0, 0);
   const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
-  return passCost(
+  return pass(
     model,
     hw,
     tokens,
@@ -364,10 +414,6 @@ export function iterationCost(model: ModelSpec, hw: HardwareConfig, batch: Itera
     attn,
     weightBytesTouched(model, hw.weightDtype, tokens) + kv * kvTokens,
   );
-}
-
-export function iterationTime(model: ModelSpec, hw: HardwareConfig, batch: IterationBatch): number {
-  return iterationCost(model, hw, batch).time;
 }
 
 /**

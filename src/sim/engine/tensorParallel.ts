@@ -170,3 +170,15 @@ export function tensorParallelComm(
   const msg = allReduceMessageBytes(model, tokens);
   return { calls, bytes: calls * msg, time: calls * allReduceTime(path, tp, msg), path };
 }
+
+/** tensorParallelComm's `time` alone (the same float), without building the result, nor the path at tp = 1. */
+export function tensorParallelCommTime(
+  model: ModelSpec,
+  accelerator: AcceleratorSpec,
+  tp: number,
+  tokens: number,
+  gpusPerNode?: number,
+): number {
+  if (tp <= 1 || tokens <= 0) return 0;
+  return tensorParallelComm(model, accelerator, tp, tokens, gpusPerNode).time;
+}

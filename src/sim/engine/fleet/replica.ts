@@ -849,9 +849,8 @@ export class Replica {
     const final = r.promptTokens + r.outputTokens;
     const want = Math.min(this.blocksFor(final), r.heldBlocks + 1);
     for (;;) {
-      const more = Array.prototype.slice.call(r.hashes, r.heldBlocks, want) as number[];
       const tokens = Math.min(final, want * bs);
-      const res = this.cache.extend(r.seq, more, { tokens, tag: r.session });
+      const res = this.cache.extendTo(r.seq, r.hashes, want, { tokens, tag: r.session });
       if (res.ok) {
         this.bookStores(); // decode growth's write-backs occupy the link; the step does not wait for them
         r.heldBlocks = res.heldBlocks;

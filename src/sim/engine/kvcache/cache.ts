@@ -32,6 +32,8 @@ import { Runs } from './runs';
 import type { BlockHash, SeqId, TierName, TransferModel } from './types';
 import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
 
+/** What a sequence the cache does not know holds (read only). */
+const NONE_HELD: readonly number[] = Object.freeze([]);
 export * from './cacheTypes';
 
 export class KvCache {
@@ -263,7 +265,7 @@ export class KvCache {
    */
   acquire(seq: SeqId, hashes: ArrayLike<BlockHash>, opts: AcquireOptions = {}): AcquireResult {
     const s = this.sq.seqs.get(seq);
-    const held = s ? s.blocks : [];
+    const held = s ? s.blocks : NONE_HELD;
     const len = opts.blocks === undefined ? hashes.length : Math.min(opts.blocks, hashes.length);
     let c = 0;
     const m = Math.min(held.length, len);
@@ -277,6 +279,16 @@ export class KvCache {
     const s = this.sq.seqs.get(seq);
     const c = s ? s.blocks.length : 0;
     return this.sq.acquireFrom(seq, s, c, more, 0, more.length, opts);
+  }
+
+  /**
+   * extend() with the blocks taken from the sequence's whole list: positions [held, upTo) of `hashes` (held: what
+   * `seq` holds now). Decode growth asks for one block at a time; this spares it a copy of the list's slice.
+   */
+  extendTo(seq: SeqId, hashes: ArrayLike<BlockHash>, upTo: number, opts: AcquireOptions = {}): AcquireResult {
+    const s = this.sq.seqs.get(seq);
+    const c = s ? s.blocks.length : 0;
+    return this.sq.acquireFrom(seq, s, c, hashes, c, Math.max(0, Math.min(upTo, hashes.length) - c), opts);
   }
 
   /**
@@ -462,7 +474,8 @@ export class KvCache {
       kept.parked = true;
     } else if (!keep) for (let i = e - 1; i >= lo; i--) this.offloadOne(at(i), job);
     for (let i = lo - 1; i >= 0; i--) this.offloadOne(at(i), job);
-    return { ...up, offload: this.endOffload(job) };
+    // Fields named, not spread: a spread is a generic object copy, and a tool call's offload runs this often.
+    return { unpinned: up.unpinned, freed: up.freed, offload: this.endOffload(job) };
   }
 
   // ───────────────────────────── blocks ─────────────────────────────

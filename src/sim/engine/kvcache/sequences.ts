@@ -496,7 +496,7 @@ export class Sequences {
     // The cached prefix of the new positions is computed already: a commit has nothing to mark there, so it need not
     // walk it (a context read back after a tool call is about all hits; its commit then walks only the new blocks).
     if (seqRec.committed === c) seqRec.committed = c + run;
-    this.seqs.set(seq, seqRec);
+    if (!s) this.seqs.set(seq, seqRec); // a held sequence's record is there already
     if (hint) this.lastHeld.delete(seq);
 
     for (let i = 0; i < nT; i++) {

@@ -83,10 +83,15 @@ export class TierStore {
     return i === this.remoteIndex && this.pool ? this.remotePath : this.local[i].pathUp;
   }
 
-  /** Links crossed going down from tier `from` to tier `to` (> from). */
+  /** Links crossed going down from tier `from` to tier `to` (> from). The tiers never change: each list is made once
+   * (every offload's timing asks for one). */
   linksBetween(from: number, to: number): LinkSpec[] {
-    return this.pathOf(to).slice(0, to - from);
+    const key = from * (TIERS + 2) + to;
+    let links = this.between.get(key);
+    if (!links) this.between.set(key, (links = this.pathOf(to).slice(0, to - from)));
+    return links;
   }
+  private readonly between = new Map<number, LinkSpec[]>();
 
   transferS(blocks: number, links: LinkSpec[]): number {
     return transferTimeS(blocks * this.bytesPerBlock, links, this.transferModel);
