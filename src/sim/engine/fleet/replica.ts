@@ -942,11 +942,11 @@ export class Replica {
     // 3. the batch
     const decodes = this.decodeBuf;
     const prefills = this.prefillBuf;
-    decodes.length = 0;
-    prefills.length = 0;
+    emptyKeepingRoom(decodes);
+    emptyKeepingRoom(prefills);
     // In the same pass, what a decode-only iteration needs: their contexts and how many steps they can all take.
     const ctxs = this.costBatch.decodeContextTokens;
-    ctxs.length = 0;
+    emptyKeepingRoom(ctxs);
     const bs = c.blockSize;
     let total = 0;
     let minSteps = Infinity;
@@ -1018,4 +1018,12 @@ export class Replica {
     this.batchSize.set(now, prefills.length + useDecodes.length);
     this.host.schedule(this.iterEnd, 'iteration-end', this.index, this.gen);
   }
+}
+
+/**
+ * Empty a scratch array but keep its storage: `length = 0` makes V8 drop the backing store, so the next iteration's
+ * pushes would allocate it again (three arrays, every iteration); pop never shrinks it.
+ */
+function emptyKeepingRoom(a: unknown[]): void {
+  while (a.length > 0) a.pop();
 }
