@@ -259,7 +259,9 @@ describe('MoE and MLA', () => {
 
 describe('iterationTime (chunked prefill + decodes)', () => {
   it('property: the time-only paths give the breakdown time to the last bit (dense, MoE, MLA; TP 1 to 16)', () => {
-    const models = ['llama-3.1-8b', 'llama-3.1-70b', 'qwen3-235b-a22b', 'deepseek-v3'].map(resolveModel);
+    const models = ['llama-3.1-8b', 'llama-3.1-70b', 'qwen3-235b-a22b', 'deepseek-v3'].map((id) =>
+      resolveModel(id),
+    );
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: models.length - 1 }),

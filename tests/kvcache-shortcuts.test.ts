@@ -252,7 +252,7 @@ describe('HashMap against a Map (fast-check)', () => {
   it('get, has, size and delete agree with a Map after every operation', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 8 }), fc.array(mapOp, { maxLength: 120 }), (cap, ops) => {
-        const m = new HashMap<number>(cap);
+        const m = new HashMap(cap);
         const ref = new Map<number, number>();
         for (const op of ops) {
           if (op.k === 'set') {

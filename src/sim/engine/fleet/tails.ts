@@ -271,9 +271,9 @@ export class PageIndex {
    * (kvcache/hashMap.ts), not Maps, as a few are read per page computed.
    */
   /** Page hash → its entry. */
-  private readonly entryOf = new HashMap<number>();
+  private readonly entryOf = new HashMap();
   /** Parent page hash → its most recently recorded child's entry (the children are linked through `next`). */
-  private readonly childHead = new HashMap<number>();
+  private readonly childHead = new HashMap();
   private hash = new Float64Array(0);
   private parent = new Float64Array(0);
   /** Where the first of the page's segments starts in its sequence. */
@@ -292,7 +292,7 @@ export class PageIndex {
    * Every tail placed in a cache so far, by the hash of the page before it, longest first (firstTailAfter): entries
    * in typed arrays too, linked per parent.
    */
-  private readonly tailHead = new HashMap<number>();
+  private readonly tailHead = new HashMap();
   private tBlocks = new Int32Array(1024);
   private tHash = new Float64Array(1024);
   private tNext = new Int32Array(1024);

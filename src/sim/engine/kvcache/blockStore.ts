@@ -82,7 +82,7 @@ export class BlockStore {
   private free: number[] = [];
   private fresh = 0;
   /** Hash → id (hashMap.ts: keys inline, no boxed numbers). */
-  private readonly idOf: HashMap<number>;
+  private readonly idOf: HashMap;
   /** Runs' registry, told before a member is read or changed from outside its run (none: no runs). */
   hooks: MemberHooks | null = null;
 
@@ -92,7 +92,7 @@ export class BlockStore {
     this.r = new Int32Array(cap * W);
     this.insPrev = new Int32Array(cap);
     this.insNext = new Int32Array(cap);
-    this.idOf = new HashMap<number>(cap);
+    this.idOf = new HashMap(cap);
   }
 
   /** Blocks in the replica. */
