@@ -5,6 +5,8 @@
  * eviction order (through which blocks a later eviction takes). The operations are mostly agents' turns (read a
  * session's context back, grow it, release it to DRAM at its tool call), so runs are made, parked, read back,
  * grown and dissolved, mixed with other sessions sharing their first blocks, lookups, inserts, drops and offloads.
+ * The same operations check prefix shares (kvcache/shares.ts): sessions that say their first blocks are shared
+ * against a cache told nothing.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -99,11 +101,17 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** Apply one operation; returns what it returned (to compare too). `lens` is each session's context so far. */
-function apply(c: KvCache, op: Op, lens: number[], CHAINS: readonly number[][]): unknown {
+function apply(c: KvCache, op: Op, lens: number[], CHAINS: readonly number[][], shared = 0): unknown {
   switch (op.k) {
     case 'cycle': {
       // A whole turn: the context read back and grown, computed, then released at the tool call.
-      const turn = apply(c, { k: 'turn', seq: op.seq, grow: op.grow, partial: op.partial }, lens, CHAINS);
+      const turn = apply(
+        c,
+        { k: 'turn', seq: op.seq, grow: op.grow, partial: op.partial },
+        lens,
+        CHAINS,
+        shared,
+      );
       return [turn, c.release(op.seq, op.then)];
     }
     case 'turn': {
@@ -113,6 +121,7 @@ function apply(c: KvCache, op: Op, lens: number[], CHAINS: readonly number[][]):
       const res = c.acquire(op.seq, CHAINS[op.seq].slice(0, len), {
         tokens: (len - 1) * B + op.partial,
         tag: op.seq,
+        sharedBlocks: shared,
       });
       if (res.ok) c.commit(op.seq);
       return res;
@@ -127,7 +136,7 @@ function apply(c: KvCache, op: Op, lens: number[], CHAINS: readonly number[][]):
     case 'commit':
       return c.commit(op.seq);
     case 'other': {
-      const res = c.acquire(op.seq, CHAINS[op.chain].slice(0, op.len), { tag: op.seq });
+      const res = c.acquire(op.seq, CHAINS[op.chain].slice(0, op.len), { tag: op.seq, sharedBlocks: shared });
       if (res.ok) c.commit(op.seq);
       return res;
     }
@@ -181,6 +190,48 @@ describe('contexts kept as runs in DRAM’s order = every block on its own (fast
 
   it('agree too when a list repeats a hash (not chained hashes)', () => {
     agree(REPEATS, 1000, 20261203);
+  });
+
+  it('sessions joining a shared head (kvcache/shares.ts) = every block checked on its own, runs or not', () => {
+    for (const [chains, numRuns, seed] of [
+      [CHAINS, 1000, 20261204],
+      [REPEATS, 500, 20261205],
+    ] as const) {
+      let joined = 0;
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 6, max: 40 }),
+          fc.integer({ min: 4, max: 60 }),
+          fc.constantFrom<WritePolicy>('write-back', 'write-through', 'none'),
+          fc.integer({ min: 1, max: 4 }),
+          fc.boolean(),
+          fc.array(opArb, { minLength: 1, maxLength: 80 }),
+          (hbm, dram, write, shared, runs, ops) => {
+            const fast = new KvCache(config(hbm, dram, 'lru', runs, write));
+            const ref = new KvCache(config(hbm, dram, 'lru', false, write));
+            const lf = [2, 2, 2, 2, 2];
+            const lr = [2, 2, 2, 2, 2];
+            for (const op of ops) {
+              expect(apply(fast, op, lf, chains, shared)).toEqual(apply(ref, op, lr, chains));
+              expect(fast.checkInvariants()).toEqual([]);
+              expect(state(fast)).toEqual(state(ref));
+              joined = Math.max(joined, fast.shareHolders);
+            }
+          },
+        ),
+        { numRuns: Number(process.env.RUNS_NUM ?? numRuns), seed },
+      );
+      // Sequences did hold shares together (else this compares the plain cache with itself).
+      expect(joined).toBeGreaterThan(1);
+    }
+  });
+
+  it('refuses a shared head that is not a non-negative integer, changing nothing', () => {
+    const c = new KvCache(config(8, 8, 'lru', true));
+    for (const bad of [-1, 1.5, Number.NaN])
+      expect(() => c.acquire(0, CHAINS[0].slice(0, 3), { sharedBlocks: bad })).toThrow(/sharedBlocks/);
+    expect(c.occupancy()[0].usedBlocks).toBe(0);
+    expect(c.checkInvariants()).toEqual([]);
   });
 
   it('a run survives its session’s turns: read back and released again without dissolving', () => {

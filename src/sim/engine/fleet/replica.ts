@@ -746,7 +746,13 @@ export class Replica {
     if (r.needBlocks > 0 && this.hbmAvailable() + this.heldBlocksTotal < r.needBlocks) return false;
     const nb = this.blocksFor(r.target);
     const hashes = r.hashes; // its first nb blocks (acquire's `blocks`: no copy per attempt)
-    let res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session, blocks: nb });
+    const opts = {
+      tokens: r.target,
+      tag: r.session,
+      blocks: nb,
+      sharedBlocks: Math.min(nb, Math.floor((r.spec.sharedPrefixTokens ?? 0) / this.c.blockSize)),
+    };
+    let res = this.cache.acquire(r.seq, hashes, opts);
     while (!res.ok && res.reason === 'hbm-full' && this.held.size > 0) {
       // Release held sessions (oldest first) worth the shortfall, then retry once.
       let freed = 0;
@@ -755,7 +761,7 @@ export class Replica {
         freed += this.held.values().next().value as number;
         this.releaseOldestHeld();
       }
-      res = this.cache.acquire(r.seq, hashes, { tokens: r.target, tag: r.session, blocks: nb });
+      res = this.cache.acquire(r.seq, hashes, opts);
     }
     if (!res.ok) {
       if (res.reason === 'exceeds-hbm') {

@@ -213,6 +213,7 @@ export function sharedPrefixTurns(
         outputSegmentId: outId,
         schemaId: -1,
         turn: 0,
+        sharedPrefixTokens: w.systemTokens,
         hashes: segmentBlockHashes(hashSegments, blockSize).hashes,
         hashSegments,
       };

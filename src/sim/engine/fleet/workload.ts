@@ -109,6 +109,11 @@ export interface RequestSpec {
   /** Structured-output schema id, or -1. */
   schemaId: number;
   turn: number;
+  /**
+   * Tokens at the start of the prompt that other sessions' prompts begin with too (the app's system prompt and tool
+   * schemas): the replica lets their blocks be checked once for all of them (kvcache/shares.ts). Speed only.
+   */
+  sharedPrefixTokens?: number;
   /** Precomputed block hashes (trace replay); otherwise the engine hashes the segments. */
   hashes?: number[];
   /** With precomputed hashes: the segments they were computed from, for tail matching (fleet/tails.ts). */
@@ -271,6 +276,9 @@ export class WorkloadGenerator {
       so && so.prob > 0 && rng.next() < so.prob
         ? (s.cls * 4096 + s.app) * 4096 + rng.int(Math.max(1, so.schemas))
         : -1;
+    // The app's head starts the prompt unless a per-turn header comes first.
+    const head =
+      segments[0] === s.context[0] ? s.context[0].tokens + (c.kind === 'agent' ? s.context[1].tokens : 0) : 0;
     return {
       segments,
       promptTokens,
@@ -278,6 +286,7 @@ export class WorkloadGenerator {
       outputSegmentId: segId(SEG.out, s.index, s.turn),
       schemaId,
       turn: s.turn,
+      sharedPrefixTokens: head,
     };
   }
 

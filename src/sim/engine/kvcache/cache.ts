@@ -155,6 +155,13 @@ export class KvCache {
     return hbm.capacity > 0 ? hbm.pinned / hbm.capacity : 0;
   }
 
+  /** The most holders any live prefix share has (shares.ts): for tests. */
+  get shareHolders(): number {
+    let most = 0;
+    for (const s of this.sq.shares.all()) most = Math.max(most, s.holders);
+    return most;
+  }
+
   /** Released contexts kept as runs in DRAM's order (runs.ts): how many, for tests and the bench. */
   get runCount(): number {
     return this.st.runs?.size ?? 0;
@@ -335,7 +342,7 @@ export class KvCache {
     }
     this.sq.seqs.delete(seq);
     this.sq.released(seq, s.blocks);
-    const r = this.sq.unpinAll(s.blocks, 0, offloading);
+    const r = this.sq.unpinAll(s.blocks, 0, offloading, 0, 0, this.sq.leaveShare(s));
     if (then === 'cache') return r;
     // The sequence's own block ids, not their hashes: no lookup per block (a block that left the replica meanwhile
     // is no longer live, which is what a lookup of its hash would have found; no id is reused before these loops
@@ -363,8 +370,11 @@ export class KvCache {
       runs.dissolve(run);
       run = undefined;
     }
+    // Positions [0, sharedTo) are a share's that others hold on to: pinned, so in no run, joining none, and each
+    // offload skips them as pinned.
+    const sharedTo = this.sq.leaveShare(s);
     // A member held at another position too (a list that is not chained hashes): block by block.
-    for (let i = 0; run && i < n; i++) {
+    for (let i = sharedTo; run && i < n; i++) {
       if (i === run.first) i = run.end;
       if (i < n && B.flags(blocks[i]) & INRUN) {
         runs.dissolve(run);
@@ -374,7 +384,7 @@ export class KvCache {
     this.sq.seqs.delete(seq);
     this.sq.released(seq, blocks);
     // 1. Unpin, last first (the run's members as one: each held one pin, its sequence's).
-    const up = this.sq.unpinAll(blocks, 0, true, run ? run.first : 0, run ? run.end : 0);
+    const up = this.sq.unpinAll(blocks, 0, true, run ? run.first : 0, run ? run.end : 0, sharedTo);
     if (run) {
       up.unpinned += run.len;
       hbm.pinned -= run.len;
@@ -410,15 +420,15 @@ export class KvCache {
       while (e < n && joins(e)) e++;
     } else {
       let i = n - 1;
-      while (i >= 0 && !joins(i)) i--;
+      while (i >= sharedTo && !joins(i)) i--;
       e = i + 1;
-      if (i >= 0) i--;
-      while (i >= 0 && joins(i)) i--;
+      if (i >= sharedTo) i--;
+      while (i >= sharedTo && joins(i)) i--;
       lo = i + 1;
     }
     // A block of the stretch held at another position too: nothing joins (block by block, below).
     let twice = false;
-    for (let i = 0; !twice && i < n; i++) {
+    for (let i = sharedTo; !twice && i < n; i++) {
       if (i === lo) i = e;
       if (i < n && B.live(blocks[i]) && B.xmark(blocks[i]) === ep) twice = true;
     }
@@ -473,7 +483,8 @@ export class KvCache {
       kept.reversed = true;
       kept.parked = true;
     } else if (!keep) for (let i = e - 1; i >= lo; i--) this.offloadOne(at(i), job);
-    for (let i = lo - 1; i >= 0; i--) this.offloadOne(at(i), job);
+    for (let i = lo - 1; i >= sharedTo; i--) this.offloadOne(at(i), job);
+    r.skippedPinned += sharedTo; // what offloadOne counts for each of them
     // Fields named, not spread: a spread is a generic object copy, and a tool call's offload runs this often.
     return { unpinned: up.unpinned, freed: up.freed, offload: this.endOffload(job) };
   }
@@ -638,7 +649,7 @@ export class KvCache {
 
   /** Consistency checks for tests: the violations found (empty when all invariants hold). O(blocks). */
   checkInvariants(): string[] {
-    return checkCacheInvariants(this.st, this.sq.seqs.values(), this.sq.hints());
+    return checkCacheInvariants(this.st, this.sq.seqs.values(), this.sq.hints(), this.sq.shares.all());
   }
 
   // ───────────────────────────── internals ─────────────────────────────

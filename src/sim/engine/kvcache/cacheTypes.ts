@@ -108,6 +108,12 @@ export interface AcquireOptions {
   tag?: number;
   /** acquire(): use only the first `blocks` hashes (default all), so a caller need not copy a prefix out. */
   blocks?: number;
+  /**
+   * The first `sharedBlocks` blocks are a head many sequences hold at once (an app's system prompt and tools):
+   * the cache checks them once and lets later acquires join (kvcache/shares.ts). Only a shortcut: every result is
+   * the same whatever its value (a non-negative integer; default 0, none).
+   */
+  sharedBlocks?: number;
 }
 
 export interface AcquireOk {

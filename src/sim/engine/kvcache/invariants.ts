@@ -9,20 +9,47 @@
  * - per link, bytes = copies sent × bytes per block, in each direction;
  * - every lookup hint (a released sequence's block id, sequences.ts) that is live is the id the index holds under
  *   its hash (what lets an acquire read the hint instead of probing the index);
- * - each tier's eviction order lists exactly its evictable copies.
+ * - each tier's eviction order lists exactly its evictable copies;
+ * - every live prefix share (shares.ts) has as many holders as sequences name it, each of which holds its blocks at
+ *   its first positions, and its blocks are live under its hashes, full, computed and pinned (what lets an acquire
+ *   join it without checking them).
  */
 import { bitsOf, LOCKED, NO_COPY, PINNED, POLICY, TIERS } from './blockStore';
 import { truePins, trueStates } from './runs';
 import type { Seq } from './sequences';
+import type { PrefixShare } from './shares';
 import type { TierStore } from './tierStore';
 
 export function checkCacheInvariants(
   st: TierStore,
   seqs: Iterable<Seq>,
   hints: Iterable<readonly number[]> = [],
+  shares: Iterable<PrefixShare> = [],
 ): string[] {
   const out: string[] = [];
   const B = st.b;
+  const seqList = Array.from(seqs); // read twice
+  const holders = new Map<PrefixShare, number>();
+  for (const s of seqList) {
+    if (!s.share) continue;
+    holders.set(s.share, (holders.get(s.share) ?? 0) + 1);
+    for (let k = 0; k < s.share.length; k++)
+      if (s.blocks[k] !== s.share.ids[k])
+        out.push(`a holder of a share holds another block at position ${k}`);
+  }
+  for (const sh of shares) {
+    if (sh.holders !== (holders.get(sh) ?? 0))
+      out.push(`a share counts ${sh.holders} holders, sequences name it ${holders.get(sh) ?? 0} times`);
+    holders.delete(sh);
+    for (let k = 0; k < sh.length; k++) {
+      const id = sh.ids[k];
+      if (!B.live(id) || B.hash(id) !== sh.hashes[k])
+        out.push(`a share's block ${k} is not live under its hash`);
+      else if (B.isPending(id) || B.tokens(id) !== st.blockSize || truePins(B, st.runs, id) < sh.holders)
+        out.push(`a share's block ${sh.hashes[k]} is pending, partial or pinned by fewer than its holders`);
+    }
+  }
+  if (holders.size) out.push('a sequence names a share that is no longer live');
   for (const list of hints)
     for (const id of list)
       if (B.live(id) && B.peek(B.hash(id)) !== id)
@@ -36,7 +63,7 @@ export function checkCacheInvariants(
   let residentTokens = 0;
   let resident = 0;
   const pinsFromSeqs = new Map<number, number>();
-  for (const s of seqs) for (const id of s.blocks) pinsFromSeqs.set(id, (pinsFromSeqs.get(id) ?? 0) + 1);
+  for (const s of seqList) for (const id of s.blocks) pinsFromSeqs.set(id, (pinsFromSeqs.get(id) ?? 0) + 1);
   for (const id of B.ids()) {
     resident++;
     const h = B.hash(id);

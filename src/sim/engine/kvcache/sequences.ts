@@ -7,6 +7,7 @@ import type { AcquireFail, AcquireOptions, AcquireResult, LookupResult, TierHit 
 import { checkTag, INRUN, LOADED, LOCKED, NO_COPY, PENDING, POLICY, topOf } from './blockStore';
 import type { CopyList } from './copyOrder';
 import type { Run } from './runs';
+import { PrefixShares, type PrefixShare } from './shares';
 import type { TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
 
@@ -15,6 +16,8 @@ export interface Seq {
   blocks: number[];
   committed: number;
   tag: number;
+  /** The prefix share (shares.ts) its first positions hold, or null. */
+  share: PrefixShare | null;
 }
 
 const NO_BLOCKS: readonly number[] = Object.freeze([]);
@@ -47,6 +50,8 @@ export class Sequences {
    * index. Only a shortcut: a miss falls back to the index.
    */
   private readonly lastHeld = new Map<SeqId, number[]>();
+  /** Heads many sequences hold at once (shares.ts). */
+  readonly shares = new PrefixShares();
   private epoch = 0;
   /** What the warm-up reads summed to (kept, so that they are not optimised away: BlockStore.warm). */
   warmed = 0;
@@ -86,6 +91,34 @@ export class Sequences {
     if (this.hintCapacity === 0) return;
     hints.set(seq, blocks);
     if (hints.size > this.hintCapacity) hints.delete(hints.keys().next().value as SeqId);
+  }
+
+  /**
+   * `s` lets go of its share before its blocks are unpinned: the positions below the returned one stay pinned by
+   * the share's other holders (0: no share, or `s` was its last holder and its head is unpinned block by block).
+   */
+  leaveShare(s: Seq): number {
+    const share = s.share;
+    if (!share) return 0;
+    s.share = null;
+    return this.shares.leave(share) ? share.length : 0;
+  }
+
+  /**
+   * After `rec`'s acquire found its first k positions cached (computed, now pinned by it): start a share of them,
+   * unless one with the same last hash lives, or a block is partial (its tokens would change as it fills) or held
+   * at two of those positions.
+   */
+  private startShare(rec: Seq, hashes: ArrayLike<BlockHash>, off: number, k: number): void {
+    const B = this.st.b;
+    const blocks = rec.blocks;
+    const ep = ++this.epoch;
+    for (let i = 0; i < k; i++) {
+      const id = blocks[i];
+      if (B.tokens(id) !== this.st.blockSize || B.xmark(id) === ep) return;
+      B.setXmark(id, ep);
+    }
+    rec.share = this.shares.create(hashes, off, blocks, k, k * this.st.blockSize) ?? null;
   }
 
   /** Per-tier hits as a LookupResult, with load times up the chain. */
@@ -128,16 +161,19 @@ export class Sequences {
     /** Positions [skipFrom, skipTo) are a run's (runs.ts): the caller unpins them as one. */
     skipFrom = 0,
     skipTo = 0,
+    /** Positions [from, pinnedBelow) are a share's that others still hold (leaveShare): each only loses a pin. */
+    pinnedBelow = 0,
   ): { unpinned: number; freed: number } {
     const st = this.st;
     const B = st.b;
     const hbm = st.local[0];
     let unpinned = 0;
     let freed = 0;
+    const low = Math.max(from, pinnedBelow);
     if (skipTo > skipFrom)
-      this.warmed = B.warm(blocks, from, skipFrom) | B.warm(blocks, skipTo, blocks.length);
-    else this.warmed = B.warm(blocks, from, blocks.length);
-    for (let i = blocks.length - 1; i >= from; i--) {
+      this.warmed = B.warm(blocks, low, skipFrom) | B.warm(blocks, skipTo, blocks.length);
+    else this.warmed = B.warm(blocks, low, blocks.length);
+    for (let i = blocks.length - 1; i >= low; i--) {
       if (i < skipTo && i >= skipFrom) {
         i = skipFrom;
         continue;
@@ -171,6 +207,8 @@ export class Sequences {
       st.setState(id, 0, POLICY);
       hbm.order.touch(id);
     }
+    for (let i = low - 1; i >= from; i--) B.addPins(blocks[i], -1); // still pinned: nothing else changes
+    unpinned += low - from;
     return { unpinned, freed };
   }
 
@@ -288,19 +326,33 @@ export class Sequences {
     // A released sequence's run (runs.ts), read back as one when the prompt still holds it: positions
     // [segFrom, segTo) of this call.
     let seg = this.readableRun(seq, s, hint, c, hashes, off, count, tag);
+    // A fresh sequence whose first `sharedBlocks` positions are a live share's joins it (shares.ts): those
+    // positions are HBM hits pinned by its other holders, so none of them is looked up or counted in X.
+    const K = opts.sharedBlocks ?? 0;
+    if (!(Number.isInteger(K) && K >= 0))
+      throw new RangeError(`sharedBlocks must be a non-negative integer, got ${K}`);
+    const share =
+      !s && c === 0 && K > 0 && K <= count && (!seg || seg.first >= K)
+        ? this.shares.find(hashes, off, K)
+        : undefined;
+    const K0 = share ? K : 0; // positions the walks below skip
     let segFrom: number;
     let segTo: number;
     let ep = epoch;
     for (;;) {
       X = 0;
-      run = 0;
+      run = K0;
       inRun = true;
       hitB.fill(0);
       hitT.fill(0);
+      if (share) {
+        hitB[0] = K;
+        hitT[0] = share.tokens;
+      }
       segFrom = seg ? seg.first - c : -1;
       segTo = seg ? segFrom + seg.len : -1;
-      if (hint) this.warmed = B.warm(hint, c, seg ? c + segFrom : c + hinted);
-      for (let k = 0; k < count; k++) {
+      if (hint) this.warmed = B.warm(hint, c + K0, seg ? c + segFrom : c + hinted);
+      for (let k = K0; k < count; k++) {
         if (seg && k === segFrom) {
           if (inRun && this.st.runs!.of(seq) === seg) {
             // Every member is a computed block with its only other copy in DRAM, held by nobody: a hit from DRAM
@@ -368,7 +420,16 @@ export class Sequences {
     const slot = this.slot;
     const lockedCopy = this.lockedCopy;
     const dram = st.local.length > 1 ? st.local[1] : hbm;
-    for (let k = 0; k < count; k++) {
+    if (share) {
+      const ids = share.ids;
+      for (let k = 0; k < K0; k++) {
+        const id = ids[k];
+        B.addPins(id, 1); // its HBM copy is pinned already
+        B.setTag(id, tag);
+        slot[k] = id;
+      }
+    }
+    for (let k = K0; k < count; k++) {
       if (seg && k === segFrom) {
         // The members' DRAM copies are locked while they are read up, out of DRAM's order: the node's going.
         this.st.runs!.order.unlink(seg.node);
@@ -420,6 +481,8 @@ export class Sequences {
     }
     // 3) Release the tail.
     if (held.length > c) {
+      // Positions of its share are released too: it leaves the share, and they are unpinned block by block.
+      if (s && s.share && c < s.share.length) this.leaveShare(s);
       this.unpinAll(held, c);
       held.length = c;
     }
@@ -438,7 +501,7 @@ export class Sequences {
     // 4) Give every new position a pinned HBM copy.
     let newBlocks = 0;
     let computeTokens = 0;
-    for (let k = 0; k < count; k++) {
+    for (let k = K0; k < count; k++) {
       if (seg && k === segFrom) {
         if (this.pinRun(seg)) {
           k = segTo - 1;
@@ -490,7 +553,11 @@ export class Sequences {
       if (k < count) blocks[c + k] = slot[k]; // in place: no reallocation of a reused array
     }
     blocks.length = n;
-    const seqRec: Seq = s ?? { blocks, committed: 0, tag };
+    const seqRec: Seq = s ?? { blocks, committed: 0, tag, share: null };
+    if (share) {
+      share.holders++;
+      seqRec.share = share;
+    } else if (!s && c === 0 && K > 0 && K <= count && run >= K) this.startShare(seqRec, hashes, off, K);
     seqRec.tag = tag;
     if (seqRec.committed > c) seqRec.committed = c;
     // The cached prefix of the new positions is computed already: a commit has nothing to mark there, so it need not
