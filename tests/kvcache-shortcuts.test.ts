@@ -243,13 +243,13 @@ describe('HashMap against a Map (fast-check)', () => {
     2 ** 52 - 1,
     ...chainHashes(['a', 'b', 'c', 'd', 'e', 'f']),
   ];
-  type MapOp = { k: 'set' | 'delete'; key: number; v: number };
+  type MapOp = { k: 'set' | 'add' | 'delete'; key: number; v: number };
   const mapOp: fc.Arbitrary<MapOp> = fc.record({
-    k: fc.constantFrom('set' as const, 'delete' as const),
+    k: fc.constantFrom('set' as const, 'add' as const, 'delete' as const),
     key: fc.constantFrom(...KEYS),
     v: fc.nat(100),
   });
-  it('get, has, size and delete agree with a Map after every operation', () => {
+  it('get, has, size, add and delete agree with a Map after every operation', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 8 }), fc.array(mapOp, { maxLength: 120 }), (cap, ops) => {
         const m = new HashMap(cap);
@@ -258,6 +258,9 @@ describe('HashMap against a Map (fast-check)', () => {
           if (op.k === 'set') {
             m.set(op.key, op.v);
             ref.set(op.key, op.v);
+          } else if (op.k === 'add') {
+            expect(m.add(op.key, op.v)).toBe(!ref.has(op.key));
+            if (!ref.has(op.key)) ref.set(op.key, op.v);
           } else expect(m.delete(op.key)).toBe(ref.delete(op.key));
           expect(m.size).toBe(ref.size);
           for (const key of KEYS) {

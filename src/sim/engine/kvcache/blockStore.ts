@@ -201,12 +201,12 @@ export class BlockStore {
   alloc(h: number, tokens: number, tag: number, pending: boolean): number {
     if (!(Number.isInteger(h) && h >= 0 && h <= MAX_HASH))
       throw new RangeError(`a block hash must be a non-negative safe integer, got ${h}`);
-    if (this.idOf.has(h)) throw new Error(`BlockStore: hash ${h} is already indexed`);
-    let id = this.free.pop();
-    if (id === undefined) {
-      if (this.fresh === this.cap) this.grow();
-      id = this.fresh++;
-    }
+    const free = this.free;
+    if (free.length === 0 && this.fresh === this.cap) this.grow();
+    const id = free.length ? free[free.length - 1] : this.fresh;
+    if (!this.idOf.add(h, id)) throw new Error(`BlockStore: hash ${h} is already indexed`);
+    if (free.length) free.pop();
+    else this.fresh++;
     const r = this.r;
     const o = id * W;
     r.fill(0, o, o + W);
@@ -216,7 +216,6 @@ export class BlockStore {
     r[o + HASH_LO] = h | 0;
     r[o + HASH_HI] = Math.floor(h / TWO32);
     for (let t = 0; t < TIERS; t++) r[o + linkWord(t)] = r[o + linkWord(t) + 1] = -1;
-    this.idOf.set(h, id);
     this.insPrev[id] = this.insTail;
     this.insNext[id] = -1;
     if (this.insTail >= 0) this.insNext[this.insTail] = id;

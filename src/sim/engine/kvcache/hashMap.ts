@@ -79,6 +79,22 @@ export class HashMap {
     this.n++;
   }
 
+  /** Set `h` to `v` if `h` is absent (one probe instead of has() then set()); false, changing nothing, if present. */
+  add(h: number, v: number): boolean {
+    if (!(h >= 0)) throw new RangeError(`HashMap: a key must be a non-negative number, not ${h}`);
+    if ((v | 0) !== v) throw new RangeError(`HashMap: a value must be a 32-bit integer, not ${v}`);
+    let i = this.slot(h);
+    if (i >= 0) return false;
+    if ((this.n + 1) * 2 > this.mask + 1) {
+      this.grow();
+      i = this.slot(h);
+    }
+    this.s[2 * ~i] = h;
+    this.v[4 * ~i + 2] = v;
+    this.n++;
+    return true;
+  }
+
   delete(h: number): boolean {
     let i = this.slot(h);
     if (i < 0) return false;

@@ -50,7 +50,7 @@ type TierSpec = Omit<Tier, 'order'> & { policy: PolicyName | PolicyFactory | und
 
 export class TierStore {
   /** The block records (blocks are named by id everywhere in the cache: blockStore.ts). */
-  readonly b = new BlockStore();
+  readonly b: BlockStore;
   readonly local: Tier[];
   /** Subscribers' KV event sinks (events.ts); usually none. */
   readonly logs: KvEventSink[] = [];
@@ -73,6 +73,12 @@ export class TierStore {
   ) {
     if (tiers.length > TIERS)
       throw new RangeError(`a cache has at most ${TIERS} local tiers, not ${tiers.length}`);
+    // Every block has a copy in some local tier, so their capacities bound the records: sized for them up to 8,192
+    // (1 MB with the index), the store never grows in a fleet replica (a fleet's replicas grew theirs 1,024 →
+    // 8,192 each, re-filing every hash at each step).
+    let blocks = 0;
+    for (const t of tiers) blocks += t.capacity;
+    this.b = new BlockStore(Math.min(Math.max(blocks, 16), 8192));
     this.local = tiers.map(({ policy, ...t }, i) => ({ ...t, order: copyOrder(policy, this.b, i) }));
   }
 
