@@ -40,6 +40,7 @@ import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
 import type { RequestSpec } from './workload';
 import type { Segment } from '../kvcache/hash';
+import { OrderedIntMap } from './orderedIntMap';
 import { pageTailHashes, sequenceTail, type PageIndex, type TailHasher } from './tails';
 
 export type ReqState = 'waiting' | 'loading' | 'prefill' | 'decode' | 'done' | 'dropped';
@@ -194,11 +195,14 @@ export class Replica {
   readonly waiting: Req[] = [];
   readonly running: Req[] = [];
   /** Sessions whose blocks stay pinned through a pause: session → blocks held (insertion order = oldest first). */
-  readonly held = new Map<number, number>();
-  /** Tails of held sessions (their last page's full engine blocks), kept with the pinned blocks. */
-  private readonly heldTails = new Map<number, Tail>();
-  /** The tail each session last left in this replica's cache. */
-  private readonly tailOf = new Map<number, number>();
+  readonly held = new OrderedIntMap();
+  /**
+   * Tails of held sessions (their last page's full engine blocks), kept with the pinned blocks, by session index
+   * (arrays, not Maps: set and cleared every turn, a Map kept making new tables).
+   */
+  private readonly heldTails: (Tail | undefined)[] = [];
+  /** The tail hash each session last left in this replica's cache, by session index. */
+  private readonly tailOf: (number | undefined)[] = [];
   outstandingTokens = 0;
   outstandingRequests = 0;
   heldBlocksTotal = 0;
@@ -528,7 +532,7 @@ export class Replica {
       this.placeTail(tail, pol.tier, r.session);
       return false;
     }
-    if (tail) this.heldTails.set(r.session, tail);
+    if (tail) this.heldTails[r.session] = tail;
     // hold, ttl: keep pinned (the partial last block, still pending, stays too: it is released by the next acquire)
     const blocks = this.cache.heldCount(r.seq);
     this.held.set(r.session, blocks);
@@ -594,9 +598,9 @@ export class Replica {
     this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
     if (then === 'dram' || then === 'nvme' || then === 'remote') this.offloadRelease(session, then);
     else this.cache.release(session, then);
-    const tail = this.heldTails.get(session);
+    const tail = this.heldTails[session];
     if (tail) {
-      this.heldTails.delete(session);
+      this.heldTails[session] = undefined;
       this.placeTail(tail, then, session);
     }
     return true;
@@ -608,13 +612,13 @@ export class Replica {
    */
   private placeTail(tail: Tail | null, then: ReleaseThen, session: number): void {
     // The session's previous tail here is superseded: its next turn extends the newer context.
-    const old = this.tailOf.get(session);
+    const old = this.tailOf[session];
     if (old !== undefined) {
-      this.tailOf.delete(session);
+      this.tailOf[session] = undefined;
       if (old !== tail?.hash) this.cache.drop([old]);
     }
     if (!tail || then === 'drop') return;
-    this.tailOf.set(session, tail.hash);
+    this.tailOf[session] = tail.hash;
     this.c.pages?.addTail(tail.parent, tail.blocks, tail.hash);
     const tag = session;
     const ins = this.cache.insert([tail.hash], { tokens: tail.blocks * this.c.engineBlockSize, tag });
@@ -643,54 +647,86 @@ export class Replica {
 
   /**
    * Tokens of page `page` of r's prompt that a tail holds, at the engine's block size: the session's held tail,
-   * or the longest tail in the cache whose content matches the start of that page. Returns the tier it is in (−1:
-   * none) and drops a cached tail it uses (the request's own page supersedes it).
+   * or the longest tail in the cache whose content matches the start of that page; `tailTier` is set to the tier it
+   * is in (−1: none). Drops a cached tail it uses (the request's own page supersedes it). Nothing is allocated: an
+   * admission asks this once.
    */
-  private tailHit(r: Req, page: number, held: Tail | undefined): { tokens: number; tier: number } {
+  private tailHit(r: Req, page: number, held: Tail | undefined): number {
     const B = this.c.engineBlockSize;
     const P = this.c.blockSize;
-    const none = { tokens: 0, tier: -1 };
-    if (!r.segs || B >= P) return none;
+    this.tailTier = -1;
+    if (!r.segs || B >= P) return 0;
     const room = Math.min(P / B - 1, Math.floor((r.target - page * P) / B));
-    if (room < 1) return none;
+    if (room < 1) return 0;
     const parent = page > 0 ? r.hashes[page - 1] : 0;
-    const segs = r.segs;
-    // The hash of the request's first m engine blocks of the page (NaN when the page has fewer).
-    const tailOf = (m: number) => {
-      if (r.tails) return r.tails.tail(segs, P, B, page, parent, m);
-      const h = pageTailHashes(segs, P, B, page, parent, m);
-      return h.length >= m ? h[m - 1] : NaN;
-    };
-    if (held && held.page === page && held.blocks <= room && tailOf(held.blocks) === held.hash)
-      return { tokens: held.blocks * B, tier: 0 };
-    // A tail in the cache: the longest m whose hash tailOf(m) is cached and computed. Only a tail placed after
+    if (
+      held &&
+      held.page === page &&
+      held.blocks <= room &&
+      this.tailHash(r, page, parent, held.blocks) === held.hash
+    ) {
+      this.tailTier = 0;
+      return held.blocks * B;
+    }
+    // A tail in the cache: the longest m whose hash tailHash(m) is cached and computed. Only a tail placed after
     // this parent can match (a tail hash names its parent and length), so with the fleet's list of them the page
     // is hashed only as far as each candidate, longest first, instead of to its end (same result).
     const pages = this.c.pages;
-    const tierOfTail = (blocks: number, hash: number): number => {
-      if (blocks > room || this.cache.where(hash) === undefined) return -1;
-      if (tailOf(blocks) !== hash) return -1;
-      const tier = this.computedTier(hash);
-      if (tier >= 0) this.cache.drop([hash]);
-      return tier;
-    };
     if (pages) {
       for (let t = pages.firstTailAfter(parent); t >= 0; t = pages.nextTail(t)) {
-        const tier = tierOfTail(pages.tailBlocks(t), pages.tailHash(t));
-        if (tier >= 0) return { tokens: pages.tailBlocks(t) * B, tier };
+        const blocks = pages.tailBlocks(t);
+        const tier = this.tierOfTail(r, page, parent, room, blocks, pages.tailHash(t));
+        if (tier >= 0) {
+          this.tailTier = tier;
+          return blocks * B;
+        }
       }
     } else {
-      const hashes = pageTailHashes(segs, P, B, page, parent, room);
+      const hashes = pageTailHashes(r.segs, P, B, page, parent, room);
       for (let m = hashes.length; m >= 1; m--) {
-        const tier = tierOfTail(m, hashes[m - 1]);
-        if (tier >= 0) return { tokens: m * B, tier };
+        const tier = this.tierOfTail(r, page, parent, room, m, hashes[m - 1]);
+        if (tier >= 0) {
+          this.tailTier = tier;
+          return m * B;
+        }
       }
     }
     // No tail: a cached full page after the same parent may still begin with the same blocks.
-    if (!pages || !pages.hasChildren(parent)) return none;
-    const shared = pages.longestShared(parent, page, segs, room, P, B, (h) => this.computedTier(h) >= 0);
-    if (shared.blocks === 0) return none;
-    return { tokens: shared.blocks * B, tier: this.computedTier(shared.hash) };
+    if (!pages || !pages.hasChildren(parent)) return 0;
+    const shared = pages.longestShared(parent, page, r.segs, room, P, B, this.isComputed);
+    if (shared.blocks === 0) return 0;
+    this.tailTier = this.computedTier(shared.hash);
+    return shared.blocks * B;
+  }
+
+  /** The tier tailHit's last answer is in (−1: none). */
+  private tailTier = -1;
+  private readonly isComputed = (h: number): boolean => this.computedTier(h) >= 0;
+
+  /** The hash of the first m engine blocks of r's page `page` (NaN when the page has fewer). */
+  private tailHash(r: Req, page: number, parent: number, m: number): number {
+    const segs = r.segs as readonly Segment[];
+    const P = this.c.blockSize;
+    const B = this.c.engineBlockSize;
+    if (r.tails) return r.tails.tail(segs, P, B, page, parent, m);
+    const h = pageTailHashes(segs, P, B, page, parent, m);
+    return h.length >= m ? h[m - 1] : NaN;
+  }
+
+  /** The tier of the cached tail `hash` of `blocks` blocks if it is r's page's, computed; it is dropped then. */
+  private tierOfTail(
+    r: Req,
+    page: number,
+    parent: number,
+    room: number,
+    blocks: number,
+    hash: number,
+  ): number {
+    if (blocks > room || this.cache.where(hash) === undefined) return -1;
+    if (this.tailHash(r, page, parent, blocks) !== hash) return -1;
+    const tier = this.computedTier(hash);
+    if (tier >= 0) this.cache.drop([hash]);
+    return tier;
   }
 
   /** Tier index of a computed block in this replica's cache, −1 if absent or still pending. */
@@ -721,9 +757,8 @@ export class Replica {
 
   /** Release the oldest held session. */
   private releaseOldestHeld(): boolean {
-    const first = this.held.keys().next();
-    if (first.done) return false;
-    const s = first.value as number;
+    const s = this.held.firstKey();
+    if (s < 0) return false;
     this.unhold(s, this.pressureThen());
     this.stats.heldReleases++;
     this.host.heldReleased(s, this.index);
@@ -758,7 +793,7 @@ export class Replica {
       let freed = 0;
       const deficit = res.neededBlocks - res.availableBlocks;
       while (freed < deficit && this.held.size > 0) {
-        freed += this.held.values().next().value as number;
+        freed += this.held.get(this.held.firstKey()) as number;
         this.releaseOldestHeld();
       }
       res = this.cache.acquire(r.seq, hashes, opts);
@@ -772,16 +807,17 @@ export class Replica {
       return false;
     }
     r.needBlocks = 0;
-    const heldTail = r.session >= 0 ? this.heldTails.get(r.session) : undefined;
-    if (heldTail) this.heldTails.delete(r.session);
+    const heldTail = r.session >= 0 ? this.heldTails[r.session] : undefined;
+    if (heldTail) this.heldTails[r.session] = undefined;
     if (r.session >= 0) this.resumeHeld(r.session);
     const kept = res.heldBlocks - res.computeBlocks - res.hit.blocks;
     const matched = kept + res.hit.blocks;
     r.computedFrom = matched;
     // Past the matched pages, the engine would still reuse the full blocks of a tail that starts the next page.
-    const tail =
-      matched * this.c.blockSize < r.target ? this.tailHit(r, matched, heldTail) : { tokens: 0, tier: -1 };
-    let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens + tail.tokens);
+    const tailAsked = matched * this.c.blockSize < r.target;
+    const tailTokens = tailAsked ? this.tailHit(r, matched, heldTail) : 0;
+    const tailTier = tailAsked ? this.tailTier : -1;
+    let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens + tailTokens);
     if (r.kvReceived) {
       // KV shipped by a prefill worker is in place (fleet/disagg.ts); a recompute preemption loses it.
       cached = Math.max(cached, Math.min(r.kvReceived, r.target));
@@ -809,14 +845,14 @@ export class Replica {
       t0 = start + dur;
       this.linkFree[i] = t0;
     }
-    if (tail.tier >= 0) {
+    if (tailTier >= 0) {
       const used = Math.max(0, cached - kept * this.c.blockSize - res.hit.tokens);
-      r.reused[tail.tier] += used;
-      if (tail.tier > 0 && used > 0) {
+      r.reused[tailTier] += used;
+      if (tailTier > 0 && used > 0) {
         // A tail below HBM comes up over its link like the hit pages (one page's transfer time).
         const bytes = (this.cache.bytesPerBlock * used) / this.c.blockSize;
-        const timeS = this.cache.loadTimeS(this.c.tiers[tail.tier] as TierName, 1);
-        t0 = this.queueTransfer(tail.tier, t0, timeS, bytes);
+        const timeS = this.cache.loadTimeS(this.c.tiers[tailTier] as TierName, 1);
+        t0 = this.queueTransfer(tailTier, t0, timeS, bytes);
         r.bytesLoaded += bytes;
       }
     }
