@@ -242,6 +242,8 @@ export class Replica {
   /** The items prefillBuf has held, reused (an iteration forms a few, about 150,000 iterations a bench run). */
   private readonly prefillPool: PrefillItem[] = [];
   private readonly decodeBuf: Req[] = [];
+  /** Entries of prefillBuf this iteration (written by index: keepFirst). */
+  private prefillCount = 0;
   /** The cost model's view of the iteration being formed, reused likewise. */
   private readonly costBatch: IterationBatch = { prefill: [], decodeContextTokens: [] };
   private admitCounter = 0;
@@ -943,11 +945,11 @@ export class Replica {
   }
 
   private pushPrefill(r: Req, n: number): void {
-    const buf = this.prefillBuf;
-    const item = this.prefillPool[buf.length] ?? (this.prefillPool[buf.length] = { r, n });
+    const k = this.prefillCount++;
+    const item = this.prefillPool[k] ?? (this.prefillPool[k] = { r, n });
     item.r = r;
     item.n = n;
-    buf.push(item);
+    this.prefillBuf[k] = item;
   }
 
   private startIteration(): void {
@@ -984,24 +986,27 @@ export class Replica {
     // 3. the batch
     const decodes = this.decodeBuf;
     const prefills = this.prefillBuf;
-    emptyKeepingRoom(decodes);
-    emptyKeepingRoom(prefills);
+    // The buffers are written by index and cut to length after (keepFirst), not emptied first: see keepFirst.
+    this.prefillCount = 0;
     // In the same pass, what a decode-only iteration needs: their contexts and how many steps they can all take.
     const ctxs = this.costBatch.decodeContextTokens;
-    emptyKeepingRoom(ctxs);
     const bs = c.blockSize;
     let total = 0;
     let minSteps = Infinity;
+    let nd = 0;
     for (const r of this.running) {
       if (r.state !== 'decode') continue;
-      decodes.push(r);
-      ctxs.push(r.ctx + 1);
+      decodes[nd] = r;
+      ctxs[nd] = r.ctx + 1;
+      nd++;
       total += r.ctx + 1;
       const left = r.outputTokens - r.generated;
       const room = r.heldBlocks * bs - r.ctx; // steps before it needs another block
       const k = Math.max(1, Math.min(left, room));
       if (k < minSteps) minSteps = k;
     }
+    keepFirst(decodes, nd);
+    keepFirst(ctxs, nd);
     let budget = c.tokenBudget;
     if (c.chunk > 0) {
       budget -= decodes.length;
@@ -1016,11 +1021,12 @@ export class Replica {
       for (const r of this.running) {
         if (r.state !== 'prefill') continue;
         const n = r.target - r.ctx;
-        if (prefills.length && n > budget) break;
+        if (this.prefillCount && n > budget) break;
         this.pushPrefill(r, n);
         budget -= n;
       }
     }
+    keepFirst(prefills, this.prefillCount);
     const useDecodes = c.chunk > 0 || prefills.length === 0 ? decodes : NO_DECODES;
     if (c.reportsMetrics)
       this.waitingAfterSchedule = this.waiting.length + this.admittedNotScheduled(prefills);
@@ -1063,9 +1069,10 @@ export class Replica {
 }
 
 /**
- * Empty a scratch array but keep its storage: `length = 0` makes V8 drop the backing store, so the next iteration's
- * pushes would allocate it again (three arrays, every iteration); pop never shrinks it.
+ * Cut a scratch array to its first n entries but keep its storage: shrinking `length` a lot makes V8 drop or trim
+ * the backing store, so the next iteration's writes would allocate it again (three arrays, every iteration); pop
+ * never shrinks it. The arrays are written by index first, so only the excess over the last iteration is popped.
  */
-function emptyKeepingRoom(a: unknown[]): void {
-  while (a.length > 0) a.pop();
+function keepFirst(a: unknown[], n: number): void {
+  while (a.length > n) a.pop();
 }
