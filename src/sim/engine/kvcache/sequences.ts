@@ -59,6 +59,7 @@ export class Sequences {
   private found: number[] = [];
   private slot: number[] = [];
   private lockedCopy: number[] = [];
+  private made: number[] = [];
   /** Blocks and tokens hit per tier in one acquire (read into its result before the next). */
   private readonly hitB: number[];
   private readonly hitT: number[];
@@ -417,6 +418,9 @@ export class Sequences {
 
     // Mutate. 1) Pin new positions with an HBM copy; lock the copy a lower-only block is read from.
     const slot = this.slot;
+    const made = this.made; // hashes of the blocks this acquire makes, [0, nMade)
+    let nMade = 0;
+    let lockedTwice = false; // a position's block was locked by a position before it (step 1)
     const lockedCopy = this.lockedCopy;
     const dram = st.local.length > 1 ? st.local[1] : hbm;
     if (share) {
@@ -450,6 +454,7 @@ export class Sequences {
         const from = B.top(id);
         if (B.state(id, from) === LOCKED) {
           slot[k] = -1; // a duplicate position: handled when the first one gets its HBM copy
+          lockedTwice = true;
           continue;
         }
         st.setState(id, from, LOCKED);
@@ -470,6 +475,7 @@ export class Sequences {
         if (B.has(h)) continue; // duplicate position
         const p = st.pool.fetch(h) as { tokens: number };
         const id = st.newBlock(h, p.tokens, tag, false);
+        made[nMade++] = h;
         B.setFlag(id, LOADED, true);
         st.c.fetched++;
         st.c.fetchedTokens += p.tokens;
@@ -522,7 +528,13 @@ export class Sequences {
       if (k >= run) computeTokens += id >= 0 ? B.tokens(id) : tokens;
       if (id >= 0 && B.hasCopy(id, 0)) continue; // pinned in step 1
       if (id < 0) {
-        const again = B.get(hashes[off + k]); // a duplicate position gave it an HBM copy already
+        // A duplicate position gave it an HBM copy already? Only a block this acquire made, or one a position
+        // before it locked, can be there now (looked up otherwise, it was absent at the plan): the index is
+        // asked only then (a probe of a large table per new block, most of them for nothing).
+        const h = hashes[off + k];
+        let again = -1;
+        if (lockedTwice || nMade > 8) again = B.get(h);
+        else for (let j = 0; j < nMade; j++) if (made[j] === h) again = B.get(h);
         if (again >= 0 && B.hasCopy(again, 0)) {
           st.pin(again);
           slot[k] = again;
@@ -532,6 +544,7 @@ export class Sequences {
       if (!st.makeRoom(0)) throw new Error('KvCache: internal error, HBM room was checked'); // unreachable
       if (id < 0) {
         id = st.newBlock(hashes[off + k], tokens, tag, true);
+        made[nMade++] = hashes[off + k];
         st.c.created++;
         st.c.createdTokens += tokens;
         newBlocks++;
