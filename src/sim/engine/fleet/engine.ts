@@ -124,6 +124,13 @@ interface SessionRt {
   hasher: PromptHasher | null;
   /** Its requests' tail hashes (fleet/tails.ts), resumed from one request to the next. */
   tails: TailHasher | null;
+  /**
+   * Its request's segments with the output (Req.segs), grown in place while the context is (segsOf), and the
+   * context array and length they were made from.
+   */
+  segs?: Segment[];
+  segsBase?: readonly Segment[];
+  segsBaseLen?: number;
 }
 
 export interface OccupancySeries {
@@ -538,7 +545,7 @@ export class FleetSim implements ReplicaHost {
     rt: SessionRt,
   ): { segs: Segment[]; hashes: number[]; tails: TailHasher | null } {
     const out: Segment = (spec.outputSegment ??= { id: spec.outputSegmentId, tokens: spec.outputTokens });
-    const segs = spec.segments.concat(out);
+    const segs = rt.current ? spec.segments.concat(out) : segsOf(rt, spec.segments, out);
     rt.hasher ??= new PromptHasher(this.rs.blockSize);
     rt.tails ??= new TailHasher();
     // The session's one request at a time reads its hashes in place (no copy per turn); were an earlier request
@@ -905,4 +912,24 @@ export class FleetSim implements ReplicaHost {
   get sessionsStarted(): number {
     return this.sessions.length;
   }
+}
+
+/**
+ * The prompt's segments and then the output, as one list (Req.segs). A session's context grows in place (the
+ * workload's contextInPlace): then last turn's list is this one's first part, last turn's output included (the
+ * context appended that very segment), so the list is grown in place too instead of copied. Its readers (the
+ * tail hasher, which skips comparing a list it has seen) rely on a list never changing what they read: only
+ * entries past the old prompt are written, and the old output's entry is written with itself. A context that was
+ * replaced (compaction, reordered tools, a per-turn header) gets a new list, which the readers compare.
+ */
+function segsOf(rt: SessionRt, segments: readonly Segment[], out: Segment): Segment[] {
+  const a = rt.segs;
+  const n = rt.segsBaseLen ?? 0;
+  if (a && rt.segsBase === segments && segments.length > n && a[n] === segments[n]) {
+    for (let i = n + 1; i < segments.length; i++) a[i] = segments[i];
+    a[segments.length] = out;
+  } else rt.segs = segments.concat(out);
+  rt.segsBase = segments;
+  rt.segsBaseLen = segments.length;
+  return rt.segs!;
 }
