@@ -1,7 +1,9 @@
 /** The fleet's workload generator (src/sim/engine/fleet/workload.ts): contexts grown in place or copied. */
 import { describe, expect, it } from 'vitest';
+import { FleetSim, REQUEST_COLUMNS } from '../src/sim/engine/fleet/engine';
+import { resolveScenario } from '../src/sim/engine/fleet/scenario';
 import { WorkloadGenerator, type SessionClass } from '../src/sim/engine/fleet/workload';
-import { agentClass, c, chatClass } from './fleet-helpers';
+import { agentClass, c, chatClass, scenario } from './fleet-helpers';
 
 const CLASSES: SessionClass[] = [
   agentClass({
@@ -51,5 +53,31 @@ describe('the workload generator', () => {
     expect(copied.every((s) => s.segments.length === s.length)).toBe(true);
     const inPlace = play(true, 6).specs;
     expect(inPlace.some((s) => s.segments.length > s.length)).toBe(true);
+  });
+});
+
+describe('the fleet with contexts grown in place', () => {
+  it('runs every request as with contexts copied each turn (compaction, reordered tools, engine-block tails)', () => {
+    // 512-token pages over 16-token engine blocks, so tails are matched (fleet/tails.ts reads Req.segs); two
+    // replicas under pressure, so sessions are held, offloaded and read back.
+    const run = (contextInPlace: boolean) => {
+      const rs = resolveScenario(
+        scenario({
+          replicas: 2,
+          router: { kind: 'session-affinity' },
+          kv: { pageTokens: 512, dram: { capacityGB: 20 } },
+          policies: { toolPause: { kind: 'ttl', ttlS: 2, then: 'offload', tier: 'dram' } },
+          durationS: 600,
+          workload: { arrival: { kind: 'poisson', sessionsPerS: 0.5 }, sessions: 24, classes: CLASSES },
+        }),
+      );
+      const sim = new FleetSim(rs, { contextInPlace });
+      while (sim.step());
+      const cols = Object.fromEntries(REQUEST_COLUMNS.map((k) => [k, Array.from(sim.cols[k].toArray())]));
+      return { cols, counters: sim.caches.map((x) => x.counters()) };
+    };
+    const inPlace = run(true);
+    expect(inPlace.cols.session.length).toBeGreaterThan(100);
+    expect(inPlace).toEqual(run(false));
   });
 });

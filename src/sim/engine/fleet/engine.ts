@@ -205,7 +205,11 @@ export class FleetSim implements ReplicaHost {
   private nowT = 0;
   private stopped = false;
 
-  constructor(readonly rs: ResolvedScenario) {
+  constructor(
+    readonly rs: ResolvedScenario,
+    /** contextInPlace false: every turn's context and segments a new array (the reference the tests compare with). */
+    opts: { contextInPlace?: boolean } = {},
+  ) {
     const s = rs.scenario;
     const seed = s.seed;
     this.routerRng = createRng(seed ^ 0x726f7574);
@@ -308,8 +312,8 @@ export class FleetSim implements ReplicaHost {
       this.trace = loadTrace(this.wl, rs.blockSize);
       this.traceTurnOf = new Int32Array(this.trace.sessions);
     } else {
-      // Contexts grow in place: a request's segments are read at submit only (hashes() copies them with the output).
-      this.gen = new WorkloadGenerator(this.wl.classes, seed, true);
+      // Contexts grow in place: a request's segments are read at submit only (hashes() makes Req.segs of them).
+      this.gen = new WorkloadGenerator(this.wl.classes, seed, opts.contextInPlace ?? true);
       this.trace = null;
     }
     this.startArrivals();

@@ -172,7 +172,7 @@ export class WorkloadGenerator {
     private readonly seed: number,
     /**
      * Grow a session's context in place rather than as a new array per turn. Only for a caller that reads a
-     * request's `segments` when it gets it and never later (the fleet engine copies them at submit): an earlier
+     * request's `segments` when it gets it and never later (the fleet engine reads them at submit): an earlier
      * request's `segments` is then the same array, which later turns extend. 07.01's trace writer keeps every
      * turn's request, so it keeps the default.
      */
