@@ -269,6 +269,9 @@ export class FleetSim implements ReplicaHost {
             preemption: rs.preemption,
             toolPause: rs.toolPause,
             schemaCosts,
+            schemas:
+              s.workload.kind === 'sessions' &&
+              s.workload.classes.some((k) => (k.structuredOutput?.prob ?? 0) > 0),
             grammarCapacity: rs.grammarCapacity,
             maskThreads: rs.maskThreads,
             tiers: cache.tierNames,

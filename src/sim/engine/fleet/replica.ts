@@ -150,6 +150,8 @@ export interface ReplicaConfig {
   toolPause: ToolPausePolicy;
   /** Per-schema compile time and mask cost, shared by all replicas. */
   schemaCosts: SchemaCosts;
+  /** Whether any request can carry a schema (else no iteration has masks to fill, and none looks). */
+  schemas: boolean;
   grammarCapacity: number;
   /** How a step's masks are spread over CPU threads; its `threads` also size the compile pool. */
   maskThreads: MaskThreads;
@@ -315,6 +317,7 @@ export class Replica {
 
   /** Wall time of the masks this iteration fills: one per decode, one per prefill that samples its first token. */
   private maskWall(decodes: readonly Req[], prefills: readonly PrefillItem[]): number {
+    if (!this.c.schemas) return 0;
     const costs: number[] = [];
     const sc = this.c.schemaCosts;
     for (const r of decodes) if (r.schema >= 0) costs.push(sc.maskS(r.schema));
@@ -408,12 +411,12 @@ export class Replica {
       // Steps 2..k of the iteration are stepGap apart; each sequence's first gap runs from its previous token
       // (a stall behind a prefill shows there).
       if (k > 1) this.gaps.add(stepGap, this.decodes.length * (k - 1));
+      this.stats.tokensDecoded += k * this.decodes.length; // integers: the same sum as one per sequence
       for (const r of this.decodes) {
         r.ctx += k;
         r.generated += k;
         r.gpuSeconds += perToken * k;
         this.pay(r, k);
-        this.stats.tokensDecoded += k;
         // The first step's gap runs from the previous token (which may predate this iteration).
         const first = now - (k - 1) * stepGap - r.lastToken;
         this.gaps.add(first, 1);
@@ -556,12 +559,13 @@ export class Replica {
     let backDone = now;
     const tiers = this.c.tiers;
     for (let t = 1; t < tiers.length && tiers[t] !== 'remote'; t++) {
-      const w = this.cache.writtenInto(t);
-      const through = w.through - this.throughBooked[t];
-      const back = w.back - this.backBooked[t];
+      const wThrough = this.cache.writtenThrough(t);
+      const wBack = this.cache.writtenBack(t);
+      const through = wThrough - this.throughBooked[t];
+      const back = wBack - this.backBooked[t];
       if (through + back <= 0) continue;
-      this.throughBooked[t] = w.through;
-      this.backBooked[t] = w.back;
+      this.throughBooked[t] = wThrough;
+      this.backBooked[t] = wBack;
       const name = this.c.tiers[t] as TierName;
       let free = Math.max(now, this.linkFreeDown[t]);
       if (back > 0) {

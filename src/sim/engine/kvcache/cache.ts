@@ -205,7 +205,15 @@ export class KvCache {
   /** Copies written into a tier so far, as computed (write-through) or on an eviction above (write-back, and
    * blocks sent back with promoteOnHit: false); offloads not included. Cheap reads, for link booking. */
   writtenInto(tierIndex: number): { through: number; back: number } {
-    return { through: this.c.writeThroughs[tierIndex] ?? 0, back: this.c.demotions[tierIndex] ?? 0 };
+    return { through: this.writtenThrough(tierIndex), back: this.writtenBack(tierIndex) };
+  }
+
+  /** writtenInto's two counts one at a time (the fleet asks after every step's commits: no object each time). */
+  writtenThrough(tierIndex: number): number {
+    return this.c.writeThroughs[tierIndex] ?? 0;
+  }
+  writtenBack(tierIndex: number): number {
+    return this.c.demotions[tierIndex] ?? 0;
   }
 
   occupancy(): TierOccupancy[] {
