@@ -269,8 +269,9 @@ export class FleetSim implements ReplicaHost {
             preemption: rs.preemption,
             toolPause: rs.toolPause,
             schemaCosts,
+            // Sessions are the only workload whose requests carry schemas (traces and shared-prefix stages: none).
             schemas:
-              s.workload.kind === 'sessions' &&
+              (s.workload.kind === undefined || s.workload.kind === 'sessions') &&
               s.workload.classes.some((k) => (k.structuredOutput?.prob ?? 0) > 0),
             grammarCapacity: rs.grammarCapacity,
             maskThreads: rs.maskThreads,
