@@ -33,7 +33,8 @@
  * - **Cost** is O(blocks touched) per call, with Maps and intrusive linked lists; never per token. A released
  *   context is kept as one *run* in DRAM's order (runs.ts: HBM + DRAM caches), so an agent's tool-call offload
  *   and its next turn's read-back cost O(blocks the turn added); results are those of keeping every block on its
- *   own (`contextRuns: false`), which a property test checks.
+ *   own (`contextRuns: false`), which a property test checks. A head many sequences hold at once (an app's system
+ *   prompt and tools: `sharedBlocks`) is checked once and joined by the others (shares.ts), with the same results.
  *
  * ## API (for the fleet simulator)
  * ```ts
