@@ -169,15 +169,18 @@ export interface PassCost {
   bound: 'compute' | 'memory';
 }
 
-/** The cost of a pass of `tokens` tokens (new tokens of every sequence) from its FLOPs and bytes. */
-function passCost(
+/** A pass's terms handed to passCost (the breakdown) or passTime (the time alone). */
+type PassOf<T> = (
   model: ModelSpec,
   hw: HardwareConfig,
   tokens: number,
   gemmFlops: number,
   attentionFlops: number,
   bytes: number,
-): PassCost {
+) => T;
+
+/** The cost of a pass of `tokens` tokens (new tokens of every sequence) from its FLOPs and bytes. */
+const passCost: PassOf<PassCost> = (model, hw, tokens, gemmFlops, attentionFlops, bytes) => {
   const gemmTime = gemmFlops / effectiveFlops(hw);
   const attentionTime = attentionFlops / effectiveAttentionFlops(hw);
   const computeTime = gemmTime + attentionTime;
@@ -199,26 +202,19 @@ function passCost(
     time: passTime(model, hw, tokens, gemmFlops, attentionFlops, bytes),
     bound: computeTime >= memoryTime ? 'compute' : 'memory',
   };
-}
+};
 
 /**
  * passCost's `time` alone, with the same operations in the same order (so the same float), and nothing allocated:
  * the fleet simulator prices every iteration and reads only the time.
  */
-function passTime(
-  model: ModelSpec,
-  hw: HardwareConfig,
-  tokens: number,
-  gemmFlops: number,
-  attentionFlops: number,
-  bytes: number,
-): number {
+const passTime: PassOf<number> = (model, hw, tokens, gemmFlops, attentionFlops, bytes) => {
   const computeTime = gemmFlops / effectiveFlops(hw) + attentionFlops / effectiveAttentionFlops(hw);
   const memoryTime = bytes / effectiveMemBandwidth(hw);
   const commTime = tensorParallelCommTime(model, hw.accelerator, hw.tp, tokens, hw.gpusPerNode);
   const overheadTime = tokens > 0 ? hw.iterationOverheadS : 0;
   return Math.max(computeTime, memoryTime) + commTime + overheadTime;
-}
+};
 
 /** Matmul FLOPs of a prefill of n tokens: 2 · body · n + 2 · vocab · hidden (LM head, last position only). */
 export function prefillGemmFlops(model: ModelSpec, newTokens: number): number {
@@ -325,16 +321,6 @@ export function decodeStepTime(
 ): number {
   return decodePass(model, hw, batchSize, totalContextTokens, passTime);
 }
-
-/** A pass's terms handed to passCost (the breakdown) or passTime (the time alone). */
-type PassOf<T> = (
-  model: ModelSpec,
-  hw: HardwareConfig,
-  tokens: number,
-  gemmFlops: number,
-  attentionFlops: number,
-  bytes: number,
-) => T;
 
 function decodePass<T>(
   model: ModelSpec,

@@ -63,36 +63,34 @@ export class HashMap {
 
   /** Set the value under `h` (a block hash: a non-negative integer) to `v` (a 32-bit integer). */
   set(h: number, v: number): void {
-    if (!(h >= 0)) throw new RangeError(`HashMap: a key must be a non-negative number, not ${h}`);
-    if ((v | 0) !== v) throw new RangeError(`HashMap: a value must be a 32-bit integer, not ${v}`);
-    let i = this.slot(h);
-    if (i >= 0) {
-      this.v[4 * i + 2] = v;
-      return;
-    }
-    if ((this.n + 1) * 2 > this.mask + 1) {
-      this.grow();
-      i = this.slot(h);
-    }
-    this.s[2 * ~i] = h;
-    this.v[4 * ~i + 2] = v;
-    this.n++;
+    const i = this.checkedSlot(h, v);
+    if (i >= 0) this.v[4 * i + 2] = v;
+    else this.insert(~i, h, v);
   }
 
   /** Set `h` to `v` if `h` is absent (one probe instead of has() then set()); false, changing nothing, if present. */
   add(h: number, v: number): boolean {
+    const i = this.checkedSlot(h, v);
+    if (i >= 0) return false;
+    this.insert(~i, h, v);
+    return true;
+  }
+
+  private checkedSlot(h: number, v: number): number {
     if (!(h >= 0)) throw new RangeError(`HashMap: a key must be a non-negative number, not ${h}`);
     if ((v | 0) !== v) throw new RangeError(`HashMap: a value must be a 32-bit integer, not ${v}`);
-    let i = this.slot(h);
-    if (i >= 0) return false;
+    return this.slot(h);
+  }
+
+  /** File h → v in free slot `at` (slot()'s answer for h), growing the table first if it would be half full. */
+  private insert(at: number, h: number, v: number): void {
     if ((this.n + 1) * 2 > this.mask + 1) {
       this.grow();
-      i = this.slot(h);
+      at = ~this.slot(h);
     }
-    this.s[2 * ~i] = h;
-    this.v[4 * ~i + 2] = v;
+    this.s[2 * at] = h;
+    this.v[4 * at + 2] = v;
     this.n++;
-    return true;
   }
 
   delete(h: number): boolean {
