@@ -121,6 +121,21 @@ function apply(
   else c.offload(CHAINS[op.chain].slice(0, op.len), op.to);
 }
 
+/** Two caches recording their events; `agree()` checks the first one's books and that both look the same. */
+function pair(fastConfig: KvCacheConfig, refConfig: KvCacheConfig) {
+  const fast = new KvCache(fastConfig);
+  const ref = new KvCache(refConfig);
+  const ef = recorder(fast);
+  const er = recorder(ref);
+  const agree = () => {
+    expect(fast.checkInvariants()).toEqual([]);
+    expect(state(fast, ef)).toEqual(state(ref, er));
+  };
+  return { fast, ref, agree };
+}
+
+const release = (c: KvCache, seq: number, then: 'dram' | 'nvme') => c.release(seq, then);
+
 const cacheArbs = [
   fc.integer({ min: 1, max: 10 }),
   fc.integer({ min: 0, max: 12 }),
@@ -133,19 +148,15 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
   it('a release to a lower tier (HBM copies parked) = a release to cache, then an offload of what it held', () => {
     fc.assert(
       fc.property(...cacheArbs, fc.array(opArb, { minLength: 1, maxLength: 60 }), (h, d, n, w, p, ops) => {
-        const fast = new KvCache(config(h, d, n, w, p));
-        const ref = new KvCache(config(h, d, n, w, p));
-        const ef = recorder(fast);
-        const er = recorder(ref);
+        const { fast, ref, agree } = pair(config(h, d, n, w, p), config(h, d, n, w, p));
         for (const op of ops) {
-          apply(fast, op, (c, seq, then) => c.release(seq, then));
+          apply(fast, op, release);
           apply(ref, op, (c, seq, then) => {
             const held = c.held(seq);
             c.release(seq, 'cache');
             if (held.length) c.offload(held, then);
           });
-          expect(fast.checkInvariants()).toEqual([]);
-          expect(state(fast, ef)).toEqual(state(ref, er));
+          agree();
         }
       }),
       { numRuns: 400, seed: 20261201 },
@@ -159,16 +170,14 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
         fc.constantFrom(1, 256),
         fc.array(opArb, { minLength: 1, maxLength: 60 }),
         (h, d, n, w, p, hints, ops) => {
-          const fast = new KvCache({ ...config(h, d, n, w, p), lookupHints: hints });
-          const ref = new KvCache({ ...config(h, d, n, w, p), lookupHints: 0 });
-          const ef = recorder(fast);
-          const er = recorder(ref);
-          const release = (c: KvCache, seq: number, then: 'dram' | 'nvme') => c.release(seq, then);
+          const { fast, ref, agree } = pair(
+            { ...config(h, d, n, w, p), lookupHints: hints },
+            { ...config(h, d, n, w, p), lookupHints: 0 },
+          );
           for (const op of ops) {
             apply(fast, op, release);
             apply(ref, op, release);
-            expect(fast.checkInvariants()).toEqual([]);
-            expect(state(fast, ef)).toEqual(state(ref, er));
+            agree();
             for (const chain of CHAINS) expect(fast.lookup(chain)).toEqual(ref.lookup(chain));
             // computedTier(h) is where lookup([h]) serves h from (−1: it would not).
             for (const chain of CHAINS)
@@ -186,11 +195,7 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
   it('extendTo (positions of the whole list) = extend with that slice of it, results included', () => {
     fc.assert(
       fc.property(...cacheArbs, fc.array(opArb, { minLength: 1, maxLength: 60 }), (h, d, n, w, p, ops) => {
-        const fast = new KvCache(config(h, d, n, w, p));
-        const ref = new KvCache(config(h, d, n, w, p));
-        const ef = recorder(fast);
-        const er = recorder(ref);
-        const release = (c: KvCache, seq: number, then: 'dram' | 'nvme') => c.release(seq, then);
+        const { fast, ref, agree } = pair(config(h, d, n, w, p), config(h, d, n, w, p));
         for (const op of ops) {
           if (op.k === 'extend') {
             const held = ref.heldCount(op.seq);
@@ -201,8 +206,7 @@ describe('kvcache shortcuts against the plain operations (fast-check)', () => {
             apply(fast, op, release);
             apply(ref, op, release);
           }
-          expect(fast.checkInvariants()).toEqual([]);
-          expect(state(fast, ef)).toEqual(state(ref, er));
+          agree();
         }
       }),
       { numRuns: 300, seed: 20261203 },
