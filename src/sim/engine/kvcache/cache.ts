@@ -378,9 +378,11 @@ export class KvCache {
       runs.dissolve(run);
       run = undefined;
     }
-    // Positions [0, sharedTo) are a share's that others hold on to: pinned, so in no run, joining none, and each
-    // offload skips them as pinned.
-    const sharedTo = this.sq.leaveShare(s);
+    // Positions [0, sharedTo) are a share's that others hold on to: pinned, so joining no run, and each offload
+    // skips them as pinned. (A run of this sequence's that begins inside them, kept from before the share, has the
+    // walks below take every position, as without a share.)
+    const othersHold = this.sq.leaveShare(s);
+    const sharedTo = run && run.first < othersHold ? 0 : othersHold;
     // A member held at another position too (a list that is not chained hashes): block by block.
     for (let i = sharedTo; run && i < n; i++) {
       if (i === run.first) i = run.end;
