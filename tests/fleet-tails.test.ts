@@ -128,6 +128,18 @@ describe('tail hashes', () => {
           for (let k = from; k < full; k++) whole.add(k > 0 ? ah[k - 1] : 0, ah[k], a, k);
           const sliced = new PageIndex();
           sliced.addPages(ah, a, from, full, P2);
+          // The same list recorded as it grows, a page range at a time, the array extended in place (as a
+          // session's is), resumes its walks where the last stopped and must record the same.
+          const grown = new PageIndex();
+          const growing: typeof a = [];
+          let at = from;
+          for (let n = 0; n <= a.length; n++) {
+            growing.length = 0;
+            growing.push(...a.slice(0, n));
+            const fullHere = Math.floor(growing.reduce((t, x) => t + x.tokens, 0) / P2);
+            if (fullHere > at) grown.addPages(ah, growing, at, fullHere, P2);
+            at = Math.max(at, fullHere);
+          }
           // Probe every page with a prompt that shares a's start and then goes its own way (b).
           const probe = [...a.slice(0, a.length >> 1), ...b];
           for (let k = 0; k <= full; k++) {
@@ -137,6 +149,9 @@ describe('tail hashes', () => {
               whole.longestShared(parent, k, probe, room, P2, B2, () => true),
             );
             expect(sliced.hasChildren(parent)).toBe(whole.hasChildren(parent));
+            expect(grown.longestShared(parent, k, probe, room, P2, B2, () => true)).toEqual(
+              whole.longestShared(parent, k, probe, room, P2, B2, () => true),
+            );
           }
         },
       ),

@@ -368,6 +368,14 @@ export class PageIndex {
   ): void {
     let i = 0; // the first segment that ends after the page's start
     let pos = 0; // where segment i starts
+    // A session's list is the same array turn after turn, grown at its end (the engine's segsOf), and a list never
+    // changes what it holds before that: the walk resumes where the last one on this list stopped, if that is
+    // before this page, instead of reading the whole context from its first segment.
+    const cur = this.cursors.get(segs);
+    if (cur && cur.i <= segs.length && cur.pos <= from * pageTokens) {
+      i = cur.i;
+      pos = cur.pos;
+    }
     for (let k = from; k < end; k++) {
       const hash = hashes[k];
       if (this.entryOf.has(hash)) continue;
@@ -378,7 +386,14 @@ export class PageIndex {
       for (let p = pos; j < segs.length && p < stop; p += segs[j++].tokens);
       this.record(k > 0 ? hashes[k - 1] : 0, hash, segs, i, j, pos, k);
     }
+    if (cur) {
+      cur.i = i;
+      cur.pos = pos;
+    } else this.cursors.set(segs, { i, pos });
   }
+
+  /** Where addPages' walk last stopped on each list: segment index and the token it starts at. */
+  private readonly cursors = new WeakMap<readonly Segment[], { i: number; pos: number }>();
 
   /** Record a page covered by segs[from .. to), the first of which starts at token `firstPos`. */
   private record(
