@@ -271,7 +271,8 @@ export class FleetSim implements ReplicaHost {
             schemaCosts,
             // Sessions are the only workload whose requests carry schemas (traces and shared-prefix stages: none).
             schemas:
-              (s.workload.kind === undefined || s.workload.kind === 'sessions') &&
+              s.workload.kind !== 'trace' &&
+              s.workload.kind !== 'shared-prefix' &&
               s.workload.classes.some((k) => (k.structuredOutput?.prob ?? 0) > 0),
             grammarCapacity: rs.grammarCapacity,
             maskThreads: rs.maskThreads,

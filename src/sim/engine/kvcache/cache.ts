@@ -24,7 +24,7 @@ import {
 import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
-import { Sequences, type Seq } from './sequences';
+import { NO_BLOCKS, Sequences, type Seq } from './sequences';
 import { checkTag, INRUN, LOCKED, PENDING, PINNED, POLICY } from './blockStore';
 import { buildTiers, TierStore } from './tierStore';
 import { CopyList } from './copyOrder';
@@ -32,8 +32,6 @@ import { Runs } from './runs';
 import type { BlockHash, SeqId, TierName, TransferModel } from './types';
 import { blocksOf, occupancyOf, snapshotOf, tiersOf } from './views';
 
-/** What a sequence the cache does not know holds (read only). */
-const NONE_HELD: readonly number[] = Object.freeze([]);
 export * from './cacheTypes';
 
 export class KvCache {
@@ -202,16 +200,12 @@ export class KvCache {
     return this.st.transferS(blocks, this.st.pathOf(i));
   }
 
-  /** Copies written into a tier so far, as computed (write-through) or on an eviction above (write-back, and
-   * blocks sent back with promoteOnHit: false); offloads not included. Cheap reads, for link booking. */
-  writtenInto(tierIndex: number): { through: number; back: number } {
-    return { through: this.writtenThrough(tierIndex), back: this.writtenBack(tierIndex) };
-  }
-
-  /** writtenInto's two counts one at a time (the fleet asks after every step's commits: no object each time). */
+  /** Copies written into a tier so far as computed (write-through); offloads not included. For link booking. */
   writtenThrough(tierIndex: number): number {
     return this.c.writeThroughs[tierIndex] ?? 0;
   }
+  /** Copies written into a tier so far on an eviction above (write-back, and blocks sent back with promoteOnHit:
+   * false); offloads not included. */
   writtenBack(tierIndex: number): number {
     return this.c.demotions[tierIndex] ?? 0;
   }
@@ -280,7 +274,7 @@ export class KvCache {
    */
   acquire(seq: SeqId, hashes: ArrayLike<BlockHash>, opts: AcquireOptions = {}): AcquireResult {
     const s = this.sq.seqs.get(seq);
-    const held = s ? s.blocks : NONE_HELD;
+    const held = s ? s.blocks : NO_BLOCKS;
     const len = opts.blocks === undefined ? hashes.length : Math.min(opts.blocks, hashes.length);
     let c = 0;
     const m = Math.min(held.length, len);

@@ -20,7 +20,8 @@ export interface Seq {
   share: PrefixShare | null;
 }
 
-const NO_BLOCKS: readonly number[] = Object.freeze([]);
+/** An empty list of blocks, read only (what a sequence the cache does not know holds). */
+export const NO_BLOCKS: readonly number[] = Object.freeze([]);
 
 /** A refused acquire. Its sentence is written when read: a fleet retries refused admissions often and reads it only
  * to report a drop. */
@@ -332,10 +333,8 @@ export class Sequences {
     const K = opts.sharedBlocks ?? 0;
     if (!(Number.isInteger(K) && K >= 0))
       throw new RangeError(`sharedBlocks must be a non-negative integer, got ${K}`);
-    const share =
-      !s && c === 0 && K > 0 && K <= count && (!seg || seg.first >= K)
-        ? this.shares.find(hashes, off, K)
-        : undefined;
+    const fromShareStart = !s && c === 0 && K > 0 && K <= count; // may join a share, or start one
+    const share = fromShareStart && (!seg || seg.first >= K) ? this.shares.find(hashes, off, K) : undefined;
     const K0 = share ? K : 0; // positions the walks below skip
     let segFrom: number;
     let segTo: number;
@@ -569,7 +568,7 @@ export class Sequences {
     if (share) {
       share.holders++;
       seqRec.share = share;
-    } else if (!s && c === 0 && K > 0 && K <= count && run >= K) this.startShare(seqRec, hashes, off, K);
+    } else if (fromShareStart && run >= K) this.startShare(seqRec, hashes, off, K);
     seqRec.tag = tag;
     if (seqRec.committed > c) seqRec.committed = c;
     // The cached prefix of the new positions is computed already: a commit has nothing to mark there, so it need not

@@ -74,8 +74,8 @@ export class TierStore {
     if (tiers.length > TIERS)
       throw new RangeError(`a cache has at most ${TIERS} local tiers, not ${tiers.length}`);
     // Every block has a copy in some local tier, so their capacities bound the records: sized for them up to 8,192
-    // (1 MB with the index), the store never grows in a fleet replica (a fleet's replicas grew theirs 1,024 →
-    // 8,192 each, re-filing every hash at each step).
+    // records (0.5 MB, and 0.25 MB of index), a fleet replica's store never grows (the bench fleet's grew from
+    // 1,024 records to 8,192 each, re-filing every hash at each doubling).
     let blocks = 0;
     for (const t of tiers) blocks += t.capacity;
     this.b = new BlockStore(Math.min(Math.max(blocks, 16), 8192));
