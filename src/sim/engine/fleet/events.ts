@@ -68,15 +68,15 @@ export interface SimEvent {
   kind: EventKind;
   /** Push order; assigned by the queue. */
   seq: number;
+  /** EVENT_PRIORITY of its kind, read once when it is pushed (a tie between two events compared it on every sift). */
+  pri: number;
   a: number;
   b: number;
 }
 
 function before(x: SimEvent, y: SimEvent): boolean {
   if (x.time !== y.time) return x.time < y.time;
-  const px = EVENT_PRIORITY[x.kind];
-  const py = EVENT_PRIORITY[y.kind];
-  if (px !== py) return px < py;
+  if (x.pri !== y.pri) return x.pri < y.pri;
   return x.seq < y.seq;
 }
 
@@ -103,7 +103,7 @@ export class EventQueue {
     if (!(time >= this.lastTime)) {
       throw new RangeError(`event ${kind} scheduled at ${time}, before the current time ${this.lastTime}`);
     }
-    const ev: SimEvent = { time, kind, seq: this.nextSeq++, a, b };
+    const ev: SimEvent = { time, kind, seq: this.nextSeq++, pri: EVENT_PRIORITY[kind], a, b };
     const h = this.heap;
     let i = h.length;
     h.push(ev);

@@ -170,7 +170,8 @@ export class TailHasher {
     let fromPos = 0;
     if (skipPos <= start && skipSeg <= segments.length && skipSeg <= old.length) {
       let ok = true;
-      for (let i = 0; ok && i < skipSeg; i++) ok = sameSegment(old[i], segments[i]);
+      // The same array is the same segments up to there: a list grown in place only gains entries at its end.
+      if (segments !== old) for (let i = 0; ok && i < skipSeg; i++) ok = sameSegment(old[i], segments[i]);
       if (ok) {
         from = skipSeg;
         fromPos = skipPos;
