@@ -161,6 +161,8 @@ export class FleetSim implements ReplicaHost {
   /** Prefill and decode pools (scenario.disaggregation), or null. */
   readonly disagg: Disaggregation | null;
   readonly cols: RequestColumns;
+  /** The same columns as a list: a new request's row is pushed to each (by name, each push was a keyed lookup). */
+  private readonly colList: readonly Samples[];
   readonly gaps = new LogHistogram();
   readonly sessions: SessionRt[] = [];
   readonly routes = new RouteLog();
@@ -301,6 +303,7 @@ export class FleetSim implements ReplicaHost {
     const cols = {} as RequestColumns;
     for (const k of REQUEST_COLUMNS) cols[k] = new Samples(1024);
     this.cols = cols;
+    this.colList = REQUEST_COLUMNS.map((k) => cols[k]);
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
     this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
@@ -573,7 +576,7 @@ export class FleetSim implements ReplicaHost {
     const hashes = h.hashes;
     const id = this.nextReq++;
     const c = this.cols;
-    for (const k of REQUEST_COLUMNS) c[k].push(NaN);
+    for (const col of this.colList) col.push(NaN);
     c.session.set(id, session);
     c.cls.set(id, cls);
     c.turn.set(id, spec.turn);

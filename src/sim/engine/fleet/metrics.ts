@@ -60,10 +60,13 @@ export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
 
 /** Summary of the values (NaN values are skipped). */
 export function summarize(values: ArrayLike<number>): Summary {
-  const v: number[] = [];
-  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) v.push(values[i]);
-  if (v.length === 0) return { ...EMPTY };
-  const s = Float64Array.from(v).sort();
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) n++;
+  if (n === 0) return { ...EMPTY };
+  // Counted first, then copied straight into the array that is sorted (no list of boxed numbers in between).
+  const s = new Float64Array(n);
+  for (let i = 0, k = 0; i < values.length; i++) if (!Number.isNaN(values[i])) s[k++] = values[i];
+  s.sort();
   let sum = 0;
   for (let i = 0; i < s.length; i++) sum += s[i];
   return {

@@ -351,7 +351,7 @@ export class PageIndex {
 
   /** Record page `page` of a sequence (hash `hash`, after `parent`), computed from `segs`. */
   add(parent: number, hash: number, segs: readonly Segment[], page: number): void {
-    if (this.entryOf.has(hash)) return;
+    if (!this.entryOf.add(hash, this.peekEntry())) return;
     this.record(parent, hash, segs, 0, segs.length, 0, page);
   }
 
@@ -379,7 +379,8 @@ export class PageIndex {
     }
     for (let k = from; k < end; k++) {
       const hash = hashes[k];
-      if (this.entryOf.has(hash)) continue;
+      // Filed under the entry it would get, in the same probe that finds it absent (record() then takes that entry).
+      if (!this.entryOf.add(hash, this.peekEntry())) continue;
       const start = k * pageTokens;
       const stop = start + pageTokens;
       while (i < segs.length && pos + segs[i].tokens <= start) pos += segs[i++].tokens;
@@ -396,7 +397,8 @@ export class PageIndex {
   /** Where addPages' walk last stopped on each list: segment index and the token it starts at. */
   private readonly cursors = new WeakMap<readonly Segment[], { i: number; pos: number }>();
 
-  /** Record a page covered by segs[from .. to), the first of which starts at token `firstPos`. */
+  /** Record a page covered by segs[from .. to), the first of which starts at token `firstPos` (`entryOf` already
+   * files `hash` under the entry newEntry() returns next: peekEntry). */
   private record(
     parent: number,
     hash: number,
@@ -414,10 +416,7 @@ export class PageIndex {
     this.segStart[e] = this.segPool.length;
     this.segCount[e] = to - from;
     for (let j = from; j < to; j++) this.segPool.push(segs[j]);
-    this.entryOf.set(hash, e);
-    const head = this.childHead.get(parent);
-    this.next[e] = head === undefined ? -1 : head;
-    this.childHead.set(parent, e);
+    this.next[e] = this.childHead.exchange(parent, e);
     // Past MAX_CHILDREN, the parent's oldest child is forgotten.
     let n = 1;
     let before = -1;
@@ -432,6 +431,12 @@ export class PageIndex {
       this.entryOf.delete(this.hash[last]);
       this.freeEntries.push(last);
     }
+  }
+
+  /** The entry newEntry() will return. */
+  private peekEntry(): number {
+    const n = this.freeEntries.length;
+    return n ? this.freeEntries[n - 1] : this.entries;
   }
 
   private newEntry(): number {

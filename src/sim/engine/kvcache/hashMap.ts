@@ -76,6 +76,18 @@ export class HashMap {
     return true;
   }
 
+  /** Set `h` to `v` and return what it was before, −1 if absent (one probe instead of get() then set()). */
+  exchange(h: number, v: number): number {
+    const i = this.checkedSlot(h, v);
+    if (i < 0) {
+      this.insert(~i, h, v);
+      return -1;
+    }
+    const old = this.v[4 * i + 2];
+    this.v[4 * i + 2] = v;
+    return old;
+  }
+
   private checkedSlot(h: number, v: number): number {
     if (!(h >= 0)) throw new RangeError(`HashMap: a key must be a non-negative number, not ${h}`);
     if ((v | 0) !== v) throw new RangeError(`HashMap: a value must be a 32-bit integer, not ${v}`);

@@ -128,14 +128,17 @@ export class Sequences {
     let B = 0;
     let T = 0;
     let time = 0;
-    const tiers: TierHit[] = this.tierNames.map((tier, i) => {
+    const names = this.tierNames;
+    const tiers: TierHit[] = new Array(names.length);
+    for (let i = 0; i < names.length; i++) {
       const bytes = blocks[i] * this.st.bytesPerBlock;
-      const timeS = i === 0 ? 0 : this.st.transferS(blocks[i], this.st.pathOf(i));
+      // No blocks move in no time (transferTimeS of 0 bytes is 0): most tiers of most acquires hit nothing.
+      const timeS = i === 0 || blocks[i] === 0 ? 0 : this.st.transferS(blocks[i], this.st.pathOf(i));
       B += blocks[i];
       T += tokens[i];
       time += timeS;
-      return { tier, blocks: blocks[i], tokens: tokens[i], bytes, timeS };
-    });
+      tiers[i] = { tier: names[i], blocks: blocks[i], tokens: tokens[i], bytes, timeS };
+    }
     return { blocks: B, tokens: T, tiers, loadTimeS: time };
   }
 
