@@ -48,6 +48,30 @@ describe('the workload generator', () => {
     expect(play(true, 12).out).toEqual(play(false, 12).out);
   });
 
+  it('gives each request the tokens of its segments, through compaction, reordered tools and per-turn headers', () => {
+    const withHeader = CLASSES.map((k) =>
+      k.kind === 'agent' ? { ...k, nonExtension: { ...k.nonExtension, timestampTokens: 12 } } : k,
+    );
+    let requests = 0;
+    let compacted = 0;
+    for (const classes of [CLASSES, withHeader]) {
+      const gen = new WorkloadGenerator(classes, 11, true);
+      for (let i = 0; i < 20; i++) {
+        const s = gen.createSession(i);
+        for (;;) {
+          const spec = gen.nextRequest(s);
+          expect(spec.promptTokens).toBe(spec.segments.reduce((t, x) => t + x.tokens, 0));
+          requests++;
+          const after = gen.afterTurn(s, spec);
+          if (s.compactions > 0) compacted++;
+          if (after.kind === 'end') break;
+        }
+      }
+    }
+    expect(requests).toBeGreaterThan(200);
+    expect(compacted).toBeGreaterThan(0);
+  });
+
   it('copied, an earlier request’s segments stay as they were; in place, later turns extend them', () => {
     const copied = play(false, 6).specs;
     expect(copied.every((s) => s.segments.length === s.length)).toBe(true);

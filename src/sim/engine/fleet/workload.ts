@@ -244,6 +244,7 @@ export class WorkloadGenerator {
     const rng = s.rng;
     const last = s.turn === s.turns - 1;
     let segments = s.context;
+    let extra = 0; // tokens of segments before the context (a per-turn header)
     if (c.kind === 'chat') {
       const u: Segment = { id: segId(SEG.user, s.index, s.turn), tokens: sampleInt(c.userTokens, rng) };
       // the user's message stays in the context
@@ -265,10 +266,12 @@ export class WorkloadGenerator {
       }
       if (ne?.timestampTokens) {
         segments = [{ id: segId(SEG.timestamp, s.index, s.turn), tokens: ne.timestampTokens }, ...s.context];
+        extra = ne.timestampTokens;
       }
     }
-    let promptTokens = 0;
-    for (const x of segments) promptTokens += x.tokens;
+    // The context's tokens are counted as it changes (contextTokens): summing its segments each turn was
+    // O(turns²) a session.
+    const promptTokens = s.contextTokens + extra;
     const outDist = last && c.kind === 'agent' && c.finalOutputTokens ? c.finalOutputTokens : c.outputTokens;
     const outputTokens = sampleInt(outDist, rng, 1);
     const so = c.structuredOutput;

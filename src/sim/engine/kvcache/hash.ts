@@ -243,6 +243,7 @@ function sameSegment(a: Segment, b: Segment): boolean {
  * segment of the previous call, only the new ones are hashed (O(new blocks) hashing; the result array is still a
  * fresh copy, O(blocks) but no hashing). Otherwise (a compaction, a reordered tool block, a timestamp at the
  * top) the prompt is hashed from the start. Either way the result equals segmentBlockHashes(segments ++ extra).
+ * The same array passed again must have changed only by growing at its end (the fleet's contexts grow in place).
  */
 export class PromptHasher {
   private chain: BlockChain;
@@ -250,6 +251,9 @@ export class PromptHasher {
   /** hashInPlace's array: the chain's full hashes (the first viewFull entries), then the partial one if any. */
   private view: BlockHash[] = [];
   private viewFull = 0;
+  /** The segment list of the last call, and its length then (prev holds its entries, then that call's extra). */
+  private last: readonly Segment[] | null = null;
+  private lastLength = 0;
 
   constructor(readonly blockSize: number) {
     this.chain = new BlockChain(blockSize);
@@ -291,8 +295,13 @@ export class PromptHasher {
     const prev = this.prev;
     const n = segments.length + (extra ? 1 : 0);
     let extends_ = prev.length <= n;
-    for (let i = 0; extends_ && i < prev.length; i++)
+    // The list the last call read, grown in place (a session's context gains entries only at its end), still holds
+    // what it held then: only the entries past it are compared (comparing from the first made a session O(turns²)).
+    const known = segments === this.last && segments.length >= this.lastLength ? this.lastLength : 0;
+    for (let i = known; extends_ && i < prev.length; i++)
       extends_ = sameSegment(prev[i], i < segments.length ? segments[i] : (extra as Segment));
+    this.last = segments;
+    this.lastLength = segments.length;
     if (!extends_) {
       this.chain = new BlockChain(this.blockSize);
       prev.length = 0;
