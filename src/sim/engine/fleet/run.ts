@@ -287,9 +287,10 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       name: k.name,
       sessions: rts.length,
       requests: pick(status, (i) => cls[i] === ci).length,
-      ttft: roundSummary(summarize(pick(ttft, (i) => cls[i] === ci))),
+      // One class: its requests are all of them (the summaries above, not sorted again).
+      ttft: roundSummary(classes.length === 1 ? ttftAll : summarize(pick(ttft, (i) => cls[i] === ci))),
       resumeTtft: roundSummary(summarize(pick(ttft, (i) => cls[i] === ci && turn[i] > 0))),
-      tpot: roundSummary(summarize(pick(tpot, (i) => cls[i] === ci))),
+      tpot: roundSummary(classes.length === 1 ? tpotAll : summarize(pick(tpot, (i) => cls[i] === ci))),
       sessionWallS: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.end - x.start)))),
       turns: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.turns)))),
       gpuSecondsPerSession: roundSummary(summarize(gpu)),

@@ -79,7 +79,21 @@ export class TierStore {
     let blocks = 0;
     for (const t of tiers) blocks += t.capacity;
     this.b = new BlockStore(Math.min(Math.max(blocks, 16), 8192));
-    this.local = tiers.map(({ policy, ...t }, i) => ({ ...t, order: copyOrder(policy, this.b, i) }));
+    // One literal, every field in one order: each tier of every cache then has the same shape, so the hot paths'
+    // reads of `used`, `pinned`, `locked`… stay monomorphic (built by rest and spread, the tiers got shapes of their
+    // own and those reads went megamorphic).
+    this.local = tiers.map((t, i) => ({
+      name: t.name,
+      capacity: t.capacity,
+      used: t.used,
+      usedTokens: t.usedTokens,
+      pinned: t.pinned,
+      pending: t.pending,
+      locked: t.locked,
+      order: copyOrder(t.policy, this.b, i),
+      write: t.write,
+      pathUp: t.pathUp,
+    }));
   }
 
   // ───────────────────────────── queries ─────────────────────────────
