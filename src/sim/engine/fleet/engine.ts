@@ -126,11 +126,11 @@ interface SessionRt {
   tails: TailHasher | null;
   /**
    * Its request's segments with the output (Req.segs), grown in place while the context is (segsOf), and the
-   * context array and length they were made from.
+   * context array and length they were made from (set from the start, so that every session has one shape).
    */
-  segs?: Segment[];
-  segsBase?: readonly Segment[];
-  segsBaseLen?: number;
+  segs: Segment[] | null;
+  segsBase: readonly Segment[] | null;
+  segsBaseLen: number;
 }
 
 export interface OccupancySeries {
@@ -480,6 +480,9 @@ export class FleetSim implements ReplicaHost {
             dropped: false,
             hasher: null,
             tails: null,
+            segs: null,
+            segsBase: null,
+            segsBaseLen: 0,
           };
         });
       } else if (tr.turns.length)
@@ -537,6 +540,9 @@ export class FleetSim implements ReplicaHost {
       dropped: false,
       hasher: null,
       tails: null,
+      segs: null,
+      segsBase: null,
+      segsBaseLen: 0,
     };
     this.sessions[index] = rt;
     this.submit(rt, index, this.gen!.nextRequest(s));
@@ -936,7 +942,7 @@ export class FleetSim implements ReplicaHost {
  */
 function segsOf(rt: SessionRt, segments: readonly Segment[], out: Segment): Segment[] {
   const a = rt.segs;
-  const n = rt.segsBaseLen ?? 0;
+  const n = rt.segsBaseLen;
   if (a && rt.segsBase === segments && segments.length > n && a[n] === segments[n]) {
     for (let i = n + 1; i < segments.length; i++) a[i] = segments[i];
     a[segments.length] = out;

@@ -282,11 +282,14 @@ export class WorkloadGenerator {
     // The app's head starts the prompt unless a per-turn header comes first.
     const head =
       segments[0] === s.context[0] ? s.context[0].tokens + (c.kind === 'agent' ? s.context[1].tokens : 0) : 0;
+    const outputSegmentId = segId(SEG.out, s.index, s.turn);
     return {
       segments,
       promptTokens,
       outputTokens,
-      outputSegmentId: segId(SEG.out, s.index, s.turn),
+      outputSegmentId,
+      // Made here, not added by the engine later (which gave every spec a second shape).
+      outputSegment: { id: outputSegmentId, tokens: outputTokens },
       schemaId,
       turn: s.turn,
       sharedPrefixTokens: head,
