@@ -15,7 +15,8 @@ import { EventQueue, type EventKind, type SimEvent } from './events';
 import { Disaggregation } from './disagg';
 import { buildFrame, RouteLog, type FleetFrame } from './frames';
 import { SchemaCosts } from './grammar';
-import { LogHistogram, Samples, TimeWeighted } from './metrics';
+import { LogHistogram, TimeWeighted } from './metrics';
+import { RequestTable, TableColumn } from './requestTable';
 import { Replica, type Req, type ReplicaHost } from './replica';
 import {
   createRouter,
@@ -36,44 +37,44 @@ import { readLoads, type ScrapedMetrics } from './loads';
 import { beforeRouteS } from './overhead';
 import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 
-/** Per-request columns, one row per request created (index = request id). */
+/** Per-request columns, one row per request created (index = request id), in one row-major table (requestTable.ts). */
 export interface RequestColumns {
-  session: Samples;
-  cls: Samples;
-  turn: Samples;
-  replica: Samples;
-  arrival: Samples;
+  session: TableColumn;
+  cls: TableColumn;
+  turn: TableColumn;
+  replica: TableColumn;
+  arrival: TableColumn;
   /** First admission (KV acquired) − arrival. */
-  queueS: Samples;
-  grammarWaitS: Samples;
-  ttft: Samples;
-  tpot: Samples;
-  e2e: Samples;
-  maxGap: Samples;
-  promptTokens: Samples;
-  outputTokens: Samples;
-  prefilled: Samples;
+  queueS: TableColumn;
+  grammarWaitS: TableColumn;
+  ttft: TableColumn;
+  tpot: TableColumn;
+  e2e: TableColumn;
+  maxGap: TableColumn;
+  promptTokens: TableColumn;
+  outputTokens: TableColumn;
+  prefilled: TableColumn;
   /** Reused (not recomputed) prompt tokens, by tier hbm, dram, nvme, remote. */
-  reusedHbm: Samples;
-  reusedDram: Samples;
-  reusedNvme: Samples;
-  reusedRemote: Samples;
-  loadS: Samples;
-  bytesLoaded: Samples;
-  preemptions: Samples;
-  gpuSeconds: Samples;
+  reusedHbm: TableColumn;
+  reusedDram: TableColumn;
+  reusedNvme: TableColumn;
+  reusedRemote: TableColumn;
+  loadS: TableColumn;
+  bytesLoaded: TableColumn;
+  preemptions: TableColumn;
+  gpuSeconds: TableColumn;
   /** 0 in flight, 1 finished, 2 dropped. */
-  status: Samples;
+  status: TableColumn;
   /** Why the router chose the replica: index into ROUTE_REASONS. */
-  routeReason: Samples;
+  routeReason: TableColumn;
   /** Prefix the router believed the chosen replica held, in pages (−1 when it did not look). */
-  routeMatched: Samples;
+  routeMatched: TableColumn;
   /** Requests outstanding on the chosen replica when it was chosen (the load the router saw). */
-  routeQueued: Samples;
+  routeQueued: TableColumn;
   /** Seconds the request waited at the client for a free slot (clients.maxInFlight) before it was sent. */
-  clientWaitS: Samples;
+  clientWaitS: TableColumn;
   /** Seconds from the send to the failure (timed out, rejected, dropped); NaN for a finished request. */
-  failedAfterS: Samples;
+  failedAfterS: TableColumn;
 }
 
 export const REQUEST_COLUMNS = [
@@ -161,8 +162,7 @@ export class FleetSim implements ReplicaHost {
   /** Prefill and decode pools (scenario.disaggregation), or null. */
   readonly disagg: Disaggregation | null;
   readonly cols: RequestColumns;
-  /** The same columns as a list: a new request's row is pushed to each (by name, each push was a keyed lookup). */
-  private readonly colList: readonly Samples[];
+  private readonly table = new RequestTable(REQUEST_COLUMNS.length);
   readonly gaps = new LogHistogram();
   readonly sessions: SessionRt[] = [];
   readonly routes = new RouteLog();
@@ -301,9 +301,8 @@ export class FleetSim implements ReplicaHost {
     this.scraped = reportsMetrics ? { waiting: new Float64Array(n), kvInUse: new Float64Array(n) } : null;
     this.disagg = rs.disaggregation ? new Disaggregation(rs, this.replicas, this, this.scraped) : null;
     const cols = {} as RequestColumns;
-    for (const k of REQUEST_COLUMNS) cols[k] = new Samples(1024);
+    REQUEST_COLUMNS.forEach((k, i) => (cols[k] = new TableColumn(this.table, i)));
     this.cols = cols;
-    this.colList = REQUEST_COLUMNS.map((k) => cols[k]);
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
     this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
@@ -582,7 +581,7 @@ export class FleetSim implements ReplicaHost {
     const hashes = h.hashes;
     const id = this.nextReq++;
     const c = this.cols;
-    for (const col of this.colList) col.push(NaN);
+    this.table.addRow(); // row `id`: rows are made in request order
     c.session.set(id, session);
     c.cls.set(id, cls);
     c.turn.set(id, spec.turn);

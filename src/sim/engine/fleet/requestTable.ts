@@ -1,0 +1,73 @@
+/**
+ * The fleet's per-request table, row-major: request i's values are the `width` float64s from i × width of one buffer,
+ * each column a view that reads and writes its slot of every row.
+ *
+ * Why rows and not one array per column: a request writes about thirty values, a row of blanks when it is made and
+ * its results when it ends. With one array per column those were as many cache lines, one per column, touched
+ * twice per request; a row is four.
+ */
+export class RequestTable {
+  private buf: Float64Array;
+  private n = 0;
+
+  constructor(
+    readonly width: number,
+    capacityRows = 1024,
+  ) {
+    this.buf = new Float64Array(Math.max(4, capacityRows) * width);
+  }
+
+  /** Rows made so far. */
+  get rows(): number {
+    return this.n;
+  }
+
+  /** A new row, every value NaN (not set yet); its index. */
+  addRow(): number {
+    const w = this.width;
+    if ((this.n + 1) * w > this.buf.length) {
+      const b = new Float64Array(this.buf.length * 2);
+      b.set(this.buf);
+      this.buf = b;
+    }
+    const o = this.n * w;
+    for (let j = o; j < o + w; j++) this.buf[j] = NaN;
+    return this.n++;
+  }
+
+  get(row: number, col: number): number {
+    return this.buf[row * this.width + col];
+  }
+  set(row: number, col: number, x: number): void {
+    this.buf[row * this.width + col] = x;
+  }
+
+  /** Column `col` of every row, as its own array. */
+  column(col: number): Float64Array {
+    const out = new Float64Array(this.n);
+    const w = this.width;
+    for (let i = 0, o = col; i < out.length; i++, o += w) out[i] = this.buf[o];
+    return out;
+  }
+}
+
+/** One column of a RequestTable: the reads and writes of a per-request array, by request id. */
+export class TableColumn {
+  constructor(
+    private readonly table: RequestTable,
+    private readonly col: number,
+  ) {}
+  get length(): number {
+    return this.table.rows;
+  }
+  get(i: number): number {
+    return this.table.get(i, this.col);
+  }
+  set(i: number, x: number): void {
+    this.table.set(i, this.col, x);
+  }
+  /** A copy of the column, one entry per row. */
+  toArray(): Float64Array {
+    return this.table.column(this.col);
+  }
+}

@@ -1,0 +1,33 @@
+/** The fleet's row-major request table (src/sim/engine/fleet/requestTable.ts) against one array per column. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RequestTable, TableColumn } from '../src/sim/engine/fleet/requestTable';
+
+describe('the request table', () => {
+  it('reads back what one array per column would hold, across growth, with unset values NaN', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.double({ noNaN: true })), { maxLength: 300 }),
+        fc.integer({ min: 1, max: 3000 }),
+        (width, writes, rows) => {
+          const table = new RequestTable(width, 4);
+          const cols = Array.from({ length: width }, (_, k) => new TableColumn(table, k));
+          const plain = Array.from({ length: width }, () => new Array<number>(rows).fill(NaN));
+          for (let i = 0; i < rows; i++) expect(table.addRow()).toBe(i);
+          for (const [r, k, x] of writes) {
+            cols[k % width].set(r % rows, x);
+            plain[k % width][r % rows] = x;
+          }
+          for (let k = 0; k < width; k++) {
+            expect(cols[k].length).toBe(rows);
+            expect(Array.from(cols[k].toArray())).toEqual(plain[k]);
+            const i = (k * 7919) % rows;
+            expect(cols[k].get(i)).toBe(plain[k][i]);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
