@@ -19,7 +19,9 @@ describe('the request table', () => {
             cols[k % width].set(r % rows, x);
             plain[k % width][r % rows] = x;
           }
+          const all = table.columns();
           for (let k = 0; k < width; k++) {
+            expect(Array.from(all[k])).toEqual(plain[k]);
             expect(cols[k].length).toBe(rows);
             expect(Array.from(cols[k].toArray())).toEqual(plain[k]);
             const i = (k * 7919) % rows;

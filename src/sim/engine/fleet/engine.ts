@@ -107,6 +107,7 @@ export const REQUEST_COLUMNS = [
   'clientWaitS',
   'failedAfterS',
 ] as const satisfies readonly (keyof RequestColumns)[];
+export type RequestColumn = (typeof REQUEST_COLUMNS)[number];
 
 interface SessionRt {
   s: Session | null;
@@ -163,6 +164,13 @@ export class FleetSim implements ReplicaHost {
   readonly disagg: Disaggregation | null;
   readonly cols: RequestColumns;
   private readonly table = new RequestTable(REQUEST_COLUMNS.length);
+  /** Every request column as its own array (index = request id), read in one pass over the table. */
+  columnArrays(): Record<RequestColumn, Float64Array> {
+    const arrays = this.table.columns();
+    const out = {} as Record<RequestColumn, Float64Array>;
+    REQUEST_COLUMNS.forEach((k, i) => (out[k] = arrays[i]));
+    return out;
+  }
   readonly gaps = new LogHistogram();
   readonly sessions: SessionRt[] = [];
   readonly routes = new RouteLog();

@@ -49,6 +49,18 @@ export class RequestTable {
     for (let i = 0, o = col; i < out.length; i++, o += w) out[i] = this.buf[o];
     return out;
   }
+
+  /**
+   * Every column of every row, each as its own array, in one pass over the rows: a pass per column reads every
+   * row's cache lines once per column (the report reads twenty-odd columns of forty thousand rows).
+   */
+  columns(): Float64Array[] {
+    const w = this.width;
+    const out = Array.from({ length: w }, () => new Float64Array(this.n));
+    const buf = this.buf;
+    for (let i = 0, o = 0; i < this.n; i++, o += w) for (let k = 0; k < w; k++) out[k][i] = buf[o + k];
+    return out;
+  }
 }
 
 /** One column of a RequestTable: the reads and writes of a per-request array, by request id. */

@@ -5,7 +5,7 @@
  */
 import { TIER_ORDER } from '../kvcache/types';
 import type { Checkpoint } from '../cooperative';
-import { FleetSim, REQUEST_COLUMNS, type OccupancySeries } from './engine';
+import { FleetSim, REQUEST_COLUMNS, type OccupancySeries, type RequestColumn } from './engine';
 import { disaggMetrics, type DisaggMetrics } from './disaggMetrics';
 import type { FleetFrame } from './frames';
 import { round, roundSummary, summarize, type Summary } from './metrics';
@@ -218,8 +218,9 @@ function pick(values: Float64Array, mask: (i: number) => boolean): Float64Array 
 
 function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): FleetResult {
   const s = rs.scenario;
-  const c = sim.cols;
-  const col = (k: (typeof REQUEST_COLUMNS)[number]) => c[k].toArray();
+  // Read once and shared: nothing below writes into a column's array.
+  const arrays = sim.columnArrays();
+  const col = (k: RequestColumn) => arrays[k];
   const status = col('status');
   const ttft = col('ttft');
   const tpot = col('tpot');
