@@ -97,7 +97,8 @@ describe('the fleet with contexts grown in place', () => {
       );
       const sim = new FleetSim(rs, { contextInPlace });
       while (sim.step());
-      const cols = Object.fromEntries(REQUEST_COLUMNS.map((k) => [k, Array.from(sim.cols[k].toArray())]));
+      const arrays = sim.columnArrays();
+      const cols = Object.fromEntries(REQUEST_COLUMNS.map((k) => [k, Array.from(arrays[k])]));
       return { cols, counters: sim.caches.map((x) => x.counters()) };
     };
     const inPlace = run(true);

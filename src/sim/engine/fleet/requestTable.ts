@@ -42,14 +42,6 @@ export class RequestTable {
     this.buf[row * this.width + col] = x;
   }
 
-  /** Column `col` of every row, as its own array. */
-  column(col: number): Float64Array {
-    const out = new Float64Array(this.n);
-    const w = this.width;
-    for (let i = 0, o = col; i < out.length; i++, o += w) out[i] = this.buf[o];
-    return out;
-  }
-
   /**
    * Every column of every row, each as its own array, in one pass over the rows: a pass per column reads every
    * row's cache lines once per column (the report reads twenty-odd columns of forty thousand rows).
@@ -77,9 +69,5 @@ export class TableColumn {
   }
   set(i: number, x: number): void {
     this.table.set(i, this.col, x);
-  }
-  /** A copy of the column, one entry per row. */
-  toArray(): Float64Array {
-    return this.table.column(this.col);
   }
 }
