@@ -164,13 +164,6 @@ export class FleetSim implements ReplicaHost {
   readonly disagg: Disaggregation | null;
   readonly cols: RequestColumns;
   private readonly table = new RequestTable(REQUEST_COLUMNS.length);
-  /** Every request column as its own array (index = request id), read in one pass over the table. */
-  columnArrays(): Record<RequestColumn, Float64Array> {
-    const arrays = this.table.columns();
-    const out = {} as Record<RequestColumn, Float64Array>;
-    REQUEST_COLUMNS.forEach((k, i) => (out[k] = arrays[i]));
-    return out;
-  }
   readonly gaps = new LogHistogram();
   readonly sessions: SessionRt[] = [];
   readonly routes = new RouteLog();
@@ -364,6 +357,14 @@ export class FleetSim implements ReplicaHost {
     if (!PERIODIC.has(ev.kind)) this.live--;
     this.handle(ev);
     return !this.stopped;
+  }
+
+  /** Every request column as its own array (index = request id), read in one pass over the table. */
+  columnArrays(): Record<RequestColumn, Float64Array> {
+    const arrays = this.table.columns();
+    const out = {} as Record<RequestColumn, Float64Array>;
+    REQUEST_COLUMNS.forEach((k, i) => (out[k] = arrays[i]));
+    return out;
   }
 
   private handle(ev: SimEvent): void {
