@@ -224,6 +224,56 @@ describe('event queue', () => {
     );
   });
 
+  it('keeps that order when pops and pushes interleave, through growth and reused slots', () => {
+    const kinds = Object.keys(EVENT_PRIORITY) as EventKind[];
+    fc.assert(
+      fc.property(
+        // Each step pushes `push` events at `dt` ahead of the current time (0: the same instant), then pops `pop`.
+        fc.array(
+          fc.record({
+            push: fc.integer({ min: 0, max: 40 }),
+            dt: fc.integer({ min: 0, max: 3 }),
+            k: fc.integer({ min: 0, max: 1000 }),
+            pop: fc.integer({ min: 0, max: 40 }),
+          }),
+          { maxLength: 60 },
+        ),
+        (steps) => {
+          const q = new EventQueue();
+          // The reference: every event pending, popped by a linear scan for the least in THE order.
+          const pending: { t: number; pri: number; seq: number; kind: EventKind; b: number }[] = [];
+          let seq = 0;
+          let now = 0;
+          for (const s of steps) {
+            for (let j = 0; j < s.push; j++) {
+              const kind = kinds[(s.k + j) % kinds.length];
+              const t = now + ((s.dt + j) % 4);
+              q.push(t, kind, seq, 3 * seq + 1);
+              pending.push({ t, pri: EVENT_PRIORITY[kind], seq, kind, b: 3 * seq + 1 });
+              seq++;
+            }
+            for (let j = 0; j < s.pop && pending.length > 0; j++) {
+              let m = 0;
+              for (let i = 1; i < pending.length; i++) {
+                const x = pending[i];
+                const y = pending[m];
+                if (x.t < y.t || (x.t === y.t && (x.pri < y.pri || (x.pri === y.pri && x.seq < y.seq))))
+                  m = i;
+              }
+              const want = pending.splice(m, 1)[0];
+              const got = q.pop()!;
+              expect([got.time, got.kind, got.a, got.b]).toEqual([want.t, want.kind, want.seq, want.b]);
+              now = got.time;
+              expect(q.now).toBe(now);
+            }
+            expect(q.size).toBe(pending.length);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('refuses an event in the past', () => {
     const q = new EventQueue();
     q.push(5, 'end');

@@ -68,26 +68,44 @@ export interface SimEvent {
   kind: EventKind;
   /** Push order; assigned by the queue. */
   seq: number;
-  /** EVENT_PRIORITY of its kind, read once when it is pushed (a tie between two events compared it on every sift). */
-  pri: number;
   a: number;
   b: number;
 }
 
-function before(x: SimEvent, y: SimEvent): boolean {
-  if (x.time !== y.time) return x.time < y.time;
-  if (x.pri !== y.pri) return x.pri < y.pri;
-  return x.seq < y.seq;
-}
+/** The kinds by code: an event's kind is stored as its index here. */
+const KINDS = Object.keys(EVENT_PRIORITY) as EventKind[];
+const KIND_CODE = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<EventKind, number>;
+const PRIORITY_OF_CODE = Float64Array.from(KINDS, (k) => EVENT_PRIORITY[k]);
 
+/**
+ * The queue keeps its events in columns (one typed array per field, an event a slot) and heaps the slots' numbers.
+ * Why not a heap of event objects: every event was an object that lived for a while (seconds of simulated time)
+ * and every sift stored one into an array in the old generation, so each store paid the write barrier and the
+ * events kept the young-generation collections busy copying them; here a sift moves an integer.
+ */
 export class EventQueue {
-  private heap: SimEvent[] = [];
+  private cap = 256;
+  private time = new Float64Array(this.cap);
+  private pri = new Float64Array(this.cap);
+  private seq = new Float64Array(this.cap);
+  private kind = new Uint8Array(this.cap);
+  private a = new Float64Array(this.cap);
+  private b = new Float64Array(this.cap);
+  /** Slot numbers in heap order. */
+  private heap = new Int32Array(this.cap);
+  /** Slots not in use, a stack (slots ≥ `fresh` have never been used). */
+  private freeSlots = new Int32Array(this.cap);
+  private freeCount = 0;
+  private fresh = 0;
+  private n = 0;
   private nextSeq = 0;
   /** Time of the last popped event; pushing an event before it is a bug in the caller. */
   private lastTime = -Infinity;
+  /** What pop() hands back, rewritten by the next pop (read it before popping again). */
+  private readonly popped: SimEvent = { time: 0, kind: 'end', seq: 0, a: 0, b: 0 };
 
   get size(): number {
-    return this.heap.length;
+    return this.n;
   }
 
   /** Total events ever pushed. */
@@ -99,48 +117,86 @@ export class EventQueue {
     return this.lastTime;
   }
 
-  push(time: number, kind: EventKind, a = 0, b = 0): SimEvent {
+  /** Slot x pops before slot y: THE tie-break order (time, kind priority, push order). */
+  private before(x: number, y: number): boolean {
+    const tx = this.time[x];
+    const ty = this.time[y];
+    if (tx !== ty) return tx < ty;
+    const px = this.pri[x];
+    const py = this.pri[y];
+    if (px !== py) return px < py;
+    return this.seq[x] < this.seq[y];
+  }
+
+  push(time: number, kind: EventKind, a = 0, b = 0): void {
     if (!(time >= this.lastTime)) {
       throw new RangeError(`event ${kind} scheduled at ${time}, before the current time ${this.lastTime}`);
     }
-    const ev: SimEvent = { time, kind, seq: this.nextSeq++, pri: EVENT_PRIORITY[kind], a, b };
+    if (this.n === this.cap) this.grow();
+    const slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount] : this.fresh++;
+    const code = KIND_CODE[kind];
+    this.time[slot] = time;
+    this.pri[slot] = PRIORITY_OF_CODE[code];
+    this.seq[slot] = this.nextSeq++;
+    this.kind[slot] = code;
+    this.a[slot] = a;
+    this.b[slot] = b;
     const h = this.heap;
-    let i = h.length;
-    h.push(ev);
+    let i = this.n++;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!before(ev, h[p])) break;
+      if (!this.before(slot, h[p])) break;
       h[i] = h[p];
       i = p;
     }
-    h[i] = ev;
-    return ev;
+    h[i] = slot;
   }
 
-  peek(): SimEvent | undefined {
-    return this.heap[0];
-  }
-
+  /** The next event, or undefined when none is left. The object is the queue's own, reused by the next pop. */
   pop(): SimEvent | undefined {
+    if (this.n === 0) return undefined;
     const h = this.heap;
-    if (h.length === 0) return undefined;
     const top = h[0];
-    const last = h.pop()!;
-    if (h.length > 0) {
+    const n = --this.n;
+    if (n > 0) {
+      const last = h[n];
       let i = 0;
-      const n = h.length;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= n) break;
         const r = l + 1;
-        const c = r < n && before(h[r], h[l]) ? r : l;
-        if (!before(h[c], last)) break;
+        const c = r < n && this.before(h[r], h[l]) ? r : l;
+        if (!this.before(h[c], last)) break;
         h[i] = h[c];
         i = c;
       }
       h[i] = last;
     }
-    this.lastTime = top.time;
-    return top;
+    this.freeSlots[this.freeCount++] = top;
+    const ev = this.popped;
+    ev.time = this.lastTime = this.time[top];
+    ev.kind = KINDS[this.kind[top]];
+    ev.seq = this.seq[top];
+    ev.a = this.a[top];
+    ev.b = this.b[top];
+    return ev;
+  }
+
+  private grow(): void {
+    const cap = this.cap * 2;
+    const widen = <T extends Float64Array | Int32Array | Uint8Array>(x: T, make: (n: number) => T): T => {
+      const y = make(cap);
+      y.set(x);
+      return y;
+    };
+    this.time = widen(this.time, (k) => new Float64Array(k));
+    this.pri = widen(this.pri, (k) => new Float64Array(k));
+    this.seq = widen(this.seq, (k) => new Float64Array(k));
+    this.kind = widen(this.kind, (k) => new Uint8Array(k));
+    this.a = widen(this.a, (k) => new Float64Array(k));
+    this.b = widen(this.b, (k) => new Float64Array(k));
+    this.heap = widen(this.heap, (k) => new Int32Array(k));
+    this.freeSlots = widen(this.freeSlots, (k) => new Int32Array(k));
+    this.cap = cap;
   }
 }
