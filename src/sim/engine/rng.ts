@@ -36,55 +36,91 @@ function splitmix32(seed: number): () => number {
 }
 
 export function createRng(seed: number, state?: [number, number, number, number]): Rng {
-  let a: number, b: number, c: number, d: number;
-  if (state) {
-    [a, b, c, d] = state.map((x) => x >>> 0) as [number, number, number, number];
-  } else {
-    const sm = splitmix32(Number.isFinite(seed) ? Math.trunc(seed) : 0);
-    a = sm();
-    b = sm();
-    c = sm();
-    d = sm();
-    // Discard the first outputs: sfc32 mixes its state over ~12 rounds.
-    for (let i = 0; i < 12; i++) nextU32();
+  return new Sfc32(seed, state);
+}
+
+/**
+ * One class for every stream, not an object of closures per stream: the fleet makes a generator per session and
+ * per replica, and with closures each was a function of its own, so every call site that draws from more than a
+ * few of them (a session's token counts, its tool times) called a different target each time, which the optimizing
+ * compiler cannot inline. Methods on one prototype are one target. The arithmetic is the closures' exactly.
+ */
+class Sfc32 implements Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+  private spareNormal = 0;
+  private hasSpare = false;
+
+  constructor(seed: number, state?: [number, number, number, number]) {
+    if (state) {
+      this.a = state[0] >>> 0;
+      this.b = state[1] >>> 0;
+      this.c = state[2] >>> 0;
+      this.d = state[3] >>> 0;
+    } else {
+      const sm = splitmix32(Number.isFinite(seed) ? Math.trunc(seed) : 0);
+      this.a = sm();
+      this.b = sm();
+      this.c = sm();
+      this.d = sm();
+      // Discard the first outputs: sfc32 mixes its state over ~12 rounds.
+      for (let i = 0; i < 12; i++) this.nextU32();
+    }
   }
-  function nextU32(): number {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
+
+  private nextU32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
     return t >>> 0;
   }
-  let spareNormal: number | null = null;
-  const rng: Rng = {
-    next: () => nextU32() / 4294967296,
-    int: (n) => Math.floor((nextU32() / 4294967296) * n),
-    uniform: (lo, hi) => lo + (hi - lo) * (nextU32() / 4294967296),
-    normal() {
-      if (spareNormal !== null) {
-        const v = spareNormal;
-        spareNormal = null;
-        return v;
-      }
-      let u = 0;
-      while (u === 0) u = nextU32() / 4294967296;
-      const v = nextU32() / 4294967296;
-      const r = Math.sqrt(-2 * Math.log(u));
-      spareNormal = r * Math.sin(2 * Math.PI * v);
-      return r * Math.cos(2 * Math.PI * v);
-    },
-    exponential(mean) {
-      let u = 0;
-      while (u === 0) u = nextU32() / 4294967296;
-      return -mean * Math.log(u);
-    },
-    lognormal(median, sigma) {
-      return median * Math.exp(sigma * rng.normal());
-    },
-    fork: () => createRng(nextU32()),
-    state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
-  };
-  return rng;
+
+  next(): number {
+    return this.nextU32() / 4294967296;
+  }
+
+  int(n: number): number {
+    return Math.floor((this.nextU32() / 4294967296) * n);
+  }
+
+  uniform(lo: number, hi: number): number {
+    return lo + (hi - lo) * (this.nextU32() / 4294967296);
+  }
+
+  normal(): number {
+    if (this.hasSpare) {
+      this.hasSpare = false;
+      return this.spareNormal;
+    }
+    let u = 0;
+    while (u === 0) u = this.nextU32() / 4294967296;
+    const v = this.nextU32() / 4294967296;
+    const r = Math.sqrt(-2 * Math.log(u));
+    this.spareNormal = r * Math.sin(2 * Math.PI * v);
+    this.hasSpare = true;
+    return r * Math.cos(2 * Math.PI * v);
+  }
+
+  exponential(mean: number): number {
+    let u = 0;
+    while (u === 0) u = this.nextU32() / 4294967296;
+    return -mean * Math.log(u);
+  }
+
+  lognormal(median: number, sigma: number): number {
+    return median * Math.exp(sigma * this.normal());
+  }
+
+  fork(): Rng {
+    return new Sfc32(this.nextU32());
+  }
+
+  state(): [number, number, number, number] {
+    return [this.a >>> 0, this.b >>> 0, this.c >>> 0, this.d >>> 0];
+  }
 }
