@@ -83,6 +83,42 @@ describe('tail hashes', () => {
     expect(found(1)).toBe(false);
   });
 
+  it('after any sequence of pages recorded under a few parents, finds exactly the last MAX_CHILDREN of each', () => {
+    const pageOf = (i: number): Segment[] => [...head, { id: `own-${i}`, tokens: 300 }];
+    const hashOf = (i: number) => segmentBlockHashes(pageOf(i), P).hashes[1];
+    const parents = [11, 22, 33];
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 29 })), {
+          maxLength: 120,
+        }),
+        (adds) => {
+          const idx = new PageIndex();
+          // The reference: each parent's children, newest first, at most MAX_CHILDREN; a page is filed once.
+          const kids = parents.map(() => [] as number[]);
+          const filed = new Set<number>();
+          for (const [p, i] of adds) {
+            // Page i under parent p: the child's hash names both (a page hash is filed once, whatever its parent).
+            const child = p * 100 + i;
+            idx.add(parents[p], hashOf(child), pageOf(child), 1);
+            if (filed.has(child)) continue;
+            filed.add(child);
+            kids[p].unshift(child);
+            if (kids[p].length > PageIndex.MAX_CHILDREN) filed.delete(kids[p].pop()!);
+          }
+          for (let p = 0; p < parents.length; p++)
+            for (let i = 0; i < 30; i++) {
+              const child = p * 100 + i;
+              const found =
+                idx.longestShared(parents[p], 1, pageOf(child), 15, P, B, () => true).hash === hashOf(child);
+              expect(found).toBe(kids[p].includes(child));
+            }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('lists the tails placed after a page longest first, the newest first among equal lengths, each once', () => {
     const idx = new PageIndex();
     const list = (parent: number) => {
