@@ -17,7 +17,14 @@
  */
 import { createRng, type Rng } from '../rng';
 import type { Segment } from '../kvcache/hash';
-import { sample, sampleInt, TOOL_LATENCY_PRESETS, type Dist, type ToolLatencyPreset } from './dist';
+import {
+  sample,
+  sampleInt,
+  TOOL_LATENCY_PRESETS,
+  uniformShape,
+  type Dist,
+  type ToolLatencyPreset,
+} from './dist';
 
 /** Segment kinds, folded into numeric segment ids (cheaper to hash than strings). */
 export const SEG = {
@@ -161,11 +168,35 @@ export function resolveToolLatency(t: ToolLatency): Dist {
   return t;
 }
 
+const DIST_FIELDS = [
+  'systemTokens',
+  'toolSchemaTokens',
+  'taskTokens',
+  'turns',
+  'outputTokens',
+  'finalOutputTokens',
+  'toolResultTokens',
+  'userTokens',
+  'thinkTime',
+] as const;
+
+/** A class with each of its distributions in one shape (the rest of it as it is). */
+function shapeDists(c: SessionClass): SessionClass {
+  const out = { ...c } as Record<string, unknown>;
+  for (const k of DIST_FIELDS) {
+    const d = out[k] as Dist | undefined;
+    if (d) out[k] = uniformShape(d);
+  }
+  return out as unknown as SessionClass;
+}
+
 /** Generates sessions of the given classes and advances them turn by turn. */
 export class WorkloadGenerator {
   private readonly classRng: Rng;
   private readonly appTokens = new Map<number, [number, number]>();
   private readonly toolDist: (Dist | null)[];
+  /** The classes with every distribution in one shape (dist.ts uniformShape), for sampling. */
+  private readonly shaped: readonly SessionClass[];
 
   constructor(
     readonly classes: readonly SessionClass[],
@@ -180,7 +211,10 @@ export class WorkloadGenerator {
   ) {
     if (classes.length === 0) throw new RangeError('a workload needs at least one session class');
     this.classRng = createRng(mixSeed(seed, 0x636c6173, 0));
-    this.toolDist = classes.map((c) => (c.kind === 'agent' ? resolveToolLatency(c.toolLatency) : null));
+    this.toolDist = classes.map((c) =>
+      c.kind === 'agent' ? uniformShape(resolveToolLatency(c.toolLatency)) : null,
+    );
+    this.shaped = classes.map(shapeDists);
   }
 
   /** Picks the class of the next session (from the generator's own stream: call in session order). */
@@ -202,7 +236,7 @@ export class WorkloadGenerator {
     let v = this.appTokens.get(key);
     if (!v) {
       const rng = createRng(mixSeed(this.seed, 0x61707073 + cls, app));
-      const c = this.classes[cls];
+      const c = this.shaped[cls];
       v = [sampleInt(c.systemTokens, rng), c.kind === 'agent' ? sampleInt(c.toolSchemaTokens, rng) : 0];
       this.appTokens.set(key, v);
     }
@@ -210,7 +244,7 @@ export class WorkloadGenerator {
   }
 
   createSession(index: number, cls = this.pickClass()): Session {
-    const c = this.classes[cls];
+    const c = this.shaped[cls];
     const rng = createRng(mixSeed(this.seed, 0x73657373, index));
     const apps = Math.max(1, Math.floor(c.apps ?? 1));
     const app = apps > 1 ? rng.int(apps) : 0;
@@ -240,7 +274,7 @@ export class WorkloadGenerator {
 
   /** The request for the session's current turn. */
   nextRequest(s: Session): RequestSpec {
-    const c = this.classes[s.cls];
+    const c = this.shaped[s.cls];
     const rng = s.rng;
     const last = s.turn === s.turns - 1;
     let segments = s.context;
@@ -298,7 +332,7 @@ export class WorkloadGenerator {
 
   /** The request of the current turn finished: append its output (and the tool result), say what comes next. */
   afterTurn(s: Session, req: RequestSpec): AfterTurn {
-    const c = this.classes[s.cls];
+    const c = this.shaped[s.cls];
     const rng = s.rng;
     // A new array, unless contextInPlace: the finished request's `segments` is this one, and its readers (07.01's
     // trace writer keeps every turn's) must not see the turns after it.
