@@ -27,6 +27,8 @@
  *  - `end`: the horizon, last.
  */
 
+import { widened } from '../widened';
+
 export type EventKind =
   | 'iteration-end'
   | 'transfer-done'
@@ -184,19 +186,14 @@ export class EventQueue {
 
   private grow(): void {
     const cap = this.cap * 2;
-    const widen = <T extends Float64Array | Int32Array | Uint8Array>(x: T, make: (n: number) => T): T => {
-      const y = make(cap);
-      y.set(x);
-      return y;
-    };
-    this.time = widen(this.time, (k) => new Float64Array(k));
-    this.pri = widen(this.pri, (k) => new Float64Array(k));
-    this.seq = widen(this.seq, (k) => new Float64Array(k));
-    this.kind = widen(this.kind, (k) => new Uint8Array(k));
-    this.a = widen(this.a, (k) => new Float64Array(k));
-    this.b = widen(this.b, (k) => new Float64Array(k));
-    this.heap = widen(this.heap, (k) => new Int32Array(k));
-    this.freeSlots = widen(this.freeSlots, (k) => new Int32Array(k));
+    this.time = widened(this.time, cap);
+    this.pri = widened(this.pri, cap);
+    this.seq = widened(this.seq, cap);
+    this.kind = widened(this.kind, cap);
+    this.a = widened(this.a, cap);
+    this.b = widened(this.b, cap);
+    this.heap = widened(this.heap, cap);
+    this.freeSlots = widened(this.freeSlots, cap);
     this.cap = cap;
   }
 }

@@ -41,7 +41,7 @@ import {
 import type { RouterConfig } from './router';
 import { validateRouter } from './routerSchema';
 import type { CacheViewConfig } from './view';
-import type { SessionClass, ToolLatency } from './workload';
+import { CLASS_DISTS, type SessionClass, type ToolLatency } from './workload';
 import { validateClients, type ClientsConfig } from './clients';
 import { gatewayMaxInFlight, validateGateway, type GatewayConfig } from './gateway';
 import {
@@ -395,7 +395,7 @@ function validateStructured(v: V, so: Obj | undefined, path: string): void {
 
 function validateClass(v: V, c: unknown, path: string): void {
   if (!isObj(c)) return v.err(path, 'must be a session class object');
-  const dists = (keys: string[], optional: string[] = []) => {
+  const dists = (keys: readonly string[], optional: readonly string[] = []) => {
     for (const k of keys) {
       if (c[k] === undefined) v.err(`${path}.${k}`, 'is required');
       else validateDist(c[k], `${path}.${k}`, v.errors);
@@ -422,10 +422,7 @@ function validateClass(v: V, c: unknown, path: string): void {
       'nonExtension',
       'structuredOutput',
     ]);
-    dists(
-      ['systemTokens', 'toolSchemaTokens', 'taskTokens', 'turns', 'outputTokens', 'toolResultTokens'],
-      ['finalOutputTokens'],
-    );
+    dists(CLASS_DISTS.agent.required, CLASS_DISTS.agent.optional);
     if (c.toolLatency === undefined) v.err(`${path}.toolLatency`, 'is required');
     else validateToolLatency(v, c.toolLatency, `${path}.toolLatency`);
     const ne = v.obj(c, 'nonExtension', path);
@@ -455,7 +452,7 @@ function validateClass(v: V, c: unknown, path: string): void {
       'thinkTime',
       'structuredOutput',
     ]);
-    dists(['systemTokens', 'userTokens', 'outputTokens', 'turns', 'thinkTime']);
+    dists(CLASS_DISTS.chat.required, CLASS_DISTS.chat.optional);
     validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
   } else {
     v.err(`${path}.kind`, `must be "agent" or "chat" (got ${JSON.stringify(c.kind)})`);

@@ -22,6 +22,7 @@
  * pages; a tail occupies a whole page of HBM, as a sequence's partial page does while it runs; and a preempted
  * sequence leaves no tail.
  */
+import { widened } from '../widened';
 import { chainHash, contentKey, ROOT_HASH, type Segment } from '../kvcache/hash';
 import { HashMap } from '../kvcache/hashMap';
 
@@ -317,11 +318,10 @@ export class PageIndex {
       if (this.tHash[x] === hash) return;
     const t = this.tails++;
     if (t >= this.tBlocks.length) {
-      const grow = <T extends Float64Array | Int32Array>(a: T, b: T): T => (b.set(a), b);
       const cap = this.tBlocks.length * 2;
-      this.tBlocks = grow(this.tBlocks, new Int32Array(cap));
-      this.tHash = grow(this.tHash, new Float64Array(cap));
-      this.tNext = grow(this.tNext, new Int32Array(cap));
+      this.tBlocks = widened(this.tBlocks, cap);
+      this.tHash = widened(this.tHash, cap);
+      this.tNext = widened(this.tNext, cap);
     }
     this.tBlocks[t] = blocks;
     this.tHash[t] = hash;
@@ -445,18 +445,13 @@ export class PageIndex {
     const e = this.entries++;
     if (e >= this.hash.length) {
       const cap = Math.max(1024, this.hash.length * 2);
-      const grow = <T extends Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
-        const b = make(cap);
-        b.set(a);
-        return b;
-      };
-      this.hash = grow(this.hash, (n) => new Float64Array(n));
-      this.parent = grow(this.parent, (n) => new Float64Array(n));
-      this.firstPos = grow(this.firstPos, (n) => new Float64Array(n));
-      this.page = grow(this.page, (n) => new Int32Array(n));
-      this.segStart = grow(this.segStart, (n) => new Int32Array(n));
-      this.segCount = grow(this.segCount, (n) => new Int32Array(n));
-      this.next = grow(this.next, (n) => new Int32Array(n));
+      this.hash = widened(this.hash, cap);
+      this.parent = widened(this.parent, cap);
+      this.firstPos = widened(this.firstPos, cap);
+      this.page = widened(this.page, cap);
+      this.segStart = widened(this.segStart, cap);
+      this.segCount = widened(this.segCount, cap);
+      this.next = widened(this.next, cap);
     }
     return e;
   }

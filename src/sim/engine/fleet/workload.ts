@@ -168,22 +168,23 @@ export function resolveToolLatency(t: ToolLatency): Dist {
   return t;
 }
 
-const DIST_FIELDS = [
-  'systemTokens',
-  'toolSchemaTokens',
-  'taskTokens',
-  'turns',
-  'outputTokens',
-  'finalOutputTokens',
-  'toolResultTokens',
-  'userTokens',
-  'thinkTime',
-] as const;
+/** The fields of each kind of class that are distributions: required, then optional (the validator reads these too). */
+export const CLASS_DISTS = {
+  agent: {
+    required: ['systemTokens', 'toolSchemaTokens', 'taskTokens', 'turns', 'outputTokens', 'toolResultTokens'],
+    optional: ['finalOutputTokens'],
+  },
+  chat: { required: ['systemTokens', 'userTokens', 'outputTokens', 'turns', 'thinkTime'], optional: [] },
+} as const satisfies Record<
+  SessionClass['kind'],
+  { required: readonly string[]; optional: readonly string[] }
+>;
 
 /** A class with each of its distributions in one shape (the rest of it as it is). */
 function shapeDists(c: SessionClass): SessionClass {
   const out = { ...c } as Record<string, unknown>;
-  for (const k of DIST_FIELDS) {
+  const fields = CLASS_DISTS[c.kind];
+  for (const k of [...fields.required, ...fields.optional]) {
     const d = out[k] as Dist | undefined;
     if (d) out[k] = uniformShape(d);
   }
