@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FleetSim } from '../src/sim/engine/fleet/engine';
-import { EVENT_PRIORITY, EventQueue, type EventKind } from '../src/sim/engine/fleet/events';
+import { EVENT_PRIORITY, EventQueue, PERIODIC_KINDS, type EventKind } from '../src/sim/engine/fleet/events';
 import { frameToJson } from '../src/sim/engine/fleet/frames';
 import { ROUTER_KINDS } from '../src/sim/engine/fleet/router';
 import { runScenario, runScenarioSync } from '../src/sim/engine/fleet/run';
@@ -267,6 +267,7 @@ describe('event queue', () => {
               expect(q.now).toBe(now);
             }
             expect(q.size).toBe(pending.length);
+            expect(q.live).toBe(pending.filter((x) => !PERIODIC_KINDS.includes(x.kind)).length);
           }
         },
       ),

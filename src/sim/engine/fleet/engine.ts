@@ -143,16 +143,6 @@ export interface OccupancySeries {
   held: number[][];
 }
 
-// Events that keep nothing alive: when only these are left, nothing can change any more. A request's timeout is
-// one of them: once every request has ended, the deadlines still queued must not stretch the run.
-const PERIODIC: ReadonlySet<EventKind> = new Set<EventKind>([
-  'frame',
-  'view-sync',
-  'metrics-scrape',
-  'end',
-  'request-timeout',
-]);
-
 export class FleetSim implements ReplicaHost {
   readonly q = new EventQueue();
   readonly replicas: Replica[];
@@ -179,8 +169,6 @@ export class FleetSim implements ReplicaHost {
 
   private readonly reqs = new Map<number, Req>();
   private nextReq = 0;
-  /** Non-periodic events in the queue: when none is left, nothing can change any more. */
-  private live = 0;
   /** True when the run stopped with requests still queued and no event left that could move them. */
   stalled = false;
   /** The clients' concurrency bound (null: none), requests waiting for a slot, and requests in their overhead. */
@@ -341,7 +329,6 @@ export class FleetSim implements ReplicaHost {
 
   schedule(time: number, kind: EventKind, a: number, b: number): void {
     this.q.push(time, kind, a, b);
-    if (!PERIODIC.has(kind)) this.live++;
   }
 
   /** Handle one event; false when the run is over. */
@@ -354,7 +341,6 @@ export class FleetSim implements ReplicaHost {
     }
     this.events++;
     this.nowT = ev.time;
-    if (!PERIODIC.has(ev.kind)) this.live--;
     this.handle(ev);
     return !this.stopped;
   }
@@ -420,7 +406,7 @@ export class FleetSim implements ReplicaHost {
       case 'view-sync':
         this.view.sync();
         this.disagg?.sync();
-        if (this.live > 0) this.q.push(this.nowT + this.view.syncIntervalS, 'view-sync');
+        if (this.q.live > 0) this.q.push(this.nowT + this.view.syncIntervalS, 'view-sync');
         break;
       case 'metrics-scrape': {
         const m = this.scraped!;
@@ -428,7 +414,7 @@ export class FleetSim implements ReplicaHost {
           m.waiting[i] = this.replicas[i].reported.waiting;
           m.kvInUse[i] = this.replicas[i].reported.kvInUse;
         }
-        if (this.live > 0) this.q.push(this.nowT + this.router.metricsRefreshS!, 'metrics-scrape');
+        if (this.q.live > 0) this.q.push(this.nowT + this.router.metricsRefreshS!, 'metrics-scrape');
         break;
       }
       case 'replica-wake':
@@ -437,17 +423,17 @@ export class FleetSim implements ReplicaHost {
       case 'frame':
         if (ev.a === 0) {
           this.pendingFrame = buildFrame(this.frames++, this.nowT, this.replicas, this.routes);
-          if (this.live > 0) this.q.push(this.nowT + this.rs.frameIntervalS, 'frame', 0);
+          if (this.q.live > 0) this.q.push(this.nowT + this.rs.frameIntervalS, 'frame', 0);
         } else {
           this.sample();
-          if (this.live > 0) this.q.push(this.nowT + this.rs.sampleIntervalS, 'frame', 1);
+          if (this.q.live > 0) this.q.push(this.nowT + this.rs.sampleIntervalS, 'frame', 1);
         }
         break;
       case 'end':
         this.stopped = true;
         break;
     }
-    if (this.live === 0 && ev.kind !== 'end') {
+    if (this.q.live === 0 && ev.kind !== 'end') {
       // Nothing left but periodic events: nothing can change any more.
       this.finishedAt = this.nowT;
       this.stopped = true;

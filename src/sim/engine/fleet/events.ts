@@ -80,6 +80,19 @@ const KIND_CODE = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<Even
 const PRIORITY_OF_CODE = Float64Array.from(KINDS, (k) => EVENT_PRIORITY[k]);
 
 /**
+ * Events that keep nothing alive: when only these are left, nothing can change any more. A request's timeout is
+ * one of them: once every request has ended, the deadlines still queued must not stretch the run.
+ */
+export const PERIODIC_KINDS: readonly EventKind[] = [
+  'frame',
+  'view-sync',
+  'metrics-scrape',
+  'end',
+  'request-timeout',
+];
+const PERIODIC_CODE = Uint8Array.from(KINDS, (k) => (PERIODIC_KINDS.includes(k) ? 1 : 0));
+
+/**
  * The queue keeps its events in columns (one typed array per field, an event a slot) and heaps the slots' numbers.
  * Why not a heap of event objects: every event was an object that lived for a while (seconds of simulated time)
  * and every sift stored one into an array in the old generation, so each store paid the write barrier and the
@@ -100,6 +113,8 @@ export class EventQueue {
   private freeCount = 0;
   private fresh = 0;
   private n = 0;
+  /** Events in the queue of a kind not in PERIODIC_KINDS. */
+  private liveCount = 0;
   private nextSeq = 0;
   /** Time of the last popped event; pushing an event before it is a bug in the caller. */
   private lastTime = -Infinity;
@@ -108,6 +123,11 @@ export class EventQueue {
 
   get size(): number {
     return this.n;
+  }
+
+  /** Events queued that keep the run alive (of a kind not in PERIODIC_KINDS): at 0, nothing can change any more. */
+  get live(): number {
+    return this.liveCount;
   }
 
   /** Total events ever pushed. */
@@ -141,6 +161,7 @@ export class EventQueue {
     this.pri[slot] = PRIORITY_OF_CODE[code];
     this.seq[slot] = this.nextSeq++;
     this.kind[slot] = code;
+    this.liveCount += 1 - PERIODIC_CODE[code];
     this.a[slot] = a;
     this.b[slot] = b;
     const h = this.heap;
@@ -175,6 +196,7 @@ export class EventQueue {
       h[i] = last;
     }
     this.freeSlots[this.freeCount++] = top;
+    this.liveCount -= 1 - PERIODIC_CODE[this.kind[top]];
     const ev = this.popped;
     ev.time = this.lastTime = this.time[top];
     ev.kind = KINDS[this.kind[top]];
