@@ -78,6 +78,7 @@ export interface SimEvent {
 const KINDS = Object.keys(EVENT_PRIORITY) as EventKind[];
 const KIND_CODE = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<EventKind, number>;
 const PRIORITY_OF_CODE = Float64Array.from(KINDS, (k) => EVENT_PRIORITY[k]);
+const INITIAL_SLOTS = 256;
 
 /**
  * Events that keep nothing alive: when only these are left, nothing can change any more. A request's timeout is
@@ -99,17 +100,17 @@ const PERIODIC_CODE = Uint8Array.from(KINDS, (k) => (PERIODIC_KINDS.includes(k) 
  * events kept the young-generation collections busy copying them; here a sift moves an integer.
  */
 export class EventQueue {
-  private cap = 256;
-  private time = new Float64Array(this.cap);
-  private pri = new Float64Array(this.cap);
-  private seq = new Float64Array(this.cap);
-  private kind = new Uint8Array(this.cap);
-  private a = new Float64Array(this.cap);
-  private b = new Float64Array(this.cap);
+  private time = new Float64Array(INITIAL_SLOTS);
+  /** EVENT_PRIORITY of the slot's kind, kept beside its time (a tie compared it on every sift). */
+  private pri = new Float64Array(INITIAL_SLOTS);
+  private seq = new Float64Array(INITIAL_SLOTS);
+  private kind = new Uint8Array(INITIAL_SLOTS);
+  private a = new Float64Array(INITIAL_SLOTS);
+  private b = new Float64Array(INITIAL_SLOTS);
   /** Slot numbers in heap order. */
-  private heap = new Int32Array(this.cap);
+  private heap = new Int32Array(INITIAL_SLOTS);
   /** Slots not in use, a stack (slots ≥ `fresh` have never been used). */
-  private freeSlots = new Int32Array(this.cap);
+  private freeSlots = new Int32Array(INITIAL_SLOTS);
   private freeCount = 0;
   private fresh = 0;
   private n = 0;
@@ -154,7 +155,7 @@ export class EventQueue {
     if (!(time >= this.lastTime)) {
       throw new RangeError(`event ${kind} scheduled at ${time}, before the current time ${this.lastTime}`);
     }
-    if (this.n === this.cap) this.grow();
+    if (this.n === this.heap.length) this.grow();
     const slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount] : this.fresh++;
     const code = KIND_CODE[kind];
     this.time[slot] = time;
@@ -207,7 +208,7 @@ export class EventQueue {
   }
 
   private grow(): void {
-    const cap = this.cap * 2;
+    const cap = this.heap.length * 2;
     this.time = widened(this.time, cap);
     this.pri = widened(this.pri, cap);
     this.seq = widened(this.seq, cap);
@@ -216,6 +217,5 @@ export class EventQueue {
     this.b = widened(this.b, cap);
     this.heap = widened(this.heap, cap);
     this.freeSlots = widened(this.freeSlots, cap);
-    this.cap = cap;
   }
 }
