@@ -40,6 +40,7 @@ import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
 import type { RequestSpec } from './workload';
 import type { Segment } from '../kvcache/hash';
+import { keepFirst } from '../keepFirst';
 import { OrderedIntMap } from './orderedIntMap';
 import { pageTailHashes, sequenceTail, type PageIndex, type TailHasher } from './tails';
 
@@ -435,7 +436,7 @@ export class Replica {
       else if (r.state === 'decode' && r.generated >= r.outputTokens) this.finish(r);
       else this.running[w++] = r;
     }
-    this.running.length = w;
+    keepFirst(this.running, w);
     this.prefills = NO_PREFILLS;
     this.decodes = NO_DECODES;
     this.dropAborted();
@@ -1040,10 +1041,10 @@ export class Replica {
     let time: number;
     if (prefills.length) {
       const batch = this.costBatch;
-      ctxs.length = useDecodes.length; // none without chunked prefill
+      keepFirst(ctxs, useDecodes.length); // none without chunked prefill
       const chunks = batch.prefill;
       while (chunks.length < prefills.length) chunks.push({ newTokens: 0, cachedTokens: 0 });
-      chunks.length = prefills.length;
+      keepFirst(chunks, prefills.length);
       for (let i = 0; i < prefills.length; i++) {
         chunks[i].newTokens = prefills[i].n;
         chunks[i].cachedTokens = prefills[i].r.ctx;
@@ -1071,13 +1072,4 @@ export class Replica {
     this.batchSize.set(now, prefills.length + useDecodes.length);
     this.host.schedule(this.iterEnd, 'iteration-end', this.index, this.gen);
   }
-}
-
-/**
- * Cut a scratch array to its first n entries but keep its storage: shrinking `length` a lot makes V8 drop or trim
- * the backing store, so the next iteration's writes would allocate it again (three arrays, every iteration); pop
- * never shrinks it. The arrays are written by index first, so only the excess over the last iteration is popped.
- */
-function keepFirst(a: unknown[], n: number): void {
-  while (a.length > n) a.pop();
 }

@@ -18,6 +18,8 @@
  * - Mooncake `hash_ids` are already chained: use them as they are (`mooncakeBlockTokens` gives the tokens of
  *   each block).
  */
+
+import { keepFirst } from '../keepFirst';
 import type { BlockHash } from './types';
 
 /** Parent hash of the first block of every sequence. */
@@ -210,7 +212,7 @@ export class BlockChain {
    */
   readInto(into: BlockHash[], from: number, fullBlocksOnly = false): BlockList {
     const full = this.full;
-    into.length = from;
+    keepFirst(into, from);
     for (let i = from; i < full.length; i++) into.push(full[i]);
     let lastBlockTokens = into.length ? this.blockSize : 0;
     const p = fullBlocksOnly ? undefined : this.partial();

@@ -6,6 +6,7 @@
 import type { AcquireFail, AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
 import { checkTag, INRUN, LOADED, LOCKED, NO_COPY, PENDING, POLICY, topOf } from './blockStore';
 import type { CopyList } from './copyOrder';
+import { keepFirst } from '../keepFirst';
 import type { Run } from './runs';
 import { PrefixShares, type PrefixShare } from './shares';
 import type { TierStore } from './tierStore';
@@ -491,7 +492,7 @@ export class Sequences {
       // Positions of its share are released too: it leaves the share, and they are unpinned block by block.
       if (s && s.share && c < s.share.length) this.leaveShare(s);
       this.unpinAll(held, c);
-      held.length = c;
+      keepFirst(held, c);
     }
     // The sequence now runs past what was its last block, so that block is full: it may have been created
     // partial (the last block of a prompt, its hash covering the output too) and filled in place by decoding.
@@ -566,7 +567,7 @@ export class Sequences {
       if (seg && k === segFrom) k = segTo; // the members are where they were (blocks is the hint)
       if (k < count) blocks[c + k] = slot[k]; // in place: no reallocation of a reused array
     }
-    blocks.length = n;
+    keepFirst(blocks, n); // never shorter: every position below n was written, or is a run member kept in place
     const seqRec: Seq = s ?? { blocks, committed: 0, tag, share: null };
     if (share) {
       share.holders++;
