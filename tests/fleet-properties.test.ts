@@ -281,4 +281,14 @@ describe('event queue', () => {
     q.pop();
     expect(() => q.push(4, 'frame')).toThrow(/before the current time/);
   });
+
+  it('refuses a payload that is not a 32-bit integer, and hands back the extremes it keeps', () => {
+    const q = new EventQueue();
+    expect(() => q.push(1, 'turn-ready', 0.5)).toThrow(/32-bit integers/);
+    expect(() => q.push(1, 'turn-ready', 0, 2 ** 31)).toThrow(/32-bit integers/);
+    expect(() => q.push(1, 'turn-ready', NaN)).toThrow(/32-bit integers/);
+    q.push(1, 'turn-ready', 2 ** 31 - 1, -(2 ** 31));
+    const e = q.pop()!;
+    expect([e.a, e.b]).toEqual([2 ** 31 - 1, -(2 ** 31)]);
+  });
 });

@@ -105,8 +105,14 @@ export class EventQueue {
   private pri = new Float64Array(INITIAL_SLOTS);
   private seq = new Float64Array(INITIAL_SLOTS);
   private kind = new Uint8Array(INITIAL_SLOTS);
-  private a = new Float64Array(INITIAL_SLOTS);
-  private b = new Float64Array(INITIAL_SLOTS);
+  /**
+   * The payloads (a session, a request, a replica and its iteration: integers), as 32-bit integers: read from a
+   * Float64Array they came back as doubles, and the first one stored into a request's `session` or `seq` turned
+   * those fields (and the cache's tags) into boxed doubles for the rest of the run, and deoptimized the code that
+   * had read them as small integers.
+   */
+  private a = new Int32Array(INITIAL_SLOTS);
+  private b = new Int32Array(INITIAL_SLOTS);
   /** Slot numbers in heap order. */
   private heap = new Int32Array(INITIAL_SLOTS);
   /** Slots not in use, a stack (slots ≥ `fresh` have never been used). */
@@ -155,6 +161,8 @@ export class EventQueue {
     if (!(time >= this.lastTime)) {
       throw new RangeError(`event ${kind} scheduled at ${time}, before the current time ${this.lastTime}`);
     }
+    if ((a | 0) !== a || (b | 0) !== b)
+      throw new RangeError(`event ${kind}: its payload (${a}, ${b}) must be 32-bit integers`);
     if (this.n === this.heap.length) this.grow();
     const slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount] : this.fresh++;
     const code = KIND_CODE[kind];
