@@ -36,6 +36,7 @@ import { GatewayLimit } from './gateway';
 import { readLoads, type ScrapedMetrics } from './loads';
 import { beforeRouteS } from './overhead';
 import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
+import { settleFields } from '../settleFields';
 
 /** Per-request columns, one row per request created (index = request id), in one row-major table (requestTable.ts). */
 export interface RequestColumns {
@@ -156,6 +157,8 @@ export class FleetSim implements ReplicaHost {
   private readonly table = new RequestTable(REQUEST_COLUMNS.length);
   readonly gaps = new LogHistogram();
   readonly sessions: SessionRt[] = [];
+  /** Session records made so far (the first settles their fields: newSessionRt). */
+  private sessionRecords = 0;
   readonly routes = new RouteLog();
   readonly occupancy: OccupancySeries;
   readonly fleetBatch = new TimeWeighted();
@@ -460,24 +463,7 @@ export class FleetSim implements ReplicaHost {
       if (this.bySessions()) {
         tr.bySession.forEach((list, si) => {
           if (list.length) this.schedule(tr.turns[list[0]].t, 'session-arrival', list[0], 0);
-          this.sessions[si] = {
-            s: null,
-            cls: 0,
-            start: tr.turns[list[0]]?.t ?? 0,
-            end: -1,
-            turns: 0,
-            gpuSeconds: 0,
-            heldOn: -1,
-            pauseGen: 0,
-            current: null,
-            done: false,
-            dropped: false,
-            hasher: null,
-            tails: null,
-            segs: null,
-            segsBase: null,
-            segsBaseLen: 0,
-          };
+          this.sessions[si] = this.newSessionRt(null, 0, tr.turns[list[0]]?.t ?? 0);
         });
       } else if (tr.turns.length)
         this.schedule(this.pacer ? this.pacer.timeOf(0)! : tr.turns[0].t, 'session-arrival', 0, 0);
@@ -520,24 +506,7 @@ export class FleetSim implements ReplicaHost {
         this.schedule(next, 'session-arrival', 0, 0);
     }
     const s = this.gen!.createSession(index);
-    const rt: SessionRt = {
-      s,
-      cls: s.cls,
-      start: this.nowT,
-      end: -1,
-      turns: 0,
-      gpuSeconds: 0,
-      heldOn: -1,
-      pauseGen: 0,
-      current: null,
-      done: false,
-      dropped: false,
-      hasher: null,
-      tails: null,
-      segs: null,
-      segsBase: null,
-      segsBaseLen: 0,
-    };
+    const rt = this.newSessionRt(s, s.cls, this.nowT);
     this.sessions[index] = rt;
     this.submit(rt, index, this.gen!.nextRequest(s));
   }
@@ -566,6 +535,30 @@ export class FleetSim implements ReplicaHost {
     return { segs, hashes: list.hashes, tails: rt.tails };
   }
 
+  private newSessionRt(s: Session | null, cls: number, start: number): SessionRt {
+    const rt: SessionRt = {
+      s,
+      cls,
+      start,
+      end: -1,
+      turns: 0,
+      gpuSeconds: 0,
+      heldOn: -1,
+      pauseGen: 0,
+      current: null,
+      done: false,
+      dropped: false,
+      hasher: null,
+      tails: null,
+      segs: null,
+      segsBase: null,
+      segsBaseLen: 0,
+    };
+    // Fields that change only when the first session ends (settleFields.ts).
+    if (this.sessionRecords++ === 0) settleFields(rt, { done: true, dropped: true, end: 0.5, s: null });
+    return rt;
+  }
+
   private newReq(
     session: number,
     cls: number,
@@ -584,7 +577,7 @@ export class FleetSim implements ReplicaHost {
     c.promptTokens.set(id, spec.promptTokens);
     c.outputTokens.set(id, spec.outputTokens);
     c.status.set(id, 0);
-    return {
+    const r: Req = {
       id,
       session,
       cls,
@@ -623,7 +616,12 @@ export class FleetSim implements ReplicaHost {
       owed: 0,
       needBlocks: 0,
       viaGateway: false,
+      abortWhy: undefined,
+      kvReceived: 0,
     };
+    // Fields that change only at the first preemption or the first KV handoff (settleFields.ts).
+    if (id === 0) settleFields(r, { target: -1, preemptions: 1, kvReceived: 1 });
+    return r;
   }
 
   private submit(rt: SessionRt, index: number, spec: RequestSpec): void {

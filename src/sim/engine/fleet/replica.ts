@@ -110,9 +110,9 @@ export interface Req {
   /** It holds one of the gateway's slots (fleet/gateway.ts) until it ends. */
   viaGateway: boolean;
   /** Set when the client gave up on it (fleet/clients.ts): why, as the drop reason. */
-  abortWhy?: string;
+  abortWhy: string | undefined;
   /** Prompt tokens whose KV a prefill worker shipped here (fleet/disagg.ts); used by the next admission only. */
-  kvReceived?: number;
+  kvReceived: number;
 }
 
 /** The full engine blocks of a released sequence's last page (fleet/tails.ts). */

@@ -30,6 +30,7 @@
  * being chained: a block held at two positions of a sequence, or met again later in a prompt, makes the offload
  * or the read-back go block by block (tested with lists that repeat hashes).
  */
+import { settleFields } from '../settleFields';
 import { INRUN, LOCKED, NO_COPY, type BlockStore, type MemberHooks } from './blockStore';
 import type { CopyList, RunsInOrder } from './copyOrder';
 import type { SeqId } from './types';
@@ -91,7 +92,7 @@ export class Run {
 export class Runs implements MemberHooks, RunsInOrder {
   private readonly bySeq = new Map<SeqId, Run>();
   private readonly byNode = new Map<number, Run>();
-  /** Member id → its run's node (valid while the member's INRUN flag is set). */
+  /** Member id → its run's node (valid while the member's INRUN flag is set); replaced when an id outgrows it. */
   private nodeOf = new Int32Array(1024);
 
   constructor(
@@ -101,6 +102,8 @@ export class Runs implements MemberHooks, RunsInOrder {
   ) {
     B.hooks = this;
     order.runs = this;
+    // It is first replaced well into a run (settleFields.ts).
+    settleFields(this as unknown as { nodeOf: Int32Array }, { nodeOf: new Int32Array(0) });
   }
 
   /** The run a sequence has, if any. */
