@@ -830,7 +830,7 @@ export class Replica {
       cached = Math.max(cached, Math.min(r.kvReceived, r.target));
       r.kvReceived = 0;
     }
-    if (cached >= r.target) cached = r.target - 1; // recompute the last token to get logits
+    cached = Math.min(cached, r.target - 1); // recompute the last token to get logits
     r.heldBlocks = res.heldBlocks;
     r.reused[0] += Math.min(cached, kept * this.c.blockSize + res.hit.tiers[0].tokens);
     // Victims this admission evicted without a lower copy were written back first (booked on their links).
