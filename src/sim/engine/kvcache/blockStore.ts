@@ -17,6 +17,7 @@
  * `hashIs(id, h)`.
  */
 
+import { widened } from '../widened';
 import { HashMap } from './hashMap';
 
 /** Block flags (word FLAGS). */
@@ -77,6 +78,12 @@ export class BlockStore {
   r: Int32Array;
   private insPrev: Int32Array;
   private insNext: Int32Array;
+  /**
+   * A run member's node (runs.ts), by id: meaningful while its INRUN flag is set. Kept here, beside the flag, so that
+   * it grows with the records (a table of the registry's own had to check its length at every member it added, and
+   * its first growth, well into a run, deoptimized the release path that adds them).
+   */
+  private runNodeOf: Int32Array<ArrayBuffer>;
   private insHead = -1;
   private insTail = -1;
   private free: number[] = [];
@@ -92,7 +99,16 @@ export class BlockStore {
     this.r = new Int32Array(cap * W);
     this.insPrev = new Int32Array(cap);
     this.insNext = new Int32Array(cap);
+    this.runNodeOf = new Int32Array(cap);
     this.idOf = new HashMap(cap);
+  }
+
+  /** The node of member `id`'s run (runs.ts; while its INRUN flag is set). */
+  runNode(id: number): number {
+    return this.runNodeOf[id];
+  }
+  setRunNode(id: number, node: number): void {
+    this.runNodeOf[id] = node;
   }
 
   /** Blocks in the replica. */
@@ -306,6 +322,7 @@ export class BlockStore {
     const inx = new Int32Array(cap);
     inx.set(this.insNext);
     this.insNext = inx;
+    this.runNodeOf = widened(this.runNodeOf, cap);
     this.cap = cap;
   }
 }

@@ -30,7 +30,6 @@
  * being chained: a block held at two positions of a sequence, or met again later in a prompt, makes the offload
  * or the read-back go block by block (tested with lists that repeat hashes).
  */
-import { settleFields } from '../settleFields';
 import { INRUN, LOCKED, NO_COPY, type BlockStore, type MemberHooks } from './blockStore';
 import type { CopyList, RunsInOrder } from './copyOrder';
 import type { SeqId } from './types';
@@ -92,8 +91,6 @@ export class Run {
 export class Runs implements MemberHooks, RunsInOrder {
   private readonly bySeq = new Map<SeqId, Run>();
   private readonly byNode = new Map<number, Run>();
-  /** Member id → its run's node (valid while the member's INRUN flag is set); replaced when an id outgrows it. */
-  private nodeOf = new Int32Array(1024);
 
   constructor(
     private readonly B: BlockStore,
@@ -102,8 +99,6 @@ export class Runs implements MemberHooks, RunsInOrder {
   ) {
     B.hooks = this;
     order.runs = this;
-    // It is first replaced well into a run (settleFields.ts).
-    settleFields(this as unknown as { nodeOf: Int32Array }, { nodeOf: new Int32Array(0) });
   }
 
   /** The run a sequence has, if any. */
@@ -122,19 +117,14 @@ export class Runs implements MemberHooks, RunsInOrder {
   /** Make block `id` (its DRAM copy unlinked, or just made) the run's next member. */
   addMember(run: Run, id: number, tokens: number): void {
     const B = this.B;
-    if (id >= this.nodeOf.length) {
-      const a = new Int32Array(Math.max(id + 1, this.nodeOf.length * 2));
-      a.set(this.nodeOf);
-      this.nodeOf = a;
-    }
-    this.nodeOf[id] = run.node;
+    B.setRunNode(id, run.node);
     B.setFlag(id, INRUN, true);
     run.push(id, B.hash(id), tokens);
   }
 
   /** The run of member `id`. */
   runOf(id: number): Run | undefined {
-    return this.byNode.get(this.nodeOf[id]);
+    return this.byNode.get(this.B.runNode(id));
   }
 
   /** A lookup returned member `id`: a parked run's records get the truth. */
