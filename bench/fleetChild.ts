@@ -12,16 +12,24 @@ import type { Scenario, SessionsWorkload } from '../src/sim/engine/fleet/scenari
 
 /**
  * Loads the CLI bundle with the given arguments and prints its peak RSS and CPU time (user + system, every thread)
- * when the process exits. CPU time is what the shared host's load disturbs least: a run waiting for a core takes
- * longer but uses no more CPU.
+ * when the process exits, and on Linux the main thread's CPU time and its wait for a core (schedstat). CPU time is
+ * what the shared host's load disturbs least: a run waiting for a core takes longer but uses no more CPU. The main
+ * thread runs the simulation; the other threads compile and collect, so the wall waits on the main thread, and its
+ * wait says how much a busy host (or the compiler's threads) took from it.
  */
 const WRAPPER = `
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 const [bundle, ...args] = process.argv.slice(1);
 process.argv = [process.argv[0], bundle, ...args];
 process.on('exit', () => {
   const u = process.resourceUsage();
-  process.stderr.write('\\nBENCH_MAXRSS ' + u.maxRSS * 1024 + ' BENCH_CPU_US ' + (u.userCPUTime + u.systemCPUTime) + '\\n');
+  let main = '';
+  try {
+    const [run, wait] = readFileSync('/proc/self/task/' + process.pid + '/schedstat', 'utf8').split(' ');
+    main = ' BENCH_MAIN_NS ' + run + ' BENCH_WAIT_NS ' + wait;
+  } catch {}
+  process.stderr.write('\\nBENCH_MAXRSS ' + u.maxRSS * 1024 + ' BENCH_CPU_US ' + (u.userCPUTime + u.systemCPUTime) + main + '\\n');
 });
 await import(pathToFileURL(bundle).href);
 `;
@@ -31,6 +39,9 @@ export interface FleetRun {
   wallMs: number;
   /** CPU time of the process, user + system, all threads. */
   cpuMs: number;
+  /** The main thread's CPU time and its wait for a core (Linux schedstat; NaN elsewhere). */
+  mainMs: number;
+  waitMs: number;
   maxRSS: number;
   simulatedS: number;
   events: number;
@@ -56,6 +67,7 @@ export function runFleetProcess(
   if (r.status !== 0) throw new Error(`fleet bench run of ${scenarioFile} failed: ${r.stderr}`);
   const rss = /BENCH_MAXRSS (\d+)/.exec(r.stderr);
   const cpu = /BENCH_CPU_US (\d+)/.exec(r.stderr);
+  const main = /BENCH_MAIN_NS (\d+) BENCH_WAIT_NS (\d+)/.exec(r.stderr);
   const m = JSON.parse(r.stdout) as {
     simulatedS: number;
     events: number;
@@ -64,6 +76,8 @@ export function runFleetProcess(
   return {
     wallMs,
     cpuMs: cpu ? Number(cpu[1]) / 1000 : NaN,
+    mainMs: main ? Number(main[1]) / 1e6 : NaN,
+    waitMs: main ? Number(main[2]) / 1e6 : NaN,
     maxRSS: rss ? Number(rss[1]) : NaN,
     simulatedS: m.simulatedS,
     events: m.events,

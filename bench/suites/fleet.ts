@@ -7,7 +7,9 @@
  * 64 × 4,000 fleet in under 10 s.
  *
  * Each run also reports its CPU time (user + system, all threads): on a shared host a run that waits for a core
- * takes longer in wall time but no more CPU, so CPU is the steadier figure of the code. With
+ * takes longer in wall time but no more CPU, so CPU is the steadier figure of the code. On Linux it also reports the
+ * main thread's CPU and its wait for a core: the simulation runs there, the compiler and the collector on the other
+ * threads, so the wall is the main thread's CPU plus its wait (docs/performance.md, twelfth round). With
  * BENCH_BASE_CLI=<folder> (a copy of dist-cli/ built at another commit, with package.json copied beside the
  * folder), that build runs too, interleaved run by run with this one, and each size prints both medians and the
  * ratio: the comparison that holds on a noisy host.
@@ -49,24 +51,39 @@ function logSlope(xs: number[], ys: number[]): number {
   return num / den;
 }
 
+interface Times {
+  wallS: number;
+  cpuS: number;
+  /** The main thread's CPU and its wait for a core (NaN off Linux). */
+  mainS: number;
+  waitS: number;
+}
+
 /** Median wall and CPU seconds of a build's runs. */
-function medianTimes(runs: FleetRun[]): { wallS: number; cpuS: number } {
+function medianTimes(runs: FleetRun[]): Times {
   return {
     wallS: median(runs.map((s) => s.wallMs)) / 1000,
     cpuS: median(runs.map((s) => s.cpuMs)) / 1000,
+    mainS: median(runs.map((s) => s.mainMs)) / 1000,
+    waitS: median(runs.map((s) => s.waitMs)) / 1000,
   };
 }
 
-interface Row {
+/** ", main thread X s (waited Y s for a core)", or nothing where the platform does not say. */
+function mainThread(t: Times): string {
+  return Number.isFinite(t.mainS)
+    ? `, main thread ${t.mainS.toFixed(2)} s (waited ${t.waitS.toFixed(2)} s for a core)`
+    : '';
+}
+
+interface Row extends Times {
   sessions: number;
   replicas: number;
-  wallS: number;
-  cpuS: number;
   runsS: number[];
   maxRSS: number;
   run: FleetRun;
   /** The base build's medians (BENCH_BASE_CLI), run interleaved with these. */
-  base?: { wallS: number; cpuS: number };
+  base?: Times;
 }
 
 export const fleetSuite: BenchSuite = {
@@ -89,11 +106,11 @@ export const fleetSuite: BenchSuite = {
         samples.push(runFleetProcess(ROOT, file));
         if (baseCli) baseSamples.push(runFleetProcess(ROOT, file, baseCli));
       }
-      const { wallS, cpuS } = medianTimes(samples);
+      const times = medianTimes(samples);
+      const { wallS } = times;
       const row: Row = {
         ...size,
-        wallS,
-        cpuS,
+        ...times,
         runsS: samples.map((s) => s.wallMs / 1000),
         maxRSS: median(samples.map((s) => s.maxRSS)),
         run: samples[0], // simulated figures are the same every run (seeded)
@@ -106,12 +123,15 @@ export const fleetSuite: BenchSuite = {
           `${wallS.toFixed(2)} s wall (median of ${runs}: ${row.runsS.map((x) => x.toFixed(2)).join(', ')}), ` +
           `${(r.simulatedS / wallS).toFixed(0)} simulated s per wall s (${r.simulatedS.toFixed(0)} s simulated), ` +
           `${(r.events / wallS / 1000).toFixed(0)}k events/s (${r.events} events, ${r.requests} requests), ` +
-          `peak RSS ${mib(row.maxRSS)}, CPU ${row.cpuS.toFixed(2)} s; TTFT p90 ${r.ttftP90.toFixed(3)} s`,
+          `peak RSS ${mib(row.maxRSS)}, CPU ${row.cpuS.toFixed(2)} s${mainThread(row)}; TTFT p90 ${r.ttftP90.toFixed(3)} s`,
       );
       if (row.base)
         console.log(
-          `      | before (${baseCli}): ${row.base.wallS.toFixed(2)} s wall, CPU ${row.base.cpuS.toFixed(2)} s; ` +
-            `this build takes ${(row.wallS / row.base.wallS).toFixed(3)}× the wall time, ${(row.cpuS / row.base.cpuS).toFixed(3)}× the CPU`,
+          `      | before (${baseCli}): ${row.base.wallS.toFixed(2)} s wall, CPU ${row.base.cpuS.toFixed(2)} s${mainThread(row.base)}; ` +
+            `this build takes ${(row.wallS / row.base.wallS).toFixed(3)}× the wall time, ${(row.cpuS / row.base.cpuS).toFixed(3)}× the CPU` +
+            (Number.isFinite(row.mainS)
+              ? `, ${(row.mainS / row.base.mainS).toFixed(3)}× the main thread's`
+              : ''),
         );
     }
     const walls = rows.map((r) => r.wallS);
