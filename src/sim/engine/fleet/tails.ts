@@ -281,15 +281,22 @@ export class PageIndex {
   /** Where the first of the page's segments starts in its sequence. */
   private firstPos = new Float64Array(0);
   private page = new Int32Array(0);
-  /** The page's segments (those that cover it) are segPool[segStart .. segStart + segCount). */
+  /** The page's segments (those that cover it) are [segStart, segStart + segCount) of segKey and segTokens. */
   private segStart = new Int32Array(0);
   private segCount = new Int32Array(0);
   /** The next older child of the same parent, −1 at the end. */
   private next = new Int32Array(0);
   private readonly freeEntries: number[] = [];
   private entries = 0;
-  /** The segments of every entry, in runs (a dropped entry's run stays: Segment objects outlive it anyway). */
-  private readonly segPool: Segment[] = [];
+  /**
+   * The segments of every entry, in runs, each as its content key and its tokens (a dropped entry's run stays).
+   * Numbers, not the Segment objects: a pool of references was an array in the old generation taking a young
+   * object at every push (the write barrier's slow path, and a remembered slot for each collection of the young
+   * generation to visit), and it kept every session's segments alive to the end of the run.
+   */
+  private segKey = new Float64Array(0);
+  private segTokens = new Float64Array(0);
+  private segsUsed = 0;
   /**
    * Every tail placed in a cache so far, by the hash of the page before it, longest first (firstTailAfter): entries
    * in typed arrays too, linked per parent.
@@ -413,9 +420,20 @@ export class PageIndex {
     this.parent[e] = parent;
     this.firstPos[e] = firstPos;
     this.page[e] = page;
-    this.segStart[e] = this.segPool.length;
+    const at = this.segsUsed;
+    const end = at + to - from;
+    if (end > this.segKey.length) {
+      const cap = Math.max(end, 2 * this.segKey.length, 1024);
+      this.segKey = widened(this.segKey, cap);
+      this.segTokens = widened(this.segTokens, cap);
+    }
+    for (let j = from, i = at; j < to; j++, i++) {
+      this.segKey[i] = contentKey(segs[j].id);
+      this.segTokens[i] = segs[j].tokens;
+    }
+    this.segsUsed = end;
+    this.segStart[e] = at;
     this.segCount[e] = to - from;
-    for (let j = from; j < to; j++) this.segPool.push(segs[j]);
     this.next[e] = this.childHead.exchange(parent, e);
     // Past MAX_CHILDREN, the parent's oldest child is forgotten.
     let n = 1;
@@ -485,15 +503,16 @@ export class PageIndex {
       const h = this.hash[e];
       if (this.page[e] !== page || !has(h)) continue;
       const from = this.segStart[e];
-      const theirs = commonTokens(
-        this.segPool,
+      const theirs = commonTokensOf(
+        this.segKey,
+        this.segTokens,
+        from,
+        from + this.segCount[e],
         this.firstPos[e],
         mine,
         0,
         start,
         limit,
-        from,
-        from + this.segCount[e],
       );
       const m = Math.floor(theirs / blockTokens);
       if (m > best.blocks) best = { blocks: m, hash: h };
@@ -514,9 +533,26 @@ export function commonTokens(
   bFirstPos: number,
   start: number,
   limit: number,
-  /** a's segments are a[aFrom .. aTo) (a run of a pool of them), the first starting at aFirstPos. */
-  aFrom = 0,
-  aTo = a.length,
+): number {
+  const keys = Float64Array.from(a, (x) => contentKey(x.id));
+  const tokens = Float64Array.from(a, (x) => x.tokens);
+  return commonTokensOf(keys, tokens, 0, a.length, aFirstPos, b, bFirstPos, start, limit);
+}
+
+/**
+ * commonTokens with the first list as the page index keeps its segments: content keys and tokens, positions
+ * [aFrom, aTo), the first starting at token aFirstPos.
+ */
+function commonTokensOf(
+  aKey: Float64Array,
+  aTokens: Float64Array,
+  aFrom: number,
+  aTo: number,
+  aFirstPos: number,
+  b: readonly Segment[],
+  bFirstPos: number,
+  start: number,
+  limit: number,
 ): number {
   let ia = aFrom;
   let pa = aFirstPos;
@@ -525,13 +561,12 @@ export function commonTokens(
   let t = start;
   while (t < limit) {
     // The segment of each list that holds token t.
-    while (ia < aTo && (a[ia].tokens <= 0 || pa + a[ia].tokens <= t)) pa += Math.max(0, a[ia++].tokens);
+    while (ia < aTo && (aTokens[ia] <= 0 || pa + aTokens[ia] <= t)) pa += Math.max(0, aTokens[ia++]);
     while (ib < b.length && (b[ib].tokens <= 0 || pb + b[ib].tokens <= t)) pb += Math.max(0, b[ib++].tokens);
     if (ia >= aTo || ib >= b.length) break;
-    const sa = a[ia];
     const sb = b[ib];
-    if (pa !== pb || (sa !== sb && contentKey(sa.id) !== contentKey(sb.id))) break;
-    t = Math.min(pa + sa.tokens, pb + sb.tokens, limit);
+    if (pa !== pb || aKey[ia] !== contentKey(sb.id)) break;
+    t = Math.min(pa + aTokens[ia], pb + sb.tokens, limit);
   }
   return t - start;
 }
