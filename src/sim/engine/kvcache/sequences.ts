@@ -3,7 +3,14 @@
  * the longest cached prefix from whichever tier holds it), and unpinning them again. All or nothing: when HBM
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
-import type { AcquireFail, AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
+import type {
+  AcquireFail,
+  AcquireOk,
+  AcquireOptions,
+  AcquireResult,
+  LookupResult,
+  TierHit,
+} from './cacheTypes';
 import { checkTag, INRUN, LOADED, LOCKED, NO_COPY, PENDING, POLICY, topOf } from './blockStore';
 import type { CopyList } from './copyOrder';
 import { keepFirst } from '../keepFirst';
@@ -24,18 +31,73 @@ export interface Seq {
 /** An empty list of blocks, read only (what a sequence the cache does not know holds). */
 export const NO_BLOCKS: readonly number[] = Object.freeze([]);
 
-/** A refused acquire. Its sentence is written when read: a fleet retries refused admissions often and reads it only
- * to report a drop. */
-class Refusal implements AcquireFail {
-  readonly ok = false;
-  constructor(
-    readonly reason: 'hbm-full' | 'exceeds-hbm',
+/**
+ * An acquire's result, granted or refused, as one class: admission reads `ok` of both, and a second shape there (the
+ * first refusal, well into a run) deoptimized it. A refusal's sentence is written when read: a fleet retries refused
+ * admissions often and reads it only to report a drop.
+ */
+class Outcome {
+  private constructor(
+    readonly ok: boolean,
+    readonly hit: LookupResult | undefined,
+    readonly computeBlocks: number,
+    readonly computeTokens: number,
+    readonly newBlocks: number,
+    readonly heldBlocks: number,
+    readonly reason: AcquireFail['reason'] | undefined,
     readonly neededBlocks: number,
     readonly availableBlocks: number,
+    /** A refusal's: the blocks the sequence would hold, and HBM's (for the sentence). */
     private readonly seqBlocks: number,
     private readonly capacity: number,
   ) {}
+
+  static granted(
+    hit: LookupResult,
+    computeBlocks: number,
+    computeTokens: number,
+    newBlocks: number,
+    heldBlocks: number,
+  ): AcquireOk {
+    return new Outcome(
+      true,
+      hit,
+      computeBlocks,
+      computeTokens,
+      newBlocks,
+      heldBlocks,
+      undefined,
+      0,
+      0,
+      0,
+      0,
+    ) as AcquireOk;
+  }
+
+  static refused(
+    reason: AcquireFail['reason'],
+    neededBlocks: number,
+    availableBlocks: number,
+    seqBlocks: number,
+    capacity: number,
+  ): AcquireFail {
+    return new Outcome(
+      false,
+      undefined,
+      0,
+      0,
+      0,
+      0,
+      reason,
+      neededBlocks,
+      availableBlocks,
+      seqBlocks,
+      capacity,
+    ) as AcquireFail;
+  }
+
   get message(): string {
+    if (this.ok) return '';
     return this.reason === 'exceeds-hbm'
       ? `the sequence needs ${this.seqBlocks} blocks; HBM holds ${this.capacity}`
       : `HBM is full of pinned blocks: ${this.neededBlocks} more needed, ${this.availableBlocks} of ${this.capacity} not pinned by other sequences`;
@@ -416,7 +478,7 @@ export class Sequences {
       st.c.acquireFailures++;
       const available = hbm.capacity - pinnedOthers;
       const reason = n > hbm.capacity ? 'exceeds-hbm' : 'hbm-full';
-      return new Refusal(reason, X, available, n, hbm.capacity);
+      return Outcome.refused(reason, X, available, n, hbm.capacity);
     }
 
     // Mutate. 1) Pin new positions with an HBM copy; lock the copy a lower-only block is read from.
@@ -587,13 +649,6 @@ export class Sequences {
     }
     st.c.computeBlocks += count - run;
     st.c.computeTokens += computeTokens;
-    return {
-      ok: true,
-      hit: this.hitResult(hitB, hitT),
-      computeBlocks: count - run,
-      computeTokens,
-      newBlocks,
-      heldBlocks: n,
-    };
+    return Outcome.granted(this.hitResult(hitB, hitT), count - run, computeTokens, newBlocks, n);
   }
 }
