@@ -75,9 +75,9 @@ const MAX_HASH = Number.MAX_SAFE_INTEGER;
 export class BlockStore {
   private cap: number;
   /** The records, W words each (replaced, not resized, when the store grows: read it after any alloc). */
-  r: Int32Array;
-  private insPrev: Int32Array;
-  private insNext: Int32Array;
+  r: Int32Array<ArrayBuffer>;
+  private insPrev: Int32Array<ArrayBuffer>;
+  private insNext: Int32Array<ArrayBuffer>;
   /**
    * A run member's node (runs.ts), by id: meaningful while its INRUN flag is set. Kept here, beside the flag, so that
    * it grows with the records (a table of the registry's own had to check its length at every member it added, and
@@ -313,15 +313,9 @@ export class BlockStore {
 
   private grow(): void {
     const cap = this.cap * 2;
-    const r = new Int32Array(cap * W);
-    r.set(this.r);
-    this.r = r;
-    const ip = new Int32Array(cap);
-    ip.set(this.insPrev);
-    this.insPrev = ip;
-    const inx = new Int32Array(cap);
-    inx.set(this.insNext);
-    this.insNext = inx;
+    this.r = widened(this.r, cap * W);
+    this.insPrev = widened(this.insPrev, cap);
+    this.insNext = widened(this.insNext, cap);
     this.runNodeOf = widened(this.runNodeOf, cap);
     this.cap = cap;
   }
