@@ -4,9 +4,11 @@
  * the iteration produced).
  */
 
+import { widened } from '../widened';
+
 /** A growable column of doubles. */
 export class Samples {
-  private buf: Float64Array;
+  private buf: Float64Array<ArrayBuffer>;
   private n = 0;
   constructor(capacity = 64) {
     this.buf = new Float64Array(Math.max(4, capacity));
@@ -15,11 +17,7 @@ export class Samples {
     return this.n;
   }
   push(x: number): void {
-    if (this.n === this.buf.length) {
-      const b = new Float64Array(this.buf.length * 2);
-      b.set(this.buf);
-      this.buf = b;
-    }
+    if (this.n === this.buf.length) this.buf = widened(this.buf, this.buf.length * 2);
     this.buf[this.n++] = x;
   }
   get(i: number): number {

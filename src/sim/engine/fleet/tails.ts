@@ -190,14 +190,10 @@ export class TailHasher {
 
   private growPieces(): void {
     const n = this.pieceSeg.length * 2;
-    const seg = new Int32Array(n);
-    seg.set(this.pieceSeg);
-    this.pieceSeg = seg;
-    for (const k of ['piecePos', 'pieceKey', 'pieceAcc'] as const) {
-      const a = new Float64Array(n);
-      a.set(this[k]);
-      this[k] = a;
-    }
+    this.pieceSeg = widened(this.pieceSeg, n);
+    this.piecePos = widened(this.piecePos, n);
+    this.pieceKey = widened(this.pieceKey, n);
+    this.pieceAcc = widened(this.pieceAcc, n);
   }
 
   /** Read the next piece of the page (the next segment that overlaps it); false when the segments end. */

@@ -30,15 +30,16 @@
  * being chained: a block held at two positions of a sequence, or met again later in a prompt, makes the offload
  * or the read-back go block by block (tested with lists that repeat hashes).
  */
+import { widened } from '../widened';
 import { INRUN, LOCKED, NO_COPY, type BlockStore, type MemberHooks } from './blockStore';
 import type { CopyList, RunsInOrder } from './copyOrder';
 import type { SeqId } from './types';
 
 export class Run {
   /** Members by position (ids[0] at position `first`). */
-  ids: Int32Array;
+  ids: Int32Array<ArrayBuffer>;
   /** Their hashes, to check a prompt still holds them without reading their records. */
-  hashes: Float64Array;
+  hashes: Float64Array<ArrayBuffer>;
   len = 0;
   tokens = 0;
   /** Whether the node is in DRAM's order (not while an acquire reads the members up: their copies are locked). */
@@ -66,12 +67,8 @@ export class Run {
 
   push(id: number, hash: number, tokens: number): void {
     if (this.len === this.ids.length) {
-      const ids = new Int32Array(this.len * 2);
-      ids.set(this.ids);
-      this.ids = ids;
-      const hashes = new Float64Array(this.len * 2);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
+      this.ids = widened(this.ids, this.len * 2);
+      this.hashes = widened(this.hashes, this.len * 2);
     }
     this.ids[this.len] = id;
     this.hashes[this.len] = hash;
