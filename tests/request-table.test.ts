@@ -1,4 +1,4 @@
-/** The fleet's row-major request table (src/sim/engine/fleet/requestTable.ts) against one array per column. */
+/** The fleet's request table (src/sim/engine/fleet/requestTable.ts, chunked, column-major within a chunk) against one array per column. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestTable, TableColumn } from '../src/sim/engine/fleet/requestTable';

@@ -210,10 +210,12 @@ function sum(a: Float64Array): number {
   return s;
 }
 
-function pick(values: Float64Array, mask: (i: number) => boolean): Float64Array {
-  const out: number[] = [];
-  for (let i = 0; i < values.length; i++) if (mask(i)) out.push(values[i]);
-  return Float64Array.from(out);
+/** The values whose index passes `mask`, in order: a view of `into`'s start (read it before the next pick). */
+function pick(values: Float64Array, mask: (i: number) => boolean, into: Float64Array): Float64Array {
+  const out = into;
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (mask(i)) out[n++] = values[i];
+  return out.subarray(0, n);
 }
 
 function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): FleetResult {
@@ -228,6 +230,9 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
   const turn = col('turn');
   const grammarWait = col('grammarWaitS');
   const created = status.length;
+  // Where the summaries sort and the picks gather (summarize, pick): two arrays for the whole report.
+  const sortBuf = new Float64Array(created);
+  const pickBuf = new Float64Array(created);
   let finished = 0;
   let dropped = 0;
   let timedOut = 0;
@@ -240,7 +245,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
   }
   const failed = dropped + timedOut + rejected;
   const simulatedS = sim.finishedAt > 0 ? sim.finishedAt : sim.now;
-  const outputTokens = sum(pick(col('outputTokens'), (i) => status[i] === 1));
+  const outputTokens = sum(pick(col('outputTokens'), (i) => status[i] === 1, pickBuf));
   const prompt = sum(col('promptTokens'));
   const reused: TierTokens = {
     hbm: sum(col('reusedHbm')),
@@ -250,8 +255,8 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
   };
   const reusedTotal = reused.hbm + reused.dram + reused.nvme + reused.remote;
   const prefilledTotal = sum(col('prefilled'));
-  const ttftAll = summarize(ttft);
-  const tpotAll = summarize(tpot);
+  const ttftAll = summarize(ttft, sortBuf);
+  const tpotAll = summarize(tpot, sortBuf);
   // Goodput: finished requests within both SLOs (a single-token request has no TPOT and meets it).
   let good = 0;
   let goodTokens = 0;
@@ -287,11 +292,30 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
     return {
       name: k.name,
       sessions: rts.length,
-      requests: pick(status, (i) => cls[i] === ci).length,
+      requests: classes.length === 1 ? created : pick(status, (i) => cls[i] === ci, pickBuf).length,
       // One class: its requests are all of them (the summaries above, not sorted again).
-      ttft: roundSummary(classes.length === 1 ? ttftAll : summarize(pick(ttft, (i) => cls[i] === ci))),
-      resumeTtft: roundSummary(summarize(pick(ttft, (i) => cls[i] === ci && turn[i] > 0))),
-      tpot: roundSummary(classes.length === 1 ? tpotAll : summarize(pick(tpot, (i) => cls[i] === ci))),
+      ttft: roundSummary(
+        classes.length === 1
+          ? ttftAll
+          : summarize(
+              pick(ttft, (i) => cls[i] === ci, pickBuf),
+              sortBuf,
+            ),
+      ),
+      resumeTtft: roundSummary(
+        summarize(
+          pick(ttft, (i) => cls[i] === ci && turn[i] > 0, pickBuf),
+          sortBuf,
+        ),
+      ),
+      tpot: roundSummary(
+        classes.length === 1
+          ? tpotAll
+          : summarize(
+              pick(tpot, (i) => cls[i] === ci, pickBuf),
+              sortBuf,
+            ),
+      ),
       sessionWallS: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.end - x.start)))),
       turns: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.turns)))),
       gpuSecondsPerSession: roundSummary(summarize(gpu)),
@@ -383,10 +407,10 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       ttft: roundSummary(ttftAll),
       tpot: roundSummary(tpotAll),
       interTokenGap: roundSummary(sim.gaps.summary()),
-      queueS: roundSummary(summarize(col('queueS'))),
-      clientWaitS: roundSummary(summarize(col('clientWaitS'))),
-      e2e: roundSummary(summarize(col('e2e'))),
-      kvLoadS: roundSummary(summarize(col('loadS'))),
+      queueS: roundSummary(summarize(col('queueS'), sortBuf)),
+      clientWaitS: roundSummary(summarize(col('clientWaitS'), sortBuf)),
+      e2e: roundSummary(summarize(col('e2e'), sortBuf)),
+      kvLoadS: roundSummary(summarize(col('loadS'), sortBuf)),
       grammarWaitS: roundSummary(summarize(grammarWait.filter((x) => x > 0))),
       preemptions: sum(col('preemptions')),
     },
