@@ -14,6 +14,9 @@
  * folder), that build runs too, interleaved run by run with this one, and each size prints both medians and the
  * ratio: the comparison that holds on a noisy host.
  *
+ * The host's memory latency and arithmetic speed are printed before and after the runs (bench/hostProbe.ts): the
+ * simulator waits on memory, and a shared host's memory latency moves its figures by up to 2× from hour to hour.
+ *
  * The scaling exponent is the least-squares slope of log wall time against log events and against log
  * (sessions × replicas). Events are the work (≈ 4× per step here, as sessions are 4× per step at the same
  * load per replica), so a slope near 1 against events is linear cost; sessions × replicas grows 16× per step,
@@ -24,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { median, mib } from '../util';
 import { runFleetProcess, scaledScenario, type FleetRun } from '../fleetChild';
+import { describeProbe, probeHost } from '../hostProbe';
 import type { BenchSuite } from './index';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -96,6 +100,7 @@ export const fleetSuite: BenchSuite = {
       encoding: 'utf8',
     });
     if (build.status !== 0) throw new Error(`could not build the CLI bundle: ${build.stderr}`);
+    console.log(`host before the runs: ${describeProbe(probeHost())}`);
     const rows: Row[] = [];
     const baseCli = process.env.BENCH_BASE_CLI;
     for (const size of SIZES) {
@@ -134,6 +139,7 @@ export const fleetSuite: BenchSuite = {
               : ''),
         );
     }
+    console.log(`host after the runs: ${describeProbe(probeHost())}`);
     const walls = rows.map((r) => r.wallS);
     console.log(
       `scaling exponent of wall time: ${logSlope(
