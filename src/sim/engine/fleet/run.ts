@@ -212,10 +212,9 @@ function sum(a: Float64Array): number {
 
 /** The values whose index passes `mask`, in order: a view of `into`'s start (read it before the next pick). */
 function pick(values: Float64Array, mask: (i: number) => boolean, into: Float64Array): Float64Array {
-  const out = into;
   let n = 0;
-  for (let i = 0; i < values.length; i++) if (mask(i)) out[n++] = values[i];
-  return out.subarray(0, n);
+  for (let i = 0; i < values.length; i++) if (mask(i)) into[n++] = values[i];
+  return into.subarray(0, n);
 }
 
 function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): FleetResult {
