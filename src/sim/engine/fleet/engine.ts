@@ -38,7 +38,7 @@ import { beforeRouteS } from './overhead';
 import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 import { settleFields } from '../settleFields';
 
-/** Per-request columns, one row per request created (index = request id), in one row-major table (requestTable.ts). */
+/** Per-request columns, one row per request created (index = request id), in one table (requestTable.ts). */
 export interface RequestColumns {
   session: TableColumn;
   cls: TableColumn;

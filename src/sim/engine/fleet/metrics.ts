@@ -74,12 +74,15 @@ export function summarize(values: ArrayLike<number>, scratch?: Float64Array): Su
   all.sort();
   let n = all.length;
   if (n > 0 && Number.isNaN(all[n - 1])) {
-    let lo = 0; // all[lo - 1] is a number (or lo = 0), all[n] is NaN: the first NaN is in [lo, n]
-    for (n--; lo < n;) {
-      const mid = (lo + n) >> 1;
-      if (Number.isNaN(all[mid])) n = mid;
+    // The first NaN's index, by bisection: every index below lo holds a number, and hi holds a NaN.
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (Number.isNaN(all[mid])) hi = mid;
       else lo = mid + 1;
     }
+    n = lo;
   }
   if (n === 0) return { ...EMPTY };
   const s = n === all.length ? all : all.subarray(0, n);
