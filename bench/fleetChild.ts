@@ -29,7 +29,7 @@ process.on('exit', () => {
     const [run, wait] = readFileSync('/proc/self/task/' + process.pid + '/schedstat', 'utf8').split(' ');
     main = ' BENCH_MAIN_NS ' + run + ' BENCH_WAIT_NS ' + wait;
   } catch {}
-  process.stderr.write('\\nBENCH_MAXRSS ' + u.maxRSS * 1024 + ' BENCH_CPU_US ' + (u.userCPUTime + u.systemCPUTime) + main + '\\n');
+  process.stderr.write('\\nBENCH_MAXRSS ' + u.maxRSS * 1024 + ' BENCH_CPU_US ' + (u.userCPUTime + u.systemCPUTime) + ' BENCH_FAULTS ' + u.minorPageFault + main + '\\n');
 });
 await import(pathToFileURL(bundle).href);
 `;
@@ -43,6 +43,8 @@ export interface FleetRun {
   mainMs: number;
   waitMs: number;
   maxRSS: number;
+  /** Minor page faults of the process (every thread): each first touch of a page. */
+  faults: number;
   simulatedS: number;
   events: number;
   requests: number;
@@ -67,6 +69,7 @@ export function runFleetProcess(
   if (r.status !== 0) throw new Error(`fleet bench run of ${scenarioFile} failed: ${r.stderr}`);
   const rss = /BENCH_MAXRSS (\d+)/.exec(r.stderr);
   const cpu = /BENCH_CPU_US (\d+)/.exec(r.stderr);
+  const faults = /BENCH_FAULTS (\d+)/.exec(r.stderr);
   const main = /BENCH_MAIN_NS (\d+) BENCH_WAIT_NS (\d+)/.exec(r.stderr);
   const m = JSON.parse(r.stdout) as {
     simulatedS: number;
@@ -79,6 +82,7 @@ export function runFleetProcess(
     mainMs: main ? Number(main[1]) / 1e6 : NaN,
     waitMs: main ? Number(main[2]) / 1e6 : NaN,
     maxRSS: rss ? Number(rss[1]) : NaN,
+    faults: faults ? Number(faults[1]) : NaN,
     simulatedS: m.simulatedS,
     events: m.events,
     requests: m.requests.created,
