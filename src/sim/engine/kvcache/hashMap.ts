@@ -14,14 +14,11 @@
 
 import { homeSlot, slotCount, slotShift } from './slots';
 
-/**
- * A slot holds its key plus one, so that an empty slot is 0: a new table is the allocator's zeroed memory, with no
- * fill pass before the rehash writes it. Keys are below 2^52, so key + 1 is exact.
- */
-const EMPTY = 0;
+/** The key of an empty slot (no block hash is negative). */
+const EMPTY = -1;
 
 export class HashMap {
-  /** Slot i: its key + 1 at 2i (EMPTY when free); its value at 4i + 2 of `v`, a view of the same buffer. */
+  /** Slot i: its key at 2i (EMPTY when free); its value at 4i + 2 of `v`, a view of the same buffer. */
   private s: Float64Array;
   private v: Int32Array;
   private mask: number;
@@ -30,7 +27,7 @@ export class HashMap {
 
   constructor(initialCapacity = 1024) {
     const cap = slotCount(initialCapacity);
-    this.s = new Float64Array(2 * cap);
+    this.s = new Float64Array(2 * cap).fill(EMPTY);
     this.v = new Int32Array(this.s.buffer);
     this.mask = cap - 1;
     this.shift = slotShift(cap);
@@ -47,10 +44,9 @@ export class HashMap {
   private slot(h: number): number {
     const s = this.s;
     const mask = this.mask;
-    const stored = h + 1;
     let i = this.home(h);
     for (let k = s[2 * i]; k !== EMPTY; k = s[2 * i]) {
-      if (k === stored) return i;
+      if (k === h) return i;
       i = (i + 1) & mask;
     }
     return ~i; // not found: the free slot where it would go
@@ -104,7 +100,7 @@ export class HashMap {
       this.grow();
       at = ~this.slot(h);
     }
-    this.s[2 * at] = h + 1;
+    this.s[2 * at] = h;
     this.v[4 * at + 2] = v;
     this.n++;
   }
@@ -120,7 +116,7 @@ export class HashMap {
       j = (j + 1) & mask;
       const key = s[2 * j];
       if (key === EMPTY) break;
-      const home = this.home(key - 1);
+      const home = this.home(key);
       // Move j into the hole unless its home lies cyclically in (hole, j].
       if (i <= j ? home <= i || home > j : home <= i && home > j) {
         s[2 * i] = key;
@@ -137,14 +133,14 @@ export class HashMap {
     const old = this.s;
     const oldV = this.v;
     const cap = (this.mask + 1) * 2;
-    this.s = new Float64Array(2 * cap);
+    this.s = new Float64Array(2 * cap).fill(EMPTY);
     this.v = new Int32Array(this.s.buffer);
     this.mask = cap - 1;
     this.shift = slotShift(cap);
     for (let i = 0; i < old.length; i += 2) {
       const key = old[i];
       if (key === EMPTY) continue;
-      const at = ~this.slot(key - 1);
+      const at = ~this.slot(key);
       this.s[2 * at] = key;
       this.v[4 * at + 2] = oldV[2 * i + 2];
     }
