@@ -4,7 +4,7 @@
  * and times, and each pool's utilisation. The decode pool's TPOT is the fleet's (every request decodes there).
  */
 import type { Disaggregation, DisaggColumns } from './disagg';
-import { round, roundSummary, summarize, type Summary } from './metrics';
+import { pick, round, roundSummary, summarize, type Summary } from './metrics';
 import type { Replica } from './replica';
 
 export interface DisaggMetrics {
@@ -40,13 +40,6 @@ export interface DisaggMetrics {
   utilisation: { prefill: number; decode: number };
 }
 
-/** Values of a column where a mask holds. */
-function where(values: readonly number[], mask: (i: number) => boolean): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < values.length; i++) if (mask(i)) out.push(values[i]);
-  return out;
-}
-
 export function disaggMetrics(
   d: Disaggregation,
   replicas: readonly Replica[],
@@ -79,18 +72,18 @@ export function disaggMetrics(
     transfer: {
       count: d.transfers,
       bytes: d.bytesTransferred,
-      bytesPerRequest: roundSummary(summarize(where(c.transferBytes, transferred))),
-      seconds: roundSummary(summarize(where(c.transferS, transferred))),
-      waitS: roundSummary(summarize(where(c.transferWaitS, transferred))),
+      bytesPerRequest: roundSummary(summarize(pick(c.transferBytes, transferred))),
+      seconds: roundSummary(summarize(pick(c.transferS, transferred))),
+      waitS: roundSummary(summarize(pick(c.transferWaitS, transferred))),
     },
     ttftRemote: {
-      total: roundSummary(summarize(where(ttft, remote))),
-      prefillQueueS: roundSummary(summarize(where(c.prefillQueueS, remote))),
-      prefillS: roundSummary(summarize(where(c.prefillS, remote))),
-      transferS: roundSummary(summarize(where(c.transferS, remote))),
-      decodeFirstS: roundSummary(summarize(where(decodeFirst, remote))),
+      total: roundSummary(summarize(pick(ttft, remote))),
+      prefillQueueS: roundSummary(summarize(pick(c.prefillQueueS, remote))),
+      prefillS: roundSummary(summarize(pick(c.prefillS, remote))),
+      transferS: roundSummary(summarize(pick(c.transferS, remote))),
+      decodeFirstS: roundSummary(summarize(pick(decodeFirst, remote))),
     },
-    ttftLocal: roundSummary(summarize(where(ttft, (i) => c.remote[i] === 0 && done(i)))),
+    ttftLocal: roundSummary(summarize(pick(ttft, (i) => c.remote[i] === 0 && done(i)))),
     utilisation: { prefill: util(0, np), decode: util(np, replicas.length) },
   };
 }

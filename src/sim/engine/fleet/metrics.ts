@@ -57,6 +57,20 @@ export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
 }
 
 /**
+ * The values whose index passes `mask`, in order, as a view of `into`'s start: a report that picks many subsets
+ * passes one array for all of them (read each pick before the next), else each gets its own.
+ */
+export function pick(
+  values: ArrayLike<number>,
+  mask: (i: number) => boolean,
+  into: Float64Array = new Float64Array(values.length),
+): Float64Array {
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (mask(i)) into[n++] = values[i];
+  return into.subarray(0, n);
+}
+
+/**
  * Summary of the values (NaN values are skipped). `scratch`, when it has room, is where they are sorted (its
  * contents are lost): a report that summarizes many columns sorts them all in one array instead of a new one
  * each, whose fresh pages are each a fault.

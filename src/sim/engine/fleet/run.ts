@@ -8,7 +8,7 @@ import type { Checkpoint } from '../cooperative';
 import { FleetSim, REQUEST_COLUMNS, type OccupancySeries, type RequestColumn } from './engine';
 import { disaggMetrics, type DisaggMetrics } from './disaggMetrics';
 import type { FleetFrame } from './frames';
-import { round, roundSummary, summarize, type Summary } from './metrics';
+import { pick, round, roundSummary, summarize, type Summary } from './metrics';
 import { ROUTE_REASONS } from './router';
 import { resolveScenario, type ResolvedScenario, type Scenario } from './scenario';
 
@@ -208,13 +208,6 @@ function sum(a: Float64Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) if (!Number.isNaN(a[i])) s += a[i];
   return s;
-}
-
-/** The values whose index passes `mask`, in order: a view of `into`'s start (read it before the next pick). */
-function pick(values: Float64Array, mask: (i: number) => boolean, into: Float64Array): Float64Array {
-  let n = 0;
-  for (let i = 0; i < values.length; i++) if (mask(i)) into[n++] = values[i];
-  return into.subarray(0, n);
 }
 
 function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): FleetResult {
