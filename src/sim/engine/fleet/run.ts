@@ -247,6 +247,9 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
   };
   const reusedTotal = reused.hbm + reused.dram + reused.nvme + reused.remote;
   const prefilledTotal = sum(col('prefilled'));
+  // The summary of the values whose index passes `mask`, picked and sorted in the report's two arrays.
+  const summaryWhere = (values: Float64Array, mask: (i: number) => boolean) =>
+    summarize(pick(values, mask, pickBuf), sortBuf);
   const ttftAll = summarize(ttft, sortBuf);
   const tpotAll = summarize(tpot, sortBuf);
   // Goodput: finished requests within both SLOs (a single-token request has no TPOT and meets it).
@@ -281,33 +284,15 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
     const rts = sim.sessions.filter((x) => x && x.cls === ci);
     const doneRts = rts.filter((x) => x.done && !x.dropped);
     const gpu = Float64Array.from(doneRts.map((x) => x.gpuSeconds));
+    const inClass = (i: number) => cls[i] === ci;
     return {
       name: k.name,
       sessions: rts.length,
-      requests: classes.length === 1 ? created : pick(status, (i) => cls[i] === ci, pickBuf).length,
+      requests: classes.length === 1 ? created : pick(status, inClass, pickBuf).length,
       // One class: its requests are all of them (the summaries above, not sorted again).
-      ttft: roundSummary(
-        classes.length === 1
-          ? ttftAll
-          : summarize(
-              pick(ttft, (i) => cls[i] === ci, pickBuf),
-              sortBuf,
-            ),
-      ),
-      resumeTtft: roundSummary(
-        summarize(
-          pick(ttft, (i) => cls[i] === ci && turn[i] > 0, pickBuf),
-          sortBuf,
-        ),
-      ),
-      tpot: roundSummary(
-        classes.length === 1
-          ? tpotAll
-          : summarize(
-              pick(tpot, (i) => cls[i] === ci, pickBuf),
-              sortBuf,
-            ),
-      ),
+      ttft: roundSummary(classes.length === 1 ? ttftAll : summaryWhere(ttft, inClass)),
+      resumeTtft: roundSummary(summaryWhere(ttft, (i) => inClass(i) && turn[i] > 0)),
+      tpot: roundSummary(classes.length === 1 ? tpotAll : summaryWhere(tpot, inClass)),
       sessionWallS: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.end - x.start)))),
       turns: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.turns)))),
       gpuSecondsPerSession: roundSummary(summarize(gpu)),
