@@ -293,8 +293,8 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       ttft: roundSummary(classes.length === 1 ? ttftAll : summaryWhere(ttft, inClass)),
       resumeTtft: roundSummary(summaryWhere(ttft, (i) => inClass(i) && turn[i] > 0)),
       tpot: roundSummary(classes.length === 1 ? tpotAll : summaryWhere(tpot, inClass)),
-      sessionWallS: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.end - x.start)))),
-      turns: roundSummary(summarize(Float64Array.from(doneRts.map((x) => x.turns)))),
+      sessionWallS: roundSummary(summarize(doneRts.map((x) => x.end - x.start))),
+      turns: roundSummary(summarize(doneRts.map((x) => x.turns))),
       gpuSecondsPerSession: roundSummary(summarize(gpu)),
       costUSDPerSession: roundSummary(summarize(gpu.map((g) => (g / 3600) * rs.gpuHourUSD))),
     };
