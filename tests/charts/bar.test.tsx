@@ -50,6 +50,53 @@ describe('BarChart', () => {
     noBadNumbers(html);
   });
 
+  it('prints why a value draws no bar, at its foot and in no bar', () => {
+    const html = render(
+      <BarChart
+        title="t"
+        width={640}
+        height={300}
+        categories={schedulers}
+        series={[
+          { name: 'a', values: [1, null, null, 2], gaps: [null, 'computing…', 'none meets', 'ignored'] },
+          { name: 'b', values: [1, 2, 3, null] },
+        ]}
+        value={{ label: 'Agents' }}
+      />,
+    );
+    expect(count(html, /class="chart-bar"/)).toBe(5);
+    // A gap label only where the value draws nothing: the fourth category's bar is drawn, so its label is not.
+    expect(texts(html, 'chart-gap-label')).toEqual(['computing…', 'none meets']);
+    const narrow = render(
+      <BarChart
+        title="t"
+        width={240}
+        height={300}
+        categories={schedulers}
+        series={[
+          { name: 'a', values: [1, null, 3, 4], gaps: [null, 'none meets'] },
+          { name: 'b', values: [1, 2, 3, 4] },
+        ]}
+        value={{ label: 'Agents' }}
+      />,
+    );
+    // Every value a gap: the axes stay and say why, where an empty chart would only say "No data".
+    const allGaps = render(
+      <BarChart
+        title="t"
+        width={400}
+        height={300}
+        categories={['a', 'b']}
+        series={[{ name: 's', values: [null, null], gaps: ['none meets', 'computing…'] }]}
+        value={{ label: 'Agents' }}
+      />,
+    );
+    expect(allGaps).not.toMatch(/No data/);
+    expect(texts(allGaps, 'chart-gap-label')).toEqual(['none meets', 'computing…']);
+    // Too wide for its band: it reads up along the bar instead of spilling onto the neighbours.
+    expect(narrow).toMatch(/class="chart-gap-label" transform="translate\([\d.]+,[\d.]+\) rotate\(-90\)"/);
+  });
+
   it('bars start at zero and their heights follow the values', () => {
     const html = render(
       <BarChart

@@ -181,12 +181,20 @@ export function LeverGrid() {
   const node = findNode(args.node)!;
 
   const categories = ECON_POLICIES.map((p) => ECON_POLICY_SHORT[p]);
+  // A setting not sized yet and one where no concurrency meets the SLOs both draw no bar; the gap says which.
+  const gaps = (r: string) =>
+    ECON_POLICIES.map((p) => {
+      const c = priced.get(cellKey(r, p));
+      if (!c) return running ? 'computing…' : null;
+      return c.cell.agentsPerReplica > 0 ? null : 'none meets';
+    });
   const mwSeries = ECON_ROUTERS.map((r) => ({
     name: ECON_ROUTER_LABELS[r],
     values: ECON_POLICIES.map((p) => {
       const c = priced.get(cellKey(r, p));
       return c && c.cell.agentsPerReplica > 0 ? c.perMW : null;
     }),
+    gaps: gaps(r),
   }));
   const costSeries = ECON_ROUTERS.map((r) => ({
     name: ECON_ROUTER_LABELS[r],
@@ -194,6 +202,7 @@ export function LeverGrid() {
       const c = priced.get(cellKey(r, p));
       return c && c.cell.agentsPerReplica > 0 ? c.cost.totalUSD : null;
     }),
+    gaps: gaps(r),
   }));
 
   const s = sel;
@@ -283,7 +292,8 @@ export function LeverGrid() {
           {TOOL_PRESET_LABELS[args.tool].toLowerCase()}. For each lever setting the simulator finds the
           largest concurrency per replica meeting TTFT p90 ≤ {formatDuration(args.slo.ttftP90S, 3)} and TPOT
           p90 ≤ {formatDuration(args.slo.tpotP90S, 3)} ({ECON_DURATION_S / 60} simulated minutes per run); the
-          cost is read at that concurrency. A missing bar: not even 1 agent per replica meets the SLOs.
+          cost is read at that concurrency. “none meets” under a bar: not even 1 agent per replica meets the
+          SLOs.
           {running
             ? ` Computing: ${cells.length} of ${ECON_ROUTERS.length * ECON_POLICIES.length} settings so far.`
             : ''}

@@ -18,6 +18,11 @@ export interface BarSeries {
   name: string;
   /** One value per category; null/non-finite values draw no bar. */
   values: readonly (number | null | undefined)[];
+  /**
+   * Why a value draws no bar, one per category ("computing…", "none meets"): printed at the bar's foot and in
+   * the read-out, so a bar not yet computed never reads like a bar that is zero or missing for good.
+   */
+  gaps?: readonly (string | null | undefined)[];
   color?: string;
 }
 
@@ -69,7 +74,9 @@ export function BarChart(props: BarChartProps) {
     () => series.flatMap((s) => s.values.slice(0, categories.length)),
     [series, categories.length],
   );
-  const ext = extentOf(value, values);
+  // Categories whose every value is a gap still get their axes, so "none meets" is read, not "No data".
+  const hasGaps = series.some((s) => s.gaps?.some(Boolean));
+  const ext = extentOf(value, values) ?? (hasGaps && !isLog(value) ? ([0, 1] as [number, number]) : null);
   const empty = !ext || categories.length === 0;
 
   const L = useMemo(() => {
@@ -197,12 +204,37 @@ export function BarChart(props: BarChartProps) {
     valueLabels &&
     (horizontal ? inner.bandwidth() >= 11 : L.labelW + 6 <= (series.length > 1 ? inner.step() : band.step()));
 
+  // A gap's reason sits at the bar's foot: across the band when it fits, else reading up along it.
+  const gapLabel = (text: string, key: string, off: number, bw: number) => {
+    if (horizontal)
+      return (
+        <text key={key} className="chart-gap-label" x={r2(base) + 4} y={r2(off + bw / 2)} dy="0.35em">
+          {text}
+        </text>
+      );
+    const x = r2(off + bw / 2);
+    const y = r2(base) - 4;
+    return textWidth(text, 11) + 4 <= Math.max(bw, inner.step()) ? (
+      <text key={key} className="chart-gap-label" x={x} y={y} textAnchor="middle">
+        {text}
+      </text>
+    ) : (
+      <text key={key} className="chart-gap-label" transform={`translate(${x},${y}) rotate(-90)`} dy="0.35em">
+        {text}
+      </text>
+    );
+  };
+
   const bars = [];
   const labels = [];
   for (let s = 0; s < series.length; s++) {
     for (let c = 0; c < categories.length; c++) {
       const v = series[s].values[c];
-      if (!usable(value, v)) continue;
+      if (!usable(value, v)) {
+        const gap = series[s].gaps?.[c];
+        if (gap) labels.push(gapLabel(gap, `g${s}-${c}`, r2(band(c)! + inner(s)!), inner.bandwidth()));
+        continue;
+      }
       const p = r2(vScale(v));
       const off = r2(band(c)! + inner(s)!);
       const bw = r2(Math.max(1, inner.bandwidth()));
@@ -274,7 +306,9 @@ export function BarChart(props: BarChartProps) {
     const c = ro.index;
     const rows: ReadoutRow[] = series.map((s, i) => ({
       label: s.name,
-      value: valueText(value, s.values[c]),
+      value: usable(value, s.values[c])
+        ? valueText(value, s.values[c])
+        : (s.gaps?.[c] ?? valueText(value, null)),
       index: i,
       color: s.color,
     }));
