@@ -75,8 +75,10 @@ export function BarChart(props: BarChartProps) {
     [series, categories.length],
   );
   // Categories whose every value is a gap still get their axes, so "none meets" is read, not "No data".
-  const hasGaps = series.some((s) => s.gaps?.some(Boolean));
-  const ext = extentOf(value, values) ?? (hasGaps && !isLog(value) ? ([0, 1] as [number, number]) : null);
+  const ext = useMemo(() => {
+    const hasGaps = series.some((s) => s.gaps?.some(Boolean));
+    return extentOf(value, values) ?? (hasGaps && !isLog(value) ? ([0, 1] as [number, number]) : null);
+  }, [series, value, values]);
   const empty = !ext || categories.length === 0;
 
   const L = useMemo(() => {
