@@ -17,7 +17,7 @@ const p = await b.newPage({ viewport: { width: Number(width), height: 900 } });
 p.on('console', (m) => m.type() === 'error' && console.log('console error:', m.text()));
 await p.goto(url);
 const widgets = p.locator('[data-widget]');
-await p.waitForTimeout(500);
+await widgets.first().waitFor({ timeout: 30000 });
 const n = await widgets.count();
 for (let i = 0; i < n; i++) {
   const w = widgets.nth(i);
