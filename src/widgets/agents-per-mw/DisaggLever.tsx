@@ -194,7 +194,14 @@ export function DisaggLeverTable() {
                     );
                   }),
                 )
-              : null}
+              : sim.status !== 'error' && (
+                  <tr>
+                    <td colSpan={8} className="pending" aria-busy="true">
+                      Simulating both layouts under both SLOs, once the widgets above have drawn (they share
+                      the simulation worker)…
+                    </td>
+                  </tr>
+                )}
           </tbody>
         </table>
       </div>
