@@ -21,3 +21,28 @@ describe('scenario refusals', () => {
     expect(message).toMatch(/use more GPUs per replica or a smaller model/);
   });
 });
+
+describe('one validator for every part of a scenario', () => {
+  it('reports the problems of every part in one pass, each at its path and in one message per field', async () => {
+    const { validateScenario } = await import('../src/sim/engine/fleet/scenario');
+    const sc = JSON.parse(readFileSync('scenarios/validation/llmd-73-capacity-load.json', 'utf8'));
+    sc.clients = { maxInFlight: 2.5, extra: 1 };
+    sc.gateway = { maxInFlight: 'nginx' };
+    sc.requestOverhead = { fixedS: -1 };
+    sc.workload.groups = 0;
+    sc.workload.stages = [{ rate: 1, durationS: 10, burst: true }];
+    sc.disaggregation = { prefillReplicas: 0.5, decodeReplicas: 2, mode: 'sideways' };
+    const errs = validateScenario(sc);
+    const byPath = new Map(errs.map((e) => [e.path, e.message]));
+    expect(byPath.get('clients.maxInFlight')).toBe('must be a whole number ≥ 1 (got 2.5)');
+    expect(byPath.get('clients.extra')).toMatch(/^unknown field \(known: maxInFlight, timeoutS\)$/);
+    expect(byPath.get('gateway.maxInFlight')).toMatch(/or one of "envoy-default" \(got "nginx"\)$/);
+    expect(byPath.get('requestOverhead.fixedS')).toBe('must be seconds between 0 and 60 (got -1)');
+    expect(byPath.get('workload.groups')).toBe('must be a whole number from 1 to 100000 (got 0)');
+    expect(byPath.get('workload.stages[0].burst')).toMatch(/^unknown field/);
+    expect(byPath.get('disaggregation.prefillReplicas')).toBe('must be a whole number ≥ 1 (got 0.5)');
+    expect(byPath.get('disaggregation.mode')).toMatch(/^must be one of .* \(got "sideways"\)$/);
+    // One message per field: a value wrong in two ways (not whole, below the minimum) is refused once.
+    expect(errs.filter((e) => e.path === 'disaggregation.prefillReplicas')).toHaveLength(1);
+  });
+});

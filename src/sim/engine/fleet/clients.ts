@@ -19,7 +19,7 @@
  * The lab's own scenarios are agent sessions, closed loop per session, not a harness: without `clients` nothing
  * bounds them and nothing times out (the defaults below are what a scenario gets with `"clients": {}`).
  */
-import type { ValidationError } from './scenario';
+import { isObj, type SchemaValidator } from './schemaValidator';
 
 export interface ClientsConfig {
   /** Requests outstanding at most (sent and not yet answered). Absent: unbounded. */
@@ -33,28 +33,16 @@ export const INFERENCE_PERF_WORKER_MAX_CONCURRENCY = 100;
 /** aiohttp's default total timeout, which inference-perf's client inherits (s). */
 export const AIOHTTP_DEFAULT_TIMEOUT_S = 300;
 
-export function validateClients(x: unknown, errors: ValidationError[]): void {
+export function validateClients(v: SchemaValidator, x: unknown): void {
   if (x === undefined) return;
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) {
-    errors.push({ path: 'clients', message: 'must be an object {maxInFlight?, timeoutS?}' });
-    return;
-  }
-  const o = x as Record<string, unknown>;
-  for (const k of Object.keys(o))
-    if (k !== 'maxInFlight' && k !== 'timeoutS')
-      errors.push({ path: `clients.${k}`, message: 'unknown field (known: maxInFlight, timeoutS)' });
-  const m = o.maxInFlight;
-  if (m !== undefined && !(typeof m === 'number' && Number.isInteger(m) && m >= 1))
-    errors.push({
-      path: 'clients.maxInFlight',
-      message: `must be a whole number ≥ 1 (got ${JSON.stringify(m)})`,
-    });
-  const t = o.timeoutS;
-  if (t !== undefined && !(typeof t === 'number' && Number.isFinite(t) && t > 0))
-    errors.push({
-      path: 'clients.timeoutS',
-      message: `must be a number of seconds > 0 (got ${JSON.stringify(t)})`,
-    });
+  if (!isObj(x)) return v.err('clients', 'must be an object {maxInFlight?, timeoutS?}');
+  v.known(x, 'clients', ['maxInFlight', 'timeoutS']);
+  v.whole(x, 'maxInFlight', 'clients', { min: 1 });
+  if (
+    x.timeoutS !== undefined &&
+    !(typeof x.timeoutS === 'number' && Number.isFinite(x.timeoutS) && x.timeoutS > 0)
+  )
+    v.err('clients.timeoutS', `must be a number of seconds > 0 (got ${JSON.stringify(x.timeoutS)})`);
 }
 
 /**

@@ -3,7 +3,8 @@
  * validation and resolution.
  */
 import { resolveLink } from '../catalog/index';
-import type { LinkRef, ValidationError } from './scenario';
+import type { LinkRef } from './scenario';
+import { isObj, type Obj, type SchemaValidator } from './schemaValidator';
 
 export type TransferMode = 'after-prefill' | 'layerwise';
 export const TRANSFER_MODES: readonly TransferMode[] = ['after-prefill', 'layerwise'];
@@ -51,7 +52,6 @@ export interface ResolvedDisaggregation {
   maxPrefillQueue: number;
 }
 
-type Obj = Record<string, unknown>;
 const KEYS = [
   'prefillReplicas',
   'decodeReplicas',
@@ -62,61 +62,39 @@ const KEYS = [
   'maxPrefillQueue',
 ];
 
-/** Problems with scenario.disaggregation, as {path, message}. */
-export function validateDisaggregation(s: Obj): ValidationError[] {
-  const x = s.disaggregation;
-  if (x === undefined) return [];
+/** Problems with scenario.disaggregation, into the scenario's validator. */
+export function validateDisaggregation(v: SchemaValidator, s: Obj): void {
+  const o = s.disaggregation;
+  if (o === undefined) return;
   const p = 'disaggregation';
-  if (typeof x !== 'object' || x === null || Array.isArray(x))
-    return [{ path: p, message: 'must be an object' }];
-  const o = x as Obj;
-  const errs: ValidationError[] = [];
-  for (const k of Object.keys(o))
-    if (!KEYS.includes(k))
-      errs.push({ path: `${p}.${k}`, message: `unknown field (known: ${KEYS.join(', ')})` });
-  const whole = (k: string, min: number, required: boolean) => {
-    const v = o[k];
-    if (v === undefined) {
-      if (required) errs.push({ path: `${p}.${k}`, message: 'is required' });
-      return;
-    }
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
-      errs.push({ path: `${p}.${k}`, message: `must be a whole number ≥ ${min} (got ${JSON.stringify(v)})` });
-  };
-  whole('prefillReplicas', 1, true);
-  whole('decodeReplicas', 1, true);
-  whole('parallel', 1, false);
-  whole('localPrefillBelow', 0, false);
-  whole('maxPrefillQueue', 1, false);
-  if (o.mode !== undefined && !TRANSFER_MODES.includes(o.mode as TransferMode))
-    errs.push({
-      path: `${p}.mode`,
-      message: `must be one of ${TRANSFER_MODES.map((m) => JSON.stringify(m)).join(', ')} (got ${JSON.stringify(o.mode)})`,
-    });
+  if (!isObj(o)) return v.err(p, 'must be an object');
+  v.known(o, p, KEYS);
+  v.whole(o, 'prefillReplicas', p, { min: 1, required: true });
+  v.whole(o, 'decodeReplicas', p, { min: 1, required: true });
+  v.whole(o, 'parallel', p, { min: 1 });
+  v.whole(o, 'localPrefillBelow', p, { min: 0 });
+  v.whole(o, 'maxPrefillQueue', p, { min: 1 });
+  v.oneOf(o, 'mode', p, TRANSFER_MODES);
   const t = o.transfer;
   if (typeof t === 'string') {
     try {
       resolveLink(t);
     } catch (e) {
-      errs.push({ path: `${p}.transfer`, message: e instanceof Error ? e.message : String(e) });
+      v.err(`${p}.transfer`, e instanceof Error ? e.message : String(e));
     }
   } else if (t !== undefined) {
-    const bw = typeof t === 'object' && t !== null ? (t as Obj).bandwidthGBps : undefined;
-    const lat = typeof t === 'object' && t !== null ? (t as Obj).latencyS : undefined;
+    const bw = isObj(t) ? t.bandwidthGBps : undefined;
+    const lat = isObj(t) ? t.latencyS : undefined;
     if (typeof bw !== 'number' || !(bw > 0) || (lat !== undefined && !(typeof lat === 'number' && lat >= 0)))
-      errs.push({
-        path: `${p}.transfer`,
-        message: 'must be a link catalog id or {bandwidthGBps > 0, latencyS ≥ 0}',
-      });
+      v.err(`${p}.transfer`, 'must be a link catalog id or {bandwidthGBps > 0, latencyS ≥ 0}');
   }
   const np = o.prefillReplicas;
   const nd = o.decodeReplicas;
   if (typeof np === 'number' && typeof nd === 'number' && s.replicas !== np + nd)
-    errs.push({
-      path: 'replicas',
-      message: `must equal disaggregation.prefillReplicas + decodeReplicas (${np} + ${nd} = ${np + nd}, got ${JSON.stringify(s.replicas)})`,
-    });
-  return errs;
+    v.err(
+      'replicas',
+      `must equal disaggregation.prefillReplicas + decodeReplicas (${np} + ${nd} = ${np + nd}, got ${JSON.stringify(s.replicas)})`,
+    );
 }
 
 /** The option with its defaults applied; `tp` sets the default NIC count. */

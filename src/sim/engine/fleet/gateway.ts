@@ -22,7 +22,7 @@
  * The lab's own scenarios have no gateway limit unless they ask for one (`"gateway": {"maxInFlight": 1024}` or
  * the preset `"envoy-default"`).
  */
-import type { ValidationError } from './scenario';
+import { isObj, type SchemaValidator } from './schemaValidator';
 
 /** Envoy's default circuit-breaker threshold for a cluster's requests in flight (circuit_breaker.proto). */
 export const ENVOY_DEFAULT_MAX_REQUESTS = 1024;
@@ -34,28 +34,22 @@ export interface GatewayConfig {
   maxInFlight?: number | keyof typeof GATEWAY_PRESETS;
 }
 
-export function validateGateway(x: unknown, errors: ValidationError[]): void {
+export function validateGateway(v: SchemaValidator, x: unknown): void {
   if (x === undefined) return;
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) {
-    errors.push({ path: 'gateway', message: 'must be an object {maxInFlight?}' });
-    return;
-  }
-  const o = x as Record<string, unknown>;
-  for (const k of Object.keys(o))
-    if (k !== 'maxInFlight')
-      errors.push({ path: `gateway.${k}`, message: 'unknown field (known: maxInFlight)' });
-  const m = o.maxInFlight;
+  if (!isObj(x)) return v.err('gateway', 'must be an object {maxInFlight?}');
+  v.known(x, 'gateway', ['maxInFlight']);
+  const m = x.maxInFlight;
   if (
     m !== undefined &&
     !(typeof m === 'number' && Number.isInteger(m) && m >= 1) &&
     !(typeof m === 'string' && m in GATEWAY_PRESETS)
   )
-    errors.push({
-      path: 'gateway.maxInFlight',
-      message: `must be a whole number ≥ 1 or one of ${Object.keys(GATEWAY_PRESETS)
+    v.err(
+      'gateway.maxInFlight',
+      `must be a whole number ≥ 1 or one of ${Object.keys(GATEWAY_PRESETS)
         .map((k) => `"${k}"`)
         .join(', ')} (got ${JSON.stringify(m)})`,
-    });
+    );
 }
 
 /** The resolved bound (Infinity: none). */

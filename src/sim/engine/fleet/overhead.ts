@@ -11,7 +11,7 @@
  * would move absolute TTFTs by a few tens of milliseconds and no verdict. A scenario modelling a serving stack
  * end to end sets `requestOverhead`, from a preset or in seconds.
  */
-import type { ValidationError } from './scenario';
+import { isObj, type SchemaValidator } from './schemaValidator';
 
 export interface RequestOverheadConfig {
   /** Seconds per request before it reaches the router (gateway hop, scheduling). */
@@ -57,32 +57,20 @@ export function beforeRouteS(o: Required<RequestOverheadConfig>, promptTokens: n
   return o.fixedS + o.perPromptTokenS * promptTokens;
 }
 
-export function validateOverhead(x: unknown, errors: ValidationError[]): void {
+export function validateOverhead(v: SchemaValidator, x: unknown): void {
   if (x === undefined) return;
   const p = 'requestOverhead';
   if (typeof x === 'string') {
     if (!(x in REQUEST_OVERHEAD_PRESETS))
-      errors.push({
-        path: p,
-        message: `unknown preset "${x}" (presets: ${Object.keys(REQUEST_OVERHEAD_PRESETS).join(', ')})`,
-      });
+      v.err(p, `unknown preset "${x}" (presets: ${Object.keys(REQUEST_OVERHEAD_PRESETS).join(', ')})`);
     return;
   }
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) {
-    errors.push({ path: p, message: 'must be a preset name or {fixedS?, perPromptTokenS?, firstTokenS?}' });
-    return;
-  }
-  const o = x as Record<string, unknown>;
+  if (!isObj(x)) return v.err(p, 'must be a preset name or {fixedS?, perPromptTokenS?, firstTokenS?}');
   const keys = ['fixedS', 'perPromptTokenS', 'firstTokenS'];
-  for (const k of Object.keys(o))
-    if (!keys.includes(k))
-      errors.push({ path: `${p}.${k}`, message: `unknown field (known: ${keys.join(', ')})` });
+  v.known(x, p, keys);
   for (const k of keys) {
-    const v = o[k];
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 60))
-      errors.push({
-        path: `${p}.${k}`,
-        message: `must be seconds between 0 and 60 (got ${JSON.stringify(v)})`,
-      });
+    const s = x[k];
+    if (s !== undefined && !(typeof s === 'number' && Number.isFinite(s) && s >= 0 && s <= 60))
+      v.err(`${p}.${k}`, `must be seconds between 0 and 60 (got ${JSON.stringify(s)})`);
   }
 }

@@ -1,28 +1,11 @@
 /**
  * Validation of a scenario's `router` (and `router.view`) part: every field each router kind and view kind
- * accepts, with the message a user reads when one is wrong. scenario.ts calls it with its validator.
+ * accepts, with the message a user reads when one is wrong. scenario.ts calls it with the scenario's validator.
  */
 import { LLMD_PICKERS, LLMD_SCORER_TYPES } from './llmd';
 import { ROUTER_KINDS } from './router';
 import { CACHE_VIEW_KINDS } from './view';
-
-type Obj = Record<string, unknown>;
-
-/** The part of scenario.ts's validator this file uses. */
-export interface SchemaValidator {
-  err(path: string, message: string): void;
-  known(o: Obj, path: string, keys: readonly string[]): void;
-  num(
-    o: Obj,
-    k: string,
-    path: string,
-    opts?: { required?: boolean; min?: number; max?: number; gt?: number; integer?: boolean },
-  ): void;
-  oneOf(o: Obj, k: string, path: string, values: readonly unknown[], required?: boolean): void;
-  obj(o: Obj, k: string, path: string, required?: boolean): Obj | undefined;
-}
-
-const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+import { isObj, type Obj, type SchemaValidator } from './schemaValidator';
 
 export function validateRouter(v: SchemaValidator, r: Obj): void {
   v.oneOf(r, 'kind', 'router', ROUTER_KINDS, true);

@@ -18,7 +18,6 @@ import {
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
 import type { CannotRun } from '../cannotRun';
 import { GPUS_PER_REPLICA, noRoomForKv } from './replicaFit';
-import { limitRefusal, type Limit } from '../limits';
 import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
 export { ENGINE_BLOCK_SIZE } from '../blocks';
 
@@ -51,11 +50,8 @@ import {
   type RequestOverheadRef,
 } from './overhead';
 import { validateSharedPrefix, type SharedPrefixWorkload } from './sharedPrefix';
-
-export interface ValidationError {
-  path: string;
-  message: string;
-}
+import { isObj, SchemaValidator, type Obj, type ValidationError } from './schemaValidator';
+export type { ValidationError } from './schemaValidator';
 
 export class ScenarioError extends Error {
   constructor(readonly errors: ValidationError[]) {
@@ -265,76 +261,7 @@ export interface Scenario {
 
 // ───────────────────────────── validation ─────────────────────────────
 
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-class V {
-  readonly errors: ValidationError[] = [];
-  err(path: string, message: string): void {
-    this.errors.push({ path, message });
-  }
-  known(o: Obj, path: string, keys: readonly string[]): void {
-    for (const k of Object.keys(o))
-      if (!keys.includes(k)) this.err(path ? `${path}.${k}` : k, `unknown field (known: ${keys.join(', ')})`);
-  }
-  num(
-    o: Obj,
-    k: string,
-    path: string,
-    opts: { required?: boolean; min?: number; max?: number; gt?: number; integer?: boolean } = {},
-  ): void {
-    const v = o[k];
-    const p = path ? `${path}.${k}` : k;
-    if (v === undefined) {
-      if (opts.required) this.err(p, 'is required');
-      return;
-    }
-    if (typeof v !== 'number' || !Number.isFinite(v))
-      return this.err(p, `must be a finite number (got ${JSON.stringify(v)})`);
-    if (opts.integer && !Number.isInteger(v)) this.err(p, `must be a whole number (got ${v})`);
-    if (opts.min !== undefined && v < opts.min) this.err(p, `must be ≥ ${opts.min} (got ${v})`);
-    if (opts.gt !== undefined && !(v > opts.gt)) this.err(p, `must be > ${opts.gt} (got ${v})`);
-    if (opts.max !== undefined && v > opts.max) this.err(p, `must be ≤ ${opts.max} (got ${v})`);
-  }
-  /** An optional field a Limit bounds (engine/limits.ts): refused with the limit's own words, as the core does. */
-  limit(o: Obj, k: string, path: string, l: Limit): void {
-    const v = o[k];
-    if (v === undefined) return;
-    const why = limitRefusal(l, v);
-    if (why) this.err(path ? `${path}.${k}` : k, why);
-  }
-  oneOf(o: Obj, k: string, path: string, values: readonly unknown[], required = false): void {
-    const v = o[k];
-    const p = path ? `${path}.${k}` : k;
-    if (v === undefined) {
-      if (required) this.err(p, `is required (one of ${values.map((x) => JSON.stringify(x)).join(', ')})`);
-      return;
-    }
-    if (!values.includes(v))
-      this.err(
-        p,
-        `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')} (got ${JSON.stringify(v)})`,
-      );
-  }
-  obj(o: Obj, k: string, path: string, required = false): Obj | undefined {
-    const v = o[k];
-    const p = path ? `${path}.${k}` : k;
-    if (v === undefined) {
-      if (required) this.err(p, 'is required');
-      return undefined;
-    }
-    if (!isObj(v)) {
-      this.err(p, 'must be an object');
-      return undefined;
-    }
-    return v;
-  }
-}
-
-function validateLinkRef(v: V, x: unknown, path: string): void {
+function validateLinkRef(v: SchemaValidator, x: unknown, path: string): void {
   if (x === undefined) return;
   if (typeof x === 'string') {
     try {
@@ -350,7 +277,7 @@ function validateLinkRef(v: V, x: unknown, path: string): void {
   v.num(x, 'latencyS', path, { min: 0 });
 }
 
-function validateTier(v: V, t: Obj | undefined, path: string): void {
+function validateTier(v: SchemaValidator, t: Obj | undefined, path: string): void {
   if (!t) return;
   v.known(
     t,
@@ -366,7 +293,7 @@ function validateTier(v: V, t: Obj | undefined, path: string): void {
   v.num(t, 'parallel', path, { min: 1, integer: true });
 }
 
-function validateToolLatency(v: V, x: unknown, path: string): void {
+function validateToolLatency(v: SchemaValidator, x: unknown, path: string): void {
   if (typeof x === 'string') {
     if (!(x in TOOL_LATENCY_PRESETS))
       v.err(path, `unknown preset "${x}" (presets: ${Object.keys(TOOL_LATENCY_PRESETS).join(', ')})`);
@@ -386,14 +313,14 @@ function validateToolLatency(v: V, x: unknown, path: string): void {
   validateDist(x, path, v.errors);
 }
 
-function validateStructured(v: V, so: Obj | undefined, path: string): void {
+function validateStructured(v: SchemaValidator, so: Obj | undefined, path: string): void {
   if (!so) return;
   v.known(so, path, ['prob', 'schemas']);
   v.num(so, 'prob', path, { required: true, min: 0, max: 1 });
   v.num(so, 'schemas', path, { required: true, min: 1, integer: true });
 }
 
-function validateClass(v: V, c: unknown, path: string): void {
+function validateClass(v: SchemaValidator, c: unknown, path: string): void {
   if (!isObj(c)) return v.err(path, 'must be a session class object');
   const dists = (keys: readonly string[], optional: readonly string[] = []) => {
     for (const k of keys) {
@@ -459,7 +386,12 @@ function validateClass(v: V, c: unknown, path: string): void {
   }
 }
 
-function validateCatalogRef(v: V, x: unknown, path: string, kind: 'model' | 'accelerator'): void {
+function validateCatalogRef(
+  v: SchemaValidator,
+  x: unknown,
+  path: string,
+  kind: 'model' | 'accelerator',
+): void {
   try {
     if (typeof x === 'string') {
       if (kind === 'model') resolveModel(x);
@@ -478,7 +410,7 @@ function validateCatalogRef(v: V, x: unknown, path: string, kind: 'model' | 'acc
 
 /** Every problem with a scenario, as {path, message}; empty when it is valid. */
 export function validateScenario(input: unknown): ValidationError[] {
-  const v = new V();
+  const v = new SchemaValidator();
   if (!isObj(input)) {
     v.err('', 'a scenario must be a JSON object');
     return v.errors;
@@ -506,9 +438,9 @@ export function validateScenario(input: unknown): ValidationError[] {
     'requestOverhead',
     'disaggregation',
   ]);
-  validateClients(s.clients, v.errors);
-  validateGateway(s.gateway, v.errors);
-  validateOverhead(s.requestOverhead, v.errors);
+  validateClients(v, s.clients);
+  validateGateway(v, s.gateway);
+  validateOverhead(v, s.requestOverhead);
   if (s.name !== undefined && typeof s.name !== 'string') v.err('name', 'must be a string');
   if (s.description !== undefined && typeof s.description !== 'string')
     v.err('description', 'must be a string');
@@ -592,7 +524,7 @@ export function validateScenario(input: unknown): ValidationError[] {
 
   const w = v.obj(s, 'workload', '', true);
   if (w) {
-    if (w.kind === 'shared-prefix') validateSharedPrefix(w, v.errors);
+    if (w.kind === 'shared-prefix') validateSharedPrefix(v, w);
     else if (w.kind === 'trace') {
       v.known(w, 'workload', [
         'kind',
@@ -724,7 +656,7 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.num(out, 'frameIntervalS', 'output', { min: 0 });
     v.num(out, 'sampleIntervalS', 'output', { gt: 0 });
   }
-  v.errors.push(...validateDisaggregation(s));
+  validateDisaggregation(v, s);
   // Valid field by field, but within what one run can hold? Checked before anything is allocated (scale.ts).
   if (
     v.errors.length === 0 &&

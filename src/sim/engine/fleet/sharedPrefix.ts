@@ -14,7 +14,7 @@
  */
 import { segmentBlockHashes, type Segment } from '../kvcache/hash';
 import { createRng } from '../rng';
-import type { ValidationError } from './scenario';
+import { isObj, type Obj, type SchemaValidator } from './schemaValidator';
 import type { LoadedTrace, TraceTurn } from './trace';
 import { SEG, segId, type RequestSpec } from './workload';
 
@@ -230,9 +230,9 @@ export function sharedPrefixTurns(
   return { trace, pacer: new StagePacer(plan, w.stageGapS ?? INFERENCE_PERF_STAGE_GAP_S) };
 }
 
-export function validateSharedPrefix(w: Record<string, unknown>, errors: ValidationError[]): void {
+export function validateSharedPrefix(v: SchemaValidator, w: Obj): void {
   const p = 'workload';
-  const known = [
+  v.known(w, p, [
     'kind',
     'groups',
     'promptsPerGroup',
@@ -242,59 +242,36 @@ export function validateSharedPrefix(w: Record<string, unknown>, errors: Validat
     'stages',
     'stageGapS',
     'countedOutputShare',
-  ];
-  for (const k of Object.keys(w))
-    if (!known.includes(k))
-      errors.push({ path: `${p}.${k}`, message: `unknown field (known: ${known.join(', ')})` });
-  const int = (k: string, min: number, max: number) => {
-    const v = w[k];
-    if (!(typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max))
-      errors.push({
-        path: `${p}.${k}`,
-        message: `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`,
-      });
-  };
-  int('groups', 1, 100_000);
-  int('promptsPerGroup', 1, 10_000);
-  int('systemTokens', 0, 1_000_000);
-  int('questionTokens', 0, 1_000_000);
-  int('outputTokens', 1, 1_000_000);
+  ]);
+  v.whole(w, 'groups', p, { min: 1, max: 100_000, required: true });
+  v.whole(w, 'promptsPerGroup', p, { min: 1, max: 10_000, required: true });
+  v.whole(w, 'systemTokens', p, { min: 0, max: 1_000_000, required: true });
+  v.whole(w, 'questionTokens', p, { min: 0, max: 1_000_000, required: true });
+  v.whole(w, 'outputTokens', p, { min: 1, max: 1_000_000, required: true });
   if (w.stageGapS !== undefined && !(typeof w.stageGapS === 'number' && w.stageGapS >= 0))
-    errors.push({ path: `${p}.stageGapS`, message: 'must be seconds ≥ 0' });
+    v.err(`${p}.stageGapS`, 'must be seconds ≥ 0');
   const share = w.countedOutputShare;
   if (share !== undefined && !(typeof share === 'number' && share > 0 && share <= 1))
-    errors.push({
-      path: `${p}.countedOutputShare`,
-      message: `must be a share in (0, 1] of the generated tokens (got ${JSON.stringify(share)})`,
-    });
-  if (!Array.isArray(w.stages) || w.stages.length === 0) {
-    errors.push({ path: `${p}.stages`, message: 'must be a non-empty array of {rate, durationS}' });
-    return;
-  }
+    v.err(
+      `${p}.countedOutputShare`,
+      `must be a share in (0, 1] of the generated tokens (got ${JSON.stringify(share)})`,
+    );
+  if (!Array.isArray(w.stages) || w.stages.length === 0)
+    return v.err(`${p}.stages`, 'must be a non-empty array of {rate, durationS}');
   let requests = 0;
   w.stages.forEach((s: unknown, i: number) => {
     const sp = `${p}.stages[${i}]`;
-    if (typeof s !== 'object' || s === null)
-      return errors.push({ path: sp, message: 'must be {rate, durationS}' });
-    const o = s as Record<string, unknown>;
-    for (const k of Object.keys(o))
-      if (k !== 'rate' && k !== 'durationS')
-        errors.push({ path: `${sp}.${k}`, message: 'unknown field (known: rate, durationS)' });
-    if (!(typeof o.rate === 'number' && o.rate > 0 && o.rate <= 10_000))
-      errors.push({
-        path: `${sp}.rate`,
-        message: `must be requests/s in (0, 10000] (got ${JSON.stringify(o.rate)})`,
-      });
-    if (!(typeof o.durationS === 'number' && o.durationS > 0))
-      errors.push({
-        path: `${sp}.durationS`,
-        message: `must be seconds > 0 (got ${JSON.stringify(o.durationS)})`,
-      });
-    if (typeof o.rate === 'number' && typeof o.durationS === 'number') requests += o.rate * o.durationS;
+    if (!isObj(s)) return v.err(sp, 'must be {rate, durationS}');
+    v.known(s, sp, ['rate', 'durationS']);
+    if (!(typeof s.rate === 'number' && s.rate > 0 && s.rate <= 10_000))
+      v.err(`${sp}.rate`, `must be requests/s in (0, 10000] (got ${JSON.stringify(s.rate)})`);
+    if (!(typeof s.durationS === 'number' && s.durationS > 0))
+      v.err(`${sp}.durationS`, `must be seconds > 0 (got ${JSON.stringify(s.durationS)})`);
+    if (typeof s.rate === 'number' && typeof s.durationS === 'number') requests += s.rate * s.durationS;
   });
   if (requests > 2_000_000)
-    errors.push({
-      path: `${p}.stages`,
-      message: `about ${Math.round(requests).toLocaleString('en-US')} requests: at most 2,000,000 in one run`,
-    });
+    v.err(
+      `${p}.stages`,
+      `about ${Math.round(requests).toLocaleString('en-US')} requests: at most 2,000,000 in one run`,
+    );
 }
