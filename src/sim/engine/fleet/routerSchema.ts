@@ -1,6 +1,7 @@
 /**
  * Validation of a scenario's `router` (and `router.view`) part: every field each router kind and view kind
- * accepts, with the message a user reads when one is wrong. scenario.ts calls it with the scenario's validator.
+ * accepts, with the message a user reads when one is wrong. scenarioValidation.ts calls it with the scenario's
+ * validator.
  */
 import { LLMD_PICKERS, LLMD_SCORER_TYPES } from './llmd';
 import { ROUTER_KINDS } from './router';

@@ -1,8 +1,8 @@
 /**
- * The one validator every part of a scenario is checked with (scenario.ts, and the modules that own a part:
- * router, clients, gateway, request overhead, shared-prefix workload, disaggregation). It collects every problem
- * as {path, message}, in the user's words, so a scenario file is corrected in one pass rather than one error at a
- * time; a part with a message of its own (a preset list, a share of tokens) says it through `err`.
+ * The one validator every part of a scenario is checked with (scenarioValidation.ts, and the modules that own a
+ * part: router, clients, gateway, request overhead, shared-prefix workload, disaggregation). It collects every
+ * problem as {path, message}, in the user's words, so a scenario file is corrected in one pass rather than one
+ * error at a time; a part with a message of its own (a preset list, a share of tokens) says it through `err`.
  */
 import { limitRefusal, type Limit } from '../limits';
 

@@ -47,7 +47,7 @@ export interface MaskStep {
  * What maskStep accepts for the settings the mask-overlap widget's controls set (its schema offers ranges inside
  * these; the page computes, so a refusal would reach the widget's error boundary). A batch of up to 1,024
  * sequences, four times vLLM's default max_num_seqs (256, the fleet's default too: fleet/scenario.ts); threads
- * up to the fleet's own cap on cpuThreads (1,024, fleet/scenario.ts).
+ * up to the fleet's own cap on cpuThreads (1,024, fleet/scenarioValidation.ts).
  */
 export const OVERLAP_LIMITS = {
   batch: limit('the constrained sequences in the batch', 1, 1024, { integer: true, unit: 'sequences' }),

@@ -1,0 +1,438 @@
+/**
+ * A scenario's validation: every problem as {path, message}, in the user's words, collected in one pass by the
+ * scenario's validator (schemaValidator.ts); the parts a module owns (router, clients, gateway, request overhead,
+ * shared-prefix workload, disaggregation) are checked by that module with the same validator.
+ */
+import type { AcceleratorSpec } from '../catalog/accelerators';
+import { CatalogError, resolveAccelerator, resolveLink, resolveModel } from '../catalog/index';
+import { DTYPES, type ModelSpec } from '../catalog/models';
+import { ENGINE_BLOCK_SIZE } from '../blocks';
+import { GPUS_PER_REPLICA } from './replicaFit';
+import { CLASS_DISTS } from './workload';
+import { GRAMMAR_COMPILE_PRESETS, TOOL_LATENCY_PRESETS, validateDist } from './dist';
+import { scaleErrors } from './scale';
+import { validateDisaggregation } from './disaggSpec';
+import { validateRouter } from './routerSchema';
+import { validateClients } from './clients';
+import { validateGateway } from './gateway';
+import { validateOverhead } from './overhead';
+import { validateSharedPrefix } from './sharedPrefix';
+import { isObj, SchemaValidator, type Obj, type ValidationError } from './schemaValidator';
+import type { Scenario } from './scenario';
+
+function validateLinkRef(v: SchemaValidator, x: unknown, path: string): void {
+  if (x === undefined) return;
+  if (typeof x === 'string') {
+    try {
+      resolveLink(x);
+    } catch (e) {
+      v.err(path, e instanceof Error ? e.message : String(e));
+    }
+    return;
+  }
+  if (!isObj(x)) return v.err(path, 'must be a link catalog id or {bandwidthGBps, latencyS}');
+  v.known(x, path, ['bandwidthGBps', 'latencyS']);
+  v.num(x, 'bandwidthGBps', path, { required: true, gt: 0 });
+  v.num(x, 'latencyS', path, { min: 0 });
+}
+
+function validateTier(v: SchemaValidator, t: Obj | undefined, path: string): void {
+  if (!t) return;
+  v.known(
+    t,
+    path,
+    path === 'kv.pool'
+      ? ['capacityGB', 'link', 'parallel', 'bandwidthGBps']
+      : ['capacityGB', 'link', 'parallel', 'write'],
+  );
+  if (path !== 'kv.pool') v.oneOf(t, 'write', path, ['write-through', 'write-back', 'none']);
+  v.num(t, 'bandwidthGBps', path, { gt: 0 });
+  v.num(t, 'capacityGB', path, { required: true, min: 0 });
+  validateLinkRef(v, t.link, `${path}.link`);
+  v.num(t, 'parallel', path, { min: 1, integer: true });
+}
+
+function validateToolLatency(v: SchemaValidator, x: unknown, path: string): void {
+  if (typeof x === 'string') {
+    if (!(x in TOOL_LATENCY_PRESETS))
+      v.err(path, `unknown preset "${x}" (presets: ${Object.keys(TOOL_LATENCY_PRESETS).join(', ')})`);
+    return;
+  }
+  if (isObj(x) && 'mix' in x) {
+    if (!Array.isArray(x.mix) || x.mix.length === 0)
+      return v.err(`${path}.mix`, 'must be a non-empty array of {weight, tool}');
+    x.mix.forEach((m: unknown, i: number) => {
+      const p = `${path}.mix[${i}]`;
+      if (!isObj(m)) return v.err(p, 'must be {weight, tool}');
+      v.num(m, 'weight', p, { required: true, min: 0 });
+      validateToolLatency(v, m.tool, `${p}.tool`);
+    });
+    return;
+  }
+  validateDist(x, path, v.errors);
+}
+
+function validateStructured(v: SchemaValidator, so: Obj | undefined, path: string): void {
+  if (!so) return;
+  v.known(so, path, ['prob', 'schemas']);
+  v.num(so, 'prob', path, { required: true, min: 0, max: 1 });
+  v.num(so, 'schemas', path, { required: true, min: 1, integer: true });
+}
+
+function validateClass(v: SchemaValidator, c: unknown, path: string): void {
+  if (!isObj(c)) return v.err(path, 'must be a session class object');
+  const dists = (keys: readonly string[], optional: readonly string[] = []) => {
+    for (const k of keys) {
+      if (c[k] === undefined) v.err(`${path}.${k}`, 'is required');
+      else validateDist(c[k], `${path}.${k}`, v.errors);
+    }
+    for (const k of optional) if (c[k] !== undefined) validateDist(c[k], `${path}.${k}`, v.errors);
+  };
+  if (typeof c.name !== 'string' || !c.name) v.err(`${path}.name`, 'must be a non-empty string');
+  v.num(c, 'weight', path, { min: 0 });
+  v.num(c, 'apps', path, { min: 1, integer: true, max: 4095 });
+  if (c.kind === 'agent') {
+    v.known(c, path, [
+      'kind',
+      'name',
+      'weight',
+      'apps',
+      'systemTokens',
+      'toolSchemaTokens',
+      'taskTokens',
+      'turns',
+      'outputTokens',
+      'finalOutputTokens',
+      'toolResultTokens',
+      'toolLatency',
+      'nonExtension',
+      'structuredOutput',
+    ]);
+    dists(CLASS_DISTS.agent.required, CLASS_DISTS.agent.optional);
+    if (c.toolLatency === undefined) v.err(`${path}.toolLatency`, 'is required');
+    else validateToolLatency(v, c.toolLatency, `${path}.toolLatency`);
+    const ne = v.obj(c, 'nonExtension', path);
+    if (ne) {
+      const p = `${path}.nonExtension`;
+      v.known(ne, p, ['compaction', 'timestampTokens', 'reorderToolsProb']);
+      const comp = v.obj(ne, 'compaction', p);
+      if (comp) {
+        v.known(comp, `${p}.compaction`, ['thresholdTokens', 'summaryTokens']);
+        v.num(comp, 'thresholdTokens', `${p}.compaction`, { required: true, gt: 0 });
+        v.num(comp, 'summaryTokens', `${p}.compaction`, { required: true, min: 1, integer: true });
+      }
+      v.num(ne, 'timestampTokens', p, { min: 1, integer: true });
+      v.num(ne, 'reorderToolsProb', p, { min: 0, max: 1 });
+    }
+    validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
+  } else if (c.kind === 'chat') {
+    v.known(c, path, [
+      'kind',
+      'name',
+      'weight',
+      'apps',
+      'systemTokens',
+      'userTokens',
+      'outputTokens',
+      'turns',
+      'thinkTime',
+      'structuredOutput',
+    ]);
+    dists(CLASS_DISTS.chat.required, CLASS_DISTS.chat.optional);
+    validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
+  } else {
+    v.err(`${path}.kind`, `must be "agent" or "chat" (got ${JSON.stringify(c.kind)})`);
+  }
+}
+
+function validateCatalogRef(
+  v: SchemaValidator,
+  x: unknown,
+  path: string,
+  kind: 'model' | 'accelerator',
+): void {
+  try {
+    if (typeof x === 'string') {
+      if (kind === 'model') resolveModel(x);
+      else resolveAccelerator(x);
+    } else if (isObj(x)) {
+      const { base, ...over } = x as { base?: unknown };
+      if (typeof base !== 'string')
+        return v.err(`${path}.base`, `must name the catalog ${kind} to start from`);
+      if (kind === 'model') resolveModel(base, over as Partial<ModelSpec>);
+      else resolveAccelerator(base, over as Partial<AcceleratorSpec>);
+    } else v.err(path, `must be a catalog ${kind} id or {base, ...overrides}`);
+  } catch (e) {
+    v.err(path, e instanceof CatalogError || e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Every problem with a scenario, as {path, message}; empty when it is valid. */
+export function validateScenario(input: unknown): ValidationError[] {
+  const v = new SchemaValidator();
+  if (!isObj(input)) {
+    v.err('', 'a scenario must be a JSON object');
+    return v.errors;
+  }
+  const s = input;
+  v.known(s, '', [
+    '$schema',
+    'name',
+    'description',
+    'seed',
+    'durationS',
+    'drainS',
+    'model',
+    'hardware',
+    'replicas',
+    'scheduler',
+    'kv',
+    'router',
+    'workload',
+    'policies',
+    'slo',
+    'output',
+    'clients',
+    'gateway',
+    'requestOverhead',
+    'disaggregation',
+  ]);
+  validateClients(v, s.clients);
+  validateGateway(v, s.gateway);
+  validateOverhead(v, s.requestOverhead);
+  if (s.name !== undefined && typeof s.name !== 'string') v.err('name', 'must be a string');
+  if (s.description !== undefined && typeof s.description !== 'string')
+    v.err('description', 'must be a string');
+  v.num(s, 'seed', '', { required: true, integer: true });
+  v.num(s, 'durationS', '', { required: true, gt: 0 });
+  v.num(s, 'drainS', '', { min: 0 });
+  if (s.model === undefined) v.err('model', 'is required');
+  else validateCatalogRef(v, s.model, 'model', 'model');
+  v.num(s, 'replicas', '', { required: true, min: 1, max: 4096, integer: true });
+
+  const hw = v.obj(s, 'hardware', '', true);
+  if (hw) {
+    v.known(hw, 'hardware', [
+      'accelerator',
+      'tp',
+      'gemmEfficiency',
+      'attentionEfficiency',
+      'mfu',
+      'mbu',
+      'iterationOverheadS',
+      'gpusPerNode',
+      'weightDtype',
+      'kvDtype',
+      'computeDtype',
+      'memoryUtilization',
+      'reserveGiB',
+      'gpuHourUSD',
+    ]);
+    if (hw.accelerator === undefined) v.err('hardware.accelerator', 'is required');
+    else validateCatalogRef(v, hw.accelerator, 'hardware.accelerator', 'accelerator');
+    v.limit(hw, 'tp', 'hardware', GPUS_PER_REPLICA);
+    v.num(hw, 'gemmEfficiency', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'attentionEfficiency', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'mfu', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'iterationOverheadS', 'hardware', { min: 0, max: 1 });
+    v.num(hw, 'gpusPerNode', 'hardware', { min: 1, max: 72, integer: true });
+    v.num(hw, 'mbu', 'hardware', { gt: 0, max: 1 });
+    v.oneOf(hw, 'weightDtype', 'hardware', DTYPES);
+    v.oneOf(hw, 'kvDtype', 'hardware', DTYPES);
+    v.oneOf(hw, 'computeDtype', 'hardware', ['bf16', 'fp8']);
+    v.num(hw, 'memoryUtilization', 'hardware', { gt: 0, max: 1 });
+    v.num(hw, 'reserveGiB', 'hardware', { min: 0 });
+    v.num(hw, 'gpuHourUSD', 'hardware', { min: 0 });
+  }
+
+  const sch = v.obj(s, 'scheduler', '');
+  if (sch) {
+    v.known(sch, 'scheduler', ['maxBatchSeqs', 'tokenBudget', 'chunkedPrefill', 'preemption', 'maxWaiting']);
+    v.num(sch, 'maxWaiting', 'scheduler', { min: 0, integer: true });
+    v.num(sch, 'maxBatchSeqs', 'scheduler', { min: 1, integer: true });
+    v.num(sch, 'tokenBudget', 'scheduler', { min: 1, integer: true });
+    if (sch.chunkedPrefill !== undefined && sch.chunkedPrefill !== false)
+      v.num(sch, 'chunkedPrefill', 'scheduler', { min: 1, integer: true });
+    v.oneOf(sch, 'preemption', 'scheduler', ['recompute', 'swap']);
+  }
+
+  const kv = v.obj(s, 'kv', '');
+  if (kv) {
+    v.known(kv, 'kv', ['blockSize', 'pageTokens', 'hbmBlocks', 'dram', 'nvme', 'pool', 'promoteOnHit']);
+    v.num(kv, 'blockSize', 'kv', { min: 1, integer: true, max: 65536 });
+    v.num(kv, 'pageTokens', 'kv', { min: 1, integer: true, max: 65536 });
+    if (
+      typeof kv.pageTokens === 'number' &&
+      Number.isInteger(kv.pageTokens) &&
+      kv.pageTokens % engineBlockSizeOf(s) !== 0
+    )
+      v.err(
+        'kv.pageTokens',
+        `must be a multiple of the block size ${engineBlockSizeOf(s)} (got ${kv.pageTokens})`,
+      );
+    v.num(kv, 'hbmBlocks', 'kv', { min: 1, integer: true });
+    validateTier(v, v.obj(kv, 'dram', 'kv'), 'kv.dram');
+    validateTier(v, v.obj(kv, 'nvme', 'kv'), 'kv.nvme');
+    validateTier(v, v.obj(kv, 'pool', 'kv'), 'kv.pool');
+    if (kv.promoteOnHit !== undefined && typeof kv.promoteOnHit !== 'boolean')
+      v.err('kv.promoteOnHit', 'must be true or false');
+  }
+
+  const r = v.obj(s, 'router', '', true);
+  if (r) validateRouter(v, r);
+
+  const w = v.obj(s, 'workload', '', true);
+  if (w) {
+    if (w.kind === 'shared-prefix') validateSharedPrefix(v, w);
+    else if (w.kind === 'trace') {
+      v.known(w, 'workload', [
+        'kind',
+        'format',
+        'records',
+        'text',
+        'path',
+        'replay',
+        'traceBlockSize',
+        'timeScale',
+        'limit',
+        'onError',
+      ]);
+      v.oneOf(w, 'format', 'workload', ['mooncake', 'native'], true);
+      if (w.records === undefined && w.path === undefined && w.text === undefined)
+        v.err('workload', 'a trace workload needs "records", "text" or "path"');
+      if (w.records !== undefined && (!Array.isArray(w.records) || w.format !== 'mooncake'))
+        v.err('workload.records', 'must be an array of Mooncake records (format "mooncake")');
+      if (w.path !== undefined && typeof w.path !== 'string') v.err('workload.path', 'must be a string');
+      if (w.text !== undefined && typeof w.text !== 'string')
+        v.err('workload.text', 'must be a string (JSONL)');
+      v.oneOf(w, 'replay', 'workload', ['timestamps', 'sessions']);
+      if (w.replay === 'sessions' && w.format === 'mooncake')
+        v.err('workload.replay', '"sessions" needs a native trace (Mooncake records have no sessions)');
+      v.oneOf(w, 'onError', 'workload', ['skip', 'stop']);
+      if (w.format === 'mooncake') {
+        const tb = typeof w.traceBlockSize === 'number' ? w.traceBlockSize : 512;
+        const kvb = isObj(s.kv) ? s.kv.blockSize : undefined;
+        if (kvb !== undefined && kvb !== tb)
+          v.err(
+            'kv.blockSize',
+            `must equal the Mooncake trace's block size ${tb} (its hash ids name ${tb}-token blocks)`,
+          );
+        const kvp = isObj(s.kv) ? s.kv.pageTokens : undefined;
+        if (kvp !== undefined && kvp !== tb)
+          v.err(
+            'kv.pageTokens',
+            `must equal the Mooncake trace's block size ${tb} (a hash id names one ${tb}-token block)`,
+          );
+      }
+      v.num(w, 'traceBlockSize', 'workload', { min: 1, integer: true });
+      v.num(w, 'timeScale', 'workload', { gt: 0 });
+      v.num(w, 'limit', 'workload', { min: 1, integer: true });
+    } else {
+      v.known(w, 'workload', ['kind', 'arrival', 'sessions', 'classes']);
+      if (w.kind !== undefined && w.kind !== 'sessions')
+        v.err('workload.kind', 'must be "sessions", "trace" or "shared-prefix"');
+      v.num(w, 'sessions', 'workload', { required: true, min: 1, integer: true, max: 16_000_000 });
+      const a = v.obj(w, 'arrival', 'workload', true);
+      if (a) {
+        v.oneOf(a, 'kind', 'workload.arrival', ['poisson', 'closed'], true);
+        if (a.kind === 'poisson') {
+          v.known(a, 'workload.arrival', ['kind', 'sessionsPerS']);
+          v.num(a, 'sessionsPerS', 'workload.arrival', { required: true, gt: 0 });
+        } else if (a.kind === 'closed') {
+          v.known(a, 'workload.arrival', ['kind', 'concurrency', 'rampS']);
+          v.num(a, 'concurrency', 'workload.arrival', { required: true, min: 1, integer: true });
+          v.num(a, 'rampS', 'workload.arrival', { min: 0 });
+        }
+      }
+      if (!Array.isArray(w.classes) || w.classes.length === 0)
+        v.err('workload.classes', 'must be a non-empty array of session classes');
+      else {
+        w.classes.forEach((c: unknown, i: number) => validateClass(v, c, `workload.classes[${i}]`));
+        if (w.classes.length > 15) v.err('workload.classes', 'at most 15 classes');
+      }
+    }
+  }
+
+  const pol = v.obj(s, 'policies', '');
+  if (pol) {
+    v.known(pol, 'policies', ['toolPause', 'structuredOutput']);
+    const tp = v.obj(pol, 'toolPause', 'policies');
+    if (tp) {
+      const p = 'policies.toolPause';
+      v.oneOf(tp, 'kind', p, ['lru', 'hold', 'offload', 'evict', 'ttl', 'write-through'], true);
+      if (tp.kind === 'write-through') {
+        const dram = isObj(s.kv) && isObj(s.kv.dram) ? s.kv.dram : undefined;
+        if (!dram)
+          v.err(`${p}.kind`, '"write-through" writes blocks to DRAM: it needs kv.dram to be configured');
+        else if (dram.write !== undefined && dram.write !== 'write-through')
+          v.err(
+            `${p}.kind`,
+            `"write-through" needs kv.dram.write "write-through" (or unset), not "${String(dram.write)}"`,
+          );
+      }
+      if (tp.kind === 'offload') {
+        v.known(tp, p, ['kind', 'tier']);
+        v.oneOf(tp, 'tier', p, ['dram', 'nvme', 'remote'], true);
+      } else if (tp.kind === 'ttl') {
+        v.known(tp, p, ['kind', 'ttlS', 'then', 'tier']);
+        v.num(tp, 'ttlS', p, { required: true, min: 0 });
+        v.oneOf(tp, 'then', p, ['offload', 'evict', 'lru'], true);
+        if (tp.then === 'offload') v.oneOf(tp, 'tier', p, ['dram', 'nvme', 'remote'], true);
+      } else v.known(tp, p, ['kind']);
+      const tier = tp.tier as string | undefined;
+      if (tier && (tp.kind === 'offload' || tp.then === 'offload')) {
+        const kvo = isObj(s.kv) ? s.kv : {};
+        const key = tier === 'remote' ? 'pool' : tier;
+        if (!isObj(kvo[key])) v.err(`${p}.tier`, `offloading to "${tier}" needs kv.${key} to be configured`);
+      }
+    }
+    const so = v.obj(pol, 'structuredOutput', 'policies');
+    if (so) {
+      const p = 'policies.structuredOutput';
+      v.known(so, p, ['compileTime', 'cacheCapacity', 'maskCostS', 'cpuThreads', 'serialMaskUpTo']);
+      if (typeof so.compileTime === 'string')
+        v.oneOf(so, 'compileTime', p, Object.keys(GRAMMAR_COMPILE_PRESETS));
+      else if (so.compileTime !== undefined) validateDist(so.compileTime, `${p}.compileTime`, v.errors);
+      v.num(so, 'cacheCapacity', p, { min: 0, integer: true });
+      v.num(so, 'maskCostS', p, { min: 0 });
+      v.num(so, 'cpuThreads', p, { min: 1, max: 1024, integer: true });
+      v.num(so, 'serialMaskUpTo', p, { min: 0, integer: true });
+    }
+  }
+  const sch2 = isObj(s.scheduler) ? s.scheduler : {};
+  if (sch2.preemption === 'swap' && !(isObj(s.kv) && isObj(s.kv.dram)))
+    v.err('scheduler.preemption', '"swap" needs kv.dram to be configured');
+
+  const slo = v.obj(s, 'slo', '');
+  if (slo) {
+    v.known(slo, 'slo', ['ttftP90S', 'tpotP90S']);
+    v.num(slo, 'ttftP90S', 'slo', { gt: 0 });
+    v.num(slo, 'tpotP90S', 'slo', { gt: 0 });
+  }
+  const out = v.obj(s, 'output', '');
+  if (out) {
+    v.known(out, 'output', ['frameIntervalS', 'sampleIntervalS']);
+    v.num(out, 'frameIntervalS', 'output', { min: 0 });
+    v.num(out, 'sampleIntervalS', 'output', { gt: 0 });
+  }
+  validateDisaggregation(v, s);
+  // Valid field by field, but within what one run can hold? Checked before anything is allocated (scale.ts).
+  if (
+    v.errors.length === 0 &&
+    isObj(s.workload) &&
+    s.workload.kind !== 'trace' &&
+    s.workload.kind !== 'shared-prefix'
+  )
+    v.errors.push(...scaleErrors(s.workload as Parameters<typeof scaleErrors>[0]));
+  return v.errors;
+}
+
+/** kv.blockSize, or its default: the Mooncake trace's block size for a Mooncake trace, else vLLM's 16. */
+export function engineBlockSizeOf(s: Obj | Scenario): number {
+  const kv = isObj(s.kv) ? s.kv : {};
+  if (typeof kv.blockSize === 'number') return kv.blockSize;
+  const w = isObj(s.workload) ? s.workload : {};
+  if (w.kind === 'trace' && w.format === 'mooncake')
+    return typeof w.traceBlockSize === 'number' ? w.traceBlockSize : 512;
+  return ENGINE_BLOCK_SIZE;
+}
