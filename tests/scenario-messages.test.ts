@@ -45,4 +45,15 @@ describe('one validator for every part of a scenario', () => {
     // One message per field: a value wrong in two ways (not whole, below the minimum) is refused once.
     expect(errs.filter((e) => e.path === 'disaggregation.prefillReplicas')).toHaveLength(1);
   });
+
+  it('checks a distribution with the same validator: the field, and what it got', async () => {
+    const { validateScenario } = await import('../src/sim/engine/fleet/scenario');
+    const sc = JSON.parse(readFileSync('scenarios/bench-16x1000-agents.json', 'utf8'));
+    sc.workload.classes[0].outputTokens = { kind: 'lognormal', median: -1, sigma: 'wide' };
+    const errs = validateScenario(sc);
+    expect(errs).toEqual([
+      { path: 'workload.classes[0].outputTokens.median', message: 'must be > 0 (got -1)' },
+      { path: 'workload.classes[0].outputTokens.sigma', message: 'must be a finite number (got "wide")' },
+    ]);
+  });
 });

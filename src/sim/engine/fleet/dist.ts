@@ -5,6 +5,7 @@
  * Every sample comes from the Rng passed in (a seeded sfc32 stream), never from Math.random.
  */
 import type { Rng } from '../rng';
+import { isObj, type SchemaValidator } from './schemaValidator';
 
 export type Dist =
   | { kind: 'constant'; value: number }
@@ -326,82 +327,72 @@ export const GRAMMAR_MASK_COST_PRESETS = {
  */
 export const GRAMMAR_CPU_DEFAULTS = { threads: 8, serialUpTo: 128, chunk: 16 } as const;
 
-export function validateDist(d: unknown, path: string, errors: { path: string; message: string }[]): void {
-  const err = (p: string, m: string) => errors.push({ path: p, message: m });
-  if (typeof d !== 'object' || d === null || Array.isArray(d)) {
-    err(path, 'must be a distribution object such as {"kind":"lognormal","median":1,"sigma":0.5}');
-    return;
-  }
-  const o = d as Record<string, unknown>;
-  const num = (k: string, opts: { positive?: boolean; optional?: boolean; nonNegative?: boolean } = {}) => {
-    const v = o[k];
-    if (v === undefined) {
-      if (!opts.optional) err(`${path}.${k}`, 'is required');
-      return;
-    }
-    if (typeof v !== 'number' || !Number.isFinite(v)) return err(`${path}.${k}`, 'must be a finite number');
-    if (opts.positive && !(v > 0)) err(`${path}.${k}`, 'must be > 0');
-    if (opts.nonNegative && v < 0) err(`${path}.${k}`, 'must be ≥ 0');
-  };
-  switch (o.kind) {
+/** Problems with a distribution at `path`, into the scenario's validator. */
+export function validateDist(v: SchemaValidator, d: unknown, path: string): void {
+  if (!isObj(d))
+    return v.err(path, 'must be a distribution object such as {"kind":"lognormal","median":1,"sigma":0.5}');
+  const num = (k: string, opts: { gt?: number; min?: number } = {}) =>
+    v.num(d, k, path, { required: true, ...opts });
+  const bound = (k: string) => v.num(d, k, path);
+  switch (d.kind) {
     case 'constant':
       num('value');
       break;
     case 'uniform':
       num('min');
       num('max');
-      if (typeof o.min === 'number' && typeof o.max === 'number' && o.max < o.min)
-        err(`${path}.max`, 'must be ≥ min');
+      if (typeof d.min === 'number' && typeof d.max === 'number' && d.max < d.min)
+        v.err(`${path}.max`, 'must be ≥ min');
       break;
     case 'exponential':
-      num('mean', { positive: true });
-      num('min', { optional: true });
-      num('max', { optional: true });
+      num('mean', { gt: 0 });
+      bound('min');
+      bound('max');
       break;
     case 'lognormal':
-      num('median', { positive: true });
-      num('sigma', { nonNegative: true });
-      num('min', { optional: true });
-      num('max', { optional: true });
+      num('median', { gt: 0 });
+      num('sigma', { min: 0 });
+      bound('min');
+      bound('max');
       break;
     case 'normal':
       num('mean');
-      num('sd', { nonNegative: true });
-      num('min', { optional: true });
-      num('max', { optional: true });
+      num('sd', { min: 0 });
+      bound('min');
+      bound('max');
       break;
     case 'choice':
       if (
-        !Array.isArray(o.values) ||
-        o.values.length === 0 ||
-        !o.values.every((x) => typeof x === 'number' && Number.isFinite(x))
+        !Array.isArray(d.values) ||
+        d.values.length === 0 ||
+        !d.values.every((x) => typeof x === 'number' && Number.isFinite(x))
       )
-        err(`${path}.values`, 'must be a non-empty array of numbers');
-      if (o.weights !== undefined) {
+        v.err(`${path}.values`, 'must be a non-empty array of numbers');
+      if (d.weights !== undefined) {
         if (
-          !Array.isArray(o.weights) ||
-          !o.weights.every((x) => typeof x === 'number' && x >= 0) ||
-          (Array.isArray(o.values) && o.weights.length !== o.values.length)
+          !Array.isArray(d.weights) ||
+          !d.weights.every((x) => typeof x === 'number' && x >= 0) ||
+          (Array.isArray(d.values) && d.weights.length !== d.values.length)
         )
-          err(`${path}.weights`, 'must be non-negative numbers, one per value');
+          v.err(`${path}.weights`, 'must be non-negative numbers, one per value');
       }
       break;
     case 'mixture':
-      if (!Array.isArray(o.components) || o.components.length === 0) {
-        err(`${path}.components`, 'must be a non-empty array of {weight, dist}');
+      if (!Array.isArray(d.components) || d.components.length === 0) {
+        v.err(`${path}.components`, 'must be a non-empty array of {weight, dist}');
         break;
       }
-      o.components.forEach((c: unknown, i: number) => {
-        const cc = c as { weight?: unknown; dist?: unknown } | null;
+      d.components.forEach((c: unknown, i: number) => {
+        const cc = isObj(c) ? c : null;
         if (!cc || typeof cc.weight !== 'number' || !(cc.weight >= 0))
-          err(`${path}.components[${i}].weight`, 'must be a number ≥ 0');
-        validateDist(cc?.dist, `${path}.components[${i}].dist`, errors);
+          v.err(`${path}.components[${i}].weight`, 'must be a number ≥ 0');
+        validateDist(v, cc?.dist, `${path}.components[${i}].dist`);
       });
       break;
     default:
-      err(
+      v.err(
         `${path}.kind`,
-        `must be one of constant, uniform, exponential, lognormal, normal, choice, mixture (got ${JSON.stringify(o.kind)})`,
+        `must be one of constant, uniform, exponential, lognormal, normal, choice, mixture (got ${JSON.stringify(d.kind)})`,
       );
   }
 }

@@ -69,7 +69,7 @@ function validateToolLatency(v: SchemaValidator, x: unknown, path: string): void
     });
     return;
   }
-  validateDist(x, path, v.errors);
+  validateDist(v, x, path);
 }
 
 function validateStructured(v: SchemaValidator, so: Obj | undefined, path: string): void {
@@ -84,9 +84,9 @@ function validateClass(v: SchemaValidator, c: unknown, path: string): void {
   const dists = (keys: readonly string[], optional: readonly string[] = []) => {
     for (const k of keys) {
       if (c[k] === undefined) v.err(`${path}.${k}`, 'is required');
-      else validateDist(c[k], `${path}.${k}`, v.errors);
+      else validateDist(v, c[k], `${path}.${k}`);
     }
-    for (const k of optional) if (c[k] !== undefined) validateDist(c[k], `${path}.${k}`, v.errors);
+    for (const k of optional) if (c[k] !== undefined) validateDist(v, c[k], `${path}.${k}`);
   };
   if (typeof c.name !== 'string' || !c.name) v.err(`${path}.name`, 'must be a non-empty string');
   v.num(c, 'weight', path, { min: 0 });
@@ -392,7 +392,7 @@ export function validateScenario(input: unknown): ValidationError[] {
       v.known(so, p, ['compileTime', 'cacheCapacity', 'maskCostS', 'cpuThreads', 'serialMaskUpTo']);
       if (typeof so.compileTime === 'string')
         v.oneOf(so, 'compileTime', p, Object.keys(GRAMMAR_COMPILE_PRESETS));
-      else if (so.compileTime !== undefined) validateDist(so.compileTime, `${p}.compileTime`, v.errors);
+      else if (so.compileTime !== undefined) validateDist(v, so.compileTime, `${p}.compileTime`);
       v.num(so, 'cacheCapacity', p, { min: 0, integer: true });
       v.num(so, 'maskCostS', p, { min: 0 });
       v.num(so, 'cpuThreads', p, { min: 1, max: 1024, integer: true });
