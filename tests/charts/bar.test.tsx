@@ -97,6 +97,20 @@ describe('BarChart', () => {
     expect(narrow).toMatch(/class="chart-gap-label" transform="translate\([\d.]+,[\d.]+\) rotate\(-90\)"/);
   });
 
+  it('prints a bar’s own label where it says more than the number (a floor)', () => {
+    const html = render(
+      <BarChart
+        title="t"
+        width={640}
+        height={300}
+        categories={['a', 'b']}
+        series={[{ name: 's', values: [5164, 603], labels: ['≥ 5.16k', null] }]}
+        value={{ label: 'Agents per MW' }}
+      />,
+    );
+    expect(texts(html, 'chart-value-label')).toEqual(['≥ 5.16k', '603']);
+  });
+
   it('bars start at zero and their heights follow the values', () => {
     const html = render(
       <BarChart

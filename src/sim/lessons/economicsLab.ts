@@ -247,6 +247,11 @@ export interface CapacityResult {
   policy: EconPolicyId;
   /** Largest concurrency per replica meeting both SLOs (0: not even the smallest). */
   agentsPerReplica: number;
+  /**
+   * The search's largest concurrency met the SLOs too, so the capacity is at least agentsPerReplica, not equal to
+   * it: loose SLOs would otherwise show every lever tied at the top of the grid.
+   */
+  atLeast: boolean;
   /** The run at that concurrency (or at the smallest, if none meets the SLOs). */
   point: EconPoint;
   /** Every run of the search. */
@@ -282,7 +287,8 @@ export async function searchCapacity(
   const best = lo >= 0 ? LEVER_GRID[lo] : 0;
   const point = tried.find((p) => p.concurrency === (lo >= 0 ? LEVER_GRID[lo] : LEVER_GRID[0]))!;
   tried.sort((x, y) => x.concurrency - y.concurrency);
-  return { router: a.router, policy: a.policy, agentsPerReplica: best, point, tried };
+  const atLeast = lo === LEVER_GRID.length - 1;
+  return { router: a.router, policy: a.policy, agentsPerReplica: best, atLeast, point, tried };
 }
 
 export { maxFeasible };

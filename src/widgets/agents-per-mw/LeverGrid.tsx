@@ -31,7 +31,7 @@ import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { LeverGridRequest } from '../../worker/economicsMethods';
 import { LEVER_GRID_ID, leverGridSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
-import { DEFAULT_GPU_HOUR_USD } from '../../sim/lessons/economicsLabSetup';
+import { DEFAULT_GPU_HOUR_USD, LEVER_GRID } from '../../sim/lessons/economicsLabSetup';
 import './agents-per-mw.css';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-12-try-this and tests/lesson-07-12 check them). */
@@ -156,6 +156,13 @@ export function priceCell(cell: CapacityResult, nodeId: EconNodeId, p: Prices): 
 
 const cellKey = (r: string, p: string) => `${r}|${p}`;
 
+/**
+ * When the search's largest concurrency met the SLOs, the capacity is a floor and the cost, read there, a
+ * ceiling (more agents share the same GPUs): the figures say so rather than tie every lever at the grid's top.
+ */
+const atLeast = (c: CapacityResult) => (c.atLeast ? '≥ ' : '');
+const atMost = (c: CapacityResult) => (c.atLeast ? '≤ ' : '');
+
 export function LeverGrid() {
   const params = useWidgetParams(LEVER_GRID_ID, leverGridSchema);
   const v = params.values;
@@ -194,6 +201,10 @@ export function LeverGrid() {
       const c = priced.get(cellKey(r, p));
       return c && c.cell.agentsPerReplica > 0 ? c.perMW : null;
     }),
+    labels: ECON_POLICIES.map((p) => {
+      const c = priced.get(cellKey(r, p));
+      return c?.cell.atLeast ? `≥ ${formatNumber(Math.round(c.perMW), 3)}` : null;
+    }),
     gaps: gaps(r),
   }));
   const costSeries = ECON_ROUTERS.map((r) => ({
@@ -207,6 +218,7 @@ export function LeverGrid() {
 
   const s = sel;
   const pt = s?.cell.point;
+  const capped = cells.some((c) => c.atLeast);
   return (
     <WidgetFrame
       id={LEVER_GRID_ID}
@@ -247,16 +259,18 @@ export function LeverGrid() {
               label={`Agents per MW · ${ECON_ROUTER_LABELS[s.cell.router]}, ${ECON_POLICY_SHORT[s.cell.policy]}`}
               value={
                 <span data-readout="lever-agents-per-mw" data-value={s.perMW}>
+                  {atLeast(s.cell)}
                   {formatNumber(Math.round(s.perMW), 4)}
                 </span>
               }
-              formula={`${s.cell.agentsPerReplica} per replica × ${node.gpuCount / ECON_TP} replicas = ${s.perNode} per node; ÷ (${formatPower(node.powerW)} × ${formatNumber(v.pue, 3)}) per node`}
+              formula={`${atLeast(s.cell)}${s.cell.agentsPerReplica} per replica × ${node.gpuCount / ECON_TP} replicas = ${s.perNode} per node; ÷ (${formatPower(node.powerW)} × ${formatNumber(v.pue, 3)}) per node`}
             />
             <Readout
               emphasis
               label="Cost per session"
               value={
                 <span data-readout="cost-per-session" data-value={s.cost.totalUSD}>
+                  {atMost(s.cell)}
                   {formatUSD(s.cost.totalUSD)}
                 </span>
               }
@@ -294,6 +308,9 @@ export function LeverGrid() {
           p90 ≤ {formatDuration(args.slo.tpotP90S, 3)} ({ECON_DURATION_S / 60} simulated minutes per run); the
           cost is read at that concurrency. “none meets” under a bar: not even 1 agent per replica meets the
           SLOs.
+          {capped
+            ? ` A value marked “≥”: the search's largest concurrency met the SLOs too, so it is a floor, and the cost read there a ceiling (“≤” in the table).`
+            : ''}
           {running
             ? ` Computing: ${cells.length} of ${ECON_ROUTERS.length * ECON_POLICIES.length} settings so far.`
             : ''}
@@ -329,6 +346,9 @@ export function LeverGrid() {
               /GPU-h, split into prefill, decode and idle-held KV; (N = 1): no concurrency meets the SLOs, the
               cost is read at 1 agent per replica; energy at {formatPower(node.powerW / node.gpuCount)} per
               GPU × PUE {formatNumber(v.pue, 3)} × ${v.kwhUSD.toFixed(2)}/kWh.
+              {capped
+                ? ` ≥ and ≤: ${LEVER_GRID[LEVER_GRID.length - 1]} agents per replica, the most the search tries, still meets the SLOs, so the capacity is at least that and the cost, read there, at most that.`
+                : ''}
             </caption>
             <thead>
               <tr>
@@ -357,16 +377,25 @@ export function LeverGrid() {
                       </th>
                       {c ? (
                         <>
-                          <td data-label="Agents per replica">{c.cell.agentsPerReplica}</td>
-                          <td data-label="Agents per MW">{formatNumber(Math.round(c.perMW), 4)}</td>
+                          <td data-label="Agents per replica">
+                            {atLeast(c.cell)}
+                            {c.cell.agentsPerReplica}
+                          </td>
+                          <td data-label="Agents per MW">
+                            {atLeast(c.cell)}
+                            {formatNumber(Math.round(c.perMW), 4)}
+                          </td>
                           <td data-label="Prefix reuse">{formatPercent(c.cell.point.reuseRatio)}</td>
                           <td data-label="GPU-s per session" className="nw">
                             {formatNumber(c.cell.point.gpuSecondsPerSession)}
                             {c.cell.agentsPerReplica === 0 ? ' (N = 1)' : ''}
                           </td>
                           <td data-label="Per session">
-                            <strong>{formatUSD(c.cost.totalUSD)}</strong> ={' '}
-                            <span className="nw">{formatUSD(c.cost.prefillUSD)}</span> +{' '}
+                            <strong>
+                              {atMost(c.cell)}
+                              {formatUSD(c.cost.totalUSD)}
+                            </strong>{' '}
+                            = <span className="nw">{formatUSD(c.cost.prefillUSD)}</span> +{' '}
                             <span className="nw">{formatUSD(c.cost.decodeUSD)}</span> +{' '}
                             <span className="nw">{formatUSD(c.cost.idleHeldUSD)}</span> +{' '}
                             <span className="nw">{formatUSD(c.cost.energyUSD)}</span>

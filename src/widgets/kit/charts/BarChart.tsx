@@ -23,6 +23,8 @@ export interface BarSeries {
    * the read-out, so a bar not yet computed never reads like a bar that is zero or missing for good.
    */
   gaps?: readonly (string | null | undefined)[];
+  /** A bar's printed value where it must say more than the number ("≥ 5,164" for a floor), one per category. */
+  labels?: readonly (string | null | undefined)[];
   color?: string;
 }
 
@@ -92,7 +94,11 @@ export function BarChart(props: BarChartProps) {
     const cTitle = category?.label ?? '';
     const domain = resolveDomain(value, ext, { zero: true });
     const labelW = valueLabels
-      ? Math.max(0, ...values.filter((v) => usable(value, v)).map((v) => textWidth(fmt(v as number), 11)))
+      ? Math.max(
+          0,
+          ...values.filter((v) => usable(value, v)).map((v) => textWidth(fmt(v as number), 11)),
+          ...series.flatMap((s) => (s.labels ?? []).map((l) => (l ? textWidth(l, 11) : 0))),
+        )
       : 0;
     if (!horizontal) {
       const m0 = computeMargins({
@@ -284,7 +290,7 @@ export function BarChart(props: BarChartProps) {
               dy="0.35em"
               textAnchor={neg ? 'end' : 'start'}
             >
-              {fmt(v)}
+              {series[s].labels?.[c] ?? fmt(v)}
             </text>
           ) : (
             <text
@@ -294,7 +300,7 @@ export function BarChart(props: BarChartProps) {
               y={neg ? lo + len + 12 : lo - 4}
               textAnchor="middle"
             >
-              {fmt(v)}
+              {series[s].labels?.[c] ?? fmt(v)}
             </text>
           ),
         );
@@ -309,7 +315,7 @@ export function BarChart(props: BarChartProps) {
     const rows: ReadoutRow[] = series.map((s, i) => ({
       label: s.name,
       value: usable(value, s.values[c])
-        ? valueText(value, s.values[c])
+        ? (s.labels?.[c] ?? valueText(value, s.values[c]))
         : (s.gaps?.[c] ?? valueText(value, null)),
       index: i,
       color: s.color,
