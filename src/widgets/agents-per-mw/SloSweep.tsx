@@ -110,6 +110,8 @@ export function SloSweep() {
   const status = sim.status === 'loading' && points.length ? 'ready' : sim.status;
   const s = sweepSummary(points, args, v.pue);
   const facilityKW = (s.node.powerW * v.pue) / 1000;
+  // Every concurrency run so far meets both SLOs (still running, or the sweep reached its largest): a floor.
+  const floor = points.length > 0 && points.every((p) => p.meetsSlo) ? '≥ ' : '';
 
   const series = [
     { name: 'TTFT p90', points: points.map((p) => ({ x: p.concurrency, y: p.ttftP90S })) },
@@ -184,9 +186,8 @@ export function SloSweep() {
               label="Agents per replica (largest N meeting both SLOs)"
               value={
                 <span data-readout="agents-per-replica" data-value={s.perReplica}>
-                  {running && points.every((p) => p.meetsSlo)
-                    ? `≥ ${s.perReplica}`
-                    : formatNumber(s.perReplica)}
+                  {floor}
+                  {formatNumber(s.perReplica)}
                 </span>
               }
               formula={
@@ -199,6 +200,7 @@ export function SloSweep() {
               label="Agents per node"
               value={
                 <span data-readout="agents-per-node" data-value={s.perNode}>
+                  {floor}
                   {formatNumber(s.perNode, 4)}
                 </span>
               }
@@ -209,6 +211,7 @@ export function SloSweep() {
               label="Agents per megawatt of facility power"
               value={
                 <span data-readout="agents-per-mw" data-value={s.perMW}>
+                  {floor}
                   {formatNumber(Math.round(s.perMW), 4)}
                 </span>
               }
@@ -236,6 +239,9 @@ export function SloSweep() {
           KV: {ECON_POLICY_LABELS[args.policy]}. Both percentiles over every turn. Log scale: the two
           objectives differ by a factor of {formatNumber(args.slo.ttftP90S / args.slo.tpotP90S, 3)}.
           {running ? ` Computing: ${points.length} concurrencies so far.` : ''}
+          {!running && floor
+            ? ` Every concurrency the sweep tries, up to ${formatNumber(s.perReplica)}, meets both objectives: the capacity is at least that (“≥”).`
+            : ''}
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}
