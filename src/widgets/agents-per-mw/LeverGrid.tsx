@@ -188,33 +188,26 @@ export function LeverGrid() {
   const node = findNode(args.node)!;
 
   const categories = ECON_POLICIES.map((p) => ECON_POLICY_SHORT[p]);
-  // A setting not sized yet and one where no concurrency meets the SLOs both draw no bar; the gap says which.
-  const gaps = (r: string) =>
-    ECON_POLICIES.map((p) => {
-      const c = priced.get(cellKey(r, p));
-      if (!c) return running ? 'computing…' : null;
-      return c.cell.agentsPerReplica > 0 ? null : 'none meets';
+  // One bar per policy for each router: no bar for a setting not sized yet or where no concurrency meets the
+  // SLOs (the gap says which), and a floor's own label ("≥ …") where the search's top concurrency still met them.
+  const barSeries = (value: (c: PricedCell) => number, floorLabel?: (c: PricedCell) => string) =>
+    ECON_ROUTERS.map((r) => {
+      const row = ECON_POLICIES.map((p) => priced.get(cellKey(r, p)));
+      return {
+        name: ECON_ROUTER_LABELS[r],
+        values: row.map((c) => (c && c.cell.agentsPerReplica > 0 ? value(c) : null)),
+        labels: floorLabel ? row.map((c) => (c?.cell.atLeast ? floorLabel(c) : null)) : undefined,
+        gaps: row.map((c) => {
+          if (!c) return running ? 'computing…' : null;
+          return c.cell.agentsPerReplica > 0 ? null : 'none meets';
+        }),
+      };
     });
-  const mwSeries = ECON_ROUTERS.map((r) => ({
-    name: ECON_ROUTER_LABELS[r],
-    values: ECON_POLICIES.map((p) => {
-      const c = priced.get(cellKey(r, p));
-      return c && c.cell.agentsPerReplica > 0 ? c.perMW : null;
-    }),
-    labels: ECON_POLICIES.map((p) => {
-      const c = priced.get(cellKey(r, p));
-      return c?.cell.atLeast ? `≥ ${formatNumber(Math.round(c.perMW), 3)}` : null;
-    }),
-    gaps: gaps(r),
-  }));
-  const costSeries = ECON_ROUTERS.map((r) => ({
-    name: ECON_ROUTER_LABELS[r],
-    values: ECON_POLICIES.map((p) => {
-      const c = priced.get(cellKey(r, p));
-      return c && c.cell.agentsPerReplica > 0 ? c.cost.totalUSD : null;
-    }),
-    gaps: gaps(r),
-  }));
+  const mwSeries = barSeries(
+    (c) => c.perMW,
+    (c) => `≥ ${formatNumber(Math.round(c.perMW), 3)}`,
+  );
+  const costSeries = barSeries((c) => c.cost.totalUSD);
 
   const s = sel;
   const pt = s?.cell.point;
@@ -309,7 +302,7 @@ export function LeverGrid() {
           cost is read at that concurrency. “none meets” under a bar: not even 1 agent per replica meets the
           SLOs.
           {capped
-            ? ` A value marked “≥”: the search's largest concurrency met the SLOs too, so it is a floor, and the cost read there a ceiling (“≤” in the table).`
+            ? ` A value marked “≥”: ${LEVER_GRID[LEVER_GRID.length - 1]} agents per replica, the most the search tries, still meets the SLOs, so it is a floor, and the cost read there a ceiling (“≤”).`
             : ''}
           {running
             ? ` Computing: ${cells.length} of ${ECON_ROUTERS.length * ECON_POLICIES.length} settings so far.`
@@ -346,9 +339,6 @@ export function LeverGrid() {
               /GPU-h, split into prefill, decode and idle-held KV; (N = 1): no concurrency meets the SLOs, the
               cost is read at 1 agent per replica; energy at {formatPower(node.powerW / node.gpuCount)} per
               GPU × PUE {formatNumber(v.pue, 3)} × ${v.kwhUSD.toFixed(2)}/kWh.
-              {capped
-                ? ` ≥ and ≤: ${LEVER_GRID[LEVER_GRID.length - 1]} agents per replica, the most the search tries, still meets the SLOs, so the capacity is at least that and the cost, read there, at most that.`
-                : ''}
             </caption>
             <thead>
               <tr>
