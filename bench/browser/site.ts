@@ -6,17 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type Page } from '@playwright/test';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -73,7 +63,8 @@ export async function openSite(options: SiteOptions = {}): Promise<Site> {
   }
   const own = !options.browser;
   const browser =
-    options.browser ?? (await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true }));
+    options.browser ??
+    (await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], headless: true }));
   return {
     base,
     dist,
@@ -86,7 +77,7 @@ export async function openSite(options: SiteOptions = {}): Promise<Site> {
 }
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], headless: true });
 }
 
 /**

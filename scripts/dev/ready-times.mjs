@@ -1,18 +1,7 @@
 // Time until each widget on a page reports data-state="ready": `node scripts/dev/ready-times.mjs <url>`.
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 const [url] = process.argv.slice(2);
-const b = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const b = await launchChromium();
 const p = await b.newPage({ viewport: { width: 1280, height: 900 } });
 const t0 = Date.now();
 await p.goto(url);

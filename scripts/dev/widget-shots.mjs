@@ -1,18 +1,7 @@
 // Screenshot every widget of a lesson once it reports ready: node scripts/dev/widget-shots.mjs <url> <outDir> [width]
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 const [url, out, width = '1280'] = process.argv.slice(2);
-const b = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const b = await launchChromium();
 const p = await b.newPage({ viewport: { width: Number(width), height: 900 } });
 p.on('console', (m) => m.type() === 'error' && console.log('console error:', m.text()));
 await p.goto(url);
