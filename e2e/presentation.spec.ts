@@ -94,3 +94,23 @@ test.describe('presentation mode', () => {
     await expect(page.locator('html')).not.toHaveAttribute('data-present', '');
   });
 });
+
+test.describe('presentation mode on a 1280 × 720 projector', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('a read-out of several figures breaks between them, never inside one or before a "·"', async ({
+    page,
+  }) => {
+    // 07.12's cost widget has four read-outs; at projector size they used to sit four to a row, too narrow for
+    // "$0.00543 ·", which broke into a figure and a lone "·".
+    await gotoLessonReady(page, '/lessons/07-12-agents-per-megawatt?present', 2);
+    for (const readout of ['cost-split', 'reuse']) {
+      const parts = page.locator(`[data-widget="cost-levers"] [data-readout="${readout}"] .figure-part`);
+      await expect(parts).toHaveCount(3);
+      const lines = await parts.evaluateAll((els) =>
+        els.map((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+      );
+      for (const n of lines) expect(n).toBeLessThan(1.5);
+    }
+  });
+});

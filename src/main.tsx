@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import 'katex/dist/katex.min.css';
 import './styles/app.css';
 import './widgets/kit/charts/charts.css';
+import './widgets/kit/tables.css';
 import { App } from './app/App';
 import { ServicesProvider, type Services } from './app/services';
 import { createProgressStore } from './state/progress';

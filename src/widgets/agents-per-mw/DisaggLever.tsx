@@ -151,7 +151,7 @@ export function DisaggLeverTable() {
           : `One DGX H100, the lever grid's agents, cache-aware router and TTL-then-offload policy: all four replicas of ${MODEL_NAME} aggregated, or one prefill and three decode replicas with the KV shipped over the node's RDMA NICs. Capacity is the largest concurrency meeting both SLOs; the latencies are at that concurrency.`}
       </figcaption>
       <div className="table-scroll">
-        <table className="apm-table">
+        <table className="compare-table">
           <thead>
             <tr>
               <th scope="col">SLOs (TTFT p90, TPOT p90)</th>

@@ -30,6 +30,7 @@ import {
 import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { LeverGridRequest } from '../../worker/economicsMethods';
 import { LEVER_GRID_ID, leverGridSchema } from './schema';
+import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { DEFAULT_GPU_HOUR_USD, LEVER_GRID } from '../../sim/lessons/economicsLabSetup';
 import './agents-per-mw.css';
@@ -273,8 +274,13 @@ export function LeverGrid() {
               label="Rent split: prefill · decode · idle-held KV"
               value={
                 <span data-readout="cost-split">
-                  {formatUSD(s.cost.prefillUSD)} · {formatUSD(s.cost.decodeUSD)} ·{' '}
-                  {formatUSD(s.cost.idleHeldUSD)}
+                  <SeparatedFigures
+                    figures={[
+                      formatUSD(s.cost.prefillUSD),
+                      formatUSD(s.cost.decodeUSD),
+                      formatUSD(s.cost.idleHeldUSD),
+                    ]}
+                  />
                 </span>
               }
               formula={`idle sessions pin ${formatPercent(pt.heldShare)} of the KV budget; prefill is ${formatPercent(pt.prefillShare)} of the busy GPU time`}
@@ -283,8 +289,13 @@ export function LeverGrid() {
               label="Prefix reuse · TTFT p90 · TPOT p90"
               value={
                 <span data-readout="reuse" data-value={pt.reuseRatio}>
-                  {formatPercent(pt.reuseRatio)} · {formatDuration(pt.ttftP90S, 3)} ·{' '}
-                  {formatDuration(pt.tpotP90S, 3)}
+                  <SeparatedFigures
+                    figures={[
+                      formatPercent(pt.reuseRatio),
+                      formatDuration(pt.ttftP90S, 3),
+                      formatDuration(pt.tpotP90S, 3),
+                    ]}
+                  />
                 </span>
               }
               formula={`at ${pt.concurrency} agents per replica, the run the cost is read from`}
@@ -333,7 +344,7 @@ export function LeverGrid() {
           />
         </div>
         <div className="table-scroll">
-          <table className="apm-table" data-table="levers">
+          <table className="compare-table" data-table="levers">
             <caption>
               Every setting on the same workload and seed; rent = GPU-seconds × ${v.gpuHourUSD.toFixed(2)}
               /GPU-h, split into prefill, decode and idle-held KV; (N = 1): no concurrency meets the SLOs, the
@@ -385,10 +396,16 @@ export function LeverGrid() {
                               {atMost(c.cell)}
                               {formatUSD(c.cost.totalUSD)}
                             </strong>{' '}
-                            = <span className="nw">{formatUSD(c.cost.prefillUSD)}</span> +{' '}
-                            <span className="nw">{formatUSD(c.cost.decodeUSD)}</span> +{' '}
-                            <span className="nw">{formatUSD(c.cost.idleHeldUSD)}</span> +{' '}
-                            <span className="nw">{formatUSD(c.cost.energyUSD)}</span>
+                            ={' '}
+                            <SeparatedFigures
+                              separator="+"
+                              figures={[
+                                formatUSD(c.cost.prefillUSD),
+                                formatUSD(c.cost.decodeUSD),
+                                formatUSD(c.cost.idleHeldUSD),
+                                formatUSD(c.cost.energyUSD),
+                              ]}
+                            />
                           </td>
                         </>
                       ) : (

@@ -162,12 +162,12 @@ export function GrammarCost() {
             y={{ label: 'Time', unit: 'ms', scale: 'log', format: (t) => formatNumber(t, 2) }}
             points
           />
-          <div className="table-wrap">
-            <table className="so-table" data-figure="cost-table">
+          <div className="table-scroll so-table-scroll">
+            <table className="ruled-table" data-figure="cost-table">
               <thead>
                 <tr>
                   <th scope="col">Schema</th>
-                  <th scope="col" className="so-col-detail">
+                  <th scope="col" className="col-detail">
                     Chars
                   </th>
                   <th scope="col">Compile</th>
@@ -179,7 +179,7 @@ export function GrammarCost() {
                 {points.map((p) => (
                   <tr key={p.label} data-size={p.size}>
                     <th scope="row">{p.label}</th>
-                    <td className="so-col-detail">{formatNumber(p.schemaChars)}</td>
+                    <td className="col-detail">{formatNumber(p.schemaChars)}</td>
                     <td>{formatNumber(p.compileMs, 3)} ms</td>
                     <td>{formatNumber(p.maskP50Us, 3)} µs</td>
                     <td>{formatNumber(ms(p.maskMaxUs), 3)} ms</td>

@@ -246,15 +246,15 @@ export function MinLinkBandwidth() {
           height={390}
         />
         {r ? (
-          <div className="table-wrap offload-table-wrap">
-            <table className="offload-table" data-figure="min-bandwidth-table">
+          <div className="table-scroll offload-table-scroll">
+            <table className="ruled-table" data-figure="min-bandwidth-table">
               <thead>
                 <tr>
                   <th scope="col">Model</th>
-                  <th scope="col" className="offload-col-detail">
+                  <th scope="col" className="col-detail">
                     KV per token
                   </th>
-                  <th scope="col" className="offload-col-detail">
+                  <th scope="col" className="col-detail">
                     FLOPs per token
                   </th>
                   <th scope="col">KV per FLOP</th>
@@ -268,8 +268,8 @@ export function MinLinkBandwidth() {
                       {m.name}
                       {m.weightsFit ? '' : ' *'}
                     </th>
-                    <td className="offload-col-detail">{formatBytes(m.kvBytesPerToken)}</td>
-                    <td className="offload-col-detail">{formatFlops(m.flopsPerToken)}</td>
+                    <td className="col-detail">{formatBytes(m.kvBytesPerToken)}</td>
+                    <td className="col-detail">{formatFlops(m.flopsPerToken)}</td>
                     <td>{formatBytesPerMflop(m.kvBytesPerFlop)}</td>
                     <td data-value={m.minBandwidth ?? ''}>
                       {m.minBandwidth === null ? '—' : formatBandwidth(m.minBandwidth)}

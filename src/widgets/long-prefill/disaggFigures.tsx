@@ -126,7 +126,7 @@ export function DisaggComparisonTable() {
             : 'Computing the comparison…'}
       </figcaption>
       <div className="table-scroll">
-        <table className="lp-table">
+        <table className="compare-table">
           <thead>
             <tr>
               <th scope="col">How</th>

@@ -138,7 +138,7 @@ export function PrefillScenarioTable() {
             : 'Running the four prefill scenarios in the fleet simulator…'}
       </figcaption>
       <div className="table-scroll">
-        <table className="lp-table">
+        <table className="compare-table">
           <thead>
             <tr>
               <th scope="col">Scenario</th>

@@ -229,8 +229,8 @@ export function MemoryLadder() {
             markers={barMarkers}
             height={190}
           />
-          <div className="ladder-table-wrap">
-            <table className="ladder-table" data-figure="ladder-table">
+          <div className="table-scroll">
+            <table className="ruled-table ladder-table" data-figure="ladder-table">
               <caption>
                 The ladder in numbers for {formatCount(v.agents)} agents of {formatCount(v.contextTokens)}{' '}
                 tokens ({formatBytesDecimal(r.demandBytes)} of KV). Holds: whole contexts; reload: one context
@@ -240,7 +240,7 @@ export function MemoryLadder() {
                 <tr>
                   <th scope="col">Tier</th>
                   <th scope="col">Capacity</th>
-                  <th scope="col" className="ladder-col-detail">
+                  <th scope="col" className="col-detail">
                     Bandwidth
                   </th>
                   <th scope="col">Holds</th>
@@ -256,7 +256,7 @@ export function MemoryLadder() {
                       <span className="ladder-path">{pathText(t)}</span>
                     </th>
                     <td>{formatBytesDecimal(t.capacityBytes)}</td>
-                    <td className="ladder-col-detail">{formatBandwidth(t.bandwidth)}</td>
+                    <td className="col-detail">{formatBandwidth(t.bandwidth)}</td>
                     <td data-readout={`holds-${t.id}`} data-value={t.contexts}>
                       {formatCount(t.contexts)}
                     </td>
@@ -275,7 +275,7 @@ export function MemoryLadder() {
                       <span className="ladder-path">recomputed by prefill when the agent returns</span>
                     </th>
                     <td>—</td>
-                    <td className="ladder-col-detail">—</td>
+                    <td className="col-detail">—</td>
                     <td>—</td>
                     <td>{formatDuration(r.recomputeS)}</td>
                     <td data-readout="wait-none" data-value={r.unplaced}>

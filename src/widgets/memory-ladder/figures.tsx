@@ -258,8 +258,8 @@ export function KvRatio({ a, b }: { a: string; b: string }) {
 /** Every catalog model: its attention, KV per token and one 100k-token context, BF16 (catalog arithmetic). */
 export function KvTable({ tokens = 100_000 }: { tokens?: number }) {
   return (
-    <div className="ladder-table-wrap">
-      <table className="ladder-table" data-figure="kv-per-model">
+    <div className="table-scroll">
+      <table className="ruled-table ladder-table" data-figure="kv-per-model">
         <caption>
           KV cache per token and per {formatCount(tokens)}-token context, BF16, from each model&apos;s
           architecture
@@ -268,7 +268,7 @@ export function KvTable({ tokens = 100_000 }: { tokens?: number }) {
           <tr>
             <th scope="col">Model</th>
             <th scope="col">Attention</th>
-            <th scope="col" className="ladder-col-detail">
+            <th scope="col" className="col-detail">
               Per layer, per token
             </th>
             <th scope="col">Per token</th>
@@ -282,7 +282,7 @@ export function KvTable({ tokens = 100_000 }: { tokens?: number }) {
               <tr key={m.id} data-model={m.id}>
                 <th scope="row">{m.name}</th>
                 <td>{m.attention.kind === 'mla' ? 'MLA' : `GQA ${m.attentionHeads}:${m.kvHeads}`}</td>
-                <td className="ladder-col-detail">
+                <td className="col-detail">
                   {m.attention.kind === 'mla'
                     ? `${m.attention.kvLoraRank} + ${m.attention.ropeHeadDim} values`
                     : `2 × ${m.kvHeads} × ${m.headDim} values`}

@@ -21,6 +21,7 @@ import {
 } from '../../lib/format';
 import { oneOverRModel, SWEEP_REPLICAS } from '../../sim/lessons/affinityModel';
 import { AFFINITY_FLEET_ID, affinityFleetArgs, affinityFleetSchema } from './schema';
+import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './session-affinity.css';
 
@@ -71,6 +72,29 @@ export const TRY_THIS: readonly TryItem[] = [
 
 const R_TICKS = [1, 2, 4, 8, 16];
 const AFF = 'session-affinity';
+
+/** One figure for the request-level router and one for session affinity, each named, as a read-out's value. */
+function RequestVsAffinity(props: {
+  readout: string;
+  request: string;
+  requestName: string;
+  affinity: string;
+}) {
+  return (
+    <SeparatedFigures
+      figures={[
+        <>
+          <span data-readout={`${props.readout}-request`}>{props.request}</span>
+          <span className="readout-aside"> {props.requestName}</span>
+        </>,
+        <>
+          <span data-readout={`${props.readout}-affinity`}>{props.affinity}</span>
+          <span className="readout-aside"> affinity</span>
+        </>,
+      ]}
+    />
+  );
+}
 
 export function AffinityFleet() {
   const params = useWidgetParams(AFFINITY_FLEET_ID, affinityFleetSchema);
@@ -171,12 +195,12 @@ export function AffinityFleet() {
               emphasis
               label={`Hit rate at R = ${maxR}`}
               value={
-                <span>
-                  <span data-readout="hit-request">{formatPercent(big.req?.hitRate)}</span>
-                  <span className="readout-aside"> {reqName}</span> ·{' '}
-                  <span data-readout="hit-affinity">{formatPercent(big.aff?.hitRate)}</span>
-                  <span className="readout-aside"> affinity</span>
-                </span>
+                <RequestVsAffinity
+                  readout="hit"
+                  request={formatPercent(big.req?.hitRate)}
+                  requestName={reqName}
+                  affinity={formatPercent(big.aff?.hitRate)}
+                />
               }
               formula={
                 s !== undefined && h1 !== undefined
@@ -192,12 +216,12 @@ export function AffinityFleet() {
             <Readout
               label={`p90 TTFT at R = ${maxR}`}
               value={
-                <span>
-                  <span data-readout="p90-request">{formatDuration(big.req?.ttftP90S)}</span>
-                  <span className="readout-aside"> {reqName}</span> ·{' '}
-                  <span data-readout="p90-affinity">{formatDuration(big.aff?.ttftP90S)}</span>
-                  <span className="readout-aside"> affinity</span>
-                </span>
+                <RequestVsAffinity
+                  readout="p90"
+                  request={formatDuration(big.req?.ttftP90S)}
+                  requestName={reqName}
+                  affinity={formatDuration(big.aff?.ttftP90S)}
+                />
               }
               formula={`p50: ${formatDuration(big.req?.ttftP50S)} · ${formatDuration(big.aff?.ttftP50S)}`}
             />

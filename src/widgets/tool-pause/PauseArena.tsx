@@ -28,6 +28,7 @@ import {
 import type { PauseArenaRequest } from '../../worker/pauseMethods';
 import { OccupancyChart } from './OccupancyChart';
 import { PAUSE_ARENA_ID, pauseArenaSchema } from './schema';
+import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-06 checks them). */
@@ -214,15 +215,16 @@ export function PauseArena() {
               emphasis
               label="Resume TTFT, p50 · p90"
               value={
-                <span>
-                  <span data-readout="resume-ttft-p50" data-value={s.resumes.ttft.p50}>
-                    {formatDuration(s.resumes.ttft.p50)}
-                  </span>{' '}
-                  ·{' '}
-                  <span data-readout="resume-ttft-p90" data-value={s.resumes.ttft.p90}>
-                    {formatDuration(s.resumes.ttft.p90)}
-                  </span>
-                </span>
+                <SeparatedFigures
+                  figures={[
+                    <span key="p50" data-readout="resume-ttft-p50" data-value={s.resumes.ttft.p50}>
+                      {formatDuration(s.resumes.ttft.p50)}
+                    </span>,
+                    <span key="p90" data-readout="resume-ttft-p90" data-value={s.resumes.ttft.p90}>
+                      {formatDuration(s.resumes.ttft.p90)}
+                    </span>,
+                  ]}
+                />
               }
               formula={`${formatNumber(s.resumes.count, 6)} resumes after a tool call; first turns p50 ${formatDuration(s.firstTtftP50)}`}
             />
@@ -313,7 +315,7 @@ export function PauseArena() {
             aspect={0.42}
           />
           <div className="table-scroll">
-            <table className="pause-table" data-table="policies">
+            <table className="compare-table" data-table="policies">
               <caption>Every policy on the same workload and seed (time means over the run).</caption>
               <thead>
                 <tr>
@@ -343,20 +345,32 @@ export function PauseArena() {
                       {x ? (
                         <>
                           <td data-label="Idle KV: HBM · DRAM">
-                            <span className="nw">{formatBytesDecimal(idleHbmBytes(x, bpb))}</span> ·{' '}
-                            <span className="nw">{formatBytesDecimal(x.idleDramBlocks * bpb)}</span>
+                            <SeparatedFigures
+                              figures={[
+                                formatBytesDecimal(idleHbmBytes(x, bpb)),
+                                formatBytesDecimal(x.idleDramBlocks * bpb),
+                              ]}
+                            />
                           </td>
                           <td data-label="Resumes in HBM">{formatPercent(x.resumes.inHbmShare)}</td>
                           <td data-label="Resume TTFT p50 · p90">
-                            <span className="nw">{formatDuration(x.resumes.ttft.p50)}</span> ·{' '}
-                            <span className="nw">{formatDuration(x.resumes.ttft.p90)}</span>
+                            <SeparatedFigures
+                              figures={[
+                                formatDuration(x.resumes.ttft.p50),
+                                formatDuration(x.resumes.ttft.p90),
+                              ]}
+                            />
                           </td>
                           <td data-label="PCIe traffic" className="nw">
                             {formatBytesDecimal(x.pcieUpBytes + x.pcieDownBytes)}
                           </td>
                           <td data-label="Output · goodput">
-                            <span className="nw">{formatNumber(x.outputTokensPerS)} tok/s</span> ·{' '}
-                            <span className="nw">{formatPercent(x.goodputShare)}</span>
+                            <SeparatedFigures
+                              figures={[
+                                `${formatNumber(x.outputTokensPerS)} tok/s`,
+                                formatPercent(x.goodputShare),
+                              ]}
+                            />
                           </td>
                         </>
                       ) : (

@@ -16,6 +16,7 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { TRACELAB_TOOL_TAIL } from '../../sim/engine/catalog/pauses';
 import { TOOL_LATENCY_ID, toolLatencyArgs, toolLatencySchema } from './schema';
+import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-06 checks them). */
@@ -179,11 +180,18 @@ export function ToolLatency() {
             <Readout
               label="Calls over 1 min"
               value={
-                <span>
-                  {formatPercent(r.selected.callsOver1min)} <span className="readout-aside">of calls</span> ·{' '}
-                  <span data-readout="time-over-minute">{formatPercent(r.selected.timeOver1min)}</span>{' '}
-                  <span className="readout-aside">of tool time</span>
-                </span>
+                <SeparatedFigures
+                  figures={[
+                    <>
+                      {formatPercent(r.selected.callsOver1min)}{' '}
+                      <span className="readout-aside">of calls</span>
+                    </>,
+                    <>
+                      <span data-readout="time-over-minute">{formatPercent(r.selected.timeOver1min)}</span>{' '}
+                      <span className="readout-aside">of tool time</span>
+                    </>,
+                  ]}
+                />
               }
               formula={
                 isCoding
