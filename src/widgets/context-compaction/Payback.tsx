@@ -13,6 +13,7 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatCount, formatDuration, formatFlops, formatNumber, formatTokens } from '../../lib/format';
 import { cumulative, type Metric, type Policy } from '../../sim/lessons/compaction';
 import type { PaybackResponse } from '../../worker/compactionMethods';
+import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-11 checks them). */
@@ -213,8 +214,13 @@ export function Payback() {
               label={`After turn ${served}`}
               value={
                 <span data-readout="totals">
-                  never {axis.format(at('none') ?? NaN)} · summarise {axis.format(at('summarise') ?? NaN)} ·
-                  prune {axis.format(at('prune') ?? NaN)}
+                  <SeparatedFigures
+                    figures={[
+                      `never ${axis.format(at('none') ?? NaN)}`,
+                      `summarise ${axis.format(at('summarise') ?? NaN)}`,
+                      `prune ${axis.format(at('prune') ?? NaN)}`,
+                    ]}
+                  />
                 </span>
               }
               formula={

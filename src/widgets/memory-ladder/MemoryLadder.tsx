@@ -24,6 +24,7 @@ import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { LadderChart, pathText } from './LadderChart';
 import { LADDER_ID, ladderArgs, ladderSchema } from './schema';
 import './memory-ladder.css';
+import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
@@ -82,11 +83,17 @@ export const TIER_SHORT: Record<LadderTier['id'], string> = {
 };
 
 /** "13 HBM · 30 DRAM · 122 pool · 35 NVMe", fastest reload first, tiers that take none left out. */
-export function placementText(r: Pick<LadderResponse, 'placement' | 'unplaced'>): string {
+/** Where the agents wait, tier by tier ("13 HBM", "30 DRAM", …, "8,898 nowhere"); empty when none are placed. */
+export function placementParts(r: Pick<LadderResponse, 'placement' | 'unplaced'>): string[] {
   const parts = r.placement
     .filter((p) => p.agents > 0)
     .map((p) => `${formatNumber(p.agents, 6)} ${TIER_SHORT[p.tier]}`);
   if (r.unplaced > 0) parts.push(`${formatNumber(r.unplaced, 6)} nowhere`);
+  return parts;
+}
+
+export function placementText(r: Pick<LadderResponse, 'placement' | 'unplaced'>): string {
+  const parts = placementParts(r);
   return parts.length ? parts.join(' · ') : 'none';
 }
 
@@ -179,7 +186,11 @@ export function MemoryLadder() {
             <Readout
               emphasis
               label={`Where the ${formatCount(v.agents)} agents wait`}
-              value={<span data-readout="placement">{placementText(r)}</span>}
+              value={
+                <span data-readout="placement">
+                  {placementParts(r).length ? <SeparatedFigures figures={placementParts(r)} /> : 'none'}
+                </span>
+              }
               formula="fastest reload first; each tier takes ⌊capacity / context⌋"
             />
           </>
