@@ -114,3 +114,41 @@ test.describe('presentation mode on a 1280 × 720 projector', () => {
     }
   });
 });
+
+test.describe('presentation mode: pictures a widget draws itself', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  // These lay themselves out in chart units like the kit's charts; before, they took those units for screen
+  // pixels, so presenting drew them at two thirds of their box with reading-size text.
+  const PICTURES: { lesson: string; widgets: number; figure: string; box: string }[] = [
+    {
+      lesson: '07-04-kv-memory-hierarchy',
+      widgets: 3,
+      figure: '[data-widget="kv-footprint"] [data-figure="budget-fill"] canvas',
+      box: '[data-widget="kv-footprint"] [data-figure="budget-fill"]',
+    },
+    {
+      lesson: '07-04-kv-memory-hierarchy',
+      widgets: 3,
+      figure: '[data-widget="kv-hierarchy"] canvas.kvh-canvas',
+      box: '[data-widget="kv-hierarchy"] [data-figure="kv-hierarchy"]',
+    },
+    {
+      lesson: '07-11-context-compaction',
+      widgets: 2,
+      figure: '[data-widget="edit-the-prompt"] svg[data-chart="prompt-blocks"]',
+      box: '[data-widget="edit-the-prompt"] .cc-picture',
+    },
+  ];
+
+  for (const p of PICTURES) {
+    test(`${p.figure} fills its box when presenting, as when reading`, async ({ page }) => {
+      for (const query of ['', '?present']) {
+        await gotoLessonReady(page, `/lessons/${p.lesson}${query}`, p.widgets);
+        const figure = await page.locator(p.figure).boundingBox();
+        const box = await page.locator(p.box).boundingBox();
+        expect(figure!.width / box!.width, query || 'reading').toBeGreaterThan(0.97);
+      }
+    });
+  }
+});

@@ -171,8 +171,11 @@ function Status({
   );
 }
 
+/** The prompt picture's height in chart units (its rows below end at the axis, 164). */
+const PROMPT_PICTURE_H = 196;
+
 function PromptPicture({ r }: { r: EditResult }) {
-  const { observe, width } = useChartSize({ aspect: 0.34, minHeight: 230, maxHeight: 260 });
+  const { observe, width, zoom } = useChartSize({ aspect: 0.34, minHeight: 230, maxHeight: 260 });
   const left = 8;
   const right = 8;
   const x = scaleLinear()
@@ -194,8 +197,9 @@ function PromptPicture({ r }: { r: EditResult }) {
   return (
     <div ref={observe} className="cc-picture">
       <svg
-        width={width}
-        height={196}
+        width={width * zoom}
+        height={PROMPT_PICTURE_H * zoom}
+        viewBox={`0 0 ${width} ${PROMPT_PICTURE_H}`}
         role="img"
         aria-label="The prompt before and after the edit, as segments, with the cached and the re-prefilled tokens beneath each"
         data-chart="prompt-blocks"

@@ -5,7 +5,7 @@
  * Redrawn only when the filled count changes.
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
-import { useThemeVersion } from '../kit/charts/CanvasLayer';
+import { useCanvasScale, useThemeVersion } from '../kit/charts/CanvasLayer';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { resolveCssColor, seriesColor } from '../kit/charts/theme';
 import { ownerOf, type FillPlan, type FillState } from './fill';
@@ -32,14 +32,14 @@ export const BudgetFill = memo(function BudgetFill({
   const rows = Math.ceil(plan.budgetCells / cols);
   const overflowRows = Math.ceil(Math.min(plan.contextCells, Math.max(1, state.overflowCells)) / cols);
   const height = Math.ceil((rows + 1 + overflowRows) * cell) + 4;
-  const dpr = typeof window === 'undefined' ? 1 : Math.min(2, window.devicePixelRatio || 1);
+  const { zoom, px } = useCanvasScale();
 
   useEffect(() => {
     const c = ref.current;
     const g = c?.getContext('2d');
     if (!c || !g) return;
     const el = document.documentElement;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.setTransform(px, 0, 0, px, 0, 0);
     g.clearRect(0, 0, width, height);
     g.fillStyle = resolveCssColor(el, 'var(--bg-sunk)', '#eee');
     g.fillRect(0, 0, cols * cell, rows * cell);
@@ -74,15 +74,15 @@ export const BudgetFill = memo(function BudgetFill({
     }
     c.dataset.used = String(state.usedCells);
     c.dataset.overflow = String(state.overflowCells);
-  }, [plan, state.usedCells, state.overflowCells, cols, cell, rows, width, height, dpr, theme]);
+  }, [plan, state.usedCells, state.overflowCells, cols, cell, rows, width, height, px, theme]);
 
   return (
     <div ref={observe} className="budget-fill" data-figure="budget-fill">
       <canvas
         ref={ref}
-        width={Math.round(width * dpr)}
-        height={Math.round(height * dpr)}
-        style={{ width, height, display: 'block', maxWidth: '100%' }}
+        width={Math.round(width * px)}
+        height={Math.round(height * px)}
+        style={{ width: width * zoom, height: height * zoom, display: 'block', maxWidth: '100%' }}
         role="img"
         aria-label={label}
       />

@@ -4,7 +4,7 @@
  * data-frame="<n>", the number of pictures drawn so far, and data-marks, the marks of the current step.
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
-import { useThemeVersion } from '../kit/charts/CanvasLayer';
+import { useCanvasScale, useThemeVersion } from '../kit/charts/CanvasLayer';
 import { resolveCssColor, seriesColor } from '../kit/charts/theme';
 import { drawHierarchy, placeStep, type Palette, type TierLabel } from './draw';
 import { SESSION_COLOURS, type Geometry, type Transition } from './layout';
@@ -47,27 +47,27 @@ export const HierarchyCanvas = memo(function HierarchyCanvas({
     [theme],
   );
   const placed = useMemo(() => placeStep(step, geometry), [step, geometry]);
-  const dpr = typeof window === 'undefined' ? 1 : Math.min(2, window.devicePixelRatio || 1);
+  const { zoom, px } = useCanvasScale();
 
   useEffect(() => {
     const c = ref.current;
     // Opaque: the compositor need not blend the canvas with the page under it.
     const ctx = c?.getContext('2d', { alpha: false });
     if (!c || !ctx || !pal) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(px, 0, 0, px, 0, 0);
     drawHierarchy(ctx, geometry, step, placed, progress, pal, labels);
     drawn.current++;
     c.dataset.frame = String(drawn.current);
     c.dataset.marks = String(step.count);
-  }, [geometry, step, placed, progress, pal, labels, dpr]);
+  }, [geometry, step, placed, progress, pal, labels, px]);
 
   return (
     <canvas
       ref={ref}
       className="kvh-canvas"
-      width={Math.round(geometry.width * dpr)}
-      height={Math.round(geometry.height * dpr)}
-      style={{ width: geometry.width, height: geometry.height }}
+      width={Math.round(geometry.width * px)}
+      height={Math.round(geometry.height * px)}
+      style={{ width: geometry.width * zoom, height: geometry.height * zoom }}
       role="img"
       aria-label={description}
     />

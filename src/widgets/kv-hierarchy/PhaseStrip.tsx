@@ -4,7 +4,7 @@
  * not told by colour alone; a playhead at t. The lanes are drawn once per run and size, the playhead per frame.
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
-import { useThemeVersion } from '../kit/charts/CanvasLayer';
+import { useCanvasScale, useThemeVersion } from '../kit/charts/CanvasLayer';
 import { resolveCssColor } from '../kit/charts/theme';
 import { PHASE_DECODE, PHASE_PREFILL, PHASE_QUEUED, PHASE_TOOL, type PhaseGrid } from './phases';
 
@@ -25,16 +25,16 @@ export const PhaseStrip = memo(function PhaseStrip({
   const ref = useRef<HTMLCanvasElement>(null);
   const theme = useThemeVersion();
   const height = grid.lanes * LANE_H + AXIS_H;
-  const dpr = typeof window === 'undefined' ? 1 : Math.min(2, window.devicePixelRatio || 1);
+  const { zoom, px } = useCanvasScale();
   const lanes = useMemo(() => {
     if (typeof document === 'undefined') return null;
     const el = document.documentElement;
     const c = document.createElement('canvas');
-    c.width = Math.round(width * dpr);
-    c.height = Math.round(height * dpr);
+    c.width = Math.round(width * px);
+    c.height = Math.round(height * px);
     const g = c.getContext('2d');
     if (!g) return null;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.setTransform(px, 0, 0, px, 0, 0);
     const colour = {
       [PHASE_PREFILL]: resolveCssColor(el, 'var(--series-2)', '#c60'),
       [PHASE_DECODE]: resolveCssColor(el, 'var(--series-1)', '#36c'),
@@ -69,7 +69,7 @@ export const PhaseStrip = memo(function PhaseStrip({
     }
     return { image: c };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- theme is the reason to redraw
-  }, [grid, width, height, durationS, dpr, theme]);
+  }, [grid, width, height, durationS, px, theme]);
 
   useEffect(() => {
     const c = ref.current;
@@ -83,19 +83,19 @@ export const PhaseStrip = memo(function PhaseStrip({
   // The playhead is a composited element moved by a transform: playing repaints nothing of the lanes.
   const x = durationS > 0 ? Math.min(width - 2, (t / durationS) * width) : 0;
   return (
-    <div className="kvh-phases-wrap" style={{ width, height }}>
+    <div className="kvh-phases-wrap" style={{ width: width * zoom, height: height * zoom }}>
       <canvas
         ref={ref}
         className="kvh-phases"
-        width={Math.round(width * dpr)}
-        height={Math.round(height * dpr)}
-        style={{ width, height }}
+        width={Math.round(width * px)}
+        height={Math.round(height * px)}
+        style={{ width: width * zoom, height: height * zoom }}
         role="img"
         aria-label={`Phases of ${grid.lanes} session lanes over ${Math.round(durationS)} s of simulated time`}
       />
       <div
         className="kvh-playhead"
-        style={{ height: grid.lanes * LANE_H, transform: `translateX(${x}px)` }}
+        style={{ height: grid.lanes * LANE_H * zoom, transform: `translateX(${x * zoom}px)` }}
         aria-hidden="true"
       />
     </div>

@@ -62,6 +62,18 @@ function useDevicePixelRatio(): number {
   return dpr;
 }
 
+/**
+ * For a canvas a widget draws itself in chart units (the units useChartSize gives): its CSS pixels per unit
+ * (above 1 in presentation mode; zoom.ts) and its backing-store pixels per unit (that times the device pixel
+ * ratio, at most 2: these canvases hold thousands of marks). Size the element at units × zoom, the store at
+ * units × px, and draw after ctx.setTransform(px, 0, 0, px, 0, 0).
+ */
+export function useCanvasScale(): { zoom: number; px: number } {
+  const zoom = useChartZoom();
+  const dpr = Math.min(2, useDevicePixelRatio());
+  return { zoom, px: dpr * zoom };
+}
+
 export function CanvasLayer({
   width,
   height,
