@@ -10,6 +10,27 @@ const kv: LineSeries[] = [
 ];
 
 describe('LineChart', () => {
+  it('names the unit in the axis title only when the ticks do not print it', () => {
+    const pts = [0.02, 0.1, 0.2].map((y, x) => ({ x, y }));
+    const titles = (format?: (v: number) => string) =>
+      texts(
+        render(
+          <LineChart
+            title="t"
+            width={500}
+            height={300}
+            x={{ label: 'Turn' }}
+            y={{ label: 'TTFT', unit: 's', format, zero: true }}
+            series={[{ name: 'a', points: pts }]}
+          />,
+        ),
+        'chart-axis-label',
+      );
+    // Ticks of "100 ms" under a title of "TTFT (s)" would name one unit and show another.
+    expect(titles((v) => formatDuration(v))).toEqual(['Turn', 'TTFT']);
+    expect(titles()).toEqual(['Turn', 'TTFT (s)']);
+  });
+
   it('matches the snapshot (two series, log x, markers)', async () => {
     const html = render(
       <LineChart

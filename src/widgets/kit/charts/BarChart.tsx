@@ -124,7 +124,21 @@ export function BarChart(props: BarChartProps) {
         .range([0, innerWidth])
         .paddingInner(0.2)
         .paddingOuter(0.1);
-      return { legend, vTitle, cTitle, margin: m, innerWidth, innerHeight, vScale, vTicks, band, labelW };
+      return {
+        legend,
+        vTitle: axisTitle(
+          value,
+          vTicks.map((t) => t.label),
+        ),
+        cTitle,
+        margin: m,
+        innerWidth,
+        innerHeight,
+        vScale,
+        vTicks,
+        band,
+        labelW,
+      };
     }
     const maxCat = Math.min(width * 0.38, Math.max(0, ...categories.map((c) => textWidth(c, TICK_FONT))));
     const m0 = computeMargins({
@@ -149,7 +163,10 @@ export function BarChart(props: BarChartProps) {
       .paddingOuter(0.1);
     return {
       legend,
-      vTitle,
+      vTitle: axisTitle(
+        value,
+        vTicks.map((t) => t.label),
+      ),
       cTitle,
       margin: m,
       innerWidth,

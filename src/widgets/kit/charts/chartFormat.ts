@@ -20,12 +20,18 @@ export function tickFormatter(spec: AxisSpec): (v: number) => string {
   return (v) => (Number.isFinite(v) ? f(v) : MISSING);
 }
 
-/** "Label (unit)". */
-export function axisTitle(spec: AxisSpec): string {
-  return spec.unit ? `${spec.label} (${spec.unit})` : spec.label;
-}
-
 const BARE_NUMBER = /^[-−]?[\d.,]+(?:e[-+]?\d+)?[kMBT]?$/;
+
+/**
+ * "Label (unit)", or the label alone when every tick already prints its own unit: "TTFT (s)" over ticks of
+ * "100 ms" and "200 ms" would name one unit and show another.
+ */
+export function axisTitle(spec: AxisSpec, tickLabels: readonly string[] = []): string {
+  if (!spec.unit) return spec.label;
+  const shown = tickLabels.filter((t) => t !== MISSING && t !== '');
+  const unitsOnTicks = shown.length > 0 && shown.every((t) => !BARE_NUMBER.test(t));
+  return unitsOnTicks ? spec.label : `${spec.label} (${spec.unit})`;
+}
 
 /** A value with its unit, for read-outs and value labels. */
 export function valueText(spec: AxisSpec, v: number | null | undefined): string {

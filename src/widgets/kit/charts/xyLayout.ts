@@ -41,14 +41,15 @@ export function xyLayout(opts: {
   const legend = opts.legendLabels.length
     ? legendLayout(opts.legendLabels, Math.max(100, width - 8))
     : { items: [], height: 0 };
-  const xTitle = axisTitle(x);
-  const yTitle = axisTitle(y);
+  // Present or not is all the margins need; the words follow the ticks (axisTitle drops a unit they print).
+  const xHasTitle = !!axisTitle(x);
+  const yHasTitle = !!axisTitle(y);
   const xDomain = resolveDomain(x, opts.xExtent, { zero: opts.xZero, nice: opts.xNice });
   const yDomain = resolveDomain(y, opts.yExtent, { zero: opts.yZero });
   const provisional = computeMargins({
     yTickLabels: [],
-    hasXTitle: !!xTitle,
-    hasYTitle: !!yTitle,
+    hasXTitle: xHasTitle,
+    hasYTitle: yHasTitle,
     legendHeight: legend.height,
   });
   const innerHeight = Math.max(40, Math.floor(height - provisional.top - provisional.bottom));
@@ -57,8 +58,8 @@ export function xyLayout(opts: {
   const xFmt = tickFormatter(x);
   const margin = computeMargins({
     yTickLabels: yTicks.map((t) => t.label),
-    hasXTitle: !!xTitle,
-    hasYTitle: !!yTitle,
+    hasXTitle: xHasTitle,
+    hasYTitle: yHasTitle,
     legendHeight: legend.height,
     lastXTickLabel: xFmt(xDomain[1]),
     extraRight: opts.extraRight,
@@ -77,8 +78,14 @@ export function xyLayout(opts: {
     xPos: positionIn(xScale, isLog(x)),
     yPos: positionIn(yScale, isLog(y)),
     legend,
-    xTitle,
-    yTitle,
+    xTitle: axisTitle(
+      x,
+      xTicks.map((t) => t.label),
+    ),
+    yTitle: axisTitle(
+      y,
+      yTicks.map((t) => t.label),
+    ),
     xTitleOffset: TICK_FONT + 8 + 6 + LABEL_FONT + 4,
     yTitleOffset: margin.left - 4,
   };
