@@ -8,6 +8,29 @@ const tput = [8730, 6944, 4429, 4429];
 const ttft = [0.542, 31.08, 94.87, 92.55];
 
 describe('BarChart', () => {
+  it('puts a category label too long for its bar on two lines, and keeps the plot clear of them', () => {
+    const chart = (categories: string[]) =>
+      render(
+        <BarChart
+          title="t"
+          width={420}
+          height={260}
+          categories={categories}
+          series={[{ name: 'a', values: [9.67, 11.6, 11.6, 21.3] }]}
+          value={{ label: 'Time', unit: 'ms' }}
+          category={{ label: 'What' }}
+        />,
+      );
+    const long = chart(['GPU step', 'Masks (CPU wall)', 'TPOT overlapped', 'TPOT charged after the step']);
+    // Two lines, each whole words; nothing ends in "…" where the words fit in two lines.
+    expect(long).toMatch(/<tspan[^>]*>TPOT charged<\/tspan><tspan[^>]*dy="14"[^>]*>after the step<\/tspan>/);
+    expect(long).not.toContain('…');
+    // The second line takes room from the plot (the chart keeps its height): the tallest bar is a line shorter.
+    const tallest = (html: string) => Math.max(...attrs(html, 'chart-bar', 'height').map(Number));
+    const short = chart(['a', 'b', 'c', 'd']);
+    expect(tallest(short) - tallest(long)).toBeGreaterThanOrEqual(12);
+  });
+
   it('matches the snapshot (grouped, vertical, with a value rule)', async () => {
     const html = render(
       <BarChart

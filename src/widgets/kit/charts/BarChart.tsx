@@ -12,7 +12,19 @@ import { axisTicks, extentOf, isLog, makeScale, resolveDomain, usable, type Tick
 import { seriesColor } from './theme';
 import { SeriesPatterns, seriesFill } from './patterns';
 import { axisTitle, tickFormatter, valueText } from './chartFormat';
-import { computeMargins, legendLayout, LABEL_FONT, r2, TICK_FONT, textWidth, truncate } from './layout';
+import {
+  computeMargins,
+  legendLayout,
+  LABEL_FONT,
+  r2,
+  TICK_FONT,
+  textWidth,
+  truncate,
+  wrapLabel,
+} from './layout';
+
+/** Height of a category label's second line. */
+const CAT_LINE = TICK_FONT + 3;
 
 export interface BarSeries {
   name: string;
@@ -108,9 +120,9 @@ export function BarChart(props: BarChartProps) {
         legendHeight: legend.height,
       });
       const top = m0.top + (valueLabels ? 14 : 0);
-      const innerHeight = Math.max(40, Math.floor(height - top - m0.bottom));
-      const vScale = makeScale(value, domain, [innerHeight, 0]);
-      const vTicks = axisTicks(value, vScale, 'y');
+      let innerHeight = Math.max(40, Math.floor(height - top - m0.bottom));
+      let vScale = makeScale(value, domain, [innerHeight, 0]);
+      let vTicks = axisTicks(value, vScale, 'y');
       const m = computeMargins({
         yTickLabels: vTicks.map((t) => t.label),
         hasXTitle: !!cTitle,
@@ -124,7 +136,20 @@ export function BarChart(props: BarChartProps) {
         .range([0, innerWidth])
         .paddingInner(0.2)
         .paddingOuter(0.1);
+      // Category labels too long for their band take a second line; the plot gives up that line's height.
+      const catStride = band.step() >= 28 ? 1 : Math.ceil(28 / Math.max(1, band.step()));
+      const catLines = categories.map((c) => wrapLabel(c, band.step() * catStride - 4, TICK_FONT));
+      const extraLines = Math.max(1, ...catLines.map((l) => l.length)) - 1;
+      if (extraLines > 0) {
+        m.bottom += extraLines * CAT_LINE;
+        innerHeight = Math.max(40, innerHeight - extraLines * CAT_LINE);
+        vScale = makeScale(value, domain, [innerHeight, 0]);
+        vTicks = axisTicks(value, vScale, 'y');
+      }
       return {
+        catLines,
+        catStride,
+        catExtra: extraLines * CAT_LINE,
         legend,
         vTitle: axisTitle(
           value,
@@ -162,6 +187,10 @@ export function BarChart(props: BarChartProps) {
       .paddingInner(0.2)
       .paddingOuter(0.1);
     return {
+      // Horizontal bars print their categories in the left margin, on one line each.
+      catLines: [] as string[][],
+      catStride: 1,
+      catExtra: 0,
       legend,
       vTitle: axisTitle(
         value,
@@ -222,7 +251,7 @@ export function BarChart(props: BarChartProps) {
   const catStep = band.step();
   const catStride = horizontal ? Math.max(1, Math.ceil((TICK_FONT * 1.3) / catStep)) : 1;
   const catMax = ('maxCat' in L ? L.maxCat : undefined) ?? 100;
-  const vStride = horizontal || catStep >= 28 ? 1 : Math.ceil(28 / Math.max(1, catStep));
+  const vStride = L.catStride;
 
   // Vertical: neighbouring labels sit one sub-band step apart, so the widest must fit in that step.
   const labelsFit =
@@ -484,21 +513,29 @@ export function BarChart(props: BarChartProps) {
                 y1={Math.round(base - innerHeight) + 0.5}
                 y2={Math.round(base - innerHeight) + 0.5}
               />
-              {categories.map((c, i) =>
-                i % vStride === 0 ? (
-                  <text
-                    key={i}
-                    className="chart-tick"
-                    x={r2(band(i)! + band.bandwidth() / 2)}
-                    y={17}
-                    textAnchor="middle"
-                  >
-                    {truncate(c, catStep * vStride - 4, TICK_FONT)}
+              {categories.map((c, i) => {
+                if (i % vStride !== 0) return null;
+                const x = r2(band(i)! + band.bandwidth() / 2);
+                const lines = L.catLines[i] ?? [c];
+                return (
+                  <text key={i} className="chart-tick" x={x} y={17} textAnchor="middle">
+                    {lines.length === 1
+                      ? lines[0]
+                      : lines.map((line, k) => (
+                          <tspan key={k} x={x} dy={k === 0 ? 0 : CAT_LINE}>
+                            {line}
+                          </tspan>
+                        ))}
                   </text>
-                ) : null,
-              )}
+                );
+              })}
               {L.cTitle ? (
-                <text className="chart-axis-label" x={innerWidth / 2} y={vTitleOffset} textAnchor="middle">
+                <text
+                  className="chart-axis-label"
+                  x={innerWidth / 2}
+                  y={vTitleOffset + L.catExtra}
+                  textAnchor="middle"
+                >
                   {truncate(L.cTitle, innerWidth, LABEL_FONT)}
                 </text>
               ) : null}

@@ -30,6 +30,26 @@ export function truncate(s: string, maxWidth: number, fontSize = 11): string {
   return out.length <= 1 ? s.slice(0, 1) + '…' : out + '…';
 }
 
+/**
+ * A label in at most `maxLines` lines of `maxWidth`, broken between words; only the last line is truncated.
+ * "TPOT charged after the step" under a narrow bar reads in two lines where one would end in "aft…".
+ */
+export function wrapLabel(s: string, maxWidth: number, fontSize = 11, maxLines = 2): string[] {
+  if (textWidth(s, fontSize) <= maxWidth || maxLines <= 1) return [truncate(s, maxWidth, fontSize)];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of s.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    // On the last line allowed, words keep coming and the line is truncated below.
+    if (line && textWidth(next, fontSize) > maxWidth && lines.length < maxLines - 1) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  lines.push(line);
+  return lines.map((l) => truncate(l, maxWidth, fontSize));
+}
+
 export const TICK_FONT = 11;
 export const LABEL_FONT = 12;
 export const LEGEND_FONT = 12;
