@@ -1,14 +1,23 @@
 /** Grouped bar chart, vertical or horizontal, with value labels, a read-out per category and value-axis rules. */
 import { useCallback, useMemo } from 'react';
-import { scaleBand } from 'd3';
-import type { AxisSpec, ChartBaseProps, Marker } from './types';
+import { scaleBand, type ScaleBand } from 'd3';
+import type { AxisSpec, ChartBaseProps, Margins, Marker } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell, useSafeId } from './ChartShell';
 import { GridLines } from './Axes';
 import { Legend } from './Legend';
 import { Markers, positionIn } from './Markers';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from './Readout';
-import { axisTicks, extentOf, isLog, makeScale, resolveDomain, usable, type Tick } from './scales';
+import {
+  axisTicks,
+  extentOf,
+  isLog,
+  makeScale,
+  resolveDomain,
+  usable,
+  type NumScale,
+  type Tick,
+} from './scales';
 import { seriesColor } from './theme';
 import { SeriesPatterns, seriesFill } from './patterns';
 import { axisTitle, tickFormatter, valueText } from './chartFormat';
@@ -104,6 +113,32 @@ export function BarChart(props: BarChartProps) {
       : { items: [], height: 0 };
     const vTitle = axisTitle(value);
     const cTitle = category?.label ?? '';
+    // What either orientation lays out, with what both share. Only vertical bars wrap their category labels
+    // (horizontal ones print them in the left margin, one line each); the value title follows its ticks.
+    const laidOut = (p: {
+      margin: Margins;
+      innerWidth: number;
+      innerHeight: number;
+      vScale: NumScale;
+      vTicks: Tick[];
+      band: ScaleBand<number>;
+      catLines?: string[][];
+      catStride?: number;
+      catExtra?: number;
+      maxCat?: number;
+    }) => ({
+      legend,
+      cTitle,
+      labelW,
+      catLines: [] as string[][],
+      catStride: 1,
+      catExtra: 0,
+      ...p,
+      vTitle: axisTitle(
+        value,
+        p.vTicks.map((t) => t.label),
+      ),
+    });
     const domain = resolveDomain(value, ext, { zero: true });
     const labelW = valueLabels
       ? Math.max(
@@ -146,24 +181,17 @@ export function BarChart(props: BarChartProps) {
         vScale = makeScale(value, domain, [innerHeight, 0]);
         vTicks = axisTicks(value, vScale, 'y');
       }
-      return {
-        catLines,
-        catStride,
-        catExtra: extraLines * CAT_LINE,
-        legend,
-        vTitle: axisTitle(
-          value,
-          vTicks.map((t) => t.label),
-        ),
-        cTitle,
+      return laidOut({
         margin: m,
         innerWidth,
         innerHeight,
         vScale,
         vTicks,
         band,
-        labelW,
-      };
+        catLines,
+        catStride,
+        catExtra: extraLines * CAT_LINE,
+      });
     }
     const maxCat = Math.min(width * 0.38, Math.max(0, ...categories.map((c) => textWidth(c, TICK_FONT))));
     const m0 = computeMargins({
@@ -186,26 +214,7 @@ export function BarChart(props: BarChartProps) {
       .range([0, innerHeight])
       .paddingInner(0.2)
       .paddingOuter(0.1);
-    return {
-      // Horizontal bars print their categories in the left margin, on one line each.
-      catLines: [] as string[][],
-      catStride: 1,
-      catExtra: 0,
-      legend,
-      vTitle: axisTitle(
-        value,
-        vTicks.map((t) => t.label),
-      ),
-      cTitle,
-      margin: m,
-      innerWidth,
-      innerHeight,
-      vScale,
-      vTicks,
-      band,
-      labelW,
-      maxCat,
-    };
+    return laidOut({ margin: m, innerWidth, innerHeight, vScale, vTicks, band, maxCat });
   }, [
     showLegend,
     series,
