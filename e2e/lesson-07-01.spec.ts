@@ -101,6 +101,11 @@ test.describe('Lesson 07.01 The Agent Workload', () => {
     await expect(w.locator('[data-readout="trace-io-ratio"]')).not.toHaveText('—');
     await expect(w.locator('[data-readout="trace-hit-ratio"]')).toHaveText(/%$/);
     await expect(w.locator('svg[data-chart="cdf"]').first()).toContainText('Your trace: my-trace.jsonl');
+    // The picker is drawn as a button (the browser's own says "No file chosen" beside a loaded trace); the
+    // input under it stays focusable, so the keyboard still reaches it.
+    await expect(box.getByText('Choose a file…')).toBeVisible();
+    await w.getByLabel(/Trace file/).focus();
+    await expect(w.getByLabel(/Trace file/)).toBeFocused();
     // A file that is not a trace: a reason, not a crash; the widget stays ready.
     await w
       .getByLabel(/Trace file/)

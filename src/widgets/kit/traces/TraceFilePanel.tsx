@@ -57,8 +57,14 @@ export function TraceFilePanel<R>({
         <label htmlFor={inputId} className="trace-drop-label">
           {fileLabel}
         </label>
+        {/*
+          The browser's own picker says "No file chosen" beside a loaded trace (its value is cleared so the same
+          file can be chosen again) and cuts its text in a narrow column; this button-like label names no file,
+          and the status below names the one loaded. The input stays focusable for the keyboard.
+        */}
         <input
           id={inputId}
+          className="trace-file-input"
           type="file"
           accept=".jsonl,.json,.txt,application/json,text/plain"
           onChange={(e) => {
@@ -67,6 +73,9 @@ export function TraceFilePanel<R>({
             e.currentTarget.value = '';
           }}
         />
+        <label htmlFor={inputId} className="trace-file-button" aria-hidden="true">
+          Choose a file…
+        </label>
         <button type="button" onClick={onSample}>
           {sampleLabel}
         </button>
