@@ -1,7 +1,7 @@
 /**
- * Several figures in one read-out or table cell, "a · b · c" (or the terms of a sum, "a + b + c"). Each figure keeps its separator on its own line, so
- * a narrow card (a phone, or a projector's four read-outs in a row) wraps between figures, never inside one and
- * never before a "·".
+ * Several figures in one read-out or table cell, "a · b · c" (or the terms of a sum, "a + b + c"). Each figure
+ * keeps its separator on its own line, so a narrow card (a phone, a projector) wraps between figures, never
+ * before a "·" (app.css, `.figure-part`).
  */
 import { Fragment, type ReactNode } from 'react';
 

@@ -92,6 +92,12 @@ export function placementParts(r: Pick<LadderResponse, 'placement' | 'unplaced'>
   return parts;
 }
 
+/** The placement as a read-out: the tiers as separated figures, or "none". */
+function PlacementFigures({ r }: { r: Pick<LadderResponse, 'placement' | 'unplaced'> }) {
+  const parts = placementParts(r);
+  return parts.length ? <SeparatedFigures figures={parts} /> : 'none';
+}
+
 export function placementText(r: Pick<LadderResponse, 'placement' | 'unplaced'>): string {
   const parts = placementParts(r);
   return parts.length ? parts.join(' · ') : 'none';
@@ -188,7 +194,7 @@ export function MemoryLadder() {
               label={`Where the ${formatCount(v.agents)} agents wait`}
               value={
                 <span data-readout="placement">
-                  {placementParts(r).length ? <SeparatedFigures figures={placementParts(r)} /> : 'none'}
+                  <PlacementFigures r={r} />
                 </span>
               }
               formula="fastest reload first; each tier takes ⌊capacity / context⌋"

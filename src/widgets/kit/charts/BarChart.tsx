@@ -123,7 +123,7 @@ export function BarChart(props: BarChartProps) {
       vTicks: Tick[];
       band: ScaleBand<number>;
       catLines?: string[][];
-      catStride?: number;
+      vStride?: number;
       catExtra?: number;
       maxCat?: number;
     }) => ({
@@ -131,7 +131,7 @@ export function BarChart(props: BarChartProps) {
       cTitle,
       labelW,
       catLines: [] as string[][],
-      catStride: 1,
+      vStride: 1,
       catExtra: 0,
       ...p,
       vTitle: axisTitle(
@@ -172,8 +172,9 @@ export function BarChart(props: BarChartProps) {
         .paddingInner(0.2)
         .paddingOuter(0.1);
       // Category labels too long for their band take a second line; the plot gives up that line's height.
-      const catStride = band.step() >= 28 ? 1 : Math.ceil(28 / Math.max(1, band.step()));
-      const catLines = categories.map((c) => wrapLabel(c, band.step() * catStride - 4, TICK_FONT));
+      // Labels every vStride-th band, so each has at least 28 px.
+      const vStride = band.step() >= 28 ? 1 : Math.ceil(28 / Math.max(1, band.step()));
+      const catLines = categories.map((c) => wrapLabel(c, band.step() * vStride - 4, TICK_FONT));
       const extraLines = Math.max(1, ...catLines.map((l) => l.length)) - 1;
       if (extraLines > 0) {
         m.bottom += extraLines * CAT_LINE;
@@ -189,7 +190,7 @@ export function BarChart(props: BarChartProps) {
         vTicks,
         band,
         catLines,
-        catStride,
+        vStride,
         catExtra: extraLines * CAT_LINE,
       });
     }
@@ -258,9 +259,9 @@ export function BarChart(props: BarChartProps) {
 
   // Category labels: truncated to the band; thinned when bands are narrower than a line of text.
   const catStep = band.step();
-  const catStride = horizontal ? Math.max(1, Math.ceil((TICK_FONT * 1.3) / catStep)) : 1;
+  const hStride = horizontal ? Math.max(1, Math.ceil((TICK_FONT * 1.3) / catStep)) : 1;
   const catMax = ('maxCat' in L ? L.maxCat : undefined) ?? 100;
-  const vStride = L.catStride;
+  const vStride = L.vStride;
 
   // Vertical: neighbouring labels sit one sub-band step apart, so the widest must fit in that step.
   const labelsFit =
@@ -481,7 +482,7 @@ export function BarChart(props: BarChartProps) {
                 y2={innerHeight}
               />
               {categories.map((c, i) =>
-                i % catStride === 0 ? (
+                i % hStride === 0 ? (
                   <text
                     key={i}
                     className="chart-tick"

@@ -31,7 +31,8 @@ export function truncate(s: string, maxWidth: number, fontSize = 11): string {
 }
 
 /**
- * A label in at most `maxLines` lines of `maxWidth`, broken between words; only the last line is truncated.
+ * A label in at most `maxLines` lines of `maxWidth`, broken between words; a line still too wide (the rest of
+ * the words on the last line, or one long word) is truncated.
  * "TPOT charged after the step" under a narrow bar reads in two lines where one would end in "aft…".
  */
 export function wrapLabel(s: string, maxWidth: number, fontSize = 11, maxLines = 2): string[] {
