@@ -31,6 +31,27 @@ describe('LineChart', () => {
     expect(titles()).toEqual(['Turn', 'TTFT (s)']);
   });
 
+  it('leaves the unit out of an axis title that already names it', () => {
+    const title = (label: string, unit: string) =>
+      texts(
+        render(
+          <LineChart
+            title="t"
+            width={500}
+            height={300}
+            x={{ label: 'Step' }}
+            y={{ label, unit }}
+            series={[{ name: 'a', points: [0, 1, 2].map((x) => ({ x, y: x + 1 })) }]}
+          />,
+        ),
+        'chart-axis-label',
+      )[1];
+    expect(title('Allowed tokens', 'tokens')).toBe('Allowed tokens');
+    expect(title('Generation step', 'tokens')).toBe('Generation step (tokens)');
+    // A symbol is never taken for a word that contains it: "Sessions" does not name seconds.
+    expect(title('Sessions', 's')).toBe('Sessions (s)');
+  });
+
   it('matches the snapshot (two series, log x, markers)', async () => {
     const html = render(
       <LineChart

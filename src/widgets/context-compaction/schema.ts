@@ -48,7 +48,8 @@ export const editSchema = {
     default: 10,
     ...controlRange(EDIT_LIMITS.fromTurn, { min: 0, max: 58 }),
     integer: true,
-    unit: 'turn',
+    // A position, not an amount: "turn 10", where a unit would print "10 turn".
+    format: (turn) => `turn ${turn}`,
     help: 'Summarise from this turn, prune tool results from this turn, or insert the document before it',
   },
   span: {

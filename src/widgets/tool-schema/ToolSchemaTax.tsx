@@ -270,7 +270,8 @@ export function ToolSchemaTax() {
           value={{ label: 'Tokens of the definition', format: (x) => formatCount(x) }}
           category={{ label: 'Tool' }}
           legend={false}
-          height={Math.max(160, 40 + 12 * bars.length)}
+          // 16 px a bar leaves room for every tool's name (an 11 px label needs about 14).
+          height={Math.max(160, 56 + 16 * bars.length)}
           emptyMessage="No tools in the request: slide the count up"
         />
         <LineChart

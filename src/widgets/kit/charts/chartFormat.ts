@@ -23,14 +23,21 @@ export function tickFormatter(spec: AxisSpec): (v: number) => string {
 const BARE_NUMBER = /^[-−]?[\d.,]+(?:e[-+]?\d+)?[kMBT]?$/;
 
 /**
- * "Label (unit)", or the label alone when every tick already prints its own unit: "TTFT (s)" over ticks of
- * "100 ms" and "200 ms" would name one unit and show another.
+ * "Label (unit)", or the label alone when every tick already prints its own unit ("TTFT (s)" over ticks of
+ * "100 ms" and "200 ms" would name one unit and show another) or the label already names it ("Allowed tokens",
+ * not "Allowed tokens (tokens)").
  */
 export function axisTitle(spec: AxisSpec, tickLabels: readonly string[] = []): string {
-  if (!spec.unit) return spec.label;
+  if (!spec.unit || labelNamesUnit(spec.label, spec.unit)) return spec.label;
   const shown = tickLabels.filter((t) => t !== MISSING && t !== '');
   const unitsOnTicks = shown.length > 0 && shown.every((t) => !BARE_NUMBER.test(t));
   return unitsOnTicks ? spec.label : `${spec.label} (${spec.unit})`;
+}
+
+function labelNamesUnit(label: string, unit: string): boolean {
+  // Only a unit that is a word ("tokens", "turns"), never a symbol ("s", "×") that a word could contain.
+  if (!/^[a-z]{2,}$/i.test(unit)) return false;
+  return new RegExp(`\\b${unit}\\b`, 'i').test(label);
 }
 
 /** A value with its unit, for read-outs and value labels. */

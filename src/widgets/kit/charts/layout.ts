@@ -31,23 +31,26 @@ export function truncate(s: string, maxWidth: number, fontSize = 11): string {
 }
 
 /**
- * A label in at most `maxLines` lines of `maxWidth`, broken between words; a line still too wide (the rest of
- * the words on the last line, or one long word) is truncated.
- * "TPOT charged after the step" under a narrow bar reads in two lines where one would end in "aft…".
+ * A label in at most `maxLines` lines of `maxWidth`, broken between words or after an arrow, slash or hyphen
+ * (which stays at the end of the first line); a line still too wide (the rest of the label on the last line, or
+ * one long word) is truncated. "TPOT charged after the step" under a narrow bar reads in two lines where one
+ * would end in "aft…", and "TTL→offload" as "TTL→" over "offload" where one would end in "TTL→offl…".
  */
 export function wrapLabel(s: string, maxWidth: number, fontSize = 11, maxLines = 2): string[] {
   if (textWidth(s, fontSize) <= maxWidth || maxLines <= 1) return [truncate(s, maxWidth, fontSize)];
+  // Each piece ends at a break opportunity: its trailing spaces, or the arrow, slash or hyphen it ends with.
+  const pieces = (s.match(/[^ →/-]*(?:[→/-]+| +|$)/g) ?? [s]).filter((p) => p.length > 0);
   const lines: string[] = [];
   let line = '';
-  for (const word of s.split(' ')) {
-    const next = line ? `${line} ${word}` : word;
-    // On the last line allowed, words keep coming and the line is truncated below.
-    if (line && textWidth(next, fontSize) > maxWidth && lines.length < maxLines - 1) {
-      lines.push(line);
-      line = word;
+  for (const piece of pieces) {
+    const next = line + piece;
+    // On the last line allowed, pieces keep coming and the line is truncated below.
+    if (line && textWidth(next.trimEnd(), fontSize) > maxWidth && lines.length < maxLines - 1) {
+      lines.push(line.trimEnd());
+      line = piece;
     } else line = next;
   }
-  lines.push(line);
+  lines.push(line.trimEnd());
   return lines.map((l) => truncate(l, maxWidth, fontSize));
 }
 

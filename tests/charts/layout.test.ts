@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { textWidth, wrapLabel } from '../../src/widgets/kit/charts/layout';
+
+describe('wrapLabel', () => {
+  const narrow = (s: string) => textWidth(s, 11) * 0.7;
+
+  it('keeps a label that fits on one line', () => {
+    expect(wrapLabel('hold', 100)).toEqual(['hold']);
+  });
+
+  it('breaks between words', () => {
+    const s = 'TPOT charged after the step';
+    expect(wrapLabel(s, narrow(s))).toEqual(['TPOT charged after', 'the step']);
+  });
+
+  it('breaks after an arrow, a slash or a hyphen, keeping it on the first line', () => {
+    expect(wrapLabel('TTL→offload', narrow('TTL→offload'))).toEqual(['TTL→', 'offload']);
+    expect(wrapLabel('write-through', narrow('write-through'))).toEqual(['write-', 'through']);
+    expect(wrapLabel('prefill/decode', narrow('prefill/decode'))).toEqual(['prefill/', 'decode']);
+  });
+
+  it('never draws a line wider than it is given, and keeps every character when two lines suffice', () => {
+    for (const s of [
+      'Cache-aware · TTL→offload',
+      'write-through to DRAM',
+      'a b c d e f g h',
+      'TTL→offload',
+    ]) {
+      for (const w of [30, 45, 60, 90]) {
+        const lines = wrapLabel(s, w);
+        expect(lines.length).toBeLessThanOrEqual(2);
+        for (const l of lines)
+          expect(textWidth(l, 11)).toBeLessThanOrEqual(Math.max(w, textWidth(l[0] + '…', 11)));
+        if (!lines.some((l) => l.endsWith('…')))
+          expect(lines.join('').replace(/ /g, '')).toBe(s.replace(/ /g, ''));
+      }
+    }
+  });
+});
