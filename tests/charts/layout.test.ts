@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textWidth, wrapLabel } from '../../src/widgets/kit/charts/layout';
+import { legendLayout, LEGEND_LINE, textWidth, wrapLabel } from '../../src/widgets/kit/charts/layout';
 
 describe('wrapLabel', () => {
   const narrow = (s: string) => textWidth(s, 11) * 0.7;
@@ -35,5 +35,24 @@ describe('wrapLabel', () => {
           expect(lines.join('').replace(/ /g, '')).toBe(s.replace(/ /g, ''));
       }
     }
+  });
+});
+
+describe('legendLayout', () => {
+  const long = 'all-reduce and overhead (no kernel changes these)';
+
+  it('gives a label wider than the legend a second line, and its row the height of both', () => {
+    const { items, height } = legendLayout(['matmuls', 'attention', long, 'after'], 300);
+    expect(items[2].lines).toHaveLength(2);
+    expect(items[2].lines.join(' ')).toBe(long);
+    // The item after it starts below both of its lines.
+    expect(items[3].y).toBeGreaterThanOrEqual(items[2].y + 18 + LEGEND_LINE);
+    expect(height).toBeGreaterThanOrEqual(items[3].y + 18);
+  });
+
+  it('keeps one line per label, and rows of one-line height, when everything fits', () => {
+    const { items, height } = legendLayout(['a', 'b', long], 1000);
+    expect(items.map((it) => it.lines.length)).toEqual([1, 1, 1]);
+    expect(height).toBe(18);
   });
 });

@@ -8,6 +8,7 @@
  * The picture is a function of the run and the transport's time t: iterations after t are faint, the gaps after
  * t not yet drawn, so scrubbing backwards costs nothing. Built from the charts kit's pieces.
  */
+import { LegendLabel } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { curveStepBefore, line as d3line, symbol as d3symbol, symbolCircle, symbolSquare } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
@@ -311,9 +312,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
                   />
                 </g>
               )}
-              <text className="chart-legend-text" x={28} dy="0.35em">
-                {item.label}
-              </text>
+              <LegendLabel item={item} />
             </g>
           );
         })}

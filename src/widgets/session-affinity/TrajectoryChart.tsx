@@ -8,6 +8,7 @@
  * Built from the charts kit's pieces (size, shell, axes, grid, read-out); the picture is a function of the
  * run and the current turn, so the transport can scrub it.
  */
+import { LegendLabel } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { scaleBand, symbol as d3symbol, symbolCircle, symbolDiamond, symbolX } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
@@ -267,9 +268,7 @@ export function TrajectoryChart({
                   }
                 />
               )}
-              <text className="chart-legend-text" x={28} dy="0.35em">
-                {it.label}
-              </text>
+              <LegendLabel item={it} />
             </g>
           );
         })}

@@ -4,6 +4,7 @@
  * sessions' blocks, others). Two panels in one SVG (so it exports whole), built from the charts kit's pieces;
  * every layer has a colour and a texture, and the read-out lists them all at the hovered time.
  */
+import { LegendLabel } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { area as d3area, curveLinear } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
@@ -281,9 +282,7 @@ export function OccupancyChart({
               rx={2}
               style={{ fill: fill(it.index), stroke: LAYERS[it.index].color }}
             />
-            <text className="chart-legend-text" x={28} dy="0.35em">
-              {it.label}
-            </text>
+            <LegendLabel item={it} />
           </g>
         ))}
       </g>

@@ -1,5 +1,5 @@
 /** Legend inside the SVG (so it exports): each series by colour AND dash pattern, symbol or fill pattern. */
-import type { LegendItemLayout } from './layout';
+import { LEGEND_LINE, type LegendItemLayout } from './layout';
 import { seriesColor, seriesDash, seriesSymbolPath } from './theme';
 import { seriesFill } from './patterns';
 
@@ -65,6 +65,21 @@ export function Swatch({ index, kind, prefix = '', symbol = true, color, dash }:
   );
 }
 
+/** An item's label beside its swatch, in one line or two (every legend, the kit's and a widget's own). */
+export function LegendLabel({ item }: { item: LegendItemLayout }) {
+  return (
+    <text className="chart-legend-text" x={28} dy="0.35em">
+      {item.lines.length === 1
+        ? item.lines[0]
+        : item.lines.map((line, i) => (
+            <tspan key={i} x={28} dy={i === 0 ? '0.35em' : LEGEND_LINE}>
+              {line}
+            </tspan>
+          ))}
+    </text>
+  );
+}
+
 export function Legend({
   items,
   x,
@@ -97,9 +112,7 @@ export function Legend({
             color={colors?.[it.index]}
             dash={dashes?.[it.index]}
           />
-          <text className="chart-legend-text" x={28} dy="0.35em">
-            {it.label}
-          </text>
+          <LegendLabel item={it} />
         </g>
       ))}
     </g>

@@ -62,31 +62,41 @@ export interface LegendItemLayout {
   index: number;
   x: number;
   y: number;
-  label: string;
+  /** The label as drawn: one line, or two when it is wider than the legend. */
+  lines: string[];
 }
 
-/** Legend items laid out left to right, wrapping at `width`. */
+/** Height of a legend row of one-line labels, and what each further line of a label adds. */
+const LEGEND_ROW = 18;
+export const LEGEND_LINE = 15;
+
+/**
+ * Legend items laid out left to right, wrapping at `width`. A label wider than the legend takes a second line
+ * rather than ending in "…": "all-reduce and overhead (no kernel changes these)" on a phone.
+ */
 export function legendLayout(
   labels: readonly string[],
   width: number,
   swatch = 26,
 ): { items: LegendItemLayout[]; height: number } {
-  const rowH = 18;
   const items: LegendItemLayout[] = [];
   let x = 0;
   let y = 0;
+  let rowHeight = LEGEND_ROW;
   labels.forEach((raw, index) => {
-    const label = truncate(raw, Math.max(60, width - swatch - 8), LEGEND_FONT);
-    const w = swatch + 6 + textWidth(label, LEGEND_FONT) + 16;
+    const lines = wrapLabel(raw, Math.max(60, width - swatch - 8), LEGEND_FONT);
+    const w = swatch + 6 + Math.max(...lines.map((l) => textWidth(l, LEGEND_FONT))) + 16;
     if (x > 0 && x + w > width) {
       x = 0;
-      y += rowH;
+      y += rowHeight;
+      rowHeight = LEGEND_ROW;
     }
-    items.push({ index, x, y, label });
+    items.push({ index, x, y, lines });
+    rowHeight = Math.max(rowHeight, LEGEND_ROW + (lines.length - 1) * LEGEND_LINE);
     x += w;
   });
   for (const it of items) it.x = r2(it.x);
-  return { items, height: labels.length ? y + rowH : 0 };
+  return { items, height: labels.length ? y + rowHeight : 0 };
 }
 
 /** Margins from the y tick labels, the axis titles and the legend. */
