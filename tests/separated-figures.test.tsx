@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { SeparatedFigures } from '../src/widgets/kit/SeparatedFigures';
+import { FigureText, SeparatedFigures } from '../src/widgets/kit/SeparatedFigures';
 
 describe('SeparatedFigures', () => {
   it('keeps each separator with the figure before it, so a line never starts with "·"', () => {
@@ -34,5 +34,29 @@ describe('SeparatedFigures', () => {
     expect(html).toBe(
       '<span class="figure-part"><b>45%</b> <i>request</i> ·</span> <span class="figure-part"><b>90%</b></span>',
     );
+  });
+});
+
+describe('FigureText', () => {
+  const html = (text: string) => renderToStaticMarkup(<FigureText text={text} />);
+  const text = (markup: string) => markup.replace(/<[^>]+>/g, '');
+
+  it('keeps each figure with its unit and leaves the text as it was', () => {
+    const out = html('4.57 s vs 1.02 s');
+    expect(out).toBe('<span class="figure-unit">4.57 s</span> vs <span class="figure-unit">1.02 s</span>');
+    expect(text(out)).toBe('4.57 s vs 1.02 s');
+  });
+
+  it('takes a word that joins figures, a number or a parenthesis for no unit', () => {
+    expect(html('2 of 200,019')).toBe('2 of 200,019');
+    expect(html('6.54k; 200; 27')).toBe('6.54k; 200; 27');
+    expect(html('3 (est.)')).toBe('3 (est.)');
+  });
+
+  it('handles figures in the middle of a sentence, and text without figures', () => {
+    const out = html('reload by 1.04× at 43.8k tokens now');
+    expect(out).toBe('reload by 1.04× at <span class="figure-unit">43.8k tokens</span> now');
+    expect(text(out)).toBe('reload by 1.04× at 43.8k tokens now');
+    expect(html('fixed by the schema')).toBe('fixed by the schema');
   });
 });

@@ -23,6 +23,7 @@ import { download, standaloneSvg, svgToPngBlob, toCsv, type ExportData } from '.
 import { ErrorBoundary } from './ErrorBoundary';
 import { useStageParamsOf, useStageScreen, WidgetIdContext } from './stage';
 import { SharePanel } from './SharePanel';
+import { FigureText } from './SeparatedFigures';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { ChartZoomContext, useChartZoom } from './charts/zoom';
@@ -394,7 +395,9 @@ export function Readout({
   return (
     <div className={`readout${emphasis ? ' readout-key' : ''}`}>
       <div className="readout-label">{label}</div>
-      <div className="readout-value">{blank ? '—' : value}</div>
+      <div className="readout-value">
+        {blank ? '—' : typeof value === 'string' ? <FigureText text={value} /> : value}
+      </div>
       {formula && !blank ? <div className="readout-formula">{formula}</div> : null}
     </div>
   );
