@@ -31,6 +31,31 @@ describe('LineChart', () => {
     expect(titles()).toEqual(['Turn', 'TTFT (s)']);
   });
 
+  it('lets an x title too wide for a plot with direct labels use their column, rather than end in "…"', () => {
+    const series = ['Round-robin', 'Session affinity'].map((name, i) => ({
+      name,
+      points: [0.5, 1, 1.5].map((x) => ({ x, y: x * (i + 1) })),
+    }));
+    const xTitle = (directLabels: boolean) =>
+      texts(
+        render(
+          <LineChart
+            title="t"
+            width={300}
+            height={240}
+            x={{ label: 'Offered load', unit: 'new sessions/s' }}
+            y={{ label: 'TTFT' }}
+            series={series}
+            directLabels={directLabels}
+            legend={false}
+          />,
+        ),
+        'chart-axis-label',
+      )[0];
+    expect(xTitle(true)).toBe('Offered load (new sessions/s)');
+    expect(xTitle(false)).toBe('Offered load (new sessions/s)');
+  });
+
   it('leaves the unit out of an axis title that already names it', () => {
     const title = (label: string, unit: string) =>
       texts(

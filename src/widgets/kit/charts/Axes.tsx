@@ -1,6 +1,6 @@
 /** Axes drawn by React from D3 ticks: D3 never touches the DOM. */
 import type { Tick } from './scales';
-import { LABEL_FONT, truncate } from './layout';
+import { LABEL_FONT, textWidth, truncate } from './layout';
 
 export function GridLines({
   xTicks,
@@ -43,13 +43,20 @@ export function XAxis({
   innerHeight,
   title,
   titleOffset,
+  roomRight = 0,
 }: {
   ticks: readonly Tick[];
   innerWidth: number;
   innerHeight: number;
   title?: string;
   titleOffset: number;
+  /** Width right of the plot the title may use when it is wider than the plot (the direct labels' column). */
+  roomRight?: number;
 }) {
+  // Centred under the plot when it fits there; otherwise centred over the plot and the room beside it, so
+  // "Offered load (new sessions/s)" over a narrow plot reads whole instead of ending in "…".
+  const titleWidth = title ? textWidth(title, LABEL_FONT) : 0;
+  const room = titleWidth > innerWidth ? innerWidth + Math.max(0, roomRight) : innerWidth;
   return (
     <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
       <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
@@ -62,8 +69,8 @@ export function XAxis({
         </g>
       ))}
       {title ? (
-        <text className="chart-axis-label" x={innerWidth / 2} y={titleOffset} textAnchor="middle">
-          {truncate(title, innerWidth, LABEL_FONT)}
+        <text className="chart-axis-label" x={room / 2} y={titleOffset} textAnchor="middle">
+          {truncate(title, room, LABEL_FONT)}
         </text>
       ) : null}
     </g>

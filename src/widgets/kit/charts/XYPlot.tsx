@@ -62,6 +62,7 @@ export function XYPlot({
         innerHeight={innerHeight}
         title={L.xTitle}
         titleOffset={L.xTitleOffset}
+        roomRight={margin.right - 4}
       />
       <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
       {markers?.length ? <Markers {...markerProps} layer="over" /> : null}
