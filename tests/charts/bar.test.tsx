@@ -166,8 +166,11 @@ describe('BarChart', () => {
     expect(count(html, /class="chart-bar"/)).toBe(3);
     expect(html).toMatch(/data-marker="x"/);
     expect(texts(html, 'chart-value-label')).toEqual(['62%', '30%', '8%']);
-    // Long category labels are truncated to fit a 390 px phone.
-    expect(texts(html, 'chart-tick').some((t) => t.endsWith('…'))).toBe(true);
+    // A long category label takes a second line on a 390 px phone rather than ending in "…".
+    const tspans = [...html.matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((m) => m[1]);
+    expect(tspans.length).toBe(2);
+    expect(tspans.join(' ')).toBe('system prompt + tool definitions');
+    expect(html).not.toMatch(/…/);
     noBadNumbers(html);
     await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/bar-horizontal.svg');
   });

@@ -481,20 +481,31 @@ export function BarChart(props: BarChartProps) {
                 y1={0}
                 y2={innerHeight}
               />
-              {categories.map((c, i) =>
-                i % hStride === 0 ? (
+              {categories.map((c, i) => {
+                if (i % hStride !== 0) return null;
+                // A band tall enough for two lines gives a long name its second line ("Llama 3.1 405B:
+                // weights do not fit") before it is cut.
+                const lines = wrapLabel(c, catMax, TICK_FONT, catStep >= 2 * CAT_LINE + 4 ? 2 : 1);
+                const y = r2(band(i)! + band.bandwidth() / 2 - ((lines.length - 1) * CAT_LINE) / 2);
+                return (
                   <text
                     key={i}
                     className="chart-tick"
                     x={-8}
-                    y={r2(band(i)! + band.bandwidth() / 2)}
-                    dy="0.32em"
+                    y={y}
+                    dy={lines.length === 1 ? '0.32em' : undefined}
                     textAnchor="end"
                   >
-                    {truncate(c, catMax, TICK_FONT)}
+                    {lines.length === 1
+                      ? lines[0]
+                      : lines.map((line, k) => (
+                          <tspan key={k} x={-8} dy={k === 0 ? '0.32em' : CAT_LINE}>
+                            {line}
+                          </tspan>
+                        ))}
                   </text>
-                ) : null,
-              )}
+                );
+              })}
               {L.cTitle ? (
                 <text
                   className="chart-axis-label"

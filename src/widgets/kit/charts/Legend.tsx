@@ -68,7 +68,7 @@ export function Swatch({ index, kind, prefix = '', symbol = true, color, dash }:
 /** An item's label beside its swatch, in one line or two (every legend, the kit's and a widget's own). */
 export function LegendLabel({ item }: { item: LegendItemLayout }) {
   return (
-    <text className="chart-legend-text" x={28} dy="0.35em">
+    <text className="chart-legend-text" x={28} dy={item.lines.length === 1 ? '0.35em' : undefined}>
       {item.lines.length === 1
         ? item.lines[0]
         : item.lines.map((line, i) => (
