@@ -40,4 +40,18 @@ describe('widget parameter schemas', () => {
         expect(value, `${key}`).toBe(spec.default);
       }
     });
+
+  it('shows a control that picks a turn as a position ("turn 10"), never as an amount ("10 turn")', () => {
+    const picksTurn = schemas.flatMap(([name, schema]) =>
+      Object.entries(schema)
+        .filter(([, spec]) => spec.kind === 'number' && /^turn\b|\bat turn\b/i.test(spec.label))
+        .map(([key, spec]) => [`${name}.${key}`, spec] as const),
+    );
+    expect(picksTurn.length).toBeGreaterThanOrEqual(2);
+    for (const [key, spec] of picksTurn) {
+      if (spec.kind !== 'number') continue;
+      expect(spec.unit, key).toBeUndefined();
+      expect(spec.format?.(10), key).toBe('turn 10');
+    }
+  });
 });

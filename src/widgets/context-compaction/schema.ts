@@ -7,7 +7,13 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatMoney, formatNumber, formatTokens } from '../../lib/format';
 import type { EditRequest, PaybackRequest } from '../../worker/compactionMethods';
-import { acceleratorParam, gemmEfficiencyParam, modelParam, tpParam } from '../kit/commonParams';
+import {
+  acceleratorParam,
+  formatTurnNumber,
+  gemmEfficiencyParam,
+  modelParam,
+  tpParam,
+} from '../kit/commonParams';
 import { controlRange } from '../kit/controlRange';
 import {
   EDIT_LIMITS,
@@ -48,8 +54,7 @@ export const editSchema = {
     default: 10,
     ...controlRange(EDIT_LIMITS.fromTurn, { min: 0, max: 58 }),
     integer: true,
-    // A position, not an amount: "turn 10", where a unit would print "10 turn".
-    format: (turn) => `turn ${turn}`,
+    format: formatTurnNumber,
     help: 'Summarise from this turn, prune tool results from this turn, or insert the document before it',
   },
   span: {

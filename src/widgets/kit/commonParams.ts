@@ -57,3 +57,6 @@ export function gemmEfficiencyParam(defaultEfficiency = DEFAULT_GEMM_EFFICIENCY)
     help: 'Share of peak BF16 FLOP/s the matmuls achieve (fitted to vLLM on H100: 64%)',
   };
 }
+
+/** How a control that picks a turn (a position, not an amount) shows its value: "turn 10", never "10 turn". */
+export const formatTurnNumber = (turn: number): string => `turn ${turn}`;

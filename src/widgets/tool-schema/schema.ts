@@ -9,7 +9,7 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatMoney, formatNumber, formatTokens } from '../../lib/format';
 import type { LayoutRequest, ToolTaxRequest } from '../../worker/schemaMethods';
-import { acceleratorParam, tpParam } from '../kit/commonParams';
+import { acceleratorParam, formatTurnNumber, tpParam } from '../kit/commonParams';
 import { controlRange } from '../kit/controlRange';
 import { LAYOUT_LIMITS, TOOL_TAX_LIMITS } from '../../worker/limits/schema';
 
@@ -176,6 +176,7 @@ export const layoutSchema = {
     default: 10,
     ...controlRange(LAYOUT_LIMITS.changeTurn, { min: 2, max: 100 }),
     integer: true,
+    format: formatTurnNumber,
     help: 'For the "one tool added mid-session" layout: an MCP server connects and its tool joins the block in name order',
   },
   blockSize: {
