@@ -9,11 +9,11 @@ const ttft = [0.542, 31.08, 94.87, 92.55];
 
 describe('BarChart', () => {
   it('puts a category label too long for its bar on two lines, and keeps the plot clear of them', () => {
-    const chart = (categories: string[]) =>
+    const chart = (categories: string[], width = 420) =>
       render(
         <BarChart
           title="t"
-          width={420}
+          width={width}
           height={260}
           categories={categories}
           series={[{ name: 'a', values: [9.67, 11.6, 11.6, 21.3] }]}
@@ -29,6 +29,10 @@ describe('BarChart', () => {
     const tallest = (html: string) => Math.max(...attrs(html, 'chart-bar', 'height').map(Number));
     const short = chart(['a', 'b', 'c', 'd']);
     expect(tallest(short) - tallest(long)).toBeGreaterThanOrEqual(12);
+    // On a phone's narrower bars (07.09's label) a third line keeps the label whole.
+    const phone = chart(['GPU step', 'Masks (CPU wall)', 'TPOT overlapped', 'TPOT charged after'], 340);
+    expect(phone).toMatch(/<tspan[^>]*>TPOT<\/tspan><tspan[^>]*>charged<\/tspan><tspan[^>]*>after<\/tspan>/);
+    expect(phone).not.toContain('…');
   });
 
   it('matches the snapshot (grouped, vertical, with a value rule)', async () => {

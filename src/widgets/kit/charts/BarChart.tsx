@@ -171,10 +171,11 @@ export function BarChart(props: BarChartProps) {
         .range([0, innerWidth])
         .paddingInner(0.2)
         .paddingOuter(0.1);
-      // Category labels too long for their band take a second line; the plot gives up that line's height.
+      // Category labels too long for their band take a second line, or a third ("TPOT / charged after / the
+      // step" under a phone's narrow bar); the plot gives up those lines' height.
       // Labels every vStride-th band, so each has at least 28 px.
       const vStride = band.step() >= 28 ? 1 : Math.ceil(28 / Math.max(1, band.step()));
-      const catLines = categories.map((c) => wrapLabel(c, band.step() * vStride - 4, TICK_FONT));
+      const catLines = categories.map((c) => wrapLabel(c, band.step() * vStride - 4, TICK_FONT, 3));
       const extraLines = Math.max(1, ...catLines.map((l) => l.length)) - 1;
       if (extraLines > 0) {
         m.bottom += extraLines * CAT_LINE;
