@@ -114,3 +114,50 @@ test('accessibility: no serious or critical axe violations on the home and a wid
     expect(bad.map((v) => `${path}: ${v.id} (${v.nodes.length}) ${v.help}`)).toEqual([]);
   }
 });
+
+for (const scheme of ['light', 'dark'] as const)
+  test(`on a phone (${scheme}), a formula or table wider than its column shows an edge that scrolls, painted to match its box`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/lessons/07-05-kv-offload-and-reload');
+    await expect(page.locator('.katex-display').first()).toBeAttached();
+    await expectWidgetsReady(page);
+    const blocks = await page.evaluate(() => {
+      // Off-screen prose skips layout (content-visibility: auto), which would hide how wide it is.
+      for (const el of document.querySelectorAll<HTMLElement>('.prose > *'))
+        el.style.contentVisibility = 'visible';
+      const rgb = (color: string) => {
+        const probe = document.createElement('i');
+        probe.style.color = color;
+        document.body.append(probe);
+        const out = getComputedStyle(probe).color;
+        probe.remove();
+        return out;
+      };
+      const surfaceOf = (el: Element) => {
+        for (let p = el.parentElement; p; p = p.parentElement) {
+          const bg = getComputedStyle(p).backgroundColor;
+          if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
+        }
+        return getComputedStyle(document.body).backgroundColor;
+      };
+      return [...document.querySelectorAll('.katex-display, .prose table, .table-scroll')].map((el) => {
+        const style = getComputedStyle(el);
+        return {
+          overflows: el.scrollWidth > el.clientWidth + 1,
+          attachment: style.backgroundAttachment,
+          cover: rgb(style.getPropertyValue('--scroll-cover').trim()),
+          surface: surfaceOf(el),
+        };
+      });
+    });
+    // The lesson's long formulas do not fit 390 px: they scroll, and carry the edge shadows.
+    expect(blocks.filter((b) => b.overflows).length).toBeGreaterThan(0);
+    for (const b of blocks) {
+      expect(b.attachment).toBe('local, local, scroll, scroll');
+      // A cover of another colour would show as a stripe at each end of a block that fits.
+      expect(b.cover).toBe(b.surface);
+    }
+  });
