@@ -36,6 +36,22 @@ test.describe('Lesson 07.07 The Tool Schema Tax', () => {
     await expect.poll(async () => dataValue(w.locator('[data-readout="saving"]'))).toBeLessThan(0);
   });
 
+  for (const width of [1280, 390])
+    test(`tool schema tax at ${width} px: every one of the 36 tools' bars carries its name and its tokens`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await gotoReady(page);
+      const bars = page.locator('[data-widget="tool-schema-tax"] svg[data-chart]').first();
+      await expect(bars.locator('.chart-bar')).toHaveCount(36);
+      const names = await bars.locator('.chart-axis-y .chart-tick').allTextContents();
+      expect(names).toHaveLength(36);
+      expect(names).toContain('git_status');
+      expect(names.some((n) => n.endsWith('…'))).toBe(false);
+      // ...and its count of tokens.
+      await expect(bars.locator('.chart-value-label')).toHaveCount(36);
+    });
+
   test('tool schema tax: invalid pasted JSON shows a located error and the widget stays usable', async ({
     page,
   }) => {

@@ -34,6 +34,8 @@ import {
 
 /** Height of a category label's second line. */
 const CAT_LINE = TICK_FONT + 3;
+/** The least room between two lines of tick-sized text set one above the other: 11 px type 12.65 px apart. */
+const LINE_ROOM = TICK_FONT * 1.15;
 
 export interface BarSeries {
   name: string;
@@ -258,16 +260,16 @@ export function BarChart(props: BarChartProps) {
   );
   const ro = useReadout(categories.length, indexAt, horizontal);
 
-  // Category labels: truncated to the band; thinned when bands are narrower than a line of text.
+  // Category labels: truncated to the band; thinned when bands are closer than a line of text.
   const catStep = band.step();
-  const hStride = horizontal ? Math.max(1, Math.ceil((TICK_FONT * 1.3) / catStep)) : 1;
+  const hStride = horizontal ? Math.max(1, Math.ceil(LINE_ROOM / catStep)) : 1;
   const catMax = ('maxCat' in L ? L.maxCat : undefined) ?? 100;
   const vStride = L.vStride;
 
-  // Vertical: neighbouring labels sit one sub-band step apart, so the widest must fit in that step.
-  const labelsFit =
-    valueLabels &&
-    (horizontal ? inner.bandwidth() >= 11 : L.labelW + 6 <= (series.length > 1 ? inner.step() : band.step()));
+  // Neighbouring labels sit one sub-band step apart: horizontal ones need a line's height of it, vertical ones
+  // the widest label's width.
+  const labelStep = series.length > 1 ? inner.step() : band.step();
+  const labelsFit = valueLabels && (horizontal ? labelStep >= LINE_ROOM : L.labelW + 6 <= labelStep);
 
   // A gap's reason sits at the bar's foot: across the band when it fits, else reading up along it.
   const gapLabel = (text: string, key: string, off: number, bw: number) => {
