@@ -36,12 +36,12 @@ describe('LineChart', () => {
       name,
       points: [0.5, 1, 1.5].map((x) => ({ x, y: x * (i + 1) })),
     }));
-    const xTitle = (directLabels: boolean) =>
+    const xTitle = (directLabels: boolean, width = 300) =>
       texts(
         render(
           <LineChart
             title="t"
-            width={300}
+            width={width}
             height={240}
             x={{ label: 'Offered load', unit: 'new sessions/s' }}
             y={{ label: 'TTFT' }}
@@ -54,6 +54,8 @@ describe('LineChart', () => {
       )[0];
     expect(xTitle(true)).toBe('Offered load (new sessions/s)');
     expect(xTitle(false)).toBe('Offered load (new sessions/s)');
+    // Narrower still, it also takes the room under the y tick labels ("100 ms"), not the y title's column.
+    expect(xTitle(true, 230)).toBe('Offered load (new sessions/s)');
   });
 
   it('leaves the unit out of an axis title that already names it', () => {

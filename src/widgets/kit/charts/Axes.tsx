@@ -43,6 +43,7 @@ export function XAxis({
   innerHeight,
   title,
   titleOffset,
+  roomLeft = 0,
   roomRight = 0,
 }: {
   ticks: readonly Tick[];
@@ -50,13 +51,19 @@ export function XAxis({
   innerHeight: number;
   title?: string;
   titleOffset: number;
-  /** Width right of the plot the title may use when it is wider than the plot (the direct labels' column). */
+  /**
+   * Widths left and right of the plot the title may use when it is wider than the plot: under the y tick labels,
+   * and the direct labels' column.
+   */
+  roomLeft?: number;
   roomRight?: number;
 }) {
   // Centred under the plot when it fits there; otherwise centred over the plot and the room beside it, so
   // "Offered load (new sessions/s)" over a narrow plot reads whole instead of ending in "…".
   const titleWidth = title ? textWidth(title, LABEL_FONT) : 0;
-  const room = titleWidth > innerWidth ? innerWidth + Math.max(0, roomRight) : innerWidth;
+  const wide = titleWidth > innerWidth;
+  const left = wide ? -Math.max(0, roomLeft) : 0;
+  const right = wide ? innerWidth + Math.max(0, roomRight) : innerWidth;
   return (
     <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
       <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
@@ -69,8 +76,8 @@ export function XAxis({
         </g>
       ))}
       {title ? (
-        <text className="chart-axis-label" x={room / 2} y={titleOffset} textAnchor="middle">
-          {truncate(title, room, LABEL_FONT)}
+        <text className="chart-axis-label" x={(left + right) / 2} y={titleOffset} textAnchor="middle">
+          {truncate(title, right - left, LABEL_FONT)}
         </text>
       ) : null}
     </g>
