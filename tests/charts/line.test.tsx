@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AreaChart, bytesTicks, LineChart, valueAt, type LineSeries } from '../../src/widgets/kit/charts';
+import {
+  AreaChart,
+  bytesTicks,
+  LineChart,
+  valueAt,
+  type LineChartProps,
+  type LineSeries,
+} from '../../src/widgets/kit/charts';
 import { formatBytes, formatDuration } from '../../src/lib/format';
 import { attrs, count, noBadNumbers, pretty, render, texts } from './helpers';
 import { ChartZoomContext } from '../../src/widgets/kit/charts/zoom';
@@ -9,23 +16,18 @@ const kv: LineSeries[] = [
   { name: 'Llama-3.1-70B', points: [1e3, 1e4, 3e4, 1e5, 1.28e5].map((t) => ({ x: t, y: t * 327680 })) },
 ];
 
+/** The axis titles (x, then y) a 500 × 300 LineChart draws with these props. */
+const axisTitles = (props: Pick<LineChartProps, 'x' | 'y' | 'series'> & Partial<LineChartProps>) =>
+  texts(
+    render(<LineChart title="t" width={500} height={300} legend={false} {...props} />),
+    'chart-axis-label',
+  );
+
 describe('LineChart', () => {
   it('names the unit in the axis title only when the ticks do not print it', () => {
-    const pts = [0.02, 0.1, 0.2].map((y, x) => ({ x, y }));
+    const series = [{ name: 'a', points: [0.02, 0.1, 0.2].map((y, x) => ({ x, y })) }];
     const titles = (format?: (v: number) => string) =>
-      texts(
-        render(
-          <LineChart
-            title="t"
-            width={500}
-            height={300}
-            x={{ label: 'Turn' }}
-            y={{ label: 'TTFT', unit: 's', format, zero: true }}
-            series={[{ name: 'a', points: pts }]}
-          />,
-        ),
-        'chart-axis-label',
-      );
+      axisTitles({ x: { label: 'Turn' }, y: { label: 'TTFT', unit: 's', format, zero: true }, series });
     // Ticks of "100 ms" under a title of "TTFT (s)" would name one unit and show another.
     expect(titles((v) => formatDuration(v))).toEqual(['Turn', 'TTFT']);
     expect(titles()).toEqual(['Turn', 'TTFT (s)']);
@@ -37,21 +39,14 @@ describe('LineChart', () => {
       points: [0.5, 1, 1.5].map((x) => ({ x, y: x * (i + 1) })),
     }));
     const xTitle = (directLabels: boolean, width = 300) =>
-      texts(
-        render(
-          <LineChart
-            title="t"
-            width={width}
-            height={240}
-            x={{ label: 'Offered load', unit: 'new sessions/s' }}
-            y={{ label: 'TTFT' }}
-            series={series}
-            directLabels={directLabels}
-            legend={false}
-          />,
-        ),
-        'chart-axis-label',
-      )[0];
+      axisTitles({
+        width,
+        height: 240,
+        x: { label: 'Offered load', unit: 'new sessions/s' },
+        y: { label: 'TTFT' },
+        series,
+        directLabels,
+      })[0];
     expect(xTitle(true)).toBe('Offered load (new sessions/s)');
     expect(xTitle(false)).toBe('Offered load (new sessions/s)');
     // Narrower still, it also takes the room under the y tick labels ("100 ms"), not the y title's column.
@@ -59,20 +54,9 @@ describe('LineChart', () => {
   });
 
   it('leaves the unit out of an axis title that already names it', () => {
+    const series = [{ name: 'a', points: [0, 1, 2].map((x) => ({ x, y: x + 1 })) }];
     const title = (label: string, unit: string) =>
-      texts(
-        render(
-          <LineChart
-            title="t"
-            width={500}
-            height={300}
-            x={{ label: 'Step' }}
-            y={{ label, unit }}
-            series={[{ name: 'a', points: [0, 1, 2].map((x) => ({ x, y: x + 1 })) }]}
-          />,
-        ),
-        'chart-axis-label',
-      )[1];
+      axisTitles({ x: { label: 'Step' }, y: { label, unit }, series })[1];
     expect(title('Allowed tokens', 'tokens')).toBe('Allowed tokens');
     expect(title('Generation step', 'tokens')).toBe('Generation step (tokens)');
     // A symbol is never taken for a word that contains it: "Sessions" does not name seconds.
