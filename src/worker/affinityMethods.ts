@@ -3,6 +3,7 @@
  * (hit rate and TTFT against R, streamed point by point), and the cold-turn cost of the exercise. Plain
  * structured-cloneable arguments (catalog ids); every figure comes from src/sim (cost.ts, the fleet simulator).
  */
+import { BadRequest, within } from './badRequest';
 import {
   AFFINITY_LIMITS,
   affinitySweepPoint,
@@ -16,7 +17,6 @@ import {
   type SweepPoint,
   type TrajectoryShape,
 } from '../sim/lessons/affinity';
-import { limitRefusal, type Limit } from '../sim/engine/limits';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { CatalogError, resolveAccelerator, resolveModel, resolveNode } from '../sim/engine/catalog/index';
 import {
@@ -54,41 +54,27 @@ import {
   type TraceRequest,
 } from './traceInput';
 
-export class AffinityRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
-
 function wrap<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
     if (e instanceof ReplicaCannotRun) throw e;
-    if (e instanceof ScenarioError) throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
+    if (e instanceof ScenarioError) throw new BadRequest(e.errors.map((x) => x.message).join('; '));
     if (
       e instanceof CatalogError ||
       e instanceof RangeError ||
       e instanceof TraceSessionError ||
       e instanceof TraceLoadError
     )
-      throw new AffinityRequestError(e.message);
-    if (e instanceof TraceError) throw new AffinityRequestError(`the session's trace, ${e.message}`);
+      throw new BadRequest(e.message);
+    if (e instanceof TraceError) throw new BadRequest(`the session's trace, ${e.message}`);
     throw e;
   }
 }
 
-/** A request field inside the range the methods accept (AFFINITY_LIMITS, which the controls spread). */
-function within(l: Limit, v: number): number {
-  const why = limitRefusal(l, v);
-  if (why) throw new AffinityRequestError(why);
-  return v;
-}
-
 function wholeIn(name: string, v: number, min: number, max: number): number {
   if (!Number.isInteger(v) || v < min || v > max)
-    throw new AffinityRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+    throw new BadRequest(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
   return v;
 }
 
@@ -208,7 +194,7 @@ function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse | Ca
 function replayOnce(req: AffinityReplayRequest): AffinityReplayResponse {
   const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
-    throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
+    throw new BadRequest(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
   const shape: TrajectoryShape = {
     ...DEFAULT_TRAJECTORY,
     turns: within(AFFINITY_LIMITS.turns, req.turns),
@@ -323,7 +309,7 @@ async function sweepOnce(
 ): Promise<AffinitySweepResponse> {
   const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
-    throw new AffinityRequestError(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
+    throw new BadRequest(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
   const agents = within(AFFINITY_LIMITS.agentsPerReplica, req.agentsPerReplica);
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
   // Coarse to fine over the fleet sizes (lib/progressive.ts), points already computed for the same inputs
@@ -348,7 +334,7 @@ async function sweepOnce(
             );
           } catch (e) {
             if (e instanceof ScenarioError && !(e instanceof ReplicaCannotRun))
-              throw new AffinityRequestError(e.errors.map((x) => x.message).join('; '));
+              throw new BadRequest(e.errors.map((x) => x.message).join('; '));
             throw e;
           }
         },

@@ -2,20 +2,13 @@
  * The worker's small methods that belong to no lesson model: the KV footprint (07.04), the catalog's names, and
  * the bridge's self-test. Kept apart from methods.ts so the worker can load them without every lesson's model.
  */
+import { BadRequest, within } from './badRequest';
 import { findAccelerator, ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { findModel, MODELS, type Dtype } from '../sim/engine/catalog/models';
 import { computeFootprint, type FootprintResult } from '../sim/engine/footprint';
 import type { JobContext } from './job';
 import { FOOTPRINT_LIMITS } from './limits/hierarchy';
-import { limitRefusal, type Limit } from '../sim/engine/limits';
 import { GPUS_PER_REPLICA } from '../sim/engine/hardware';
-
-export class BadRequest extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
 
 export interface FootprintRequest {
   modelId: string;
@@ -35,16 +28,10 @@ export interface FootprintResponse extends FootprintResult {
   perModel: { id: string; name: string; kvBytesPerToken: number; contextBytes: number }[];
 }
 
-/** A request field inside the range the method accepts (limits/hierarchy.ts, which the controls offer from). */
-function checkLimit(l: Limit, v: unknown): void {
-  const why = limitRefusal(l, v);
-  if (why) throw new BadRequest(why);
-}
-
 function kvFootprint(req: FootprintRequest): FootprintResponse {
-  checkLimit(GPUS_PER_REPLICA, req.gpus);
-  checkLimit(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
-  checkLimit(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
+  within(GPUS_PER_REPLICA, req.gpus);
+  within(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
+  within(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
   const model = findModel(req.modelId);
   if (!model) throw new BadRequest(`Unknown model "${req.modelId}".`);
   const accelerator = findAccelerator(req.acceleratorId);

@@ -3,6 +3,7 @@
  * request, and when a compaction pays back. Plain structured-cloneable arguments (catalog ids); every figure
  * comes from src/sim/lessons/compaction.ts, src/sim/engine/kvcache/hash.ts and src/sim/engine/cost.ts.
  */
+import { BadRequest } from './badRequest';
 import {
   buildPrompt,
   cacheAfterEditSteps,
@@ -38,18 +39,11 @@ import {
 import { limitRefusal } from '../sim/engine/limits';
 import { EDIT_LIMITS } from '../sim/lessons/compactionLimits';
 
-export class CompactionRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
-
 function wrap<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new CompactionRequestError(e.message);
+    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
     throw e;
   }
 }
@@ -146,7 +140,7 @@ function* wrapSteps<T>(steps: Steps<T>): Steps<T> {
   try {
     return yield* steps;
   } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new CompactionRequestError(e.message);
+    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
     throw e;
   }
 }
@@ -154,7 +148,7 @@ function* wrapSteps<T>(steps: Steps<T>): Steps<T> {
 function* compactionEditSteps(req: EditRequest): Steps<EditResult> {
   const { model, hw } = replica(req);
   const why = limitRefusal(EDIT_LIMITS.blockSize, req.blockSize);
-  if (why) throw new CompactionRequestError(why);
+  if (why) throw new BadRequest(why);
   const before = wrap(() => buildPrompt(req.shape));
   const { prompt, applied } = wrap(() => editPrompt(before, req.shape.turns, req.edit));
   const c = yield* wrapSteps(cacheAfterEditSteps(before, prompt, req.blockSize));

@@ -6,6 +6,7 @@
  *
  * Runs are memoised by their arguments (the widgets and the lesson's inline figures ask for the same ones).
  */
+import { BadRequest } from './badRequest';
 import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
 import { TOOL_LATENCY_PRESETS } from '../sim/engine/fleet/dist';
 import type { Slo } from '../sim/lessons/economics';
@@ -31,27 +32,20 @@ import {
 } from '../sim/lessons/economicsLabSetup';
 import { JobCancelled, type JobContext } from './job';
 
-export class EconRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
-
 function check(fn: () => void): void {
   try {
     fn();
   } catch (e) {
-    throw new EconRequestError(e instanceof Error ? e.message : String(e));
+    throw new BadRequest(e instanceof Error ? e.message : String(e));
   }
 }
 
 function checkCommon(req: { node: EconNodeId; tool: ToolLatencyPreset; slo: Slo; seed: number }): void {
   if (!ECON_NODES.includes(req.node))
-    throw new EconRequestError(`Unknown node "${String(req.node)}" (nodes: ${ECON_NODES.join(', ')}).`);
+    throw new BadRequest(`Unknown node "${String(req.node)}" (nodes: ${ECON_NODES.join(', ')}).`);
   if (!(req.tool in TOOL_LATENCY_PRESETS))
-    throw new EconRequestError(`Unknown tool-latency preset "${String(req.tool)}".`);
-  if (!req.slo || typeof req.slo !== 'object') throw new EconRequestError('slo is required.');
+    throw new BadRequest(`Unknown tool-latency preset "${String(req.tool)}".`);
+  if (!req.slo || typeof req.slo !== 'object') throw new BadRequest('slo is required.');
 }
 
 interface Shared {
@@ -117,7 +111,7 @@ export interface SloSweepResponse {
 async function sloSweep(req: SloSweepRequest, ctx: JobContext<EconPoint>): Promise<SloSweepResponse> {
   checkCommon(req);
   if (!ECON_POLICIES.includes(req.policy))
-    throw new EconRequestError(`Unknown idle-KV policy "${String(req.policy)}".`);
+    throw new BadRequest(`Unknown idle-KV policy "${String(req.policy)}".`);
   check(() => checkEconArgs({ ...req, router: 'round-robin' }));
   const points: EconPoint[] = [];
   let past = -1;
@@ -151,10 +145,9 @@ export interface LeverGridResponse {
 /** The lever grid on a whole node: the selected cell first, then its other router, then the rest. */
 async function leverGrid(req: LeverGridRequest, ctx: JobContext<CapacityResult>): Promise<LeverGridResponse> {
   checkCommon(req);
-  if (!ECON_ROUTERS.includes(req.router))
-    throw new EconRequestError(`Unknown router "${String(req.router)}".`);
+  if (!ECON_ROUTERS.includes(req.router)) throw new BadRequest(`Unknown router "${String(req.router)}".`);
   if (!ECON_POLICIES.includes(req.policy))
-    throw new EconRequestError(`Unknown idle-KV policy "${String(req.policy)}".`);
+    throw new BadRequest(`Unknown idle-KV policy "${String(req.policy)}".`);
   check(() => checkEconArgs(req));
   const other = ECON_ROUTERS.find((r) => r !== req.router)!;
   const order: [EconRouterId, EconPolicyId][] = [
@@ -206,7 +199,7 @@ async function disaggLever(
   ctx: JobContext<DisaggLeverRow>,
 ): Promise<DisaggLeverResponse> {
   if (!Array.isArray(req.slos) || req.slos.length === 0)
-    throw new EconRequestError('slos must list at least one SLO.');
+    throw new BadRequest('slos must list at least one SLO.');
   const rows: DisaggLeverRow[] = [];
   for (const slo of req.slos) {
     checkCommon({ ...req, slo });

@@ -3,6 +3,7 @@
  * streams its animation frames (transferred, not copied; each awaited, so a slow consumer slows the run rather
  * than piling frames up) and yields every few thousand events so a newer request can cancel it.
  */
+import { BadRequest } from './badRequest';
 import * as Comlink from 'comlink';
 import { transferables, type FleetFrame } from '../sim/engine/fleet/frames';
 import { runScenario, type FleetResult } from '../sim/engine/fleet/run';
@@ -22,13 +23,6 @@ export interface RunFleetRequest {
   checkpointEvery?: number;
 }
 
-export class FleetRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
-
 export async function runFleet(req: RunFleetRequest, ctx: JobContext<FleetFrame>): Promise<FleetResult> {
   try {
     return await runScenario(req.scenario, {
@@ -40,7 +34,7 @@ export async function runFleet(req: RunFleetRequest, ctx: JobContext<FleetFrame>
     });
   } catch (e) {
     if (e instanceof ScenarioError || e instanceof TraceError || e instanceof TraceLoadError)
-      throw new FleetRequestError(e.message);
+      throw new BadRequest(e.message);
     throw e;
   }
 }

@@ -4,6 +4,7 @@
  * context against its recompute time, where N agents wait), and the lesson's inline figures. Plain structured-
  * cloneable arguments (catalog ids); every figure comes from src/sim/lessons/memoryLadder.ts and the catalogs.
  */
+import { BadRequest, within } from './badRequest';
 import {
   CatalogError,
   resolveAccelerator,
@@ -44,29 +45,14 @@ import {
 import type { CannotRun } from '../sim/engine/cannotRun';
 import type { JobContext } from './job';
 import { FOOTPRINT_LIMITS, LADDER_LIMITS } from './limits/hierarchy';
-import { limitRefusal, type Limit } from '../sim/engine/limits';
-
-export class HierarchyRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
 
 function wrap<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new HierarchyRequestError(e.message);
+    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
     throw e;
   }
-}
-
-/** A request field inside the range the method accepts (limits/hierarchy.ts, which the controls offer from). */
-function within(l: Limit, v: number): number {
-  const why = limitRefusal(l, v);
-  if (why) throw new HierarchyRequestError(why);
-  return v;
 }
 
 export type LadderDtype = 'bf16' | 'fp8';
@@ -132,16 +118,13 @@ export interface LadderResponse extends LadderResult {
 }
 
 function checkDtype(name: string, v: string): LadderDtype {
-  if (v !== 'bf16' && v !== 'fp8')
-    throw new HierarchyRequestError(`${name} must be bf16 or fp8, got ${String(v)}`);
+  if (v !== 'bf16' && v !== 'fp8') throw new BadRequest(`${name} must be bf16 or fp8, got ${String(v)}`);
   return v;
 }
 
 function anyDtype(name: string, v: string): Dtype {
   if (!(v in DTYPE_BYTES))
-    throw new HierarchyRequestError(
-      `${name} must be one of ${Object.keys(DTYPE_BYTES).join(', ')}, got ${String(v)}`,
-    );
+    throw new BadRequest(`${name} must be one of ${Object.keys(DTYPE_BYTES).join(', ')}, got ${String(v)}`);
   return v as Dtype;
 }
 
@@ -166,19 +149,19 @@ function nvmePath(
         capacityBytes: node.nvme.capacityBytes,
       };
     default:
-      throw new HierarchyRequestError(`nvme must be node, one-drive or gen5, got ${String(choice)}`);
+      throw new BadRequest(`nvme must be node, one-drive or gen5, got ${String(choice)}`);
   }
 }
 
 function remotePath(node: NodeSpec, choice: RemoteChoice): { link: LinkSpec; count: number } {
   if (choice === 'node-nics') {
-    if (!node.nics.length) throw new HierarchyRequestError(`node ${node.id} has no scale-out NICs`);
+    if (!node.nics.length) throw new BadRequest(`node ${node.id} has no scale-out NICs`);
     const g = node.nics[0];
     return { link: resolveLink(g.link), count: g.count };
   }
   const link = resolveLink(choice);
   if (link.kind !== 'rdma' && link.kind !== 'ethernet')
-    throw new HierarchyRequestError(
+    throw new BadRequest(
       `the remote pool is reached over the network: pick an RDMA or Ethernet link, not ${link.id}`,
     );
   return { link, count: 1 };
@@ -399,7 +382,7 @@ async function kvHierarchyRun(
       prefilledTokens: tok.prefilled,
     };
   } catch (e) {
-    if (e instanceof ScenarioError) throw new HierarchyRequestError(e.message);
+    if (e instanceof ScenarioError) throw new BadRequest(e.message);
     throw e;
   }
 }

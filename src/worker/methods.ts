@@ -19,7 +19,8 @@ import { schemaMethods } from './schemaMethods';
 import { compactionMethods } from './compactionMethods';
 import { grammarMethods } from './grammarMethods';
 
-export { BadRequest, type FootprintRequest, type FootprintResponse } from './basicMethods';
+export { BadRequest } from './badRequest';
+export { type FootprintRequest, type FootprintResponse } from './basicMethods';
 
 export const methods = {
   ...basicMethods,

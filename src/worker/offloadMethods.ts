@@ -4,11 +4,11 @@
  * one prefix length; and the lesson's inline figures. Plain structured-cloneable arguments (catalog ids); every
  * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
+import { BadRequest, within } from './badRequest';
 import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { fitted } from './fitted';
 import { OFFLOAD_LIMITS as L } from './limits/offload';
-import { limitRefusal, type Limit } from '../sim/engine/limits';
 import { GEMM_EFFICIENCY } from '../sim/engine/cost';
 import {
   breakEven,
@@ -43,27 +43,13 @@ import {
   type HardwareConfig,
 } from '../sim/engine/cost';
 
-export class OffloadRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
-
 function wrap<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new OffloadRequestError(e.message);
+    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
     throw e;
   }
-}
-
-/** A request field inside the range the methods accept (limits/offload.ts, which the controls offer from). */
-function within(l: Limit, v: number): number {
-  const why = limitRefusal(l, v);
-  if (why) throw new OffloadRequestError(why);
-  return v;
 }
 
 export type KvDtypeChoice = 'bf16' | 'fp8';
@@ -76,7 +62,7 @@ function replica(
 ): HardwareConfig {
   const accelerator = wrap(() => resolveAccelerator(acceleratorId));
   if (kvDtype !== 'bf16' && kvDtype !== 'fp8')
-    throw new OffloadRequestError(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
+    throw new BadRequest(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
     ...defaultHardware(accelerator, within(GPUS_PER_REPLICA, tp)),
     gemmEfficiency: within(GEMM_EFFICIENCY, gemmEfficiency),
@@ -322,7 +308,7 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
   const maxTokens = model.maxContext;
   const p = Math.round(within(L.prefixTokens, req.prefixTokens));
   if (p > maxTokens)
-    throw new OffloadRequestError(
+    throw new BadRequest(
       `${model.name} holds up to ${maxTokens.toLocaleString('en-US')} tokens of context; the prefix is longer (${p.toLocaleString('en-US')}).`,
     );
   const be = wrap(() => breakEven(model, hw, path, { maxTokens }));

@@ -7,6 +7,7 @@
  * inline figures ask for the same runs): a run goes on while any caller still waits for it, and stops at its
  * next checkpoint once every caller has been cancelled.
  */
+import { BadRequest, within } from './badRequest';
 import { TOOL_LATENCY_MARKS, type PublishedMark } from '../sim/engine/catalog/pauses';
 import { TOOL_LATENCY_PRESETS, type ToolLatencyPreset } from '../sim/engine/fleet/dist';
 import { pauseCosts, type MissKind, type PauseCosts } from '../sim/lessons/pauseCosts';
@@ -22,33 +23,17 @@ import { PAUSE_POLICIES, TOOL_PRESET_LABELS, type PausePolicyId } from '../sim/l
 import { cdf, endsWithin, mean, quantile, timeShare } from '../sim/lessons/toolLatency';
 import { JobCancelled, type JobContext } from './job';
 import { TOOL_LATENCY_LIMITS } from './limits/pause';
-import { limitRefusal, type Limit } from '../sim/engine/limits';
 import * as Comlink from 'comlink';
 import { transferables, type FleetFrame } from '../sim/engine/fleet/frames';
 import { runScenario } from '../sim/engine/fleet/run';
 import { pauseScenario, pauseSharedHashes, SAMPLE_INTERVAL_S } from '../sim/lessons/pauseLab';
 import { PAUSE_DURATION_S } from '../sim/lessons/pauseLabSetup';
 
-export class PauseRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
-
 const PRESETS = Object.keys(TOOL_LATENCY_PRESETS) as ToolLatencyPreset[];
 
 function checkTool(t: unknown): asserts t is ToolLatencyPreset {
   if (!PRESETS.includes(t as ToolLatencyPreset))
-    throw new PauseRequestError(
-      `Unknown tool-latency preset "${String(t)}" (presets: ${PRESETS.join(', ')}).`,
-    );
-}
-
-/** A request field inside the range the method accepts (limits/pause.ts, which the controls offer from). */
-function checkLimit(l: Limit, v: unknown): void {
-  const why = limitRefusal(l, v);
-  if (why) throw new PauseRequestError(why);
+    throw new BadRequest(`Unknown tool-latency preset "${String(t)}" (presets: ${PRESETS.join(', ')}).`);
 }
 
 // ───────────────────────────── the distribution ─────────────────────────────
@@ -121,10 +106,10 @@ function presetStats(id: ToolLatencyPreset, ttlS: number): PresetStats {
 /** The tool-latency widget: every preset's CDF, the chosen one's time share, and what one pause costs. */
 function toolLatency(req: ToolLatencyRequest): ToolLatencyResponse {
   checkTool(req.tool);
-  checkLimit(TOOL_LATENCY_LIMITS.ttlS, req.ttlS);
-  checkLimit(TOOL_LATENCY_LIMITS.contextTokens, req.contextTokens);
+  within(TOOL_LATENCY_LIMITS.ttlS, req.ttlS);
+  within(TOOL_LATENCY_LIMITS.contextTokens, req.contextTokens);
   if (req.after !== 'evict' && req.after !== 'offload')
-    throw new PauseRequestError(`after must be "evict" or "offload" (got ${String(req.after)}).`);
+    throw new BadRequest(`after must be "evict" or "offload" (got ${String(req.after)}).`);
   const d = TOOL_LATENCY_PRESETS[req.tool];
   const presets = PRESETS.map((id) => {
     const dd = TOOL_LATENCY_PRESETS[id];
@@ -200,7 +185,7 @@ function sharedRun(policy: PausePolicyId, a: PauseArenaArgs, ctx: JobContext<unk
 
 async function pauseArena(req: PauseArenaRequest, ctx: JobContext<PauseRun>): Promise<PauseArenaResponse> {
   if (!PAUSE_POLICIES.includes(req.policy))
-    throw new PauseRequestError(
+    throw new BadRequest(
       `Unknown pause policy "${String(req.policy)}" (policies: ${PAUSE_POLICIES.join(', ')}).`,
     );
   checkTool(req.tool);
@@ -208,7 +193,7 @@ async function pauseArena(req: PauseArenaRequest, ctx: JobContext<PauseRun>): Pr
   try {
     checkArenaArgs(args);
   } catch (e) {
-    throw new PauseRequestError(e instanceof Error ? e.message : String(e));
+    throw new BadRequest(e instanceof Error ? e.message : String(e));
   }
   const order = [req.policy, ...PAUSE_POLICIES.filter((p) => p !== req.policy)];
   const done = new Map<PausePolicyId, PauseRun>();
@@ -248,14 +233,14 @@ async function pauseHierarchyRun(
   ctx: JobContext<FleetFrame>,
 ): Promise<PauseHierarchyResponse> {
   if (!PAUSE_POLICIES.includes(req.policy))
-    throw new PauseRequestError(
+    throw new BadRequest(
       `Unknown pause policy "${String(req.policy)}" (policies: ${PAUSE_POLICIES.join(', ')}).`,
     );
   checkTool(req.tool);
   try {
     checkArenaArgs(req);
   } catch (e) {
-    throw new PauseRequestError(e instanceof Error ? e.message : String(e));
+    throw new BadRequest(e instanceof Error ? e.message : String(e));
   }
   let frames = 0;
   await runScenario(pauseScenario(req.policy, req), {

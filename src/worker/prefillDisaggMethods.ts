@@ -3,6 +3,7 @@
  * for the lesson's replica: the chunked side at each prose chunk, the disaggregated side over a fast link (the
  * catalog's RDMA NIC, one per GPU) and a slow one (TCP over the node's Ethernet, one aggregate link).
  */
+import { BadRequest } from './badRequest';
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
 import { defaultHardware, GPUS_PER_REPLICA } from '../sim/engine/cost';
 import { limitRefusal } from '../sim/engine/limits';
@@ -35,13 +36,6 @@ export interface PrefillDisaggResponse {
   byChunk: { chunk: number; result: DisaggComparison }[];
   /** The first chunk's comparison over the slow link. */
   slow: DisaggComparison;
-}
-
-export class DisaggRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
 }
 
 const cache = new Map<string, PrefillDisaggResponse>();
@@ -80,7 +74,7 @@ export function prefillDisagg(req: PrefillDisaggRequest): PrefillDisaggResponse 
     cache.set(key, out);
     return out;
   } catch (e) {
-    if (e instanceof RangeError || e instanceof CatalogError) throw new DisaggRequestError(e.message);
+    if (e instanceof RangeError || e instanceof CatalogError) throw new BadRequest(e.message);
     throw e;
   }
 }

@@ -5,6 +5,7 @@
  * scenarios shipped with the fleet simulator. Plain structured-cloneable arguments (catalog ids); every figure
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
+import { BadRequest, within } from './badRequest';
 import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
@@ -35,7 +36,6 @@ import { pacedCheckpoint } from './pacedCheckpoint';
 import { progressFrames, type JobProgress, type ProgressStage } from './progress';
 import { fitted } from './fitted';
 import { PREFILL_LIMITS as L } from './limits/prefill';
-import { limitRefusal, type Limit } from '../sim/engine/limits';
 import type { Scenario } from '../sim/engine/fleet/scenario';
 import {
   chunkGrid,
@@ -57,20 +57,6 @@ import chunk2048 from '../../scenarios/prefill/100k-chunk-2048.json';
 import chunk512 from '../../scenarios/prefill/100k-chunk-512.json';
 import disaggregated from '../../scenarios/prefill/100k-disaggregated.json';
 
-export class PrefillRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
-
-/** A request field inside the range the methods accept (limits/prefill.ts, which the controls spread). */
-function within(l: Limit, v: number): number {
-  const why = limitRefusal(l, v);
-  if (why) throw new PrefillRequestError(why);
-  return v;
-}
-
 export interface ReplicaChoice {
   modelId: string;
   acceleratorId: string;
@@ -90,7 +76,7 @@ function replica(req: ReplicaChoice): {
     const hw = defaultHardware(accelerator, within(GPUS_PER_REPLICA, req.gpus));
     return { model, hw, name: model.name, acceleratorName: accelerator.name };
   } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new PrefillRequestError(e.message);
+    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
     throw e;
   }
 }
@@ -100,7 +86,7 @@ function* guardSteps<T>(steps: Steps<T>): Steps<T> {
   try {
     return yield* steps;
   } catch (e) {
-    if (e instanceof RangeError || e instanceof CatalogError) throw new PrefillRequestError(e.message);
+    if (e instanceof RangeError || e instanceof CatalogError) throw new BadRequest(e.message);
     throw e;
   }
 }
@@ -109,7 +95,7 @@ function guard<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof RangeError || e instanceof CatalogError) throw new PrefillRequestError(e.message);
+    if (e instanceof RangeError || e instanceof CatalogError) throw new BadRequest(e.message);
     throw e;
   }
 }
@@ -679,7 +665,7 @@ async function runPrefillScenarios(ids: PrefillScenarioId[]): Promise<PrefillSce
   let durationS = 0;
   for (const id of ids) {
     const sc = PREFILL_SCENARIOS[id] as unknown as Scenario | undefined;
-    if (!sc) throw new PrefillRequestError(`unknown prefill scenario "${String(id)}"`);
+    if (!sc) throw new BadRequest(`unknown prefill scenario "${String(id)}"`);
     const res = await runScenario(sc, { checkpoint: yieldNow, checkpointEvery: 2000, includeSeries: false });
     const m = res.metrics;
     const chat = m.sessions.perClass.find((c) => c.name === 'chat');

@@ -2,6 +2,7 @@
  * Worker methods of lesson 07.03 (cache-aware routing): argument checks, then the runs in src/sim/lessons/routing/lab.ts.
  * Kept apart from methods.ts so that file only lists them.
  */
+import { BadRequest, within } from './badRequest';
 import * as Comlink from 'comlink';
 import {
   chunkTransferables,
@@ -25,7 +26,6 @@ import {
 } from '../sim/lessons/routing/lab';
 import type { JobContext } from './job';
 import { ROUTER_LIMITS as L } from './limits/router';
-import { limitRefusal, type Limit } from '../sim/engine/limits';
 import { SPREAD_POLICIES } from '../sim/lessons/routing/constants';
 import { sweepOrder } from '../lib/progressive';
 import { PointMemo, runSweep, type SweepTask } from './pointMemo';
@@ -33,13 +33,6 @@ import { PointMemo, runSweep, type SweepTask } from './pointMemo';
 /** Sweep and spread points by their inputs (pointMemo.ts): a slider step reruns only the points it changes. */
 const sweepMemo = new PointMemo<SweepPoint>();
 const spreadMemo = new PointMemo<SpreadPoint & { hbmBlocks: number }>();
-
-class BadRouterRequest extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
 
 function checkRange(name: string, v: unknown, min: number, max: number, integer = false): void {
   if (
@@ -49,32 +42,26 @@ function checkRange(name: string, v: unknown, min: number, max: number, integer 
     v > max ||
     (integer && !Number.isInteger(v))
   ) {
-    throw new BadRouterRequest(
+    throw new BadRequest(
       `${name} must be ${integer ? 'a whole number ' : ''}between ${min} and ${max} (got ${String(v)}).`,
     );
   }
 }
 
-/** A request field inside the range the methods accept (limits/router.ts, which the controls offer from). */
-function checkLimit(l: Limit, v: unknown): void {
-  const why = limitRefusal(l, v);
-  if (why) throw new BadRouterRequest(why);
-}
-
 function checkPolicy(p: unknown): asserts p is RouterPolicy {
   if (!ROUTER_POLICIES.includes(p as never) && !LLMD_POLICIES.includes(p as never))
-    throw new BadRouterRequest(`Unknown routing policy "${String(p)}".`);
+    throw new BadRequest(`Unknown routing policy "${String(p)}".`);
 }
 
 function checkFleet(f: LabFleet): void {
-  checkLimit(L.replicas, f.replicas);
-  checkLimit(L.sessionsPerS, f.sessionsPerS);
+  within(L.replicas, f.replicas);
+  within(L.sessionsPerS, f.sessionsPerS);
   checkRange('arrivalS', f.arrivalS, 1, 600);
   checkRange('seed', f.seed, 0, 2 ** 31 - 1, true);
-  checkLimit(L.loadThreshold, f.loadThreshold);
-  if (f.poolGB !== undefined) checkLimit(L.poolGB, f.poolGB);
+  within(L.loadThreshold, f.loadThreshold);
+  if (f.poolGB !== undefined) within(L.poolGB, f.poolGB);
   if (f.cacheView !== undefined && f.cacheView !== 'exact' && f.cacheView !== 'approximate')
-    throw new BadRouterRequest(`Unknown cache view "${String(f.cacheView)}".`);
+    throw new BadRequest(`Unknown cache view "${String(f.cacheView)}".`);
 }
 
 export interface RouterAnimationRequest extends RouterAnimationArgs {
@@ -120,8 +107,8 @@ export async function routerSweep(
   req: RouterSweepArgs,
   ctx: JobContext<SweepPoint>,
 ): Promise<{ points: SweepPoint[] }> {
-  checkLimit(L.replicas, req.replicas);
-  checkLimit(L.loadThreshold, req.loadThreshold);
+  within(L.replicas, req.replicas);
+  within(L.loadThreshold, req.loadThreshold);
   checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
   checkRange('arrivalS', req.arrivalS, 1, 600);
   if (
@@ -129,9 +116,9 @@ export async function routerSweep(
     req.perReplicaRates.length === 0 ||
     req.perReplicaRates.length > 24
   ) {
-    throw new BadRouterRequest('perReplicaRates must list 1 to 24 loads.');
+    throw new BadRequest('perReplicaRates must list 1 to 24 loads.');
   }
-  for (const r of req.perReplicaRates) checkLimit(L.perReplicaRate, r);
+  for (const r of req.perReplicaRates) within(L.perReplicaRate, r);
   req.policies?.forEach(checkPolicy);
   const policies = req.policies ?? ROUTER_POLICIES;
   const fleet = {
@@ -170,10 +157,10 @@ export async function routerSpread(
   ctx: JobContext<SpreadPoint>,
 ): Promise<{ points: SpreadPoint[]; bytesPerBlock: number; hbmBlocks: number }> {
   if (!Array.isArray(req.replicaCounts) || req.replicaCounts.length === 0 || req.replicaCounts.length > 16) {
-    throw new BadRouterRequest('replicaCounts must list 1 to 16 fleet sizes.');
+    throw new BadRequest('replicaCounts must list 1 to 16 fleet sizes.');
   }
-  for (const r of req.replicaCounts) checkLimit(L.fleetSize, r);
-  checkLimit(L.perReplicaRate, req.perReplicaRate);
+  for (const r of req.replicaCounts) within(L.fleetSize, r);
+  within(L.perReplicaRate, req.perReplicaRate);
   checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
   checkRange('arrivalS', req.arrivalS, 1, 600);
   req.policies?.forEach(checkPolicy);
@@ -209,7 +196,7 @@ export async function routerSummaries(
 ): Promise<PolicyRun[]> {
   checkFleet(req);
   if (!Array.isArray(req.policies) || req.policies.length === 0)
-    throw new BadRouterRequest('policies must list at least one policy.');
+    throw new BadRequest('policies must list at least one policy.');
   req.policies.forEach(checkPolicy);
   const out: PolicyRun[] = [];
   for (const p of req.policies) {

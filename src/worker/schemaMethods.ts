@@ -3,6 +3,7 @@
  * o200k_base, imported lazily on the first call (a 2 MB chunk that only the worker ever loads); the arithmetic
  * is src/sim/lessons/toolSchema.ts, prefill times src/sim/engine/cost.ts.
  */
+import { BadRequest, within } from './badRequest';
 import { findAccelerator } from '../sim/engine/catalog/accelerators';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { findModel } from '../sim/engine/catalog/models';
@@ -27,14 +28,6 @@ import { pacedCheckpoint } from './pacedCheckpoint';
 import { progressFrames, withStage, type JobProgress } from './progress';
 import { fitted } from './fitted';
 import { LAYOUT_LIMITS as LAYOUT, TOOL_TAX_LIMITS as TAX } from './limits/schema';
-import { limitRefusal, type Limit } from '../sim/engine/limits';
-
-export class SchemaRequestError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BadRequest';
-  }
-}
 
 type Encode = (text: string) => number[];
 let encoder: Promise<Encode> | null = null;
@@ -72,29 +65,23 @@ export async function encodeText(req: { text: string }): Promise<{ ids: number[]
 
 function whole(name: string, v: number, min: number, max: number): number {
   if (!Number.isInteger(v) || v < min || v > max)
-    throw new SchemaRequestError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+    throw new BadRequest(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
   return v;
 }
 function num(name: string, v: number, min: number, max: number): number {
   if (!(Number.isFinite(v) && v >= min && v <= max))
-    throw new SchemaRequestError(`${name} must be a number from ${min} to ${max}, got ${v}`);
-  return v;
-}
-/** A request field inside the range the methods accept (limits/schema.ts, which the controls spread). */
-function within(l: Limit, v: number): number {
-  const why = limitRefusal(l, v);
-  if (why) throw new SchemaRequestError(why);
+    throw new BadRequest(`${name} must be a number from ${min} to ${max}, got ${v}`);
   return v;
 }
 function format(f: string): ToolFormat {
-  if (f !== 'openai' && f !== 'anthropic') throw new SchemaRequestError(`Unknown tool format "${f}".`);
+  if (f !== 'openai' && f !== 'anthropic') throw new BadRequest(`Unknown tool format "${f}".`);
   return f;
 }
 function hardware(modelId: string, acceleratorId: string, gpus: number) {
   const model = findModel(modelId);
-  if (!model) throw new SchemaRequestError(`Unknown model "${modelId}".`);
+  if (!model) throw new BadRequest(`Unknown model "${modelId}".`);
   const acc = findAccelerator(acceleratorId);
-  if (!acc) throw new SchemaRequestError(`Unknown accelerator "${acceleratorId}".`);
+  if (!acc) throw new BadRequest(`Unknown accelerator "${acceleratorId}".`);
   return {
     model,
     acc,
