@@ -4,6 +4,7 @@
  * each searched for its capacity under the lesson's default SLOs and under a tight TPOT objective. A table and
  * inline figures for the prose; the runs start once the page's widgets have drawn.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useEffect, useState } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
@@ -109,17 +110,10 @@ export function DisaggLeverFig({
   const sim = useLever();
   if (stat === 'tpotSlo')
     return (
-      <span className="figure">
-        {formatDuration(DISAGG_LEVER_REQUEST.slos[slo === 'default' ? 0 : 1].tpotP90S)}
-      </span>
+      <InlineFigure value={formatDuration(DISAGG_LEVER_REQUEST.slos[slo === 'default' ? 0 : 1].tpotP90S)} />
     );
   const row = rowOf(sim.result, slo);
-  if (!row)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
+  if (!row) return <InlineFigure value={null} />;
   const s = summarizeLayout(row, layout, GRID.pue);
   const agg = summarizeLayout(row, 'aggregated', GRID.pue);
   const text: Record<Exclude<Stat, 'tpotSlo'>, string> = {
@@ -132,9 +126,10 @@ export function DisaggLeverFig({
     ratio: `${formatNumber(s.perNode / agg.perNode, 2)}×`,
   };
   return (
-    <span className="figure" title="Fleet simulator, lesson defaults (src/sim/lessons/economicsDisagg.ts)">
-      {text[stat]}
-    </span>
+    <InlineFigure
+      value={text[stat]}
+      title="Fleet simulator, lesson defaults (src/sim/lessons/economicsDisagg.ts)"
+    />
   );
 }
 

@@ -2,6 +2,7 @@
  * Inline figures for lesson 07.12's prose, computed by the same worker methods as its widgets at their defaults
  * (runs shared through the worker's memo), so prose and widgets never disagree.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useEffect, useState } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
@@ -11,20 +12,6 @@ import { ECON_TP, type EconPolicyId, type EconRouterId } from '../../sim/lessons
 import { sweepArgs, sweepSummary } from './SloSweep';
 import { formatUSD, gridArgs, priceCell } from './LeverGrid';
 import { leverGridSchema, sloSweepSchema } from './schema';
-
-function Figure({ value, title }: { value: string | null; title?: string }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
 
 const SWEEP_DEFAULTS = defaultValues(sloSweepSchema);
 
@@ -75,7 +62,7 @@ export function SweepFig({
   });
   const go = useWidgetsReady(args.node !== SWEEP_DEFAULTS.node);
   const r = useSimulation('sloSweep', go ? args : null).result;
-  if (!r) return <Figure value={null} />;
+  if (!r) return <InlineFigure value={null} />;
   const s = sweepSummary(r.points, args, SWEEP_DEFAULTS.pue);
   const text: Record<SweepStat, () => string> = {
     perReplica: () => formatNumber(s.perReplica),
@@ -89,7 +76,10 @@ export function SweepFig({
     tokPerGpu: () => formatNumber((s.at?.outputTokensPerS ?? NaN) / ECON_TP, 3),
   };
   return (
-    <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)" />
+    <InlineFigure
+      value={text[stat]()}
+      title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)"
+    />
   );
 }
 
@@ -98,9 +88,11 @@ export function WallFig({ what }: { what: 'n' | 'ttft' }) {
   const args = sweepArgs(SWEEP_DEFAULTS);
   const r = useSimulation('sloSweep', args).result;
   const p = r?.points.find((x) => !x.meetsSlo);
-  if (!r) return <Figure value={null} />;
+  if (!r) return <InlineFigure value={null} />;
   return (
-    <Figure value={p ? (what === 'n' ? formatNumber(p.concurrency) : formatDuration(p.ttftP90S, 3)) : '—'} />
+    <InlineFigure
+      value={p ? (what === 'n' ? formatNumber(p.concurrency) : formatDuration(p.ttftP90S, 3)) : '—'}
+    />
   );
 }
 
@@ -123,7 +115,7 @@ export function LeverFig({
   const go = useWidgetsReady(tool !== undefined);
   const r = useSimulation('leverGrid', go ? args : null).result;
   const cell = r?.cells.find((c) => c.router === router && c.policy === policy);
-  if (!cell) return <Figure value={null} />;
+  if (!cell) return <InlineFigure value={null} />;
   const c = priceCell(cell, args.node, GRID_DEFAULTS);
   const text: Record<GridStat, () => string> = {
     perReplica: () => formatNumber(cell.agentsPerReplica),
@@ -136,14 +128,17 @@ export function LeverFig({
     energyShare: () => formatPercent(c.cost.energyUSD / c.cost.totalUSD, 2),
   };
   return (
-    <Figure value={text[stat]()} title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)" />
+    <InlineFigure
+      value={text[stat]()}
+      title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)"
+    />
   );
 }
 
 /** A node's maximum power from the catalog. */
 export function NodePower({ node }: { node: 'dgx-h100' | 'dgx-h200' | 'dgx-b200' | 'dgx-a100-640gb' }) {
   const n = findNode(node);
-  return <Figure value={n ? formatPower(n.powerW) : '—'} title={n?.source} />;
+  return <InlineFigure value={n ? formatPower(n.powerW) : '—'} title={n?.source} />;
 }
 
 /** The default of an assumption the learner can change (prices, PUE), as the widgets use it. */
@@ -153,5 +148,5 @@ export function Assumption({ what }: { what: 'gpuHour' | 'kwh' | 'pue' }) {
     kwh: `$${GRID_DEFAULTS.kwhUSD.toFixed(2)} per kWh`,
     pue: formatNumber(GRID_DEFAULTS.pue, 3),
   }[what];
-  return <Figure value={text} title="An assumption: an editable parameter of the widgets" />;
+  return <InlineFigure value={text} title="An assumption: an editable parameter of the widgets" />;
 }

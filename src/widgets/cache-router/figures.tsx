@@ -3,6 +3,7 @@
  * widgets, so prose and widgets never disagree. Formula look-ups run on the main thread; the one simulated
  * table asks the worker.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useMemo } from 'react';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { findModel, kvBytesPerToken, weightBytes } from '../../sim/engine/catalog/models';
@@ -43,17 +44,9 @@ import { ANIMATION_DEFAULT_FLEET, ANIMATION_START_S } from './schema';
 import { GAIE_REFRESH_METRICS_S } from '../../sim/engine/fleet/llmd';
 import './cache-router.css';
 
-function Fig({ value, title }: { value: string; title: string }) {
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
-
 /** 1/R as a percentage. */
 export function WarmShare({ replicas }: { replicas: number }) {
-  return <Fig value={formatPercent(1 / replicas)} title={`1 / ${replicas}`} />;
+  return <InlineFigure value={formatPercent(1 / replicas)} title={`1 / ${replicas}`} />;
 }
 
 /** Expected hit rate of one turn spread over R replicas (or with affinity). */
@@ -74,7 +67,7 @@ export function TurnHitRate(p: {
   const formula = p.affinity
     ? `${p.previous} / ${p.prompt}`
     : `(${p.shared} + (${p.previous} − ${p.shared}) / ${p.replicas}) / ${p.prompt}`;
-  return <Fig value={formatPercent(h)} title={formula} />;
+  return <InlineFigure value={formatPercent(h)} title={formula} />;
 }
 
 /** Replicas holding a copy of a session after k turns. */
@@ -89,7 +82,7 @@ export function Copies({
 }) {
   const c = replicasHoldingSession(policy, replicas, turns);
   return (
-    <Fig
+    <InlineFigure
       value={formatCount(c, 3)}
       title={
         policy === 'round-robin'
@@ -114,7 +107,7 @@ export function DuplicateBytes({
   if (!m) return <span className="figure-missing">[unknown model {model}]</span>;
   const b = kvBytesPerToken(m, 'bf16');
   return (
-    <Fig
+    <InlineFigure
       value={formatBytesDecimal(duplicatedPrefixBytes(b, tokens, copies))}
       title={`(${copies} − 1) × ${tokens} tokens × ${b} B`}
     />
@@ -142,7 +135,7 @@ export function LabKvCapacity({ unit }: { unit: 'tokens' | 'blocks' | 'bytes' })
       : unit === 'tokens'
         ? `${formatCount(blocks * LAB_BLOCK_SIZE)} tokens`
         : formatBytesDecimal(blocks * LAB_BLOCK_SIZE * perToken);
-  return <Fig value={value} title={title} />;
+  return <InlineFigure value={value} title={title} />;
 }
 
 const TABLE_ARGS = { ...ANIMATION_DEFAULT_FLEET, policies: [...ROUTER_POLICIES] };
@@ -229,20 +222,23 @@ export function DefaultRunFigure({
   switch (field) {
     case 'hitRate':
       return (
-        <Fig value={formatPercent(s.hitRate)} title={`${where}: Σ reused ÷ Σ (reused + prefilled) tokens`} />
+        <InlineFigure
+          value={formatPercent(s.hitRate)}
+          title={`${where}: Σ reused ÷ Σ (reused + prefilled) tokens`}
+        />
       );
     case 'poolHits':
       return (
-        <Fig
+        <InlineFigure
           value={formatCount(s.poolHits, 4)}
           title={`${where}: turns that reloaded part of their prompt from the pool`}
         />
       );
     case 'ttftP90':
-      return <Fig value={formatDuration(s.ttftP90)} title={`${where}: p90 time to first token`} />;
+      return <InlineFigure value={formatDuration(s.ttftP90)} title={`${where}: p90 time to first token`} />;
     case 'staleRouteShare':
       return (
-        <Fig
+        <InlineFigure
           value={formatPercent(s.staleRouteShare)}
           title={`${where}: routes on a believed prefix whose replica served at least one page less from cache`}
         />
@@ -264,7 +260,7 @@ export function SglangDefault({
     version === 'v0.4'
       ? 'sgl-router as of SGLang v0.4 (router_args.py)'
       : 'sgl-model-gateway main.rs, sglang-router 0.3.0';
-  return <Fig value={formatCount(v, 5)} title={`${name}, ${source}`} />;
+  return <InlineFigure value={formatCount(v, 5)} title={`${name}, ${source}`} />;
 }
 
 /** A router view's shipped default (fleet/routerDefaults.ts, sources there), or the lab's page size. */
@@ -320,7 +316,7 @@ export function ViewDefault({
                         LAB_SHARED_TOKENS.toLocaleString('en-US'),
                         'the app’s system prompt and tool schemas, tokens',
                       ];
-  return <Fig value={v} title={title} />;
+  return <InlineFigure value={v} title={title} />;
 }
 
 /** A default of the animated router, as the widget uses it (schema.ts), so the prose never restates it by hand. */
@@ -331,5 +327,5 @@ export function AnimationDefault({ name }: { name: 'replicas' | 'sessionsPerS' |
       : name === 'arrivalS'
         ? ANIMATION_DEFAULT_FLEET.arrivalS
         : ANIMATION_DEFAULT_FLEET[name];
-  return <Fig value={formatCount(v, 3)} title={`the animated router's default (${name})`} />;
+  return <InlineFigure value={formatCount(v, 3)} title={`the animated router's default (${name})`} />;
 }

@@ -3,6 +3,7 @@
  * PROSE_EDITS, the first of which is the first widget's default; PAYBACK_DEFAULT_ARGS is the second widget's
  * default), so prose and widgets never disagree.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import {
   formatBytesDecimal,
@@ -15,20 +16,6 @@ import {
 import type { EditResult, PaybackResponse } from '../../worker/compactionMethods';
 import { money, PAYBACK_DEFAULT_ARGS, PROSE_EDITS, type ProseEdit } from './schema';
 import { breakEvenText } from './Payback';
-
-function Fig({ value, title }: { value: string | null; title?: string }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
 
 const tok = (x: number) => `${formatNumber(x, 6)} tokens`;
 
@@ -60,7 +47,7 @@ export const EDIT_METRIC_KEYS = Object.keys(EDIT_METRICS) as EditMetric[];
 /** A figure of one of the prose's edits on the default session. */
 export function EditFig({ e, m }: { e: ProseEdit; m: EditMetric }) {
   const sim = useSimulation('compactionEdit', PROSE_EDITS[e]);
-  return <Fig value={sim.result ? EDIT_METRICS[m](sim.result) : null} />;
+  return <InlineFigure value={sim.result ? EDIT_METRICS[m](sim.result) : null} />;
 }
 
 const PAY_METRICS = {
@@ -90,5 +77,5 @@ export const PAY_METRIC_KEYS = Object.keys(PAY_METRICS) as PayMetric[];
 /** A figure of the second widget's default run. */
 export function PayFig({ m }: { m: PayMetric }) {
   const sim = useSimulation('compactionPayback', PAYBACK_DEFAULT_ARGS);
-  return <Fig value={sim.result ? PAY_METRICS[m](sim.result) : null} />;
+  return <InlineFigure value={sim.result ? PAY_METRICS[m](sim.result) : null} />;
 }

@@ -1,4 +1,5 @@
 /** Inline figures and the exercise of lesson 07.09, from the core (src/sim/lessons/grammar/cost.ts) and the live sweep. */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useMemo } from 'react';
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
@@ -17,16 +18,6 @@ import {
   type FillRule,
 } from '../../sim/lessons/grammar/overlap';
 
-function Fig({ value }: { value: string | null }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return <span className="figure">{value}</span>;
-}
-
 /** q-quantile of the compile time a request adds to TTFT when a share `miss` of requests compiles. */
 export function AddedTtft({
   preset = 'xgrammar',
@@ -38,15 +29,15 @@ export function AddedTtft({
   q?: number;
 }) {
   const s = addedTtftQuantileS(preset, miss, q);
-  return <Fig value={s === 0 ? '0 s' : formatDuration(s)} />;
+  return <InlineFigure value={s === 0 ? '0 s' : formatDuration(s)} />;
 }
 
 export function CompileQuantile({ preset = 'xgrammar', p }: { preset?: CompilePreset; p: number }) {
-  return <Fig value={formatDuration(compileQuantileS(preset, p))} />;
+  return <InlineFigure value={formatDuration(compileQuantileS(preset, p))} />;
 }
 
 export function TailMasks({ batch, stepS, q }: { batch: number; stepS: number; q: number }) {
-  return <Fig value={`${formatNumber(tailMasksPerSecond(batch, stepS, q))} per second`} />;
+  return <InlineFigure value={`${formatNumber(tailMasksPerSecond(batch, stepS, q))} per second`} />;
 }
 
 /**
@@ -70,14 +61,14 @@ export function MaskStepFig({
   const p = { batch, contextTokens: STEP_CONTEXT_TOKENS, maskS: maskUs * 1e-6, ...FILL_RULES[fill] };
   if (m === 'hideThreads') {
     const t = threadsToHide(p);
-    return <Fig value={Number.isFinite(t) ? formatNumber(t) : 'no number of'} />;
+    return <InlineFigure value={Number.isFinite(t) ? formatNumber(t) : 'no number of'} />;
   }
   const s = maskStep({ ...p, threads });
-  if (m === 'gpu') return <Fig value={formatDuration(s.gpuS)} />;
-  if (m === 'mask') return <Fig value={formatDuration(s.maskWallS)} />;
-  if (m === 'tpot') return <Fig value={formatDuration(s.overlappedS)} />;
-  if (m === 'serial') return <Fig value={formatDuration(s.serialS)} />;
-  return <Fig value={`${formatNumber(100 * s.overhead, 2)}%`} />;
+  if (m === 'gpu') return <InlineFigure value={formatDuration(s.gpuS)} />;
+  if (m === 'mask') return <InlineFigure value={formatDuration(s.maskWallS)} />;
+  if (m === 'tpot') return <InlineFigure value={formatDuration(s.overlappedS)} />;
+  if (m === 'serial') return <InlineFigure value={formatDuration(s.serialS)} />;
+  return <InlineFigure value={`${formatNumber(100 * s.overhead, 2)}%`} />;
 }
 
 /** A figure of the live tool-choice sweep (the widget's default family). */
@@ -85,10 +76,10 @@ export function SweepFig({ m, size }: { m: 'compile' | 'mask' | 'ratio'; size: n
   const args = useMemo(() => ({ family: 'tools' as const }), []);
   const sim = useSimulation('grammarCostSweep', args);
   const p = sim.result?.points.find((x) => x.size === size);
-  if (!p) return <Fig value={null} />;
-  if (m === 'compile') return <Fig value={`${formatNumber(p.compileMs, 3)} ms`} />;
-  if (m === 'mask') return <Fig value={`${formatNumber(p.maskP50Us, 3)} µs`} />;
-  return <Fig value={formatNumber((1000 * p.compileMs) / p.maskP50Us, 2)} />;
+  if (!p) return <InlineFigure value={null} />;
+  if (m === 'compile') return <InlineFigure value={`${formatNumber(p.compileMs, 3)} ms`} />;
+  if (m === 'mask') return <InlineFigure value={`${formatNumber(p.maskP50Us, 3)} µs`} />;
+  return <InlineFigure value={formatNumber((1000 * p.compileMs) / p.maskP50Us, 2)} />;
 }
 
 const Q = { batch: 100, stepS: 0.02, q: 0.99 };

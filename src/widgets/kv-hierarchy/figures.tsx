@@ -2,6 +2,7 @@
  * Inline figures for the prose around the hierarchy animation (07.04, 07.06), from the same run the widget shows
  * (worker method kvHierarchySummary on the setups below; the first is the widget's default).
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import { formatBytesDecimal, formatCount, formatPercent } from '../../lib/format';
 import { HIERARCHY_DEFAULTS, type HierarchyArgs } from '../../sim/lessons/hierarchyLab';
@@ -27,18 +28,13 @@ export function HierarchyFig({
 }) {
   const sim = useSimulation('kvHierarchySummary', HIERARCHY_SETUPS[s]);
   const r = sim.result;
-  if (m === 'hbmGB') return <span className="figure">{formatCount(HIERARCHY_SETUPS[s].hbmGB)} GB</span>;
-  if (!r)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
+  if (m === 'hbmGB') return <InlineFigure value={`${formatCount(HIERARCHY_SETUPS[s].hbmGB)} GB`} />;
+  if (!r) return <InlineFigure value={null} />;
   const text =
     m === 'belowShare'
       ? formatPercent(r.belowHbmShare)
       : m === 'pages'
         ? `${formatCount(r.capacityPages[TIER_INDEX[tier]])} pages`
         : formatBytesDecimal(r.pageBytes);
-  return <span className="figure">{text}</span>;
+  return <InlineFigure value={text} />;
 }

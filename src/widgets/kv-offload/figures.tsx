@@ -3,6 +3,7 @@
  * in schema.ts, the first of which is the first widget's default), so prose and widgets never disagree.
  * Catalog constants (a link's bandwidth) are read on the main thread.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import { findLink } from '../../sim/engine/catalog/links';
 import {
@@ -19,20 +20,6 @@ import {
 import type { SetupFigures } from '../../worker/offloadMethods';
 import { FIGURES_REQUEST, MIN_BW_DEFAULTS, minBwArgs, type ProseSetup } from './schema';
 import { formatBytesPerMflop } from './MinLinkBandwidth';
-
-function Fig({ value, title }: { value: string | null; title?: string }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
 
 const tokens = (x: number | undefined) =>
   x === undefined ? '—' : `${formatNumber(Math.round(x), 6)} tokens`;
@@ -90,7 +77,7 @@ export function OffloadFig({ s, m }: { s: ProseSetup; m: SetupMetric }) {
   const f = sim.result?.setups[s];
   const setup = FIGURES_REQUEST.setups[s];
   return (
-    <Fig
+    <InlineFigure
       value={f ? SETUP_METRICS[m](f) : null}
       title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, GEMM efficiency ${setup.gemmEfficiency}, link ${setup.linkId}`}
     />
@@ -101,9 +88,10 @@ export function OffloadFig({ s, m }: { s: ProseSetup; m: SetupMetric }) {
 export function MooncakeFig({ m }: { m: 'theirs' | 'ours' | 'h2d' | 'nic' | 'prefix' }) {
   const sim = useSimulation('offloadFigures', FIGURES_REQUEST);
   const r = sim.result?.mooncake;
-  if (m === 'prefix') return <Fig value={`${formatNumber(FIGURES_REQUEST.mooncakePrefix, 6)} tokens`} />;
+  if (m === 'prefix')
+    return <InlineFigure value={`${formatNumber(FIGURES_REQUEST.mooncakePrefix, 6)} tokens`} />;
   return (
-    <Fig
+    <InlineFigure
       value={r ? formatBandwidth(r[m]) : null}
       title="Qin et al., Mooncake, FAST'25, §2.2 Eq. 2 and Table 1"
     />
@@ -120,7 +108,7 @@ export function ModelBwFig({
 }) {
   const sim = useSimulation('minBandwidthByModel', minBwArgs(MIN_BW_DEFAULTS));
   const row = sim.result?.rows.find((x) => x.id === model);
-  if (!row) return <Fig value={null} />;
+  if (!row) return <InlineFigure value={null} />;
   const value =
     m === 'minBandwidth'
       ? formatBandwidth(row.minBandwidth)
@@ -132,7 +120,7 @@ export function ModelBwFig({
             ? `${formatNumber(row.prefixTokens, 6)} tokens`
             : formatBytes(row.kvBytesPerToken);
   return (
-    <Fig
+    <InlineFigure
       value={value}
       title={`${row.name}, ${formatTokens(row.prefixTokens)} prefix, defaults of the widget below`}
     />
@@ -143,7 +131,11 @@ export function ModelBwFig({
 export function ModelBwSpread() {
   const sim = useSimulation('minBandwidthByModel', minBwArgs(MIN_BW_DEFAULTS));
   const vals = sim.result?.rows.map((x) => x.minBandwidth).filter((x): x is number => x !== null);
-  return <Fig value={vals && vals.length ? formatRatio(Math.max(...vals) / Math.min(...vals), 2) : null} />;
+  return (
+    <InlineFigure
+      value={vals && vals.length ? formatRatio(Math.max(...vals) / Math.min(...vals), 2) : null}
+    />
+  );
 }
 
 /** A catalog link's effective bandwidth (or latency), straight from src/sim/engine/catalog/links.ts. */
@@ -162,5 +154,5 @@ export function LinkFig({
     m === 'latency'
       ? formatDuration(l.latency)
       : formatBandwidth((m === 'lineRate' ? l.lineRate : l.effectiveBandwidth) * count);
-  return <Fig value={value} title={l.source} />;
+  return <InlineFigure value={value} title={l.source} />;
 }

@@ -2,6 +2,7 @@
  * Lesson 07.10's comparison of chunked and disaggregated prefill (src/sim/lessons/longPrefillDisagg.ts, computed in
  * the worker for schema.ts DISAGG_REQUEST): inline figures for the prose and a table of both sides.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import {
   formatBytesDecimal,
@@ -60,19 +61,12 @@ export function DisaggFig({ m, chunk = 512 }: { m: DisaggMetric; chunk?: number 
   const v = sim.result ? formatDisaggMetric(m, sim.result, chunk) : null;
   if (sim.result && v === null)
     return <span className="figure-missing">[no comparison for {String(chunk)}]</span>;
-  if (v === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
+  if (v === null) return <InlineFigure value={null} />;
   return (
-    <span
-      className="figure"
+    <InlineFigure
+      value={v}
       title={chunk === 'slow' ? `${TITLE}; over ${DISAGG_REQUEST.slow.linkId}` : TITLE}
-    >
-      {v}
-    </span>
+    />
   );
 }
 

@@ -3,6 +3,7 @@
  * for the lesson's setup, schema.ts FIGURES_REQUEST, which is the widgets' default), so prose and widgets never
  * disagree; and the table of the four prefill scenarios shipped with the fleet simulator (prefillScenarios).
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import {
   formatBandwidth,
@@ -18,20 +19,6 @@ import {
 import type { ChunkFigures, PrefillFiguresResponse, PrefillScenarioId } from '../../worker/prefillMethods';
 import './long-prefill.css';
 import { FIGURES_REQUEST } from './schema';
-
-function Fig({ value, title }: { value: string | null; title?: string }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
 
 const SETUP_TITLE = `${FIGURES_REQUEST.modelId} on ${FIGURES_REQUEST.gpus} × ${FIGURES_REQUEST.acceleratorId}, ${FIGURES_REQUEST.decodes} sessions decoding at ${FIGURES_REQUEST.decodeContext} tokens, a ${FIGURES_REQUEST.promptTokens}-token prompt (the cost model's fitted efficiencies, all-reduce and overhead)`;
 
@@ -84,7 +71,7 @@ export const formatPrefillMetric = (m: PrefillMetric, f: PrefillFiguresResponse)
 export function PrefillFig({ m }: { m: PrefillMetric }) {
   const sim = useSimulation('prefillFigures', FIGURES_REQUEST);
   const f = sim.result;
-  return <Fig value={f ? METRICS[m](f) : null} title={SETUP_TITLE} />;
+  return <InlineFigure value={f ? METRICS[m](f) : null} title={SETUP_TITLE} />;
 }
 
 const CHUNK_METRICS = {
@@ -117,7 +104,10 @@ export function ChunkFig({ chunk, m }: { chunk: number; m: ChunkMetric }) {
   const c = f?.chunks.find((x) => x.chunk === chunk);
   if (f && !c) return <span className="figure-missing">[chunk {chunk} is not among the prose chunks]</span>;
   return (
-    <Fig value={f && c ? CHUNK_METRICS[m](c, f) : null} title={`${SETUP_TITLE}, ${chunk}-token chunks`} />
+    <InlineFigure
+      value={f && c ? CHUNK_METRICS[m](c, f) : null}
+      title={`${SETUP_TITLE}, ${chunk}-token chunks`}
+    />
   );
 }
 
@@ -211,7 +201,7 @@ export function ScenarioFig({
 }) {
   const sim = useSimulation('prefillScenarios', { ids: SCENARIO_IDS });
   const row = sim.result?.rows.find((x) => x.id === id);
-  if (!row) return <Fig value={null} />;
+  if (!row) return <InlineFigure value={null} />;
   const value =
     m === 'gapP99'
       ? formatDuration(row.gap.p99)
@@ -230,5 +220,5 @@ export function ScenarioFig({
                   : m === 'transferMax'
                     ? formatDuration(row.transferMaxS ?? NaN)
                     : formatNumber(row.gap.count);
-  return <Fig value={value} title={`fleet simulator, ${row.file}`} />;
+  return <InlineFigure value={value} title={`fleet simulator, ${row.file}`} />;
 }

@@ -3,6 +3,7 @@
  * the setups in schema.ts, the first of which is the widget's default), so prose and widget never disagree.
  * Catalog constants (a link's bandwidth, a node's parts) are read on the main thread.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import { findLink } from '../../sim/engine/catalog/links';
 import { findNode, nodeTotals } from '../../sim/engine/catalog/nodes';
@@ -28,20 +29,6 @@ import type { LadderResponse } from '../../worker/hierarchyMethods';
 import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { FIGURES_REQUEST, type ProseSetup } from './schema';
 import { placementText } from './MemoryLadder';
-
-function Fig({ value, title }: { value: string | null; title?: string }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
 
 const tierOf = (r: LadderResponse, id: LadderTier['id']) => r.tiers.find((t) => t.id === id)!;
 
@@ -114,7 +101,7 @@ export function LadderFig({
   const sim = useSimulation('hierarchyFigures', FIGURES_REQUEST);
   const r = sim.result?.[s];
   return (
-    <Fig
+    <InlineFigure
       value={r ? figureText(r, m, tier) : null}
       title={r ? `${r.modelName} on a ${r.nodeName}` : undefined}
     />
@@ -153,7 +140,7 @@ export function NodeFig({
     hbmBandwidth: () => formatBandwidth(t.hbmBandwidth),
     hostLinks: () => formatBandwidth(t.hostLinkEffectiveBandwidth),
   };
-  return <Fig value={text[m]()} title={n.source} />;
+  return <InlineFigure value={text[m]()} title={n.source} />;
 }
 
 /** A link's effective bandwidth (or latency), times `count` links in parallel. */
@@ -172,7 +159,7 @@ export function LinkBw({
     m === 'latency'
       ? formatDuration(l.latency)
       : formatBandwidth((m === 'line' ? l.lineRate : l.effectiveBandwidth) * count);
-  return <Fig value={v} title={l.source} />;
+  return <InlineFigure value={v} title={l.source} />;
 }
 
 /** An accelerator's HBM capacity or bandwidth, or a model's weight bytes (catalog constants). */
@@ -189,7 +176,7 @@ export function CatalogFig({
     const md = findModel(model ?? '');
     if (!md) return <span className="figure-missing">[unknown model {model}]</span>;
     return (
-      <Fig
+      <InlineFigure
         value={
           m === 'params'
             ? `${formatNumber(md.totalParams / 1e9, 3)} B`
@@ -202,7 +189,7 @@ export function CatalogFig({
   const a = findAccelerator(accelerator ?? '');
   if (!a) return <span className="figure-missing">[unknown accelerator {accelerator}]</span>;
   return (
-    <Fig
+    <InlineFigure
       value={m === 'memory' ? formatBytesDecimal(a.memoryBytes) : formatBandwidth(a.memBandwidth)}
       title={a.source}
     />
@@ -219,7 +206,7 @@ export function KvProduct({ model, dtype = 'bf16' }: { model: string; dtype?: Dt
     m.attention.kind === 'mla'
       ? `${m.layers} × (${m.attention.kvLoraRank} + ${m.attention.ropeHeadDim}) × ${b} B = ${formatNumber(total, 7)} B`
       : `2 × ${m.layers} × ${m.kvHeads} × ${m.headDim} × ${b} B = ${formatNumber(total, 7)} B`;
-  return <Fig value={text} title={m.source} />;
+  return <InlineFigure value={text} title={m.source} />;
 }
 
 /** What the KV of a GQA model would be with one KV head per query head (multi-head attention), per token. */
@@ -244,7 +231,7 @@ export function MhaKv({
         : metric === 'kvHeads'
           ? String(m.kvHeads)
           : formatBytes(mha);
-  return <Fig value={v} title={m.source} />;
+  return <InlineFigure value={v} title={m.source} />;
 }
 
 /** KV per token of model a over model b (same dtype). */
@@ -252,7 +239,7 @@ export function KvRatio({ a, b }: { a: string; b: string }) {
   const ma = findModel(a);
   const mb = findModel(b);
   if (!ma || !mb) return <span className="figure-missing">[unknown model]</span>;
-  return <Fig value={formatRatio(kvBytesPerToken(ma, 'bf16') / kvBytesPerToken(mb, 'bf16'), 2)} />;
+  return <InlineFigure value={formatRatio(kvBytesPerToken(ma, 'bf16') / kvBytesPerToken(mb, 'bf16'), 2)} />;
 }
 
 /** Every catalog model: its attention, KV per token and one 100k-token context, BF16 (catalog arithmetic). */

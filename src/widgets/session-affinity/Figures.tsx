@@ -2,7 +2,7 @@
  * Inline figures for lesson 07.02's prose, computed from the catalogs and the cost model (arithmetic on
  * constants, so on the main thread), so that prose and widgets never disagree.
  */
-import type { ReactNode } from 'react';
+import { InlineFigure } from '../kit/InlineFigure';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { findModel } from '../../sim/engine/catalog/models';
 import { ENGINE_BLOCK_SIZE } from '../../sim/engine/blocks';
@@ -24,14 +24,6 @@ import {
   trajectoryPrompt,
 } from '../../sim/lessons/affinityModel';
 import { formatDuration, formatFlops, formatNumber, formatPercent } from '../../lib/format';
-
-function Fig({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <span className="figure" title={title}>
-      {children}
-    </span>
-  );
-}
 
 function setup(model: string, accelerator: string, gpus: number) {
   const m = findModel(model);
@@ -59,11 +51,10 @@ export function PerTokenPrefill({
   if (!s) return missing('model or accelerator');
   const t = perTokenPrefillTime(s.m, s.hw, at);
   return (
-    <Fig
+    <InlineFigure
       title={`t_tok(${at}) for ${s.m.name} on ${gpus} × ${s.a.name}, GEMM efficiency ${s.hw.gemmEfficiency}, attention ${s.hw.attentionEfficiency}, all-reduce included`}
-    >
-      {formatDuration(t)}
-    </Fig>
+      value={formatDuration(t)}
+    />
   );
 }
 
@@ -78,9 +69,10 @@ export function PrefillSeconds({
   const s = setup(model, accelerator, gpus);
   if (!s) return missing('model or accelerator');
   return (
-    <Fig title={`prefillTime(${tokens} new on ${cached} cached), ${s.m.name} on ${gpus} × ${s.a.name}`}>
-      {formatDuration(prefillTime(s.m, s.hw, tokens, cached))}
-    </Fig>
+    <InlineFigure
+      title={`prefillTime(${tokens} new on ${cached} cached), ${s.m.name} on ${gpus} × ${s.a.name}`}
+      value={formatDuration(prefillTime(s.m, s.hw, tokens, cached))}
+    />
   );
 }
 
@@ -96,11 +88,10 @@ export function ColdTurnExtra({
   if (!s) return missing('model or accelerator');
   const c = coldTurnExtra(s.m, s.hw, prompt, cached);
   return (
-    <Fig
+    <InlineFigure
       title={`${formatDuration(c.coldS)} cold − ${formatDuration(c.warmS)} warm, ${s.m.name} on ${gpus} × ${s.a.name}`}
-    >
-      {formatDuration(c.extraS)}
-    </Fig>
+      value={formatDuration(c.extraS)}
+    />
   );
 }
 
@@ -109,9 +100,10 @@ export function BodyFlops({ model = 'llama-3.1-70b' }: { model?: string }) {
   const m = findModel(model);
   if (!m) return missing('model');
   return (
-    <Fig title={`2 × ${formatNumber(bodyParams(m))} body parameters (${m.name})`}>
-      {formatFlops(2 * bodyParams(m))}
-    </Fig>
+    <InlineFigure
+      title={`2 × ${formatNumber(bodyParams(m))} body parameters (${m.name})`}
+      value={formatFlops(2 * bodyParams(m))}
+    />
   );
 }
 
@@ -120,9 +112,10 @@ export function AttentionFlops({ model = 'llama-3.1-70b' }: { model?: string }) 
   const m = findModel(model);
   if (!m) return missing('model');
   return (
-    <Fig title={`2 × ${m.layers} layers × ${m.attentionHeads} heads × (d_qk + d_v) (${m.name})`}>
-      {formatFlops(attentionFlopsPerPair(m, 'prefill'))}
-    </Fig>
+    <InlineFigure
+      title={`2 × ${m.layers} layers × ${m.attentionHeads} heads × (d_qk + d_v) (${m.name})`}
+      value={formatFlops(attentionFlopsPerPair(m, 'prefill'))}
+    />
   );
 }
 
@@ -130,22 +123,26 @@ export function AttentionFlops({ model = 'llama-3.1-70b' }: { model?: string }) 
 export function PeakFlops({ accelerator = 'h100-sxm' }: { accelerator?: string }) {
   const a = findAccelerator(accelerator);
   if (!a) return missing('accelerator');
-  return <Fig title={`${a.name}, dense BF16 (catalog)`}>{formatFlops(a.bf16Flops, true)}</Fig>;
+  return <InlineFigure title={`${a.name}, dense BF16 (catalog)`} value={formatFlops(a.bf16Flops, true)} />;
 }
 
 /** The engine's block size the fleet reuses at by default (vLLM's CacheConfig.DEFAULT_BLOCK_SIZE). */
 export function EngineBlockSize() {
   return (
-    <Fig title="vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE">{formatNumber(ENGINE_BLOCK_SIZE)}</Fig>
+    <InlineFigure
+      title="vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE"
+      value={formatNumber(ENGINE_BLOCK_SIZE)}
+    />
   );
 }
 
 /** The lesson trajectory's prompt at turn k, tokens. */
 export function TrajPrompt({ turn }: { turn: number }) {
   return (
-    <Fig title={`head + ${turn} × (output + tool result)`}>
-      {formatNumber(trajectoryPrompt(DEFAULT_TRAJECTORY, turn))}
-    </Fig>
+    <InlineFigure
+      title={`head + ${turn} × (output + tool result)`}
+      value={formatNumber(trajectoryPrompt(DEFAULT_TRAJECTORY, turn))}
+    />
   );
 }
 
@@ -157,9 +154,10 @@ export function TrajKnown({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: numbe
     blockSize,
   );
   return (
-    <Fig title={`turn ${turn - 1}'s prompt + output − 1, in whole ${blockSize}-token blocks`}>
-      {formatNumber(k)}
-    </Fig>
+    <InlineFigure
+      title={`turn ${turn - 1}'s prompt + output − 1, in whole ${blockSize}-token blocks`}
+      value={formatNumber(k)}
+    />
   );
 }
 
@@ -171,7 +169,7 @@ export function TrajWarmHit({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: num
     DEFAULT_TRAJECTORY.outputTokens,
     blockSize,
   );
-  return <Fig title={`${k} / ${p}`}>{formatPercent(k / p)}</Fig>;
+  return <InlineFigure title={`${k} / ${p}`} value={formatPercent(k / p)} />;
 }
 
 /** A number of the lesson trajectory's shape. */
@@ -187,21 +185,24 @@ export function Traj({ what }: { what: 'head' | 'growth' | 'output' | 'toolResul
           : what === 'toolResult'
             ? t.toolResultTokens
             : t.turns;
-  return <Fig title="the lesson's trajectory (src/sim/lessons/affinity.ts)">{formatNumber(v)}</Fig>;
+  return (
+    <InlineFigure title="the lesson's trajectory (src/sim/lessons/affinity.ts)" value={formatNumber(v)} />
+  );
 }
 
 /** 1/R as a percentage. */
 export function OneOver({ r }: { r: number }) {
-  return <Fig title={`1/${r}`}>{formatPercent(1 / r)}</Fig>;
+  return <InlineFigure title={`1/${r}`} value={formatPercent(1 / r)} />;
 }
 
 /** The cost model's fitted efficiencies, as the prose quotes them. */
 export function Efficiency({ of }: { of: 'gemm' | 'attention' }) {
   const v = of === 'gemm' ? DEFAULT_GEMM_EFFICIENCY : DEFAULT_ATTENTION_EFFICIENCY;
   return (
-    <Fig title="src/sim/engine/cost.ts: fitted to vLLM's Llama-3.1-8B TTFT on one H100 (npm run validate)">
-      {formatPercent(v)}
-    </Fig>
+    <InlineFigure
+      title="src/sim/engine/cost.ts: fitted to vLLM's Llama-3.1-8B TTFT on one H100 (npm run validate)"
+      value={formatPercent(v)}
+    />
   );
 }
 
@@ -210,9 +211,10 @@ export function AllReducePerToken({ model = 'llama-3.1-70b', accelerator = 'h100
   const s = setup(model, accelerator, gpus);
   if (!s) return missing('model or accelerator');
   return (
-    <Fig title={`2 · layers · 2(G−1)/G · hidden · 2 B / bus bandwidth, ${s.m.name} on ${gpus} × ${s.a.name}`}>
-      {formatDuration(allReducePerTokenTime(s.m, s.hw))}
-    </Fig>
+    <InlineFigure
+      title={`2 · layers · 2(G−1)/G · hidden · 2 B / bus bandwidth, ${s.m.name} on ${gpus} × ${s.a.name}`}
+      value={formatDuration(allReducePerTokenTime(s.m, s.hw))}
+    />
   );
 }
 
@@ -221,8 +223,9 @@ export function IterationFixed({ model = 'llama-3.1-70b', accelerator = 'h100-sx
   const s = setup(model, accelerator, gpus);
   if (!s) return missing('model or accelerator');
   return (
-    <Fig title={`all-reduce latencies + iteration overhead, ${s.m.name} on ${gpus} × ${s.a.name}`}>
-      {formatDuration(iterationFixedTime(s.m, s.hw))}
-    </Fig>
+    <InlineFigure
+      title={`all-reduce latencies + iteration overhead, ${s.m.name} on ${gpus} × ${s.a.name}`}
+      value={formatDuration(iterationFixedTime(s.m, s.hw))}
+    />
   );
 }

@@ -2,6 +2,7 @@
  * Inline figures of lesson 07.02 on the shipped recorded trajectory (SWE-agent, marshmallow-1867), computed in the
  * worker by the replay widget's own method at the widget's defaults, so prose and widget never disagree.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import { formatCount, formatDuration, formatPercent, formatTokens } from '../../lib/format';
 import type { AffinityPolicy } from '../../sim/lessons/affinity';
@@ -50,12 +51,7 @@ export function Recorded({
   const sim = useSimulation('recordedTrajectory', RECORDED_DEFAULTS);
   const r = sim.result?.replays[session - 1];
   const summary = sim.result?.sessions[session - 1];
-  if (!r || !summary)
-    return (
-      <span className="figure figure-pending" aria-busy={sim.status === 'loading' ? true : undefined}>
-        {sim.status === 'error' ? '[not computed]' : '…'}
-      </span>
-    );
+  if (!r || !summary) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const run = policy === 'session-affinity' ? r.affinity : r.request;
   const row = run.rows[turn];
   let text: string;
@@ -97,11 +93,9 @@ export function Recorded({
     }
   }
   return (
-    <span
-      className="figure"
+    <InlineFigure
+      value={text}
       title={`${summary.id}, ${policy}, ${r.replicas} replicas, ${r.modelName} on ${r.gpus} × ${r.acceleratorName}, computed by the replay`}
-    >
-      {text}
-    </span>
+    />
   );
 }

@@ -3,22 +3,13 @@
  * the mask figures from the same worker method and schema as the first widget's default, so prose and widget
  * never disagree.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useMemo } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatNumber, formatPercent, formatScientific } from '../../lib/format';
 import { expectedFailures, halfLifeTokens, pCleanSession, pValid } from '../../sim/lessons/grammar/slip';
 import { findPreset } from '../../sim/lessons/grammar/presets';
 import type { TraceResult } from '../../worker/grammarEngine';
-
-function Fig({ value }: { value: string | null }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return <span className="figure">{value}</span>;
-}
 
 type SlipMetric = 'pValid' | 'pInvalid' | 'failures' | 'clean' | 'halfLife';
 
@@ -52,7 +43,7 @@ export function SlipFig({
         return `${formatNumber(Math.round(halfLifeTokens(eps)))} tokens`;
     }
   })();
-  return <Fig value={value} />;
+  return <InlineFigure value={value} />;
 }
 
 type MaskMetric =
@@ -122,8 +113,8 @@ export function MaskFig({
   }, [preset]);
   const sim = useSimulation('grammarMaskTrace', args);
   const r = sim.result;
-  if (!r) return <Fig value={null} />;
-  if (!r.ok) return <Fig value="—" />;
+  if (!r) return <InlineFigure value={null} />;
+  if (!r.ok) return <InlineFigure value="—" />;
   const v = maskValue(r.trace, m, step);
-  return code ? <code className="figure">{v}</code> : <Fig value={v} />;
+  return code ? <code className="figure">{v}</code> : <InlineFigure value={v} />;
 }

@@ -2,6 +2,7 @@
  * Inline figures for lesson 07.08's "mask over logits" prose, from the same worker method and arguments as
  * the widget's defaults (seed 1), summarised by the core (src/sim/lessons/grammar/maskSummary.ts).
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useMemo } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatNumber, formatPercent } from '../../lib/format';
@@ -75,12 +76,7 @@ export function LogitFig({
   const sim = useSimulation('grammarMaskLogits', args);
   const t = sim.result;
   const summary = useMemo(() => (t ? summariseMaskSteps(t.steps) : null), [t]);
-  if (sim.error) return <span className="figure">—</span>;
-  if (!t || !summary)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return <span className="figure">{value(t, summary, m, step)}</span>;
+  if (sim.error) return <InlineFigure value="—" />;
+  if (!t || !summary) return <InlineFigure value={null} />;
+  return <InlineFigure value={value(t, summary, m, step)} />;
 }

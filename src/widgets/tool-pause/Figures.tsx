@@ -3,6 +3,7 @@
  * figures by the very runs the arena draws at its defaults, shared through the worker's memo), so prose and
  * widgets never disagree.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
@@ -22,20 +23,6 @@ import type { MissKind } from '../../sim/lessons/pauseCosts';
 import { arenaArgs, idleHbmBytes } from './PauseArena';
 import { formatByteSeconds } from './ToolLatency';
 import { pauseArenaSchema, toolLatencySchema } from './schema';
-
-function Figure({ value, title }: { value: string | null; title?: string }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
 
 const TOOL_DEFAULTS = defaultValues(toolLatencySchema);
 
@@ -67,7 +54,7 @@ export function ToolFig({
     after: 'evict',
   });
   const p = sim.result?.selected;
-  if (!p) return <Figure value={null} />;
+  if (!p) return <InlineFigure value={null} />;
   const text: Record<ToolStat, () => string> = {
     median: () => formatDuration(p.medianS, 2),
     mean: () => formatDuration(p.meanS, 3),
@@ -79,7 +66,7 @@ export function ToolFig({
     timeOver1min: () => formatPercent(p.timeOver1min, 2),
     resumedInHbm: () => formatPercent(p.resumedInHbm, 2),
   };
-  return <Figure value={text[stat]()} title={`${p.label}: fit in src/sim/engine/fleet/dist.ts`} />;
+  return <InlineFigure value={text[stat]()} title={`${p.label}: fit in src/sim/engine/fleet/dist.ts`} />;
 }
 
 /** P(a call that has already run t seconds ends within the next second). */
@@ -98,7 +85,10 @@ export function NextSecondFig({
   });
   const row = sim.result?.selected.nextSecond.find((x) => x.t === t);
   return (
-    <Figure value={row ? formatPercent(row.p, 2) : null} title={`(F(${t} + 1) − F(${t})) / (1 − F(${t}))`} />
+    <InlineFigure
+      value={row ? formatPercent(row.p, 2) : null}
+      title={`(F(${t} + 1) − F(${t})) / (1 − F(${t}))`}
+    />
   );
 }
 
@@ -137,7 +127,7 @@ export function CostFig({
 }) {
   const sim = useSimulation('toolLatency', { tool, ttlS: ttl, contextTokens: context, after });
   const c = sim.result?.costs;
-  if (!c) return <Figure value={null} />;
+  if (!c) return <InlineFigure value={null} />;
   const rs = (x: number) => `${formatNumber(x, 2)} replica-s`;
   const text: Record<CostStat, () => string> = {
     contextBytes: () => formatBytesDecimal(c.contextBytes),
@@ -159,7 +149,7 @@ export function CostFig({
     contextsFit: () => formatNumber(Math.floor(c.replica.kvBudgetBytes / c.contextBytes)),
   };
   return (
-    <Figure
+    <InlineFigure
       value={text[stat]()}
       title={`${c.replica.modelName} on ${c.replica.tp} × ${c.replica.acceleratorName}`}
     />
@@ -190,7 +180,7 @@ type ArenaStat =
 export function ArenaFig({ policy, stat }: { policy: PausePolicyId; stat: ArenaStat }) {
   const sim = useSimulation('pauseArena', ARENA_DEFAULTS);
   const run = sim.result?.runs.find((r) => r.summary.policy === policy);
-  if (!run || !sim.result) return <Figure value={null} />;
+  if (!run || !sim.result) return <InlineFigure value={null} />;
   const s = run.summary;
   const bpb = sim.result.bytesPerBlock;
   const budget = run.hbmCapacityBlocks * bpb;
@@ -213,7 +203,7 @@ export function ArenaFig({ policy, stat }: { policy: PausePolicyId; stat: ArenaS
     budget: () => formatBytesDecimal(budget),
   };
   return (
-    <Figure
+    <InlineFigure
       value={text[stat]()}
       title={`${PAUSE_POLICY_LABELS[policy]}: arena defaults (${ARENA_DEFAULTS.agents} agents, ${ARENA_DEFAULTS.tool}, seed ${ARENA_DEFAULTS.seed}${policy.startsWith('ttl') ? `, τ = ${ARENA_DEFAULTS.ttlS} s` : ''})`}
     />
@@ -236,7 +226,7 @@ export function ArenaRatio({
   const sim = useSimulation('pauseArena', ARENA_DEFAULTS);
   const ra = sim.result?.runs.find((r) => r.summary.policy === a)?.summary;
   const rb = sim.result?.runs.find((r) => r.summary.policy === b)?.summary;
-  if (!ra || !rb) return <Figure value={null} />;
+  if (!ra || !rb) return <InlineFigure value={null} />;
   const bpb = sim.result!.bytesPerBlock;
   const pick = (s: typeof ra) =>
     stat === 'resumeP50'
@@ -252,7 +242,7 @@ export function ArenaRatio({
               : s.outputTokensPerS;
   const x = pick(ra) / pick(rb);
   return (
-    <Figure
+    <InlineFigure
       value={as === 'percent' ? formatPercent(x, 2) : `${formatNumber(x, 2)}×`}
       title={`${PAUSE_POLICY_LABELS[a]} / ${PAUSE_POLICY_LABELS[b]}`}
     />
@@ -276,5 +266,5 @@ export function LabFig({ what }: { what: LabStat }) {
     sloTtft: () => formatDuration(PAUSE_SLO.ttftP90S),
     ttl: () => formatDuration(ARENA_DEFAULTS.ttlS),
   };
-  return <Figure value={text[what]()} title="the lab setup (src/sim/lessons/pauseLabSetup.ts)" />;
+  return <InlineFigure value={text[what]()} title="the lab setup (src/sim/lessons/pauseLabSetup.ts)" />;
 }

@@ -2,25 +2,12 @@
  * Inline figures for lesson 07.07's prose, computed by the same worker methods as its widgets at the widgets'
  * defaults (or a named variant), so that prose and widgets never disagree.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type { LayoutId } from '../../sim/lessons/toolSchema';
 import type { LayoutsResponse, ToolTaxResult } from '../../worker/schemaMethods';
 import { LAYOUT_DEFAULTS, TAX_DEFAULTS, layoutArgs, money, taxArgs, type TaxValues } from './schema';
-
-function Fig({ value, title }: { value: string | null; title?: string }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
 
 const VARIANTS: Record<string, Partial<TaxValues>> = {
   default: {},
@@ -61,7 +48,7 @@ export type TaxMetric = keyof typeof TAX_METRICS;
 export function TaxFig({ m, v = 'default' }: { m: TaxMetric; v?: TaxVariant }) {
   const sim = useSimulation('toolSchemaTax', taxArgs({ ...TAX_DEFAULTS, ...VARIANTS[v] }));
   return (
-    <Fig
+    <InlineFigure
       value={sim.result ? TAX_METRICS[m](sim.result) : null}
       title="o200k_base, the first widget's defaults"
     />
@@ -72,7 +59,7 @@ export function TaxFig({ m, v = 'default' }: { m: TaxMetric; v?: TaxVariant }) {
 export function PrettyRatio() {
   const a = useSimulation('toolSchemaTax', taxArgs(TAX_DEFAULTS)).result;
   const b = useSimulation('toolSchemaTax', taxArgs({ ...TAX_DEFAULTS, pretty: true })).result;
-  return <Fig value={a && b ? formatPercent(b.toolTokens / a.toolTokens - 1, 2) : null} />;
+  return <InlineFigure value={a && b ? formatPercent(b.toolTokens / a.toolTokens - 1, 2) : null} />;
 }
 
 const LAYOUT_METRICS = {
@@ -108,7 +95,10 @@ function pick(r: LayoutsResponse, l: LayoutId) {
 export function LayoutFig({ m, l = 'tools-first' }: { m: LayoutMetric; l?: LayoutId }) {
   const sim = useSimulation('toolLayouts', layoutArgs(LAYOUT_DEFAULTS));
   return (
-    <Fig value={sim.result ? LAYOUT_METRICS[m](sim.result, l) : null} title="the second widget's defaults" />
+    <InlineFigure
+      value={sim.result ? LAYOUT_METRICS[m](sim.result, l) : null}
+      title="the second widget's defaults"
+    />
   );
 }
 
@@ -121,12 +111,14 @@ export function LayoutDefault({
   unit?: string;
 }) {
   const v = Number(LAYOUT_DEFAULTS[k]);
-  return <Fig value={`${formatNumber(v, 6)}${unit}`} />;
+  return <InlineFigure value={`${formatNumber(v, 6)}${unit}`} />;
 }
 
 /** Context growth per turn at the second widget's defaults: new tokens plus output. */
 export function LayoutGrowth() {
   return (
-    <Fig value={`${formatNumber(LAYOUT_DEFAULTS.newTokens + LAYOUT_DEFAULTS.outputTokens, 6)} tokens`} />
+    <InlineFigure
+      value={`${formatNumber(LAYOUT_DEFAULTS.newTokens + LAYOUT_DEFAULTS.outputTokens, 6)} tokens`}
+    />
   );
 }

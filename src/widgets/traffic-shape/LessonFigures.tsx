@@ -2,6 +2,7 @@
  * Inline figures for lesson 07.01's prose and table, computed by the same worker methods as its widgets (at
  * the widgets' defaults), so prose and widgets never disagree; published figures come from the catalog.
  */
+import { InlineFigure } from '../kit/InlineFigure';
 import type { ReactNode } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
@@ -27,20 +28,6 @@ import { LESSON_WORKLOAD } from './schema';
 import { trajectorySchema } from '../trajectory-anatomy/schema';
 import type { ToolLatencyPreset } from '../../sim/engine/fleet/dist';
 
-function Figure({ value, title }: { value: string | null; title?: string }) {
-  if (value === null)
-    return (
-      <span className="figure figure-pending" aria-busy="true">
-        …
-      </span>
-    );
-  return (
-    <span className="figure" title={title}>
-      {value}
-    </span>
-  );
-}
-
 type WorkloadMetric = keyof AssumptionFigures | 'idealHitRatio';
 
 const FORMAT: Record<WorkloadMetric, (v: number) => string> = {
@@ -65,10 +52,10 @@ const FORMAT: Record<WorkloadMetric, (v: number) => string> = {
 export function WorkloadFigure({ of, metric }: { of: 'agent' | 'chat'; metric: WorkloadMetric }) {
   const sim = useSimulation('workloadFigures', LESSON_WORKLOAD);
   const r = sim.result?.[of];
-  if (!r) return <Figure value={null} />;
+  if (!r) return <InlineFigure value={null} />;
   const v = metric === 'idealHitRatio' ? r.shape.idealHitRatio.tokens : r.figures[metric];
   return (
-    <Figure
+    <InlineFigure
       value={FORMAT[metric](v)}
       title={`${of === 'agent' ? 'Coding agents' : 'Chat'}: ${LESSON_WORKLOAD.sessions} sessions, seed ${LESSON_WORKLOAD.seed}`}
     />
@@ -79,7 +66,7 @@ export function WorkloadFigure({ of, metric }: { of: 'agent' | 'chat'; metric: W
 export function ColdWarmSwing({ of }: { of: 'agent' | 'chat' }) {
   const sim = useSimulation('workloadFigures', LESSON_WORKLOAD);
   const f = sim.result?.[of].figures;
-  return <Figure value={f ? formatRatio(f.medianInputTokens / f.medianNewTokens, 2) : null} />;
+  return <InlineFigure value={f ? formatRatio(f.medianInputTokens / f.medianNewTokens, 2) : null} />;
 }
 
 type TrajectoryMetric =
@@ -105,7 +92,7 @@ export function TrajectoryFigure({ of, metric }: { of: 'agent' | 'chat'; metric:
     medianTurns: trajectorySchema.medianTurns.default,
   });
   const t = sim.result?.[of].totals;
-  if (!t) return <Figure value={null} />;
+  if (!t) return <InlineFigure value={null} />;
   const text: Record<TrajectoryMetric, () => string> = {
     turns: () => formatNumber(t.turns),
     ioRatio: () => formatRatio(t.ioRatio),
@@ -118,7 +105,7 @@ export function TrajectoryFigure({ of, metric }: { of: 'agent' | 'chat'; metric:
     modelS: () => formatDuration(t.modelS, 2),
     modelShare: () => formatPercent(t.wallS > 0 ? t.modelS / t.wallS : NaN, 2),
   };
-  return <Figure value={text[metric]()} />;
+  return <InlineFigure value={text[metric]()} />;
 }
 
 const PUBLISHED = { conversation: MOONCAKE_CONVERSATION, agent: MOONCAKE_TOOL_AGENT } as const;
@@ -135,7 +122,7 @@ export function PublishedFigure({
   if (metric === 'idealHitRatio') {
     // Only computed for the conversation trace (the one released file at hand).
     return (
-      <Figure
+      <InlineFigure
         value={trace === 'conversation' ? formatPercent(MOONCAKE_CONVERSATION_IDEAL_HIT_RATIO) : '—'}
         title="This course's trace-stats on the released file"
       />
@@ -147,7 +134,7 @@ export function PublishedFigure({
       : metric === 'cacheRatio'
         ? formatPercent(t.cacheRatio)
         : `${formatNumber(t[metric], 6)} tokens`;
-  return <Figure value={value} title={t.source} />;
+  return <InlineFigure value={value} title={t.source} />;
 }
 
 /**
@@ -166,7 +153,10 @@ export function ToolLatencyFigure({ stat }: { stat: 'median' | 'mean' | 'overMin
           ? formatPercent(1 - cdf(d, 60))
           : formatPercent(1 - timeShare(d, 60));
   return (
-    <Figure value={value} title="Coding-mix preset, fitted to TraceLab's Claude Code and Codex tool calls" />
+    <InlineFigure
+      value={value}
+      title="Coding-mix preset, fitted to TraceLab's Claude Code and Codex tool calls"
+    />
   );
 }
 
@@ -185,7 +175,7 @@ export function CodexFigure({
         : metric === 'meanTurns' || metric === 'medianTurns'
           ? formatNumber(c[metric])
           : formatTokens(c.contextTokensByTurn30);
-  return <Figure value={value} title={c.source} />;
+  return <InlineFigure value={value} title={c.source} />;
 }
 
 /** What the lesson's GPU-time figures assume: model, replica, decode batch. */
