@@ -84,6 +84,19 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     await expect(time).toHaveText('0 tokens / 1.4M tokens');
     const filling = widget.locator('[data-readout="filling"]');
     const fill = widget.locator('[data-figure="budget-fill"] canvas');
+    // Before anything fills it, the budget is already drawn as its free blocks: the first cell is painted, and
+    // differs from the one-pixel gap between cells.
+    const [cellPixel, gapPixel] = await fill.evaluate((c: HTMLCanvasElement) => {
+      const g = c.getContext('2d')!;
+      const scale = c.width / c.getBoundingClientRect().width;
+      const at = (x: number, y: number) => [
+        ...g.getImageData(Math.floor(x * scale), Math.floor(y * scale), 1, 1).data,
+      ];
+      const cellPx = Number(c.dataset.cell);
+      return [at(cellPx / 2, cellPx / 2), at(cellPx - 0.5, cellPx / 2)];
+    });
+    expect(cellPixel[3]).toBe(255);
+    expect(cellPixel).not.toEqual(gapPixel);
     await widget.focus();
     await page.keyboard.press('ArrowRight');
     await expect(time).toHaveText('2.5k tokens / 1.4M tokens');

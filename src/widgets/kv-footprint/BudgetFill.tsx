@@ -1,7 +1,8 @@
 /**
  * The HBM KV budget as a grid of blocks, filled by agent contexts one after another as the transport plays
  * (fill.ts). Each context's blocks in its own colour with a dark edge where a context begins, so where one ends
- * is not told by colour alone; the blocks of the context that finds no room are drawn hatched below the grid.
+ * is not told by colour alone; free blocks in the grid's colour; the blocks of the context that finds no room are
+ * drawn hatched below the grid.
  * Redrawn only when the filled count changes.
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
@@ -41,9 +42,12 @@ export const BudgetFill = memo(function BudgetFill({
     const el = document.documentElement;
     g.setTransform(px, 0, 0, px, 0, 0);
     g.clearRect(0, 0, width, height);
-    g.fillStyle = resolveCssColor(el, 'var(--bg-sunk)', '#eee');
-    g.fillRect(0, 0, cols * cell, rows * cell);
     const gap = cell >= 4 ? 1 : 0;
+    // Every free cell is drawn too, so the budget reads as a grid of its blocks before anything fills it, and
+    // its last row ends where the budget does.
+    g.fillStyle = resolveCssColor(el, 'var(--chart-grid)', '#d0d7de');
+    for (let i = state.usedCells; i < plan.budgetCells; i++)
+      g.fillRect((i % cols) * cell, Math.floor(i / cols) * cell, cell - gap, cell - gap);
     const colours = Array.from({ length: 8 }, (_, i) => resolveCssColor(el, seriesColor(i), '#47a'));
     const edge = resolveCssColor(el, 'var(--chart-fg)', '#111');
     for (let i = 0; i < state.usedCells; i++) {
@@ -72,6 +76,7 @@ export const BudgetFill = memo(function BudgetFill({
         g.stroke();
       }
     }
+    c.dataset.cell = String(cell);
     c.dataset.used = String(state.usedCells);
     c.dataset.overflow = String(state.overflowCells);
   }, [plan, state.usedCells, state.overflowCells, cols, cell, rows, width, height, px, theme]);
