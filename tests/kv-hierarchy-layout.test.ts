@@ -20,6 +20,7 @@ import {
   transition,
 } from '../src/widgets/kv-hierarchy/layout';
 import { PHASE_DECODE, PHASE_PREFILL, PHASE_TOOL, sessionPhases } from '../src/widgets/kv-hierarchy/phases';
+import { drawBackdrop, type Palette } from '../src/widgets/kv-hierarchy/draw';
 
 /** A frame with replica 0's pages given as [hash, resident bits, session, flags]. */
 function frame(index: number, pages: [number, number, number, number][], caps = [4, 8, 0, 0]): FleetFrame {
@@ -89,6 +90,28 @@ describe('tierGeometry', () => {
     expect(cellXY(g, 0, 0)).toEqual([0, g.boxes[0].y]);
     expect(cellXY(g, 0, 1)).toEqual([10, g.boxes[0].y]);
     expect(cellXY(g, 0, 4)).toEqual([0, g.boxes[0].y + 10]);
+  });
+});
+
+describe('drawBackdrop', () => {
+  it('draws one free cell per page of each tier, at the cells the pages take, so a band ends at its capacity', () => {
+    const g = tierGeometry([10, 25], 40, 400, 10);
+    const freeCells: [number, number][] = [];
+    const ctx = {
+      fillStyle: '',
+      strokeStyle: '',
+      lineWidth: 1,
+      fillRect(x: number, y: number) {
+        if (this.fillStyle === 'free') freeCells.push([x, y]);
+      },
+      strokeRect() {},
+    };
+    const pal = { page: 'page', band: 'band', bandEdge: 'edge', freeCell: 'free' } as unknown as Palette;
+    drawBackdrop(ctx as unknown as CanvasRenderingContext2D, g, pal);
+    expect(freeCells).toHaveLength(35);
+    expect(freeCells[0]).toEqual(cellXY(g, 0, 0));
+    expect(freeCells[9]).toEqual(cellXY(g, 0, 9));
+    expect(freeCells[34]).toEqual(cellXY(g, 1, 24));
   });
 });
 

@@ -6,7 +6,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useCanvasScale, useThemeVersion } from '../kit/charts/CanvasLayer';
 import { resolveCssColor, seriesColor } from '../kit/charts/theme';
-import { drawHierarchy, placeStep, type Palette, type TierLabel } from './draw';
+import { drawBackdrop, drawHierarchy, placeStep, type Palette, type TierLabel } from './draw';
 import { SESSION_COLOURS, type Geometry, type Transition } from './layout';
 
 export interface HierarchyCanvasProps {
@@ -26,6 +26,8 @@ function palette(el: Element): Palette {
     sharedRing: resolveCssColor(el, 'var(--chart-fg)', '#111'),
     band: resolveCssColor(el, 'var(--kvh-band)', 'rgba(127,127,127,0.08)'),
     bandEdge: resolveCssColor(el, 'var(--chart-grid)', '#ccc'),
+    // The colour of a free block in 07.04's budget grid too (BudgetFill), so the two grids read alike.
+    freeCell: resolveCssColor(el, 'var(--chart-grid)', '#d0d7de'),
     label: resolveCssColor(el, 'var(--chart-fg)', '#111'),
     page: resolveCssColor(el, 'var(--bg-elev)', '#fff'),
   };
@@ -48,18 +50,29 @@ export const HierarchyCanvas = memo(function HierarchyCanvas({
   );
   const placed = useMemo(() => placeStep(step, geometry), [step, geometry]);
   const { zoom, px } = useCanvasScale();
+  const backdrop = useMemo(() => {
+    if (!pal || typeof document === 'undefined') return null;
+    const b = document.createElement('canvas');
+    b.width = Math.round(geometry.width * px);
+    b.height = Math.round(geometry.height * px);
+    const ctx = b.getContext('2d', { alpha: false });
+    if (!ctx) return null;
+    ctx.setTransform(px, 0, 0, px, 0, 0);
+    drawBackdrop(ctx, geometry, pal);
+    return b;
+  }, [geometry, pal, px]);
 
   useEffect(() => {
     const c = ref.current;
     // Opaque: the compositor need not blend the canvas with the page under it.
     const ctx = c?.getContext('2d', { alpha: false });
-    if (!c || !ctx || !pal) return;
+    if (!c || !ctx || !pal || !backdrop) return;
     ctx.setTransform(px, 0, 0, px, 0, 0);
-    drawHierarchy(ctx, geometry, step, placed, progress, pal, labels);
+    drawHierarchy(ctx, geometry, step, placed, progress, pal, labels, backdrop);
     drawn.current++;
     c.dataset.frame = String(drawn.current);
     c.dataset.marks = String(step.count);
-  }, [geometry, step, placed, progress, pal, labels, px]);
+  }, [geometry, step, placed, progress, pal, labels, px, backdrop]);
 
   return (
     <canvas

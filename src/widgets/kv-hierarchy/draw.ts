@@ -22,6 +22,8 @@ export interface Palette {
   band: string;
   bandEdge: string;
   label: string;
+  /** A free cell of a band: one page of capacity not holding a copy. */
+  freeCell: string;
   /** Behind the bands (the canvas is opaque). */
   page: string;
 }
@@ -74,6 +76,28 @@ export interface TierLabel {
 }
 
 /** Draw the bands, their labels and the marks at eased progress e ∈ [0, 1] of the step. */
+/**
+ * What stays from frame to frame: the page, each tier's band and one free cell per page of its capacity, so a
+ * band reads as the pages it can hold before anything arrives (and its last row ends where its capacity does).
+ * Drawn once per geometry and palette (thousands of cells), then copied under every frame.
+ */
+export function drawBackdrop(ctx: CanvasRenderingContext2D, g: Geometry, pal: Palette): void {
+  ctx.fillStyle = pal.page;
+  ctx.fillRect(0, 0, g.width, g.height);
+  const gap = g.cell >= 4 ? 1 : 0;
+  const full = Math.max(1, g.cell - gap);
+  for (const b of g.boxes) {
+    ctx.fillStyle = pal.band;
+    ctx.fillRect(b.x, b.y, b.cols * g.cell, b.rows * g.cell);
+    ctx.fillStyle = pal.freeCell;
+    for (let slot = 0; slot < b.capacity; slot++)
+      ctx.fillRect(b.x + (slot % b.cols) * g.cell, b.y + Math.floor(slot / b.cols) * g.cell, full, full);
+    ctx.strokeStyle = pal.bandEdge;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(b.x + 0.5, b.y + 0.5, b.cols * g.cell - 1, b.rows * g.cell - 1);
+  }
+}
+
 export function drawHierarchy(
   ctx: CanvasRenderingContext2D,
   g: Geometry,
@@ -82,18 +106,14 @@ export function drawHierarchy(
   e: number,
   pal: Palette,
   labels: readonly TierLabel[],
+  /** drawBackdrop's picture for this geometry and palette, at the canvas's scale. */
+  backdrop: CanvasImageSource,
 ): void {
-  ctx.fillStyle = pal.page;
-  ctx.fillRect(0, 0, g.width, g.height);
+  ctx.drawImage(backdrop, 0, 0, g.width, g.height);
   ctx.font = '12px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
+  ctx.fillStyle = pal.label;
   for (const b of g.boxes) {
-    ctx.fillStyle = pal.band;
-    ctx.fillRect(b.x, b.y, b.cols * g.cell, b.rows * g.cell);
-    ctx.strokeStyle = pal.bandEdge;
-    ctx.lineWidth = 1;
-    ctx.strokeRect(b.x + 0.5, b.y + 0.5, b.cols * g.cell - 1, b.rows * g.cell - 1);
-    ctx.fillStyle = pal.label;
     const text = labels.find((l) => l.tier === b.tier)?.text ?? TIER_LABELS[b.tier];
     ctx.fillText(text, b.x + 2, b.labelY + 9);
   }
