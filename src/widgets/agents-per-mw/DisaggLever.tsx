@@ -113,7 +113,7 @@ export function DisaggLeverFig({
       <InlineFigure value={formatDuration(DISAGG_LEVER_REQUEST.slos[slo === 'default' ? 0 : 1].tpotP90S)} />
     );
   const row = rowOf(sim.result, slo);
-  if (!row) return <InlineFigure value={null} />;
+  if (!row) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const s = summarizeLayout(row, layout, GRID.pue);
   const agg = summarizeLayout(row, 'aggregated', GRID.pue);
   const text: Record<Exclude<Stat, 'tpotSlo'>, string> = {

@@ -61,8 +61,9 @@ export function SweepFig({
     node: node ?? SWEEP_DEFAULTS.node,
   });
   const go = useWidgetsReady(args.node !== SWEEP_DEFAULTS.node);
-  const r = useSimulation('sloSweep', go ? args : null).result;
-  if (!r) return <InlineFigure value={null} />;
+  const sim = useSimulation('sloSweep', go ? args : null);
+  const r = sim.result;
+  if (!r) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const s = sweepSummary(r.points, args, SWEEP_DEFAULTS.pue);
   const text: Record<SweepStat, () => string> = {
     perReplica: () => formatNumber(s.perReplica),
@@ -86,9 +87,10 @@ export function SweepFig({
 /** The first point of the default sweep past the TTFT objective: where the wall is. */
 export function WallFig({ what }: { what: 'n' | 'ttft' }) {
   const args = sweepArgs(SWEEP_DEFAULTS);
-  const r = useSimulation('sloSweep', args).result;
+  const sim = useSimulation('sloSweep', args);
+  const r = sim.result;
   const p = r?.points.find((x) => !x.meetsSlo);
-  if (!r) return <InlineFigure value={null} />;
+  if (!r) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   return (
     <InlineFigure
       value={p ? (what === 'n' ? formatNumber(p.concurrency) : formatDuration(p.ttftP90S, 3)) : '—'}
@@ -113,9 +115,10 @@ export function LeverFig({
 }) {
   const args = gridArgs({ ...GRID_DEFAULTS, tool: tool ?? GRID_DEFAULTS.tool });
   const go = useWidgetsReady(tool !== undefined);
-  const r = useSimulation('leverGrid', go ? args : null).result;
+  const sim = useSimulation('leverGrid', go ? args : null);
+  const r = sim.result;
   const cell = r?.cells.find((c) => c.router === router && c.policy === policy);
-  if (!cell) return <InlineFigure value={null} />;
+  if (!cell) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const c = priceCell(cell, args.node, GRID_DEFAULTS);
   const text: Record<GridStat, () => string> = {
     perReplica: () => formatNumber(cell.agentsPerReplica),

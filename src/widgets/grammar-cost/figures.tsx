@@ -76,7 +76,7 @@ export function SweepFig({ m, size }: { m: 'compile' | 'mask' | 'ratio'; size: n
   const args = useMemo(() => ({ family: 'tools' as const }), []);
   const sim = useSimulation('grammarCostSweep', args);
   const p = sim.result?.points.find((x) => x.size === size);
-  if (!p) return <InlineFigure value={null} />;
+  if (!p) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   if (m === 'compile') return <InlineFigure value={`${formatNumber(p.compileMs, 3)} ms`} />;
   if (m === 'mask') return <InlineFigure value={`${formatNumber(p.maskP50Us, 3)} µs`} />;
   return <InlineFigure value={formatNumber((1000 * p.compileMs) / p.maskP50Us, 2)} />;

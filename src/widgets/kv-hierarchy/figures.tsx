@@ -29,7 +29,7 @@ export function HierarchyFig({
   const sim = useSimulation('kvHierarchySummary', HIERARCHY_SETUPS[s]);
   const r = sim.result;
   if (m === 'hbmGB') return <InlineFigure value={`${formatCount(HIERARCHY_SETUPS[s].hbmGB)} GB`} />;
-  if (!r) return <InlineFigure value={null} />;
+  if (!r) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const text =
     m === 'belowShare'
       ? formatPercent(r.belowHbmShare)

@@ -108,7 +108,7 @@ export function ModelBwFig({
 }) {
   const sim = useSimulation('minBandwidthByModel', minBwArgs(MIN_BW_DEFAULTS));
   const row = sim.result?.rows.find((x) => x.id === model);
-  if (!row) return <InlineFigure value={null} />;
+  if (!row) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const value =
     m === 'minBandwidth'
       ? formatBandwidth(row.minBandwidth)

@@ -61,7 +61,7 @@ export function DisaggFig({ m, chunk = 512 }: { m: DisaggMetric; chunk?: number 
   const v = sim.result ? formatDisaggMetric(m, sim.result, chunk) : null;
   if (sim.result && v === null)
     return <span className="figure-missing">[no comparison for {String(chunk)}]</span>;
-  if (v === null) return <InlineFigure value={null} />;
+  if (v === null) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   return (
     <InlineFigure
       value={v}

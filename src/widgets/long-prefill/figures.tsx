@@ -201,7 +201,7 @@ export function ScenarioFig({
 }) {
   const sim = useSimulation('prefillScenarios', { ids: SCENARIO_IDS });
   const row = sim.result?.rows.find((x) => x.id === id);
-  if (!row) return <InlineFigure value={null} />;
+  if (!row) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const value =
     m === 'gapP99'
       ? formatDuration(row.gap.p99)

@@ -113,7 +113,7 @@ export function MaskFig({
   }, [preset]);
   const sim = useSimulation('grammarMaskTrace', args);
   const r = sim.result;
-  if (!r) return <InlineFigure value={null} />;
+  if (!r) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   if (!r.ok) return <InlineFigure value="—" />;
   const v = maskValue(r.trace, m, step);
   return code ? <code className="figure">{v}</code> : <InlineFigure value={v} />;

@@ -77,6 +77,6 @@ export function LogitFig({
   const t = sim.result;
   const summary = useMemo(() => (t ? summariseMaskSteps(t.steps) : null), [t]);
   if (sim.error) return <InlineFigure value="—" />;
-  if (!t || !summary) return <InlineFigure value={null} />;
+  if (!t || !summary) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   return <InlineFigure value={value(t, summary, m, step)} />;
 }

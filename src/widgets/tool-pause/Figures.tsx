@@ -54,7 +54,7 @@ export function ToolFig({
     after: 'evict',
   });
   const p = sim.result?.selected;
-  if (!p) return <InlineFigure value={null} />;
+  if (!p) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const text: Record<ToolStat, () => string> = {
     median: () => formatDuration(p.medianS, 2),
     mean: () => formatDuration(p.meanS, 3),
@@ -127,7 +127,7 @@ export function CostFig({
 }) {
   const sim = useSimulation('toolLatency', { tool, ttlS: ttl, contextTokens: context, after });
   const c = sim.result?.costs;
-  if (!c) return <InlineFigure value={null} />;
+  if (!c) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const rs = (x: number) => `${formatNumber(x, 2)} replica-s`;
   const text: Record<CostStat, () => string> = {
     contextBytes: () => formatBytesDecimal(c.contextBytes),
@@ -180,7 +180,7 @@ type ArenaStat =
 export function ArenaFig({ policy, stat }: { policy: PausePolicyId; stat: ArenaStat }) {
   const sim = useSimulation('pauseArena', ARENA_DEFAULTS);
   const run = sim.result?.runs.find((r) => r.summary.policy === policy);
-  if (!run || !sim.result) return <InlineFigure value={null} />;
+  if (!run || !sim.result) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const s = run.summary;
   const bpb = sim.result.bytesPerBlock;
   const budget = run.hbmCapacityBlocks * bpb;
@@ -226,7 +226,7 @@ export function ArenaRatio({
   const sim = useSimulation('pauseArena', ARENA_DEFAULTS);
   const ra = sim.result?.runs.find((r) => r.summary.policy === a)?.summary;
   const rb = sim.result?.runs.find((r) => r.summary.policy === b)?.summary;
-  if (!ra || !rb) return <InlineFigure value={null} />;
+  if (!ra || !rb) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const bpb = sim.result!.bytesPerBlock;
   const pick = (s: typeof ra) =>
     stat === 'resumeP50'

@@ -52,7 +52,7 @@ const FORMAT: Record<WorkloadMetric, (v: number) => string> = {
 export function WorkloadFigure({ of, metric }: { of: 'agent' | 'chat'; metric: WorkloadMetric }) {
   const sim = useSimulation('workloadFigures', LESSON_WORKLOAD);
   const r = sim.result?.[of];
-  if (!r) return <InlineFigure value={null} />;
+  if (!r) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const v = metric === 'idealHitRatio' ? r.shape.idealHitRatio.tokens : r.figures[metric];
   return (
     <InlineFigure
@@ -92,7 +92,7 @@ export function TrajectoryFigure({ of, metric }: { of: 'agent' | 'chat'; metric:
     medianTurns: trajectorySchema.medianTurns.default,
   });
   const t = sim.result?.[of].totals;
-  if (!t) return <InlineFigure value={null} />;
+  if (!t) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const text: Record<TrajectoryMetric, () => string> = {
     turns: () => formatNumber(t.turns),
     ioRatio: () => formatRatio(t.ioRatio),
