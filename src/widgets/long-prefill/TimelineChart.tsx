@@ -8,6 +8,7 @@
  * The picture is a function of the run and the transport's time t: iterations after t are faint, the gaps after
  * t not yet drawn, so scrubbing backwards costs nothing. Built from the charts kit's pieces.
  */
+import { FillPattern } from '../kit/charts/patterns';
 import { LegendLabel } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { curveStepBefore, line as d3line, symbol as d3symbol, symbolCircle, symbolSquare } from 'd3';
@@ -267,13 +268,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
     >
       <defs>
         {(['chunk', 'paused'] as const).map((k) => (
-          <pattern key={k} id={`${prefix}-${k}`} patternUnits="userSpaceOnUse" width={8} height={8}>
-            <rect width={8} height={8} style={{ fill: PARTS[k].color }} />
-            <path
-              d={PARTS[k].pattern}
-              style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.5, strokeOpacity: 0.75 }}
-            />
-          </pattern>
+          <FillPattern key={k} id={`${prefix}-${k}`} color={PARTS[k].color} pattern={PARTS[k].pattern} />
         ))}
       </defs>
       <g className="chart-legend" transform="translate(4,4)">

@@ -8,6 +8,7 @@
  * Built from the charts kit's pieces (size, shell, axes, grid, read-out); the picture is a function of the
  * run and the current turn, so the transport can scrub it.
  */
+import { FillPattern } from '../kit/charts/patterns';
 import { LegendLabel } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { scaleBand, symbol as d3symbol, symbolCircle, symbolDiamond, symbolX } from 'd3';
@@ -226,13 +227,7 @@ export function TrajectoryChart({
       <defs>
         {PARTS.map((p, i) =>
           p.pattern ? (
-            <pattern key={p.key} id={`${prefix}-p${i}`} patternUnits="userSpaceOnUse" width={8} height={8}>
-              <rect width={8} height={8} style={{ fill: p.color }} />
-              <path
-                d={p.pattern}
-                style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.5, strokeOpacity: 0.8 }}
-              />
-            </pattern>
+            <FillPattern key={p.key} id={`${prefix}-p${i}`} color={p.color} pattern={p.pattern} />
           ) : null,
         )}
       </defs>

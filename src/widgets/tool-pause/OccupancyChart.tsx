@@ -4,6 +4,7 @@
  * sessions' blocks, others). Two panels in one SVG (so it exports whole), built from the charts kit's pieces;
  * every layer has a colour and a texture, and the read-out lists them all at the hovered time.
  */
+import { FillPattern } from '../kit/charts/patterns';
 import { LegendLabel } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { area as d3area, curveLinear } from 'd3';
@@ -257,17 +258,7 @@ export function OccupancyChart({
       <defs>
         {LAYERS.map((l, i) =>
           l.pattern ? (
-            <pattern key={l.key} id={`${prefix}-p${i}`} patternUnits="userSpaceOnUse" width={8} height={8}>
-              <rect width={8} height={8} style={{ fill: l.color }} />
-              {l.pattern === 'DOTS' ? (
-                <circle cx={4} cy={4} r={1.6} style={{ fill: 'var(--chart-bg)' }} />
-              ) : (
-                <path
-                  d={l.pattern}
-                  style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.5, strokeOpacity: 0.8 }}
-                />
-              )}
-            </pattern>
+            <FillPattern key={l.key} id={`${prefix}-p${i}`} color={l.color} pattern={l.pattern} />
           ) : null,
         )}
       </defs>

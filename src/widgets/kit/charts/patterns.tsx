@@ -21,21 +21,29 @@ export function seriesFill(prefix: string, i: number): string {
   return PATHS[i % PATHS.length] === null ? seriesColor(i) : `url(#${patternId(prefix, i)})`;
 }
 
+/**
+ * One 8 × 8 fill pattern: the colour, with the pattern's strokes (a path, or 'DOTS') in the chart's background
+ * over it. Every patterned fill is drawn by this, the kit's series and a widget's own parts alike.
+ */
+export function FillPattern({ id, color, pattern }: { id: string; color: string; pattern: string }) {
+  return (
+    <pattern id={id} patternUnits="userSpaceOnUse" width={8} height={8}>
+      <rect width={8} height={8} style={{ fill: color }} />
+      {pattern === 'DOTS' ? (
+        <circle cx={4} cy={4} r={1.6} style={{ fill: 'var(--chart-bg)' }} />
+      ) : (
+        <path d={pattern} style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.6, strokeOpacity: 0.85 }} />
+      )}
+    </pattern>
+  );
+}
+
 export function SeriesPatterns({ prefix, count }: { prefix: string; count: number }) {
   const items = [];
   for (let i = 0; i < count; i++) {
     const d = PATHS[i % PATHS.length];
     if (d === null) continue;
-    items.push(
-      <pattern key={i} id={patternId(prefix, i)} patternUnits="userSpaceOnUse" width={8} height={8}>
-        <rect width={8} height={8} style={{ fill: seriesColor(i) }} />
-        {d === 'DOTS' ? (
-          <circle cx={4} cy={4} r={1.6} style={{ fill: 'var(--chart-bg)' }} />
-        ) : (
-          <path d={d} style={{ stroke: 'var(--chart-bg)', strokeWidth: 1.6, strokeOpacity: 0.85 }} />
-        )}
-      </pattern>,
-    );
+    items.push(<FillPattern key={i} id={patternId(prefix, i)} color={seriesColor(i)} pattern={d} />);
   }
   return items.length ? <defs>{items}</defs> : null;
 }
