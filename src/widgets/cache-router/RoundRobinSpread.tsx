@@ -11,7 +11,7 @@ import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
-import { POLICY_LABELS, SPREAD_POLICIES } from '../../sim/lessons/routing/constants';
+import { labBytesPerBlock, POLICY_LABELS, SPREAD_POLICIES } from '../../sim/lessons/routing/constants';
 import { warmTurnProbability } from '../../sim/lessons/routing/theory';
 import { ROUND_ROBIN_SPREAD_ID, SPREAD_ARRIVAL_S, SPREAD_REPLICAS, spreadArgs, spreadSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
@@ -219,7 +219,7 @@ export function RoundRobinSpread() {
           R), the same agent workload and hardware as above. A turn is warm when it lands on the replica that
           served its session’s previous turn. Duplicate KV counts every copy of a session’s own blocks beyond
           the first, in all replicas’ HBM, averaged over the second half of the arrivals; one block is{' '}
-          {sim.result ? formatBytesDecimal(sim.result.bytesPerBlock) : '…'}.
+          {formatBytesDecimal(labBytesPerBlock())}.
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}

@@ -1,13 +1,22 @@
 /**
  * Lesson 07.03 (cache-aware routing): the lab's fleet and workload, and the routing policies it compares.
- * Plain data with no simulator code, so widgets can import it without pulling the engine into the page.
+ * Plain data and catalog arithmetic with no simulator code, so widgets can import it without pulling the engine
+ * into the page.
  */
 import type { AgentClass } from '../../engine/fleet/workload';
+import { findModel, kvBytesPerToken } from '../../engine/catalog/models';
 
 export const LAB_MODEL = 'qwen3-32b';
 export const LAB_ACCELERATOR = 'h100-sxm';
 export const LAB_TP = 2;
 export const LAB_BLOCK_SIZE = 256;
+
+/** Bytes of one of the lab's KV blocks (BF16): a catalog figure, so a widget can print it before any run ends. */
+export function labBytesPerBlock(): number {
+  const model = findModel(LAB_MODEL);
+  if (!model) throw new Error(`the routing lab's model ${LAB_MODEL} is not in the catalog`);
+  return kvBytesPerToken(model, 'bf16') * LAB_BLOCK_SIZE;
+}
 /** System prompt and tool schemas of the one app every session belongs to (tokens). */
 export const LAB_SYSTEM_TOKENS = 2000;
 export const LAB_TOOL_TOKENS = 3000;

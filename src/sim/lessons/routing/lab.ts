@@ -13,8 +13,6 @@
  * history, tool calls between turns), served by Qwen3-32B on 2 × H100 per replica (the setup of llm-d's
  * prefix-cache scheduling benchmark). Everything is seeded: the same arguments give the same result.
  */
-import { resolveModel } from '../../engine/catalog';
-import { kvBytesPerToken } from '../../engine/catalog/models';
 import { segmentBlockHashes } from '../../engine/kvcache/hash';
 import { ENGINE_BLOCK_SIZE } from '../../engine/blocks';
 import type { Checkpoint } from '../../engine/cooperative';
@@ -30,6 +28,7 @@ import {
   LAB_SYSTEM_TOKENS,
   LAB_TOOL_TOKENS,
   LAB_TP,
+  labBytesPerBlock,
   ROUTER_POLICIES,
   SPREAD_POLICIES,
   type CacheViewKind,
@@ -40,6 +39,7 @@ import { requestRows, summarizeRows, type PolicySummary } from './summary';
 import { residency } from './residency';
 
 export { cacheViewConfig, routerConfig } from './routers';
+export { labBytesPerBlock } from './constants';
 
 export { frameAt, requestRows, summarizeRows, type PolicySummary, type RequestRows } from './summary';
 
@@ -110,10 +110,6 @@ export function labScenario(policy: RouterPolicy, f: LabFleet, frameIntervalS = 
   };
 }
 
-/** KV bytes of one block of the lab's model (BF16 cache). */
-export function labBytesPerBlock(): number {
-  return kvBytesPerToken(resolveModel(LAB_MODEL), 'bf16') * LAB_BLOCK_SIZE;
-}
 
 /** Hashes of the full blocks of the app's shared head (system prompt + tool schemas): the same in every session. */
 export function sharedPrefixHashes(): Set<number> {
