@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { legendLayout, LEGEND_LINE, textWidth, wrapLabel } from '../../src/widgets/kit/charts/layout';
+import { xRuleLabelPlace } from '../../src/widgets/kit/charts/Markers';
 
 describe('wrapLabel', () => {
   const narrow = (s: string) => textWidth(s, 11) * 0.7;
@@ -54,5 +55,24 @@ describe('legendLayout', () => {
     const { items, height } = legendLayout(['a', 'b', long], 1000);
     expect(items.map((it) => it.lines.length)).toEqual([1, 1, 1]);
     expect(height).toBe(18);
+  });
+});
+
+describe('xRuleLabelPlace', () => {
+  it('puts a rule’s label right of it in the left part of the plot, left of it in the right part', () => {
+    expect(xRuleLabelPlace(50, 40, 300)).toEqual({ x: 54, anchor: 'start' });
+    expect(xRuleLabelPlace(250, 40, 300)).toEqual({ x: 246, anchor: 'end' });
+  });
+
+  it('takes the side with room when the preferred one has none', () => {
+    // A rule in the left part whose label does not fit on its right (170 + 4 + 140 > 300) goes on its left.
+    expect(xRuleLabelPlace(170, 140, 300)).toEqual({ x: 166, anchor: 'end' });
+  });
+
+  it('keeps a label wider than either side inside the plot, never over the y axis (07.12’s “N* = 16” on a phone)', () => {
+    const place = xRuleLabelPlace(120, 150, 230);
+    expect(place.anchor).toBe('start');
+    expect(place.x).toBeGreaterThanOrEqual(0);
+    expect(place.x + 150).toBeLessThanOrEqual(230);
   });
 });

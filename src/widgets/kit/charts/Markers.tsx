@@ -64,6 +64,23 @@ function Label({
   );
 }
 
+/**
+ * Where a vertical rule's label goes: beside the rule, right of it in the plot's left part and left of it in the
+ * right part, on whichever side has room; a label wider than either side is kept inside the plot (ending at its
+ * right edge, or starting at its left) rather than run over the y axis's ticks or out of the chart.
+ */
+export function xRuleLabelPlace(
+  px: number,
+  width: number,
+  innerWidth: number,
+): { x: number; anchor: 'start' | 'end' } {
+  const fitsRight = px + 4 + width <= innerWidth;
+  const fitsLeft = px - 4 - width >= 0;
+  if (fitsRight && (px <= innerWidth * 0.62 || !fitsLeft)) return { x: px + 4, anchor: 'start' };
+  if (fitsLeft) return { x: px - 4, anchor: 'end' };
+  return { x: Math.max(0, innerWidth - width), anchor: 'start' };
+}
+
 export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: MarkersProps) {
   if (!markers?.length) return null;
   let xRule = 0;
@@ -91,8 +108,7 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
       const px = x?.at(m.x) ?? null;
       if (px === null) return null;
       const row = xRule++ % 3;
-      const right =
-        px > innerWidth * 0.62 || (m.label ? px + 4 + textWidth(m.label, FONT) > innerWidth : false);
+      const place = m.label ? xRuleLabelPlace(px, textWidth(m.label, FONT), innerWidth) : null;
       return (
         <g key={key} className="chart-marker" data-marker="x" data-x={px}>
           <line
@@ -103,14 +119,8 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
             y2={innerHeight}
             style={{ stroke: color }}
           />
-          {m.label ? (
-            <Label
-              x={right ? px - 4 : px + 4}
-              y={12 + row * 14}
-              text={m.label}
-              color={color}
-              anchor={right ? 'end' : 'start'}
-            />
+          {m.label && place ? (
+            <Label x={place.x} y={12 + row * 14} text={m.label} color={color} anchor={place.anchor} />
           ) : null}
         </g>
       );
