@@ -75,7 +75,6 @@ export interface TierLabel {
   text: string;
 }
 
-/** Draw the bands, their labels and the marks at eased progress e ∈ [0, 1] of the step. */
 /**
  * What stays from frame to frame: the page, each tier's band and one free cell per page of its capacity, so a
  * band reads as the pages it can hold before anything arrives (and its last row ends where its capacity does).
@@ -98,6 +97,7 @@ export function drawBackdrop(ctx: CanvasRenderingContext2D, g: Geometry, pal: Pa
   }
 }
 
+/** Draw one frame: the backdrop, the bands' labels and the marks at eased progress e ∈ [0, 1] of the step. */
 export function drawHierarchy(
   ctx: CanvasRenderingContext2D,
   g: Geometry,

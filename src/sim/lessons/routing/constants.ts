@@ -4,7 +4,8 @@
  * into the page.
  */
 import type { AgentClass } from '../../engine/fleet/workload';
-import { findModel, kvBytesPerToken } from '../../engine/catalog/models';
+import { resolveModel } from '../../engine/catalog';
+import { kvBytesPerToken } from '../../engine/catalog/models';
 
 export const LAB_MODEL = 'qwen3-32b';
 export const LAB_ACCELERATOR = 'h100-sxm';
@@ -13,10 +14,9 @@ export const LAB_BLOCK_SIZE = 256;
 
 /** Bytes of one of the lab's KV blocks (BF16): a catalog figure, so a widget can print it before any run ends. */
 export function labBytesPerBlock(): number {
-  const model = findModel(LAB_MODEL);
-  if (!model) throw new Error(`the routing lab's model ${LAB_MODEL} is not in the catalog`);
-  return kvBytesPerToken(model, 'bf16') * LAB_BLOCK_SIZE;
+  return kvBytesPerToken(resolveModel(LAB_MODEL), 'bf16') * LAB_BLOCK_SIZE;
 }
+
 /** System prompt and tool schemas of the one app every session belongs to (tokens). */
 export const LAB_SYSTEM_TOKENS = 2000;
 export const LAB_TOOL_TOKENS = 3000;

@@ -110,7 +110,6 @@ export function labScenario(policy: RouterPolicy, f: LabFleet, frameIntervalS = 
   };
 }
 
-
 /** Hashes of the full blocks of the app's shared head (system prompt + tool schemas): the same in every session. */
 export function sharedPrefixHashes(): Set<number> {
   // The workload's segment ids for app 0 of class 0 (see fleet/workload.ts createSession).

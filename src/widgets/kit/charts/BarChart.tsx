@@ -5,6 +5,7 @@ import type { AxisSpec, ChartBaseProps, Margins, Marker } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell, useSafeId } from './ChartShell';
 import { GridLines } from './Axes';
+import { TextLines } from './TextLines';
 import { Legend } from './Legend';
 import { Markers, positionIn } from './Markers';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from './Readout';
@@ -24,6 +25,7 @@ import { axisTitle, tickFormatter, valueText } from './chartFormat';
 import {
   computeMargins,
   legendLayout,
+  AXIS_TITLE_BAND,
   LABEL_FONT,
   r2,
   TICK_FONT,
@@ -206,7 +208,7 @@ export function BarChart(props: BarChartProps) {
     });
     const m = {
       ...m0,
-      left: Math.ceil(maxCat) + 10 + (cTitle ? LABEL_FONT + 10 : 0),
+      left: Math.ceil(maxCat) + 10 + (cTitle ? AXIS_TITLE_BAND : 0),
       right: Math.max(m0.right, valueLabels ? labelW + 10 : 0, textWidth(fmt(domain[1]), TICK_FONT) / 2 + 4),
     };
     const innerHeight = Math.max(40, Math.floor(height - m.top - m.bottom));
@@ -491,22 +493,16 @@ export function BarChart(props: BarChartProps) {
                 const lines = wrapLabel(c, catMax, TICK_FONT, catStep >= 2 * CAT_LINE + 4 ? 2 : 1);
                 const y = r2(band(i)! + band.bandwidth() / 2 - ((lines.length - 1) * CAT_LINE) / 2);
                 return (
-                  <text
+                  <TextLines
                     key={i}
                     className="chart-tick"
+                    lines={lines}
                     x={-8}
                     y={y}
-                    dy={lines.length === 1 ? '0.32em' : undefined}
+                    dy="0.32em"
+                    lineHeight={CAT_LINE}
                     textAnchor="end"
-                  >
-                    {lines.length === 1
-                      ? lines[0]
-                      : lines.map((line, k) => (
-                          <tspan key={k} x={-8} dy={k === 0 ? '0.32em' : CAT_LINE}>
-                            {line}
-                          </tspan>
-                        ))}
-                  </text>
+                  />
                 );
               })}
               {L.cTitle ? (
@@ -540,17 +536,16 @@ export function BarChart(props: BarChartProps) {
               {categories.map((c, i) => {
                 if (i % vStride !== 0) return null;
                 const x = r2(band(i)! + band.bandwidth() / 2);
-                const lines = L.catLines[i] ?? [c];
                 return (
-                  <text key={i} className="chart-tick" x={x} y={17} textAnchor="middle">
-                    {lines.length === 1
-                      ? lines[0]
-                      : lines.map((line, k) => (
-                          <tspan key={k} x={x} dy={k === 0 ? 0 : CAT_LINE}>
-                            {line}
-                          </tspan>
-                        ))}
-                  </text>
+                  <TextLines
+                    key={i}
+                    className="chart-tick"
+                    lines={L.catLines[i] ?? [c]}
+                    x={x}
+                    y={17}
+                    lineHeight={CAT_LINE}
+                    textAnchor="middle"
+                  />
                 );
               })}
               {L.cTitle ? (

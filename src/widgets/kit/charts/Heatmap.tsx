@@ -7,7 +7,7 @@ import { ChartShell } from './ChartShell';
 import { Readout, readoutSentence } from './Readout';
 import { axisTicks, extentOf, isLog, resolveDomain, usable } from './scales';
 import { axisTitle, tickFormatter, valueText } from './chartFormat';
-import { LABEL_FONT, r2, TICK_FONT, textWidth, truncate } from './layout';
+import { AXIS_TITLE_BAND, LABEL_FONT, r2, TICK_FONT, textWidth, truncate } from './layout';
 import { pointerInPlot } from './zoom';
 
 export interface HeatmapProps extends Omit<ChartBaseProps, 'markers' | 'legend'> {
@@ -96,8 +96,8 @@ export function Heatmap(props: HeatmapProps) {
   const margin = {
     top: LEGEND_H + 8,
     right: 12,
-    bottom: 8 + TICK_FONT + 6 + (colTitle ? LABEL_FONT + 10 : 0),
-    left: Math.ceil(maxRow) + 10 + (rowTitle ? LABEL_FONT + 10 : 0),
+    bottom: 8 + TICK_FONT + 6 + (colTitle ? AXIS_TITLE_BAND : 0),
+    left: Math.ceil(maxRow) + 10 + (rowTitle ? AXIS_TITLE_BAND : 0),
   };
   const innerWidth = Math.max(40, Math.floor(width - margin.left - margin.right));
   const cell = Math.max(12, Math.min(36, innerWidth / Math.max(1, columns.length)));

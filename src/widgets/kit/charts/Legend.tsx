@@ -2,6 +2,7 @@
 import { LEGEND_LINE, type LegendItemLayout } from './layout';
 import { seriesColor, seriesDash, seriesSymbolPath } from './theme';
 import { seriesFill } from './patterns';
+import { TextLines } from './TextLines';
 
 export type SwatchKind = 'line' | 'bar' | 'symbol';
 
@@ -68,15 +69,7 @@ export function Swatch({ index, kind, prefix = '', symbol = true, color, dash }:
 /** An item's label beside its swatch, in one line or two (every legend, the kit's and a widget's own). */
 export function LegendLabel({ item }: { item: LegendItemLayout }) {
   return (
-    <text className="chart-legend-text" x={28} dy={item.lines.length === 1 ? '0.35em' : undefined}>
-      {item.lines.length === 1
-        ? item.lines[0]
-        : item.lines.map((line, i) => (
-            <tspan key={i} x={28} dy={i === 0 ? '0.35em' : LEGEND_LINE}>
-              {line}
-            </tspan>
-          ))}
-    </text>
+    <TextLines className="chart-legend-text" lines={item.lines} x={28} dy="0.35em" lineHeight={LEGEND_LINE} />
   );
 }
 

@@ -12,7 +12,6 @@ import { GridLines, XAxis, YAxis } from './Axes';
 import { Markers } from './Markers';
 import type { ReadoutState } from './Readout';
 import type { Marker } from './types';
-import { LABEL_FONT } from './layout';
 import type { XYLayout } from './xyLayout';
 
 export interface XYPlotProps {
@@ -63,8 +62,8 @@ export function XYPlot({
         innerHeight={innerHeight}
         title={L.xTitle}
         titleOffset={L.xTitleOffset}
-        roomLeft={margin.left - (L.yTitle ? LABEL_FONT + 10 : 0) - 4}
-        roomRight={margin.right - 4}
+        roomLeft={L.xTitleRoom.left}
+        roomRight={L.xTitleRoom.right}
       />
       <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
       {markers?.length ? <Markers {...markerProps} layer="over" /> : null}

@@ -56,6 +56,8 @@ export function wrapLabel(s: string, maxWidth: number, fontSize = 11, maxLines =
 
 export const TICK_FONT = 11;
 export const LABEL_FONT = 12;
+/** The band an axis title takes beside its axis: the title's line and the gap to the tick labels. */
+export const AXIS_TITLE_BAND = LABEL_FONT + 10;
 export const LEGEND_FONT = 12;
 
 export interface LegendItemLayout {
@@ -116,7 +118,7 @@ export function computeMargins(opts: {
       (opts.lastXTickLabel ? textWidth(opts.lastXTickLabel, TICK_FONT) / 2 : 0) + 4,
       opts.extraRight ?? 0,
     ),
-    bottom: 8 + TICK_FONT + 6 + (opts.hasXTitle ? LABEL_FONT + 10 : 0),
-    left: Math.ceil(yw) + 10 + (opts.hasYTitle ? LABEL_FONT + 10 : 0),
+    bottom: 8 + TICK_FONT + 6 + (opts.hasXTitle ? AXIS_TITLE_BAND : 0),
+    left: Math.ceil(yw) + 10 + (opts.hasYTitle ? AXIS_TITLE_BAND : 0),
   };
 }

@@ -1,6 +1,13 @@
 /** The layout shared by charts with two continuous axes: legend, margins from label sizes, scales and ticks. */
 import { axisTitle, tickFormatter } from './chartFormat';
-import { computeMargins, legendLayout, LABEL_FONT, TICK_FONT, type LegendItemLayout } from './layout';
+import {
+  AXIS_TITLE_BAND,
+  computeMargins,
+  legendLayout,
+  LABEL_FONT,
+  TICK_FONT,
+  type LegendItemLayout,
+} from './layout';
 import { axisTicks, makeScale, resolveDomain, isLog, type NumScale, type Tick } from './scales';
 import type { AxisSpec, Margins } from './types';
 import { positionIn, type Positioner } from './Markers';
@@ -20,6 +27,7 @@ export interface XYLayout {
   yTitle: string;
   /** Distances from the plot edge to the axis titles. */
   xTitleOffset: number;
+  xTitleRoom: { left: number; right: number };
   yTitleOffset: number;
 }
 
@@ -87,6 +95,9 @@ export function xyLayout(opts: {
       yTicks.map((t) => t.label),
     ),
     xTitleOffset: TICK_FONT + 8 + 6 + LABEL_FONT + 4,
+    // Beside the plot, room an x title too wide for it may take: under the y tick labels (not the y title's
+    // band) and the right margin (the direct labels' column).
+    xTitleRoom: { left: margin.left - (yHasTitle ? AXIS_TITLE_BAND : 0) - 4, right: margin.right - 4 },
     yTitleOffset: margin.left - 4,
   };
 }
