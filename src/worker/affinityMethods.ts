@@ -3,7 +3,10 @@
  * (hit rate and TTFT against R, streamed point by point), and the cold-turn cost of the exercise. Plain
  * structured-cloneable arguments (catalog ids); every figure comes from src/sim (cost.ts, the fleet simulator).
  */
-import { BadRequest, within } from './badRequest';
+import { asRefusal, BadRequest, within } from './badRequest';
+import { replicaHardware } from './replicaHardware';
+import { BLOCK_SIZE } from './limits/common';
+import { limit } from '../sim/engine/limits';
 import {
   AFFINITY_LIMITS,
   affinitySweepPoint,
@@ -17,12 +20,10 @@ import {
   type SweepPoint,
   type TrajectoryShape,
 } from '../sim/lessons/affinity';
-import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
-import { CatalogError, resolveAccelerator, resolveModel, resolveNode } from '../sim/engine/catalog/index';
+import { resolveModel, resolveNode } from '../sim/engine/catalog/index';
 import {
   attentionFlopsPerPair,
   bodyParams,
-  defaultHardware,
   allReducePerTokenTime,
   effectiveAttentionFlops,
   effectiveFlops,
@@ -54,38 +55,19 @@ import {
   type TraceRequest,
 } from './traceInput';
 
+/** Core errors about the request's values as BadRequests; a replica too small to run the model goes back as it is. */
 function wrap<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof ReplicaCannotRun) throw e;
-    if (e instanceof ScenarioError) throw new BadRequest(e.errors.map((x) => x.message).join('; '));
-    if (
-      e instanceof CatalogError ||
-      e instanceof RangeError ||
-      e instanceof TraceSessionError ||
-      e instanceof TraceLoadError
-    )
-      throw new BadRequest(e.message);
-    if (e instanceof TraceError) throw new BadRequest(`the session's trace, ${e.message}`);
-    throw e;
-  }
-}
-
-function wholeIn(name: string, v: number, min: number, max: number): number {
-  if (!Number.isInteger(v) || v < min || v > max)
-    throw new BadRequest(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
-  return v;
-}
-
-function hardware(modelId: string, acceleratorId: string, gpus: number) {
-  return wrap(() => {
-    const model = resolveModel(modelId);
-    const accelerator = resolveAccelerator(acceleratorId);
-    const hw: HardwareConfig = defaultHardware(accelerator, within(GPUS_PER_REPLICA, gpus));
-    return { model, accelerator, hw };
+  return asRefusal(f, (e) => {
+    if (e instanceof ReplicaCannotRun) return undefined;
+    if (e instanceof ScenarioError) return e.errors.map((x) => x.message).join('; ');
+    if (e instanceof TraceSessionError || e instanceof TraceLoadError) return e.message;
+    if (e instanceof TraceError) return `the session's trace, ${e.message}`;
+    return undefined;
   });
 }
+
+/** The cold-turn exercise's prompt; the cached part is at most one token short of it. */
+const COLD_PROMPT = limit('the prompt', 1, 10_000_000, { integer: true, unit: 'tokens' });
 
 /**
  * The pieces of t_tok(c) = 2 · body / (G · F · e_GEMM) + a · (c + 1) / (G · F · e_attn) + β, for the formula
@@ -192,7 +174,7 @@ function affinityReplay(req: AffinityReplayRequest): AffinityReplayResponse | Ca
 }
 
 function replayOnce(req: AffinityReplayRequest): AffinityReplayResponse {
-  const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
+  const { model, accelerator, hw } = replicaHardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
     throw new BadRequest(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
   const shape: TrajectoryShape = {
@@ -201,7 +183,7 @@ function replayOnce(req: AffinityReplayRequest): AffinityReplayResponse {
     toolResultTokens: within(AFFINITY_LIMITS.toolResultTokens, req.toolResultTokens),
   };
   const replicas = within(AFFINITY_LIMITS.replicas, req.replicas);
-  const blockSize = req.blockSize === undefined ? undefined : wholeIn('blockSize', req.blockSize, 1, 4096);
+  const blockSize = req.blockSize === undefined ? undefined : within(BLOCK_SIZE, req.blockSize);
   const choice = { model: model.id, accelerator: accelerator.id, tp: hw.tp };
   // One replay, from the learner's trace session or the synthetic trajectory; one response shape for both.
   const session = req.session;
@@ -307,7 +289,7 @@ async function sweepOnce(
   req: AffinitySweepRequest,
   ctx: JobContext<SweepPoint>,
 ): Promise<AffinitySweepResponse> {
-  const { model, accelerator, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
+  const { model, accelerator, hw } = replicaHardware(req.modelId, req.acceleratorId, req.gpus);
   if (req.routing !== 'round-robin' && req.routing !== 'random')
     throw new BadRequest(`routing must be "round-robin" or "random", got ${String(req.routing)}`);
   const agents = within(AFFINITY_LIMITS.agentsPerReplica, req.agentsPerReplica);
@@ -394,14 +376,17 @@ function coldTurnCost(req: ColdTurnRequest): ColdTurnResponse {
   const { model, hw, hardwareName } = wrap(() => {
     if (req.nodeId) {
       const node = resolveNode(req.nodeId);
-      const h = hardware(req.modelId, node.accelerator, node.gpuCount);
+      const h = replicaHardware(req.modelId, node.accelerator, node.gpuCount);
       return { ...h, hardwareName: node.name };
     }
-    const h = hardware(req.modelId, req.acceleratorId ?? '', req.gpus ?? 1);
+    const h = replicaHardware(req.modelId, req.acceleratorId ?? '', req.gpus ?? 1);
     return { ...h, hardwareName: `${h.hw.tp} × ${h.accelerator.name}` };
   });
-  const P = wholeIn('promptTokens', req.promptTokens, 1, 10_000_000);
-  const K = wholeIn('cachedTokens', req.cachedTokens, 0, P - 1);
+  const P = within(COLD_PROMPT, req.promptTokens);
+  const K = within(
+    limit('the cached part of the prompt', 0, P - 1, { integer: true, unit: 'tokens' }),
+    req.cachedTokens,
+  );
   const c = coldTurnExtra(model, hw, P, K);
   return {
     modelName: model.name,

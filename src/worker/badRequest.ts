@@ -3,6 +3,7 @@
  * back to the widget, which shows the message where the reader is looking; every method throws this one class.
  */
 import { limitRefusal, type Limit } from '../sim/engine/limits';
+import { CatalogError } from '../sim/engine/catalog/index';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -16,4 +17,20 @@ export function within(limit: Limit, value: unknown): number {
   const why = limitRefusal(limit, value);
   if (why) throw new BadRequest(why);
   return value as number;
+}
+
+/**
+ * Runs core code on a request's values and turns the errors the core throws for values it refuses (a catalog id
+ * it does not know, a range it does not take) into a BadRequest. `explain` words a method's own error classes;
+ * anything else is a fault and propagates as it is.
+ */
+export function asRefusal<T>(run: () => T, explain: (e: unknown) => string | undefined = () => undefined): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof BadRequest) throw e;
+    const why = e instanceof CatalogError || e instanceof RangeError ? e.message : explain(e);
+    if (why !== undefined) throw new BadRequest(why);
+    throw e;
+  }
 }

@@ -3,12 +3,12 @@
  * the bridge's self-test. Kept apart from methods.ts so the worker can load them without every lesson's model.
  */
 import { BadRequest, within } from './badRequest';
-import { findAccelerator, ACCELERATORS } from '../sim/engine/catalog/accelerators';
-import { findModel, MODELS, type Dtype } from '../sim/engine/catalog/models';
+import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
+import { MODELS, type Dtype } from '../sim/engine/catalog/models';
+import { replicaHardware } from './replicaHardware';
 import { computeFootprint, type FootprintResult } from '../sim/engine/footprint';
 import type { JobContext } from './job';
 import { FOOTPRINT_LIMITS } from './limits/hierarchy';
-import { GPUS_PER_REPLICA } from '../sim/engine/hardware';
 
 export interface FootprintRequest {
   modelId: string;
@@ -29,13 +29,9 @@ export interface FootprintResponse extends FootprintResult {
 }
 
 function kvFootprint(req: FootprintRequest): FootprintResponse {
-  within(GPUS_PER_REPLICA, req.gpus);
+  const { model, accelerator } = replicaHardware(req.modelId, req.acceleratorId, req.gpus);
   within(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
   within(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
-  const model = findModel(req.modelId);
-  if (!model) throw new BadRequest(`Unknown model "${req.modelId}".`);
-  const accelerator = findAccelerator(req.acceleratorId);
-  if (!accelerator) throw new BadRequest(`Unknown accelerator "${req.acceleratorId}".`);
   const result = computeFootprint({ ...req, model, accelerator });
   const perModel = MODELS.map((m) => {
     const r = computeFootprint({ ...req, model: m, accelerator });

@@ -3,7 +3,8 @@
  * request, and when a compaction pays back. Plain structured-cloneable arguments (catalog ids); every figure
  * comes from src/sim/lessons/compaction.ts, src/sim/engine/kvcache/hash.ts and src/sim/engine/cost.ts.
  */
-import { BadRequest } from './badRequest';
+import { asRefusal, BadRequest, within } from './badRequest';
+import { replicaHardware } from './replicaHardware';
 import {
   buildPrompt,
   cacheAfterEditSteps,
@@ -17,36 +18,24 @@ import {
   type Prices,
   type SessionShape,
 } from '../sim/lessons/compaction';
-import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { fitted } from './fitted';
 import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
 import type { JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
-import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
+import { CatalogError } from '../sim/engine/catalog/index';
 import { kvBytesPerToken } from '../sim/engine/catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
-  defaultHardware,
   allReducePerTokenTime,
   effectiveAttentionFlops,
   effectiveFlops,
   iterationFixedTime,
   prefillCost,
   GEMM_EFFICIENCY,
-  type HardwareConfig,
 } from '../sim/engine/cost';
 import { limitRefusal } from '../sim/engine/limits';
 import { EDIT_LIMITS } from '../sim/lessons/compactionLimits';
-
-function wrap<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
-    throw e;
-  }
-}
 
 export interface ReplicaChoice {
   modelId: string;
@@ -56,14 +45,8 @@ export interface ReplicaChoice {
 }
 
 function replica(r: ReplicaChoice) {
-  return wrap(() => {
-    const model = resolveModel(r.modelId);
-    const accelerator = resolveAccelerator(r.acceleratorId);
-    for (const why of [limitRefusal(GPUS_PER_REPLICA, r.tp), limitRefusal(GEMM_EFFICIENCY, r.gemmEfficiency)])
-      if (why) throw new RangeError(why);
-    const hw: HardwareConfig = { ...defaultHardware(accelerator, r.tp), gemmEfficiency: r.gemmEfficiency };
-    return { model, hw };
-  });
+  const { model, hw } = replicaHardware(r.modelId, r.acceleratorId, r.tp);
+  return { model, hw: { ...hw, gemmEfficiency: within(GEMM_EFFICIENCY, r.gemmEfficiency) } };
 }
 
 export interface ReplicaInfo {
@@ -149,10 +132,10 @@ function* compactionEditSteps(req: EditRequest): Steps<EditResult> {
   const { model, hw } = replica(req);
   const why = limitRefusal(EDIT_LIMITS.blockSize, req.blockSize);
   if (why) throw new BadRequest(why);
-  const before = wrap(() => buildPrompt(req.shape));
-  const { prompt, applied } = wrap(() => editPrompt(before, req.shape.turns, req.edit));
+  const before = asRefusal(() => buildPrompt(req.shape));
+  const { prompt, applied } = asRefusal(() => editPrompt(before, req.shape.turns, req.edit));
   const c = yield* wrapSteps(cacheAfterEditSteps(before, prompt, req.blockSize));
-  return wrap(() => {
+  return asRefusal(() => {
     const cost = prefillCost(model, hw, c.reprefillTokens, c.hitTokens);
     const base = prefillCost(
       model,
@@ -190,7 +173,7 @@ export interface PaybackResponse extends PaybackResult {
 export function compactionPayback(req: PaybackRequest): PaybackResponse {
   const { model, hw } = replica(req);
   const params: PaybackParams = { ...req.params, limitTokens: req.params.limitTokens ?? model.maxContext };
-  return wrap(() => {
+  return asRefusal(() => {
     const res = paybackSeries(params, req.prices, prefillClock(model, hw));
     return { ...res, params, prices: req.prices, replica: replicaInfo(req) };
   });

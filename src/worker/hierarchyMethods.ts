@@ -4,14 +4,8 @@
  * context against its recompute time, where N agents wait), and the lesson's inline figures. Plain structured-
  * cloneable arguments (catalog ids); every figure comes from src/sim/lessons/memoryLadder.ts and the catalogs.
  */
-import { BadRequest, within } from './badRequest';
-import {
-  CatalogError,
-  resolveAccelerator,
-  resolveLink,
-  resolveModel,
-  resolveNode,
-} from '../sim/engine/catalog/index';
+import { asRefusal, BadRequest, within } from './badRequest';
+import { resolveAccelerator, resolveLink, resolveModel, resolveNode } from '../sim/engine/catalog/index';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import type { LinkSpec } from '../sim/engine/catalog/links';
 import type { NodeSpec } from '../sim/engine/catalog/nodes';
@@ -45,15 +39,6 @@ import {
 import type { CannotRun } from '../sim/engine/cannotRun';
 import type { JobContext } from './job';
 import { FOOTPRINT_LIMITS, LADDER_LIMITS } from './limits/hierarchy';
-
-function wrap<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
-    throw e;
-  }
-}
 
 export type LadderDtype = 'bf16' | 'fp8';
 
@@ -174,7 +159,7 @@ export function memoryLadderMethod(req: LadderRequest): LadderResponse {
   const agents = within(LADDER_LIMITS.agents, req.agents);
   const dramTB = within(LADDER_LIMITS.dramTB, req.dramTB);
   const poolTB = within(LADDER_LIMITS.poolTB, req.poolTB);
-  return wrap(() => {
+  return asRefusal(() => {
     const node = resolveNode(req.nodeId);
     const model = resolveModel(req.modelId);
     const accelerator = resolveAccelerator(node.accelerator);
@@ -288,7 +273,7 @@ export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModel
   const gpus = within(GPUS_PER_REPLICA, req.gpus);
   const contextTokens = within(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
   const memoryUtilization = within(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
-  const accelerator = wrap(() => resolveAccelerator(req.acceleratorId));
+  const accelerator = asRefusal(() => resolveAccelerator(req.acceleratorId));
   return MODELS.map((m) => {
     const f = computeFootprint({
       model: m,
@@ -349,12 +334,12 @@ async function kvHierarchyRun(
   ctx: JobContext<FleetFrame>,
 ): Promise<KvHierarchyRunResult | CannotRun> {
   // Controls each in range that cannot run together: an outcome the widget draws, not an error.
-  const cannot = wrap(() => {
+  const cannot = asRefusal(() => {
     checkHierarchyLimits(args);
     return hierarchyCannotRun(args);
   });
   if (cannot) return cannot;
-  const scenario = wrap(() => {
+  const scenario = asRefusal(() => {
     checkHierarchyArgs(args);
     return hierarchyScenario(args);
   });
@@ -389,7 +374,7 @@ async function kvHierarchyRun(
 
 /** The animation's run reduced to its totals, for the lessons' inline figures (no frames). */
 function kvHierarchySummary(args: HierarchyArgs): HierarchySummary {
-  return wrap(() => hierarchySummary(args));
+  return asRefusal(() => hierarchySummary(args));
 }
 
 export const hierarchyMethods = {

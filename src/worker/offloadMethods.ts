@@ -4,7 +4,7 @@
  * one prefix length; and the lesson's inline figures. Plain structured-cloneable arguments (catalog ids); every
  * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
-import { BadRequest, within } from './badRequest';
+import { asRefusal, BadRequest, within } from './badRequest';
 import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
 import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { fitted } from './fitted';
@@ -19,13 +19,7 @@ import {
   type BreakEvenResult,
   type ReloadPath,
 } from '../sim/engine/breakeven';
-import {
-  CatalogError,
-  customLink,
-  resolveAccelerator,
-  resolveLink,
-  resolveModel,
-} from '../sim/engine/catalog/index';
+import { customLink, resolveAccelerator, resolveLink, resolveModel } from '../sim/engine/catalog/index';
 import { LINKS, type LinkKind, type LinkSpec } from '../sim/engine/catalog/links';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import {
@@ -43,15 +37,6 @@ import {
   type HardwareConfig,
 } from '../sim/engine/cost';
 
-function wrap<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
-    throw e;
-  }
-}
-
 export type KvDtypeChoice = 'bf16' | 'fp8';
 
 function replica(
@@ -60,7 +45,7 @@ function replica(
   gemmEfficiency: number,
   kvDtype: KvDtypeChoice = 'bf16',
 ): HardwareConfig {
-  const accelerator = wrap(() => resolveAccelerator(acceleratorId));
+  const accelerator = asRefusal(() => resolveAccelerator(acceleratorId));
   if (kvDtype !== 'bf16' && kvDtype !== 'fp8')
     throw new BadRequest(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
@@ -110,8 +95,8 @@ export function resolvePath(choice: LinkChoice, tp: number): ResolvedPath {
   const gbps = within(L.customGBps, choice.customGBps);
   const us = within(L.customLatencyUs, choice.customLatencyUs);
   if (choice.linkId === 'custom')
-    link = wrap(() => customLink(gbps * 1e9, us / 1e6, `custom ${gbps} GB/s, ${us} µs`));
-  else link = wrap(() => resolveLink(choice.linkId));
+    link = asRefusal(() => customLink(gbps * 1e9, us / 1e6, `custom ${gbps} GB/s, ${us} µs`));
+  else link = asRefusal(() => resolveLink(choice.linkId));
   const auto = choice.linkCount === 'auto';
   const count = auto ? autoLinkCount(link.kind, tp) : within(L.linkCount, choice.linkCount as number);
   return {
@@ -302,7 +287,7 @@ export function prefixFigures(
 }
 
 export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeResult {
-  const model = wrap(() => resolveModel(req.modelId));
+  const model = asRefusal(() => resolveModel(req.modelId));
   const hw = replica(req.acceleratorId, req.tp, req.gemmEfficiency);
   const path = resolvePath(req, hw.tp);
   const maxTokens = model.maxContext;
@@ -311,7 +296,7 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
     throw new BadRequest(
       `${model.name} holds up to ${maxTokens.toLocaleString('en-US')} tokens of context; the prefix is longer (${p.toLocaleString('en-US')}).`,
     );
-  const be = wrap(() => breakEven(model, hw, path, { maxTokens }));
+  const be = asRefusal(() => breakEven(model, hw, path, { maxTokens }));
   const tokens = logGrid(maxTokens, within(L.points, req.points ?? 240), [...be.crossings, p]);
   const curve = {
     tokens,
@@ -497,8 +482,8 @@ export function mooncakeComparison(prefixTokens: number): {
   h2d: number;
   nic: number;
 } {
-  const model = wrap(() => resolveModel('llama-3.1-70b'));
-  const a = wrap(() => resolveAccelerator('a100-80gb'));
+  const model = asRefusal(() => resolveModel('llama-3.1-70b'));
+  const a = asRefusal(() => resolveAccelerator('a100-80gb'));
   // The paper's condition has one G and no all-reduce, overhead or memory floor: model the 8 GPUs as one device
   // with their summed FLOP/s, both efficiencies 1, no iteration overhead, unlimited HBM bandwidth.
   const hw: HardwareConfig = {
@@ -570,7 +555,7 @@ export function offloadFigures(req: OffloadFiguresRequest): {
   const setups: Record<string, SetupFigures> = {};
   for (const [name, s] of Object.entries(req.setups)) {
     const r = reloadVsRecompute({ ...s, customGBps: 1, customLatencyUs: 0, points: 10 });
-    const model = wrap(() => resolveModel(s.modelId));
+    const model = asRefusal(() => resolveModel(s.modelId));
     setups[name] = {
       kvBytesPerToken: r.model.kvBytesPerToken,
       bandwidth: r.link.bandwidth,

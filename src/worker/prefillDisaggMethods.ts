@@ -3,10 +3,8 @@
  * for the lesson's replica: the chunked side at each prose chunk, the disaggregated side over a fast link (the
  * catalog's RDMA NIC, one per GPU) and a slow one (TCP over the node's Ethernet, one aggregate link).
  */
-import { BadRequest } from './badRequest';
-import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
-import { defaultHardware, GPUS_PER_REPLICA } from '../sim/engine/cost';
-import { limitRefusal } from '../sim/engine/limits';
+import { asRefusal } from './badRequest';
+import { replicaHardware } from './replicaHardware';
 import { disaggComparison, type DisaggComparison } from '../sim/lessons/longPrefillDisagg';
 
 export interface DisaggLinkChoice {
@@ -44,12 +42,8 @@ export function prefillDisagg(req: PrefillDisaggRequest): PrefillDisaggResponse 
   const key = JSON.stringify(req);
   const hit = cache.get(key);
   if (hit) return hit;
-  try {
-    const model = resolveModel(req.modelId);
-    const accelerator = resolveAccelerator(req.acceleratorId);
-    const gpus = limitRefusal(GPUS_PER_REPLICA, req.gpus);
-    if (gpus) throw new RangeError(gpus);
-    const hw = defaultHardware(accelerator, req.gpus);
+  const { model, accelerator, hw } = replicaHardware(req.modelId, req.acceleratorId, req.gpus);
+  return asRefusal(() => {
     if (req.chunks.length === 0) throw new RangeError('chunks must name at least one chunk size');
     const base = {
       model,
@@ -73,10 +67,7 @@ export function prefillDisagg(req: PrefillDisaggRequest): PrefillDisaggResponse 
     if (cache.size > 8) cache.clear();
     cache.set(key, out);
     return out;
-  } catch (e) {
-    if (e instanceof RangeError || e instanceof CatalogError) throw new BadRequest(e.message);
-    throw e;
-  }
+  });
 }
 
 export const prefillDisaggMethods = { prefillDisagg };

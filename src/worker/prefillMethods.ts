@@ -6,8 +6,8 @@
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
 import { BadRequest, within } from './badRequest';
-import { CatalogError, resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
-import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
+import { replicaHardware } from './replicaHardware';
+import { CatalogError } from '../sim/engine/catalog/index';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../sim/engine/hbm';
@@ -17,7 +17,6 @@ import {
   attentionFlopsPerPair,
   bodyParams,
   decodeCost,
-  defaultHardware,
   effectiveAttentionFlops,
   effectiveFlops,
   effectiveMemBandwidth,
@@ -70,15 +69,8 @@ function replica(req: ReplicaChoice): {
   name: string;
   acceleratorName: string;
 } {
-  try {
-    const model = resolveModel(req.modelId);
-    const accelerator = resolveAccelerator(req.acceleratorId);
-    const hw = defaultHardware(accelerator, within(GPUS_PER_REPLICA, req.gpus));
-    return { model, hw, name: model.name, acceleratorName: accelerator.name };
-  } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
-    throw e;
-  }
+  const { model, accelerator, hw } = replicaHardware(req.modelId, req.acceleratorId, req.gpus);
+  return { model, hw, name: model.name, acceleratorName: accelerator.name };
 }
 
 /** guard for a cooperative computation: the core's RangeError becomes a request error where it is thrown. */

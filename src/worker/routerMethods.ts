@@ -26,6 +26,7 @@ import {
 } from '../sim/lessons/routing/lab';
 import type { JobContext } from './job';
 import { ROUTER_LIMITS as L } from './limits/router';
+import { SEED_LIMIT } from '../sim/engine/rng';
 import { SPREAD_POLICIES } from '../sim/lessons/routing/constants';
 import { sweepOrder } from '../lib/progressive';
 import { PointMemo, runSweep, type SweepTask } from './pointMemo';
@@ -33,20 +34,6 @@ import { PointMemo, runSweep, type SweepTask } from './pointMemo';
 /** Sweep and spread points by their inputs (pointMemo.ts): a slider step reruns only the points it changes. */
 const sweepMemo = new PointMemo<SweepPoint>();
 const spreadMemo = new PointMemo<SpreadPoint & { hbmBlocks: number }>();
-
-function checkRange(name: string, v: unknown, min: number, max: number, integer = false): void {
-  if (
-    typeof v !== 'number' ||
-    !Number.isFinite(v) ||
-    v < min ||
-    v > max ||
-    (integer && !Number.isInteger(v))
-  ) {
-    throw new BadRequest(
-      `${name} must be ${integer ? 'a whole number ' : ''}between ${min} and ${max} (got ${String(v)}).`,
-    );
-  }
-}
 
 function checkPolicy(p: unknown): asserts p is RouterPolicy {
   if (!ROUTER_POLICIES.includes(p as never) && !LLMD_POLICIES.includes(p as never))
@@ -56,8 +43,8 @@ function checkPolicy(p: unknown): asserts p is RouterPolicy {
 function checkFleet(f: LabFleet): void {
   within(L.replicas, f.replicas);
   within(L.sessionsPerS, f.sessionsPerS);
-  checkRange('arrivalS', f.arrivalS, 1, 600);
-  checkRange('seed', f.seed, 0, 2 ** 31 - 1, true);
+  within(L.arrivalS, f.arrivalS);
+  within(SEED_LIMIT, f.seed);
   within(L.loadThreshold, f.loadThreshold);
   if (f.poolGB !== undefined) within(L.poolGB, f.poolGB);
   if (f.cacheView !== undefined && f.cacheView !== 'exact' && f.cacheView !== 'approximate')
@@ -84,7 +71,7 @@ export async function routerAnimation(
 ): Promise<RouterAnimationResponse> {
   checkPolicy(req.policy);
   checkFleet(req);
-  if (req.frameIntervalS !== undefined) checkRange('frameIntervalS', req.frameIntervalS, 0.05, 10);
+  if (req.frameIntervalS !== undefined) within(L.frameIntervalS, req.frameIntervalS);
   const hooks = { checkpoint: () => ctx.checkpoint() };
   const run = await runRouterAnimation(req, {
     ...hooks,
@@ -109,8 +96,8 @@ export async function routerSweep(
 ): Promise<{ points: SweepPoint[] }> {
   within(L.replicas, req.replicas);
   within(L.loadThreshold, req.loadThreshold);
-  checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
-  checkRange('arrivalS', req.arrivalS, 1, 600);
+  within(SEED_LIMIT, req.seed);
+  within(L.arrivalS, req.arrivalS);
   if (
     !Array.isArray(req.perReplicaRates) ||
     req.perReplicaRates.length === 0 ||
@@ -161,8 +148,8 @@ export async function routerSpread(
   }
   for (const r of req.replicaCounts) within(L.fleetSize, r);
   within(L.perReplicaRate, req.perReplicaRate);
-  checkRange('seed', req.seed, 0, 2 ** 31 - 1, true);
-  checkRange('arrivalS', req.arrivalS, 1, 600);
+  within(SEED_LIMIT, req.seed);
+  within(L.arrivalS, req.arrivalS);
   req.policies?.forEach(checkPolicy);
   const policies = req.policies ?? SPREAD_POLICIES;
   const tasks: SweepTask<SpreadPoint & { hbmBlocks: number }>[] = [];

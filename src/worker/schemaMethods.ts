@@ -4,10 +4,10 @@
  * is src/sim/lessons/toolSchema.ts, prefill times src/sim/engine/cost.ts.
  */
 import { BadRequest, within } from './badRequest';
-import { findAccelerator } from '../sim/engine/catalog/accelerators';
-import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
-import { findModel } from '../sim/engine/catalog/models';
-import { defaultHardware, prefillTime } from '../sim/engine/cost';
+import { replicaHardware } from './replicaHardware';
+import { BLOCK_SIZE } from './limits/common';
+import { SEED_LIMIT as SEED } from '../sim/engine/rng';
+import { prefillTime } from '../sim/engine/cost';
 import { finishCooperatively } from '../sim/engine/cooperative';
 import { ADDED_TOOL, AGENT_TOOLS } from '../sim/lessons/tools/agentTools';
 import {
@@ -63,30 +63,9 @@ export async function encodeText(req: { text: string }): Promise<{ ids: number[]
   return { ids, tokens: ids.length };
 }
 
-function whole(name: string, v: number, min: number, max: number): number {
-  if (!Number.isInteger(v) || v < min || v > max)
-    throw new BadRequest(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
-  return v;
-}
-function num(name: string, v: number, min: number, max: number): number {
-  if (!(Number.isFinite(v) && v >= min && v <= max))
-    throw new BadRequest(`${name} must be a number from ${min} to ${max}, got ${v}`);
-  return v;
-}
 function format(f: string): ToolFormat {
   if (f !== 'openai' && f !== 'anthropic') throw new BadRequest(`Unknown tool format "${f}".`);
   return f;
-}
-function hardware(modelId: string, acceleratorId: string, gpus: number) {
-  const model = findModel(modelId);
-  if (!model) throw new BadRequest(`Unknown model "${modelId}".`);
-  const acc = findAccelerator(acceleratorId);
-  if (!acc) throw new BadRequest(`Unknown accelerator "${acceleratorId}".`);
-  return {
-    model,
-    acc,
-    hw: defaultHardware(acc, within(GPUS_PER_REPLICA, gpus)),
-  };
 }
 
 export interface ToolTaxRequest {
@@ -140,10 +119,10 @@ export async function toolSchemaTax(req: ToolTaxRequest): Promise<ToolTaxResult>
   const changeEvery = within(TAX.changeEvery, req.changeEvery);
   const price = {
     inputPerMTok: within(TAX.inputPerMTok, req.inputPerMTok),
-    writeMultiplier: num('writeMultiplier', req.writeMultiplier, 0, 10),
-    readMultiplier: num('readMultiplier', req.readMultiplier, 0, 10),
+    writeMultiplier: within(TAX.writeMultiplier, req.writeMultiplier),
+    readMultiplier: within(TAX.readMultiplier, req.readMultiplier),
   };
-  const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
+  const { model, accelerator: acc, hw } = replicaHardware(req.modelId, req.acceleratorId, req.gpus);
   let customError: ParseError | null = null;
   let defs: {
     name: string;
@@ -223,7 +202,7 @@ export async function toolLayouts(
 ): Promise<LayoutsResponse> {
   const f = format(req.format);
   const n = within(LAYOUT.toolCount, req.toolCount);
-  const { model, acc, hw } = hardware(req.modelId, req.acceleratorId, req.gpus);
+  const { model, accelerator: acc, hw } = replicaHardware(req.modelId, req.acceleratorId, req.gpus);
   const tools: { name: string; tokens: number }[] = [];
   for (const t of AGENT_TOOLS.slice(0, n))
     tools.push({ name: t.name, tokens: await countTokens(renderTool(t, f)) });
@@ -236,9 +215,9 @@ export async function toolLayouts(
     outputTokens: within(LAYOUT.outputTokens, req.outputTokens),
     timestampTokens: within(LAYOUT.timestampTokens, req.timestampTokens),
     turns: within(LAYOUT.turns, req.turns),
-    blockSize: whole('blockSize', req.blockSize, 1, 4096),
+    blockSize: within(BLOCK_SIZE, req.blockSize),
     changeTurn: within(LAYOUT.changeTurn, req.changeTurn),
-    seed: whole('seed', req.seed, 0, 2 ** 31 - 1),
+    seed: within(SEED, req.seed),
   };
   const layouts: LayoutWithTime[] = [];
   const checkpoint = pacedCheckpoint(ctx, progressFrames(ctx).sink);

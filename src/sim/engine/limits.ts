@@ -25,9 +25,10 @@ export function limit(
   return { what, min, max, ...opts };
 }
 
-/** A figure as a refusal writes it: grouped digits, never e-notation. */
+/** A figure as a refusal writes it: grouped digits, never e-notation; a whole number exactly, as it was given. */
 function plain(x: number): string {
   if (!Number.isFinite(x)) return String(x);
+  if (Number.isInteger(x)) return x.toLocaleString('en-US', { maximumFractionDigits: 0 });
   return x.toLocaleString('en-US', { maximumSignificantDigits: 6 });
 }
 

@@ -5,6 +5,11 @@
  * splitmix32 so that neighbouring integer seeds give unrelated streams. Pure 32-bit integer arithmetic
  * (Math.imul, >>>), so a seed gives the same stream in Node and in every browser.
  */
+import { limit } from './limits';
+
+/** The seeds a run takes: what a request or a shared link may carry, refused in the reader's words outside it. */
+export const SEED_LIMIT = limit('the seed', 0, 2 ** 31 - 1, { integer: true });
+
 export interface Rng {
   /** Uniform in [0, 1). */
   next(): number;

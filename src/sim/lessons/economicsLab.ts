@@ -16,6 +16,7 @@ import { findNode } from '../engine/catalog/nodes';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
 import { runScenario } from '../engine/fleet/run';
 import { limitRefusal } from '../engine/limits';
+import { SEED_LIMIT } from '../engine/rng';
 import type { FleetSim } from '../engine/fleet/engine';
 import type { Scenario, ToolPausePolicy } from '../engine/fleet/scenario';
 import { pauseAgent } from './pauseLabSetup';
@@ -133,7 +134,8 @@ export function checkEconArgs(a: Omit<EconRunArgs, 'concurrency' | 'scope'>): vo
     const why = limitRefusal(ECON_LIMITS[k], a.slo[k]);
     if (why) bad(why);
   }
-  if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 2 ** 31 - 1) bad(`seed must be a whole number ≥ 0`);
+  const badSeed = limitRefusal(SEED_LIMIT, a.seed);
+  if (badSeed) bad(badSeed);
 }
 
 export interface RunHooks {

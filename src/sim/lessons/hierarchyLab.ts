@@ -20,6 +20,7 @@ import { SEG, segId } from '../engine/fleet/workload';
 import { toolPausePolicy } from './pauseLab';
 import { cannotRun, type CannotRun } from '../engine/cannotRun';
 import { limit, limitRefusal } from '../engine/limits';
+import { SEED_LIMIT } from '../engine/rng';
 import {
   PAUSE_ACCELERATOR,
   PAUSE_POLICIES,
@@ -135,8 +136,8 @@ export function checkHierarchyArgs(a: HierarchyArgs): void {
   checkHierarchyLimits(a);
   const cannot = hierarchyCannotRun(a);
   if (cannot) fail(cannot.reason);
-  if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 2 ** 31 - 1)
-    fail(`seed must be a whole number ≥ 0 (got ${a.seed})`);
+  const badSeed = limitRefusal(SEED_LIMIT, a.seed);
+  if (badSeed) fail(badSeed);
 }
 
 /** Bytes of one page of the model's BF16 KV (one copy). */

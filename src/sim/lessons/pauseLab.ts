@@ -18,6 +18,7 @@ import { segmentBlockHashes } from '../engine/kvcache/hash';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
 import { TOOL_LATENCY_PRESETS } from '../engine/fleet/dist';
 import { limitRefusal, type Limit } from '../engine/limits';
+import { SEED_LIMIT } from '../engine/rng';
 import type { FleetSim } from '../engine/fleet/engine';
 import { percentileSorted } from '../engine/fleet/metrics';
 import { runScenario, type FleetMetrics, type RequestTable } from '../engine/fleet/run';
@@ -78,8 +79,8 @@ export function checkArenaArgs(a: PauseArenaArgs): void {
   refused(PAUSE_ARENA_LIMITS.ttlS, a.ttlS);
   if (!(a.tool in TOOL_LATENCY_PRESETS)) bad(`unknown tool preset "${String(a.tool)}"`);
   refused(PAUSE_ARENA_LIMITS.agents, a.agents);
-  if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 2 ** 31 - 1)
-    bad(`seed must be a whole number ≥ 0 (got ${a.seed})`);
+  const badSeed = limitRefusal(SEED_LIMIT, a.seed);
+  if (badSeed) bad(badSeed);
 }
 
 /** Seconds between occupancy samples. */

@@ -13,4 +13,8 @@ export const ROUTER_LIMITS = {
   /** New sessions per second per replica, in the sweep and the spread. */
   perReplicaRate: limit('a load per replica', 0.005, 2, { unit: 'sessions/s' }),
   fleetSize: limit('a fleet size', 1, 16, { integer: true, unit: 'replicas' }),
+  /** How long sessions keep arriving. */
+  arrivalS: limit('the arrival window', 1, 600, { unit: 's' }),
+  /** Simulated seconds between the animation's frames. */
+  frameIntervalS: limit('the frame interval', 0.05, 10, { unit: 's' }),
 } as const;

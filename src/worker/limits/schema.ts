@@ -15,6 +15,9 @@ export const TOOL_TAX_LIMITS = {
   turns: limit('the turns in the session', 1, 10_000, turns),
   changeEvery: limit('how often the tool block changes', 0, 10_000, turns),
   inputPerMTok: limit('the base input price', 0, 1000, { unit: '$ per million tokens' }),
+  /** Cache writes and reads as multiples of the base price (Anthropic's 1.25 and 0.1; OpenAI's 1 and 0.5). */
+  writeMultiplier: limit('the cache-write price multiplier', 0, 10, { unit: '× base' }),
+  readMultiplier: limit('the cache-read price multiplier', 0, 10, { unit: '× base' }),
 } as const;
 
 export const LAYOUT_LIMITS = {

@@ -1,0 +1,24 @@
+/**
+ * The WidgetFrame props a widget's simulation and parameters decide, so that a widget passes them in one spread
+ * each and a new frame state (a new field of the simulation's state) reaches every widget at once:
+ * `<WidgetFrame id={…} title={…} {...simulationFrame(sim)} {...paramsFrame(params)} readouts={…} />`.
+ * A prop written after a spread overrides it (a widget whose status also counts its own trace load, say).
+ */
+import type { ParamSchema } from '../../state/paramSchema';
+import { ParamControls } from './controls/ParamControls';
+import type { SimulationState } from './useSimulation';
+import type { WidgetParams } from './useWidgetParams';
+import type { WidgetFrameProps } from './WidgetFrame';
+
+export function simulationFrame(
+  sim: SimulationState<unknown>,
+): Pick<WidgetFrameProps, 'status' | 'error' | 'onRetry' | 'stale' | 'cannotRun'> {
+  return { status: sim.status, error: sim.error, onRetry: sim.retry, stale: sim.stale, cannotRun: sim.cannotRun };
+}
+
+/** Corrected URL values, Reset, and one control per parameter of the schema. */
+export function paramsFrame<S extends ParamSchema>(
+  params: WidgetParams<S>,
+): Pick<WidgetFrameProps, 'corrected' | 'onReset' | 'controls'> {
+  return { corrected: params.corrected, onReset: params.reset, controls: <ParamControls params={params} /> };
+}
