@@ -7,11 +7,11 @@
  */
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { streamProgress, useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { agentsPerMW, agentsPerNode, sessionCost, type SessionCost } from '../../sim/lessons/economics';
@@ -215,6 +215,7 @@ export function LeverGrid() {
   const capped = cells.some((c) => c.atLeast);
   return (
     <WidgetFrame
+      {...paramsFrame(params)}
       id={LEVER_GRID_ID}
       title="The per-session cost model and its two levers: routing and idle KV"
       status={status}
@@ -223,9 +224,6 @@ export function LeverGrid() {
       error={sim.error}
       onRetry={sim.retry}
       stale={(sim.stale || !selIsCurrent) && status === 'ready'}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: [...priced.values()].map((c) => ({
           router: c.cell.router,

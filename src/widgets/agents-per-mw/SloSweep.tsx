@@ -8,10 +8,10 @@
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { Marker } from '../kit/charts/types';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { agentsPerMW, agentsPerNode, maxFeasible, replicasPerNode } from '../../sim/lessons/economics';
@@ -147,6 +147,7 @@ export function SloSweep() {
 
   return (
     <WidgetFrame
+      {...paramsFrame(params)}
       id={SLO_SWEEP_ID}
       title="SLOs first: how many agents one replica sustains"
       status={status}
@@ -154,9 +155,6 @@ export function SloSweep() {
       onRetry={sim.retry}
       stale={sim.stale && status === 'ready'}
       drawn={sim.drawn}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: points.map((p) => ({
           agentsPerReplica: p.concurrency,

@@ -6,10 +6,10 @@
 import { useMemo } from 'react';
 import { LineChart, type LineSeries } from '../kit/charts/LineChart';
 import type { Marker } from '../kit/charts';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame } from '../kit/frameProps';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { labBytesPerBlock, POLICY_LABELS, SPREAD_POLICIES } from '../../sim/lessons/routing/constants';
 import { warmTurnProbability } from '../../sim/lessons/routing/theory';
@@ -149,6 +149,7 @@ export function RoundRobinSpread() {
 
   return (
     <WidgetFrame
+      {...paramsFrame(params)}
       id={ROUND_ROBIN_SPREAD_ID}
       title="Round-robin over R replicas: warm turns fall as 1/R, copies pile up"
       status={status}
@@ -156,9 +157,6 @@ export function RoundRobinSpread() {
       onRetry={sim.retry}
       stale={!complete && status === 'ready'}
       drawn={sim.drawn}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: points.map((p) => ({
           policy: p.policy,

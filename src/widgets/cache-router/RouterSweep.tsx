@@ -6,10 +6,10 @@
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { LineSeries } from '../kit/charts/LineChart';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatRatio } from '../../lib/format';
 import {
   DEFAULT_PER_REPLICA_RATES,
@@ -106,6 +106,7 @@ export function RouterSweep() {
 
   return (
     <WidgetFrame
+      {...paramsFrame(params)}
       id={ROUTER_SWEEP_ID}
       title="Policy sweep: p90 TTFT and hit rate against offered load"
       status={status}
@@ -113,9 +114,6 @@ export function RouterSweep() {
       onRetry={sim.retry}
       stale={!complete && status === 'ready'}
       drawn={sim.drawn}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: points.map((p) => ({
           policy: p.policy,

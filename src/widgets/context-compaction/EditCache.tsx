@@ -11,6 +11,7 @@ import { useChartSize } from '../kit/charts';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import {
   formatBytesDecimal,
   formatCount,
@@ -369,16 +370,11 @@ export function EditCache() {
   const ri = r?.replica;
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={EDIT_ID}
       title="Edit the prompt, watch the cache"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
-      corrected={params.corrected}
-      onReset={params.reset}
       controls={<ParamControls params={params} only={keys} />}
       exportData={() => ({
         rows: r

@@ -6,10 +6,10 @@
  */
 import { useMemo } from 'react';
 import { LineChart, type LineSeries, type Marker } from '../kit/charts';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatCount, formatDuration, formatFlops, formatNumber, formatTokens } from '../../lib/format';
 import { cumulative, type Metric, type Policy } from '../../sim/lessons/compaction';
 import type { PaybackResponse } from '../../worker/compactionMethods';
@@ -138,17 +138,11 @@ export function Payback() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={PAYBACK_ID}
       title="When does compaction pay back?"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: r
           ? (['none', 'summarise', 'prune'] as Policy[]).flatMap((p) =>

@@ -5,10 +5,10 @@
  */
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { grammarCacheScenario } from '../../sim/lessons/grammar/cacheScenario';
 import { TryThis, type TryItem } from '../kit/TryThis';
@@ -96,6 +96,7 @@ export function GrammarCache() {
 
   return (
     <WidgetFrame
+      {...paramsFrame(params)}
       id={GRAMMAR_CACHE_ID}
       title="A grammar cache and the TTFT tail"
       status={status}
@@ -105,9 +106,6 @@ export function GrammarCache() {
         off.retry();
       }}
       stale={on.stale || off.stale}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows:
           a && b

@@ -5,10 +5,10 @@
  */
 import { useCallback, useMemo, useState } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame } from '../kit/frameProps';
 import { formatNumber } from '../../lib/format';
 import type { CostPoint } from '../../worker/grammarMethods';
 import '../structured-output/structured-output.css';
@@ -93,15 +93,13 @@ export function GrammarCost() {
 
   return (
     <WidgetFrame
+      {...paramsFrame(params)}
       id={GRAMMAR_COST_ID}
       title="Compile once, mask every step"
       status={status}
       error={sim.error}
       onRetry={sim.retry}
       stale={sim.stale}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({ rows: points.map((p) => ({ ...p })), json: { parameters: v, result: r } })}
       readouts={
         last && first ? (

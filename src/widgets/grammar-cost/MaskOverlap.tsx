@@ -6,9 +6,9 @@
  */
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import {
   FILL_RULES,
@@ -63,12 +63,10 @@ export function MaskOverlap() {
 
   return (
     <WidgetFrame
+      {...paramsFrame(params)}
       id={MASK_OVERLAP_ID}
       title="Masks against the decode step"
       status="ready"
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({ rows: [{ ...v, ...s, maskUs: choice.us }], json: { parameters: v, step: s } })}
       readouts={
         <>

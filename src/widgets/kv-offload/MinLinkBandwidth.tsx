@@ -8,10 +8,10 @@
 import { DEFAULT_ATTENTION_EFFICIENCY, DEFAULT_ITERATION_OVERHEAD_S } from '../../sim/engine/cost';
 import { useMemo } from 'react';
 import { BarChart, type BarSeries, type Marker } from '../kit/charts';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import {
   formatBandwidth,
   formatBytes,
@@ -137,15 +137,10 @@ export function MinLinkBandwidth() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={MIN_BW_ID}
       title="Minimum link bandwidth, per model"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: r
           ? r.rows.map((m) => ({

@@ -10,6 +10,7 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import {
   formatBandwidth,
   formatBytes,
@@ -234,16 +235,11 @@ export function ReloadOrRecompute() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={RELOAD_ID}
       title="Reload or recompute?"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
-      corrected={params.corrected}
-      onReset={params.reset}
       controls={<ParamControls params={params} only={controlKeys} />}
       exportData={() => ({
         rows: r

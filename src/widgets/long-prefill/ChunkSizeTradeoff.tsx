@@ -7,11 +7,11 @@ import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import { durationTicks } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useProgressSimulation } from '../kit/useSimulation';
 import { useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
 import { TRADEOFF_ID, tradeoffArgs, tradeoffSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
@@ -125,19 +125,13 @@ export function ChunkSizeTradeoff() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={TRADEOFF_ID}
       title="Chunk size trade-off"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
       progress={sim.progress}
       onCancel={cancel}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: r
           ? r.points.map((p) => ({

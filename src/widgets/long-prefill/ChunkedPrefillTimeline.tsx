@@ -12,6 +12,7 @@ import { useTransport, type Transport } from '../kit/controls/useTransport';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame } from '../kit/frameProps';
 import { usePreferences } from '../../app/services';
 import {
   formatBandwidth,
@@ -174,13 +175,9 @@ export function ChunkedPrefillTimeline() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
       id={TIMELINE_ID}
       title="Chunked prefill timeline"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={() => {

@@ -8,10 +8,10 @@ import { BarChart } from '../kit/charts/BarChart';
 import { LineChart } from '../kit/charts/LineChart';
 import { durationTicks } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import { HIT_KERNEL_ID, hitKernelArgs, hitKernelSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
@@ -110,17 +110,11 @@ export function HitRateVsKernel() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={HIT_KERNEL_ID}
       title="Hit rate beats kernels"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: r
           ? r.hits.map((h, i) => ({

@@ -6,10 +6,10 @@
  */
 import { useMemo } from 'react';
 import { BarChart, durationTicks, type Marker } from '../kit/charts';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import {
   formatBandwidth,
   formatBytes,
@@ -129,15 +129,10 @@ export function MemoryLadder() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={LADDER_ID}
       title="The memory ladder"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: r
           ? r.tiers.map((t) => ({

@@ -6,11 +6,11 @@
  */
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { streamProgress, useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame, simulationFrame } from '../kit/frameProps';
 import {
   formatCount,
   formatDuration,
@@ -166,20 +166,15 @@ export function AffinityFleet() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={AFFINITY_FLEET_ID}
       title="Fleet view: hit rate and p90 TTFT against the number of replicas"
-      status={sim.status}
       progress={progress}
       onCancel={cancel}
-      error={sim.error}
-      onRetry={sim.retry}
       stale={sim.status === 'ready' && (sim.stale || (running && !sim.cannotRun))}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
       drawn={sim.drawn}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: points.map((p) => ({ ...p })),
         json: {

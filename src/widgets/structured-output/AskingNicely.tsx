@@ -7,10 +7,10 @@ import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
 import { LineChart } from '../kit/charts/LineChart';
 import type { Marker } from '../kit/charts/types';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatCount, formatNumber, formatPercent } from '../../lib/format';
 import { ASK_NICELY_ID, askNicelyArgs, askNicelySchema } from './schema';
 import './structured-output.css';
@@ -88,15 +88,10 @@ export function AskingNicely() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={ASK_NICELY_ID}
       title="Asking nicely: valid JSON with and without the mask"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: r ? r.curve.map((c) => ({ tokens: c.n, pValidPromptOnly: c.p, pValidMasked: 1 })) : [],
         json: { parameters: v, result: r },

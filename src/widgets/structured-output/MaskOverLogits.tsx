@@ -12,6 +12,7 @@ import { useTransport } from '../kit/controls/useTransport';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame } from '../kit/frameProps';
 import { usePreferences } from '../../app/services';
 import { formatNumber, formatPercent } from '../../lib/format';
 import type { StepContext } from '../../sim/lessons/grammar/stepContext';
@@ -163,12 +164,9 @@ export function MaskOverLogits() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
       id={MASK_LOGITS_ID}
       title="The mask falls on the logits"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
       corrected={params.corrected}
       onReset={() => {
         params.reset();

@@ -13,6 +13,7 @@ import { useTransport } from '../kit/controls/useTransport';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame } from '../kit/frameProps';
 import { usePreferences } from '../../app/services';
 import { formatCount, formatNumber } from '../../lib/format';
 import { findPreset, SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
@@ -238,12 +239,9 @@ export function MaskStepper() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
       id={MASK_STEPPER_ID}
       title="The mask, step by step"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
       corrected={params.corrected}
       onReset={() => {
         params.reset();

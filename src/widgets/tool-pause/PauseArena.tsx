@@ -9,12 +9,12 @@
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { PointMarker } from '../kit/charts/types';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { streamProgress, useCancelToShown } from '../kit/JobProgress';
 import { ArenaHierarchy } from './ArenaHierarchy';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { paramsFrame } from '../kit/frameProps';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import type { PauseRun, PauseSummary } from '../../sim/lessons/pauseLab';
 import {
@@ -176,6 +176,7 @@ export function PauseArena() {
 
   return (
     <WidgetFrame
+      {...paramsFrame(params)}
       id={PAUSE_ARENA_ID}
       title="Pause policy arena: hold, write through, offload, evict or time-to-live"
       status={status}
@@ -184,9 +185,6 @@ export function PauseArena() {
       error={sim.error}
       onRetry={sim.retry}
       stale={(sim.stale || !selectedIsCurrent) && status === 'ready'}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: ordered.map((x) => flatten(x.summary, bpb)),
         json: {

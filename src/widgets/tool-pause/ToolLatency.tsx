@@ -9,10 +9,10 @@ import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import { durationTicks } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { TRACELAB_TOOL_TAIL } from '../../sim/engine/catalog/pauses';
 import { TOOL_LATENCY_ID, toolLatencyArgs, toolLatencySchema } from './schema';
@@ -139,15 +139,10 @@ export function ToolLatency() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={TOOL_LATENCY_ID}
       title="Tool latency distribution and the time-to-live"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: r
           ? r.grid.map((t, i) => ({

@@ -6,11 +6,11 @@
  */
 import { useMemo } from 'react';
 import { LineChart, type LineSeries, type Marker } from '../kit/charts';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useProgressSimulation } from '../kit/useSimulation';
 import { useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import {
   formatCount,
   formatDuration,
@@ -164,19 +164,13 @@ export function ToolBlockLayout() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={LAYOUT_ID}
       title="Where the tool block sits"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
       progress={sim.progress}
       onCancel={cancel}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: r
           ? r.layouts.flatMap((l) =>

@@ -10,6 +10,7 @@ import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame } from '../kit/frameProps';
 import {
   formatCount,
   formatDuration,
@@ -115,13 +116,9 @@ export function ToolSchemaTax() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
       id={TAX_ID}
       title="The tool schema tax"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      cannotRun={sim.cannotRun}
       fixFields={{ modelId: 'model' }}
       corrected={params.corrected}
       onReset={() => {

@@ -14,6 +14,7 @@ import { useProgressSimulation } from '../kit/useSimulation';
 import { useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame } from '../kit/frameProps';
 import {
   formatBytes,
   formatCount,
@@ -167,12 +168,9 @@ export function TrafficShape() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
       id={TRAFFIC_SHAPE_ID}
       title="Traffic shape: many sessions, and your own trace"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
       progress={sim.progress}
       onCancel={cancel}
       corrected={params.corrected}

@@ -5,10 +5,10 @@
  * the same token axis. Computed in the worker (method agentTrajectory) from the fleet's workload generator.
  */
 import { useMemo } from 'react';
-import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import { TRAJECTORY_ID, trajectoryArgs, trajectorySchema } from './schema';
 import { SessionTimeline, TurnColumns } from './TrajectoryCharts';
@@ -76,15 +76,10 @@ export function TrajectoryAnatomy() {
 
   return (
     <WidgetFrame
+      {...simulationFrame(sim)}
+      {...paramsFrame(params)}
       id={TRAJECTORY_ID}
       title="Trajectory anatomy: one session, turn by turn"
-      status={sim.status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale}
-      corrected={params.corrected}
-      onReset={params.reset}
-      controls={<ParamControls params={params} />}
       exportData={() => ({
         rows: shown
           ? shown.turns.map((t) => ({
