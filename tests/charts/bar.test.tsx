@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BarChart } from '../../src/widgets/kit/charts';
 import { formatPercent } from '../../src/lib/format';
 import { attrs, count, noBadNumbers, pretty, render, texts } from './helpers';
+import { LABEL_FONT, textWidth } from '../../src/widgets/kit/charts/layout';
 
 const schedulers = ['precise', 'approximate', 'load-only', 'random'];
 const tput = [8730, 6944, 4429, 4429];
@@ -33,6 +34,29 @@ describe('BarChart', () => {
     const phone = chart(['GPU step', 'Masks (CPU wall)', 'TPOT overlapped', 'TPOT charged after'], 340);
     expect(phone).toMatch(/<tspan[^>]*>TPOT<\/tspan><tspan[^>]*>charged<\/tspan><tspan[^>]*>after<\/tspan>/);
     expect(phone).not.toContain('…');
+  });
+
+  it('runs a value title longer than a short plot into the corner below it before cutting it', () => {
+    const chart = (label: string) =>
+      render(
+        <BarChart
+          title="t"
+          width={340}
+          height={120}
+          categories={['hold', 'TTL → offload', 'write-through', 'evict']}
+          series={[{ name: 'a', values: [1200, 4827, 1500, 900] }]}
+          value={{ label }}
+          category={{ label: 'Idle-KV policy' }}
+        />,
+      );
+    const title = (html: string) => texts(html, 'chart-axis-label')[0];
+    const plotHeight = (html: string) => Math.max(...attrs(html, 'chart-bar', 'height').map(Number));
+    // 07.12's cost chart on a phone: the plot is shorter than the title, which reads whole all the same.
+    const short = chart('Agents per MW');
+    expect(textWidth('Agents per MW', LABEL_FONT)).toBeGreaterThan(plotHeight(short));
+    expect(title(short)).toBe('Agents per MW');
+    // Longer than the plot and the corner together: cut, never drawn over the x axis's labels.
+    expect(title(chart('Agents per megawatt of facility power'))).toMatch(/…$/);
   });
 
   it('matches the snapshot (grouped, vertical, with a value rule)', async () => {

@@ -1,6 +1,6 @@
 /** Axes drawn by React from D3 ticks: D3 never touches the DOM. */
 import type { Tick } from './scales';
-import { LABEL_FONT, textWidth, truncate } from './layout';
+import { LABEL_FONT, r2, textWidth, truncate } from './layout';
 
 export function GridLines({
   xTicks,
@@ -89,11 +89,14 @@ export function YAxis({
   innerHeight,
   title,
   titleOffset,
+  roomBelow = 0,
 }: {
   ticks: readonly Tick[];
   innerHeight: number;
   title?: string;
   titleOffset: number;
+  /** Height below the plot the title may run on into when it is longer than the plot is tall. */
+  roomBelow?: number;
 }) {
   return (
     <g className="chart-axis chart-axis-y">
@@ -106,16 +109,37 @@ export function YAxis({
           </text>
         </g>
       ))}
-      {title ? (
-        <text
-          className="chart-axis-label"
-          transform={`translate(${-titleOffset},${innerHeight / 2}) rotate(-90)`}
-          textAnchor="middle"
-          dy="0.7em"
-        >
-          {truncate(title, innerHeight, LABEL_FONT)}
-        </text>
-      ) : null}
+      <VerticalAxisTitle title={title} x={-titleOffset} innerHeight={innerHeight} roomBelow={roomBelow} />
     </g>
+  );
+}
+
+/**
+ * The title of a vertical axis, read bottom to top at `x` (the left edge of its band), centred on the plot when it
+ * fits there. A short chart's title ("Agents per MW" beside a 90 px plot) runs on into the room below the plot (the
+ * corner under the tick labels, `roomBelow`) before it is cut with "…".
+ */
+export function VerticalAxisTitle({
+  title,
+  x,
+  innerHeight,
+  roomBelow = 0,
+}: {
+  title?: string;
+  x: number;
+  innerHeight: number;
+  roomBelow?: number;
+}) {
+  if (!title) return null;
+  const length = textWidth(title, LABEL_FONT) > innerHeight ? innerHeight + Math.max(0, roomBelow) : innerHeight;
+  return (
+    <text
+      className="chart-axis-label"
+      transform={`translate(${r2(x)},${r2(length / 2)}) rotate(-90)`}
+      textAnchor="middle"
+      dy="0.7em"
+    >
+      {truncate(title, length, LABEL_FONT)}
+    </text>
   );
 }

@@ -4,7 +4,7 @@ import { scaleBand, type ScaleBand } from 'd3';
 import type { AxisSpec, ChartBaseProps, Margins, Marker } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell, useSafeId } from './ChartShell';
-import { GridLines } from './Axes';
+import { GridLines, VerticalAxisTitle } from './Axes';
 import { TextLines } from './TextLines';
 import { Legend } from './Legend';
 import { Markers, positionIn } from './Markers';
@@ -505,16 +505,12 @@ export function BarChart(props: BarChartProps) {
                   />
                 );
               })}
-              {L.cTitle ? (
-                <text
-                  className="chart-axis-label"
-                  transform={`translate(${-margin.left + 4},${innerHeight / 2}) rotate(-90)`}
-                  textAnchor="middle"
-                  dy="0.7em"
-                >
-                  {truncate(L.cTitle, innerHeight, LABEL_FONT)}
-                </text>
-              ) : null}
+              <VerticalAxisTitle
+                title={L.cTitle}
+                x={-margin.left + 4}
+                innerHeight={innerHeight}
+                roomBelow={margin.bottom - 4}
+              />
             </g>
           </>
         ) : (
@@ -524,6 +520,7 @@ export function BarChart(props: BarChartProps) {
               innerHeight={innerHeight}
               title={L.vTitle}
               titleOffset={margin.left - 4}
+              roomBelow={margin.bottom - 4}
             />
             <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
               <line
@@ -619,11 +616,13 @@ function ValueAxisY({
   innerHeight,
   title,
   titleOffset,
+  roomBelow,
 }: {
   ticks: readonly Tick[];
   innerHeight: number;
   title: string;
   titleOffset: number;
+  roomBelow: number;
 }) {
   return (
     <g className="chart-axis chart-axis-y">
@@ -632,16 +631,7 @@ function ValueAxisY({
           {t.label}
         </text>
       ))}
-      {title ? (
-        <text
-          className="chart-axis-label"
-          transform={`translate(${-titleOffset},${innerHeight / 2}) rotate(-90)`}
-          textAnchor="middle"
-          dy="0.7em"
-        >
-          {truncate(title, innerHeight, LABEL_FONT)}
-        </text>
-      ) : null}
+      <VerticalAxisTitle title={title} x={-titleOffset} innerHeight={innerHeight} roomBelow={roomBelow} />
     </g>
   );
 }

@@ -8,6 +8,7 @@ import { Readout, readoutSentence } from './Readout';
 import { axisTicks, extentOf, isLog, resolveDomain, usable } from './scales';
 import { axisTitle, tickFormatter, valueText } from './chartFormat';
 import { AXIS_TITLE_BAND, LABEL_FONT, r2, TICK_FONT, textWidth, truncate } from './layout';
+import { VerticalAxisTitle } from './Axes';
 import { pointerInPlot } from './zoom';
 
 export interface HeatmapProps extends Omit<ChartBaseProps, 'markers' | 'legend'> {
@@ -293,16 +294,12 @@ export function Heatmap(props: HeatmapProps) {
               </text>
             ) : null,
           )}
-          {rowTitle ? (
-            <text
-              className="chart-axis-label"
-              transform={`translate(${-margin.left + 4},${innerHeight / 2}) rotate(-90)`}
-              textAnchor="middle"
-              dy="0.7em"
-            >
-              {truncate(rowTitle, innerHeight, LABEL_FONT)}
-            </text>
-          ) : null}
+          <VerticalAxisTitle
+            title={rowTitle}
+            x={-margin.left + 4}
+            innerHeight={innerHeight}
+            roomBelow={margin.bottom - 4}
+          />
         </g>
         <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`} aria-hidden="true">
           {columns.map((cl, i) =>

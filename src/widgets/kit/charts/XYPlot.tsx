@@ -65,7 +65,13 @@ export function XYPlot({
         roomLeft={L.xTitleRoom.left}
         roomRight={L.xTitleRoom.right}
       />
-      <YAxis ticks={L.yTicks} innerHeight={innerHeight} title={L.yTitle} titleOffset={L.yTitleOffset} />
+      <YAxis
+        ticks={L.yTicks}
+        innerHeight={innerHeight}
+        title={L.yTitle}
+        titleOffset={L.yTitleOffset}
+        roomBelow={L.yTitleRoomBelow}
+      />
       {markers?.length ? <Markers {...markerProps} layer="over" /> : null}
       {over}
       {readout}

@@ -29,6 +29,8 @@ export interface XYLayout {
   xTitleOffset: number;
   xTitleRoom: { left: number; right: number };
   yTitleOffset: number;
+  /** Below the plot, the height a y title too long for it may run on into (the corner under the y ticks). */
+  yTitleRoomBelow: number;
 }
 
 export function xyLayout(opts: {
@@ -99,5 +101,6 @@ export function xyLayout(opts: {
     // band) and the right margin (the direct labels' column).
     xTitleRoom: { left: margin.left - (yHasTitle ? AXIS_TITLE_BAND : 0) - 4, right: margin.right - 4 },
     yTitleOffset: margin.left - 4,
+    yTitleRoomBelow: margin.bottom - 4,
   };
 }
