@@ -131,7 +131,8 @@ export function VerticalAxisTitle({
   roomBelow?: number;
 }) {
   if (!title) return null;
-  const length = textWidth(title, LABEL_FONT) > innerHeight ? innerHeight + Math.max(0, roomBelow) : innerHeight;
+  const length =
+    textWidth(title, LABEL_FONT) > innerHeight ? innerHeight + Math.max(0, roomBelow) : innerHeight;
   return (
     <text
       className="chart-axis-label"
