@@ -55,3 +55,12 @@ describe('widget parameter schemas', () => {
     }
   });
 });
+
+describe('shared parameters', () => {
+  it('label a dtype choice with its bytes per element from the catalog', async () => {
+    const { dtypeParam } = await import('../src/widgets/kit/commonParams');
+    const p = dtypeParam('KV-cache dtype', ['bf16', 'fp8', 'fp32']);
+    expect(p.default).toBe('bf16');
+    expect(p.options.map((o) => o.label)).toEqual(['BF16 (2 bytes)', 'FP8 (1 byte)', 'FP32 (4 bytes)']);
+  });
+});

@@ -2,6 +2,7 @@
  * A widget declares its parameters once. The same declaration drives its controls, its URL query
  * (read back validated and clamped: hand-edited URLs are expected) and its reset.
  */
+import { SEED_LIMIT } from '../sim/engine/rng';
 
 export interface NumberParam {
   kind: 'number';
@@ -52,7 +53,8 @@ type ValueOf<P extends ParamSpec> = P extends SelectParam
     : number;
 export type ParamValues<S extends ParamSchema> = { [K in keyof S]: ValueOf<S[K]> };
 
-export const SEED_MAX = 2 ** 31 - 1;
+/** The largest seed a control offers or a link may carry: the generator's own range (SEED_LIMIT). */
+export const SEED_MAX = SEED_LIMIT.max;
 
 export function defaultValues<S extends ParamSchema>(schema: S): ParamValues<S> {
   const out: Record<string, unknown> = {};

@@ -3,7 +3,7 @@
  * their labels, ranges and help read the same in every lesson.
  */
 import { ACCELERATORS } from '../../sim/engine/catalog/accelerators';
-import { MODELS } from '../../sim/engine/catalog/models';
+import { DTYPE_BYTES, MODELS, type Dtype } from '../../sim/engine/catalog/models';
 import { formatPercent } from '../../lib/format';
 import { DEFAULT_GEMM_EFFICIENCY, GEMM_EFFICIENCY } from '../../sim/engine/cost';
 import { controlRange } from './controlRange';
@@ -21,6 +21,15 @@ export function modelParam(defaultId = 'llama-3.1-70b'): SelectParam {
 /** Any catalog accelerator. */
 export function acceleratorParam(defaultId = 'h100-sxm'): SelectParam {
   return { kind: 'select', label: 'Accelerator', default: defaultId, options: ACCELERATOR_OPTIONS };
+}
+
+/** A choice of number format, each labelled with its bytes per element from the catalog ("FP8 (1 byte)"). */
+export function dtypeParam(label: string, dtypes: readonly Dtype[]): SelectParam {
+  const option = (d: Dtype) => {
+    const bytes = DTYPE_BYTES[d];
+    return { value: d, label: `${d.toUpperCase()} (${bytes} byte${bytes === 1 ? '' : 's'})` };
+  };
+  return { kind: 'select', label, default: dtypes[0], options: dtypes.map(option) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatPercent, formatTokens } from '../../lib/format';
-import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
+import { acceleratorParam, dtypeParam, modelParam, tpParam } from '../kit/commonParams';
 import type { Dtype } from '../../sim/engine/catalog/models';
 import type { FootprintRequest } from '../../worker/methods';
 import { FOOTPRINT_LIMITS } from '../../worker/limits/hierarchy';
@@ -23,25 +23,8 @@ export const kvFootprintSchema = {
     unit: 'tokens',
     format: (v) => formatTokens(v),
   },
-  kvDtype: {
-    kind: 'select',
-    label: 'KV-cache dtype',
-    default: 'bf16',
-    options: [
-      { value: 'bf16', label: 'BF16 (2 bytes)' },
-      { value: 'fp8', label: 'FP8 (1 byte)' },
-      { value: 'fp32', label: 'FP32 (4 bytes)' },
-    ],
-  },
-  weightDtype: {
-    kind: 'select',
-    label: 'Weight dtype',
-    default: 'bf16',
-    options: [
-      { value: 'bf16', label: 'BF16 (2 bytes)' },
-      { value: 'fp8', label: 'FP8 (1 byte)' },
-    ],
-  },
+  kvDtype: dtypeParam('KV-cache dtype', ['bf16', 'fp8', 'fp32']),
+  weightDtype: dtypeParam('Weight dtype', ['bf16', 'fp8']),
   memoryUtilization: {
     kind: 'number',
     label: 'Usable share of HBM',

@@ -8,7 +8,7 @@ import { MODELS } from '../../sim/engine/catalog/models';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatDuration, formatTokens } from '../../lib/format';
-import { acceleratorParam, gemmEfficiencyParam, modelParam, tpParam } from '../kit/commonParams';
+import { acceleratorParam, dtypeParam, gemmEfficiencyParam, modelParam, tpParam } from '../kit/commonParams';
 import { controlRange } from '../kit/controlRange';
 import { OFFLOAD_LIMITS } from '../../worker/limits/offload';
 import type {
@@ -155,15 +155,7 @@ export const minBwSchema = {
   accelerator: acceleratorParam('h100-sxm'),
   gpus: tpParam(8),
   gemmEfficiency: gemmEfficiencyParam(),
-  kvDtype: {
-    kind: 'select',
-    label: 'KV-cache dtype',
-    default: 'bf16',
-    options: [
-      { value: 'bf16', label: 'BF16 (2 bytes)' },
-      { value: 'fp8', label: 'FP8 (1 byte)' },
-    ],
-  },
+  kvDtype: dtypeParam('KV-cache dtype', ['bf16', 'fp8']),
   focus: {
     kind: 'select',
     label: 'Model for the read-outs',

@@ -7,7 +7,7 @@ import { NODES } from '../../sim/engine/catalog/nodes';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatBandwidth, formatBytesDecimal, formatCount, formatTokens } from '../../lib/format';
-import { modelParam } from '../kit/commonParams';
+import { dtypeParam, modelParam } from '../kit/commonParams';
 import { controlRange } from '../kit/controlRange';
 import { LADDER_LIMITS } from '../../worker/limits/hierarchy';
 import type {
@@ -40,24 +40,8 @@ export const ladderSchema = {
     help: 'Its GPUs serve one replica; host DRAM, drives and NICs from the DGX datasheets',
   },
   model: modelParam('llama-3.1-70b'),
-  weightDtype: {
-    kind: 'select',
-    label: 'Weight dtype',
-    default: 'bf16',
-    options: [
-      { value: 'bf16', label: 'BF16 (2 bytes)' },
-      { value: 'fp8', label: 'FP8 (1 byte)' },
-    ],
-  },
-  kvDtype: {
-    kind: 'select',
-    label: 'KV-cache dtype',
-    default: 'bf16',
-    options: [
-      { value: 'bf16', label: 'BF16 (2 bytes)' },
-      { value: 'fp8', label: 'FP8 (1 byte)' },
-    ],
-  },
+  weightDtype: dtypeParam('Weight dtype', ['bf16', 'fp8']),
+  kvDtype: dtypeParam('KV-cache dtype', ['bf16', 'fp8']),
   contextTokens: {
     kind: 'number',
     label: 'Agent context',
