@@ -98,6 +98,34 @@ test.describe('presentation mode', () => {
 test.describe('presentation mode on a 1280 × 720 projector', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
 
+  test('a select too narrow for its choice at projector type shows the choice whole beneath it', async ({
+    page,
+  }) => {
+    await page.goto('/widget/grammar-cost?present');
+    const widget = page.locator('[data-widget="grammar-cost"]');
+    await expect(widget).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+    const control = widget.locator('[data-param="family"]');
+    const chosen = await control
+      .locator('select')
+      .evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex].text);
+    // The select is narrower than its text with its padding and arrow (28 px): a native select cuts it unmarked ...
+    expect(await control.locator('select').evaluate((s) => s.clientWidth)).toBeLessThan(
+      await control.locator('select').evaluate((s: HTMLSelectElement) => {
+        const c = document.createElement('canvas').getContext('2d')!;
+        const cs = getComputedStyle(s);
+        c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        return c.measureText(s.options[s.selectedIndex].text).width + 28;
+      }),
+    );
+    // ... and the whole text is written under it; a short choice gets no such line.
+    await expect(control.locator('[data-select-whole]')).toHaveText(chosen);
+    await page.goto('/widget/cache-router?present');
+    await expect(page.locator('[data-widget="cache-router"] [data-param="policy"] select')).toBeVisible();
+    await expect(
+      page.locator('[data-widget="cache-router"] [data-param="policy"] [data-select-whole]'),
+    ).toHaveCount(0);
+  });
+
   test('a read-out of several figures breaks between them, never inside one or before a "·"', async ({
     page,
   }) => {
