@@ -59,6 +59,21 @@ describe('BarChart', () => {
     expect(title(chart('Agents per megawatt of facility power'))).toMatch(/…$/);
   });
 
+  it('runs a value title wider than a narrow horizontal plot under the category labels', () => {
+    const html = render(
+      <BarChart
+        title="t"
+        width={260}
+        height={200}
+        orientation="horizontal"
+        categories={['Generated', 'Mooncake chat*', 'Mooncake agent*', 'Codex agent*']}
+        series={[{ name: 'a', values: [0.958, 0.4, 0.59, 0.942] }]}
+        value={{ label: 'Prefix hit share of the prompt', format: (x) => formatPercent(x) }}
+      />,
+    );
+    expect(texts(html, 'chart-axis-label')).toContain('Prefix hit share of the prompt');
+  });
+
   it('matches the snapshot (grouped, vertical, with a value rule)', async () => {
     const html = render(
       <BarChart

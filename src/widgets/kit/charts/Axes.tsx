@@ -58,12 +58,6 @@ export function XAxis({
   roomLeft?: number;
   roomRight?: number;
 }) {
-  // Centred under the plot when it fits there; otherwise centred over the plot and the room beside it, so
-  // "Offered load (new sessions/s)" over a narrow plot reads whole instead of ending in "…".
-  const titleWidth = title ? textWidth(title, LABEL_FONT) : 0;
-  const wide = titleWidth > innerWidth;
-  const left = wide ? -Math.max(0, roomLeft) : 0;
-  const right = wide ? innerWidth + Math.max(0, roomRight) : innerWidth;
   return (
     <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
       <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
@@ -75,12 +69,43 @@ export function XAxis({
           </text>
         </g>
       ))}
-      {title ? (
-        <text className="chart-axis-label" x={(left + right) / 2} y={titleOffset} textAnchor="middle">
-          {truncate(title, right - left, LABEL_FONT)}
-        </text>
-      ) : null}
+      <HorizontalAxisTitle
+        title={title}
+        y={titleOffset}
+        innerWidth={innerWidth}
+        roomLeft={roomLeft}
+        roomRight={roomRight}
+      />
     </g>
+  );
+}
+
+/**
+ * The title of a horizontal axis at `y` below it, centred under the plot when it fits there; otherwise centred over
+ * the plot and the room beside it (under the tick labels on the left, a direct labels' column on the right), so
+ * "Offered load (new sessions/s)" over a narrow plot reads whole instead of ending in "…".
+ */
+export function HorizontalAxisTitle({
+  title,
+  y,
+  innerWidth,
+  roomLeft = 0,
+  roomRight = 0,
+}: {
+  title?: string;
+  y: number;
+  innerWidth: number;
+  roomLeft?: number;
+  roomRight?: number;
+}) {
+  if (!title) return null;
+  const wide = textWidth(title, LABEL_FONT) > innerWidth;
+  const left = wide ? -Math.max(0, roomLeft) : 0;
+  const right = wide ? innerWidth + Math.max(0, roomRight) : innerWidth;
+  return (
+    <text className="chart-axis-label" x={r2((left + right) / 2)} y={y} textAnchor="middle">
+      {truncate(title, right - left, LABEL_FONT)}
+    </text>
   );
 }
 

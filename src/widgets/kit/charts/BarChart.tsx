@@ -4,7 +4,7 @@ import { scaleBand, type ScaleBand } from 'd3';
 import type { AxisSpec, ChartBaseProps, Margins, Marker } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell, useSafeId } from './ChartShell';
-import { GridLines, VerticalAxisTitle } from './Axes';
+import { GridLines, HorizontalAxisTitle, VerticalAxisTitle } from './Axes';
 import { TextLines } from './TextLines';
 import { Legend } from './Legend';
 import { Markers, positionIn } from './Markers';
@@ -30,7 +30,6 @@ import {
   r2,
   TICK_FONT,
   textWidth,
-  truncate,
   wrapLabel,
 } from './layout';
 
@@ -237,6 +236,8 @@ export function BarChart(props: BarChartProps) {
   ]);
 
   const { margin, innerWidth, innerHeight, vScale, vTicks, band } = L;
+  // Room a bottom title too wide for the plot may take on its left: under the left axis's labels, not its title.
+  const titleRoomLeft = margin.left - ((horizontal ? L.cTitle : L.vTitle) ? AXIS_TITLE_BAND : 0) - 4;
   const inner = useMemo(
     () =>
       scaleBand<number>()
@@ -477,6 +478,8 @@ export function BarChart(props: BarChartProps) {
               innerHeight={innerHeight}
               title={L.vTitle}
               titleOffset={vTitleOffset}
+              roomLeft={titleRoomLeft}
+              roomRight={margin.right - 4}
             />
             <g className="chart-axis chart-axis-y">
               <line
@@ -545,16 +548,13 @@ export function BarChart(props: BarChartProps) {
                   />
                 );
               })}
-              {L.cTitle ? (
-                <text
-                  className="chart-axis-label"
-                  x={innerWidth / 2}
-                  y={vTitleOffset + L.catExtra}
-                  textAnchor="middle"
-                >
-                  {truncate(L.cTitle, innerWidth, LABEL_FONT)}
-                </text>
-              ) : null}
+              <HorizontalAxisTitle
+                title={L.cTitle}
+                y={vTitleOffset + L.catExtra}
+                innerWidth={innerWidth}
+                roomLeft={titleRoomLeft}
+                roomRight={margin.right - 4}
+              />
             </g>
           </>
         )}
@@ -588,12 +588,16 @@ function ValueAxisX({
   innerHeight,
   title,
   titleOffset,
+  roomLeft,
+  roomRight,
 }: {
   ticks: readonly Tick[];
   innerWidth: number;
   innerHeight: number;
   title: string;
   titleOffset: number;
+  roomLeft: number;
+  roomRight: number;
 }) {
   return (
     <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
@@ -602,11 +606,13 @@ function ValueAxisX({
           {t.label}
         </text>
       ))}
-      {title ? (
-        <text className="chart-axis-label" x={innerWidth / 2} y={titleOffset} textAnchor="middle">
-          {truncate(title, innerWidth, LABEL_FONT)}
-        </text>
-      ) : null}
+      <HorizontalAxisTitle
+        title={title}
+        y={titleOffset}
+        innerWidth={innerWidth}
+        roomLeft={roomLeft}
+        roomRight={roomRight}
+      />
     </g>
   );
 }

@@ -8,7 +8,7 @@ import { Readout, readoutSentence } from './Readout';
 import { axisTicks, extentOf, isLog, resolveDomain, usable } from './scales';
 import { axisTitle, tickFormatter, valueText } from './chartFormat';
 import { AXIS_TITLE_BAND, LABEL_FONT, r2, TICK_FONT, textWidth, truncate } from './layout';
-import { VerticalAxisTitle } from './Axes';
+import { HorizontalAxisTitle, VerticalAxisTitle } from './Axes';
 import { pointerInPlot } from './zoom';
 
 export interface HeatmapProps extends Omit<ChartBaseProps, 'markers' | 'legend'> {
@@ -309,16 +309,13 @@ export function Heatmap(props: HeatmapProps) {
               </text>
             ) : null,
           )}
-          {colTitle ? (
-            <text
-              className="chart-axis-label"
-              x={innerWidth / 2}
-              y={TICK_FONT + 8 + 6 + LABEL_FONT + 4}
-              textAnchor="middle"
-            >
-              {truncate(colTitle, innerWidth, LABEL_FONT)}
-            </text>
-          ) : null}
+          <HorizontalAxisTitle
+            title={colTitle}
+            y={TICK_FONT + 8 + 6 + LABEL_FONT + 4}
+            innerWidth={innerWidth}
+            roomLeft={margin.left - (rowTitle ? AXIS_TITLE_BAND : 0) - 4}
+            roomRight={margin.right - 4}
+          />
         </g>
         {readout}
         <rect
