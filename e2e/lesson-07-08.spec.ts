@@ -207,6 +207,11 @@ test.describe('Lesson 07.08: the mask falls on the logits', () => {
     await scrub.fill('2.45');
     const mid = await picture(page);
     expect(mid.bars).not.toEqual(step3.bars);
+    // Mid-step the bars are between the softmax before and after the mask, but the figures are the step's: a
+    // masked candidate reads "… → 0%", never the in-between value.
+    const masked = mid.bars.filter((b) => b.startsWith('false:'));
+    expect(masked.length).toBeGreaterThan(0);
+    for (const b of masked) expect(b).toMatch(/→ 0%$/);
     await w.getByRole('button', { name: 'Play' }).click();
     await expect.poll(async () => (await picture(page)).reply).not.toBe(mid.reply);
     await w.getByRole('button', { name: 'Pause' }).click();

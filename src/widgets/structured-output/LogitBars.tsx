@@ -1,7 +1,8 @@
 /**
  * One step's top candidates: the illustrative logit of each as a bar, the real mask's verdict on it, and its
  * probability before and after the mask. As `drop` goes 0 → 1 the blocked logits fall to −∞; as `renorm`
- * goes 0 → 1 the probabilities move from the softmax before the mask to the renormalised one after.
+ * goes 0 → 1 the probability bars move from the softmax before the mask to the renormalised one after (the
+ * figures beside them always print both).
  */
 import { memo } from 'react';
 import { formatNumber, formatPercent } from '../../lib/format';
@@ -91,8 +92,10 @@ export const LogitBars = memo(function LogitBars({
                 <span className="so-bar so-bar-before" style={{ width: `${100 * r.before}%` }} />
                 <span className="so-bar so-bar-after" style={{ width: `${100 * p}%` }} />
               </span>
+              {/* The figures are the step's, whatever the frame: the bar moves, the text never reads "33% → 33%"
+                  beside "✗ masked" while the animation is paused before the renormalisation. */}
               <span className="so-bar-value">
-                {pct(r.before)} → {pct(lerp(r.before, r.after, renorm))}
+                {pct(r.before)} → {pct(r.after)}
               </span>
             </span>
           </div>
@@ -122,7 +125,7 @@ export const LogitBars = memo(function LogitBars({
             />
           </span>
           <span className="so-bar-value">
-            {pct(step.before[tailI])} → {pct(lerp(step.before[tailI], step.after[tailI], renorm))}
+            {pct(step.before[tailI])} → {pct(step.after[tailI])}
           </span>
         </span>
       </div>
