@@ -5,6 +5,7 @@
  */
 import { asRefusal, BadRequest, within } from './badRequest';
 import { replicaHardware } from './replicaHardware';
+import { prefillFormula, type PrefillFormula } from './prefillFormula';
 import { BLOCK_SIZE } from './limits/common';
 import { limit } from '../sim/engine/limits';
 import {
@@ -20,17 +21,9 @@ import {
   type SweepPoint,
   type TrajectoryShape,
 } from '../sim/lessons/affinity';
-import { resolveModel, resolveNode } from '../sim/engine/catalog/index';
-import {
-  attentionFlopsPerPair,
-  bodyParams,
-  allReducePerTokenTime,
-  effectiveAttentionFlops,
-  effectiveFlops,
-  iterationFixedTime,
-  perTokenPrefillTime,
-  type HardwareConfig,
-} from '../sim/engine/cost';
+import { resolveNode } from '../sim/engine/catalog/index';
+import type { ModelSpec } from '../sim/engine/catalog/models';
+import { perTokenPrefillTime, type HardwareConfig } from '../sim/engine/cost';
 import { ReplicaCannotRun, ScenarioError } from '../sim/engine/fleet/scenario';
 import type { CannotRun } from '../sim/engine/cannotRun';
 import { TraceError } from '../sim/engine/trace/errors';
@@ -69,39 +62,13 @@ function wrap<T>(f: () => T): T {
 /** The cold-turn exercise's prompt; the cached part is at most one token short of it. */
 const COLD_PROMPT = limit('the prompt', 1, 10_000_000, { integer: true, unit: 'tokens' });
 
-/**
- * The pieces of t_tok(c) = 2 · body / (G · F · e_GEMM) + a · (c + 1) / (G · F · e_attn) + β, for the formula
- * beside the figures (β: the all-reduce bytes of one token; 0 on one GPU).
- */
-export interface PrefillFormula {
-  bodyFlopsPerToken: number;
-  attentionFlopsPerPair: number;
-  effectiveFlops: number;
-  /** G · F · e_attn, FLOP/s. */
-  attentionFlops: number;
-  gemmEfficiency: number;
-  attentionEfficiency: number;
-  /** β, s per token. */
-  allReducePerTokenS: number;
-  /** All-reduce latencies and overhead every prefill iteration pays, s. */
-  iterationFixedS: number;
-  peakFlopsPerGpu: number;
+/** The cold turn's formula: the replica's prefill constants and t_tok(0), the first token's cost. */
+export interface ColdTurnFormula extends PrefillFormula {
   perTokenAtZeroS: number;
 }
 
-function formulaOf(model: ReturnType<typeof resolveModel>, hw: HardwareConfig): PrefillFormula {
-  return {
-    bodyFlopsPerToken: 2 * bodyParams(model),
-    attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
-    effectiveFlops: effectiveFlops(hw),
-    attentionFlops: effectiveAttentionFlops(hw),
-    gemmEfficiency: hw.gemmEfficiency,
-    attentionEfficiency: hw.attentionEfficiency,
-    allReducePerTokenS: allReducePerTokenTime(model, hw),
-    iterationFixedS: iterationFixedTime(model, hw),
-    peakFlopsPerGpu: hw.accelerator.bf16Flops,
-    perTokenAtZeroS: perTokenPrefillTime(model, hw, 0),
-  };
+function formulaOf(model: ModelSpec, hw: HardwareConfig): ColdTurnFormula {
+  return { ...prefillFormula(model, hw), perTokenAtZeroS: perTokenPrefillTime(model, hw, 0) };
 }
 
 // ───────────────────────────── replay ─────────────────────────────
@@ -147,7 +114,7 @@ export interface AffinityReplayResponse {
   request: ReplayRun;
   /** The same trajectory under session affinity. */
   affinity: ReplayRun;
-  formula: PrefillFormula;
+  formula: ColdTurnFormula;
 }
 
 /** A replica that cannot run (no room for KV) is an outcome the widget draws, not an error. */
@@ -369,7 +336,7 @@ export interface ColdTurnResponse {
   perTokenS: number;
   midContext: number;
   approxS: number;
-  formula: PrefillFormula;
+  formula: ColdTurnFormula;
 }
 
 function coldTurnCost(req: ColdTurnRequest): ColdTurnResponse {

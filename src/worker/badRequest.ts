@@ -4,6 +4,7 @@
  */
 import { limitRefusal, type Limit } from '../sim/engine/limits';
 import { CatalogError } from '../sim/engine/catalog/index';
+import type { Steps } from '../sim/engine/cooperative';
 
 export class BadRequest extends Error {
   constructor(message: string) {
@@ -31,6 +32,16 @@ export function asRefusal<T>(run: () => T, explain: (e: unknown) => string | und
     if (e instanceof BadRequest) throw e;
     const why = e instanceof CatalogError || e instanceof RangeError ? e.message : explain(e);
     if (why !== undefined) throw new BadRequest(why);
+    throw e;
+  }
+}
+
+/** asRefusal for a cooperative computation: the core's refusal becomes the request's error where it is thrown. */
+export function* asRefusalSteps<T>(steps: Steps<T>): Steps<T> {
+  try {
+    return yield* steps;
+  } catch (e) {
+    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
     throw e;
   }
 }

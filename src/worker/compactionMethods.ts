@@ -3,8 +3,9 @@
  * request, and when a compaction pays back. Plain structured-cloneable arguments (catalog ids); every figure
  * comes from src/sim/lessons/compaction.ts, src/sim/engine/kvcache/hash.ts and src/sim/engine/cost.ts.
  */
-import { asRefusal, BadRequest, within } from './badRequest';
+import { asRefusal, asRefusalSteps, BadRequest, within } from './badRequest';
 import { replicaHardware } from './replicaHardware';
+import { prefillFormula, type PrefillFormula } from './prefillFormula';
 import {
   buildPrompt,
   cacheAfterEditSteps,
@@ -22,18 +23,8 @@ import { fitted } from './fitted';
 import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
 import type { JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
-import { CatalogError } from '../sim/engine/catalog/index';
 import { kvBytesPerToken } from '../sim/engine/catalog/models';
-import {
-  attentionFlopsPerPair,
-  bodyParams,
-  allReducePerTokenTime,
-  effectiveAttentionFlops,
-  effectiveFlops,
-  iterationFixedTime,
-  prefillCost,
-  GEMM_EFFICIENCY,
-} from '../sim/engine/cost';
+import { prefillCost, GEMM_EFFICIENCY } from '../sim/engine/cost';
 import { limitRefusal } from '../sim/engine/limits';
 import { EDIT_LIMITS } from '../sim/lessons/compactionLimits';
 
@@ -49,24 +40,10 @@ function replica(r: ReplicaChoice) {
   return { model, hw: { ...hw, gemmEfficiency: within(GEMM_EFFICIENCY, r.gemmEfficiency) } };
 }
 
-export interface ReplicaInfo {
+/** The replica the re-prefill runs on: its names, its prefill constants (prefillFormula.ts) and its KV. */
+export interface ReplicaInfo extends PrefillFormula {
   modelName: string;
   acceleratorName: string;
-  tp: number;
-  gemmEfficiency: number;
-  attentionEfficiency: number;
-  /** Achieved FLOP/s G of the matmuls. */
-  flops: number;
-  /** Achieved FLOP/s of attention. */
-  attentionFlops: number;
-  /** Tensor-parallel all-reduce seconds per prefilled token (0 on one GPU). */
-  allReducePerTokenS: number;
-  /** All-reduce latencies and overhead every prefill pays, s. */
-  iterationFixedS: number;
-  /** 2N: body FLOPs per token. */
-  bodyFlopsPerToken: number;
-  /** A: attention FLOPs per (query, key) pair. */
-  attentionFlopsPerPair: number;
   kvBytesPerToken: number;
   maxContext: number;
 }
@@ -76,15 +53,7 @@ function replicaInfo(r: ReplicaChoice): ReplicaInfo {
   return {
     modelName: model.name,
     acceleratorName: hw.accelerator.name,
-    tp: hw.tp,
-    gemmEfficiency: hw.gemmEfficiency,
-    attentionEfficiency: hw.attentionEfficiency,
-    flops: effectiveFlops(hw),
-    attentionFlops: effectiveAttentionFlops(hw),
-    allReducePerTokenS: allReducePerTokenTime(model, hw),
-    iterationFixedS: iterationFixedTime(model, hw),
-    bodyFlopsPerToken: 2 * bodyParams(model),
-    attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
+    ...prefillFormula(model, hw),
     kvBytesPerToken: kvBytesPerToken(model, hw.kvDtype),
     maxContext: model.maxContext,
   };
@@ -118,23 +87,13 @@ function compactionEditCooperative(req: EditRequest, ctx: JobContext): Promise<E
   return finishCooperatively(compactionEditSteps(req), pacedCheckpoint(ctx));
 }
 
-/** A core refusal as the request's error, also from inside a cooperative computation. */
-function* wrapSteps<T>(steps: Steps<T>): Steps<T> {
-  try {
-    return yield* steps;
-  } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
-    throw e;
-  }
-}
-
 function* compactionEditSteps(req: EditRequest): Steps<EditResult> {
   const { model, hw } = replica(req);
   const why = limitRefusal(EDIT_LIMITS.blockSize, req.blockSize);
   if (why) throw new BadRequest(why);
   const before = asRefusal(() => buildPrompt(req.shape));
   const { prompt, applied } = asRefusal(() => editPrompt(before, req.shape.turns, req.edit));
-  const c = yield* wrapSteps(cacheAfterEditSteps(before, prompt, req.blockSize));
+  const c = yield* asRefusalSteps(cacheAfterEditSteps(before, prompt, req.blockSize));
   return asRefusal(() => {
     const cost = prefillCost(model, hw, c.reprefillTokens, c.hitTokens);
     const base = prefillCost(

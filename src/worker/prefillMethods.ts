@@ -5,9 +5,9 @@
  * scenarios shipped with the fleet simulator. Plain structured-cloneable arguments (catalog ids); every figure
  * comes from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
  */
-import { BadRequest, within } from './badRequest';
+import { asRefusal, asRefusalSteps, BadRequest, within } from './badRequest';
 import { replicaHardware } from './replicaHardware';
-import { CatalogError } from '../sim/engine/catalog/index';
+import { prefillFormula, type PrefillFormula } from './prefillFormula';
 import { ACCELERATORS } from '../sim/engine/catalog/accelerators';
 import { MODELS, kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../sim/engine/hbm';
@@ -15,7 +15,6 @@ import { ringBusBandwidth } from '../sim/engine/tensorParallel';
 import {
   allReducePerTokenTime,
   attentionFlopsPerPair,
-  bodyParams,
   decodeCost,
   effectiveAttentionFlops,
   effectiveFlops,
@@ -73,49 +72,17 @@ function replica(req: ReplicaChoice): {
   return { model, hw, name: model.name, acceleratorName: accelerator.name };
 }
 
-/** guard for a cooperative computation: the core's RangeError becomes a request error where it is thrown. */
-function* guardSteps<T>(steps: Steps<T>): Steps<T> {
-  try {
-    return yield* steps;
-  } catch (e) {
-    if (e instanceof RangeError || e instanceof CatalogError) throw new BadRequest(e.message);
-    throw e;
-  }
-}
-
-function guard<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof RangeError || e instanceof CatalogError) throw new BadRequest(e.message);
-    throw e;
-  }
-}
-
-/** The replica's constants, for the formulas shown beside the figures. */
-export interface ReplicaFormula {
-  /** G · peak · e_GEMM, FLOP/s (the matmuls). */
-  effectiveFlops: number;
-  /** G · peak · e_attn, FLOP/s (attention). */
-  attentionFlops: number;
-  attentionEfficiency: number;
+/** The replica's constants, for the formulas shown beside the figures: its prefill's (prefillFormula.ts) and more. */
+export interface ReplicaFormula extends PrefillFormula {
   iterationOverheadS: number;
-  /** All-reduce per iteration: s per token (bandwidth part), the fixed latency part, the link and its bus bandwidth. */
-  allReducePerTokenS: number;
+  /** All-reduce per iteration: the fixed latency part, the link and its bus bandwidth. */
   allReduceFixedS: number;
   allReduceLink: string;
   allReduceBusBandwidth: number;
   /** G · BW · MBU, bytes/s. */
   effectiveBandwidth: number;
-  peakFlopsPerGpu: number;
   bandwidthPerGpu: number;
-  gemmEfficiency: number;
   mbu: number;
-  gpus: number;
-  /** 2 · P_body: FLOPs per prefilled token outside attention. */
-  bodyFlopsPerToken: number;
-  /** a = 2 · L · H · (d_qk + d_v): attention FLOPs per (query, key) pair. */
-  attentionFlopsPerPair: number;
   /** Weight bytes a pass streams (all but the input embedding). */
   weightBytesStreamed: number;
   weightBytesTotal: number;
@@ -135,22 +102,14 @@ function formulaOf(model: ModelSpec, hw: HardwareConfig): ReplicaFormula {
     weightBytes: weightBytes(model, hw.weightDtype),
   }).kvBytes;
   return {
-    effectiveFlops: effectiveFlops(hw),
-    attentionFlops: effectiveAttentionFlops(hw),
-    attentionEfficiency: hw.attentionEfficiency,
+    ...prefillFormula(model, hw),
     iterationOverheadS: hw.iterationOverheadS,
-    allReducePerTokenS: allReducePerTokenTime(model, hw),
     allReduceFixedS: comm.calls * comm.path.latency,
     allReduceLink: comm.path.linkId,
     allReduceBusBandwidth: hw.tp > 1 ? ringBusBandwidth(comm.path, hw.tp) : 0,
     effectiveBandwidth: effectiveMemBandwidth(hw),
-    peakFlopsPerGpu: hw.accelerator.bf16Flops,
     bandwidthPerGpu: hw.accelerator.memBandwidth,
-    gemmEfficiency: hw.gemmEfficiency,
     mbu: hw.mbu,
-    gpus: hw.tp,
-    bodyFlopsPerToken: 2 * bodyParams(model),
-    attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
     weightBytesStreamed: weightBytesTouched(model, hw.weightDtype, 1e9),
     weightBytesTotal: weightBytes(model, hw.weightDtype),
     kvBytesPerToken: kv,
@@ -232,7 +191,7 @@ function breakdownOf(tl: Timeline, hw: HardwareConfig, model: ModelSpec): TtftBr
 }
 
 function runOf(setup: TimelineSetup): TimelineRun {
-  const tl = guard(() => prefillTimeline(setup));
+  const tl = asRefusal(() => prefillTimeline(setup));
   return {
     ...tl,
     chunk: setup.chunk,
@@ -354,11 +313,13 @@ function* chunkTradeoffSteps(req: TradeoffRequest): Steps<TradeoffResponse> {
   const chunk = within(L.chunk, req.chunk);
   const setup = { model, hw, ...inp };
   const hi = Math.max(64, Math.min(32_768, inp.promptTokens));
-  const points = yield* guardSteps(staged(chunkPointsSteps(setup, chunkGrid(32, hi)), TRADEOFF_STAGES[0]));
-  const whole = guard(() =>
+  const points = yield* asRefusalSteps(
+    staged(chunkPointsSteps(setup, chunkGrid(32, hi)), TRADEOFF_STAGES[0]),
+  );
+  const whole = asRefusal(() =>
     prefillTimeline({ ...setup, chunk: false, leadIterations: 1, tailIterations: 1 }),
   );
-  const feasible = yield* guardSteps(
+  const feasible = yield* asRefusalSteps(
     staged(feasibleChunksSteps(setup, points, ttftSloS, itlSloS), TRADEOFF_STAGES[1]),
   );
   return {
@@ -367,7 +328,7 @@ function* chunkTradeoffSteps(req: TradeoffRequest): Steps<TradeoffResponse> {
     gpus: hw.tp,
     points,
     whole: { ttftS: whole.ttftS, gapP99S: whole.gaps.p99, gapMaxS: whole.gaps.max },
-    at: guard(() => chunkPoint(setup, chunk)),
+    at: asRefusal(() => chunkPoint(setup, chunk)),
     feasible,
     ttftSloS,
     itlSloS,
@@ -432,7 +393,7 @@ export function hitRateVsKernel(req: HitKernelRequest): HitKernelResponse {
   for (let i = 0; i <= 200; i++) hits.push(0.5 + (0.495 * i) / 200);
   for (const h of [h0, h1]) if (!hits.some((x) => Math.abs(x - h) < 1e-9)) hits.push(h);
   hits.sort((a, b) => a - b);
-  const at = (h: number, sp: number) => guard(() => turnPrefill(model, hw, P, h, sp));
+  const at = (h: number, sp: number) => asRefusal(() => turnPrefill(model, hw, P, h, sp));
   return {
     modelName: name,
     acceleratorName,
@@ -448,8 +409,8 @@ export function hitRateVsKernel(req: HitKernelRequest): HitKernelResponse {
     fromStandard: at(h0, 1),
     fromFaster: at(h0, s),
     toStandard: at(h1, 1),
-    speedupToMatch: guard(() => speedupToMatch(model, hw, P, h0, h1)),
-    hitEquivalent: guard(() => hitRateEquivalent(model, hw, P, h0, s)),
+    speedupToMatch: asRefusal(() => speedupToMatch(model, hw, P, h0, h1)),
+    hitEquivalent: asRefusal(() => hitRateEquivalent(model, hw, P, h0, s)),
     fromFreeS: at(h0, Infinity).timeS,
     formula: formulaOf(model, hw),
   };
@@ -528,7 +489,7 @@ export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresRespon
   const { model, hw, name, acceleratorName } = replica(req);
   const inp = timelineInputs(req);
   const setup = { model, hw, ...inp };
-  const whole = guard(() => prefillCost(model, hw, inp.promptTokens, 0));
+  const whole = asRefusal(() => prefillCost(model, hw, inp.promptTokens, 0));
   const attention =
     attentionFlopsPerPair(model, 'prefill') * ((inp.promptTokens * (inp.promptTokens + 1)) / 2);
   const decode = decodeCost(model, hw, inp.decodes, inp.decodes * (inp.decodeContext + 1));
@@ -582,12 +543,12 @@ export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresRespon
       end: memoryBoundChunk(model, hw, inp.decodes, inp.decodeContext, P),
     },
     turn: {
-      fromStandard: guard(() => turnPrefill(model, hw, turnP, h0)),
-      fromFaster: guard(() => turnPrefill(model, hw, turnP, h0, s)),
-      toStandard: guard(() => turnPrefill(model, hw, turnP, h1)),
-      speedupToMatch: guard(() => speedupToMatch(model, hw, turnP, h0, h1)),
-      hitEquivalent: guard(() => hitRateEquivalent(model, hw, turnP, h0, s)),
-      fromFreeS: guard(() => turnPrefill(model, hw, turnP, h0, Infinity).timeS),
+      fromStandard: asRefusal(() => turnPrefill(model, hw, turnP, h0)),
+      fromFaster: asRefusal(() => turnPrefill(model, hw, turnP, h0, s)),
+      toStandard: asRefusal(() => turnPrefill(model, hw, turnP, h1)),
+      speedupToMatch: asRefusal(() => speedupToMatch(model, hw, turnP, h0, h1)),
+      hitEquivalent: asRefusal(() => hitRateEquivalent(model, hw, turnP, h0, s)),
+      fromFreeS: asRefusal(() => turnPrefill(model, hw, turnP, h0, Infinity).timeS),
     },
   };
   if (figuresCache.size > 8) figuresCache.clear();

@@ -39,7 +39,7 @@ export function CompactionExercise() {
             {formatNumber(n, 6)} tokens are new, c = {formatNumber(c, 6)} cached. FLOPs ≈ 2N·n + A·(n·c +
             n²/2) with 2N = {formatFlops(r.replica.bodyFlopsPerToken)} per token and A ={' '}
             {formatFlops(r.replica.attentionFlopsPerPair)} per (query, key) pair; divide the first by G ={' '}
-            {formatFlops(r.replica.flops, true)}, the second by G_a ={' '}
+            {formatFlops(r.replica.effectiveFlops, true)}, the second by G_a ={' '}
             {formatFlops(r.replica.attentionFlops, true)}, and add {formatDuration(r.replica.iterationFixedS)}{' '}
             of per-iteration overhead.
           </p>

@@ -438,7 +438,7 @@ export function EditCache() {
                   {formatDuration(r.reprefillSeconds)}
                 </span>
               }
-              formula={`FLOPs / G = (2N·n + A·(n·c + n²/2)) / G with n = ${formatCount(r.reprefillTokens)}, c = ${formatCount(r.hitTokens)}: ${formatFlops(r.reprefillFlops)} / ${formatFlops(ri.flops, true)} (${r.reprefillBound}-bound); without the edit ${formatDuration(r.baselineSeconds)}; the edit makes it ${formatRatio(r.reprefillSeconds / r.baselineSeconds, 3)} as long`}
+              formula={`FLOPs / G = (2N·n + A·(n·c + n²/2)) / G with n = ${formatCount(r.reprefillTokens)}, c = ${formatCount(r.hitTokens)}: ${formatFlops(r.reprefillFlops)} / ${formatFlops(ri.effectiveFlops, true)} (${r.reprefillBound}-bound); without the edit ${formatDuration(r.baselineSeconds)}; the edit makes it ${formatRatio(r.reprefillSeconds / r.baselineSeconds, 3)} as long`}
             />
             <Readout
               label="Dead KV left behind"
@@ -459,15 +459,15 @@ export function EditCache() {
             then {v.turns} turns of model output and tool result. The cache holds every full {r.blockSize}
             -token block before the latest tool result, which has just arrived. Each block&apos;s hash chains
             its parent&apos;s, so the lookup stops at the first block that differs and nothing after it can
-            hit, even content that did not change. {ri.modelName} on {ri.tp} × {ri.acceleratorName} at matmuls
-            at {formatNumber(ri.gemmEfficiency * 100)}% of peak (G = {formatFlops(ri.flops, true)}), attention
-            at {formatNumber(ri.attentionEfficiency * 100)}% (G_a = {formatFlops(ri.attentionFlops, true)}),
-            plus{' '}
-            {ri.tp > 1
+            hit, even content that did not change. {ri.modelName} on {ri.gpus} × {ri.acceleratorName} at
+            matmuls at {formatNumber(ri.gemmEfficiency * 100)}% of peak (G ={' '}
+            {formatFlops(ri.effectiveFlops, true)}), attention at {formatNumber(ri.attentionEfficiency * 100)}
+            % (G_a = {formatFlops(ri.attentionFlops, true)}), plus{' '}
+            {ri.gpus > 1
               ? `${formatDuration(ri.allReducePerTokenS)} of all-reduce per token (2 per layer, 2(TP−1)/TP × hidden × 2 B over NVLink) and `
               : ''}
             {formatDuration(ri.iterationFixedS)} per prefill
-            {ri.tp > 1 ? ' of all-reduce latency and overhead' : ' of overhead'}.
+            {ri.gpus > 1 ? ' of all-reduce latency and overhead' : ' of overhead'}.
           </>
         ) : null
       }

@@ -190,7 +190,7 @@ export function Payback() {
                     {formatTokens(s1.prefillTokens)} in {formatDuration(s1.prefillSeconds)}
                   </span>
                 }
-                formula={`(summary + growth) after the cached head: ${formatCount(r.params.summaryTokens)} + ${formatCount(r.params.growthTokens)} on top of ${formatCount(s1.cachedTokens)}; t = max(FLOPs / G, bytes / M), G = ${formatFlops(ri.flops, true)}; a turn without compaction prefills ${formatCount(n1?.prefillTokens ?? 0)} in ${formatDuration(n1?.prefillSeconds ?? 0)}`}
+                formula={`(summary + growth) after the cached head: ${formatCount(r.params.summaryTokens)} + ${formatCount(r.params.growthTokens)} on top of ${formatCount(s1.cachedTokens)}; t = max(FLOPs / G, bytes / M), G = ${formatFlops(ri.effectiveFlops, true)}; a turn without compaction prefills ${formatCount(n1?.prefillTokens ?? 0)} in ${formatDuration(n1?.prefillSeconds ?? 0)}`}
               />
             ) : null}
             {s1 ? (
@@ -237,7 +237,7 @@ export function Payback() {
             {r.params.keepLast} turns by {formatTokens(r.params.stubTokens)} stubs, in place, with no model
             call. Dollars: cached input × {formatNumber(r.prices.cacheReadMultiplier)}, new input ×{' '}
             {formatNumber(r.prices.cacheWriteMultiplier)} of {money(r.prices.inputPerMTok)}/MTok, output{' '}
-            {money(r.prices.outputPerMTok)}/MTok. Time: {ri.modelName} on {ri.tp} × {ri.acceleratorName} at{' '}
+            {money(r.prices.outputPerMTok)}/MTok. Time: {ri.modelName} on {ri.gpus} × {ri.acceleratorName} at{' '}
             matmuls at {formatNumber(ri.gemmEfficiency * 100)}% and attention at{' '}
             {formatNumber(ri.attentionEfficiency * 100)}% of peak, with the all-reduce and overhead of the
             cost model. Lower chart: the prompt each policy sends.
