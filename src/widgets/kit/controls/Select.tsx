@@ -62,11 +62,12 @@ export function Select({
           </option>
         ))}
       </select>
-      {/* The choice whole, under a select too narrow to show it (a slider shows its value the same way). */}
+      {/* The choice whole, under a select too narrow to show it (a slider shows its value the same way). Hidden
+          from assistive technology, which reads the select's own value; an <output> would announce it again. */}
       {cut ? (
-        <output className="control-value" htmlFor={id} data-select-whole>
+        <span className="control-value" aria-hidden="true" data-select-whole>
           {chosen}
-        </output>
+        </span>
       ) : null}
     </div>
   );
