@@ -11,7 +11,7 @@ import { useStreamingSimulation } from '../kit/useSimulation';
 import { streamProgress, useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { paramsFrame } from '../kit/frameProps';
+import { paramsFrame, streamingFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { agentsPerMW, agentsPerNode, sessionCost, type SessionCost } from '../../sim/lessons/economics';
@@ -185,7 +185,7 @@ export function LeverGrid() {
   const priced = new Map(cells.map((c) => [cellKey(c.router, c.policy), priceCell(c, args.node, prices)]));
   const sel = priced.get(cellKey(args.router, args.policy)) ?? null;
   const selIsCurrent = Boolean(sel);
-  const status = sim.status === 'loading' && cells.length ? 'ready' : sim.status;
+  const frame = streamingFrame(sim, cells.length > 0, selIsCurrent);
   const node = findNode(args.node)!;
 
   const categories = ECON_POLICIES.map((p) => ECON_POLICY_SHORT[p]);
@@ -215,15 +215,12 @@ export function LeverGrid() {
   const capped = cells.some((c) => c.atLeast);
   return (
     <WidgetFrame
+      {...frame}
       {...paramsFrame(params)}
       id={LEVER_GRID_ID}
       title="The per-session cost model and its two levers: routing and idle KV"
-      status={status}
       progress={progress}
       onCancel={cancel}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={(sim.stale || !selIsCurrent) && status === 'ready'}
       exportData={() => ({
         rows: [...priced.values()].map((c) => ({
           router: c.cell.router,

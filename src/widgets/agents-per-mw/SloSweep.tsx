@@ -11,7 +11,7 @@ import type { Marker } from '../kit/charts/types';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { paramsFrame } from '../kit/frameProps';
+import { paramsFrame, streamingFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { agentsPerMW, agentsPerNode, maxFeasible, replicasPerNode } from '../../sim/lessons/economics';
@@ -107,7 +107,7 @@ export function SloSweep() {
   const partial = sim.frames;
   const points: EconPoint[] = final ? final.points : partial.length ? partial : (sim.result?.points ?? []);
   const running = !final;
-  const status = sim.status === 'loading' && points.length ? 'ready' : sim.status;
+  const frame = streamingFrame(sim, points.length > 0);
   const s = sweepSummary(points, args, v.pue);
   const facilityKW = (s.node.powerW * v.pue) / 1000;
   // Every concurrency run so far meets both SLOs (still running, or the sweep reached its largest): a floor.
@@ -147,13 +147,10 @@ export function SloSweep() {
 
   return (
     <WidgetFrame
+      {...frame}
       {...paramsFrame(params)}
       id={SLO_SWEEP_ID}
       title="SLOs first: how many agents one replica sustains"
-      status={status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={sim.stale && status === 'ready'}
       drawn={sim.drawn}
       exportData={() => ({
         rows: points.map((p) => ({

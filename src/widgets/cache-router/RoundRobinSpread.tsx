@@ -59,7 +59,7 @@ export function RoundRobinSpread() {
   // Points stream in coarse to fine over the fleet sizes (lib/progressive.ts); ready once every policy has
   // R = 1 and R = 8, complete with the result.
   const result = sim.result;
-  const { points, complete, status, pending, total } = useSweepState(
+  const { points, complete, frame, pending, total } = useSweepState(
     sim,
     SPREAD_REPLICAS,
     SPREAD_POLICIES.length,
@@ -149,13 +149,10 @@ export function RoundRobinSpread() {
 
   return (
     <WidgetFrame
+      {...frame}
       {...paramsFrame(params)}
       id={ROUND_ROBIN_SPREAD_ID}
       title="Round-robin over R replicas: warm turns fall as 1/R, copies pile up"
-      status={status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={!complete && status === 'ready'}
       drawn={sim.drawn}
       exportData={() => ({
         rows: points.map((p) => ({

@@ -65,7 +65,7 @@ export function RouterSweep() {
   const sim = useStreamingSimulation('routerSweep', args);
   // While a sweep runs, draw its points as they stream in (coarse to fine over the loads, lib/progressive.ts);
   // otherwise the finished result. Ready once every policy has both ends of the load range.
-  const { points, complete, status, pending, total } = useSweepState(
+  const { points, complete, frame, pending, total } = useSweepState(
     sim,
     DEFAULT_PER_REPLICA_RATES.map((r) => r * v.replicas),
     ROUTER_POLICIES.length,
@@ -106,13 +106,10 @@ export function RouterSweep() {
 
   return (
     <WidgetFrame
+      {...frame}
       {...paramsFrame(params)}
       id={ROUTER_SWEEP_ID}
       title="Policy sweep: p90 TTFT and hit rate against offered load"
-      status={status}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={!complete && status === 'ready'}
       drawn={sim.drawn}
       exportData={() => ({
         rows: points.map((p) => ({
@@ -127,7 +124,7 @@ export function RouterSweep() {
         json: { parameters: v, points },
       })}
       readouts={
-        status === 'ready' ? (
+        frame.status === 'ready' ? (
           <>
             <Readout
               emphasis

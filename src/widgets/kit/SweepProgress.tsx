@@ -6,7 +6,8 @@
 import { useMemo } from 'react';
 import { coarsePassSize } from '../../lib/progressive';
 import type { Marker } from './charts/types';
-import type { SimStatus, StreamingState } from './useSimulation';
+import type { StreamingState } from './useSimulation';
+import { streamingFrame } from './frameProps';
 
 export function SweepProgress({ drawn, total, what }: { drawn: number; total: number; what: string }) {
   if (drawn >= total) return null;
@@ -34,17 +35,25 @@ export function useSweepState<P>(
   xs: readonly number[],
   seriesCount: number,
   xOf: (p: P) => number,
-): { points: P[]; complete: boolean; status: SimStatus; pending: Marker[]; total: number } {
+): {
+  points: P[];
+  complete: boolean;
+  /** The frame's props (streamingFrame): ready once the coarse pass is in, stale until the sweep is complete. */
+  frame: ReturnType<typeof streamingFrame>;
+  pending: Marker[];
+  total: number;
+} {
   const result = sim.result;
   const complete = result !== null && !sim.stale;
   const points = useMemo(
     () => (complete ? result.points : sim.frames.length ? sim.frames : (result?.points ?? [])),
     [complete, sim.frames, result],
   );
-  const status =
-    sim.status === 'loading' && sim.frames.length >= coarsePassSize(xs.length, seriesCount)
-      ? 'ready'
-      : sim.status;
+  const frame = streamingFrame(
+    sim,
+    sim.frames.length >= coarsePassSize(xs.length, seriesCount),
+    result !== null,
+  );
   // One array per set of points, so a picture memoised on it is not redrawn by a render that changed nothing here.
   const pending = useMemo(
     () =>
@@ -55,5 +64,5 @@ export function useSweepState<P>(
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [complete, points, xs, seriesCount],
   );
-  return { points, complete, status, pending, total: xs.length * seriesCount };
+  return { points, complete, frame, pending, total: xs.length * seriesCount };
 }

@@ -6,14 +6,34 @@
  */
 import type { ParamSchema } from '../../state/paramSchema';
 import { ParamControls } from './controls/ParamControls';
-import type { SimulationState } from './useSimulation';
+import type { SimStatus, SimulationState } from './useSimulation';
 import type { WidgetParams } from './useWidgetParams';
 import type { WidgetFrameProps } from './WidgetFrame';
 
 export function simulationFrame(
   sim: SimulationState<unknown>,
 ): Pick<WidgetFrameProps, 'status' | 'error' | 'onRetry' | 'stale' | 'cannotRun'> {
-  return { status: sim.status, error: sim.error, onRetry: sim.retry, stale: sim.stale, cannotRun: sim.cannotRun };
+  return {
+    status: sim.status,
+    error: sim.error,
+    onRetry: sim.retry,
+    stale: sim.stale,
+    cannotRun: sim.cannotRun,
+  };
+}
+
+/**
+ * simulationFrame for a result that streams in parts: ready as soon as the parts in are `shown` (the picture draws
+ * them while the job runs), and stale while what is drawn is not yet the whole current result: a newer run is
+ * going, or the current run's parts are still coming in (`current` false).
+ */
+export function streamingFrame(
+  sim: SimulationState<unknown>,
+  shown: boolean,
+  current = true,
+): ReturnType<typeof simulationFrame> & { status: SimStatus } {
+  const status: SimStatus = sim.status === 'loading' && shown ? 'ready' : sim.status;
+  return { ...simulationFrame(sim), status, stale: (sim.stale || !current) && status === 'ready' };
 }
 
 /** Corrected URL values, Reset, and one control per parameter of the schema. */

@@ -14,7 +14,7 @@ import { streamProgress, useCancelToShown } from '../kit/JobProgress';
 import { ArenaHierarchy } from './ArenaHierarchy';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
-import { paramsFrame } from '../kit/frameProps';
+import { paramsFrame, streamingFrame } from '../kit/frameProps';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import type { PauseRun, PauseSummary } from '../../sim/lessons/pauseLab';
 import {
@@ -125,7 +125,7 @@ export function PauseArena() {
   // ≈2.6 s at the controls' maxima under load (docs/reliability.md): the kit's progress line and Cancel.
   const progress = streamProgress(sim, PAUSE_POLICIES.length, 'Simulating each pause policy', 'policies');
   const cancel = useCancelToShown(params, final !== null);
-  const status = sim.status === 'loading' && selected ? 'ready' : sim.status;
+  const frame = streamingFrame(sim, selected !== null, selectedIsCurrent);
   const s = selected?.summary;
   const bpb = selected?.bytesPerBlock ?? 0;
   const budget = selected ? selected.hbmCapacityBlocks * bpb : 0;
@@ -176,15 +176,12 @@ export function PauseArena() {
 
   return (
     <WidgetFrame
+      {...frame}
       {...paramsFrame(params)}
       id={PAUSE_ARENA_ID}
       title="Pause policy arena: hold, write through, offload, evict or time-to-live"
-      status={status}
       progress={progress}
       onCancel={cancel}
-      error={sim.error}
-      onRetry={sim.retry}
-      stale={(sim.stale || !selectedIsCurrent) && status === 'ready'}
       exportData={() => ({
         rows: ordered.map((x) => flatten(x.summary, bpb)),
         json: {
