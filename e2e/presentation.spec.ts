@@ -126,6 +126,19 @@ test.describe('presentation mode on a 1280 × 720 projector', () => {
     ).toHaveCount(0);
   });
 
+  test('the share panel’s check boxes grow with the type when presenting', async ({ page }) => {
+    const boxSize = async (query: string) => {
+      await page.goto(`/widget/cache-router${query}`);
+      const widget = page.locator('[data-widget="cache-router"]');
+      await widget.getByRole('button', { name: /Share/ }).click();
+      const box = await widget.locator('.share-panel input[type="checkbox"]').first().boundingBox();
+      return box!.height;
+    };
+    const reading = await boxSize('');
+    const presenting = await boxSize('?present');
+    expect(presenting / reading).toBeGreaterThan(1.4);
+  });
+
   test('a read-out of several figures breaks between them, never inside one or before a "·"', async ({
     page,
   }) => {
