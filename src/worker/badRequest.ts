@@ -29,10 +29,7 @@ export function asRefusal<T>(run: () => T, explain: (e: unknown) => string | und
   try {
     return run();
   } catch (e) {
-    if (e instanceof BadRequest) throw e;
-    const why = e instanceof CatalogError || e instanceof RangeError ? e.message : explain(e);
-    if (why !== undefined) throw new BadRequest(why);
-    throw e;
+    throw refused(e, explain);
   }
 }
 
@@ -41,7 +38,13 @@ export function* asRefusalSteps<T>(steps: Steps<T>): Steps<T> {
   try {
     return yield* steps;
   } catch (e) {
-    if (e instanceof CatalogError || e instanceof RangeError) throw new BadRequest(e.message);
-    throw e;
+    throw refused(e, () => undefined);
   }
+}
+
+/** What to throw for an error the core threw: a BadRequest when it refuses a value, else the error itself. */
+function refused(e: unknown, explain: (e: unknown) => string | undefined): unknown {
+  if (e instanceof BadRequest) return e;
+  const why = e instanceof CatalogError || e instanceof RangeError ? e.message : explain(e);
+  return why === undefined ? e : new BadRequest(why);
 }
