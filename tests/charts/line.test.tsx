@@ -85,6 +85,35 @@ describe('LineChart', () => {
     await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/line-log-markers.svg');
   });
 
+  it('puts a vertical rule’s label at the bottom when asked, and stacks each end’s labels apart', () => {
+    const labelYs = (markers: Parameters<typeof LineChart>[0]['markers']) => {
+      const html = render(
+        <LineChart
+          title="t"
+          width={500}
+          height={300}
+          x={{ label: 'x' }}
+          y={{ label: 'y' }}
+          series={kv}
+          markers={markers}
+        />,
+      );
+      return attrs(html, 'chart-marker-label', 'y').map(Number);
+    };
+    const [top] = labelYs([{ kind: 'x', x: 3e4, label: 'top' }]);
+    const [bottom] = labelYs([{ kind: 'x', x: 3e4, label: 'bottom', labelAt: 'bottom' }]);
+    expect(top).toBe(12);
+    expect(bottom).toBeGreaterThan(150);
+    const [a, b, c] = labelYs([
+      { kind: 'x', x: 2e4, label: 'a', labelAt: 'bottom' },
+      { kind: 'x', x: 3e4, label: 'b' },
+      { kind: 'x', x: 4e4, label: 'c', labelAt: 'bottom' },
+    ]);
+    // Each end counts its own rows: the top label is in the first row, the two bottom ones a row apart.
+    expect(b).toBe(12);
+    expect(a - c).toBe(14);
+  });
+
   it('draws one path per series and one symbol per point', () => {
     const html = render(
       <LineChart title="t" width={500} height={300} x={{ label: 'x' }} y={{ label: 'y' }} series={kv} />,

@@ -122,7 +122,15 @@ export function Payback() {
     if (p !== null && p > 0 && r.runs.prune.compactions > 0)
       m.push({ kind: 'x', x: p, label: `pruning pays back: turn ${p}`, tone: 'ok' });
     if (r.runs.none.limitTurn !== null)
-      m.push({ kind: 'x', x: r.runs.none.limitTurn, label: 'no compaction: context limit', tone: 'danger' });
+      // At the bottom: by the turn the context passes its limit every cumulative cost is high, so the corner below
+      // is empty, where at the top the label covered the end of the "never compact" line.
+      m.push({
+        kind: 'x',
+        x: r.runs.none.limitTurn,
+        label: 'no compaction: context limit',
+        tone: 'danger',
+        labelAt: 'bottom',
+      });
     return m;
   }, [r, metric]);
 

@@ -83,7 +83,9 @@ export function xRuleLabelPlace(
 
 export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: MarkersProps) {
   if (!markers?.length) return null;
-  let xRule = 0;
+  // Rule labels stack in up to three rows from the top (or from the bottom, labelAt 'bottom'), so neighbours
+  // do not print over each other.
+  const rows = { top: 0, bottom: 0 };
   const out = markers.map((m, i) => {
     const color = toneColor(m.tone);
     const key = `${m.kind}-${i}`;
@@ -107,7 +109,9 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
     if (m.kind === 'x') {
       const px = x?.at(m.x) ?? null;
       if (px === null) return null;
-      const row = xRule++ % 3;
+      const at = m.labelAt ?? 'top';
+      const row = rows[at]++ % 3;
+      const labelY = at === 'top' ? 12 + row * 14 : innerHeight - 6 - row * 14;
       const place = m.label ? xRuleLabelPlace(px, textWidth(m.label, FONT), innerWidth) : null;
       return (
         <g key={key} className="chart-marker" data-marker="x" data-x={px}>
@@ -120,7 +124,7 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
             style={{ stroke: color }}
           />
           {m.label && place ? (
-            <Label x={place.x} y={12 + row * 14} text={m.label} color={color} anchor={place.anchor} />
+            <Label x={place.x} y={labelY} text={m.label} color={color} anchor={place.anchor} />
           ) : null}
         </g>
       );

@@ -37,6 +37,11 @@ interface MarkerBase {
 export interface RuleXMarker extends MarkerBase {
   kind: 'x';
   x: number;
+  /**
+   * Where the label sits along the rule: at the top (the default, rule labels stacked in up to three rows) or at
+   * the bottom, where a chart's data leaves that corner empty (a cumulative cost is high by the last turns).
+   */
+  labelAt?: 'top' | 'bottom';
 }
 /** A horizontal rule at y (e.g. an SLO or a memory capacity). In a BarChart, y is the value axis. */
 export interface RuleYMarker extends MarkerBase {
