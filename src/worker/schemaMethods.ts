@@ -6,7 +6,7 @@
 import { BadRequest, within } from './badRequest';
 import { replicaHardware } from './replicaHardware';
 import { BLOCK_SIZE } from './limits/common';
-import { SEED_LIMIT as SEED } from '../sim/engine/rng';
+import { SEED_LIMIT } from '../sim/engine/rng';
 import { prefillTime } from '../sim/engine/cost';
 import { finishCooperatively } from '../sim/engine/cooperative';
 import { ADDED_TOOL, AGENT_TOOLS } from '../sim/lessons/tools/agentTools';
@@ -217,7 +217,7 @@ export async function toolLayouts(
     turns: within(LAYOUT.turns, req.turns),
     blockSize: within(BLOCK_SIZE, req.blockSize),
     changeTurn: within(LAYOUT.changeTurn, req.changeTurn),
-    seed: within(SEED, req.seed),
+    seed: within(SEED_LIMIT, req.seed),
   };
   const layouts: LayoutWithTime[] = [];
   const checkpoint = pacedCheckpoint(ctx, progressFrames(ctx).sink);

@@ -45,6 +45,7 @@ export function XAxis({
   titleOffset,
   roomLeft = 0,
   roomRight = 0,
+  marks = true,
 }: {
   ticks: readonly Tick[];
   innerWidth: number;
@@ -57,18 +58,26 @@ export function XAxis({
    */
   roomLeft?: number;
   roomRight?: number;
+  /** The axis line and a mark at each tick; a bar chart's value axis prints its tick labels alone. */
+  marks?: boolean;
 }) {
   return (
     <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
-      <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
-      {ticks.map((t) => (
-        <g key={t.value} className="chart-tick-mark" transform={`translate(${r(t.pos)},0)`}>
-          <line className="chart-domain" y1={0} y2={5} />
-          <text className="chart-tick" y={17} textAnchor="middle">
+      {marks ? <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} /> : null}
+      {ticks.map((t) =>
+        marks ? (
+          <g key={t.value} className="chart-tick-mark" transform={`translate(${r(t.pos)},0)`}>
+            <line className="chart-domain" y1={0} y2={5} />
+            <text className="chart-tick" y={17} textAnchor="middle">
+              {t.label}
+            </text>
+          </g>
+        ) : (
+          <text key={t.value} className="chart-tick" x={r2(t.pos)} y={17} textAnchor="middle">
             {t.label}
           </text>
-        </g>
-      ))}
+        ),
+      )}
       <HorizontalAxisTitle
         title={title}
         y={titleOffset}
@@ -115,6 +124,7 @@ export function YAxis({
   title,
   titleOffset,
   roomBelow = 0,
+  marks = true,
 }: {
   ticks: readonly Tick[];
   innerHeight: number;
@@ -122,18 +132,26 @@ export function YAxis({
   titleOffset: number;
   /** Height below the plot the title may run on into when it is longer than the plot is tall. */
   roomBelow?: number;
+  /** The axis line and a mark at each tick; a bar chart's value axis prints its tick labels alone. */
+  marks?: boolean;
 }) {
   return (
     <g className="chart-axis chart-axis-y">
-      <line className="chart-domain" x1={-0.5} x2={-0.5} y1={0} y2={innerHeight} />
-      {ticks.map((t) => (
-        <g key={t.value} className="chart-tick-mark" transform={`translate(0,${r(t.pos)})`}>
-          <line className="chart-domain" x1={-5} x2={0} />
-          <text className="chart-tick" x={-8} dy="0.32em" textAnchor="end">
+      {marks ? <line className="chart-domain" x1={-0.5} x2={-0.5} y1={0} y2={innerHeight} /> : null}
+      {ticks.map((t) =>
+        marks ? (
+          <g key={t.value} className="chart-tick-mark" transform={`translate(0,${r(t.pos)})`}>
+            <line className="chart-domain" x1={-5} x2={0} />
+            <text className="chart-tick" x={-8} dy="0.32em" textAnchor="end">
+              {t.label}
+            </text>
+          </g>
+        ) : (
+          <text key={t.value} className="chart-tick" x={-8} y={r2(t.pos)} dy="0.32em" textAnchor="end">
             {t.label}
           </text>
-        </g>
-      ))}
+        ),
+      )}
       <VerticalAxisTitle title={title} x={-titleOffset} innerHeight={innerHeight} roomBelow={roomBelow} />
     </g>
   );

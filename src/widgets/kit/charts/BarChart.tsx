@@ -4,7 +4,7 @@ import { scaleBand, type ScaleBand } from 'd3';
 import type { AxisSpec, ChartBaseProps, Margins, Marker } from './types';
 import { useChartSize } from './useChartSize';
 import { ChartShell, useSafeId } from './ChartShell';
-import { GridLines, HorizontalAxisTitle, VerticalAxisTitle } from './Axes';
+import { GridLines, HorizontalAxisTitle, VerticalAxisTitle, XAxis, YAxis } from './Axes';
 import { TextLines } from './TextLines';
 import { Legend } from './Legend';
 import { Markers, positionIn } from './Markers';
@@ -472,7 +472,8 @@ export function BarChart(props: BarChartProps) {
         <g className="chart-value-labels">{labels}</g>
         {horizontal ? (
           <>
-            <ValueAxisX
+            <XAxis
+              marks={false}
               ticks={vTicks}
               innerWidth={innerWidth}
               innerHeight={innerHeight}
@@ -518,7 +519,8 @@ export function BarChart(props: BarChartProps) {
           </>
         ) : (
           <>
-            <ValueAxisY
+            <YAxis
+              marks={false}
               ticks={vTicks}
               innerHeight={innerHeight}
               title={L.vTitle}
@@ -579,65 +581,5 @@ export function BarChart(props: BarChartProps) {
         <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
       </g>
     </ChartShell>
-  );
-}
-
-function ValueAxisX({
-  ticks,
-  innerWidth,
-  innerHeight,
-  title,
-  titleOffset,
-  roomLeft,
-  roomRight,
-}: {
-  ticks: readonly Tick[];
-  innerWidth: number;
-  innerHeight: number;
-  title: string;
-  titleOffset: number;
-  roomLeft: number;
-  roomRight: number;
-}) {
-  return (
-    <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
-      {ticks.map((t) => (
-        <text key={t.value} className="chart-tick" x={r2(t.pos)} y={17} textAnchor="middle">
-          {t.label}
-        </text>
-      ))}
-      <HorizontalAxisTitle
-        title={title}
-        y={titleOffset}
-        innerWidth={innerWidth}
-        roomLeft={roomLeft}
-        roomRight={roomRight}
-      />
-    </g>
-  );
-}
-
-function ValueAxisY({
-  ticks,
-  innerHeight,
-  title,
-  titleOffset,
-  roomBelow,
-}: {
-  ticks: readonly Tick[];
-  innerHeight: number;
-  title: string;
-  titleOffset: number;
-  roomBelow: number;
-}) {
-  return (
-    <g className="chart-axis chart-axis-y">
-      {ticks.map((t) => (
-        <text key={t.value} className="chart-tick" x={-8} y={r2(t.pos)} dy="0.32em" textAnchor="end">
-          {t.label}
-        </text>
-      ))}
-      <VerticalAxisTitle title={title} x={-titleOffset} innerHeight={innerHeight} roomBelow={roomBelow} />
-    </g>
   );
 }
