@@ -5,8 +5,8 @@
  * cloneable arguments (catalog ids); every figure comes from src/sim/lessons/memoryLadder.ts and the catalogs.
  */
 import { asRefusal, BadRequest, within } from './badRequest';
+import { acceleratorHardware } from './replicaHardware';
 import { resolveAccelerator, resolveLink, resolveModel, resolveNode } from '../sim/engine/catalog/index';
-import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import type { LinkSpec } from '../sim/engine/catalog/links';
 import type { NodeSpec } from '../sim/engine/catalog/nodes';
 import {
@@ -270,10 +270,10 @@ export interface ContextsPerModelRow {
 export function contextsPerModel(req: ContextsPerModelRequest): ContextsPerModelRow[] {
   const kvDtype = anyDtype('kvDtype', req.kvDtype);
   const weightDtype = anyDtype('weightDtype', req.weightDtype);
-  const gpus = within(GPUS_PER_REPLICA, req.gpus);
   const contextTokens = within(FOOTPRINT_LIMITS.contextTokens, req.contextTokens);
   const memoryUtilization = within(FOOTPRINT_LIMITS.memoryUtilization, req.memoryUtilization);
-  const accelerator = asRefusal(() => resolveAccelerator(req.acceleratorId));
+  const { accelerator, hw } = acceleratorHardware(req.acceleratorId, req.gpus);
+  const gpus = hw.tp;
   return MODELS.map((m) => {
     const f = computeFootprint({
       model: m,

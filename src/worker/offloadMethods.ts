@@ -5,8 +5,8 @@
  * figure comes from src/sim/engine/breakeven.ts and src/sim/engine/cost.ts.
  */
 import { asRefusal, BadRequest, within } from './badRequest';
+import { acceleratorHardware } from './replicaHardware';
 import { ringBusBandwidth, type AllReduceScope } from '../sim/engine/tensorParallel';
-import { GPUS_PER_REPLICA } from '../sim/engine/fleet/replicaFit';
 import { fitted } from './fitted';
 import { OFFLOAD_LIMITS as L } from './limits/offload';
 import { GEMM_EFFICIENCY } from '../sim/engine/cost';
@@ -45,11 +45,11 @@ function replica(
   gemmEfficiency: number,
   kvDtype: KvDtypeChoice = 'bf16',
 ): HardwareConfig {
-  const accelerator = asRefusal(() => resolveAccelerator(acceleratorId));
+  const { hw } = acceleratorHardware(acceleratorId, tp);
   if (kvDtype !== 'bf16' && kvDtype !== 'fp8')
     throw new BadRequest(`kvDtype must be bf16 or fp8, got ${String(kvDtype)}`);
   return {
-    ...defaultHardware(accelerator, within(GPUS_PER_REPLICA, tp)),
+    ...hw,
     gemmEfficiency: within(GEMM_EFFICIENCY, gemmEfficiency),
     kvDtype,
   };

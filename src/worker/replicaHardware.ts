@@ -9,16 +9,26 @@ import { GPUS_PER_REPLICA } from '../sim/engine/hardware';
 import type { AcceleratorSpec } from '../sim/engine/catalog/accelerators';
 import type { ModelSpec } from '../sim/engine/catalog/models';
 
-export interface ReplicaHardware {
-  model: ModelSpec;
+export interface AcceleratorHardware {
   accelerator: AcceleratorSpec;
+  /** The catalog's defaults on `gpus` of the accelerator (hw.tp is the GPU count, checked). */
   hw: HardwareConfig;
 }
 
-export function replicaHardware(modelId: string, acceleratorId: string, gpus: number): ReplicaHardware {
+export interface ReplicaHardware extends AcceleratorHardware {
+  model: ModelSpec;
+}
+
+/** The hardware alone, for methods that price every model (07.04's contexts per model) or no model (07.05's links). */
+export function acceleratorHardware(acceleratorId: string, gpus: number): AcceleratorHardware {
+  const checkedGpus = within(GPUS_PER_REPLICA, gpus);
   return asRefusal(() => {
-    const model = resolveModel(modelId);
     const accelerator = resolveAccelerator(acceleratorId);
-    return { model, accelerator, hw: defaultHardware(accelerator, within(GPUS_PER_REPLICA, gpus)) };
+    return { accelerator, hw: defaultHardware(accelerator, checkedGpus) };
   });
+}
+
+export function replicaHardware(modelId: string, acceleratorId: string, gpus: number): ReplicaHardware {
+  const model = asRefusal(() => resolveModel(modelId));
+  return { model, ...acceleratorHardware(acceleratorId, gpus) };
 }
