@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   CdfChart,
   HistogramChart,
@@ -282,5 +283,31 @@ describe('durationTicks', () => {
       '8 min',
       '10 min',
     ]);
+  });
+  const labels = (d: [number, number], count: number) =>
+    durationTicks(d, count).map((v) => formatDuration(v, 2));
+  it('linear: half and whole minutes, hours and days past a minute, never 1.7 min', () => {
+    expect(labels([0, 100], 8)).toEqual(['0 s', '30 s', '1 min', '1.5 min']);
+    expect(labels([0, 597], 8)).toEqual(['0 s', '2 min', '4 min', '6 min', '8 min']);
+    expect(labels([0, 5400], 6)).toEqual(['0 s', '30 min', '1 h', '1.5 h']);
+    expect(labels([0, 3 * 86400], 4)).toEqual(['0 s', '1 d', '2 d', '3 d']);
+  });
+  it('linear: below a minute, round steps of seconds as d3 gives them', () => {
+    expect(labels([0, 45], 5)).toEqual(['0 s', '10 s', '20 s', '30 s', '40 s']);
+    expect(labels([0, 0.2], 4)).toEqual(['0 s', '50 ms', '100 ms', '150 ms', '200 ms']);
+  });
+  it('linear: every label past a minute is a whole or half unit (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 60, max: 30 * 86400, noNaN: true }),
+        fc.integer({ min: 2, max: 12 }),
+        (hi, count) => {
+          const ticks = durationTicks([0, hi], count);
+          expect(ticks.length).toBeGreaterThanOrEqual(2);
+          expect(ticks.length).toBeLessThanOrEqual(count + 1);
+          for (const v of ticks) expect(formatDuration(v, 2)).toMatch(/^(0 s|30 s|\d+(\.5)? (min|h|d))$/);
+        },
+      ),
+    );
   });
 });

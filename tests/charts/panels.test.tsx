@@ -4,8 +4,9 @@
  * with the layout rules they share: panels in order, none overlapping, each title above its panel.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { PANEL_TITLE_BAND, stackPanels } from '../../src/widgets/kit/charts/panels';
 import { defaultValues } from '../../src/state/paramSchema';
-import { directContext } from '../../src/worker/job';
 import { methods } from '../../src/worker/methods';
 import { affinityReplayArgs, affinityReplaySchema } from '../../src/widgets/session-affinity/schema';
 import { timelineArgs, timelineSchema, chunkLabel } from '../../src/widgets/long-prefill/schema';
@@ -13,7 +14,13 @@ import { TrajectoryChart } from '../../src/widgets/session-affinity/TrajectoryCh
 import { OccupancyChart } from '../../src/widgets/tool-pause/OccupancyChart';
 import { TimelineChart } from '../../src/widgets/long-prefill/TimelineChart';
 import { runPausePolicy } from '../../src/sim/lessons/pauseLab';
+import { isCannotRun, type CannotRun } from '../../src/sim/engine/cannotRun';
 import { noBadNumbers, pretty, render } from './helpers';
+
+function ran<T>(x: T | CannotRun): T {
+  if (isCannotRun(x)) throw new Error(`cannot run: ${x.reason}`);
+  return x;
+}
 
 /** The y of each `translate(0,y)` group directly in the plot: the panels' tops, in drawing order. */
 function panelTops(markup: string): number[] {
@@ -22,10 +29,7 @@ function panelTops(markup: string): number[] {
 
 describe('stacked-panel charts', () => {
   it("07.02's trajectory: the route over the prompt bars", async () => {
-    const r = await methods.affinityReplay(
-      affinityReplayArgs(defaultValues(affinityReplaySchema)),
-      directContext(),
-    );
+    const r = ran(await methods.affinityReplay(affinityReplayArgs(defaultValues(affinityReplaySchema))));
     const html = render(
       <TrajectoryChart
         run={r.request}
@@ -61,7 +65,7 @@ describe('stacked-panel charts', () => {
   });
 
   it("07.10's timeline: tokens per iteration, the decode lane, the gaps", async () => {
-    const r = methods.prefillTimelineRun(timelineArgs(defaultValues(timelineSchema)));
+    const r = ran(methods.prefillTimelineRun(timelineArgs(defaultValues(timelineSchema))));
     const html = render(
       <TimelineChart
         run={r.run}
@@ -77,5 +81,64 @@ describe('stacked-panel charts', () => {
     expect(tops[1]).toBeGreaterThan(tops[0]);
     expect(tops[2]).toBeGreaterThan(tops[1]);
     await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/panels-timeline.svg');
+  });
+});
+
+describe('stackPanels', () => {
+  it('puts each panel below its title line and the gap above it', () => {
+    const s = stackPanels(30, [{ height: 80 }, { height: 18, gapAbove: 8 }, { height: 100, gapAbove: 4 }]);
+    expect(s.tops).toEqual([
+      30 + PANEL_TITLE_BAND,
+      30 + 2 * PANEL_TITLE_BAND + 80 + 8,
+      30 + 3 * PANEL_TITLE_BAND + 80 + 8 + 18 + 4,
+    ]);
+    expect(s.heights).toEqual([80, 18, 100]);
+    expect(s.bottom).toBe(s.tops[2] + 100);
+    expect(s.span).toBe(s.bottom - s.tops[0]);
+  });
+
+  it('shares what fixed panels, titles and gaps leave of the room, to the unit', () => {
+    const s = stackPanels(
+      0,
+      [{ share: 0.48 }, { height: 18, gapAbove: 8 }, { share: 0.52, gapAbove: 4 }],
+      400,
+    );
+    const free = 400 - 3 * PANEL_TITLE_BAND - 18 - 8 - 4;
+    expect(s.heights[0]).toBe(Math.round(free * 0.48));
+    expect(s.heights[0] + s.heights[2]).toBe(free);
+    expect(s.bottom).toBe(400);
+  });
+
+  it('never draws a shared panel below its minimum height, however little room there is', () => {
+    const s = stackPanels(0, [{ share: 1 }, { share: 1, gapAbove: 30 }], 50, 40);
+    expect(s.heights).toEqual([40, 40]);
+  });
+
+  it('keeps panels in order and apart, and fills the room when it is enough (property)', () => {
+    const spec = fc.record({
+      height: fc.option(fc.integer({ min: 1, max: 200 }), { nil: undefined }),
+      share: fc.double({ min: 0.1, max: 3, noNaN: true }),
+      gapAbove: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(spec, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 0, max: 2000 }),
+        (panels, room) => {
+          const s = stackPanels(10, panels, room);
+          for (let i = 1; i < panels.length; i++)
+            expect(s.tops[i]).toBe(s.tops[i - 1] + s.heights[i - 1] + panels[i].gapAbove + PANEL_TITLE_BAND);
+          expect(s.bottom).toBe(s.tops[panels.length - 1] + s.heights[panels.length - 1]);
+          panels.forEach((p, i) => {
+            if (p.height !== undefined) expect(s.heights[i]).toBe(p.height);
+            else expect(s.heights[i]).toBeGreaterThanOrEqual(40);
+          });
+          // Shared panels none of which was raised to the minimum take exactly the room.
+          const shared = panels.some((p) => p.height === undefined);
+          if (shared && s.heights.every((h, i) => panels[i].height !== undefined || h > 40))
+            expect(s.bottom).toBe(10 + room);
+        },
+      ),
+    );
   });
 });

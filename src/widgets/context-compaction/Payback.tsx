@@ -59,6 +59,8 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 import { money, PAYBACK_ID, paybackArgs, paybackSchema } from './schema';
+import { durationTicks } from '../kit/charts/scales';
+import type { AxisSpec } from '../kit/charts/types';
 
 export const POLICY_NAME: Record<Policy, string> = {
   none: 'Never compact',
@@ -66,9 +68,16 @@ export const POLICY_NAME: Record<Policy, string> = {
   prune: 'Prune old tool results',
 };
 
-export const METRIC_AXIS: Record<Metric, { label: string; unit?: string; format: (v: number) => string }> = {
+export const METRIC_AXIS: Record<
+  Metric,
+  Pick<AxisSpec, 'label' | 'unit' | 'ticks'> & { format: (v: number) => string }
+> = {
   dollars: { label: 'Cumulative cost', unit: '$', format: (v) => money(v) },
-  prefillSeconds: { label: 'Cumulative prefill time', format: (v) => formatDuration(v) },
+  prefillSeconds: {
+    label: 'Cumulative prefill time',
+    format: (v) => formatDuration(v),
+    ticks: durationTicks,
+  },
   prefillTokens: { label: 'Cumulative prefilled tokens', unit: 'tokens', format: (v) => formatCount(v) },
 };
 
@@ -260,7 +269,7 @@ export function Payback() {
           description="Three lines, one per policy, of the cumulative cost over the coming turns; vertical rules where compaction pays back and where the context without compaction passes the limit."
           series={series}
           x={{ label: 'Turn', format: (t) => formatNumber(t), domain: [1, v.turns] }}
-          y={{ label: axis.label, unit: axis.unit, format: axis.format }}
+          y={axis}
           markers={markers}
           points={false}
           aspect={0.5}

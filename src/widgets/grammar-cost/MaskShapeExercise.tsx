@@ -8,6 +8,7 @@ import {
   maskStep,
   STEP_CONTEXT_TOKENS,
 } from '../../sim/lessons/grammar/overlap';
+import { durationTicks } from '../kit/charts/scales';
 
 const MASK = MASK_COST_CHOICES.find((c) => c.id === 'xgr-mean')!;
 const THREADS = 4;
@@ -41,7 +42,7 @@ export function MaskShapeExercise() {
       }
       computed={computed}
       x={{ label: 'Batch', unit: 'sequences' }}
-      y={{ label: 'Time per output token', format: (v) => formatDuration(v) }}
+      y={{ label: 'Time per output token', format: (v) => formatDuration(v), ticks: durationTicks }}
       explanation={
         <p>
           Up to 128 sequences vLLM fills the masks one after another on its engine thread, so the masks&apos;

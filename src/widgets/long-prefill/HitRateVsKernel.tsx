@@ -206,7 +206,7 @@ export function HitRateVsKernel() {
                 values: cases.map((c) => c.s.allReduceS + c.s.overheadS),
               },
             ]}
-            value={{ label: 'Time', format: (s) => formatDuration(s, 2) }}
+            value={{ label: 'Time', format: (s) => formatDuration(s, 2), ticks: durationTicks }}
             category={{ label: 'Case' }}
             aspect={0.32}
           />

@@ -18,7 +18,8 @@ import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
-import { computeMargins, legendLayout, r2, textWidth } from '../kit/charts/layout';
+import { computeMargins, legendLayout, r2, textWidth, X_TITLE_OFFSET } from '../kit/charts/layout';
+import { PanelTitle, stackPanels } from '../kit/charts/panels';
 import type { AxisSpec } from '../kit/charts/types';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
 import type { TimelineIteration } from '../../sim/lessons/longPrefill';
@@ -124,15 +125,17 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
       hasYTitle: true,
       legendHeight: legend.height,
     });
+    // Tokens (48%), the decodes' lane, the gaps (52%).
     const laneH = 18;
-    const titleH = 18;
-    const plotTotal = Math.max(260, size.height - provisional.top - provisional.bottom);
-    const hA = Math.round((plotTotal - laneH - 3 * titleH - 8) * 0.48);
-    const hC = Math.round(plotTotal - laneH - 3 * titleH - 8 - hA);
-    const top = provisional.top + titleH;
-    const laneTop = top + hA + 8 + titleH;
-    const cTop = laneTop + laneH + titleH + 4;
-    const height = cTop + hC + provisional.bottom;
+    const room = Math.max(260, size.height - provisional.top - provisional.bottom);
+    const panels = stackPanels(
+      provisional.top,
+      [{ share: 0.48 }, { height: laneH, gapAbove: 8 }, { share: 0.52, gapAbove: 4 }],
+      room,
+    );
+    const [top, laneTop, cTop] = panels.tops;
+    const [hA, , hC] = panels.heights;
+    const height = panels.bottom + provisional.bottom;
     const scaleA = makeScale(yA, domA, [hA, 0]);
     const ticksA = axisTicks(yA, scaleA, 'y');
     const scaleC = makeScale(yC, yC.domain!, [hC, 0]);
@@ -165,6 +168,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
       laneTop,
       laneH,
       cTop,
+      plotHeight: panels.span,
       height,
       m,
       innerWidth,
@@ -172,8 +176,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
     };
   }, [hasPause, runLabel, whole, width, run.endS, runGaps, wholeGaps, its, size.height]);
 
-  const { xs, scaleA, scaleC, hA, hC, top, laneTop, laneH, cTop, m, innerWidth } = L;
-  const plotHeight = cTop + hC - top;
+  const { xs, scaleA, scaleC, hA, hC, top, laneTop, laneH, cTop, plotHeight, m, innerWidth } = L;
   // Thin separators between iterations only when the average one is wide enough to show them (the same for all).
   const separate = its.length > 0 && innerWidth / its.length >= 4;
   const cur = iterationAt(its, t);
@@ -319,9 +322,9 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
         data-current-iteration={cur}
       >
         {/* ── Panel A: tokens per iteration ── */}
-        <text className="chart-axis-label" x={0} y={top - 6}>
+        <PanelTitle top={top}>
           {narrow ? 'Tokens in each iteration' : 'Tokens each iteration computes, drawn across its duration'}
-        </text>
+        </PanelTitle>
         <g transform={`translate(0,${top})`}>
           <GridLines yTicks={L.ticksA} innerWidth={innerWidth} innerHeight={hA} />
           <YAxis ticks={L.ticksA} innerHeight={hA} title="Tokens" titleOffset={m.left - 4} />
@@ -361,9 +364,9 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
           <line className="chart-domain" x1={0} x2={innerWidth} y1={hA + 0.5} y2={hA + 0.5} />
         </g>
         {/* ── Lane B: do the decodes get a token? ── */}
-        <text className="chart-axis-label" x={0} y={laneTop - 6}>
+        <PanelTitle top={laneTop}>
           {narrow ? 'Decodes get a token?' : 'Do the decoding sessions get a token in this iteration?'}
-        </text>
+        </PanelTitle>
         <g transform={`translate(0,${laneTop})`}>
           {its.map((it) => {
             const x0 = xs(it.startS);
@@ -417,9 +420,9 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
             })}
         </g>
         {/* ── Panel C: the gap before each decode token ── */}
-        <text className="chart-axis-label" x={0} y={cTop - 6}>
+        <PanelTitle top={cTop}>
           {narrow ? 'Gap before each decode token' : 'Gap before each decode token (log scale)'}
-        </text>
+        </PanelTitle>
         <g transform={`translate(0,${cTop})`}>
           <GridLines xTicks={L.xTicks} yTicks={L.ticksC} innerWidth={innerWidth} innerHeight={hC} />
           <YAxis ticks={L.ticksC} innerHeight={hC} title="Gap" titleOffset={m.left - 4} />
@@ -428,7 +431,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
             innerWidth={innerWidth}
             innerHeight={hC}
             title="Time (s)"
-            titleOffset={8 + 11 + 6 + 12 + 4}
+            titleOffset={X_TITLE_OFFSET}
           />
           {whole ? (
             <g className="chart-series-item" data-series="gap: no chunking">

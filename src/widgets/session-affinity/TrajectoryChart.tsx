@@ -14,11 +14,12 @@ import { useCallback, useMemo } from 'react';
 import { scaleBand, symbol as d3symbol, symbolCircle, symbolDiamond, symbolX } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
 import { pointerInPlot } from '../kit/charts/zoom';
-import { GridLines, YAxis } from '../kit/charts/Axes';
+import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
+import { PanelTitle, stackPanels } from '../kit/charts/panels';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { useChartSize } from '../kit/charts/useChartSize';
-import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
-import { computeMargins, legendLayout, LABEL_FONT, r2, textWidth, TICK_FONT } from '../kit/charts/layout';
+import { axisTicks, makeScale, resolveDomain, type Tick } from '../kit/charts/scales';
+import { computeMargins, legendLayout, r2, textWidth, TICK_FONT, X_TITLE_OFFSET } from '../kit/charts/layout';
 import type { AxisSpec } from '../kit/charts/types';
 import { formatCount, formatDuration, formatPercent, formatTokens } from '../../lib/format';
 import type { ReplayRun, TurnKind, TurnRow } from '../../sim/lessons/affinity';
@@ -111,12 +112,10 @@ export function TrajectoryChart({
     });
     const rowH = replicas <= 4 ? 20 : replicas <= 8 ? 16 : 12;
     const hA = replicas * rowH;
-    const titleH = 20;
-    const gap = 30;
     const hB = Math.round(Math.max(150, Math.min(240, width * 0.3)));
-    const top = provisional.top + titleH;
-    const bTop = top + hA + gap;
-    const height = bTop + hB + provisional.bottom;
+    const panels = stackPanels(provisional.top, [{ height: hA }, { height: hB, gapAbove: 12 }]);
+    const [top, bTop] = panels.tops;
+    const height = panels.bottom + provisional.bottom;
     const yB = makeScale(yAxis, domain, [hB, 0]);
     const yTicks = axisTicks(yAxis, yB, 'y');
     const m = computeMargins({
@@ -149,16 +148,19 @@ export function TrajectoryChart({
       hB,
       top,
       bTop,
+      plotHeight: panels.span,
       height,
-      titleH,
       rowH,
     };
   }, [rows, replicas, width, n, narrow]);
 
-  const { x, yA, yB, innerWidth, m, hB, top, bTop, height } = L;
+  const { x, yA, yB, innerWidth, m, hB, top, bTop, plotHeight, height } = L;
   const band = x.bandwidth();
   const stride = xStride(n, x.step());
   const cx = (i: number) => r2((x(i) ?? 0) + band / 2);
+  const turnTicks: Tick[] = rows.flatMap((_, i) =>
+    i % stride === 0 ? [{ value: i, pos: cx(i), label: String(i) }] : [],
+  );
   const cyA = (r: number) => r2((yA(r) ?? 0) + yA.bandwidth() / 2);
   const cur = Math.max(0, Math.min(n - 1, current));
   const holdings = run.holdings[cur] ?? [];
@@ -174,7 +176,6 @@ export function TrajectoryChart({
     [n, x],
   );
   const ro = useReadout(n, indexAt);
-  const plotHeight = bTop + hB - top;
 
   let readout = null;
   let live = '';
@@ -279,12 +280,12 @@ export function TrajectoryChart({
           style={{ fill: 'var(--chart-band)' }}
         />
         {/* ── Panel A: the route ── */}
-        <text className="chart-axis-label" x={0} y={top - 8}>
+        <PanelTitle top={top}>
           {narrow ? 'Replica of each turn' : 'Which replica served each turn'}
-        </text>
-        <text className="chart-axis-label" x={innerWidth + L.right - 4} y={top - 8} textAnchor="end">
+        </PanelTitle>
+        <PanelTitle top={top} x={innerWidth + L.right - 4} anchor="end">
           {narrow ? 'holds' : `holds, turn ${cur}`}
-        </text>
+        </PanelTitle>
         <g transform={`translate(0,${top})`}>
           {Array.from({ length: replicas }, (_, r) => (
             <g key={r}>
@@ -339,9 +340,9 @@ export function TrajectoryChart({
           })}
         </g>
         {/* ── Panel B: the prompt of each turn ── */}
-        <text className="chart-axis-label" x={0} y={bTop - 8}>
+        <PanelTitle top={bTop}>
           {narrow ? 'Prompt tokens per turn' : 'Prompt tokens of each turn: where they came from'}
-        </text>
+        </PanelTitle>
         <g transform={`translate(0,${bTop})`}>
           <GridLines yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={hB} />
           <YAxis ticks={L.yTicks} innerHeight={hB} title="Prompt (tokens)" titleOffset={m.left - 4} />
@@ -375,24 +376,13 @@ export function TrajectoryChart({
               </text>
             );
           })}
-          <g className="chart-axis chart-axis-x" transform={`translate(0,${hB})`}>
-            <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
-            {rows.map((_, i) =>
-              i % stride === 0 ? (
-                <text key={i} className="chart-tick" x={cx(i)} y={17} textAnchor="middle">
-                  {i}
-                </text>
-              ) : null,
-            )}
-            <text
-              className="chart-axis-label"
-              x={innerWidth / 2}
-              y={TICK_FONT + 8 + 6 + LABEL_FONT + 4}
-              textAnchor="middle"
-            >
-              Turn
-            </text>
-          </g>
+          <XAxis
+            ticks={turnTicks}
+            innerWidth={innerWidth}
+            innerHeight={hB}
+            title="Turn"
+            titleOffset={X_TITLE_OFFSET}
+          />
         </g>
         <g transform={`translate(0,${top})`}>
           {readout}

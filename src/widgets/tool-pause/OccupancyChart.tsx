@@ -12,8 +12,9 @@ import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
 import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { useChartSize } from '../kit/charts/useChartSize';
-import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
-import { computeMargins, LABEL_FONT, legendLayout, r2, TICK_FONT } from '../kit/charts/layout';
+import { axisTicks, durationTicks, makeScale, resolveDomain } from '../kit/charts/scales';
+import { computeMargins, legendLayout, r2, X_TITLE_OFFSET } from '../kit/charts/layout';
+import { PANEL_TITLE_BAND, PanelTitle, stackPanels } from '../kit/charts/panels';
 import type { AxisSpec } from '../kit/charts/types';
 import { formatBytesDecimal, formatDuration, formatNumber } from '../../lib/format';
 import type { OccupancyTrack, TrackKey } from '../../sim/lessons/pauseLab';
@@ -136,7 +137,11 @@ export function OccupancyChart({
     const dramTop = Math.max(dramMaxGB ?? 0, 1, ...dramStack[dramStack.length - 1]);
     const yHbmSpec: AxisSpec = { label: 'HBM', unit: 'GB', format: (v) => formatNumber(v) };
     const yDramSpec: AxisSpec = { label: 'DRAM', unit: 'GB', format: (v) => formatNumber(v) };
-    const xSpec: AxisSpec = { label: 'Simulated time', format: (s) => formatDuration(s, 2) };
+    const xSpec: AxisSpec = {
+      label: 'Simulated time',
+      format: (s) => formatDuration(s, 2),
+      ticks: durationTicks,
+    };
     const tEnd = n ? track.t[n - 1] : 1;
     const provisional = computeMargins({
       yTickLabels: ['000'],
@@ -144,11 +149,11 @@ export function OccupancyChart({
       hasYTitle: true,
       legendHeight: legend.height,
     });
-    const titleH = 18;
-    const gap = 34;
-    const plotH = Math.max(220, size.height - provisional.top - provisional.bottom - 2 * titleH - gap);
-    const hA = Math.round(plotH * 0.62);
-    const hB = plotH - hA;
+    // HBM over DRAM, 62 : 38, at least 220 units of plot between them (the margins' top is the legend's alone).
+    const minRoom = 220 + 2 * PANEL_TITLE_BAND + 34;
+    const room = Math.max(minRoom, size.height - provisional.top - provisional.bottom);
+    const panels = stackPanels(provisional.top, [{ share: 0.62 }, { share: 0.38, gapAbove: 34 }], room);
+    const [hA, hB] = panels.heights;
     const yA = makeScale(yHbmSpec, resolveDomain(yHbmSpec, [0, capGB * 1.04], { zero: true }), [hA, 0]);
     const yB = makeScale(yDramSpec, resolveDomain(yDramSpec, [0, dramTop * 1.05], { zero: true }), [hB, 0]);
     const yATicks = axisTicks(yHbmSpec, yA, 'y');
@@ -162,9 +167,8 @@ export function OccupancyChart({
     const innerWidth = Math.max(60, width - m.left - m.right - 8);
     const x = makeScale(xSpec, [0, tEnd], [0, innerWidth]);
     const xTicks = axisTicks(xSpec, x, 'x');
-    const topA = m.top + titleH;
-    const topB = topA + hA + gap + titleH;
-    const height = topB + hB + m.bottom;
+    const [topA, topB] = panels.tops;
+    const height = panels.bottom + m.bottom;
     return {
       legend,
       hbmStack,
@@ -182,12 +186,12 @@ export function OccupancyChart({
       topB,
       hA,
       hB,
+      plotHeight: panels.span,
       height,
-      titleH,
     };
   }, [track, scale, capacityBlocks, dramMaxGB, width, size.height, narrow, n, hbmLayers, dramLayers]);
 
-  const { x, yA, yB, innerWidth, m, topA, topB, hA, hB, height } = L;
+  const { x, yA, yB, innerWidth, m, topA, topB, hA, hB, plotHeight, height } = L;
   const indexAt = useCallback(
     (px: number) => {
       if (!n) return null;
@@ -199,7 +203,6 @@ export function OccupancyChart({
     [n, x, track],
   );
   const ro = useReadout(n, indexAt);
-  const plotHeight = topB + hB - topA;
 
   const paths = useMemo(() => {
     const mk = (st: number[][], y: typeof yA) =>
@@ -278,9 +281,9 @@ export function OccupancyChart({
         ))}
       </g>
       <g className="chart-plot" transform={`translate(${m.left},0)`}>
-        <text className="chart-axis-label" x={0} y={topA - 8}>
+        <PanelTitle top={topA}>
           {narrow ? 'HBM (KV budget)' : 'HBM: KV blocks by the state of their session'}
-        </text>
+        </PanelTitle>
         <g transform={`translate(0,${topA})`}>
           <GridLines yTicks={L.yATicks} innerWidth={innerWidth} innerHeight={hA} />
           <YAxis ticks={L.yATicks} innerHeight={hA} title="HBM (GB)" titleOffset={m.left - 4} />
@@ -318,9 +321,9 @@ export function OccupancyChart({
             <line className="chart-domain" x1={0} x2={innerWidth} y1={0.5} y2={0.5} />
           </g>
         </g>
-        <text className="chart-axis-label" x={0} y={topB - 8}>
+        <PanelTitle top={topB}>
           {narrow ? 'Host DRAM' : 'Host DRAM: block copies (offloaded, written through or back)'}
-        </text>
+        </PanelTitle>
         <g transform={`translate(0,${topB})`}>
           <GridLines yTicks={L.yBTicks} xTicks={L.xTicks} innerWidth={innerWidth} innerHeight={hB} />
           <YAxis ticks={L.yBTicks} innerHeight={hB} title="DRAM (GB)" titleOffset={m.left - 4} />
@@ -342,7 +345,7 @@ export function OccupancyChart({
             innerWidth={innerWidth}
             innerHeight={hB}
             title="Simulated time"
-            titleOffset={TICK_FONT + 8 + 6 + LABEL_FONT + 4}
+            titleOffset={X_TITLE_OFFSET}
           />
         </g>
         <g transform={`translate(0,${topA})`}>

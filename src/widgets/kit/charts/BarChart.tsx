@@ -26,11 +26,11 @@ import {
   computeMargins,
   legendLayout,
   AXIS_TITLE_BAND,
-  LABEL_FONT,
   r2,
   TICK_FONT,
   textWidth,
   wrapLabel,
+  X_TITLE_OFFSET,
 } from './layout';
 
 /** Height of a category label's second line. */
@@ -413,7 +413,7 @@ export function BarChart(props: BarChartProps) {
   const ruleMarkers = (markers ?? [])
     .filter((m) => m.kind === 'y')
     .map((m) => (horizontal ? { ...m, kind: 'x' as const, x: m.y } : m));
-  const vTitleOffset = TICK_FONT + 8 + 6 + LABEL_FONT + 4;
+  const vTitleOffset = X_TITLE_OFFSET;
 
   return (
     <ChartShell

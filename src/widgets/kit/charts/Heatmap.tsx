@@ -7,7 +7,7 @@ import { ChartShell } from './ChartShell';
 import { Readout, readoutSentence } from './Readout';
 import { axisTicks, extentOf, isLog, resolveDomain, usable } from './scales';
 import { axisTitle, tickFormatter, valueText } from './chartFormat';
-import { AXIS_TITLE_BAND, LABEL_FONT, r2, TICK_FONT, textWidth, truncate } from './layout';
+import { AXIS_TITLE_BAND, LABEL_FONT, r2, TICK_FONT, textWidth, truncate, X_TITLE_OFFSET } from './layout';
 import { HorizontalAxisTitle, VerticalAxisTitle } from './Axes';
 import { pointerInPlot } from './zoom';
 
@@ -311,7 +311,7 @@ export function Heatmap(props: HeatmapProps) {
           )}
           <HorizontalAxisTitle
             title={colTitle}
-            y={TICK_FONT + 8 + 6 + LABEL_FONT + 4}
+            y={X_TITLE_OFFSET}
             innerWidth={innerWidth}
             roomLeft={margin.left - (rowTitle ? AXIS_TITLE_BAND : 0) - 4}
             roomRight={margin.right - 4}

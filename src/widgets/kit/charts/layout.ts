@@ -58,6 +58,8 @@ export const TICK_FONT = 11;
 export const LABEL_FONT = 12;
 /** The band an axis title takes beside its axis: the title's line and the gap to the tick labels. */
 export const AXIS_TITLE_BAND = LABEL_FONT + 10;
+/** From an x axis's line to its title's baseline: the tick mark and gap, the tick labels' line, a gap, the title. */
+export const X_TITLE_OFFSET = TICK_FONT + 8 + 6 + LABEL_FONT + 4;
 export const LEGEND_FONT = 12;
 
 export interface LegendItemLayout {

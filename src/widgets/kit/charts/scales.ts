@@ -162,9 +162,16 @@ const TIME_STEPS = [
   8640000,
 ];
 
+/** The units formatDuration prints from a minute up, in seconds. */
+const MINUTE_AND_UP = [60, 3600, 86400];
+/** Steps in the unit the axis's largest value prints in: half a unit (1.5 min), one, and round multiples. */
+const UNIT_STEPS = [0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500];
+
 /**
  * Ticks for durations in seconds labelled with formatDuration: on a log axis 1 ns … 1 s, 10 s, 1 min, 10 min,
- * 1 h, 10 h, 1 d …; on a linear axis round steps of seconds, minutes, hours or days.
+ * 1 h, 10 h, 1 d …; on a linear axis that reaches a minute (an hour, a day), steps of whole or half minutes
+ * (hours, days), so every label reads "30 s", "1 min", "1.5 min", "2 min", never the "1.7 min" that 100 s is;
+ * below a minute, d3's round steps of seconds.
  */
 export function durationTicks(domain: [number, number], count: number, log = false): number[] {
   const lo = Math.min(domain[0], domain[1]);
@@ -175,6 +182,12 @@ export function durationTicks(domain: [number, number], count: number, log = fal
     return t.length >= 2 ? t : d3ticks(lo, hi, count);
   }
   const m = Math.max(Math.abs(lo), Math.abs(hi));
-  const unit = m >= 2 * 86400 ? 86400 : m >= 2 * 3600 ? 3600 : m >= 120 ? 60 : 1;
-  return d3ticks(lo / unit, hi / unit, count).map((v) => v * unit);
+  const unit = MINUTE_AND_UP.filter((u) => m >= u).pop();
+  if (unit === undefined) return d3ticks(lo, hi, count);
+  const step = UNIT_STEPS.map((k) => k * unit).find((st) => (hi - lo) / st <= Math.max(1, count));
+  const ticks: number[] = [];
+  if (step !== undefined)
+    for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) ticks.push(v);
+  // A narrow window far from zero (100–110 s): round steps in the unit, as before.
+  return ticks.length >= 2 ? ticks : d3ticks(lo / unit, hi / unit, count).map((v) => v * unit);
 }

@@ -4,9 +4,8 @@ import {
   AXIS_TITLE_BAND,
   computeMargins,
   legendLayout,
-  LABEL_FONT,
-  TICK_FONT,
   type LegendItemLayout,
+  X_TITLE_OFFSET,
 } from './layout';
 import { axisTicks, makeScale, resolveDomain, isLog, type NumScale, type Tick } from './scales';
 import type { AxisSpec, Margins } from './types';
@@ -96,7 +95,7 @@ export function xyLayout(opts: {
       y,
       yTicks.map((t) => t.label),
     ),
-    xTitleOffset: TICK_FONT + 8 + 6 + LABEL_FONT + 4,
+    xTitleOffset: X_TITLE_OFFSET,
     // Beside the plot, room an x title too wide for it may take: under the y tick labels (not the y title's
     // band) and the right margin (the direct labels' column).
     xTitleRoom: { left: margin.left - (yHasTitle ? AXIS_TITLE_BAND : 0) - 4, right: margin.right - 4 },
