@@ -1,20 +1,23 @@
 import { expect, test } from './fixtures';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { WIDGETS } from '../src/widgets/registry';
 
 /**
- * Every widget's picture and key read-outs on one screen (#11): opened alone, its first chart or canvas and its
- * read-out row end inside the window, at 1280 × 800 and in presentation mode at 1920 × 1080. On the way, at
- * 1280, every chart axis reads in round units: no label repeated on one axis, and a time past a minute a whole
- * or half unit ("1.5 min", never the "1.7 min" 100 s prints as; kit/charts/scales.ts durationTicks).
+ * Every widget opened alone, at 1280 × 800 and in presentation mode at 1920 × 1080:
+ *  - its picture and key read-outs on one screen (#11): its first chart or canvas and its read-out row end inside
+ *    the window;
+ *  - its drawings legible: no SVG text outside its SVG (cut off) or over another text;
+ *  - (at 1280) every chart axis in round units: no label repeated on one axis, and a time past a minute a whole or
+ *    half unit ("1.5 min", never the "1.7 min" 100 s prints as; kit/charts/scales.ts durationTicks).
  */
-async function widgetsOver(
-  page: Page,
-  query: string,
-  windowHeight: number,
-  axisFaults: string[] = [],
-): Promise<string[]> {
-  const over: string[] = [];
+interface Findings {
+  over: string[];
+  drawing: string[];
+  axes: string[];
+}
+
+async function walkWidgets(page: Page, query: string, windowHeight: number): Promise<Findings> {
+  const found: Findings = { over: [], drawing: [], axes: [] };
   for (const w of WIDGETS) {
     await page.goto(`/widget/${w.id}${query}`);
     const widget = page.locator(`[data-widget="${w.id}"]`);
@@ -27,38 +30,80 @@ async function widgetsOver(
         readouts?.getBoundingClientRect().bottom ?? 0,
       );
     });
-    if (bottom > windowHeight) over.push(`${w.id} (${Math.round(bottom)} px)`);
-    const axes = await widget.evaluate((el) =>
-      [...el.querySelectorAll('.chart-axis')].map((a) =>
-        [...a.querySelectorAll('.chart-tick')].map((t) => t.textContent ?? ''),
-      ),
-    );
-    for (const labels of axes) {
+    if (bottom > windowHeight) found.over.push(`${w.id} (${Math.round(bottom)} px)`);
+    for (const fault of await textFaults(widget)) found.drawing.push(`${w.id}: ${fault}`);
+    for (const labels of await axisLabels(widget)) {
       const odd = labels.filter((l) => /\d\.\d+ (min|h|d)\b/.test(l) && !/\.5 /.test(l));
       const repeated = labels.filter((l, i) => labels.indexOf(l) !== i);
-      if (odd.length || repeated.length) axisFaults.push(`${w.id}: ${labels.join(' · ')}`);
+      if (odd.length || repeated.length) found.axes.push(`${w.id}: ${labels.join(' · ')}`);
     }
   }
-  return over;
+  return found;
+}
+
+/** Each chart axis's tick labels. */
+function axisLabels(widget: Locator): Promise<string[][]> {
+  return widget.evaluate((el) =>
+    [...el.querySelectorAll('.chart-axis')].map((a) =>
+      [...a.querySelectorAll('.chart-tick')].map((t) => t.textContent ?? ''),
+    ),
+  );
+}
+
+/** SVG texts drawn partly outside their SVG, or more than 15% of the smaller one over another. */
+function textFaults(widget: Locator): Promise<string[]> {
+  return widget.evaluate((el) => {
+    const out: string[] = [];
+    for (const svg of el.querySelectorAll('svg')) {
+      const s = svg.getBoundingClientRect();
+      if (s.width < 50) continue;
+      const boxes = [...svg.querySelectorAll('text')]
+        .filter((t) => (t.textContent ?? '').trim() && getComputedStyle(t).opacity !== '0')
+        .map((t) => ({ text: (t.textContent ?? '').trim(), r: t.getBoundingClientRect() }))
+        .filter((b) => b.r.width > 0);
+      for (const b of boxes)
+        if (
+          b.r.left < s.left - 1 ||
+          b.r.right > s.right + 1 ||
+          b.r.top < s.top - 1 ||
+          b.r.bottom > s.bottom + 1
+        )
+          out.push(`"${b.text}" outside its picture`);
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i].r;
+          const c = boxes[j].r;
+          const ix = Math.min(a.right, c.right) - Math.max(a.left, c.left);
+          const iy = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+          const smaller = Math.min(a.width * a.height, c.width * c.height);
+          if (ix > 2 && iy > 3 && (ix * iy) / smaller > 0.15)
+            out.push(`"${boxes[i].text}" over "${boxes[j].text}"`);
+        }
+    }
+    return out;
+  });
 }
 
 test.describe('at 1280 × 800', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
-  test('every widget’s picture and key read-outs fit one screen, its axes in round units', async ({
+  test('every widget’s picture and key read-outs fit one screen, legible, its axes in round units', async ({
     page,
   }) => {
     test.setTimeout(300_000);
-    const axisFaults: string[] = [];
-    expect.soft(await widgetsOver(page, '', 800, axisFaults)).toEqual([]);
-    expect(axisFaults).toEqual([]);
+    const found = await walkWidgets(page, '', 800);
+    expect.soft(found.over).toEqual([]);
+    expect.soft(found.drawing).toEqual([]);
+    expect(found.axes).toEqual([]);
   });
 });
 
 test.describe('in presentation mode at 1920 × 1080', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
-  test('every widget’s picture and key read-outs fit one projected screen', async ({ page }) => {
+  test('every widget’s picture and key read-outs fit one projected screen, legible', async ({ page }) => {
     test.setTimeout(300_000);
-    expect(await widgetsOver(page, '?present', 1080)).toEqual([]);
+    const found = await walkWidgets(page, '?present', 1080);
+    expect.soft(found.over).toEqual([]);
+    expect(found.drawing).toEqual([]);
     await expect(page.locator('html')).toHaveAttribute('data-present', '');
   });
 });

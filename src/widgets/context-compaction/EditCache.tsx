@@ -5,7 +5,8 @@
  * (src/sim/engine/kvcache/hash.ts) in the worker (method compactionEdit); the re-prefill is priced by src/sim/engine/cost.ts.
  */
 import { useMemo } from 'react';
-import { scaleLinear } from 'd3';
+import { scaleLinear, ticks as d3ticks } from 'd3';
+import { textWidth, TICK_FONT } from '../kit/charts/layout';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useChartSize } from '../kit/charts';
 import { useSimulation } from '../kit/useSimulation';
@@ -178,11 +179,20 @@ const PROMPT_PICTURE_H = 196;
 function PromptPicture({ r }: { r: EditResult }) {
   const { observe, width, zoom } = useChartSize({ aspect: 0.34, minHeight: 230, maxHeight: 260 });
   const left = 8;
-  const right = 8;
+  const end = Math.max(r.tokensBefore, r.tokensAfter);
+  // d3's ticks depend on the domain alone: the last one's label, centred on it, sets the right margin ("80k" at the
+  // prompt's end would otherwise be cut in half).
+  const ticks = d3ticks(0, end, width < 500 ? 4 : 8);
+  const lastTick = ticks[ticks.length - 1] ?? 0;
+  const right = Math.max(
+    8,
+    textWidth(formatCount(lastTick), TICK_FONT) / 2 +
+      2 -
+      ((width - 8 - left) * (end - lastTick)) / (end || 1),
+  );
   const x = scaleLinear()
-    .domain([0, Math.max(r.tokensBefore, r.tokensAfter)])
+    .domain([0, end])
     .range([left, width - right]);
-  const ticks = x.ticks(width < 500 ? 4 : 8);
   const segH = 26;
   const stH = 20;
   const rows = {
