@@ -11,7 +11,7 @@ import { disaggComparison, PREFILL_WORKER_BUDGET } from '../src/sim/lessons/long
 import { prefillTimeline } from '../src/sim/lessons/longPrefill';
 import { methods } from '../src/worker/methods';
 import { prefillDisagg } from '../src/worker/prefillDisaggMethods';
-import { prefillScenarios } from '../src/worker/prefillMethods';
+import { prefillScenarios } from '../src/worker/prefillScenarioMethods';
 import { DISAGG_REQUEST, SETUP } from '../src/widgets/long-prefill/schema';
 import { DISAGG_METRIC_KEYS, formatDisaggMetric } from '../src/widgets/long-prefill/disaggFigures';
 

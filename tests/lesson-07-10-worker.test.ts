@@ -10,9 +10,9 @@ import {
   chunkTradeoff,
   hitRateVsKernel,
   prefillFigures,
-  prefillScenarios,
   prefillTimelineRun,
 } from '../src/worker/prefillMethods';
+import { prefillScenarios } from '../src/worker/prefillScenarioMethods';
 import { methods } from '../src/worker/methods';
 import {
   FIGURES_REQUEST,

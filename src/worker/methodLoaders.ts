@@ -43,8 +43,12 @@ export const METHOD_GROUPS: readonly { names: readonly MethodName[]; load: () =>
     load: () => import('./hierarchyMethods').then((m) => m.hierarchyMethods),
   },
   {
-    names: ['prefillTimelineRun', 'chunkTradeoff', 'hitRateVsKernel', 'prefillFigures', 'prefillScenarios'],
+    names: ['prefillTimelineRun', 'chunkTradeoff', 'hitRateVsKernel', 'prefillFigures'],
     load: () => import('./prefillMethods').then((m) => m.prefillMethods),
+  },
+  {
+    names: ['prefillScenarios'],
+    load: () => import('./prefillScenarioMethods').then((m) => m.prefillScenarioMethods),
   },
   {
     names: ['prefillDisagg'],

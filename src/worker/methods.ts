@@ -12,6 +12,7 @@ import { recordedTrajectoryMethods } from './recordedTrajectoryMethods';
 import { pauseMethods } from './pauseMethods';
 import { offloadMethods } from './offloadMethods';
 import { prefillMethods } from './prefillMethods';
+import { prefillScenarioMethods } from './prefillScenarioMethods';
 import { prefillDisaggMethods } from './prefillDisaggMethods';
 import { hierarchyMethods } from './hierarchyMethods';
 import { economicsMethods } from './economicsMethods';
@@ -33,6 +34,7 @@ export const methods = {
   ...pauseMethods,
   ...hierarchyMethods,
   ...prefillMethods,
+  ...prefillScenarioMethods,
   ...prefillDisaggMethods,
   ...economicsMethods,
   ...schemaMethods,

@@ -16,7 +16,8 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import type { ChunkFigures, PrefillFiguresResponse, PrefillScenarioId } from '../../worker/prefillMethods';
+import type { ChunkFigures, PrefillFiguresResponse } from '../../worker/prefillMethods';
+import type { PrefillScenarioId } from '../../worker/prefillScenarioMethods';
 import './long-prefill.css';
 import { FIGURES_REQUEST } from './schema';
 
