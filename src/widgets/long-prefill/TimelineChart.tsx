@@ -9,7 +9,7 @@
  * t not yet drawn, so scrubbing backwards costs nothing. Built from the charts kit's pieces.
  */
 import { FillPattern } from '../kit/charts/patterns';
-import { LegendLabel } from '../kit/charts/Legend';
+import { EntryLegend, type LegendEntry } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { curveStepBefore, line as d3line, symbol as d3symbol, symbolCircle, symbolSquare } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
@@ -274,47 +274,20 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
           <FillPattern key={k} id={`${prefix}-${k}`} color={PARTS[k].color} pattern={PARTS[k].pattern} />
         ))}
       </defs>
-      <g className="chart-legend" transform="translate(4,4)">
-        {L.legend.items.map((item) => {
-          const kind = L.legendItems[item.index].kind;
-          const isWhole = kind === 'gapWhole';
-          return (
-            <g
-              key={item.index}
-              className="chart-legend-item"
-              transform={`translate(${item.x},${item.y + 9})`}
-            >
-              {kind === 'chunk' || kind === 'decode' || kind === 'paused' ? (
-                <rect
-                  x={0}
-                  y={-6}
-                  width={22}
-                  height={12}
-                  rx={2}
-                  style={{ fill: fill(PARTS[kind], kind), stroke: PARTS[kind].color }}
-                />
-              ) : (
-                <g>
-                  <line
-                    x1={0}
-                    x2={22}
-                    y1={0}
-                    y2={0}
-                    style={{ stroke: isWhole ? GAP_WHOLE.color : GAP_RUN.color, strokeWidth: 2 }}
-                    strokeDasharray={isWhole ? GAP_WHOLE.dash : undefined}
-                  />
-                  <path
-                    transform="translate(11,0)"
-                    d={sym(isWhole ? 'square' : 'circle', 36)}
-                    style={{ fill: isWhole ? GAP_WHOLE.color : GAP_RUN.color }}
-                  />
-                </g>
-              )}
-              <LegendLabel item={item} />
-            </g>
-          );
+      <EntryLegend
+        items={L.legend.items}
+        entries={L.legendItems.map(({ kind }): LegendEntry => {
+          if (kind === 'chunk' || kind === 'decode' || kind === 'paused')
+            return { kind: 'bar', color: PARTS[kind].color, fill: fill(PARTS[kind], kind) };
+          const gap = kind === 'gapWhole' ? GAP_WHOLE : GAP_RUN;
+          return {
+            kind: 'line',
+            color: gap.color,
+            dash: kind === 'gapWhole' ? GAP_WHOLE.dash : undefined,
+            symbolPath: sym(kind === 'gapWhole' ? 'square' : 'circle', 36),
+          };
         })}
-      </g>
+      />
       <g
         className="chart-plot"
         transform={`translate(${m.left},0)`}

@@ -9,8 +9,8 @@
  * run and the current turn, so the transport can scrub it.
  */
 import { FillPattern } from '../kit/charts/patterns';
-import { LegendLabel } from '../kit/charts/Legend';
-import { useCallback, useMemo } from 'react';
+import { EntryLegend, type LegendEntry } from '../kit/charts/Legend';
+import { useCallback, useMemo, type CSSProperties } from 'react';
 import { scaleBand, symbol as d3symbol, symbolCircle, symbolDiamond, symbolX } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
 import { pointerInPlot } from '../kit/charts/zoom';
@@ -47,6 +47,13 @@ const KIND_SYMBOL = {
 
 function symbolPath(kind: TurnKind, size: number): string {
   return d3symbol(KIND_SYMBOL[kind], size)() ?? '';
+}
+
+/** A turn kind's symbol in the legend: the first turn hollow, a cold one a stroked cross, the others filled. */
+function legendSymbolStyle(kind: TurnKind): CSSProperties {
+  if (kind === 'first') return { fill: 'var(--chart-bg)', stroke: KIND_COLOR.first, strokeWidth: 1.5 };
+  if (kind === 'cold') return { fill: 'none', stroke: KIND_COLOR.cold, strokeWidth: 2.5 };
+  return { fill: KIND_COLOR[kind] };
 }
 
 /** Fills of the three parts of a prompt: colour and a texture (colour never alone). */
@@ -233,42 +240,21 @@ export function TrajectoryChart({
         )}
       </defs>
       {/* Legend: the prompt's parts (bar swatches), then what a turn found (symbols). */}
-      <g className="chart-legend" transform="translate(4,4)">
-        {L.legend.items.map((it) => {
-          const part = PARTS[it.index];
-          const route = ROUTE_LEGEND[it.index - PARTS.length];
-          return (
-            <g key={it.index} className="chart-legend-item" transform={`translate(${it.x},${it.y + 9})`}>
-              {part ? (
-                <rect
-                  x={0}
-                  y={-6}
-                  width={22}
-                  height={12}
-                  rx={2}
-                  style={{
-                    fill: part.pattern ? `url(#${prefix}-p${it.index})` : part.color,
-                    stroke: part.color,
-                  }}
-                />
-              ) : (
-                <path
-                  transform="translate(11,0)"
-                  d={symbolPath(route.kind, 60)}
-                  style={
-                    route.kind === 'first'
-                      ? { fill: 'var(--chart-bg)', stroke: KIND_COLOR.first, strokeWidth: 1.5 }
-                      : route.kind === 'cold'
-                        ? { fill: 'none', stroke: KIND_COLOR.cold, strokeWidth: 2.5 }
-                        : { fill: KIND_COLOR[route.kind] }
-                  }
-                />
-              )}
-              <LegendLabel item={it} />
-            </g>
-          );
-        })}
-      </g>
+      <EntryLegend
+        items={L.legend.items}
+        entries={[
+          ...PARTS.map((p, i): LegendEntry => ({
+            kind: 'bar',
+            color: p.color,
+            fill: p.pattern ? `url(#${prefix}-p${i})` : p.color,
+          })),
+          ...ROUTE_LEGEND.map(({ kind }): LegendEntry => ({
+            kind: 'symbol',
+            path: symbolPath(kind, 60),
+            style: legendSymbolStyle(kind),
+          })),
+        ]}
+      />
       <g className="chart-plot" transform={`translate(${m.left},0)`}>
         {/* Current turn: a band through both panels. */}
         <rect

@@ -5,7 +5,7 @@
  * every layer has a colour and a texture, and the read-out lists them all at the hovered time.
  */
 import { FillPattern } from '../kit/charts/patterns';
-import { LegendLabel } from '../kit/charts/Legend';
+import { EntryLegend } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { area as d3area, curveLinear } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
@@ -265,21 +265,10 @@ export function OccupancyChart({
           ) : null,
         )}
       </defs>
-      <g className="chart-legend" transform="translate(4,4)">
-        {L.legend.items.map((it) => (
-          <g key={it.index} className="chart-legend-item" transform={`translate(${it.x},${it.y + 9})`}>
-            <rect
-              x={0}
-              y={-6}
-              width={22}
-              height={12}
-              rx={2}
-              style={{ fill: fill(it.index), stroke: LAYERS[it.index].color }}
-            />
-            <LegendLabel item={it} />
-          </g>
-        ))}
-      </g>
+      <EntryLegend
+        items={L.legend.items}
+        entries={LAYERS.map((l, i) => ({ kind: 'bar', color: l.color, fill: fill(i) }))}
+      />
       <g className="chart-plot" transform={`translate(${m.left},0)`}>
         <PanelTitle top={topA}>
           {narrow ? 'HBM (KV budget)' : 'HBM: KV blocks by the state of their session'}

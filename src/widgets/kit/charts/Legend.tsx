@@ -1,4 +1,5 @@
 /** Legend inside the SVG (so it exports): each series by colour AND dash pattern, symbol or fill pattern. */
+import type { CSSProperties } from 'react';
 import { LEGEND_LINE, type LegendItemLayout } from './layout';
 import { seriesColor, seriesDash, seriesSymbolPath } from './theme';
 import { seriesFill } from './patterns';
@@ -105,6 +106,75 @@ export function Legend({
             color={colors?.[it.index]}
             dash={dashes?.[it.index]}
           />
+          <LegendLabel item={it} />
+        </g>
+      ))}
+    </g>
+  );
+}
+
+/**
+ * One entry of a legend whose items differ in kind (a chart's own layers and marks, not the kit's series slots):
+ * a bar swatch (its fill may be a pattern's url, its edge the colour), a line (dash, an optional symbol's path), or
+ * a symbol alone (its path and style, e.g. hollow or stroked).
+ */
+export type LegendEntry =
+  | { kind: 'bar'; color: string; fill?: string }
+  | { kind: 'line'; color: string; dash?: string; symbolPath?: string; width?: number }
+  | { kind: 'symbol'; path: string; style: CSSProperties };
+
+function EntrySwatch({ entry }: { entry: LegendEntry }) {
+  switch (entry.kind) {
+    case 'bar':
+      return (
+        <rect
+          x={0}
+          y={-6}
+          width={22}
+          height={12}
+          rx={2}
+          style={{ fill: entry.fill ?? entry.color, stroke: entry.color }}
+        />
+      );
+    case 'line':
+      return (
+        <g>
+          <line
+            x1={0}
+            x2={22}
+            y1={0}
+            y2={0}
+            style={{ stroke: entry.color, strokeWidth: entry.width ?? 2 }}
+            strokeDasharray={entry.dash}
+          />
+          {entry.symbolPath ? (
+            <path transform="translate(11,0)" d={entry.symbolPath} style={{ fill: entry.color }} />
+          ) : null}
+        </g>
+      );
+    case 'symbol':
+      return <path transform="translate(11,0)" d={entry.path} style={entry.style} />;
+  }
+}
+
+/** A legend of `entries`, laid out as `items` (legendLayout over their labels, in the same order). */
+export function EntryLegend({
+  items,
+  entries,
+  x = 4,
+  y = 4,
+}: {
+  items: readonly LegendItemLayout[];
+  entries: readonly LegendEntry[];
+  x?: number;
+  y?: number;
+}) {
+  if (!items.length) return null;
+  return (
+    <g className="chart-legend" transform={`translate(${x},${y})`}>
+      {items.map((it) => (
+        <g key={it.index} className="chart-legend-item" transform={`translate(${it.x},${it.y + 9})`}>
+          <EntrySwatch entry={entries[it.index]} />
           <LegendLabel item={it} />
         </g>
       ))}

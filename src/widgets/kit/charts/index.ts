@@ -27,7 +27,7 @@ export { BarChart, type BarChartProps, type BarSeries } from './BarChart';
 export { useChartSize, heightFor, DEFAULT_WIDTH, type ChartSize, type SizeOptions } from './useChartSize';
 export { ChartShell, type ChartShellProps } from './ChartShell';
 export { GridLines, XAxis, YAxis } from './Axes';
-export { Legend, Swatch, type SwatchKind } from './Legend';
+export { EntryLegend, Legend, Swatch, type LegendEntry, type SwatchKind } from './Legend';
 export { Markers, positionIn, type Positioner } from './Markers';
 export {
   Readout,
