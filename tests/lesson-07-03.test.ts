@@ -484,6 +484,28 @@ describe('the animated router’s geometry', () => {
       for (let r = 0; r < 8; r++) expect(L.lane(r).at(-1)![1]).toBeCloseTo(L.rowY(r) + L.markDy, 9);
     }
   });
+
+  it('a wide replica box puts its two bars side by side, so its rows are shorter; both stay inside the box', async () => {
+    const { pictureLayout } = await import('../src/widgets/cache-router/RouterPicture');
+    for (const w of [360, 640, 760]) {
+      const L = pictureLayout(w, 4);
+      const inBox = (lane: { x: number; w: number }) => {
+        expect(lane.x).toBeGreaterThanOrEqual(L.x0);
+        expect(lane.x + lane.w).toBeLessThanOrEqual(L.x0 + L.boxW);
+      };
+      inBox(L.arrivalLane);
+      inBox(L.kvLane);
+      expect(L.kvDy + L.barH).toBeLessThanOrEqual(L.rowH);
+      if (L.kvDy === L.arrivalDy) expect(L.kvLane.x).toBeGreaterThan(L.arrivalLane.x + L.arrivalLane.w);
+      else expect(L.kvDy).toBeGreaterThanOrEqual(L.arrivalDy + L.barH);
+    }
+    const narrow = pictureLayout(640, 4);
+    const wide = pictureLayout(760, 4);
+    expect(narrow.kvDy).toBeGreaterThan(narrow.arrivalDy);
+    expect(wide.kvDy).toBe(wide.arrivalDy);
+    expect(wide.rowH).toBeLessThan(narrow.rowH);
+    expect(wide.height).toBeLessThan(narrow.height);
+  });
 });
 
 /** Fleet-wide share of HBM KV blocks in use at frame f of an animation run. */

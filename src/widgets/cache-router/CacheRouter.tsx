@@ -227,9 +227,8 @@ export function CacheRouter() {
       }}
       onKeyDown={transport.handleKey}
       controls={<ParamControls params={params} />}
-      transport={
-        <TransportBar transport={transport} format={(x) => formatDuration(Math.round(x * 10) / 10)} />
-      }
+      // Seconds to the tenth, as the picture's own "t = 40.0 s" (never "1.17 min" for 70 s).
+      transport={<TransportBar transport={transport} format={(x) => `${x.toFixed(1)} s`} />}
       exportData={() => ({
         rows: whole
           ? Array.from({ length: whole.requests.count }, (_, i) => ({

@@ -31,24 +31,54 @@ export interface PictureLayout {
   barH: number;
   /** Horizontal room per queue/batch mark. */
   slot: number;
+  /**
+   * Where the latest arrival's prompt bar and the HBM bar run, each from its label: one above the other in a
+   * narrow row; side by side in a wide one, which keeps the row short so a projected picture scales up further.
+   */
+  arrivalLane: { x: number; w: number };
+  kvLane: { x: number; w: number };
   /** The path a request takes to replica r: a polyline from the router to the row's first mark. */
   lane: (r: number) => [number, number][];
 }
+
+/** A replica's box this wide or wider puts its two bars side by side. */
+const SIDE_BY_SIDE_BOX = 500;
+/** Gap between the two bars side by side, and the prompt bar's share of the width they have. */
+const LANE_GAP = 18;
+const ARRIVAL_SHARE = 0.55;
 
 export function pictureLayout(width: number, replicas: number, withPool = false): PictureLayout {
   const stacked = width < 560;
   const titleDy = stacked ? 17 : 19;
   const markDy = stacked ? 38 : 42;
-  const arrivalDy = stacked ? 64 : 70;
+  // Below the marks' labels (their baselines at markDy + 25 or 29) with room for the bars' own labels' ascent.
+  const arrivalDy = stacked ? 68 : 76;
   const barH = stacked ? 18 : 20;
-  const kvDy = arrivalDy + barH + (stacked ? 6 : 8);
-  const rowH = kvDy + barH + 8;
   const gap = 6;
   const slot = stacked ? 33 : 36;
+  const boxWidth = (x0: number, right: number) => Math.max(120, width - x0 - right);
+  /** The row's bar lanes in a box from x0, wide enough or not. */
+  const bars = (x0: number, boxW: number) => {
+    const inner = boxW - 16;
+    if (stacked || boxW < SIDE_BY_SIDE_BOX) {
+      const kvDy = arrivalDy + barH + (stacked ? 6 : 8);
+      const lane = { x: x0 + 8, w: inner };
+      return { kvDy, rowH: kvDy + barH + 8, arrivalLane: lane, kvLane: lane };
+    }
+    const arrivalW = Math.round((inner - LANE_GAP) * ARRIVAL_SHARE);
+    return {
+      kvDy: arrivalDy,
+      rowH: arrivalDy + barH + 8,
+      arrivalLane: { x: x0 + 8, w: arrivalW },
+      kvLane: { x: x0 + 8 + arrivalW + LANE_GAP, w: inner - arrivalW - LANE_GAP },
+    };
+  };
   if (stacked) {
     const router = { x: 0, y: 26, w: width, h: 64 };
     const top = router.y + router.h + 16;
     const x0 = 28;
+    const boxW = boxWidth(x0, 1);
+    const { kvDy, rowH, arrivalLane, kvLane } = bars(x0, boxW);
     const rowY = (r: number) => top + r * (rowH + gap);
     const rowsEnd = top + replicas * (rowH + gap);
     const pool = withPool ? { x: 0, y: rowsEnd + 4, w: width, h: 44 } : null;
@@ -59,7 +89,7 @@ export function pictureLayout(width: number, replicas: number, withPool = false)
       router,
       pool,
       x0,
-      boxW: Math.max(120, width - x0 - 1),
+      boxW,
       rowY,
       rowH,
       titleDy,
@@ -68,6 +98,8 @@ export function pictureLayout(width: number, replicas: number, withPool = false)
       kvDy,
       barH,
       slot,
+      arrivalLane,
+      kvLane,
       lane: (r) => [
         [13, router.y + router.h],
         [13, rowY(r) + markDy],
@@ -77,6 +109,8 @@ export function pictureLayout(width: number, replicas: number, withPool = false)
   }
   const routerW = 168;
   const x0 = routerW + 56;
+  const boxW = boxWidth(x0, 2);
+  const { kvDy, rowH, arrivalLane, kvLane } = bars(x0, boxW);
   const top = 24;
   const rowY = (r: number) => top + r * (rowH + gap);
   const rowsEnd = top + replicas * (rowH + gap) - gap;
@@ -93,7 +127,7 @@ export function pictureLayout(width: number, replicas: number, withPool = false)
     router,
     pool,
     x0,
-    boxW: Math.max(120, width - x0 - 2),
+    boxW,
     rowY,
     rowH,
     titleDy,
@@ -102,6 +136,8 @@ export function pictureLayout(width: number, replicas: number, withPool = false)
     kvDy,
     barH,
     slot,
+    arrivalLane,
+    kvLane,
     lane: (r) => [
       [routerW, ry],
       [x0 + 18, rowY(r) + markDy],

@@ -6,6 +6,7 @@ import { formatBytesDecimal, formatCount, formatPercent, formatTokens } from '..
 import type { RouterPictureRun } from '../../sim/lessons/routing/streamed';
 import { TRAIL_S, TRAVEL_S, type PictureLayout } from './routerLayout';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
+import { textWidth } from '../kit/charts/layout';
 
 /** Mark areas in px² (d3 symbol sizes): about 22 px across, 18 px on phones. */
 const MARK_AREA = 380;
@@ -66,8 +67,7 @@ export function ArrivalBar({
   i: number;
   t: number;
 }) {
-  const x = L.x0 + 8;
-  const w = L.boxW - 16;
+  const { x, w } = L.arrivalLane;
   if (i < 0)
     return (
       <text x={x} y={y + L.barH - 5} className="router-sub">
@@ -106,7 +106,7 @@ export function ArrivalBar({
         const { x: px, w: pw } = p;
         const label = `${formatCount(p.tokens)} ${p.word}`;
         const short = formatCount(p.tokens);
-        const fits = pw > label.length * 7.6 + 8 ? label : pw > short.length * 7.6 + 8 ? short : null;
+        const fits = labelFits(label, pw) ? label : labelFits(short, pw) ? short : null;
         const el = (
           <g key={p.kind}>
             <rect
@@ -149,8 +149,7 @@ export function KvBar({
   segs: { s: number; blocks: number }[];
   follow: number | null;
 }) {
-  const x0 = L.x0 + 8;
-  const barW = L.boxW - 16;
+  const { x: x0, w: barW } = L.kvLane;
   const headW = L.stacked ? 52 : 62;
   const bx = x0 + headW;
   const bw = barW - headW;
@@ -193,6 +192,11 @@ export function KvBar({
       ))}
     </g>
   );
+}
+
+/** Whether a bar label (14 px, semibold: about a tenth wider than textWidth's regular) fits a segment `w` wide. */
+function labelFits(label: string, w: number): boolean {
+  return w >= textWidth(label, 14) * 1.1 + 8;
 }
 
 /** Lay segments end to end from x0: each gets the x where it starts. */
