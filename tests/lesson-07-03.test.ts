@@ -735,3 +735,42 @@ describe('the prose on llm-d’s scheduler (the animated router’s defaults)', 
     expect(longer.hitRate).toBeGreaterThan(approx.summary.hitRate + 0.2);
   });
 });
+
+describe('the animated router’s picture', () => {
+  it('labels requests in flight without overlapping labels: the newer keeps its label', async () => {
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { createElement } = await import('react');
+    const { RouterPicture } = await import('../src/widgets/cache-router/RouterPicture');
+    const { textWidth } = await import('../src/widgets/kit/charts/layout');
+    const run = await runRouterAnimation({ ...FLEET, policy: 'round-robin', sessionsPerS: 3 });
+    let labelled = 0;
+    let crowded = 0;
+    for (let t = 10; t < 40; t += 0.25) {
+      const html = renderToStaticMarkup(createElement(RouterPicture, { r: run, t, follow: null }));
+      const flights = [
+        ...html.matchAll(
+          /<g transform="translate\(([\d.-]+),([\d.-]+)\)" class="router-flight"[^>]*>(?:<path[^>]*><\/path>)(?:<text[^>]*>([^<]*)<\/text>)?/g,
+        ),
+      ].map((m) => ({ x: Number(m[1]), y: Number(m[2]), label: m[3] }));
+      if (flights.length > 1) crowded++;
+      const boxes = flights
+        .filter((f) => f.label)
+        .map((f) => ({
+          x0: f.x - textWidth(f.label!, 14) / 2,
+          x1: f.x + textWidth(f.label!, 14) / 2,
+          y: f.y - 17,
+        }));
+      labelled += boxes.length;
+      for (let a = 0; a < boxes.length; a++)
+        for (let b = a + 1; b < boxes.length; b++) {
+          const apart =
+            boxes[a].x1 <= boxes[b].x0 ||
+            boxes[b].x1 <= boxes[a].x0 ||
+            Math.abs(boxes[a].y - boxes[b].y) >= 16;
+          expect(apart, `t = ${t}`).toBe(true);
+        }
+    }
+    expect(crowded).toBeGreaterThan(10);
+    expect(labelled).toBeGreaterThan(0);
+  });
+});

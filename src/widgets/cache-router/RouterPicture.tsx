@@ -20,6 +20,7 @@ export { wrap } from './routerNodes';
 import { lanePart, along, pictureLayout, trailOpacity, TRAIL_S, TRAVEL_S } from './routerLayout';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
 import { useFrameStamp } from '../kit/useFrameStamp';
+import { textWidth } from '../kit/charts/layout';
 
 export { along, pictureLayout, TRAVEL_S } from './routerLayout';
 
@@ -221,26 +222,41 @@ export const RouterPicture = memo(function RouterPicture({
       />
     );
   });
-  const flights = recent
+  // Requests in flight, newest first, so where two labels would overlap the newer one keeps its label.
+  const inFlight = recent
     .filter((i) => t - req.arrival[i] < TRAVEL_S)
+    .reverse()
     .map((i) => {
       const [x, y] = along(L.lane(req.replica[i]), (t - req.arrival[i]) / TRAVEL_S);
-      const s = req.session[i];
-      return (
-        <g key={i} transform={`translate(${x},${y})`} className="router-flight" data-request={i}>
-          <path
-            d={sessionPath(s, L.stacked ? 220 : FLIGHT_AREA)}
-            style={{ fill: sessionColor(s), stroke: 'var(--chart-bg)' }}
-          />
-          {/* The label goes before landing, so it never sits on the replica's title. */}
-          {L.stacked || t - req.arrival[i] > 0.7 * TRAVEL_S ? null : (
-            <text y={-17} textAnchor="middle" className="router-mark-label">
-              {sessionLabel(s)}
-            </text>
-          )}
-        </g>
-      );
+      return { i, x, y };
     });
+  const labelBoxes: { x0: number; x1: number; y0: number; y1: number }[] = [];
+  const flights = inFlight.map(({ i, x, y }) => {
+    const s = req.session[i];
+    // The label goes before landing, so it never sits on the replica's title.
+    let labelled = !L.stacked && t - req.arrival[i] <= 0.7 * TRAVEL_S;
+    if (labelled) {
+      const half = textWidth(sessionLabel(s), 14) / 2 + 1;
+      const box = { x0: x - half, x1: x + half, y0: y - 30, y1: y - 14 };
+      labelled = !labelBoxes.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1);
+      if (labelled) labelBoxes.push(box);
+    }
+    return (
+      <g key={i} transform={`translate(${x},${y})`} className="router-flight" data-request={i}>
+        <path
+          d={sessionPath(s, L.stacked ? 220 : FLIGHT_AREA)}
+          style={{ fill: sessionColor(s), stroke: 'var(--chart-bg)' }}
+        />
+        {labelled ? (
+          <text y={-17} textAnchor="middle" className="router-mark-label">
+            {sessionLabel(s)}
+          </text>
+        ) : null}
+      </g>
+    );
+  });
+  // Drawn oldest first, as before: the newest mark on top.
+  flights.reverse();
   marksDrawn += flights.length;
 
   const decision = last >= 0 ? routeText(r, last) : null;
