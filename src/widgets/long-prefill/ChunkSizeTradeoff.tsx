@@ -13,7 +13,7 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
-import { TRADEOFF_ID, tradeoffArgs, tradeoffSchema } from './schema';
+import { chunkLabel, TRADEOFF_ID, tradeoffArgs, tradeoffSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './long-prefill.css';
 
@@ -157,12 +157,12 @@ export function ChunkSizeTradeoff() {
               formula={`TTFT ≤ ${formatDuration(r.ttftSloS)} and p99 gap ≤ ${formatDuration(r.itlSloS)}; chunks below ${formatTokens(r.memoryBoundBelow)} are memory-bound at the prompt's middle`}
             />
             <Readout
-              label={`TTFT at ${formatTokens(r.at.chunk)} chunks`}
+              label={`TTFT at ${chunkLabel(r.at.chunk)}`}
               value={<span data-readout="ttft-at">{formatDuration(r.at.ttftS)}</span>}
               formula={`${formatNumber(r.at.prefillIterations)} iterations, ${formatNumber(r.at.memoryBoundIterations)} memory-bound; no chunking: ${formatDuration(r.whole.ttftS)}`}
             />
             <Readout
-              label={`p99 gap at ${formatTokens(r.at.chunk)} chunks`}
+              label={`p99 gap at ${chunkLabel(r.at.chunk)}`}
               value={<span data-readout="gap-at">{formatDuration(r.at.gapP99S)}</span>}
               formula={`largest ${formatDuration(r.at.gapMaxS)}; decode step alone ${formatDuration(r.decodeStepS)}; no chunking: ${formatDuration(r.whole.gapMaxS)}`}
             />
