@@ -499,6 +499,16 @@ describe('the animated router’s geometry', () => {
       if (L.kvDy === L.arrivalDy) expect(L.kvLane.x).toBeGreaterThan(L.arrivalLane.x + L.arrivalLane.w);
       else expect(L.kvDy).toBeGreaterThanOrEqual(L.arrivalDy + L.barH);
     }
+    // With a shared pool, the router and the pool never overlap, at any fleet size, and both fit the picture.
+    for (const w of [360, 640, 760])
+      for (let replicas = 1; replicas <= 16; replicas++) {
+        const L = pictureLayout(w, replicas, true);
+        const pool = L.pool!;
+        if (!L.stacked)
+          expect(pool.y, `${replicas} replicas`).toBeGreaterThanOrEqual(L.router.y + L.router.h + 8);
+        expect(pool.y + pool.h).toBeLessThanOrEqual(L.height);
+        expect(L.router.y + L.router.h).toBeLessThanOrEqual(L.height);
+      }
     const narrow = pictureLayout(640, 4);
     const wide = pictureLayout(760, 4);
     expect(narrow.kvDy).toBeGreaterThan(narrow.arrivalDy);

@@ -118,11 +118,13 @@ export function pictureLayout(width: number, replicas: number, withPool = false)
   const cy = top + (rowsEnd - top - poolH - (withPool ? 14 : 0)) / 2;
   const routerH = 150;
   const router = { x: 0, y: Math.max(top, cy - routerH / 2), w: routerW, h: routerH };
-  const pool = withPool ? { x: 0, y: rowsEnd - poolH, w: routerW, h: poolH } : null;
+  // The pool sits at the rows' foot, or below the router where few short rows leave no room beside it.
+  const poolY = Math.max(rowsEnd - poolH, router.y + routerH + 14);
+  const pool = withPool ? { x: 0, y: poolY, w: routerW, h: poolH } : null;
   const ry = router.y + router.h / 2;
   return {
     width,
-    height: Math.max(rowsEnd, router.y + router.h) + 2,
+    height: Math.max(rowsEnd, router.y + router.h, pool ? pool.y + pool.h : 0) + 2,
     stacked,
     router,
     pool,
