@@ -747,7 +747,7 @@ describe('the prose on llm-d’s scheduler (the animated router’s defaults)', 
 });
 
 describe('the animated router’s picture', () => {
-  it('labels requests in flight without overlapping labels: the newer keeps its label', async () => {
+  it('labels requests in flight above every mark, without overlapping labels: the newer keeps its label', async () => {
     const { renderToStaticMarkup } = await import('react-dom/server');
     const { createElement } = await import('react');
     const { RouterPicture } = await import('../src/widgets/cache-router/RouterPicture');
@@ -757,20 +757,22 @@ describe('the animated router’s picture', () => {
     let crowded = 0;
     for (let t = 10; t < 40; t += 0.25) {
       const html = renderToStaticMarkup(createElement(RouterPicture, { r: run, t, follow: null }));
-      const flights = [
+      const flights = [...html.matchAll(/class="router-flight" data-request="(\d+)"/g)];
+      const labels = [
         ...html.matchAll(
-          /<g transform="translate\(([\d.-]+),([\d.-]+)\)" class="router-flight"[^>]*>(?:<path[^>]*><\/path>)(?:<text[^>]*>([^<]*)<\/text>)?/g,
+          /<text x="([\d.-]+)" y="([\d.-]+)"[^>]*data-flight-label="\d+"[^>]*>([^<]*)<\/text>/g,
         ),
       ].map((m) => ({ x: Number(m[1]), y: Number(m[2]), label: m[3] }));
       if (flights.length > 1) crowded++;
-      const boxes = flights
-        .filter((f) => f.label)
-        .map((f) => ({
-          x0: f.x - textWidth(f.label!, 14) / 2,
-          x1: f.x + textWidth(f.label!, 14) / 2,
-          y: f.y - 17,
-        }));
+      const boxes = labels.map((f) => ({
+        x0: f.x - textWidth(f.label!, 14) / 2,
+        x1: f.x + textWidth(f.label!, 14) / 2,
+        y: f.y,
+      }));
       labelled += boxes.length;
+      // Labels are drawn after every mark in flight, so no mark hides one.
+      if (labels.length)
+        expect(html.indexOf('data-flight-label')).toBeGreaterThan(html.lastIndexOf('router-flight"'));
       for (let a = 0; a < boxes.length; a++)
         for (let b = a + 1; b < boxes.length; b++) {
           const apart =

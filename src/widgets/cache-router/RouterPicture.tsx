@@ -231,32 +231,36 @@ export const RouterPicture = memo(function RouterPicture({
       return { i, x, y };
     });
   const labelBoxes: { x0: number; x1: number; y0: number; y1: number }[] = [];
-  const flights = inFlight.map(({ i, x, y }) => {
-    const s = req.session[i];
+  const flightLabels = [];
+  for (const { i, x, y } of inFlight) {
     // The label goes before landing, so it never sits on the replica's title.
-    let labelled = !L.stacked && t - req.arrival[i] <= 0.7 * TRAVEL_S;
-    if (labelled) {
-      const half = textWidth(sessionLabel(s), 14) / 2 + 1;
-      const box = { x0: x - half, x1: x + half, y0: y - 30, y1: y - 14 };
-      labelled = !labelBoxes.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1);
-      if (labelled) labelBoxes.push(box);
-    }
-    return (
-      <g key={i} transform={`translate(${x},${y})`} className="router-flight" data-request={i}>
-        <path
-          d={sessionPath(s, L.stacked ? 220 : FLIGHT_AREA)}
-          style={{ fill: sessionColor(s), stroke: 'var(--chart-bg)' }}
-        />
-        {labelled ? (
-          <text y={-17} textAnchor="middle" className="router-mark-label">
-            {sessionLabel(s)}
-          </text>
-        ) : null}
-      </g>
+    if (L.stacked || t - req.arrival[i] > 0.7 * TRAVEL_S) continue;
+    const text = sessionLabel(req.session[i]);
+    const half = textWidth(text, 14) / 2 + 1;
+    const box = { x0: x - half, x1: x + half, y0: y - 30, y1: y - 14 };
+    if (labelBoxes.some((b) => b.x0 < box.x1 && box.x0 < b.x1 && b.y0 < box.y1 && box.y0 < b.y1)) continue;
+    labelBoxes.push(box);
+    flightLabels.push(
+      <text key={i} x={x} y={y - 17} textAnchor="middle" className="router-mark-label" data-flight-label={i}>
+        {text}
+      </text>,
     );
-  });
-  // Drawn oldest first, as before: the newest mark on top.
-  flights.reverse();
+  }
+  // Marks drawn oldest first (the newest on top), their labels after all of them, so no mark hides a label.
+  const flights = inFlight
+    .slice()
+    .reverse()
+    .map(({ i, x, y }) => {
+      const s = req.session[i];
+      return (
+        <g key={i} transform={`translate(${x},${y})`} className="router-flight" data-request={i}>
+          <path
+            d={sessionPath(s, L.stacked ? 220 : FLIGHT_AREA)}
+            style={{ fill: sessionColor(s), stroke: 'var(--chart-bg)' }}
+          />
+        </g>
+      );
+    });
   marksDrawn += flights.length;
 
   const decision = last >= 0 ? routeText(r, last) : null;
@@ -309,6 +313,7 @@ export const RouterPicture = memo(function RouterPicture({
         {reloadLinks}
         {rows}
         {flights}
+        {flightLabels}
       </svg>
       {follow !== null ? <FollowNote r={r} f={f} follow={follow} /> : null}
     </div>
