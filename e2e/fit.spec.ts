@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { WIDGETS } from '../src/widgets/registry';
 
 /**
- * Every widget opened alone, at 1280 × 800 and in presentation mode at 1920 × 1080:
+ * Every widget opened alone, at 1280 × 800, in presentation mode at 1920 × 1080 and (legibility only) on a phone:
  *  - its picture and key read-outs on one screen (#11): its first chart or canvas and its read-out row end inside
  *    the window;
  *  - its drawings legible: no SVG text outside its SVG (cut off) or over another text;
@@ -105,5 +105,14 @@ test.describe('in presentation mode at 1920 × 1080', () => {
     expect.soft(found.over).toEqual([]);
     expect(found.drawing).toEqual([]);
     await expect(page.locator('html')).toHaveAttribute('data-present', '');
+  });
+});
+
+test.describe('on a phone, 390 × 844', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test('every widget’s drawings legible: no text cut off or over other text', async ({ page }) => {
+    test.setTimeout(300_000);
+    const found = await walkWidgets(page, '', Infinity);
+    expect(found.drawing).toEqual([]);
   });
 });
