@@ -19,20 +19,16 @@ export interface SwatchProps {
   dash?: string;
 }
 
+/** A bar's 22×12 swatch with its top-left at (0, -6). */
+function BarSwatch({ fill, stroke, strokeWidth }: { fill: string; stroke: string; strokeWidth?: number }) {
+  return <rect x={0} y={-6} width={22} height={12} rx={2} style={{ fill, stroke, strokeWidth }} />;
+}
+
 /** A 22×12 swatch with its top-left at (0, -6). */
 export function Swatch({ index, kind, prefix = '', symbol = true, color, dash }: SwatchProps) {
   const c = color ?? seriesColor(index);
   if (kind === 'bar') {
-    return (
-      <rect
-        x={0}
-        y={-6}
-        width={22}
-        height={12}
-        rx={2}
-        style={{ fill: color ?? seriesFill(prefix, index), stroke: c, strokeWidth: 1 }}
-      />
-    );
+    return <BarSwatch fill={color ?? seriesFill(prefix, index)} stroke={c} strokeWidth={1} />;
   }
   if (kind === 'symbol') {
     return (
@@ -126,16 +122,7 @@ export type LegendEntry =
 function EntrySwatch({ entry }: { entry: LegendEntry }) {
   switch (entry.kind) {
     case 'bar':
-      return (
-        <rect
-          x={0}
-          y={-6}
-          width={22}
-          height={12}
-          rx={2}
-          style={{ fill: entry.fill ?? entry.color, stroke: entry.color }}
-        />
-      );
+      return <BarSwatch fill={entry.fill ?? entry.color} stroke={entry.color} />;
     case 'line':
       return (
         <g>
