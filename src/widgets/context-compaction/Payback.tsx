@@ -59,7 +59,7 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 import { money, PAYBACK_ID, paybackArgs, paybackSchema } from './schema';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 import type { AxisSpec } from '../kit/charts/types';
 
 export const POLICY_NAME: Record<Policy, string> = {
@@ -73,11 +73,7 @@ export const METRIC_AXIS: Record<
   Pick<AxisSpec, 'label' | 'unit' | 'ticks'> & { format: (v: number) => string }
 > = {
   dollars: { label: 'Cumulative cost', unit: '$', format: (v) => money(v) },
-  prefillSeconds: {
-    label: 'Cumulative prefill time',
-    format: (v) => formatDuration(v),
-    ticks: durationTicks,
-  },
+  prefillSeconds: durationAxis('Cumulative prefill time'),
   prefillTokens: { label: 'Cumulative prefilled tokens', unit: 'tokens', format: (v) => formatCount(v) },
 };
 

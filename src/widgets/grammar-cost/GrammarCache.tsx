@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
@@ -169,13 +169,7 @@ export function GrammarCache() {
             { name: `Cache of ${formatNumber(v.cacheCapacity)}`, values: QS.map((q) => a.requests.ttft[q]) },
             { name: 'No cache', values: QS.map((q) => b.requests.ttft[q]) },
           ]}
-          value={{
-            label: 'Time to first token',
-            unit: 's',
-            scale: 'log',
-            format: (s) => formatDuration(s),
-            ticks: durationTicks,
-          }}
+          value={durationAxis('Time to first token', { unit: 's', scale: 'log' })}
           height={280}
         />
       ) : null}

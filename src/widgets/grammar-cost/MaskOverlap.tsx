@@ -21,7 +21,7 @@ import { TryThis, type TryItem } from '../kit/TryThis';
 
 export { MASK_OVERLAP_ID, maskOverlapSchema } from './schema';
 import { MASK_OVERLAP_ID, maskOverlapSchema } from './schema';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [
@@ -125,7 +125,7 @@ export function MaskOverlap() {
         description="The GPU's decode step, the wall time of the batch's masks on the CPU threads, and the time per output token with the masks overlapped and charged after the step."
         categories={['GPU step', 'Masks (CPU wall)', 'TPOT overlapped', 'TPOT charged after']}
         series={[{ name: 'Seconds', values: [s.gpuS, s.maskWallS, s.overlappedS, s.serialS] }]}
-        value={{ label: 'Time', unit: 's', format: (x) => formatDuration(x), ticks: durationTicks }}
+        value={durationAxis('Time', { unit: 's' })}
         height={240}
       />
     </WidgetFrame>

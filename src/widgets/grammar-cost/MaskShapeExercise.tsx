@@ -1,14 +1,13 @@
 /** 07.09's predict-the-shape exercise: TPOT against the batch when masks are slow (the same maskStep as the widget). */
 import { useMemo } from 'react';
 import { ShapeExercise } from '../../lessons-kit/ShapeExercise';
-import { formatDuration } from '../../lib/format';
 import {
   FILL_RULES,
   MASK_COST_CHOICES,
   maskStep,
   STEP_CONTEXT_TOKENS,
 } from '../../sim/lessons/grammar/overlap';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 
 const MASK = MASK_COST_CHOICES.find((c) => c.id === 'xgr-mean')!;
 const THREADS = 4;
@@ -42,7 +41,7 @@ export function MaskShapeExercise() {
       }
       computed={computed}
       x={{ label: 'Batch', unit: 'sequences' }}
-      y={{ label: 'Time per output token', format: (v) => formatDuration(v), ticks: durationTicks }}
+      y={durationAxis('Time per output token')}
       explanation={
         <p>
           Up to 128 sequences vLLM fills the masks one after another on its engine thread, so the masks&apos;

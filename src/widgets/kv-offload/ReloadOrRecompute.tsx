@@ -5,7 +5,7 @@
  * reloadVsRecompute) and marked on the chart; the read-outs give the figures for one prefix with their formulas.
  */
 import { useMemo } from 'react';
-import { LineChart, durationTicks, type LineChartProps, type LineSeries, type Marker } from '../kit/charts';
+import { LineChart, durationAxis, type LineChartProps, type LineSeries, type Marker } from '../kit/charts';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -213,7 +213,7 @@ export function ReloadOrRecompute() {
           description="Two lines on log–log axes: the time to reload a prefix's KV over the link, and the time to prefill it again; vertical rules at the break-even lengths, shaded where recompute is faster."
           series={series}
           x={prefixAxis}
-          y={{ label: 'Time', scale: 'log', format: (s) => formatDuration(s), ticks: durationTicks }}
+          y={durationAxis('Time', { scale: 'log' })}
           markers={markers}
           points={false}
           aspect={0.6}

@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
 import { useProgressSimulation } from '../kit/useSimulation';
 import { useCancelToShown } from '../kit/JobProgress';
@@ -187,13 +187,7 @@ export function ChunkSizeTradeoff() {
           title="TTFT of the long prompt and p99 inter-token gap of the decoding sessions against the prefill chunk size, with their SLOs"
           series={series}
           x={chunkAxis(lo, hi)}
-          y={{
-            label: 'Time',
-            scale: 'log',
-            format: (s) => formatDuration(s, 2),
-            ticks: durationTicks,
-            domain: yDomain,
-          }}
+          y={durationAxis('Time', { scale: 'log', digits: 2, domain: yDomain })}
           markers={[
             ...band,
             { kind: 'y', y: r.ttftSloS, label: `TTFT SLO ${formatDuration(r.ttftSloS)}`, tone: 'danger' },

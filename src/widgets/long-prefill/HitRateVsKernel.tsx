@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
 import { LineChart } from '../kit/charts/LineChart';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -185,12 +185,7 @@ export function HitRateVsKernel() {
               format: (h) => formatPercent(h, 3),
               domain: [xLo, 1],
             }}
-            y={{
-              label: 'Prefill time',
-              scale: 'log',
-              format: (s) => formatDuration(s, 2),
-              ticks: durationTicks,
-            }}
+            y={durationAxis('Prefill time', { scale: 'log', digits: 2 })}
             markers={markers}
             points={false}
             aspect={0.45}
@@ -206,7 +201,7 @@ export function HitRateVsKernel() {
                 values: cases.map((c) => c.s.allReduceS + c.s.overheadS),
               },
             ]}
-            value={{ label: 'Time', format: (s) => formatDuration(s, 2), ticks: durationTicks }}
+            value={durationAxis('Time', { digits: 2 })}
             category={{ label: 'Case' }}
             aspect={0.32}
           />

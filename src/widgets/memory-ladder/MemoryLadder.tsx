@@ -5,7 +5,7 @@
  * wait. Computed in the worker (method memoryLadder, src/sim/lessons/memoryLadder.ts).
  */
 import { useMemo } from 'react';
-import { BarChart, durationTicks, type Marker } from '../kit/charts';
+import { BarChart, durationAxis, type Marker } from '../kit/charts';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
@@ -231,13 +231,7 @@ export function MemoryLadder() {
             categories={below.map((t) => t.name)}
             series={[{ name: 'Reload one context', values: below.map((t) => t.reloadS) }]}
             orientation="horizontal"
-            value={{
-              label: 'Time to HBM',
-              scale: 'log',
-              domain: barDomain,
-              format: (s) => formatDuration(s),
-              ticks: durationTicks,
-            }}
+            value={durationAxis('Time to HBM', { scale: 'log', domain: barDomain })}
             markers={barMarkers}
             height={190}
           />

@@ -24,7 +24,7 @@ import { AFFINITY_FLEET_ID, affinityFleetArgs, affinityFleetSchema } from './sch
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './session-affinity.css';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-02-try-this checks them). */
 export const TRY_THIS: readonly TryItem[] = [
@@ -268,13 +268,7 @@ export function AffinityFleet() {
             title={`p90 time to first token against replicas: session affinity and ${reqName}`}
             series={ttftSeries}
             x={xAxis}
-            y={{
-              label: 'p90 TTFT',
-              unit: 's',
-              format: (t) => formatDuration(t, 2),
-              ticks: durationTicks,
-              zero: true,
-            }}
+            y={durationAxis('p90 TTFT', { unit: 's', digits: 2, zero: true })}
             aspect={0.36}
           />
         </>

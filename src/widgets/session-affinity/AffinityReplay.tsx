@@ -38,7 +38,7 @@ import { KIND_TEXT, TrajectoryChart } from './TrajectoryChart';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
 import './session-affinity.css';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 
 /**
  * "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-02-try-this and
@@ -453,13 +453,7 @@ export function AffinityReplay() {
             x={{ label: 'Turn', format: (t) => formatNumber(t), domain: [0, Math.max(1, r.turns - 1)] }}
             y={
               v.lower === 'ttft'
-                ? {
-                    label: 'TTFT',
-                    unit: 's',
-                    format: (s) => formatDuration(s, 2),
-                    ticks: durationTicks,
-                    zero: true,
-                  }
+                ? durationAxis('TTFT', { unit: 's', digits: 2, zero: true })
                 : {
                     label: 'Re-prefilled, cumulative',
                     unit: 'tokens',

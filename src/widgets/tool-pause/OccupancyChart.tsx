@@ -12,7 +12,7 @@ import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
 import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { useChartSize } from '../kit/charts/useChartSize';
-import { axisTicks, durationTicks, makeScale, resolveDomain } from '../kit/charts/scales';
+import { axisTicks, durationAxis, makeScale, resolveDomain } from '../kit/charts/scales';
 import { computeMargins, legendLayout, r2, X_TITLE_OFFSET } from '../kit/charts/layout';
 import { PANEL_TITLE_BAND, PanelTitle, stackPanels } from '../kit/charts/panels';
 import type { AxisSpec } from '../kit/charts/types';
@@ -137,11 +137,7 @@ export function OccupancyChart({
     const dramTop = Math.max(dramMaxGB ?? 0, 1, ...dramStack[dramStack.length - 1]);
     const yHbmSpec: AxisSpec = { label: 'HBM', unit: 'GB', format: (v) => formatNumber(v) };
     const yDramSpec: AxisSpec = { label: 'DRAM', unit: 'GB', format: (v) => formatNumber(v) };
-    const xSpec: AxisSpec = {
-      label: 'Simulated time',
-      format: (s) => formatDuration(s, 2),
-      ticks: durationTicks,
-    };
+    const xSpec = durationAxis('Simulated time', { digits: 2 });
     const tEnd = n ? track.t[n - 1] : 1;
     const provisional = computeMargins({
       yTickLabels: ['000'],

@@ -7,7 +7,7 @@
  */
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
-import { durationTicks } from '../kit/charts/scales';
+import { durationAxis } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -122,13 +122,7 @@ export function ToolLatency() {
         },
       ]
     : [];
-  const xAxis = {
-    label: 'Tool call duration t',
-    scale: 'log' as const,
-    domain: X_DOMAIN,
-    ticks: durationTicks,
-    format: (t: number) => formatDuration(t, 2),
-  };
+  const xAxis = durationAxis('Tool call duration t', { scale: 'log', domain: X_DOMAIN, digits: 2 });
   const yAxis = {
     label: 'Share',
     domain: [0, 1] as [number, number],

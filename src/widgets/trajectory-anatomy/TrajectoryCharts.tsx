@@ -16,7 +16,7 @@ import { SeriesPatterns, seriesFill } from '../kit/charts/patterns';
 import { seriesColor } from '../kit/charts/theme';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { xyLayout } from '../kit/charts/xyLayout';
-import { axisTicks, makeScale, durationTicks } from '../kit/charts/scales';
+import { axisTicks, makeScale, durationAxis } from '../kit/charts/scales';
 import { legendLayout, r2, textWidth, TICK_FONT, LABEL_FONT } from '../kit/charts/layout';
 import type { AxisSpec } from '../kit/charts/types';
 import type { Ref } from 'react';
@@ -212,14 +212,7 @@ export function SessionTimeline({
   const last = turns[turns.length - 1];
   const wall = last ? last.startS + last.prefillS + last.decodeS : 0;
   const innerWidth = Math.max(40, width - left - 16);
-  const x: AxisSpec = useMemo(
-    () => ({
-      label: 'Session time',
-      format: (v) => formatDuration(v, 2),
-      ticks: (d, c) => durationTicks(d, c),
-    }),
-    [],
-  );
+  const x: AxisSpec = useMemo(() => durationAxis('Session time', { digits: 2 }), []);
   const xScale = useMemo(
     () => makeScale(x, [0, Math.max(wall, 1e-3)], [0, innerWidth]),
     [x, wall, innerWidth],

@@ -41,6 +41,7 @@ export {
   axisTicks,
   bytesTicks,
   durationTicks,
+  durationAxis,
   decadesIn,
   extentOf,
   makeScale,

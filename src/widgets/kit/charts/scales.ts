@@ -2,6 +2,7 @@
 import { scaleLinear, scaleLog, ticks as d3ticks, type ScaleContinuousNumeric } from 'd3';
 import { r2, textWidth } from './layout';
 import { tickFormatter } from './chartFormat';
+import { formatDuration } from '../../../lib/format';
 import type { AxisSpec } from './types';
 
 export type NumScale = ScaleContinuousNumeric<number, number>;
@@ -190,4 +191,16 @@ export function durationTicks(domain: [number, number], count: number, log = fal
     for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) ticks.push(v);
   // A narrow window far from zero (100–110 s): round steps in the unit, as before.
   return ticks.length >= 2 ? ticks : d3ticks(lo / unit, hi / unit, count).map((v) => v * unit);
+}
+
+/**
+ * An axis of seconds: labels by formatDuration (to `digits` significant digits) on durationTicks' round steps, so a
+ * time axis cannot be given the one without the other.
+ */
+export function durationAxis(
+  label: string,
+  spec: Omit<AxisSpec, 'label' | 'format' | 'ticks'> & { digits?: number } = {},
+): AxisSpec & Required<Pick<AxisSpec, 'format' | 'ticks'>> {
+  const { digits, ...rest } = spec;
+  return { label, ...rest, format: (s) => formatDuration(s, digits), ticks: durationTicks };
 }
