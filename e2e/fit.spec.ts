@@ -3,7 +3,8 @@ import type { Locator, Page } from '@playwright/test';
 import { WIDGETS } from '../src/widgets/registry';
 
 /**
- * Every widget opened alone, at 1280 × 800, in presentation mode at 1920 × 1080 and (legibility only) on a phone:
+ * Every widget opened alone, at 1280 × 800, in presentation mode at 1920 × 1080 (1.5× type) and at 1280 × 800 (a
+ * WXGA projector, where the projected zoom is reading size) and (legibility only) on a phone:
  *  - its picture and key read-outs on one screen (#11): its first chart or canvas and its read-out row end inside
  *    the window;
  *  - its drawings legible: no SVG text outside its SVG (cut off) or over another text;
@@ -105,6 +106,16 @@ test.describe('in presentation mode at 1920 × 1080', () => {
     expect.soft(found.over).toEqual([]);
     expect(found.drawing).toEqual([]);
     await expect(page.locator('html')).toHaveAttribute('data-present', '');
+  });
+});
+
+test.describe('in presentation mode on a 1280 × 800 projector', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+  test('every widget’s picture and key read-outs fit one projected screen, legible', async ({ page }) => {
+    test.setTimeout(300_000);
+    const found = await walkWidgets(page, '?present', 800);
+    expect.soft(found.over).toEqual([]);
+    expect(found.drawing).toEqual([]);
   });
 });
 

@@ -95,8 +95,35 @@ test.describe('presentation mode', () => {
   });
 });
 
-test.describe('presentation mode on a 1280 × 720 projector', () => {
-  test.use({ viewport: { width: 1280, height: 720 } });
+test.describe('presentation mode on a smaller projector', () => {
+  test('type and charts zoom with the window: 1.5× on 1920 × 1080, in proportion below it, never under reading size', async ({
+    page,
+  }) => {
+    const rootType = () =>
+      page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));
+    const chartZoom = () =>
+      page.locator('[data-widget="kv-footprint"] svg[data-chart="bar"]').evaluate((svg) => {
+        const box = svg.getBoundingClientRect();
+        return box.width / Number(svg.getAttribute('viewBox')!.split(' ')[2]);
+      });
+    for (const [width, height, zoom] of [
+      [1920, 1080, 1.5],
+      [1600, 900, 1.25],
+      [1280, 800, 1],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await gotoLessonReady(page, `${PATH}?present`, 3);
+      await expect.poll(rootType, `${width} × ${height}`).toBeCloseTo(16 * zoom, 1);
+      await expect.poll(chartZoom, `${width} × ${height}`).toBeCloseTo(zoom, 1);
+    }
+    // Resizing the window rezooms without a reload.
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await expect.poll(rootType).toBeCloseTo(24, 1);
+  });
+});
+
+test.describe('presentation mode on a 1920 × 1080 projector', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
 
   test('a select too narrow for its choice at projector type shows the choice whole beneath it', async ({
     page,
@@ -138,6 +165,10 @@ test.describe('presentation mode on a 1280 × 720 projector', () => {
     const presenting = await boxSize('?present');
     expect(presenting / reading).toBeGreaterThan(1.4);
   });
+});
+
+test.describe('presentation mode on a 1280 × 720 projector', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
 
   test('a read-out of several figures breaks between them, never inside one or before a "·"', async ({
     page,
@@ -157,7 +188,7 @@ test.describe('presentation mode on a 1280 × 720 projector', () => {
 });
 
 test.describe('presentation mode: pictures a widget draws itself', () => {
-  test.use({ viewport: { width: 1280, height: 900 } });
+  test.use({ viewport: { width: 1920, height: 1080 } });
 
   // These lay themselves out in chart units like the kit's charts; before, they took those units for screen
   // pixels, so presenting drew them at two thirds of their box with reading-size text.

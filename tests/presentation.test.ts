@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currentScreen, presentKeyAction, targetScreen } from '../src/app/presentation/keys';
 import { isPresenting, withPresent } from '../src/app/presentation/LessonStage';
+import { PRESENT_ZOOM, projectedZoom } from '../src/widgets/kit/charts/zoom';
 
 describe('presentation keys', () => {
   it('a clicker (PageDown/PageUp) moves screens even from a focused slider, but not while typing', () => {
@@ -42,5 +43,26 @@ describe('?present in the URL', () => {
     expect(withPresent('?a.b=1&present', false)).toBe('?a.b=1');
     expect(withPresent('', true)).toBe('?present');
     expect(withPresent('?present', false)).toBe('');
+  });
+});
+
+describe('the projected zoom', () => {
+  it('is 1.5× on a 1920 × 1080 screen and above, in proportion to the smaller side below, never under 1', () => {
+    expect(projectedZoom(1920, 1080)).toBe(PRESENT_ZOOM);
+    expect(projectedZoom(3840, 2160)).toBe(PRESENT_ZOOM);
+    expect(projectedZoom(1600, 900)).toBe(1.25);
+    expect(projectedZoom(1920, 900)).toBe(1.25); // the height is the tighter side
+    expect(projectedZoom(1280, 800)).toBe(1);
+    expect(projectedZoom(1024, 768)).toBe(1);
+    expect(projectedZoom(0, 0)).toBe(PRESENT_ZOOM); // no window (a test, a server): the design size
+  });
+  it('moves in steps of 0.05 and never falls as the window grows', () => {
+    let last = 1;
+    for (let w = 800; w <= 2400; w += 7) {
+      const z = projectedZoom(w, (w * 9) / 16);
+      expect(Math.round(z * 20)).toBeCloseTo(z * 20, 9);
+      expect(z).toBeGreaterThanOrEqual(last);
+      last = z;
+    }
   });
 });

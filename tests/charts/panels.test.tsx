@@ -3,7 +3,7 @@
  * iteration timeline), drawn from the core's results at the widgets' default settings and snapshot-tested as SVG,
  * with the layout rules they share: panels in order, none overlapping, each title above its panel.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { PANEL_TITLE_BAND, stackPanels } from '../../src/widgets/kit/charts/panels';
 import { defaultValues } from '../../src/state/paramSchema';
@@ -45,6 +45,44 @@ describe('stacked-panel charts', () => {
     expect(tops.length).toBeGreaterThanOrEqual(2);
     expect(tops[1]).toBeGreaterThan(tops[0]);
     await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/panels-trajectory.svg');
+  });
+
+  describe("07.02's trajectory in a short window", () => {
+    afterEach(() => vi.unstubAllGlobals());
+    const drawIn = async (innerHeight: number) => {
+      vi.stubGlobal('window', {
+        innerWidth: 1280,
+        innerHeight,
+        addEventListener() {},
+        removeEventListener() {},
+      });
+      const r = ran(await methods.affinityReplay(affinityReplayArgs(defaultValues(affinityReplaySchema))));
+      const html = render(
+        <TrajectoryChart
+          run={r.request}
+          compare={r.affinity}
+          compareLabel="session affinity"
+          replicas={r.replicas}
+          current={3}
+          title="T"
+        />,
+      );
+      const height = Number(/<svg[^>]* height="(\d+)"/.exec(html)![1]);
+      const tops = panelTops(html);
+      return { height, promptPanel: height - tops[1] };
+    };
+    it('gives up prompt-panel height to stay within 55% of the window, never under 120 units', async () => {
+      const tall = await drawIn(1080);
+      const short = await drawIn(720);
+      expect(tall.height).toBe(421); // its natural height: the window does not bind
+      expect(short.height).toBeLessThanOrEqual(0.55 * 720);
+      expect(short.height).toBeLessThan(tall.height);
+      // At 640 units wide the prompt panel's natural height is 192 (30% of the width); the rest is the x axis.
+      const axisBand = tall.promptPanel - 192;
+      const tiny = await drawIn(400);
+      expect(tiny.promptPanel - axisBand).toBe(120);
+      expect(tiny.height).toBeGreaterThan(0.55 * 400);
+    });
   });
 
   it("07.06's occupancy: HBM over host DRAM", async () => {

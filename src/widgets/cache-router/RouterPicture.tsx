@@ -20,6 +20,7 @@ export { wrap } from './routerNodes';
 import { lanePart, along, pictureLayout, trailOpacity, TRAIL_S, TRAVEL_S } from './routerLayout';
 import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
 import { useFrameStamp } from '../kit/useFrameStamp';
+import { useWindowSize } from '../kit/charts/useWindowSize';
 import { textWidth } from '../kit/charts/layout';
 
 export { along, pictureLayout, TRAVEL_S } from './routerLayout';
@@ -68,14 +69,15 @@ export const RouterPicture = memo(function RouterPicture({
   t: number;
   follow: number | null;
 }) {
-  // `units` is the figure's width in chart units: its screen width divided by the chart zoom (1.5 in
+  // `units` is the figure's width in chart units: its screen width divided by the chart zoom (up to 1.5 in
   // presentation mode), so a zoomed picture is laid out narrower and drawn larger, text included.
   const { observe, width: units, zoom } = useChartSize({ aspect: 1 });
   // Past 760 units (fullscreen, a projector) the picture is laid out at 760 and scaled up.
   const width = Math.min(units, MAX_LOGICAL_WIDTH);
   const L = pictureLayout(width, r.replicas, r.poolGB > 0);
   // Scaled up only as far as the window's height allows, so the picture and the read-outs share one screen.
-  const maxHeight = typeof window === 'undefined' ? Infinity : window.innerHeight * MAX_WINDOW_SHARE_ROUTER;
+  const windowHeight = useWindowSize().height;
+  const maxHeight = windowHeight > 0 ? windowHeight * MAX_WINDOW_SHARE_ROUTER : Infinity;
   const scale = units > 0 ? Math.max(1, Math.min((units * zoom) / width, maxHeight / L.height)) : 1;
   const R = r.replicas;
   const fr = r.frames;

@@ -26,15 +26,13 @@ import { SharePanel } from './SharePanel';
 import { FigureText } from './SeparatedFigures';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { ChartZoomContext, useChartZoom } from './charts/zoom';
+import { useWindowSize } from './charts/useWindowSize';
+import { ChartZoomContext, projectedZoom, useChartZoom } from './charts/zoom';
 import type { CannotRun } from '../../sim/engine/cannotRun';
 import { CannotRunPicture, ReadoutsBlank, useReadoutsBlank } from './CannotRun';
 import { browserUrl } from '../../state/widgetParams';
 import type { JobProgress } from '../../worker/progress';
 import { JobProgressLine } from './JobProgress';
-
-/** Chart zoom of a widget in fullscreen (the same 1.5× as presentation mode). */
-const FULLSCREEN_ZOOM = 1.5;
 
 export interface WidgetFrameProps {
   id: string;
@@ -110,6 +108,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
   const rootRef = useRef<HTMLElement | null>(null);
   const screenRef = useStageScreen('widget', id, title);
   const zoom = useChartZoom();
+  const windowSize = useWindowSize();
   const setRoot = useCallback(
     (el: HTMLElement | null) => {
       rootRef.current = el;
@@ -320,8 +319,12 @@ export function WidgetFrame(props: WidgetFrameProps) {
               ) : null}
               {status !== 'loading' && !(status === 'ready' && cannotRun) ? (
                 <ErrorBoundary what="this widget's picture">
-                  {/* Fullscreen enlarges the charts' text and marks as presentation mode does. */}
-                  <ChartZoomContext.Provider value={fullscreen ? Math.max(zoom, FULLSCREEN_ZOOM) : zoom}>
+                  {/* Fullscreen enlarges the charts' text and marks as presentation mode does, for the screen's size. */}
+                  <ChartZoomContext.Provider
+                    value={
+                      fullscreen ? Math.max(zoom, projectedZoom(windowSize.width, windowSize.height)) : zoom
+                    }
+                  >
                     {children}
                   </ChartZoomContext.Provider>
                 </ErrorBoundary>

@@ -98,8 +98,11 @@ export function TrajectoryChart({
   title,
   description,
 }: TrajectoryChartProps) {
-  const size = useChartSize({ aspect: 0.62, maxHeight: 620 });
-  const { width } = size;
+  // The chart's height is its panels' natural height; `size.height` only bounds it by the window (the aspect
+  // and maximum here never bind). Two panels make the widget's whole picture, so it may take more of the
+  // window than one chart.
+  const size = useChartSize({ aspect: 2, maxHeight: 1000, windowShare: 0.55 });
+  const { width, height: sizeHeight } = size;
   const prefix = useSafeId('traj');
   const rows = run.rows;
   const n = rows.length;
@@ -119,7 +122,12 @@ export function TrajectoryChart({
     });
     const rowH = replicas <= 4 ? 20 : replicas <= 8 ? 16 : 12;
     const hA = replicas * rowH;
-    const hB = Math.round(Math.max(150, Math.min(240, width * 0.3)));
+    // The prompt panel takes what the window leaves it (useChartSize's height caps a chart at a share of the
+    // window), between 120 units and its natural height, so picture and read-outs share a short screen.
+    const natural = Math.max(150, Math.min(240, width * 0.3));
+    const room = sizeHeight - provisional.top - provisional.bottom;
+    const left = stackPanels(provisional.top, [{ height: hA }, { gapAbove: 12 }], room, 120).heights[1];
+    const hB = Math.round(Math.min(natural, left));
     const panels = stackPanels(provisional.top, [{ height: hA }, { height: hB, gapAbove: 12 }]);
     const [top, bTop] = panels.tops;
     const height = panels.bottom + provisional.bottom;
@@ -159,7 +167,7 @@ export function TrajectoryChart({
       height,
       rowH,
     };
-  }, [rows, replicas, width, n, narrow]);
+  }, [rows, replicas, width, n, narrow, sizeHeight]);
 
   const { x, yA, yB, innerWidth, m, hB, top, bTop, plotHeight, height } = L;
   const band = x.bandwidth();

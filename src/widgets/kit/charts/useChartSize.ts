@@ -1,6 +1,7 @@
 /** The chart's size: explicit props win; otherwise the container's width (ResizeObserver) and an aspect-ratio height. */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { legendLayout } from './layout';
+import { useWindowSize } from './useWindowSize';
 import { useChartZoom } from './zoom';
 
 export const DEFAULT_WIDTH = 640;
@@ -16,6 +17,8 @@ export interface SizeOptions {
    * aspect-ratio height, so a many-series legend on a phone does not squeeze the plot to a sliver.
    */
   legendLabels?: readonly string[];
+  /** Share of the window's height the chart may take (MAX_WINDOW_SHARE unless a picture needs more). */
+  windowShare?: number;
 }
 
 export interface ChartSize {
@@ -71,7 +74,7 @@ export function useChartSize(opts: SizeOptions = {}): ChartSize {
   }, [el, fixedWidth]);
 
   const zoom = useChartZoom();
-  const windowHeight = useWindowHeight();
+  const windowHeight = useWindowSize().height;
   // Sizes (the container's, or the caller's fixed ones) are screen pixels; a zoomed chart lays itself out in
   // fewer, larger units and so keeps its box.
   const screenWidth = fixedWidth ?? measured ?? DEFAULT_WIDTH;
@@ -80,18 +83,10 @@ export function useChartSize(opts: SizeOptions = {}): ChartSize {
   const height =
     fixedHeight !== undefined && zoom !== 1
       ? Math.round(fixedHeight / zoom)
-      : heightFor(width, opts, windowHeight > 0 ? (windowHeight * MAX_WINDOW_SHARE) / zoom : Infinity);
+      : heightFor(
+          width,
+          opts,
+          windowHeight > 0 ? (windowHeight * (opts.windowShare ?? MAX_WINDOW_SHARE)) / zoom : Infinity,
+        );
   return { observe, width, height, zoom };
-}
-
-/** The window's inner height, followed on resize (0 outside a browser). */
-function useWindowHeight(): number {
-  const [h, setH] = useState(() => (typeof window === 'undefined' ? 0 : window.innerHeight));
-  useEffect(() => {
-    if (typeof window === 'undefined') return;
-    const on = () => setH(window.innerHeight);
-    window.addEventListener('resize', on);
-    return () => window.removeEventListener('resize', on);
-  }, []);
-  return h;
 }
