@@ -93,6 +93,26 @@ test.describe('presentation mode', () => {
     await page.getByRole('button', { name: 'Exit presentation' }).click();
     await expect(page.locator('html')).not.toHaveAttribute('data-present', '');
   });
+
+  test('the presentation bar fades while the pointer and keys rest, and comes back on a move or key', async ({
+    page,
+  }) => {
+    await gotoLessonReady(page, `${PATH}?present`, 3);
+    const bar = page.locator('[data-present-bar]');
+    const opacity = () => bar.evaluate((el) => Number(getComputedStyle(el).opacity));
+    await page.mouse.move(10, 10);
+    await expect.poll(opacity).toBe(1);
+    await expect(bar).toHaveAttribute('data-idle', '', { timeout: 6_000 });
+    await expect.poll(opacity).toBe(0);
+    await page.mouse.move(200, 200);
+    await expect(bar).not.toHaveAttribute('data-idle');
+    await expect.poll(opacity).toBe(1);
+    await expect(bar).toHaveAttribute('data-idle', '', { timeout: 6_000 });
+    await page.keyboard.press('ArrowRight');
+    await expect(bar).not.toHaveAttribute('data-idle');
+    // Still announced while faded: the position is in the accessibility tree.
+    await expect(page.getByRole('navigation', { name: 'Presentation' })).toBeAttached();
+  });
 });
 
 test.describe('presentation mode on a smaller projector', () => {

@@ -34,6 +34,31 @@ function useScreensCount(stage: StageRegistry): number {
   return n;
 }
 
+/** How long the pointer and keys rest before the presentation bar fades, so it never covers a projected picture. */
+const BAR_IDLE_MS = 2500;
+
+/** True once the pointer and keyboard have rested `ms`; any move, touch or key wakes it. */
+function useIdle(ms: number): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    let timer = window.setTimeout(() => setIdle(true), ms);
+    const wake = () => {
+      setIdle(false);
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => setIdle(true), ms);
+    };
+    const events = ['pointermove', 'pointerdown', 'keydown', 'touchstart'] as const;
+    // Capture phase: the presentation keys stop their events' propagation, and a key that moves a screen must
+    // still wake the bar.
+    for (const e of events) window.addEventListener(e, wake, { capture: true, passive: true });
+    return () => {
+      window.clearTimeout(timer);
+      for (const e of events) window.removeEventListener(e, wake, { capture: true });
+    };
+  }, [ms]);
+  return idle;
+}
+
 function PresentBar({
   stage,
   onMove,
@@ -63,8 +88,14 @@ function PresentBar({
     };
   }, [stage]);
   const label = stage.screens()[at]?.label ?? '';
+  const idle = useIdle(BAR_IDLE_MS);
   return (
-    <nav className="present-bar" aria-label="Presentation" data-present-bar="">
+    <nav
+      className="present-bar"
+      aria-label="Presentation"
+      data-present-bar=""
+      data-idle={idle ? '' : undefined}
+    >
       <button type="button" onClick={() => onMove('prev')} aria-label="Previous screen" disabled={at === 0}>
         ‹
       </button>
