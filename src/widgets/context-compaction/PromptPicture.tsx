@@ -3,9 +3,11 @@
  * result) before and after an edit, each with a status strip under it (which tokens the prefix cache still serves,
  * which are prefilled again, which KV is left dead), an axis of token positions and the legend.
  */
-import { scaleLinear, ticks as d3ticks } from 'd3';
-import { textWidth, TICK_FONT } from '../kit/charts/layout';
+import { textWidth, TICK_FONT, X_TITLE_OFFSET } from '../kit/charts/layout';
 import { useChartSize } from '../kit/charts';
+import { XAxis } from '../kit/charts/Axes';
+import { axisTicks, makeScale } from '../kit/charts/scales';
+import type { AxisSpec } from '../kit/charts/types';
 import { formatCount, formatNumber, formatTokens } from '../../lib/format';
 import type { DrawnSeg, SegKind } from '../../sim/lessons/compaction';
 import type { EditResult } from '../../worker/compactionMethods';
@@ -86,7 +88,7 @@ function Status({
         : kind === 'dead'
           ? 'url(#cc-hatch-dead)'
           : 'var(--chart-muted)';
-  const fits = w > text.length * 6.4 + 8;
+  const fits = w > textWidth(text, STRIP_FONT) * SEMIBOLD + 8;
   return (
     <g data-status={kind}>
       <rect x={x0} y={y} width={w} height={h} style={{ fill }}>
@@ -103,37 +105,49 @@ function Status({
   );
 }
 
-/** The prompt picture's height in chart units (its rows below end at the axis, 164). */
-const PROMPT_PICTURE_H = 196;
+/** The status strips' text size (context-compaction.css `.cc-strip-text`, semibold: about 8% wider than textWidth's regular). */
+const STRIP_FONT = 11;
+const SEMIBOLD = 1.08;
+
+/** The rows' tops in chart units, from the first label to the axis line. */
+const ROWS = {
+  beforeLabel: 14,
+  before: 20,
+  beforeStatus: 48,
+  afterLabel: 96,
+  after: 102,
+  afterStatus: 130,
+  axis: 164,
+};
+/** The prompt picture's height in chart units: the axis, its tick labels and its title's line under it. */
+const PROMPT_PICTURE_H = ROWS.axis + X_TITLE_OFFSET + 5;
+
+const POSITION_AXIS: AxisSpec = { label: 'Position in the prompt', unit: 'tokens', format: formatCount };
 
 export function PromptPicture({ r }: { r: EditResult }) {
   const { observe, width, zoom } = useChartSize({ aspect: 0.34, minHeight: 230, maxHeight: 260 });
+  // Room for the first tick's label ("0") centred on the prompt's start.
   const left = 8;
-  const end = Math.max(r.tokensBefore, r.tokensAfter);
-  // d3's ticks depend on the domain alone: the last one's label, centred on it, sets the right margin ("80k" at the
-  // prompt's end would otherwise be cut in half).
-  const ticks = d3ticks(0, end, width < 500 ? 4 : 8);
-  const lastTick = ticks[ticks.length - 1] ?? 0;
+  const end = Math.max(r.tokensBefore, r.tokensAfter, 1);
+  // The last tick's label, centred on it, sets the right margin ("80k" at the prompt's end would otherwise be cut
+  // in half); the ticks chosen for the widest plot are the ones drawn unless the margin thins them.
+  const provisional = axisTicks(
+    POSITION_AXIS,
+    makeScale(POSITION_AXIS, [0, end], [0, width - left - 8]),
+    'x',
+  );
+  const lastTick = provisional[provisional.length - 1]?.value ?? 0;
   const right = Math.max(
     8,
-    textWidth(formatCount(lastTick), TICK_FONT) / 2 +
-      2 -
-      ((width - 8 - left) * (end - lastTick)) / (end || 1),
+    textWidth(formatCount(lastTick), TICK_FONT) / 2 + 2 - ((width - 8 - left) * (end - lastTick)) / end,
   );
-  const x = scaleLinear()
-    .domain([0, end])
-    .range([left, width - right]);
+  const plotWidth = Math.max(1, width - left - right);
+  const scale = makeScale(POSITION_AXIS, [0, end], [0, plotWidth]);
+  const ticks = axisTicks(POSITION_AXIS, scale, 'x');
+  const x = (t: number) => left + scale(t);
   const segH = 26;
   const stH = 20;
-  const rows = {
-    beforeLabel: 14,
-    before: 20,
-    beforeStatus: 48,
-    afterLabel: 96,
-    after: 102,
-    afterStatus: 130,
-    axis: 164,
-  };
+  const rows = ROWS;
   const edit = r.applied.kind !== 'none' && r.editPoint < r.tokensBefore;
   return (
     <div ref={observe} className="cc-picture">
@@ -229,19 +243,16 @@ export function PromptPicture({ r }: { r: EditResult }) {
             />
           </g>
         ) : null}
-        <g className="cc-axis" transform={`translate(0, ${rows.axis})`}>
-          <line x1={left} x2={width - right} y1={0} y2={0} style={{ stroke: 'var(--chart-muted)' }} />
-          {ticks.map((t) => (
-            <g key={t} transform={`translate(${x(t)}, 0)`}>
-              <line y2={4} style={{ stroke: 'var(--chart-muted)' }} />
-              <text y={15} textAnchor={t === 0 ? 'start' : 'middle'} className="cc-tick">
-                {formatCount(t)}
-              </text>
-            </g>
-          ))}
-          <text x={width - right} y={30} textAnchor="end" className="cc-tick">
-            Position in the prompt (tokens)
-          </text>
+        <g transform={`translate(${left},0)`}>
+          <XAxis
+            ticks={ticks}
+            innerWidth={plotWidth}
+            innerHeight={rows.axis}
+            title="Position in the prompt (tokens)"
+            titleOffset={X_TITLE_OFFSET}
+            roomLeft={left}
+            roomRight={right}
+          />
         </g>
       </svg>
       <ul className="cc-legend" aria-label="Legend">
