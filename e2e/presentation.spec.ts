@@ -148,10 +148,10 @@ test.describe('presentation mode on a 1920 × 1080 projector', () => {
   test('a select too narrow for its choice at projector type shows the choice whole beneath it', async ({
     page,
   }) => {
-    await page.goto('/widget/grammar-cost?present');
-    const widget = page.locator('[data-widget="grammar-cost"]');
+    await page.goto('/widget/cache-router?present');
+    const widget = page.locator('[data-widget="cache-router"]');
     await expect(widget).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
-    const control = widget.locator('[data-param="family"]');
+    const control = widget.locator('[data-param="cacheView"]');
     const chosen = await control
       .locator('select')
       .evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex].text);
@@ -166,11 +166,22 @@ test.describe('presentation mode on a 1920 × 1080 projector', () => {
     );
     // ... and the whole text is written under it; a short choice gets no such line.
     await expect(control.locator('[data-select-whole]')).toHaveText(chosen);
-    await page.goto('/widget/cache-router?present');
-    await expect(page.locator('[data-widget="cache-router"] [data-param="policy"] select')).toBeVisible();
-    await expect(
-      page.locator('[data-widget="cache-router"] [data-param="policy"] [data-select-whole]'),
-    ).toHaveCount(0);
+    await expect(widget.locator('[data-param="policy"] select')).toBeVisible();
+    await expect(widget.locator('[data-param="policy"] [data-select-whole]')).toHaveCount(0);
+  });
+
+  test('the controls’ column grows with the type, so a slider keeps its reading-size proportions', async ({
+    page,
+  }) => {
+    const sliderWidth = async (query: string) => {
+      await page.goto(`/widget/cache-router${query}`);
+      const widget = page.locator('[data-widget="cache-router"]');
+      await expect(widget).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+      return widget.locator('[data-param="replicas"] input[type="range"]').evaluate((el) => el.clientWidth);
+    };
+    const reading = await sliderWidth('');
+    const presenting = await sliderWidth('?present');
+    expect(presenting / reading).toBeGreaterThan(1.3);
   });
 
   test('the share panel’s check boxes grow with the type when presenting', async ({ page }) => {
@@ -187,24 +198,28 @@ test.describe('presentation mode on a 1920 × 1080 projector', () => {
   });
 });
 
-test.describe('presentation mode on a 1280 × 720 projector', () => {
-  test.use({ viewport: { width: 1280, height: 720 } });
-
-  test('a read-out of several figures breaks between them, never inside one or before a "·"', async ({
-    page,
-  }) => {
-    // 07.12's cost widget has four read-outs; at projector size they used to sit four to a row, too narrow for
-    // "$0.00543 ·", which broke into a figure and a lone "·".
-    await gotoLessonReady(page, '/lessons/07-12-agents-per-megawatt?present', 2);
-    for (const readout of ['cost-split', 'reuse']) {
-      const parts = page.locator(`[data-widget="cost-levers"] [data-readout="${readout}"] .figure-part`);
-      await expect(parts).toHaveCount(3);
-      const lines = await parts.evaluateAll((els) =>
-        els.map((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
-      );
-      for (const n of lines) expect(n).toBeLessThan(1.5);
-    }
-  });
+test.describe('presentation mode: read-outs of several figures', () => {
+  for (const [width, height] of [
+    [1920, 1080],
+    [1280, 720],
+  ] as const) {
+    test(`break between figures, never inside one or before a "·" (${width} × ${height})`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height });
+      // 07.12's cost widget has four read-outs; at projector size they used to sit four to a row, too narrow for
+      // "$0.00543 ·", which broke into a figure and a lone "·".
+      await gotoLessonReady(page, '/lessons/07-12-agents-per-megawatt?present', 2);
+      for (const readout of ['cost-split', 'reuse']) {
+        const parts = page.locator(`[data-widget="cost-levers"] [data-readout="${readout}"] .figure-part`);
+        await expect(parts).toHaveCount(3);
+        const lines = await parts.evaluateAll((els) =>
+          els.map((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+        );
+        for (const n of lines) expect(n).toBeLessThan(1.5);
+      }
+    });
+  }
 });
 
 test.describe('presentation mode: pictures a widget draws itself', () => {
