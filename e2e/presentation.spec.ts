@@ -42,6 +42,11 @@ test.describe('presentation mode', () => {
     await expect(page.locator('html')).toHaveAttribute('data-present', '');
     await expect(page.locator('.site-header')).toBeHidden();
     expect(await tickHeight(page)).toBeGreaterThanOrEqual(reading * 1.45);
+    // Widgets take the screen's width; prose keeps a reading measure (56 rem, 1,344 px at 24-pixel type).
+    const paragraph = (await page.locator('.prose > p').first().boundingBox())!.width;
+    const widget = (await page.locator('[data-widget="kv-footprint"]').boundingBox())!.width;
+    expect(paragraph).toBeLessThanOrEqual(56 * 24 + 1);
+    expect(widget).toBeGreaterThan(1.3 * paragraph);
 
     await expect(position(page)).toHaveAttribute('data-present-position', /^1\//);
     await page.keyboard.press('PageDown');
