@@ -150,6 +150,28 @@ test.describe('presentation mode on a smaller projector', () => {
 test.describe('presentation mode on a 1920 × 1080 projector', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
 
+  test('a playing tour folds its controls away while the pointer rests, keeping the caption', async ({
+    page,
+  }) => {
+    await gotoLessonReady(page, '/lessons/07-03-cache-aware-routing?present', 3);
+    await page.getByRole('button', { name: 'Play the tour' }).click();
+    const bar = page.locator('.tour-bar');
+    const next = bar.getByRole('button', { name: 'Next step' });
+    await expect(bar.locator('[data-tour-caption]')).toBeVisible();
+    await page.mouse.move(300, 300);
+    const awake = (await bar.boundingBox())!.height;
+    await expect(bar).toHaveAttribute('data-idle', '', { timeout: 6_000 });
+    await expect.poll(async () => (await bar.boundingBox())!.height).toBeLessThan(awake - 30);
+    await expect(bar.locator('[data-tour-caption]')).toBeVisible();
+    // Still reachable: in the accessibility tree, and a move brings the controls back.
+    await expect(next).toBeAttached();
+    await page.mouse.move(320, 320);
+    await expect(bar).not.toHaveAttribute('data-idle');
+    await expect.poll(async () => (await bar.boundingBox())!.height).toBeGreaterThan(awake - 2);
+    await next.click();
+    await expect(bar.locator('[data-tour-caption]')).toHaveAttribute('data-tour-caption', '1');
+  });
+
   test('a select too narrow for its choice at projector type shows the choice whole beneath it', async ({
     page,
   }) => {

@@ -27,6 +27,10 @@ import {
 } from 'react';
 import { StageContext, type StageRegistry } from '../widgets/kit/stage';
 import { clearHighlights, showStateWhenReady, type ShownState } from '../widgets/kit/showState';
+import { useIdle } from '../widgets/kit/useIdle';
+
+/** How long the pointer and keys rest before a presented tour folds its controls away, leaving the caption. */
+const CONTROLS_IDLE_MS = 2500;
 
 export interface TourStepProps extends ShownState {
   /** Seconds the step stays on screen while playing. */
@@ -82,6 +86,7 @@ export function Tour({ lesson, title, children }: { lesson: string; title: strin
   const [index, setIndex] = useState(-1);
   const [playing, setPlaying] = useState(false);
   const [elapsed, setElapsed] = useState(0);
+  const idle = useIdle(CONTROLS_IDLE_MS);
   const stepsRef = useRef(steps);
   useEffect(() => {
     stepsRef.current = steps;
@@ -210,7 +215,7 @@ export function Tour({ lesson, title, children }: { lesson: string; title: strin
         ))}
       </ol>
       {current ? (
-        <div className="tour-bar" role="region" aria-label="Tour step">
+        <div className="tour-bar" role="region" aria-label="Tour step" data-idle={idle ? '' : undefined}>
           <p className="tour-caption" aria-live="polite" data-tour-caption={index}>
             {resolveStep(stage, current).caption}
           </p>

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useWindowSize } from '../../widgets/kit/charts/useWindowSize';
 import { ChartZoomContext, projectedZoom } from '../../widgets/kit/charts/zoom';
 import { createStageRegistry, StageContext, type StageRegistry } from '../../widgets/kit/stage';
+import { useIdle } from '../../widgets/kit/useIdle';
 import { replaceSearch, useSearch } from '../router';
 import { currentScreen, focusKind, presentKeyAction, targetScreen, type PresentAction } from './keys';
 
@@ -36,28 +37,6 @@ function useScreensCount(stage: StageRegistry): number {
 
 /** How long the pointer and keys rest before the presentation bar fades, so it never covers a projected picture. */
 const BAR_IDLE_MS = 2500;
-
-/** True once the pointer and keyboard have rested `ms`; any move, touch or key wakes it. */
-function useIdle(ms: number): boolean {
-  const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    let timer = window.setTimeout(() => setIdle(true), ms);
-    const wake = () => {
-      setIdle(false);
-      window.clearTimeout(timer);
-      timer = window.setTimeout(() => setIdle(true), ms);
-    };
-    const events = ['pointermove', 'pointerdown', 'keydown', 'touchstart'] as const;
-    // Capture phase: the presentation keys stop their events' propagation, and a key that moves a screen must
-    // still wake the bar.
-    for (const e of events) window.addEventListener(e, wake, { capture: true, passive: true });
-    return () => {
-      window.clearTimeout(timer);
-      for (const e of events) window.removeEventListener(e, wake, { capture: true });
-    };
-  }, [ms]);
-  return idle;
-}
 
 function PresentBar({
   stage,
