@@ -3,7 +3,8 @@
  * with the state the item sets (the widgets' TRY_THIS over their schema defaults).
  */
 import { describe, expect, it } from 'vitest';
-import { minBandwidthByModel, reloadVsRecompute } from '../src/worker/offloadMethods';
+import { reloadVsRecompute } from '../src/worker/offloadMethods';
+import { minBandwidthByModel } from '../src/worker/minBandwidthMethods';
 import {
   MIN_BW_DEFAULTS,
   minBwArgs,

@@ -5,16 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  alwaysWinsBandwidth,
-  autoLinkCount,
-  logGrid,
-  minBandwidthByModel,
-  offloadFigures,
-  reloadVsRecompute,
-  resolvePath,
-  type ReloadRecomputeRequest,
-} from '../src/worker/offloadMethods';
+import { offloadFigures, reloadVsRecompute, type ReloadRecomputeRequest } from '../src/worker/offloadMethods';
+import { alwaysWinsBandwidth, autoLinkCount, logGrid, resolvePath } from '../src/worker/offloadPath';
+import { minBandwidthByModel } from '../src/worker/minBandwidthMethods';
 import { methods } from '../src/worker/methods';
 import { isCannotRun } from '../src/sim/engine/cannotRun';
 import { findModel } from '../src/sim/engine/catalog/models';

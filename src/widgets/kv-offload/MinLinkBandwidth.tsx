@@ -21,7 +21,7 @@ import {
   formatPercent,
   formatRatio,
 } from '../../lib/format';
-import type { ModelBandwidthRow } from '../../worker/offloadMethods';
+import type { ModelBandwidthRow } from '../../worker/minBandwidthMethods';
 import { linkShort, MIN_BW_ID, minBwArgs, minBwSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 

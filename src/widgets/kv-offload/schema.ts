@@ -11,12 +11,9 @@ import { formatBandwidth, formatDuration, formatTokens } from '../../lib/format'
 import { acceleratorParam, dtypeParam, gemmEfficiencyParam, modelParam, tpParam } from '../kit/commonParams';
 import { controlRange } from '../kit/controlRange';
 import { OFFLOAD_LIMITS } from '../../worker/limits/offload';
-import type {
-  KvDtypeChoice,
-  LessonSetup,
-  MinBandwidthRequest,
-  ReloadRecomputeRequest,
-} from '../../worker/offloadMethods';
+import type { LessonSetup, ReloadRecomputeRequest } from '../../worker/offloadMethods';
+import type { KvDtypeChoice } from '../../worker/offloadPath';
+import type { MinBandwidthRequest } from '../../worker/minBandwidthMethods';
 
 export const RELOAD_ID = 'reload-or-recompute';
 export const MIN_BW_ID = 'min-link-bandwidth';

@@ -1,5 +1,5 @@
 /**
- * What 07.05's worker methods (src/worker/offloadMethods.ts) accept for each request field a control sets, declared
+ * What 07.05's worker methods (src/worker/offloadMethods.ts, offloadPath.ts, minBandwidthMethods.ts) accept for each request field a control sets, declared
  * once: the methods check these, the widgets' schemas (src/widgets/kv-offload/schema.ts) offer ranges inside them.
  * The GEMM efficiency is the engine's GEMM_EFFICIENCY (src/sim/engine/hardware.ts), GPUs per replica
  * GPUS_PER_REPLICA.
