@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { coarsePassSize } from '../../lib/progressive';
 import type { Marker } from './charts/types';
 import type { StreamingState } from './useSimulation';
-import { streamingFrame } from './frameProps';
+import { streamingFrame, type SimulationFrameProps } from './frameProps';
 
 export function SweepProgress({ drawn, total, what }: { drawn: number; total: number; what: string }) {
   if (drawn >= total) return null;
@@ -39,7 +39,7 @@ export function useSweepState<P>(
   points: P[];
   complete: boolean;
   /** The frame's props (streamingFrame): ready once the coarse pass is in, stale until the sweep is complete. */
-  frame: ReturnType<typeof streamingFrame>;
+  frame: SimulationFrameProps;
   pending: Marker[];
   total: number;
 } {

@@ -10,9 +10,12 @@ import type { SimStatus, SimulationState } from './useSimulation';
 import type { WidgetParams } from './useWidgetParams';
 import type { WidgetFrameProps } from './WidgetFrame';
 
-export function simulationFrame(
-  sim: SimulationState<unknown>,
-): Pick<WidgetFrameProps, 'status' | 'error' | 'onRetry' | 'stale' | 'cannotRun'> {
+/** The frame props a simulation decides, its status always set. */
+export type SimulationFrameProps = Pick<WidgetFrameProps, 'error' | 'onRetry' | 'stale' | 'cannotRun'> & {
+  status: SimStatus;
+};
+
+export function simulationFrame(sim: SimulationState<unknown>): SimulationFrameProps {
   return {
     status: sim.status,
     error: sim.error,
@@ -31,7 +34,7 @@ export function streamingFrame(
   sim: SimulationState<unknown>,
   shown: boolean,
   current = true,
-): ReturnType<typeof simulationFrame> & { status: SimStatus } {
+): SimulationFrameProps {
   const status: SimStatus = sim.status === 'loading' && shown ? 'ready' : sim.status;
   return { ...simulationFrame(sim), status, stale: (sim.stale || !current) && status === 'ready' };
 }
