@@ -90,6 +90,27 @@ test.describe('presentation mode', () => {
     await expect(widget).toHaveAttribute('data-state', 'ready');
   });
 
+  test('a clicker’s blank-screen key blanks the screen; any key brings it back without moving', async ({
+    page,
+  }) => {
+    await gotoLessonReady(page, `${PATH}?present`, 3);
+    await page.keyboard.press('PageDown');
+    const at = await settledPosition(page);
+    const blank = page.locator('.present-blank');
+    await page.keyboard.press('b');
+    await expect(blank).toHaveAttribute('data-blank', 'black');
+    expect(await blank.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(0, 0, 0)');
+    // It covers the whole window, the presentation bar included.
+    expect(await blank.boundingBox()).toMatchObject({ x: 0, y: 0, width: 1920, height: 1080 });
+    await page.keyboard.press('PageDown');
+    await expect(blank).toHaveCount(0);
+    expect(await settledPosition(page)).toBe(at);
+    await page.keyboard.press('w');
+    await expect(blank).toHaveAttribute('data-blank', 'white');
+    await blank.click();
+    await expect(blank).toHaveCount(0);
+  });
+
   test('the Present button starts it', async ({ page }) => {
     await gotoLessonReady(page, PATH, 3);
     await page.getByRole('button', { name: 'Present' }).click();

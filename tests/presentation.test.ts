@@ -20,6 +20,12 @@ describe('presentation keys', () => {
     expect(presentKeyAction('ArrowRight', 'page', { ctrl: true })).toBeNull();
     expect(presentKeyAction('a', 'page')).toBeNull();
   });
+  it("a clicker's blank-screen button blanks black (B, .) or white (W, ,) from anywhere but a text field", () => {
+    for (const k of ['b', 'B', '.']) expect(presentKeyAction(k, 'page')).toBe('black');
+    for (const k of ['w', 'W', ',']) expect(presentKeyAction(k, 'control')).toBe('white');
+    expect(presentKeyAction('b', 'typing')).toBeNull();
+    expect(presentKeyAction('b', 'page', { ctrl: true })).toBeNull();
+  });
   it('next is the first screen below the top, previous the last one above it', () => {
     // Screens at -900, -20, 0 (current), 700, 1600 px from the viewport top.
     const tops = [-900, -20, 0, 700, 1600];

@@ -35,6 +35,9 @@ function useScreensCount(stage: StageRegistry): number {
   return n;
 }
 
+/** A blanked screen (a clicker's blank button): black, white, or none. */
+type Blank = 'black' | 'white' | null;
+
 /** How long the pointer and keys rest before the presentation bar fades, so it never covers a projected picture. */
 const BAR_IDLE_MS = 2500;
 
@@ -123,12 +126,20 @@ export function LessonStage({ children }: { children: ReactNode }) {
     };
   }, [presenting, zoom]);
 
-  const exit = useCallback(() => replaceSearch((q) => withPresent(q, false)), []);
+  const [blank, setBlank] = useState<Blank>(null);
+  const exit = useCallback(() => {
+    setBlank(null);
+    replaceSearch((q) => withPresent(q, false));
+  }, []);
 
   const move = useCallback(
     (action: PresentAction) => {
       if (action === 'exit') {
         exit();
+        return;
+      }
+      if (action === 'black' || action === 'white') {
+        setBlank(action);
         return;
       }
       const screens = stage.screens();
@@ -148,6 +159,13 @@ export function LessonStage({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!presenting) return;
     const onKey = (e: KeyboardEvent) => {
+      // A blanked screen comes back on any key, and that key does nothing else (as in PowerPoint).
+      if (blank && !['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) {
+        e.preventDefault();
+        e.stopPropagation();
+        setBlank(null);
+        return;
+      }
       if (e.defaultPrevented && e.key !== 'PageDown' && e.key !== 'PageUp') return;
       const action = presentKeyAction(e.key, focusKind(document.activeElement), {
         ctrl: e.ctrlKey,
@@ -162,7 +180,7 @@ export function LessonStage({ children }: { children: ReactNode }) {
     // Capture phase: a clicker's PageDown must move the screen even when a slider has focus.
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [presenting, move]);
+  }, [presenting, move, blank]);
 
   // One tree whether presenting or not, so switching never remounts a widget (or restarts its simulation).
   return (
@@ -170,6 +188,11 @@ export function LessonStage({ children }: { children: ReactNode }) {
       <ChartZoomContext.Provider value={zoom}>
         {children}
         {presenting ? <PresentBar stage={stage} onMove={move} onExit={exit} /> : null}
+        {presenting && blank ? (
+          <div className="present-blank" data-blank={blank} onClick={() => setBlank(null)} role="status">
+            <span className="visually-hidden">Screen blanked: press any key or click to return.</span>
+          </div>
+        ) : null}
       </ChartZoomContext.Provider>
     </StageContext.Provider>
   );

@@ -1,9 +1,10 @@
 /**
  * What a key does in presentation mode. A clicker sends PageDown/PageUp (some send →/←): PageDown/PageUp always
  * move between screens, except while typing; arrows, Home/End and Escape move only when focus is on the page
- * itself, so a focused slider or chart read-out keeps its arrow keys.
+ * itself, so a focused slider or chart read-out keeps its arrow keys. A clicker's blank-screen button sends B or
+ * "." (black) and W or "," (white), as PowerPoint and Keynote read them; any key brings the screen back.
  */
-export type PresentAction = 'next' | 'prev' | 'first' | 'last' | 'exit';
+export type PresentAction = 'next' | 'prev' | 'first' | 'last' | 'exit' | 'black' | 'white';
 
 /** Where keyboard focus is: typing into a field, on a control that uses arrows, or on the page. */
 export type FocusKind = 'typing' | 'control' | 'page';
@@ -35,6 +36,8 @@ export function presentKeyAction(
   if (mods.ctrl || mods.alt || mods.meta || focus === 'typing') return null;
   if (key === 'PageDown') return 'next';
   if (key === 'PageUp') return 'prev';
+  if (key === 'b' || key === 'B' || key === '.') return 'black';
+  if (key === 'w' || key === 'W' || key === ',') return 'white';
   if (focus !== 'page') return null;
   switch (key) {
     case 'ArrowRight':
