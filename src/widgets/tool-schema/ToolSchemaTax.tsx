@@ -267,9 +267,9 @@ export function ToolSchemaTax() {
           value={{ label: 'Tokens of the definition', format: (x) => formatCount(x) }}
           category={{ label: 'Tool' }}
           legend={false}
-          // 13.5 px a bar names every tool (BarChart thins labels closer than 12.65 px) and keeps 36 tools'
-          // bars and the read-outs on one 800 px screen.
-          height={Math.max(160, 52 + 13.5 * bars.length)}
+          // 12.8 px a bar names every tool (BarChart thins labels closer than 12.65 px) and keeps 36 tools'
+          // bars and the read-outs on one 1366 × 768 laptop screen.
+          height={Math.max(160, 52 + 12.8 * bars.length)}
           emptyMessage="No tools in the request: slide the count up"
         />
         <LineChart
