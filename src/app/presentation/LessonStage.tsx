@@ -205,7 +205,7 @@ export function PresentButton() {
       type="button"
       className="present-button"
       onClick={() => replaceSearch((q) => withPresent(q, true))}
-      title="Projector layout: large type, one screen at a time (→ / ← or PageDown / PageUp)"
+      title="Projector layout: large type, one screen at a time (→ / ← or PageDown / PageUp; B blanks the screen)"
     >
       Present
     </button>
