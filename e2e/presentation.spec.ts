@@ -142,7 +142,7 @@ test.describe('presentation mode', () => {
 });
 
 test.describe('presentation mode on a smaller projector', () => {
-  test('type and charts zoom with the window: 1.5× on 1920 × 1080, in proportion below it, never under reading size', async ({
+  test('type and charts zoom with the window: 1.5× on 1920 × 1080, in proportion on others, never under reading size', async ({
     page,
   }) => {
     const rootType = () =>
@@ -153,6 +153,7 @@ test.describe('presentation mode on a smaller projector', () => {
         return box.width / Number(svg.getAttribute('viewBox')!.split(' ')[2]);
       });
     for (const [width, height, zoom] of [
+      [2560, 1440, 2],
       [1920, 1080, 1.5],
       [1600, 900, 1.25],
       [1280, 800, 1],

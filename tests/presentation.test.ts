@@ -53,9 +53,11 @@ describe('?present in the URL', () => {
 });
 
 describe('the projected zoom', () => {
-  it('is 1.5× on a 1920 × 1080 screen and above, in proportion to the smaller side below, never under 1', () => {
+  it('is 1.5× on a 1920 × 1080 screen, in proportion to the tighter side, never under 1 or over 3', () => {
     expect(projectedZoom(1920, 1080)).toBe(PRESENT_ZOOM);
-    expect(projectedZoom(3840, 2160)).toBe(PRESENT_ZOOM);
+    expect(projectedZoom(2560, 1440)).toBe(2);
+    expect(projectedZoom(3840, 2160)).toBe(3);
+    expect(projectedZoom(7680, 4320)).toBe(3);
     expect(projectedZoom(1600, 900)).toBe(1.25);
     expect(projectedZoom(1920, 900)).toBe(1.25); // the height is the tighter side
     expect(projectedZoom(1280, 800)).toBe(1);
@@ -64,7 +66,7 @@ describe('the projected zoom', () => {
   });
   it('moves in steps of 0.05 and never falls as the window grows', () => {
     let last = 1;
-    for (let w = 800; w <= 2400; w += 7) {
+    for (let w = 800; w <= 4000; w += 7) {
       const z = projectedZoom(w, (w * 9) / 16);
       expect(Math.round(z * 20)).toBeCloseTo(z * 20, 9);
       expect(z).toBeGreaterThanOrEqual(last);

@@ -1,7 +1,7 @@
 /**
  * The lesson's stage (widgets/kit/stage.ts) and presentation mode. `?present` in the URL (or the Present button)
  * puts the document root in `data-present`: projector layout from the stylesheet, type and charts at one zoom
- * for the window (`projectedZoom`: 1.5× on a 1920 × 1080 screen),
+ * for the window (`projectedZoom`: 1.5× on a 1920 × 1080 screen, in proportion on any other),
  * and →/← PageDown/PageUp moving one screen (the title, each section, each widget) at a time while every control
  * stays live.
  */

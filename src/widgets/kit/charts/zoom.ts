@@ -33,17 +33,20 @@ export function pointerInPlot(e: { clientX: number; clientY: number; currentTarg
 export const PRESENT_ZOOM = 1.5;
 const PROJECTED_SCREEN = { width: 1920, height: 1080 };
 
+/** Past this a window is a wall-sized display read from close by, not a projected screen. */
+const MAX_PROJECTED_ZOOM = 3;
+
 /**
  * The zoom presentation mode and fullscreen draw at in a window of this size. A projector at 1280 × 800 fills the
  * same wall as one at 1920 × 1080, so its pixels are 1.5× larger there and reading-size text already reads like
  * 1.5× text on the larger one; zooming it 1.5× again would push every widget's picture past the bottom of the
- * screen. So the zoom keeps what a projected screen holds: 1.5× at 1920 × 1080 and above, in proportion to the
- * window's smaller side below it, never under reading size. Steps of 0.05, so a window resized by a few pixels
- * does not lay every chart out again.
+ * screen. So the zoom keeps what a projected screen holds, as a slide does: 1.5× at 1920 × 1080, in proportion to
+ * the window's tighter side (2× at 2560 × 1440), never under reading size and at most 3×. Steps of 0.05, so a
+ * window resized by a few pixels does not lay every chart out again.
  */
 export function projectedZoom(windowWidth: number, windowHeight: number): number {
   if (!(windowWidth > 0 && windowHeight > 0)) return PRESENT_ZOOM;
   const share = Math.min(windowWidth / PROJECTED_SCREEN.width, windowHeight / PROJECTED_SCREEN.height);
-  const z = Math.min(PRESENT_ZOOM, Math.max(1, PRESENT_ZOOM * share));
+  const z = Math.min(MAX_PROJECTED_ZOOM, Math.max(1, PRESENT_ZOOM * share));
   return Math.floor(z * 20 + 1e-9) / 20;
 }
