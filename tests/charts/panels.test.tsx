@@ -27,19 +27,24 @@ function panelTops(markup: string): number[] {
   return [...markup.matchAll(/<g transform="translate\(0,([\d.]+)\)"/g)].map((m) => Number(m[1]));
 }
 
+/** 07.02's trajectory chart at the replay widget's defaults, as SVG markup. */
+async function trajectoryMarkup(): Promise<string> {
+  const r = ran(await methods.affinityReplay(affinityReplayArgs(defaultValues(affinityReplaySchema))));
+  return render(
+    <TrajectoryChart
+      run={r.request}
+      compare={r.affinity}
+      compareLabel="session affinity"
+      replicas={r.replicas}
+      current={3}
+      title="Trajectory"
+    />,
+  );
+}
+
 describe('stacked-panel charts', () => {
   it("07.02's trajectory: the route over the prompt bars", async () => {
-    const r = ran(await methods.affinityReplay(affinityReplayArgs(defaultValues(affinityReplaySchema))));
-    const html = render(
-      <TrajectoryChart
-        run={r.request}
-        compare={r.affinity}
-        compareLabel="session affinity"
-        replicas={r.replicas}
-        current={3}
-        title="Trajectory"
-      />,
-    );
+    const html = await trajectoryMarkup();
     noBadNumbers(html);
     const tops = panelTops(html);
     expect(tops.length).toBeGreaterThanOrEqual(2);
@@ -56,17 +61,7 @@ describe('stacked-panel charts', () => {
         addEventListener() {},
         removeEventListener() {},
       });
-      const r = ran(await methods.affinityReplay(affinityReplayArgs(defaultValues(affinityReplaySchema))));
-      const html = render(
-        <TrajectoryChart
-          run={r.request}
-          compare={r.affinity}
-          compareLabel="session affinity"
-          replicas={r.replicas}
-          current={3}
-          title="T"
-        />,
-      );
+      const html = await trajectoryMarkup();
       const height = Number(/<svg[^>]* height="(\d+)"/.exec(html)![1]);
       const tops = panelTops(html);
       return { height, promptPanel: height - tops[1] };
