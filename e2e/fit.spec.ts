@@ -3,8 +3,9 @@ import type { Locator, Page } from '@playwright/test';
 import { WIDGETS } from '../src/widgets/registry';
 
 /**
- * Every widget opened alone, at 1280 × 800, in presentation mode at 1920 × 1080 (1.5× type) and at 1280 × 800 (a
- * WXGA projector, where the projected zoom is reading size) and (legibility only) on a phone:
+ * Every widget opened alone, at 1280 × 800 and 1366 × 768 (fit only), in presentation mode at 1920 × 1080 (1.5×
+ * type) and at 1280 × 800 (a WXGA projector, where the projected zoom is reading size) and (legibility only) on a
+ * phone:
  *  - its picture and key read-outs on one screen (#11): its first chart or canvas and its read-out row end inside
  *    the window;
  *  - its drawings legible: no SVG text outside its SVG (cut off) or over another text;
@@ -95,6 +96,15 @@ test.describe('at 1280 × 800', () => {
     expect.soft(found.over).toEqual([]);
     expect.soft(found.drawing).toEqual([]);
     expect(found.axes).toEqual([]);
+  });
+});
+
+test.describe('at 1366 × 768, the commonest laptop screen', () => {
+  test.use({ viewport: { width: 1366, height: 768 } });
+  test('every widget’s picture and key read-outs fit one screen', async ({ page }) => {
+    test.setTimeout(300_000);
+    const found = await walkWidgets(page, '', 768);
+    expect(found.over).toEqual([]);
   });
 });
 
