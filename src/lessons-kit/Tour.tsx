@@ -86,7 +86,6 @@ export function Tour({ lesson, title, children }: { lesson: string; title: strin
   const [index, setIndex] = useState(-1);
   const [playing, setPlaying] = useState(false);
   const [elapsed, setElapsed] = useState(0);
-  const idle = useIdle(CONTROLS_IDLE_MS);
   const stepsRef = useRef(steps);
   useEffect(() => {
     stepsRef.current = steps;
@@ -152,6 +151,8 @@ export function Tour({ lesson, title, children }: { lesson: string; title: strin
   const before = steps.slice(0, Math.max(0, index)).reduce((a, s) => a + s.seconds, 0);
   const at = index < 0 ? 0 : before + elapsed;
   const current = index >= 0 ? steps[index] : null;
+  // Listens only while the tour's bar is on screen.
+  const idle = useIdle(CONTROLS_IDLE_MS, current !== null);
 
   const controls = (
     <div className="tour-controls">

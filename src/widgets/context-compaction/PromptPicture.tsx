@@ -8,6 +8,7 @@ import { useChartSize } from '../kit/charts';
 import { XAxis } from '../kit/charts/Axes';
 import { axisTicks, makeScale } from '../kit/charts/scales';
 import type { AxisSpec } from '../kit/charts/types';
+import { axisTitle } from '../kit/charts/chartFormat';
 import { formatCount, formatNumber, formatTokens } from '../../lib/format';
 import type { DrawnSeg, SegKind } from '../../sim/lessons/compaction';
 import type { EditResult } from '../../worker/compactionMethods';
@@ -147,7 +148,6 @@ export function PromptPicture({ r }: { r: EditResult }) {
   const x = (t: number) => left + scale(t);
   const segH = 26;
   const stH = 20;
-  const rows = ROWS;
   const edit = r.applied.kind !== 'none' && r.editPoint < r.tokensBefore;
   return (
     <div ref={observe} className="cc-picture">
@@ -187,14 +187,14 @@ export function PromptPicture({ r }: { r: EditResult }) {
             <line x1={0} y1={0} x2={0} y2={7} style={{ stroke: 'var(--chart-muted)', strokeWidth: 2 }} />
           </pattern>
         </defs>
-        <text x={left} y={rows.beforeLabel} className="cc-row-label">
+        <text x={left} y={ROWS.beforeLabel} className="cc-row-label">
           Before: the cached prompt ({formatTokens(r.tokensBefore)})
         </text>
-        <Segments y={rows.before} h={segH} segs={r.before} x={x} />
-        <Status x={x} y={rows.beforeStatus} h={stH} from={0} to={r.hitTokens} kind="hit" text="still used" />
+        <Segments y={ROWS.before} h={segH} segs={r.before} x={x} />
+        <Status x={x} y={ROWS.beforeStatus} h={stH} from={0} to={r.hitTokens} kind="hit" text="still used" />
         <Status
           x={x}
-          y={rows.beforeStatus}
+          y={ROWS.beforeStatus}
           h={stH}
           from={r.hitTokens}
           to={r.cachedBefore}
@@ -203,20 +203,20 @@ export function PromptPicture({ r }: { r: EditResult }) {
         />
         <Status
           x={x}
-          y={rows.beforeStatus}
+          y={ROWS.beforeStatus}
           h={stH}
           from={r.cachedBefore}
           to={r.tokensBefore}
           kind="new"
           text="new"
         />
-        <text x={left} y={rows.afterLabel} className="cc-row-label">
+        <text x={left} y={ROWS.afterLabel} className="cc-row-label">
           After: the next prompt ({formatTokens(r.tokensAfter)})
         </text>
-        <Segments y={rows.after} h={segH} segs={r.after} x={x} />
+        <Segments y={ROWS.after} h={segH} segs={r.after} x={x} />
         <Status
           x={x}
-          y={rows.afterStatus}
+          y={ROWS.afterStatus}
           h={stH}
           from={0}
           to={r.hitTokens}
@@ -225,7 +225,7 @@ export function PromptPicture({ r }: { r: EditResult }) {
         />
         <Status
           x={x}
-          y={rows.afterStatus}
+          y={ROWS.afterStatus}
           h={stH}
           from={r.hitTokens}
           to={r.tokensAfter}
@@ -237,8 +237,8 @@ export function PromptPicture({ r }: { r: EditResult }) {
             <line
               x1={x(r.editPoint)}
               x2={x(r.editPoint)}
-              y1={rows.before - 4}
-              y2={rows.afterStatus + stH + 4}
+              y1={ROWS.before - 4}
+              y2={ROWS.afterStatus + stH + 4}
               style={{ stroke: 'var(--chart-fg)', strokeWidth: 1.5, strokeDasharray: '4 3' }}
             />
           </g>
@@ -247,8 +247,11 @@ export function PromptPicture({ r }: { r: EditResult }) {
           <XAxis
             ticks={ticks}
             innerWidth={plotWidth}
-            innerHeight={rows.axis}
-            title="Position in the prompt (tokens)"
+            innerHeight={ROWS.axis}
+            title={axisTitle(
+              POSITION_AXIS,
+              ticks.map((t) => t.label),
+            )}
             titleOffset={X_TITLE_OFFSET}
             roomLeft={left}
             roomRight={right}

@@ -1,9 +1,13 @@
 import { useEffect, useState } from 'react';
 
-/** True once the pointer and keyboard have rested `ms`; any move, touch or key wakes it. */
-export function useIdle(ms: number): boolean {
+/**
+ * True once the pointer and keyboard have rested `ms`; any move, touch or key wakes it. While not `active` (nothing
+ * on screen would fold away) it listens to nothing and is false.
+ */
+export function useIdle(ms: number, active = true): boolean {
   const [idle, setIdle] = useState(false);
   useEffect(() => {
+    if (!active) return;
     let timer = window.setTimeout(() => setIdle(true), ms);
     const wake = () => {
       setIdle(false);
@@ -17,7 +21,9 @@ export function useIdle(ms: number): boolean {
     return () => {
       window.clearTimeout(timer);
       for (const e of events) window.removeEventListener(e, wake, { capture: true });
+      // Awake when it next becomes active (a tour started again starts with its controls shown).
+      setIdle(false);
     };
-  }, [ms]);
-  return idle;
+  }, [ms, active]);
+  return active && idle;
 }
