@@ -45,7 +45,8 @@
  */
 import { kvBytesPerToken } from '../catalog/models';
 import type { Rng } from '../rng';
-import type { Req, Replica } from './replica';
+import type { Replica } from './replica';
+import type { Req } from './request';
 import { createRouter, defaultViewFor, type ReplicaLoad, type RouteDecision, type Router } from './router';
 import type { ResolvedDisaggregation } from './disaggSpec';
 import type { ResolvedScenario, Scenario } from './scenario';

@@ -17,7 +17,8 @@ import { buildFrame, RouteLog, type FleetFrame } from './frames';
 import { SchemaCosts } from './grammar';
 import { LogHistogram, TimeWeighted } from './metrics';
 import { RequestTable, TableColumn } from './requestTable';
-import { Replica, type Req, type ReplicaHost } from './replica';
+import { Replica, type ReplicaHost } from './replica';
+import type { Req } from './request';
 import {
   createRouter,
   defaultViewFor,

@@ -20,7 +20,8 @@
  */
 import { TIER_ORDER, type TierName } from '../kvcache/types';
 import { Samples } from './metrics';
-import { PHASE_CODE, type Replica } from './replica';
+import type { Replica } from './replica';
+import { PHASE_CODE } from './request';
 import { ROUTE_REASON, type RouteDecision } from './router';
 
 export const TIERS: readonly TierName[] = TIER_ORDER;

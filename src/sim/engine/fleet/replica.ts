@@ -38,85 +38,12 @@ import {
 } from './grammar';
 import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
-import type { RequestSpec } from './workload';
-import type { Segment } from '../kvcache/hash';
 import { keepFirst } from '../keepFirst';
 import { OrderedIntMap } from './orderedIntMap';
-import { pageTailHashes, sequenceTail, type PageIndex, type TailHasher } from './tails';
-
-export type ReqState = 'waiting' | 'loading' | 'prefill' | 'decode' | 'done' | 'dropped';
-export const PHASE_CODE: Readonly<Record<ReqState, number>> = {
-  waiting: 0,
-  loading: 1,
-  prefill: 2,
-  decode: 3,
-  done: 4,
-  dropped: 5,
-};
-
-export interface Req {
-  id: number;
-  /** Session index, or −1 (trace requests). */
-  session: number;
-  cls: number;
-  turn: number;
-  /** KV sequence id in the cache: the session index (so a held session keeps its blocks), or a per-request id. */
-  seq: number;
-  spec: RequestSpec;
-  /** Chained block hashes of prompt + output (the last one possibly partial). */
-  hashes: ArrayLike<number>;
-  /** The segments the hashes were computed from (null for Mooncake records: tails are not matched). */
-  segs: readonly Segment[] | null;
-  /** Its session's tail hasher (fleet/tails.ts), so a tail's hashes resume from the last request's; or null. */
-  tails: TailHasher | null;
-  /** The first page its last admission computed (the pages before it were reused). */
-  computedFrom: number;
-  promptTokens: number;
-  outputTokens: number;
-  schema: number;
-  replica: number;
-  state: ReqState;
-  /** Whether its grammar is usable (true when it has none). */
-  grammarReady: boolean;
-  /** Tokens whose KV is in HBM and computed. */
-  ctx: number;
-  /** ctx to reach before decoding (the prompt, plus generated tokens after a recompute preemption). */
-  target: number;
-  generated: number;
-  /** Blocks the cache holds for it. */
-  heldBlocks: number;
-  admitOrder: number;
-  // timings
-  arrival: number;
-  enqueued: number;
-  admitted: number;
-  grammarWaitS: number;
-  firstToken: number;
-  lastToken: number;
-  finished: number;
-  // accounting
-  prefilled: number;
-  /** Reused tokens per tier index of the replica's cache (hbm, then its lower tiers), summed over admissions. */
-  reused: number[];
-  loadS: number;
-  bytesLoaded: number;
-  preemptions: number;
-  gpuSeconds: number;
-  maxGap: number;
-  /** Remaining work counted in the replica's outstandingTokens. */
-  owed: number;
-  /** HBM blocks its last failed admission needed (0: not waiting for room). */
-  needBlocks: number;
-  /** It holds one of the gateway's slots (fleet/gateway.ts) until it ends. */
-  viaGateway: boolean;
-  /** Set when the client gave up on it (fleet/clients.ts): why, as the drop reason. */
-  abortWhy: string | undefined;
-  /** Prompt tokens whose KV a prefill worker shipped here (fleet/disagg.ts); used by the next admission only. */
-  kvReceived: number;
-}
-
-/** The full engine blocks of a released sequence's last page (fleet/tails.ts). */
-type Tail = { page: number; blocks: number; hash: number; parent: number };
+import type { Req } from './request';
+import { TailReuse } from './tailReuse';
+import { sequenceTail, type PageIndex } from './tails';
+import { TierLinks, type SharedLink } from './tierLinks';
 
 /** What the replica asks of the engine. */
 export interface ReplicaHost {
@@ -165,12 +92,6 @@ export interface ReplicaConfig {
   rng: Rng;
 }
 
-/** A resource shared by all replicas: transfers take turns on it (FIFO). */
-export interface SharedLink {
-  bytesPerS: number;
-  freeAt: number;
-}
-
 interface PrefillItem {
   r: Req;
   n: number;
@@ -199,13 +120,6 @@ export class Replica {
   readonly running: Req[] = [];
   /** Sessions whose blocks stay pinned through a pause: session → blocks held (insertion order = oldest first). */
   readonly held = new OrderedIntMap();
-  /**
-   * Tails of held sessions (their last page's full engine blocks), kept with the pinned blocks, by session index
-   * (arrays, not Maps: set and cleared every turn, a Map kept making new tables).
-   */
-  private readonly heldTails: (Tail | undefined)[] = [];
-  /** The tail hash each session last left in this replica's cache, by session index. */
-  private readonly tailOf: (number | undefined)[] = [];
   outstandingTokens = 0;
   outstandingRequests = 0;
   heldBlocksTotal = 0;
@@ -250,17 +164,10 @@ export class Replica {
   /** The cost model's view of the iteration being formed, reused likewise. */
   private readonly costBatch: IterationBatch = { prefill: [], decodeContextTokens: [] };
   private admitCounter = 0;
-  /** Per lower tier: when its link is free towards HBM (reloads; FIFO transfers). */
-  private readonly linkFree: number[];
-  /**
-   * Per lower tier: when its link is free towards it (stores: offloads, write-through and write-back copies).
-   * A PCIe link is full duplex, so device-to-host stores and host-to-device reloads queue apart (the vLLM
-   * offloading-connector blog measures about 50 GB/s per direction between an H100 and host memory).
-   */
-  private readonly linkFreeDown: number[];
-  /** Per lower tier: copies written through / back that are already booked on its link. */
-  private readonly throughBooked: number[];
-  private readonly backBooked: number[];
+  /** The links to the cache's lower tiers (reloads up, stores down). */
+  private readonly links: TierLinks;
+  /** The sessions' partial last pages, reused in the engine's blocks. */
+  private readonly tails: TailReuse;
   private readonly waitingForGrammar = new Map<number, Req[]>();
   private readonly c: ReplicaConfig;
 
@@ -274,10 +181,8 @@ export class Replica {
     this.cache = c.cache;
     this.grammar = new GrammarCache(c.grammarCapacity);
     this.compilePool = new CompilePool(c.maskThreads.threads);
-    this.linkFree = c.tiers.map(() => 0);
-    this.linkFreeDown = c.tiers.map(() => 0);
-    this.throughBooked = c.tiers.map(() => 0);
-    this.backBooked = c.tiers.map(() => 0);
+    this.links = new TierLinks(c.tiers, c.poolLink);
+    this.tails = new TailReuse(c.cache, this.links, c);
   }
 
   get isBusy(): boolean {
@@ -526,7 +431,7 @@ export class Replica {
     if (!continues || pol.kind === 'lru' || pol.kind === 'write-through') {
       this.cache.release(r.seq, 'cache');
       // A session's last turn leaves no tail: nothing will extend it.
-      if (continues) this.placeTail(tail, 'cache', r.session);
+      if (continues) this.tails.place(tail, 'cache', r.session, this.host.now);
       return false;
     }
     if (pol.kind === 'evict') {
@@ -535,10 +440,10 @@ export class Replica {
     }
     if (pol.kind === 'offload') {
       this.offloadRelease(r.seq, pol.tier);
-      this.placeTail(tail, pol.tier, r.session);
+      this.tails.place(tail, pol.tier, r.session, this.host.now);
       return false;
     }
-    if (tail) this.heldTails[r.session] = tail;
+    if (tail) this.tails.hold(r.session, tail);
     // hold, ttl: keep pinned (the partial last block, still pending, stays too: it is released by the next acquire)
     const blocks = this.cache.heldCount(r.seq);
     this.held.set(r.session, blocks);
@@ -547,53 +452,16 @@ export class Replica {
     return true;
   }
 
-  /**
-   * Blocks the cache copied down into a local lower tier since the last call (written through as computed, or
-   * written back when evicted) take their turn on that tier's link downwards, like offloads (reloads queue
-   * upwards apart from them). Time over the tier's path up to HBM. Returns when the write-backs are done: an
-   * eviction that must write its victim first waits for it (SGLang HiCache `write_back` blocks in `evict()`
-   * until the host copies are acknowledged, python/sglang/srt/mem_cache/hiradix_cache.py), while write-through
-   * copies run behind the compute and nobody waits for them.
-   */
+  /** Book the copies the cache made down into its lower tiers on their links; returns when write-backs are done. */
   private bookStores(): number {
-    const now = this.host.now;
-    let backDone = now;
-    const tiers = this.c.tiers;
-    for (let t = 1; t < tiers.length && tiers[t] !== 'remote'; t++) {
-      const wThrough = this.cache.writtenThrough(t);
-      const wBack = this.cache.writtenBack(t);
-      const through = wThrough - this.throughBooked[t];
-      const back = wBack - this.backBooked[t];
-      if (through + back <= 0) continue;
-      this.throughBooked[t] = wThrough;
-      this.backBooked[t] = wBack;
-      const name = this.c.tiers[t] as TierName;
-      let free = Math.max(now, this.linkFreeDown[t]);
-      if (back > 0) {
-        free += this.cache.loadTimeS(name, back);
-        backDone = Math.max(backDone, free);
-      }
-      if (through > 0) free += this.cache.loadTimeS(name, through);
-      this.linkFreeDown[t] = free;
-    }
-    return backDone;
+    return this.links.bookStores(this.cache, this.host.now);
   }
 
   private offloadRelease(seq: number, tier: 'dram' | 'nvme' | 'remote'): void {
     const res = this.cache.release(seq, tier as ReleaseThen);
     const t = this.c.tiers.indexOf(tier);
-    if (res.offload && res.offload.timeS > 0 && t > 0) {
-      // Offloads queue on the link's downward direction (one transfer at a time, FIFO); reloads go up.
-      let start = Math.max(this.host.now, this.linkFreeDown[t]);
-      let dur = res.offload.timeS;
-      const pl = this.c.poolLink;
-      if (pl && tier === 'remote') {
-        start = Math.max(start, pl.freeAt);
-        dur = Math.max(dur, res.offload.bytes / pl.bytesPerS);
-        pl.freeAt = start + res.offload.bytes / pl.bytesPerS;
-      }
-      this.linkFreeDown[t] = start + dur;
-    }
+    if (res.offload && res.offload.timeS > 0 && t > 0)
+      this.links.store(t, this.host.now, res.offload.timeS, res.offload.bytes);
   }
 
   /** Stop holding a session's blocks (its next turn went elsewhere, its TTL expired, or memory is short). */
@@ -605,140 +473,9 @@ export class Replica {
     this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
     if (then === 'dram' || then === 'nvme' || then === 'remote') this.offloadRelease(session, then);
     else this.cache.release(session, then);
-    const tail = this.heldTails[session];
-    if (tail) {
-      this.heldTails[session] = undefined;
-      this.placeTail(tail, then, session);
-    }
+    const tail = this.tails.takeHeld(session);
+    if (tail) this.tails.place(tail, then, session, this.host.now);
     return true;
-  }
-
-  /**
-   * Keep a released sequence's tail (its last page's full engine blocks) where the pause policy puts its other
-   * blocks: cached in HBM, offloaded with them (the transfer queues on the link like theirs), or dropped.
-   */
-  private placeTail(tail: Tail | null, then: ReleaseThen, session: number): void {
-    // The session's previous tail here is superseded: its next turn extends the newer context.
-    const old = this.tailOf[session];
-    if (old !== undefined) {
-      this.tailOf[session] = undefined;
-      if (old !== tail?.hash) this.cache.drop([old]);
-    }
-    if (!tail || then === 'drop') return;
-    this.tailOf[session] = tail.hash;
-    this.c.pages?.addTail(tail.parent, tail.blocks, tail.hash);
-    const tag = session;
-    const ins = this.cache.insert([tail.hash], { tokens: tail.blocks * this.c.engineBlockSize, tag });
-    if (then === 'cache' || ins.failed > 0) return;
-    const res = this.cache.offload([tail.hash], then);
-    const t = this.c.tiers.indexOf(then);
-    if (res.timeS > 0 && t > 0) this.queueTransfer(t, this.host.now, res.timeS, res.bytes);
-  }
-
-  /**
-   * Queue a transfer on tier t's link (FIFO, shared with reloads), and on the pool's own bandwidth when t is the
-   * shared pool. Returns when it ends.
-   */
-  private queueTransfer(t: number, earliest: number, timeS: number, bytes: number): number {
-    let start = Math.max(earliest, this.linkFree[t]);
-    let dur = timeS;
-    const pl = this.c.poolLink;
-    if (pl && this.c.tiers[t] === 'remote') {
-      start = Math.max(start, pl.freeAt);
-      dur = Math.max(dur, bytes / pl.bytesPerS);
-      pl.freeAt = start + bytes / pl.bytesPerS;
-    }
-    this.linkFree[t] = start + dur;
-    return start + dur;
-  }
-
-  /**
-   * Tokens of page `page` of r's prompt that a tail holds, at the engine's block size: the session's held tail,
-   * or the longest tail in the cache whose content matches the start of that page; `tailTier` is set to the tier it
-   * is in (−1: none). Drops a cached tail it uses (the request's own page supersedes it). Nothing is allocated: an
-   * admission asks this once.
-   */
-  private tailHit(r: Req, page: number, held: Tail | undefined): number {
-    const B = this.c.engineBlockSize;
-    const P = this.c.blockSize;
-    this.tailTier = -1;
-    if (!r.segs || B >= P) return 0;
-    const room = Math.min(P / B - 1, Math.floor((r.target - page * P) / B));
-    if (room < 1) return 0;
-    const parent = page > 0 ? r.hashes[page - 1] : 0;
-    if (
-      held &&
-      held.page === page &&
-      held.blocks <= room &&
-      this.tailHash(r, page, parent, held.blocks) === held.hash
-    ) {
-      this.tailTier = 0;
-      return held.blocks * B;
-    }
-    // A tail in the cache: the longest m whose hash tailHash(m) is cached and computed. Only a tail placed after
-    // this parent can match (a tail hash names its parent and length), so with the fleet's list of them the page
-    // is hashed only as far as each candidate, longest first, instead of to its end (same result).
-    const pages = this.c.pages;
-    if (pages) {
-      for (let t = pages.firstTailAfter(parent); t >= 0; t = pages.nextTail(t)) {
-        const blocks = pages.tailBlocks(t);
-        const tier = this.tierOfTail(r, page, parent, room, blocks, pages.tailHash(t));
-        if (tier >= 0) {
-          this.tailTier = tier;
-          return blocks * B;
-        }
-      }
-    } else {
-      const hashes = pageTailHashes(r.segs, P, B, page, parent, room);
-      for (let m = hashes.length; m >= 1; m--) {
-        const tier = this.tierOfTail(r, page, parent, room, m, hashes[m - 1]);
-        if (tier >= 0) {
-          this.tailTier = tier;
-          return m * B;
-        }
-      }
-    }
-    // No tail: a cached full page after the same parent may still begin with the same blocks.
-    if (!pages || !pages.hasChildren(parent)) return 0;
-    const shared = pages.longestShared(parent, page, r.segs, room, P, B, this.isComputed);
-    if (shared.blocks === 0) return 0;
-    this.tailTier = this.computedTier(shared.hash);
-    return shared.blocks * B;
-  }
-
-  /** The tier tailHit's last answer is in (−1: none). */
-  private tailTier = -1;
-  private readonly isComputed = (h: number): boolean => this.computedTier(h) >= 0;
-
-  /** The hash of the first m engine blocks of r's page `page` (NaN when the page has fewer). */
-  private tailHash(r: Req, page: number, parent: number, m: number): number {
-    const segs = r.segs as readonly Segment[];
-    const P = this.c.blockSize;
-    const B = this.c.engineBlockSize;
-    if (r.tails) return r.tails.tail(segs, P, B, page, parent, m);
-    const h = pageTailHashes(segs, P, B, page, parent, m);
-    return h.length >= m ? h[m - 1] : NaN;
-  }
-
-  /** The tier of the cached tail `hash` of `blocks` blocks if it is r's page's, computed; it is dropped then. */
-  private tierOfTail(
-    r: Req,
-    page: number,
-    parent: number,
-    room: number,
-    blocks: number,
-    hash: number,
-  ): number {
-    if (blocks > room || this.cache.where(hash) === undefined) return -1;
-    if (this.tailHash(r, page, parent, blocks) !== hash) return -1;
-    const tier = this.computedTier(hash);
-    if (tier >= 0) this.cache.drop([hash]);
-    return tier;
-  }
-
-  /** Tier index of a computed block in this replica's cache, −1 if absent or still pending. */
-  private computedTier(hash: number): number {
-    return this.cache.computedTier(hash);
   }
 
   /**
@@ -814,16 +551,15 @@ export class Replica {
       return false;
     }
     r.needBlocks = 0;
-    const heldTail = r.session >= 0 ? this.heldTails[r.session] : undefined;
-    if (heldTail) this.heldTails[r.session] = undefined;
+    const heldTail = r.session >= 0 ? this.tails.takeHeld(r.session) : undefined;
     if (r.session >= 0) this.resumeHeld(r.session);
     const kept = res.heldBlocks - res.computeBlocks - res.hit.blocks;
     const matched = kept + res.hit.blocks;
     r.computedFrom = matched;
     // Past the matched pages, the engine would still reuse the full blocks of a tail that starts the next page.
     const tailAsked = matched * this.c.blockSize < r.target;
-    const tailTokens = tailAsked ? this.tailHit(r, matched, heldTail) : 0;
-    const tailTier = tailAsked ? this.tailTier : -1;
+    const tailTokens = tailAsked ? this.tails.hit(r, matched, heldTail) : 0;
+    const tailTier = tailAsked ? this.tails.tier : -1;
     let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens + tailTokens);
     if (r.kvReceived) {
       // KV shipped by a prefill worker is in place (fleet/disagg.ts); a recompute preemption loses it.
@@ -840,17 +576,7 @@ export class Replica {
       r.reused[i] += th.tokens;
       if (th.blocks === 0) continue;
       r.bytesLoaded += th.bytes;
-      let start = Math.max(t0, this.linkFree[i]);
-      let dur = th.timeS;
-      const pl = this.c.poolLink;
-      if (pl && th.tier === 'remote') {
-        // The pool serves every replica: the transfer also waits for, and is limited by, its bandwidth.
-        start = Math.max(start, pl.freeAt);
-        dur = Math.max(dur, th.bytes / pl.bytesPerS);
-        pl.freeAt = start + th.bytes / pl.bytesPerS;
-      }
-      t0 = start + dur;
-      this.linkFree[i] = t0;
+      t0 = this.links.reload(i, t0, th.timeS, th.bytes);
     }
     if (tailTier >= 0) {
       const used = Math.max(0, cached - kept * this.c.blockSize - res.hit.tokens);
@@ -859,7 +585,7 @@ export class Replica {
         // A tail below HBM comes up over its link like the hit pages (one page's transfer time).
         const bytes = (this.cache.bytesPerBlock * used) / this.c.blockSize;
         const timeS = this.cache.loadTimeS(this.c.tiers[tailTier] as TierName, 1);
-        t0 = this.queueTransfer(tailTier, t0, timeS, bytes);
+        t0 = this.links.reload(tailTier, t0, timeS, bytes);
         r.bytesLoaded += bytes;
       }
     }
