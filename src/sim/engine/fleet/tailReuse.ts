@@ -74,7 +74,8 @@ export class TailReuse {
     if (then === 'cache' || ins.failed > 0) return;
     const res = this.cache.offload([tail.hash], then);
     const t = this.c.tiers.indexOf(then);
-    if (res.timeS > 0 && t > 0) this.links.reload(t, now, res.timeS, res.bytes);
+    // A copy down to the tier: it queues with the other blocks' offloads, not with the link's reloads.
+    if (res.timeS > 0 && t > 0) this.links.store(t, now, res.timeS, res.bytes);
   }
 
   /**
