@@ -1,6 +1,7 @@
 /** The fleet's workload generator (src/sim/engine/fleet/workload.ts): contexts grown in place or copied. */
 import { describe, expect, it } from 'vitest';
-import { FleetSim, REQUEST_COLUMNS } from '../src/sim/engine/fleet/engine';
+import { FleetSim } from '../src/sim/engine/fleet/engine';
+import { REQUEST_COLUMNS } from '../src/sim/engine/fleet/requestColumns';
 import { resolveScenario } from '../src/sim/engine/fleet/scenario';
 import { WorkloadGenerator, type SessionClass } from '../src/sim/engine/fleet/workload';
 import { agentClass, c, chatClass, scenario } from './fleet-helpers';

@@ -5,19 +5,20 @@
  * Randomness: one seeded generator per purpose, all derived from the scenario seed (sessions draw from their
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
-import { KvCache, type TierConfig } from '../kvcache/cache';
+import type { KvCache } from '../kvcache/cache';
 import { PromptHasher, type Segment } from '../kvcache/hash';
-import { PageIndex, TailHasher } from './tails';
+import { TailHasher } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
 import { EventQueue, type EventKind, type SimEvent } from './events';
 import { Disaggregation } from './disagg';
 import { buildFrame, RouteLog, type FleetFrame } from './frames';
-import { SchemaCosts } from './grammar';
 import { LogHistogram, TimeWeighted } from './metrics';
-import { RequestTable, TableColumn } from './requestTable';
-import { Replica, type ReplicaHost } from './replica';
+import { RequestTable } from './requestTable';
+import { REQUEST_COLUMNS, requestColumns, type RequestColumn, type RequestColumns } from './requestColumns';
+import type { Replica, ReplicaHost } from './replica';
+import { buildReplicas } from './buildReplicas';
 import type { Req } from './request';
 import {
   createRouter,
@@ -38,78 +39,6 @@ import { readLoads, type ScrapedMetrics } from './loads';
 import { beforeRouteS } from './overhead';
 import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 import { settleFields } from '../settleFields';
-
-/** Per-request columns, one row per request created (index = request id), in one table (requestTable.ts). */
-export interface RequestColumns {
-  session: TableColumn;
-  cls: TableColumn;
-  turn: TableColumn;
-  replica: TableColumn;
-  arrival: TableColumn;
-  /** First admission (KV acquired) − arrival. */
-  queueS: TableColumn;
-  grammarWaitS: TableColumn;
-  ttft: TableColumn;
-  tpot: TableColumn;
-  e2e: TableColumn;
-  maxGap: TableColumn;
-  promptTokens: TableColumn;
-  outputTokens: TableColumn;
-  prefilled: TableColumn;
-  /** Reused (not recomputed) prompt tokens, by tier hbm, dram, nvme, remote. */
-  reusedHbm: TableColumn;
-  reusedDram: TableColumn;
-  reusedNvme: TableColumn;
-  reusedRemote: TableColumn;
-  loadS: TableColumn;
-  bytesLoaded: TableColumn;
-  preemptions: TableColumn;
-  gpuSeconds: TableColumn;
-  /** 0 in flight, 1 finished, 2 dropped. */
-  status: TableColumn;
-  /** Why the router chose the replica: index into ROUTE_REASONS. */
-  routeReason: TableColumn;
-  /** Prefix the router believed the chosen replica held, in pages (−1 when it did not look). */
-  routeMatched: TableColumn;
-  /** Requests outstanding on the chosen replica when it was chosen (the load the router saw). */
-  routeQueued: TableColumn;
-  /** Seconds the request waited at the client for a free slot (clients.maxInFlight) before it was sent. */
-  clientWaitS: TableColumn;
-  /** Seconds from the send to the failure (timed out, rejected, dropped); NaN for a finished request. */
-  failedAfterS: TableColumn;
-}
-
-export const REQUEST_COLUMNS = [
-  'session',
-  'cls',
-  'turn',
-  'replica',
-  'arrival',
-  'queueS',
-  'grammarWaitS',
-  'ttft',
-  'tpot',
-  'e2e',
-  'maxGap',
-  'promptTokens',
-  'outputTokens',
-  'prefilled',
-  'reusedHbm',
-  'reusedDram',
-  'reusedNvme',
-  'reusedRemote',
-  'loadS',
-  'bytesLoaded',
-  'preemptions',
-  'gpuSeconds',
-  'status',
-  'routeReason',
-  'routeMatched',
-  'routeQueued',
-  'clientWaitS',
-  'failedAfterS',
-] as const satisfies readonly (keyof RequestColumns)[];
-export type RequestColumn = (typeof REQUEST_COLUMNS)[number];
 
 interface SessionRt {
   s: Session | null;
@@ -215,72 +144,9 @@ export class FleetSim implements ReplicaHost {
     const { view, ...routerCfg } = s.router;
     this.router = createRouter(routerCfg as typeof s.router);
     const reportsMetrics = (this.router.metricsRefreshS ?? 0) > 0;
-    this.caches = [];
-    this.replicas = [];
-    const poolLink =
-      rs.pool && rs.pool.sharedBytesPerS > 0 ? { bytesPerS: rs.pool.sharedBytesPerS, freeAt: 0 } : null;
-    // One compile time and mask cost per schema, the same on every replica (fleet/grammar.ts).
-    const schemaCosts = new SchemaCosts(seed ^ 0x67726d72, rs.compileTime, rs.maskCost);
-    // Pages computed anywhere in the fleet, for reuse at the engine's block size inside a page (fleet/tails.ts).
-    const pages = rs.engineBlockSize < rs.blockSize ? new PageIndex() : null;
-    for (let i = 0; i < rs.replicas; i++) {
-      const tiers: TierConfig[] = [{ name: 'hbm', capacityBlocks: rs.hbmBlocks }];
-      if (rs.dram)
-        tiers.push({
-          name: 'dram',
-          capacityBytes: rs.dram.capacityBytes,
-          link: rs.dram.link,
-          write: rs.dram.write,
-        });
-      if (rs.nvme)
-        tiers.push({
-          name: 'nvme',
-          capacityBytes: rs.nvme.capacityBytes,
-          link: rs.nvme.link,
-          write: rs.nvme.write,
-        });
-      if (this.pool && rs.pool) tiers.push({ name: 'remote', pool: this.pool, link: rs.pool.link });
-      const cache = new KvCache({
-        id: i,
-        blockSize: rs.blockSize,
-        bytesPerBlock: rs.bytesPerBlock,
-        tiers,
-        promoteOnHit: s.kv?.promoteOnHit ?? true,
-      });
-      this.caches.push(cache);
-      this.replicas.push(
-        new Replica(
-          {
-            index: i,
-            model: rs.model,
-            hw: rs.hw,
-            cache,
-            blockSize: rs.blockSize,
-            engineBlockSize: rs.engineBlockSize,
-            pages,
-            maxBatchSeqs: rs.maxBatchSeqs,
-            tokenBudget: rs.tokenBudget,
-            chunk: rs.chunk,
-            preemption: rs.preemption,
-            toolPause: rs.toolPause,
-            schemaCosts,
-            // Sessions are the only workload whose requests carry schemas (traces and shared-prefix stages: none).
-            schemas:
-              s.workload.kind !== 'trace' &&
-              s.workload.kind !== 'shared-prefix' &&
-              s.workload.classes.some((k) => (k.structuredOutput?.prob ?? 0) > 0),
-            grammarCapacity: rs.grammarCapacity,
-            maskThreads: rs.maskThreads,
-            tiers: cache.tierNames,
-            poolLink,
-            reportsMetrics,
-            rng: createRng((seed ^ 0x67726d72) + i * 7919),
-          },
-          this,
-          this.gaps,
-        ),
-      );
-    }
+    const built = buildReplicas(rs, this.pool, reportsMetrics, this, this.gaps);
+    this.caches = built.caches;
+    this.replicas = built.replicas;
     this.tierIndex = this.caches.map((c) => c.tierNames.map((n) => TIER_ORDER.indexOf(n)));
     this.loads = this.replicas.map(() => ({
       outstandingTokens: 0,
@@ -293,9 +159,7 @@ export class FleetSim implements ReplicaHost {
     const n = this.replicas.length;
     this.scraped = reportsMetrics ? { waiting: new Float64Array(n), kvInUse: new Float64Array(n) } : null;
     this.disagg = rs.disaggregation ? new Disaggregation(rs, this.replicas, this, this.scraped) : null;
-    const cols = {} as RequestColumns;
-    REQUEST_COLUMNS.forEach((k, i) => (cols[k] = new TableColumn(this.table, i)));
-    this.cols = cols;
+    this.cols = requestColumns(this.table);
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
     this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
@@ -821,19 +685,21 @@ export class FleetSim implements ReplicaHost {
     rt.current = null;
     const after = this.gen!.afterTurn(rt.s!, r.spec);
     const continues = after.kind !== 'end';
-    const rep = this.replicas[r.replica];
-    if (rep.pause(r, continues)) {
-      rt.heldOn = r.replica;
-      rt.pauseGen++;
-      const p = this.rs.toolPause;
-      if (p.kind === 'ttl') this.schedule(this.nowT + p.ttlS, 'ttl-expire', r.session, rt.pauseGen);
-    }
+    this.pause(r, rt, continues);
     if (continues) this.schedule(this.nowT + after.delayS, 'turn-ready', r.session, 0);
     else this.endSession(r.session, false);
   }
 
+  /** Apply the pause policy to a session's finished request; a session whose KV stays pinned is held there. */
+  private pause(r: Req, rt: SessionRt, continues: boolean): void {
+    if (!this.replicas[r.replica].pause(r, continues)) return;
+    rt.heldOn = r.replica;
+    rt.pauseGen++;
+    const p = this.rs.toolPause;
+    if (p.kind === 'ttl') this.schedule(this.nowT + p.ttlS, 'ttl-expire', r.session, rt.pauseGen);
+  }
+
   private traceDone(r: Req): void {
-    const rep = this.replicas[r.replica];
     if (!this.bySessions() || r.session < 0) {
       if (r.session >= 0) {
         const rt = this.sessions[r.session];
@@ -842,7 +708,7 @@ export class FleetSim implements ReplicaHost {
           rt.gpuSeconds += r.gpuSeconds;
         }
       }
-      rep.pause(r, false);
+      this.replicas[r.replica].pause(r, false);
       return;
     }
     const tr = this.trace!;
@@ -853,12 +719,7 @@ export class FleetSim implements ReplicaHost {
     const list = tr.bySession[r.session];
     const k = ++this.traceTurnOf[r.session];
     const continues = k < list.length;
-    if (rep.pause(r, continues)) {
-      rt.heldOn = r.replica;
-      rt.pauseGen++;
-      const p = this.rs.toolPause;
-      if (p.kind === 'ttl') this.schedule(this.nowT + p.ttlS, 'ttl-expire', r.session, rt.pauseGen);
-    }
+    this.pause(r, rt, continues);
     if (continues) this.schedule(this.nowT + tr.turns[list[k - 1]].gapS, 'session-arrival', list[k], 0);
     else this.endSession(r.session, false);
   }

@@ -5,7 +5,8 @@
  */
 import { TIER_ORDER } from '../kvcache/types';
 import type { Checkpoint } from '../cooperative';
-import { FleetSim, REQUEST_COLUMNS, type OccupancySeries, type RequestColumn } from './engine';
+import { FleetSim, type OccupancySeries } from './engine';
+import { REQUEST_COLUMNS, type RequestColumn } from './requestColumns';
 import { disaggMetrics, type DisaggMetrics } from './disaggMetrics';
 import type { FleetFrame } from './frames';
 import { pick, round, roundSummary, summarize, type Summary } from './metrics';

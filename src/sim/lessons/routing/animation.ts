@@ -7,7 +7,7 @@
  * tests/router-animation-stream.test.ts).
  */
 import type { FleetSim } from '../../engine/fleet/engine';
-import { REQUEST_COLUMNS } from '../../engine/fleet/engine';
+import { REQUEST_COLUMNS } from '../../engine/fleet/requestColumns';
 import type { FleetFrame } from '../../engine/fleet/frames';
 import { ROUTE_REASONS } from '../../engine/fleet/router';
 import { runScenario, type FleetResult, type RequestTable } from '../../engine/fleet/run';
