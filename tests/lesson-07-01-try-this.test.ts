@@ -3,7 +3,8 @@
  * with the state the item sets (the widgets' TRY_THIS over their schema defaults).
  */
 import { describe, expect, it } from 'vitest';
-import { generateTrajectory, generateWorkload, workloadTable } from '../src/sim/lessons/agentWorkload';
+import { generateWorkload, workloadTable } from '../src/sim/lessons/agentWorkload';
+import { generateTrajectory } from '../src/sim/lessons/agentSession';
 import type { ToolLatencyPreset } from '../src/sim/engine/fleet/dist';
 import { trafficShape } from '../src/sim/lessons/trafficShape';
 import { MOONCAKE_CONVERSATION, MOONCAKE_TOOL_AGENT } from '../src/sim/engine/catalog/traces';

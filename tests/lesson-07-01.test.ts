@@ -7,19 +7,21 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   assumptionFigures,
-  commonPrefixTokens,
-  generateTrajectory,
   generateWorkload,
-  lessonHardware,
   medianOf,
   prefillShareOfGpuTime,
   sampleTraceText,
   toMooncakeJsonl,
-  totalsOf,
   workloadTable,
   type GeneratedWorkload,
-  type TrajectoryTurn,
 } from '../src/sim/lessons/agentWorkload';
+import {
+  commonPrefixTokens,
+  generateTrajectory,
+  lessonHardware,
+  totalsOf,
+  type TrajectoryTurn,
+} from '../src/sim/lessons/agentSession';
 import { idealHitsPerRequest, sniffFormat, thin, trafficShape } from '../src/sim/lessons/trafficShape';
 import {
   idealHitRatio,

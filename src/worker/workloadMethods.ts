@@ -6,13 +6,12 @@
  */
 import {
   assumptionFiguresSteps,
-  generateTrajectory,
   generateWorkloadSteps,
   workloadTableSteps,
   type AssumptionFigures,
-  type Trajectory,
   type WorkloadMix,
 } from '../sim/lessons/agentWorkload';
+import { generateTrajectory, type Trajectory } from '../sim/lessons/agentSession';
 import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
 import { trafficShapeSteps, sniffFormat, type TrafficShape } from '../sim/lessons/trafficShape';
 import { finishCooperatively } from '../sim/engine/cooperative';

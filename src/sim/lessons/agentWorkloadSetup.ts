@@ -12,7 +12,7 @@ export const LESSON_DECODE_BATCH = 16;
 
 
 /**
- * What 07.01's generator (agentWorkload.ts) accepts for the settings its widgets' controls set, declared once: the
+ * What 07.01's generator (agentSession.ts, agentWorkload.ts) accepts for the settings its widgets' controls set, declared once: the
  * generator checks these, the widgets' schemas (src/widgets/traffic-shape, src/widgets/trajectory-anatomy) offer
  * ranges inside them. Sessions: the whole workload is generated, tabulated and replayed through a prefix cache, and
  * 1,000 sessions of 100 median turns (both maxima) already take 5 s in the worker (docs/reliability.md). Median

@@ -6,7 +6,8 @@ import { InlineFigure } from '../kit/InlineFigure';
 import type { ReactNode } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import type { AssumptionFigures, TrajectoryTotals } from '../../sim/lessons/agentWorkload';
+import type { AssumptionFigures } from '../../sim/lessons/agentWorkload';
+import type { TrajectoryTotals } from '../../sim/lessons/agentSession';
 import {
   LESSON_ACCELERATOR_ID,
   LESSON_DECODE_BATCH,

@@ -5,7 +5,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { ticks as d3ticks } from 'd3';
-import type { TrajectoryTurn } from '../../sim/lessons/agentWorkload';
+import type { TrajectoryTurn } from '../../sim/lessons/agentSession';
 import { formatCount, formatDuration, formatPercent, formatTokens } from '../../lib/format';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
 import { GridLines, XAxis } from '../kit/charts/Axes';
