@@ -1,15 +1,10 @@
-/** Reuse at the engine's block size over the fleet's coarser pages (src/sim/engine/fleet/tails.ts). */
+/** Reuse at the engine's block size over the fleet's coarser pages (src/sim/engine/fleet/tails.ts, pageIndex.ts). */
 import { computedOrThrow } from '../src/sim/engine/cannotRun';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { segmentBlockHashes, type Segment } from '../src/sim/engine/kvcache/hash';
-import {
-  commonTokens,
-  PageIndex,
-  pageTailHashes,
-  sequenceTail,
-  TailHasher,
-} from '../src/sim/engine/fleet/tails';
+import { pageTailHashes, sequenceTail, TailHasher } from '../src/sim/engine/fleet/tails';
+import { commonTokens, PageIndex } from '../src/sim/engine/fleet/pageIndex';
 import { methods } from '../src/worker/methods';
 
 const P = 256;

@@ -10,7 +10,7 @@ import { SchemaCosts } from './grammar';
 import type { LogHistogram } from './metrics';
 import { Replica, type ReplicaHost } from './replica';
 import type { ResolvedScenario } from './scenario';
-import { PageIndex } from './tails';
+import { PageIndex } from './pageIndex';
 
 export function buildReplicas(
   rs: ResolvedScenario,

@@ -42,7 +42,8 @@ import { keepFirst } from '../keepFirst';
 import { OrderedIntMap } from './orderedIntMap';
 import type { Req } from './request';
 import { TailReuse } from './tailReuse';
-import { sequenceTail, type PageIndex } from './tails';
+import type { PageIndex } from './pageIndex';
+import { sequenceTail } from './tails';
 import { TierLinks, type SharedLink } from './tierLinks';
 
 /** What the replica asks of the engine. */

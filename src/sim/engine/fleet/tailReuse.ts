@@ -9,7 +9,8 @@ import type { KvCache, ReleaseThen } from '../kvcache/cache';
 import type { Segment } from '../kvcache/hash';
 import type { Req } from './request';
 import type { TierLinks } from './tierLinks';
-import { pageTailHashes, type PageIndex } from './tails';
+import type { PageIndex } from './pageIndex';
+import { pageTailHashes } from './tails';
 
 /** The full engine blocks of a released sequence's last page (fleet/tails.ts). */
 export type Tail = { page: number; blocks: number; hash: number; parent: number };
