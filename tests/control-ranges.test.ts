@@ -8,7 +8,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultValues, type NumberParam } from '../src/state/paramSchema';
-import { limitRefusal, withinLimit, type Limit } from '../src/sim/engine/limits';
+import {
+  limit,
+  limitRefusal,
+  refuseOutside,
+  refuseOutsideEach,
+  withinLimit,
+  type Limit,
+} from '../src/sim/engine/limits';
 import { JobCancelled } from '../src/worker/job';
 import { PREFILL_LIMITS } from '../src/worker/limits/prefill';
 import { ROUTER_LIMITS as R } from '../src/worker/limits/router';
@@ -412,5 +419,20 @@ describe('choices that send a number lie inside the limit the core checks', () =
       expect(withinLimit(E.blockSize, Number(v)), `blockSize ${v}`).toBe(true);
     for (const v of options('reload-or-recompute', 'linkCount'))
       expect(withinLimit(OFFLOAD_LIMITS.linkCount, Number(v)), `linkCount ${v}`).toBe(true);
+  });
+});
+
+describe('refuseOutside and refuseOutsideEach', () => {
+  const L = {
+    a: limit('the first setting', 1, 10, { integer: true }),
+    b: limit('the second setting', 0, 1),
+  };
+  it('pass values inside their limits and refuse the first one outside, in the order of the keys, in words', () => {
+    expect(() => refuseOutsideEach(L, { a: 3, b: 0.5 }, ['a', 'b'])).not.toThrow();
+    expect(() => refuseOutsideEach(L, { a: 0, b: 2 }, ['b', 'a'])).toThrow(
+      new RangeError(limitRefusal(L.b, 2)!),
+    );
+    expect(() => refuseOutsideEach(L, { a: 2.5 }, ['a'])).toThrow(limitRefusal(L.a, 2.5)!);
+    expect(() => refuseOutside(L.a, '3')).toThrow(RangeError);
   });
 });

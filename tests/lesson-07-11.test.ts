@@ -3,18 +3,15 @@
  * computed by hand (80k-token session: 2k system + 6k tools + 2k task + 40 turns × (300 out + 1,450 result)).
  */
 import { describe, expect, it } from 'vitest';
+import { buildPrompt, cacheAfterEdit, editPrompt, type Edit } from '../src/sim/lessons/compaction';
 import {
   breakEvenTurn,
-  buildPrompt,
-  cacheAfterEdit,
-  editPrompt,
   paybackSeries,
   requestDollars,
   runPolicy,
-  type Edit,
   type PaybackParams,
   type Prices,
-} from '../src/sim/lessons/compaction';
+} from '../src/sim/lessons/compactionPayback';
 import { compactionEdit, compactionPayback } from '../src/worker/compactionMethods';
 import { methods } from '../src/worker/methods';
 import { findModel } from '../src/sim/engine/catalog/models';

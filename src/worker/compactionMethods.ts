@@ -10,15 +10,17 @@ import {
   buildPrompt,
   cacheAfterEditSteps,
   editPrompt,
-  paybackSeries,
-  prefillClock,
   type CacheAfterEdit,
   type Edit,
+  type SessionShape,
+} from '../sim/lessons/compaction';
+import {
+  paybackSeries,
+  prefillClock,
   type PaybackParams,
   type PaybackResult,
   type Prices,
-  type SessionShape,
-} from '../sim/lessons/compaction';
+} from '../sim/lessons/compactionPayback';
 import { fitted } from './fitted';
 import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
 import type { JobContext } from './job';

@@ -50,3 +50,18 @@ export function limitRefusal(l: Limit, v: unknown): string | null {
   const got = typeof v === 'number' ? plain(v) : (JSON.stringify(v) ?? String(v));
   return `${what} takes ${l.integer ? 'whole numbers' : 'values'} from ${plain(l.min)} to ${plain(l.max)}${unit}, not ${got}.`;
 }
+
+/** Refuse `v` outside `l`: a RangeError whose message is limitRefusal's, for the reader. */
+export function refuseOutside(l: Limit, v: unknown): void {
+  const why = limitRefusal(l, v);
+  if (why) throw new RangeError(why);
+}
+
+/** refuseOutside for each of `keys`, in order: `x[k]` against `limits[k]`. */
+export function refuseOutsideEach<K extends string>(
+  limits: Readonly<Record<K, Limit>>,
+  x: Readonly<Record<K, unknown>>,
+  keys: readonly K[],
+): void {
+  for (const k of keys) refuseOutside(limits[k], x[k]);
+}

@@ -31,7 +31,7 @@ import {
   LESSON_TP,
   WORKLOAD_LIMITS,
 } from './agentWorkloadSetup';
-import { limitRefusal, type Limit } from '../engine/limits';
+import { refuseOutside } from '../engine/limits';
 
 export type SessionKind = 'agent' | 'chat';
 
@@ -40,12 +40,6 @@ export interface AgentPresetOptions {
   medianTurns?: number;
   /** Tool-call duration preset. Default 'coding-mix'. */
   toolLatency?: ToolLatencyPreset;
-}
-
-/** A setting outside what the generator accepts (WORKLOAD_LIMITS, which the controls offer from), in words. */
-export function refuseOutside(l: Limit, v: unknown): void {
-  const why = limitRefusal(l, v);
-  if (why) throw new RangeError(why);
 }
 
 /**

@@ -8,7 +8,6 @@ import {
   chatClass,
   codingAgentClass,
   lessonHardware,
-  refuseOutside,
   runSessionSteps,
   type AgentPresetOptions,
   type SessionKind,
@@ -23,6 +22,7 @@ import { decodeStepTime, prefillTime, type HardwareConfig } from '../engine/cost
 import type { ModelSpec } from '../engine/catalog/models';
 import type { RequestTable } from '../engine/trace/table';
 import { LESSON_DECODE_BATCH, WORKLOAD_LIMITS } from './agentWorkloadSetup';
+import { refuseOutside } from '../engine/limits';
 
 export type WorkloadMix = 'agent' | 'chat' | 'mix';
 

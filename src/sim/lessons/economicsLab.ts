@@ -15,7 +15,7 @@ import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { findNode } from '../engine/catalog/nodes';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
 import { runScenario } from '../engine/fleet/run';
-import { limitRefusal } from '../engine/limits';
+import { refuseOutside, refuseOutsideEach } from '../engine/limits';
 import { SEED_LIMIT } from '../engine/rng';
 import type { FleetSim } from '../engine/fleet/engine';
 import type { Scenario, ToolPausePolicy } from '../engine/fleet/scenario';
@@ -126,16 +126,9 @@ export function econScenario(a: EconRunArgs): Scenario {
 }
 
 export function checkEconArgs(a: Omit<EconRunArgs, 'concurrency' | 'scope'>): void {
-  const bad = (m: string) => {
-    throw new RangeError(m);
-  };
   econNode(a.node);
-  for (const k of ['ttftP90S', 'tpotP90S'] as const) {
-    const why = limitRefusal(ECON_LIMITS[k], a.slo[k]);
-    if (why) bad(why);
-  }
-  const badSeed = limitRefusal(SEED_LIMIT, a.seed);
-  if (badSeed) bad(badSeed);
+  refuseOutsideEach(ECON_LIMITS, a.slo, ['ttftP90S', 'tpotP90S']);
+  refuseOutside(SEED_LIMIT, a.seed);
 }
 
 export interface RunHooks {

@@ -19,7 +19,7 @@ import { segmentBlockHashes } from '../engine/kvcache/hash';
 import { SEG, segId } from '../engine/fleet/workload';
 import { toolPausePolicy } from './pauseLab';
 import { cannotRun, type CannotRun } from '../engine/cannotRun';
-import { limit, limitRefusal } from '../engine/limits';
+import { limit, refuseOutside, refuseOutsideEach } from '../engine/limits';
 import { SEED_LIMIT } from '../engine/rng';
 import {
   PAUSE_ACCELERATOR,
@@ -123,10 +123,7 @@ export function hierarchyCannotRun(a: HierarchyArgs): CannotRun | null {
 
 /** Each numeric setting inside HIERARCHY_LIMITS (checked before "cannot run": a refused value is not a state). */
 export function checkHierarchyLimits(a: HierarchyArgs): void {
-  for (const k of ['sessions', 'hbmGB', 'dramGB', 'nvmeGB', 'poolGB'] as const) {
-    const why = limitRefusal(HIERARCHY_LIMITS[k], a[k]);
-    if (why) fail(why);
-  }
+  refuseOutsideEach(HIERARCHY_LIMITS, a, ['sessions', 'hbmGB', 'dramGB', 'nvmeGB', 'poolGB']);
 }
 
 export function checkHierarchyArgs(a: HierarchyArgs): void {
@@ -136,8 +133,7 @@ export function checkHierarchyArgs(a: HierarchyArgs): void {
   checkHierarchyLimits(a);
   const cannot = hierarchyCannotRun(a);
   if (cannot) fail(cannot.reason);
-  const badSeed = limitRefusal(SEED_LIMIT, a.seed);
-  if (badSeed) fail(badSeed);
+  refuseOutside(SEED_LIMIT, a.seed);
 }
 
 /** Bytes of one page of the model's BF16 KV (one copy). */

@@ -17,7 +17,7 @@ import { kvBytesPerToken } from '../engine/catalog/models';
 import { segmentBlockHashes } from '../engine/kvcache/hash';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
 import { TOOL_LATENCY_PRESETS } from '../engine/fleet/dist';
-import { limitRefusal, type Limit } from '../engine/limits';
+import { refuseOutside } from '../engine/limits';
 import { SEED_LIMIT } from '../engine/rng';
 import type { FleetSim } from '../engine/fleet/engine';
 import { percentileSorted } from '../engine/fleet/metrics';
@@ -69,18 +69,10 @@ export function toolPausePolicy(policy: PausePolicyId, ttlS: number): ToolPauseP
 }
 
 export function checkArenaArgs(a: PauseArenaArgs): void {
-  const bad = (m: string) => {
-    throw new RangeError(m);
-  };
-  const refused = (l: Limit, v: unknown) => {
-    const why = limitRefusal(l, v);
-    if (why) bad(why);
-  };
-  refused(PAUSE_ARENA_LIMITS.ttlS, a.ttlS);
-  if (!(a.tool in TOOL_LATENCY_PRESETS)) bad(`unknown tool preset "${String(a.tool)}"`);
-  refused(PAUSE_ARENA_LIMITS.agents, a.agents);
-  const badSeed = limitRefusal(SEED_LIMIT, a.seed);
-  if (badSeed) bad(badSeed);
+  refuseOutside(PAUSE_ARENA_LIMITS.ttlS, a.ttlS);
+  if (!(a.tool in TOOL_LATENCY_PRESETS)) throw new RangeError(`unknown tool preset "${String(a.tool)}"`);
+  refuseOutside(PAUSE_ARENA_LIMITS.agents, a.agents);
+  refuseOutside(SEED_LIMIT, a.seed);
 }
 
 /** Seconds between occupancy samples. */

@@ -11,7 +11,7 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatCount, formatDuration, formatFlops, formatNumber, formatTokens } from '../../lib/format';
-import { cumulative, type Metric, type Policy } from '../../sim/lessons/compaction';
+import { cumulative, type Metric, type Policy } from '../../sim/lessons/compactionPayback';
 import type { PaybackResponse } from '../../worker/compactionMethods';
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';

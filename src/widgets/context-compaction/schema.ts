@@ -2,7 +2,8 @@
  * Parameters of lesson 07.11's widgets, and the argument builders shared by the widgets, the prose figures and
  * the exercise (so all of them ask the worker the same question for the same settings).
  */
-import type { Edit, Prices } from '../../sim/lessons/compaction';
+import type { Edit } from '../../sim/lessons/compaction';
+import type { Prices } from '../../sim/lessons/compactionPayback';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatMoney, formatNumber, formatTokens } from '../../lib/format';

@@ -6,7 +6,7 @@
  * lands in TTFT; a compile waits for one of the replica's `cpuThreads` compile threads.
  */
 import type { Scenario } from '../../engine/fleet/scenario';
-import { limit, limitRefusal } from '../../engine/limits';
+import { limit, refuseOutside, refuseOutsideEach } from '../../engine/limits';
 
 /**
  * What the scenario builder accepts for the settings the grammar-cache widget's controls set, declared once: it
@@ -33,11 +33,8 @@ export interface CacheScenarioParams {
 }
 
 export function grammarCacheScenario(p: CacheScenarioParams): Scenario {
-  for (const k of ['schemas', 'cacheCapacity', 'cpuThreads'] as const) {
-    if (k === 'cpuThreads' && p.cpuThreads === undefined) continue;
-    const why = limitRefusal(GRAMMAR_CACHE_LIMITS[k], p[k]);
-    if (why) throw new RangeError(why);
-  }
+  refuseOutsideEach(GRAMMAR_CACHE_LIMITS, p, ['schemas', 'cacheCapacity']);
+  if (p.cpuThreads !== undefined) refuseOutside(GRAMMAR_CACHE_LIMITS.cpuThreads, p.cpuThreads);
   return {
     name: `grammar-cache-${p.preset}-${p.schemas}-${p.cacheCapacity}`,
     description: 'Coding agents on one replica; every turn is constrained by one of the app\u2019s schemas.',

@@ -8,7 +8,7 @@ import { resolveAccelerator, resolveModel } from '../../engine/catalog/index';
 import { decodeStepTime, defaultHardware } from '../../engine/cost';
 import { GRAMMAR_CPU_DEFAULTS, MASKBENCH_MASK_US } from '../../engine/fleet/dist';
 import { maskWallS, overlappedStepS } from '../../engine/fleet/grammar';
-import { limit, limitRefusal } from '../../engine/limits';
+import { limit, refuseOutsideEach } from '../../engine/limits';
 
 /** Context tokens per sequence in lesson 07.09's decode-step figures and widget (an agent turn's scale). */
 export const STEP_CONTEXT_TOKENS = 2000;
@@ -55,10 +55,7 @@ export const OVERLAP_LIMITS = {
 } as const;
 
 export function maskStep(p: MaskStepParams): MaskStep {
-  for (const k of ['batch', 'threads'] as const) {
-    const why = limitRefusal(OVERLAP_LIMITS[k], p[k]);
-    if (why) throw new RangeError(why);
-  }
+  refuseOutsideEach(OVERLAP_LIMITS, p, ['batch', 'threads']);
   const model = resolveModel(p.model ?? 'llama-3.1-8b');
   const hw = defaultHardware(resolveAccelerator(p.accelerator ?? 'h100-sxm'), 1);
   const gpuS = decodeStepTime(model, hw, p.batch, p.batch * p.contextTokens);

@@ -6,7 +6,7 @@
  */
 import { finish, Pace, type Steps } from '../../engine/cooperative';
 import { createRng } from '../../engine/rng';
-import { limitRefusal } from '../../engine/limits';
+import { refuseOutsideEach } from '../../engine/limits';
 import { ASK_NICELY_LIMITS } from './limits';
 
 /** Probability that N independent steps, each slipping with probability ε, produce a valid output. */
@@ -125,10 +125,7 @@ const TOKENS_PER_YIELD = 100_000;
 
 /** askNicely as a cooperative computation (engine/cooperative.ts): it yields between sampled calls. */
 export function* askNicelySteps(req: AskNicelyRequest): Steps<AskNicelyResult> {
-  for (const k of ['eps', 'tokens', 'calls'] as const) {
-    const why = limitRefusal(ASK_NICELY_LIMITS[k], req[k]);
-    if (why) throw new RangeError(why);
-  }
+  refuseOutsideEach(ASK_NICELY_LIMITS, req, ['eps', 'tokens', 'calls']);
   const { eps, tokens, calls } = req;
   const pace = new Pace(TOKENS_PER_YIELD);
   const toy = toyDistribution(eps);
