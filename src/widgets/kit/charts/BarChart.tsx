@@ -1,7 +1,8 @@
 /** Grouped bar chart, vertical or horizontal, with value labels, a read-out per category and value-axis rules. */
 import { useCallback, useMemo } from 'react';
-import { scaleBand, type ScaleBand } from 'd3';
-import type { AxisSpec, ChartBaseProps, Margins, Marker } from './types';
+import { scaleBand } from 'd3';
+import type { AxisSpec, ChartBaseProps, Marker } from './types';
+import { barChartLayout, CAT_LINE, LINE_ROOM } from './barLayout';
 import { useChartSize } from './useChartSize';
 import { ChartShell, useSafeId } from './ChartShell';
 import { GridLines, HorizontalAxisTitle, VerticalAxisTitle, XAxis, YAxis } from './Axes';
@@ -9,34 +10,11 @@ import { TextLines } from './TextLines';
 import { Legend } from './Legend';
 import { Markers, positionIn } from './Markers';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from './Readout';
-import {
-  axisTicks,
-  extentOf,
-  isLog,
-  makeScale,
-  resolveDomain,
-  usable,
-  type NumScale,
-  type Tick,
-} from './scales';
+import { extentOf, isLog, usable } from './scales';
 import { seriesColor } from './theme';
 import { SeriesPatterns, seriesFill } from './patterns';
-import { axisTitle, tickFormatter, valueText } from './chartFormat';
-import {
-  computeMargins,
-  legendLayout,
-  AXIS_TITLE_BAND,
-  r2,
-  TICK_FONT,
-  textWidth,
-  wrapLabel,
-  X_TITLE_OFFSET,
-} from './layout';
-
-/** Height of a category label's second line. */
-const CAT_LINE = TICK_FONT + 3;
-/** The least room between two lines of tick-sized text set one above the other: 11 px type 12.65 px apart. */
-const LINE_ROOM = TICK_FONT * 1.15;
+import { tickFormatter, valueText } from './chartFormat';
+import { AXIS_TITLE_BAND, r2, TICK_FONT, textWidth, wrapLabel, X_TITLE_OFFSET } from './layout';
 
 export interface BarSeries {
   name: string;
@@ -107,133 +85,37 @@ export function BarChart(props: BarChartProps) {
   }, [series, value, values]);
   const empty = !ext || categories.length === 0;
 
-  const L = useMemo(() => {
-    const legend = showLegend
-      ? legendLayout(
-          series.map((s) => s.name),
-          Math.max(100, width - 8),
-        )
-      : { items: [], height: 0 };
-    const vTitle = axisTitle(value);
-    const cTitle = category?.label ?? '';
-    // What either orientation lays out, with what both share. Only vertical bars wrap their category labels
-    // (horizontal ones print them in the left margin, one line each); the value title follows its ticks.
-    const laidOut = (p: {
-      margin: Margins;
-      innerWidth: number;
-      innerHeight: number;
-      vScale: NumScale;
-      vTicks: Tick[];
-      band: ScaleBand<number>;
-      catLines?: string[][];
-      vStride?: number;
-      catExtra?: number;
-      maxCat?: number;
-    }) => ({
-      legend,
-      cTitle,
-      labelW,
-      catLines: [] as string[][],
-      vStride: 1,
-      catExtra: 0,
-      ...p,
-      vTitle: axisTitle(
+  const L = useMemo(
+    () =>
+      barChartLayout({
+        categories,
+        series,
         value,
-        p.vTicks.map((t) => t.label),
-      ),
-    });
-    const domain = resolveDomain(value, ext, { zero: true });
-    const labelW = valueLabels
-      ? Math.max(
-          0,
-          ...values.filter((v) => usable(value, v)).map((v) => textWidth(fmt(v as number), 11)),
-          ...series.flatMap((s) => (s.labels ?? []).map((l) => (l ? textWidth(l, 11) : 0))),
-        )
-      : 0;
-    if (!horizontal) {
-      const m0 = computeMargins({
-        yTickLabels: [],
-        hasXTitle: !!cTitle,
-        hasYTitle: !!vTitle,
-        legendHeight: legend.height,
-      });
-      const top = m0.top + (valueLabels ? 14 : 0);
-      let innerHeight = Math.max(40, Math.floor(height - top - m0.bottom));
-      let vScale = makeScale(value, domain, [innerHeight, 0]);
-      let vTicks = axisTicks(value, vScale, 'y');
-      const m = computeMargins({
-        yTickLabels: vTicks.map((t) => t.label),
-        hasXTitle: !!cTitle,
-        hasYTitle: !!vTitle,
-        legendHeight: legend.height,
-      });
-      m.top = top;
-      const innerWidth = Math.max(40, Math.floor(width - m.left - m.right));
-      const band = scaleBand<number>()
-        .domain(categories.map((_, i) => i))
-        .range([0, innerWidth])
-        .paddingInner(0.2)
-        .paddingOuter(0.1);
-      // Category labels too long for their band take a second line, or a third ("TPOT / charged after / the
-      // step" under a phone's narrow bar); the plot gives up those lines' height.
-      // Labels every vStride-th band, so each has at least 28 px.
-      const vStride = band.step() >= 28 ? 1 : Math.ceil(28 / Math.max(1, band.step()));
-      const catLines = categories.map((c) => wrapLabel(c, band.step() * vStride - 4, TICK_FONT, 3));
-      const extraLines = Math.max(1, ...catLines.map((l) => l.length)) - 1;
-      if (extraLines > 0) {
-        m.bottom += extraLines * CAT_LINE;
-        innerHeight = Math.max(40, innerHeight - extraLines * CAT_LINE);
-        vScale = makeScale(value, domain, [innerHeight, 0]);
-        vTicks = axisTicks(value, vScale, 'y');
-      }
-      return laidOut({
-        margin: m,
-        innerWidth,
-        innerHeight,
-        vScale,
-        vTicks,
-        band,
-        catLines,
-        vStride,
-        catExtra: extraLines * CAT_LINE,
-      });
-    }
-    const maxCat = Math.min(width * 0.38, Math.max(0, ...categories.map((c) => textWidth(c, TICK_FONT))));
-    const m0 = computeMargins({
-      yTickLabels: [],
-      hasXTitle: !!vTitle,
-      hasYTitle: !!cTitle,
-      legendHeight: legend.height,
-    });
-    const m = {
-      ...m0,
-      left: Math.ceil(maxCat) + 10 + (cTitle ? AXIS_TITLE_BAND : 0),
-      right: Math.max(m0.right, valueLabels ? labelW + 10 : 0, textWidth(fmt(domain[1]), TICK_FONT) / 2 + 4),
-    };
-    const innerHeight = Math.max(40, Math.floor(height - m.top - m.bottom));
-    const innerWidth = Math.max(40, Math.floor(width - m.left - m.right));
-    const vScale = makeScale(value, domain, [0, innerWidth]);
-    const vTicks = axisTicks(value, vScale, 'x');
-    const band = scaleBand<number>()
-      .domain(categories.map((_, i) => i))
-      .range([0, innerHeight])
-      .paddingInner(0.2)
-      .paddingOuter(0.1);
-    return laidOut({ margin: m, innerWidth, innerHeight, vScale, vTicks, band, maxCat });
-  }, [
-    showLegend,
-    series,
-    width,
-    height,
-    value,
-    category,
-    ext,
-    valueLabels,
-    values,
-    fmt,
-    horizontal,
-    categories,
-  ]);
+        categoryTitle: category?.label ?? '',
+        horizontal,
+        valueLabels,
+        showLegend,
+        width,
+        height,
+        ext,
+        values,
+        fmt,
+      }),
+    [
+      showLegend,
+      series,
+      width,
+      height,
+      value,
+      category,
+      ext,
+      valueLabels,
+      values,
+      fmt,
+      horizontal,
+      categories,
+    ],
+  );
 
   const { margin, innerWidth, innerHeight, vScale, vTicks, band } = L;
   // Room a bottom title too wide for the plot may take on its left: under the left axis's labels, not its title.
