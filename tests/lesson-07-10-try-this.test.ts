@@ -3,7 +3,8 @@
  * with the state the item sets (the widgets' TRY_THIS over their schema defaults).
  */
 import { describe, expect, it } from 'vitest';
-import { chunkTradeoff, hitRateVsKernel, prefillTimelineRun } from '../src/worker/prefillMethods';
+import { chunkTradeoff, hitRateVsKernel } from '../src/worker/prefillMethods';
+import { prefillTimelineRun } from '../src/worker/prefillTimelineMethods';
 import {
   hitKernelArgs,
   hitKernelSchema,

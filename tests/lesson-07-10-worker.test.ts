@@ -6,12 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  chunkTradeoff,
-  hitRateVsKernel,
-  prefillFigures,
-  prefillTimelineRun,
-} from '../src/worker/prefillMethods';
+import { chunkTradeoff, hitRateVsKernel } from '../src/worker/prefillMethods';
+import { prefillFigures } from '../src/worker/prefillFigureMethods';
+import { prefillTimelineRun } from '../src/worker/prefillTimelineMethods';
 import { prefillScenarios } from '../src/worker/prefillScenarioMethods';
 import { methods } from '../src/worker/methods';
 import {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { methods } from '../src/worker/methods';
 import { compactionEdit } from '../src/worker/compactionMethods';
-import { prefillFigures } from '../src/worker/prefillMethods';
+import { prefillFigures } from '../src/worker/prefillFigureMethods';
 import { EDIT_DEFAULTS, editArgs } from '../src/widgets/context-compaction/schema';
 import { FIGURES_REQUEST } from '../src/widgets/long-prefill/schema';
 import { DEFAULT_GEMM_EFFICIENCY } from '../src/sim/engine/cost';

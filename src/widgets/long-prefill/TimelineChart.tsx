@@ -23,7 +23,7 @@ import { PanelTitle, stackPanels } from '../kit/charts/panels';
 import type { AxisSpec } from '../kit/charts/types';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
 import type { TimelineIteration } from '../../sim/lessons/longPrefill';
-import type { TimelineRun } from '../../worker/prefillMethods';
+import type { TimelineRun } from '../../worker/prefillTimelineMethods';
 
 export interface GapPoint {
   /** When the token arrives (the iteration's end), s. */

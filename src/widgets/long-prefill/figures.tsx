@@ -16,7 +16,7 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import type { ChunkFigures, PrefillFiguresResponse } from '../../worker/prefillMethods';
+import type { ChunkFigures, PrefillFiguresResponse } from '../../worker/prefillFigureMethods';
 import type { PrefillScenarioId } from '../../worker/prefillScenarioMethods';
 import './long-prefill.css';
 import { FIGURES_REQUEST } from './schema';

@@ -12,12 +12,9 @@ import { PREFILL_LIMITS } from '../../worker/limits/prefill';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type { PrefillDisaggRequest } from '../../worker/prefillDisaggMethods';
 import { DISAGG_DEFAULTS } from '../../sim/engine/fleet/disaggSpec';
-import type {
-  HitKernelRequest,
-  PrefillFiguresRequest,
-  TimelineRequest,
-  TradeoffRequest,
-} from '../../worker/prefillMethods';
+import type { HitKernelRequest, TradeoffRequest } from '../../worker/prefillMethods';
+import type { PrefillFiguresRequest } from '../../worker/prefillFigureMethods';
+import type { TimelineRequest } from '../../worker/prefillTimelineMethods';
 
 export const TIMELINE_ID = 'chunked-prefill-timeline';
 export const TRADEOFF_ID = 'chunk-size-tradeoff';
