@@ -11,13 +11,15 @@ import {
   chunkGrid,
   chunkPoint,
   feasibleChunks,
-  hitRateEquivalent,
   memoryBoundChunk,
-  prefillSplit,
   prefillTimeline,
+} from '../src/sim/lessons/longPrefill';
+import {
+  hitRateEquivalent,
+  prefillSplit,
   speedupToMatch,
   turnPrefill,
-} from '../src/sim/lessons/longPrefill';
+} from '../src/sim/lessons/prefillSplit';
 import { runScenarioSync } from '../src/sim/engine/fleet/run';
 import type { Scenario } from '../src/sim/engine/fleet/scenario';
 

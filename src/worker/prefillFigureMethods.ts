@@ -11,13 +11,13 @@ import {
   prefillCost,
 } from '../sim/engine/cost';
 import { PREFILL_LIMITS as L } from './limits/prefill';
+import { memoryBoundChunk } from '../sim/lessons/longPrefill';
 import {
   hitRateEquivalent,
-  memoryBoundChunk,
   speedupToMatch,
   turnPrefill,
   type PrefillSplit,
-} from '../sim/lessons/longPrefill';
+} from '../sim/lessons/prefillSplit';
 import { replica, formulaOf, type ReplicaChoice, type ReplicaFormula } from './prefillReplica';
 import { runOf, timelineInputs, type TtftBreakdown } from './prefillTimelineMethods';
 

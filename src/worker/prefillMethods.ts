@@ -18,14 +18,16 @@ import {
   chunkPoint,
   chunkPointsSteps,
   feasibleChunksSteps,
-  hitRateEquivalent,
   memoryBoundChunk,
   prefillTimeline,
+  type ChunkPoint,
+} from '../sim/lessons/longPrefill';
+import {
+  hitRateEquivalent,
   speedupToMatch,
   turnPrefill,
-  type ChunkPoint,
   type PrefillSplit,
-} from '../sim/lessons/longPrefill';
+} from '../sim/lessons/prefillSplit';
 import { replica, formulaOf, type ReplicaChoice, type ReplicaFormula } from './prefillReplica';
 import { prefillTimelineRun, timelineInputs } from './prefillTimelineMethods';
 import { prefillFigures } from './prefillFigureMethods';
