@@ -34,7 +34,7 @@ import {
   simulateLayoutSteps,
   type LayoutResult,
   type LayoutSetup,
-} from '../src/sim/lessons/toolSchema';
+} from '../src/sim/lessons/toolLayouts';
 import {
   assumptionFigures,
   assumptionFiguresSteps,

@@ -7,15 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { methods } from '../src/worker/methods';
 import { isCannotRun } from '../src/sim/engine/cannotRun';
 import { AGENT_TOOLS } from '../src/sim/lessons/tools/agentTools';
-import {
-  layoutPrompt,
-  lineColumn,
-  parseToolDefinitions,
-  renderTool,
-  sessionToolCost,
-  simulateLayout,
-  type LayoutSetup,
-} from '../src/sim/lessons/toolSchema';
+import { sessionToolCost } from '../src/sim/lessons/toolSchema';
+import { lineColumn, parseToolDefinitions, renderTool } from '../src/sim/lessons/toolDefinitions';
+import { layoutPrompt, simulateLayout, type LayoutSetup } from '../src/sim/lessons/toolLayouts';
 import { countTokens, toolLayouts, toolSchemaTax } from '../src/worker/schemaMethods';
 
 const TAX_DEFAULTS = {

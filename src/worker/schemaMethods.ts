@@ -10,19 +10,14 @@ import { SEED_LIMIT } from '../sim/engine/rng';
 import { prefillTime } from '../sim/engine/cost';
 import { finishCooperatively } from '../sim/engine/cooperative';
 import { ADDED_TOOL, AGENT_TOOLS } from '../sim/lessons/tools/agentTools';
+import { sessionToolCost, sessionToolSeries, type SessionToolCost } from '../sim/lessons/toolSchema';
 import {
-  LAYOUTS,
   parseToolDefinitions,
   renderTool,
-  sessionToolCost,
-  sessionToolSeries,
-  simulateLayoutSteps,
-  type LayoutId,
-  type LayoutResult,
   type ParseError,
-  type SessionToolCost,
   type ToolFormat,
-} from '../sim/lessons/toolSchema';
+} from '../sim/lessons/toolDefinitions';
+import { LAYOUTS, simulateLayoutSteps, type LayoutId, type LayoutResult } from '../sim/lessons/toolLayouts';
 import { directContext, type JobContext } from './job';
 import { pacedCheckpoint } from './pacedCheckpoint';
 import { progressFrames, withStage, type JobProgress } from './progress';

@@ -24,7 +24,7 @@ import {
   type LayoutId,
   type SegmentKind,
   type TurnResult,
-} from '../../sim/lessons/toolSchema';
+} from '../../sim/lessons/toolLayouts';
 import { LAYOUT_ID, layoutArgs, layoutSchema } from './schema';
 import './tool-schema.css';
 import { TryThis, type TryItem } from '../kit/TryThis';

@@ -5,7 +5,7 @@
 import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import type { LayoutId } from '../../sim/lessons/toolSchema';
+import type { LayoutId } from '../../sim/lessons/toolLayouts';
 import type { LayoutsResponse, ToolTaxResult } from '../../worker/schemaMethods';
 import { LAYOUT_DEFAULTS, TAX_DEFAULTS, layoutArgs, money, taxArgs, type TaxValues } from './schema';
 

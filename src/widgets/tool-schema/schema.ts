@@ -4,7 +4,7 @@
  */
 import { MODELS } from '../../sim/engine/catalog/models';
 import { AGENT_TOOLS } from '../../sim/lessons/tools/agentTools';
-import { LAYOUTS, LAYOUT_LABELS } from '../../sim/lessons/toolSchema';
+import { LAYOUTS, LAYOUT_LABELS } from '../../sim/lessons/toolLayouts';
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { defaultValues } from '../../state/paramSchema';
 import { formatMoney, formatNumber, formatTokens } from '../../lib/format';
