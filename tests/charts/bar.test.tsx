@@ -3,6 +3,7 @@ import { BarChart } from '../../src/widgets/kit/charts';
 import { formatPercent } from '../../src/lib/format';
 import { attrs, count, noBadNumbers, pretty, render, texts } from './helpers';
 import { LABEL_FONT, textWidth } from '../../src/widgets/kit/charts/layout';
+import { ChartZoomContext } from '../../src/widgets/kit/charts/zoom';
 
 const schedulers = ['precise', 'approximate', 'load-only', 'random'];
 const tput = [8730, 6944, 4429, 4429];
@@ -216,6 +217,68 @@ describe('BarChart', () => {
     expect(html).not.toMatch(/…/);
     noBadNumbers(html);
     await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/bar-horizontal.svg');
+  });
+
+  describe('a long horizontal list in columns (maxColumns, rowHeight: 07.07’s 36 tools)', () => {
+    const names = Array.from({ length: 36 }, (_, i) => `tool_${String(i).padStart(2, '0')}`);
+    const tokens = names.map((_, i) => 220 - 4 * i);
+    const chart = (width: number, zoom = 1) =>
+      render(
+        <ChartZoomContext.Provider value={zoom}>
+          <BarChart
+            title="tools"
+            orientation="horizontal"
+            width={width}
+            categories={names}
+            series={[{ name: 'Tokens', values: tokens }]}
+            value={{ label: 'Tokens of the definition' }}
+            category={{ label: 'Tool' }}
+            rowHeight={12.8}
+            maxColumns={2}
+          />
+        </ChartZoomContext.Provider>,
+      );
+    const barsOf = (html: string) =>
+      [
+        ...html.matchAll(/<rect class="chart-bar" x="([\d.]+)" y="([\d.]+)"[^>]*data-category="([^"]+)"/g),
+      ].map((m) => ({ x: Number(m[1]), y: Number(m[2]), name: m[3] }));
+
+    it('sets them top to bottom in two columns where the width allows, every name and value printed', () => {
+      const html = chart(930);
+      const bars = barsOf(html);
+      expect(bars.length).toBe(36);
+      // The second column starts with the 19th tool, level with the first, to the right of the whole first column.
+      const first = bars.find((b) => b.name === 'tool_00')!;
+      const nineteenth = bars.find((b) => b.name === 'tool_18')!;
+      expect(nineteenth.y).toBe(first.y);
+      expect(nineteenth.x).toBeGreaterThan(Math.max(...bars.slice(0, 18).map((b) => b.x)));
+      expect(texts(html, 'chart-tick').filter((t) => t.startsWith('tool_'))).toHaveLength(36);
+      expect(texts(html, 'chart-value-label')).toHaveLength(36);
+      // 18 rows of 12.8 units set the height, not an aspect ratio; one value title and one category title.
+      const height = Number(attrs(html, 'chart-svg', 'height')[0]);
+      expect(height).toBeGreaterThan(18 * 12.8);
+      expect(height).toBeLessThan(18 * 12.8 + 80);
+      expect(count(html, />Tokens of the definition</)).toBe(1);
+      expect(count(html, />Tool</)).toBe(1);
+      noBadNumbers(html);
+    });
+
+    it('keeps one column on a phone, its rows still 12.8 units', () => {
+      const html = chart(390);
+      const ys = barsOf(html).map((b) => b.y);
+      expect(new Set(barsOf(html).map((b) => b.x)).size).toBe(1);
+      expect(ys[1] - ys[0]).toBeCloseTo(12.8, 6);
+      expect(texts(html, 'chart-tick').filter((t) => t.startsWith('tool_'))).toHaveLength(36);
+    });
+
+    it('zooms its rows with the chart (presentation mode): every name still printed, the box 1.5× as tall', () => {
+      const reading = chart(930);
+      const projected = chart(1400, 1.5);
+      expect(texts(projected, 'chart-tick').filter((t) => t.startsWith('tool_'))).toHaveLength(36);
+      expect(texts(projected, 'chart-value-label')).toHaveLength(36);
+      const h = (html: string) => Number(attrs(html, 'chart-svg', 'height')[0]);
+      expect(h(projected) / h(reading)).toBeCloseTo(1.5, 1);
+    });
   });
 
   it('negative values go below the zero line', () => {

@@ -267,9 +267,10 @@ export function ToolSchemaTax() {
           value={{ label: 'Tokens of the definition', format: (x) => formatCount(x) }}
           category={{ label: 'Tool' }}
           legend={false}
-          // 12.8 px a bar names every tool (BarChart thins labels closer than 12.65 px) and keeps 36 tools'
-          // bars and the read-outs on one 1366 × 768 laptop screen.
-          height={Math.max(160, 52 + 12.8 * bars.length)}
+          // 12.8 units a row names every tool (BarChart thins labels closer than 12.65), at any zoom; two
+          // columns where the width allows keep 36 tools and the read-outs on one screen, projected too.
+          rowHeight={12.8}
+          maxColumns={2}
           emptyMessage="No tools in the request: slide the count up"
         />
         <LineChart

@@ -1,5 +1,5 @@
 /** Grouped bar chart, vertical or horizontal, with value labels, a read-out per category and value-axis rules. */
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { scaleBand } from 'd3';
 import type { AxisSpec, ChartBaseProps, Marker } from './types';
 import { barChartLayout, CAT_LINE, LINE_ROOM } from './barLayout';
@@ -42,6 +42,13 @@ export interface BarChartProps extends ChartBaseProps {
   valueLabels?: boolean;
   /** Rules on the value axis: `{ kind: 'y', y }` whatever the orientation. Other kinds are ignored. */
   markers?: readonly Marker[];
+  /**
+   * Horizontal bars: set a long list in up to this many columns side by side where the width allows (barLayout.ts),
+   * so that it keeps every label on a wide screen and in presentation mode without running past the fold.
+   */
+  maxColumns?: number;
+  /** Horizontal bars: each row this tall in chart units (zoomed with the chart), the height following. */
+  rowHeight?: number;
 }
 
 export function BarChart(props: BarChartProps) {
@@ -53,6 +60,8 @@ export function BarChart(props: BarChartProps) {
     orientation = 'vertical',
     valueLabels = true,
     markers,
+    maxColumns,
+    rowHeight,
     title,
     description,
     className,
@@ -100,8 +109,12 @@ export function BarChart(props: BarChartProps) {
         ext,
         values,
         fmt,
+        maxColumns,
+        rowHeight,
       }),
     [
+      maxColumns,
+      rowHeight,
       showLegend,
       series,
       width,
@@ -133,15 +146,23 @@ export function BarChart(props: BarChartProps) {
     isLog(value) ? Math.min(d0, d1) : Math.max(Math.min(d0, d1), Math.min(0, Math.max(d0, d1))),
   );
 
+  // Horizontal bars may run in columns (L.columns): category i sits in column colOf(i), at row slotOf(i) of the
+  // bands, its column's plot colX(i) right of the first's.
+  const { rows, colStep, columns } = L;
+  const colOf = (i: number) => (columns > 1 ? Math.floor(i / rows) : 0);
+  const slotOf = (i: number) => i - colOf(i) * rows;
+  const colX = (i: number) => colOf(i) * colStep;
   const indexAt = useCallback(
     (px: number, py: number) => {
       const p = horizontal ? py : px;
       const step = band.step();
       if (!categories.length || step <= 0) return null;
-      const i = Math.floor((p - band(0)! + (step - band.bandwidth()) / 2) / step);
+      const slot = Math.floor((p - band(0)! + (step - band.bandwidth()) / 2) / step);
+      const col = columns > 1 ? Math.max(0, Math.min(columns - 1, Math.floor(px / colStep))) : 0;
+      const i = col * rows + Math.max(0, Math.min(rows - 1, slot));
       return Math.max(0, Math.min(categories.length - 1, i));
     },
-    [horizontal, band, categories.length],
+    [horizontal, band, categories.length, columns, rows, colStep],
   );
   const ro = useReadout(categories.length, indexAt, horizontal);
 
@@ -184,13 +205,18 @@ export function BarChart(props: BarChartProps) {
       const v = series[s].values[c];
       if (!usable(value, v)) {
         const gap = series[s].gaps?.[c];
-        if (gap) labels.push(gapLabel(gap, `g${s}-${c}`, r2(band(c)! + inner(s)!), inner.bandwidth()));
+        if (gap)
+          labels.push(
+            <Shifted key={`g${s}-${c}`} x={colX(c)}>
+              {gapLabel(gap, 'gap', r2(band(slotOf(c))! + inner(s)!), inner.bandwidth())}
+            </Shifted>,
+          );
         continue;
       }
       const p = r2(vScale(v));
-      const off = r2(band(c)! + inner(s)!);
+      const off = r2(band(slotOf(c))! + inner(s)!);
       const bw = r2(Math.max(1, inner.bandwidth()));
-      const lo = Math.min(p, r2(base));
+      const lo = Math.min(p, r2(base)) + colX(c);
       const len = r2(Math.max(v === 0 ? 0 : 1, Math.abs(p - base)));
       const fill = series[s].color ?? seriesFill(prefix, s);
       const stroke = series[s].color ?? seriesColor(s);
@@ -256,7 +282,7 @@ export function BarChart(props: BarChartProps) {
   let live = '';
   if (ro.index !== null) {
     const c = ro.index;
-    const rows: ReadoutRow[] = series.map((s, i) => ({
+    const readRows: ReadoutRow[] = series.map((s, i) => ({
       label: s.name,
       value: usable(value, s.values[c])
         ? (s.labels?.[c] ?? valueText(value, s.values[c]))
@@ -264,18 +290,20 @@ export function BarChart(props: BarChartProps) {
       index: i,
       color: s.color,
     }));
-    const center = r2(band(c)! + band.bandwidth() / 2);
+    const center = r2(band(slotOf(c))! + band.bandwidth() / 2);
     readout = horizontal ? (
-      <Readout
-        y={center}
-        crosshair={false}
-        innerWidth={innerWidth}
-        innerHeight={innerHeight}
-        title={categories[c]}
-        rows={rows}
-        swatch="bar"
-        prefix={prefix}
-      />
+      <Shifted x={colX(c)}>
+        <Readout
+          y={center}
+          crosshair={false}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          title={categories[c]}
+          rows={readRows}
+          swatch="bar"
+          prefix={prefix}
+        />
+      </Shifted>
     ) : (
       <Readout
         x={center}
@@ -283,12 +311,12 @@ export function BarChart(props: BarChartProps) {
         innerWidth={innerWidth}
         innerHeight={innerHeight}
         title={categories[c]}
-        rows={rows}
+        rows={readRows}
         swatch="bar"
         prefix={prefix}
       />
     );
-    live = readoutSentence(categories[c], rows);
+    live = readoutSentence(categories[c], readRows);
   }
 
   const vPos = positionIn(vScale, isLog(value));
@@ -296,11 +324,12 @@ export function BarChart(props: BarChartProps) {
     .filter((m) => m.kind === 'y')
     .map((m) => (horizontal ? { ...m, kind: 'x' as const, x: m.y } : m));
   const vTitleOffset = X_TITLE_OFFSET;
+  const columnOffsets = Array.from({ length: columns }, (_, col) => col * colStep);
 
   return (
     <ChartShell
       kind="bar"
-      size={size}
+      size={L.height === size.height ? size : { ...size, height: L.height }}
       fixedWidth={props.width}
       title={title}
       description={description}
@@ -327,7 +356,11 @@ export function BarChart(props: BarChartProps) {
       ) : null}
       <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
         {horizontal ? (
-          <GridLines xTicks={vTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
+          columnOffsets.map((x) => (
+            <Shifted key={x} x={x}>
+              <GridLines xTicks={vTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
+            </Shifted>
+          ))
         ) : (
           <GridLines yTicks={vTicks} innerWidth={innerWidth} innerHeight={innerHeight} />
         )}
@@ -335,8 +368,8 @@ export function BarChart(props: BarChartProps) {
           horizontal ? (
             <rect
               className="chart-marker-band"
-              x={0}
-              y={r2(band(ro.index)! - (band.step() - band.bandwidth()) / 2)}
+              x={colX(ro.index)}
+              y={r2(band(slotOf(ro.index))! - (band.step() - band.bandwidth()) / 2)}
               width={innerWidth}
               height={r2(band.step())}
             />
@@ -354,50 +387,63 @@ export function BarChart(props: BarChartProps) {
         <g className="chart-value-labels">{labels}</g>
         {horizontal ? (
           <>
-            <XAxis
-              marks={false}
-              ticks={vTicks}
-              innerWidth={innerWidth}
-              innerHeight={innerHeight}
-              title={L.vTitle}
-              titleOffset={vTitleOffset}
-              roomLeft={titleRoomLeft}
-              roomRight={margin.right - 4}
-            />
-            <g className="chart-axis chart-axis-y">
-              <line
-                className="chart-domain"
-                x1={Math.round(base) + 0.5}
-                x2={Math.round(base) + 0.5}
-                y1={0}
-                y2={innerHeight}
-              />
-              {categories.map((c, i) => {
-                if (i % hStride !== 0) return null;
-                // A band tall enough for two lines gives a long name its second line ("Llama 3.1 405B:
-                // weights do not fit") before it is cut.
-                const lines = wrapLabel(c, catMax, TICK_FONT, catStep >= 2 * CAT_LINE + 4 ? 2 : 1);
-                const y = r2(band(i)! + band.bandwidth() / 2 - ((lines.length - 1) * CAT_LINE) / 2);
-                return (
-                  <TextLines
-                    key={i}
-                    className="chart-tick"
-                    lines={lines}
-                    x={-8}
-                    y={y}
-                    dy="0.32em"
-                    lineHeight={CAT_LINE}
-                    textAnchor="end"
+            {columnOffsets.map((x, col) => (
+              <Shifted key={x} x={x}>
+                <XAxis
+                  marks={false}
+                  ticks={vTicks}
+                  innerWidth={innerWidth}
+                  innerHeight={innerHeight}
+                  title={columns > 1 ? undefined : L.vTitle}
+                  titleOffset={vTitleOffset}
+                  roomLeft={titleRoomLeft}
+                  roomRight={margin.right - 4}
+                />
+                <g className="chart-axis chart-axis-y">
+                  <line
+                    className="chart-domain"
+                    x1={Math.round(base) + 0.5}
+                    x2={Math.round(base) + 0.5}
+                    y1={0}
+                    y2={innerHeight}
                   />
-                );
-              })}
-              <VerticalAxisTitle
-                title={L.cTitle}
-                x={-margin.left + 4}
-                innerHeight={innerHeight}
-                roomBelow={margin.bottom - 4}
-              />
-            </g>
+                  {categories.map((c, i) => {
+                    if (colOf(i) !== col || slotOf(i) % hStride !== 0) return null;
+                    // A band tall enough for two lines gives a long name its second line ("Llama 3.1 405B:
+                    // weights do not fit") before it is cut.
+                    const lines = wrapLabel(c, catMax, TICK_FONT, catStep >= 2 * CAT_LINE + 4 ? 2 : 1);
+                    const y = r2(
+                      band(slotOf(i))! + band.bandwidth() / 2 - ((lines.length - 1) * CAT_LINE) / 2,
+                    );
+                    return (
+                      <TextLines
+                        key={i}
+                        className="chart-tick"
+                        lines={lines}
+                        x={-8}
+                        y={y}
+                        dy="0.32em"
+                        lineHeight={CAT_LINE}
+                        textAnchor="end"
+                      />
+                    );
+                  })}
+                  {col === 0 ? (
+                    <VerticalAxisTitle
+                      title={L.cTitle}
+                      x={-margin.left + 4}
+                      innerHeight={innerHeight}
+                      roomBelow={margin.bottom - 4}
+                    />
+                  ) : null}
+                </g>
+              </Shifted>
+            ))}
+            {columns > 1 ? (
+              <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
+                <HorizontalAxisTitle title={L.vTitle} y={vTitleOffset} innerWidth={L.plotWidth} />
+              </g>
+            ) : null}
           </>
         ) : (
           <>
@@ -443,13 +489,17 @@ export function BarChart(props: BarChartProps) {
           </>
         )}
         {horizontal ? (
-          <Markers
-            markers={ruleMarkers}
-            x={vPos}
-            innerWidth={innerWidth}
-            innerHeight={innerHeight}
-            layer="over"
-          />
+          columnOffsets.map((x) => (
+            <Shifted key={x} x={x}>
+              <Markers
+                markers={ruleMarkers}
+                x={vPos}
+                innerWidth={innerWidth}
+                innerHeight={innerHeight}
+                layer="over"
+              />
+            </Shifted>
+          ))
         ) : (
           <Markers
             markers={ruleMarkers}
@@ -460,8 +510,13 @@ export function BarChart(props: BarChartProps) {
           />
         )}
         {readout}
-        <rect className="chart-overlay" width={innerWidth} height={innerHeight} {...ro.overlay} />
+        <rect className="chart-overlay" width={L.plotWidth} height={innerHeight} {...ro.overlay} />
       </g>
     </ChartShell>
   );
+}
+
+/** Its children moved right by x (a column of horizontal bars); left as they are when x is 0. */
+function Shifted({ x, children }: { x: number; children: ReactNode }) {
+  return x ? <g transform={`translate(${x},0)`}>{children}</g> : <>{children}</>;
 }

@@ -22,6 +22,9 @@ import type { AxisSpec, Margins } from './types';
 export const CAT_LINE = TICK_FONT + 3;
 /** The least room between two lines of tick-sized text set one above the other: 11 px type 12.65 px apart. */
 export const LINE_ROOM = TICK_FONT * 1.15;
+/** Horizontal bars in columns: the least plot width a column keeps, and the room between two columns. */
+export const MIN_COLUMN_PLOT = 200;
+export const COLUMN_GAP = 16;
 
 export interface BarLayoutInput {
   categories: readonly string[];
@@ -40,6 +43,13 @@ export interface BarLayoutInput {
   values: readonly (number | null | undefined)[];
   /** The value axis's tick format. */
   fmt: (v: number) => string;
+  /**
+   * Horizontal bars: set the categories in up to this many columns side by side (top to bottom, then the next
+   * column), as many as keep MIN_COLUMN_PLOT of plot each and their labels whole. Default 1.
+   */
+  maxColumns?: number;
+  /** Horizontal bars: each row this tall in chart units, the chart's height following (instead of `height`). */
+  rowHeight?: number;
 }
 
 export interface BarLayout {
@@ -62,6 +72,14 @@ export interface BarLayout {
   catExtra: number;
   /** Horizontal bars: room for the category labels on the left. */
   maxCat?: number;
+  /** Columns of categories (1 unless horizontal bars wrap), rows per column, and from one column's plot to the next's. */
+  columns: number;
+  rows: number;
+  colStep: number;
+  /** From the first column's plot's left edge to the last one's right edge (innerWidth when one column). */
+  plotWidth: number;
+  /** The chart's height in its units: `height`, or what `rowHeight` makes of it. */
+  height: number;
 }
 
 export function barChartLayout(input: BarLayoutInput): BarLayout {
@@ -88,6 +106,11 @@ export function barChartLayout(input: BarLayoutInput): BarLayout {
     vStride?: number;
     catExtra?: number;
     maxCat?: number;
+    columns?: number;
+    rows?: number;
+    colStep?: number;
+    plotWidth?: number;
+    height?: number;
   }) => ({
     legend,
     cTitle,
@@ -95,6 +118,11 @@ export function barChartLayout(input: BarLayoutInput): BarLayout {
     catLines: [] as string[][],
     vStride: 1,
     catExtra: 0,
+    columns: 1,
+    rows: categories.length,
+    colStep: 0,
+    plotWidth: p.innerWidth,
+    height,
     ...p,
     vTitle: axisTitle(
       value,
@@ -157,26 +185,64 @@ export function barChartLayout(input: BarLayoutInput): BarLayout {
       catExtra: extraLines * CAT_LINE,
     });
   }
-  const maxCat = Math.min(width * 0.38, Math.max(0, ...categories.map((c) => textWidth(c, TICK_FONT))));
   const m0 = computeMargins({
     yTickLabels: [],
     hasXTitle: !!vTitle,
     hasYTitle: !!cTitle,
     legendHeight: legend.height,
   });
-  const m = {
-    ...m0,
-    left: Math.ceil(maxCat) + 10 + (cTitle ? AXIS_TITLE_BAND : 0),
-    right: Math.max(m0.right, valueLabels ? labelW + 10 : 0, textWidth(fmt(domain[1]), TICK_FONT) / 2 + 4),
-  };
-  const innerHeight = Math.max(40, Math.floor(height - m.top - m.bottom));
-  const innerWidth = Math.max(40, Math.floor(width - m.left - m.right));
+  const right = Math.max(
+    m0.right,
+    valueLabels ? labelW + 10 : 0,
+    textWidth(fmt(domain[1]), TICK_FONT) / 2 + 4,
+  );
+  const longest = Math.max(0, ...categories.map((c) => textWidth(c, TICK_FONT)));
+  // Columns: the most (up to maxColumns) that keep each plot MIN_COLUMN_PLOT wide and every label whole. Each
+  // column has its labels on its left; the category title stands once, left of the first.
+  let columns = 1;
+  let maxCat = Math.min(width * 0.38, longest);
+  for (let k = Math.min(input.maxColumns ?? 1, categories.length); k > 1; k--) {
+    const cat = Math.ceil(longest) + 10;
+    const left = cat + (cTitle ? AXIS_TITLE_BAND : 0);
+    const plot = (width - left - right - (k - 1) * (right + COLUMN_GAP + cat)) / k;
+    if (plot >= MIN_COLUMN_PLOT && longest <= (width / k) * 0.38) {
+      columns = k;
+      maxCat = longest;
+      break;
+    }
+  }
+  const catArea = Math.ceil(maxCat) + 10;
+  const m = { ...m0, left: catArea + (cTitle ? AXIS_TITLE_BAND : 0), right };
+  const rows = Math.ceil(categories.length / columns);
+  const innerWidth = Math.max(
+    40,
+    Math.floor((width - m.left - m.right - (columns - 1) * (right + COLUMN_GAP + catArea)) / columns),
+  );
+  const colStep = columns > 1 ? innerWidth + right + COLUMN_GAP + catArea : 0;
+  // The band's padding (0.2 inside, 0.1 outside) makes its step exactly innerHeight / rows.
+  const innerHeight =
+    input.rowHeight !== undefined
+      ? Math.max(1, rows) * input.rowHeight
+      : Math.max(40, Math.floor(height - m.top - m.bottom));
   const vScale = makeScale(value, domain, [0, innerWidth]);
   const vTicks = axisTicks(value, vScale, 'x');
   const band = scaleBand<number>()
-    .domain(categories.map((_, i) => i))
+    .domain(Array.from({ length: rows }, (_, i) => i))
     .range([0, innerHeight])
     .paddingInner(0.2)
     .paddingOuter(0.1);
-  return laidOut({ margin: m, innerWidth, innerHeight, vScale, vTicks, band, maxCat });
+  return laidOut({
+    margin: m,
+    innerWidth,
+    innerHeight,
+    vScale,
+    vTicks,
+    band,
+    maxCat,
+    columns,
+    rows,
+    colStep,
+    plotWidth: (columns - 1) * colStep + innerWidth,
+    height: input.rowHeight !== undefined ? Math.ceil(m.top + innerHeight + m.bottom) : height,
+  });
 }
