@@ -28,21 +28,14 @@ import { decodeStepTime, iterationTime, type HardwareConfig, type IterationBatch
 import type { KvCache, ReleaseThen } from '../kvcache/cache';
 import type { TierName } from '../kvcache/types';
 import type { Rng } from '../rng';
-import {
-  CompilePool,
-  GrammarCache,
-  maskWallS,
-  overlappedStepS,
-  type MaskThreads,
-  type SchemaCosts,
-} from './grammar';
+import { overlappedStepS } from './grammar';
+import { ReplicaGrammar, type ReplicaGrammarConfig } from './replicaGrammar';
 import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
 import { keepFirst } from '../keepFirst';
 import { OrderedIntMap } from './orderedIntMap';
 import type { Req } from './request';
-import { TailReuse } from './tailReuse';
-import type { PageIndex } from './pageIndex';
+import { TailReuse, type TailReuseConfig } from './tailReuse';
 import { sequenceTail } from './tails';
 import { TierLinks, type SharedLink } from './tierLinks';
 
@@ -61,31 +54,17 @@ export interface ReplicaHost {
   heldReleased(session: number, replica: number): void;
 }
 
-export interface ReplicaConfig {
+/** A replica's setup; its partial pages' (TailReuseConfig) and its structured output's (ReplicaGrammarConfig) too. */
+export interface ReplicaConfig extends TailReuseConfig, ReplicaGrammarConfig {
   index: number;
   model: ModelSpec;
   hw: HardwareConfig;
   cache: KvCache;
-  /** Tokens per page the cache tracks. */
-  blockSize: number;
-  /** The engine's block size: a page's tail is reused in whole blocks of it (fleet/tails.ts). */
-  engineBlockSize: number;
-  /** Pages computed so far in the fleet, for reuse where prompts diverge inside a page (null: not matched). */
-  pages: PageIndex | null;
   maxBatchSeqs: number;
   tokenBudget: number;
   chunk: number;
   preemption: 'recompute' | 'swap';
   toolPause: ToolPausePolicy;
-  /** Per-schema compile time and mask cost, shared by all replicas. */
-  schemaCosts: SchemaCosts;
-  /** Whether any request can carry a schema (else no iteration has masks to fill, and none looks). */
-  schemas: boolean;
-  grammarCapacity: number;
-  /** How a step's masks are spread over CPU threads; its `threads` also size the compile pool. */
-  maskThreads: MaskThreads;
-  /** Tier names of the cache, in order. */
-  tiers: readonly string[];
   /** The shared pool's own bandwidth (all replicas' transfers to and from it queue here), or null if unlimited. */
   poolLink: SharedLink | null;
   /** Keep `reported` (the metrics endpoint's figures) current: a router scrapes them. */
@@ -115,8 +94,8 @@ export interface ReplicaStats {
 export class Replica {
   readonly index: number;
   readonly cache: KvCache;
-  readonly grammar: GrammarCache;
-  private readonly compilePool: CompilePool;
+  /** Structured output here: grammars compiled and cached, requests waiting for theirs, masks per step. */
+  readonly grammar: ReplicaGrammar;
   readonly waiting: Req[] = [];
   readonly running: Req[] = [];
   /** Sessions whose blocks stay pinned through a pause: session → blocks held (insertion order = oldest first). */
@@ -169,7 +148,6 @@ export class Replica {
   private readonly links: TierLinks;
   /** The sessions' partial last pages, reused in the engine's blocks. */
   private readonly tails: TailReuse;
-  private readonly waitingForGrammar = new Map<number, Req[]>();
   private readonly c: ReplicaConfig;
 
   constructor(
@@ -180,8 +158,7 @@ export class Replica {
     this.c = c;
     this.index = c.index;
     this.cache = c.cache;
-    this.grammar = new GrammarCache(c.grammarCapacity);
-    this.compilePool = new CompilePool(c.maskThreads.threads);
+    this.grammar = new ReplicaGrammar(c);
     this.links = new TierLinks(c.tiers, c.poolLink);
     this.tails = new TailReuse(c.cache, this.links, c);
   }
@@ -201,45 +178,14 @@ export class Replica {
     r.owed = r.target - r.ctx + (r.outputTokens - r.generated);
     this.outstandingTokens += r.owed;
     this.outstandingRequests++;
-    if (r.schema >= 0 && !r.grammarReady) {
-      const at = this.grammar.readyAt(r.schema, now);
-      if (at === now) r.grammarReady = true;
-      else {
-        const done = at ?? this.startCompile(r.schema, now);
-        if (at === undefined) this.host.schedule(done, 'grammar-ready', this.index, r.schema);
-        r.grammarWaitS = done - now;
-        let list = this.waitingForGrammar.get(r.schema);
-        if (!list) this.waitingForGrammar.set(r.schema, (list = []));
-        list.push(r);
-      }
-    }
+    const compiled = this.grammar.arrive(r, now);
+    if (compiled !== null) this.host.schedule(compiled, 'grammar-ready', this.index, r.schema);
     this.waiting.push(r);
     this.poke();
   }
 
-  private startCompile(schema: number, now: number): number {
-    const compileS = this.c.schemaCosts.compileS(schema);
-    return this.grammar.start(schema, this.compilePool.run(now, compileS), compileS);
-  }
-
-  /** Wall time of the masks this iteration fills: one per decode, one per prefill that samples its first token. */
-  private maskWall(decodes: readonly Req[], prefills: readonly PrefillItem[]): number {
-    if (!this.c.schemas) return 0;
-    const costs: number[] = [];
-    const sc = this.c.schemaCosts;
-    for (const r of decodes) if (r.schema >= 0) costs.push(sc.maskS(r.schema));
-    for (const p of prefills)
-      if (p.r.schema >= 0 && p.r.ctx + p.n >= p.r.target) costs.push(sc.maskS(p.r.schema));
-    return costs.length ? maskWallS(costs, this.c.maskThreads) : 0;
-  }
-
   grammarReady(schema: number): void {
-    this.grammar.finish(schema);
-    const list = this.waitingForGrammar.get(schema);
-    if (list) {
-      for (const r of list) r.grammarReady = true;
-      this.waitingForGrammar.delete(schema);
-    }
+    this.grammar.ready(schema);
     this.poke();
   }
 
@@ -763,7 +709,7 @@ export class Replica {
     const useDecodes = c.chunk > 0 || prefills.length === 0 ? decodes : NO_DECODES;
     if (c.reportsMetrics)
       this.waitingAfterSchedule = this.waiting.length + this.admittedNotScheduled(prefills);
-    const maskS = this.maskWall(useDecodes, prefills);
+    const maskS = this.grammar.maskWall(useDecodes, prefills);
     let steps = 1;
     let time: number;
     if (prefills.length) {

@@ -316,7 +316,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
         capacityBlocks: o.capacityBlocks,
       };
     }
-    const g = r.grammar.counters;
+    const g = r.grammar.cache.counters;
     return {
       replica: ri,
       iterations: r.stats.iterations,
