@@ -23,6 +23,7 @@ import type { JobProgress } from '../../worker/progress';
 import { JobProgressLine } from '../kit/JobProgress';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { median } from '../../lib/stats';
 
 export interface Texts {
   schema: string;
@@ -32,13 +33,6 @@ export interface Texts {
 export function presetTexts(id: string): Texts {
   const p = findPreset(id) ?? SCHEMA_PRESETS[0];
   return { schema: JSON.stringify(p.schema, null, 2), document: JSON.stringify(p.document, null, 2) };
-}
-
-function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** Show whitespace in a token so that a lone space or newline is visible. */

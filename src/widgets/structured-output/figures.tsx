@@ -10,6 +10,7 @@ import { formatNumber, formatPercent, formatScientific } from '../../lib/format'
 import { expectedFailures, halfLifeTokens, pCleanSession, pValid } from '../../sim/lessons/grammar/slip';
 import { findPreset } from '../../sim/lessons/grammar/presets';
 import type { TraceResult } from '../../worker/grammarEngine';
+import { median } from '../../lib/stats';
 
 type SlipMetric = 'pValid' | 'pInvalid' | 'failures' | 'clean' | 'halfLife';
 
@@ -58,12 +59,6 @@ type MaskMetric =
   | 'compileMs'
   | 'maskUs'
   | 'setupMs';
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 function maskValue(t: TraceResult, m: MaskMetric, step: number): string {
   const s = t.steps[Math.min(step, t.steps.length - 1)];
