@@ -245,8 +245,9 @@ export function ToolSchemaTax() {
       caption={
         r ? (
           <>
-            Top: tokens of each definition as the request&apos;s JSON carries it (
-            {v.format === 'openai' ? 'OpenAI' : 'Anthropic'} shape, {v.pretty ? 'pretty-printed' : 'compact'}
+            Top: tokens of each definition, largest first (down one column, then the next where there are
+            two), as the request&apos;s JSON carries it ({v.format === 'openai' ? 'OpenAI' : 'Anthropic'}{' '}
+            shape, {v.pretty ? 'pretty-printed' : 'compact'}
             ), counted with o200k_base (the GPT-4o tokenizer; other models&apos; tokenizers differ by a few
             percent, and a provider may wrap the block in its own template, which this count leaves out).
             Bottom: the tool block&apos;s tokens prefilled so far (cumulative), turn by turn; with a cache it
