@@ -3,9 +3,8 @@ import type { Locator, Page } from '@playwright/test';
 import { WIDGETS } from '../src/widgets/registry';
 
 /**
- * Every widget opened alone, at 1280 × 800 and 1366 × 768 (fit only), in presentation mode at 1920 × 1080 (1.5×
- * type), at 1280 × 800 (a WXGA projector, where the projected zoom is reading size) and at 1280 × 720 (an HD one,
- * fit only), and (legibility only) on a phone:
+ * Every widget opened alone on each of SCREENS (below): laptops, presentation mode on a 1920 × 1080 screen (1.5×
+ * type) and on 1280 × 800 and 1280 × 720 projectors (reading-size zoom), and a phone, checked for
  *  - its picture and key read-outs on one screen (#11): its first chart or canvas and its read-out row end inside
  *    the window;
  *  - its drawings legible: no SVG text outside its SVG (cut off) or over another text, and every bar of a bar chart
@@ -109,63 +108,63 @@ function textFaults(widget: Locator): Promise<string[]> {
   });
 }
 
-test.describe('at 1280 × 800', () => {
-  test.use({ viewport: { width: 1280, height: 800 } });
-  test('every widget’s picture and key read-outs fit one screen, legible, its axes in round units', async ({
-    page,
-  }) => {
-    test.setTimeout(300_000);
-    const found = await walkWidgets(page, '', 800);
-    expect.soft(found.over).toEqual([]);
-    expect.soft(found.drawing).toEqual([]);
-    expect(found.axes).toEqual([]);
-  });
-});
+/** The screens walked, and what each checks: fit (picture and read-outs above the fold), legible drawings, round axes. */
+const SCREENS: readonly {
+  name: string;
+  width: number;
+  height: number;
+  present?: boolean;
+  fit?: boolean;
+  legible?: boolean;
+  axes?: boolean;
+}[] = [
+  { name: 'at 1280 × 800', width: 1280, height: 800, fit: true, legible: true, axes: true },
+  { name: 'at 1366 × 768, the commonest laptop screen', width: 1366, height: 768, fit: true },
+  {
+    name: 'in presentation mode at 1920 × 1080',
+    width: 1920,
+    height: 1080,
+    present: true,
+    fit: true,
+    legible: true,
+  },
+  {
+    name: 'in presentation mode on a 1280 × 800 projector',
+    width: 1280,
+    height: 800,
+    present: true,
+    fit: true,
+    legible: true,
+  },
+  {
+    name: 'in presentation mode on a 1280 × 720 projector',
+    width: 1280,
+    height: 720,
+    present: true,
+    fit: true,
+  },
+  { name: 'on a phone, 390 × 844', width: 390, height: 844, legible: true },
+];
 
-test.describe('at 1366 × 768, the commonest laptop screen', () => {
-  test.use({ viewport: { width: 1366, height: 768 } });
-  test('every widget’s picture and key read-outs fit one screen', async ({ page }) => {
-    test.setTimeout(300_000);
-    const found = await walkWidgets(page, '', 768);
-    expect(found.over).toEqual([]);
+for (const screen of SCREENS) {
+  const checks = [
+    screen.fit && 'picture and key read-outs fit one screen',
+    screen.legible && 'drawings legible (no text cut off or over other text, every bar named)',
+    screen.axes && 'axes in round units',
+  ].filter(Boolean);
+  test.describe(screen.name, () => {
+    test.use({ viewport: { width: screen.width, height: screen.height } });
+    test(`every widget: ${checks.join('; ')}`, async ({ page }) => {
+      test.setTimeout(300_000);
+      const found = await walkWidgets(
+        page,
+        screen.present ? '?present' : '',
+        screen.fit ? screen.height : Infinity,
+      );
+      if (screen.fit) expect.soft(found.over).toEqual([]);
+      if (screen.legible) expect.soft(found.drawing).toEqual([]);
+      if (screen.axes) expect.soft(found.axes).toEqual([]);
+      if (screen.present) await expect(page.locator('html')).toHaveAttribute('data-present', '');
+    });
   });
-});
-
-test.describe('in presentation mode at 1920 × 1080', () => {
-  test.use({ viewport: { width: 1920, height: 1080 } });
-  test('every widget’s picture and key read-outs fit one projected screen, legible', async ({ page }) => {
-    test.setTimeout(300_000);
-    const found = await walkWidgets(page, '?present', 1080);
-    expect.soft(found.over).toEqual([]);
-    expect(found.drawing).toEqual([]);
-    await expect(page.locator('html')).toHaveAttribute('data-present', '');
-  });
-});
-
-test.describe('in presentation mode on a 1280 × 720 projector', () => {
-  test.use({ viewport: { width: 1280, height: 720 } });
-  test('every widget’s picture and key read-outs fit one projected screen', async ({ page }) => {
-    test.setTimeout(300_000);
-    const found = await walkWidgets(page, '?present', 720);
-    expect(found.over).toEqual([]);
-  });
-});
-
-test.describe('in presentation mode on a 1280 × 800 projector', () => {
-  test.use({ viewport: { width: 1280, height: 800 } });
-  test('every widget’s picture and key read-outs fit one projected screen, legible', async ({ page }) => {
-    test.setTimeout(300_000);
-    const found = await walkWidgets(page, '?present', 800);
-    expect.soft(found.over).toEqual([]);
-    expect(found.drawing).toEqual([]);
-  });
-});
-
-test.describe('on a phone, 390 × 844', () => {
-  test.use({ viewport: { width: 390, height: 844 } });
-  test('every widget’s drawings legible: no text cut off or over other text', async ({ page }) => {
-    test.setTimeout(300_000);
-    const found = await walkWidgets(page, '', Infinity);
-    expect(found.drawing).toEqual([]);
-  });
-});
+}
