@@ -238,7 +238,9 @@ export function MinLinkBandwidth() {
             readout: (x) => formatBandwidth(x * 1e9),
           }}
           markers={markers}
-          height={390}
+          // Rows in chart units, zoomed with their type: a pair of bars keeps room for both value labels when
+          // presented (a fixed 390-pixel height dropped them at 1920 × 1080).
+          rowHeight={40}
         />
         {r ? (
           <div className="table-scroll offload-table-scroll">

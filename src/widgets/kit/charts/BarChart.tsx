@@ -158,11 +158,13 @@ export function BarChart(props: BarChartProps) {
       const step = band.step();
       if (!categories.length || step <= 0) return null;
       const slot = Math.floor((p - band(0)! + (step - band.bandwidth()) / 2) / step);
-      const col = columns > 1 ? Math.max(0, Math.min(columns - 1, Math.floor(px / colStep))) : 0;
+      // A column's labels stand left of its plot: the pointer over them reads that column's rows.
+      const lead = colStep - innerWidth - margin.right;
+      const col = columns > 1 ? Math.max(0, Math.min(columns - 1, Math.floor((px + lead) / colStep))) : 0;
       const i = col * rows + Math.max(0, Math.min(rows - 1, slot));
       return Math.max(0, Math.min(categories.length - 1, i));
     },
-    [horizontal, band, categories.length, columns, rows, colStep],
+    [horizontal, band, categories.length, columns, rows, colStep, innerWidth, margin.right],
   );
   const ro = useReadout(categories.length, indexAt, horizontal);
 
