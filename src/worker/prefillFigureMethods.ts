@@ -12,12 +12,7 @@ import {
 } from '../sim/engine/cost';
 import { PREFILL_LIMITS as L } from './limits/prefill';
 import { memoryBoundChunk } from '../sim/lessons/longPrefill';
-import {
-  hitRateEquivalent,
-  speedupToMatch,
-  turnPrefill,
-  type PrefillSplit,
-} from '../sim/lessons/prefillSplit';
+import { turnCases, type TurnCases } from '../sim/lessons/prefillSplit';
 import { replica, formulaOf, type ReplicaChoice, type ReplicaFormula } from './prefillReplica';
 import { runOf, timelineInputs, type TtftBreakdown } from './prefillTimelineMethods';
 
@@ -73,14 +68,8 @@ export interface PrefillFiguresResponse {
   chunks: ChunkFigures[];
   /** Memory-bound below this chunk, at the prompt's start, middle and end. */
   memoryBoundAt: { start: number; middle: number; end: number };
-  turn: {
-    fromStandard: PrefillSplit;
-    fromFaster: PrefillSplit;
-    toStandard: PrefillSplit;
-    speedupToMatch: number;
-    hitEquivalent: number;
-    fromFreeS: number;
-  };
+  /** The agent turn's three cases (07.10's hit-rate section). */
+  turn: TurnCases;
 }
 
 const figuresCache = new Map<string, PrefillFiguresResponse>();
@@ -145,14 +134,7 @@ export function prefillFigures(req: PrefillFiguresRequest): PrefillFiguresRespon
       middle: memoryBoundChunk(model, hw, inp.decodes, inp.decodeContext, Math.floor(P / 2)),
       end: memoryBoundChunk(model, hw, inp.decodes, inp.decodeContext, P),
     },
-    turn: {
-      fromStandard: asRefusal(() => turnPrefill(model, hw, turnP, h0)),
-      fromFaster: asRefusal(() => turnPrefill(model, hw, turnP, h0, s)),
-      toStandard: asRefusal(() => turnPrefill(model, hw, turnP, h1)),
-      speedupToMatch: asRefusal(() => speedupToMatch(model, hw, turnP, h0, h1)),
-      hitEquivalent: asRefusal(() => hitRateEquivalent(model, hw, turnP, h0, s)),
-      fromFreeS: asRefusal(() => turnPrefill(model, hw, turnP, h0, Infinity).timeS),
-    },
+    turn: asRefusal(() => turnCases(model, hw, turnP, h0, h1, s)),
   };
   if (figuresCache.size > 8) figuresCache.clear();
   figuresCache.set(key, out);

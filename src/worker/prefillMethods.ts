@@ -22,12 +22,7 @@ import {
   prefillTimeline,
   type ChunkPoint,
 } from '../sim/lessons/longPrefill';
-import {
-  hitRateEquivalent,
-  speedupToMatch,
-  turnPrefill,
-  type PrefillSplit,
-} from '../sim/lessons/prefillSplit';
+import { turnCases, turnPrefill, type TurnCases } from '../sim/lessons/prefillSplit';
 import { replica, formulaOf, type ReplicaChoice, type ReplicaFormula } from './prefillReplica';
 import { prefillTimelineRun, timelineInputs } from './prefillTimelineMethods';
 import { prefillFigures } from './prefillFigureMethods';
@@ -153,7 +148,7 @@ export interface HitKernelRequest extends ReplicaChoice {
   speedup: number;
 }
 
-export interface HitKernelResponse {
+export interface HitKernelResponse extends TurnCases {
   modelName: string;
   acceleratorName: string;
   gpus: number;
@@ -167,16 +162,6 @@ export interface HitKernelResponse {
   standard: number[];
   faster: number[];
   free: number[];
-  /** The three cases compared. */
-  fromStandard: PrefillSplit;
-  fromFaster: PrefillSplit;
-  toStandard: PrefillSplit;
-  /** Attention speed-up that would bring hitFrom down to hitTo's time; Infinity if none can. */
-  speedupToMatch: number;
-  /** Hit rate at which the standard kernel matches hitFrom with the faster kernel. */
-  hitEquivalent: number;
-  /** Prefill time at hitFrom with attention free. */
-  fromFreeS: number;
   formula: ReplicaFormula;
 }
 
@@ -203,12 +188,7 @@ export function hitRateVsKernel(req: HitKernelRequest): HitKernelResponse {
     standard: hits.map((h) => at(h, 1).timeS),
     faster: hits.map((h) => at(h, s).timeS),
     free: hits.map((h) => at(h, Infinity).timeS),
-    fromStandard: at(h0, 1),
-    fromFaster: at(h0, s),
-    toStandard: at(h1, 1),
-    speedupToMatch: asRefusal(() => speedupToMatch(model, hw, P, h0, h1)),
-    hitEquivalent: asRefusal(() => hitRateEquivalent(model, hw, P, h0, s)),
-    fromFreeS: at(h0, Infinity).timeS,
+    ...asRefusal(() => turnCases(model, hw, P, h0, h1, s)),
     formula: formulaOf(model, hw),
   };
 }

@@ -137,3 +137,35 @@ export function hitRateEquivalent(
   }
   return (a + b) / 2;
 }
+
+/** The three cases the lesson compares for an agent turn, and what would make them meet. */
+export interface TurnCases {
+  /** The turn at hit rate h0 with the standard kernel, with attention `speedup`× faster, and at h1 standard. */
+  fromStandard: PrefillSplit;
+  fromFaster: PrefillSplit;
+  toStandard: PrefillSplit;
+  /** Attention speed-up that would bring h0 down to h1's time; Infinity if none can. */
+  speedupToMatch: number;
+  /** Hit rate at which the standard kernel matches h0 with the faster kernel. */
+  hitEquivalent: number;
+  /** Prefill time at h0 with attention free. */
+  fromFreeS: number;
+}
+
+export function turnCases(
+  model: ModelSpec,
+  hw: HardwareConfig,
+  contextTokens: number,
+  h0: number,
+  h1: number,
+  speedup: number,
+): TurnCases {
+  return {
+    fromStandard: turnPrefill(model, hw, contextTokens, h0),
+    fromFaster: turnPrefill(model, hw, contextTokens, h0, speedup),
+    toStandard: turnPrefill(model, hw, contextTokens, h1),
+    speedupToMatch: speedupToMatch(model, hw, contextTokens, h0, h1),
+    hitEquivalent: hitRateEquivalent(model, hw, contextTokens, h0, speedup),
+    fromFreeS: turnPrefill(model, hw, contextTokens, h0, Infinity).timeS,
+  };
+}
