@@ -263,6 +263,23 @@ describe('BarChart', () => {
       noBadNumbers(html);
     });
 
+    it('keeps a short list in one column however wide the chart (5 tools: no 3 + 2)', () => {
+      const five = render(
+        <BarChart
+          title="five"
+          orientation="horizontal"
+          width={930}
+          categories={names.slice(0, 5)}
+          series={[{ name: 'Tokens', values: tokens.slice(0, 5) }]}
+          value={{ label: 'Tokens of the definition' }}
+          rowHeight={12.8}
+          maxColumns={2}
+        />,
+      );
+      expect(new Set(barsOf(five).map((b) => b.x)).size).toBe(1);
+      expect(barsOf(five)).toHaveLength(5);
+    });
+
     it('keeps one column on a phone, its rows still 12.8 units', () => {
       const html = chart(390);
       const ys = barsOf(html).map((b) => b.y);

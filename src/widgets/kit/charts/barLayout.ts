@@ -25,6 +25,8 @@ export const LINE_ROOM = TICK_FONT * 1.15;
 /** Horizontal bars in columns: the least plot width a column keeps, and the room between two columns. */
 export const MIN_COLUMN_PLOT = 200;
 export const COLUMN_GAP = 16;
+/** A list wraps into columns only while each keeps this many rows: a short one reads better in one. */
+export const MIN_COLUMN_ROWS = 10;
 
 export interface BarLayoutInput {
   categories: readonly string[];
@@ -45,7 +47,8 @@ export interface BarLayoutInput {
   fmt: (v: number) => string;
   /**
    * Horizontal bars: set the categories in up to this many columns side by side (top to bottom, then the next
-   * column), as many as keep MIN_COLUMN_PLOT of plot each and their labels whole. Default 1.
+   * column), as many as keep MIN_COLUMN_PLOT of plot and MIN_COLUMN_ROWS rows each and their labels whole.
+   * Default 1.
    */
   maxColumns?: number;
   /** Horizontal bars: each row this tall in chart units, the chart's height following (instead of `height`). */
@@ -201,7 +204,7 @@ export function barChartLayout(input: BarLayoutInput): BarLayout {
   // column has its labels on its left; the category title stands once, left of the first.
   let columns = 1;
   let maxCat = Math.min(width * 0.38, longest);
-  for (let k = Math.min(input.maxColumns ?? 1, categories.length); k > 1; k--) {
+  for (let k = Math.min(input.maxColumns ?? 1, Math.floor(categories.length / MIN_COLUMN_ROWS)); k > 1; k--) {
     const cat = Math.ceil(longest) + 10;
     const left = cat + (cTitle ? AXIS_TITLE_BAND : 0);
     const plot = (width - left - right - (k - 1) * (right + COLUMN_GAP + cat)) / k;
