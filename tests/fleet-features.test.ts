@@ -4,6 +4,7 @@ import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/inde
 import { decodeStepTime, defaultHardware, prefillTime } from '../src/sim/engine/cost';
 import { runScenarioSync } from '../src/sim/engine/fleet/run';
 import { validateScenario, type Scenario, type ToolPausePolicy } from '../src/sim/engine/fleet/scenario';
+import { afterHold } from '../src/sim/engine/fleet/toolPauses';
 import { agentClass, c, chatClass, scenario } from './fleet-helpers';
 
 const model = resolveModel('llama-3.1-8b');
@@ -182,6 +183,19 @@ describe('tool-pause policies', () => {
     expect(short.reusedHbm[1]).toBe(0);
     const long = requests(pause({ kind: 'ttl', ttlS: 20, then: 'evict' }, 10));
     expect(long.reusedHbm[1]).toBe(firstTurn(long));
+    // Expired with offload as its follow-up, the context waits in DRAM and comes back over the link.
+    const offloaded = requests(pause({ kind: 'ttl', ttlS: 1, then: 'offload', tier: 'dram' }, 10));
+    expect(offloaded.reusedHbm[1]).toBe(0);
+    expect(offloaded.reusedDram[1]).toBe(firstTurn(offloaded));
+    expect(offloaded.loadS[1]).toBeGreaterThan(0);
+  });
+
+  it('what letting go of a held session does: the ttl follow-up, else leave it to LRU', () => {
+    expect(afterHold({ kind: 'ttl', ttlS: 1, then: 'evict' })).toBe('drop');
+    expect(afterHold({ kind: 'ttl', ttlS: 1, then: 'lru' })).toBe('cache');
+    expect(afterHold({ kind: 'ttl', ttlS: 1, then: 'offload' })).toBe('dram');
+    expect(afterHold({ kind: 'ttl', ttlS: 1, then: 'offload', tier: 'nvme' })).toBe('nvme');
+    expect(afterHold({ kind: 'hold' })).toBe('cache');
   });
 
   it('offload to a shared pool lets another replica reuse the context', () => {

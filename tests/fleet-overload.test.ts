@@ -118,7 +118,7 @@ describe('failures and held sessions', () => {
     expect(m.requests.rejected + m.requests.timedOut).toBeGreaterThan(0);
     expect(m.sessions.dropped).toBeGreaterThan(0);
     expect(m.requests.unfinished).toBe(0);
-    for (const r of sim!.replicas) expect(r.heldBlocksTotal).toBe(0);
+    for (const r of sim!.replicas) expect(r.pauses.heldBlocks).toBe(0);
   });
 });
 

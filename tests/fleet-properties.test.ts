@@ -105,10 +105,7 @@ function conserved(sim: FleetSim): string[] {
   const bad: string[] = [];
   for (const r of sim.replicas) {
     bad.push(...r.cache.checkInvariants().map((m) => `replica ${r.index}: ${m}`));
-    let held = 0;
-    for (const v of r.held.values()) held += v;
-    if (held !== r.heldBlocksTotal)
-      bad.push(`replica ${r.index}: held blocks ${r.heldBlocksTotal} != ${held}`);
+    bad.push(...r.pauses.checkInvariants().map((m) => `replica ${r.index}: ${m}`));
     if (r.outstandingTokens < 0) bad.push(`replica ${r.index}: negative outstanding tokens`);
   }
   if (sim.pool) bad.push(...sim.pool.checkInvariants());

@@ -315,7 +315,7 @@ export class Disaggregation {
     this.cols.transferS[id] = now - (r.arrival + this.cols.prefillQueueS[id] + this.cols.prefillS[id]);
     this.cols.handoffAt[id] = now;
     // The prefill worker keeps the blocks in its prefix cache, unpinned (vLLM frees them once the decode pulled).
-    this.replicas[p.prefill].pause(r, false);
+    this.replicas[p.prefill].pauses.pause(r, false);
     r.outputTokens = r.spec.outputTokens;
     r.generated = 0;
     r.ctx = 0;

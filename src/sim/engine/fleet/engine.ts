@@ -6,8 +6,8 @@
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
 import type { KvCache } from '../kvcache/cache';
-import { PromptHasher, type Segment } from '../kvcache/hash';
-import { TailHasher } from './tails';
+import { type Segment } from '../kvcache/hash';
+import type { TailHasher } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
@@ -16,10 +16,19 @@ import { Disaggregation } from './disagg';
 import { buildFrame, RouteLog, type FleetFrame } from './frames';
 import { LogHistogram, TimeWeighted } from './metrics';
 import { RequestTable } from './requestTable';
-import { REQUEST_COLUMNS, requestColumns, type RequestColumn, type RequestColumns } from './requestColumns';
+import {
+  recordEnded,
+  recordSubmitted,
+  REQUEST_COLUMNS,
+  requestColumns,
+  type RequestColumn,
+  type RequestColumns,
+} from './requestColumns';
+import { newSessionRt, sessionHashes, type SessionRt } from './sessionRecord';
+import { afterHold } from './toolPauses';
 import type { Replica, ReplicaHost } from './replica';
 import { buildReplicas } from './buildReplicas';
-import type { Req } from './request';
+import { newRequest, type Req } from './request';
 import {
   createRouter,
   defaultViewFor,
@@ -38,33 +47,6 @@ import { GatewayLimit } from './gateway';
 import { readLoads, type ScrapedMetrics } from './loads';
 import { beforeRouteS } from './overhead';
 import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
-import { settleFields } from '../settleFields';
-
-interface SessionRt {
-  s: Session | null;
-  cls: number;
-  start: number;
-  end: number;
-  turns: number;
-  gpuSeconds: number;
-  /** Replica holding its KV through a pause (hold / ttl), or −1. */
-  heldOn: number;
-  pauseGen: number;
-  current: Req | null;
-  done: boolean;
-  dropped: boolean;
-  /** Its prompts' block hashes so far: each turn hashes only what it appends (null for trace sessions). */
-  hasher: PromptHasher | null;
-  /** Its requests' tail hashes (fleet/tails.ts), resumed from one request to the next. */
-  tails: TailHasher | null;
-  /**
-   * Its request's segments with the output (Req.segs), grown in place while the context is (segsOf), and the
-   * context array and length they were made from (set from the start, so that every session has one shape).
-   */
-  segs: Segment[] | null;
-  segsBase: readonly Segment[] | null;
-  segsBaseLen: number;
-}
 
 export interface OccupancySeries {
   t: number[];
@@ -240,16 +222,7 @@ export class FleetSim implements ReplicaHost {
       case 'ttl-expire': {
         const rt = this.sessions[ev.a];
         if (rt && rt.heldOn >= 0 && rt.pauseGen === ev.b) {
-          const p = this.rs.toolPause;
-          const then =
-            p.kind === 'ttl'
-              ? p.then === 'evict'
-                ? 'drop'
-                : p.then === 'offload'
-                  ? (p.tier ?? 'dram')
-                  : 'cache'
-              : 'cache';
-          this.replicas[rt.heldOn].unhold(ev.a, then);
+          this.replicas[rt.heldOn].pauses.unhold(ev.a, afterHold(this.rs.toolPause));
           rt.heldOn = -1;
         }
         break;
@@ -315,7 +288,7 @@ export class FleetSim implements ReplicaHost {
       const row = [0, 0, 0, 0];
       for (const o of r.cache.occupancy()) row[TIER_ORDER.indexOf(o.tier)] = o.usedBlocks;
       this.occupancy.used[i].push(row);
-      this.occupancy.held[i].push(r.heldBlocksTotal);
+      this.occupancy.held[i].push(r.pauses.heldBlocks);
     });
   }
 
@@ -328,7 +301,7 @@ export class FleetSim implements ReplicaHost {
       if (this.bySessions()) {
         tr.bySession.forEach((list, si) => {
           if (list.length) this.schedule(tr.turns[list[0]].t, 'session-arrival', list[0], 0);
-          this.sessions[si] = this.newSessionRt(null, 0, tr.turns[list[0]]?.t ?? 0);
+          this.sessions[si] = this.newSession(null, 0, tr.turns[list[0]]?.t ?? 0);
         });
       } else if (tr.turns.length)
         this.schedule(this.pacer ? this.pacer.timeOf(0)! : tr.turns[0].t, 'session-arrival', 0, 0);
@@ -371,7 +344,7 @@ export class FleetSim implements ReplicaHost {
         this.schedule(next, 'session-arrival', 0, 0);
     }
     const s = this.gen!.createSession(index);
-    const rt = this.newSessionRt(s, s.cls, this.nowT);
+    const rt = this.newSession(s, s.cls, this.nowT);
     this.sessions[index] = rt;
     this.submit(rt, index, this.gen!.nextRequest(s));
   }
@@ -382,46 +355,8 @@ export class FleetSim implements ReplicaHost {
     this.submit(rt, index, this.gen!.nextRequest(rt.s));
   }
 
-  /**
-   * The request's prompt + output as segments, and its chained page hashes. The session's hasher keeps the
-   * chain of its previous prompt + output, which this prompt extends: only the new segments are hashed.
-   */
-  private hashes(
-    spec: RequestSpec,
-    rt: SessionRt,
-  ): { segs: Segment[]; hashes: number[]; tails: TailHasher | null } {
-    const out: Segment = (spec.outputSegment ??= { id: spec.outputSegmentId, tokens: spec.outputTokens });
-    const segs = rt.current ? spec.segments.concat(out) : segsOf(rt, spec.segments, out);
-    rt.hasher ??= new PromptHasher(this.rs.blockSize);
-    rt.tails ??= new TailHasher();
-    // The session's one request at a time reads its hashes in place (no copy per turn); were an earlier request
-    // of the session still live, it gets a copy, so that hashing this one cannot change that one's.
-    const list = rt.current ? rt.hasher.hash(spec.segments, out) : rt.hasher.hashInPlace(spec.segments, out);
-    return { segs, hashes: list.hashes, tails: rt.tails };
-  }
-
-  private newSessionRt(s: Session | null, cls: number, start: number): SessionRt {
-    const rt: SessionRt = {
-      s,
-      cls,
-      start,
-      end: -1,
-      turns: 0,
-      gpuSeconds: 0,
-      heldOn: -1,
-      pauseGen: 0,
-      current: null,
-      done: false,
-      dropped: false,
-      hasher: null,
-      tails: null,
-      segs: null,
-      segsBase: null,
-      segsBaseLen: 0,
-    };
-    // Fields that change only when the first session ends (settleFields.ts).
-    if (this.sessionRecords++ === 0) settleFields(rt, { done: true, dropped: true, end: 0.5, s: null });
-    return rt;
+  private newSession(s: Session | null, cls: number, start: number): SessionRt {
+    return newSessionRt(s, cls, start, this.sessionRecords++ === 0);
   }
 
   private newReq(
@@ -431,66 +366,13 @@ export class FleetSim implements ReplicaHost {
     h: { segs: Segment[] | null; hashes: number[]; tails?: TailHasher | null },
     seq: number,
   ): Req {
-    const hashes = h.hashes;
-    const id = this.nextReq++;
-    const c = this.cols;
-    this.table.addRow(); // row `id`: rows are made in request order
-    c.session.set(id, session);
-    c.cls.set(id, cls);
-    c.turn.set(id, spec.turn);
-    c.arrival.set(id, this.nowT);
-    c.promptTokens.set(id, spec.promptTokens);
-    c.outputTokens.set(id, spec.outputTokens);
-    c.status.set(id, 0);
-    const r: Req = {
-      id,
-      session,
-      cls,
-      turn: spec.turn,
-      seq,
-      spec,
-      hashes,
-      segs: h.segs,
-      tails: h.tails ?? null,
-      computedFrom: 0,
-      promptTokens: spec.promptTokens,
-      outputTokens: spec.outputTokens,
-      schema: spec.schemaId,
-      replica: -1,
-      state: 'waiting',
-      grammarReady: spec.schemaId < 0,
-      ctx: 0,
-      target: spec.promptTokens,
-      generated: 0,
-      heldBlocks: 0,
-      admitOrder: 0,
-      arrival: this.nowT,
-      enqueued: this.nowT,
-      admitted: -1,
-      grammarWaitS: 0,
-      firstToken: -1,
-      lastToken: -1,
-      finished: -1,
-      prefilled: 0,
-      reused: [0, 0, 0, 0],
-      loadS: 0,
-      bytesLoaded: 0,
-      preemptions: 0,
-      gpuSeconds: 0,
-      maxGap: 0,
-      owed: 0,
-      needBlocks: 0,
-      viaGateway: false,
-      abortWhy: undefined,
-      kvReceived: 0,
-    };
-    // Fields that change only at the first preemption or the first KV handoff (settleFields.ts).
-    if (id === 0) settleFields(r, { target: -1, preemptions: 1, kvReceived: 1 });
+    const r = newRequest(this.nextReq++, session, cls, spec, h, seq, this.nowT);
+    recordSubmitted(this.table, this.cols, r);
     return r;
   }
 
   private submit(rt: SessionRt, index: number, spec: RequestSpec): void {
-    const r = this.newReq(index, rt.cls, spec, this.hashes(spec, rt), index);
+    const r = this.newReq(index, rt.cls, spec, sessionHashes(spec, rt, this.rs.blockSize), index);
     rt.current = r;
     this.route(r, rt);
   }
@@ -619,7 +501,7 @@ export class FleetSim implements ReplicaHost {
     }
     if (rt && rt.heldOn >= 0) {
       // Held elsewhere: let go there. Held here: the replica keeps holding until the request is admitted.
-      if (rt.heldOn !== keepOn) this.replicas[rt.heldOn].unhold(r.session, 'cache');
+      if (rt.heldOn !== keepOn) this.replicas[rt.heldOn].pauses.unhold(r.session, 'cache');
       rt.heldOn = -1;
       rt.pauseGen++;
     }
@@ -631,39 +513,18 @@ export class FleetSim implements ReplicaHost {
 
   /** 1 finished, 2 dropped by the engine, 3 timed out at the client, 4 rejected (at the gateway or at admission). */
   private record(r: Req, status: 1 | 2 | 3 | 4): void {
-    const c = this.cols;
     const id = r.id;
-    c.status.set(id, status);
     if (r.viaGateway) {
       r.viaGateway = false;
       this.gateway!.leave();
     }
-    c.replica.set(id, r.replica);
-    c.prefilled.set(id, r.prefilled);
-    const ti = this.tierIndex[Math.max(0, r.replica)];
-    const reused = [0, 0, 0, 0];
-    for (let i = 0; i < ti.length; i++) reused[ti[i]] += r.reused[i];
-    c.reusedHbm.set(id, reused[0]);
-    c.reusedDram.set(id, reused[1]);
-    c.reusedNvme.set(id, reused[2]);
-    c.reusedRemote.set(id, reused[3]);
-    c.loadS.set(id, r.loadS);
-    c.bytesLoaded.set(id, r.bytesLoaded);
-    c.preemptions.set(id, r.preemptions);
-    c.gpuSeconds.set(id, r.gpuSeconds);
-    c.grammarWaitS.set(id, r.grammarWaitS);
-    if (r.admitted >= 0) c.queueS.set(id, r.admitted - r.arrival);
-    if (status === 1) {
-      // The first chunk's detokenisation and streaming delays every token alike (fleet/overhead.ts).
-      const lag = this.rs.overhead.firstTokenS;
-      c.ttft.set(id, r.firstToken + lag - r.arrival);
-      c.tpot.set(id, r.outputTokens > 1 ? (r.finished - r.firstToken) / (r.outputTokens - 1) : NaN);
-      c.e2e.set(id, r.finished + lag - r.arrival);
-      c.maxGap.set(id, r.maxGap);
-    } else {
-      // A timed-out request fails for its client at the deadline (the engine may free it a step later).
-      c.failedAfterS.set(id, status === 3 ? this.rs.clientTimeoutS : this.nowT - r.arrival);
-    }
+    recordEnded(this.cols, r, {
+      status,
+      now: this.nowT,
+      tierIndex: this.tierIndex[Math.max(0, r.replica)],
+      firstTokenLagS: this.rs.overhead.firstTokenS,
+      clientTimeoutS: this.rs.clientTimeoutS,
+    });
     this.reqs.delete(id);
     if (this.pacer) {
       const next = this.pacer.endedAt(id, this.nowT);
@@ -692,7 +553,7 @@ export class FleetSim implements ReplicaHost {
 
   /** Apply the pause policy to a session's finished request; a session whose KV stays pinned is held there. */
   private pause(r: Req, rt: SessionRt, continues: boolean): void {
-    if (!this.replicas[r.replica].pause(r, continues)) return;
+    if (!this.replicas[r.replica].pauses.pause(r, continues)) return;
     rt.heldOn = r.replica;
     rt.pauseGen++;
     const p = this.rs.toolPause;
@@ -708,7 +569,7 @@ export class FleetSim implements ReplicaHost {
           rt.gpuSeconds += r.gpuSeconds;
         }
       }
-      this.replicas[r.replica].pause(r, false);
+      this.replicas[r.replica].pauses.pause(r, false);
       return;
     }
     const tr = this.trace!;
@@ -737,7 +598,7 @@ export class FleetSim implements ReplicaHost {
     const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
     if (rt && rt.heldOn >= 0) {
       // Failed before it reached the replica holding its session's KV (rejected, timed out on the way): let go.
-      this.replicas[rt.heldOn].unhold(r.session, 'cache');
+      this.replicas[rt.heldOn].pauses.unhold(r.session, 'cache');
       rt.heldOn = -1;
       rt.pauseGen++;
     }
@@ -784,24 +645,4 @@ export class FleetSim implements ReplicaHost {
   get sessionsStarted(): number {
     return this.sessions.length;
   }
-}
-
-/**
- * The prompt's segments and then the output, as one list (Req.segs). A session's context grows in place (the
- * workload's contextInPlace): then last turn's list is this one's first part, last turn's output included (the
- * context appended that very segment), so the list is grown in place too instead of copied. Its readers (the
- * tail hasher, which skips comparing a list it has seen) rely on a list never changing what they read: only
- * entries past the old prompt are written, and the old output's entry is written with itself. A context that was
- * replaced (compaction, reordered tools, a per-turn header) gets a new list, which the readers compare.
- */
-function segsOf(rt: SessionRt, segments: readonly Segment[], out: Segment): Segment[] {
-  const a = rt.segs;
-  const n = rt.segsBaseLen;
-  if (a && rt.segsBase === segments && segments.length > n && a[n] === segments[n]) {
-    for (let i = n + 1; i < segments.length; i++) a[i] = segments[i];
-    a[segments.length] = out;
-  } else rt.segs = segments.concat(out);
-  rt.segsBase = segments;
-  rt.segsBaseLen = segments.length;
-  return rt.segs!;
 }

@@ -197,7 +197,7 @@ export function buildFrame(
   replicas.forEach((r, ri) => {
     members.offsets[ri] = j;
     rep.waiting[ri] = Math.min(0xffff, r.waiting.length);
-    rep.held[ri] = Math.min(0xffff, r.held.size);
+    rep.held[ri] = Math.min(0xffff, r.pauses.sessionsHeld);
     rep.busy[ri] = r.isBusy ? 1 : 0;
     for (const q of r.running) {
       if (q.state === 'loading') rep.loading[ri]++;

@@ -25,7 +25,7 @@
  */
 import type { ModelSpec } from '../catalog/models';
 import { decodeStepTime, iterationTime, type HardwareConfig, type IterationBatch } from '../cost';
-import type { KvCache, ReleaseThen } from '../kvcache/cache';
+import type { KvCache } from '../kvcache/cache';
 import type { TierName } from '../kvcache/types';
 import type { Rng } from '../rng';
 import { overlappedStepS } from './grammar';
@@ -33,10 +33,9 @@ import { ReplicaGrammar, type ReplicaGrammarConfig } from './replicaGrammar';
 import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
 import { keepFirst } from '../keepFirst';
-import { OrderedIntMap } from './orderedIntMap';
+import { ToolPauses } from './toolPauses';
 import type { Req } from './request';
 import { TailReuse, type TailReuseConfig } from './tailReuse';
-import { sequenceTail } from './tails';
 import { TierLinks, type SharedLink } from './tierLinks';
 
 /** What the replica asks of the engine. */
@@ -98,11 +97,10 @@ export class Replica {
   readonly grammar: ReplicaGrammar;
   readonly waiting: Req[] = [];
   readonly running: Req[] = [];
-  /** Sessions whose blocks stay pinned through a pause: session → blocks held (insertion order = oldest first). */
-  readonly held = new OrderedIntMap();
+  /** The pause policy here, and the sessions whose blocks stay pinned through a pause. */
+  readonly pauses: ToolPauses;
   outstandingTokens = 0;
   outstandingRequests = 0;
-  heldBlocksTotal = 0;
   readonly stats: ReplicaStats = {
     iterations: 0,
     busyS: 0,
@@ -114,7 +112,6 @@ export class Replica {
     dropped: 0,
   };
   readonly batchSize = new TimeWeighted();
-  readonly heldOccupancy = new TimeWeighted();
   /**
    * What the engine's metrics endpoint reports, as of its last step: vLLM v1 makes its scheduler stats at the end
    * of each step (`Scheduler.make_stats`, called from `update_from_output`), so `num_requests_waiting` counts the
@@ -161,6 +158,7 @@ export class Replica {
     this.grammar = new ReplicaGrammar(c);
     this.links = new TierLinks(c.tiers, c.poolLink);
     this.tails = new TailReuse(c.cache, this.links, c);
+    this.pauses = new ToolPauses(c.cache, this.tails, this.links, c, host);
   }
 
   get isBusy(): boolean {
@@ -367,90 +365,15 @@ export class Replica {
     this.host.requestDone(r);
   }
 
-  /**
-   * Apply the pause policy to a finished request's blocks. `continues`: the session will send another request.
-   * Returns true when the blocks stay pinned here (hold / ttl).
-   */
-  pause(r: Req, continues: boolean): boolean {
-    const pol = this.c.toolPause;
-    const tail = sequenceTail(r.segs, r.hashes, r.ctx, this.c.blockSize, this.c.engineBlockSize, r.tails);
-    // write-through: released like lru; the cache's DRAM tier already holds a copy of every full block.
-    if (!continues || pol.kind === 'lru' || pol.kind === 'write-through') {
-      this.cache.release(r.seq, 'cache');
-      // A session's last turn leaves no tail: nothing will extend it.
-      if (continues) this.tails.place(tail, 'cache', r.session, this.host.now);
-      return false;
-    }
-    if (pol.kind === 'evict') {
-      this.cache.release(r.seq, 'drop');
-      return false;
-    }
-    if (pol.kind === 'offload') {
-      this.offloadRelease(r.seq, pol.tier);
-      this.tails.place(tail, pol.tier, r.session, this.host.now);
-      return false;
-    }
-    if (tail) this.tails.hold(r.session, tail);
-    // hold, ttl: keep pinned (the partial last block, still pending, stays too: it is released by the next acquire)
-    const blocks = this.cache.heldCount(r.seq);
-    this.held.set(r.session, blocks);
-    this.heldBlocksTotal += blocks;
-    this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
-    return true;
-  }
-
   /** Book the copies the cache made down into its lower tiers on their links; returns when write-backs are done. */
   private bookStores(): number {
     return this.links.bookStores(this.cache, this.host.now);
   }
 
-  private offloadRelease(seq: number, tier: 'dram' | 'nvme' | 'remote'): void {
-    const res = this.cache.release(seq, tier as ReleaseThen);
-    const t = this.c.tiers.indexOf(tier);
-    if (res.offload && res.offload.timeS > 0 && t > 0)
-      this.links.store(t, this.host.now, res.offload.timeS, res.offload.bytes);
-  }
-
-  /** Stop holding a session's blocks (its next turn went elsewhere, its TTL expired, or memory is short). */
-  unhold(session: number, then: 'cache' | 'drop' | 'dram' | 'nvme' | 'remote'): boolean {
-    const blocks = this.held.get(session);
-    if (blocks === undefined) return false;
-    this.held.delete(session);
-    this.heldBlocksTotal -= blocks;
-    this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
-    if (then === 'dram' || then === 'nvme' || then === 'remote') this.offloadRelease(session, then);
-    else this.cache.release(session, then);
-    const tail = this.tails.takeHeld(session);
-    if (tail) this.tails.place(tail, then, session, this.host.now);
-    return true;
-  }
-
-  /**
-   * The session's request was admitted: the blocks it held through the pause are now pinned by the running
-   * request. (Until then they stay in `held`, so memory pressure can still release them: a held session whose
-   * next request waits in the queue must not block the queue's head.)
-   */
-  private resumeHeld(session: number): void {
-    const blocks = this.held.get(session);
-    if (blocks === undefined) return;
-    this.held.delete(session);
-    this.heldBlocksTotal -= blocks;
-    this.heldOccupancy.set(this.host.now, this.heldBlocksTotal);
-  }
-
-  /** What a forced release does with a held session's blocks: the TTL's follow-up, else leave them to LRU. */
-  private pressureThen(): 'cache' | 'drop' | 'dram' | 'nvme' | 'remote' {
-    const p = this.c.toolPause;
-    if (p.kind === 'ttl')
-      return p.then === 'evict' ? 'drop' : p.then === 'offload' ? (p.tier ?? 'dram') : 'cache';
-    return 'cache';
-  }
-
   /** Release the oldest held session. */
   private releaseOldestHeld(): boolean {
-    const s = this.held.firstKey();
+    const s = this.pauses.releaseOldest();
     if (s < 0) return false;
-    this.unhold(s, this.pressureThen());
     this.stats.heldReleases++;
     this.host.heldReleased(s, this.index);
     return true;
@@ -469,7 +392,7 @@ export class Replica {
   private admit(r: Req): boolean {
     const now = this.host.now;
     // A request that failed for lack of room is not retried (an O(blocks) acquire) until room may exist.
-    if (r.needBlocks > 0 && this.hbmAvailable() + this.heldBlocksTotal < r.needBlocks) return false;
+    if (r.needBlocks > 0 && this.hbmAvailable() + this.pauses.heldBlocks < r.needBlocks) return false;
     const nb = this.blocksFor(r.target);
     const hashes = r.hashes; // its first nb blocks (acquire's `blocks`: no copy per attempt)
     const opts = {
@@ -479,12 +402,12 @@ export class Replica {
       sharedBlocks: Math.min(nb, Math.floor((r.spec.sharedPrefixTokens ?? 0) / this.c.blockSize)),
     };
     let res = this.cache.acquire(r.seq, hashes, opts);
-    while (!res.ok && res.reason === 'hbm-full' && this.held.size > 0) {
+    while (!res.ok && res.reason === 'hbm-full' && this.pauses.sessionsHeld > 0) {
       // Release held sessions (oldest first) worth the shortfall, then retry once.
       let freed = 0;
       const deficit = res.neededBlocks - res.availableBlocks;
-      while (freed < deficit && this.held.size > 0) {
-        freed += this.held.get(this.held.firstKey()) as number;
+      while (freed < deficit && this.pauses.sessionsHeld > 0) {
+        freed += this.pauses.oldestBlocks();
         this.releaseOldestHeld();
       }
       res = this.cache.acquire(r.seq, hashes, opts);
@@ -499,7 +422,7 @@ export class Replica {
     }
     r.needBlocks = 0;
     const heldTail = r.session >= 0 ? this.tails.takeHeld(r.session) : undefined;
-    if (r.session >= 0) this.resumeHeld(r.session);
+    if (r.session >= 0) this.pauses.resume(r.session);
     const kept = res.heldBlocks - res.computeBlocks - res.hit.blocks;
     const matched = kept + res.hit.blocks;
     r.computedFrom = matched;
@@ -555,7 +478,7 @@ export class Replica {
     if (i >= 0) this.waiting.splice(i, 1);
     const j = this.running.indexOf(r);
     if (j >= 0) this.running.splice(j, 1);
-    if (!(r.session >= 0 && this.unhold(r.session, 'cache'))) this.cache.release(r.seq, 'cache');
+    if (!(r.session >= 0 && this.pauses.unhold(r.session, 'cache'))) this.cache.release(r.seq, 'cache');
     this.outstandingTokens -= r.owed;
     r.owed = 0;
     this.outstandingRequests--;
@@ -604,7 +527,7 @@ export class Replica {
   private preempt(r: Req): void {
     const swap = this.c.preemption === 'swap' && this.c.tiers.includes('dram');
     if (swap) {
-      this.offloadRelease(r.seq, 'dram');
+      this.links.releaseDown(this.cache, r.seq, 'dram', this.host.now);
       this.stats.swaps++;
     } else this.cache.release(r.seq, 'cache');
     this.stats.preemptions++;

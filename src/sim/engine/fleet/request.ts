@@ -3,6 +3,7 @@
  * it cost (timings and accounting, read by the metrics and the `--requests` table).
  */
 import type { Segment } from '../kvcache/hash';
+import { settleFields } from '../settleFields';
 import type { TailHasher } from './tails';
 import type { RequestSpec } from './workload';
 
@@ -75,4 +76,61 @@ export interface Req {
   abortWhy: string | undefined;
   /** Prompt tokens whose KV a prefill worker shipped here (fleet/disagg.ts); used by the next admission only. */
   kvReceived: number;
+}
+
+/** A request as it is submitted at `now`, waiting to be routed; `seq` is its KV sequence (Req.seq). */
+export function newRequest(
+  id: number,
+  session: number,
+  cls: number,
+  spec: RequestSpec,
+  h: { segs: Segment[] | null; hashes: number[]; tails?: TailHasher | null },
+  seq: number,
+  now: number,
+): Req {
+  const r: Req = {
+    id,
+    session,
+    cls,
+    turn: spec.turn,
+    seq,
+    spec,
+    hashes: h.hashes,
+    segs: h.segs,
+    tails: h.tails ?? null,
+    computedFrom: 0,
+    promptTokens: spec.promptTokens,
+    outputTokens: spec.outputTokens,
+    schema: spec.schemaId,
+    replica: -1,
+    state: 'waiting',
+    grammarReady: spec.schemaId < 0,
+    ctx: 0,
+    target: spec.promptTokens,
+    generated: 0,
+    heldBlocks: 0,
+    admitOrder: 0,
+    arrival: now,
+    enqueued: now,
+    admitted: -1,
+    grammarWaitS: 0,
+    firstToken: -1,
+    lastToken: -1,
+    finished: -1,
+    prefilled: 0,
+    reused: [0, 0, 0, 0],
+    loadS: 0,
+    bytesLoaded: 0,
+    preemptions: 0,
+    gpuSeconds: 0,
+    maxGap: 0,
+    owed: 0,
+    needBlocks: 0,
+    viaGateway: false,
+    abortWhy: undefined,
+    kvReceived: 0,
+  };
+  // Fields that change only at the first preemption or the first KV handoff (settleFields.ts).
+  if (id === 0) settleFields(r, { target: -1, preemptions: 1, kvReceived: 1 });
+  return r;
 }

@@ -330,7 +330,7 @@ function report(sim: FleetSim, rs: ResolvedScenario, options: RunOptions): Fleet
       heldReleases: r.stats.heldReleases,
       dropped: r.stats.dropped,
       kv,
-      heldBlocks: { mean: round(r.heldOccupancy.mean(simulatedS)), max: r.heldOccupancy.max },
+      heldBlocks: { mean: round(r.pauses.occupancy.mean(simulatedS)), max: r.pauses.occupancy.max },
       grammar: {
         hits: g.hits,
         joined: g.joined,

@@ -5,7 +5,7 @@
  * measures about 50 GB/s per direction between an H100 and host memory). A transfer to or from the shared pool
  * also takes its turn on the pool's own bandwidth, which every replica shares in both directions.
  */
-import type { KvCache } from '../kvcache/cache';
+import type { KvCache, ReleaseThen } from '../kvcache/cache';
 import type { TierName } from '../kvcache/types';
 
 /** A resource shared by all replicas: transfers take turns on it (FIFO). */
@@ -41,6 +41,14 @@ export class TierLinks {
   /** Queue a store of `bytes` to tier t, taking `timeS` on its link, no earlier than `earliest`. Returns its end. */
   store(t: number, earliest: number, timeS: number, bytes: number): number {
     return this.queue(this.down, t, earliest, timeS, bytes);
+  }
+
+  /** Release a sequence's blocks to a lower tier: the copies its release makes queue on that tier's link down. */
+  releaseDown(cache: KvCache, seq: number, tier: 'dram' | 'nvme' | 'remote', now: number): void {
+    const res = cache.release(seq, tier as ReleaseThen);
+    const t = this.tiers.indexOf(tier);
+    if (res.offload && res.offload.timeS > 0 && t > 0)
+      this.store(t, now, res.offload.timeS, res.offload.bytes);
   }
 
   private queue(free: number[], t: number, earliest: number, timeS: number, bytes: number): number {
