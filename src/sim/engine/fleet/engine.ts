@@ -42,10 +42,8 @@ import { loadTrace, type LoadedTrace } from './trace';
 import { createCacheView, type CacheView } from './view';
 import { WorkloadGenerator, type RequestSpec, type Session } from './workload';
 import { admits } from './admission';
-import { ClientGate } from './clients';
-import { GatewayLimit } from './gateway';
+import { FrontDoor } from './frontDoor';
 import { readLoads, type ScrapedMetrics } from './loads';
-import { beforeRouteS } from './overhead';
 import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 
 export interface OccupancySeries {
@@ -86,14 +84,10 @@ export class FleetSim implements ReplicaHost {
   private nextReq = 0;
   /** True when the run stopped with requests still queued and no event left that could move them. */
   stalled = false;
-  /** The clients' concurrency bound (null: none), requests waiting for a slot, and requests in their overhead. */
-  readonly gate: ClientGate | null;
-  /** The gateway's concurrency limit (null: none). */
-  readonly gateway: GatewayLimit | null;
+  /** The clients' bound and timeout, the gateway's limit and the overhead before routing. */
+  private readonly door: FrontDoor<SessionRt | null>;
   /** The replicas' metrics as the router's last scrape read them (null: it reads them live). */
   private readonly scraped: ScrapedMetrics | null;
-  private readonly clientQueue = new Map<number, { r: Req; rt: SessionRt | null }>();
-  private readonly inTransit = new Map<number, { r: Req; rt: SessionRt | null }>();
   private startedSessions = 0;
   private sessionsDone = 0;
   private readonly routerRng: Rng;
@@ -144,8 +138,19 @@ export class FleetSim implements ReplicaHost {
     this.cols = requestColumns(this.table);
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
-    this.gate = Number.isFinite(rs.clientMaxInFlight) ? new ClientGate(rs.clientMaxInFlight) : null;
-    this.gateway = Number.isFinite(rs.gatewayMaxInFlight) ? new GatewayLimit(rs.gatewayMaxInFlight) : null;
+    const sim = this;
+    this.door = new FrontDoor(
+      rs,
+      {
+        get now() {
+          return sim.nowT;
+        },
+        schedule: (time, kind, a, b) => this.q.push(time, kind, a, b),
+        routeNow: (r, rt) => this.routeNow(r, rt),
+        fail: (r, status, why) => this.fail(r, status, why),
+      },
+      this.cols.clientWaitS,
+    );
     if (s.workload.kind === 'shared-prefix') {
       // Independent requests released stage by stage (fleet/sharedPrefix.ts): replayed like a trace.
       const sp = sharedPrefixTurns(s.workload, seed, rs.blockSize);
@@ -233,14 +238,9 @@ export class FleetSim implements ReplicaHost {
       case 'session-arrival':
         this.arrival(ev.a);
         break;
-      case 'request-ready': {
-        const p = this.inTransit.get(ev.a);
-        if (p) {
-          this.inTransit.delete(ev.a);
-          this.routeNow(p.r, p.rt);
-        }
+      case 'request-ready':
+        this.door.ready(ev.a);
         break;
-      }
       case 'request-timeout':
         this.timeout(ev.a);
         break;
@@ -374,7 +374,7 @@ export class FleetSim implements ReplicaHost {
   private submit(rt: SessionRt, index: number, spec: RequestSpec): void {
     const r = this.newReq(index, rt.cls, spec, sessionHashes(spec, rt, this.rs.blockSize), index);
     rt.current = r;
-    this.route(r, rt);
+    this.door.enter(r, rt);
   }
 
   /** Submit trace turn i. Sessions replay: the session's KV sequence is the session; otherwise one per request. */
@@ -391,62 +391,12 @@ export class FleetSim implements ReplicaHost {
       bySession ? x.session : 2 ** 40 + id,
     );
     if (rt) rt.current = r;
-    this.route(r, bySession && rt ? rt : null);
-  }
-
-  /** A request leaves its client: now if a slot is free (or there is no bound), else when one frees. */
-  private route(r: Req, rt: SessionRt | null): void {
-    if (this.gate && !this.gate.offer(r.id)) this.clientQueue.set(r.id, { r, rt });
-    else this.send(r, rt);
-  }
-
-  /**
-   * Sent: latencies count from here (as the harness's clock does); the gateway turns it away at once when full,
-   * else the overhead passes before routing.
-   */
-  private send(r: Req, rt: SessionRt | null): void {
-    const now = this.nowT;
-    this.cols.clientWaitS.set(r.id, now - r.arrival);
-    r.arrival = now;
-    r.enqueued = now;
-    if (this.gateway) {
-      if (!this.gateway.admit()) {
-        this.fail(
-          r,
-          4,
-          `rejected at the gateway: ${this.gateway.maxInFlight} requests in flight (gateway.maxInFlight; an HTTP 503)`,
-        );
-        return;
-      }
-      r.viaGateway = true;
-    }
-    if (Number.isFinite(this.rs.clientTimeoutS))
-      this.schedule(now + this.rs.clientTimeoutS, 'request-timeout', r.id, 0);
-    const pre = beforeRouteS(this.rs.overhead, r.promptTokens);
-    if (pre > 0) {
-      this.inTransit.set(r.id, { r, rt });
-      this.schedule(now + pre, 'request-ready', r.id, 0);
-    } else this.routeNow(r, rt);
-  }
-
-  /** A request came back (finished or failed): its client slot goes to the next waiting request. */
-  private releaseClient(): void {
-    if (!this.gate) return;
-    const next = this.gate.release();
-    if (next === undefined) return;
-    const p = this.clientQueue.get(next)!;
-    this.clientQueue.delete(next);
-    this.send(p.r, p.rt);
+    this.door.enter(r, bySession && rt ? rt : null);
   }
 
   private timeout(id: number): void {
     const why = `timed out after ${this.rs.clientTimeoutS} s (the client gave up)`;
-    const t = this.inTransit.get(id);
-    if (t) {
-      this.inTransit.delete(id);
-      this.fail(t.r, 3, why);
-      return;
-    }
+    if (this.door.timedOut(id, why)) return;
     const r = this.reqs.get(id);
     if (r) this.replicas[r.replica].abort(r, why);
   }
@@ -514,10 +464,7 @@ export class FleetSim implements ReplicaHost {
   /** 1 finished, 2 dropped by the engine, 3 timed out at the client, 4 rejected (at the gateway or at admission). */
   private record(r: Req, status: 1 | 2 | 3 | 4): void {
     const id = r.id;
-    if (r.viaGateway) {
-      r.viaGateway = false;
-      this.gateway!.leave();
-    }
+    this.door.returned(r);
     recordEnded(this.cols, r, {
       status,
       now: this.nowT,
@@ -535,7 +482,7 @@ export class FleetSim implements ReplicaHost {
   requestDone(r: Req): void {
     if (this.disagg?.prefillDone(r)) return; // its KV now moves to the decode worker
     this.record(r, 1);
-    this.releaseClient();
+    this.door.slotFreed();
     if (this.trace) {
       this.traceDone(r);
       return;
@@ -593,7 +540,7 @@ export class FleetSim implements ReplicaHost {
   private fail(r: Req, status: 2 | 3 | 4, why: string): void {
     r.state = 'dropped';
     this.record(r, status);
-    this.releaseClient();
+    this.door.slotFreed();
     this.dropReasons.set(why, (this.dropReasons.get(why) ?? 0) + 1);
     const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
     if (rt && rt.heldOn >= 0) {
