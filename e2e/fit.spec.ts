@@ -36,6 +36,8 @@ async function walkWidgets(page: Page, query: string, windowHeight: number): Pro
     if (bottom > windowHeight) found.over.push(`${w.id} (${Math.round(bottom)} px)`);
     for (const fault of await textFaults(widget)) found.drawing.push(`${w.id}: ${fault}`);
     for (const bar of await unnamedBars(widget)) found.drawing.push(`${w.id}: bar "${bar}" has no label`);
+    for (const part of await strandedSeparators(widget))
+      found.drawing.push(`${w.id}: "${part}" wraps its separator onto a line of its own`);
     for (const labels of await axisLabels(widget)) {
       const odd = labels.filter((l) => /\d\.\d+ (min|h|d)\b/.test(l) && !/\.5 /.test(l));
       const repeated = labels.filter((l, i) => labels.indexOf(l) !== i);
@@ -69,6 +71,36 @@ function unnamedBars(widget: Locator): Promise<string[]> {
       const named = (c: string) =>
         labels.some((l) => l === bare(c) || (l.endsWith('…') && bare(c).startsWith(l.slice(0, -1))));
       for (const c of cats) if (c && !named(c)) out.push(c);
+    }
+    return out;
+  });
+}
+
+/**
+ * Figures of one read-out (kit SeparatedFigures: "29.1% round-robin · 93.7% affinity") whose separator wrapped away
+ * from the figure before it, so that a "·" or "+" stands alone at the start of a line.
+ */
+function strandedSeparators(widget: Locator): Promise<string[]> {
+  return widget.evaluate((el) => {
+    const out: string[] = [];
+    const box = (node: Text, i: number) => {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      return range.getBoundingClientRect();
+    };
+    for (const part of el.querySelectorAll('.figure-part')) {
+      const chars: { node: Text; i: number }[] = [];
+      const walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const t = n as Text;
+        for (let i = 0; i < t.data.length; i++) if (t.data[i].trim()) chars.push({ node: t, i });
+      }
+      const last = chars[chars.length - 1];
+      if (chars.length < 2 || !'·+'.includes(last.node.data[last.i])) continue;
+      const before = chars[chars.length - 2];
+      if (box(last.node, last.i).top >= box(before.node, before.i).bottom - 1)
+        out.push((part.textContent ?? '').replace(/\s+/g, ' ').trim());
     }
     return out;
   });
@@ -149,7 +181,8 @@ const SCREENS: readonly {
 for (const screen of SCREENS) {
   const checks = [
     screen.fit && 'picture and key read-outs fit one screen',
-    screen.legible && 'drawings legible (no text cut off or over other text, every bar named)',
+    screen.legible &&
+      'drawings legible (no text cut off or over other text, every bar named, no separator alone on a line)',
     screen.axes && 'axes in round units',
   ].filter(Boolean);
   test.describe(screen.name, () => {

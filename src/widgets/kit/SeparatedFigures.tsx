@@ -1,7 +1,8 @@
 /**
  * Several figures in one read-out or table cell, "a · b · c" (or the terms of a sum, "a + b + c"). Each figure
  * keeps its separator on its own line, so a narrow card (a phone, a projector) wraps between figures, never
- * before a "·" (app.css, `.figure-part`). Each figure also keeps its unit (`FigureText`).
+ * before a "·" (app.css, `.figure-part`); a figure that wraps inside itself keeps the separator on its last line
+ * (a no-break space before it). Each figure also keeps its unit (`FigureText`).
  */
 import { Fragment, type ReactNode } from 'react';
 
@@ -20,7 +21,7 @@ export function SeparatedFigures({
         <Fragment key={i}>
           <span className="figure-part">
             {typeof figure === 'string' ? <FigureText text={figure} /> : figure}
-            {i < last ? ` ${separator}` : null}
+            {i < last ? `\u00a0${separator}` : null}
           </span>
           {i < last ? ' ' : null}
         </Fragment>

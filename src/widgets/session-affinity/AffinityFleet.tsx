@@ -85,12 +85,12 @@ function RequestVsAffinity(props: {
     <SeparatedFigures
       figures={[
         <>
-          <span data-readout={`${props.readout}-request`}>{props.request}</span>
-          <span className="readout-aside"> {props.requestName}</span>
+          <span data-readout={`${props.readout}-request`}>{props.request}</span>{' '}
+          <span className="readout-aside">{props.requestName}</span>
         </>,
         <>
-          <span data-readout={`${props.readout}-affinity`}>{props.affinity}</span>
-          <span className="readout-aside"> affinity</span>
+          <span data-readout={`${props.readout}-affinity`}>{props.affinity}</span>{' '}
+          <span className="readout-aside">affinity</span>
         </>,
       ]}
     />
