@@ -1,7 +1,8 @@
 /**
- * The control sweep: every control of every widget at its minimum, at its maximum and between (all of a lesson's
- * controls at once, through the URL as a shared link would set them). Whatever the setting, no widget stays
- * busy, no figure on screen is NaN, Infinity, undefined or in e-notation, and an error speaks the reader's words.
+ * The control sweep: every control of every widget at its default, at its minimum, at its maximum and between (all
+ * of a lesson's controls at once, through the URL as a shared link would set them). Whatever the setting, no widget
+ * stays busy, no figure on screen is NaN, Infinity, undefined or in e-notation, and an error speaks the reader's
+ * words.
  */
 import type { Page } from '@playwright/test';
 import { LESSONS } from '../src/app/lessons';
@@ -71,7 +72,7 @@ const BAD_FIGURE = /\bNaN\b|\bInfinity\b|\bundefined\b|\d(\.\d+)?e[+-]?\d+\b/;
 const INTERNAL = /must be a whole number from|Maximum call stack|\n\s+at \w|TypeError|ReferenceError/;
 
 for (const lesson of LESSONS) {
-  test(`lesson ${lesson.number}: every control at its minimum, maximum and between`, async ({
+  test(`lesson ${lesson.number}: every control at its default, minimum, maximum and between`, async ({
     page,
     watch,
   }) => {
@@ -81,11 +82,13 @@ for (const lesson of LESSONS) {
     await expect(page.locator('[data-widget]').first()).toBeAttached();
     const controls = await readControls(page);
     if (controls.length === 0) return;
-    for (const at of ['min', 'max', 'mid'] as const) {
+    // The defaults first: what every reader sees before touching anything.
+    for (const at of ['default', 'min', 'max', 'mid'] as const) {
       const query = controls
-        .map((c) => `${c.widget}.${c.param}=${encodeURIComponent(valueAt(c, at))}`)
+        .map((c) => (at === 'default' ? '' : `${c.widget}.${c.param}=${encodeURIComponent(valueAt(c, at))}`))
+        .filter(Boolean)
         .join('&');
-      await page.goto(`${path}?${query}`);
+      await page.goto(query ? `${path}?${query}` : path);
       const widgets = page.locator('[data-widget]');
       await expect(widgets.first()).toBeAttached();
       const n = await widgets.count();

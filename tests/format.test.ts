@@ -63,6 +63,12 @@ describe('format', () => {
     expect(f.formatPercent(1.6e-174)).toBe('< 0.01%');
     expect(f.formatPercent(0.0005)).toBe('0.05%');
     expect(f.formatPercent(-1e-9)).toBe('> -0.01%');
+    // A chance too small for "< 0.01%" to say anything: scientific notation, never e-notation.
+    expect(f.formatProbability(0.8869)).toBe('88.7%');
+    expect(f.formatProbability(0.001)).toBe('0.1%');
+    expect(f.formatProbability(3.7e-11)).toBe('3.7 × 10⁻⁹%');
+    expect(f.formatProbability(0)).toBe('0%');
+    expect(f.formatProbability(NaN)).toBe('—');
     expect(f.formatNumber(1.6e-12)).toBe('1.6 × 10⁻¹²');
     expect(f.formatNumber(2.5e20)).toBe('2.5 × 10²⁰');
     expect(f.formatNumber(123456789)).toBe('123,456,789');

@@ -165,6 +165,15 @@ export function formatPercent(ratio: number | null | undefined, digits = 3): str
   return `${formatNumber(pct, digits)}%`;
 }
 
+/**
+ * A probability as a percentage that keeps a tiny one readable: 88.7%, and below 0.1% in scientific notation,
+ * 3.7 × 10⁻⁹%, where formatPercent says "< 0.01%" (a chance that small is the point when it is shown).
+ */
+export function formatProbability(p: number | null | undefined, digits = 3): string {
+  if (!finite(p)) return MISSING;
+  return p >= 0.001 || p === 0 ? formatPercent(p, digits) : `${formatScientific(100 * p, 2)}%`;
+}
+
 /** A multiplier: 3.2×. */
 export function formatRatio(x: number | null | undefined, digits = 3): string {
   if (!finite(x)) return MISSING;

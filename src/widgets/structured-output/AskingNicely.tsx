@@ -11,7 +11,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { simulationFrame, paramsFrame } from '../kit/frameProps';
-import { formatCount, formatNumber, formatPercent } from '../../lib/format';
+import { formatCount, formatNumber, formatPercent, formatProbability } from '../../lib/format';
 import { ASK_NICELY_ID, askNicelyArgs, askNicelySchema } from './schema';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
@@ -19,10 +19,6 @@ import { TryThis, type TryItem } from '../kit/TryThis';
 const STRIP_MAX = 400;
 
 /** A probability as a percentage, or in e-notation when it is below 0.1% (a clean session at the defaults). */
-function formatProb(p: number): string {
-  return p >= 0.001 || p === 0 ? formatPercent(p, 3) : `${(100 * p).toExponential(1)}%`;
-}
-
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [
   {
@@ -123,7 +119,7 @@ export function AskingNicely() {
               label="Session with no malformed call"
               value={
                 <span data-readout="p-clean" data-value={r.pCleanSession}>
-                  {formatProb(r.pCleanSession)}
+                  {formatProbability(r.pCleanSession)}
                 </span>
               }
               formula={`p_valid^M = (1 − ε)^(N·M)`}
@@ -163,7 +159,7 @@ export function AskingNicely() {
               ]}
               orientation="horizontal"
               value={{ label: 'Probability', format: (p) => formatPercent(p, 2), zero: true, domain: [0, 1] }}
-              height={260}
+              rowHeight={36}
             />
             <LineChart
               title="Probability that a tool call is valid JSON against its length"

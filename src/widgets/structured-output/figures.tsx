@@ -6,7 +6,7 @@
 import { InlineFigure } from '../kit/InlineFigure';
 import { useMemo } from 'react';
 import { useSimulation } from '../kit/useSimulation';
-import { formatNumber, formatPercent, formatScientific } from '../../lib/format';
+import { formatNumber, formatPercent, formatProbability } from '../../lib/format';
 import { expectedFailures, halfLifeTokens, pCleanSession, pValid } from '../../sim/lessons/grammar/slip';
 import { findPreset } from '../../sim/lessons/grammar/presets';
 import type { TraceResult } from '../../worker/grammarEngine';
@@ -36,10 +36,8 @@ export function SlipFig({
         return formatPercent(1 - pValid(eps, n), digits);
       case 'failures':
         return formatNumber(expectedFailures(eps, n, calls), digits);
-      case 'clean': {
-        const p = pCleanSession(eps, n, calls);
-        return p >= 0.001 ? formatPercent(p, digits) : `${formatScientific(100 * p, 2)}%`;
-      }
+      case 'clean':
+        return formatProbability(pCleanSession(eps, n, calls), digits);
       case 'halfLife':
         return `${formatNumber(Math.round(halfLifeTokens(eps)))} tokens`;
     }
