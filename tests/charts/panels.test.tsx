@@ -113,6 +113,12 @@ describe('stacked-panel charts', () => {
     expect(tops.length).toBeGreaterThanOrEqual(3);
     expect(tops[1]).toBeGreaterThan(tops[0]);
     expect(tops[2]).toBeGreaterThan(tops[1]);
+    // The tallest iteration stops below the rules' labels (drawn at y = 10 from the tokens panel's top).
+    const barTops = [...html.matchAll(/data-kind="(?:chunk|decode)"><rect[^>]* y="([\d.]+)"/g)].map(
+      (m) => +m[1],
+    );
+    expect(barTops.length).toBeGreaterThan(100);
+    expect(Math.min(...barTops)).toBeGreaterThanOrEqual(14);
     await expect(pretty(html)).toMatchFileSnapshot('./__snapshots__/panels-timeline.svg');
   });
 });

@@ -65,6 +65,9 @@ const PARTS = {
   paused: { label: 'decodes paused', color: 'var(--chart-danger)', pattern: 'M0,2 h8 M0,6 h8' },
 } as const;
 
+/** Room at the top of the tokens panel for the rules' labels (chart units). */
+const MARKER_LABEL_BAND = 16;
+
 const GAP_RUN = { color: 'var(--series-1)', dash: undefined as string | undefined };
 const GAP_WHOLE = { color: 'var(--series-2)', dash: '6 4' };
 
@@ -136,7 +139,9 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
     const [top, laneTop, cTop] = panels.tops;
     const [hA, , hC] = panels.heights;
     const height = panels.bottom + provisional.bottom;
-    const scaleA = makeScale(yA, domA, [hA, 0]);
+    // The tallest iteration stops short of the panel's top: the rules' labels ("prompt arrives", "first token")
+    // stand in that band, not over the bars.
+    const scaleA = makeScale(yA, domA, [hA, Math.min(MARKER_LABEL_BAND, hA / 4)]);
     const ticksA = axisTicks(yA, scaleA, 'y');
     const scaleC = makeScale(yC, yC.domain!, [hC, 0]);
     const ticksC = axisTicks(yC, scaleC, 'y');
