@@ -305,8 +305,8 @@ export function LeverGrid() {
           {TOOL_PRESET_LABELS[args.tool].toLowerCase()}. For each lever setting the simulator finds the
           largest concurrency per replica meeting TTFT p90 ≤ {formatDuration(args.slo.ttftP90S, 3)} and TPOT
           p90 ≤ {formatDuration(args.slo.tpotP90S, 3)} ({ECON_DURATION_S / 60} simulated minutes per run); the
-          cost is read at that concurrency. “none meets” under a bar: not even 1 agent per replica meets the
-          SLOs.
+          cost is read at that concurrency. “none meets” in place of a bar: not even 1 agent per replica meets
+          the SLOs.
           {capped
             ? ` A value marked “≥”: ${LEVER_GRID[LEVER_GRID.length - 1]} agents per replica, the most the search tries, still meets the SLOs, so it is a floor, and the cost read there a ceiling (“≤”).`
             : ''}
@@ -326,7 +326,8 @@ export function LeverGrid() {
             value={{ label: 'Agents per MW', format: (n) => formatNumber(n, 3), zero: true }}
             category={{ label: 'Idle-KV policy' }}
             valueLabels
-            aspect={0.5}
+            orientation="horizontal"
+            rowHeight={36}
           />
           <BarChart
             title="Cost per session for each router and idle-KV policy"
@@ -335,7 +336,8 @@ export function LeverGrid() {
             value={{ label: '$ per session', format: (n) => formatUSD(n), zero: true }}
             category={{ label: 'Idle-KV policy' }}
             valueLabels
-            aspect={0.5}
+            orientation="horizontal"
+            rowHeight={36}
           />
         </div>
         <div className="table-scroll">
