@@ -356,6 +356,31 @@ describe('BarChart', () => {
     for (let i = 1; i < xs.length; i++) expect(xs[i] - xs[i - 1]).toBeGreaterThan(32);
   });
 
+  it("a legend's rows come on top of the aspect height, as in the other charts, so a phone keeps the plot", () => {
+    const series = [
+      { name: 'matmuls (2 FLOP per parameter per token)', values: [270, 270, 140] },
+      { name: 'attention', values: [562, 281, 288] },
+      { name: 'all-reduce and overhead (no kernel changes them)', values: [70, 70, 40] },
+    ];
+    const chart = (legend: boolean) =>
+      render(
+        <BarChart
+          title="t"
+          width={390}
+          aspect={0.32}
+          legend={legend}
+          categories={['90% hits', '90%, 2× kernel', '95% hits']}
+          series={series}
+          value={{ label: 'Time', unit: 'ms' }}
+        />,
+      );
+    const svgHeight = (html: string) => Number(/<svg[^>]*\sheight="([\d.]+)"/.exec(html)![1]);
+    const barsHeight = (html: string) => Math.max(...attrs(html, 'chart-bar', 'height').map(Number));
+    // Three rows of legend at 390 px: the chart grows by them and its tallest bar keeps its length.
+    expect(svgHeight(chart(true)) - svgHeight(chart(false))).toBeGreaterThanOrEqual(40);
+    expect(barsHeight(chart(true))).toBeGreaterThan(barsHeight(chart(false)) - 10);
+  });
+
   it('many categories at 320 px: labels thinned, no NaN', () => {
     const cats = Array.from({ length: 40 }, (_, i) => `n${i}`);
     const html = render(
