@@ -6,7 +6,7 @@
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
 import type { KvCache } from '../kvcache/cache';
-import { type Segment } from '../kvcache/hash';
+import type { Segment } from '../kvcache/hash';
 import type { TailHasher } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';

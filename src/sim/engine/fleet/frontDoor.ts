@@ -59,7 +59,7 @@ export class FrontDoor<T> {
     this.host.routeNow(p.r, p.x);
   }
 
-  /** A request came back (finished or failed): it leaves the gateway, and its client slot goes to the next one. */
+  /** A request came back (finished or failed): it leaves the gateway (its client slot: slotFreed). */
   returned(r: Req): void {
     if (r.viaGateway) {
       r.viaGateway = false;
