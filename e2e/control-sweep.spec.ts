@@ -84,10 +84,10 @@ for (const lesson of LESSONS) {
     if (controls.length === 0) return;
     // The defaults first: what every reader sees before touching anything.
     for (const at of ['default', 'min', 'max', 'mid'] as const) {
-      const query = controls
-        .map((c) => (at === 'default' ? '' : `${c.widget}.${c.param}=${encodeURIComponent(valueAt(c, at))}`))
-        .filter(Boolean)
-        .join('&');
+      const query =
+        at === 'default'
+          ? ''
+          : controls.map((c) => `${c.widget}.${c.param}=${encodeURIComponent(valueAt(c, at))}`).join('&');
       await page.goto(query ? `${path}?${query}` : path);
       const widgets = page.locator('[data-widget]');
       await expect(widgets.first()).toBeAttached();

@@ -69,6 +69,7 @@ export function BarChart(props: BarChartProps) {
     emptyMessage,
   } = props;
   const horizontal = orientation === 'horizontal';
+  const showLegend = (props.legend ?? series.length > 1) && series.length > 0;
   const size = useChartSize({
     width: props.width,
     height: props.height,
@@ -79,13 +80,11 @@ export function BarChart(props: BarChartProps) {
         : undefined),
     // As the other charts do: the legend's rows come on top of the aspect height, so that on a phone a legend of
     // three rows does not leave the bars a sliver (07.10's prefill split: 70 px of plot at 390 px).
-    legendLabels:
-      (props.legend ?? series.length > 1) && series.length > 0 ? series.map((s) => s.name) : undefined,
+    legendLabels: showLegend ? series.map((s) => s.name) : undefined,
   });
   const { width, height } = size;
   const prefix = useSafeId('bars');
   const fmt = tickFormatter(value);
-  const showLegend = (props.legend ?? series.length > 1) && series.length > 0;
 
   const values = useMemo(
     () => series.flatMap((s) => s.values.slice(0, categories.length)),
