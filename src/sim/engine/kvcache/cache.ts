@@ -2,8 +2,9 @@
  * One replica's tiered, paged, prefix-reusing KV cache. See index.ts for the model and a usage example.
  *
  * The work is split by job: tierStore.ts keeps the copies per tier, their eviction and write policies and the
- * bytes per link; sequences.ts pins and unpins what running requests hold; invariants.ts checks the books for
- * tests; this class is the public API over them. Every operation costs O(blocks it touches); nothing loops over
+ * bytes per link; sequences.ts pins and unpins what running requests hold; offloads.ts moves unpinned blocks
+ * down or out on purpose, and parking.ts does so for a released context kept as a run; invariants.ts checks the
+ * books for tests; this class is the public API over them. Every operation costs O(blocks it touches); nothing loops over
  * tokens or over the whole cache (except blocks(), snapshot(), checkInvariants()).
  */
 import {
@@ -24,8 +25,10 @@ import {
 import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
-import { NO_BLOCKS, Sequences, type Seq } from './sequences';
-import { checkTag, INRUN, LOCKED, PENDING, PINNED, POLICY } from './blockStore';
+import { NO_BLOCKS, Sequences } from './sequences';
+import { checkTag, PENDING } from './blockStore';
+import { lockLower, Offloads, unlockLower, type DropResult } from './offloads';
+import { park } from './parking';
 import { buildTiers, TierStore } from './tierStore';
 import { CopyList } from './copyOrder';
 import { Runs } from './runs';
@@ -47,8 +50,7 @@ export class KvCache {
   private readonly st: TierStore;
   private readonly sq: Sequences;
   private readonly c: KvCacheCounters;
-  /** offloadEach's blocks written per source tier (reused: a fleet offloads a tail on every tool call). */
-  private readonly perSource: number[];
+  private readonly off: Offloads;
 
   constructor(config: KvCacheConfig) {
     if (!Number.isInteger(config.blockSize) || config.blockSize < 1)
@@ -69,7 +71,6 @@ export class KvCache {
     const remotePath = remote ? [remote.link, ...local[local.length - 1].pathUp] : [];
     this.tierNames = local.map((t) => t.name);
     if (remote) this.tierNames.push('remote');
-    this.perSource = this.tierNames.map(() => 0);
     this.c = newCounters([...this.tierNames]);
     this.st = new TierStore(
       local,
@@ -82,6 +83,7 @@ export class KvCache {
       this.transferModel,
       this.c,
     );
+    this.off = new Offloads(this.st, this.c, this.tierNames);
     const hints = config.lookupHints ?? 256;
     if (!Number.isInteger(hints) || hints < 0)
       throw new RangeError(`lookupHints must be a non-negative integer, got ${hints}`);
@@ -337,7 +339,10 @@ export class KvCache {
     const offloading = then !== 'cache' && then !== 'drop' && this.tierNames.indexOf(then) > 0;
     const runs = this.st.runs;
     if (runs) {
-      const parked = offloading && then === this.tierNames[1] ? this.park(seq, s) : null;
+      const parked =
+        offloading && then === this.tierNames[1]
+          ? park(this.st, this.sq, this.off, this.blockSize, seq, s)
+          : null;
       if (parked) return parked;
       const run = runs.of(seq);
       if (run) runs.dissolve(run);
@@ -349,148 +354,10 @@ export class KvCache {
     // The sequence's own block ids, not their hashes: no lookup per block (a block that left the replica meanwhile
     // is no longer live, which is what a lookup of its hash would have found; no id is reused before these loops
     // end, as they create no block).
-    if (then === 'drop') return { ...r, dropped: this.dropBlocks(s.blocks).dropped };
-    return { ...r, offload: this.offloadBlocks(s.blocks, then) };
-  }
-
-  /**
-   * release(seq, 'dram') with the sequence's context kept as a run (runs.ts): the same result as unpinning every
-   * block and offloading them last first, with the run's members moved as one and the turn's new blocks joining
-   * it. Null, having changed nothing, when it does not apply (then release() goes block by block).
-   */
-  private park(seq: SeqId, s: Seq): { unpinned: number; freed: number; offload: OffloadResult } | null {
-    const st = this.st;
-    const runs = st.runs!;
-    const B = st.b;
-    const hbm = st.local[0];
-    const blocks = s.blocks;
-    const n = blocks.length;
-    if (st.logs.length || st.hbmSinks.length || n === 0) return null;
-    let run = runs.of(seq);
-    const tag = s.tag;
-    if (run && (run.tag !== tag || run.end > n)) {
-      runs.dissolve(run);
-      run = undefined;
-    }
-    // Positions [0, sharedTo) are a share's that others hold on to: pinned, so joining no run, and each offload
-    // skips them as pinned. (A run of this sequence's that begins inside them, kept from before the share, has the
-    // walks below take every position, as without a share.)
-    const othersHold = this.sq.leaveShare(s);
-    const sharedTo = run && run.first < othersHold ? 0 : othersHold;
-    // A member held at another position too (a list that is not chained hashes): block by block.
-    for (let i = sharedTo; run && i < n; i++) {
-      if (i === run.first) i = run.end;
-      if (i < n && B.flags(blocks[i]) & INRUN) {
-        runs.dissolve(run);
-        run = undefined;
-      }
-    }
-    this.sq.seqs.delete(seq);
-    this.sq.released(seq, blocks);
-    // 1. Unpin, last first (the run's members as one: each held one pin, its sequence's).
-    const up = this.sq.unpinAll(blocks, 0, true, run ? run.first : 0, run ? run.end : 0, sharedTo);
-    if (run) {
-      up.unpinned += run.len;
-      hbm.pinned -= run.len;
-      hbm.locked += run.len;
-      run.parking = true; // until the members leave HBM below: what a dissolve must write into their records
-    }
-    // 2. The stretch that will be the run: the old run and the blocks after it that can join (computed, full,
-    // unpinned now, this owner's, their HBM copy parked); without an old run, the longest such stretch from the
-    // top. Blocks above it are offloaded first, those below it after, each on its own, as the plain offload does.
-    // (Each block that joins is marked, so a block met twice ends the stretch.)
-    const ep = this.sq.freshEpoch();
-    const joins = (i: number) => {
-      const id = blocks[i];
-      if (!B.live(id)) return false;
-      const states = B.states(id);
-      const ok =
-        B.pins(id) === 0 &&
-        !B.isPending(id) &&
-        !(B.flags(id) & INRUN) &&
-        B.xmark(id) !== ep &&
-        B.tokens(id) === this.blockSize &&
-        B.tag(id) === tag &&
-        (states & 3) === LOCKED &&
-        ((states >> 2) & 3) !== LOCKED;
-      if (ok) B.setXmark(id, ep);
-      return ok;
-    };
-    let lo: number;
-    let e: number;
-    if (run) {
-      lo = run.first;
-      e = run.end;
-      while (e < n && joins(e)) e++;
-    } else {
-      let i = n - 1;
-      while (i >= sharedTo && !joins(i)) i--;
-      e = i + 1;
-      if (i >= sharedTo) i--;
-      while (i >= sharedTo && joins(i)) i--;
-      lo = i + 1;
-    }
-    // A block of the stretch held at another position too: nothing joins (block by block, below).
-    let twice = false;
-    for (let i = sharedTo; !twice && i < n; i++) {
-      if (i === lo) i = e;
-      if (i < n && B.live(blocks[i]) && B.xmark(blocks[i]) === ep) twice = true;
-    }
-    if (twice) {
-      if (run) runs.dissolve(run); // its members get their records (unpinned, HBM copy parked)
-      run = undefined;
-      e = lo;
-    }
-    const job = this.startOffload(1);
-    const r = job.r;
-    const at = (i: number) => (B.live(blocks[i]) ? blocks[i] : -1);
-    // The blocks above the stretch, then the new members, last first, as the plain offload does them: DRAM's order
-    // gets the new members newest, in that order. Room made in DRAM may evict down to the run's node, which
-    // dissolves the run (its members then go on their own, below, as the plain offload moves them).
-    for (let i = n - 1; i >= e; i--) this.offloadOne(at(i), job);
-    const from = run ? run.end : lo;
-    const keep = e > lo && (run !== undefined || e - lo >= 2);
-    if (keep) for (let i = e - 1; i >= from; i--) this.offloadOne(blocks[i], job);
-    // They are DRAM's newest entries now, in that order, unless making room took one of them (a DRAM smaller
-    // than the stretch).
-    let joined = keep;
-    for (let i = from; joined && i < e; i++) {
-      const id = blocks[i];
-      joined = B.live(id) && B.state(id, 1) === POLICY && !(B.flags(id) & INRUN);
-    }
-    if (run && runs.of(seq) === run && !joined) runs.dissolve(run); // its members go on their own, below
-    if (run && runs.of(seq) !== run) {
-      // Dissolved on the way: each member was given its record (unpinned, its HBM copy parked).
-      for (let i = from - 1; i >= lo; i--) this.offloadOne(at(i), job);
-    } else if (joined) {
-      if (run) {
-        // The old members: each loses its HBM copy and moves to DRAM's newest end, after the new ones.
-        hbm.locked -= run.len;
-        hbm.used -= run.len;
-        hbm.usedTokens -= run.tokens;
-        this.c.offloads += run.len;
-        r.moved += run.len;
-        runs.order.unlink(run.node);
-        run.parking = false;
-      }
-      const kept = run ?? runs.create(seq, lo, tag);
-      // The new members leave DRAM's order (its newest entries, in the order just made) for the node.
-      for (let i = from; i < e; i++) {
-        const id = blocks[i];
-        runs.order.unlink(id); // still counted: the node orders it
-        B.setPinsRaw(id, 1); // the record reads as held while parked (runs.ts)
-        B.setStateWord(id, 0, PINNED);
-        runs.addMember(kept, id, B.tokens(id));
-      }
-      runs.order.linkTail(kept.node);
-      kept.linked = true;
-      kept.reversed = true;
-      kept.parked = true;
-    } else if (!keep) for (let i = e - 1; i >= lo; i--) this.offloadOne(at(i), job);
-    for (let i = lo - 1; i >= sharedTo; i--) this.offloadOne(at(i), job);
-    r.skippedPinned += sharedTo; // what offloadOne counts for each of them
-    // Fields named, not spread: a spread is a generic object copy, and a tool call's offload runs this often.
-    return { unpinned: up.unpinned, freed: up.freed, offload: this.endOffload(job) };
+    const B = this.st.b;
+    const at = (i: number) => (B.live(s.blocks[i]) ? s.blocks[i] : -1);
+    if (then === 'drop') return { ...r, dropped: this.off.drop(s.blocks.length, at).dropped };
+    return { ...r, offload: this.off.each(s.blocks.length, at, then) };
   }
 
   // ───────────────────────────── blocks ─────────────────────────────
@@ -548,107 +415,12 @@ export class KvCache {
    * from its nearest copy above, over every link in between (room is made in `to` by its policy).
    */
   offload(hashes: ArrayLike<BlockHash>, to: Exclude<TierName, 'hbm'>): OffloadResult {
-    return this.offloadEach(hashes.length, (i) => this.st.b.get(hashes[i]), to);
-  }
-
-  /** offload() of block ids (a released sequence's): a block that left the replica counts as missing. */
-  private offloadBlocks(blocks: readonly number[], to: Exclude<TierName, 'hbm'>): OffloadResult {
-    const B = this.st.b;
-    return this.offloadEach(blocks.length, (i) => (B.live(blocks[i]) ? blocks[i] : -1), to);
-  }
-
-  /** Offload the blocks `at(n − 1) … at(0)` (last first, −1: absent); each is read when its turn comes, as evictions run. */
-  private offloadEach(n: number, at: (i: number) => number, to: Exclude<TierName, 'hbm'>): OffloadResult {
-    const t = this.tierNames.indexOf(to);
-    if (t <= 0)
-      throw new RangeError(`cannot offload to "${to}": this cache's tiers are ${this.tierNames.join(', ')}`);
-    const job = this.startOffload(t);
-    for (let i = n - 1; i >= 0; i--) this.offloadOne(at(i), job);
-    return this.endOffload(job);
-  }
-
-  private startOffload(t: number): OffloadJob {
-    const st = this.st;
-    const L = st.local.length;
-    // Where the offload would write a block: the target, or past it when the target holds nothing (capacity 0). A
-    // copy already there moves no bytes; writing it again would evict that very copy to make room for itself.
-    let dest = t;
-    while (dest < L && st.local[dest].capacity === 0) dest++;
-    return {
-      t,
-      dest,
-      perSource: this.perSource.fill(0),
-      bytesBefore: sum(this.c.bytesDown),
-      r: { moved: 0, written: 0, skippedPinned: 0, missing: 0, alreadyLower: 0, bytes: 0, timeS: 0 },
-    };
-  }
-
-  /** Offload one block (−1: absent) as offload() does. */
-  private offloadOne(id: number, job: OffloadJob): void {
-    const st = this.st;
-    const B = st.b;
-    const { t, dest, r } = job;
-    const L = st.local.length;
-    if (id < 0) r.missing++;
-    else if (B.pins(id) > 0 || B.isPending(id)) r.skippedPinned++;
-    else if (B.top(id) >= t) r.alreadyLower++;
-    else {
-      let src = -1; // nearest copy above the target: where a write would come from
-      for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) src = k;
-      const has = dest < L && B.hasCopy(id, dest);
-      for (let k = 0; k < t && k < L; k++) if (B.hasCopy(id, k)) st.removeCopy(id, k);
-      this.c.offloads++;
-      r.moved++;
-      if (has) {
-        st.local[dest].order.touch(id);
-        return;
-      }
-      const dedup = t === st.remoteIndex && st.pool !== null && st.pool.has(B.hash(id));
-      for (let k = src + 1; k < t; k++) st.sent(k, 'down');
-      // Its copies below the target stay locked while room is made: the evictions cascade down the tiers and
-      // could otherwise take the block's own lower copy, drop the block, and leave the new copy unowned.
-      const locked = this.lockLower(id);
-      st.placeBelow(id, t, 'offload');
-      this.unlockLower(id, locked);
-      job.perSource[src]++;
-      if (!dedup) r.written++;
-    }
-  }
-
-  private endOffload(job: OffloadJob): OffloadResult {
-    const st = this.st;
-    const r = job.r;
-    r.bytes = sum(this.c.bytesDown) - job.bytesBefore;
-    for (let s = 0; s < job.t; s++)
-      if (job.perSource[s]) r.timeS += st.transferS(job.perSource[s], st.linksBetween(s, job.t));
-    return r;
+    return this.off.each(hashes.length, (i) => this.st.b.get(hashes[i]), to);
   }
 
   /** Remove unpinned blocks from every local tier of this replica (the pool keeps its copies). */
-  drop(hashes: ArrayLike<BlockHash>): { dropped: number; skippedPinned: number; missing: number } {
-    return this.dropEach(hashes.length, (i) => this.st.b.get(hashes[i]));
-  }
-
-  private dropBlocks(blocks: readonly number[]): { dropped: number; skippedPinned: number; missing: number } {
-    const B = this.st.b;
-    return this.dropEach(blocks.length, (i) => (B.live(blocks[i]) ? blocks[i] : -1));
-  }
-
-  private dropEach(
-    n: number,
-    at: (i: number) => number,
-  ): { dropped: number; skippedPinned: number; missing: number } {
-    const r = { dropped: 0, skippedPinned: 0, missing: 0 };
-    for (let i = 0; i < n; i++) {
-      const id = at(i);
-      if (id < 0) r.missing++;
-      else if (this.st.b.pins(id) > 0) r.skippedPinned++;
-      else {
-        this.st.dropAll(id);
-        r.dropped++;
-      }
-    }
-    return r;
+  drop(hashes: ArrayLike<BlockHash>): DropResult {
+    return this.off.drop(hashes.length, (i) => this.st.b.get(hashes[i]));
   }
 
   /** Consistency checks for tests: the violations found (empty when all invariants hold). O(blocks). */
@@ -668,44 +440,9 @@ export class KvCache {
 
   /** Room in HBM for a block whose lower copies must survive the evictions that make it. */
   private makeRoomAbove(id: number): boolean {
-    const locked = this.lockLower(id);
+    const locked = lockLower(this.st, id);
     const ok = this.st.makeRoom(0);
-    this.unlockLower(id, locked);
+    unlockLower(this.st, id, locked);
     return ok;
   }
-
-  /**
-   * Lock the block's lower copies, so that making room cannot evict its last copy under it; returns the tiers
-   * locked (a bit each) for unlockLower. A mask, not a closure: an offload does this for every block it moves.
-   */
-  private lockLower(id: number): number {
-    let mask = 0;
-    for (let i = 1; i < this.st.local.length; i++) {
-      if (this.st.b.state(id, i) === POLICY) {
-        this.st.setState(id, i, LOCKED);
-        mask |= 1 << i;
-      }
-    }
-    return mask;
-  }
-
-  private unlockLower(id: number, mask: number): void {
-    for (let i = 1; mask >> i; i++) if (mask & (1 << i)) this.st.setState(id, i, POLICY);
-  }
-}
-
-/** Σ xs, in order (as reduce adds them, so the same float). */
-function sum(xs: readonly number[]): number {
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i];
-  return s;
-}
-
-/** One offload's target, where it writes, and what it has done so far. */
-interface OffloadJob {
-  t: number;
-  dest: number;
-  perSource: number[];
-  bytesBefore: number;
-  r: OffloadResult;
 }

@@ -3,18 +3,11 @@
  * the longest cached prefix from whichever tier holds it), and unpinning them again. All or nothing: when HBM
  * cannot hold the pinned blocks, an acquire changes nothing and says why.
  */
-import type {
-  AcquireFail,
-  AcquireOk,
-  AcquireOptions,
-  AcquireResult,
-  LookupResult,
-  TierHit,
-} from './cacheTypes';
-import { checkTag, INRUN, LOADED, LOCKED, NO_COPY, PENDING, POLICY, topOf } from './blockStore';
-import type { CopyList } from './copyOrder';
+import type { AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
+import { Outcome } from './acquireOutcome';
+import { checkTag, INRUN, LOADED, LOCKED, PENDING, POLICY, topOf } from './blockStore';
 import { keepFirst } from '../keepFirst';
-import type { Run } from './runs';
+import { pinRun, readableRun } from './parking';
 import { PrefixShares, type PrefixShare } from './shares';
 import type { TierStore } from './tierStore';
 import type { BlockHash, SeqId, TierName } from './types';
@@ -30,79 +23,6 @@ export interface Seq {
 
 /** An empty list of blocks, read only (what a sequence the cache does not know holds). */
 export const NO_BLOCKS: readonly number[] = Object.freeze([]);
-
-/**
- * An acquire's result, granted or refused, as one class: admission reads `ok` of both, and a second shape there (the
- * first refusal, well into a run) deoptimized it. A refusal's sentence is written when read: a fleet retries refused
- * admissions often and reads it only to report a drop.
- */
-class Outcome {
-  private constructor(
-    readonly ok: boolean,
-    readonly hit: LookupResult | undefined,
-    readonly computeBlocks: number,
-    readonly computeTokens: number,
-    readonly newBlocks: number,
-    readonly heldBlocks: number,
-    readonly reason: AcquireFail['reason'] | undefined,
-    readonly neededBlocks: number,
-    readonly availableBlocks: number,
-    /** A refusal's: the blocks the sequence would hold, and HBM's (for the sentence). */
-    private readonly seqBlocks: number,
-    private readonly capacity: number,
-  ) {}
-
-  static granted(
-    hit: LookupResult,
-    computeBlocks: number,
-    computeTokens: number,
-    newBlocks: number,
-    heldBlocks: number,
-  ): AcquireOk {
-    return new Outcome(
-      true,
-      hit,
-      computeBlocks,
-      computeTokens,
-      newBlocks,
-      heldBlocks,
-      undefined,
-      0,
-      0,
-      0,
-      0,
-    ) as AcquireOk;
-  }
-
-  static refused(
-    reason: AcquireFail['reason'],
-    neededBlocks: number,
-    availableBlocks: number,
-    seqBlocks: number,
-    capacity: number,
-  ): AcquireFail {
-    return new Outcome(
-      false,
-      undefined,
-      0,
-      0,
-      0,
-      0,
-      reason,
-      neededBlocks,
-      availableBlocks,
-      seqBlocks,
-      capacity,
-    ) as AcquireFail;
-  }
-
-  get message(): string {
-    if (this.ok) return '';
-    return this.reason === 'exceeds-hbm'
-      ? `the sequence needs ${this.seqBlocks} blocks; HBM holds ${this.capacity}`
-      : `HBM is full of pinned blocks: ${this.neededBlocks} more needed, ${this.availableBlocks} of ${this.capacity} not pinned by other sequences`;
-  }
-}
 
 export class Sequences {
   readonly seqs = new Map<SeqId, Seq>();
@@ -281,74 +201,6 @@ export class Sequences {
   }
 
   /**
-   * The parked run (runs.ts) of released sequence `seq` that this acquire can read back as one: its members are
-   * positions it covers, the prompt still holds their hashes there, same owner, and nobody subscribes to KV events
-   * (the fast path sends none). A run that cannot be read back so is dissolved first.
-   */
-  private readableRun(
-    seq: SeqId,
-    s: Seq | undefined,
-    hint: number[] | undefined,
-    c: number,
-    hashes: ArrayLike<BlockHash>,
-    off: number,
-    count: number,
-    tag: number,
-  ): Run | undefined {
-    const runs = this.st.runs;
-    if (!runs || s) return undefined;
-    const r = runs.of(seq);
-    if (!r) return undefined;
-    const st = this.st;
-    if (
-      r.parked &&
-      hint !== undefined &&
-      r.first >= c &&
-      r.end <= c + count &&
-      r.tag === tag &&
-      st.logs.length === 0 &&
-      st.hbmSinks.length === 0 &&
-      r.matches(hashes, off + r.first - c)
-    )
-      return r;
-    runs.dissolve(r);
-    return undefined;
-  }
-
-  /**
-   * Pin a run's members in HBM as one, its DRAM copies (locked while read up) back in DRAM's order, newest, first
-   * position first: what the per-position loop does, when the HBM copies it evicts for them all keep a copy in
-   * DRAM (nothing is written into DRAM between the members). False, changing nothing, otherwise.
-   */
-  private pinRun(seg: Run): boolean {
-    const st = this.st;
-    const B = st.b;
-    const hbm = st.local[0];
-    const order = hbm.order as CopyList;
-    // makeRoom evicts HBM's head once HBM is full, once per member from then on.
-    const evict = Math.max(0, hbm.used + seg.len - hbm.capacity);
-    let v = order.after(-1);
-    for (let e = 0; e < evict; e++, v = order.after(v))
-      if (v < 0 || ((B.states(v) >> 2) & 3) === NO_COPY) return false;
-    for (let e = 0; e < evict; e++) {
-      const victim = order.victim();
-      st.removeCopy(victim, 0);
-      st.c.evictions[0]++;
-    }
-    hbm.used += seg.len;
-    hbm.usedTokens += seg.tokens;
-    hbm.pinned += seg.len;
-    st.local[1].locked -= seg.len;
-    const runs = st.runs!;
-    runs.order.linkTail(seg.node);
-    runs.order.count(seg.len);
-    seg.linked = true;
-    seg.reversed = false;
-    seg.parked = false; // the records read as held, and now they are
-    return true;
-  }
-
-  /**
    * Make positions c.. of `seq` hold hashes[off .. off + count), pinned in HBM; positions it held past c are
    * released. The longest cached prefix of the new positions is served from the fastest tier holding each block
    * (a lower copy is read up and kept: tiers are inclusive; a pool copy is fetched), the rest get pending slots.
@@ -393,7 +245,7 @@ export class Sequences {
     const hinted = hint ? Math.min(count, hint.length - c) : 0;
     // A released sequence's run (runs.ts), read back as one when the prompt still holds it: positions
     // [segFrom, segTo) of this call.
-    let seg = this.readableRun(seq, s, hint, c, hashes, off, count, tag);
+    let seg = readableRun(st, seq, s, hint, c, hashes, off, count, tag);
     // A fresh sequence whose first `sharedBlocks` positions are a live share's joins it (shares.ts): those
     // positions are HBM hits pinned by its other holders, so none of them is looked up or counted in X.
     const K = opts.sharedBlocks ?? 0;
@@ -573,7 +425,7 @@ export class Sequences {
     let computeTokens = 0;
     for (let k = K0; k < count; k++) {
       if (seg && k === segFrom) {
-        if (this.pinRun(seg)) {
+        if (pinRun(st, seg)) {
           k = segTo - 1;
           continue;
         }
