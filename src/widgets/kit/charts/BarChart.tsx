@@ -1,20 +1,20 @@
 /** Grouped bar chart, vertical or horizontal, with value labels, a read-out per category and value-axis rules. */
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo } from 'react';
 import { scaleBand } from 'd3';
 import type { AxisSpec, ChartBaseProps, Marker } from './types';
-import { barChartLayout, CAT_LINE, LINE_ROOM } from './barLayout';
+import { barChartLayout, LINE_ROOM } from './barLayout';
 import { useChartSize } from './useChartSize';
 import { ChartShell, useSafeId } from './ChartShell';
-import { GridLines, HorizontalAxisTitle, VerticalAxisTitle, XAxis, YAxis } from './Axes';
-import { TextLines } from './TextLines';
+import { GridLines } from './Axes';
+import { BarAxes } from './BarAxes';
+import { BarMarks, Shifted } from './BarMarks';
 import { Legend } from './Legend';
 import { Markers, positionIn } from './Markers';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from './Readout';
 import { extentOf, isLog, usable } from './scales';
-import { seriesColor } from './theme';
-import { SeriesPatterns, seriesFill } from './patterns';
+import { SeriesPatterns } from './patterns';
 import { tickFormatter, valueText } from './chartFormat';
-import { AXIS_TITLE_BAND, r2, TICK_FONT, textWidth, wrapLabel, X_TITLE_OFFSET } from './layout';
+import { r2 } from './layout';
 
 export interface BarSeries {
   name: string;
@@ -134,8 +134,6 @@ export function BarChart(props: BarChartProps) {
   );
 
   const { margin, innerWidth, innerHeight, vScale, vTicks, band } = L;
-  // Room a bottom title too wide for the plot may take on its left: under the left axis's labels, not its title.
-  const titleRoomLeft = margin.left - ((horizontal ? L.cTitle : L.vTitle) ? AXIS_TITLE_BAND : 0) - 4;
   const inner = useMemo(
     () =>
       scaleBand<number>()
@@ -171,117 +169,10 @@ export function BarChart(props: BarChartProps) {
   );
   const ro = useReadout(categories.length, indexAt, horizontal);
 
-  // Category labels: truncated to the band; thinned when bands are closer than a line of text.
-  const catStep = band.step();
-  const hStride = horizontal ? Math.max(1, Math.ceil(LINE_ROOM / catStep)) : 1;
-  const catMax = ('maxCat' in L ? L.maxCat : undefined) ?? 100;
-  const vStride = L.vStride;
-
   // Neighbouring labels sit one sub-band step apart: horizontal ones need a line's height of it, vertical ones
   // the widest label's width.
   const labelStep = series.length > 1 ? inner.step() : band.step();
   const labelsFit = valueLabels && (horizontal ? labelStep >= LINE_ROOM : L.labelW + 6 <= labelStep);
-
-  // A gap's reason sits at the bar's foot: across the band when it fits, else reading up along it.
-  const gapLabel = (text: string, key: string, off: number, bw: number) => {
-    if (horizontal)
-      return (
-        <text key={key} className="chart-gap-label" x={r2(base) + 4} y={r2(off + bw / 2)} dy="0.35em">
-          {text}
-        </text>
-      );
-    const x = r2(off + bw / 2);
-    const y = r2(base) - 4;
-    return textWidth(text, 11) + 4 <= Math.max(bw, inner.step()) ? (
-      <text key={key} className="chart-gap-label" x={x} y={y} textAnchor="middle">
-        {text}
-      </text>
-    ) : (
-      <text key={key} className="chart-gap-label" transform={`translate(${x},${y}) rotate(-90)`} dy="0.35em">
-        {text}
-      </text>
-    );
-  };
-
-  const bars = [];
-  const labels = [];
-  for (let s = 0; s < series.length; s++) {
-    for (let c = 0; c < categories.length; c++) {
-      const v = series[s].values[c];
-      if (!usable(value, v)) {
-        const gap = series[s].gaps?.[c];
-        if (gap)
-          labels.push(
-            <Shifted key={`g${s}-${c}`} x={colX(c)}>
-              {gapLabel(gap, 'gap', r2(band(slotOf(c))! + inner(s)!), inner.bandwidth())}
-            </Shifted>,
-          );
-        continue;
-      }
-      const p = r2(vScale(v));
-      const off = r2(band(slotOf(c))! + inner(s)!);
-      const bw = r2(Math.max(1, inner.bandwidth()));
-      const lo = Math.min(p, r2(base)) + colX(c);
-      const len = r2(Math.max(v === 0 ? 0 : 1, Math.abs(p - base)));
-      const fill = series[s].color ?? seriesFill(prefix, s);
-      const stroke = series[s].color ?? seriesColor(s);
-      const active = ro.index === c;
-      bars.push(
-        horizontal ? (
-          <rect
-            key={`${s}-${c}`}
-            className="chart-bar"
-            x={lo}
-            y={off}
-            width={len}
-            height={bw}
-            style={{ fill, stroke, strokeWidth: active ? 2 : 0.5 }}
-            data-series={series[s].name}
-            data-category={categories[c]}
-          />
-        ) : (
-          <rect
-            key={`${s}-${c}`}
-            className="chart-bar"
-            x={off}
-            y={lo}
-            width={bw}
-            height={len}
-            style={{ fill, stroke, strokeWidth: active ? 2 : 0.5 }}
-            data-series={series[s].name}
-            data-category={categories[c]}
-          />
-        ),
-      );
-      if (labelsFit) {
-        const neg = p < base === horizontal;
-        labels.push(
-          horizontal ? (
-            <text
-              key={`l${s}-${c}`}
-              className="chart-value-label"
-              x={neg ? lo - 4 : lo + len + 4}
-              y={r2(off + bw / 2)}
-              dy="0.35em"
-              textAnchor={neg ? 'end' : 'start'}
-            >
-              {series[s].labels?.[c] ?? fmt(v)}
-            </text>
-          ) : (
-            <text
-              key={`l${s}-${c}`}
-              className="chart-value-label"
-              x={r2(off + bw / 2)}
-              y={neg ? lo + len + 12 : lo - 4}
-              textAnchor="middle"
-            >
-              {series[s].labels?.[c] ?? fmt(v)}
-            </text>
-          ),
-        );
-      }
-    }
-  }
 
   let readout = null;
   let live = '';
@@ -328,7 +219,6 @@ export function BarChart(props: BarChartProps) {
   const ruleMarkers = (markers ?? [])
     .filter((m) => m.kind === 'y')
     .map((m) => (horizontal ? { ...m, kind: 'x' as const, x: m.y } : m));
-  const vTitleOffset = X_TITLE_OFFSET;
   const columnOffsets = Array.from({ length: columns }, (_, col) => col * colStep);
 
   return (
@@ -388,111 +278,30 @@ export function BarChart(props: BarChartProps) {
             />
           )
         ) : null}
-        <g className="chart-series">{bars}</g>
-        <g className="chart-value-labels">{labels}</g>
-        {horizontal ? (
-          <>
-            {columnOffsets.map((x, col) => (
-              <Shifted key={x} x={x}>
-                <XAxis
-                  marks={false}
-                  ticks={vTicks}
-                  innerWidth={innerWidth}
-                  innerHeight={innerHeight}
-                  title={columns > 1 ? undefined : L.vTitle}
-                  titleOffset={vTitleOffset}
-                  roomLeft={titleRoomLeft}
-                  roomRight={margin.right - 4}
-                />
-                <g className="chart-axis chart-axis-y">
-                  <line
-                    className="chart-domain"
-                    x1={Math.round(base) + 0.5}
-                    x2={Math.round(base) + 0.5}
-                    y1={0}
-                    y2={innerHeight}
-                  />
-                  {categories.map((c, i) => {
-                    if (colOf(i) !== col || slotOf(i) % hStride !== 0) return null;
-                    // A band tall enough for two lines gives a long name its second line ("Llama 3.1 405B:
-                    // weights do not fit") before it is cut.
-                    const lines = wrapLabel(c, catMax, TICK_FONT, catStep >= 2 * CAT_LINE + 4 ? 2 : 1);
-                    const y = r2(
-                      band(slotOf(i))! + band.bandwidth() / 2 - ((lines.length - 1) * CAT_LINE) / 2,
-                    );
-                    return (
-                      <TextLines
-                        key={i}
-                        className="chart-tick"
-                        lines={lines}
-                        x={-8}
-                        y={y}
-                        dy="0.32em"
-                        lineHeight={CAT_LINE}
-                        textAnchor="end"
-                      />
-                    );
-                  })}
-                  {col === 0 ? (
-                    <VerticalAxisTitle
-                      title={L.cTitle}
-                      x={-margin.left + 4}
-                      innerHeight={innerHeight}
-                      roomBelow={margin.bottom - 4}
-                    />
-                  ) : null}
-                </g>
-              </Shifted>
-            ))}
-            {columns > 1 ? (
-              <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
-                <HorizontalAxisTitle title={L.vTitle} y={vTitleOffset} innerWidth={L.plotWidth} />
-              </g>
-            ) : null}
-          </>
-        ) : (
-          <>
-            <YAxis
-              marks={false}
-              ticks={vTicks}
-              innerHeight={innerHeight}
-              title={L.vTitle}
-              titleOffset={margin.left - 4}
-              roomBelow={margin.bottom - 4}
-            />
-            <g className="chart-axis chart-axis-x" transform={`translate(0,${innerHeight})`}>
-              <line
-                className="chart-domain"
-                x1={0}
-                x2={innerWidth}
-                y1={Math.round(base - innerHeight) + 0.5}
-                y2={Math.round(base - innerHeight) + 0.5}
-              />
-              {categories.map((c, i) => {
-                if (i % vStride !== 0) return null;
-                const x = r2(band(i)! + band.bandwidth() / 2);
-                return (
-                  <TextLines
-                    key={i}
-                    className="chart-tick"
-                    lines={L.catLines[i] ?? [c]}
-                    x={x}
-                    y={17}
-                    lineHeight={CAT_LINE}
-                    textAnchor="middle"
-                  />
-                );
-              })}
-              <HorizontalAxisTitle
-                title={L.cTitle}
-                y={vTitleOffset + L.catExtra}
-                innerWidth={innerWidth}
-                roomLeft={titleRoomLeft}
-                roomRight={margin.right - 4}
-              />
-            </g>
-          </>
-        )}
+        <BarMarks
+          series={series}
+          categories={categories}
+          value={value}
+          horizontal={horizontal}
+          vScale={vScale}
+          band={band}
+          inner={inner}
+          base={base}
+          labelsFit={labelsFit}
+          fmt={fmt}
+          prefix={prefix}
+          active={ro.index}
+          colX={colX}
+          slotOf={slotOf}
+        />
+        <BarAxes
+          layout={L}
+          categories={categories}
+          horizontal={horizontal}
+          base={base}
+          colOf={colOf}
+          slotOf={slotOf}
+        />
         {horizontal ? (
           columnOffsets.map((x) => (
             <Shifted key={x} x={x}>
@@ -519,9 +328,4 @@ export function BarChart(props: BarChartProps) {
       </g>
     </ChartShell>
   );
-}
-
-/** Its children moved right by x (a column of horizontal bars); left as they are when x is 0. */
-function Shifted({ x, children }: { x: number; children: ReactNode }) {
-  return x ? <g transform={`translate(${x},0)`}>{children}</g> : <>{children}</>;
 }
