@@ -26,7 +26,8 @@ import {
 } from '../../lib/format';
 import type { TimelineIteration } from '../../sim/lessons/longPrefill';
 import { chunkLabel, TIMELINE_ID, timelineArgs, timelineSchema } from './schema';
-import { iterationAt, TimelineChart } from './TimelineChart';
+import { TimelineChart } from './TimelineChart';
+import { iterationAt } from './timelineData';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './long-prefill.css';
 

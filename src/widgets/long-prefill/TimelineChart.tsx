@@ -6,74 +6,36 @@
  *  - bottom: the gap before each decode token (log scale), for this schedule and, dashed, for whole-prompt
  *    prefill of the same prompt.
  * The picture is a function of the run and the transport's time t: iterations after t are faint, the gaps after
- * t not yet drawn, so scrubbing backwards costs nothing. Built from the charts kit's pieces.
+ * t not yet drawn, so scrubbing backwards costs nothing. Built from the charts kit's pieces; the panels are in
+ * timelinePanels.tsx.
  */
 import { FillPattern } from '../kit/charts/patterns';
 import { EntryLegend, type LegendEntry } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
-import { curveStepBefore, line as d3line, symbol as d3symbol, symbolCircle, symbolSquare } from 'd3';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
 import { pointerInPlot } from '../kit/charts/zoom';
-import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
-import { computeMargins, legendLayout, r2, textWidth, X_TITLE_OFFSET } from '../kit/charts/layout';
-import { PanelTitle, stackPanels } from '../kit/charts/panels';
+import { computeMargins, legendLayout, r2 } from '../kit/charts/layout';
+import { stackPanels } from '../kit/charts/panels';
 import type { AxisSpec } from '../kit/charts/types';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
-import type { TimelineIteration } from '../../sim/lessons/longPrefill';
 import type { TimelineRun } from '../../worker/prefillTimelineMethods';
-
-export interface GapPoint {
-  /** When the token arrives (the iteration's end), s. */
-  t: number;
-  /** Time since the decodes' previous token, s. */
-  gap: number;
-  /** The iteration that produced it. */
-  iteration: number;
-}
-
-/** The decodes' tokens over the run: one at the end of every iteration they join, with the gap since the last. */
-export function gapPoints(iterations: readonly TimelineIteration[]): GapPoint[] {
-  const out: GapPoint[] = [];
-  let last = NaN;
-  for (const it of iterations) {
-    if (it.decodeTokens === 0) continue;
-    const from = Number.isFinite(last) ? last : it.startS;
-    out.push({ t: it.endS, gap: it.endS - from, iteration: it.index });
-    last = it.endS;
-  }
-  return out;
-}
-
-/** The iteration running at time t (the last one when t is at the end), by binary search. */
-export function iterationAt(iterations: readonly TimelineIteration[], t: number): number {
-  let lo = 0;
-  let hi = iterations.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (iterations[mid].endS <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return Math.max(0, lo);
-}
-
-const PARTS = {
-  chunk: { label: 'prompt chunk', color: 'var(--series-1)', pattern: 'M-1,1 l2,-2 M0,8 l8,-8 M7,9 l2,-2' },
-  decode: { label: 'decode tokens', color: 'var(--series-3)', pattern: null },
-  paused: { label: 'decodes paused', color: 'var(--chart-danger)', pattern: 'M0,2 h8 M0,6 h8' },
-} as const;
+import { gapPoints, iterationAt } from './timelineData';
+import {
+  DecodeLane,
+  GAP_RUN,
+  GAP_WHOLE,
+  GapPanel,
+  PARTS,
+  partFill,
+  sym,
+  TokensPanel,
+} from './timelinePanels';
 
 /** Room at the top of the tokens panel for the rules' labels (chart units). */
 const MARKER_LABEL_BAND = 16;
-
-const GAP_RUN = { color: 'var(--series-1)', dash: undefined as string | undefined };
-const GAP_WHOLE = { color: 'var(--series-2)', dash: '6 4' };
-
-function sym(kind: 'circle' | 'square', size: number): string {
-  return d3symbol(kind === 'circle' ? symbolCircle : symbolSquare, size)() ?? '';
-}
 
 export interface TimelineChartProps {
   run: TimelineRun;
@@ -196,22 +158,6 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
   );
   const ro = useReadout(its.length, indexAt);
 
-  // Each gap is drawn across the wait it measures, from the previous token to this one (a step before the point).
-  const gapLine = useCallback(
-    (pts: readonly GapPoint[]) => {
-      if (!pts.length) return '';
-      const start: GapPoint = { t: pts[0].t - pts[0].gap, gap: pts[0].gap, iteration: -1 };
-      return (
-        d3line<GapPoint>()
-          .digits(2)
-          .curve(curveStepBefore)
-          .x((p) => xs(p.t))
-          .y((p) => scaleC(p.gap))([start, ...pts]) ?? ''
-      );
-    },
-    [xs, scaleC],
-  );
-
   let readout = null;
   let live = '';
   if (ro.index !== null) {
@@ -255,10 +201,6 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
     live = readoutSentence(head, rows);
   }
 
-  const fill = (p: (typeof PARTS)[keyof typeof PARTS], key: string) =>
-    p.pattern ? `url(#${prefix}-${key})` : p.color;
-  const shownGaps = runGaps.filter((g) => g.t <= t + 1e-12);
-  const symbols = runGaps.length <= 80;
   const arrivalX = r2(xs(run.arrivalS));
   const firstX = r2(xs(run.firstTokenS));
   const tx = r2(xs(Math.min(t, L.xMax)));
@@ -283,7 +225,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
         items={L.legend.items}
         entries={L.legendItems.map(({ kind }): LegendEntry => {
           if (kind === 'chunk' || kind === 'decode' || kind === 'paused')
-            return { kind: 'bar', color: PARTS[kind].color, fill: fill(PARTS[kind], kind) };
+            return { kind: 'bar', color: PARTS[kind].color, fill: partFill(prefix, PARTS[kind], kind) };
           const gap = kind === 'gapWhole' ? GAP_WHOLE : GAP_RUN;
           return {
             kind: 'line',
@@ -299,149 +241,47 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
         data-iterations={its.length}
         data-current-iteration={cur}
       >
-        {/* ── Panel A: tokens per iteration ── */}
-        <PanelTitle top={top}>
-          {narrow ? 'Tokens in each iteration' : 'Tokens each iteration computes, drawn across its duration'}
-        </PanelTitle>
-        <g transform={`translate(0,${top})`}>
-          <GridLines yTicks={L.ticksA} innerWidth={innerWidth} innerHeight={hA} />
-          <YAxis ticks={L.ticksA} innerHeight={hA} title="Tokens" titleOffset={m.left - 4} />
-          {its.map((it) => {
-            const x0 = xs(it.startS);
-            const x1 = xs(it.endS);
-            const w = Math.max(0.6, x1 - x0);
-            const yDec = scaleA(it.decodeTokens);
-            const yTop = scaleA(it.decodeTokens + it.prefillTokens);
-            const done = it.endS <= t + 1e-12;
-            const running = !done && it.startS <= t;
-            const opacity = done ? 1 : running ? 0.6 : 0.2;
-            const sep = separate ? { stroke: 'var(--chart-bg)', strokeWidth: 0.6 } : {};
-            return (
-              <g key={it.index} opacity={opacity} data-iteration={it.index} data-kind={it.kind}>
-                {it.decodeTokens > 0 ? (
-                  <rect
-                    x={r2(x0)}
-                    y={r2(yDec)}
-                    width={r2(w)}
-                    height={r2(Math.max(0.8, hA - yDec))}
-                    style={{ fill: PARTS.decode.color, ...sep }}
-                  />
-                ) : null}
-                {it.prefillTokens > 0 ? (
-                  <rect
-                    x={r2(x0)}
-                    y={r2(yTop)}
-                    width={r2(w)}
-                    height={r2(Math.max(0.8, yDec - yTop))}
-                    style={{ fill: fill(PARTS.chunk, 'chunk'), ...sep }}
-                  />
-                ) : null}
-              </g>
-            );
-          })}
-          <line className="chart-domain" x1={0} x2={innerWidth} y1={hA + 0.5} y2={hA + 0.5} />
-        </g>
-        {/* ── Lane B: do the decodes get a token? ── */}
-        <PanelTitle top={laneTop}>
-          {narrow ? 'Decodes get a token?' : 'Do the decoding sessions get a token in this iteration?'}
-        </PanelTitle>
-        <g transform={`translate(0,${laneTop})`}>
-          {its.map((it) => {
-            const x0 = xs(it.startS);
-            const w = Math.max(0.6, xs(it.endS) - x0);
-            const done = it.endS <= t + 1e-12;
-            const opacity = done ? 1 : it.startS <= t ? 0.6 : 0.2;
-            const paused = it.decodeTokens === 0;
-            return (
-              <rect
-                key={it.index}
-                x={r2(x0)}
-                y={0}
-                width={r2(w)}
-                height={laneH}
-                opacity={opacity}
-                style={{
-                  fill: paused ? fill(PARTS.paused, 'paused') : PARTS.decode.color,
-                  fillOpacity: paused ? 1 : 0.55,
-                  stroke: separate ? 'var(--chart-bg)' : 'none',
-                  strokeWidth: 0.6,
-                }}
-              />
-            );
-          })}
-          {its
-            .filter((it) => it.decodeTokens === 0)
-            .map((it) => {
-              const x0 = xs(it.startS);
-              const w = xs(it.endS) - x0;
-              const text = `decodes paused ${formatDuration(it.durationS, 3)}`;
-              return textWidth(text, 11) + 8 < w ? (
-                <text
-                  key={it.index}
-                  className="chart-marker-label"
-                  x={r2(x0 + w / 2)}
-                  y={laneH / 2}
-                  dy="0.35em"
-                  textAnchor="middle"
-                  style={{
-                    fill: 'var(--chart-fg)',
-                    fontWeight: 700,
-                    fontSize: 11,
-                    stroke: 'var(--chart-bg)',
-                    strokeWidth: 3,
-                    paintOrder: 'stroke',
-                  }}
-                >
-                  {text}
-                </text>
-              ) : null;
-            })}
-        </g>
-        {/* ── Panel C: the gap before each decode token ── */}
-        <PanelTitle top={cTop}>
-          {narrow ? 'Gap before each decode token' : 'Gap before each decode token (log scale)'}
-        </PanelTitle>
-        <g transform={`translate(0,${cTop})`}>
-          <GridLines xTicks={L.xTicks} yTicks={L.ticksC} innerWidth={innerWidth} innerHeight={hC} />
-          <YAxis ticks={L.ticksC} innerHeight={hC} title="Gap" titleOffset={m.left - 4} />
-          <XAxis
-            ticks={L.xTicks}
-            innerWidth={innerWidth}
-            innerHeight={hC}
-            title="Time (s)"
-            titleOffset={X_TITLE_OFFSET}
-          />
-          {whole ? (
-            <g className="chart-series-item" data-series="gap: no chunking">
-              <path
-                d={gapLine(wholeGaps)}
-                style={{ fill: 'none', stroke: GAP_WHOLE.color, strokeWidth: 1.6 }}
-                strokeDasharray={GAP_WHOLE.dash}
-              />
-              {wholeGaps
-                .filter((g) => g.gap > 10 * (whole.decodeStepS || 0))
-                .map((g) => (
-                  <path
-                    key={g.iteration}
-                    transform={`translate(${r2(xs(g.t))},${r2(scaleC(g.gap))})`}
-                    d={sym('square', 40)}
-                    style={{ fill: GAP_WHOLE.color }}
-                  />
-                ))}
-            </g>
-          ) : null}
-          <g className="chart-series-item" data-series={`gap: ${runLabel}`}>
-            <path d={gapLine(shownGaps)} style={{ fill: 'none', stroke: GAP_RUN.color, strokeWidth: 2 }} />
-            {(symbols ? shownGaps : shownGaps.filter((g) => g.gap > 10 * (run.decodeStepS || 0))).map((g) => (
-              <path
-                key={g.iteration}
-                transform={`translate(${r2(xs(g.t))},${r2(scaleC(g.gap))})`}
-                d={sym('circle', 30)}
-                style={{ fill: GAP_RUN.color }}
-              />
-            ))}
-          </g>
-        </g>
+        <TokensPanel
+          its={its}
+          xs={xs}
+          scaleA={scaleA}
+          ticks={L.ticksA}
+          top={top}
+          height={hA}
+          innerWidth={innerWidth}
+          leftMargin={m.left}
+          t={t}
+          narrow={narrow}
+          separate={separate}
+          prefix={prefix}
+        />
+        <DecodeLane
+          its={its}
+          xs={xs}
+          top={laneTop}
+          height={laneH}
+          t={t}
+          narrow={narrow}
+          separate={separate}
+          prefix={prefix}
+        />
+        <GapPanel
+          run={run}
+          whole={whole}
+          runLabel={runLabel}
+          runGaps={runGaps}
+          wholeGaps={wholeGaps}
+          xs={xs}
+          scaleC={scaleC}
+          xTicks={L.xTicks}
+          ticks={L.ticksC}
+          top={cTop}
+          height={hC}
+          innerWidth={innerWidth}
+          leftMargin={m.left}
+          t={t}
+          narrow={narrow}
+        />
         {/* Rules through all panels: the prompt's arrival and first token, and the transport's time. */}
         <g transform={`translate(0,${top})`}>
           <line
