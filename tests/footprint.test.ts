@@ -70,6 +70,20 @@ describe('computeFootprint', () => {
     expect(fp8.concurrentContexts).toBeGreaterThanOrEqual(2 * bf16.concurrentContexts);
   });
 
+  it('counts every copy when the GPUs outnumber the KV heads (vLLM gives each GPU whole heads)', () => {
+    const qwen = model('qwen3-235b-a22b'); // 4 KV heads
+    const tp4 = computeFootprint({ ...base, model: qwen, gpus: 4 });
+    const tp8 = computeFootprint({ ...base, model: qwen, gpus: 8 });
+    expect(tp4.kvCopies).toBe(1);
+    expect(tp8.kvCopies).toBe(2);
+    expect(tp8.contextBytes).toBe(2 * kvBytesPerToken(qwen, 'bf16') * 100_000);
+    expect(tp8.maxCachedTokens).toBe(Math.floor(tp8.kvBudgetBytes / (2 * kvBytesPerToken(qwen, 'bf16'))));
+    expect(tp8.concurrentContexts).toBe(Math.floor(tp8.kvBudgetBytes / tp8.contextBytes));
+    // Llama 3.1 70B's 8 heads over 8 GPUs: one copy; an MLA latent is counted once (data-parallel attention).
+    expect(computeFootprint(base).kvCopies).toBe(1);
+    expect(computeFootprint({ ...base, model: model('deepseek-v3') }).kvCopies).toBe(1);
+  });
+
   it('the worker method validates ids with a clear message', () => {
     expect(() => methods.kvFootprint({ ...base, modelId: 'gpt-9', acceleratorId: 'h100-sxm' })).toThrow(
       /unknown model "gpt-9"/i,

@@ -52,6 +52,23 @@ describe('the lesson trajectory', () => {
     expect(trajectoryPrompt(DEFAULT_TRAJECTORY, 12)).toBe(40_000);
   });
 
+  it('the prose: a cold landing costs more late in the trajectory than early (turn 20 against turn 1, 16-token blocks)', () => {
+    const hw = defaultHardware(resolveAccelerator('h100-sxm'), 8);
+    const m = resolveModel('llama-3.1-70b');
+    const cold = (turn: number) => {
+      const prompt = trajectoryPrompt(DEFAULT_TRAJECTORY, turn);
+      const cached = computedAfterTurn(
+        trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
+        DEFAULT_TRAJECTORY.outputTokens,
+        ENGINE_BLOCK_SIZE,
+      );
+      return { cached, extra: coldTurnExtra(m, hw, prompt, cached).extraS };
+    };
+    expect(cold(1).cached).toBe(10_496);
+    expect(cold(20).cached).toBe(57_984); // 59,999 tokens in whole 16-token blocks
+    expect(cold(20).extra).toBeGreaterThan(3 * cold(1).extra);
+  });
+
   it('a finished turn leaves its prompt and output, less the last token, in whole blocks', () => {
     // turn 11: 37,500 + 500 − 1 = 37,999 → 148 blocks of 256 = 37,888
     expect(computedAfterTurn(37_500, 500, 256)).toBe(37_888);

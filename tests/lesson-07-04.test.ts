@@ -303,6 +303,19 @@ describe('the core pieces', () => {
     expect(() => memoryLadder({ ...input, contextTokens: 0 })).toThrow(RangeError);
     expect(() => memoryLadder({ ...input, remoteCount: 0 })).toThrow(RangeError);
     expect(() => memoryLadder({ ...input, memoryUtilization: 1.5 })).toThrow(RangeError);
+    // Qwen3-235B-A22B's 4 KV heads over the node's 8 GPUs: each stored twice, in HBM and in every tier below.
+    const qwen = findModel('qwen3-235b-a22b')!;
+    const q = memoryLadder({ ...input, model: qwen });
+    expect(q.kvCopies).toBe(2);
+    expect(q.contextBytes).toBe(2 * kvBytesPerToken(qwen, 'bf16') * C);
+    expect(q.tiers[1].contexts).toBe(Math.floor(1e12 / q.contextBytes));
+  });
+
+  it('the H100’s datasheet “80 GB” are 80 GiB, of which the driver keeps a little (the prose)', () => {
+    const mem = findAccelerator('h100-sxm')!.memoryBytes;
+    expect(mem).toBeLessThan(80 * 2 ** 30);
+    expect(mem).toBeGreaterThan(79.5 * 2 ** 30);
+    expect(mem).toBeGreaterThan(85e9); // 85.5 GB in SI units: more than the datasheet's number, not its bytes
   });
 
   it('Mooncake’s 40 GB of KV for LLaMA3-70B at 128k tokens is 40 GiB: 131,072 × 320 KiB', () => {

@@ -4,6 +4,7 @@
  */
 import { type AcceleratorSpec } from './catalog/accelerators';
 import { DTYPE_BYTES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from './catalog/models';
+import { kvReplication } from './cost';
 import { kvBudget } from './hbm';
 import { GPUS_PER_REPLICA } from './hardware';
 import { limitRefusal } from './limits';
@@ -29,8 +30,11 @@ export interface FootprintPoint {
 }
 
 export interface FootprintResult {
+  /** One copy of a token's KV (the model's figure, lesson 07.04's table). */
   kvBytesPerToken: number;
-  /** Bytes of KV one context occupies across all GPUs. */
+  /** Copies of it the replica's GPUs hold together (footprintKvCopies): 1 unless the GPUs outnumber the KV heads. */
+  kvCopies: number;
+  /** Bytes of KV one context occupies across all GPUs (every copy). */
   contextBytes: number;
   weightBytesTotal: number;
   /** usable HBM = gpus × memory (as the driver reports it) × utilisation */
@@ -41,7 +45,7 @@ export interface FootprintResult {
   kvBudgetBytes: number;
   /** Whether the weights and the reserve fit in the usable memory. */
   weightsFit: boolean;
-  /** Tokens of KV that fit in the budget. */
+  /** Tokens of KV that fit in the budget (every copy counted). */
   maxCachedTokens: number;
   /** Whole agent contexts of this size that fit at once. */
   concurrentContexts: number;
@@ -53,6 +57,16 @@ export interface FootprintResult {
   perDtype: { dtype: Dtype; contextBytes: number }[];
 }
 
+/**
+ * Copies of each token's KV a replica of `gpus` GPUs holds. vLLM gives every GPU whole KV heads: with more GPUs than
+ * KV heads each head is stored on gpus / kvHeads of them (kvReplication; Qwen3-235B-A22B's 4 heads over 8 GPUs: 2
+ * copies). An MLA latent is counted once: engines serve MLA models with data-parallel attention, each GPU holding
+ * its own sequences' latents, as lesson 07.04 says (the fleet simulator prices tensor-parallel MLA, one latent a GPU).
+ */
+export function footprintKvCopies(model: ModelSpec, gpus: number): number {
+  return model.attention.kind === 'mla' ? 1 : kvReplication(model, gpus);
+}
+
 /** A GPU count outside GPUS_PER_REPLICA is refused in its words (a RangeError), not rounded into range. */
 export function computeFootprint(input: FootprintInput): FootprintResult {
   const { model, accelerator, kvDtype, weightDtype } = input;
@@ -62,7 +76,9 @@ export function computeFootprint(input: FootprintInput): FootprintResult {
   const tokens = Math.max(0, Math.floor(input.contextTokens));
   const util = Math.min(1, Math.max(0, input.memoryUtilization));
   const perToken = kvBytesPerToken(model, kvDtype);
-  const contextBytes = perToken * tokens;
+  const copies = footprintKvCopies(model, gpus);
+  const replicaPerToken = perToken * copies;
+  const contextBytes = replicaPerToken * tokens;
   const weightsTotal = weightBytes(model, weightDtype);
   const hbm = kvBudget({
     accelerator,
@@ -72,20 +88,21 @@ export function computeFootprint(input: FootprintInput): FootprintResult {
     reserveBytesPerGpu: input.reserveBytesPerGpu,
   });
   const budget = hbm.kvBytes;
-  const maxCachedTokens = Math.floor(budget / perToken);
+  const maxCachedTokens = Math.floor(budget / replicaPerToken);
   const curve: FootprintPoint[] = [];
   const top = Math.max(tokens, model.maxContext);
   const steps = 64;
   for (let i = 0; i <= steps; i++) {
     const t = Math.round((top * i) / steps);
-    curve.push({ tokens: t, bytes: t * perToken });
+    curve.push({ tokens: t, bytes: t * replicaPerToken });
   }
   const perDtype = (['fp32', 'bf16', 'fp8'] as Dtype[]).map((d) => ({
     dtype: d,
-    contextBytes: (perToken / DTYPE_BYTES[kvDtype]) * DTYPE_BYTES[d] * tokens,
+    contextBytes: (replicaPerToken / DTYPE_BYTES[kvDtype]) * DTYPE_BYTES[d] * tokens,
   }));
   return {
     kvBytesPerToken: perToken,
+    kvCopies: copies,
     contextBytes,
     weightBytesTotal: weightsTotal,
     usableHbmBytes: hbm.usableBytes,

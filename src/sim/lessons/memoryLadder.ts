@@ -99,6 +99,8 @@ export interface LadderInput {
 
 export interface LadderResult {
   kvBytesPerToken: number;
+  /** Copies of each token's KV the node's GPUs hold (footprint.ts footprintKvCopies). */
+  kvCopies: number;
   contextBytes: number;
   weightBytes: number;
   usableHbmBytes: number;
@@ -204,7 +206,8 @@ export function memoryLadder(input: LadderInput): LadderResult {
     memoryUtilization: input.memoryUtilization,
   });
   const k = kvBytesPerToken(model, kvDtype);
-  const contextBytes = k * tokens;
+  // Every copy the GPUs hold (footprintKvCopies): each GPU offloads and reloads its own over its own link.
+  const contextBytes = foot.contextBytes;
   const hw = ladderHardware(input);
   const recompute = prefillCost(model, hw, tokens, 0); // prefillTime(model, hw, tokens, 0) is recompute.time
   const recomputeS = recompute.time;
@@ -243,6 +246,7 @@ export function memoryLadder(input: LadderInput): LadderResult {
   const { placement, unplaced } = placeAgents(input.agents, order);
   return {
     kvBytesPerToken: k,
+    kvCopies: foot.kvCopies,
     contextBytes,
     weightBytes: foot.weightBytesTotal,
     usableHbmBytes: foot.usableHbmBytes,

@@ -81,7 +81,12 @@ export function KvFootprint() {
   const bars = perModel.result;
   const reduced = usePreferences((s) => s.motion) === 'reduced';
   const plan = useMemo(
-    () => fillPlan(r && r.weightsFit ? r.kvBudgetBytes : 0, r?.kvBytesPerToken ?? 1, v.contextTokens),
+    () =>
+      fillPlan(
+        r && r.weightsFit ? r.kvBudgetBytes : 0,
+        r ? r.kvBytesPerToken * r.kvCopies : 1,
+        v.contextTokens,
+      ),
     [r, v.contextTokens],
   );
   const duration = fillDuration(plan);
@@ -92,7 +97,7 @@ export function KvFootprint() {
     reducedMotion: reduced,
   });
   const fill = fillAt(plan, transport.t);
-  const growingBytes = r ? fill.agentTokens * r.kvBytesPerToken : 0;
+  const growingBytes = r ? fill.agentTokens * r.kvBytesPerToken * r.kvCopies : 0;
 
   return (
     <WidgetFrame
@@ -135,7 +140,7 @@ export function KvFootprint() {
             <Readout
               label="One agent context"
               value={formatBytesDecimal(r.contextBytes)}
-              formula={`${formatCount(v.contextTokens)} tokens × ${formatBytes(r.kvBytesPerToken)}`}
+              formula={`${formatCount(v.contextTokens)} tokens × ${formatBytes(r.kvBytesPerToken)}${r.kvCopies > 1 ? ` × ${formatNumber(r.kvCopies)} copies (more GPUs than KV heads: each head is stored on ${formatNumber(r.kvCopies)} GPUs)` : ''}`}
             />
             <Readout
               label="KV budget after weights and reserve"
@@ -168,9 +173,9 @@ export function KvFootprint() {
             {formatTokens(plan.blockTokens)} ({formatCount(plan.engineBlocksPerCell)} of vLLM&apos;s 16-token
             blocks). Press play: agent contexts of {formatTokens(v.contextTokens)} fill it one after another,
             a dark edge where each begins; the hatched cells below are the blocks of the context that finds no
-            room. Bars: whole contexts that fit for each model, after its own weights. KV is counted once per
-            replica (split across GPUs by KV head; an MLA latent is kept once, as with data-parallel
-            attention).
+            room. Bars: whole contexts that fit for each model, after its own weights. KV is split across the
+            GPUs by KV head; with more GPUs than KV heads each head is stored on several, and every copy is
+            counted. An MLA latent is kept once, as with data-parallel attention.
           </>
         ) : null
       }

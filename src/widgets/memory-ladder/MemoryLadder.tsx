@@ -155,7 +155,7 @@ export function MemoryLadder() {
             <Readout
               label="One agent context"
               value={formatBytesDecimal(r.contextBytes)}
-              formula={`${formatNumber(v.contextTokens, 7)} tokens × ${formatBytes(r.kvBytesPerToken)} (${formatNumber(r.kvBytesPerToken, 7)} B)`}
+              formula={`${formatNumber(v.contextTokens, 7)} tokens × ${formatBytes(r.kvBytesPerToken)} (${formatNumber(r.kvBytesPerToken, 7)} B)${r.kvCopies > 1 ? ` × ${formatNumber(r.kvCopies)} copies (more GPUs than KV heads: each head is stored on ${formatNumber(r.kvCopies)} GPUs)` : ''}`}
             />
             <Readout
               label="HBM holds"

@@ -25,6 +25,7 @@ import {
   formatNumber,
   formatRatio,
 } from '../../lib/format';
+import { footprintKvCopies } from '../../sim/engine/footprint';
 import type { LadderResponse } from '../../worker/hierarchyMethods';
 import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { FIGURES_REQUEST, type ProseSetup } from './schema';
@@ -170,7 +171,8 @@ export function CatalogFig({
 }: {
   accelerator?: string;
   model?: string;
-  m: 'memory' | 'bandwidth' | 'weightsBf16' | 'params';
+  /** memoryMiB: the driver's figure as nvidia-smi prints it ("81,559 MiB"). */
+  m: 'memory' | 'memoryMiB' | 'bandwidth' | 'weightsBf16' | 'params';
 }) {
   if (m === 'weightsBf16' || m === 'params') {
     const md = findModel(model ?? '');
@@ -190,7 +192,13 @@ export function CatalogFig({
   if (!a) return <span className="figure-missing">[unknown accelerator {accelerator}]</span>;
   return (
     <InlineFigure
-      value={m === 'memory' ? formatBytesDecimal(a.memoryBytes) : formatBandwidth(a.memBandwidth)}
+      value={
+        m === 'memory'
+          ? formatBytesDecimal(a.memoryBytes)
+          : m === 'memoryMiB'
+            ? `${formatNumber(a.memoryBytes / 2 ** 20, 7)} MiB`
+            : formatBandwidth(a.memBandwidth)
+      }
       title={a.source}
     />
   );
@@ -232,6 +240,13 @@ export function MhaKv({
           ? String(m.kvHeads)
           : formatBytes(mha);
   return <InlineFigure value={v} title={m.source} />;
+}
+
+/** Copies of each token's KV that a replica of `gpus` GPUs holds together (footprint.ts footprintKvCopies). */
+export function KvCopies({ model, gpus }: { model: string; gpus: number }) {
+  const m = findModel(model);
+  if (!m) return <span className="figure-missing">[unknown model {model}]</span>;
+  return <InlineFigure value={formatNumber(footprintKvCopies(m, gpus))} title={m.source} />;
 }
 
 /** KV per token of model a over model b (same dtype). */

@@ -58,38 +58,52 @@ export function PerTokenPrefill({
   );
 }
 
-/** Prefill time of `tokens` new tokens on top of `cached`. */
+/**
+ * Turn k of the lesson's trajectory: its prompt, and what turn k − 1 left computed (whole blocks of the engine's
+ * size), the tokens a warm turn finds cached.
+ */
+function trajTurn(turn: number, blockSize = ENGINE_BLOCK_SIZE): { prompt: number; cached: number } {
+  const prompt = trajectoryPrompt(DEFAULT_TRAJECTORY, turn);
+  const cached = computedAfterTurn(
+    trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
+    DEFAULT_TRAJECTORY.outputTokens,
+    blockSize,
+  );
+  return { prompt, cached };
+}
+
+/** Prefill time of turn k of the trajectory when warm: its new tokens on top of what turn k − 1 left cached. */
 export function PrefillSeconds({
   model = 'llama-3.1-70b',
   accelerator = 'h100-sxm',
   gpus = 8,
-  tokens,
-  cached = 0,
-}: HwProps & { tokens: number; cached?: number }) {
+  turn,
+}: HwProps & { turn: number }) {
   const s = setup(model, accelerator, gpus);
   if (!s) return missing('model or accelerator');
+  const { prompt, cached } = trajTurn(turn);
   return (
     <InlineFigure
-      title={`prefillTime(${tokens} new on ${cached} cached), ${s.m.name} on ${gpus} × ${s.a.name}`}
-      value={formatDuration(prefillTime(s.m, s.hw, tokens, cached))}
+      title={`prefillTime(${prompt - cached} new on ${cached} cached), ${s.m.name} on ${gpus} × ${s.a.name}`}
+      value={formatDuration(prefillTime(s.m, s.hw, prompt - cached, cached))}
     />
   );
 }
 
-/** Extra TTFT of a cold turn: prefillTime(P, 0) − prefillTime(P − K, K). */
+/** Extra TTFT of turn k of the trajectory landing cold: prefillTime(P, 0) − prefillTime(P − K, K). */
 export function ColdTurnExtra({
   model = 'llama-3.1-70b',
   accelerator = 'h100-sxm',
   gpus = 8,
-  prompt,
-  cached,
-}: HwProps & { prompt: number; cached: number }) {
+  turn,
+}: HwProps & { turn: number }) {
   const s = setup(model, accelerator, gpus);
   if (!s) return missing('model or accelerator');
+  const { prompt, cached } = trajTurn(turn);
   const c = coldTurnExtra(s.m, s.hw, prompt, cached);
   return (
     <InlineFigure
-      title={`${formatDuration(c.coldS)} cold − ${formatDuration(c.warmS)} warm, ${s.m.name} on ${gpus} × ${s.a.name}`}
+      title={`${formatDuration(c.coldS)} cold − ${formatDuration(c.warmS)} warm (${formatNumber(prompt)}-token prompt, ${formatNumber(cached)} cached when warm), ${s.m.name} on ${gpus} × ${s.a.name}`}
       value={formatDuration(c.extraS)}
     />
   );
@@ -148,28 +162,18 @@ export function TrajPrompt({ turn }: { turn: number }) {
 
 /** Tokens turn k − 1 left computed (whole blocks of the engine's size). */
 export function TrajKnown({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: number; blockSize?: number }) {
-  const k = computedAfterTurn(
-    trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
-    DEFAULT_TRAJECTORY.outputTokens,
-    blockSize,
-  );
   return (
     <InlineFigure
       title={`turn ${turn - 1}'s prompt + output − 1, in whole ${blockSize}-token blocks`}
-      value={formatNumber(k)}
+      value={formatNumber(trajTurn(turn, blockSize).cached)}
     />
   );
 }
 
 /** Warm hit rate of turn k under affinity: what turn k − 1 left computed / prompt k. */
 export function TrajWarmHit({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: number; blockSize?: number }) {
-  const p = trajectoryPrompt(DEFAULT_TRAJECTORY, turn);
-  const k = computedAfterTurn(
-    trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
-    DEFAULT_TRAJECTORY.outputTokens,
-    blockSize,
-  );
-  return <InlineFigure title={`${k} / ${p}`} value={formatPercent(k / p)} />;
+  const { prompt, cached } = trajTurn(turn, blockSize);
+  return <InlineFigure title={`${cached} / ${prompt}`} value={formatPercent(cached / prompt)} />;
 }
 
 /** A number of the lesson trajectory's shape. */

@@ -2,8 +2,9 @@
  * Accelerator catalog: vendor datasheet figures. Dense FLOP/s are used throughout (NVIDIA sheets quote
  * "with sparsity" figures that are twice the dense ones). Memory is what the driver reports as the board's
  * total (nvidia-smi `memory.total`, ROCm's pool size), in bytes: the figure `torch.cuda.mem_get_info()` returns
- * and vLLM multiplies by `gpu_memory_utilization`. It differs from the datasheet's round number (an H100 "80 GB"
- * reports 81,559 MiB = 85.5 GB); `memorySource` says where each figure was read.
+ * and vLLM multiplies by `gpu_memory_utilization`. It differs from the datasheet's round number, which counts
+ * binary gigabytes: an H100's "80 GB" are 80 GiB (81,920 MiB) of HBM, of which the driver reports 81,559 MiB
+ * (79.6 GiB, 85.5 GB in SI units); `memorySource` says where each figure was read.
  */
 
 export interface AcceleratorSpec {
