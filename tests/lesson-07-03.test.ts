@@ -102,6 +102,14 @@ describe('theory: spreading a session over R replicas', () => {
       );
   });
 
+  it('the prose: within R turns a blind router leaves copies on most of the R replicas, nearly all after 20 of 8', () => {
+    for (let R = 2; R <= 64; R++) {
+      expect(replicasHoldingSession('random', R, R)).toBeGreaterThan(R / 2);
+      expect(replicasHoldingSession('round-robin', R, R)).toBeGreaterThan(R / 2);
+    }
+    expect(replicasHoldingSession('random', 8, 20)).toBeGreaterThan(7);
+  });
+
   it('duplicated prefix bytes: (copies − 1) × tokens × KV bytes/token; Qwen3-32B BF16 by hand', () => {
     const q = findModel('qwen3-32b')!;
     // 2 (K and V) × 64 layers × 8 KV heads × 128 head dim × 2 bytes = 262,144 B = 256 KiB per token.
