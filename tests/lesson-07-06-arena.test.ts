@@ -189,7 +189,7 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
   });
 });
 
-describe('whatever the tools, writing through moves less than offloading at once and resumes at least as fast', async () => {
+describe('whatever the tools, writing through moves less than offloading at once and its median resume is at least as fast', async () => {
   for (const tool of ['coding-mix', 'local', 'shell', 'web', 'human'] as const) {
     it(tool, async () => {
       const a = { ...DEFAULTS, tool };

@@ -212,6 +212,15 @@ describe('the cost of a TTL', () => {
     expect(ttlCost(d, Infinity, 0.1, 2)).toBeCloseTo(0.1 * mean(d), 12);
   });
 
+  it('the prose: for the coding mix the chance of ending within the next second rises to t = 1 s, then falls', () => {
+    const d = TOOL_LATENCY_PRESETS['coding-mix'];
+    expect(endsWithin(d, 1, 1)).toBeGreaterThan(endsWithin(d, 0.1, 1));
+    const later = [1.5, 2, 3, 5, 10, 20, 60, 120, 600].map((t) => endsWithin(d, t, 1));
+    for (let i = 1; i < later.length; i++) expect(later[i]).toBeLessThan(later[i - 1]);
+    expect(endsWithin(d, 1, 1)).toBeGreaterThan(endsWithin(d, 10, 1));
+    expect(cdf(d, 1)).toBeGreaterThan(0.5); // "most calls end in a fraction of a second"
+  });
+
   it('exponential pauses (constant hazard 1/m): hold to the end if c_m > c_h · m, else let go at once', () => {
     const ex: Dist = { kind: 'exponential', mean: 10 };
     // C(τ) = c_h m + (c_m − c_h m) e^{−τ/m}
