@@ -1,5 +1,6 @@
 /** Lesson 07.01 (the agent workload): its formulas and models against hand-computed values. */
 import { describe, expect, it } from 'vitest';
+import { LESSON_WORKLOAD } from '../src/widgets/traffic-shape/schema';
 import { TOOL_LATENCY_PRESETS } from '../src/sim/engine/fleet/dist';
 import { cdf, mean, quantile, timeShare } from '../src/sim/lessons/toolLatency';
 import { CODEX_SWEBENCH_PRO } from '../src/sim/engine/catalog/traces';
@@ -403,6 +404,16 @@ describe('worker memo', () => {
     const f = await methods.workloadFigures({ sessions: 20, medianTurns: 5, seed: 9 });
     expect(f.agent).toBe(a);
     expect(f.chat.figures.ioRatio).toBeLessThan(a.figures.ioRatio);
+  });
+});
+
+describe('the prose’s chat against agents', () => {
+  it('chat’s ρ is a few (input already outweighs output); agents’ is tens of times more, in the hundreds', async () => {
+    const f = await methods.workloadFigures(LESSON_WORKLOAD);
+    expect(f.chat.figures.ioRatio).toBeGreaterThan(1);
+    expect(f.chat.figures.ioRatio).toBeLessThan(10);
+    expect(f.agent.figures.ioRatio).toBeGreaterThan(100);
+    expect(f.agent.figures.ioRatio / f.chat.figures.ioRatio).toBeGreaterThan(10);
   });
 });
 
