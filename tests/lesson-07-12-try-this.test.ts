@@ -61,6 +61,10 @@ describe('SLO sweep: Try this', () => {
     expect(b200.summary.perReplica).toBeGreaterThan(h100.summary.perReplica);
     expect(b200.summary.node.powerW).toBeGreaterThan(h100.summary.node.powerW);
     expect(b200.summary.perMW).toBeGreaterThan(h100.summary.perMW);
+    // The prose: the B200 meets the SLOs at every concurrency the sweep tries, so its capacity is a floor ("≥");
+    // the H100's sweep finds its wall.
+    expect(b200.summary.atLeast).toBe(true);
+    expect(h100.summary.atLeast).toBe(false);
     // The PUE changes no run, only the facility power: the same points, agents per MW scaled by the PUEs' ratio.
     const pue = SWEEP_TRY[3].set!.pue as number;
     const hot = sweepSummary(b200.points, b200.req, pue);

@@ -65,10 +65,12 @@ export function SweepFig({
   const r = sim.result;
   if (!r) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const s = sweepSummary(r.points, args, SWEEP_DEFAULTS.pue);
+  const floor = s.atLeast ? '≥ ' : '';
   const text: Record<SweepStat, () => string> = {
-    perReplica: () => formatNumber(s.perReplica),
-    perNode: () => formatNumber(s.perNode, 4),
-    perMW: () => formatNumber(Math.round(s.perMW), 5),
+    // A capacity every run of the sweep met is a floor, as the widget prints it.
+    perReplica: () => `${floor}${formatNumber(s.perReplica)}`,
+    perNode: () => `${floor}${formatNumber(s.perNode, 4)}`,
+    perMW: () => `${floor}${formatNumber(Math.round(s.perMW), 5)}`,
     ttftAt: () => formatDuration(s.at?.ttftP90S ?? NaN, 3),
     tpotAt: () => formatDuration(s.at?.tpotP90S ?? NaN, 3),
     gpuSeconds: () => formatNumber(s.at?.gpuSecondsPerSession ?? NaN, 3),

@@ -95,7 +95,10 @@ export function sweepSummary(points: readonly EconPoint[], req: SloSweepRequest,
   const perNode = agentsPerNode(perReplica, node.gpuCount, ECON_TP);
   const perMW = agentsPerMW(perNode, node.powerW, pue);
   const at = points.find((p) => p.concurrency === perReplica) ?? null;
-  return { node, perReplica, perNode, perMW, at, replicas: replicasPerNode(node.gpuCount, ECON_TP) };
+  // Every concurrency run so far meets both SLOs (still running, or the sweep reached its largest): the capacity
+  // is a floor, printed "≥".
+  const atLeast = points.length > 0 && points.every((p) => p.meetsSlo);
+  return { node, perReplica, perNode, perMW, at, atLeast, replicas: replicasPerNode(node.gpuCount, ECON_TP) };
 }
 
 export function SloSweep() {
@@ -110,8 +113,7 @@ export function SloSweep() {
   const frame = streamingFrame(sim, points.length > 0);
   const s = sweepSummary(points, args, v.pue);
   const facilityKW = (s.node.powerW * v.pue) / 1000;
-  // Every concurrency run so far meets both SLOs (still running, or the sweep reached its largest): a floor.
-  const floor = points.length > 0 && points.every((p) => p.meetsSlo) ? '≥ ' : '';
+  const floor = s.atLeast ? '≥ ' : '';
 
   const series = [
     { name: 'TTFT p90', points: points.map((p) => ({ x: p.concurrency, y: p.ttftP90S })) },
