@@ -31,6 +31,7 @@ import {
   PREFILL_METRIC_KEYS,
 } from '../src/widgets/long-prefill/figures';
 import { defaultValues } from '../src/state/paramSchema';
+import { formatDuration } from '../src/lib/format';
 
 const rel = (a: number, b: number) => Math.abs(a / b - 1);
 const G = 8 * 989e12 * 0.64; // GEMMs
@@ -215,8 +216,13 @@ describe('prefillFigures: the prose', () => {
     expect(formatChunkMetric('stallRatio', c(512), f)).toBe('115');
     expect(c(512).ttftS - f.wholeS).toBeCloseTo(1.943, 3);
     expect(c(512).breakdown.rideS).toBeCloseTo(c(512).prefillIterations * f.decodeRideS, 2);
-    // "the fixed costs, most of what chunking costs the prompt"
-    expect(c(512).breakdown.fixedS).toBeGreaterThan((c(512).ttftS - f.wholeS) / 2);
+    // "the fixed costs of the iterations beyond the first, most of what chunking costs the prompt": (P/n − 1) t_fix
+    const extraFixed = c(512).breakdown.fixedS - f.iterationFixedS;
+    expect(extraFixed).toBeCloseTo((c(512).prefillIterations - 1) * f.iterationFixedS, 9);
+    expect(extraFixed).toBeGreaterThan((c(512).ttftS - f.wholeS) / 2);
+    // with the decodes' ride they are the whole extra (no chunk here is memory-bound)
+    expect(c(512).breakdown.rideS + extraFixed).toBeCloseTo(c(512).ttftS - f.wholeS, 3);
+    expect(formatChunkMetric('fixed', c(512), f)).toBe(formatDuration(extraFixed));
   });
   it('small chunks: memory-bound below ~179 tokens at the middle, more at the start; some 256-token chunks are', () => {
     expect(f.memoryBoundAt.start).toBeGreaterThan(f.memoryBoundAt.middle);

@@ -86,7 +86,9 @@ const CHUNK_METRICS = {
   iterations: (c: ChunkFigures) => formatNumber(c.prefillIterations),
   memoryIterations: (c: ChunkFigures) => formatNumber(c.memoryBoundIterations),
   ride: (c: ChunkFigures) => formatDuration(c.breakdown.rideS),
-  fixed: (c: ChunkFigures) => formatDuration(c.breakdown.fixedS),
+  /** The fixed costs of the iterations beyond the first ((P/n − 1) t_fix): what they add over the whole prompt's one. */
+  fixed: (c: ChunkFigures, f: PrefillFiguresResponse) =>
+    formatDuration(c.breakdown.fixedS - f.iterationFixedS),
   memory: (c: ChunkFigures) => formatDuration(c.breakdown.memoryS),
   firstChunk: (c: ChunkFigures) => formatDuration(c.firstChunkS),
   longestCached: (c: ChunkFigures) => formatNumber(c.longest.cached),

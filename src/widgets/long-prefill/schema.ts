@@ -228,7 +228,8 @@ export const FIGURES_REQUEST: PrefillFiguresRequest = {
 /**
  * The comparison of chunked and disaggregated prefill in the prose: the lesson's replica, the prose's chunks of 512
  * and 2,048, the KV over the fleet simulator's default transfer link with one NIC per GPU (fleet/disaggSpec.ts:
- * the DGX H100's eight ConnectX-7), against TCP over the node's 4 × 200 Gb/s Ethernet as one link; one 100k-token
+ * the DGX H100's eight ConnectX-7), against TCP at what Mooncake measured it on its testbed's 4 × 200 Gb/s Ethernet
+ * (links.ts tcp-4x200g), as one link; one 100k-token
  * prompt a minute per decode replica (an illustrative rate: the prose says what a prefill replica does at it).
  */
 export const DISAGG_REQUEST: PrefillDisaggRequest = {
