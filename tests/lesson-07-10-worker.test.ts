@@ -289,4 +289,3 @@ describe('the prose on the all-reduce model’s range', () => {
     expect(chunkBytes / 1e6).toBeCloseTo(8.9, 1);
   });
 });
-

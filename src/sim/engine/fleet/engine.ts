@@ -138,13 +138,10 @@ export class FleetSim implements ReplicaHost {
     this.cols = requestColumns(this.table);
     this.occupancy = { t: [], used: this.replicas.map(() => []), held: this.replicas.map(() => []) };
 
-    const sim = this;
     this.door = new FrontDoor(
       rs,
       {
-        get now() {
-          return sim.nowT;
-        },
+        now: () => this.nowT,
         schedule: (time, kind, a, b) => this.q.push(time, kind, a, b),
         routeNow: (r, rt) => this.routeNow(r, rt),
         fail: (r, status, why) => this.fail(r, status, why),

@@ -12,7 +12,8 @@ import type { TableColumn } from './requestTable';
 import type { ResolvedScenario } from './scenario';
 
 export interface FrontDoorHost<T> {
-  readonly now: number;
+  /** The simulation's clock. */
+  now(): number;
   schedule(time: number, kind: 'request-timeout' | 'request-ready', a: number, b: number): void;
   /** Past the front door: route it now. */
   routeNow(r: Req, x: T): void;
@@ -91,7 +92,7 @@ export class FrontDoor<T> {
    * else the overhead passes before routing.
    */
   private send(r: Req, x: T): void {
-    const now = this.host.now;
+    const now = this.host.now();
     this.clientWaitS.set(r.id, now - r.arrival);
     r.arrival = now;
     r.enqueued = now;
