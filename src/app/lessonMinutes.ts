@@ -4,7 +4,7 @@ export const LESSON_MINUTES: Record<
   { minutes: number; words: number; widgets: number; exercises: number; tourMinutes?: number }
 > = {
   '07-01-the-agent-workload': {
-    words: 2038,
+    words: 2067,
     widgets: 2,
     exercises: 2,
     tourMinutes: 7.1,
@@ -18,14 +18,14 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-03-cache-aware-routing': {
-    words: 3209,
+    words: 3232,
     widgets: 3,
     exercises: 2,
     tourMinutes: 8.9,
     minutes: 50,
   },
   '07-04-kv-memory-hierarchy': {
-    words: 2743,
+    words: 2822,
     widgets: 3,
     exercises: 3,
     tourMinutes: 8.9,
@@ -39,14 +39,14 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-06-tool-calls-in-the-loop': {
-    words: 3309,
+    words: 3349,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.7,
     minutes: 45,
   },
   '07-07-tool-schema-tax': {
-    words: 1963,
+    words: 2013,
     widgets: 2,
     exercises: 1,
     tourMinutes: 8.4,
@@ -60,18 +60,18 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-09-what-grammars-cost': {
-    words: 1860,
+    words: 1953,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9,
-    minutes: 40,
+    minutes: 45,
   },
   '07-10-long-context-prefill': {
-    words: 3283,
+    words: 3426,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9.3,
-    minutes: 50,
+    minutes: 55,
   },
   '07-11-context-compaction': {
     words: 2225,
@@ -81,7 +81,7 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-12-agents-per-megawatt': {
-    words: 2693,
+    words: 2708,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,
