@@ -282,8 +282,16 @@ describe('the prose on the all-reduce model’s range', () => {
     expect(decodeBytes).toBe(512 * 1024);
     expect(decodeBytes).toBeLessThan(8 * 2 ** 20);
     expect(allReduceTime(path, 8, decodeBytes) * 1e6).toBeCloseTo(40, 0);
-    // 160 calls a step, 10 µs each over SGLang's measured 30 µs: "1.5 ms or more"
-    expect(2 * m.layers * (allReduceTime(path, 8, decodeBytes) - 30e-6)).toBeGreaterThan(1.5e-3);
+    // 160 calls a step, 10 µs each over SGLang's microbenchmark's 30 µs: "up to 1.5 ms"
+    expect(2 * m.layers * (allReduceTime(path, 8, decodeBytes) - 30e-6) * 1e3).toBeCloseTo(1.6, 1);
+    // over two GPUs the fitted ring gives what a measured Qwen3-32B decode step adds a call: 2.46 ms / 128 = 19 µs
+    const qwen = findModel('qwen3-32b')!;
+    const tp2 = allReduceTime(
+      allReducePath(findAccelerator('h100-sxm')!, 2),
+      2,
+      allReduceMessageBytes(qwen, 8),
+    );
+    expect(tp2 * 1e6).toBeCloseTo(2460 / 128, -1);
     const chunkBytes = allReduceMessageBytes(m, 512 + 32);
     expect(chunkBytes).toBeGreaterThan(8 * 2 ** 20);
     expect(chunkBytes / 1e6).toBeCloseTo(8.9, 1);
