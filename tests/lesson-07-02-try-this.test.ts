@@ -94,7 +94,14 @@ describe('Fleet view: Try this', () => {
     expect(Math.abs(tight.p.hitRate - tight.model)).toBeLessThan(0.02);
     expect(tight.p.hitRate - tight.model).toBeLessThan(base.p.hitRate - base.model);
     expect(tight.p.ttftP90S).toBeGreaterThan(base.p.ttftP90S);
-  }, 60_000);
+    // "the TTFT tail grows with affinity too"
+    const sticky = async (item: TryItem | undefined) => {
+      const v = valuesOf(affinityFleetSchema, item);
+      const w = { agentsPerReplica: v.agentsPerReplica as number };
+      return affinitySweepPoint(hwOf(v), w, 16, 'session-affinity', v.seed as number);
+    };
+    expect((await sticky(FLEET_TRY[1])).ttftP90S).toBeGreaterThan(3 * (await sticky(undefined)).ttftP90S);
+  }, 120_000);
 
   it('2 · two agents per replica: stale hits hold the curve well above the 1/R model', async () => {
     const base = await at(undefined, 16);

@@ -154,6 +154,10 @@ describe('each control moves its output the way the lesson teaches', () => {
     expect(tier(two, 'dram').contexts).toBe(61); // 2000 / 32.768 = 61.04
     expect(tier(two, 'dram').reloadS).toBe(tier(defaults, 'dram').reloadS);
     expect(two.placement.find((p) => p.tier === 'dram')!.agents).toBe(61);
+    // Try this: "agents move up from the drives", the pool staying full
+    const agentsIn = (r: typeof two, t: string) => r.placement.find((p) => p.tier === t)!.agents;
+    expect(agentsIn(two, 'remote')).toBe(agentsIn(defaults, 'remote'));
+    expect(agentsIn(two, 'nvme')).toBe(agentsIn(defaults, 'nvme') - (61 - 30));
     expect(tier(at({ dramTB: 0 }), 'dram').contexts).toBe(0);
   });
 
@@ -316,6 +320,26 @@ describe('the core pieces', () => {
     expect(mem).toBeLessThan(80 * 2 ** 30);
     expect(mem).toBeGreaterThan(79.5 * 2 ** 30);
     expect(mem).toBeGreaterThan(85e9); // 85.5 GB in SI units: more than the datasheet's number, not its bytes
+  });
+
+  it('the footprint calculator’s Try this: FP8 KV doubles the contexts here; DeepSeek-V3’s context is ~7× smaller than 405B’s, neither fitting on 8 × H100 in BF16', () => {
+    const base = {
+      modelId: 'llama-3.1-70b',
+      acceleratorId: 'h100-sxm',
+      kvDtype: 'bf16' as const,
+      weightDtype: 'bf16' as const,
+      contextTokens: 100_000,
+      gpus: 8,
+      memoryUtilization: 0.9,
+    };
+    const bf16 = methods.kvFootprint(base);
+    const fp8 = methods.kvFootprint({ ...base, kvDtype: 'fp8' });
+    expect([bf16.concurrentContexts, fp8.concurrentContexts]).toEqual([13, 26]);
+    const ds = methods.kvFootprint({ ...base, modelId: 'deepseek-v3' });
+    const big = methods.kvFootprint({ ...base, modelId: 'llama-3.1-405b' });
+    expect(Math.round(big.contextBytes / ds.contextBytes)).toBe(7);
+    expect(ds.weightsFit).toBe(false);
+    expect(big.weightsFit).toBe(false);
   });
 
   it('Mooncake’s 40 GB of KV for LLaMA3-70B at 128k tokens is 40 GiB: 131,072 × 320 KiB', () => {

@@ -161,7 +161,7 @@ export function RouterSweep() {
           Each point is one simulated run: {SWEEP_ARRIVAL_S} s of Poisson session arrivals at the offered
           load, played until every session finishes, on {v.replicas} replicas of Qwen3-32B on 2 × H100 (the
           same agent workload as the animated router). The dashed rule is the TTFT target. The hit rate is
-          reused ÷ prompt tokens over all turns.
+          reused ÷ (reused + prefilled) tokens over all turns.
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}

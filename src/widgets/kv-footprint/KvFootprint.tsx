@@ -30,8 +30,8 @@ const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Switch the KV dtype to FP8: the contexts that fit roughly double. Why exactly double only if the
-        weights stay BF16?
+        Switch the KV dtype to FP8: each context takes half the bytes of the same budget, so about twice as
+        many fit (13 → 26 here). Why only about twice, in general?
       </>
     ),
     set: { kvDtype: 'fp8' },
@@ -45,12 +45,13 @@ const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Compare DeepSeek-V3 with Llama 3.1 405B at 100k tokens: MLA caches one latent per layer instead of K
-        and V per head.
+        Compare DeepSeek-V3 with Llama 3.1 405B at 100k tokens: one agent context is about 7× smaller, because
+        MLA caches one latent per layer instead of K and V per head. On 8 × H100 with BF16 weights neither
+        model&apos;s weights fit, so neither keeps a context yet (the next item changes that).
       </>
     ),
     set: { model: 'deepseek-v3' },
-    highlight: 'concurrent-contexts',
+    highlight: 'context-bytes',
   },
   {
     text: (
@@ -139,7 +140,7 @@ export function KvFootprint() {
             />
             <Readout
               label="One agent context"
-              value={formatBytesDecimal(r.contextBytes)}
+              value={<span data-readout="context-bytes">{formatBytesDecimal(r.contextBytes)}</span>}
               formula={`${formatCount(v.contextTokens)} tokens × ${formatBytes(r.kvBytesPerToken)}${r.kvCopies > 1 ? ` × ${formatNumber(r.kvCopies)} copies (more GPUs than KV heads: each head is stored on ${formatNumber(r.kvCopies)} GPUs)` : ''}`}
             />
             <Readout

@@ -33,8 +33,8 @@ const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Drag <em>Host DRAM for KV</em> from 1 TB to 2 TB: the DRAM tier moves right and holds twice the
-        contexts; agents move up from the pool and the drives. Its reload time does not change: capacity and
-        bandwidth are separate knobs.
+        contexts; agents move up from the drives (tiers fill fastest first, and the pool stays full). Its
+        reload time does not change: capacity and bandwidth are separate knobs.
       </>
     ),
     set: { dramTB: 2 },

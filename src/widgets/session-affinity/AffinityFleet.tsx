@@ -41,8 +41,8 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Raise the agents per replica to 12: memory gets tighter, older prefixes are evicted sooner, and
-        request-level routing falls onto the 1/R curve at 16 replicas, while the replicas saturate on
-        re-prefill and the TTFT tail grows.
+        request-level routing falls onto the 1/R curve at 16 replicas, and the TTFT tail grows with affinity
+        too: at this load the replicas saturate whatever the routing.
       </>
     ),
     set: { agentsPerReplica: 12 },
@@ -241,9 +241,9 @@ export function AffinityFleet() {
           <>
             {r?.modelName ?? v.model} on {v.gpus} × {r?.acceleratorName ?? v.accelerator} per replica; each
             fleet of R replicas runs R × {v.agentsPerReplica} agents (closed loop), so every replica carries
-            the same load at every R. Four apps share their system prompt and tool schemas (8k tokens, the
-            floor s of the model); sessions run 12–32 turns with ~2k-token tool results. Dashed: the 1/R model
-            with h₁, affinity's hit rate on one replica.
+            the same load at every R. Four apps each give their sessions one 8k-token system prompt and tool
+            schemas (the shared head that makes the floor s of the model); sessions run 12–32 turns with
+            ~2k-token tool results. Dashed: the 1/R model with h₁, affinity's hit rate on one replica.
             {running ? ` Computing: ${points.length} of ${SWEEP_REPLICAS.length * 2} runs so far.` : ''}
           </>
         ) : null
