@@ -37,6 +37,9 @@ describe('Chunked prefill timeline: Try this', () => {
     expect(base.gaps.max).toBeLessThan(0.1);
     expect(whole.gaps.max).toBeGreaterThanOrEqual(whole.ttftS);
     expect(whole.ttftS).toBeLessThan(base.ttftS);
+    // "once, and no decodes ride along"
+    expect(whole.breakdown.fixedS).toBeLessThan(base.breakdown.fixedS);
+    expect(whole.breakdown.rideS).toBe(0);
   });
 
   it('1 · 8,192-token chunks: the gap grows about with the chunk, TTFT falls by fixed costs; later full chunks are slower', () => {
@@ -49,19 +52,21 @@ describe('Chunked prefill timeline: Try this', () => {
     // What it saves is the per-iteration fixed cost and the ride-along, not the prompt's own work.
     expect(big.breakdown.ownS).toBeCloseTo(base.breakdown.ownS, 2);
     expect(big.breakdown.fixedS).toBeLessThan(base.breakdown.fixedS);
+    expect(big.breakdown.rideS).toBeLessThan(base.breakdown.rideS);
     const full = big.iterations.filter((i) => i.prefillTokens === TIMELINE_TRY[1].set!.chunk);
     for (let i = 1; i < full.length; i++) expect(full[i].durationS).toBeGreaterThan(full[i - 1].durationS);
     const chunks = big.iterations.filter((i) => i.prefillTokens > 0);
     expect(chunks[chunks.length - 1].durationS).toBeLessThan(full[full.length - 1].durationS);
   });
 
-  it('2 · 256-token chunks beside 128 sessions: many iterations memory-bound; TTFT grows by ride-along and by memory time', () => {
+  it('2 · 256-token chunks beside 128 sessions: many iterations memory-bound; TTFT grows by fixed costs, ride-along and memory time', () => {
     const small = timeline(TIMELINE_TRY[2]);
     expect(small.memoryBoundIterations).toBeGreaterThan(small.prefillIterations / 2);
     expect(small.ttftS).toBeGreaterThan(base.ttftS);
     expect(small.breakdown.rideS).toBeGreaterThan(base.breakdown.rideS);
     expect(small.breakdown.memoryS).toBeGreaterThan(base.breakdown.memoryS);
     expect(small.breakdown.memoryS).toBeGreaterThan(0.1 * (small.ttftS - base.ttftS));
+    expect(small.breakdown.fixedS).toBeGreaterThan(base.breakdown.fixedS); // "every extra iteration pays its fixed costs"
   });
 });
 

@@ -83,6 +83,9 @@ describe('Lever grid: Try this', () => {
     const ca = await cell();
     const rr = await cell(GRID_TRY[0]);
     expect(rr.perMW).toBeLessThan(ca.perMW / 2);
+    // "less of the prompt is reused", though far from none: turns come back to replicas that held the session
+    expect(rr.cell.point.reuseRatio).toBeLessThan(ca.cell.point.reuseRatio);
+    expect(rr.cell.point.reuseRatio).toBeGreaterThan(0.5);
   }, 60_000);
 
   it('1–3 · hold against the TTL: the same agents for each tool; hold pins several times more with coding tools, more still with web calls, little more with shell', async () => {
@@ -103,7 +106,7 @@ describe('Lever grid: Try this', () => {
     expect(held['shell/agents']).toBeLessThan(held['coding-mix/agents']);
   }, 120_000);
 
-  it('4, 5 · twice the GPU-hour price almost doubles the cost; triple the electricity moves only energy, still a small part', async () => {
+  it('4, 5 · twice the GPU-hour price almost doubles the cost; triple the electricity moves only energy, still under a quarter', async () => {
     const base = await cell();
     const rent = await cell(GRID_TRY[4]);
     const power = await cell(GRID_TRY[5]);
@@ -112,6 +115,7 @@ describe('Lever grid: Try this', () => {
     expect(rent.cost.energyUSD).toBeCloseTo(base.cost.energyUSD, 12);
     expect(power.cost.computeUSD).toBeCloseTo(base.cost.computeUSD, 12);
     expect(power.cost.energyUSD).toBeGreaterThan(base.cost.energyUSD);
-    expect(power.cost.energyUSD / power.cost.totalUSD).toBeLessThan(0.2);
+    expect(power.cost.energyUSD / power.cost.totalUSD).toBeLessThan(0.25); // "under a quarter"
+    expect(power.cost.computeUSD / power.cost.totalUSD).toBeGreaterThan(0.5); // "rent is most of it"
   }, 60_000);
 });

@@ -40,8 +40,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Switch the router to round-robin: each turn lands on a replica that has never seen the session, the
-        whole context is prefilled again, and agents per MW collapse.
+        Switch the router to round-robin: each turn lands on the next replica, which last held the session
+        turns ago (or never), so it prefills everything said since; less of the prompt is reused, and agents
+        per MW collapse.
       </>
     ),
     set: { router: 'round-robin' },
@@ -86,8 +87,8 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Set electricity to $0.30/kWh instead: only the energy part moves, and it stays a small part of the
-        cost per session: at these prices energy is a small part of a GPU&apos;s rent.
+        Set electricity to $0.30/kWh instead: only the energy part moves, and it stays under a quarter of the
+        cost per session: at these prices a GPU&apos;s rent is most of it.
       </>
     ),
     set: { kwhUSD: 0.3 },

@@ -168,7 +168,7 @@ export function EditCache() {
                   {formatTokens(r.hitTokens)}
                 </span>
               }
-              formula={`⌊edit point / block⌋ × block = ${formatNumber(r.blocksHit, 6)} blocks × ${r.blockSize}: the walk along the chained hashes stops at the first block that differs`}
+              formula={`min(⌊edit point / block⌋, blocks cached) × block = ${formatNumber(r.blocksHit, 6)} blocks × ${r.blockSize}: the walk along the chained hashes stops at the first block that differs, or where the cache ends`}
             />
             <Readout
               emphasis
@@ -187,7 +187,7 @@ export function EditCache() {
                   {formatDuration(r.reprefillSeconds)}
                 </span>
               }
-              formula={`FLOPs / G = (2N·n + A·(n·c + n²/2)) / G with n = ${formatCount(r.reprefillTokens)}, c = ${formatCount(r.hitTokens)}: ${formatFlops(r.reprefillFlops)} / ${formatFlops(ri.effectiveFlops, true)} (${r.reprefillBound}-bound); without the edit ${formatDuration(r.baselineSeconds)}; the edit makes it ${formatRatio(r.reprefillSeconds / r.baselineSeconds, 3)} as long`}
+              formula={`the cost model's prefill of n = ${formatCount(r.reprefillTokens)} tokens on c = ${formatCount(r.hitTokens)} cached: matmuls 2N·n / G + attention A·(n·c + n²/2) / G_a + all-reduces + the iteration's overhead (${formatFlops(r.reprefillFlops)} in all, G = ${formatFlops(ri.effectiveFlops, true)}; ${r.reprefillBound}-bound); without the edit ${formatDuration(r.baselineSeconds)}; the edit makes it ${formatRatio(r.reprefillSeconds / r.baselineSeconds, 3)} as long`}
             />
             <Readout
               label="Dead KV left behind"

@@ -203,7 +203,7 @@ export function Payback() {
                     {formatTokens(s1.prefillTokens)} in {formatDuration(s1.prefillSeconds)}
                   </span>
                 }
-                formula={`(summary + growth) after the cached head: ${formatCount(r.params.summaryTokens)} + ${formatCount(r.params.growthTokens)} on top of ${formatCount(s1.cachedTokens)}; t = max(FLOPs / G, bytes / M), G = ${formatFlops(ri.effectiveFlops, true)}; a turn without compaction prefills ${formatCount(n1?.prefillTokens ?? 0)} in ${formatDuration(n1?.prefillSeconds ?? 0)}`}
+                formula={`(summary + growth) after the cached head: ${formatCount(r.params.summaryTokens)} + ${formatCount(r.params.growthTokens)} on top of ${formatCount(s1.cachedTokens)}; t = max(matmuls / G + attention / G_a, bytes / M) + all-reduces + the iteration's overhead (the cost model), G = ${formatFlops(ri.effectiveFlops, true)}; a turn without compaction prefills ${formatCount(n1?.prefillTokens ?? 0)} in ${formatDuration(n1?.prefillSeconds ?? 0)}`}
               />
             ) : null}
             {s1 ? (

@@ -38,7 +38,7 @@ export const TRY_THIS: readonly TryItem[] = [
       <>
         Switch chunked prefill off: the prompt runs in one iteration of several seconds in which the decoding
         sessions get nothing, and their gap jumps from tens of milliseconds to the whole prefill. TTFT falls:
-        one iteration pays the all-reduce latencies and the overhead once.
+        one iteration pays the all-reduce latencies and the overhead once, and no decodes ride along.
       </>
     ),
     set: { chunked: false },
@@ -48,9 +48,9 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Raise the chunk from 512 to 8,192 tokens: the largest gap grows about in proportion to the chunk,
-        while TTFT falls by the fixed costs of the iterations saved. Step through the iterations: later full
-        chunks take longer than early ones, because they attend to more of the prompt (the last one, the
-        remainder, is shorter).
+        while TTFT falls by the fixed costs and the decodes' ride-along of the iterations saved. Step through
+        the iterations: later full chunks take longer than early ones, because they attend to more of the
+        prompt (the last one, the remainder, is shorter).
       </>
     ),
     set: { chunk: 8192 },
@@ -60,8 +60,9 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Set the chunk to 256 and the sessions to 128: many iterations turn memory-bound (hover one), and TTFT
-        grows twice over: the decodes’ arithmetic rides along in each of the many iterations, and the
-        memory-bound ones wait for the weights and the KV to stream. The TTFT read-out splits the two.
+        grows three ways: every extra iteration pays its fixed costs, the decodes’ arithmetic rides along in
+        each, and the memory-bound ones wait for the weights and the KV to stream. The TTFT read-out splits
+        them.
       </>
     ),
     set: { chunk: 256, decodes: 128 },
