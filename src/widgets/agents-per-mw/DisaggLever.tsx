@@ -143,7 +143,7 @@ export function DisaggLeverTable() {
       <figcaption>
         {sim.status === 'error'
           ? `The runs could not be done: ${sim.error ?? ''}`
-          : `One DGX H100, the lever grid's agents, cache-aware router and TTL-then-offload policy: all four replicas of ${MODEL_NAME} aggregated, or one prefill and three decode replicas with the KV shipped over the node's RDMA NICs. Capacity is the largest concurrency meeting both SLOs; the latencies are at that concurrency.`}
+          : `One DGX H100, the lever grid's agents, cache-aware router and TTL-then-offload policy: all four replicas of ${MODEL_NAME} aggregated, or one prefill and three decode replicas with the KV shipped over the node's RDMA NICs (the simulator's default link; inside one node NVLink would likely carry it, and the transfers are small next to the prefills). Capacity is the largest concurrency meeting both SLOs; the latencies are at that concurrency.`}
       </figcaption>
       <div className="table-scroll">
         <table className="compare-table">

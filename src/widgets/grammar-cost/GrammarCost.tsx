@@ -34,8 +34,8 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Switch to &quot;maxLength&quot;: a bound of a few characters multiplies the compile time, and some
-        mask steps slow down too.
+        Switch to &quot;maxLength&quot;: as the bound grows from 4 to 16 characters the compile time
+        multiplies (the last point against the first), and some mask steps slow down too.
       </>
     ),
     set: { family: 'maxLength' },

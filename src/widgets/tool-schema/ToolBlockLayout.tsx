@@ -95,7 +95,7 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Pick <em>Timestamp above the tools</em>: the hit rate falls to 0%. Twenty tokens that change every
-        turn sit in the first block, and every block after it chains from that one.
+        turn sit in the first blocks, and every block after them chains from those.
       </>
     ),
     set: { layout: 'timestamp-top' },

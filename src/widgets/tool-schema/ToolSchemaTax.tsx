@@ -237,7 +237,13 @@ export function ToolSchemaTax() {
                   {s.saving >= 0 ? formatPercent(s.saving) : `−${formatPercent(-s.saving)} (costs more)`}
                 </span>
               }
-              formula={`1 − cached / uncached; ${s.costCached > 0 ? formatRatio(s.costNoCache / s.costCached) : '—'} cheaper`}
+              formula={`1 − cached / uncached; ${
+                s.costCached <= 0
+                  ? '—'
+                  : s.costNoCache >= s.costCached
+                    ? `${formatRatio(s.costNoCache / s.costCached)} cheaper`
+                    : `${formatRatio(s.costCached / s.costNoCache)} dearer: every turn writes the cache again`
+              }`}
             />
           </>
         ) : null

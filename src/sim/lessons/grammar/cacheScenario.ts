@@ -27,7 +27,10 @@ export interface CacheScenarioParams {
   schemas: number;
   /** Compiled grammars the replica keeps (LRU); 0 = no cache. */
   cacheCapacity: number;
-  /** CPU threads for compiles and masks (the fleet's default, vLLM's 8, when absent). */
+  /**
+   * CPU threads for compiles and masks (the fleet's default, 8, when absent: vLLM fills masks on at most 8 threads;
+   * its compile pool has half the host's CPUs).
+   */
   cpuThreads?: number;
   seed: number;
 }
