@@ -32,9 +32,9 @@ export function TimestampExercise() {
       format={(v) => `${formatNumber(Math.round(v), 6)} tokens`}
       hint={
         <p>
-          The timestamp changes every turn and sits in the first KV block; every later block&apos;s hash
-          chains from it. So nothing hits, and turn t prefills its whole prompt: timestamp + tools + system +
-          (t − 1) × (new + output) + new. Sum over t = 1 … {d.turns}.
+          The timestamp changes every turn and sits in the first KV blocks; every later block&apos;s hash
+          chains from them. So nothing hits, and turn t prefills its whole prompt: timestamp + tools + system
+          + (t − 1) × (new + output) + new. Sum over t = 1 … {d.turns}.
         </p>
       }
       explanation={
@@ -44,11 +44,11 @@ export function TimestampExercise() {
             1) tokens, and Σ (t − 1) over {d.turns} turns is {formatNumber((d.turns * (d.turns - 1)) / 2)}:{' '}
             {d.turns} × {formatNumber(head, 6)} + {formatNumber(d.newTokens + d.outputTokens, 6)} ×{' '}
             {formatNumber((d.turns * (d.turns - 1)) / 2)} = {formatNumber(top.prefillTokens, 6)} tokens. With
-            the timestamp moved into the new message at the end, the same session prefills{' '}
-            {formatNumber(first.prefillTokens, 6)} tokens ({formatTokens(first.turns[0].prefillTokens)} on the
-            cold first turn, then about one turn&apos;s new tokens each):{' '}
-            {formatNumber(top.prefillTokens / first.prefillTokens)} times less, for the same conversation. The
-            tool block alone was prefilled {d.turns} times instead of once.
+            the tools first and no timestamp in front (put it in the new message at the end, where its few
+            tokens a turn barely count), the same session prefills {formatNumber(first.prefillTokens, 6)}{' '}
+            tokens ({formatTokens(first.turns[0].prefillTokens)} on the cold first turn, then about one
+            turn&apos;s new tokens each): {formatNumber(top.prefillTokens / first.prefillTokens)} times less,
+            for the same conversation. The tool block alone was prefilled {d.turns} times instead of once.
           </p>
         ) : null
       }
