@@ -81,7 +81,9 @@ export function SweepFig({
   return (
     <InlineFigure
       value={text[stat]()}
-      title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)"
+      title={`Fleet simulator (src/sim/lessons/economicsLab.ts), the SLO sweep on ${args.node}${
+        ttft !== undefined ? ` with a TTFT p90 objective of ${formatDuration(ttft, 3)}` : ''
+      }, its other settings the lesson's defaults; the capacity point of the sweep`}
     />
   );
 }
@@ -135,7 +137,9 @@ export function LeverFig({
   return (
     <InlineFigure
       value={text[stat]()}
-      title="Fleet simulator, lesson defaults (src/sim/lessons/economicsLab.ts)"
+      title={`Fleet simulator (src/sim/lessons/economicsLab.ts), the lever grid's ${router} router with ${policy}${
+        tool ? `, ${tool} tools` : ''
+      }, its other settings the lesson's defaults; priced at its capacity`}
     />
   );
 }

@@ -16,7 +16,9 @@ import type { PrefillDisaggResponse } from '../../worker/prefillDisaggMethods';
 import './long-prefill.css';
 import { DISAGG_REQUEST } from './schema';
 
-const TITLE = `${DISAGG_REQUEST.modelId} on ${DISAGG_REQUEST.gpus} × ${DISAGG_REQUEST.acceleratorId}, ${DISAGG_REQUEST.decodes} sessions decoding at ${DISAGG_REQUEST.decodeContext} tokens, a ${DISAGG_REQUEST.promptTokens}-token prompt; KV over ${DISAGG_REQUEST.fast.nics} × ${DISAGG_REQUEST.fast.linkId}`;
+const SETUP_TITLE = `${DISAGG_REQUEST.modelId} on ${DISAGG_REQUEST.gpus} × ${DISAGG_REQUEST.acceleratorId}, ${DISAGG_REQUEST.decodes} sessions decoding at ${DISAGG_REQUEST.decodeContext} tokens, a ${DISAGG_REQUEST.promptTokens}-token prompt`;
+const TITLE = `${SETUP_TITLE}; KV over ${DISAGG_REQUEST.fast.nics} × ${DISAGG_REQUEST.fast.linkId}`;
+const SLOW_TITLE = `${SETUP_TITLE}; KV over ${DISAGG_REQUEST.slow.nics} × ${DISAGG_REQUEST.slow.linkId}`;
 
 const METRICS = {
   chunkTtft: (c: DisaggComparison) => formatDuration(c.chunked.ttftS),
@@ -62,12 +64,7 @@ export function DisaggFig({ m, chunk = 512 }: { m: DisaggMetric; chunk?: number 
   if (sim.result && v === null)
     return <span className="figure-missing">[no comparison for {String(chunk)}]</span>;
   if (v === null) return <InlineFigure value={null} failed={sim.status === 'error'} />;
-  return (
-    <InlineFigure
-      value={v}
-      title={chunk === 'slow' ? `${TITLE}; over ${DISAGG_REQUEST.slow.linkId}` : TITLE}
-    />
-  );
+  return <InlineFigure value={v} title={chunk === 'slow' ? SLOW_TITLE : TITLE} />;
 }
 
 /** Both ways of serving the long prompt beside the decodes, as a table. */

@@ -216,7 +216,7 @@ export function AllReducePerToken({ model = 'llama-3.1-70b', accelerator = 'h100
   if (!s) return missing('model or accelerator');
   return (
     <InlineFigure
-      title={`2 · layers · 2(G−1)/G · hidden · 2 B / bus bandwidth, ${s.m.name} on ${gpus} × ${s.a.name}`}
+      title={`2 · layers · 2(G−1)/G · hidden · 2 B / the ring's bus bandwidth (the link × (1 − 0.86 / G²)), ${s.m.name} on ${gpus} × ${s.a.name}`}
       value={formatDuration(allReducePerTokenTime(s.m, s.hw))}
     />
   );
