@@ -18,6 +18,7 @@ import {
   rePrefillCost,
   replayTrajectory,
   trajectoryPrompt,
+  warmTurn,
   type SweepPoint,
 } from '../src/sim/lessons/affinity';
 import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/index';
@@ -56,12 +57,7 @@ describe('the lesson trajectory', () => {
     const hw = defaultHardware(resolveAccelerator('h100-sxm'), 8);
     const m = resolveModel('llama-3.1-70b');
     const cold = (turn: number) => {
-      const prompt = trajectoryPrompt(DEFAULT_TRAJECTORY, turn);
-      const cached = computedAfterTurn(
-        trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
-        DEFAULT_TRAJECTORY.outputTokens,
-        ENGINE_BLOCK_SIZE,
-      );
+      const { prompt, cached } = warmTurn(DEFAULT_TRAJECTORY, turn, ENGINE_BLOCK_SIZE);
       return { cached, extra: coldTurnExtra(m, hw, prompt, cached).extraS };
     };
     expect(cold(1).cached).toBe(10_496);

@@ -67,6 +67,21 @@ export function computedAfterTurn(promptTokens: number, outputTokens: number, bl
   return Math.floor((promptTokens + outputTokens - 1) / blockSize) * blockSize;
 }
 
+/**
+ * Turn k (k ≥ 1) of a trajectory: its prompt, and what turn k − 1 left computed (computedAfterTurn), the tokens it
+ * finds cached when it lands warm.
+ */
+export function warmTurn(
+  shape: TrajectoryShape,
+  k: number,
+  blockSize: number,
+): { prompt: number; cached: number } {
+  return {
+    prompt: trajectoryPrompt(shape, k),
+    cached: computedAfterTurn(trajectoryPrompt(shape, k - 1), shape.outputTokens, blockSize),
+  };
+}
+
 /** ΔTTFT of re-prefilling N tokens starting at position `from`: N · t_tok(from + (N − 1)/2). */
 export function rePrefillCost(
   model: ModelSpec,

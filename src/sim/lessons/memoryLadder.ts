@@ -24,7 +24,7 @@
  */
 import type { AcceleratorSpec } from '../engine/catalog/accelerators';
 import type { LinkSpec } from '../engine/catalog/links';
-import { kvBytesPerToken, type Dtype, type ModelSpec } from '../engine/catalog/models';
+import type { Dtype, ModelSpec } from '../engine/catalog/models';
 import type { NodeSpec } from '../engine/catalog/nodes';
 import { defaultHardware, prefillCost, type HardwareConfig } from '../engine/cost';
 import { computeFootprint } from '../engine/footprint';
@@ -205,7 +205,7 @@ export function memoryLadder(input: LadderInput): LadderResult {
     gpus,
     memoryUtilization: input.memoryUtilization,
   });
-  const k = kvBytesPerToken(model, kvDtype);
+  const k = foot.kvBytesPerToken;
   // Every copy the GPUs hold (footprintKvCopies): each GPU offloads and reloads its own over its own link.
   const contextBytes = foot.contextBytes;
   const hw = ladderHardware(input);

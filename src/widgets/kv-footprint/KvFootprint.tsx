@@ -3,6 +3,7 @@
  * agent context takes, and how many such contexts fit in the replica's HBM after the weights.
  * Computed in the worker (method kvFootprint); the transport grows one agent's context toward the budget.
  */
+import { kvCopiesFactor } from './copies';
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
 import { ParamControls } from '../kit/controls/ParamControls';
@@ -141,7 +142,7 @@ export function KvFootprint() {
             <Readout
               label="One agent context"
               value={<span data-readout="context-bytes">{formatBytesDecimal(r.contextBytes)}</span>}
-              formula={`${formatCount(v.contextTokens)} tokens × ${formatBytes(r.kvBytesPerToken)}${r.kvCopies > 1 ? ` × ${formatNumber(r.kvCopies)} copies (more GPUs than KV heads: each head is stored on ${formatNumber(r.kvCopies)} GPUs)` : ''}`}
+              formula={`${formatCount(v.contextTokens)} tokens × ${formatBytes(r.kvBytesPerToken)}${kvCopiesFactor(r.kvCopies)}`}
             />
             <Readout
               label="KV budget after weights and reserve"

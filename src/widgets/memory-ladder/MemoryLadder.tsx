@@ -4,6 +4,7 @@
  * context takes to come back to HBM from each, against the time to recompute it, and where N agents' contexts
  * wait. Computed in the worker (method memoryLadder, src/sim/lessons/memoryLadder.ts).
  */
+import { kvCopiesFactor } from '../kv-footprint/copies';
 import { useMemo } from 'react';
 import { BarChart, durationAxis, type Marker } from '../kit/charts';
 import { useSimulation } from '../kit/useSimulation';
@@ -155,7 +156,7 @@ export function MemoryLadder() {
             <Readout
               label="One agent context"
               value={formatBytesDecimal(r.contextBytes)}
-              formula={`${formatNumber(v.contextTokens, 7)} tokens × ${formatBytes(r.kvBytesPerToken)} (${formatNumber(r.kvBytesPerToken, 7)} B)${r.kvCopies > 1 ? ` × ${formatNumber(r.kvCopies)} copies (more GPUs than KV heads: each head is stored on ${formatNumber(r.kvCopies)} GPUs)` : ''}`}
+              formula={`${formatNumber(v.contextTokens, 7)} tokens × ${formatBytes(r.kvBytesPerToken)} (${formatNumber(r.kvBytesPerToken, 7)} B)${kvCopiesFactor(r.kvCopies)}`}
             />
             <Readout
               label="HBM holds"

@@ -19,9 +19,9 @@ import {
 } from '../../sim/engine/cost';
 import {
   coldTurnExtra,
-  computedAfterTurn,
   DEFAULT_TRAJECTORY,
   trajectoryPrompt,
+  warmTurn,
 } from '../../sim/lessons/affinityModel';
 import { formatDuration, formatFlops, formatNumber, formatPercent } from '../../lib/format';
 
@@ -58,18 +58,9 @@ export function PerTokenPrefill({
   );
 }
 
-/**
- * Turn k of the lesson's trajectory: its prompt, and what turn k − 1 left computed (whole blocks of the engine's
- * size), the tokens a warm turn finds cached.
- */
+/** Turn k of the lesson's trajectory at the engine's block size (or `blockSize`): its prompt and what it finds cached. */
 function trajTurn(turn: number, blockSize = ENGINE_BLOCK_SIZE): { prompt: number; cached: number } {
-  const prompt = trajectoryPrompt(DEFAULT_TRAJECTORY, turn);
-  const cached = computedAfterTurn(
-    trajectoryPrompt(DEFAULT_TRAJECTORY, turn - 1),
-    DEFAULT_TRAJECTORY.outputTokens,
-    blockSize,
-  );
-  return { prompt, cached };
+  return warmTurn(DEFAULT_TRAJECTORY, turn, blockSize);
 }
 
 /** Prefill time of turn k of the trajectory when warm: its new tokens on top of what turn k − 1 left cached. */
