@@ -32,7 +32,7 @@ const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Switch the KV dtype to FP8: each context takes half the bytes of the same budget, so about twice as
-        many fit (13 → 26 here). Why only about twice, in general?
+        many fit. Why only about twice, in general?
       </>
     ),
     set: { kvDtype: 'fp8' },
