@@ -5,7 +5,8 @@
  *  1. Admission (FCFS, up to maxBatchSeqs): a waiting request whose grammar is ready acquires its prompt's
  *     blocks. The longest cached prefix is reused: blocks in HBM at once; blocks in DRAM/NVMe/the pool are
  *     brought up over their links (each link serves one transfer at a time per direction, FIFO), and the request
- *     waits in `loading` meanwhile while others run; victims it evicts with no copy below are written back first.
+ *     waits in `loading` meanwhile while others run (fleet/admissionReuse.ts); victims it evicts with no copy
+ *     below are written back first.
  *     Copies towards a lower tier (offloads, write-through and write-back stores) queue on the link's other
  *     direction. When HBM is full of pinned blocks, sessions holding KV through a
  *     tool pause are released first (oldest first); otherwise the queue waits. A prompt that can never fit is
@@ -13,9 +14,8 @@
  *  2. Decode growth: a decoding sequence that needs a new block gets it; if HBM is full, the most recently
  *     admitted sequence is preempted (recompute: its blocks are released and it requeues at the front;
  *     swap: its blocks are offloaded to DRAM and reloaded when it is readmitted).
- *  3. The batch: every decoding sequence (1 token each), then prefill chunks in admission order within the
- *     token budget (chunked prefill; `chunk` caps one sequence's share). Without chunking, an iteration is
- *     either whole prefills (up to the budget, at least one) or decodes.
+ *  3. The batch (fleet/batch.ts): every decoding sequence, then prefill chunks in admission order within the
+ *     token budget.
  *  4. Its time is the cost model's iterationTime, or the wall time of the batch's grammar masks if that is
  *     longer: masks are filled on CPU threads while the GPU runs the step and must be ready before sampling
  *     (fleet/grammar.ts), so only the part the step cannot hide adds.
@@ -24,11 +24,11 @@
  * boundary. So the cost is per event (arrival, chunk, completion, block boundary), never per token.
  */
 import type { ModelSpec } from '../catalog/models';
-import { decodeStepTime, iterationTime, type HardwareConfig, type IterationBatch } from '../cost';
+import type { HardwareConfig } from '../cost';
 import type { KvCache } from '../kvcache/cache';
-import type { TierName } from '../kvcache/types';
 import type { Rng } from '../rng';
-import { overlappedStepS } from './grammar';
+import { takeReuse, type ReuseEnv } from './admissionReuse';
+import { BatchFormer, NO_DECODES, NO_PREFILLS, type PrefillItem } from './batch';
 import { ReplicaGrammar, type ReplicaGrammarConfig } from './replicaGrammar';
 import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
@@ -70,14 +70,6 @@ export interface ReplicaConfig extends TailReuseConfig, ReplicaGrammarConfig {
   reportsMetrics: boolean;
   rng: Rng;
 }
-
-interface PrefillItem {
-  r: Req;
-  n: number;
-}
-
-const NO_PREFILLS: readonly PrefillItem[] = Object.freeze([]);
-const NO_DECODES: readonly Req[] = Object.freeze([]);
 
 export interface ReplicaStats {
   iterations: number;
@@ -131,20 +123,15 @@ export class Replica {
   private stepTime = 0;
   private prefills: readonly PrefillItem[] = NO_PREFILLS;
   private decodes: readonly Req[] = NO_DECODES;
-  /** The arrays an iteration's batch is formed in, reused (one iteration runs at a time; its end lets go of them). */
-  private readonly prefillBuf: PrefillItem[] = [];
-  /** The items prefillBuf has held, reused (an iteration forms a few, about 150,000 iterations a bench run). */
-  private readonly prefillPool: PrefillItem[] = [];
-  private readonly decodeBuf: Req[] = [];
-  /** Entries of prefillBuf this iteration (written by index: keepFirst). */
-  private prefillCount = 0;
-  /** The cost model's view of the iteration being formed, reused likewise. */
-  private readonly costBatch: IterationBatch = { prefill: [], decodeContextTokens: [] };
+  /** Forms each iteration's batch (one runs at a time; its end lets go of the batch). */
+  private readonly batch: BatchFormer;
   private admitCounter = 0;
   /** The links to the cache's lower tiers (reloads up, stores down). */
   private readonly links: TierLinks;
   /** The sessions' partial last pages, reused in the engine's blocks. */
   private readonly tails: TailReuse;
+  /** What admission reads to credit a request with what it finds cached. */
+  private readonly reuseEnv: ReuseEnv;
   private readonly c: ReplicaConfig;
 
   constructor(
@@ -156,9 +143,17 @@ export class Replica {
     this.index = c.index;
     this.cache = c.cache;
     this.grammar = new ReplicaGrammar(c);
+    this.batch = new BatchFormer(c);
     this.links = new TierLinks(c.tiers, c.poolLink);
     this.tails = new TailReuse(c.cache, this.links, c);
     this.pauses = new ToolPauses(c.cache, this.tails, this.links, c, host);
+    this.reuseEnv = {
+      cache: c.cache,
+      links: this.links,
+      tails: this.tails,
+      tiers: c.tiers,
+      blockSize: c.blockSize,
+    };
   }
 
   get isBusy(): boolean {
@@ -294,26 +289,6 @@ export class Replica {
     this.startIteration();
   }
 
-  /**
-   * Requests this replica has admitted (their pages reserved) that the batch gives no prefill chunk, or whose KV is
-   * still loading: vLLM moves a request from `waiting` to `running` only when a step schedules its first tokens
-   * (a 7,200-token miss takes most of an 8,192-token budget, so the next one waits a step), and keeps a request
-   * whose KV is loading in `waiting` (WAITING_FOR_REMOTE_KVS). The replica reserves pages at admission, up to a
-   * few steps earlier, so its metrics count these as vLLM's would: waiting.
-   */
-  private admittedNotScheduled(prefills: readonly PrefillItem[]): number {
-    let n = 0;
-    let k = 0;
-    for (const r of this.running) {
-      if (r.state === 'loading') n++;
-      else if (r.state === 'prefill') {
-        if (k < prefills.length && prefills[k].r === r) k++;
-        else n++;
-      }
-    }
-    return n;
-  }
-
   private report(): void {
     this.reported.waiting = this.waitingAfterSchedule;
     this.reported.kvInUse = this.cache.hbmPinnedShare;
@@ -423,45 +398,9 @@ export class Replica {
     r.needBlocks = 0;
     const heldTail = r.session >= 0 ? this.tails.takeHeld(r.session) : undefined;
     if (r.session >= 0) this.pauses.resume(r.session);
-    const kept = res.heldBlocks - res.computeBlocks - res.hit.blocks;
-    const matched = kept + res.hit.blocks;
-    r.computedFrom = matched;
-    // Past the matched pages, the engine would still reuse the full blocks of a tail that starts the next page.
-    const tailAsked = matched * this.c.blockSize < r.target;
-    const tailTokens = tailAsked ? this.tails.hit(r, matched, heldTail) : 0;
-    const tailTier = tailAsked ? this.tails.tier : -1;
-    let cached = Math.min(r.target, kept * this.c.blockSize + res.hit.tokens + tailTokens);
-    if (r.kvReceived) {
-      // KV shipped by a prefill worker is in place (fleet/disagg.ts); a recompute preemption loses it.
-      cached = Math.max(cached, Math.min(r.kvReceived, r.target));
-      r.kvReceived = 0;
-    }
-    cached = Math.min(cached, r.target - 1); // recompute the last token to get logits
-    r.heldBlocks = res.heldBlocks;
-    r.reused[0] += Math.min(cached, kept * this.c.blockSize + res.hit.tiers[0].tokens);
-    // Victims this admission evicted without a lower copy were written back first (booked on their links).
-    let t0 = this.bookStores();
-    for (let i = 1; i < res.hit.tiers.length; i++) {
-      const th = res.hit.tiers[i];
-      r.reused[i] += th.tokens;
-      if (th.blocks === 0) continue;
-      r.bytesLoaded += th.bytes;
-      t0 = this.links.reload(i, t0, th.timeS, th.bytes);
-    }
-    if (tailTier >= 0) {
-      const used = Math.max(0, cached - kept * this.c.blockSize - res.hit.tokens);
-      r.reused[tailTier] += used;
-      if (tailTier > 0 && used > 0) {
-        // A tail below HBM comes up over its link like the hit pages (one page's transfer time).
-        const bytes = (this.cache.bytesPerBlock * used) / this.c.blockSize;
-        const timeS = this.cache.loadTimeS(this.c.tiers[tailTier] as TierName, 1);
-        t0 = this.links.reload(tailTier, t0, timeS, bytes);
-        r.bytesLoaded += bytes;
-      }
-    }
-    const skipped = cached - r.ctx;
-    r.ctx = cached;
-    this.pay(r, Math.max(0, skipped));
+    const before = r.ctx;
+    const t0 = takeReuse(this.reuseEnv, r, res, heldTail, now);
+    this.pay(r, Math.max(0, r.ctx - before));
     r.admitted = r.admitted < 0 ? now : r.admitted;
     r.admitOrder = this.admitCounter++;
     if (t0 > now) {
@@ -545,14 +484,6 @@ export class Replica {
     this.waiting.unshift(r);
   }
 
-  private pushPrefill(r: Req, n: number): void {
-    const k = this.prefillCount++;
-    const item = this.prefillPool[k] ?? (this.prefillPool[k] = { r, n });
-    item.r = r;
-    item.n = n;
-    this.prefillBuf[k] = item;
-  }
-
   private startIteration(): void {
     const now = this.host.now;
     const c = this.c;
@@ -586,86 +517,27 @@ export class Replica {
         }
       }
     }
-    // 3. the batch
-    const decodes = this.decodeBuf;
-    const prefills = this.prefillBuf;
-    // The buffers are written by index and cut to length after (keepFirst), not emptied first: see keepFirst.
-    this.prefillCount = 0;
-    // In the same pass, what a decode-only iteration needs: their contexts and how many steps they can all take.
-    const ctxs = this.costBatch.decodeContextTokens;
-    let total = 0;
-    let minSteps = Infinity;
-    let nd = 0;
-    for (const r of this.running) {
-      if (r.state !== 'decode') continue;
-      decodes[nd] = r;
-      ctxs[nd] = r.ctx + 1;
-      nd++;
-      total += r.ctx + 1;
-      const left = r.outputTokens - r.generated;
-      const room = r.heldBlocks * bs - r.ctx; // steps before it needs another block
-      const k = Math.max(1, Math.min(left, room));
-      if (k < minSteps) minSteps = k;
-    }
-    keepFirst(decodes, nd);
-    keepFirst(ctxs, nd);
-    let budget = c.tokenBudget;
-    if (c.chunk > 0) {
-      budget -= decodes.length;
-      for (const r of this.running) {
-        if (r.state !== 'prefill' || budget <= 0) continue;
-        const n = Math.min(r.target - r.ctx, budget, c.chunk);
-        if (n <= 0) continue;
-        this.pushPrefill(r, n);
-        budget -= n;
-      }
-    } else {
-      for (const r of this.running) {
-        if (r.state !== 'prefill') continue;
-        const n = r.target - r.ctx;
-        if (this.prefillCount && n > budget) break;
-        this.pushPrefill(r, n);
-        budget -= n;
-      }
-    }
-    keepFirst(prefills, this.prefillCount);
-    const useDecodes = c.chunk > 0 || prefills.length === 0 ? decodes : NO_DECODES;
+    // 3. the batch, 4. its time
+    const batch = this.batch;
+    batch.form(this.running);
     if (c.reportsMetrics)
-      this.waitingAfterSchedule = this.waiting.length + this.admittedNotScheduled(prefills);
-    const maskS = this.grammar.maskWall(useDecodes, prefills);
-    let steps = 1;
-    let time: number;
-    if (prefills.length) {
-      const batch = this.costBatch;
-      keepFirst(ctxs, useDecodes.length); // none without chunked prefill
-      const chunks = batch.prefill;
-      while (chunks.length < prefills.length) chunks.push({ newTokens: 0, cachedTokens: 0 });
-      keepFirst(chunks, prefills.length);
-      for (let i = 0; i < prefills.length; i++) {
-        chunks[i].newTokens = prefills[i].n;
-        chunks[i].cachedTokens = prefills[i].r.ctx;
-      }
-      const gpuS = iterationTime(c.model, c.hw, batch);
-      time = overlappedStepS(gpuS, maskS);
-    } else if (useDecodes.length) {
-      steps = minSteps;
-      const B = useDecodes.length;
-      const mid = total + (B * (steps - 1)) / 2;
-      const dt = overlappedStepS(decodeStepTime(c.model, c.hw, B, mid), maskS);
-      time = dt * steps;
-    } else {
+      this.waitingAfterSchedule = this.waiting.length + batch.admittedNotScheduled(this.running);
+    const size = batch.prefills.length + batch.decodes.length;
+    if (size === 0) {
       this.batchSize.set(now, 0);
       return; // idle
     }
+    const time = batch.time(this.grammar.maskWall(batch.decodes, batch.prefills));
+    const steps = batch.steps;
     this.busy = true;
     this.gen++;
     this.iterStart = now;
     this.steps = steps;
     this.stepTime = time / steps;
     this.iterEnd = now + time;
-    this.prefills = prefills;
-    this.decodes = useDecodes;
-    this.batchSize.set(now, prefills.length + useDecodes.length);
+    this.prefills = batch.prefills;
+    this.decodes = batch.decodes;
+    this.batchSize.set(now, size);
     this.host.schedule(this.iterEnd, 'iteration-end', this.index, this.gen);
   }
 }
