@@ -6,8 +6,6 @@
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
  */
 import type { KvCache } from '../kvcache/cache';
-import type { Segment } from '../kvcache/hash';
-import type { TailHasher } from './tails';
 import { KvPool } from '../kvcache/pool';
 import { TIER_ORDER } from '../kvcache/types';
 import { createRng, type Rng } from '../rng';
@@ -24,7 +22,7 @@ import {
   type RequestColumn,
   type RequestColumns,
 } from './requestColumns';
-import { newSessionRt, sessionHashes, type SessionRt } from './sessionRecord';
+import type { SessionRt } from './sessionRecord';
 import { afterHold } from './toolPauses';
 import type { Replica, ReplicaHost } from './replica';
 import { buildReplicas } from './buildReplicas';
@@ -37,14 +35,13 @@ import {
   type RouteDecision,
   type Router,
 } from './router';
-import type { ResolvedScenario, SessionsWorkload, TraceWorkload } from './scenario';
-import { loadTrace, type LoadedTrace } from './trace';
+import type { ResolvedScenario } from './scenario';
 import { createCacheView, type CacheView } from './view';
-import { WorkloadGenerator, type RequestSpec, type Session } from './workload';
+import type { RequestSpec } from './workload';
+import { TurnSource, type PromptHashes } from './turnSource';
 import { admits } from './admission';
 import { FrontDoor } from './frontDoor';
 import { readLoads, type ScrapedMetrics } from './loads';
-import { sharedPrefixTurns, type StagePacer } from './sharedPrefix';
 
 export interface OccupancySeries {
   t: number[];
@@ -66,9 +63,6 @@ export class FleetSim implements ReplicaHost {
   readonly cols: RequestColumns;
   private readonly table = new RequestTable(REQUEST_COLUMNS.length);
   readonly gaps = new LogHistogram();
-  readonly sessions: SessionRt[] = [];
-  /** Session records made so far (the first settles their fields: newSessionRt). */
-  private sessionRecords = 0;
   readonly routes = new RouteLog();
   readonly occupancy: OccupancySeries;
   readonly fleetBatch = new TimeWeighted();
@@ -88,18 +82,10 @@ export class FleetSim implements ReplicaHost {
   private readonly door: FrontDoor<SessionRt | null>;
   /** The replicas' metrics as the router's last scrape read them (null: it reads them live). */
   private readonly scraped: ScrapedMetrics | null;
-  private startedSessions = 0;
   private sessionsDone = 0;
   private readonly routerRng: Rng;
-  private readonly arrivalRng: Rng;
-  private readonly gen: WorkloadGenerator | null;
-  readonly trace: LoadedTrace | null;
-  /** A staged workload's clock (shared-prefix): the next stage waits for the previous one to drain. */
-  private readonly pacer: StagePacer | null = null;
-  private traceNext = 0;
-  /** Native traces replayed by session: the next turn of each session (position in trace.bySession). */
-  private traceTurnOf: Int32Array = new Int32Array(0);
-  private readonly wl: SessionsWorkload | TraceWorkload;
+  /** The workload: which turns arrive when, and the sessions' records. */
+  private readonly turns: TurnSource;
   private readonly loads: ReplicaLoad[];
   private readonly tierIndex: number[][];
   private nowT = 0;
@@ -113,7 +99,6 @@ export class FleetSim implements ReplicaHost {
     const s = rs.scenario;
     const seed = s.seed;
     this.routerRng = createRng(seed ^ 0x726f7574);
-    this.arrivalRng = createRng(seed ^ 0x61727276);
     this.pool = rs.pool
       ? new KvPool({ bytesPerBlock: rs.bytesPerBlock, capacityBytes: rs.pool.capacityBytes, name: 'pool' })
       : null;
@@ -148,23 +133,17 @@ export class FleetSim implements ReplicaHost {
       },
       this.cols.clientWaitS,
     );
-    if (s.workload.kind === 'shared-prefix') {
-      // Independent requests released stage by stage (fleet/sharedPrefix.ts): replayed like a trace.
-      const sp = sharedPrefixTurns(s.workload, seed, rs.blockSize);
-      this.wl = { kind: 'trace', format: 'native', replay: 'timestamps' };
-      this.gen = null;
-      this.trace = sp.trace;
-      this.pacer = sp.pacer;
-    } else if ((this.wl = s.workload).kind === 'trace') {
-      this.gen = null;
-      this.trace = loadTrace(this.wl, rs.blockSize);
-      this.traceTurnOf = new Int32Array(this.trace.sessions);
-    } else {
-      // Contexts grow in place: a request's segments are read at submit only (hashes() makes Req.segs of them).
-      this.gen = new WorkloadGenerator(this.wl.classes, seed, opts.contextInPlace ?? true);
-      this.trace = null;
-    }
-    this.startArrivals();
+    this.turns = new TurnSource(
+      rs,
+      {
+        now: () => this.nowT,
+        schedule: (time, kind, a, b) => this.q.push(time, kind, a, b),
+        submit: (session, cls, spec, h, seq, rt, doorRt) =>
+          this.submit(session, cls, spec, h, seq, rt, doorRt),
+      },
+      opts.contextInPlace ?? true,
+    );
+    this.turns.start();
     if (rs.frameIntervalS > 0) this.q.push(0, 'frame', 0);
     this.q.push(0, 'frame', 1); // occupancy samples
     if (this.router.usesCache && this.view.syncIntervalS > 0)
@@ -175,6 +154,11 @@ export class FleetSim implements ReplicaHost {
 
   get now(): number {
     return this.nowT;
+  }
+
+  /** The sessions' records, by session index. */
+  get sessions(): SessionRt[] {
+    return this.turns.sessions;
   }
 
   // ───────────────────────────── event plumbing ─────────────────────────────
@@ -230,10 +214,10 @@ export class FleetSim implements ReplicaHost {
         break;
       }
       case 'turn-ready':
-        this.nextTurn(ev.a);
+        this.turns.nextTurn(ev.a);
         break;
       case 'session-arrival':
-        this.arrival(ev.a);
+        this.turns.arrival(ev.a);
         break;
       case 'request-ready':
         this.door.ready(ev.a);
@@ -289,106 +273,27 @@ export class FleetSim implements ReplicaHost {
     });
   }
 
-  // ───────────────────────────── arrivals ─────────────────────────────
+  // ───────────────────────────── requests ─────────────────────────────
 
-  private startArrivals(): void {
-    const wl = this.wl;
-    if (wl.kind === 'trace') {
-      const tr = this.trace!;
-      if (this.bySessions()) {
-        tr.bySession.forEach((list, si) => {
-          if (list.length) this.schedule(tr.turns[list[0]].t, 'session-arrival', list[0], 0);
-          this.sessions[si] = this.newSession(null, 0, tr.turns[list[0]]?.t ?? 0);
-        });
-      } else if (tr.turns.length)
-        this.schedule(this.pacer ? this.pacer.timeOf(0)! : tr.turns[0].t, 'session-arrival', 0, 0);
-      return;
-    }
-    if (wl.arrival.kind === 'poisson') {
-      this.schedule(this.arrivalRng.exponential(1 / wl.arrival.sessionsPerS), 'session-arrival', 0, 0);
-    } else {
-      const n = Math.min(wl.arrival.concurrency, wl.sessions);
-      const ramp = wl.arrival.rampS ?? 0;
-      for (let i = 0; i < n; i++) this.schedule(ramp > 0 ? (ramp * i) / n : 0, 'session-arrival', i, 0);
-      this.startedSessions = n;
-    }
-  }
-
-  private bySessions(): boolean {
-    return this.wl.kind === 'trace' && this.wl.replay === 'sessions' && this.trace!.format === 'native';
-  }
-
-  private arrival(index: number): void {
-    const wl = this.wl;
-    if (wl.kind === 'trace') {
-      const tr = this.trace!;
-      if (this.bySessions()) {
-        this.traceSubmit(index);
-        return;
-      }
-      this.traceSubmit(this.traceNext++);
-      if (this.traceNext < tr.turns.length) {
-        // A staged workload's next stage is scheduled when the current one drains (requestEnded).
-        const at = this.pacer ? this.pacer.timeOf(this.traceNext) : tr.turns[this.traceNext].t;
-        if (at !== null) this.schedule(Math.max(this.nowT, at), 'session-arrival', 0, 0);
-      }
-      return;
-    }
-    if (wl.arrival.kind === 'poisson') {
-      index = this.startedSessions++;
-      const next = this.nowT + this.arrivalRng.exponential(1 / wl.arrival.sessionsPerS);
-      if (this.startedSessions < wl.sessions && next <= this.rs.scenario.durationS)
-        this.schedule(next, 'session-arrival', 0, 0);
-    }
-    const s = this.gen!.createSession(index);
-    const rt = this.newSession(s, s.cls, this.nowT);
-    this.sessions[index] = rt;
-    this.submit(rt, index, this.gen!.nextRequest(s));
-  }
-
-  private nextTurn(index: number): void {
-    const rt = this.sessions[index];
-    if (!rt || !rt.s) return;
-    this.submit(rt, index, this.gen!.nextRequest(rt.s));
-  }
-
-  private newSession(s: Session | null, cls: number, start: number): SessionRt {
-    return newSessionRt(s, cls, start, this.sessionRecords++ === 0);
-  }
-
-  private newReq(
-    session: number,
-    cls: number,
-    spec: RequestSpec,
-    h: { segs: Segment[] | null; hashes: number[]; tails?: TailHasher | null },
-    seq: number,
-  ): Req {
+  private newReq(session: number, cls: number, spec: RequestSpec, h: PromptHashes, seq: number): Req {
     const r = newRequest(this.nextReq++, session, cls, spec, h, seq, this.nowT);
     recordSubmitted(this.table, this.cols, r);
     return r;
   }
 
-  private submit(rt: SessionRt, index: number, spec: RequestSpec): void {
-    const r = this.newReq(index, rt.cls, spec, sessionHashes(spec, rt, this.rs.blockSize), index);
-    rt.current = r;
-    this.door.enter(r, rt);
-  }
-
-  /** Submit trace turn i. Sessions replay: the session's KV sequence is the session; otherwise one per request. */
-  private traceSubmit(i: number): void {
-    const x = this.trace!.turns[i];
-    const bySession = this.bySessions();
-    const id = this.nextReq;
-    const rt = x.session >= 0 ? this.sessions[x.session] : undefined;
-    const r = this.newReq(
-      x.session,
-      0,
-      x.spec,
-      { segs: x.spec.hashSegments ?? null, hashes: x.spec.hashes as number[] },
-      bySession ? x.session : 2 ** 40 + id,
-    );
+  /** A request enters the fleet (TurnSourceHost.submit). */
+  private submit(
+    session: number,
+    cls: number,
+    spec: RequestSpec,
+    h: PromptHashes,
+    seq: number | null,
+    rt: SessionRt | undefined,
+    doorRt: SessionRt | null,
+  ): void {
+    const r = this.newReq(session, cls, spec, h, seq ?? 2 ** 40 + this.nextReq);
     if (rt) rt.current = r;
-    this.door.enter(r, bySession && rt ? rt : null);
+    this.door.enter(r, doorRt);
   }
 
   private timeout(id: number): void {
@@ -470,28 +375,26 @@ export class FleetSim implements ReplicaHost {
       clientTimeoutS: this.rs.clientTimeoutS,
     });
     this.reqs.delete(id);
-    if (this.pacer) {
-      const next = this.pacer.endedAt(id, this.nowT);
-      if (next) this.schedule(next.t, 'session-arrival', 0, 0);
-    }
+    this.turns.requestEnded(id);
   }
 
   requestDone(r: Req): void {
     if (this.disagg?.prefillDone(r)) return; // its KV now moves to the decode worker
     this.record(r, 1);
     this.door.slotFreed();
-    if (this.trace) {
-      this.traceDone(r);
+    const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
+    if (rt) {
+      rt.turns++;
+      rt.gpuSeconds += r.gpuSeconds;
+    }
+    if (!rt || !this.turns.hasTurns(r)) {
+      this.replicas[r.replica].pauses.pause(r, false);
       return;
     }
-    const rt = this.sessions[r.session];
-    rt.turns++;
-    rt.gpuSeconds += r.gpuSeconds;
     rt.current = null;
-    const after = this.gen!.afterTurn(rt.s!, r.spec);
-    const continues = after.kind !== 'end';
+    const continues = this.turns.afterTurn(r, rt);
     this.pause(r, rt, continues);
-    if (continues) this.schedule(this.nowT + after.delayS, 'turn-ready', r.session, 0);
+    if (continues) this.turns.scheduleNext();
     else this.endSession(r.session, false);
   }
 
@@ -502,31 +405,6 @@ export class FleetSim implements ReplicaHost {
     rt.pauseGen++;
     const p = this.rs.toolPause;
     if (p.kind === 'ttl') this.schedule(this.nowT + p.ttlS, 'ttl-expire', r.session, rt.pauseGen);
-  }
-
-  private traceDone(r: Req): void {
-    if (!this.bySessions() || r.session < 0) {
-      if (r.session >= 0) {
-        const rt = this.sessions[r.session];
-        if (rt) {
-          rt.turns++;
-          rt.gpuSeconds += r.gpuSeconds;
-        }
-      }
-      this.replicas[r.replica].pauses.pause(r, false);
-      return;
-    }
-    const tr = this.trace!;
-    const rt = this.sessions[r.session];
-    rt.turns++;
-    rt.gpuSeconds += r.gpuSeconds;
-    rt.current = null;
-    const list = tr.bySession[r.session];
-    const k = ++this.traceTurnOf[r.session];
-    const continues = k < list.length;
-    this.pause(r, rt, continues);
-    if (continues) this.schedule(this.nowT + tr.turns[list[k - 1]].gapS, 'session-arrival', list[k], 0);
-    else this.endSession(r.session, false);
   }
 
   requestDropped(r: Req, why: string): void {
@@ -570,15 +448,7 @@ export class FleetSim implements ReplicaHost {
     rt.tails = null;
     this.sessionsDone++;
     this.router.sessionEnded?.(index);
-    const wl = this.wl;
-    if (
-      wl.kind !== 'trace' &&
-      wl.arrival.kind === 'closed' &&
-      this.startedSessions < wl.sessions &&
-      this.nowT < this.rs.scenario.durationS
-    ) {
-      this.schedule(this.nowT, 'session-arrival', this.startedSessions++, 0);
-    }
+    this.turns.sessionEnded();
   }
 
   /** Requests in flight (for the end-of-run report). */
