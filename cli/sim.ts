@@ -4,34 +4,26 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from './args';
-import { COMMANDS, loadAllCommands } from './commands/index';
+import { COMMANDS, loadAllCommands, type Command } from './commands/index';
+import { commandHelp, overallHelp } from './help';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
-async function help(): Promise<string> {
-  const lines = [
-    `serving-agents-lab sim ${pkg.version}`,
-    '',
-    'Usage: npm run sim -- <command> [flags]',
-    '',
-    'Commands:',
-  ];
-  for (const c of await loadAllCommands()) lines.push(`  ${c.usage}`, `      ${c.summary}`);
-  lines.push(
-    '  version',
-    '      print the version',
-    '',
-    'Every command prints JSON on stdout. See docs/cli.md.',
-  );
-  return lines.join('\n');
+function printHelp(command: Command): number {
+  process.stdout.write(commandHelp(command) + '\n');
+  return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write((await help()) + '\n');
+  const isHelp = (a: string | undefined) => a === 'help' || a === '--help' || a === '-h';
+  if (!name || isHelp(name)) {
+    // `help <command>` is that command's help, as `<command> --help` is.
+    const topic = COMMANDS.find((c) => c.name === rest[0]);
+    if (topic) return printHelp(await topic.load());
+    process.stdout.write(overallHelp(pkg.version, await loadAllCommands()) + '\n');
     return 0;
   }
   if (name === 'version' || name === '--version') {
@@ -52,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const command = await entry.load();
+  // Asked anywhere on the line, so a user who has typed half a command can still ask what it takes.
+  if (rest.some((a) => a === '--help' || a === '-h')) return printHelp(command);
   try {
     const out = await command.run(parseArgs(rest));
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');

@@ -3,10 +3,14 @@ import { ACCELERATORS } from '../../src/sim/engine/catalog/accelerators';
 import { LINKS } from '../../src/sim/engine/catalog/links';
 import { DTYPES, kvBytesPerToken, MODELS, weightBytes } from '../../src/sim/engine/catalog/models';
 import { NODES, nodeTotals } from '../../src/sim/engine/catalog/nodes';
-import type { Command } from './index';
+import { flagNames, type Command, type FlagHelp } from './index';
 
 const KINDS = ['models', 'accelerators', 'links', 'nodes'] as const;
 type Kind = (typeof KINDS)[number];
+
+const FLAGS: readonly FlagHelp[] = [
+  { name: 'kind', value: '<kind>', default: 'all four', meaning: `print only one list: ${KINDS.join(', ')}` },
+];
 
 const round = (x: number, digits = 4) => Number(x.toPrecision(digits));
 
@@ -86,8 +90,9 @@ export const catalogCommand: Command = {
   usage: 'catalog [--kind models|accelerators|links|nodes]',
   summary:
     'catalog figures with their sources: models (with derived KV bytes/token per dtype), accelerators, links, nodes',
+  flags: FLAGS,
   run(args: ParsedArgs) {
-    checkKnownFlags(args, ['kind']);
+    checkKnownFlags(args, flagNames(FLAGS));
     if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
     const kind = stringFlag(args, 'kind') as Kind | undefined;
     if (kind !== undefined && !KINDS.includes(kind))

@@ -15,22 +15,46 @@ import {
 } from '../../src/sim/engine/cost';
 import { allReducePath, ringBusBandwidth } from '../../src/sim/engine/tensorParallel';
 import { applyEfficiencyFlags, EFFICIENCY_FLAGS, EFFICIENCY_USAGE } from './efficiencyFlags';
-import type { Command } from './index';
-import { modelAndGpuIds } from './catalogFlags';
+import { flagNames, type Command, type FlagHelp } from './index';
+import { GPU_FLAG, MODEL_FLAG, modelAndGpuIds } from './catalogFlags';
 
-const FLAGS = [
-  'model',
-  'gpu',
-  'tp',
-  'prefill',
-  'cached',
-  'decode-batch',
-  'context',
-  'weight-dtype',
-  'kv-dtype',
-  'compute-dtype',
+const FLAGS: readonly FlagHelp[] = [
+  MODEL_FLAG,
+  GPU_FLAG,
+  {
+    name: 'tp',
+    value: 'N',
+    default: '1',
+    meaning: `GPUs of the replica (tensor parallel), ${GPUS_PER_REPLICA.min}–${GPUS_PER_REPLICA.max}`,
+  },
+  { name: 'prefill', value: 'N', meaning: 'one prefill of N new tokens (N ≥ 1); or --decode-batch' },
+  {
+    name: 'cached',
+    value: 'C',
+    default: '0',
+    meaning: "with --prefill: tokens already in the KV cache (C ≥ 0; C + N ≤ the model's context)",
+  },
+  { name: 'decode-batch', value: 'B', meaning: 'one decode step of B sequences (B ≥ 1); needs --context' },
+  {
+    name: 'context',
+    value: 'L',
+    meaning: "with --decode-batch: tokens each sequence attends to (1 to the model's context)",
+  },
+  {
+    name: 'weight-dtype',
+    value: '<d>',
+    default: 'bf16',
+    meaning: `weight element type: ${DTYPES.join(', ')}`,
+  },
+  { name: 'kv-dtype', value: '<d>', default: 'bf16', meaning: `KV element type: ${DTYPES.join(', ')}` },
+  {
+    name: 'compute-dtype',
+    value: 'bf16|fp8',
+    default: 'bf16',
+    meaning: 'tensor-core dtype of the matmuls (fp8 selects the FP8 GEMM fit)',
+  },
   ...EFFICIENCY_FLAGS,
-] as const;
+];
 
 export const COST_USAGE =
   'cost --model <id> --gpu <id> [--tp N] (--prefill N [--cached C] | --decode-batch B --context L) ' +
@@ -66,8 +90,9 @@ export const costCommand: Command = {
   usage: COST_USAGE,
   summary:
     'seconds of one prefill (--prefill) or one decode step (--decode-batch), with the terms they come from',
+  flags: FLAGS,
   run(args: ParsedArgs) {
-    checkKnownFlags(args, FLAGS);
+    checkKnownFlags(args, flagNames(FLAGS));
     if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
     const { modelId, gpuId } = modelAndGpuIds(args);
     let model;

@@ -4,10 +4,27 @@
  */
 import type { ParsedArgs } from '../args';
 
+/**
+ * One flag as `sim <command> --help` lists it. A command accepts exactly the flags it lists (checkKnownFlags is
+ * given flagNames(flags)), so the help cannot leave one out.
+ */
+export interface FlagHelp {
+  name: string;
+  /** What follows the flag: `<id>`, `N`, `x`; absent for a switch. */
+  value?: string;
+  /** The value used when the flag is absent, as a reader would say it; absent when there is none. */
+  default?: string;
+  /** What it sets, with its unit and the values allowed. */
+  meaning: string;
+}
+
+export const flagNames = (flags: readonly FlagHelp[]): string[] => flags.map((f) => f.name);
+
 export interface Command {
   name: string;
   usage: string;
   summary: string;
+  flags: readonly FlagHelp[];
   /** Returns the JSON value printed on stdout. */
   run(args: ParsedArgs): unknown | Promise<unknown>;
 }

@@ -1,13 +1,28 @@
 import { checkKnownFlags, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { DTYPES, findModel, kvBytesPerToken, MODELS, type Dtype } from '../../src/sim/engine/catalog/models';
-import type { Command } from './index';
+import { flagNames, type Command, type FlagHelp } from './index';
+import { MODEL_FLAG } from './catalogFlags';
+
+const DEFAULT_BLOCK_SIZE = 16;
+
+const FLAGS: readonly FlagHelp[] = [
+  MODEL_FLAG,
+  { name: 'dtype', value: '<d>', default: 'bf16', meaning: `KV element type: ${DTYPES.join(', ')}` },
+  {
+    name: 'block-size',
+    value: 'N',
+    default: String(DEFAULT_BLOCK_SIZE),
+    meaning: "tokens per paged block, a whole number ≥ 1 (vLLM's default 16; Mooncake's trace hashes 512)",
+  },
+];
 
 export const kvCommand: Command = {
   name: 'kv',
-  usage: 'kv --model <id> [--dtype bf16|fp16|fp8|fp32] [--block-size 16]',
+  usage: `kv --model <id> [--dtype ${DTYPES.join('|')}] [--block-size ${DEFAULT_BLOCK_SIZE}]`,
   summary: 'KV-cache bytes per token and per block for a catalog model',
+  flags: FLAGS,
   run(args: ParsedArgs) {
-    checkKnownFlags(args, ['model', 'dtype', 'block-size']);
+    checkKnownFlags(args, flagNames(FLAGS));
     const id = stringFlag(args, 'model');
     if (!id) throw new UsageError(`--model is required (one of: ${MODELS.map((m) => m.id).join(', ')})`);
     const model = findModel(id);
@@ -15,7 +30,7 @@ export const kvCommand: Command = {
     const dtype = (stringFlag(args, 'dtype') ?? 'bf16') as Dtype;
     if (!DTYPES.includes(dtype))
       throw new UsageError(`unknown dtype "${dtype}" (one of: ${DTYPES.join(', ')})`);
-    const blockSizeRaw = stringFlag(args, 'block-size') ?? '16';
+    const blockSizeRaw = stringFlag(args, 'block-size') ?? String(DEFAULT_BLOCK_SIZE);
     const blockSize = Number(blockSizeRaw);
     if (!Number.isInteger(blockSize) || blockSize < 1)
       throw new UsageError(`--block-size must be a positive whole number`);

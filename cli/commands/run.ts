@@ -12,8 +12,29 @@ import { runScenario } from '../../src/sim/engine/fleet/run';
 import { ScenarioError, validateScenario, type Scenario } from '../../src/sim/engine/fleet/scenario';
 import { TraceError } from '../../src/sim/engine/trace';
 import { TraceLoadError } from '../../src/sim/engine/fleet/trace';
-import type { Command } from './index';
+import { flagNames, type Command, type FlagHelp } from './index';
 import { closeQuietly, openForWriting, readTextFile } from '../files';
+
+const FLAGS: readonly FlagHelp[] = [
+  {
+    name: 'frames',
+    value: 'FILE',
+    meaning: 'write animation frames there as JSON Lines, one frame per line',
+  },
+  {
+    name: 'frame-interval',
+    value: 'S',
+    default: 'output.frameIntervalS, else durationS / 200',
+    meaning: 'seconds of simulated time between frames, ≥ 0 (needs --frames)',
+  },
+  { name: 'seed', value: 'N', default: "the scenario's seed", meaning: 'whole number: overrides the seed' },
+  {
+    name: 'requests',
+    value: 'FILE',
+    meaning: 'write one CSV row per request there (docs/scenarios.md, Per request)',
+  },
+  { name: 'series', meaning: 'add the KV-occupancy time series to the JSON' },
+];
 
 /** Reads and validates a scenario file; a trace `path` is read into `text` (relative to the scenario's folder). */
 export function loadScenarioFile(file: string): Scenario {
@@ -48,8 +69,9 @@ export const runCommand: Command = {
     'run <scenario.json> [--frames out.jsonl] [--frame-interval S] [--seed N] [--requests out.csv] [--series]',
   summary:
     'simulate an agent-serving fleet (replicas, router, KV tiers, agent workload) and print its metrics',
+  flags: FLAGS,
   async run(args: ParsedArgs) {
-    checkKnownFlags(args, ['frames', 'frame-interval', 'seed', 'requests', 'series']);
+    checkKnownFlags(args, flagNames(FLAGS));
     const requestsFile = stringFlag(args, 'requests');
     const series = args.flags.get('series');
     if (series !== undefined && series !== true) throw new UsageError('--series takes no value');

@@ -11,11 +11,40 @@ import {
   type OnError,
   type TraceFormat,
 } from '../../src/sim/engine/trace';
-import type { Command } from './index';
+import { flagNames, type Command, type FlagHelp } from './index';
 
 const FORMATS = ['auto', 'mooncake', 'native'] as const;
 const ON_ERROR: readonly OnError[] = ['skip', 'stop'];
 const SHOWN_ERRORS = 5;
+
+const FLAGS: readonly FlagHelp[] = [
+  {
+    name: 'format',
+    value: '<f>',
+    default: 'auto',
+    meaning:
+      'mooncake, native, or auto (from the first line: hash_ids → Mooncake; session or a format header → native)',
+  },
+  {
+    name: 'block-size',
+    value: 'N',
+    default: "512 (native: the header's blockSize, else 512)",
+    meaning:
+      "tokens per block, a whole number ≥ 1: Mooncake, the block size of the trace's hash_ids; native, the size to cut segments into",
+  },
+  {
+    name: 'lru-blocks',
+    value: 'N,N,...',
+    default: 'none',
+    meaning: 'LRU cache capacities in blocks (whole numbers ≥ 0, comma-separated); one lru entry each',
+  },
+  {
+    name: 'on-error',
+    value: 'skip|stop',
+    default: 'skip',
+    meaning: `malformed lines: skip (count them, list the first ${SHOWN_ERRORS}) or stop at the first (exit 2)`,
+  },
+];
 
 function parseCapacities(s: string | undefined): number[] {
   if (s === undefined) return [];
@@ -36,8 +65,9 @@ export const traceStatsCommand: Command = {
     'trace-stats <file.jsonl> [--format auto|mooncake|native] [--block-size 512] [--lru-blocks 1000,10000,...] [--on-error skip|stop]',
   summary:
     'request count, arrival rate, length percentiles, ideal and LRU prefix-cache hit ratios of a Mooncake or native trace',
+  flags: FLAGS,
   run(args: ParsedArgs) {
-    checkKnownFlags(args, ['format', 'block-size', 'lru-blocks', 'on-error']);
+    checkKnownFlags(args, flagNames(FLAGS));
     if (args.positionals.length !== 1)
       throw new UsageError(
         args.positionals.length
