@@ -8,7 +8,7 @@
  * Built from the charts kit's pieces (size, shell, axes, grid, read-out); the picture is a function of the
  * run and the current turn, so the transport can scrub it.
  */
-import { FillPattern } from '../kit/charts/patterns';
+import { PartPatterns, partFill } from '../kit/charts/patterns';
 import { EntryLegend, type LegendEntry } from '../kit/charts/Legend';
 import { useCallback, useMemo, type CSSProperties } from 'react';
 import { scaleBand, symbol as d3symbol, symbolCircle, symbolDiamond, symbolX } from 'd3';
@@ -240,13 +240,7 @@ export function TrajectoryChart({
       onBlur={ro.onBlur}
       live={live}
     >
-      <defs>
-        {PARTS.map((p, i) =>
-          p.pattern ? (
-            <FillPattern key={p.key} id={`${prefix}-p${i}`} color={p.color} pattern={p.pattern} />
-          ) : null,
-        )}
-      </defs>
+      <PartPatterns prefix={prefix} parts={PARTS} />
       {/* Legend: the prompt's parts (bar swatches), then what a turn found (symbols). */}
       <EntryLegend
         items={L.legend.items}
@@ -254,7 +248,7 @@ export function TrajectoryChart({
           ...PARTS.map((p, i): LegendEntry => ({
             kind: 'bar',
             color: p.color,
-            fill: p.pattern ? `url(#${prefix}-p${i})` : p.color,
+            fill: partFill(prefix, PARTS, i),
           })),
           ...ROUTE_LEGEND.map(({ kind }): LegendEntry => ({
             kind: 'symbol',
@@ -430,7 +424,6 @@ function Bar({
         const y0 = y(acc);
         acc += v;
         const y1 = y(acc);
-        const p = PARTS[k];
         return (
           <rect
             key={k}
@@ -438,7 +431,7 @@ function Bar({
             y={r2(y1)}
             width={r2(w)}
             height={r2(Math.max(0.5, y0 - y1))}
-            style={{ fill: p.pattern ? `url(#${prefix}-p${k})` : p.color }}
+            style={{ fill: partFill(prefix, PARTS, k) }}
           />
         );
       })}

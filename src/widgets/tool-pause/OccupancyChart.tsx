@@ -4,7 +4,7 @@
  * sessions' blocks, others). Two panels in one SVG (so it exports whole), built from the charts kit's pieces;
  * every layer has a colour and a texture, and the read-out lists them all at the hovered time.
  */
-import { FillPattern } from '../kit/charts/patterns';
+import { PartPatterns, partFill } from '../kit/charts/patterns';
 import { EntryLegend } from '../kit/charts/Legend';
 import { useCallback, useMemo } from 'react';
 import { area as d3area, curveLinear } from 'd3';
@@ -238,10 +238,7 @@ export function OccupancyChart({
     live = readoutSentence(head, rows);
   }
 
-  const fill = (li: number) => {
-    const l = LAYERS[li];
-    return l.pattern ? `url(#${prefix}-p${li})` : l.color;
-  };
+  const fill = (li: number) => partFill(prefix, LAYERS, li);
 
   return (
     <ChartShell
@@ -254,13 +251,7 @@ export function OccupancyChart({
       onBlur={ro.onBlur}
       live={live}
     >
-      <defs>
-        {LAYERS.map((l, i) =>
-          l.pattern ? (
-            <FillPattern key={l.key} id={`${prefix}-p${i}`} color={l.color} pattern={l.pattern} />
-          ) : null,
-        )}
-      </defs>
+      <PartPatterns prefix={prefix} parts={LAYERS} />
       <EntryLegend
         items={L.legend.items}
         entries={LAYERS.map((l, i) => ({ kind: 'bar', color: l.color, fill: fill(i) }))}

@@ -47,3 +47,29 @@ export function SeriesPatterns({ prefix, count }: { prefix: string; count: numbe
   }
   return items.length ? <defs>{items}</defs> : null;
 }
+
+/** A widget's own parts of a stack or a bar: each drawn in its colour, hatched with its pattern when it has one. */
+export interface PatternedPart {
+  key: string;
+  color: string;
+  pattern: string | null;
+}
+
+/** The fill of part i of `parts`: its colour when solid, else url(#pattern) (drawn by PartPatterns). */
+export function partFill(prefix: string, parts: readonly PatternedPart[], i: number): string {
+  const p = parts[i];
+  return p.pattern ? `url(#${patternId(prefix, i)})` : p.color;
+}
+
+/** The patterns of a widget's own parts, for partFill. */
+export function PartPatterns({ prefix, parts }: { prefix: string; parts: readonly PatternedPart[] }) {
+  return (
+    <defs>
+      {parts.map((p, i) =>
+        p.pattern ? (
+          <FillPattern key={p.key} id={patternId(prefix, i)} color={p.color} pattern={p.pattern} />
+        ) : null,
+      )}
+    </defs>
+  );
+}
