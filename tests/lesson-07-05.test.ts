@@ -434,6 +434,40 @@ describe('the prose figures', () => {
     for (const m of bars.rows) expect(8 * 6.9e9).toBeGreaterThan(m.alwaysWinsBandwidth!);
   });
 
+  it('what the comparison leaves out: a chunk of a chunked recompute pays t_fix again, under 1% of the 32k recompute', () => {
+    const n = f.setups.nvme;
+    expect(n.allReduce.fixed + n.iterationOverheadS).toBeCloseTo(TFIX70, 12); // 6.03 ms + 2.5 ms
+    expect((n.allReduce.fixed + n.iterationOverheadS) / n.prefix.recompute).toBeLessThan(0.01);
+  });
+
+  it('"an object store with tens of milliseconds per request pays more than prefilling a few hundred tokens costs"', () => {
+    for (const latencyUs of [20_000, 30_000]) {
+      const r = reloadVsRecompute({
+        ...reloadArgs(RELOAD_DEFAULTS),
+        linkId: 'custom',
+        customLatencyUs: latencyUs,
+      });
+      expect(r.breakEven.regime).toBe('reload-wins-above');
+      expect(r.segments[0].faster).toBe('recompute');
+      expect(r.breakEven.crossings[0]).toBeGreaterThan(200);
+      expect(
+        reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), prefixTokens: 200 }).prefix.recompute,
+      ).toBeLessThan(latencyUs * 1e-6);
+    }
+  });
+
+  it('"less, by its all-reduce traffic per token, which weighs most on the smallest model"', () => {
+    const share = (modelId: string) => {
+      const r = reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), modelId });
+      return r.prefix.allReduceTime / r.prefix.recompute;
+    };
+    const rows = minBandwidthByModel(minBwArgs(MIN_BW_DEFAULTS)).rows;
+    const others = rows.filter((m) => m.id !== 'llama-3.1-8b').map((m) => share(m.id));
+    expect(share('llama-3.1-8b')).toBeGreaterThan(Math.max(...others));
+    // "and, less": the ranking of the bars is still the ranking by KV bytes per FLOP (asserted above)
+    expect(Math.max(...others, share('llama-3.1-8b'))).toBeLessThan(0.5);
+  });
+
   it('Mooncake FAST’25 Eq. 2 in its Table 1 setting, by hand: 5.859 GB/s at 8k tokens', () => {
     const d = 8192;
     const hand = (8 * 312e12 * 2 * d * 2) / (8 * (4 * 8192 * d + 22 * d * d));

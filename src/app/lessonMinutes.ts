@@ -32,11 +32,11 @@ export const LESSON_MINUTES: Record<
     minutes: 50,
   },
   '07-05-kv-offload-and-reload': {
-    words: 2596,
+    words: 2714,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,
-    minutes: 40,
+    minutes: 45,
   },
   '07-06-tool-calls-in-the-loop': {
     words: 3349,

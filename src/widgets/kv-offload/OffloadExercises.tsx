@@ -78,7 +78,7 @@ export function CrossingExercise() {
             {formatNumber(Math.round(r.breakEven.crossings[0]), 6)} tokens reload wins too: recompute never
             takes less than {formatDuration(r.breakEven.recomputeFloorSeconds)}: streaming the weights once,
             the {r.hardware.allReduce.calls} all-reduce latencies and the iteration overhead. On 8 × H100 the
-            same NIC wins at every length (the lesson&apos;s figures below): the B200 recomputes faster, and a
+            same NIC wins at every length (the lesson&apos;s figures above): the B200 recomputes faster, and a
             faster recompute raises the bar the link must clear.
           </p>
         ) : null
