@@ -60,6 +60,56 @@ describe('XGrammar over o200k, in Node', () => {
   }, 60_000);
 });
 
+describe("the prose's claims about the default get_weather trace", () => {
+  const V = 200_019;
+  const isPrefixOf = (t: string, ...words: string[]) => words.some((w) => w.startsWith(t));
+  it('step 0 allows `{` and `{"` only; the city opens the mask; the enum narrows it; the last step is <|endoftext|> alone', async () => {
+    const { findPreset } = await import('../src/sim/lessons/grammar/presets');
+    const p = findPreset('get-weather')!;
+    const r = await traceDocument(JSON.stringify(p.schema, null, 2), JSON.stringify(p.document, null, 2));
+    expect(r.complete).toBe(true);
+    expect([...r.steps[0].sample].sort()).toEqual(['{', '{"']);
+    // "the next steps allow only a handful of tokens each": the key is fixed
+    const city = r.document.indexOf('Lisbon');
+    let pos = 0;
+    const at = r.steps.map((s) => {
+      const start = pos;
+      pos += s.token.length;
+      return start;
+    });
+    r.steps.forEach((s, i) => {
+      if (at[i] > 0 && at[i] < city - 1) expect(s.allowed).toBeLessThanOrEqual(10);
+    });
+    // "inside the free string city the mask opens up to <maxAllowed>": the widest step is in the city's value
+    const widest = r.steps.reduce((a, b) => (b.allowed > a.allowed ? b : a));
+    expect(r.steps.indexOf(widest)).toBe(r.steps.findIndex((s) => s.token === 'Lis'));
+    expect(widest.allowed / V).toBeGreaterThan(0.95);
+    // "when the enum value starts, the choice narrows to the few tokens that begin celsius or fahrenheit"
+    const enumStart = r.steps.findIndex((_, i) => at[i] === r.document.indexOf('celsius'));
+    expect(enumStart).toBeGreaterThan(0);
+    expect(r.steps[enumStart].allowed).toBeLessThanOrEqual(10);
+    for (const t of r.steps[enumStart].sample) expect(isPrefixOf(t, 'celsius"', 'fahrenheit"')).toBe(true);
+    // "at the last step the mask allows <minAllowed> token, the end-of-sequence token"
+    const last = r.steps[r.steps.length - 1];
+    expect(Math.min(...r.steps.map((s) => s.allowed))).toBe(1);
+    expect(last.allowed).toBe(1);
+    expect(last.tokenId).toBe(199_999);
+    // the jump-forward string at step 0 is the fixed frame up to the city's value
+    expect(r.steps[0].jumpForward).toBe('{"city":"');
+  }, 60_000);
+
+  it('"compiled for compact JSON": a valid spaced document is sent compact; one sent as typed is refused at its first space', async () => {
+    const ok = await traceDocument(SMALL, '{"a": 12, "ok": true}');
+    expect(ok.document).toBe('{"a":12,"ok":true}');
+    expect(ok.complete).toBe(true);
+    const typed = await traceDocument(SMALL, '{"a": 12'); // not JSON yet: generated as typed
+    expect(typed.complete).toBe(false);
+    const k = typed.rejectedAt!;
+    expect(typed.steps.slice(0, k).every((s) => s.accepted && !s.token.includes(' '))).toBe(true);
+    expect(typed.steps[k].token.startsWith(' ')).toBe(true);
+  }, 60_000);
+});
+
 describe("the mask stepper's Try this items, at the step each one shows", async () => {
   const { TRY_THIS } = await import('../src/widgets/structured-output/MaskStepper');
   const { findPreset } = await import('../src/sim/lessons/grammar/presets');

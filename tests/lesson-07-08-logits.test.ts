@@ -197,6 +197,10 @@ describe("the prose's claims, against the real masks", () => {
     const a = await trace('run-shell', 'whole-reply', 1);
     const b = await trace('run-shell', 'whole-reply', 2);
     expect(a.masks.length).toBe(a.steps.length * a.wordsPerMask);
+    // "⌈200,019 / 32⌉ = 6,251 32-bit words, about 25 KB per sequence per step"
+    expect(a.wordsPerMask).toBe(Math.ceil(V / 32));
+    expect(a.wordsPerMask).toBe(6251);
+    expect((a.wordsPerMask * 4) / 1000).toBeCloseTo(25, 0);
     a.steps.forEach((s, i) => {
       const m = new Int32Array(a.masks.buffer, i * a.wordsPerMask * 4, a.wordsPerMask);
       expect(countAllowed(m, V)).toBe(s.allowedCount);

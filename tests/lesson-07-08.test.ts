@@ -43,6 +43,27 @@ describe('p_valid = (1 − ε)^N', () => {
   });
 });
 
+describe('the exercise', () => {
+  it('asks for a setting the prose does not quote, and rejects the 1 − Nε shortcut but not e^(−Nε)', async () => {
+    const { QUESTION_ARGS } = await import('../src/widgets/structured-output/SlipExercise');
+    const { checkAnswer } = await import('../src/lessons-kit/Exercise');
+    const { readFileSync } = await import('node:fs');
+    const mdx = readFileSync(new URL('../lessons/07-08-structured-output.mdx', import.meta.url), 'utf8');
+    const quoted = [...mdx.matchAll(/<SlipFig[^>]*eps=\{([\d.e-]+)\}[^>]*n=\{(\d+)\}/g)].map(([, e, n]) => [
+      Number(e),
+      Number(n),
+    ]);
+    expect(quoted.length).toBeGreaterThan(3);
+    for (const [e, n] of quoted) expect(e === QUESTION_ARGS.eps && n === QUESTION_ARGS.tokens).toBe(false);
+    const { eps, tokens } = QUESTION_ARGS;
+    const answer = pValid(eps, tokens) * 100; // 0.9995^400 = 81.869%
+    expect(answer).toBeCloseTo(81.869, 3);
+    expect(askNicely(QUESTION_ARGS).pValid * 100).toBeCloseTo(answer, 12);
+    expect(checkAnswer((1 - tokens * eps) * 100, answer, 0.005)).toBe(false); // 80%
+    expect(checkAnswer(Math.exp(-tokens * eps) * 100, answer, 0.005)).toBe(true);
+  });
+});
+
 describe('toy logit vector', () => {
   it('gives the slips total probability ε and the mask removes them', () => {
     for (const eps of [1e-5, 1e-3, 0.05]) {
