@@ -35,7 +35,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags.get(name);
-  if (v === true) throw new UsageError(`--${name} needs a value`);
+  // `--prefill=` gives an empty string: a missing value, not 0 (Number('') is 0).
+  if (v === true || v === '') throw new UsageError(`--${name} needs a value`);
   return v;
 }
 

@@ -24,94 +24,10 @@ import {
   prefillCost,
   type HardwareConfig,
 } from '../../src/sim/engine/cost';
-import { flagNames, type Command, type FlagHelp } from './index';
-import { GPU_FLAG, MODEL_FLAG, modelAndGpuIds } from './catalogFlags';
-import { applyEfficiencyFlags, EFFICIENCY_FLAGS, EFFICIENCY_USAGE } from './efficiencyFlags';
-
-/** A model field a flag overrides: a whole number ≥ 1, the catalog's figure by default. */
-const override = (name: string, meaning: string): FlagHelp => ({
-  name,
-  value: 'N',
-  default: 'catalog',
-  meaning: `${meaning}, a whole number ≥ 1`,
-});
-
-const FLAGS: readonly FlagHelp[] = [
-  MODEL_FLAG,
-  GPU_FLAG,
-  {
-    name: 'gpus',
-    value: 'N',
-    default: '1',
-    meaning: `GPUs in the replica = tensor-parallel degree, ${GPUS_PER_REPLICA.min}–${GPUS_PER_REPLICA.max} (same as --tp; they must agree if both are given)`,
-  },
-  { name: 'tp', value: 'N', default: '1', meaning: 'tensor-parallel degree (same as --gpus)' },
-  ...EFFICIENCY_FLAGS,
-  { name: 'link', value: '<id>', meaning: `catalog link: ${LINKS.map((l) => l.id).join(', ')}` },
-  { name: 'link-gbps', value: 'X', meaning: 'or a custom link of X gigabytes/s (X > 0)' },
-  {
-    name: 'link-gbit',
-    value: 'X',
-    meaning: 'or a custom link of X gigabits/s (X > 0; 100 = --link-gbps 12.5)',
-  },
-  {
-    name: 'link-count',
-    value: 'N',
-    default: 'tp for a PCIe link, else 1',
-    meaning: 'parallel links the KV is striped over, a whole number ≥ 1',
-  },
-  {
-    name: 'link-latency-us',
-    value: 'X',
-    default: "the link's (10 for a custom one)",
-    meaning: 'per-transfer latency in microseconds, ≥ 0',
-  },
-  {
-    name: 'prefix',
-    value: 'N',
-    meaning: 'also report reload and recompute times for a prefix of N tokens and the minimum link bandwidth',
-  },
-  {
-    name: 'max-tokens',
-    value: 'N',
-    default: "the model's context",
-    meaning: 'upper end in tokens of the prefix range searched for crossings, ≥ 2',
-  },
-  { name: 'kv-dtype', value: '<d>', default: 'bf16', meaning: `KV element type: ${DTYPES.join(', ')}` },
-  {
-    name: 'weight-dtype',
-    value: '<d>',
-    default: 'bf16',
-    meaning: `weight element type: ${DTYPES.join(', ')}`,
-  },
-  { name: 'compute-dtype', value: 'bf16|fp8', default: 'bf16', meaning: 'which peak FLOP/s applies' },
-  {
-    name: 'bytes-per-elem',
-    value: '1|2|4',
-    meaning: 'shorthand setting both KV and weight dtype (fp8, bf16, fp32)',
-  },
-  override('layers', 'model layers'),
-  override('hidden', 'hidden size'),
-  override('heads', 'attention heads'),
-  override('kv-heads', 'KV heads (refused for an MLA model)'),
-  override('head-dim', 'head dimension (refused for an MLA model)'),
-  override('vocab', 'vocabulary size'),
-  { name: 'params', value: 'N', default: 'catalog', meaning: 'total parameters, e.g. 70.6e9 or 70.6B' },
-  {
-    name: 'active-params',
-    value: 'N',
-    default: 'catalog',
-    meaning: 'active parameters per token (MoE), e.g. 22B',
-  },
-  {
-    name: 'tflops',
-    value: 'X',
-    default: 'catalog',
-    meaning: 'peak dense TFLOP/s per GPU for the compute dtype, > 0',
-  },
-  { name: 'hbm-gbps', value: 'X', default: 'catalog', meaning: 'HBM bandwidth per GPU, GB/s, > 0' },
-  { name: 'hbm-gb', value: 'X', default: 'catalog', meaning: 'HBM capacity per GPU, GB (1e9 bytes), > 0' },
-];
+import { flagNames, type Command } from './index';
+import { modelAndGpuIds } from './catalogFlags';
+import { BREAKEVEN_FLAGS as FLAGS } from './breakevenFlags';
+import { applyEfficiencyFlags, EFFICIENCY_USAGE } from './efficiencyFlags';
 
 export const BREAKEVEN_USAGE =
   'breakeven --model <id> --gpu <id> [--gpus N] [--tp N] ' +
@@ -268,8 +184,11 @@ export const breakevenCommand: Command = {
         resolveLink(linkId, latencyUs !== undefined ? { latency: latencyUs * 1e-6 } : undefined),
       );
     else {
+      if (linkGbps !== undefined && !(linkGbps > 0))
+        throw new UsageError(`--link-gbps must be positive, got ${linkGbps}`);
+      if (linkGbit !== undefined && !(linkGbit > 0))
+        throw new UsageError(`--link-gbit must be positive, got ${linkGbit}`);
       const bw = linkGbps !== undefined ? linkGbps * 1e9 : ((linkGbit as number) * 1e9) / 8;
-      if (!(bw > 0)) throw new UsageError('link bandwidth must be positive');
       link = wrap(() =>
         customLink(
           bw,
@@ -282,8 +201,16 @@ export const breakevenCommand: Command = {
       numberFlag(args, 'link-count', { min: 1, integer: true }) ?? (link.kind === 'pcie' ? tp : 1);
     const path = { bandwidth: link.effectiveBandwidth * linkCount, latency: link.latency };
 
-    const maxTokens = numberFlag(args, 'max-tokens', { min: 2 }) ?? model.maxContext;
-    const prefix = numberFlag(args, 'prefix', { min: 1 });
+    // Token counts within what the model holds, as `sim cost` takes them: past the context there is no prefix to
+    // reload or recompute, and a figure for one would size a fleet for a request that cannot exist.
+    const tokenCount = (flag: string, min: number) => {
+      const n = numberFlag(args, flag, { min, integer: true });
+      if (n !== undefined && n > model.maxContext)
+        throw new UsageError(`--${flag} ${n} is past ${model.id}'s context of ${model.maxContext}`);
+      return n;
+    };
+    const maxTokens = tokenCount('max-tokens', 2) ?? model.maxContext;
+    const prefix = tokenCount('prefix', 1);
 
     const r = wrap(() => breakEven(model, hw, path, { maxTokens }));
     const kvPerToken = kvBytesPerToken(model, hw.kvDtype);

@@ -1,4 +1,4 @@
-import { checkKnownFlags, stringFlag, UsageError, type ParsedArgs } from '../args';
+import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { DTYPES, findModel, kvBytesPerToken, MODELS, type Dtype } from '../../src/sim/engine/catalog/models';
 import { flagNames, type Command, type FlagHelp } from './index';
 import { MODEL_FLAG } from './catalogFlags';
@@ -23,6 +23,7 @@ export const kvCommand: Command = {
   flags: FLAGS,
   run(args: ParsedArgs) {
     checkKnownFlags(args, flagNames(FLAGS));
+    if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
     const id = stringFlag(args, 'model');
     if (!id) throw new UsageError(`--model is required (one of: ${MODELS.map((m) => m.id).join(', ')})`);
     const model = findModel(id);
@@ -30,10 +31,7 @@ export const kvCommand: Command = {
     const dtype = (stringFlag(args, 'dtype') ?? 'bf16') as Dtype;
     if (!DTYPES.includes(dtype))
       throw new UsageError(`unknown dtype "${dtype}" (one of: ${DTYPES.join(', ')})`);
-    const blockSizeRaw = stringFlag(args, 'block-size') ?? String(DEFAULT_BLOCK_SIZE);
-    const blockSize = Number(blockSizeRaw);
-    if (!Number.isInteger(blockSize) || blockSize < 1)
-      throw new UsageError(`--block-size must be a positive whole number`);
+    const blockSize = numberFlag(args, 'block-size', { min: 1, integer: true }) ?? DEFAULT_BLOCK_SIZE;
     const perToken = kvBytesPerToken(model, dtype);
     return {
       model: model.id,

@@ -9,7 +9,12 @@ import { dirname, resolve } from 'node:path';
 import { checkKnownFlags, numberFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { frameToJson, type FleetFrame } from '../../src/sim/engine/fleet/frames';
 import { runScenario } from '../../src/sim/engine/fleet/run';
-import { ScenarioError, validateScenario, type Scenario } from '../../src/sim/engine/fleet/scenario';
+import {
+  ScenarioError,
+  validateScenario,
+  type Scenario,
+  type ValidationError,
+} from '../../src/sim/engine/fleet/scenario';
 import { TraceError } from '../../src/sim/engine/trace';
 import { TraceLoadError } from '../../src/sim/engine/fleet/trace';
 import { flagNames, type Command, type FlagHelp } from './index';
@@ -25,7 +30,7 @@ const FLAGS: readonly FlagHelp[] = [
     name: 'frame-interval',
     value: 'S',
     default: 'output.frameIntervalS, else durationS / 200',
-    meaning: 'seconds of simulated time between frames, ≥ 0 (needs --frames)',
+    meaning: 'seconds of simulated time between frames, > 0 (needs --frames)',
   },
   { name: 'seed', value: 'N', default: "the scenario's seed", meaning: 'whole number: overrides the seed' },
   {
@@ -35,6 +40,10 @@ const FLAGS: readonly FlagHelp[] = [
   },
   { name: 'series', meaning: 'add the KV-occupancy time series to the JSON' },
 ];
+
+function invalidScenario(file: string, errors: readonly ValidationError[]): string {
+  return `invalid scenario "${file}":\n${errors.map((e) => `  ${e.path || '(root)'}: ${e.message}`).join('\n')}`;
+}
 
 /** Reads and validates a scenario file; a trace `path` is read into `text` (relative to the scenario's folder). */
 export function loadScenarioFile(file: string): Scenario {
@@ -46,10 +55,7 @@ export function loadScenarioFile(file: string): Scenario {
     throw new UsageError(`"${file}" is not valid JSON: ${(e as Error).message}`);
   }
   const errors = validateScenario(json);
-  if (errors.length)
-    throw new UsageError(
-      `invalid scenario "${file}":\n${errors.map((e) => `  ${e.path || '(root)'}: ${e.message}`).join('\n')}`,
-    );
+  if (errors.length) throw new UsageError(invalidScenario(file, errors));
   const sc = json as Scenario;
   if (
     sc.workload.kind === 'trace' &&
@@ -81,12 +87,16 @@ export const runCommand: Command = {
           ? `one scenario file, got ${args.positionals.length}`
           : 'the scenario file is required',
       );
-    const sc = loadScenarioFile(args.positionals[0]);
+    const file = args.positionals[0];
+    const sc = loadScenarioFile(file);
     const seed = numberFlag(args, 'seed', { integer: true });
     if (seed !== undefined) sc.seed = seed;
     const framesFile = stringFlag(args, 'frames');
-    const interval = numberFlag(args, 'frame-interval', { min: 0 });
+    const interval = numberFlag(args, 'frame-interval');
     if (interval !== undefined && !framesFile) throw new UsageError('--frame-interval needs --frames');
+    // 0 is the scenario's "no frames": with --frames it would write an empty file without a word.
+    if (interval !== undefined && !(interval > 0))
+      throw new UsageError(`--frame-interval must be more than 0 seconds, got ${interval}`);
     let onFrame: ((f: FleetFrame) => Promise<void>) | undefined;
     let out: ReturnType<typeof createWriteStream> | undefined;
     let frames = 0;
@@ -151,7 +161,8 @@ export const runCommand: Command = {
       return result;
     } catch (e) {
       out?.destroy();
-      if (e instanceof ScenarioError) throw new UsageError(e.message);
+      // Found while resolving (no room for the KV cache, FP8 on a part without it): said as validation says it.
+      if (e instanceof ScenarioError) throw new UsageError(invalidScenario(file, e.errors));
       if (e instanceof TraceError || e instanceof TraceLoadError) throw new UsageError(e.message);
       throw e;
     }

@@ -251,8 +251,10 @@ export function validateScenario(input: unknown): ValidationError[] {
     v.num(sch, 'maxWaiting', 'scheduler', { min: 0, integer: true });
     v.num(sch, 'maxBatchSeqs', 'scheduler', { min: 1, integer: true });
     v.num(sch, 'tokenBudget', 'scheduler', { min: 1, integer: true });
-    if (sch.chunkedPrefill !== undefined && sch.chunkedPrefill !== false)
-      v.num(sch, 'chunkedPrefill', 'scheduler', { min: 1, integer: true });
+    // A chunk size or false: anything else is refused naming both, not as "a finite number" (true was).
+    const chunk = sch.chunkedPrefill;
+    if (chunk !== undefined && chunk !== false && !(Number.isInteger(chunk) && (chunk as number) >= 1))
+      v.err('scheduler.chunkedPrefill', `must be a whole number ≥ 1 or false (got ${JSON.stringify(chunk)})`);
     v.oneOf(sch, 'preemption', 'scheduler', ['recompute', 'swap']);
   }
 
