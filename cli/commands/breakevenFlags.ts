@@ -74,7 +74,6 @@ export const BREAKEVEN_FLAGS: readonly FlagHelp[] = [
   override('heads', 'attention heads'),
   override('kv-heads', 'KV heads (refused for an MLA model)'),
   override('head-dim', 'head dimension (refused for an MLA model)'),
-  override('vocab', 'vocabulary size'),
   { name: 'params', value: 'N', default: 'catalog', meaning: 'total parameters, e.g. 70.6e9 or 70.6B' },
   {
     name: 'active-params',
@@ -82,6 +81,7 @@ export const BREAKEVEN_FLAGS: readonly FlagHelp[] = [
     default: 'catalog',
     meaning: 'active parameters per token (MoE), e.g. 22B',
   },
+  override('vocab', 'vocabulary size'),
   {
     name: 'tflops',
     value: 'X',
