@@ -5,7 +5,9 @@
  * to the validator and not to the reference fails here. (`$schema` was accepted and undocumented; the ranges
  * below were enforced and undocumented.)
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -117,5 +119,23 @@ describe('docs/scenarios.md, the scenario reference', () => {
     const errors = errorsWith((s) => (s.workload.classes = Array(16).fill(s.workload.classes[0])));
     expect(errors.map((e) => e.message)).toContain('at most 15 classes');
     expect(doc).toMatch(/`classes` holds 1 to 15 classes/);
+  });
+
+  it('the invalid-scenario example is what `sim run` prints for such a file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-scenario-reference-'));
+    const s = JSON.parse(readFileSync(join(root, 'scenarios/pause/hold.json'), 'utf8'));
+    s.durationS = 0;
+    s.hardware.accelerator = 'tpu';
+    s.workload.classes[0].toolLatency = 'teleport';
+    s.policies.toolPause = { kind: 'offload', tier: 'remote' };
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify(s));
+    const r = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'cli/sim.ts'), 'run', 'bad.json'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const shown = /\n```\n(sim run: invalid scenario "bad\.json":[\s\S]*?)```/.exec(doc)![1];
+    expect(r.stderr).toBe(shown);
+    expect(r.status).toBe(2);
   });
 });
