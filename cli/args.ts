@@ -58,12 +58,28 @@ export function numberFlag(
   return n;
 }
 
-/** Reject flags a command does not know, so a typo is not silently ignored. */
+/** Edits (insert, delete, replace one character) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** Reject flags a command does not know, so a typo is not silently ignored; a near miss is named first. */
 export function checkKnownFlags(args: ParsedArgs, known: readonly string[]): void {
   for (const name of args.flags.keys()) {
-    if (!known.includes(name))
-      throw new UsageError(
-        `unknown flag --${name} (known: ${known.map((k) => '--' + k).join(', ') || 'none'})`,
-      );
+    if (known.includes(name)) continue;
+    // Within two edits (--modle, --layer, --kv-dtyp), one for a short name (--tpp, not --hbm → --mbu): in a list
+    // of 30 flags the one meant is easy to miss. Named only when one flag is that near.
+    const near = known.filter((k) => editDistance(name, k) <= (name.length <= 4 ? 1 : 2));
+    const guess = near.length === 1 ? `did you mean --${near[0]}? ` : '';
+    throw new UsageError(
+      `unknown flag --${name} (${guess}known: ${known.map((k) => '--' + k).join(', ') || 'none'})`,
+    );
   }
 }

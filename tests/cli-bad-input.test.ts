@@ -42,6 +42,10 @@ const BREAKEVEN = ['breakeven', '--model', 'llama-3.1-70b', '--gpu', 'h100-sxm']
 
 describe('bad flags', () => {
   it.each([
+    // A near miss is named before the list of every flag (was the list alone).
+    [['kv', '--modle', 'llama-3.1-8b'], /unknown flag --modle \(did you mean --model\? known: --model, /],
+    [['cost', '--tpp', '2'], /unknown flag --tpp \(did you mean --tp\? known:/],
+    [['breakeven', '--hbm', '80'], /unknown flag --hbm \(known:/],
     // Was exit 0: the stray word was ignored.
     [['kv', '--model', 'llama-3.1-8b', 'fp8'], /unexpected argument "fp8"/],
     // Was "must be a positive whole number", without the value given.

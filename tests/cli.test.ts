@@ -220,7 +220,7 @@ describe('sim breakeven', () => {
     ],
     [
       ['--model', 'llama-3.1-70b', '--gpu', 'h100-sxm', '--link-gbps', '10', '--layer', '40'],
-      /unknown flag --layer \(known:/,
+      /unknown flag --layer \(did you mean --layers\? known:/,
     ],
   ])('bad input %j → exit 2 with a clear message', (args, message) => {
     expectUsageError(sim('breakeven', ...(args as string[])), message as RegExp);
