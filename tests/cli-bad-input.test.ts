@@ -82,6 +82,14 @@ describe('sim run: bad scenarios and flags', () => {
     );
   });
 
+  it('an unwritable --requests path is refused before the run, in the words the other files use', () => {
+    // Was `cannot write "…": ENOENT: no such file or directory, open '…'`, once the whole run was done.
+    expectUsageError(
+      sim('run', 'scenarios/trace-native-sessions.json', '--requests', join(tmp, 'no-such-folder', 'r.csv')),
+      /cannot write the requests file: no such file or folder: ".*no-such-folder\/r\.csv"/,
+    );
+  });
+
   it('a problem found while resolving names the file, as validation problems do', () => {
     const file = scenarioWith((s) => (s.model = 'llama-3.1-405b'));
     expectUsageError(

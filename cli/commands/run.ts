@@ -133,6 +133,9 @@ export const runCommand: Command = {
           }
         });
     } else if (sc.output?.frameIntervalS) sc.output = { ...sc.output, frameIntervalS: 0 };
+    // Opened before the run too: a bad --requests path used to fail only once the simulation was done.
+    const requestsFd =
+      requestsFile !== undefined ? openForWriting(requestsFile, 'the requests file') : undefined;
     try {
       const r = await runScenario(sc, {
         onFrame,
@@ -152,15 +155,17 @@ export const runCommand: Command = {
             [i, ...columns.map((k) => (Number.isNaN(data[k][i]) ? '' : String(data[k][i])))].join(','),
           );
         try {
-          writeFileSync(requestsFile, lines.join('\n') + '\n');
+          writeFileSync(requestsFd!, lines.join('\n') + '\n');
         } catch (e) {
           throw new UsageError(`cannot write "${requestsFile}": ${(e as Error).message}`);
         }
         result.requestsFile = { file: requestsFile, rows: n };
       }
+      if (requestsFd !== undefined) closeQuietly(requestsFd);
       return result;
     } catch (e) {
       out?.destroy();
+      if (requestsFd !== undefined) closeQuietly(requestsFd);
       // Found while resolving (no room for the KV cache, FP8 on a part without it): said as validation says it.
       if (e instanceof ScenarioError) throw new UsageError(invalidScenario(file, e.errors));
       if (e instanceof TraceError || e instanceof TraceLoadError) throw new UsageError(e.message);
