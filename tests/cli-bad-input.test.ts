@@ -98,6 +98,15 @@ describe('sim run: bad scenarios and flags', () => {
     );
   });
 
+  it('a catalog figure typed as text is refused at its own path, shown as given', () => {
+    // Was `hardware.accelerator: accelerator "h100-sxm": memoryBytes must be a finite number, got 80`.
+    const file = scenarioWith((s) => (s.hardware.accelerator = { base: 'h100-sxm', memoryBytes: '80' }));
+    expectUsageError(
+      sim('run', file),
+      /\n {2}hardware\.accelerator\.memoryBytes: must be a number \(got "80"\)\n/,
+    );
+  });
+
   it('scheduler.chunkedPrefill: true is refused naming both allowed forms', () => {
     const file = scenarioWith((s) => (s.scheduler = { chunkedPrefill: true }));
     expectUsageError(

@@ -4,7 +4,14 @@
  * shared-prefix workload, disaggregation) are checked by that module with the same validator.
  */
 import type { AcceleratorSpec } from '../catalog/accelerators';
-import { CatalogError, resolveAccelerator, resolveLink, resolveModel } from '../catalog/index';
+import {
+  ACCELERATORS,
+  CatalogError,
+  MODELS,
+  resolveAccelerator,
+  resolveLink,
+  resolveModel,
+} from '../catalog/index';
 import { DTYPES, type ModelSpec } from '../catalog/models';
 import { ENGINE_BLOCK_SIZE } from '../blocks';
 import { GPUS_PER_REPLICA } from './replicaFit';
@@ -156,9 +163,17 @@ function validateCatalogRef(
       if (kind === 'model') resolveModel(x);
       else resolveAccelerator(x);
     } else if (isObj(x)) {
-      const { base, ...over } = x as { base?: unknown };
+      const { base, ...over } = x as Obj;
       if (typeof base !== 'string')
         return v.err(`${path}.base`, `must name the catalog ${kind} to start from`);
+      // A figure typed as text ("80") is named by its own path and shown as given (the catalog's check said
+      // "memoryBytes must be a finite number, got 80").
+      const entry = [...MODELS, ...ACCELERATORS].find((e) => e.id === base) as Obj | undefined;
+      const text = Object.keys(over).filter(
+        (k) => typeof entry?.[k] === 'number' && typeof over[k] !== 'number',
+      );
+      for (const k of text) v.err(`${path}.${k}`, `must be a number (got ${JSON.stringify(over[k])})`);
+      if (text.length) return;
       if (kind === 'model') resolveModel(base, over as Partial<ModelSpec>);
       else resolveAccelerator(base, over as Partial<AcceleratorSpec>);
     } else v.err(path, `must be a catalog ${kind} id or {base, ...overrides}`);
