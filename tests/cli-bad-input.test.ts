@@ -98,6 +98,19 @@ describe('sim run: bad scenarios and flags', () => {
     );
   });
 
+  it('a seed the generators cannot tell from a smaller one is refused', () => {
+    // Both were accepted, and replayed seed 1's run (the generators read a seed modulo 2³²).
+    expectUsageError(
+      sim('run', 'scenarios/trace-native-sessions.json', '--seed', '4294967297'),
+      /--seed must be at most 2147483647, got 4294967297/,
+    );
+    const file = scenarioWith((s) => (s.seed = 4294967297));
+    expectUsageError(
+      sim('run', file),
+      /\n {2}seed: The seed takes whole numbers from 0 to 2,147,483,647, not 4,294,967,297/,
+    );
+  });
+
   it('a catalog figure typed as text is refused at its own path, shown as given', () => {
     // Was `hardware.accelerator: accelerator "h100-sxm": memoryBytes must be a finite number, got 80`.
     const file = scenarioWith((s) => (s.hardware.accelerator = { base: 'h100-sxm', memoryBytes: '80' }));

@@ -60,6 +60,7 @@ describe('docs/scenarios.md, the scenario reference', () => {
   });
 
   it.each([
+    ['seed', (s: any, v: number) => (s.seed = v), 2 ** 31 - 1, 2 ** 31, /integer 0–2,147,483,647, required/],
     [
       'hardware.iterationOverheadS',
       (s: any, v: number) => (s.hardware.iterationOverheadS = v),

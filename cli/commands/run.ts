@@ -15,6 +15,7 @@ import {
   type Scenario,
   type ValidationError,
 } from '../../src/sim/engine/fleet/scenario';
+import { SEED_LIMIT } from '../../src/sim/engine/rng';
 import { TraceError } from '../../src/sim/engine/trace';
 import { TraceLoadError } from '../../src/sim/engine/fleet/trace';
 import { flagNames, type Command, type FlagHelp } from './index';
@@ -32,7 +33,12 @@ const FLAGS: readonly FlagHelp[] = [
     default: 'output.frameIntervalS, else durationS / 200',
     meaning: 'seconds of simulated time between frames, > 0 (needs --frames)',
   },
-  { name: 'seed', value: 'N', default: "the scenario's seed", meaning: 'whole number: overrides the seed' },
+  {
+    name: 'seed',
+    value: 'N',
+    default: "the scenario's seed",
+    meaning: `overrides the seed, a whole number from ${SEED_LIMIT.min} to ${SEED_LIMIT.max}`,
+  },
   {
     name: 'requests',
     value: 'FILE',
@@ -89,7 +95,7 @@ export const runCommand: Command = {
       );
     const file = args.positionals[0];
     const sc = loadScenarioFile(file);
-    const seed = numberFlag(args, 'seed', { integer: true });
+    const seed = numberFlag(args, 'seed', SEED_LIMIT);
     if (seed !== undefined) sc.seed = seed;
     const framesFile = stringFlag(args, 'frames');
     const interval = numberFlag(args, 'frame-interval');

@@ -14,6 +14,7 @@ import {
 } from '../catalog/index';
 import { DTYPES, type ModelSpec } from '../catalog/models';
 import { ENGINE_BLOCK_SIZE } from '../blocks';
+import { SEED_LIMIT } from '../rng';
 import { GPUS_PER_REPLICA } from './replicaFit';
 import { CLASS_DISTS } from './workload';
 import { GRAMMAR_COMPILE_PRESETS, TOOL_LATENCY_PRESETS, validateDist } from './dist';
@@ -218,7 +219,9 @@ export function validateScenario(input: unknown): ValidationError[] {
   if (s.name !== undefined && typeof s.name !== 'string') v.err('name', 'must be a string');
   if (s.description !== undefined && typeof s.description !== 'string')
     v.err('description', 'must be a string');
-  v.num(s, 'seed', '', { required: true, integer: true });
+  // The generators read a seed modulo 2³²: 4,294,967,297 replayed seed 1's run without a word.
+  if (s.seed === undefined) v.err('seed', 'is required');
+  else v.limit(s, 'seed', '', SEED_LIMIT);
   v.num(s, 'durationS', '', { required: true, gt: 0 });
   v.num(s, 'drainS', '', { min: 0 });
   if (s.model === undefined) v.err('model', 'is required');
