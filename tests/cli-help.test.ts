@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../cli/args';
 import { loadAllCommands } from '../cli/commands/index';
@@ -83,5 +84,19 @@ describe('sim <command> --help', () => {
     const kv: any = await all.find((c) => c.name === 'kv')!.run(parseArgs(['--model', 'llama-3.1-8b']));
     expect(helpDefault(help('kv'), 'block-size')).toBe(String(kv.blockSizeTokens));
     expect(helpDefault(help('kv'), 'dtype')).toBe(kv.dtype);
+  });
+
+  it('the docs list every flag in their table for the command (run: docs/scenarios.md)', async () => {
+    const cli = readFileSync(`${root}docs/cli.md`, 'utf8');
+    const scenarios = readFileSync(`${root}docs/scenarios.md`, 'utf8');
+    const tableRows = (text: string) => text.split('\n').filter((l) => l.startsWith('|'));
+    for (const c of await loadAllCommands()) {
+      const start = cli.indexOf(`\n## ${c.name}\n`);
+      const section = c.name === 'run' ? scenarios : cli.slice(start, cli.indexOf('\n## ', start + 1));
+      const rows = tableRows(section).join('\n');
+      expect(
+        c.flags.filter((f) => !rows.includes(`--${f.name}`)).map((f) => `${c.name} --${f.name}`),
+      ).toEqual([]);
+    }
   });
 });
