@@ -87,7 +87,7 @@ test.describe('Lesson 07.05 KV Offload and Reload', () => {
     expect(bf16 / 1e9).toBeCloseTo(6.65, 1);
     const rows = w.locator('table[data-figure="min-bandwidth-table"] tbody tr');
     await expect(rows.first()).toHaveAttribute('data-model', 'llama-3.1-8b');
-    await expect(rows.last()).toHaveAttribute('data-model', 'deepseek-v3');
+    await expect(rows.last()).toHaveAttribute('data-model', 'llama-3.1-405b');
     await w.getByLabel('KV-cache dtype').selectOption('fp8');
     await expect.poll(async () => dataValue(focus)).toBeCloseTo(bf16 / 2, -6);
     await w.getByLabel('KV-cache dtype').selectOption('bf16');
@@ -95,9 +95,10 @@ test.describe('Lesson 07.05 KV Offload and Reload', () => {
     await setNumber(w, /GPUs per replica/, '4');
     await expect.poll(async () => dataValue(focus)).toBeLessThan(bf16);
     expect(await dataValue(focus)).toBeGreaterThan(bf16 / 2);
-    // 16 GPUs span two nodes: the all-reduce crosses the NICs, recompute slows, the bar falls
+    // 16 GPUs span two nodes: the all-reduce crosses the NICs, recompute slows, and the bar falls although the
+    // 70B's 8 KV heads are now stored twice (each GPU reloads its own copy)
     await setNumber(w, /GPUs per replica/, '16');
-    await expect.poll(async () => dataValue(focus)).toBeLessThan(bf16 / 2);
+    await expect.poll(async () => dataValue(focus)).toBeLessThan(0.8 * bf16);
     // A longer prefix needs a slower link (attention adds FLOPs, not KV).
     await setNumber(w, /GPUs per replica/, '8');
     await expect.poll(async () => dataValue(focus)).toBeCloseTo(bf16, -6);

@@ -13,7 +13,7 @@ import {
   reloadTime,
   type ReloadPath,
 } from '../src/sim/engine/breakeven';
-import { defaultHardware, prefillCost, type HardwareConfig } from '../src/sim/engine/cost';
+import { defaultHardware, kvReplication, prefillCost, type HardwareConfig } from '../src/sim/engine/cost';
 
 const llama70 = resolveModel('llama-3.1-70b');
 const hw8 = defaultHardware(resolveAccelerator('h100-sxm'), 8);
@@ -143,8 +143,10 @@ describe('regimes', () => {
 
   it('MoE (Qwen3-235B-A22B): the prefill floor rises as more experts are touched, two crossings', () => {
     const qwen = resolveModel('qwen3-235b-a22b');
-    // 5 GB/s: at 10 GB/s the all-reduce and overhead recompute now pays push both crossings onto the compute branch
-    const path = { bandwidth: 5e9, latency: 1e-3 };
+    // Its 4 KV heads on 8 GPUs are stored twice, and each GPU reloads its own copy: 10 GB/s moves a token as 5 GB/s
+    // would one copy (at 20 GB/s the all-reduce and overhead recompute pays push both crossings onto the compute branch)
+    expect(kvReplication(qwen, hw8.tp)).toBe(2);
+    const path = { bandwidth: 10e9, latency: 1e-3 };
     const r = breakEven(qwen, hw8, path);
     expect(r.regime).toBe('recompute-wins-between');
     const [x1, x2] = r.crossings;

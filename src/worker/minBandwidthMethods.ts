@@ -8,7 +8,7 @@ import { OFFLOAD_LIMITS as L } from './limits/offload';
 import { minLinkBandwidth } from '../sim/engine/breakeven';
 import { LINKS, type LinkSpec } from '../sim/engine/catalog/links';
 import { MODELS, kvBytesPerToken, weightBytes } from '../sim/engine/catalog/models';
-import { effectiveFlops, prefillCost } from '../sim/engine/cost';
+import { effectiveFlops, kvReplication, prefillCost } from '../sim/engine/cost';
 
 export interface MinBandwidthRequest {
   acceleratorId: string;
@@ -25,10 +25,16 @@ export interface ModelBandwidthRow {
   name: string;
   attention: 'gqa' | 'mla';
   moe: boolean;
+  /** One copy of a token's KV. */
   kvBytesPerToken: number;
+  /**
+   * Copies of it the replica's GPUs hold (kvReplication): each GPU writes its own in prefill and reloads its own, so
+   * reload moves kvBytesPerToken × kvCopies per token.
+   */
+  kvCopies: number;
   /** Prefill FLOPs of the prefix / p: the average FLOPs recompute spends per token of this prefix. */
   flopsPerToken: number;
-  /** kvBytesPerToken / flopsPerToken. */
+  /** The KV bytes reload moves per FLOP recompute spends: kvBytesPerToken × kvCopies / flopsPerToken. */
   kvBytesPerFlop: number;
   recompute: number;
   bound: 'compute' | 'memory';
@@ -80,6 +86,7 @@ export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResul
     const p = Math.min(pReq, model.maxContext);
     const cost = prefillCost(model, hw, p, 0);
     const k = kvBytesPerToken(model, hw.kvDtype);
+    const copies = kvReplication(model, hw.tp);
     const b = minLinkBandwidth(model, hw, p, latency);
     const w = weightBytes(model, hw.weightDtype);
     const all = alwaysWinsBandwidth(model, hw, latency, model.maxContext);
@@ -89,8 +96,9 @@ export function minBandwidthByModel(req: MinBandwidthRequest): MinBandwidthResul
       attention: model.attention.kind,
       moe: model.activeParams < model.totalParams,
       kvBytesPerToken: k,
+      kvCopies: copies,
       flopsPerToken: cost.flops / p,
-      kvBytesPerFlop: k / (cost.flops / p),
+      kvBytesPerFlop: (k * copies) / (cost.flops / p),
       recompute: cost.time,
       bound: cost.bound,
       minBandwidth: Number.isFinite(b) ? b : null,

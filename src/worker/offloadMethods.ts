@@ -39,7 +39,9 @@ import {
   passComm,
   effectiveMemBandwidth,
   embeddingParams,
+  kvReplication,
   prefillCost,
+  replicaKvBytesPerToken,
   weightBytesTouched,
   type HardwareConfig,
 } from '../sim/engine/cost';
@@ -83,7 +85,10 @@ export interface ReloadRecomputeResult {
     name: string;
     attention: 'gqa' | 'mla';
     moe: boolean;
+    /** One copy of a token's KV. */
     kvBytesPerToken: number;
+    /** Copies the replica's GPUs hold (kvReplication), each reloaded over the links: reload moves k × kvCopies. */
+    kvCopies: number;
     maxContext: number;
     bodyParams: number;
     attentionFlopsPerPair: number;
@@ -142,7 +147,7 @@ export function prefixFigures(
   const minBw = minLinkBandwidth(model, hw, p, path.latency);
   return {
     tokens: p,
-    kvBytes: p * kvBytesPerToken(model, hw.kvDtype),
+    kvBytes: p * replicaKvBytesPerToken(model, hw.kvDtype, hw.tp),
     reload,
     recompute: cost.time,
     computeTime: cost.computeTime,
@@ -202,6 +207,7 @@ export function reloadVsRecompute(req: ReloadRecomputeRequest): ReloadRecomputeR
       attention: model.attention.kind,
       moe: model.activeParams < model.totalParams,
       kvBytesPerToken: kvBytesPerToken(model, hw.kvDtype),
+      kvCopies: kvReplication(model, hw.tp),
       maxContext: model.maxContext,
       bodyParams: bodyParams(model),
       attentionFlopsPerPair: attentionFlopsPerPair(model, 'prefill'),
@@ -278,6 +284,7 @@ export interface OffloadFiguresRequest {
 
 export interface SetupFigures {
   kvBytesPerToken: number;
+  kvCopies: number;
   bandwidth: number;
   latency: number;
   linkName: string;
@@ -298,7 +305,7 @@ export interface SetupFigures {
   reloadPerToken: number;
   recomputePerTokenStart: number;
   recomputePerTokenEnd: number;
-  /** k / (2·body / G + all-reduce s/token): the bandwidth at which the link's per-token cost equals prefill's at the start. */
+  /** k·ρ / (2·body / G + all-reduce s/token): the bandwidth at which the link's per-token cost equals prefill's at the start. */
   criticalBandwidth: number;
   attentionFlops: number;
   allReduce: ReloadRecomputeResult['hardware']['allReduce'];
@@ -320,6 +327,7 @@ export function offloadFigures(req: OffloadFiguresRequest): {
     const model = asRefusal(() => resolveModel(s.modelId));
     setups[name] = {
       kvBytesPerToken: r.model.kvBytesPerToken,
+      kvCopies: r.model.kvCopies,
       bandwidth: r.link.bandwidth,
       latency: r.link.latency,
       linkName: r.link.name,
@@ -339,7 +347,7 @@ export function offloadFigures(req: OffloadFiguresRequest): {
       recomputePerTokenStart: r.breakEven.recomputeSecondsPerTokenAtStart,
       recomputePerTokenEnd: r.breakEven.recomputeSecondsPerTokenAtEnd,
       criticalBandwidth:
-        r.model.kvBytesPerToken /
+        (r.model.kvBytesPerToken * r.model.kvCopies) /
         ((2 * r.model.bodyParams) / r.hardware.flops + r.hardware.allReduce.perToken),
       attentionFlops: r.hardware.attentionFlops,
       allReduce: r.hardware.allReduce,

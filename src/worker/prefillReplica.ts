@@ -4,12 +4,12 @@
  */
 import { replicaHardware } from './replicaHardware';
 import { prefillFormula, type PrefillFormula } from './prefillFormula';
-import { kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
+import { weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../sim/engine/hbm';
 import { ringBusBandwidth } from '../sim/engine/tensorParallel';
 import {
   effectiveMemBandwidth,
-  kvReplication,
+  replicaKvBytesPerToken,
   passComm,
   weightBytesTouched,
   type HardwareConfig,
@@ -54,7 +54,7 @@ export interface ReplicaFormula extends PrefillFormula {
 
 export function formulaOf(model: ModelSpec, hw: HardwareConfig): ReplicaFormula {
   const comm = passComm(model, hw, 1);
-  const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
+  const kv = replicaKvBytesPerToken(model, hw.kvDtype, hw.tp);
   const budget = kvBudget({
     accelerator: hw.accelerator,
     gpus: hw.tp,

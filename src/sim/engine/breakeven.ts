@@ -1,18 +1,19 @@
 /**
  * Reload vs recompute: is it faster to bring a prefix's KV cache over a link, or to prefill it again?
  *
- *   reload(p)    = λ + p · k / B                     λ latency (s), k KV bytes/token, B link bytes/s
+ *   reload(p)    = λ + p · k·ρ / B                   λ latency (s), k KV bytes/token, B link bytes/s (all links)
  *   recompute(p) = prefillTime(model, hw, p, 0) = max( Fc(p), Fm(p) ) + Cα + Cβ · p + o   (src/sim/engine/cost.ts)
  *     Fc(p) = (2·body · p + 2·V·D) / G + A/2 · (p² + p) / G_a        compute branch, G = tp·peak·e_gemm,
  *                                                                   G_a = tp·peakBF16·e_attn
  *     Cα + Cβ · p: the all-reduces (latency and bandwidth parts), o: the iteration overhead, both outside the max
  *     Fm(p) = ( W(p) + k·ρ · p ) / M                                memory branch,  M = tp·bw·mbu
- *   with A = attention FLOPs per pair, body = active − 2·V·D matmul params, ρ = KV copies across TP,
+ *   with A = attention FLOPs per pair, body = active − 2·V·D matmul params, ρ = KV copies across TP (each GPU
+ *   writes its own in prefill and reloads its own: an MLA latent, held whole by every GPU, crosses the links tp times),
  *   W(p) = weight bytes touched: constant for a dense model, b·(S + X·(1 − q^p)) for a MoE (q = 1 − k_e/E).
  *
  * Solving d(p) = reload(p) − recompute(p) = 0 ANALYTICALLY. Because recompute is a max, d = min(d_c, d_m) with
  * The comm and overhead terms fold into reload's: λ' = λ − Cα − o, s' = s − Cβ. Then
- *   d_c(p) = λ' + s'·p − Fc(p)  (s = k/B): a concave quadratic → the quadratic formula (0, 1 or 2 roots);
+ *   d_c(p) = λ' + s'·p − Fc(p)  (s = k·ρ/B): a concave quadratic → the quadratic formula (0, 1 or 2 roots);
  *   d_m(p) = λ + s·p − Fm(p): linear for a dense model → one root (Fm(0) − λ)/(s − kρ/M);
  *          for a MoE  d_m = α + β·p + γ·q^p, whose roots are p = −α/β − W_k(z)/ln q with
  *          z = (γ·ln q / β) · e^(−α·ln q/β) and W_k the Lambert W function (branch 0, and −1 when z < 0).
@@ -23,7 +24,7 @@
  * Why zero, one or two crossings? recompute has a floor (the weights must be streamed once even for one token,
  * ~6.5 ms for a 70B model on 8 × H100) and then grows linearly and quadratically; reload has a tiny fixed latency
  * and grows linearly. So reload wins very short prefixes (below the floor), may lose in the middle when the link's
- * per-token cost k/B exceeds the per-token compute cost, and always wins again for long enough prefixes, since
+ * per-token cost k·ρ/B exceeds the per-token compute cost, and always wins again for long enough prefixes, since
  * attention makes recompute quadratic. Which of these happen inside the model's context is the regime.
  *
  * Compared with Mooncake (Qin et al., FAST'25, §2.2, Eq. 1–2): flops(n) = l·(a·n²·d + b·n·d²), a = 4, b = 22, and
@@ -33,7 +34,7 @@
  * condition ignores the memory-bound floor, so it cannot show that reload wins short prefixes.
  * See mooncakeMinBandwidth and tests/breakeven.test.ts.
  */
-import { kvBytesPerToken, type ModelSpec } from './catalog/models';
+import type { ModelSpec } from './catalog/models';
 import {
   attentionFlopsPerPair,
   bodyParams,
@@ -43,7 +44,7 @@ import {
   effectiveMemBandwidth,
   passComm,
   embeddingParams,
-  kvReplication,
+  replicaKvBytesPerToken,
   perTokenPrefillTime,
   prefillCost,
   prefillTime,
@@ -78,7 +79,7 @@ export interface BreakEvenResult {
   maxTokens: number;
   /** λ, s. */
   reloadLatency: number;
-  /** k / B, s per token. */
+  /** k·ρ / B, s per token. */
   reloadSecondsPerToken: number;
   /** recompute(1): a one-token prefill, i.e. streaming the weights one token touches, s. */
   recomputeFloorSeconds: number;
@@ -94,7 +95,7 @@ function checkPath(path: ReloadPath): void {
     throw new RangeError(`link latency must be a finite number of seconds ≥ 0, got ${path.latency}`);
 }
 
-/** Seconds to bring p tokens of KV over the path: λ + p·k/B (0 for p = 0). */
+/** Seconds to bring p tokens of KV over the path: λ + p·k·ρ/B (0 for p = 0). */
 export function reloadTime(
   model: ModelSpec,
   hw: HardwareConfig,
@@ -104,7 +105,7 @@ export function reloadTime(
   checkPath(path);
   if (!(prefixTokens >= 0)) throw new RangeError(`prefixTokens must be ≥ 0, got ${prefixTokens}`);
   if (prefixTokens === 0) return 0;
-  return path.latency + (prefixTokens * kvBytesPerToken(model, hw.kvDtype)) / path.bandwidth;
+  return path.latency + (prefixTokens * replicaKvBytesPerToken(model, hw.kvDtype, hw.tp)) / path.bandwidth;
 }
 
 /** Seconds to prefill p tokens from scratch: prefillTime(model, hw, p, 0). */
@@ -114,7 +115,7 @@ export function recomputeTime(model: ModelSpec, hw: HardwareConfig, prefixTokens
 
 /**
  * Link bandwidth (bytes/s) at which reloading `prefixTokens` tokens takes exactly as long as recomputing them:
- *   B* = p·k / (recompute(p) − λ).  Reload wins for any faster link. Infinity if λ ≥ recompute(p) (the latency
+ *   B* = p·k·ρ / (recompute(p) − λ).  Reload wins for any faster link. Infinity if λ ≥ recompute(p) (the latency
  * alone loses, whatever the bandwidth).
  */
 export function minLinkBandwidth(
@@ -129,7 +130,7 @@ export function minLinkBandwidth(
     throw new RangeError(`latency must be ≥ 0 s, got ${latency}`);
   const r = recomputeTime(model, hw, prefixTokens);
   if (r <= latency) return Infinity;
-  return (prefixTokens * kvBytesPerToken(model, hw.kvDtype)) / (r - latency);
+  return (prefixTokens * replicaKvBytesPerToken(model, hw.kvDtype, hw.tp)) / (r - latency);
 }
 
 /**
@@ -226,7 +227,7 @@ function fixedCommAndOverhead(model: ModelSpec, hw: HardwareConfig): number {
 interface Coefficients {
   /** λ − all-reduce latency total − iteration overhead (the fixed part of reload − recompute beyond the max). */
   lambda: number;
-  /** k / B − all-reduce seconds per token. */
+  /** k·ρ / B − all-reduce seconds per token. */
   s: number;
   G: number;
   /** Attention FLOP/s. */
@@ -250,14 +251,14 @@ function coefficients(model: ModelSpec, hw: HardwareConfig, path: ReloadPath): C
   const split = weightSplit(model);
   return {
     lambda: path.latency - fixedCommAndOverhead(model, hw),
-    s: kvBytesPerToken(model, hw.kvDtype) / path.bandwidth - allReducePerTokenTime(model, hw),
+    s: replicaKvBytesPerToken(model, hw.kvDtype, hw.tp) / path.bandwidth - allReducePerTokenTime(model, hw),
     G: effectiveFlops(hw),
     Ga: effectiveAttentionFlops(hw),
     M: effectiveMemBandwidth(hw),
     A: attentionFlopsPerPair(model, 'prefill'),
     body2: 2 * bodyParams(model),
     head: 2 * embeddingParams(model),
-    kvWrite: kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp),
+    kvWrite: replicaKvBytesPerToken(model, hw.kvDtype, hw.tp),
     wAlways: split.always * bytes,
     wRouted: split.routed * bytes,
     q: 1 - split.touchProbability,
@@ -408,7 +409,7 @@ export function breakEven(
                 : 'mixed';
 
   const floor = prefillCost(model, hw, 1, 0).time;
-  const reloadPerToken = kvBytesPerToken(model, hw.kvDtype) / path.bandwidth;
+  const reloadPerToken = replicaKvBytesPerToken(model, hw.kvDtype, hw.tp) / path.bandwidth;
   const perTokStart = perTokenPrefillTime(model, hw, 0);
   const perTokEnd = perTokenPrefillTime(model, hw, maxTokens);
   const head =

@@ -104,6 +104,15 @@ export function kvReplication(model: ModelSpec, tp: number): number {
 }
 
 /**
+ * KV bytes per token a replica of `gpus` tensor-parallel GPUs holds: one copy times kvReplication. It is also what
+ * the replica writes in prefill, stores to a lower tier and reloads: each GPU moves its own copy (vLLM's offload
+ * connector runs one transfer worker per GPU), so a latent every GPU holds whole crosses the links once per GPU.
+ */
+export function replicaKvBytesPerToken(model: ModelSpec, kvDtype: Dtype, gpus: number): number {
+  return kvBytesPerToken(model, kvDtype) * kvReplication(model, gpus);
+}
+
+/**
  * Split of a model's weights into always-read parameters and routed-expert parameters, for the MoE estimate.
  *  - With `moe`: expert size e = (total − active) / (E − k); always-active S = active − k·e (attention, dense
  *    layers, shared experts, embeddings); routed = E·e.
@@ -258,7 +267,7 @@ export function prefillBytes(
   checkTokens('newTokens', newTokens);
   checkTokens('cachedTokens', cachedTokens);
   if (newTokens === 0) return 0;
-  const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
+  const kv = replicaKvBytesPerToken(model, hw.kvDtype, hw.tp);
   return weightBytesTouched(model, hw.weightDtype, newTokens) + kv * (cachedTokens + newTokens);
 }
 
@@ -332,7 +341,7 @@ function decodePass<T>(
   checkTokens('batchSize', batchSize);
   checkTokens('totalContextTokens', totalContextTokens);
   if (batchSize === 0) return pass(model, hw, 0, 0, 0, 0);
-  const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
+  const kv = replicaKvBytesPerToken(model, hw.kvDtype, hw.tp);
   const bytes = weightBytesTouched(model, hw.weightDtype, batchSize) + kv * totalContextTokens;
   return pass(
     model,
@@ -391,7 +400,7 @@ function iterationPass<T>(model: ModelSpec, hw: HardwareConfig, batch: Iteration
     tokens += decodes;
   }
   if (tokens === 0) return pass(model, hw, 0, 0, 0, 0);
-  const kv = kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp);
+  const kv = replicaKvBytesPerToken(model, hw.kvDtype, hw.tp);
   return pass(
     model,
     hw,
@@ -417,8 +426,7 @@ export function perTokenPrefillTime(model: ModelSpec, hw: HardwareConfig, contex
   const compute =
     (2 * bodyParams(model)) / effectiveFlops(hw) +
     (attentionFlopsPerPair(model, 'prefill') * (contextTokens + 1)) / effectiveAttentionFlops(hw);
-  const memory =
-    (kvBytesPerToken(model, hw.kvDtype) * kvReplication(model, hw.tp)) / effectiveMemBandwidth(hw);
+  const memory = replicaKvBytesPerToken(model, hw.kvDtype, hw.tp) / effectiveMemBandwidth(hw);
   return Math.max(compute, memory) + allReducePerTokenTime(model, hw);
 }
 

@@ -3,7 +3,7 @@
  * agent context takes, and how many such contexts fit in the replica's HBM after the weights.
  * Computed in the worker (method kvFootprint); the transport grows one agent's context toward the budget.
  */
-import { kvCopiesFactor } from './copies';
+import { kvCopiesFactor } from '../kit/kvCopies';
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
 import { ParamControls } from '../kit/controls/ParamControls';

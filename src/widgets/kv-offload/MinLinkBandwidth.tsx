@@ -5,6 +5,7 @@
  * reference rules. The bars rank the models by KV bytes per FLOP: B* ≈ G · k / (FLOPs per token).
  * Computed in the worker (method minBandwidthByModel).
  */
+import { kvCopiesFactor } from '../kit/kvCopies';
 import { DEFAULT_ATTENTION_EFFICIENCY, DEFAULT_ITERATION_OVERHEAD_S } from '../../sim/engine/cost';
 import { useMemo } from 'react';
 import { BarChart, type BarSeries, type Marker } from '../kit/charts';
@@ -30,8 +31,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Read the table: the bars are in the order of <em>KV bytes per FLOP</em>. DeepSeek-V3 (MLA) and Llama
-        3.1 405B need the slowest links, Llama 3.1 8B the fastest, though it is the smallest model.
+        Read the table: the bars are in the order of <em>KV bytes per FLOP</em>, every copy the GPUs hold
+        counted. Llama 3.1 405B needs the slowest link, Llama 3.1 8B the fastest, though it is the smallest
+        model; DeepSeek-V3, whose latent every GPU holds, has the highest hatched bar.
       </>
     ),
     highlight: 'spread',
@@ -60,7 +62,8 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Set the TP to 16 instead: G doubles, but 16 GPUs are two nodes and the all-reduces cross the NICs, so
-        recompute gets slower and every bar falls.
+        recompute gets slower, while every model's KV is now stored at least twice. Most bars fall; the 405B's
+        edges up.
       </>
     ),
     set: { gpus: 16 },
@@ -147,6 +150,7 @@ export function MinLinkBandwidth() {
               model: m.name,
               prefixTokens: m.prefixTokens,
               kvBytesPerToken: m.kvBytesPerToken,
+              kvCopies: m.kvCopies,
               flopsPerToken: m.flopsPerToken,
               kvBytesPerFlop: m.kvBytesPerFlop,
               recomputeS: m.recompute,
@@ -168,14 +172,14 @@ export function MinLinkBandwidth() {
                   {focus.minBandwidth === null ? '—' : formatBandwidth(focus.minBandwidth)}
                 </span>
               }
-              formula={`B* = p·k / (t_recompute − λ) = ${formatNumber(focus.prefixTokens, 6)} × ${formatBytes(focus.kvBytesPerToken)} / (${formatDuration(focus.recompute)} − ${formatDuration(r.latency)})`}
+              formula={`B* = p·k${focus.kvCopies > 1 ? '·ρ' : ''} / (t_recompute − λ) = ${formatNumber(focus.prefixTokens, 6)} × ${formatBytes(focus.kvBytesPerToken)}${kvCopiesFactor(focus.kvCopies, focus.attention)} / (${formatDuration(focus.recompute)} − ${formatDuration(r.latency)})`}
             />
             <Readout
               label="KV bytes per FLOP of recompute"
               value={
                 <span data-readout="focus-bytes-per-flop">{formatBytesPerMflop(focus.kvBytesPerFlop)}</span>
               }
-              formula={`k / f̄ = ${formatBytes(focus.kvBytesPerToken)} / ${formatFlops(focus.flopsPerToken)} per token; × G = ${formatFlops(r.flops, true)} gives ${formatBandwidth(focus.kvBytesPerFlop * r.flops)}, the bar with one G and no all-reduce (attention's lower efficiency and the all-reduces make the real bar lower)`}
+              formula={`k${focus.kvCopies > 1 ? '·ρ' : ''} / f̄ = ${formatBytes(focus.kvBytesPerToken)}${kvCopiesFactor(focus.kvCopies, focus.attention)} / ${formatFlops(focus.flopsPerToken)} per token; × G = ${formatFlops(r.flops, true)} gives ${formatBandwidth(focus.kvBytesPerFlop * r.flops)}, the bar with one G and no all-reduce (attention's lower efficiency and the all-reduces make the real bar lower)`}
             />
             <Readout
               label="Reload wins at every prefix length above"
@@ -265,7 +269,10 @@ export function MinLinkBandwidth() {
                       {m.name}
                       {m.weightsFit ? '' : ' *'}
                     </th>
-                    <td className="col-detail">{formatBytes(m.kvBytesPerToken)}</td>
+                    <td className="col-detail">
+                      {formatBytes(m.kvBytesPerToken)}
+                      {m.kvCopies > 1 ? ` × ${formatNumber(m.kvCopies)} copies` : ''}
+                    </td>
                     <td className="col-detail">{formatFlops(m.flopsPerToken)}</td>
                     <td>{formatBytesPerMflop(m.kvBytesPerFlop)}</td>
                     <td data-value={m.minBandwidth ?? ''}>

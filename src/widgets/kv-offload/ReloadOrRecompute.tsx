@@ -4,6 +4,7 @@
  * break-even lengths are solved analytically by the core (src/sim/engine/breakeven.ts) in the worker (method
  * reloadVsRecompute) and marked on the chart; the read-outs give the figures for one prefix with their formulas.
  */
+import { kvCopiesFactor } from '../kit/kvCopies';
 import { useMemo } from 'react';
 import { LineChart, durationAxis, type LineChartProps, type LineSeries, type Marker } from '../kit/charts';
 import { ParamControls } from '../kit/controls/ParamControls';
@@ -51,8 +52,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Keep one NVMe drive and switch the model to <em>DeepSeek-V3</em>: MLA caches so few bytes per token
-        that even a single drive beats recompute.
+        Keep one NVMe drive and switch the model to <em>DeepSeek-V3</em>: MLA caches few bytes per token, but
+        each of the 8 GPUs holds the whole latent and reloads its own copy, so the drive carries eight and
+        recompute wins a band again.
       </>
     ),
     set: { model: 'deepseek-v3' },
@@ -276,7 +278,7 @@ export function ReloadOrRecompute() {
             <Readout
               label={`KV of a ${formatNumber(p.tokens, 6)}-token prefix`}
               value={formatBytesDecimal(p.kvBytes)}
-              formula={`bytes = p × KV bytes/token = ${formatNumber(p.tokens, 6)} × ${formatBytes(r.model.kvBytesPerToken)}`}
+              formula={`bytes = p × KV bytes/token${r.model.kvCopies > 1 ? ' × ρ' : ''} = ${formatNumber(p.tokens, 6)} × ${formatBytes(r.model.kvBytesPerToken)}${kvCopiesFactor(r.model.kvCopies, r.model.attention)}`}
             />
             <Readout
               label="Reload time"
@@ -355,8 +357,11 @@ export function ReloadOrRecompute() {
                 {formatDuration(r.hardware.allReduce.fixed)} per pass.{' '}
               </>
             ) : null}
-            KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16; link {linkText}, λ ={' '}
-            {formatDuration(r.link.latency)} per transfer
+            KV {formatBytes(r.model.kvBytesPerToken)} per token in BF16
+            {r.model.kvCopies > 1
+              ? `, ${formatNumber(r.model.kvCopies)} copies across the GPUs (each GPU reloads its own)`
+              : ''}
+            ; link {linkText}, λ = {formatDuration(r.link.latency)} per transfer
             {r.link.id !== 'custom' ? ` (${r.link.basis} bandwidth, src/sim/engine/catalog/links.ts)` : ''}.
             Shaded: prefix lengths where recompute is faster. Lower chart: reload time ÷ recompute time; above
             the 1× rule, recompute is faster. {r.breakEven.explanation}

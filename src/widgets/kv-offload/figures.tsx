@@ -104,21 +104,23 @@ export function ModelBwFig({
   m,
 }: {
   model: string;
-  m: 'minBandwidth' | 'alwaysWins' | 'bytesPerFlop' | 'kv' | 'prefixTokens';
+  m:
+    'minBandwidth' | 'alwaysWins' | 'bytesPerFlop' | 'bytesPerFlopOneCopy' | 'copies' | 'kv' | 'prefixTokens';
 }) {
   const sim = useSimulation('minBandwidthByModel', minBwArgs(MIN_BW_DEFAULTS));
   const row = sim.result?.rows.find((x) => x.id === model);
   if (!row) return <InlineFigure value={null} failed={sim.status === 'error'} />;
-  const value =
-    m === 'minBandwidth'
-      ? formatBandwidth(row.minBandwidth)
-      : m === 'alwaysWins'
-        ? formatBandwidth(row.alwaysWinsBandwidth)
-        : m === 'bytesPerFlop'
-          ? formatBytesPerMflop(row.kvBytesPerFlop)
-          : m === 'prefixTokens'
-            ? `${formatNumber(row.prefixTokens, 6)} tokens`
-            : formatBytes(row.kvBytesPerToken);
+  const figures: Record<typeof m, () => string> = {
+    minBandwidth: () => formatBandwidth(row.minBandwidth),
+    alwaysWins: () => formatBandwidth(row.alwaysWinsBandwidth),
+    // What the replica's copies hold per FLOP, and one copy's share of it.
+    bytesPerFlop: () => formatBytesPerMflop(row.kvBytesPerFlop),
+    bytesPerFlopOneCopy: () => formatBytesPerMflop(row.kvBytesPerFlop / row.kvCopies),
+    copies: () => formatNumber(row.kvCopies),
+    prefixTokens: () => `${formatNumber(row.prefixTokens, 6)} tokens`,
+    kv: () => formatBytes(row.kvBytesPerToken),
+  };
+  const value = figures[m]();
   return (
     <InlineFigure
       value={value}

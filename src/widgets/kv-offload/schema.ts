@@ -199,7 +199,6 @@ export const PROSE_SETUPS = {
   pcie5: { ...SETUP_DEFAULT, linkId: 'pcie-gen5-x16' },
   nic100: { ...SETUP_DEFAULT, linkId: 'rdma-100g' },
   nvme5: { ...SETUP_DEFAULT, linkId: 'nvme-gen5' },
-  dsv3nvme: { ...SETUP_DEFAULT, modelId: 'deepseek-v3' },
   tp16nvme: { ...SETUP_DEFAULT, tp: 16 },
 } satisfies Record<string, LessonSetup & { prefixTokens: number }>;
 

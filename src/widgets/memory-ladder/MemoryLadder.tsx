@@ -4,7 +4,7 @@
  * context takes to come back to HBM from each, against the time to recompute it, and where N agents' contexts
  * wait. Computed in the worker (method memoryLadder, src/sim/lessons/memoryLadder.ts).
  */
-import { kvCopiesFactor } from '../kv-footprint/copies';
+import { kvCopiesFactor } from '../kit/kvCopies';
 import { useMemo } from 'react';
 import { BarChart, durationAxis, type Marker } from '../kit/charts';
 import { useSimulation } from '../kit/useSimulation';

@@ -4,17 +4,10 @@
  * `fitsAt`), so what this suggests is what resolveScenario then accepts.
  */
 import { findAccelerator, type AcceleratorSpec } from '../catalog/accelerators';
-import {
-  findModel,
-  kvBytesPerToken,
-  MODELS,
-  weightBytes,
-  type Dtype,
-  type ModelSpec,
-} from '../catalog/models';
+import { findModel, MODELS, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
 import { cannotRun, type CannotRun, type CannotRunFix } from '../cannotRun';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
-import { GPUS_PER_REPLICA, kvReplication } from '../cost';
+import { GPUS_PER_REPLICA, replicaKvBytesPerToken } from '../cost';
 import { withinLimit } from '../limits';
 import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
 
@@ -82,9 +75,7 @@ export function replicaCannotRun(
     });
   const page = defaultPageTokens(ENGINE_BLOCK_SIZE);
   const fitsAt = (g: number, m: ModelSpec) =>
-    Math.floor(
-      budgetOf(g, m).kvBytes / (kvBytesPerToken(m, dtypes.kv ?? 'bf16') * page * kvReplication(m, g)),
-    ) >= 1;
+    Math.floor(budgetOf(g, m).kvBytes / (replicaKvBytesPerToken(m, dtypes.kv ?? 'bf16', g) * page)) >= 1;
   if (fitsAt(gpus, model)) return null;
   return noRoomForKv({
     model,

@@ -7,13 +7,13 @@
 import type { AcceleratorSpec } from '../catalog/accelerators';
 import { resolveAccelerator, resolveLink, resolveModel } from '../catalog/index';
 import type { LinkSpec as CatalogLink } from '../catalog/links';
-import { kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
+import { weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
 import {
   DEFAULT_ATTENTION_EFFICIENCY,
   DEFAULT_ITERATION_OVERHEAD_S,
   DEFAULT_MBU,
   defaultGemmEfficiency,
-  kvReplication,
+  replicaKvBytesPerToken,
   type HardwareConfig,
 } from '../cost';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
@@ -349,7 +349,8 @@ export function resolveScenario(input: unknown): ResolvedScenario {
   const kv = s.kv ?? {};
   const engineBlockSize = engineBlockSizeOf(s);
   const blockSize = kv.pageTokens ?? defaultPageTokens(engineBlockSize);
-  const bytesPerBlock = kvBytesPerToken(model, hw.kvDtype) * blockSize;
+  // What a page occupies across the replica's GPUs, and so what it takes in a lower tier and on a link.
+  const bytesPerBlock = replicaKvBytesPerToken(model, hw.kvDtype, hw.tp) * blockSize;
   const util = s.hardware.memoryUtilization ?? VLLM_GPU_MEMORY_UTILIZATION;
   const hbm = kvBudget({
     accelerator: acc,
@@ -358,7 +359,7 @@ export function resolveScenario(input: unknown): ResolvedScenario {
     weightBytes: weightBytes(model, hw.weightDtype),
     reserveBytesPerGpu: s.hardware.reserveGiB === undefined ? undefined : s.hardware.reserveGiB * 2 ** 30,
   });
-  const hbmBlocks = kv.hbmBlocks ?? Math.floor(hbm.kvBytes / (bytesPerBlock * kvReplication(model, hw.tp)));
+  const hbmBlocks = kv.hbmBlocks ?? Math.floor(hbm.kvBytes / bytesPerBlock);
   if (!(hbmBlocks >= 1)) {
     // The same budget and block for other GPU counts and models: what the fixes offer is what this then accepts.
     const fitsAt = (gpus: number, m: ModelSpec) => {
@@ -369,9 +370,7 @@ export function resolveScenario(input: unknown): ResolvedScenario {
         weightBytes: weightBytes(m, hw.weightDtype),
         reserveBytesPerGpu: s.hardware.reserveGiB === undefined ? undefined : s.hardware.reserveGiB * 2 ** 30,
       });
-      return (
-        Math.floor(b.kvBytes / (kvBytesPerToken(m, hw.kvDtype) * blockSize * kvReplication(m, gpus))) >= 1
-      );
+      return Math.floor(b.kvBytes / (replicaKvBytesPerToken(m, hw.kvDtype, gpus) * blockSize)) >= 1;
     };
     const outcome = noRoomForKv({
       model,
