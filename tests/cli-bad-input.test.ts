@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,16 @@ describe('sim run: bad scenarios and flags', () => {
       ),
       /--frame-interval must be more than 0 seconds, got 0/,
     );
+  });
+
+  it('a frame interval that would write more than 100,000 frames is refused before anything is written', () => {
+    // Was accepted: 1e-7 s over this 60 s scenario wrote 16 GB of frames before it was stopped.
+    const frames = join(tmp, 'many.jsonl');
+    expectUsageError(
+      sim('run', 'scenarios/trace-native-sessions.json', '--frames', frames, '--frame-interval', '1e-7'),
+      /--frame-interval 1e-7 s gives 600,000,000 frames over durationS 60 s; at most 100,000: use an interval of at least 0\.0006 s/,
+    );
+    expect(existsSync(frames)).toBe(false);
   });
 
   it('an unwritable --requests path is refused before the run, in the words the other files use', () => {

@@ -21,6 +21,9 @@ import { TraceLoadError } from '../../src/sim/engine/fleet/trace';
 import { flagNames, type Command, type FlagHelp } from './index';
 import { closeQuietly, openForWriting, readTextFile } from '../files';
 
+/** Frames one run may write (durationS / interval, before any drain): 200 by default. */
+const MAX_FRAMES = 100_000;
+
 const FLAGS: readonly FlagHelp[] = [
   {
     name: 'frames',
@@ -31,7 +34,7 @@ const FLAGS: readonly FlagHelp[] = [
     name: 'frame-interval',
     value: 'S',
     default: 'output.frameIntervalS, else durationS / 200',
-    meaning: 'seconds of simulated time between frames, > 0 (needs --frames)',
+    meaning: `seconds of simulated time between frames, at least durationS / ${MAX_FRAMES.toLocaleString('en-US')} (needs --frames)`,
   },
   {
     name: 'seed',
@@ -108,6 +111,13 @@ export const runCommand: Command = {
     let frames = 0;
     if (framesFile) {
       const every = interval ?? sc.output?.frameIntervalS ?? Math.max(sc.durationS / 200, 0.001);
+      // A frame holds every KV page of the fleet: a mistyped interval (1e-7) filled 16 GB of disk in minutes.
+      const framesInDuration = sc.durationS / every;
+      if (framesInDuration > MAX_FRAMES)
+        throw new UsageError(
+          `${interval !== undefined ? '--frame-interval' : 'output.frameIntervalS'} ${every} s gives ${Math.round(framesInDuration).toLocaleString('en-US')} frames over ` +
+            `durationS ${sc.durationS} s; at most ${MAX_FRAMES.toLocaleString('en-US')}: use an interval of at least ${sc.durationS / MAX_FRAMES} s`,
+        );
       sc.output = { ...sc.output, frameIntervalS: every };
       // Opened before the run: an unwritable path is a message now, not an exit after the simulation.
       const fd = openForWriting(framesFile, 'the frames file');
