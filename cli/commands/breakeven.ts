@@ -20,6 +20,7 @@ import { breakEven, minLinkBandwidth, recomputeTime, reloadTime } from '../../sr
 import {
   defaultHardware,
   GPUS_PER_REPLICA,
+  kvReplication,
   peakFlops,
   prefillCost,
   type HardwareConfig,
@@ -214,6 +215,7 @@ export const breakevenCommand: Command = {
 
     const r = wrap(() => breakEven(model, hw, path, { maxTokens }));
     const kvPerToken = kvBytesPerToken(model, hw.kvDtype);
+    const kvCopies = kvReplication(model, tp);
 
     const warnings: string[] = [];
     const weights = weightBytes(model, hw.weightDtype);
@@ -232,15 +234,19 @@ export const breakevenCommand: Command = {
       );
 
     const notes = [
-      `reload(p) = latency + p × kvBytesPerToken / bandwidth; recompute(p) = prefill of p tokens from scratch, max(GEMM FLOPs / (tp·peak·gemmEfficiency) + attention FLOPs / (tp·peak·attentionEfficiency), bytes / (tp·HBM·mbu)) + tensor-parallel all-reduce + iterationOverheadS (src/sim/engine/cost.ts; sim cost prints the terms)`,
+      `reload(p) = latency + p × kvBytesPerToken × kvCopies / bandwidth; recompute(p) = prefill of p tokens from scratch, max(GEMM FLOPs / (tp·peak·gemmEfficiency) + attention FLOPs / (tp·peak·attentionEfficiency), bytes / (tp·HBM·mbu)) + tensor-parallel all-reduce + iterationOverheadS (src/sim/engine/cost.ts; sim cost prints the terms)`,
       link.kind === 'pcie' && linkCount === tp && tp > 1
         ? `each of the ${tp} GPUs loads its shard over its own ${link.name} (linkCount = tp); host-side limits (shared PCIe switch uplinks, CPU memory bandwidth) can lower this: set --link-count 1 for a single shared link`
         : `bandwidth = ${linkCount} × ${round(link.effectiveBandwidth / 1e9)} GB/s`,
       'crossings are prefix lengths where the faster option changes; token counts are rounded in breakEvenTokens, exact in breakEvenTokensExact',
     ];
-    if (model.attention.kind === 'mla' && tp > 1)
+    // The core reloads every copy the GPUs hold (src/sim/engine/cost.ts replicaKvBytesPerToken): said here, so
+    // kvBytesPerToken (one copy) is not read as what crosses the link.
+    if (kvCopies > 1)
       notes.push(
-        `MLA under tensor parallelism: every GPU holds the whole latent KV (${tp} copies, counted in HBM traffic); reload counts one copy over the link, i.e. each GPU loads 1/${tp} and the rest is gathered over NVLink`,
+        model.attention.kind === 'mla'
+          ? `MLA under tensor parallelism: every one of the ${tp} GPUs holds the whole latent KV and reloads its own, so reload moves ${kvCopies} copies (kvCopies) over the links`
+          : `${tp} GPUs for ${model.kvHeads} KV heads: each head is stored on ${kvCopies} GPUs and each reloads its own, so reload moves ${kvCopies} copies (kvCopies) over the links`,
       );
 
     let prefixOut: Record<string, unknown> | undefined;
@@ -303,6 +309,7 @@ export const breakevenCommand: Command = {
         source: link.source,
       },
       kvBytesPerToken: kvPerToken,
+      kvCopies,
       breakEvenTokens: r.crossings.map((x) => Math.round(x)),
       breakEvenTokensExact: r.crossings,
       breakEvenTokensBeyondRange: r.crossingsBeyondDomain.map((x) => Math.round(x)),
