@@ -28,7 +28,7 @@ const LLAMA_8B = model('llama-3.1-8b');
 const LLAMA_70B = model('llama-3.1-70b');
 
 const VLLM_BLOG =
-  "vLLM blog 'Inside vLLM's New Offloading Connector' (vllm-project.github.io _posts/2025-12-29-offloading-connector.md)";
+  "vLLM blog 'Inside vLLM's New KV Offloading Connector' (vllm-project.github.io _posts/2026-01-08-kv-offloading-connector.md)";
 const VLLM_FIG1 = `${VLLM_BLOG}, Fig. 1 'Single Request TTFT (Llama-3.1-8B-Instruct, NVIDIA H100)', GPU Compute curve, read off the figure`;
 const VLLM_FIG2 = `${VLLM_BLOG}, Fig. 2 (10,000 prefills of 512 tokens), 'Without CPU Offloading' line, read off the figure`;
 const NIM =

@@ -4,8 +4,8 @@
  * copies × this block's bytes (src/sim/engine/kvcache/tierStore.ts), so the row checks the copy unit against the
  * engine's own table.
  *
- * Source: vLLM blog, "Inside vLLM's New Offloading Connector" (Ozeri and Harnik, December 2025;
- * vllm-project/vllm-project.github.io `_posts/2025-12-29-offloading-connector.md`), table "Old block size / New
+ * Source: vLLM blog, "Inside vLLM's New KV Offloading Connector" (Ozeri and Harnik, December 2025;
+ * vllm-project/vllm-project.github.io `_posts/2026-01-08-kv-offloading-connector.md`), table "Old block size / New
  * block size", assuming 16-token blocks. Its "MB" are MiB (Llama-3.1-8B: 32 layers × 8 KV heads × 128 × 2 × 2 B ×
  * 16 = 2,097,152 B, written "2 MB").
  */
@@ -14,7 +14,7 @@ import { kvBlockBytes } from '../../src/sim/engine/kvcache';
 import type { ValidationRow } from '../row';
 
 const GROUP = 'vLLM offloading connector: bytes per offloaded block';
-const SOURCE = 'vLLM blog "Inside vLLM\'s New Offloading Connector" (2025-12-29), block-size table';
+const SOURCE = 'vLLM blog "Inside vLLM\'s New KV Offloading Connector" (2026-01-08), block-size table';
 const MiB = 2 ** 20;
 
 /** One GPU's share of a 16-token BF16 block: a tp-way split of the KV heads. */

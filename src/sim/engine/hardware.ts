@@ -6,7 +6,7 @@
  * Defaults, each fitted to one published measurement (validation/rows/cost.ts checks them, docs/validation.md):
  *  - gemmEfficiency 0.64 (BF16) and attentionEfficiency 0.56: least-squares fit of relative error to vLLM's
  *    single-request TTFT of Llama-3.1-8B-Instruct on one H100, 10k–100k-token prompts (vLLM blog "Inside vLLM's
- *    New Offloading Connector", vllm-project.github.io _posts/2025-12-29-offloading-connector.md, Fig. 1
+ *    New KV Offloading Connector", vllm-project.github.io _posts/2026-01-08-kv-offloading-connector.md, Fig. 1
  *    "GPU Compute" curve, read off the figure). Attention runs below the GEMMs' efficiency (FlashAttention's
  *    softmax and causal tiles), so the long-context end needs the lower figure.
  *  - gemmEfficiency 0.53 under FP8 compute: NVIDIA NIM Llama-3.3-70B-Instruct fp8 TP2 on 2 × H100, TTFT at

@@ -60,7 +60,7 @@ const RDMA_EFFICIENCY_DERIVED = MOONCAKE_4X200_MEASURED / gbit(4 * 200);
 const MOONCAKE_SOURCE =
   "Qin et al., 'Mooncake: Trading More Storage for Less Computation', USENIX FAST'25, Fig. 12 (Transfer Engine, 40 GB = LLaMA3-70B KV of 128k tokens)";
 const VLLM_OFFLOAD_SOURCE =
-  "vLLM blog 'Inside vLLM's new KV offloading connector' (vllm-project.github.io _posts/2025-12-29-offloading-connector.md): ~50 GB/s single direction GPU↔CPU on H100, 2 MB blocks";
+  "vLLM blog 'Inside vLLM's New KV Offloading Connector' (vllm-project.github.io _posts/2026-01-08-kv-offloading-connector.md): ~50 GB/s single direction GPU↔CPU on H100, 2 MB blocks";
 const PCIE_SPEC_SOURCE =
   'PCI-SIG PCI Express Base Specification (Gen4 16 GT/s, Gen5 32 GT/s per lane, 128b/130b encoding)';
 const LATENCY_ASSUMED = 'latency: assumed order of magnitude, no primary source gives a single figure';
