@@ -45,4 +45,22 @@ describe('KV copies across a replica’s GPUs', () => {
     expect(twice.bytesMoved).toEqual(once.bytesMoved);
     expect(twice.requests.ttft).toEqual(once.requests.ttft);
   });
+
+  it('a disaggregated prefill ships every copy: 4 heads stored twice send what 8 heads once do', () => {
+    const disagg = (model: string | { base: string; kvHeads: number }) => ({
+      ...withDram('qwen3-235b-a22b', 8),
+      model,
+      replicas: 2,
+      disaggregation: {
+        prefillReplicas: 1,
+        decodeReplicas: 1,
+        transfer: 'rdma-400g-cx7',
+        mode: 'after-prefill',
+      },
+    });
+    const twice = runScenarioSync(disagg('qwen3-235b-a22b')).metrics.disaggregation!;
+    const once = runScenarioSync(disagg({ base: 'qwen3-235b-a22b', kvHeads: 8 })).metrics.disaggregation!;
+    expect(twice.transfer.bytes).toBeGreaterThan(0);
+    expect(twice.transfer.bytes).toBe(once.transfer.bytes);
+  });
 });

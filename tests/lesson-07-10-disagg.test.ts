@@ -73,6 +73,22 @@ describe('the mechanism, by hand', () => {
     expect(c512.disagg.utilisationPerDecodeReplica).toBeCloseTo(c512.disagg.prefillS / 60, 12);
     expect(c512.disagg.decodeReplicasPerPrefill).toBe(Math.floor(60 / c512.disagg.prefillS));
   });
+  it('each rank ships what it holds: Qwen3 235B-A22B’s 4 KV heads on 8 GPUs are two copies, twice one copy’s bytes', () => {
+    const qwen = resolveModel('qwen3-235b-a22b');
+    const hw8 = defaultHardware(resolveAccelerator('h100-sxm'), 8);
+    const setup = {
+      model: qwen,
+      hw: hw8,
+      promptTokens: 10_240,
+      decodes: 1,
+      decodeContext: 100,
+      chunk: 512,
+      linkId: 'rdma-400g-cx7',
+      promptsPerS: 1,
+    };
+    const d = disaggComparison(setup).disagg;
+    expect(d.bytes).toBe(10_240 * kvBytesPerToken(qwen, 'bf16') * 2);
+  });
   it('refuses a rate it cannot use', () => {
     expect(() => disaggComparison({ ...setupOf(), promptsPerS: 0 })).toThrow(RangeError);
     function setupOf() {

@@ -9,7 +9,7 @@
  *
  * Disaggregated (the mechanism of src/sim/engine/fleet/disagg.ts, in closed form for one prompt on idle links):
  * a prefill replica of the same hardware prefills the prompt with no decodes beside it, in chunks of its token
- * budget; the KV, bytes = ⌈P / b⌉ · b · KV bytes per token (b the engine's block), crosses the NICs at
+ * budget; the KV, bytes = ⌈P / b⌉ · b · KV bytes per token (b the engine's block; every copy the ranks hold), crosses the NICs at
  * `nics × bandwidth`; the decode replica then computes the prompt's last token in one iteration with its decodes.
  *   after-prefill (vLLM NixlConnector): exposed transfer = bytes / bw + latency,
  *   layerwise (Mooncake, vLLM P2pNcclConnector): exposed = max(bytes / bw − prefill, bytes / (L · bw)) + latency,
@@ -22,8 +22,8 @@
  * Pure: no DOM, no randomness. Units: seconds, bytes, tokens.
  */
 import { resolveLink } from '../engine/catalog/index';
-import { kvBytesPerToken, type ModelSpec } from '../engine/catalog/models';
-import { iterationCost, type HardwareConfig } from '../engine/cost';
+import type { ModelSpec } from '../engine/catalog/models';
+import { iterationCost, replicaKvBytesPerToken, type HardwareConfig } from '../engine/cost';
 import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { prefillTimeline } from './longPrefill';
 
@@ -129,7 +129,8 @@ export function disaggComparison(s: DisaggSetup): DisaggComparison {
   positive('nics', nics);
   const bandwidth = link.effectiveBandwidth * nics;
   const blocks = Math.ceil(P / ENGINE_BLOCK_SIZE);
-  const bytes = blocks * ENGINE_BLOCK_SIZE * kvBytesPerToken(model, hw.kvDtype);
+  // Each rank sends what it holds, every copy of a replicated head or latent included.
+  const bytes = blocks * ENGINE_BLOCK_SIZE * replicaKvBytesPerToken(model, hw.kvDtype, hw.tp);
   const wireS = bytes / bandwidth;
   const afterPrefillS = wireS + link.latency;
   const layerwiseS = Math.max(wireS - alone.ttftS, wireS / model.layers) + link.latency;

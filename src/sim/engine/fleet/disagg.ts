@@ -43,7 +43,7 @@
  *
  * Replicas 0..prefillReplicas−1 are the prefill pool, the rest the decode pool.
  */
-import { kvBytesPerToken } from '../catalog/models';
+import { replicaKvBytesPerToken } from '../cost';
 import type { Rng } from '../rng';
 import type { Replica } from './replica';
 import type { Req } from './request';
@@ -162,7 +162,8 @@ export class Disaggregation {
     this.prefillLoads = Array.from({ length: np }, load);
     this.decodeLoads = Array.from({ length: this.cfg.decodeReplicas }, load);
     this.nicFree = replicas.map(() => 0);
-    this.bytesPerToken = kvBytesPerToken(rs.model, rs.hw.kvDtype);
+    // Each tensor-parallel rank sends what it holds: every copy of a replicated head or latent (replicaKvBytesPerToken).
+    this.bytesPerToken = replicaKvBytesPerToken(rs.model, rs.hw.kvDtype, rs.hw.tp);
     this.layers = rs.model.layers;
   }
 
