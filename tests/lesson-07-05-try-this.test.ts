@@ -3,7 +3,8 @@
  * with the state the item sets (the widgets' TRY_THIS over their schema defaults).
  */
 import { describe, expect, it } from 'vitest';
-import { reloadVsRecompute } from '../src/worker/offloadMethods';
+import { offloadMethods } from '../src/worker/offloadMethods';
+import { isCannotRun } from '../src/sim/engine/cannotRun';
 import { minBandwidthByModel } from '../src/worker/minBandwidthMethods';
 import {
   MIN_BW_DEFAULTS,
@@ -20,8 +21,14 @@ import { TRY_THIS as MIN_BW_TRY } from '../src/widgets/kv-offload/MinLinkBandwid
 import type { TryItem } from '../src/widgets/kit/stage';
 import { expectValidSets } from './try-this';
 
-const reload = (item?: TryItem) =>
-  reloadVsRecompute(reloadArgs({ ...RELOAD_DEFAULTS, ...(item?.set ?? {}) } as ReloadValues));
+/** As the widget calls it (offloadMethods: a replica with no room for KV is a "cannot run", which no item may lead to). */
+const reload = (item?: TryItem) => {
+  const r = offloadMethods.reloadVsRecompute(
+    reloadArgs({ ...RELOAD_DEFAULTS, ...(item?.set ?? {}) } as ReloadValues),
+  );
+  if (isCannotRun(r)) throw new Error(`the item leads to "cannot run": ${r.reason}`);
+  return r;
+};
 const minBw = (item?: TryItem) =>
   minBandwidthByModel(minBwArgs({ ...MIN_BW_DEFAULTS, ...(item?.set ?? {}) } as MinBwValues));
 /** The lower chart: reload time ÷ recompute time over the curve's prefix lengths. */
@@ -48,13 +55,16 @@ describe('Reload or recompute: Try this', () => {
     expect(Math.max(...ratios(r))).toBeGreaterThan(Math.max(...ratios(reload(RELOAD_TRY[0]))));
   });
 
-  it('2 · DeepSeek-V3 on the one drive: few bytes per token, but eight copies, and recompute wins a band again', () => {
+  it('2 · DeepSeek-V3 on 8 × B200 with the one drive: few bytes per token, but eight copies; recompute wins past a few hundred tokens', () => {
     const r = reload(RELOAD_TRY[2]);
     expect(r.model.kvBytesPerToken).toBeLessThan(base.model.kvBytesPerToken / 4);
     expect(r.model.kvCopies).toBe(8);
     expect(base.model.kvCopies).toBe(1);
-    expect(r.breakEven.regime).toBe('recompute-wins-between');
-    expect(r.breakEven.crossings).toHaveLength(2);
+    expect(r.breakEven.regime).toBe('reload-wins-below');
+    expect(r.breakEven.crossings[0]).toBeGreaterThan(100);
+    expect(r.breakEven.crossings[0]).toBeLessThan(1000);
+    // "its weights do not fit in 8 H100s"
+    expect(() => reload({ text: null, set: { model: 'deepseek-v3' } })).toThrow(/cannot run/);
   });
 
   it('3 · Llama 3.1 8B on one GPU: cheaper to recompute than the 70B, with KV out of proportion to its size', () => {

@@ -17,11 +17,19 @@ import { TRY_THIS as TIMELINE_TRY } from '../src/widgets/long-prefill/ChunkedPre
 import { TRY_THIS as TRADEOFF_TRY } from '../src/widgets/long-prefill/ChunkSizeTradeoff';
 import { TRY_THIS as KERNEL_TRY } from '../src/widgets/long-prefill/HitRateVsKernel';
 import type { TryItem } from '../src/widgets/kit/stage';
-import { expectValidSets, valuesOf } from './try-this';
+import { expectEveryItemFits, expectValidSets, valuesOf } from './try-this';
 
 const timeline = (item?: TryItem) => prefillTimelineRun(timelineArgs(valuesOf(timelineSchema, item))).run;
 const tradeoff = (item?: TryItem) => chunkTradeoff(tradeoffArgs(valuesOf(tradeoffSchema, item)));
 const kernel = (item?: TryItem) => hitRateVsKernel(hitKernelArgs(valuesOf(hitKernelSchema, item)));
+
+describe('every item of the three widgets leads to a replica that runs', () => {
+  it('the model fits its GPUs with room for KV (the widgets call the fitted methods)', () => {
+    expectEveryItemFits(TIMELINE_TRY, (item) => timelineArgs(valuesOf(timelineSchema, item)));
+    expectEveryItemFits(TRADEOFF_TRY, (item) => tradeoffArgs(valuesOf(tradeoffSchema, item)));
+    expectEveryItemFits(KERNEL_TRY, (item) => hitKernelArgs(valuesOf(hitKernelSchema, item)));
+  });
+});
 
 describe('Chunked prefill timeline: Try this', () => {
   const base = timeline();

@@ -18,12 +18,23 @@ import {
 import { TRY_THIS as EDIT_TRY } from '../src/widgets/context-compaction/EditCache';
 import { TRY_THIS as PAYBACK_TRY } from '../src/widgets/context-compaction/Payback';
 import type { TryItem } from '../src/widgets/kit/stage';
-import { expectValidSets } from './try-this';
+import { expectEveryItemFits, expectValidSets } from './try-this';
 
 const edit = (item?: TryItem, extra: Partial<EditValues> = {}) =>
   compactionEdit(editArgs({ ...EDIT_DEFAULTS, ...(item?.set ?? {}), ...extra } as EditValues));
 const payback = (item?: TryItem) =>
   compactionPayback(paybackArgs({ ...PAYBACK_DEFAULTS, ...(item?.set ?? {}) } as PaybackValues));
+
+describe('every item of the two widgets leads to a replica that runs', () => {
+  it('the model fits its GPUs with room for KV (the widgets call the fitted methods)', () => {
+    expectEveryItemFits(EDIT_TRY, (item) =>
+      editArgs({ ...EDIT_DEFAULTS, ...(item?.set ?? {}) } as EditValues),
+    );
+    expectEveryItemFits(PAYBACK_TRY, (item) =>
+      paybackArgs({ ...PAYBACK_DEFAULTS, ...(item?.set ?? {}) } as PaybackValues),
+    );
+  });
+});
 
 describe('Edit the prompt: Try this', () => {
   const base = edit();

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { coerceValue, defaultValues, type ParamSchema, type ParamValues } from '../src/state/paramSchema';
 import type { TryItem } from '../src/widgets/kit/stage';
+import { replicaCannotRun } from '../src/sim/engine/fleet/replicaFit';
 
 /** The schema's defaults with the item's settings over them, as "Show me" and the tour apply them (reset, then set). */
 export function valuesOf<S extends ParamSchema>(schema: S, item?: TryItem): ParamValues<S> {
@@ -19,4 +20,19 @@ export function expectValidSets(items: readonly TryItem[], schema: ParamSchema) 
       expect(spec, k).toBeDefined();
       expect(coerceValue(spec, value), k).toEqual({ value, valid: true });
     }
+}
+
+/**
+ * No item leads its widget to a replica that cannot run (src/worker/fitted.ts: the weights and the engine's reserve
+ * leave no room for KV): the widget would draw "cannot run" where the item promises a result.
+ */
+export function expectEveryItemFits(
+  items: readonly TryItem[],
+  request: (item?: TryItem) => { modelId: string; acceleratorId: string; gpus?: number; tp?: number },
+) {
+  for (const item of [undefined, ...items]) {
+    const r = request(item);
+    const why = replicaCannotRun(r.modelId, r.acceleratorId, (r.gpus ?? r.tp)!);
+    expect(why?.reason ?? null, JSON.stringify(item?.set ?? {})).toBeNull();
+  }
 }

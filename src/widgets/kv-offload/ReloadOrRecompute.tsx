@@ -52,12 +52,12 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Keep one NVMe drive and switch the model to <em>DeepSeek-V3</em>: MLA caches few bytes per token, but
-        each of the 8 GPUs holds the whole latent and reloads its own copy, so the drive carries eight and
-        recompute wins a band again.
+        Keep one NVMe drive and switch to <em>DeepSeek-V3</em> on <em>B200</em> (its weights do not fit in 8
+        H100s): MLA caches few bytes per token, but each of the 8 GPUs holds the whole latent and reloads its
+        own copy, so the drive carries eight and recompute wins every prefix past a few hundred tokens.
       </>
     ),
-    set: { model: 'deepseek-v3' },
+    set: { model: 'deepseek-v3', accelerator: 'b200' },
     highlight: 'regime',
   },
   {
