@@ -4,24 +4,27 @@
  * copies × this block's bytes (src/sim/engine/kvcache/tierStore.ts), so the row checks the copy unit against the
  * engine's own table.
  *
- * Source: vLLM blog, "Inside vLLM's New KV Offloading Connector" (Ozeri and Harnik, December 2025;
+ * Source: vLLM blog, "Inside vLLM's New KV Offloading Connector" (Ozeri and Harnik, 8 January 2026;
  * vllm-project/vllm-project.github.io `_posts/2026-01-08-kv-offloading-connector.md`), table "Old block size / New
  * block size", assuming 16-token blocks. Its "MB" are MiB (Llama-3.1-8B: 32 layers × 8 KV heads × 128 × 2 × 2 B ×
  * 16 = 2,097,152 B, written "2 MB").
  */
 import { findModel } from '../../src/sim/engine/catalog/models';
-import { kvBlockBytes } from '../../src/sim/engine/kvcache';
+import { replicaKvBytesPerToken } from '../../src/sim/engine/cost';
 import type { ValidationRow } from '../row';
 
 const GROUP = 'vLLM offloading connector: bytes per offloaded block';
 const SOURCE = 'vLLM blog "Inside vLLM\'s New KV Offloading Connector" (2026-01-08), block-size table';
 const MiB = 2 ** 20;
 
-/** One GPU's share of a 16-token BF16 block: a tp-way split of the KV heads. */
+/**
+ * What one GPU holds of a 16-token BF16 block: a tp-way split of every copy the replica keeps (its share of the KV
+ * heads, or whole heads stored on several GPUs when they are fewer than the GPUs).
+ */
 function perGpuBlockMiB(model: string, tp: number): number {
   const m = findModel(model);
   if (!m) throw new Error(`no model ${model} in the catalog`);
-  return kvBlockBytes(m, 'bf16', 16) / tp / MiB;
+  return (replicaKvBytesPerToken(m, 'bf16', tp) * 16) / tp / MiB;
 }
 
 export const rows: ValidationRow[] = [
