@@ -25,7 +25,7 @@ export const LESSON_MINUTES: Record<
     minutes: 50,
   },
   '07-04-kv-memory-hierarchy': {
-    words: 2822,
+    words: 2826,
     widgets: 3,
     exercises: 3,
     tourMinutes: 8.9,
@@ -39,7 +39,7 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-06-tool-calls-in-the-loop': {
-    words: 3349,
+    words: 3354,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.7,
