@@ -4,7 +4,7 @@
  * exit 2 with a one-line message naming the flag and what it takes, and no stack trace.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { runSim } from './cli-process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,14 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'cli-bad-input-'));
 
-function sim(...args: string[]) {
-  const r = spawnSync('node_modules/.bin/tsx', ['cli/sim.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const sim = runSim;
 
 function expectUsageError(r: ReturnType<typeof sim>, message: RegExp): void {
   expect(r.stderr).toMatch(message);

@@ -4,7 +4,7 @@
  * applies them. Before, `--help` after a command was refused as an unknown flag (exit 2).
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { runSim } from './cli-process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../cli/args';
@@ -13,14 +13,7 @@ import { commandHelp } from '../cli/help';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function sim(...args: string[]) {
-  const r = spawnSync('node_modules/.bin/tsx', ['cli/sim.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const sim = runSim;
 
 /** The flags a command accepts, as its refusal of an unknown one lists them. */
 async function acceptedFlags(name: string): Promise<string[]> {

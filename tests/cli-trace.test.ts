@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { runSim } from './cli-process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = ROOT + 'node_modules/.bin/tsx';
 const FIX = 'tests/fixtures/';
 const CONVERSATION = fileURLToPath(
   new URL('../../shared/data/mooncake/conversation_trace.jsonl', import.meta.url),
 );
 
-function sim(...args: string[]) {
-  const r = spawnSync(TSX, ['cli/sim.ts', 'trace-stats', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const sim = (...args: string[]) => runSim('trace-stats', ...args);
 
 function expectCleanFailure(r: ReturnType<typeof sim>, pattern: RegExp) {
   expect(r.code).toBe(2);

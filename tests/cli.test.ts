@@ -4,20 +4,14 @@
  * Good input: exit 0 and JSON on stdout. Bad input: exit 2, a one-line reason on stderr, never a stack trace.
  */
 import { describe, expect, it } from 'vitest';
+import { runSim } from './cli-process';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { existsSync, rmSync } from 'node:fs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function sim(...args: string[]): { code: number | null; stdout: string; stderr: string; json: () => any } {
-  const r = spawnSync('node_modules/.bin/tsx', ['cli/sim.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
-}
+const sim = runSim;
 
 function expectUsageError(r: ReturnType<typeof sim>, message: RegExp): void {
   expect(r.code).toBe(2);

@@ -1,21 +1,17 @@
 /** `sim run`: metrics JSON on stdout, frames as JSONL, clear errors (exit 2, no stack trace). */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runSim } from './cli-process';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = ROOT + 'node_modules/.bin/tsx';
 const tmp = mkdtempSync(join(tmpdir(), 'fleet-cli-'));
 /** A scenario with no trace path (so a copy of it runs from any folder). */
 const SMALL = join(ROOT, 'scenarios/pause/hold.json');
 
-function sim(...args: string[]) {
-  const r = spawnSync(TSX, ['cli/sim.ts', 'run', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const sim = (...args: string[]) => runSim('run', ...args);
 
 describe('sim run', () => {
   it('prints the metrics of a scenario, writes frames and per-request rows', () => {
