@@ -38,7 +38,7 @@ import {
 import type { ResolvedScenario } from './scenario';
 import { createCacheView, type CacheView } from './view';
 import type { RequestSpec } from './workload';
-import { TurnSource, type PromptHashes } from './turnSource';
+import { TurnSource, type PromptHashes, type TurnSourceHost } from './turnSource';
 import { admits } from './admission';
 import { FrontDoor } from './frontDoor';
 import { readLoads, type ScrapedMetrics } from './loads';
@@ -138,8 +138,7 @@ export class FleetSim implements ReplicaHost {
       {
         now: () => this.nowT,
         schedule: (time, kind, a, b) => this.q.push(time, kind, a, b),
-        submit: (session, cls, spec, h, seq, rt, doorRt) =>
-          this.submit(session, cls, spec, h, seq, rt, doorRt),
+        submit: this.submit,
       },
       opts.contextInPlace ?? true,
     );
@@ -281,20 +280,12 @@ export class FleetSim implements ReplicaHost {
     return r;
   }
 
-  /** A request enters the fleet (TurnSourceHost.submit). */
-  private submit(
-    session: number,
-    cls: number,
-    spec: RequestSpec,
-    h: PromptHashes,
-    seq: number | null,
-    rt: SessionRt | undefined,
-    doorRt: SessionRt | null,
-  ): void {
+  /** A request enters the fleet (what the turn source hands over). */
+  private readonly submit: TurnSourceHost['submit'] = (session, cls, spec, h, seq, rt, doorRt) => {
     const r = this.newReq(session, cls, spec, h, seq ?? 2 ** 40 + this.nextReq);
     if (rt) rt.current = r;
     this.door.enter(r, doorRt);
-  }
+  };
 
   private timeout(id: number): void {
     const why = `timed out after ${this.rs.clientTimeoutS} s (the client gave up)`;
