@@ -56,7 +56,10 @@ export interface KvCacheConfig {
   id?: string | number;
   /** Tokens per block. */
   blockSize: number;
-  /** Bytes of KV one block occupies (kvBytesPerToken × blockSize; see kvBlockBytes). */
+  /**
+   * Bytes of KV one block occupies across the replica's GPUs, every copy counted (the fleet passes
+   * replicaKvBytesPerToken × blockSize): what a block takes in each tier and on each link.
+   */
   bytesPerBlock: number;
   /** Tiers fastest first: `hbm`, then any of `dram`, `nvme`, `remote`, in that order. */
   tiers: readonly TierConfig[];
