@@ -82,6 +82,23 @@ describe('accelerators and nodes', () => {
     expect(t.nvmeReadBandwidth).toBeCloseTo(8 * 6.9 * GB, 0);
     expect(t.hostLinkEffectiveBandwidth).toBe(8 * 50 * GB);
     expect(t.powerWPerGpu).toBe(1275);
+    expect(t.hostDramPeakBandwidth).toBeCloseTo(16 * 4400e6 * 8, 0); // 563.2 GB/s: 16 DDR5 channels, two DIMMs each
+  });
+
+  it("a DGX H100's GPU-to-PCIe figure as NVIDIA publishes it is eight x16 Gen5 links' line rate, one per GPU", () => {
+    // MLPerf Inference v4.1 system description: 'Data bandwidth for GPU-PCIe: 504GB/s'.
+    expect((8 * findLink('pcie-gen5-x16')!.lineRate) / GB).toBeCloseTo(504, 0);
+  });
+
+  it('where the host memory is published, every GPU reading host DRAM at once stays under its peak, and reading while writing at full speed would not', () => {
+    const published = NODES.filter((n) => n.hostMemory);
+    expect(published.map((n) => n.id)).toEqual(['dgx-h100', 'dgx-h200']);
+    for (const n of published) {
+      const t = nodeTotals(n);
+      expect(t.hostLinkEffectiveBandwidth, n.id).toBeLessThan(t.hostDramPeakBandwidth!);
+      expect(2 * t.hostLinkEffectiveBandwidth, n.id).toBeGreaterThan(t.hostDramPeakBandwidth!);
+    }
+    expect(nodeTotals(NODES.find((n) => n.id === 'dgx-b200')!).hostDramPeakBandwidth).toBeUndefined();
   });
 });
 
@@ -179,6 +196,9 @@ describe('node resolver', () => {
     expect(() =>
       resolveNode('dgx-h100', { nvme: { link: 'nvme-gen4', drives: -1, capacityBytes: 1 } }),
     ).toThrow(/nvme.drives/);
+    expect(() =>
+      resolveNode('dgx-h100', { hostMemory: { channels: 16, transfersPerS: 0, source: 'typed' } }),
+    ).toThrow(/hostMemory.transfersPerS must be positive/);
     expect(() => resolveNode('dgx-x')).toThrow(/unknown node "dgx-x" \(valid ids: dgx-a100-640gb/);
   });
 });

@@ -236,7 +236,7 @@ export const breakevenCommand: Command = {
     const notes = [
       `reload(p) = latency + p × kvBytesPerToken × kvCopies / bandwidth; recompute(p) = prefill of p tokens from scratch, max(GEMM FLOPs / (tp·peak·gemmEfficiency) + attention FLOPs / (tp·peak·attentionEfficiency), bytes / (tp·HBM·mbu)) + tensor-parallel all-reduce + iterationOverheadS (src/sim/engine/cost.ts; sim cost prints the terms)`,
       link.kind === 'pcie' && linkCount === tp && tp > 1
-        ? `each of the ${tp} GPUs loads its shard over its own ${link.name} (linkCount = tp); host-side limits (shared PCIe switch uplinks, CPU memory bandwidth) can lower this: set --link-count 1 for a single shared link`
+        ? `each of the ${tp} GPUs loads its shard over its own ${link.name} (linkCount = tp); as on a DGX H100, where each GPU has its own x16 to its CPU and the eight reads stay under the host DRAM's peak (src/sim/engine/catalog/nodes.ts); a server whose GPUs share PCIe switch uplinks gets less: set --link-count to the number of uplinks`
         : `bandwidth = ${linkCount} × ${round(link.effectiveBandwidth / 1e9)} GB/s`,
       'crossings are prefix lengths where the faster option changes; token counts are rounded in breakEvenTokens, exact in breakEvenTokensExact',
     ];

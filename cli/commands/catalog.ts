@@ -79,6 +79,8 @@ function nodes() {
         nicLineRate: t.nicLineRate,
         nicEffectiveBandwidth: t.nicEffectiveBandwidth,
         hostLinkEffectiveBandwidth: t.hostLinkEffectiveBandwidth,
+        // Only where the node's CPUs and DIMM population are published (JSON drops an undefined field).
+        hostDramPeakBandwidth: t.hostDramPeakBandwidth,
         powerWPerGpu: t.powerWPerGpu,
       },
     };

@@ -25,11 +25,11 @@ export const LESSON_MINUTES: Record<
     minutes: 50,
   },
   '07-04-kv-memory-hierarchy': {
-    words: 2826,
+    words: 2949,
     widgets: 3,
     exercises: 3,
     tourMinutes: 8.9,
-    minutes: 50,
+    minutes: 55,
   },
   '07-05-kv-offload-and-reload': {
     words: 2985,

@@ -23,6 +23,7 @@ import {
   formatCount,
   formatDuration,
   formatNumber,
+  formatPercent,
   formatRatio,
 } from '../../lib/format';
 import { footprintKvCopies } from '../../sim/engine/footprint';
@@ -124,11 +125,20 @@ export function NodeFig({
     | 'nicLine'
     | 'hbm'
     | 'hbmBandwidth'
-    | 'hostLinks';
+    | 'hostLinks'
+    | 'hostLinksLine'
+    | 'hostMemory'
+    | 'hostDramPeak'
+    | 'hostLinksDramShare';
 }) {
   const n = findNode(node);
   if (!n) return <span className="figure-missing">[unknown node {node}]</span>;
   const t = nodeTotals(n);
+  const host = findLink(findAccelerator(n.accelerator)?.hostLink ?? '');
+  const memory = n.hostMemory;
+  const onMemory = m === 'hostMemory' || m === 'hostDramPeak' || m === 'hostLinksDramShare';
+  if (onMemory && (!memory || t.hostDramPeakBandwidth === undefined))
+    return <span className="figure-missing">[{n.name}: host memory not published]</span>;
   const nic = findLink(n.nics[0].link);
   const text: Record<typeof m, () => string> = {
     hostDram: () => formatBytesDecimal(t.hostDramBytes),
@@ -140,8 +150,12 @@ export function NodeFig({
     hbm: () => formatBytesDecimal(t.hbmBytes),
     hbmBandwidth: () => formatBandwidth(t.hbmBandwidth),
     hostLinks: () => formatBandwidth(t.hostLinkEffectiveBandwidth),
+    hostLinksLine: () => formatBandwidth((host?.lineRate ?? 0) * n.gpuCount),
+    hostMemory: () => `${memory!.channels} channels at ${formatNumber(memory!.transfersPerS / 1e6)} MT/s`,
+    hostDramPeak: () => formatBandwidth(t.hostDramPeakBandwidth),
+    hostLinksDramShare: () => formatPercent(t.hostLinkEffectiveBandwidth / t.hostDramPeakBandwidth!, 2),
   };
-  return <InlineFigure value={text[m]()} title={n.source} />;
+  return <InlineFigure value={text[m]()} title={onMemory ? memory!.source : n.source} />;
 }
 
 /** A link's effective bandwidth (or latency), times `count` links in parallel. */

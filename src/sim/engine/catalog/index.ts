@@ -270,5 +270,9 @@ export function resolveNode(idOrSpec: string | NodeSpec, overrides?: Overrides<N
     lookup('link', LINKS, g.link);
     checkNumber(what, 'nics.count', g.count, { integer: true });
   }
+  if (n.hostMemory !== undefined) {
+    checkNumber(what, 'hostMemory.channels', n.hostMemory.channels, { integer: true });
+    checkNumber(what, 'hostMemory.transfersPerS', n.hostMemory.transfersPerS);
+  }
   return n;
 }

@@ -12,6 +12,18 @@ export interface NodeNicGroup {
   count: number;
 }
 
+/**
+ * The host's DRAM as its CPUs drive it: every memory channel of both sockets, at the transfer rate the population
+ * allows (two DIMMs a channel run slower than one). Peak bandwidth is channels × MT/s × 8 bytes; sustained reads
+ * reach less.
+ */
+export interface HostMemory {
+  channels: number;
+  /** Transfers per second on each channel, as populated. */
+  transfersPerS: number;
+  source: string;
+}
+
 export interface NodeSpec {
   id: string;
   name: string;
@@ -28,6 +40,8 @@ export interface NodeSpec {
   scaleUpLink: string;
   /** Maximum system power, W. */
   powerW: number;
+  /** Only where the CPUs and DIMM population are published (see HostMemory). */
+  hostMemory?: HostMemory;
   source: string;
 }
 
@@ -35,6 +49,21 @@ const TB = 1e12;
 
 /** DGX internal data drives: 8 × 3.84 TB U.2. The datasheets do not state the PCIe generation; assumed Gen4. */
 const DGX_NVME = { link: 'nvme-gen4', drives: 8, capacityBytes: 8 * 3.84 * TB };
+
+/**
+ * DGX H100 and H200: two Xeon Platinum 8480C (eight DDR5 channels each) with 32 × 64 GB DIMMs, so two DIMMs a
+ * channel, where Sapphire Rapids runs DDR5 at 4,400 MT/s instead of 4,800.
+ */
+const DGX_XEON_8480C_MEMORY: HostMemory = {
+  channels: 2 * 8,
+  transfersPerS: 4400e6,
+  source:
+    "NVIDIA's MLPerf Inference v4.1 system description of the DGX H100 (mlcommons/inference_results_v4.1, closed/NVIDIA/systems/DGX-H100_H100-SXM-80GBx8_TRT.json): 2 × Intel Xeon Platinum 8480C, 32 × 64 GB DDR5-4800 RDIMMs (2 TB). Sapphire Rapids: eight DDR5 channels a socket, 4,800 MT/s with one DIMM a channel and 4,400 MT/s with two (Intel's 4th Gen Xeon memory population rules, as summarised by WWT, 'Memory Population Guidelines for Intel 4th Gen Xeon Scalable Processors'). Peak = 16 channels × 4,400 MT/s × 8 bytes.",
+};
+
+/** Every GPU's own x16 link to its CPU, not a switch uplink shared by two GPUs: the system description's figure. */
+const DGX_H100_GPU_PCIE_PUBLISHED =
+  "NVIDIA's MLPerf Inference v4.1 DGX H100 system description: 'Data bandwidth for GPU-PCIe: 504GB/s', eight PCIe Gen5 x16 links' line rate (8 × 63.0 GB/s)";
 
 export const NODES: readonly NodeSpec[] = [
   {
@@ -60,8 +89,8 @@ export const NODES: readonly NodeSpec[] = [
     nics: [{ link: 'rdma-400g-cx7', count: 8 }], // 4 OSFP ports serving 8 × single-port ConnectX-7, 400 Gb/s
     scaleUpLink: 'nvlink4',
     powerW: 10_200,
-    source:
-      'NVIDIA DGX H100 datasheet / user guide (~10.2 kW max) and DGX BasePOD reference architecture, Core Components: 2 TB DDR5, 8 × single-port ConnectX-7 VPI up to 400 Gb/s, eight 3.84 TB U.2 NVMe data drives. Drive PCIe generation not stated: Gen4 assumed.',
+    hostMemory: DGX_XEON_8480C_MEMORY,
+    source: `NVIDIA DGX H100 datasheet / user guide (~10.2 kW max) and DGX BasePOD reference architecture, Core Components: 2 TB DDR5, 8 × single-port ConnectX-7 VPI up to 400 Gb/s, eight 3.84 TB U.2 NVMe data drives. Drive PCIe generation not stated: Gen4 assumed. ${DGX_H100_GPU_PCIE_PUBLISHED}.`,
   },
   {
     id: 'dgx-h200',
@@ -73,6 +102,10 @@ export const NODES: readonly NodeSpec[] = [
     nics: [{ link: 'rdma-400g-cx7', count: 8 }],
     scaleUpLink: 'nvlink4',
     powerW: 10_200,
+    hostMemory: {
+      ...DGX_XEON_8480C_MEMORY,
+      source: `DGX H200 datasheet: dual Intel Xeon Platinum 8480C, 2 TB, as the DGX H100. ${DGX_XEON_8480C_MEMORY.source}`,
+    },
     source:
       'NVIDIA DGX H200 datasheet (~10.2 kW max) and DGX BasePOD reference architecture, Core Components: 1,128 GB GPU memory, 2 TB DDR5, 8 × single-port ConnectX-7 up to 400 Gb/s, eight 3.84 TB U.2 NVMe. Drive PCIe generation not stated: Gen4 assumed.',
   },
@@ -109,7 +142,14 @@ export interface NodeTotals {
   nicEffectiveBandwidth: number;
   /** Every GPU's own host link (one x16 per GPU), effective, bytes/s. */
   hostLinkEffectiveBandwidth: number;
+  /** The host DRAM's peak bandwidth, bytes/s; undefined where the node's memory population is not published. */
+  hostDramPeakBandwidth: number | undefined;
   powerWPerGpu: number;
+}
+
+/** DDR channels are 64 bits wide: 8 bytes a transfer. */
+export function hostMemoryPeakBandwidth(m: HostMemory): number {
+  return m.channels * m.transfersPerS * 8;
 }
 
 function mustLink(id: string, node: string): LinkSpec {
@@ -139,6 +179,7 @@ export function nodeTotals(node: NodeSpec, accelerator?: AcceleratorSpec): NodeT
     nicLineRate: nicLine,
     nicEffectiveBandwidth: nicEff,
     hostLinkEffectiveBandwidth: host.effectiveBandwidth * node.gpuCount,
+    hostDramPeakBandwidth: node.hostMemory ? hostMemoryPeakBandwidth(node.hostMemory) : undefined,
     powerWPerGpu: node.powerW / node.gpuCount,
   };
 }
