@@ -110,6 +110,12 @@ describe('the mask against the decode step (07.09 prose and the MaskOverlap widg
     expect(step(100, 728, 1).overlappedS).toBe(step(100, 728, 8).overlappedS);
     expect(step(200, 728, 1).overlappedS).toBeGreaterThan(step(200, 728, 8).overlappedS);
   });
+  it('What to remember: LLGuidance has a slower median mask than XGrammar but a far lighter tail (MaskBench)', () => {
+    const { llguidance: llg, xgrammar: xgr } = MASKBENCH_MASK_US;
+    expect(llg.p50).toBeGreaterThan(xgr.p50);
+    expect(llg.mean).toBeLessThan(xgr.mean / 10);
+    expect(llg.p99).toBeLessThan(xgr.p99 / 10);
+  });
   it('filled serially, one p99 mask takes more than a quarter of a 20 ms step', () => {
     expect(MASKBENCH_MASK_US.xgrammar.p99 * 1e-6).toBeGreaterThan(0.25 * 0.02);
   });

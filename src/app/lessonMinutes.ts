@@ -60,7 +60,7 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-09-what-grammars-cost': {
-    words: 1953,
+    words: 2251,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9,

@@ -154,8 +154,9 @@ export function GrammarCache() {
           3.1 8B, every turn constrained by one of the schemas. A turn whose grammar is not cached waits for a
           compile before it is admitted, so the compile lands in its TTFT. Each schema has one compile time,
           drawn from the engine&apos;s MaskBench-fitted distribution, and a compile holds one of the
-          replica&apos;s CPU threads: when all are busy, compiles queue. Same seed, same sessions, with the
-          chosen cache and with none. Value axis on a log scale.
+          replica&apos;s CPU threads for its single-threaded MaskBench time (simplified: vLLM&apos;s XGrammar
+          compiler spreads one compile over up to eight threads): when all are busy, compiles queue. Same
+          seed, same sessions, with the chosen cache and with none. Value axis on a log scale.
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}
