@@ -80,7 +80,7 @@ export interface LabFleet {
   /**
    * A KV pool shared by all replicas, in GB (0 or absent: none). Blocks evicted from HBM are kept there, and a
    * turn whose prefix left its replica reloads it over the replica's RDMA NIC instead of recomputing it
-   * (Mooncake's store, LMCache's remote backend; fleet/scenario.ts `kv.pool`, docs/scenarios.md).
+   * (Mooncake's store, LMCache's remote backend; fleet/scenarioFormat.ts `kv.pool`, docs/scenarios.md).
    */
   poolGB?: number;
 }
