@@ -272,4 +272,10 @@ describe('one paused session on the lab replica (Qwen3-32B on 2 × H100)', () =>
     // a cheap miss argues for a short TTL
     expect(off.optimal.ttlS).toBeLessThan(c.optimal.ttlS);
   });
+  it('the Continuum aside: a miss that also pays a queueing delay argues for a longer TTL (c_m alone lets go early)', () => {
+    const d = TOOL_LATENCY_PRESETS['coding-mix'];
+    const c = pauseCosts(d, 2, 30_000, 'evict');
+    const withQueue = optimalTtl(d, c.holdPerS, c.missS + 1);
+    expect(withQueue.ttlS).toBeGreaterThan(c.optimal.ttlS);
+  });
 });

@@ -39,11 +39,11 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-06-tool-calls-in-the-loop': {
-    words: 3354,
+    words: 3479,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.7,
-    minutes: 45,
+    minutes: 50,
   },
   '07-07-tool-schema-tax': {
     words: 2013,
