@@ -269,19 +269,24 @@ function clipComponents(d: Dist, max: number): { weight: number; dist: Dist }[] 
 
 /**
  * Structured-output grammar compile time presets (seconds), MaskBench (guidance-ai/jsonschemabench
- * maskbench/README.md, 11,306 schemas, single-threaded): XGrammar p50 0.92 s / p90 11.6 s; LLGuidance p50
- * ≈ 1.0 ms / p90 3.0 ms. Log-normals through p50 and p90. MaskBench's time to first mask is one figure per schema,
- * so the fleet draws one compile time per schema id from these (fleet/grammar.ts, SchemaCosts), not per compile.
+ * maskbench/README.md, 11,306 schemas, single-threaded; XGrammar 0.1.17, LLGuidance 0.7.10): XGrammar p50 0.92 s /
+ * p90 11.6 s; LLGuidance p50 ≈ 1.0 ms / p90 3.0 ms. Log-normals through p50 and p90, clipped at the same table's
+ * p100 (XGrammar's is MaskBench's 900 s timeout, LLGuidance's 229 ms). MaskBench's time to first mask is one figure
+ * per schema, so the fleet draws one compile time per schema id from these (fleet/grammar.ts, SchemaCosts), not per
+ * compile.
  */
 export const GRAMMAR_COMPILE_PRESETS = {
   xgrammar: { kind: 'lognormal', median: 0.919, sigma: Math.log(11.6 / 0.919) / Z90, max: 900 },
-  llguidance: { kind: 'lognormal', median: 0.001037, sigma: Math.log(3.03 / 1.037) / Z90, max: 10 },
+  llguidance: { kind: 'lognormal', median: 0.001037, sigma: Math.log(3.03 / 1.037) / Z90, max: 0.229367 },
 } as const satisfies Record<string, Dist>;
 
-/** MaskBench's time-between-masks figures (µs), as lesson 07.09's table cites them: p50, p99, mean. */
+/**
+ * MaskBench's time-between-masks figures (µs), as lesson 07.09's table cites them: p50, p99, p100 (the slowest
+ * mask of any schema), mean. The same table as the compile presets above.
+ */
 export const MASKBENCH_MASK_US = {
-  xgrammar: { p50: 9, p99: 5687, mean: 728 },
-  llguidance: { p50: 46, p99: 533, mean: 64 },
+  xgrammar: { p50: 9, p99: 5687, p100: 6_283_834, mean: 728 },
+  llguidance: { p50: 46, p99: 533, p100: 33_055, mean: 64 },
 } as const;
 
 /**
@@ -300,19 +305,20 @@ function lognormalThroughMeanP99(meanS: number, p99S: number, maxS: number): Dis
  * averages its tokens, so across schemas it spreads less than single tokens do). That puts the median schema at
  * 360 µs for XGrammar (σ 1.19) and 30 µs for LLGuidance (σ 1.24), above the per-token medians (9 and 46 µs), as
  * means of right-skewed per-token times are. Simplified: MaskBench publishes no per-schema figure, so the shape
- * is inferred; a schema's steps all cost its mean (the spread of its own tokens is dropped). Capped at
- * XGrammar's MaskBench p100 (0.69 s, jsonschemabench maskbench/README.md, XGrammar 0.1.10 column).
+ * is inferred; a schema's steps all cost its mean (the spread of its own tokens is dropped). Capped at each
+ * engine's slowest single mask in the same table (p100: 6.28 s for XGrammar, 33 ms for LLGuidance), which no
+ * schema's mean can exceed.
  */
 export const GRAMMAR_MASK_COST_PRESETS = {
   xgrammar: lognormalThroughMeanP99(
     MASKBENCH_MASK_US.xgrammar.mean * 1e-6,
     MASKBENCH_MASK_US.xgrammar.p99 * 1e-6,
-    0.69,
+    MASKBENCH_MASK_US.xgrammar.p100 * 1e-6,
   ),
   llguidance: lognormalThroughMeanP99(
     MASKBENCH_MASK_US.llguidance.mean * 1e-6,
     MASKBENCH_MASK_US.llguidance.p99 * 1e-6,
-    0.69,
+    MASKBENCH_MASK_US.llguidance.p100 * 1e-6,
   ),
 } as const satisfies Record<keyof typeof GRAMMAR_COMPILE_PRESETS, Dist>;
 

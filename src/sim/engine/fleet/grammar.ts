@@ -10,9 +10,10 @@
  *
  * Masks are CPU work that overlaps the GPU's forward pass and must be ready before sampling: vLLM's
  * EngineCore.step launches execute_model(non_block=True), fills the grammar bitmask while it runs, then samples
- * with it (vllm/v1/engine/core.py); SGLang fills the vocab mask in _preprocess_logits, "overlapped with the
- * forward pass", or in the previous batch's result processing under its overlap scheduler
- * (python/sglang/srt/model_executor/model_runner.py). So an iteration takes max(GPU step, mask wall time):
+ * with it (vllm/v1/engine/core.py); SGLang fills the vocab mask when it samples (model_runner.py `sample` and
+ * `_preprocess_logits`, python/sglang/srt/model_executor/), which the CPU reaches while the GPU still runs the
+ * pass it launched, and under its overlap scheduler only after the previous batch's results have advanced the
+ * grammars, still while the pass runs. So an iteration takes max(GPU step, mask wall time):
  * only what the GPU step cannot hide adds. Simplified: the grammar's accept-token after sampling (serial in
  * vLLM's update_from_output, microseconds per token) and the bitmask's copy and GPU application are not charged.
  */
