@@ -175,3 +175,17 @@ describe("the asking-nicely widget's Try this items, at the state each one sets"
     }
   });
 });
+
+describe('the engine the page runs', () => {
+  it('the prose names the XGrammar version the widget loads, whose parser is an Earley parser (0.1.21 on)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const mdx = readFileSync(new URL('../lessons/07-08-structured-output.mdx', import.meta.url), 'utf8');
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const version: string = pkg.dependencies['@mlc-ai/web-xgrammar'];
+    expect(mdx).toMatch(
+      new RegExp(`an\\s+Earley parser in the XGrammar ${version.replace(/\./g, '\\.')} this page runs`),
+    );
+    const [, minor, patch] = version.split('.').map(Number);
+    expect(minor > 1 || (minor === 1 && patch >= 21)).toBe(true);
+  });
+});

@@ -53,7 +53,7 @@ export const LESSON_MINUTES: Record<
     minutes: 35,
   },
   '07-08-structured-output': {
-    words: 1809,
+    words: 1828,
     widgets: 3,
     exercises: 1,
     tourMinutes: 9.6,
