@@ -2,8 +2,8 @@
  * One replica: a model on `tp` accelerators with its tiered KV cache, and a continuous-batching scheduler.
  *
  * Each iteration:
- *  1. Admission (FCFS, up to maxBatchSeqs): a waiting request whose grammar is ready acquires its prompt's
- *     blocks. The longest cached prefix is reused: blocks in HBM at once; blocks in DRAM/NVMe/the pool are
+ *  1. Admission (FCFS, up to maxBatchSeqs; fleet/admit.ts): a waiting request whose grammar is ready acquires its
+ *     prompt's blocks. The longest cached prefix is reused: blocks in HBM at once; blocks in DRAM/NVMe/the pool are
  *     brought up over their links (each link serves one transfer at a time per direction, FIFO), and the request
  *     waits in `loading` meanwhile while others run (fleet/admissionReuse.ts); victims it evicts with no copy
  *     below are written back first.
@@ -11,9 +11,9 @@
  *     direction. When HBM is full of pinned blocks, sessions holding KV through a
  *     tool pause are released first (oldest first); otherwise the queue waits. A prompt that can never fit is
  *     dropped.
- *  2. Decode growth: a decoding sequence that needs a new block gets it; if HBM is full, the most recently
- *     admitted sequence is preempted (recompute: its blocks are released and it requeues at the front;
- *     swap: its blocks are offloaded to DRAM and reloaded when it is readmitted).
+ *  2. Decode growth (fleet/decodeGrowth.ts): a decoding sequence that needs a new block gets it; if HBM is full,
+ *     the most recently admitted sequence is preempted (recompute: its blocks are released and it requeues at the
+ *     front; swap: its blocks are offloaded to DRAM and reloaded when it is readmitted).
  *  3. The batch (fleet/batch.ts): every decoding sequence, then prefill chunks in admission order within the
  *     token budget.
  *  4. Its time is the cost model's iterationTime, or the wall time of the batch's grammar masks if that is
@@ -21,14 +21,18 @@
  *     (fleet/grammar.ts), so only the part the step cannot hide adds.
  * When only decodes remain, k identical decode steps are taken as one event (a "macro-step"), ending when a
  * sequence finishes or needs a block; an arrival or a finished transfer cuts it short at the next step
- * boundary. So the cost is per event (arrival, chunk, completion, block boundary), never per token.
+ * boundary. So the cost is per event (arrival, chunk, completion, block boundary), never per token. Its end credits
+ * the batch's requests with their tokens, GPU time and gaps (fleet/iterationCredit.ts).
  */
 import type { ModelSpec } from '../catalog/models';
 import type { HardwareConfig } from '../cost';
 import type { KvCache } from '../kvcache/cache';
 import type { Rng } from '../rng';
-import { takeReuse, type ReuseEnv } from './admissionReuse';
+import { admit } from './admit';
+import type { ReuseEnv } from './admissionReuse';
 import { BatchFormer, NO_DECODES, NO_PREFILLS, type PrefillItem } from './batch';
+import { growDecode } from './decodeGrowth';
+import { creditIteration } from './iterationCredit';
 import { ReplicaGrammar, type ReplicaGrammarConfig } from './replicaGrammar';
 import { LogHistogram, TimeWeighted } from './metrics';
 import type { ToolPausePolicy } from './scenario';
@@ -127,19 +131,20 @@ export class Replica {
   private readonly batch: BatchFormer;
   private admitCounter = 0;
   /** The links to the cache's lower tiers (reloads up, stores down). */
-  private readonly links: TierLinks;
+  readonly links: TierLinks;
   /** The sessions' partial last pages, reused in the engine's blocks. */
-  private readonly tails: TailReuse;
+  readonly tails: TailReuse;
   /** What admission reads to credit a request with what it finds cached. */
-  private readonly reuseEnv: ReuseEnv;
-  private readonly c: ReplicaConfig;
+  readonly reuseEnv: ReuseEnv;
+  readonly config: ReplicaConfig;
 
   constructor(
     c: ReplicaConfig,
-    private readonly host: ReplicaHost,
-    private readonly gaps: LogHistogram,
+    readonly host: ReplicaHost,
+    /** The fleet's inter-token gaps, which every replica's iterations add to. */
+    readonly gaps: LogHistogram,
   ) {
-    this.c = c;
+    this.config = c;
     this.index = c.index;
     this.cache = c.cache;
     this.grammar = new ReplicaGrammar(c);
@@ -222,55 +227,10 @@ export class Replica {
   iterationEnd(gen: number): void {
     if (gen !== this.gen || !this.busy) return; // superseded by a cut-short macro-step
     const now = this.host.now;
-    const tp = this.c.hw.tp;
     const dur = now - this.iterStart;
     this.stats.busyS += dur;
     this.stats.iterations++;
-    const k = this.steps;
-    // Attribute GPU time by tokens processed.
-    let tokens = 0;
-    for (const p of this.prefills) tokens += p.n;
-    tokens += this.decodes.length * k;
-    const perToken = tokens > 0 ? (dur * tp) / tokens : 0;
-    const bs = this.c.blockSize;
-    for (const p of this.prefills) {
-      const r = p.r;
-      r.ctx += p.n;
-      r.prefilled += p.n;
-      r.gpuSeconds += perToken * p.n;
-      this.pay(r, p.n);
-      this.stats.tokensPrefilled += p.n;
-      this.cache.commit(r.seq, Math.floor(r.ctx / bs));
-      this.bookStores();
-      if (r.ctx >= r.target) {
-        // The prefill's last chunk samples a token.
-        r.generated++;
-        this.pay(r, 1);
-        if (r.firstToken < 0) r.firstToken = now;
-        else this.gap(r, now - r.lastToken, 1);
-        r.lastToken = now;
-        r.state = 'decode';
-      }
-    }
-    if (this.decodes.length) {
-      const stepGap = dur / k;
-      // Steps 2..k of the iteration are stepGap apart; each sequence's first gap runs from its previous token
-      // (a stall behind a prefill shows there).
-      if (k > 1) this.gaps.add(stepGap, this.decodes.length * (k - 1));
-      this.stats.tokensDecoded += k * this.decodes.length; // integers: the same sum as one per sequence
-      for (const r of this.decodes) {
-        r.ctx += k;
-        r.generated += k;
-        r.gpuSeconds += perToken * k;
-        this.pay(r, k);
-        // The first step's gap runs from the previous token (which may predate this iteration).
-        const first = now - (k - 1) * stepGap - r.lastToken;
-        this.gaps.add(first, 1);
-        if (first > r.maxGap) r.maxGap = first;
-        if (stepGap > r.maxGap) r.maxGap = stepGap;
-        r.lastToken = now;
-      }
-    }
+    creditIteration(this, this.prefills, this.decodes, this.steps, dur, now);
     this.busy = false;
     // Completions (in admission order).
     let w = 0;
@@ -285,7 +245,7 @@ export class Replica {
     this.prefills = NO_PREFILLS;
     this.decodes = NO_DECODES;
     this.dropAborted();
-    if (this.c.reportsMetrics) this.report();
+    if (this.config.reportsMetrics) this.report();
     this.startIteration();
   }
 
@@ -314,12 +274,8 @@ export class Replica {
     }
   }
 
-  private gap(r: Req, g: number, count: number): void {
-    this.gaps.add(g, count);
-    if (g > r.maxGap) r.maxGap = g;
-  }
-
-  private pay(r: Req, n: number): void {
+  /** r's remaining work shrinks by n tokens (what it owes, at most). */
+  pay(r: Req, n: number): void {
     const x = Math.min(n, r.owed);
     r.owed -= x;
     this.outstandingTokens -= x;
@@ -332,21 +288,21 @@ export class Replica {
     this.outstandingTokens -= r.owed;
     r.owed = 0;
     this.outstandingRequests--;
-    const bs = this.c.blockSize;
+    const bs = this.config.blockSize;
     this.cache.commit(r.seq, Math.floor(r.ctx / bs));
     this.bookStores();
-    const pages = this.c.pages;
+    const pages = this.config.pages;
     if (pages && r.segs) pages.addPages(r.hashes, r.segs, r.computedFrom, Math.floor(r.ctx / bs), bs);
     this.host.requestDone(r);
   }
 
   /** Book the copies the cache made down into its lower tiers on their links; returns when write-backs are done. */
-  private bookStores(): number {
+  bookStores(): number {
     return this.links.bookStores(this.cache, this.host.now);
   }
 
-  /** Release the oldest held session. */
-  private releaseOldestHeld(): boolean {
+  /** Release the oldest held session (memory pressure); false when none is held. */
+  releaseOldestHeld(): boolean {
     const s = this.pauses.releaseOldest();
     if (s < 0) return false;
     this.stats.heldReleases++;
@@ -354,65 +310,13 @@ export class Replica {
     return true;
   }
 
-  private blocksFor(tokens: number): number {
-    return Math.ceil(tokens / this.c.blockSize);
+  /** The order of the next admission here (decode growth preempts the latest admitted first). */
+  nextAdmitOrder(): number {
+    return this.admitCounter++;
   }
 
-  /** Unpinned HBM blocks (free or evictable). */
-  private hbmAvailable(): number {
-    return this.cache.unpinnedHbmBlocks;
-  }
-
-  /** Try to admit r; false when it must wait. */
-  private admit(r: Req): boolean {
-    const now = this.host.now;
-    // A request that failed for lack of room is not retried (an O(blocks) acquire) until room may exist.
-    if (r.needBlocks > 0 && this.hbmAvailable() + this.pauses.heldBlocks < r.needBlocks) return false;
-    const nb = this.blocksFor(r.target);
-    const hashes = r.hashes; // its first nb blocks (acquire's `blocks`: no copy per attempt)
-    const opts = {
-      tokens: r.target,
-      tag: r.session,
-      blocks: nb,
-      sharedBlocks: Math.min(nb, Math.floor((r.spec.sharedPrefixTokens ?? 0) / this.c.blockSize)),
-    };
-    let res = this.cache.acquire(r.seq, hashes, opts);
-    while (!res.ok && res.reason === 'hbm-full' && this.pauses.sessionsHeld > 0) {
-      // Release held sessions (oldest first) worth the shortfall, then retry once.
-      let freed = 0;
-      const deficit = res.neededBlocks - res.availableBlocks;
-      while (freed < deficit && this.pauses.sessionsHeld > 0) {
-        freed += this.pauses.oldestBlocks();
-        this.releaseOldestHeld();
-      }
-      res = this.cache.acquire(r.seq, hashes, opts);
-    }
-    if (!res.ok) {
-      if (res.reason === 'exceeds-hbm') {
-        this.dropWaiting(r, res.message);
-        return true; // removed from the queue; continue with the next
-      }
-      r.needBlocks = res.neededBlocks;
-      return false;
-    }
-    r.needBlocks = 0;
-    const heldTail = r.session >= 0 ? this.tails.takeHeld(r.session) : undefined;
-    if (r.session >= 0) this.pauses.resume(r.session);
-    const before = r.ctx;
-    const t0 = takeReuse(this.reuseEnv, r, res, heldTail, now);
-    this.pay(r, Math.max(0, r.ctx - before));
-    r.admitted = r.admitted < 0 ? now : r.admitted;
-    r.admitOrder = this.admitCounter++;
-    if (t0 > now) {
-      r.state = 'loading';
-      r.loadS += t0 - now;
-      this.host.schedule(t0, 'transfer-done', this.index, r.id);
-    } else r.state = 'prefill';
-    this.running.push(r);
-    return true;
-  }
-
-  private dropWaiting(r: Req, why: string): void {
+  /** Drop r (it never fits, or its client gave up): out of the queues, its blocks back to the cache. */
+  dropWaiting(r: Req, why: string): void {
     const i = this.waiting.indexOf(r);
     if (i >= 0) this.waiting.splice(i, 1);
     const j = this.running.indexOf(r);
@@ -426,67 +330,9 @@ export class Replica {
     this.host.requestDropped(r, why);
   }
 
-  /** Give a decoding sequence room for its next token(s); preempt others (or itself) if HBM is full. */
-  private grow(r: Req): boolean {
-    const bs = this.c.blockSize;
-    if (r.heldBlocks * bs >= r.ctx + 1) return true;
-    const final = r.promptTokens + r.outputTokens;
-    const want = Math.min(this.blocksFor(final), r.heldBlocks + 1);
-    for (;;) {
-      const tokens = Math.min(final, want * bs);
-      const res = this.cache.extendTo(r.seq, r.hashes, want, { tokens, tag: r.session });
-      if (res.ok) {
-        this.bookStores(); // decode growth's write-backs occupy the link; the step does not wait for them
-        r.heldBlocks = res.heldBlocks;
-        return true;
-      }
-      if (this.releaseOldestHeld()) continue;
-      const victim = this.pickVictim();
-      if (!victim || victim === r) {
-        if (this.running.length === 1) {
-          // Alone and still out of room: prompt + output can never fit in HBM.
-          this.dropWaiting(
-            r,
-            `the sequence outgrew HBM (${this.cache.occupancy()[0].capacityBlocks} blocks)`,
-          );
-        } else this.preempt(r);
-        return false;
-      }
-      this.preempt(victim);
-    }
-  }
-
-  private pickVictim(): Req | undefined {
-    let v: Req | undefined;
-    for (const x of this.running)
-      if ((x.state === 'decode' || x.state === 'prefill') && (!v || x.admitOrder > v.admitOrder)) v = x;
-    return v;
-  }
-
-  private preempt(r: Req): void {
-    const swap = this.c.preemption === 'swap' && this.c.tiers.includes('dram');
-    if (swap) {
-      this.links.releaseDown(this.cache, r.seq, 'dram', this.host.now);
-      this.stats.swaps++;
-    } else this.cache.release(r.seq, 'cache');
-    this.stats.preemptions++;
-    r.preemptions++;
-    const i = this.running.indexOf(r);
-    if (i >= 0) this.running.splice(i, 1);
-    // Rebuild prompt + generated so far, then continue decoding.
-    const rebuilt = r.ctx;
-    r.target = Math.max(r.ctx, r.target);
-    r.owed += rebuilt;
-    this.outstandingTokens += rebuilt;
-    r.ctx = 0;
-    r.heldBlocks = 0;
-    r.state = 'waiting';
-    this.waiting.unshift(r);
-  }
-
   private startIteration(): void {
     const now = this.host.now;
-    const c = this.c;
+    const c = this.config;
     const bs = c.blockSize;
     // Admission, then decode growth; a preemption during growth requeues a request, so admit again (a
     // preempted request must not sit in the queue of an idle replica).
@@ -500,17 +346,17 @@ export class Replica {
           continue;
         }
         const before = this.waiting.length;
-        if (!this.admit(r)) break;
+        if (!admit(this, r)) break;
         if (this.waiting.length < before) continue; // dropped
         this.waiting.splice(i, 1);
       }
       // 2. decode growth (in admission order); a preemption changes `running`, so rescan after one
       for (let i = 0; i < this.running.length; i++) {
         const r = this.running[i];
-        // Most steps need no block: grow's own first test, here, spares about 1.7 million calls a bench run.
+        // Most steps need no block: growDecode's own first test, here, spares about 1.7 million calls a bench run.
         if (r.state !== 'decode' || r.heldBlocks * bs >= r.ctx + 1) continue;
         const before = this.running.length;
-        this.grow(r);
+        growDecode(this, r);
         if (this.running.length !== before) {
           i = -1;
           changed = true;
