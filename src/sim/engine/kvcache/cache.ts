@@ -25,7 +25,8 @@ import {
 import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
-import { NO_BLOCKS, Sequences } from './sequences';
+import { NO_BLOCKS } from './acquire';
+import { Sequences } from './sequences';
 import { checkTag, PENDING } from './blockStore';
 import { lockLower, Offloads, unlockLower, type DropResult } from './offloads';
 import { park } from './parking';
