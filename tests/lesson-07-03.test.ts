@@ -59,7 +59,7 @@ import {
   SGLANG_ROUTER_DEFAULTS,
   SGLANG_V04_ROUTER_DEFAULTS,
 } from '../src/sim/engine/fleet/routerDefaults';
-import type { SglangRadixView } from '../src/sim/engine/fleet/views/sglangRadix';
+import { SglangRadixView } from '../src/sim/engine/fleet/views/sglangRadix';
 
 describe('theory: spreading a session over R replicas', () => {
   it('a turn lands warm with probability 1/R when the router ignores the session, 1 with affinity', () => {
@@ -674,7 +674,7 @@ describe('the prose on the policy table (the animated router’s defaults)', () 
 });
 
 describe('the prose on the routers’ views (the animated router’s defaults)', () => {
-  it('the lab runs SGLang’s current defaults, cited by version', () => {
+  it('the lab runs the defaults of sglang-router 0.3.0 (and smg 1.9.0), cited by version', () => {
     const c = routerConfig('cache-aware', 8);
     expect(c).toMatchObject({
       kind: 'cache-aware',
@@ -698,6 +698,22 @@ describe('the prose on the routers’ views (the animated router’s defaults)',
       SGLANG_ROUTER_DEFAULTS.balanceAbsThreshold,
     );
     expect(routerConfig('cache-aware', 8, 'approximate').view).toEqual({ kind: 'sglang-radix' });
+    // The slider's help quotes the same defaults.
+    expect(cacheRouterSchema.loadThreshold.help).toContain(
+      `balance_abs_threshold: ${SGLANG_ROUTER_DEFAULTS.balanceAbsThreshold} by default`,
+    );
+    expect(cacheRouterSchema.loadThreshold.help).toContain(
+      `${SGLANG_V04_ROUTER_DEFAULTS.balanceAbsThreshold} in SGLang v0.4`,
+    );
+  });
+
+  it('the prose on ties: SGLang’s tree names one worker per prefix, whatever the order (or load) of the candidates', () => {
+    const v = new SglangRadixView(4, { kind: 'sglang-radix' }, 16);
+    const hashes = [11, 22, 33];
+    for (const r of [0, 1, 2, 3]) v.routed(r, hashes, 3);
+    const first = v.firstAt(hashes, 3, [0, 1, 2, 3]);
+    expect(v.firstAt(hashes, 3, [3, 2, 1, 0])).toBe(first);
+    expect(v.firstAt(hashes, 3, [2, 0, 3, 1])).toBe(first);
   });
 
   it('under memory pressure SGLang’s tree costs hit rate and TTFT, and its belief goes stale where the exact view’s does not', async () => {

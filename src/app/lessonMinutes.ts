@@ -11,18 +11,18 @@ export const LESSON_MINUTES: Record<
     minutes: 35,
   },
   '07-02-session-affinity': {
-    words: 2557,
+    words: 2744,
     widgets: 2,
     exercises: 1,
     tourMinutes: 8.5,
     minutes: 40,
   },
   '07-03-cache-aware-routing': {
-    words: 3232,
+    words: 3521,
     widgets: 3,
     exercises: 2,
     tourMinutes: 8.9,
-    minutes: 50,
+    minutes: 55,
   },
   '07-04-kv-memory-hierarchy': {
     words: 2949,

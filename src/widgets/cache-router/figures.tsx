@@ -246,7 +246,10 @@ export function DefaultRunFigure({
   }
 }
 
-/** SGLang's router defaults as fleet/router.ts cites them: the current router's, or SGLang v0.4's. */
+/**
+ * SGLang's router defaults as fleet/routerDefaults.ts cites them: sglang-router 0.3.0's (the same in smg 1.9.0, its
+ * successor's latest release: smg-project/smg model_gateway/src/main.rs at v1.9.0), or SGLang v0.4's.
+ */
 export function SglangDefault({
   name,
   version = 'current',
@@ -259,7 +262,7 @@ export function SglangDefault({
   const source =
     version === 'v0.4'
       ? 'sgl-router as of SGLang v0.4 (router_args.py)'
-      : 'sgl-model-gateway main.rs, sglang-router 0.3.0';
+      : 'sgl-model-gateway main.rs, sglang-router 0.3.0; the same in smg 1.9.0';
   return <InlineFigure value={formatCount(v, 5)} title={`${name}, ${source}`} />;
 }
 

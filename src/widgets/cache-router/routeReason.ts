@@ -43,7 +43,7 @@ export function describeRoute(f: RouteFacts): string {
     case 'cache-balance':
       return `cache-aware: load imbalanced, to the idlest, ${rep} (${q})`;
     case 'cache-miss':
-      // The lab's cache-aware router runs SGLang's current threshold, and a miss goes to the least loaded.
+      // The lab's cache-aware router runs the threshold of sglang-router 0.3.0 (and smg 1.9.0); a miss goes to the least loaded.
       return `cache-aware: no replica holds over ${formatPercent(SGLANG_ROUTER_DEFAULTS.cacheThreshold)} of the prompt; to the least loaded, ${rep} (${q})`;
     case 'weighted-score':
       return `weighted score: ${rep} scored best${held ? ` (holds ${held})` : ''}`;

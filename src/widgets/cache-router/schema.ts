@@ -2,6 +2,7 @@ import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { controlRange } from '../kit/controlRange';
 import { ROUTER_LIMITS } from '../../worker/limits/router';
 import { formatDuration, formatNumber } from '../../lib/format';
+import { SGLANG_ROUTER_DEFAULTS, SGLANG_V04_ROUTER_DEFAULTS } from '../../sim/engine/fleet/routerDefaults';
 import { POLICY_LABELS, ROUTER_POLICIES } from '../../sim/lessons/routing/constants';
 import {
   DEFAULT_PER_REPLICA_RATES,
@@ -35,7 +36,7 @@ const loadThreshold = {
   ...controlRange(ROUTER_LIMITS.loadThreshold, { min: 0, max: 64 }),
   integer: true,
   unit: 'requests',
-  help: 'Cache-aware only: when the busiest and the idlest replica differ by more than this many outstanding requests (and the busiest has over 1.5× the idlest’s), route to the idlest. SGLang router’s balance_abs_threshold: 64 by default in the current router (sglang-router 0.3.0), 32 in SGLang v0.4',
+  help: `Cache-aware only: when the busiest and the idlest replica differ by more than this many outstanding requests (and the busiest has over ${formatNumber(SGLANG_ROUTER_DEFAULTS.balanceRelThreshold)}× the idlest’s), route to the idlest. SGLang router’s balance_abs_threshold: ${SGLANG_ROUTER_DEFAULTS.balanceAbsThreshold} by default in sglang-router 0.3.0 and smg 1.9.0, ${SGLANG_V04_ROUTER_DEFAULTS.balanceAbsThreshold} in SGLang v0.4`,
 } as const;
 
 export const cacheRouterSchema = {

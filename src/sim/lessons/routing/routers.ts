@@ -1,6 +1,6 @@
 /**
- * Lesson 07.03's routing policies as fleet router configs: SGLang's cache_aware policy with the current router's
- * defaults, over the view the widget names, llm-d's scheduler in its two configurations, and the load-only ones.
+ * Lesson 07.03's routing policies as fleet router configs: SGLang's cache_aware policy with the defaults of
+ * sglang-router 0.3.0 (the same in smg 1.9.0, its successor's latest release), over the view the widget names, llm-d's scheduler in its two configurations, and the load-only ones.
  */
 import type { RouterConfig } from '../../engine/fleet/router';
 import { SGLANG_ROUTER_DEFAULTS } from '../../engine/fleet/routerDefaults';
@@ -10,7 +10,7 @@ import type { CacheViewKind, RouterPolicy } from './constants';
 /**
  * The router's view behind each choice of the widget: 'exact' reads the caches as they are (what llm-d's precise
  * scorer gets from the engines' KV events); 'approximate' is SGLang's router's own radix tree of the prompts it
- * routed, with the current router's size and trim interval (fleet/views/sglangRadix.ts), blind to evictions.
+ * routed, with sglang-router 0.3.0's size and trim interval (fleet/views/sglangRadix.ts), blind to evictions.
  */
 export function cacheViewConfig(view: CacheViewKind): CacheViewConfig {
   return view === 'approximate' ? { kind: 'sglang-radix' } : { kind: 'exact' };
@@ -25,8 +25,8 @@ export function routerConfig(
     case 'least-load':
       return { kind: 'least-outstanding' };
     case 'cache-aware':
-      // SGLang's cache_aware policy with the current router's defaults (fleet/routerDefaults.ts:
-      // sgl-model-gateway main.rs, sglang-router 0.3.0), except the absolute balance threshold, the widget's.
+      // SGLang's cache_aware policy with sglang-router 0.3.0's defaults (fleet/routerDefaults.ts: sgl-model-gateway
+      // main.rs; unchanged in smg 1.9.0), except the absolute balance threshold, the widget's.
       return {
         kind: 'cache-aware',
         scoring: 'threshold',
