@@ -250,7 +250,7 @@ describe("SGLang's approximate radix tree", () => {
     expect(small.match(b, 8)[0]).toBe(5);
   });
 
-  it('names the first worker of the deepest node, the same one every time for that node', () => {
+  it('with no creator on record, names the first worker of the deepest node, the same one every time for that node', () => {
     const view = new SglangRadixView(4, { kind: 'sglang-radix' }, PAGE);
     const h = prompt(1, 5);
     const first = view.firstAt(h, 5, [0, 1, 2, 3]);
@@ -259,6 +259,44 @@ describe("SGLang's approximate radix tree", () => {
     const firsts = new Set<number>();
     for (let k = 0; k < 64; k++) firsts.add(view.firstAt(prompt(k * 10, 3), 3, [0, 1, 2, 3]));
     expect(firsts.size).toBe(4);
+  });
+
+  it("names the worker whose insert created the node while it holds it, else the map's first, cached (smg 1.9's last_tenant)", () => {
+    // Four pages allowed a worker (64 characters a page), so routing a second 4-page prompt trims the first.
+    const make = (n: number) => new SglangRadixView(n, { kind: 'sglang-radix', maxTreeSize: 4 * 64 }, PAGE);
+    // The creator wins whatever the map's order: eight prompts, each created by a different worker of three.
+    const view = make(3);
+    for (let k = 0; k < 8; k++) {
+      const h = prompt(100 * (k + 1), 4);
+      const creator = k % 3;
+      view.routed(creator, h, 4);
+      for (const r of [0, 1, 2]) if (r !== creator) view.routed(r, h, 4);
+      expect(view.firstAt(h, 4, [0, 1, 2])).toBe(creator);
+      view.sync();
+    }
+    // The creator loses the node: the map's first of the others, which stays cached when the creator is back.
+    const v = make(3);
+    const h = prompt(7000, 4);
+    v.routed(2, h, 4);
+    v.routed(0, h, 4);
+    v.routed(1, h, 4);
+    v.routed(2, prompt(8000, 4), 4); // worker 2 now holds 8 pages: the trim removes h, its oldest
+    v.sync();
+    expect(v.match(h, 4)[2]).toBe(0);
+    const stand = v.firstAt(h, 4, [0, 1]);
+    v.routed(2, h, 4);
+    v.sync();
+    expect(v.match(h, 4)[2]).toBe(4);
+    expect(v.firstAt(h, 4, [0, 1, 2])).toBe(stand);
+    // A node no worker holds is gone; made again, it belongs to its new creator.
+    const w = make(2);
+    const g = prompt(9000, 4);
+    w.routed(1, g, 4);
+    w.routed(1, prompt(9100, 4), 4);
+    w.sync(); // g trimmed from worker 1, its only holder
+    w.routed(0, g, 4);
+    w.routed(1, g, 4);
+    expect(w.firstAt(g, 4, [0, 1])).toBe(0);
   });
 
   it("routes SGLang's cache_aware policy to the tree's worker on a match, and to the least loaded on a miss", () => {

@@ -3,6 +3,7 @@
  * the per-request summaries of summary.ts on a hand-made table, and the lab runs (lab.ts) on the fleet
  * simulator: round-robin's warm-turn share follows 1/R, cache-aware routing beats it, runs replay by seed.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findModel, kvBytesPerToken } from '../src/sim/engine/catalog/models';
 import type { RequestTable } from '../src/sim/engine/fleet/run';
@@ -60,6 +61,8 @@ import {
   SGLANG_V04_ROUTER_DEFAULTS,
 } from '../src/sim/engine/fleet/routerDefaults';
 import { SglangRadixView } from '../src/sim/engine/fleet/views/sglangRadix';
+
+const prose = readFileSync(new URL('../lessons/07-03-cache-aware-routing.mdx', import.meta.url), 'utf8');
 
 describe('theory: spreading a session over R replicas', () => {
   it('a turn lands warm with probability 1/R when the router ignores the session, 1 with affinity', () => {
@@ -707,13 +710,17 @@ describe('the prose on the routers’ views (the animated router’s defaults)',
     );
   });
 
-  it('the prose on ties: SGLang’s tree names one worker per prefix, whatever the order (or load) of the candidates', () => {
-    const v = new SglangRadixView(4, { kind: 'sglang-radix' }, 16);
-    const hashes = [11, 22, 33];
-    for (const r of [0, 1, 2, 3]) v.routed(r, hashes, 3);
-    const first = v.firstAt(hashes, 3, [0, 1, 2, 3]);
-    expect(v.firstAt(hashes, 3, [3, 2, 1, 0])).toBe(first);
-    expect(v.firstAt(hashes, 3, [2, 0, 3, 1])).toBe(first);
+  it('the prose on ties: SGLang’s tree names one worker per prefix, the one whose request put it there, whatever the order (or load) of the candidates', () => {
+    for (const creator of [0, 1, 2, 3]) {
+      const v = new SglangRadixView(4, { kind: 'sglang-radix' }, 16);
+      const hashes = [11, 22, 33];
+      v.routed(creator, hashes, 3);
+      for (const r of [0, 1, 2, 3]) v.routed(r, hashes, 3);
+      expect(v.firstAt(hashes, 3, [0, 1, 2, 3])).toBe(creator);
+      expect(v.firstAt(hashes, 3, [3, 2, 1, 0])).toBe(creator);
+      expect(v.firstAt(hashes, 3, [2, 0, 3, 1])).toBe(creator);
+    }
+    expect(prose).toMatch(/the one whose request\s+put it in the tree, for as long as that worker keeps it/);
   });
 
   it('under memory pressure SGLang’s tree costs hit rate and TTFT, and its belief goes stale where the exact view’s does not', async () => {

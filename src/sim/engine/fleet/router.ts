@@ -276,11 +276,12 @@ class CacheAware implements Router {
       )
         best = i;
     }
-    // SGLang's tree returns the first worker its node lists for the longest match, not the least loaded one.
+    // SGLang's tree names one worker for the longest match, the one it cached for that node, not the least
+    // loaded. Asked even with one candidate: a stale cache is replaced at every match, as smg's is.
     if (matched[best] > 0 && hasTenantOrder(view)) {
       const tied: number[] = [];
       for (let i = 0; i < n; i++) if (matched[i] === matched[best]) tied.push(i);
-      if (tied.length > 1) best = view.firstAt(req.hashes, matched[best], tied);
+      best = view.firstAt(req.hashes, matched[best], tied);
     }
     // The match rate is matched characters over the prompt's characters (the lab: tokens over prompt tokens).
     const rate = (matched[best] * req.blockSize) / Math.max(1, req.promptTokens);

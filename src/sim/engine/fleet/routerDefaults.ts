@@ -5,11 +5,13 @@
  */
 
 /**
- * SGLang router defaults, current: sgl-project/sglang sgl-model-gateway/src/main.rs (commit 01f6c92, the
- * `smg launch` CLI; sglang-router 0.3.0 on PyPI) `--cache-threshold 0.3`, `--balance-abs-threshold 64`,
- * `--balance-rel-threshold 1.5`, `--eviction-interval 120`, `--max-tree-size 67108864`; the Python launcher
+ * SGLang router defaults of the latest releases, sglang-router 0.3.0 and its successor smg 1.9.0 (smg-project/smg,
+ * tag v1.9.0, model_gateway/src/main.rs): sgl-project/sglang sgl-model-gateway/src/main.rs (commit 01f6c92, the
+ * `smg launch` CLI) `--cache-threshold 0.3`, `--balance-abs-threshold 64`, `--balance-rel-threshold 1.5`,
+ * `--eviction-interval 120`, `--max-tree-size 67108864`; the Python launcher
  * sgl-model-gateway/bindings/python/src/sglang_router/router_args.py has the same three thresholds. The cache
- * miss goes to the least-loaded worker (sgl-model-gateway/src/policies/cache_aware.rs `select_worker`).
+ * miss goes to the least-loaded worker (sgl-model-gateway/src/policies/cache_aware.rs `select_worker`). smg's
+ * development branch (PR #2161) gates only the chosen worker against the fleet's mean load; not modelled.
  */
 export const SGLANG_ROUTER_DEFAULTS = {
   cacheThreshold: 0.3,

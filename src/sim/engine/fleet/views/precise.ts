@@ -1,7 +1,7 @@
 /**
- * llm-d's precise prefix-cache view: the index llm-d-kv-cache builds from the engines' KV events. vLLM publishes a
- * `BlockStored` event when a full block enters its prefix cache and a `BlockRemoved` when it is evicted
- * (vllm/distributed/kv_events.py, over ZMQ); llm-d-kv-cache's event pool applies them to an index of block hash →
+ * llm-d's precise prefix-cache view: the index llm-d-kv-cache builds from the engines' KV events. vLLM publishes
+ * `BlockStored` events naming the full blocks (a list of block hashes) that enter its prefix cache and
+ * `BlockRemoved` events naming those evicted (vllm/distributed/kv_events.py, over ZMQ); llm-d-kv-cache's event pool applies them to an index of block hash →
  * pods (llm-d/llm-d-kv-cache pkg/kvevents/pool.go, pkg/kvcache/kvblock/in_memory.go, default 1e8 keys, 10 pods a
  * key), and the scorer walks the prompt's blocks from the first (pkg/kvcache/kvblock_scorer.go
  * `LongestPrefixScorer`). So the router sees evictions, unlike the approximate views, only late by the events'

@@ -11,23 +11,28 @@
  *     "evictionIntervalS": 120,     // seconds between trims (--eviction-interval)
  *     "charsPerToken": 4 }          // the lab's tokens → the tree's characters
  *
- * Source: sgl-project/sglang sgl-model-gateway/src/policies/tree.rs (commit 24ce7f6): one tree shared by all
- * workers ("tenants"), each node with a last-access time per tenant and a character count per tenant;
- * `insert` stamps every node on the path; `prefix_match` walks the text as far as any tenant's nodes go and
- * returns the first tenant of the deepest node (the node's map order, not the least loaded); the matched share
- * is matched characters over the text's characters (cache_aware.rs). `evict_tenant_by_size` pops the tenant's
- * oldest leaf until the tenant is within the size, a parent becoming a leaf in turn. Defaults:
- * sgl-model-gateway/src/main.rs (commit 01f6c92, sglang-router 0.3.0): `--eviction-interval 120`,
- * `--max-tree-size 67108864`; the Python launcher (bindings/python/src/sglang_router/router_args.py) uses 60 s and
- * 2**26. As of SGLang v0.4 (sgl-router, 2024-12) the defaults were 60 s and 2**24.
+ * Source: the router's latest release, smg 1.9.0 (smg-project/smg, the Shepherd Model Gateway that SGLang's
+ * router became; crates/kv_index/src/string_tree.rs at tag v1.9.0): one tree shared by all workers ("tenants"),
+ * each node with a last-access time per tenant and a character count per tenant; `match_prefix_with_counts` walks
+ * the text as far as any tenant's nodes go and returns the deepest node's cached `last_tenant`: the tenant whose
+ * insert created the node, while that tenant still holds it; once it does not, the first tenant of the node's map
+ * (its iteration order, not the least loaded), which is cached in turn. The matched share is matched characters
+ * over the text's characters (cache_aware.rs). `evict_tenant_by_size` pops the tenant's oldest leaf until the
+ * tenant is within the size, a parent becoming a leaf in turn. (sglang-router 0.3.0, sgl-model-gateway
+ * src/policies/tree.rs at 24ce7f6, returned the map's first tenant every time.) Defaults: sgl-model-gateway
+ * src/main.rs (commit 01f6c92, sglang-router 0.3.0) and smg 1.9.0's model_gateway/src/main.rs:
+ * `--eviction-interval 120`, `--max-tree-size 67108864` per worker; the Python launcher
+ * (bindings/python/src/sglang_router/router_args.py) uses 60 s and 2**26. As of SGLang v0.4 (sgl-router, 2024-12)
+ * the defaults were 60 s and 2**24.
  *
  * Simplifications, and what they cost: the tree is kept at the fleet's page granularity (one node per page, its
  * chained hash naming the whole prefix), so a match is counted in whole pages and a prompt's partial last page is
  * not stored (SGLang stores characters, so a prompt's tail matches too). One character is `charsPerToken` of a
- * token (the tree counts characters of the request's text, the lab counts tokens). `prefix_match` also refreshes
- * the chosen tenant's path; here only routing (insert) does, so a prefix matched but routed elsewhere ages
- * sooner. The node map's order is modelled by a fixed hash of (node, worker): deterministic per node, arbitrary
- * across nodes, as a hash map's iteration order is.
+ * token (the tree counts characters of the request's text, the lab counts tokens). smg's match also refreshes
+ * the chosen tenant's stamp one time in eight, and its insert stamps the leaf and gives the nodes above it epoch
+ * 0; here only routing (insert) stamps, every node of the path, so the trim's order differs (the trim almost
+ * never runs at the default size). The node map's order is modelled by a fixed hash of (node, worker):
+ * deterministic per node, arbitrary across nodes, as a hash map's iteration order is.
  */
 import type { CacheView } from '../view';
 import { SGLANG_RADIX_DEFAULTS } from '../routerDefaults';
@@ -109,6 +114,11 @@ export class SglangRadixView implements CacheView, SizedView, TenantOrderView {
   private readonly out: Int32Array;
   /** A logical clock: the order of inserts is all the LRU needs. */
   private clock = 0;
+  /**
+   * Per node of the shared tree (a page's hash): its cached `last_tenant` and how many tenants hold it. A node no
+   * tenant holds is gone from smg's tree; made again, it is cached for its new creator.
+   */
+  private readonly shared = new Map<number, { lastTenant: number; holders: number }>();
 
   constructor(replicas: number, c: SglangRadixViewConfig, pageTokens: number) {
     this.maxChars = c.maxTreeSize ?? SGLANG_RADIX_DEFAULTS.maxTreeSize;
@@ -142,6 +152,9 @@ export class SglangRadixView implements CacheView, SizedView, TenantOrderView {
       }
       const parent = i > 0 ? hashes[i - 1] : NaN;
       t.set(h, { parent, children: 0, stamp });
+      const sh = this.shared.get(h);
+      if (sh) sh.holders++;
+      else this.shared.set(h, { lastTenant: replica, holders: 1 });
       if (i > 0) {
         const p = t.get(parent);
         if (p) p.children++;
@@ -164,6 +177,8 @@ export class SglangRadixView implements CacheView, SizedView, TenantOrderView {
       const n = t.get(h);
       if (!n || n.children > 0) continue;
       t.delete(h);
+      const sh = this.shared.get(h)!;
+      if (--sh.holders === 0) this.shared.delete(h);
       this.chars[r] -= this.pageChars;
       const p = Number.isNaN(n.parent) ? undefined : t.get(n.parent);
       if (p && --p.children === 0) heap.push([p.stamp, n.parent]);
@@ -180,8 +195,21 @@ export class SglangRadixView implements CacheView, SizedView, TenantOrderView {
     return this.trees[replica].size;
   }
 
+  /**
+   * The tenant smg names for the deepest matched node, among those holding it (`candidates`): its cached
+   * `last_tenant` while that tenant holds the node, else the node map's first, cached from then on.
+   */
   firstAt(hashes: ArrayLike<number>, depth: number, candidates: readonly number[]): number {
     const node = depth > 0 ? hashes[depth - 1] : 0;
+    const sh = depth > 0 ? this.shared.get(node) : undefined;
+    if (sh && candidates.includes(sh.lastTenant)) return sh.lastTenant;
+    const first = this.mapOrderFirst(node, candidates);
+    if (sh) sh.lastTenant = first;
+    return first;
+  }
+
+  /** The node map's first tenant among `candidates` (its iteration order, modelled by a fixed hash). */
+  private mapOrderFirst(node: number, candidates: readonly number[]): number {
     let best = candidates[0];
     let bestKey = mix(node, best);
     for (let k = 1; k < candidates.length; k++) {
