@@ -2,7 +2,8 @@
  * One replica's tiered, paged, prefix-reusing KV cache. See index.ts for the model and a usage example.
  *
  * The work is split by job: tierStore.ts keeps the copies per tier, their eviction and write policies and the
- * bytes per link; sequences.ts pins and unpins what running requests hold; offloads.ts moves unpinned blocks
+ * bytes per link; acquire.ts finds and pins what a request's prompt reuses, sequences.ts keeps the running
+ * requests' records and unpins them; offloads.ts moves unpinned blocks
  * down or out on purpose, and parking.ts does so for a released context kept as a run; invariants.ts checks the
  * books for tests; this class is the public API over them. Every operation costs O(blocks it touches); nothing loops over
  * tokens or over the whole cache (except blocks(), snapshot(), checkInvariants()).
