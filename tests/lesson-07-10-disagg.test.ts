@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveAccelerator, resolveLink, resolveModel } from '../src/sim/engine/catalog/index';
 import { kvBytesPerToken } from '../src/sim/engine/catalog/models';
+import { DISAGG_DEFAULTS } from '../src/sim/engine/fleet/disagg';
 import { defaultHardware } from '../src/sim/engine/cost';
 import { disaggComparison, PREFILL_WORKER_BUDGET } from '../src/sim/lessons/longPrefillDisagg';
 import { prefillTimeline } from '../src/sim/lessons/longPrefill';
@@ -21,6 +22,9 @@ const c2048 = r.byChunk.find((x) => x.chunk === 2048)!.result;
 const slow = r.slow;
 
 describe('the comparison’s inputs', () => {
+  it('keeps a prompt local under 1,000 uncached tokens, the threshold of Dynamo’s first router (the prose)', () => {
+    expect(DISAGG_DEFAULTS.localPrefillBelow).toBe(1000);
+  });
   it('is the lesson’s replica, its prose chunks, the simulator’s default link with one NIC per GPU', () => {
     expect(DISAGG_REQUEST).toMatchObject({ ...SETUP, chunks: [512, 2048] });
     expect(DISAGG_REQUEST.fast).toEqual({ linkId: 'rdma-400g-cx7', nics: 8 });

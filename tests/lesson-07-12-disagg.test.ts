@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findNode } from '../src/sim/engine/catalog/nodes';
+import { DISAGG_DEFAULTS } from '../src/sim/engine/fleet/disagg';
 import { validateScenario } from '../src/sim/engine/fleet/scenario';
 import { agentsPerMW } from '../src/sim/lessons/economics';
 import { econDisaggScenario, ECON_PREFILL_REPLICAS } from '../src/sim/lessons/economicsDisagg';
@@ -34,6 +35,10 @@ describe('the split node', () => {
       kind: 'closed',
       concurrency: 15,
     });
+  });
+
+  it('prefills a turn on its decode replica under 1,000 uncached tokens, Dynamo’s first router’s default (the prose)', () => {
+    expect(DISAGG_DEFAULTS.localPrefillBelow).toBe(1000);
   });
 });
 

@@ -67,7 +67,7 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-10-long-context-prefill': {
-    words: 3463,
+    words: 3711,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9.3,
@@ -81,7 +81,7 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-12-agents-per-megawatt': {
-    words: 2708,
+    words: 2808,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,

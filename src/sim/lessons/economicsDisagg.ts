@@ -3,8 +3,10 @@
  * four replicas of Qwen3-32B on 2 GPUs become one prefill replica and three decode replicas (1P3D), the KV moving
  * over the node's RDMA NICs with the simulator's defaults (fleet/disaggSpec.ts: one 400 Gb/s ConnectX-7 per GPU,
  * after the prefill as vLLM's NixlConnector does, a turn prefilled on its decode replica when fewer than 1,000 of
- * its tokens are uncached there, Dynamo's default). The agents, router, idle-KV policy and SLOs are the lever
- * grid's (economicsLab.ts); the concurrency searched is per decode replica, so agents per node = that × 3.
+ * its tokens are uncached there, the default of Dynamo's first disaggregated router, disagg_router.rs; its current
+ * router's experimental rule is under 2,048 uncached tokens and under 0.7 of the prompt). The agents, router,
+ * idle-KV policy and SLOs are the lever grid's (economicsLab.ts); the concurrency searched is per decode replica, so
+ * agents per node = that × 3.
  *
  * Within one node the KV would more likely cross NVLink; the NICs are the simulator's default link and the
  * transfers here are small next to the prefills (a turn ships only what its decode replica does not hold).
