@@ -431,3 +431,35 @@ describe('the prose’s tool-latency and Codex-trace figures', () => {
     expect(CODEX_SWEBENCH_PRO.meanTurns).toBeGreaterThan(CODEX_SWEBENCH_PRO.medianTurns);
   });
 });
+
+describe('the prose’s qualitative claims, on the lesson’s own defaults', () => {
+  it('the Remember: ρ past a hundred, an ideal cache over 90%, prefill most of the GPU time without reuse', async () => {
+    const f = await methods.workloadFigures(LESSON_WORKLOAD);
+    expect(f.agent.figures.ioRatio).toBeGreaterThan(100);
+    expect(f.agent.shape.idealHitRatio.tokens).toBeGreaterThan(0.9);
+    expect(f.agent.figures.prefillShareNoReuse).toBeGreaterThan(0.5);
+    // "falls to … only if every turn finds its prefix"; for chat prefill is a small share even without a cache.
+    expect(f.agent.figures.prefillShareReuse).toBeLessThan(f.agent.figures.prefillShareNoReuse);
+    expect(f.chat.figures.prefillShareNoReuse).toBeLessThan(0.5);
+    // "a few hundred tokens" of new input a turn (the median new input), against a whole prompt's worth cold.
+    expect(f.agent.figures.medianNewTokens).toBeGreaterThan(100);
+    expect(f.agent.figures.medianNewTokens).toBeLessThan(1000);
+  });
+
+  it('the next agent request comes usually within a second; chat’s waits for a human, far longer', async () => {
+    const f = await methods.workloadFigures(LESSON_WORKLOAD);
+    expect(f.agent.figures.medianGapS).toBeLessThan(1);
+    expect(f.chat.figures.medianGapS).toBeGreaterThan(10 * f.agent.figures.medianGapS);
+  });
+
+  it('the default session is idle most of its wall time: the model works in short bursts', async () => {
+    const { trajectorySchema } = await import('../src/widgets/trajectory-anatomy/schema');
+    const t = await methods.agentTrajectory({
+      seed: trajectorySchema.seed.default,
+      toolLatency: trajectorySchema.toolLatency.default as never,
+      medianTurns: trajectorySchema.medianTurns.default,
+    });
+    expect(t.agent.totals.modelS / t.agent.totals.wallS).toBeLessThan(0.5);
+    expect(t.agent.totals.prefixShare!).toBeGreaterThan(0.9);
+  });
+});
