@@ -69,7 +69,7 @@ describe('Edit the prompt: Try this', () => {
     expect(r.hitTokens / r.tokensAfter).toBeGreaterThan(0.95);
   });
 
-  it('4 · pruning from turn 0: the context shrinks most; everything after the task, most of what is left, misses', () => {
+  it('4 · pruning from turn 0: the context shrinks more than with the summary; everything after the task, most of what is left, misses', () => {
     const r = edit(EDIT_TRY[4]);
     expect(r.tokensAfter).toBeLessThan(base.tokensAfter);
     expect(r.editPoint).toBeGreaterThanOrEqual(HEAD.systemTokens + HEAD.toolTokens + HEAD.taskTokens);

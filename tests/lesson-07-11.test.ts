@@ -223,3 +223,48 @@ describe('the fleet simulator agrees', () => {
     expect(compacted.hitTokens).toBe(2000);
   });
 });
+
+describe('the prose’s qualitative claims, on the widgets’ defaults', () => {
+  it('the edit table: the summary’s re-prefill outgrows what it saved; pruning shrinks less than summarising all, re-prefills most of what is left; a document halfway down costs about half the prompt', async () => {
+    const { PROSE_EDITS } = await import('../src/widgets/context-compaction/schema');
+    const d = compactionEdit(PROSE_EDITS.default);
+    expect(d.reprefillTokens - d.baselineReprefillTokens).toBeGreaterThan(d.tokensBefore - d.tokensAfter);
+    const all = compactionEdit(PROSE_EDITS.all);
+    const prune = compactionEdit(PROSE_EDITS.prune);
+    expect(prune.tokensAfter).toBeGreaterThan(all.tokensAfter);
+    expect(prune.reprefillTokens / prune.tokensAfter).toBeGreaterThan(0.5);
+    const doc = compactionEdit(PROSE_EDITS.retrieve);
+    expect(doc.reprefillTokens / doc.tokensAfter).toBeGreaterThan(0.4);
+    expect(doc.reprefillTokens / doc.tokensAfter).toBeLessThan(0.6);
+  });
+
+  it('carrying the starting context costs its tokens at the cache-read price each turn', async () => {
+    const { PAYBACK_DEFAULT_ARGS } = await import('../src/widgets/context-compaction/schema');
+    const r = compactionPayback(PAYBACK_DEFAULT_ARGS);
+    expect(r.params.contextTokens).toBe(80_000);
+    // 80,000 × $3/M × 0.1 = $0.024: the cached part of never compacting's first turn.
+    expect(requestDollars(r.prices, r.params.contextTokens, 0, 0)).toBeCloseTo(0.024, 12);
+    expect(r.runs.none.turns[0].cachedTokens).toBe(r.params.contextTokens);
+  });
+
+  it('in prefill time the order flips: pruning pays back first in dollars, the summary first in seconds', async () => {
+    const { PAYBACK_DEFAULT_ARGS } = await import('../src/widgets/context-compaction/schema');
+    const r = compactionPayback(PAYBACK_DEFAULT_ARGS);
+    const { summarise, prune } = r.breakEven;
+    expect(prune.dollars!).toBeLessThan(summarise.dollars!);
+    expect(summarise.prefillSeconds!).toBeLessThan(prune.prefillSeconds!);
+    // The summarised context is the shortest, so its turns are the cheapest; pruning re-prefills more and keeps
+    // a longer context.
+    const [n0] = r.runs.none.turns;
+    const [s0, s1] = r.runs.summarise.turns;
+    const [p0, p1] = r.runs.prune.turns;
+    expect(s1.prefillSeconds).toBeLessThan(n0.prefillSeconds);
+    expect(s1.prefillSeconds).toBeLessThan(p1.prefillSeconds);
+    expect(p0.prefillTokens).toBeGreaterThan(s0.prefillTokens);
+    expect(p0.prefillSeconds).toBeGreaterThan(s0.prefillSeconds);
+    expect(p1.promptTokens).toBeGreaterThan(s1.promptTokens);
+    // Pruning needs no model call.
+    expect(p0.summaryCallDollars).toBe(0);
+    expect(s0.summaryCallDollars).toBeGreaterThan(0);
+  });
+});

@@ -4,7 +4,7 @@ export const LESSON_MINUTES: Record<
   { minutes: number; words: number; widgets: number; exercises: number; tourMinutes?: number }
 > = {
   '07-01-the-agent-workload': {
-    words: 2067,
+    words: 2104,
     widgets: 2,
     exercises: 2,
     tourMinutes: 7.1,
@@ -74,7 +74,7 @@ export const LESSON_MINUTES: Record<
     minutes: 55,
   },
   '07-11-context-compaction': {
-    words: 2225,
+    words: 2331,
     widgets: 2,
     exercises: 2,
     tourMinutes: 9.1,

@@ -59,8 +59,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Pick <em>Prune old tool results</em> from turn 0: the context shrinks most, but the edit point sits
-        right after the task, so everything after it, most of what is left, is prefilled again.
+        Pick <em>Prune old tool results</em> from turn 0: the context shrinks more than with the summary, but
+        the edit point sits right after the task, so everything after it, most of what is left, is prefilled
+        again.
       </>
     ),
     set: { edit: 'prune', editTurn: 0 },

@@ -70,6 +70,11 @@ const PAY_METRICS = {
   turnNone: (r: PaybackResponse) => formatDuration(r.runs.none.turns[0].prefillSeconds),
   turnAfterSummary: (r: PaybackResponse) => formatDuration(r.runs.summarise.turns[1].prefillSeconds),
   summaryCompactions: (r: PaybackResponse) => formatNumber(r.runs.summarise.compactions),
+  /** The context the second widget starts from, all of it cached. */
+  contextNow: (r: PaybackResponse) => tok(r.params.contextTokens),
+  /** What carrying that cached context costs a turn: its tokens at the cache-read price. */
+  carryCost: (r: PaybackResponse) =>
+    money((r.params.contextTokens * r.prices.inputPerMTok * r.prices.cacheReadMultiplier) / 1e6),
 } as const;
 export type PayMetric = keyof typeof PAY_METRICS;
 export const PAY_METRIC_KEYS = Object.keys(PAY_METRICS) as PayMetric[];
