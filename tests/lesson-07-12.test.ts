@@ -23,6 +23,10 @@ import { validateScenario } from '../src/sim/engine/fleet/scenario';
 import { TOOL_LATENCY_PRESETS } from '../src/sim/engine/fleet/dist';
 import { cdf, quantile } from '../src/sim/lessons/toolLatency';
 import { findNode } from '../src/sim/engine/catalog/nodes';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { findModel, weightBytes } from '../src/sim/engine/catalog/models';
+import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../src/sim/engine/hbm';
+import { ECON_MODEL, ECON_TP } from '../src/sim/lessons/economicsLabSetup';
 import { directContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 
@@ -219,4 +223,55 @@ describe('fleet runs of the lab', () => {
       ),
     ).rejects.toThrow(/Unknown node/);
   });
+});
+
+// "From a replica to a megawatt" and "The SLOs first": the prose's comparisons, at the SLO sweep's defaults.
+describe('the prose’s node comparisons and the wall', () => {
+  it('a DGX H200 draws what a DGX H100 does, its replica’s KV budget more than doubles, and it sustains more agents', async () => {
+    const h100 = findNode('dgx-h100')!;
+    const h200 = findNode('dgx-h200')!;
+    expect(h200.powerW).toBe(h100.powerW);
+    const budget = (n: typeof h100) =>
+      kvBudget({
+        accelerator: findAccelerator(n.accelerator)!,
+        gpus: ECON_TP,
+        memoryUtilization: VLLM_GPU_MEMORY_UTILIZATION,
+        weightBytes: weightBytes(findModel(ECON_MODEL)!, 'bf16'),
+      }).kvBytes;
+    expect(budget(h200)).toBeGreaterThan(2 * budget(h100));
+    const args = { policy: 'ttl-offload', tool: 'coding-mix', slo: SLO, seed: 1 } as const;
+    const a = maxFeasible(await sweepConcurrency({ ...args, node: 'dgx-h100' }), SLO);
+    const b = maxFeasible(await sweepConcurrency({ ...args, node: 'dgx-h200' }), SLO);
+    expect(b).toBeGreaterThan(a);
+  }, 120_000);
+
+  it('past the wall TTFT fails while TPOT still holds; output tokens per GPU below llm-d’s 8,730 / 16', async () => {
+    const pts = await sweepConcurrency({
+      node: 'dgx-h100',
+      policy: 'ttl-offload',
+      tool: 'coding-mix',
+      slo: SLO,
+      seed: 1,
+    });
+    const n = maxFeasible(pts, SLO);
+    const past = pts.find((p) => p.concurrency > n)!;
+    expect(past.ttftP90S).toBeGreaterThan(SLO.ttftP90S);
+    expect(past.tpotP90S).toBeLessThanOrEqual(SLO.tpotP90S);
+    const at = pts.find((p) => p.concurrency === n)!;
+    expect(at.outputTokensPerS / ECON_TP).toBeLessThan(8730 / 16);
+  }, 60_000);
+});
+
+describe('the idle-KV lever’s evict row', () => {
+  it('evicting paused sessions’ KV with the cache-aware router meets the SLOs at no concurrency (the prose)', async () => {
+    const c = await searchCapacity({
+      node: 'dgx-h100',
+      tool: 'coding-mix',
+      slo: SLO,
+      seed: 1,
+      router: 'cache-aware',
+      policy: 'evict',
+    });
+    expect(c.agentsPerReplica).toBe(0);
+  }, 120_000);
 });
