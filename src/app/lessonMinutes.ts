@@ -74,7 +74,7 @@ export const LESSON_MINUTES: Record<
     minutes: 55,
   },
   '07-11-context-compaction': {
-    words: 2331,
+    words: 2404,
     widgets: 2,
     exercises: 2,
     tourMinutes: 9.1,
