@@ -60,7 +60,7 @@ export const MOONCAKE_PUBLISHED: readonly PublishedTraceStats[] = [
 ];
 
 /**
- * Coding-agent traces (Codex with GPT-5.4 on SWE-bench Pro, 610 successful trajectories): the vLLM project's
+ * Coding-agent traces (Codex with GPT-5.4 on SWE-bench Pro, 610 trajectories (the blog does not say whether they include failed trials)): the vLLM project's
  * blog post "Serving Agentic Workloads at Scale with vLLM x Mooncake" (2026-05-06): a 94.2% prefix cache hit
  * rate, an input-to-output token ratio of about 131:1, contexts of roughly 80k tokens by turn 30. Turns (LLM
  * calls per trial) from the dataset card, huggingface.co/datasets/Inferact/codex_swebenchpro_traces README,
