@@ -3,18 +3,22 @@
  * so a long prefill never shares an iteration with anyone's decodes (DistServe, OSDI 2024; Splitwise, ISCA 2024;
  * Mooncake, FAST 2025; NVIDIA Dynamo; llm-d's P/D). The scenario option `disaggregation` (docs/scenarios.md).
  *
- * The request's path, as llm-d and vLLM run it:
+ * The request's path, as llm-d runs it (decode worker first; current Dynamo routes to the prefill worker first and
+ * then hands the KV's NIXL metadata on to the decode worker: docs/components/router/router-disaggregated-serving.md):
  *  1. Routing, both phases at arrival. The decode worker is chosen first, by the scenario's router over the decode
  *     pool; then the decision whether to prefill remotely: only when the prompt's part the decode worker does not
- *     hold (in the router's view) is at least `localPrefillBelow` tokens — Dynamo's conditional disaggregation
- *     (`prefill_length − prefix_hit_length > max_local_prefill_length`, default 1000:
- *     ai-dynamo/dynamo lib/llm/src/disagg_router.rs DisaggRouterConf), llm-d's `prefix-based-pd-decider`
+ *     hold (in the router's view) is at least `localPrefillBelow` tokens — the conditional disaggregation of
+ *     Dynamo's 2025 router (`prefill_length − prefix_hit_length > max_local_prefill_length`, default 1000:
+ *     ai-dynamo/dynamo lib/llm/src/disagg_router.rs DisaggRouterConf at 3454aa8b; removed from the design docs in
+ *     PR #5993; today's rule, experimental and off by default, keeps a prompt local under 2,048 uncached tokens
+ *     and 0.7 of the prompt, PR #11723), llm-d's `prefix-based-pd-decider`
  *     (`nonCachedTokens`, llm-d/llm-d-inference-scheduler pkg/plugins/profile/prefix_based_pd_decider.go,
  *     which inspects the decode pod's prefix match). Short or well-cached prompts prefill on the decode worker like
  *     any request. Otherwise the prefill worker is chosen by the same router kind over the prefill pool (llm-d's
  *     prefill profile composes the prefix scorer with load). Optionally a prompt stays local when every prefill worker
- *     already has `maxPrefillQueue` requests outstanding, the prefill-queue bound of Dynamo's disaggregation design
- *     (docs.nvidia.com/dynamo/archive/0.2.0/architecture/disagg_serving.html); llm-d has none, the default.
+ *     already has `maxPrefillQueue` requests outstanding, the prefill-queue bound of Dynamo 0.2.0's disaggregation
+ *     design (docs.nvidia.com/dynamo/archive/0.2.0/architecture/disagg_serving.html; the prefill queue left the
+ *     design docs with PR #5993); llm-d has none, the default.
  *     The threshold is compared as llm-d does (remote when uncached ≥ threshold; Dynamo's is uncached > it).
  *  2. Prefill on the prefill worker: the request runs there with one output token (vLLM's disaggregation proxy
  *     sends the prefill with `max_tokens = 1`, tests/v1/kv_connector/nixl_integration/toy_proxy_server.py; the

@@ -31,7 +31,8 @@ export interface DisaggregationSpec {
  *    "8 × single-port ConnectX-7, 400 Gb/s"), the catalog's rdma-400g-cx7 (50 GB/s × 0.87 effective, Mooncake's
  *    measured efficiency, catalog/links.ts);
  *  - mode: after-prefill (vLLM NixlConnector, which llm-d's P/D guide and Dynamo's vLLM backend use);
- *  - localPrefillBelow: 1000 tokens (Dynamo DisaggRouterConf::default max_local_prefill_length; llm-d's
+ *  - localPrefillBelow: 1000 tokens (the 2025 Dynamo router's DisaggRouterConf::default max_local_prefill_length,
+ *    disagg_router.rs at 3454aa8b; today's Dynamo rule is experimental and off by default; llm-d's
  *    nonCachedTokens defaults to 0, which disables its P/D, so its guides set a value).
  */
 export const DISAGG_DEFAULTS = {
