@@ -1,5 +1,5 @@
 /**
- * Acquiring (Sequences.acquireFrom, under KvCache's acquire and extend): a sequence's new positions get blocks pinned
+ * Acquiring (acquireFrom, under KvCache's acquire and extend): a sequence's new positions get blocks pinned
  * in HBM, the longest cached prefix among them read from whichever tier holds it and the rest given pending slots.
  * All or nothing: when HBM cannot hold the pinned blocks, an acquire changes nothing and says why.
  */

@@ -26,7 +26,7 @@ import {
 import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './events';
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
-import { NO_BLOCKS } from './acquire';
+import { acquireFrom, NO_BLOCKS } from './acquire';
 import { Sequences } from './sequences';
 import { checkTag, PENDING } from './blockStore';
 import { lockLower, Offloads, unlockLower, type DropResult } from './offloads';
@@ -284,14 +284,14 @@ export class KvCache {
     const m = Math.min(held.length, len);
     const B = this.st.b;
     while (c < m && B.hashIs(held[c], hashes[c])) c++;
-    return this.sq.acquireFrom(seq, s, c, hashes, c, len - c, opts);
+    return acquireFrom(this.sq, seq, s, c, hashes, c, len - c, opts);
   }
 
   /** Append blocks to what `seq` holds (decode growth, the next prefill chunk): O(new blocks). */
   extend(seq: SeqId, more: ArrayLike<BlockHash>, opts: AcquireOptions = {}): AcquireResult {
     const s = this.sq.seqs.get(seq);
     const c = s ? s.blocks.length : 0;
-    return this.sq.acquireFrom(seq, s, c, more, 0, more.length, opts);
+    return acquireFrom(this.sq, seq, s, c, more, 0, more.length, opts);
   }
 
   /**
@@ -301,7 +301,7 @@ export class KvCache {
   extendTo(seq: SeqId, hashes: ArrayLike<BlockHash>, upTo: number, opts: AcquireOptions = {}): AcquireResult {
     const s = this.sq.seqs.get(seq);
     const c = s ? s.blocks.length : 0;
-    return this.sq.acquireFrom(seq, s, c, hashes, c, Math.max(0, Math.min(upTo, hashes.length) - c), opts);
+    return acquireFrom(this.sq, seq, s, c, hashes, c, Math.max(0, Math.min(upTo, hashes.length) - c), opts);
   }
 
   /**

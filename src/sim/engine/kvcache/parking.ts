@@ -1,6 +1,6 @@
 /**
  * Parking a released sequence's context in DRAM as a run (runs.ts), for KvCache.release(seq, 'dram'), and reading
- * the run back as one when the sequence's next acquire asks for it (Sequences.acquireFrom).
+ * the run back as one when the sequence's next acquire asks for it (acquire.ts, acquireFrom).
  */
 import type { OffloadResult } from './cacheTypes';
 import { INRUN, LOCKED, NO_COPY, PINNED, POLICY } from './blockStore';

@@ -3,12 +3,12 @@
  * the hints a released one leaves for its next acquire, the prefix shares they hold, and unpinning their blocks
  * again. Acquiring blocks for them is acquire.ts.
  */
-import { acquireFrom, AcquireScratch } from './acquire';
-import type { AcquireOptions, AcquireResult, LookupResult, TierHit } from './cacheTypes';
+import { AcquireScratch } from './acquire';
+import type { LookupResult, TierHit } from './cacheTypes';
 import { LOADED, LOCKED, PENDING, POLICY } from './blockStore';
 import { PrefixShares, type PrefixShare } from './shares';
 import type { TierStore } from './tierStore';
-import type { BlockHash, SeqId, TierName } from './types';
+import type { SeqId, TierName } from './types';
 
 export interface Seq {
   /** Block ids by position. */
@@ -179,18 +179,5 @@ export class Sequences {
     for (let i = low - 1; i >= from; i--) B.addPins(blocks[i], -1); // still pinned: nothing else changes
     unpinned += low - from;
     return { unpinned, freed };
-  }
-
-  /** Make positions c.. of `seq` hold hashes[off .. off + count), pinned in HBM (acquire.ts). */
-  acquireFrom(
-    seq: SeqId,
-    s: Seq | undefined,
-    c: number,
-    hashes: ArrayLike<BlockHash>,
-    off: number,
-    count: number,
-    opts: AcquireOptions,
-  ): AcquireResult {
-    return acquireFrom(this, seq, s, c, hashes, off, count, opts);
   }
 }
