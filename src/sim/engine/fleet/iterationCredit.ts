@@ -56,9 +56,7 @@ export function creditIteration(
       r.gpuSeconds += perToken * k;
       rep.pay(r, k);
       // The first step's gap runs from the previous token (which may predate this iteration).
-      const first = now - (k - 1) * stepGap - r.lastToken;
-      gaps.add(first, 1);
-      if (first > r.maxGap) r.maxGap = first;
+      addGap(gaps, r, now - (k - 1) * stepGap - r.lastToken);
       if (stepGap > r.maxGap) r.maxGap = stepGap;
       r.lastToken = now;
     }
