@@ -31,6 +31,10 @@ import { directContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 
 const SLO = { ttftP90S: 2, tpotP90S: 0.1 };
+/** The lesson's default sweep (DGX H100, TTL then offload, the coding mix), run once for every test that reads it. */
+const SWEEP_ARGS = { policy: 'ttl-offload', tool: 'coding-mix', slo: SLO, seed: 1 } as const;
+let h100Sweep: ReturnType<typeof sweepConcurrency> | undefined;
+const sweepH100 = () => (h100Sweep ??= sweepConcurrency({ ...SWEEP_ARGS, node: 'dgx-h100' }));
 
 describe('economics arithmetic', () => {
   it('SLOs first: the largest concurrency before the first failure', () => {
@@ -114,13 +118,7 @@ describe('fleet runs of the lab', () => {
   });
 
   it('a tighter TTFT SLO admits fewer agents per replica; latency grows with load', async () => {
-    const pts = await sweepConcurrency({
-      node: 'dgx-h100',
-      policy: 'ttl-offload',
-      tool: 'coding-mix',
-      slo: SLO,
-      seed: 1,
-    });
+    const pts = await sweepH100();
     const loose = maxFeasible(pts, SLO);
     const tight = maxFeasible(pts, { ttftP90S: 0.7, tpotP90S: 0.1 });
     expect(loose).toBeGreaterThanOrEqual(8);
@@ -239,20 +237,13 @@ describe('the prose’s node comparisons and the wall', () => {
         weightBytes: weightBytes(findModel(ECON_MODEL)!, 'bf16'),
       }).kvBytes;
     expect(budget(h200)).toBeGreaterThan(2 * budget(h100));
-    const args = { policy: 'ttl-offload', tool: 'coding-mix', slo: SLO, seed: 1 } as const;
-    const a = maxFeasible(await sweepConcurrency({ ...args, node: 'dgx-h100' }), SLO);
-    const b = maxFeasible(await sweepConcurrency({ ...args, node: 'dgx-h200' }), SLO);
+    const a = maxFeasible(await sweepH100(), SLO);
+    const b = maxFeasible(await sweepConcurrency({ ...SWEEP_ARGS, node: 'dgx-h200' }), SLO);
     expect(b).toBeGreaterThan(a);
   }, 120_000);
 
   it('past the wall TTFT fails while TPOT still holds; output tokens per GPU below llm-d’s 8,730 / 16', async () => {
-    const pts = await sweepConcurrency({
-      node: 'dgx-h100',
-      policy: 'ttl-offload',
-      tool: 'coding-mix',
-      slo: SLO,
-      seed: 1,
-    });
+    const pts = await sweepH100();
     const n = maxFeasible(pts, SLO);
     const past = pts.find((p) => p.concurrency > n)!;
     expect(past.ttftP90S).toBeGreaterThan(SLO.ttftP90S);
