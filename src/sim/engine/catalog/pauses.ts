@@ -158,9 +158,12 @@ export const TRACELAB_EVICTION_SWEEP = {
 export const INFERCEPT = {
   source:
     'Abhyankar et al., "InferCept: Efficient Intercept Support for Augmented Large Language Model Inference", ICML 2024 (arXiv 2402.01869)',
-  /** Share of end-to-end time spent recomputing KV under discard. */
+  /**
+   * Share of time spent recomputing KV under discard: the paper's abstract gives 37–40% of model forwarding time;
+   * its authors' blog (WukLab, "InferCept", mlsys.wuklab.io/posts/infercept) 37% of end-to-end execution time.
+   */
   recomputeShareOfTime: 0.37,
-  /** Share of GPU memory wasted. */
+  /** Share of GPU memory wasted as a result, under vLLM's discard: from the authors' blog (above), not the paper. */
   wastedMemoryShare: 0.27,
   /** Higher sustainable arrival rate than vLLM: 1.6–2×. */
   arrivalRateGain: [1.6, 2] as const,
