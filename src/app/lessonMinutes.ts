@@ -18,11 +18,11 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-03-cache-aware-routing': {
-    words: 3564,
+    words: 2765,
     widgets: 3,
     exercises: 2,
     tourMinutes: 8.9,
-    minutes: 55,
+    minutes: 50,
   },
   '07-04-kv-memory-hierarchy': {
     words: 2949,
@@ -39,11 +39,11 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-06-tool-calls-in-the-loop': {
-    words: 3479,
+    words: 2719,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.7,
-    minutes: 50,
+    minutes: 45,
   },
   '07-07-tool-schema-tax': {
     words: 2013,
@@ -67,14 +67,14 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-10-long-context-prefill': {
-    words: 3711,
+    words: 2726,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9.3,
-    minutes: 55,
+    minutes: 50,
   },
   '07-11-context-compaction': {
-    words: 2404,
+    words: 2437,
     widgets: 2,
     exercises: 2,
     tourMinutes: 9.1,
