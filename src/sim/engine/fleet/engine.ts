@@ -1,6 +1,8 @@
 /**
  * The fleet simulator: sessions arrive, their requests are routed to replicas, replicas run iterations, tools
- * run between turns. One event queue (events.ts) orders everything; `step()` handles one event.
+ * run between turns. One event queue (events.ts) orders everything; `step()` handles one event. A request's way
+ * in is frontDoor.ts then routeRequest.ts; its end is recorded here, and what it does to its session is
+ * sessionTurns.ts.
  *
  * Randomness: one seeded generator per purpose, all derived from the scenario seed (sessions draw from their
  * own, see workload.ts), so a seed replays identically in Node and in the browser.
@@ -23,25 +25,18 @@ import {
   type RequestColumns,
 } from './requestColumns';
 import type { SessionRt } from './sessionRecord';
-import { afterHold } from './toolPauses';
 import type { Replica, ReplicaHost } from './replica';
 import { buildReplicas } from './buildReplicas';
 import { newRequest, type Req } from './request';
-import {
-  createRouter,
-  defaultViewFor,
-  ROUTE_REASON,
-  type ReplicaLoad,
-  type RouteDecision,
-  type Router,
-} from './router';
+import { createRouter, defaultViewFor, type ReplicaLoad, type Router } from './router';
 import type { ResolvedScenario } from './scenario';
 import { createCacheView, type CacheView } from './view';
 import type { RequestSpec } from './workload';
 import { TurnSource, type PromptHashes, type TurnSourceHost } from './turnSource';
-import { admits } from './admission';
 import { FrontDoor } from './frontDoor';
-import { readLoads, type ScrapedMetrics } from './loads';
+import type { ScrapedMetrics } from './loads';
+import { routeRequest } from './routeRequest';
+import { turnDone, turnFailed, ttlExpired } from './sessionTurns';
 
 export interface OccupancySeries {
   t: number[];
@@ -74,19 +69,20 @@ export class FleetSim implements ReplicaHost {
   readonly routeCounts = new Map<number, number>();
   finishedAt = 0;
 
-  private readonly reqs = new Map<number, Req>();
+  /** Requests queued or running on a replica, by id. */
+  readonly reqs = new Map<number, Req>();
   private nextReq = 0;
   /** True when the run stopped with requests still queued and no event left that could move them. */
   stalled = false;
   /** The clients' bound and timeout, the gateway's limit and the overhead before routing. */
   private readonly door: FrontDoor<SessionRt | null>;
   /** The replicas' metrics as the router's last scrape read them (null: it reads them live). */
-  private readonly scraped: ScrapedMetrics | null;
-  private sessionsDone = 0;
-  private readonly routerRng: Rng;
+  readonly scraped: ScrapedMetrics | null;
+  readonly routerRng: Rng;
   /** The workload: which turns arrive when, and the sessions' records. */
-  private readonly turns: TurnSource;
-  private readonly loads: ReplicaLoad[];
+  readonly turns: TurnSource;
+  /** What the router reads of each replica, rewritten at each routing (routeRequest.ts). */
+  readonly loads: ReplicaLoad[];
   private readonly tierIndex: number[][];
   private nowT = 0;
   private stopped = false;
@@ -128,7 +124,7 @@ export class FleetSim implements ReplicaHost {
       {
         now: () => this.nowT,
         schedule: (time, kind, a, b) => this.q.push(time, kind, a, b),
-        routeNow: (r, rt) => this.routeNow(r, rt),
+        routeNow: (r, rt) => routeRequest(this, r, rt),
         fail: (r, status, why) => this.fail(r, status, why),
       },
       this.cols.clientWaitS,
@@ -204,14 +200,9 @@ export class FleetSim implements ReplicaHost {
       case 'grammar-ready':
         this.replicas[ev.a].grammarReady(ev.b);
         break;
-      case 'ttl-expire': {
-        const rt = this.sessions[ev.a];
-        if (rt && rt.heldOn >= 0 && rt.pauseGen === ev.b) {
-          this.replicas[rt.heldOn].pauses.unhold(ev.a, afterHold(this.rs.toolPause));
-          rt.heldOn = -1;
-        }
+      case 'ttl-expire':
+        ttlExpired(this, ev.a, ev.b);
         break;
-      }
       case 'turn-ready':
         this.turns.nextTurn(ev.a);
         break;
@@ -294,64 +285,6 @@ export class FleetSim implements ReplicaHost {
     if (r) this.replicas[r.replica].abort(r, why);
   }
 
-  private routeNow(r: Req, rt: SessionRt | null): void {
-    if (this.disagg) {
-      const p = this.disagg.route(r, this.routerRng);
-      this.place(r, rt, p.decision, p.decodeOn);
-      return;
-    }
-    readLoads(
-      this.replicas,
-      0,
-      this.loads,
-      this.scraped,
-      this.router.usesCache || this.router.needsKvUsage === true,
-    );
-    const promptBlocks = Math.floor(r.promptTokens / this.rs.blockSize);
-    const d = this.router.route(
-      {
-        session: r.session >= 0 ? r.session : r.id + 2 ** 30,
-        request: r.id,
-        hashes: r.hashes,
-        promptBlocks,
-        promptTokens: r.promptTokens,
-        blockSize: this.rs.blockSize,
-      },
-      { now: this.nowT, loads: this.loads, view: this.view, rng: this.routerRng },
-    );
-    if (this.router.usesCache) this.view.routed(d.replica, r.hashes, promptBlocks);
-    this.place(r, rt, d, d.replica);
-  }
-
-  /** Queue r on d.replica; `keepOn` is where its session's KV will live (its decode worker when disaggregated). */
-  private place(r: Req, rt: SessionRt | null, d: RouteDecision, keepOn: number): void {
-    if (this.rs.frameIntervalS > 0) this.routes.push(this.nowT, r.session, r.id, d);
-    const code = ROUTE_REASON[d.reason];
-    this.routeCounts.set(code, (this.routeCounts.get(code) ?? 0) + 1);
-    this.cols.replica.set(r.id, d.replica);
-    // The decision's reason travels with the request, so a run without frames keeps it too.
-    this.cols.routeReason.set(r.id, code);
-    this.cols.routeMatched.set(r.id, d.matchedBlocks);
-    this.cols.routeQueued.set(r.id, this.replicas[d.replica].outstandingRequests);
-    if (!admits(this.replicas[d.replica].waiting.length, this.rs.maxWaiting)) {
-      r.replica = d.replica;
-      this.fail(
-        r,
-        4,
-        `rejected: the replica's waiting queue was full (scheduler.maxWaiting ${this.rs.maxWaiting})`,
-      );
-      return;
-    }
-    if (rt && rt.heldOn >= 0) {
-      // Held elsewhere: let go there. Held here: the replica keeps holding until the request is admitted.
-      if (rt.heldOn !== keepOn) this.replicas[rt.heldOn].pauses.unhold(r.session, 'cache');
-      rt.heldOn = -1;
-      rt.pauseGen++;
-    }
-    this.reqs.set(r.id, r);
-    this.replicas[d.replica].enqueue(r);
-  }
-
   // ───────────────────────────── completions ─────────────────────────────
 
   /** 1 finished, 2 dropped by the engine, 3 timed out at the client, 4 rejected (at the gateway or at admission). */
@@ -373,29 +306,7 @@ export class FleetSim implements ReplicaHost {
     if (this.disagg?.prefillDone(r)) return; // its KV now moves to the decode worker
     this.record(r, 1);
     this.door.slotFreed();
-    const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
-    if (rt) {
-      rt.turns++;
-      rt.gpuSeconds += r.gpuSeconds;
-    }
-    if (!rt || !this.turns.hasTurns(r)) {
-      this.replicas[r.replica].pauses.pause(r, false);
-      return;
-    }
-    rt.current = null;
-    const continues = this.turns.afterTurn(r, rt);
-    this.pause(r, rt, continues);
-    if (continues) this.turns.scheduleNext();
-    else this.endSession(r.session, false);
-  }
-
-  /** Apply the pause policy to a session's finished request; a session whose KV stays pinned is held there. */
-  private pause(r: Req, rt: SessionRt, continues: boolean): void {
-    if (!this.replicas[r.replica].pauses.pause(r, continues)) return;
-    rt.heldOn = r.replica;
-    rt.pauseGen++;
-    const p = this.rs.toolPause;
-    if (p.kind === 'ttl') this.schedule(this.nowT + p.ttlS, 'ttl-expire', r.session, rt.pauseGen);
+    turnDone(this, r);
   }
 
   requestDropped(r: Req, why: string): void {
@@ -403,22 +314,12 @@ export class FleetSim implements ReplicaHost {
   }
 
   /** A request failed: dropped by the engine, timed out at its client or rejected. Its session ends. */
-  private fail(r: Req, status: 2 | 3 | 4, why: string): void {
+  fail(r: Req, status: 2 | 3 | 4, why: string): void {
     r.state = 'dropped';
     this.record(r, status);
     this.door.slotFreed();
     this.dropReasons.set(why, (this.dropReasons.get(why) ?? 0) + 1);
-    const rt = r.session >= 0 ? this.sessions[r.session] : undefined;
-    if (rt && rt.heldOn >= 0) {
-      // Failed before it reached the replica holding its session's KV (rejected, timed out on the way): let go.
-      this.replicas[rt.heldOn].pauses.unhold(r.session, 'cache');
-      rt.heldOn = -1;
-      rt.pauseGen++;
-    }
-    if (rt && !rt.done) {
-      rt.current = null;
-      this.endSession(r.session, true);
-    }
+    turnFailed(this, r);
   }
 
   heldReleased(session: number, replica: number): void {
@@ -427,19 +328,6 @@ export class FleetSim implements ReplicaHost {
       rt.heldOn = -1;
       rt.pauseGen++;
     }
-  }
-
-  private endSession(index: number, dropped: boolean): void {
-    const rt = this.sessions[index];
-    rt.done = true;
-    rt.dropped = dropped;
-    rt.end = this.nowT;
-    rt.s = null; // free the context
-    rt.hasher = null;
-    rt.tails = null;
-    this.sessionsDone++;
-    this.router.sessionEnded?.(index);
-    this.turns.sessionEnded();
   }
 
   /** Requests in flight (for the end-of-run report). */

@@ -2,11 +2,12 @@
  * One replica's tiered, paged, prefix-reusing KV cache. See index.ts for the model and a usage example.
  *
  * The work is split by job: tierStore.ts keeps the copies per tier, their eviction and write policies and the
- * bytes per link; acquire.ts finds and pins what a request's prompt reuses, sequences.ts keeps the running
- * requests' records and unpins them; offloads.ts moves unpinned blocks
- * down or out on purpose, and parking.ts does so for a released context kept as a run; invariants.ts checks the
- * books for tests; this class is the public API over them. Every operation costs O(blocks it touches); nothing loops over
- * tokens or over the whole cache (except blocks(), snapshot(), checkInvariants()).
+ * bytes per link; acquire.ts finds and pins what a request's prompt reuses, computedBlocks.ts turns blocks computed
+ * (commit, insert), sequences.ts keeps the running requests' records and unpins them, release.ts applies a released
+ * sequence's tool-pause policy; offloads.ts moves unpinned blocks down or out on purpose, and parking.ts does so for
+ * a released context kept as a run; invariants.ts checks the books for tests; this class is the public API over
+ * them. Every operation costs O(blocks it touches); nothing loops over tokens or over the whole cache (except
+ * blocks(), snapshot(), checkInvariants()).
  */
 import {
   copyCounters,
@@ -27,10 +28,10 @@ import { KvEventLog, type Clock, type HbmSlotSink, type KvEventSink } from './ev
 import { checkCacheInvariants } from './invariants';
 import type { KvPool } from './pool';
 import { acquireFrom, NO_BLOCKS } from './acquire';
+import { commitBlocks, insertBlocks } from './computedBlocks';
 import { Sequences } from './sequences';
-import { checkTag, PENDING } from './blockStore';
-import { lockLower, Offloads, unlockLower, type DropResult } from './offloads';
-import { park } from './parking';
+import { Offloads, type DropResult } from './offloads';
+import { releaseSeq, type Released } from './release';
 import { buildTiers, TierStore } from './tierStore';
 import { CopyList } from './copyOrder';
 import { Runs } from './runs';
@@ -310,19 +311,7 @@ export class KvCache {
    */
   commit(seq: SeqId, upTo?: number): number {
     const s = this.sq.seqs.get(seq);
-    if (!s) return 0;
-    const end = Math.min(upTo ?? s.blocks.length, s.blocks.length);
-    let n = 0;
-    const B = this.st.b;
-    for (let i = s.committed; i < end; i++) {
-      const id = s.blocks[i];
-      if (B.isPending(id)) {
-        this.markComputed(id);
-        n++;
-      }
-    }
-    if (end > s.committed) s.committed = end;
-    return n;
+    return s ? commitBlocks(this.st, s, upTo) : 0;
   }
 
   /**
@@ -331,35 +320,10 @@ export class KvCache {
    * `cache` (default: hold them unpinned, for LRU to evict), `drop` (evict from every local tier; recompute
    * later), or a tier to offload them to (free the copies above it; write only blocks it lacks).
    */
-  release(
-    seq: SeqId,
-    then: ReleaseThen = 'cache',
-  ): { unpinned: number; freed: number; offload?: OffloadResult; dropped?: number } {
+  release(seq: SeqId, then: ReleaseThen = 'cache'): Released {
     const s = this.sq.seqs.get(seq);
     if (!s) return { unpinned: 0, freed: 0 };
-    // Offloading to a tier this cache has (checked first: a bad tier must throw with nothing parked).
-    const offloading = then !== 'cache' && then !== 'drop' && this.tierNames.indexOf(then) > 0;
-    const runs = this.st.runs;
-    if (runs) {
-      const parked =
-        offloading && then === this.tierNames[1]
-          ? park(this.st, this.sq, this.off, this.blockSize, seq, s)
-          : null;
-      if (parked) return parked;
-      const run = runs.of(seq);
-      if (run) runs.dissolve(run);
-    }
-    this.sq.seqs.delete(seq);
-    this.sq.released(seq, s.blocks);
-    const r = this.sq.unpinAll(s.blocks, 0, offloading, 0, 0, this.sq.leaveShare(s));
-    if (then === 'cache') return r;
-    // The sequence's own block ids, not their hashes: no lookup per block (a block that left the replica meanwhile
-    // is no longer live, which is what a lookup of its hash would have found; no id is reused before these loops
-    // end, as they create no block).
-    const B = this.st.b;
-    const at = (i: number) => (B.live(s.blocks[i]) ? s.blocks[i] : -1);
-    if (then === 'drop') return { ...r, dropped: this.off.drop(s.blocks.length, at).dropped };
-    return { ...r, offload: this.off.each(s.blocks.length, at, then) };
+    return releaseSeq(this.st, this.sq, this.off, this.tierNames, seq, s, then);
   }
 
   // ───────────────────────────── blocks ─────────────────────────────
@@ -371,44 +335,7 @@ export class KvCache {
    * pinned blocks.
    */
   insert(hashes: ArrayLike<BlockHash>, opts: AcquireOptions = {}): InsertResult {
-    const st = this.st;
-    const n = hashes.length;
-    const last = this.sq.lastTokens(n, opts.tokens);
-    const tag = opts.tag === undefined ? -1 : checkTag(opts.tag);
-    const hbm = st.local[0];
-    const r: InsertResult = { inserted: 0, refreshed: 0, failed: 0 };
-    const B = st.b;
-    for (let i = n - 1; i >= 0; i--) {
-      const h = hashes[i];
-      const id = B.get(h);
-      if (id >= 0) {
-        if (B.isPending(id)) this.markComputed(id);
-        if (B.hasCopy(id, 0)) {
-          if (B.pins(id) === 0) hbm.order.touch(id);
-        } else if (!this.makeRoomAbove(id)) {
-          r.failed += i + 1;
-          break;
-        } else {
-          st.addCopy(id, 0);
-          st.writeThrough(id, 0);
-        }
-        B.setTag(id, tag);
-        r.refreshed++;
-        continue;
-      }
-      if (!st.makeRoom(0)) {
-        r.failed += i + 1;
-        break;
-      }
-      const tokens = i === n - 1 ? last : this.blockSize;
-      const nb = st.newBlock(h, tokens, tag, false);
-      this.c.created++;
-      this.c.createdTokens += tokens;
-      st.addCopy(nb, 0);
-      st.writeThrough(nb, 0);
-      r.inserted++;
-    }
-    return r;
+    return insertBlocks(this.st, this.sq, hashes, opts);
   }
 
   /**
@@ -428,23 +355,5 @@ export class KvCache {
   /** Consistency checks for tests: the violations found (empty when all invariants hold). O(blocks). */
   checkInvariants(): string[] {
     return checkCacheInvariants(this.st, this.sq.seqs.values(), this.sq.hints(), this.sq.shares.all());
-  }
-
-  // ───────────────────────────── internals ─────────────────────────────
-
-  private markComputed(id: number): void {
-    this.st.b.setFlag(id, PENDING, false);
-    this.st.local[0].pending--;
-    if (this.st.logs.length) this.st.emit(this.st.b.hash(id), 0, true); // a pending block's only copy is in HBM
-    this.c.committed++;
-    this.st.writeThrough(id, 0);
-  }
-
-  /** Room in HBM for a block whose lower copies must survive the evictions that make it. */
-  private makeRoomAbove(id: number): boolean {
-    const locked = lockLower(this.st, id);
-    const ok = this.st.makeRoom(0);
-    unlockLower(this.st, id, locked);
-    return ok;
   }
 }
