@@ -25,18 +25,18 @@ export const LESSON_MINUTES: Record<
     minutes: 50,
   },
   '07-04-kv-memory-hierarchy': {
-    words: 2949,
+    words: 2632,
     widgets: 3,
     exercises: 3,
     tourMinutes: 8.9,
-    minutes: 55,
+    minutes: 50,
   },
   '07-05-kv-offload-and-reload': {
-    words: 2985,
+    words: 2617,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,
-    minutes: 45,
+    minutes: 40,
   },
   '07-06-tool-calls-in-the-loop': {
     words: 2719,
@@ -81,10 +81,10 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-12-agents-per-megawatt': {
-    words: 2808,
+    words: 2570,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,
-    minutes: 45,
+    minutes: 40,
   },
 };
