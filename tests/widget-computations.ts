@@ -23,7 +23,7 @@ import * as trajectory from '../src/widgets/trajectory-anatomy/schema';
 import { arenaArgs } from '../src/widgets/tool-pause/PauseArena';
 import { gridArgs } from '../src/widgets/agents-per-mw/LeverGrid';
 import { sweepArgs } from '../src/widgets/agents-per-mw/SloSweep';
-import { presetTexts } from '../src/widgets/structured-output/MaskStepper';
+import { presetTexts } from '../src/widgets/structured-output/useTraceTexts';
 import { grammarCacheSchema } from '../src/widgets/grammar-cost/GrammarCache';
 import { grammarCostSchema } from '../src/widgets/grammar-cost/GrammarCost';
 import { maskOverlapSchema } from '../src/widgets/grammar-cost/MaskOverlap';

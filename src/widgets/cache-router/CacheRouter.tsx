@@ -13,21 +13,14 @@ import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
 import { useSimulation, useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
-import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
-import {
-  formatBytesDecimal,
-  formatCount,
-  formatDuration,
-  formatNumber,
-  formatPercent,
-  formatRatio,
-  formatTokens,
-} from '../../lib/format';
+import { formatCount, formatNumber } from '../../lib/format';
 import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
-import { frameAt, summarizeRows } from '../../sim/lessons/routing/summary';
 import { assembleChunks, type RouterPictureRun } from '../../sim/lessons/routing/streamed';
-import type { RouterChunk } from '../../sim/lessons/routing/animation';
+import { MarkLegend } from './MarkLegend';
+import { chunksFor, NO_CHUNKS } from './playhead';
+import { RouterReadouts } from './RouterReadouts';
 import { routeText, RouterPicture } from './RouterPicture';
 import {
   ANIMATION_ARRIVAL_S,
@@ -39,7 +32,7 @@ import {
   comparisonPolicy,
   cacheRouterSchema,
 } from './schema';
-import { sessionColor, sessionLabel, sessionPath } from './sessionStyle';
+import { sessionLabel } from './sessionStyle';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
 import './cache-router.css';
@@ -184,20 +177,6 @@ export function CacheRouter() {
   const [followChoice, setFollow] = useState<number | null>(0);
   const follow = shown && followChoice !== null && followChoice < shown.sessions ? followChoice : null;
   const followId = useId();
-
-  const live = useMemo(() => (r ? summarizeRows(r.requests, r.replicas, t) : null), [r, t]);
-  const f = r ? frameAt(r.frames, t) : -1;
-  const dupBlocks = r && f >= 0 ? r.frames.duplicateBlocks[f] : 0;
-  let hbmUsed = 0;
-  if (r && f >= 0) {
-    const k = f * r.replicas;
-    for (let j = r.frames.kvOffsets[k]; j < r.frames.kvOffsets[k + r.replicas]; j++)
-      hbmUsed += r.frames.kvBlocks[j];
-  }
-  const hbmFill = r ? hbmUsed / (r.hbmBlocks * r.replicas) : 0;
-  const lastDecision = r ? lastAt(r.requests.arrival, t) : -1;
-  const s = whole?.summary;
-  const c = cmpCurrent ? cmp.result?.[0]?.summary : undefined;
   const cName = POLICY_LABELS[compareWith].toLowerCase();
 
   return (
@@ -256,80 +235,14 @@ export function CacheRouter() {
         },
       })}
       readouts={
-        r && live ? (
-          <>
-            <Readout
-              emphasis
-              label="Prefix hit rate so far"
-              value={
-                <span data-readout="hit-rate" data-final={s?.hitRate}>
-                  {formatPercent(live.hitRate)}
-                </span>
-              }
-              formula={`Σ reused ÷ Σ (reused + prefilled) tokens = ${formatCount(live.reusedTokens)} ÷ ${formatCount(live.servedTokens)}; whole run ${formatPercent(s?.hitRate)}, ${cName} ${formatPercent(c?.hitRate)}`}
-            />
-            <Readout
-              label="TTFT p50 so far"
-              value={
-                <span data-readout="ttft-p50" data-final={s?.ttftP50}>
-                  {formatDuration(live.ttftP50)}
-                </span>
-              }
-              formula={`median over ${live.requests} first tokens; whole run ${formatDuration(s?.ttftP50)}, ${cName} ${formatDuration(c?.ttftP50)}`}
-            />
-            <Readout
-              emphasis
-              label="TTFT p90 so far"
-              value={
-                <span data-readout="ttft-p90" data-final={s?.ttftP90}>
-                  {formatDuration(live.ttftP90)}
-                </span>
-              }
-              formula={`whole run ${formatDuration(s?.ttftP90)}, ${cName} ${formatDuration(c?.ttftP90)}`}
-            />
-            <Readout
-              label="Load imbalance so far"
-              value={
-                <span data-readout="imbalance" data-final={s?.imbalance}>
-                  {formatRatio(live.imbalance)}
-                </span>
-              }
-              formula={`max ÷ mean GPU-seconds per replica (1× = even); whole run ${formatRatio(s?.imbalance)}, ${cName} ${formatRatio(c?.imbalance)}`}
-            />
-            <Readout
-              emphasis
-              label="HBM full now"
-              value={<span data-readout="hbm-fill">{formatPercent(hbmFill, 2)}</span>}
-              formula={`${formatCount(hbmUsed)} of ${formatCount(r.hbmBlocks * r.replicas)} KV blocks over ${r.replicas} replicas; when full, every new block evicts a cached one`}
-            />
-            <Readout
-              label="Latest decision"
-              value={
-                <span data-readout="decision" className="router-readout-decision">
-                  {lastDecision >= 0 ? routeText(r, lastDecision) : '—'}
-                </span>
-              }
-              formula="the policy's reason, as the fleet router reported it for this request"
-            />
-            {r.poolGB > 0 ? (
-              <Readout
-                label="Reloaded from the pool so far"
-                value={
-                  <span data-readout="pool-hits">
-                    {formatNumber(live.poolHits)} {live.poolHits === 1 ? 'turn' : 'turns'}
-                  </span>
-                }
-                formula={`${formatTokens(live.poolReusedTokens)} not recomputed; whole run ${formatNumber(s?.poolHits)} turns, ${formatTokens(s?.poolReusedTokens)}`}
-              />
-            ) : null}
-            <Readout
-              label="Session KV held in duplicate now"
-              value={
-                <span data-readout="duplicate-kv">{formatBytesDecimal(dupBlocks * r.bytesPerBlock)}</span>
-              }
-              formula={`${formatNumber(dupBlocks)} blocks × ${formatBytesDecimal(r.bytesPerBlock)}: copies beyond the first of each session's blocks, over all replicas`}
-            />
-          </>
+        r ? (
+          <RouterReadouts
+            r={r}
+            t={t}
+            whole={whole?.summary}
+            compared={cmpCurrent ? cmp.result?.[0]?.summary : undefined}
+            comparedName={cName}
+          />
         ) : null
       }
       caption={
@@ -370,83 +283,10 @@ export function CacheRouter() {
                 </option>
               ))}
             </select>
-            <span className="router-legend" aria-hidden="true">
-              <span>
-                <Swatch s={0} kind="waiting" /> waiting
-              </span>
-              <span>
-                <Swatch s={0} kind="prefill" /> prefilling
-              </span>
-              <span>
-                <Swatch s={0} kind="decode" /> decoding
-              </span>
-              <span>
-                <svg width={22} height={12} className="router-legend-hatch">
-                  <rect width={22} height={12} fill="url(#router-shared-hatch)" />
-                </svg>{' '}
-                shared head
-              </span>
-              <span>
-                <SplitSwatch kind="hit" /> cached (hit)
-              </span>
-              {r.poolGB > 0 ? (
-                <span>
-                  <SplitSwatch kind="pool" /> from the pool
-                </span>
-              ) : null}
-              <span>
-                <SplitSwatch kind="miss" /> to prefill (miss)
-              </span>
-            </span>
+            <MarkLegend pool={r.poolGB > 0} />
           </div>
         </>
       ) : null}
     </WidgetFrame>
   );
-}
-
-function SplitSwatch({ kind }: { kind: 'hit' | 'pool' | 'miss' }) {
-  return (
-    <svg width={22} height={12}>
-      <rect width={22} height={12} className={`router-split is-${kind}`} />
-    </svg>
-  );
-}
-
-function Swatch({ s, kind }: { s: number; kind: 'waiting' | 'prefill' | 'decode' }) {
-  return (
-    <svg width={20} height={20} viewBox="-10 -10 20 20" className={`router-mark is-${kind}`}>
-      <path d={sessionPath(s, 90)} style={{ fill: sessionColor(s), stroke: sessionColor(s) }} />
-      {kind === 'prefill' ? (
-        <circle r={8} className="router-mark-ring" style={{ stroke: sessionColor(s) }} />
-      ) : null}
-    </svg>
-  );
-}
-
-const NO_CHUNKS: RouterChunk[] = [];
-/** Simulated seconds past the playhead that the put-together chunks cover (4 s of play at 1×). */
-const LOOKAHEAD_S = 4 * ANIMATION_PLAY_RATE;
-
-/** How many chunks the picture at t needs: the fewest reaching LOOKAHEAD_S past t, all if none do, 0 if t is not reached. */
-function chunksFor(chunks: readonly RouterChunk[], t: number): number {
-  const n = chunks.length;
-  if (n === 0 || chunks[n - 1].readyS <= t) return 0;
-  for (let k = 0; k < n; k++) if (chunks[k].readyS > t + LOOKAHEAD_S) return k + 1;
-  return n;
-}
-
-/** The latest request that arrived at or before t (rows are in arrival order), −1 if none. */
-function lastAt(arrival: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = arrival.length - 1;
-  let last = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (arrival[mid] <= t) {
-      last = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return last;
 }

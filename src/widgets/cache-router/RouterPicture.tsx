@@ -12,6 +12,7 @@ import type { RouterPictureRun } from '../../sim/lessons/routing/streamed';
 import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
 import { frameAt } from '../../sim/lessons/routing/summary';
 import { describeRoute } from './routeReason';
+import { lastArrivalAt } from './playhead';
 import { ArrivalBar, KvBar, QueueMark } from './routerParts';
 import { FollowNote, PoolNode, RouterNode } from './routerNodes';
 
@@ -32,21 +33,6 @@ const MAX_WINDOW_SHARE_ROUTER = 0.62;
 const MAX_LOGICAL_WIDTH = 760;
 /** Mark area in flight in px² (d3 symbol size): about 26 px across. */
 const FLIGHT_AREA = 520;
-
-/** The latest request at or before t (requests are in arrival order). */
-function lastArrivalAt(arrival: Float64Array, count: number, t: number): number {
-  let lo = 0;
-  let hi = count - 1;
-  let last = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (arrival[mid] <= t) {
-      last = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return last;
-}
 
 export function routeText(r: RouterPictureRun, i: number): string {
   const q = r.requests;

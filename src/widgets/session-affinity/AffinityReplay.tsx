@@ -9,32 +9,24 @@ import { useEffect, useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
-import { Select } from '../kit/controls/Select';
-import { TraceFilePanel, TraceIssues } from '../kit/traces/TraceFilePanel';
 import { useTraceLoader } from '../kit/traces/useTraceLoader';
 import { TransportBar } from '../kit/controls/TransportBar';
 import { useTransport } from '../kit/controls/useTransport';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
-import { Readout, WidgetFrame } from '../kit/WidgetFrame';
+import { WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
-import {
-  formatBytes,
-  formatCount,
-  formatDuration,
-  formatFlops,
-  formatNumber,
-  formatPercent,
-  formatTokens,
-} from '../../lib/format';
-import type { TurnRow } from '../../sim/lessons/affinity';
+import { formatCount, formatNumber, formatTokens } from '../../lib/format';
 import {
   AFFINITY_REPLAY_ID,
   affinityReplayArgs,
   affinityReplaySchema,
   SHIPPED_TRAJECTORY_PATH,
 } from './schema';
-import { KIND_TEXT, TrajectoryChart } from './TrajectoryChart';
+import { lowerSeries, policyNames, replayExportRows, replayPolicies, turnAt } from './replayData';
+import { ReplayReadouts } from './ReplayReadouts';
+import { TraceSessionPicker } from './TraceSessionPicker';
+import { TrajectoryChart } from './TrajectoryChart';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
 import './session-affinity.css';
@@ -104,12 +96,6 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 
-const POLICY_NAME: Record<string, string> = {
-  'round-robin': 'round-robin',
-  random: 'random',
-  'session-affinity': 'session affinity',
-};
-
 /** Controls of the synthetic trajectory only. */
 const SYNTHETIC_ONLY = new Set(['turns', 'toolResultTokens']);
 
@@ -152,54 +138,14 @@ export function AffinityReplay() {
     reducedMotion: reduced,
   });
 
-  const shown = r ? (v.affinity ? r.affinity : r.request) : null;
-  const other = r ? (v.affinity ? r.request : r.affinity) : null;
-  const shownName = v.affinity ? 'session affinity' : POLICY_NAME[v.routing];
-  const otherName = v.affinity ? POLICY_NAME[v.routing] : 'session affinity';
-  const cur = shown ? Math.max(0, Math.min(shown.rows.length - 1, Math.floor(transport.t + 1e-9))) : 0;
-  const row: TurnRow | undefined = shown?.rows[cur];
-
-  // The turn whose extra TTFT is spelled out: the current one if it lost work, else the first that did.
-  const focus: TurnRow | undefined = shown
-    ? row && row.rePrefilledTokens > 0
-      ? row
-      : shown.rows.find((x) => x.rePrefilledTokens > 0)
-    : undefined;
-  const upTo = useMemo(() => {
-    if (!shown) return { re: 0, extra: 0, prompt: 0, reused: 0 };
-    let re = 0;
-    let extra = 0;
-    let prompt = 0;
-    let reused = 0;
-    for (const x of shown.rows.slice(0, cur + 1)) {
-      re += x.rePrefilledTokens;
-      extra += x.extraS;
-      prompt += x.promptTokens;
-      reused += x.reusedTokens;
-    }
-    return { re, extra, prompt, reused };
-  }, [shown, cur]);
-
-  const lower = useMemo(() => {
-    if (!r) return [];
-    const runs = v.affinity ? [r.affinity, r.request] : [r.request, r.affinity];
-    const names = v.affinity
-      ? ['session affinity', POLICY_NAME[v.routing]]
-      : [POLICY_NAME[v.routing], 'session affinity'];
-    return runs.map((run, i) => {
-      let acc = 0;
-      return {
-        name: names[i],
-        points: run.rows.map((x) => {
-          acc += x.rePrefilledTokens;
-          return { x: x.turn, y: v.lower === 'ttft' ? x.ttftS : acc };
-        }),
-      };
-    });
-  }, [r, v.affinity, v.routing, v.lower]);
-
-  const markers: Marker[] = shown ? [{ kind: 'x', x: cur, label: `turn ${cur}`, tone: 'muted' }] : [];
-  const f = r?.formula;
+  const policies = useMemo(
+    () => (r ? replayPolicies(r, v.affinity, v.routing) : null),
+    [r, v.affinity, v.routing],
+  );
+  const { shownName, otherName } = policyNames(v.affinity, v.routing);
+  const cur = turnAt(policies?.shown ?? null, transport.t);
+  const lower = useMemo(() => (policies ? lowerSeries(policies, v.lower) : []), [policies, v.lower]);
+  const markers: Marker[] = policies ? [{ kind: 'x', x: cur, label: `turn ${cur}`, tone: 'muted' }] : [];
 
   return (
     <WidgetFrame
@@ -225,54 +171,15 @@ export function AffinityReplay() {
         <>
           <ParamControls params={params} only={['source']} />
           {fromTrace ? (
-            <>
-              <TraceFilePanel
-                load={load}
-                onFile={trace.loadFile}
-                onSample={() => void loadSample()}
-                onClear={trace.clear}
-                fileLabel="Trace file (sal-trace JSONL, up to 200 MiB)"
-                sampleLabel="Load the shipped SWE-agent trajectory"
-                computingLabel="listing its sessions…"
-                renderReady={(result) => (
-                  <div className="trace-summary">
-                    <p>
-                      <strong>{result.name}</strong> ({formatBytes(result.bytes)}):{' '}
-                      {formatCount(result.turns)} turns in {formatCount(result.totalSessions)} session
-                      {result.totalSessions === 1 ? '' : 's'}
-                      {result.totalSessions > result.sessions.length
-                        ? `; the ${result.sessions.length} longest are listed`
-                        : ''}
-                      .
-                    </p>
-                    <TraceIssues errors={result.errors} errorCount={result.errorCount} />
-                  </div>
-                )}
-              />
-              {list ? (
-                <Select
-                  name="session"
-                  spec={{
-                    kind: 'select',
-                    label: affinityReplaySchema.session.label,
-                    default: '1',
-                    help: affinityReplaySchema.session.help,
-                    options: list.sessions.map((x, i) => ({
-                      value: String(i + 1),
-                      label: `${i + 1}. ${x.id} (${x.turns} turns, ${formatTokens(x.firstPromptTokens)} → ${formatTokens(x.lastPromptTokens)})`,
-                    })),
-                  }}
-                  value={String(rank)}
-                  onChange={(x) => params.set('session', Number(x))}
-                />
-              ) : null}
-              {list && v.session > list.sessions.length ? (
-                <p className="control-value" role="note" data-session-clamped>
-                  This trace lists {list.sessions.length} session{list.sessions.length === 1 ? '' : 's'}, not{' '}
-                  {v.session}: showing the last one.
-                </p>
-              ) : null}
-            </>
+            <TraceSessionPicker
+              load={load}
+              onFile={trace.loadFile}
+              onSample={() => void loadSample()}
+              onClear={trace.clear}
+              session={v.session}
+              rank={rank}
+              onSession={(x) => params.set('session', x)}
+            />
           ) : null}
           <ParamControls
             params={params}
@@ -284,114 +191,12 @@ export function AffinityReplay() {
       }
       transport={<TransportBar transport={transport} format={(t) => `turn ${Math.floor(t + 1e-9)}`} />}
       exportData={() => ({
-        rows: r
-          ? [r.request, r.affinity].flatMap((run) =>
-              run.rows.map((x) => ({
-                policy: run.policy,
-                session: r.session?.id ?? 'synthetic',
-                turn: x.turn,
-                replica: x.replica,
-                found: x.kind,
-                promptTokens: x.promptTokens,
-                reusedTokens: x.reusedTokens,
-                rePrefilledTokens: x.rePrefilledTokens,
-                droppedTokens: x.droppedTokens,
-                prefilledTokens: x.prefilledTokens,
-                hitRate: x.hitRate,
-                ttftS: x.ttftS,
-                extraTtftS: x.extraS,
-                perTokenPrefillS: x.perTokenS,
-              })),
-            )
-          : [],
+        rows: r ? replayExportRows(r) : [],
         json: { parameters: v, result: r },
       })}
       readouts={
-        r && shown && other && row ? (
-          <>
-            <Readout
-              label="Hit rate over the trajectory"
-              value={
-                <span>
-                  <span data-readout="hit-rate">{formatPercent(shown.totals.hitRate)}</span>
-                  <span className="readout-sub">
-                    {otherName}: {formatPercent(other.totals.hitRate)}
-                  </span>
-                </span>
-              }
-              formula={`Σ reused / Σ prompt = ${formatCount(shown.totals.reusedTokens)} / ${formatCount(shown.totals.promptTokens)}; turns 0–${cur}: ${formatPercent(upTo.prompt > 0 ? upTo.reused / upTo.prompt : 0)}`}
-            />
-            <Readout
-              label="Tokens re-prefilled"
-              value={
-                <span>
-                  <span data-readout="re-prefilled">{formatTokens(shown.totals.rePrefilledTokens)}</span>
-                  <span className="readout-sub">
-                    {otherName}: {formatTokens(other.totals.rePrefilledTokens)}
-                  </span>
-                </span>
-              }
-              formula={`Σ (computed before − found) = ${formatDuration(shown.totals.extraS)} of extra TTFT in all; turns 0–${cur}: ${formatTokens(upTo.re)}, ${formatDuration(upTo.extra)}`}
-            />
-            <Readout
-              emphasis
-              label={
-                focus
-                  ? `Turn ${focus.turn} lands ${focus.kind === 'cold' ? 'cold' : 'on an older prefix'}: extra TTFT`
-                  : 'Extra TTFT of a cold turn'
-              }
-              value={
-                <span data-readout="cold-extra">
-                  {focus ? `+${formatDuration(focus.extraS)}` : 'none: no turn lands cold'}
-                </span>
-              }
-              formula={
-                focus ? (
-                  <>
-                    {formatCount(focus.rePrefilledTokens)} tokens × t<sub>tok</sub>(
-                    {formatCount(focus.midContext)}) = {formatNumber(focus.rePrefilledTokens)} ×{' '}
-                    {formatDuration(focus.perTokenS)}; simulated {formatDuration(focus.ttftS)} against{' '}
-                    {formatDuration(r.affinity.rows[focus.turn]?.ttftS)} with affinity
-                  </>
-                ) : (
-                  `every turn finds what the session computed before (${shownName})`
-                )
-              }
-            />
-            <Readout
-              label="Prefill time per token"
-              value={`${formatDuration(f?.perTokenAtZeroS)} + ${formatDuration(f ? f.attentionFlopsPerPair / f.attentionFlops : NaN)} × c`}
-              formula={
-                f ? (
-                  <>
-                    t<sub>tok</sub>(c) = 2·P<sub>body</sub> / (G·F·e<sub>GEMM</sub>) + a·(c+1) / (G·F·e
-                    <sub>attn</sub>) + β = {formatFlops(f.bodyFlopsPerToken)} / ({r.gpus} ×{' '}
-                    {formatFlops(f.peakFlopsPerGpu, true)} × {f.gemmEfficiency}) +{' '}
-                    {formatFlops(f.attentionFlopsPerPair)} × (c+1) / ({r.gpus} ×{' '}
-                    {formatFlops(f.peakFlopsPerGpu, true)} × {f.attentionEfficiency}) +{' '}
-                    {formatDuration(f.allReducePerTokenS)} (β: two all-reduces per layer of one token&apos;s
-                    hidden state, 2(G−1)/G × hidden × 2 B over NVLink); each extra prefill chunk also pays{' '}
-                    {formatDuration(f.iterationFixedS)} of all-reduce latency and overhead
-                  </>
-                ) : null
-              }
-            />
-            <Readout
-              label={`Turn ${cur} (transport)`}
-              value={<span data-readout="turn-ttft">{formatDuration(row.ttftS)}</span>}
-              formula={`replica ${row.replica}, ${KIND_TEXT[row.kind]}; ${formatTokens(row.promptTokens)} prompt, ${formatTokens(row.prefilledTokens)} prefilled (${otherName}: TTFT ${formatDuration(other.rows[cur]?.ttftS)})`}
-            />
-            <Readout
-              label={`Turn ${cur}: reused / recomputed`}
-              value={
-                <span>
-                  <span data-readout="turn-hit-rate">{formatPercent(row.hitRate)}</span> hit:{' '}
-                  {formatTokens(row.reusedTokens)} / {formatTokens(row.promptTokens - row.reusedTokens)}
-                </span>
-              }
-              formula={`recomputed = ${formatTokens(row.rePrefilledTokens)} computed before, elsewhere + ${formatTokens(row.promptTokens - row.reusedTokens - row.rePrefilledTokens)} new to the session${row.droppedTokens > 0 ? `; the prompt rewrote ${formatTokens(row.droppedTokens)} of what turn ${cur - 1} left computed, so no replica holds them` : ''}`}
-            />
-          </>
+        r && policies && policies.shown.rows[cur] ? (
+          <ReplayReadouts r={r} policies={policies} cur={cur} />
         ) : null
       }
       caption={
@@ -428,11 +233,11 @@ export function AffinityReplay() {
       tryThis={<TryThis items={TRY_THIS} />}
     >
       <TourTransport transport={transport} />
-      {r && shown && other ? (
+      {r && policies ? (
         <>
           <TrajectoryChart
-            run={shown}
-            compare={other}
+            run={policies.shown}
+            compare={policies.other}
             compareLabel={otherName}
             replicas={r.replicas}
             current={cur}

@@ -10,70 +10,19 @@
  */
 import { PartPatterns, partFill } from '../kit/charts/patterns';
 import { EntryLegend, type LegendEntry } from '../kit/charts/Legend';
-import { useCallback, useMemo, type CSSProperties } from 'react';
-import { scaleBand, symbol as d3symbol, symbolCircle, symbolDiamond, symbolX } from 'd3';
+import { useCallback, useMemo } from 'react';
 import { ChartShell, useSafeId } from '../kit/charts/ChartShell';
 import { pointerInPlot } from '../kit/charts/zoom';
 import { GridLines, XAxis, YAxis } from '../kit/charts/Axes';
-import { PanelTitle, stackPanels } from '../kit/charts/panels';
+import { PanelTitle } from '../kit/charts/panels';
 import { Readout, readoutSentence, useReadout, type ReadoutRow } from '../kit/charts/Readout';
 import { useChartSize } from '../kit/charts/useChartSize';
-import { axisTicks, makeScale, resolveDomain, type Tick } from '../kit/charts/scales';
-import { computeMargins, legendLayout, r2, textWidth, TICK_FONT, X_TITLE_OFFSET } from '../kit/charts/layout';
-import type { AxisSpec } from '../kit/charts/types';
+import { r2, textWidth, X_TITLE_OFFSET } from '../kit/charts/layout';
 import { formatCount, formatDuration, formatPercent, formatTokens } from '../../lib/format';
-import type { ReplayRun, TurnKind, TurnRow } from '../../sim/lessons/affinity';
-
-export const KIND_TEXT: Record<TurnKind, string> = {
-  first: 'first turn (nothing to reuse anywhere)',
-  warm: 'warm (found everything computed before)',
-  partial: 'older prefix (part computed again)',
-  cold: 'cold (never saw the session)',
-};
-
-const KIND_COLOR: Record<TurnKind, string> = {
-  first: 'var(--chart-muted)',
-  warm: 'var(--chart-ok)',
-  partial: 'var(--series-5)',
-  cold: 'var(--chart-danger)',
-};
-
-const KIND_SYMBOL = {
-  first: symbolCircle,
-  warm: symbolCircle,
-  partial: symbolDiamond,
-  cold: symbolX,
-} as const;
-
-function symbolPath(kind: TurnKind, size: number): string {
-  return d3symbol(KIND_SYMBOL[kind], size)() ?? '';
-}
-
-/** A turn kind's symbol in the legend: the first turn hollow, a cold one a stroked cross, the others filled. */
-function legendSymbolStyle(kind: TurnKind): CSSProperties {
-  if (kind === 'first') return { fill: 'var(--chart-bg)', stroke: KIND_COLOR.first, strokeWidth: 1.5 };
-  if (kind === 'cold') return { fill: 'none', stroke: KIND_COLOR.cold, strokeWidth: 2.5 };
-  return { fill: KIND_COLOR[kind] };
-}
-
-/** Fills of the three parts of a prompt: colour and a texture (colour never alone). */
-const PARTS = [
-  { key: 'reused', label: 'reused from cache', color: 'var(--series-3)', pattern: null },
-  {
-    key: 're',
-    label: 're-prefilled (computed before)',
-    color: 'var(--chart-danger)',
-    pattern: 'M-1,1 l2,-2 M0,8 l8,-8 M7,9 l2,-2',
-  },
-  { key: 'new', label: 'prefilled: new tokens', color: 'var(--series-1)', pattern: 'M0,2 h8 M0,6 h8' },
-] as const;
-
-const ROUTE_LEGEND: { kind: TurnKind; label: string }[] = [
-  { kind: 'warm', label: 'warm' },
-  { kind: 'partial', label: 'older prefix' },
-  { kind: 'cold', label: 'cold' },
-  { kind: 'first', label: 'first turn' },
-];
+import type { ReplayRun } from '../../sim/lessons/affinity';
+import { PromptBar } from './PromptBar';
+import { trajectoryLayout } from './trajectoryLayout';
+import { KIND_TEXT, PARTS, ROUTE_LEGEND, symbolPath, turnSymbolStyle } from './turnMarks';
 
 export interface TrajectoryChartProps {
   run: ReplayRun;
@@ -106,77 +55,13 @@ export function TrajectoryChart({
   const prefix = useSafeId('traj');
   const rows = run.rows;
   const n = rows.length;
-  const narrow = width < 520;
 
-  const L = useMemo(() => {
-    const labels = [...PARTS.map((p) => p.label), ...ROUTE_LEGEND.map((r) => r.label)];
-    const legend = legendLayout(labels, Math.max(100, width - 8));
-    const yAxis: AxisSpec = { label: 'Prompt', unit: 'tokens', format: (v) => formatCount(v) };
-    const maxPrompt = Math.max(1, ...rows.map((r) => r.promptTokens));
-    const domain = resolveDomain(yAxis, [0, maxPrompt], { zero: true });
-    const provisional = computeMargins({
-      yTickLabels: ['00k'],
-      hasXTitle: true,
-      hasYTitle: true,
-      legendHeight: legend.height,
-    });
-    const rowH = replicas <= 4 ? 20 : replicas <= 8 ? 16 : 12;
-    const hA = replicas * rowH;
-    // The prompt panel takes what the window leaves it (useChartSize's height caps a chart at a share of the
-    // window), between 120 units and its natural height, so picture and read-outs share a short screen.
-    const natural = Math.max(150, Math.min(240, width * 0.3));
-    const room = sizeHeight - provisional.top - provisional.bottom;
-    const left = stackPanels(provisional.top, [{ height: hA }, { gapAbove: 12 }], room, 120).heights[1];
-    const hB = Math.round(Math.min(natural, left));
-    const panels = stackPanels(provisional.top, [{ height: hA }, { height: hB, gapAbove: 12 }]);
-    const [top, bTop] = panels.tops;
-    const height = panels.bottom + provisional.bottom;
-    const yB = makeScale(yAxis, domain, [hB, 0]);
-    const yTicks = axisTicks(yAxis, yB, 'y');
-    const m = computeMargins({
-      yTickLabels: [...yTicks.map((t) => t.label), 'r15'],
-      hasXTitle: true,
-      hasYTitle: true,
-      legendHeight: legend.height,
-    });
-    const right = narrow ? 46 : 72;
-    const innerWidth = Math.max(60, width - m.left - right);
-    const x = scaleBand<number>()
-      .domain(rows.map((_, i) => i))
-      .range([0, innerWidth])
-      .paddingInner(n > 30 ? 0.12 : 0.2)
-      .paddingOuter(0.1);
-    const yA = scaleBand<number>()
-      .domain(Array.from({ length: replicas }, (_, i) => i))
-      .range([0, hA]);
-    return {
-      legend,
-      yAxis,
-      yB,
-      yTicks,
-      m,
-      right,
-      innerWidth,
-      x,
-      yA,
-      hA,
-      hB,
-      top,
-      bTop,
-      plotHeight: panels.span,
-      height,
-      rowH,
-    };
-  }, [rows, replicas, width, n, narrow, sizeHeight]);
-
-  const { x, yA, yB, innerWidth, m, hB, top, bTop, plotHeight, height } = L;
-  const band = x.bandwidth();
-  const stride = xStride(n, x.step());
-  const cx = (i: number) => r2((x(i) ?? 0) + band / 2);
-  const turnTicks: Tick[] = rows.flatMap((_, i) =>
-    i % stride === 0 ? [{ value: i, pos: cx(i), label: String(i) }] : [],
+  const L = useMemo(
+    () => trajectoryLayout(rows, replicas, width, sizeHeight),
+    [rows, replicas, width, sizeHeight],
   );
-  const cyA = (r: number) => r2((yA(r) ?? 0) + yA.bandwidth() / 2);
+
+  const { x, yA, yB, innerWidth, m, hB, top, bTop, plotHeight, height, band, cx, cyA, narrow } = L;
   const cur = Math.max(0, Math.min(n - 1, current));
   const holdings = run.holdings[cur] ?? [];
   const maxHeld = Math.max(1, ...rows.map((r) => r.promptTokens));
@@ -253,7 +138,7 @@ export function TrajectoryChart({
           ...ROUTE_LEGEND.map(({ kind }): LegendEntry => ({
             kind: 'symbol',
             path: symbolPath(kind, 60),
-            style: legendSymbolStyle(kind),
+            style: turnSymbolStyle(kind, 'legend'),
           })),
         ]}
       />
@@ -302,30 +187,16 @@ export function TrajectoryChart({
             d={routePath}
             style={{ fill: 'none', stroke: 'var(--chart-muted)', strokeWidth: 1, strokeOpacity: 0.7 }}
           />
-          {rows.map((r, i) => {
-            const isCur = i === cur;
-            const s = isCur ? symSize * 2.2 : symSize;
-            const style =
-              r.kind === 'first'
-                ? { fill: 'var(--chart-bg)', stroke: KIND_COLOR.first, strokeWidth: 1.5 }
-                : r.kind === 'cold'
-                  ? { fill: 'none', stroke: KIND_COLOR.cold, strokeWidth: isCur ? 3 : 2.2 }
-                  : {
-                      fill: KIND_COLOR[r.kind],
-                      stroke: isCur ? 'var(--chart-fg)' : 'none',
-                      strokeWidth: 1.5,
-                    };
-            return (
-              <path
-                key={i}
-                data-turn={i}
-                data-kind={r.kind}
-                transform={`translate(${cx(i)},${cyA(r.replica)})`}
-                d={symbolPath(r.kind, s)}
-                style={style}
-              />
-            );
-          })}
+          {rows.map((r, i) => (
+            <path
+              key={i}
+              data-turn={i}
+              data-kind={r.kind}
+              transform={`translate(${cx(i)},${cyA(r.replica)})`}
+              d={symbolPath(r.kind, i === cur ? symSize * 2.2 : symSize)}
+              style={turnSymbolStyle(r.kind, i === cur ? 'current' : 'turn')}
+            />
+          ))}
         </g>
         {/* ── Panel B: the prompt of each turn ── */}
         <PanelTitle top={bTop}>
@@ -335,7 +206,7 @@ export function TrajectoryChart({
           <GridLines yTicks={L.yTicks} innerWidth={innerWidth} innerHeight={hB} />
           <YAxis ticks={L.yTicks} innerHeight={hB} title="Prompt (tokens)" titleOffset={m.left - 4} />
           {rows.map((r, i) => (
-            <Bar key={i} row={r} x={x(i) ?? 0} w={band} y={yB} prefix={prefix} current={i === cur} />
+            <PromptBar key={i} row={r} x={x(i) ?? 0} w={band} y={yB} prefix={prefix} current={i === cur} />
           ))}
           {/* Extra TTFT above cold and partial turns: all when they fit, else the current and the first one. */}
           {rows.map((r, i) => {
@@ -365,7 +236,7 @@ export function TrajectoryChart({
             );
           })}
           <XAxis
-            ticks={turnTicks}
+            ticks={L.turnTicks}
             innerWidth={innerWidth}
             innerHeight={hB}
             title="Turn"
@@ -387,63 +258,5 @@ export function TrajectoryChart({
         </g>
       </g>
     </ChartShell>
-  );
-}
-
-/** Label every k-th turn, k in 1, 2, 4, 5, 10, 20, so labels do not touch. */
-function xStride(n: number, step: number): number {
-  const need = (textWidth(String(n), TICK_FONT) + 10) / Math.max(1, step);
-  return [1, 2, 4, 5, 10, 20].find((s) => s >= need) ?? Math.ceil(need);
-}
-
-function Bar({
-  row,
-  x,
-  w,
-  y,
-  prefix,
-  current,
-}: {
-  row: TurnRow;
-  x: number;
-  w: number;
-  y: (v: number) => number;
-  prefix: string;
-  current: boolean;
-}) {
-  const parts = [
-    row.reusedTokens,
-    row.rePrefilledTokens,
-    row.promptTokens - row.reusedTokens - row.rePrefilledTokens,
-  ];
-  let acc = 0;
-  return (
-    <g data-bar-turn={row.turn}>
-      {parts.map((v, k) => {
-        if (!(v > 0)) return null;
-        const y0 = y(acc);
-        acc += v;
-        const y1 = y(acc);
-        return (
-          <rect
-            key={k}
-            x={r2(x)}
-            y={r2(y1)}
-            width={r2(w)}
-            height={r2(Math.max(0.5, y0 - y1))}
-            style={{ fill: partFill(prefix, PARTS, k) }}
-          />
-        );
-      })}
-      {current ? (
-        <rect
-          x={r2(x - 1)}
-          y={r2(y(row.promptTokens) - 1)}
-          width={r2(w + 2)}
-          height={r2(y(0) - y(row.promptTokens) + 2)}
-          style={{ fill: 'none', stroke: 'var(--chart-fg)', strokeWidth: 1.5 }}
-        />
-      ) : null}
-    </g>
   );
 }

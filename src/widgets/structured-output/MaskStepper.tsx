@@ -16,29 +16,17 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { simulationFrame } from '../kit/frameProps';
 import { usePreferences } from '../../app/services';
 import { formatCount, formatNumber } from '../../lib/format';
-import { findPreset, SCHEMA_PRESETS } from '../../sim/lessons/grammar/presets';
 import { MASK_STEPPER_ID, maskStepperSchema } from './schema';
-import { documentLimitMessage, schemaLimitMessage } from '../../sim/lessons/grammar/limits';
 import type { JobProgress } from '../../worker/progress';
-import { JobProgressLine } from '../kit/JobProgress';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { median } from '../../lib/stats';
+import { showToken } from './LogitBars';
+import { MaskStepFigures } from './MaskStepFigures';
+import { SchemaEditor } from './SchemaEditor';
+import { useTraceTexts } from './useTraceTexts';
 
-export interface Texts {
-  schema: string;
-  document: string;
-}
-
-export function presetTexts(id: string): Texts {
-  const p = findPreset(id) ?? SCHEMA_PRESETS[0];
-  return { schema: JSON.stringify(p.schema, null, 2), document: JSON.stringify(p.document, null, 2) };
-}
-
-/** Show whitespace in a token so that a lone space or newline is visible. */
-function showToken(s: string): string {
-  return s.replace(/\n/g, '↵').replace(/ /g, '␣');
-}
+// The preset texts are read here by the controls test's widget table (tests/widget-computations.ts).
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [
@@ -85,57 +73,12 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 
-/** What Cancel goes back to: the preset and texts applied before the trace that is running. */
-interface Applied {
-  preset: string;
-  custom: Texts | null;
-}
-
-type Field = 'schema' | 'document';
-
-/** The texts over the limits (grammar/limits.ts), each said under the editor it is about; empty when within. */
-function inputProblems(t: Texts): { field: Field; message: string }[] {
-  const out: { field: Field; message: string }[] = [];
-  const schema = schemaLimitMessage(t.schema);
-  if (schema) out.push({ field: 'schema', message: schema });
-  const document = documentLimitMessage(t.document);
-  if (document) out.push({ field: 'document', message: document });
-  return out;
-}
-
-/** Shown from Compile until the worker's first frame arrives (the worker's own first frame says the same). */
-const COMPILING: JobProgress = {
-  label: 'Compiling the schema',
-  unit: 'steps',
-  done: 0,
-  total: 0,
-  stage: 1,
-  stages: 2,
-};
-
 export function MaskStepper() {
   const params = useWidgetParams(MASK_STEPPER_ID, maskStepperSchema);
   const v = params.values;
-  const [draft, setDraft] = useState<Texts>(() => presetTexts(v.preset));
-  const [custom, setCustom] = useState<Texts | null>(null);
-  // Refused before sending (over a limit); the draft stays in the editors.
-  const [refused, setRefused] = useState<{ field: Field; message: string }[]>([]);
-  const [cancelTo, setCancelTo] = useState<Applied | null>(null);
+  const texts = useTraceTexts(params);
+  const { applied } = texts;
   const [progress, setProgress] = useState<JobProgress | null>(null);
-  const [shownPreset, setShownPreset] = useState(v.preset);
-  if (shownPreset !== v.preset) {
-    // A preset was picked: its texts replace the editor's (adjusting state during render, React's documented pattern).
-    setShownPreset(v.preset);
-    if (v.preset !== 'custom') {
-      setDraft(presetTexts(v.preset));
-      setCustom(null);
-      setRefused([]);
-    }
-  }
-  const applied =
-    v.preset === 'custom' && custom
-      ? custom
-      : presetTexts(v.preset === 'custom' ? SCHEMA_PRESETS[0].id : v.preset);
   const args = useMemo(
     () => ({ schema: applied.schema, document: applied.document }),
     [applied.schema, applied.document],
@@ -144,8 +87,6 @@ export function MaskStepper() {
   const res = sim.result;
   const trace = res?.ok ? res.trace : null;
   const failed = res && !res.ok ? res : null;
-  const schemaError = failed?.field === 'schema' ? failed.message : null;
-  const documentError = failed?.field === 'document' ? failed.message : null;
   const running = sim.status === 'loading' || sim.stale;
 
   const steps = trace?.steps ?? [];
@@ -187,48 +128,16 @@ export function MaskStepper() {
       ]
     : [];
   const medianMaskUs = median(steps.map((x) => x.maskUs));
-  // The jump-forward string starts at this step; what follows the sampled token is forced too.
-  const forced = step
-    ? step.jumpForward.startsWith(step.token)
-      ? step.jumpForward.slice(step.token.length)
-      : ''
-    : '';
 
   const apply = () => {
-    const problems = inputProblems(draft);
-    setRefused(problems);
-    if (problems.length > 0) return;
-    setCancelTo({ preset: v.preset, custom });
+    if (!texts.apply()) return;
     setProgress(null);
-    setCustom(draft);
-    if (v.preset !== 'custom') {
-      setShownPreset('custom');
-      params.set('preset', 'custom');
-    }
     transport.seek(0);
   };
 
-  // Stop the running trace (the worker stops at its next checkpoint) and go back to what was shown before. The
-  // editors keep what was typed: the preset is restored together with the preset shown, so it does not reload them.
+  // Stop the running trace (the worker stops at its next checkpoint) and go back to what was shown before.
   const cancel = () => {
-    if (!cancelTo) return;
-    setCustom(cancelTo.custom);
-    if (cancelTo.preset !== v.preset) {
-      setShownPreset(cancelTo.preset);
-      params.set('preset', cancelTo.preset);
-    }
-    setCancelTo(null);
-    transport.seek(0);
-  };
-
-  const fieldMessage = (field: Field, fromWorker: string | null) => {
-    const message =
-      refused.length > 0 ? (refused.find((r) => r.field === field)?.message ?? null) : fromWorker;
-    return message ? (
-      <div className="so-error" role="alert" data-readout={`${field}-error`}>
-        {message}
-      </div>
-    ) : null;
+    if (texts.cancel()) transport.seek(0);
   };
 
   return (
@@ -238,57 +147,21 @@ export function MaskStepper() {
       title="The mask, step by step"
       corrected={params.corrected}
       onReset={() => {
-        params.reset();
-        setDraft(presetTexts(maskStepperSchema.preset.default));
-        setCustom(null);
-        setRefused([]);
-        setCancelTo(null);
+        texts.reset();
         transport.seek(0);
       }}
       onKeyDown={transport.handleKey}
       controls={
         <>
           <ParamControls params={params} />
-          <div className="so-editor">
-            <div>
-              <label htmlFor="so-schema">JSON Schema of the tool&apos;s arguments</label>
-              <textarea
-                id="so-schema"
-                spellCheck={false}
-                value={draft.schema}
-                onChange={(e) => setDraft({ ...draft, schema: e.currentTarget.value })}
-              />
-              {fieldMessage(
-                'schema',
-                schemaError && !/again\.$/.test(schemaError)
-                  ? `${schemaError} Fix the schema and compile again, or pick a preset.`
-                  : schemaError,
-              )}
-            </div>
-            <div>
-              <label htmlFor="so-document">Document the model writes (sent compact)</label>
-              <textarea
-                id="so-document"
-                spellCheck={false}
-                value={draft.document}
-                onChange={(e) => setDraft({ ...draft, document: e.currentTarget.value })}
-              />
-              {fieldMessage('document', documentError)}
-            </div>
-            <div className="so-editor-actions">
-              <button type="button" onClick={apply}>
-                Compile and trace
-              </button>
-              {running && cancelTo ? (
-                <JobProgressLine progress={progress ?? COMPILING} onCancel={cancel} />
-              ) : (
-                <span className="so-note">
-                  Edits take effect when you compile. A document the schema forbids stops at the first masked
-                  token.
-                </span>
-              )}
-            </div>
-          </div>
+          <SchemaEditor
+            draft={texts.draft}
+            onDraft={texts.setDraft}
+            refused={texts.refused}
+            failed={failed}
+            onApply={apply}
+            running={running && texts.cancellable ? { progress, onCancel: cancel } : null}
+          />
         </>
       }
       transport={
@@ -401,57 +274,7 @@ export function MaskStepper() {
             points
             legend={false}
           />
-          <div className="so-doc" aria-label="Document generated so far" data-figure="document">
-            {steps.slice(0, k).map((s, i) => (
-              <span key={i} className="so-tok">
-                {s.token}
-              </span>
-            ))}
-            <span
-              className="so-tok"
-              data-next={step.accepted}
-              data-rejected={!step.accepted}
-              title="the token sampled at this step"
-            >
-              {step.tokenId === trace.setup.eosId ? '⟨end⟩' : step.token}
-            </span>
-            {forced ? (
-              <span className="so-jump" title="Forced by the grammar after this token (jump-forward text)">
-                {forced}
-              </span>
-            ) : null}
-          </div>
-          {trace.rejectedAt !== null ? (
-            <p className="so-error" role="status" data-readout="rejected">
-              The mask refuses the document at step {trace.rejectedAt}: token{' '}
-              <code>{showToken(steps[trace.rejectedAt].token)}</code> is not allowed there, so a constrained
-              model could never have written it.
-            </p>
-          ) : null}
-          <div className="so-panels">
-            <div>
-              <div className="so-panel-title">Probe tokens at step {k}</div>
-              <ul className="so-chips" data-figure="probes" aria-label={`Probe tokens at step ${k}`}>
-                {trace.probes.map((p, i) => (
-                  <li key={p} data-allowed={step.probes[i]} data-probe={p}>
-                    {step.probes[i] ? '✓ ' : '✗ '}
-                    {showToken(p)}
-                  </li>
-                ))}
-              </ul>
-              <div className="so-note">✓ allowed, ✗ masked</div>
-            </div>
-            <div>
-              <div className="so-panel-title">
-                A spread of the {formatNumber(step.allowed)} allowed token{step.allowed === 1 ? '' : 's'}
-              </div>
-              <ul className="so-chips" data-figure="allowed-sample">
-                {step.sample.map((s, i) => (
-                  <li key={i}>{showToken(s)}</li>
-                ))}
-              </ul>
-            </div>
-          </div>
+          <MaskStepFigures trace={trace} k={k} />
         </>
       ) : null}
     </WidgetFrame>
