@@ -36,14 +36,13 @@ import {
   type LayoutSetup,
 } from '../src/sim/lessons/toolLayouts';
 import {
-  assumptionFigures,
-  assumptionFiguresSteps,
   generateWorkload,
   generateWorkloadSteps,
   toMooncakeJsonl,
   workloadTable,
   workloadTableSteps,
 } from '../src/sim/lessons/agentWorkload';
+import { assumptionFigures, assumptionFiguresSteps } from '../src/sim/lessons/agentWorkloadFigures';
 import { trafficShape, trafficShapeSteps } from '../src/sim/lessons/trafficShape';
 import { JobCancelled, type JobContext } from '../src/worker/job';
 import { pacedYield } from '../src/worker/pacedCheckpoint';

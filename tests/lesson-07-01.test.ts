@@ -7,15 +7,13 @@ import { CODEX_SWEBENCH_PRO } from '../src/sim/engine/catalog/traces';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  assumptionFigures,
   generateWorkload,
-  medianOf,
-  prefillShareOfGpuTime,
   sampleTraceText,
   toMooncakeJsonl,
   workloadTable,
   type GeneratedWorkload,
 } from '../src/sim/lessons/agentWorkload';
+import { assumptionFigures, medianOf, prefillShareOfGpuTime } from '../src/sim/lessons/agentWorkloadFigures';
 import {
   commonPrefixTokens,
   generateTrajectory,

@@ -5,7 +5,8 @@
  */
 import { computedOrThrow } from '../src/sim/engine/cannotRun';
 import { describe, expect, it } from 'vitest';
-import { affinitySweepPoint, oneOverRModel, type SweepPoint } from '../src/sim/lessons/affinity';
+import { oneOverRModel } from '../src/sim/lessons/affinity';
+import { affinitySweepPoint, type SweepPoint } from '../src/sim/lessons/affinitySweep';
 import { methods } from '../src/worker/methods';
 import { affinityFleetSchema, affinityReplaySchema } from '../src/widgets/session-affinity/schema';
 import { TRY_THIS as REPLAY_TRY } from '../src/widgets/session-affinity/AffinityReplay';

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { ENGINE_BLOCK_SIZE } from '../src/sim/engine/blocks';
 import {
-  affinitySweepPoint,
   coldTurnExtra,
   computedAfterTurn,
   DEFAULT_TRAJECTORY,
@@ -19,8 +18,8 @@ import {
   replayTrajectory,
   trajectoryPrompt,
   warmTurn,
-  type SweepPoint,
 } from '../src/sim/lessons/affinity';
+import { affinitySweepPoint, type SweepPoint } from '../src/sim/lessons/affinitySweep';
 import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/index';
 import { defaultHardware, perTokenPrefillTime, prefillTime } from '../src/sim/engine/cost';
 import { directContext } from '../src/worker/job';

@@ -17,15 +17,13 @@ import {
   expectedMin,
   hazard,
   mean,
-  normCdf,
-  normQuantile,
-  optimalTtl,
   partialMean,
   quantile,
   resolveToolLatency,
   timeShare,
-  ttlCost,
 } from '../src/sim/lessons/toolLatency';
+import { normCdf, normQuantile } from '../src/sim/lessons/standardNormal';
+import { optimalTtl, ttlCost } from '../src/sim/lessons/ttlPolicy';
 import { labReplica, pauseCosts } from '../src/sim/lessons/pauseCosts';
 import { resolveModel, resolveAccelerator } from '../src/sim/engine/catalog/index';
 import { defaultHardware, prefillTime } from '../src/sim/engine/cost';

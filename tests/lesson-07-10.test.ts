@@ -7,13 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { findModel } from '../src/sim/engine/catalog/models';
 import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
 import { defaultHardware, iterationCost, prefillCost } from '../src/sim/engine/cost';
+import { prefillTimeline } from '../src/sim/lessons/longPrefill';
 import {
   chunkGrid,
   chunkPoint,
   feasibleChunks,
   memoryBoundChunk,
-  prefillTimeline,
-} from '../src/sim/lessons/longPrefill';
+} from '../src/sim/lessons/longPrefillChunks';
 import {
   hitRateEquivalent,
   prefillSplit,

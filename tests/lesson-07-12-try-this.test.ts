@@ -10,7 +10,8 @@ import { maxFeasible } from '../src/sim/lessons/economicsLab';
 import type { EconNodeId, EconPolicyId, EconRouterId } from '../src/sim/lessons/economicsLabSetup';
 import { leverGridSchema, sloSweepSchema } from '../src/widgets/agents-per-mw/schema';
 import { sweepArgs, sweepSummary, TRY_THIS as SWEEP_TRY } from '../src/widgets/agents-per-mw/SloSweep';
-import { priceCell, TRY_THIS as GRID_TRY } from '../src/widgets/agents-per-mw/LeverGrid';
+import { TRY_THIS as GRID_TRY } from '../src/widgets/agents-per-mw/LeverGrid';
+import { priceCell } from '../src/widgets/agents-per-mw/pricedCells';
 import type { TryItem } from '../src/widgets/kit/stage';
 import { expectValidSets, valuesOf } from './try-this';
 

@@ -10,7 +10,6 @@ import { BLOCK_SIZE } from './limits/common';
 import { limit } from '../sim/engine/limits';
 import {
   AFFINITY_LIMITS,
-  affinitySweepPoint,
   coldTurnExtra,
   DEFAULT_TRAJECTORY,
   replayTrajectory,
@@ -18,9 +17,9 @@ import {
   type AffinityPolicy,
   type ReplayRun,
   type RequestRouting,
-  type SweepPoint,
   type TrajectoryShape,
 } from '../sim/lessons/affinity';
+import { affinitySweepPoint, type SweepPoint } from '../sim/lessons/affinitySweep';
 import { resolveNode } from '../sim/engine/catalog/index';
 import type { ModelSpec } from '../sim/engine/catalog/models';
 import { perTokenPrefillTime, type HardwareConfig } from '../sim/engine/cost';

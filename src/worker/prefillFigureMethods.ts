@@ -1,6 +1,6 @@
 /**
  * Lesson 07.10's inline figures: the numbers its prose quotes, from the same models as its widgets (the timeline
- * of prefillTimelineMethods.ts, longPrefill.ts and cost.ts).
+ * of prefillTimelineMethods.ts, longPrefillChunks.ts and cost.ts).
  */
 import { asRefusal, within } from './badRequest';
 import {
@@ -11,7 +11,7 @@ import {
   prefillCost,
 } from '../sim/engine/cost';
 import { PREFILL_LIMITS as L } from './limits/prefill';
-import { memoryBoundChunk } from '../sim/lessons/longPrefill';
+import { memoryBoundChunk } from '../sim/lessons/longPrefillChunks';
 import { turnCases, type TurnCases } from '../sim/lessons/prefillSplit';
 import { replica, formulaOf, type ReplicaChoice, type ReplicaFormula } from './prefillReplica';
 import { runOf, timelineInputs, type TtftBreakdown } from './prefillTimelineMethods';

@@ -4,7 +4,7 @@
  * prefix hit rate and the attention kernel's speed-up (here), and the lesson's inline figures
  * (prefillFigureMethods.ts); the replica they run on is prefillReplica.ts, the prefill scenarios shipped with the
  * fleet simulator prefillScenarioMethods.ts. Plain structured-cloneable arguments (catalog ids); every figure comes
- * from src/sim (longPrefill.ts on cost.ts, and the fleet simulator).
+ * from src/sim (longPrefill.ts and longPrefillChunks.ts on cost.ts, and the fleet simulator).
  */
 import { asRefusal, asRefusalSteps, within } from './badRequest';
 import { finish, finishCooperatively, type Steps } from '../sim/engine/cooperative';
@@ -13,15 +13,15 @@ import { pacedCheckpoint } from './pacedCheckpoint';
 import { progressFrames, type JobProgress, type ProgressStage } from './progress';
 import { fitted } from './fitted';
 import { PREFILL_LIMITS as L } from './limits/prefill';
+import { prefillTimeline } from '../sim/lessons/longPrefill';
 import {
   chunkGrid,
   chunkPoint,
   chunkPointsSteps,
   feasibleChunksSteps,
   memoryBoundChunk,
-  prefillTimeline,
   type ChunkPoint,
-} from '../sim/lessons/longPrefill';
+} from '../sim/lessons/longPrefillChunks';
 import { turnCases, turnPrefill, type TurnCases } from '../sim/lessons/prefillSplit';
 import { replica, formulaOf, type ReplicaChoice, type ReplicaFormula } from './prefillReplica';
 import { prefillTimelineRun, timelineInputs } from './prefillTimelineMethods';

@@ -4,13 +4,8 @@
  * Plain structured-cloneable arguments; pure apart from a small memo of deterministic results. The long ones
  * (a generated workload's shape, a trace's statistics) are cooperative: a superseded request stops at a checkpoint.
  */
-import {
-  assumptionFiguresSteps,
-  generateWorkloadSteps,
-  workloadTableSteps,
-  type AssumptionFigures,
-  type WorkloadMix,
-} from '../sim/lessons/agentWorkload';
+import { generateWorkloadSteps, workloadTableSteps, type WorkloadMix } from '../sim/lessons/agentWorkload';
+import { assumptionFiguresSteps, type AssumptionFigures } from '../sim/lessons/agentWorkloadFigures';
 import { generateTrajectory, type Trajectory } from '../sim/lessons/agentSession';
 import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
 import { trafficShapeSteps, sniffFormat, type TrafficShape } from '../sim/lessons/trafficShape';

@@ -1,7 +1,7 @@
 /**
  * TraceLab's coding-agent tool calls and human waits (uw-syfi/TraceLab), against the presets the simulator
  * samples (src/sim/engine/fleet/dist.ts), in closed form (src/sim/lessons/toolLatency.ts); and TraceLab's
- * idle-timeout sweep replayed from those presets. docs/validation.md, "TraceLab tool and human latencies",
+ * idle-timeout sweep replayed from those presets (src/sim/lessons/ttlPolicy.ts). docs/validation.md, "TraceLab tool and human latencies",
  * says where each figure comes from and what had to be inferred.
  */
 import type { Tolerance, ValidationRow } from '../row';
@@ -18,7 +18,8 @@ import {
   TRACELAB_TOOL_TAIL,
   tracelabMeanLowerBoundS,
 } from '../../src/sim/engine/catalog/pauses';
-import { cdf, idleTimeoutHitRate, mean, quantile, timeShare } from '../../src/sim/lessons/toolLatency';
+import { cdf, mean, quantile, timeShare } from '../../src/sim/lessons/toolLatency';
+import { idleTimeoutHitRate } from '../../src/sim/lessons/ttlPolicy';
 
 const TOOLS = 'TraceLab artifacts/tool_calls/tool_latency_distribution/README.md';
 const TIMING = 'TraceLab artifacts/session/session_timing_distribution/session_timing_distribution.tex';

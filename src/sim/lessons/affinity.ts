@@ -1,15 +1,12 @@
 /**
- * Lesson 07.02 (session affinity), on the fleet simulator:
- *
- *  - `replayTrajectory`: one agent session replayed over R replicas, routed per request (round-robin, random)
- *    and per session (session affinity): per turn, which replica served it, the prefix it found cached, the
- *    tokens it had to prefill again, its TTFT, and the extra TTFT of a cold turn as
- *        ΔTTFT = N · t_tok(c̄)        (N re-prefilled tokens, c̄ the middle of their positions)
- *    where t_tok is cost.ts's marginal prefill time per token (linear in the position when compute-bound, so
- *    the sum over the N positions is exactly N times its value at the middle).
- *  - `affinitySweepPoint`: a fleet of R replicas with C agents in flight per replica, one routing policy:
- *    prefix-cache hit rate and TTFT percentiles. Request-level routing sends turn k+1 to the replica of
- *    turn k with probability 1/R, so its hit rate falls toward s + (h₁ − s)/R (`oneOverRModel`).
+ * Lesson 07.02 (session affinity), on the fleet simulator: `replayTrajectory` replays one agent session over R
+ * replicas, routed per request (round-robin, random) and per session (session affinity): per turn, which replica
+ * served it, the prefix it found cached, the tokens it had to prefill again, its TTFT, and the extra TTFT of a cold
+ * turn as
+ *     ΔTTFT = N · t_tok(c̄)        (N re-prefilled tokens, c̄ the middle of their positions)
+ * where t_tok is cost.ts's marginal prefill time per token (linear in the position when compute-bound, so the sum
+ * over the N positions is exactly N times its value at the middle). The fleet view (many sessions, one summary per
+ * policy) is affinitySweep.ts; a recorded session's replay is affinityTrace.ts.
  *
  * Pure and deterministic (seeded); no DOM. The arithmetic lives in affinityModel.ts (re-exported here).
  */
@@ -19,17 +16,14 @@ import {
   computedAfterTurn,
   maxTurnsWithin,
   rePrefillCost,
-  SWEEP_SHARED_TOKENS,
   type TrajectoryShape,
 } from './affinityModel';
-import { runScenario, runScenarioSync, type FleetResult, type RequestTable } from '../engine/fleet/run';
+import { runScenarioSync, type RequestTable } from '../engine/fleet/run';
 import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { resolveScenario, type Scenario } from '../engine/fleet/scenario';
 import type { Dist } from '../engine/fleet/dist';
 
 export * from './affinityModel';
-
-// ───────────────────────────── the trajectory ─────────────────────────────
 
 export type RequestRouting = 'round-robin' | 'random';
 export type AffinityPolicy = 'session-affinity' | RequestRouting;
@@ -44,8 +38,24 @@ export interface HardwareChoice {
 
 const constant = (value: number): Dist => ({ kind: 'constant', value });
 
-export function routerFor(policy: AffinityPolicy): Scenario['router'] {
-  return policy === 'session-affinity' ? { kind: 'session-affinity' } : { kind: policy };
+/**
+ * What every 07.02 scenario shares, whatever its workload: R replicas of the chosen hardware behind one routing
+ * policy, and a duration no run reaches, so that each ends when its sessions do.
+ */
+export function affinityFleet(
+  hw: HardwareChoice,
+  replicas: number,
+  policy: AffinityPolicy,
+  seed: number,
+): Pick<Scenario, 'seed' | 'durationS' | 'model' | 'hardware' | 'replicas' | 'router'> {
+  return {
+    seed,
+    durationS: 1e7,
+    model: hw.model,
+    hardware: { accelerator: hw.accelerator, tp: hw.tp },
+    replicas,
+    router: policy === 'session-affinity' ? { kind: 'session-affinity' } : { kind: policy },
+  };
 }
 
 /** The scenario of one session alone on R replicas (a tool call of 1 s between turns; it does not affect TTFT). */
@@ -61,12 +71,7 @@ export function replayScenario(
   return {
     name: `07.02 replay: one trajectory, ${replicas} replicas, ${policy}`,
     ...(blockSize === undefined ? {} : { kv: { blockSize } }),
-    seed,
-    durationS: 1e7,
-    model: hw.model,
-    hardware: { accelerator: hw.accelerator, tp: hw.tp },
-    replicas,
-    router: routerFor(policy),
+    ...affinityFleet(hw, replicas, policy, seed),
     workload: {
       arrival: { kind: 'closed', concurrency: 1 },
       sessions: 1,
@@ -274,153 +279,4 @@ export function replayTrajectory(
     });
   }
   return { blockSize, turns, requestedTurns: shape.turns, runs };
-}
-
-// ───────────────────────────── the fleet sweep ─────────────────────────────
-
-export interface SweepWorkload {
-  /** Agents in flight per replica (closed loop: a new session starts when one ends). */
-  agentsPerReplica: number;
-  /** Sessions per agent slot over the run. Default 1. */
-  waves?: number;
-}
-
-/**
- * A fleet of R replicas running R · C agents: four apps (each with its own 2k-token system prompt and 6k tokens of
- * tool schemas, shared by its sessions), a task of ~2k tokens, 12–32 turns of ~500 output tokens and ~2k-token
- * tool results, shell-like tool latencies (median 0.45 s). Per-replica load is the same at every R.
- */
-export function sweepScenario(
-  hw: HardwareChoice,
-  w: SweepWorkload,
-  replicas: number,
-  policy: AffinityPolicy,
-  seed = 1,
-): Scenario {
-  const agents = replicas * w.agentsPerReplica;
-  return {
-    name: `07.02 fleet sweep: ${replicas} replicas, ${policy}`,
-    seed,
-    durationS: 1e7,
-    model: hw.model,
-    hardware: { accelerator: hw.accelerator, tp: hw.tp },
-    replicas,
-    router: routerFor(policy),
-    workload: {
-      arrival: { kind: 'closed', concurrency: agents, rampS: 10 },
-      sessions: agents * Math.max(1, w.waves ?? 1),
-      classes: [
-        {
-          kind: 'agent',
-          name: 'agent',
-          apps: 4,
-          systemTokens: constant(2_000),
-          toolSchemaTokens: constant(SWEEP_SHARED_TOKENS - 2_000),
-          taskTokens: { kind: 'lognormal', median: 2_000, sigma: 0.5, max: 8_000 },
-          turns: { kind: 'uniform', min: 12, max: 32 },
-          outputTokens: { kind: 'lognormal', median: 500, sigma: 0.5, min: 16, max: 4_000 },
-          toolResultTokens: { kind: 'lognormal', median: 2_000, sigma: 0.6, min: 16, max: 8_000 },
-          toolLatency: 'shell',
-        },
-      ],
-    },
-    output: { sampleIntervalS: 1e6 },
-  };
-}
-
-export interface SweepPoint {
-  replicas: number;
-  policy: AffinityPolicy;
-  sessions: number;
-  requests: number;
-  promptTokens: number;
-  reusedTokens: number;
-  prefilledTokens: number;
-  /** Σ reused / Σ prompt over every request. */
-  hitRate: number;
-  /** Share of prompt tokens that are the apps' shared head (system + tools, whole blocks): the floor s. */
-  sharedShare: number;
-  ttftP50S: number;
-  ttftP90S: number;
-  /** Share of turns after the first that landed on the replica of the session's previous turn. */
-  sameReplicaShare: number;
-  /** HBM KV capacity per replica, tokens. */
-  kvCapacityTokens: number;
-  meanPromptTokens: number;
-}
-
-/** Summary of one sweep run from its metrics and request table. */
-export function sweepPoint(
-  res: FleetResult,
-  replicas: number,
-  policy: AffinityPolicy,
-  blockSize: number,
-  hbmBlocks: number,
-  /** Tokens per page the cache counts hbmBlocks in (default: blockSize). */
-  pageTokens: number = blockSize,
-): SweepPoint {
-  const m = res.metrics;
-  const d = res.requests!.data;
-  const n = d.turn.length;
-  const shared = Math.floor(SWEEP_SHARED_TOKENS / blockSize) * blockSize;
-  let promptTokens = 0;
-  let sharedTokens = 0;
-  // Same replica as the previous turn of the same session.
-  const lastReplica = new Map<number, number>();
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => d.arrival[a] - d.arrival[b] || a - b);
-  let later = 0;
-  let same = 0;
-  let reused = 0;
-  for (const i of order) {
-    promptTokens += d.promptTokens[i];
-    // Reuse is summed over admissions: a request preempted and readmitted finds its own blocks again. Count a
-    // request's prompt at most once.
-    reused += Math.min(
-      d.promptTokens[i],
-      d.reusedHbm[i] + d.reusedDram[i] + d.reusedNvme[i] + d.reusedRemote[i],
-    );
-    sharedTokens += Math.min(shared, d.promptTokens[i] - 1);
-    const prev = lastReplica.get(d.session[i]);
-    if (prev !== undefined) {
-      later++;
-      if (prev === d.replica[i]) same++;
-    }
-    lastReplica.set(d.session[i], d.replica[i]);
-  }
-  return {
-    replicas,
-    policy,
-    sessions: m.sessions.started,
-    requests: m.requests.created,
-    promptTokens,
-    reusedTokens: reused,
-    prefilledTokens: m.tokens.prefilled,
-    hitRate: promptTokens > 0 ? reused / promptTokens : 0,
-    sharedShare: promptTokens > 0 ? sharedTokens / promptTokens : 0,
-    ttftP50S: m.requests.ttft.p50,
-    ttftP90S: m.requests.ttft.p90,
-    sameReplicaShare: later > 0 ? same / later : 1,
-    kvCapacityTokens: hbmBlocks * pageTokens,
-    meanPromptTokens: n > 0 ? promptTokens / n : 0,
-  };
-}
-
-/** Run one sweep point (cooperatively: `checkpoint` is awaited every `every` events). */
-export async function affinitySweepPoint(
-  hw: HardwareChoice,
-  w: SweepWorkload,
-  replicas: number,
-  policy: AffinityPolicy,
-  seed = 1,
-  checkpoint?: () => Promise<void>,
-): Promise<SweepPoint> {
-  const scenario = sweepScenario(hw, w, replicas, policy, seed);
-  const rs = resolveScenario(scenario);
-  const res = await runScenario(scenario, {
-    includeRequests: true,
-    includeSeries: false,
-    checkpoint,
-    checkpointEvery: 1_000,
-  });
-  return sweepPoint(res, replicas, policy, rs.engineBlockSize, rs.hbmBlocks, rs.blockSize);
 }

@@ -18,8 +18,8 @@ import type { TraceIssue } from '../engine/trace/errors';
 import { runScenarioSync } from '../engine/fleet/run';
 import { resolveScenario, type Scenario } from '../engine/fleet/scenario';
 import {
+  affinityFleet,
   holdingsBeforeTurns,
-  routerFor,
   trajectoryRows,
   trajectoryTotals,
   type AffinityPolicy,
@@ -192,12 +192,7 @@ export function traceReplayScenario(
   return {
     name: `07.02 replay: a recorded session, ${replicas} replicas, ${policy}`,
     kv: { blockSize, pageTokens: blockSize },
-    seed,
-    durationS: 1e7,
-    model: hw.model,
-    hardware: { accelerator: hw.accelerator, tp: hw.tp },
-    replicas,
-    router: routerFor(policy),
+    ...affinityFleet(hw, replicas, policy, seed),
     workload: {
       kind: 'trace',
       format: 'native',

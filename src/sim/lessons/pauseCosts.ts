@@ -16,7 +16,8 @@ import { reloadTime } from '../engine/breakeven';
 import { defaultHardware, prefillTime, type HardwareConfig } from '../engine/cost';
 import { computeFootprint } from '../engine/footprint';
 import type { Dist } from '../engine/fleet/dist';
-import { cdf, expectedMin, mean, optimalTtl, type OptimalTtl } from './toolLatency';
+import { cdf, expectedMin, mean } from './toolLatency';
+import { optimalTtl, type OptimalTtl } from './ttlPolicy';
 import { PAUSE_ACCELERATOR, PAUSE_MODEL, PAUSE_TP } from './pauseLabSetup';
 
 export type MissKind = 'evict' | 'offload';

@@ -3,7 +3,7 @@ import { Exercise } from '../../lessons-kit/Exercise';
 import { formatNumber, formatPower } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { agentsPerMW, agentsPerNode, facilityWattsPerNode, sessionCost } from '../../sim/lessons/economics';
-import { formatUSD } from './LeverGrid';
+import { formatUSD } from './pricedCells';
 
 const H100 = findNode('dgx-h100')!;
 const MW = { perReplica: 12, tp: 2, pue: 1.3 } as const;

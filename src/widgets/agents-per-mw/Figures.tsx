@@ -10,7 +10,8 @@ import { formatDuration, formatNumber, formatPercent, formatPower } from '../../
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { ECON_TP, type EconPolicyId, type EconRouterId } from '../../sim/lessons/economicsLabSetup';
 import { sweepArgs, sweepSummary } from './SloSweep';
-import { formatUSD, gridArgs, priceCell } from './LeverGrid';
+import { gridArgs } from './LeverGrid';
+import { formatUSD, priceCell } from './pricedCells';
 import { leverGridSchema, sloSweepSchema } from './schema';
 
 const SWEEP_DEFAULTS = defaultValues(sloSweepSchema);

@@ -8,31 +8,24 @@
  * computed result for the widget's current settings (see `drawn` below), so a benchmark can time a control's
  * effect without guessing from DOM mutations.
  */
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type ReactNode,
-  type RefObject,
-} from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import type { SimStatus } from './useSimulation';
-import { download, standaloneSvg, svgToPngBlob, toCsv, type ExportData } from './exporting';
-import { ErrorBoundary } from './ErrorBoundary';
+import type { ExportData } from './exporting';
+import { exportWidget } from './exportWidget';
 import { useStageParamsOf, useStageScreen, WidgetIdContext } from './stage';
 import { SharePanel } from './SharePanel';
 import { FigureText } from './SeparatedFigures';
-import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
-import { useWindowSize } from './charts/useWindowSize';
-import { ChartZoomContext, projectedZoom, useChartZoom } from './charts/zoom';
 import type { CannotRun } from '../../sim/engine/cannotRun';
-import { CannotRunPicture, ReadoutsBlank, useReadoutsBlank } from './CannotRun';
+import { ReadoutsBlank, useReadoutsBlank } from './CannotRun';
 import { browserUrl } from '../../state/widgetParams';
 import type { JobProgress } from '../../worker/progress';
 import { JobProgressLine } from './JobProgress';
+import { useDrawnCounter } from './useDrawnCounter';
+import { useFullscreen } from './useFullscreen';
+import { WidgetHeader } from './WidgetHeader';
+import { WidgetPicture } from './WidgetPicture';
 
 export interface WidgetFrameProps {
   id: string;
@@ -107,8 +100,6 @@ export function WidgetFrame(props: WidgetFrameProps) {
   } = props;
   const rootRef = useRef<HTMLElement | null>(null);
   const screenRef = useStageScreen('widget', id, title);
-  const zoom = useChartZoom();
-  const windowSize = useWindowSize();
   const setRoot = useCallback(
     (el: HTMLElement | null) => {
       rootRef.current = el;
@@ -118,28 +109,21 @@ export function WidgetFrame(props: WidgetFrameProps) {
   );
   const figureRef = useRef<HTMLDivElement>(null);
   const [message, setMessage] = useState('');
-  const [menuOpen, setMenuOpen] = useState(false);
-  const [fullscreen, setFullscreen] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
   const [formulasShown, setFormulasShown] = useState(false);
+  const { fullscreen, toggle: toggleFullscreen } = useFullscreen(rootRef, () =>
+    setMessage('Fullscreen is not available here'),
+  );
   const stageParams = useStageParamsOf(id);
   const unknownFlags = useStore(stageParams?.store ?? NO_FLAGS, (s) => s.unknownFlags);
   const settings = useStore(stageParams?.store ?? NO_FLAGS, (s) => ('values' in s ? s.values : null));
   useDrawnCounter(rootRef, status === 'ready' && !stale, settings, drawn);
 
   useEffect(() => {
-    const onChange = () => setFullscreen(document.fullscreenElement === rootRef.current);
-    document.addEventListener('fullscreenchange', onChange);
-    return () => document.removeEventListener('fullscreenchange', onChange);
-  }, []);
-
-  useEffect(() => {
     if (!message) return;
     const t = setTimeout(() => setMessage(''), 2500);
     return () => clearTimeout(t);
   }, [message]);
-
-  const figureSvg = () => figureRef.current?.querySelector('svg') ?? null;
 
   const copyText = async (text: string, done: string) => {
     try {
@@ -156,43 +140,6 @@ export function WidgetFrame(props: WidgetFrameProps) {
       'Link copied',
     );
 
-  const exportAs = async (kind: 'svg' | 'png' | 'csv' | 'json') => {
-    setMenuOpen(false);
-    try {
-      if (kind === 'svg' || kind === 'png') {
-        const svg = figureSvg();
-        if (!svg) throw new Error('this widget has no figure to export');
-        const text = standaloneSvg(svg);
-        if (kind === 'svg') download(`${id}.svg`, new Blob([text], { type: 'image/svg+xml' }));
-        else {
-          const { width, height } = svg.getBoundingClientRect();
-          download(`${id}.png`, await svgToPngBlob(text, width, height));
-        }
-      } else {
-        if (!exportData) throw new Error('this widget has no data to export');
-        const data = exportData();
-        if (kind === 'csv') download(`${id}.csv`, new Blob([toCsv(data.rows)], { type: 'text/csv' }));
-        else
-          download(
-            `${id}.json`,
-            new Blob([JSON.stringify(data.json, null, 2)], { type: 'application/json' }),
-          );
-      }
-      setMessage(`Exported ${kind.toUpperCase()}`);
-    } catch (e) {
-      setMessage(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  };
-
-  const toggleFullscreen = async () => {
-    try {
-      if (document.fullscreenElement) await document.exitFullscreen();
-      else await rootRef.current?.requestFullscreen();
-    } catch {
-      setMessage('Fullscreen is not available here');
-    }
-  };
-
   return (
     <WidgetIdContext.Provider value={id}>
       <section
@@ -207,53 +154,21 @@ export function WidgetFrame(props: WidgetFrameProps) {
         tabIndex={-1}
         onKeyDown={onKeyDown}
       >
-        <header className="widget-header">
-          <h3 id={`${id}-title`} className="widget-title">
-            {title}
-          </h3>
-          <div className="widget-toolbar" role="toolbar" aria-label={`${title} tools`}>
-            {onReset ? (
-              <button type="button" onClick={onReset} title="Reset to defaults">
-                Reset
-              </button>
-            ) : null}
-            <button type="button" onClick={copyLink} title="Copy a link to this widget with its settings">
-              Copy link
-            </button>
-            <button
-              type="button"
-              aria-expanded={shareOpen}
-              onClick={() => setShareOpen((o) => !o)}
-              title="A link or embed code for this widget, optionally hiding or locking controls"
-            >
-              Share…
-            </button>
-            <div className="menu">
-              <button
-                type="button"
-                aria-haspopup="true"
-                aria-expanded={menuOpen}
-                onClick={() => setMenuOpen((o) => !o)}
-              >
-                Export
-              </button>
-              {menuOpen ? (
-                <div className="menu-items" role="menu">
-                  {(['svg', 'png', 'csv', 'json'] as const).map((k) => (
-                    <button key={k} type="button" role="menuitem" onClick={() => exportAs(k)}>
-                      {k === 'svg' || k === 'png'
-                        ? `Figure (${k.toUpperCase()})`
-                        : `Data (${k.toUpperCase()})`}
-                    </button>
-                  ))}
-                </div>
-              ) : null}
-            </div>
-            <button type="button" onClick={toggleFullscreen} aria-pressed={fullscreen} title="Fullscreen">
-              {fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
-            </button>
-          </div>
-        </header>
+        <WidgetHeader
+          id={id}
+          title={title}
+          onReset={onReset}
+          onCopyLink={copyLink}
+          shareOpen={shareOpen}
+          onToggleShare={() => setShareOpen((o) => !o)}
+          onExport={async (kind) =>
+            setMessage(
+              await exportWidget(kind, id, figureRef.current?.querySelector('svg') ?? null, exportData),
+            )
+          }
+          fullscreen={fullscreen}
+          onToggleFullscreen={toggleFullscreen}
+        />
         {shareOpen ? <SharePanel id={id} title={title} params={stageParams} onCopy={copyText} /> : null}
         {unknownFlags.length > 0 ? (
           <p className="widget-notice" role="status">
@@ -294,41 +209,20 @@ export function WidgetFrame(props: WidgetFrameProps) {
             ) : null}
             {progress ? <JobProgressLine progress={progress} onCancel={onCancel ?? undefined} /> : null}
             <div ref={figureRef} className={`widget-figure${stale ? ' is-stale' : ''}`}>
-              {status === 'error' ? (
-                <div className="widget-error" role="alert">
-                  <p>
-                    <strong>This widget could not compute its result.</strong> {error}
-                  </p>
-                  {onRetry ? (
-                    <button type="button" onClick={onRetry}>
-                      Retry
-                    </button>
-                  ) : null}
-                </div>
-              ) : null}
-              {status === 'loading' ? <div className="widget-loading">Computing…</div> : null}
-              {status === 'ready' && cannotRun ? (
-                <CannotRunPicture
-                  outcome={cannotRun}
-                  target={
-                    stageParams
-                      ? { schema: stageParams.schema, store: stageParams.store, fields: fixFields }
-                      : undefined
-                  }
-                />
-              ) : null}
-              {status !== 'loading' && !(status === 'ready' && cannotRun) ? (
-                <ErrorBoundary what="this widget's picture">
-                  {/* Fullscreen enlarges the charts' text and marks as presentation mode does, for the screen's size. */}
-                  <ChartZoomContext.Provider
-                    value={
-                      fullscreen ? Math.max(zoom, projectedZoom(windowSize.width, windowSize.height)) : zoom
-                    }
-                  >
-                    {children}
-                  </ChartZoomContext.Provider>
-                </ErrorBoundary>
-              ) : null}
+              <WidgetPicture
+                status={status}
+                error={error}
+                onRetry={onRetry}
+                cannotRun={cannotRun}
+                fixTarget={
+                  stageParams
+                    ? { schema: stageParams.schema, store: stageParams.store, fields: fixFields }
+                    : undefined
+                }
+                fullscreen={fullscreen}
+              >
+                {children}
+              </WidgetPicture>
             </div>
             {cannotRun ? null : transport}
           </div>
@@ -347,38 +241,6 @@ export function WidgetFrame(props: WidgetFrameProps) {
       </section>
     </WidgetIdContext.Provider>
   );
-}
-
-/**
- * Keeps the root's data-drawn counter (written to the DOM directly, so counting never re-renders). Runs after
- * every commit; bumps when the committed picture is a new drawing (see WidgetFrameProps.drawn).
- */
-function useDrawnCounter(
-  rootRef: RefObject<HTMLElement | null>,
-  current: boolean,
-  settings: unknown,
-  drawn: string | number | null | undefined,
-) {
-  const seen = useRef<{ n: number; drawn: unknown; current: boolean; settings: unknown }>({
-    n: 0,
-    drawn: null,
-    current: false,
-    settings,
-  });
-  useLayoutEffect(() => {
-    const s = seen.current;
-    // A control that only changes the view redraws the current result at once: that is a new drawing too.
-    const bump =
-      (drawn !== undefined ? drawn !== null && drawn !== s.drawn : current && !s.current) ||
-      (current && s.current && settings !== s.settings);
-    s.drawn = drawn ?? null;
-    s.current = current;
-    s.settings = settings;
-    if (bump) {
-      s.n++;
-      rootRef.current?.setAttribute('data-drawn', String(s.n));
-    }
-  });
 }
 
 /** One labelled figure in a widget's read-out row, with the formula that produced it. */

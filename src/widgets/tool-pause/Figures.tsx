@@ -20,7 +20,8 @@ import {
   type PausePolicyId,
 } from '../../sim/lessons/pauseLabSetup';
 import type { MissKind } from '../../sim/lessons/pauseCosts';
-import { arenaArgs, idleHbmBytes } from './PauseArena';
+import { arenaArgs } from './PauseArena';
+import { idleHbmBytes } from './arenaData';
 import { formatByteSeconds } from './ToolLatency';
 import { pauseArenaSchema, toolLatencySchema } from './schema';
 

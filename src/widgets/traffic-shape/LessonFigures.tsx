@@ -6,7 +6,7 @@ import { InlineFigure } from '../kit/InlineFigure';
 import type { ReactNode } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
-import type { AssumptionFigures } from '../../sim/lessons/agentWorkload';
+import type { AssumptionFigures } from '../../sim/lessons/agentWorkloadFigures';
 import type { TrajectoryTotals } from '../../sim/lessons/agentSession';
 import {
   LESSON_ACCELERATOR_ID,

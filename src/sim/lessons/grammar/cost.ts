@@ -4,7 +4,7 @@
  * Compile-time distributions are the fleet simulator's MaskBench presets (log-normals through p50 and p90).
  */
 import { GRAMMAR_COMPILE_PRESETS } from '../../engine/fleet/dist';
-import { normQuantile } from '../toolLatency';
+import { normQuantile } from '../standardNormal';
 
 export type CompilePreset = keyof typeof GRAMMAR_COMPILE_PRESETS;
 

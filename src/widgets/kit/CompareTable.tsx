@@ -1,0 +1,66 @@
+/**
+ * A comparison table (tables.css, `.compare-table`): a row per setting a widget ran on the same workload, the row of
+ * the setting the widget shows marked current, and a single "computing…" cell across a row's figures until its run
+ * is in, so a table that fills as the runs stream in keeps its rows and their order from the start.
+ */
+import type { ReactNode } from 'react';
+
+export function CompareTable({
+  name,
+  caption,
+  columns,
+  children,
+}: {
+  /** `data-table`, what browser tests find the table by. */
+  name: string;
+  caption: ReactNode;
+  /** Column headings, the row header's first. */
+  columns: readonly string[];
+  /** The rows (CompareRow). */
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-scroll">
+      <table className="compare-table" data-table={name}>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export function CompareRow({
+  current,
+  head,
+  span,
+  cells,
+  ...data
+}: {
+  current: boolean;
+  /** The row header: the setting's name. */
+  head: ReactNode;
+  /** How many figure cells follow the header, for the placeholder to span. */
+  span: number;
+  /** The figure cells, or null while the setting is still computing. */
+  cells: ReactNode | null;
+} & { [attribute: `data-${string}`]: string }) {
+  return (
+    <tr {...data} aria-current={current ? 'true' : undefined} className={current ? 'is-current' : undefined}>
+      <th scope="row">{head}</th>
+      {cells ?? (
+        <td colSpan={span} className="pending" aria-busy="true">
+          computing…
+        </td>
+      )}
+    </tr>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * What the pause arena draws and exports, derived from its runs: idle sessions' KV in HBM, the shared DRAM scale,
+ * the trade-off chart's points and labels, and the export's rows.
+ */
+import type { PointMarker } from '../kit/charts/types';
+import type { LineSeries } from '../kit/charts/LineChart';
+import type { PauseRun, PauseSummary } from '../../sim/lessons/pauseLab';
+import { PAUSE_POLICY_SHORT, type PausePolicyId } from '../../sim/lessons/pauseLabSetup';
+
+/** Idle sessions' KV in HBM (pinned and cached), bytes; `bpb` = bytes per KV block. */
+export function idleHbmBytes(s: PauseSummary, bpb: number): number {
+  return (s.idlePinnedBlocks + s.idleCachedBlocks) * bpb;
+}
+
+/**
+ * The largest DRAM occupancy of any run, GB: once every policy is in, the occupancy chart draws them all on this
+ * one scale, so switching policies compares at a glance.
+ */
+export function dramMaxGB(runs: readonly PauseRun[]): number {
+  let m = 0;
+  for (const x of runs)
+    for (let i = 0; i < x.track.t.length; i++)
+      m = Math.max(m, (x.track.dramIdle[i] + x.track.dramOther[i]) * x.bytesPerBlock);
+  return m / 1e9;
+}
+
+export interface TradeOff {
+  series: LineSeries[];
+  markers: PointMarker[];
+  /** The largest idle KV in HBM, GB (at least 1), for the x domain. */
+  maxIdleGB: number;
+  /** The resume TTFT axis (log), s: every policy's p90 with room for its label. */
+  yDomain: [number, number];
+}
+
+/** Every policy in so far as a point: idle sessions' KV in HBM (GB) against resume TTFT p90. */
+export function tradeOff(ordered: readonly PauseRun[], bpb: number, current: PausePolicyId): TradeOff {
+  const series = ordered.map((x) => ({
+    name: PAUSE_POLICY_SHORT[x.summary.policy],
+    points: [{ x: idleHbmBytes(x.summary, bpb) / 1e9, y: x.summary.resumes.ttft.p90 }],
+  }));
+  // Every policy labelled on the chart itself (legible on a projector); the chosen one in the foreground tone.
+  const maxIdleGB = Math.max(1, ...ordered.map((x) => idleHbmBytes(x.summary, bpb) / 1e9));
+  // Of two policies that land close together (LRU and write-through at light load), one takes its label under
+  // its point, so neither hides the other: within 15% of the idle-HBM axis and 12% in resume TTFT.
+  const markers: PointMarker[] = ordered.map((x) => ({
+    kind: 'point',
+    x: idleHbmBytes(x.summary, bpb) / 1e9,
+    y: x.summary.resumes.ttft.p90,
+    label: PAUSE_POLICY_SHORT[x.summary.policy],
+    tone: x.summary.policy === current ? 'fg' : 'muted',
+  }));
+  markers.forEach((m, i) => {
+    const near = (o: PointMarker) =>
+      Math.abs(o.x - m.x) < 0.15 * maxIdleGB && Math.abs(Math.log(o.y / m.y)) < Math.log(1.12);
+    const o = markers.slice(0, i).find((p) => !p.labelBelow && near(p));
+    if (!o) return;
+    // The one further right goes under its point (labels run rightwards, so the left one's label is above it).
+    if (o.x > m.x) o.labelBelow = true;
+    else m.labelBelow = true;
+  });
+  const ttfts = ordered.map((x) => x.summary.resumes.ttft.p90).filter((t) => t > 0);
+  const yDomain: [number, number] = [Math.min(0.1, ...ttfts) * 0.7, Math.max(1, ...ttfts) * 1.5];
+  return { series, markers, maxIdleGB, yDomain };
+}
+
+/** A policy's row of the data export (GB for sizes). */
+export function arenaExportRow(s: PauseSummary, bpb: number) {
+  return {
+    policy: s.policy,
+    ttlS: s.ttlS ?? '',
+    idleHbmPinnedGB: (s.idlePinnedBlocks * bpb) / 1e9,
+    idleHbmCachedGB: (s.idleCachedBlocks * bpb) / 1e9,
+    idleDramGB: (s.idleDramBlocks * bpb) / 1e9,
+    hbmUsedGB: (s.hbmUsedBlocks * bpb) / 1e9,
+    resumes: s.resumes.count,
+    resumesInHbm: s.resumes.inHbmShare,
+    contextFromHbm: s.resumes.source.hbm,
+    contextFromDram: s.resumes.source.dram,
+    contextRecomputed: s.resumes.source.recomputed,
+    resumeTtftP50S: s.resumes.ttft.p50,
+    resumeTtftP90S: s.resumes.ttft.p90,
+    resumeTtftP99S: s.resumes.ttft.p99,
+    pcieUpGB: s.pcieUpBytes / 1e9,
+    pcieDownGB: s.pcieDownBytes / 1e9,
+    outputTokensPerS: s.outputTokensPerS,
+    goodputShare: s.goodputShare,
+    prefilledTokens: s.prefilledTokens,
+    promptTokens: s.promptTokens,
+  };
+}
+
+/** A run's occupancy track as plain arrays (typed arrays serialise to JSON as objects keyed by index). */
+export function trackJson(x: PauseRun) {
+  const t = x.track;
+  return {
+    t: Array.from(t.t),
+    hbmActive: Array.from(t.hbmActive),
+    hbmIdlePinned: Array.from(t.hbmIdlePinned),
+    hbmIdleCached: Array.from(t.hbmIdleCached),
+    hbmDone: Array.from(t.hbmDone),
+    dramIdle: Array.from(t.dramIdle),
+    dramOther: Array.from(t.dramOther),
+  };
+}
