@@ -122,6 +122,9 @@ export function coldTurnExtra(
 /** Shared system prompt + tool schemas of every app in the sweep's workload, tokens. */
 export const SWEEP_SHARED_TOKENS = 8_000;
 
+/** The sweep's sessions: how many apps share a head, and the turns a session takes (uniform between the two). */
+export const SWEEP_SHAPE = { apps: 4, turnsMin: 12, turnsMax: 32 } as const;
+
 /**
  * Expected hit rate under request-level routing: with probability 1/R a turn lands where its session's
  * previous turn ran and finds what affinity would (h₁); otherwise it finds only the apps' shared head (s).

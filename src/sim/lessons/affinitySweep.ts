@@ -8,7 +8,7 @@
  *
  * Pure and deterministic (seeded); no DOM.
  */
-import { SWEEP_SHARED_TOKENS } from './affinityModel';
+import { SWEEP_SHAPE, SWEEP_SHARED_TOKENS } from './affinityModel';
 import { affinityFleet, type AffinityPolicy, type HardwareChoice } from './affinity';
 import { runScenario, type FleetResult } from '../engine/fleet/run';
 import { resolveScenario, type Scenario } from '../engine/fleet/scenario';
@@ -43,11 +43,11 @@ export function sweepScenario(
         {
           kind: 'agent',
           name: 'agent',
-          apps: 4,
+          apps: SWEEP_SHAPE.apps,
           systemTokens: { kind: 'constant', value: 2_000 },
           toolSchemaTokens: { kind: 'constant', value: SWEEP_SHARED_TOKENS - 2_000 },
           taskTokens: { kind: 'lognormal', median: 2_000, sigma: 0.5, max: 8_000 },
-          turns: { kind: 'uniform', min: 12, max: 32 },
+          turns: { kind: 'uniform', min: SWEEP_SHAPE.turnsMin, max: SWEEP_SHAPE.turnsMax },
           outputTokens: { kind: 'lognormal', median: 500, sigma: 0.5, min: 16, max: 4_000 },
           toolResultTokens: { kind: 'lognormal', median: 2_000, sigma: 0.6, min: 16, max: 8_000 },
           toolLatency: 'shell',

@@ -20,9 +20,11 @@ import {
 import {
   coldTurnExtra,
   DEFAULT_TRAJECTORY,
+  SWEEP_SHAPE,
   trajectoryPrompt,
   warmTurn,
 } from '../../sim/lessons/affinityModel';
+import { LAB_AFFINITY_ESCAPE } from '../../sim/engine/fleet/routerDefaults';
 import { formatDuration, formatFlops, formatNumber, formatPercent } from '../../lib/format';
 
 function setup(model: string, accelerator: string, gpus: number) {
@@ -221,6 +223,32 @@ export function IterationFixed({ model = 'llama-3.1-70b', accelerator = 'h100-sx
     <InlineFigure
       title={`all-reduce latencies + iteration overhead, ${s.m.name} on ${gpus} × ${s.a.name}`}
       value={formatDuration(iterationFixedTime(s.m, s.hw))}
+    />
+  );
+}
+
+/** The fleet view's workload shape: the apps that share a head, the range of a session's turns. */
+export function SweepShape({ m }: { m: 'apps' | 'turns' }) {
+  return m === 'apps' ? (
+    <InlineFigure
+      title="src/sim/lessons/affinityModel.ts SWEEP_SHAPE"
+      value={formatNumber(SWEEP_SHAPE.apps)}
+    />
+  ) : (
+    <InlineFigure
+      title="src/sim/lessons/affinityModel.ts SWEEP_SHAPE (uniform)"
+      value={`${formatNumber(SWEEP_SHAPE.turnsMin)} to ${formatNumber(SWEEP_SHAPE.turnsMax)}`}
+    />
+  );
+}
+
+/** The lab's affinity router's escape: a replica whose outstanding tokens pass max(floor, ratio × mean) loses the session. */
+export function AffinityEscape({ m }: { m: 'ratio' | 'minTokens' }) {
+  const e = LAB_AFFINITY_ESCAPE;
+  return (
+    <InlineFigure
+      title="src/sim/engine/fleet/routerDefaults.ts LAB_AFFINITY_ESCAPE"
+      value={m === 'ratio' ? `${formatNumber(e.overloadRatio)}×` : formatNumber(e.overloadMinTokens)}
     />
   );
 }

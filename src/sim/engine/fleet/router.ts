@@ -7,7 +7,7 @@
 import type { Rng } from '../rng';
 import { LlmdRouter, type LlmdRouterConfig } from './llmd';
 import type { CacheView, CacheViewConfig } from './view';
-import { SGLANG_ROUTER_DEFAULTS } from './routerDefaults';
+import { LAB_AFFINITY_ESCAPE, SGLANG_ROUTER_DEFAULTS } from './routerDefaults';
 import { hasTenantOrder, isSized } from './views/capabilities';
 
 export { SGLANG_ROUTER_DEFAULTS, SGLANG_V04_ROUTER_DEFAULTS } from './routerDefaults';
@@ -94,7 +94,7 @@ export type RouterConfig =
       kind: 'session-affinity';
       /**
        * Overload fallback: the sticky replica is skipped when its outstanding tokens exceed
-       * max(overloadMinTokens, overloadRatio × fleet mean). Defaults 2 and 16,384.
+       * max(overloadMinTokens, overloadRatio × fleet mean). Defaults: LAB_AFFINITY_ESCAPE.
        */
       overloadRatio?: number;
       overloadMinTokens?: number;
@@ -325,7 +325,10 @@ export function createRouter(c: RouterConfig): Router {
     case 'power-of-two':
       return new PowerOfTwo();
     case 'session-affinity':
-      return new SessionAffinity(c.overloadRatio ?? 2, c.overloadMinTokens ?? 16_384);
+      return new SessionAffinity(
+        c.overloadRatio ?? LAB_AFFINITY_ESCAPE.overloadRatio,
+        c.overloadMinTokens ?? LAB_AFFINITY_ESCAPE.overloadMinTokens,
+      );
     case 'cache-aware':
       return new CacheAware(c);
     case 'llm-d':

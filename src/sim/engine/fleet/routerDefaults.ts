@@ -51,3 +51,14 @@ export const SGLANG_RADIX_DEFAULTS = {
   evictionIntervalS: 120,
   charsPerToken: 4,
 } as const;
+
+/**
+ * The lab's session-affinity router moves a session off its replica when that replica's outstanding tokens exceed
+ * max(overloadMinTokens, overloadRatio × the fleet's mean): an escape of the lab's own, so that one long trajectory
+ * cannot pin a replica while its neighbours idle. vLLM's session router and SGLang's `manual` policy ship none (a
+ * session stays until its replica leaves the fleet), so on a skewed load they queue where this router moves.
+ */
+export const LAB_AFFINITY_ESCAPE = {
+  overloadRatio: 2,
+  overloadMinTokens: 16_384,
+} as const;
