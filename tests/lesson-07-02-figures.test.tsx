@@ -18,12 +18,14 @@ describe('07.02: the fleet view’s workload as the prose states it', () => {
   it('prints the turns and apps the sweep runs', () => {
     expect(text(<SweepShape m="turns" />)).toBe('12 to 32');
     expect(text(<SweepShape m="apps" />)).toBe('4');
-    const cls = sweepScenario(
+    const workload = sweepScenario(
       { model: 'qwen3-32b', accelerator: 'h100-sxm', tp: 2 },
       { agentsPerReplica: 8 },
       2,
       'session-affinity',
-    ).workload.classes[0] as { apps: number; turns: { min: number; max: number } };
+    ).workload;
+    if (!('classes' in workload)) throw new Error('the sweep runs a sessions workload');
+    const cls = workload.classes[0] as { apps: number; turns: { min: number; max: number } };
     expect(cls.apps).toBe(SWEEP_SHAPE.apps);
     expect([cls.turns.min, cls.turns.max]).toEqual([SWEEP_SHAPE.turnsMin, SWEEP_SHAPE.turnsMax]);
     expect(prose).toContain('<SweepShape m="turns" />');
