@@ -5,15 +5,15 @@ import type { AcceleratorSpec } from '../src/sim/engine/catalog/accelerators';
 import type { ModelSpec } from '../src/sim/engine/catalog/models';
 import {
   breakEven,
-  lambertW0FromLog,
-  lambertWNegFromLog,
   minLinkBandwidth,
   mooncakeMinBandwidth,
   recomputeTime,
   reloadTime,
   type ReloadPath,
 } from '../src/sim/engine/breakeven';
-import { defaultHardware, kvReplication, prefillCost, type HardwareConfig } from '../src/sim/engine/cost';
+import { lambertW0FromLog, lambertWNegFromLog } from '../src/sim/engine/realRoots';
+import { defaultHardware, prefillCost, type HardwareConfig } from '../src/sim/engine/cost';
+import { kvReplication } from '../src/sim/engine/flopsAndBytes';
 
 const llama70 = resolveModel('llama-3.1-70b');
 const hw8 = defaultHardware(resolveAccelerator('h100-sxm'), 8);

@@ -14,7 +14,7 @@ import {
 import { findLink } from '../src/sim/engine/catalog/links';
 import { nodeTotals } from '../src/sim/engine/catalog/nodes';
 import { kvBytesPerToken } from '../src/sim/engine/catalog/models';
-import { weightSplit } from '../src/sim/engine/cost';
+import { weightSplit } from '../src/sim/engine/flopsAndBytes';
 
 const GB = 1e9;
 

@@ -3,23 +3,25 @@ import fc from 'fast-check';
 import { resolveAccelerator, resolveModel } from '../src/sim/engine/catalog/index';
 import type { ModelSpec } from '../src/sim/engine/catalog/models';
 import {
-  attentionFlopsPerPair,
-  bodyParams,
   decodeCost,
   decodeStepTime,
   defaultHardware,
   GPUS_PER_REPLICA,
   iterationCost,
   iterationTime,
-  kvReplication,
   perTokenPrefillTime,
   prefillCost,
-  prefillFlops,
   prefillTime,
-  weightBytesTouched,
-  weightSplit,
   type HardwareConfig,
 } from '../src/sim/engine/cost';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  kvReplication,
+  prefillFlops,
+  weightBytesTouched,
+  weightSplit,
+} from '../src/sim/engine/flopsAndBytes';
 import { limitRefusal } from '../src/sim/engine/limits';
 
 const llama70 = resolveModel('llama-3.1-70b');

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveScenario } from '../src/sim/engine/fleet/scenario';
 import { runScenarioSync } from '../src/sim/engine/fleet/run';
 import { kvBytesPerToken, findModel } from '../src/sim/engine/catalog/models';
-import { kvReplication } from '../src/sim/engine/cost';
+import { kvReplication } from '../src/sim/engine/flopsAndBytes';
 import { agentClass, c, scenario } from './fleet-helpers';
 
 const withDram = (model: string, tp: number) =>

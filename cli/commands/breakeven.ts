@@ -20,11 +20,11 @@ import { breakEven, minLinkBandwidth, recomputeTime, reloadTime } from '../../sr
 import {
   defaultHardware,
   GPUS_PER_REPLICA,
-  kvReplication,
   peakFlops,
   prefillCost,
   type HardwareConfig,
 } from '../../src/sim/engine/cost';
+import { kvReplication } from '../../src/sim/engine/flopsAndBytes';
 import { flagNames, type Command } from './index';
 import { modelAndGpuIds } from './catalogFlags';
 import { BREAKEVEN_FLAGS as FLAGS } from './breakevenFlags';

@@ -8,7 +8,8 @@ import { OFFLOAD_LIMITS as L } from './limits/offload';
 import { minLinkBandwidth } from '../sim/engine/breakeven';
 import { LINKS, type LinkSpec } from '../sim/engine/catalog/links';
 import { MODELS, kvBytesPerToken, weightBytes } from '../sim/engine/catalog/models';
-import { effectiveFlops, kvReplication, prefillCost } from '../sim/engine/cost';
+import { effectiveFlops, prefillCost } from '../sim/engine/cost';
+import { kvReplication } from '../sim/engine/flopsAndBytes';
 
 export interface MinBandwidthRequest {
   acceleratorId: string;

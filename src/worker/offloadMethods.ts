@@ -30,21 +30,23 @@ import {
 import { resolveAccelerator, resolveModel } from '../sim/engine/catalog/index';
 import { kvBytesPerToken, weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import {
-  attentionFlopsPerPair,
-  bodyParams,
   defaultHardware,
   allReducePerTokenTime,
   effectiveAttentionFlops,
   effectiveFlops,
   passComm,
   effectiveMemBandwidth,
-  embeddingParams,
-  kvReplication,
   prefillCost,
-  replicaKvBytesPerToken,
-  weightBytesTouched,
   type HardwareConfig,
 } from '../sim/engine/cost';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  embeddingParams,
+  kvReplication,
+  replicaKvBytesPerToken,
+  weightBytesTouched,
+} from '../sim/engine/flopsAndBytes';
 
 // ---------------------------------------------------------------------------------------------------------
 // Widget 1: reload or recompute.

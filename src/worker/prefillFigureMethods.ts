@@ -3,13 +3,8 @@
  * of prefillTimelineMethods.ts, longPrefillChunks.ts and cost.ts).
  */
 import { asRefusal, within } from './badRequest';
-import {
-  allReducePerTokenTime,
-  attentionFlopsPerPair,
-  decodeCost,
-  passComm,
-  prefillCost,
-} from '../sim/engine/cost';
+import { allReducePerTokenTime, decodeCost, passComm, prefillCost } from '../sim/engine/cost';
+import { attentionFlopsPerPair } from '../sim/engine/flopsAndBytes';
 import { PREFILL_LIMITS as L } from './limits/prefill';
 import { memoryBoundChunk } from '../sim/lessons/longPrefillChunks';
 import { turnCases, type TurnCases } from '../sim/lessons/prefillSplit';

@@ -6,13 +6,12 @@
  */
 import {
   allReducePerTokenTime,
-  attentionFlopsPerPair,
-  bodyParams,
   effectiveAttentionFlops,
   effectiveFlops,
   iterationFixedTime,
   type HardwareConfig,
 } from '../sim/engine/cost';
+import { attentionFlopsPerPair, bodyParams } from '../sim/engine/flopsAndBytes';
 import type { ModelSpec } from '../sim/engine/catalog/models';
 
 export interface PrefillFormula {

@@ -7,13 +7,8 @@ import { prefillFormula, type PrefillFormula } from './prefillFormula';
 import { weightBytes, type ModelSpec } from '../sim/engine/catalog/models';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION } from '../sim/engine/hbm';
 import { ringBusBandwidth } from '../sim/engine/tensorParallel';
-import {
-  effectiveMemBandwidth,
-  replicaKvBytesPerToken,
-  passComm,
-  weightBytesTouched,
-  type HardwareConfig,
-} from '../sim/engine/cost';
+import { effectiveMemBandwidth, passComm, type HardwareConfig } from '../sim/engine/cost';
+import { replicaKvBytesPerToken, weightBytesTouched } from '../sim/engine/flopsAndBytes';
 
 export interface ReplicaChoice {
   modelId: string;

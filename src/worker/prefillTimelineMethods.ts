@@ -9,10 +9,9 @@ import {
   effectiveAttentionFlops,
   effectiveFlops,
   passComm,
-  prefillAttentionFlops,
-  prefillGemmFlops,
   type HardwareConfig,
 } from '../sim/engine/cost';
+import { prefillAttentionFlops, prefillGemmFlops } from '../sim/engine/flopsAndBytes';
 import { PREFILL_LIMITS as L } from './limits/prefill';
 import { prefillTimeline, type Timeline, type TimelineSetup } from '../sim/lessons/longPrefill';
 import { replica, formulaOf, type ReplicaChoice, type ReplicaFormula } from './prefillReplica';

@@ -10,7 +10,7 @@
  * 16 = 2,097,152 B, written "2 MB").
  */
 import { findModel } from '../../src/sim/engine/catalog/models';
-import { replicaKvBytesPerToken } from '../../src/sim/engine/cost';
+import { replicaKvBytesPerToken } from '../../src/sim/engine/flopsAndBytes';
 import type { ValidationRow } from '../row';
 
 const GROUP = 'vLLM offloading connector: bytes per offloaded block';

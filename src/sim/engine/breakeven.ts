@@ -17,6 +17,7 @@
  *   d_m(p) = λ + s·p − Fm(p): linear for a dense model → one root (Fm(0) − λ)/(s − kρ/M);
  *          for a MoE  d_m = α + β·p + γ·q^p, whose roots are p = −α/β − W_k(z)/ln q with
  *          z = (γ·ln q / β) · e^(−α·ln q/β) and W_k the Lambert W function (branch 0, and −1 when z < 0).
+ * (Both closed forms, and the Lambert W they need, are in realRoots.ts.)
  * A root of d_c is a root of d only where the compute branch is the active one (Fc ≥ Fm), and likewise for d_m,
  * so each branch's roots are kept only where that branch is the max. The survivors are then checked to be sign
  * changes of d (a tangency is not a crossing), and the sign of d on each interval between them gives the regime.
@@ -34,24 +35,26 @@
  * condition ignores the memory-bound floor, so it cannot show that reload wins short prefixes.
  * See mooncakeMinBandwidth and tests/breakeven.test.ts.
  */
-import type { ModelSpec } from './catalog/models';
+import { DTYPE_BYTES, type ModelSpec } from './catalog/models';
 import {
-  attentionFlopsPerPair,
-  bodyParams,
   allReducePerTokenTime,
   effectiveAttentionFlops,
   effectiveFlops,
   effectiveMemBandwidth,
-  passComm,
-  embeddingParams,
-  replicaKvBytesPerToken,
+  iterationFixedTime,
   perTokenPrefillTime,
   prefillCost,
   prefillTime,
-  weightSplit,
   type HardwareConfig,
 } from './cost';
-import { DTYPE_BYTES } from './catalog/models';
+import {
+  attentionFlopsPerPair,
+  bodyParams,
+  embeddingParams,
+  replicaKvBytesPerToken,
+  weightSplit,
+} from './flopsAndBytes';
+import { expLinearRoots, polish, quadraticRoots } from './realRoots';
 
 /** The path KV takes back to HBM: aggregate bandwidth into the replica (bytes/s) and a per-transfer latency (s). */
 export interface ReloadPath {
@@ -152,78 +155,6 @@ export function mooncakeMinBandwidth(args: {
   return (G * 2 * d * s) / (gqa * (a * p * d + b * d * d));
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Lambert W, real branches, from the logarithm of |z| so that huge or tiny arguments do not overflow.
-
-/** Root of a monotone f on [lo, hi] by Newton steps safeguarded with bisection. */
-function solveMonotone(
-  f: (w: number) => number,
-  df: (w: number) => number,
-  lo: number,
-  hi: number,
-  w0: number,
-): number {
-  let flo = f(lo);
-  let w = Math.min(hi, Math.max(lo, w0));
-  for (let i = 0; i < 200; i++) {
-    const fw = f(w);
-    if (fw === 0) return w;
-    if (Math.sign(fw) === Math.sign(flo)) {
-      lo = w;
-      flo = fw;
-    } else hi = w;
-    let next = w - fw / df(w);
-    if (!(next > lo && next < hi) || !Number.isFinite(next)) next = (lo + hi) / 2;
-    if (Math.abs(next - w) <= 1e-15 * Math.max(1, Math.abs(w))) return next;
-    w = next;
-  }
-  return w;
-}
-
-/** W₀(z) for z > 0 given ln z. */
-export function lambertW0FromLog(lnz: number): number {
-  if (lnz < -30) return Math.exp(lnz); // W₀(z) = z − z² + …
-  const f = (w: number) => w + Math.log(w) - lnz;
-  const df = (w: number) => 1 + 1 / w;
-  if (lnz <= 1) {
-    const z = Math.exp(lnz);
-    return solveMonotone(f, df, z / Math.E, 1, z / (1 + z));
-  }
-  return solveMonotone(f, df, 1, lnz, lnz - Math.log(lnz));
-}
-
-/** W₀(z) and W₋₁(z) for −1/e ≤ z < 0 given u = ln(−z) ≤ −1. */
-export function lambertWNegFromLog(u: number): { w0: number; wm1: number } {
-  if (u > -1) throw new RangeError('z < −1/e: no real Lambert W');
-  const f = (w: number) => w + Math.log(-w) - u;
-  const df = (w: number) => 1 + 1 / w;
-  // Near the branch point z = −1/e the two branches meet at −1: w ≈ −1 ± sqrt(2(1 + e·z)).
-  const onePlusEz = 1 - Math.exp(u + 1);
-  const branchGuess = Math.sqrt(Math.max(0, 2 * onePlusEz));
-  let w0: number;
-  if (u < -30) w0 = -Math.exp(u);
-  else {
-    const z = -Math.exp(u);
-    w0 = solveMonotone(f, df, -1, z, onePlusEz < 0.1 ? -1 + branchGuess : z);
-  }
-  const wm1 = solveMonotone(
-    f,
-    df,
-    Math.min(2 * u, -1),
-    Math.min(u, -1),
-    onePlusEz < 0.1 ? -1 - branchGuess : u - Math.log(-u),
-  );
-  return { w0, wm1 };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-
-/** The part of a recompute's time that does not grow with p: all-reduce latencies and the iteration overhead. */
-function fixedCommAndOverhead(model: ModelSpec, hw: HardwareConfig): number {
-  const comm = passComm(model, hw, 1);
-  return comm.calls * comm.path.latency + hw.iterationOverheadS;
-}
-
 interface Coefficients {
   /** λ − all-reduce latency total − iteration overhead (the fixed part of reload − recompute beyond the max). */
   lambda: number;
@@ -250,7 +181,7 @@ function coefficients(model: ModelSpec, hw: HardwareConfig, path: ReloadPath): C
   const bytes = DTYPE_BYTES[hw.weightDtype];
   const split = weightSplit(model);
   return {
-    lambda: path.latency - fixedCommAndOverhead(model, hw),
+    lambda: path.latency - iterationFixedTime(model, hw),
     s: replicaKvBytesPerToken(model, hw.kvDtype, hw.tp) / path.bandwidth - allReducePerTokenTime(model, hw),
     G: effectiveFlops(hw),
     Ga: effectiveAttentionFlops(hw),
@@ -271,46 +202,6 @@ function computeBranch(c: Coefficients, p: number): number {
 function memoryBranch(c: Coefficients, p: number): number {
   const touched = c.wRouted > 0 ? -Math.expm1(p * Math.log(c.q)) : 0;
   return (c.wAlways + c.wRouted * touched + c.kvWrite * p) / c.M;
-}
-
-/** Real roots of a·x² + b·x + c = 0, numerically stable; a double root is dropped (no sign change). */
-function quadraticRoots(a: number, b: number, c: number): number[] {
-  if (a === 0) return b === 0 ? [] : [-c / b];
-  const disc = b * b - 4 * a * c;
-  if (!(disc > 0)) return [];
-  const q = -0.5 * (b + (b >= 0 ? 1 : -1) * Math.sqrt(disc));
-  const roots = [q / a];
-  if (q !== 0) roots.push(c / q);
-  return roots;
-}
-
-/** Roots of α + β·p + γ·e^(L·p) = 0 with γ ≥ 0, L < 0 (the memory branch of d). */
-function expLinearRoots(alpha: number, beta: number, gamma: number, L: number): number[] {
-  if (gamma === 0 || !(L < 0) || !Number.isFinite(L)) return beta === 0 ? [] : [-alpha / beta];
-  if (beta === 0) return -alpha / gamma > 0 ? [Math.log(-alpha / gamma) / L] : [];
-  const lnAbsZ = Math.log((gamma * -L) / Math.abs(beta)) - (L * alpha) / beta;
-  const toP = (w: number) => -alpha / beta - w / L;
-  if (beta < 0) return [toP(lambertW0FromLog(lnAbsZ))];
-  if (lnAbsZ > -1) return [];
-  if (lnAbsZ === -1) return []; // tangency
-  const { w0, wm1 } = lambertWNegFromLog(lnAbsZ);
-  return [toP(w0), toP(wm1)];
-}
-
-/** A few Newton steps on g to tighten a root found in closed form (guards against cancellation). */
-function polish(g: (p: number) => number, dg: (p: number) => number, p: number): number {
-  let best = p;
-  let gBest = Math.abs(g(p));
-  for (let i = 0; i < 4 && gBest > 0; i++) {
-    const d = dg(best);
-    if (!(d !== 0 && Number.isFinite(d))) break;
-    const next = best - g(best) / d;
-    const gn = Math.abs(g(next));
-    if (!(next > 0) || !(gn < gBest)) break;
-    best = next;
-    gBest = gn;
-  }
-  return best;
 }
 
 /** A duration for the explanation text: µs below 1 ms, ms below 1 s, else s; 3 significant digits. */

@@ -4,7 +4,7 @@
  */
 import { type AcceleratorSpec } from './catalog/accelerators';
 import { DTYPE_BYTES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from './catalog/models';
-import { kvReplication } from './cost';
+import { kvReplication } from './flopsAndBytes';
 import { kvBudget } from './hbm';
 import { GPUS_PER_REPLICA } from './hardware';
 import { limitRefusal } from './limits';

@@ -23,7 +23,8 @@
  */
 import { resolveLink } from '../engine/catalog/index';
 import type { ModelSpec } from '../engine/catalog/models';
-import { iterationCost, replicaKvBytesPerToken, type HardwareConfig } from '../engine/cost';
+import { iterationCost, type HardwareConfig } from '../engine/cost';
+import { replicaKvBytesPerToken } from '../engine/flopsAndBytes';
 import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { prefillTimeline } from './longPrefill';
 

@@ -11,12 +11,8 @@ import {
 } from '../../lib/format';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { findModel } from '../../sim/engine/catalog/models';
-import {
-  attentionFlopsPerPair,
-  bodyParams,
-  DEFAULT_ATTENTION_EFFICIENCY,
-  DEFAULT_ITERATION_OVERHEAD_S,
-} from '../../sim/engine/cost';
+import { DEFAULT_ATTENTION_EFFICIENCY, DEFAULT_ITERATION_OVERHEAD_S } from '../../sim/engine/cost';
+import { attentionFlopsPerPair, bodyParams } from '../../sim/engine/flopsAndBytes';
 import { EXERCISE_CROSSING, EXERCISE_MIN_BW, EXERCISE_MIN_BW_MODEL } from './schema';
 import { LinkFig } from './figures';
 

@@ -8,8 +8,6 @@ import { findModel } from '../../sim/engine/catalog/models';
 import { ENGINE_BLOCK_SIZE } from '../../sim/engine/blocks';
 import {
   allReducePerTokenTime,
-  attentionFlopsPerPair,
-  bodyParams,
   DEFAULT_ATTENTION_EFFICIENCY,
   DEFAULT_GEMM_EFFICIENCY,
   defaultHardware,
@@ -17,6 +15,7 @@ import {
   perTokenPrefillTime,
   prefillTime,
 } from '../../sim/engine/cost';
+import { attentionFlopsPerPair, bodyParams } from '../../sim/engine/flopsAndBytes';
 import {
   coldTurnExtra,
   DEFAULT_TRAJECTORY,

@@ -47,7 +47,7 @@
  *
  * Replicas 0..prefillReplicas−1 are the prefill pool, the rest the decode pool.
  */
-import { replicaKvBytesPerToken } from '../cost';
+import { replicaKvBytesPerToken } from '../flopsAndBytes';
 import type { Rng } from '../rng';
 import type { Replica } from './replica';
 import type { Req } from './request';

@@ -2,10 +2,10 @@
  * Distributions for workload parameters (token counts, tool durations, think times, compile times), as plain
  * JSON-able objects so a scenario file can state them, plus the presets the lessons start from.
  *
- * Every sample comes from the Rng passed in (a seeded sfc32 stream), never from Math.random.
+ * Every sample comes from the Rng passed in (a seeded sfc32 stream), never from Math.random. A scenario file's
+ * distributions are checked by distValidation.ts before they reach here.
  */
 import type { Rng } from '../rng';
-import { isObj, type SchemaValidator } from './schemaValidator';
 
 export type Dist =
   | { kind: 'constant'; value: number }
@@ -332,73 +332,3 @@ export const GRAMMAR_MASK_COST_PRESETS = {
  * (cpu_count + 1) // 2 workers, more than 8 on such a host, so this is conservative).
  */
 export const GRAMMAR_CPU_DEFAULTS = { threads: 8, serialUpTo: 128, chunk: 16 } as const;
-
-/** Problems with a distribution at `path`, into the scenario's validator. */
-export function validateDist(v: SchemaValidator, d: unknown, path: string): void {
-  if (!isObj(d))
-    return v.err(path, 'must be a distribution object such as {"kind":"lognormal","median":1,"sigma":0.5}');
-  const num = (k: string, opts: { gt?: number; min?: number } = {}) =>
-    v.num(d, k, path, { required: true, ...opts });
-  const bound = (k: string) => v.num(d, k, path);
-  switch (d.kind) {
-    case 'constant':
-      num('value');
-      break;
-    case 'uniform':
-      num('min');
-      num('max');
-      if (typeof d.min === 'number' && typeof d.max === 'number' && d.max < d.min)
-        v.err(`${path}.max`, 'must be ≥ min');
-      break;
-    case 'exponential':
-      num('mean', { gt: 0 });
-      bound('min');
-      bound('max');
-      break;
-    case 'lognormal':
-      num('median', { gt: 0 });
-      num('sigma', { min: 0 });
-      bound('min');
-      bound('max');
-      break;
-    case 'normal':
-      num('mean');
-      num('sd', { min: 0 });
-      bound('min');
-      bound('max');
-      break;
-    case 'choice':
-      if (
-        !Array.isArray(d.values) ||
-        d.values.length === 0 ||
-        !d.values.every((x) => typeof x === 'number' && Number.isFinite(x))
-      )
-        v.err(`${path}.values`, 'must be a non-empty array of numbers');
-      if (d.weights !== undefined) {
-        if (
-          !Array.isArray(d.weights) ||
-          !d.weights.every((x) => typeof x === 'number' && x >= 0) ||
-          (Array.isArray(d.values) && d.weights.length !== d.values.length)
-        )
-          v.err(`${path}.weights`, 'must be non-negative numbers, one per value');
-      }
-      break;
-    case 'mixture':
-      if (!Array.isArray(d.components) || d.components.length === 0) {
-        v.err(`${path}.components`, 'must be a non-empty array of {weight, dist}');
-        break;
-      }
-      d.components.forEach((c: unknown, i: number) => {
-        const cc = isObj(c) ? c : null;
-        if (!cc || typeof cc.weight !== 'number' || !(cc.weight >= 0))
-          v.err(`${path}.components[${i}].weight`, 'must be a number ≥ 0');
-        validateDist(v, cc?.dist, `${path}.components[${i}].dist`);
-      });
-      break;
-    default:
-      v.err(
-        `${path}.kind`,
-        `must be one of constant, uniform, exponential, lognormal, normal, choice, mixture (got ${JSON.stringify(d.kind)})`,
-      );
-  }
-}

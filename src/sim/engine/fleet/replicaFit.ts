@@ -7,7 +7,8 @@ import { findAccelerator, type AcceleratorSpec } from '../catalog/accelerators';
 import { findModel, MODELS, weightBytes, type Dtype, type ModelSpec } from '../catalog/models';
 import { cannotRun, type CannotRun, type CannotRunFix } from '../cannotRun';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
-import { GPUS_PER_REPLICA, replicaKvBytesPerToken } from '../cost';
+import { GPUS_PER_REPLICA } from '../cost';
+import { replicaKvBytesPerToken } from '../flopsAndBytes';
 import { withinLimit } from '../limits';
 import { defaultPageTokens, ENGINE_BLOCK_SIZE } from '../blocks';
 

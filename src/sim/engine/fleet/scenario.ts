@@ -12,9 +12,9 @@ import {
   DEFAULT_ITERATION_OVERHEAD_S,
   DEFAULT_MBU,
   defaultGemmEfficiency,
-  replicaKvBytesPerToken,
   type HardwareConfig,
 } from '../cost';
+import { replicaKvBytesPerToken } from '../flopsAndBytes';
 import { kvBudget, VLLM_GPU_MEMORY_UTILIZATION, type KvBudget } from '../hbm';
 import type { CannotRun } from '../cannotRun';
 import { noRoomForKv } from './replicaFit';

@@ -4,7 +4,8 @@
  * fixes), or a shared-prefix workload (sharedPrefix.ts). Part of validateScenario (scenarioValidation.ts).
  */
 import { CLASS_DISTS } from './workload';
-import { TOOL_LATENCY_PRESETS, validateDist } from './dist';
+import { TOOL_LATENCY_PRESETS } from './dist';
+import { validateDist } from './distValidation';
 import { validateSharedPrefix } from './sharedPrefix';
 import { isObj, SchemaValidator, type Obj } from './schemaValidator';
 
