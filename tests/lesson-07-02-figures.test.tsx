@@ -5,7 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { AffinityEscape, SweepShape } from '../src/widgets/session-affinity/Figures';
+import {
+  AffinityEscape,
+  SweepShape,
+  TrajKnown,
+  TrajNew,
+  TrajPrompt,
+} from '../src/widgets/session-affinity/Figures';
 import { SWEEP_SHAPE } from '../src/sim/lessons/affinityModel';
 import { sweepScenario } from '../src/sim/lessons/affinitySweep';
 import { createRouter, type ReplicaLoad, type RouterEnv } from '../src/sim/engine/fleet/router';
@@ -30,6 +36,17 @@ describe('07.02: the fleet view’s workload as the prose states it', () => {
     expect([cls.turns.min, cls.turns.max]).toEqual([SWEEP_SHAPE.turnsMin, SWEEP_SHAPE.turnsMax]);
     expect(prose).toContain('<SweepShape m="turns" />');
     expect(prose).not.toMatch(/12 to 32 turns|four apps/);
+  });
+});
+
+describe('07.02: a warm turn’s new tokens', () => {
+  const n = (el: React.ReactElement) => Number(text(el).replace(/,/g, ''));
+  it('are the prompt less what the turn before left computed, for every turn the prose could quote', () => {
+    for (const turn of [1, 5, 20]) {
+      expect(n(<TrajNew turn={turn} />)).toBe(n(<TrajPrompt turn={turn} />) - n(<TrajKnown turn={turn} />));
+      expect(n(<TrajNew turn={turn} />)).toBeGreaterThan(0);
+    }
+    expect(prose).toContain('prefills its <TrajNew turn={1} /> new tokens');
   });
 });
 

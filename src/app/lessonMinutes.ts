@@ -11,7 +11,7 @@ export const LESSON_MINUTES: Record<
     minutes: 35,
   },
   '07-02-session-affinity': {
-    words: 2527,
+    words: 2525,
     widgets: 2,
     exercises: 1,
     tourMinutes: 8.5,

@@ -162,6 +162,12 @@ export function TrajKnown({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: numbe
   );
 }
 
+/** Tokens turn k prefills when warm: its prompt less what turn k − 1 left computed. */
+export function TrajNew({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: number; blockSize?: number }) {
+  const { prompt, cached } = trajTurn(turn, blockSize);
+  return <InlineFigure title={`${prompt} − ${cached}`} value={formatNumber(prompt - cached)} />;
+}
+
 /** Warm hit rate of turn k under affinity: what turn k − 1 left computed / prompt k. */
 export function TrajWarmHit({ turn, blockSize = ENGINE_BLOCK_SIZE }: { turn: number; blockSize?: number }) {
   const { prompt, cached } = trajTurn(turn, blockSize);
