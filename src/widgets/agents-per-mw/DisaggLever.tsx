@@ -4,6 +4,7 @@
  * each searched for its capacity under the lesson's default SLOs and under a tight TPOT objective. A table and
  * inline figures for the prose; the runs start once the page's widgets have drawn.
  */
+import { CompareRow, CompareTable } from '../kit/CompareTable';
 import { InlineFigure } from '../kit/InlineFigure';
 import { useEffect, useState } from 'react';
 import { useSimulation } from '../kit/useSimulation';
@@ -133,6 +134,17 @@ export function DisaggLeverFig({
   );
 }
 
+const LEVER_COLUMNS = [
+  'SLOs (TTFT p90, TPOT p90)',
+  'Node',
+  'Agents per node',
+  'Agents per MW',
+  'TTFT p90',
+  'TPOT p90',
+  'Prefill replica busy',
+  'Turns prefilled there',
+];
+
 /** Both layouts under both SLOs, as a table. */
 export function DisaggLeverTable() {
   const sim = useLever();
@@ -145,61 +157,48 @@ export function DisaggLeverTable() {
           ? `The runs could not be done: ${sim.error ?? ''}`
           : `One DGX H100, the lever grid's agents, cache-aware router and TTL-then-offload policy: all four replicas of ${MODEL_NAME} aggregated, or one prefill and three decode replicas with the KV shipped over the node's RDMA NICs (the simulator's default link; inside one node NVLink would likely carry it, and the transfers are small next to the prefills). Capacity is the largest concurrency meeting both SLOs; the latencies are at that concurrency.`}
       </figcaption>
-      <div className="table-scroll">
-        <table className="compare-table">
-          <thead>
-            <tr>
-              <th scope="col">SLOs (TTFT p90, TPOT p90)</th>
-              <th scope="col">Node</th>
-              <th scope="col">Agents per node</th>
-              <th scope="col">Agents per MW</th>
-              <th scope="col">TTFT p90</th>
-              <th scope="col">TPOT p90</th>
-              <th scope="col">Prefill replica busy</th>
-              <th scope="col">Turns prefilled there</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r
-              ? r.rows.flatMap((row, i) =>
-                  (['aggregated', 'disaggregated'] as const).map((layout) => {
-                    const s = summarizeLayout(row, layout, GRID.pue);
-                    const dis = layout === 'disaggregated';
-                    return (
-                      <tr key={`${i}-${layout}`} data-row={`${i === 0 ? 'default' : 'tight'}-${layout}`}>
-                        <th scope="row">
-                          {formatDuration(row.slo.ttftP90S)}, {formatDuration(row.slo.tpotP90S)}
-                        </th>
-                        <td data-label="Node">
-                          {dis ? '1 prefill + 3 decode replicas' : '4 replicas, both phases'}
-                        </td>
-                        <td data-label="Agents per node" data-cell="per-node">
-                          {formatNumber(s.perNode)}
-                        </td>
-                        <td data-label="Agents per MW">{formatNumber(Math.round(s.perMW), 5)}</td>
-                        <td data-label="TTFT p90">{formatDuration(s.ttftP90S, 3)}</td>
-                        <td data-label="TPOT p90">{formatDuration(s.tpotP90S, 3)}</td>
-                        <td data-label="Prefill replica busy">
-                          {dis ? formatPercent(s.prefillBusy, 2) : 'none'}
-                        </td>
-                        <td data-label="Turns prefilled there">
-                          {dis ? formatPercent(s.remoteShare, 2) : 'none'}
-                        </td>
-                      </tr>
-                    );
-                  }),
-                )
-              : sim.status !== 'error' && (
-                  <tr>
-                    <td colSpan={8} className="pending" aria-busy="true">
-                      Simulating both layouts under both SLOs, once the widgets above have drawn (they share
-                      the simulation worker)…
-                    </td>
-                  </tr>
-                )}
-          </tbody>
-        </table>
-      </div>
+      <CompareTable
+        columns={LEVER_COLUMNS}
+        pending={
+          r || sim.status === 'error'
+            ? undefined
+            : 'Simulating both layouts under both SLOs, once the widgets above have drawn (they share the simulation worker)…'
+        }
+      >
+        {r?.rows.flatMap((row, i) =>
+          (['aggregated', 'disaggregated'] as const).map((layout) => (
+            <CompareRow
+              key={`${i}-${layout}`}
+              data-row={`${i === 0 ? 'default' : 'tight'}-${layout}`}
+              head={
+                <>
+                  {formatDuration(row.slo.ttftP90S)}, {formatDuration(row.slo.tpotP90S)}
+                </>
+              }
+              span={LEVER_COLUMNS.length - 1}
+              cells={
+                <LayoutCells s={summarizeLayout(row, layout, GRID.pue)} dis={layout === 'disaggregated'} />
+              }
+            />
+          )),
+        )}
+      </CompareTable>
     </figure>
+  );
+}
+
+function LayoutCells({ s, dis }: { s: LayoutSummary; dis: boolean }) {
+  return (
+    <>
+      <td data-label="Node">{dis ? '1 prefill + 3 decode replicas' : '4 replicas, both phases'}</td>
+      <td data-label="Agents per node" data-cell="per-node">
+        {formatNumber(s.perNode)}
+      </td>
+      <td data-label="Agents per MW">{formatNumber(Math.round(s.perMW), 5)}</td>
+      <td data-label="TTFT p90">{formatDuration(s.ttftP90S, 3)}</td>
+      <td data-label="TPOT p90">{formatDuration(s.tpotP90S, 3)}</td>
+      <td data-label="Prefill replica busy">{dis ? formatPercent(s.prefillBusy, 2) : 'none'}</td>
+      <td data-label="Turns prefilled there">{dis ? formatPercent(s.remoteShare, 2) : 'none'}</td>
+    </>
   );
 }

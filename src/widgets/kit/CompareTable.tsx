@@ -1,7 +1,9 @@
 /**
  * A comparison table (tables.css, `.compare-table`): a row per setting a widget ran on the same workload, the row of
  * the setting the widget shows marked current, and a single "computing…" cell across a row's figures until its run
- * is in, so a table that fills as the runs stream in keeps its rows and their order from the start.
+ * is in, so a table that fills as the runs stream in keeps its rows and their order from the start. A table whose
+ * rows come with one result (a figure in the prose, captioned by its `figcaption`) has no row to show until then:
+ * `pending` says so in one cell across the table.
  */
 import type { ReactNode } from 'react';
 
@@ -9,20 +11,24 @@ export function CompareTable({
   name,
   caption,
   columns,
+  pending,
   children,
 }: {
-  /** `data-table`, what browser tests find the table by. */
-  name: string;
-  caption: ReactNode;
+  /** `data-table`, what browser tests find the table by (a figure's table is found by its figure's). */
+  name?: string;
+  /** None when a `figcaption` around the table captions it. */
+  caption?: ReactNode;
   /** Column headings, the row header's first. */
   columns: readonly string[];
+  /** While there are no rows yet: what is computing, in a cell across the table (none: an empty body). */
+  pending?: ReactNode;
   /** The rows (CompareRow). */
   children: ReactNode;
 }) {
   return (
     <div className="table-scroll">
       <table className="compare-table" data-table={name}>
-        <caption>{caption}</caption>
+        {caption === undefined ? null : <caption>{caption}</caption>}
         <thead>
           <tr>
             {columns.map((c) => (
@@ -32,7 +38,16 @@ export function CompareTable({
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>
+          {children}
+          {pending === undefined ? null : (
+            <tr>
+              <td colSpan={columns.length} className="pending" aria-busy="true">
+                {pending}
+              </td>
+            </tr>
+          )}
+        </tbody>
       </table>
     </div>
   );
@@ -45,7 +60,8 @@ export function CompareRow({
   cells,
   ...data
 }: {
-  current: boolean;
+  /** The row of the setting the widget shows (none for a table in the prose, which shows every row alike). */
+  current?: boolean;
   /** The row header: the setting's name. */
   head: ReactNode;
   /** How many figure cells follow the header, for the placeholder to span. */

@@ -2,6 +2,7 @@
  * Lesson 07.10's comparison of chunked and disaggregated prefill (src/sim/lessons/longPrefillDisagg.ts, computed in
  * the worker for schema.ts DISAGG_REQUEST): inline figures for the prose and a table of both sides.
  */
+import { CompareRow, CompareTable } from '../kit/CompareTable';
 import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import {
@@ -67,6 +68,15 @@ export function DisaggFig({ m, chunk = 512 }: { m: DisaggMetric; chunk?: number 
   return <InlineFigure value={v} title={chunk === 'slow' ? SLOW_TITLE : TITLE} />;
 }
 
+const COMPARISON_COLUMNS = [
+  'How',
+  'Prompt TTFT',
+  'Transfer after prefill',
+  "Decodes' gap, mean",
+  "Decodes' gap, max",
+  'GPUs',
+];
+
 /** Both ways of serving the long prompt beside the decodes, as a table. */
 export function DisaggComparisonTable() {
   const sim = useSimulation('prefillDisagg', DISAGG_REQUEST);
@@ -116,22 +126,15 @@ export function DisaggComparisonTable() {
             ? `The comparison could not be computed: ${sim.error ?? ''}`
             : 'Computing the comparison…'}
       </figcaption>
-      <div className="table-scroll">
-        <table className="compare-table">
-          <thead>
-            <tr>
-              <th scope="col">How</th>
-              <th scope="col">Prompt TTFT</th>
-              <th scope="col">Transfer after prefill</th>
-              <th scope="col">Decodes' gap, mean</th>
-              <th scope="col">Decodes' gap, max</th>
-              <th scope="col">GPUs</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.key} data-row={row.key}>
-                <th scope="row">{row.label}</th>
+      <CompareTable columns={COMPARISON_COLUMNS}>
+        {rows.map((row) => (
+          <CompareRow
+            key={row.key}
+            data-row={row.key}
+            head={row.label}
+            span={COMPARISON_COLUMNS.length - 1}
+            cells={
+              <>
                 <td data-label="Prompt TTFT" data-cell="ttft">
                   {formatDuration(row.ttft)}
                 </td>
@@ -143,11 +146,11 @@ export function DisaggComparisonTable() {
                   {formatDuration(row.gapMax)}
                 </td>
                 <td data-label="GPUs">{formatNumber(row.gpus)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              </>
+            }
+          />
+        ))}
+      </CompareTable>
     </figure>
   );
 }

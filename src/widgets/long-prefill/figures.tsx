@@ -3,6 +3,7 @@
  * for the lesson's setup, schema.ts FIGURES_REQUEST, which is the widgets' default), so prose and widgets never
  * disagree; and the table of the four prefill scenarios shipped with the fleet simulator (prefillScenarios).
  */
+import { CompareRow, CompareTable } from '../kit/CompareTable';
 import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
 import {
@@ -117,6 +118,18 @@ export function ChunkFig({ chunk, m }: { chunk: number; m: ChunkMetric }) {
 /** The prefill scenarios of scenarios/prefill/ the table runs, in its order. */
 const SCENARIO_IDS: PrefillScenarioId[] = ['no-chunking', 'chunk-2048', 'chunk-512', 'disaggregated'];
 
+const SCENARIO_COLUMNS = [
+  'Scenario',
+  'Token budget',
+  'Gap p50',
+  'Gap p99',
+  'Gap max',
+  'Chat TTFT p90',
+  'Document TTFT, mean',
+  'Chat TPOT p90',
+  'GPUs',
+];
+
 /** The prefill scenarios of scenarios/prefill/ run by the fleet simulator, as a table. */
 export function PrefillScenarioTable() {
   const sim = useSimulation('prefillScenarios', { ids: SCENARIO_IDS });
@@ -130,57 +143,43 @@ export function PrefillScenarioTable() {
             ? `The scenarios could not be run: ${sim.error ?? ''}`
             : 'Running the four prefill scenarios in the fleet simulator…'}
       </figcaption>
-      <div className="table-scroll">
-        <table className="compare-table">
-          <thead>
-            <tr>
-              <th scope="col">Scenario</th>
-              <th scope="col">Token budget</th>
-              <th scope="col">Gap p50</th>
-              <th scope="col">Gap p99</th>
-              <th scope="col">Gap max</th>
-              <th scope="col">Chat TTFT p90</th>
-              <th scope="col">Document TTFT, mean</th>
-              <th scope="col">Chat TPOT p90</th>
-              <th scope="col">GPUs</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r
-              ? r.rows.map((row) => (
-                  <tr key={row.id} data-scenario={row.id}>
-                    <th scope="row">
-                      <code>{row.id}</code>
-                    </th>
-                    <td data-label="Token budget">
-                      {formatNumber(row.tokenBudget)}
-                      {row.chunk === false ? ', whole prompts' : `, chunk ${formatNumber(row.chunk)}`}
-                      {row.prefillUtilisation !== undefined ? ', prefill on its own replica' : ''}
-                    </td>
-                    <td data-label="Gap p50">{formatDuration(row.gap.p50)}</td>
-                    <td data-label="Gap p99" data-cell="gap-p99">
-                      {formatDuration(row.gap.p99)}
-                    </td>
-                    <td data-label="Gap max" data-cell="gap-max">
-                      {formatDuration(row.gap.max)}
-                    </td>
-                    <td data-label="Chat TTFT p90">{formatDuration(row.chatTtft.p90)}</td>
-                    <td data-label="Document TTFT, mean">{formatDuration(row.docTtft.mean)}</td>
-                    <td data-label="Chat TPOT p90" data-cell="chat-tpot">
-                      {formatDuration(row.chatTpotP90)}
-                    </td>
-                    <td data-label="GPUs">
-                      {formatNumber(row.gpus)}
-                      {row.prefillUtilisation !== undefined
-                        ? ` (prefill busy ${formatPercent(row.prefillUtilisation)})`
-                        : ''}
-                    </td>
-                  </tr>
-                ))
-              : null}
-          </tbody>
-        </table>
-      </div>
+      <CompareTable columns={SCENARIO_COLUMNS}>
+        {r?.rows.map((row) => (
+          <CompareRow
+            key={row.id}
+            data-scenario={row.id}
+            head={<code>{row.id}</code>}
+            span={SCENARIO_COLUMNS.length - 1}
+            cells={
+              <>
+                <td data-label="Token budget">
+                  {formatNumber(row.tokenBudget)}
+                  {row.chunk === false ? ', whole prompts' : `, chunk ${formatNumber(row.chunk)}`}
+                  {row.prefillUtilisation !== undefined ? ', prefill on its own replica' : ''}
+                </td>
+                <td data-label="Gap p50">{formatDuration(row.gap.p50)}</td>
+                <td data-label="Gap p99" data-cell="gap-p99">
+                  {formatDuration(row.gap.p99)}
+                </td>
+                <td data-label="Gap max" data-cell="gap-max">
+                  {formatDuration(row.gap.max)}
+                </td>
+                <td data-label="Chat TTFT p90">{formatDuration(row.chatTtft.p90)}</td>
+                <td data-label="Document TTFT, mean">{formatDuration(row.docTtft.mean)}</td>
+                <td data-label="Chat TPOT p90" data-cell="chat-tpot">
+                  {formatDuration(row.chatTpotP90)}
+                </td>
+                <td data-label="GPUs">
+                  {formatNumber(row.gpus)}
+                  {row.prefillUtilisation !== undefined
+                    ? ` (prefill busy ${formatPercent(row.prefillUtilisation)})`
+                    : ''}
+                </td>
+              </>
+            }
+          />
+        ))}
+      </CompareTable>
     </figure>
   );
 }
