@@ -3,7 +3,7 @@
  * (OpenAI or Anthropic shape); `parseToolDefinitions` reads a learner's pasted JSON into definitions, or an error
  * with its line and column. No tokenizer here: the worker counts tokens (gpt-tokenizer's o200k_base).
  */
-import type { JsonSchema, ToolDefinition } from './tools/agentTools';
+import type { JsonSchema, ToolDefinition } from './tools/jsonSchema';
 
 export type ToolFormat = 'openai' | 'anthropic';
 
