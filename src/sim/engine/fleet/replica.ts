@@ -82,6 +82,7 @@ export interface ReplicaStats {
   tokensDecoded: number;
   preemptions: number;
   swaps: number;
+  /** Held sessions released early because HBM ran out. */
   heldReleases: number;
   dropped: number;
 }

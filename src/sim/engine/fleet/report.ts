@@ -10,6 +10,7 @@ import { disaggMetrics, type DisaggMetrics } from './disaggMetrics';
 import { pick, round, roundSummary, summarize, type Summary } from './metrics';
 import { ROUTE_REASONS } from './router';
 import type { ResolvedScenario } from './scenario';
+import type { ReplicaStats } from './replica';
 
 export interface TierTokens {
   hbm: number;
@@ -32,19 +33,12 @@ export interface ClassMetrics {
   costUSDPerSession: Summary;
 }
 
-export interface ReplicaMetrics {
+/** A replica's counters as the report prints them (busy time as a share of the run: `utilisation`). */
+export interface ReplicaMetrics extends Omit<ReplicaStats, 'busyS'> {
   replica: number;
-  iterations: number;
   utilisation: number;
   meanBatch: number;
   maxBatch: number;
-  tokensPrefilled: number;
-  tokensDecoded: number;
-  preemptions: number;
-  swaps: number;
-  /** Held sessions released early because HBM ran out. */
-  heldReleases: number;
-  dropped: number;
   /** KV blocks used per tier: time mean and max over the samples, and capacity. */
   kv: Record<string, { meanBlocks: number; maxBlocks: number; capacityBlocks: number }>;
   /** Blocks pinned by idle sessions held through a pause: time mean and max. */
