@@ -98,6 +98,19 @@ describe("the prose's claims about the default get_weather trace", () => {
     expect(r.steps[0].jumpForward).toBe('{"city":"');
   }, 60_000);
 
+  it('most steps of the default call allow ten tokens or fewer; compiling the schema costs more than many mask steps', async () => {
+    const { findPreset } = await import('../src/sim/lessons/grammar/presets');
+    const { NARROW_ALLOWED } = await import('../src/widgets/structured-output/figures');
+    const p = findPreset('get-weather')!;
+    const r = await traceDocument(JSON.stringify(p.schema, null, 2), JSON.stringify(p.document, null, 2));
+    // Remember: "most steps of the lesson's tool call allow a handful of tokens, its free string nearly all"
+    const narrow = r.steps.filter((s) => s.allowed <= NARROW_ALLOWED).length;
+    expect(narrow).toBeGreaterThan(r.steps.length / 2);
+    // "compiling the schema is the expensive part": one compile against the median mask step, by a wide margin.
+    const masks = r.steps.map((s) => s.maskUs).sort((a, b) => a - b);
+    expect(r.compileMs * 1000).toBeGreaterThan(100 * masks[Math.floor(masks.length / 2)]);
+  }, 60_000);
+
   it('"compiled for compact JSON": a valid spaced document is sent compact; one sent as typed is refused at its first space', async () => {
     const ok = await traceDocument(SMALL, '{"a": 12, "ok": true}');
     expect(ok.document).toBe('{"a":12,"ok":true}');

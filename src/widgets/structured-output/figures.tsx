@@ -45,6 +45,9 @@ export function SlipFig({
   return <InlineFigure value={value} />;
 }
 
+/** "Narrow" steps, in the prose's words "ten tokens or fewer": at most this many tokens allowed. */
+export const NARROW_ALLOWED = 10;
+
 type MaskMetric =
   | 'vocab'
   | 'allowedAt'
@@ -76,7 +79,7 @@ function maskValue(t: TraceResult, m: MaskMetric, step: number): string {
     case 'jumpAt':
       return s.jumpForward;
     case 'narrowSteps':
-      return formatNumber(t.steps.filter((x) => x.allowed <= 10).length);
+      return formatNumber(t.steps.filter((x) => x.allowed <= NARROW_ALLOWED).length);
     case 'compileMs':
       return `${formatNumber(t.compileMs, 2)} ms`;
     case 'maskUs':

@@ -7,9 +7,11 @@ import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type { LayoutId } from '../../sim/lessons/toolLayouts';
 import type { LayoutsResponse, ToolTaxResult } from '../../worker/schemaMethods';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
+import { findModel } from '../../sim/engine/catalog/models';
 import { LAYOUT_DEFAULTS, TAX_DEFAULTS, layoutArgs, money, taxArgs, type TaxValues } from './schema';
 
-const VARIANTS: Record<string, Partial<TaxValues>> = {
+export const VARIANTS: Record<string, Partial<TaxValues>> = {
   default: {},
   pretty: { pretty: true },
   anthropic: { format: 'anthropic' },
@@ -121,4 +123,12 @@ export function LayoutGrowth() {
       value={`${formatNumber(LAYOUT_DEFAULTS.newTokens + LAYOUT_DEFAULTS.outputTokens, 6)} tokens`}
     />
   );
+}
+
+/** The replica a widget times prefill on at its defaults, e.g. "Llama 3.1 70B on 8 × H100 SXM". */
+export function Replica({ w = 'tax' }: { w?: 'tax' | 'layout' }) {
+  const v = w === 'tax' ? TAX_DEFAULTS : LAYOUT_DEFAULTS;
+  const model = findModel(v.model)?.name ?? v.model;
+  const acc = findAccelerator(v.accelerator)?.name ?? v.accelerator;
+  return <InlineFigure value={`${model} on ${formatNumber(v.gpus)} × ${acc}`} />;
 }

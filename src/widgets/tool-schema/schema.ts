@@ -177,7 +177,7 @@ export const layoutSchema = {
     ...controlRange(LAYOUT_LIMITS.changeTurn, { min: 2, max: 100 }),
     integer: true,
     format: formatTurnNumber,
-    help: 'For the "one tool added mid-session" layout: an MCP server connects and its tool joins the block in name order',
+    help: 'For the "one tool added mid-session" layout: an MCP server connects and its tool joins the block before the first tool whose name sorts after it',
   },
   blockSize: {
     kind: 'select',

@@ -1,0 +1,141 @@
+/**
+ * 07.07's hand-typed numbers and qualitative claims, against what the lab computes: the settings the prose quotes
+ * (cache multipliers, price, replica, block size, variants), the break-even period, and each layout's claim at
+ * the second widget's defaults.
+ */
+import { readFileSync } from 'node:fs';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { Replica, VARIANTS } from '../src/widgets/tool-schema/figures';
+import {
+  CACHE_READ,
+  CACHE_WRITE,
+  LAYOUT_DEFAULTS,
+  TAX_DEFAULTS,
+  layoutArgs,
+  layoutSchema,
+  taxArgs,
+} from '../src/widgets/tool-schema/schema';
+import { AGENT_TOOLS, ADDED_TOOL } from '../src/sim/lessons/tools/agentTools';
+import { renderTool } from '../src/sim/lessons/toolDefinitions';
+import { sessionToolCost } from '../src/sim/lessons/toolSchema';
+import { toolLayouts, toolSchemaTax } from '../src/worker/schemaMethods';
+
+const text = (el: React.ReactElement) => renderToStaticMarkup(el).replace(/<[^>]+>/g, '');
+const prose = readFileSync(new URL('../lessons/07-07-tool-schema-tax.mdx', import.meta.url), 'utf8');
+const flat = prose.replace(/\s+/g, ' ');
+
+describe('07.07: the settings the prose quotes are the widgets’', () => {
+  it('the replica prefill is timed on, as a figure of both widgets’ defaults', () => {
+    expect(text(<Replica />)).toBe('Llama 3.1 70B on 8 × H100 SXM');
+    expect(text(<Replica w="layout" />)).toBe('Llama 3.1 70B on 8 × H100 SXM');
+    expect(prose).toContain('<TaxFig m="prefill" /> on <Replica />');
+    expect(prose).toContain('In prefill time on <Replica w="layout" />');
+    expect(prose).not.toMatch(/8 × H100 \(|on 8 × H100 the/);
+  });
+
+  it('cache write 1.25× (2× for an hour) and read 0.1×, at $3 per million input tokens, as the widget prices them', () => {
+    expect(CACHE_WRITE).toEqual({ '5m': 1.25, '1h': 2 });
+    expect(CACHE_READ).toBe(0.1);
+    const a = taxArgs(TAX_DEFAULTS);
+    expect([a.writeMultiplier, a.readMultiplier, a.inputPerMTok]).toEqual([1.25, 0.1, 3]);
+    expect(taxArgs({ ...TAX_DEFAULTS, cacheTtl: '1h' }).writeMultiplier).toBe(2);
+    expect(flat).toContain('$w = 1.25$ times the base input price $p$ (2 times for a one-hour cache)');
+    expect(flat).toContain('a cache **read** at $r = 0.1$ times');
+    expect(flat).toContain('$p$ = \\$3 per million input tokens');
+    expect(flat).toContain('with cache reads at 0.1× the price');
+  });
+
+  it('pretty-printing is a two-space indent; 16-token blocks are the layout widget’s default (vLLM’s)', () => {
+    const t = AGENT_TOOLS[0];
+    expect(renderTool(t, 'openai', true)).toBe(JSON.stringify(JSON.parse(renderTool(t, 'openai')), null, 2));
+    expect(flat).toContain('pretty-printed with a two-space indent');
+    expect(LAYOUT_DEFAULTS.blockSize).toBe('16');
+    expect(layoutArgs(LAYOUT_DEFAULTS).blockSize).toBe(16);
+    expect(layoutSchema.blockSize.options.find((o) => o.value === '16')?.label).toMatch(/vLLM default/);
+    expect(flat).toContain('(16 in vLLM by default)');
+  });
+
+  it('"every 5 turns" is the variant the figure beside it computes', () => {
+    expect(VARIANTS.every5).toEqual({ changeEvery: 5 });
+    expect(VARIANTS.every1).toEqual({ changeEvery: 1 });
+    expect(flat).toContain('A block that changes every 5 turns still saves <TaxFig m="saving" v="every5" />');
+  });
+});
+
+describe('07.07: the tool set’s size, as the prose describes it', () => {
+  it('small tools of a few sentences each, a few dozen to a few hundred tokens; the block in the thousands', async () => {
+    for (const t of [...AGENT_TOOLS, ADDED_TOOL]) {
+      const sentences = t.description.split(/(?<=[.!?])\s+(?=[A-Z])/).length;
+      expect(sentences).toBeLessThanOrEqual(4);
+    }
+    const r = await toolSchemaTax(taxArgs(TAX_DEFAULTS));
+    const tokens = r.tools.map((t) => t.tokens);
+    expect(Math.min(...tokens)).toBeGreaterThanOrEqual(24);
+    expect(Math.max(...tokens)).toBeLessThan(1000);
+    expect(r.toolTokens).toBeGreaterThanOrEqual(1000);
+    // "Production tool sets are bigger": Anthropic's GitHub server, 35 tools in ~26,000 tokens, ~743 a tool.
+    expect(Math.max(...tokens)).toBeLessThan(26_000 / 35);
+    expect(r.toolTokens).toBeLessThan(55_000);
+  });
+});
+
+describe('07.07: the break-even period of a changing block', () => {
+  const price = { inputPerMTok: 3, writeMultiplier: CACHE_WRITE['5m'], readMultiplier: CACHE_READ };
+  it('k > (w − r)/(1 − r) ≈ 1.28: a block rewritten every turn costs more with a cache, every 2nd turn less', () => {
+    const k = (price.writeMultiplier - price.readMultiplier) / (1 - price.readMultiplier);
+    expect(k.toFixed(2)).toBe('1.28');
+    expect(flat).toContain('\\frac{1.25 - 0.1}{1 - 0.1} \\approx 1.28');
+    const at = (every: number) => sessionToolCost(4427, 20, every, price);
+    expect(at(1).costCached).toBeGreaterThan(at(1).costNoCache);
+    expect(at(2).costCached).toBeLessThan(at(2).costNoCache);
+  });
+});
+
+describe('07.07: each layout’s claim at the second widget’s defaults', async () => {
+  const L = await toolLayouts(layoutArgs(LAYOUT_DEFAULTS));
+  const by = Object.fromEntries(L.layouts.map((l) => [l.layout, l]));
+  const B = Number(LAYOUT_DEFAULTS.blockSize);
+  const floorB = (x: number) => Math.floor(x / B) * B;
+  const { newTokens, outputTokens, systemTokens, changeTurn } = LAYOUT_DEFAULTS;
+
+  it('growth per turn is in line with TraceLab’s 1.7–1.8k tokens per step', () => {
+    expect(newTokens + outputTokens).toBeGreaterThanOrEqual(1700);
+    expect(newTokens + outputTokens).toBeLessThanOrEqual(1800);
+    expect(flat).toContain('in line with the 1.7–1.8k tokens per step that TraceLab measured');
+  });
+
+  it('tools first: each turn hits the last turn’s prompt and output but a partial block, and prefills little more than its new tokens', () => {
+    const t = by['tools-first'].turns;
+    for (let i = 1; i < t.length; i++) {
+      expect(t[i].hitTokens).toBe(floorB(t[i - 1].promptTokens + outputTokens));
+      expect(t[i].prefillTokens).toBeGreaterThanOrEqual(newTokens);
+      expect(t[i].prefillTokens).toBeLessThan(newTokens + B);
+    }
+    expect(flat).toContain('all but a last partial block');
+  });
+
+  it('a timestamp between system and history: the tools and system prompt hit (to a full block), the history never', () => {
+    const t = by['timestamp-after-tools'].turns;
+    for (let i = 1; i < t.length; i++) expect(t[i].hitTokens).toBe(floorB(L.toolTokens + systemTokens));
+  });
+
+  it('a tool added mid-session lands before the block’s first tool, so its one spike is the whole prompt', () => {
+    expect(AGENT_TOOLS.findIndex((x) => x.name > ADDED_TOOL.name)).toBe(0);
+    const t = by['tool-added'].turns;
+    const spike = t[changeTurn - 1];
+    expect(spike.hitTokens).toBe(0);
+    expect(spike.prefillTokens).toBe(spike.promptTokens);
+    expect(Math.max(...t.slice(1).map((x) => x.prefillTokens))).toBe(spike.prefillTokens);
+    expect(flat).toContain("before the first tool whose name sorts after it (here the block's first)");
+  });
+
+  it('tools after the history: all but the last turn’s history hits, and the whole tool block is prefilled every turn', () => {
+    const t = by['tools-after-history'].turns;
+    for (let i = 1; i < t.length; i++) {
+      expect(t[i].hitTokens).toBe(floorB(systemTokens + (i - 1) * (newTokens + outputTokens)));
+      expect(t[i].toolTokensPrefilled).toBe(L.toolTokens);
+    }
+    expect(flat).toContain('older history hits');
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * 07.08's hand-typed numbers, against what the lab computes or uses: the slip figures as the prose prints them,
+ * the inputs typed beside them (the widget's defaults), the toy vector's two slips, the mask's size, and the
+ * arithmetic on the published figures the prose quotes.
+ */
+import { readFileSync } from 'node:fs';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { NARROW_ALLOWED, SlipFig } from '../src/widgets/structured-output/figures';
+import { askNicelySchema } from '../src/widgets/structured-output/schema';
+import { defaultValues } from '../src/state/paramSchema';
+import { expectedFailures, pCleanSession, pValid, toyDistribution } from '../src/sim/lessons/grammar/slip';
+import { GRAMMAR_CPU_DEFAULTS } from '../src/sim/engine/fleet/dist';
+
+const text = (el: React.ReactElement) => renderToStaticMarkup(el).replace(/<[^>]+>/g, '');
+const prose = readFileSync(new URL('../lessons/07-08-structured-output.mdx', import.meta.url), 'utf8');
+const flat = prose.replace(/\s+/g, ' ');
+
+describe('07.08: the slip figures and the inputs typed beside them', () => {
+  it('print the core’s values', () => {
+    expect(text(<SlipFig m="pValid" eps={0.001} n={120} />)).toBe('88.7%');
+    expect(text(<SlipFig m="pValid" eps={0.001} n={1000} />)).toBe('36.8%');
+    expect(text(<SlipFig m="halfLife" eps={0.001} n={1} />)).toBe('693 tokens');
+    expect(text(<SlipFig m="failures" eps={0.001} n={120} calls={200} />)).toBe('22.6');
+    expect(Number(text(<SlipFig m="failures" eps={0.001} n={120} calls={200} />))).toBeCloseTo(
+      expectedFailures(0.001, 120, 200),
+      1,
+    );
+    expect(pValid(0.001, 120)).toBeCloseTo(0.887, 3);
+    expect(pCleanSession(0.001, 120, 200)).toBeLessThan(1e-9);
+  });
+
+  it('the typed ε, N and M are the props of the figure they introduce', () => {
+    expect(flat).toContain(
+      'With $\\varepsilon$ = 0.1% a 120-token tool call is valid with probability <SlipFig m="pValid" eps={0.001} n={120} />',
+    );
+    expect(flat).toContain(
+      'a 1,000-token call (a file edit, a plan) with only <SlipFig m="pValid" eps={0.001} n={1000} />',
+    );
+    expect(flat).toContain(
+      'For 200 calls of 120 tokens at $\\varepsilon$ = 0.1% that is <SlipFig m="failures" eps={0.001} n={120} calls={200} />',
+    );
+    expect(flat).toContain(
+      'ten times better behaved ($\\varepsilon$ = 0.01%) expects <SlipFig m="failures" eps={0.0001} n={120} calls={200} />',
+    );
+    expect(0.001 / 0.0001).toBeCloseTo(10, 12);
+    expect(Math.LN2.toFixed(2)).toBe('0.69');
+    expect(flat).toContain('\\ln 2 / \\varepsilon \\approx 0.69/\\varepsilon');
+  });
+
+  it('"the default slip rate" and "the default length" (the tour) are the widget’s defaults', () => {
+    const d = defaultValues(askNicelySchema);
+    expect([d.eps, d.tokens, d.calls]).toEqual([0.001, 120, 200]);
+    expect(flat).toContain(
+      'at the default slip rate a call of the default length is valid with probability <SlipFig m="pValid" eps={0.001} n={120} />',
+    );
+  });
+
+  it('the toy logit vector has two slip tokens, holding ε together', () => {
+    const toy = toyDistribution(0.001);
+    expect(toy.filter((t) => t.slip)).toHaveLength(2);
+    expect(flat).toContain('the two slip tokens together hold probability $\\varepsilon$');
+  });
+});
+
+describe('07.08: the mask’s size and the narrow-step threshold', () => {
+  it('the vocabulary is a figure wherever the prose counts it; the bitmask arithmetic holds', () => {
+    expect(flat).toContain('Checking all <MaskFig m="vocab" /> tokens');
+    expect(prose).not.toMatch(/Checking 200,019/);
+    const V = 200_019; // the engine's vocabulary, asserted in tests/lesson-07-08-engine.test.ts
+    expect(Math.ceil(V / 32)).toBe(6251);
+    expect(Math.round((6251 * 4) / 1000)).toBe(25);
+    expect(flat).toContain('\\lceil 200{,}019 / 32 \\rceil = 6{,}251$ 32-bit words, about 25 KB');
+  });
+  it('"ten tokens or fewer" is the threshold the narrowSteps figure counts with', () => {
+    expect(NARROW_ALLOWED).toBe(10);
+    expect(flat).toContain(
+      '<MaskFig m="narrowSteps" /> of the <MaskFig m="steps" /> steps allow ten tokens or fewer',
+    );
+  });
+});
+
+describe('07.08: arithmetic on the published figures', () => {
+  it('1,134 context-dependent tokens are under 1% of Llama 3.1’s 128,256', () => {
+    expect(1134 / 128_256).toBeLessThan(0.01);
+    expect(flat).toContain("Llama 3.1's 128k vocabulary fewer than 1% of tokens (1,134)");
+  });
+  it('llgtrt: 16 cores at a 10 ms step, 100 µs a mask, keep up with a batch of 1,600', () => {
+    expect(Math.round((16 * 10e-3) / 100e-6)).toBe(1600);
+    expect(flat).toContain('so 16 cores at a 10 ms step keep up with a batch of up to 1,600');
+  });
+  it('vLLM’s serial fill up to 128 sequences is the setting the lab’s CPU model uses (lesson 07.09)', () => {
+    expect(GRAMMAR_CPU_DEFAULTS.serialUpTo).toBe(128);
+    expect(flat).toContain('vLLM fills them on one thread up to 128 constrained sequences, lesson 07.09');
+  });
+});
