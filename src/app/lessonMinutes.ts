@@ -25,14 +25,14 @@ export const LESSON_MINUTES: Record<
     minutes: 50,
   },
   '07-04-kv-memory-hierarchy': {
-    words: 2632,
+    words: 2623,
     widgets: 3,
     exercises: 3,
     tourMinutes: 8.9,
     minutes: 50,
   },
   '07-05-kv-offload-and-reload': {
-    words: 2617,
+    words: 2625,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,
@@ -46,14 +46,14 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-07-tool-schema-tax': {
-    words: 2013,
+    words: 2017,
     widgets: 2,
     exercises: 1,
     tourMinutes: 8.4,
     minutes: 35,
   },
   '07-08-structured-output': {
-    words: 1828,
+    words: 1829,
     widgets: 3,
     exercises: 1,
     tourMinutes: 9.6,

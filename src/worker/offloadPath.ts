@@ -104,9 +104,10 @@ export function logGrid(max: number, n: number, extra: readonly number[] = []): 
 
 /**
  * The smallest aggregate bandwidth at which reload is at least as fast as recompute for EVERY prefix length in
- * [1, maxTokens]: sup_p B*(p), B*(p) = p·k / (recompute(p) − λ). B* rises while recompute sits on its
- * memory-bound floor and falls once compute dominates, so the sup sits near the roofline knee; it is found on a
- * log grid and refined by golden-section search. Null (with `latencyBoundBelow`) when the latency alone loses
+ * [1, maxTokens]: sup_p B*(p), B*(p) = p·k / (recompute(p) − λ). B* rises while the fixed costs per token
+ * (t_fix / p, and the memory floor at the shortest prefixes) outweigh attention's (A·p / 2G_a), and falls past the
+ * point where they are equal: for the 07.05 default thousands of tokens, well past the roofline knee (a few
+ * hundred). It is found on a log grid and refined by golden-section search. Null (with `latencyBoundBelow`) when the latency alone loses
  * for the shortest prefixes: recompute(p) ≤ λ there, and no bandwidth helps.
  */
 export function alwaysWinsBandwidth(

@@ -4,8 +4,16 @@
  */
 import { InlineFigure } from '../kit/InlineFigure';
 import { useSimulation } from '../kit/useSimulation';
-import { formatBytesDecimal, formatCount, formatPercent } from '../../lib/format';
-import { HIERARCHY_DEFAULTS, type HierarchyArgs } from '../../sim/lessons/hierarchyLab';
+import { formatBytesDecimal, formatCount, formatDuration, formatPercent } from '../../lib/format';
+import { resolveModel } from '../../sim/engine/catalog';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
+import {
+  HIERARCHY_DEFAULTS,
+  HIERARCHY_DURATION_S,
+  HIERARCHY_PAGE_TOKENS,
+  type HierarchyArgs,
+} from '../../sim/lessons/hierarchyLab';
+import { PAUSE_ACCELERATOR, PAUSE_TP } from '../../sim/lessons/pauseLabSetup';
 
 /** The setups the prose names: the widget's default and the variations its "Try this" list suggests. */
 export const HIERARCHY_SETUPS: Record<'default' | 'bigHbm' | 'evict' | 'small', HierarchyArgs> = {
@@ -16,6 +24,28 @@ export const HIERARCHY_SETUPS: Record<'default' | 'bigHbm' | 'evict' | 'small', 
 };
 
 const TIER_INDEX = { hbm: 0, dram: 1, nvme: 2, remote: 3 } as const;
+
+/** The run's settings, as the run uses them (hierarchyLab.ts): no simulation needed. */
+const SETUP_TEXT = {
+  /** The replica: "Qwen3 32B on 2 × H100 SXM". */
+  replica: (a: HierarchyArgs) =>
+    `${resolveModel(a.modelId).name} on ${PAUSE_TP} × ${findAccelerator(PAUSE_ACCELERATOR)?.name ?? PAUSE_ACCELERATOR}`,
+  /** Tokens per page, one mark of the animation. */
+  pageTokens: () => `${formatCount(HIERARCHY_PAGE_TOKENS)} tokens`,
+  /** Simulated length of the run. */
+  duration: () => formatDuration(HIERARCHY_DURATION_S),
+} as const;
+
+/** A setting of the animation's run (its replica, page size, length), read from hierarchyLab.ts on the main thread. */
+export function HierarchySetup({
+  s = 'default',
+  m,
+}: {
+  s?: keyof typeof HIERARCHY_SETUPS;
+  m: keyof typeof SETUP_TEXT;
+}) {
+  return <InlineFigure value={SETUP_TEXT[m](HIERARCHY_SETUPS[s])} />;
+}
 
 export function HierarchyFig({
   s = 'default',

@@ -17,8 +17,15 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import type { SetupFigures } from '../../worker/offloadMethods';
-import { FIGURES_REQUEST, MIN_BW_DEFAULTS, minBwArgs, type ProseSetup } from './schema';
+import type { ReloadRecomputeResult, SetupFigures } from '../../worker/offloadMethods';
+import {
+  FIGURES_REQUEST,
+  MIN_BW_DEFAULTS,
+  RELOAD_DEFAULTS,
+  minBwArgs,
+  reloadArgs,
+  type ProseSetup,
+} from './schema';
 import { formatBytesPerMflop } from './MinLinkBandwidth';
 
 const tokens = (x: number | undefined) =>
@@ -80,6 +87,29 @@ export function OffloadFig({ s, m }: { s: ProseSetup; m: SetupMetric }) {
     <InlineFigure
       value={f ? SETUP_METRICS[m](f) : null}
       title={`${setup.modelId} on ${setup.tp} × ${setup.acceleratorId}, GEMM efficiency ${setup.gemmEfficiency}, link ${setup.linkId}`}
+    />
+  );
+}
+
+const RELOAD_METRICS = {
+  /** The prefix length at which B*(p) peaks: above B*(there), reload wins at every length. */
+  alwaysWinsAt: (r: ReloadRecomputeResult) => tokens(r.alwaysWins.atTokens ?? undefined),
+} as const;
+
+/** Text of a figure of the first widget's own result at its defaults (exported for the tests). */
+export function reloadFigureText(r: ReloadRecomputeResult, m: keyof typeof RELOAD_METRICS): string {
+  return RELOAD_METRICS[m](r);
+}
+
+/** A figure of the first widget's result at its defaults (the same worker call as the widget's). */
+export function ReloadFig({ m }: { m: keyof typeof RELOAD_METRICS }) {
+  const sim = useSimulation('reloadVsRecompute', reloadArgs(RELOAD_DEFAULTS));
+  const r = sim.result;
+  return (
+    <InlineFigure
+      value={r ? reloadFigureText(r, m) : null}
+      failed={sim.status === 'error'}
+      title="The first widget at its defaults"
     />
   );
 }

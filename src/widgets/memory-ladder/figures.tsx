@@ -40,6 +40,8 @@ const WHOLE = {
   contextTokens: (r: LadderResponse) => `${formatNumber(r.request.contextTokens, 7)} tokens`,
   weights: (r: LadderResponse) => formatBytesDecimal(r.weightBytes),
   usableHbm: (r: LadderResponse) => formatBytesDecimal(r.usableHbmBytes),
+  /** The share of HBM the engine may use (vLLM's gpu_memory_utilization), as the ladder sets it. */
+  memoryUtilization: (r: LadderResponse) => formatPercent(r.memoryUtilization),
   /** vLLM's profiled activation + non-PyTorch reserve over the node's GPUs (src/sim/engine/hbm.ts). */
   reserve: (r: LadderResponse) => formatBytesDecimal(r.reserveBytes),
   recompute: (r: LadderResponse) => formatDuration(r.recomputeS),
