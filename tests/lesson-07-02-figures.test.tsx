@@ -2,8 +2,7 @@
  * 07.02's figures for the fleet view's workload and the lab's affinity escape: what the prose prints is what the
  * sweep runs and what the router does.
  */
-import { readFileSync } from 'node:fs';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { lessonSource, renderedText } from './lessonText';
 import { describe, expect, it } from 'vitest';
 import {
   AffinityEscape,
@@ -17,8 +16,8 @@ import { sweepScenario } from '../src/sim/lessons/affinitySweep';
 import { createRouter, type ReplicaLoad, type RouterEnv } from '../src/sim/engine/fleet/router';
 import { LAB_AFFINITY_ESCAPE } from '../src/sim/engine/fleet/routerDefaults';
 
-const text = (el: React.ReactElement) => renderToStaticMarkup(el).replace(/<[^>]+>/g, '');
-const prose = readFileSync(new URL('../lessons/07-02-session-affinity.mdx', import.meta.url), 'utf8');
+const text = renderedText;
+const { prose } = lessonSource('07-02-session-affinity');
 
 describe('07.02: the fleet view’s workload as the prose states it', () => {
   it('prints the turns and apps the sweep runs', () => {

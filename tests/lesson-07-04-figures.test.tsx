@@ -2,8 +2,7 @@
  * 07.04's prose, number by number: the settings it names are the figures the widgets compute with (no number typed
  * by hand where the lab has it), and its qualitative claims hold against the computed values.
  */
-import { readFileSync } from 'node:fs';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { lessonSource, renderedText } from './lessonText';
 import { describe, expect, it } from 'vitest';
 import { figureText } from '../src/widgets/memory-ladder/figures';
 import { FIGURES_REQUEST, LADDER_DEFAULTS } from '../src/widgets/memory-ladder/schema';
@@ -23,10 +22,8 @@ import { footprintKvCopies } from '../src/sim/engine/footprint';
 import { kvCommand } from '../cli/commands/kv';
 import { parseArgs } from '../cli/args';
 
-const text = (el: React.ReactElement) => renderToStaticMarkup(el).replace(/<[^>]+>/g, '');
-const prose = readFileSync(new URL('../lessons/07-04-kv-memory-hierarchy.mdx', import.meta.url), 'utf8');
-/** The prose with its line breaks folded, for phrases that a reflow may split. */
-const flat = prose.replace(/\s+/g, ' ');
+const text = renderedText;
+const { prose, flat } = lessonSource('07-04-kv-memory-hierarchy');
 
 const figs = hierarchyFigures(FIGURES_REQUEST);
 const r = figs.ladder;

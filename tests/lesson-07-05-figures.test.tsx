@@ -2,8 +2,7 @@
  * 07.05's prose, number by number: the settings it names are the widgets' own, the figures it adds render the
  * computed values, and its qualitative claims hold against them (the claims lesson-07-05.test.ts does not cover).
  */
-import { readFileSync } from 'node:fs';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { lessonSource, renderedText } from './lessonText';
 import { describe, expect, it } from 'vitest';
 import { offloadFigures, reloadVsRecompute } from '../src/worker/offloadMethods';
 import { minBandwidthByModel } from '../src/worker/minBandwidthMethods';
@@ -24,9 +23,8 @@ import { findLink } from '../src/sim/engine/catalog/links';
 import { findModel, MODELS } from '../src/sim/engine/catalog/models';
 import { findNode } from '../src/sim/engine/catalog/nodes';
 
-const text = (el: React.ReactElement) => renderToStaticMarkup(el).replace(/<[^>]+>/g, '');
-const prose = readFileSync(new URL('../lessons/07-05-kv-offload-and-reload.mdx', import.meta.url), 'utf8');
-const flat = prose.replace(/\s+/g, ' ');
+const text = renderedText;
+const { flat } = lessonSource('07-05-kv-offload-and-reload');
 const rel = (a: number, b: number) => Math.abs(a / b - 1);
 
 const defaults = reloadVsRecompute(reloadArgs(RELOAD_DEFAULTS));

@@ -3,8 +3,7 @@
  * (cache multipliers, price, replica, block size, variants), the break-even period, and each layout's claim at
  * the second widget's defaults.
  */
-import { readFileSync } from 'node:fs';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { lessonSource, renderedText } from './lessonText';
 import { describe, expect, it } from 'vitest';
 import { Replica, VARIANTS } from '../src/widgets/tool-schema/figures';
 import {
@@ -21,9 +20,8 @@ import { renderTool } from '../src/sim/lessons/toolDefinitions';
 import { sessionToolCost } from '../src/sim/lessons/toolSchema';
 import { toolLayouts, toolSchemaTax } from '../src/worker/schemaMethods';
 
-const text = (el: React.ReactElement) => renderToStaticMarkup(el).replace(/<[^>]+>/g, '');
-const prose = readFileSync(new URL('../lessons/07-07-tool-schema-tax.mdx', import.meta.url), 'utf8');
-const flat = prose.replace(/\s+/g, ' ');
+const text = renderedText;
+const { prose, flat } = lessonSource('07-07-tool-schema-tax');
 
 describe('07.07: the settings the prose quotes are the widgets’', () => {
   it('the replica prefill is timed on, as a figure of both widgets’ defaults', () => {

@@ -3,8 +3,7 @@
  * the inputs typed beside them (the widget's defaults), the toy vector's two slips, the mask's size, and the
  * arithmetic on the published figures the prose quotes.
  */
-import { readFileSync } from 'node:fs';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { lessonSource, renderedText } from './lessonText';
 import { describe, expect, it } from 'vitest';
 import { NARROW_ALLOWED, SlipFig } from '../src/widgets/structured-output/figures';
 import { askNicelySchema } from '../src/widgets/structured-output/schema';
@@ -12,9 +11,8 @@ import { defaultValues } from '../src/state/paramSchema';
 import { expectedFailures, pCleanSession, pValid, toyDistribution } from '../src/sim/lessons/grammar/slip';
 import { GRAMMAR_CPU_DEFAULTS } from '../src/sim/engine/fleet/dist';
 
-const text = (el: React.ReactElement) => renderToStaticMarkup(el).replace(/<[^>]+>/g, '');
-const prose = readFileSync(new URL('../lessons/07-08-structured-output.mdx', import.meta.url), 'utf8');
-const flat = prose.replace(/\s+/g, ' ');
+const text = renderedText;
+const { prose, flat } = lessonSource('07-08-structured-output');
 
 describe('07.08: the slip figures and the inputs typed beside them', () => {
   it('print the core’s values', () => {
