@@ -11,7 +11,7 @@ import { MOONCAKE_CONVERSATION, MOONCAKE_TOOL_AGENT } from '../src/sim/engine/ca
 import { TRY_THIS as TRAJECTORY_TRY } from '../src/widgets/trajectory-anatomy/TrajectoryAnatomy';
 import { trajectorySchema } from '../src/widgets/trajectory-anatomy/schema';
 import { TRY_THIS as SHAPE_TRY } from '../src/widgets/traffic-shape/TrafficShape';
-import { trafficShapeSchema } from '../src/widgets/traffic-shape/schema';
+import { GENERATED_SESSION_RATE_PER_S, trafficShapeSchema } from '../src/widgets/traffic-shape/schema';
 import type { TryItem } from '../src/widgets/kit/stage';
 import { valuesOf } from './try-this';
 import type { WorkloadMix } from '../src/sim/lessons/agentWorkload';
@@ -100,5 +100,17 @@ describe('Traffic shape: Try this', () => {
 
   it('2 · loading a trace is a button, not a parameter: the item sets no state', () => {
     expect(SHAPE_TRY[2].set).toBeUndefined();
+  });
+});
+
+describe('Traffic shape: the figures its read-outs state', () => {
+  it('the arrival rate the read-out names is the generator’s default', () => {
+    const opts = { mix: 'agent' as const, sessions: 40, seed: 3, medianTurns: 5 };
+    expect(generateWorkload({ ...opts, sessionRatePerS: GENERATED_SESSION_RATE_PER_S })).toEqual(
+      generateWorkload(opts),
+    );
+    expect(generateWorkload({ ...opts, sessionRatePerS: 2 * GENERATED_SESSION_RATE_PER_S })).not.toEqual(
+      generateWorkload(opts),
+    );
   });
 });

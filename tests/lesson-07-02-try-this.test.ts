@@ -60,6 +60,13 @@ describe('Affinity replay: Try this', () => {
     expect(run.rows[16].kind).not.toBe('cold');
   });
 
+  it('4 · “from 4 to 16”: the default fleet, and the item sets the largest the control offers; 15 cold turns', () => {
+    expect(affinityReplaySchema.replicas.default).toBe(4);
+    expect(REPLAY_TRY[4].set?.replicas).toBe(16);
+    expect(affinityReplaySchema.replicas.max).toBe(16);
+    expect(REPLAY_TRY[4].time).toBe(16 - 1);
+  });
+
   it('5 · random routing with another seed: some turns land warm by luck, most do not', () => {
     const run = replay(REPLAY_TRY[5]);
     const later = run.rows.slice(1);
@@ -88,6 +95,12 @@ describe('Fleet view: Try this', () => {
   it('every item sets parameters of the widget’s schema to values its controls offer', () => {
     expectValidSets(FLEET_TRY, affinityFleetSchema);
   });
+
+  it('0 · at R = 2 about half the turns land on another replica', async () => {
+    const { p } = await at(undefined, 2);
+    expect(p.sameReplicaShare).toBeGreaterThan(0.4);
+    expect(p.sameReplicaShare).toBeLessThan(0.6);
+  }, 60_000);
 
   it('1 · twelve agents per replica: request-level routing falls onto the 1/R curve at sixteen replicas, the tail grows', async () => {
     const base = await at(undefined, 16);

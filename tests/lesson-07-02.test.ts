@@ -28,6 +28,7 @@ import { knownBeforeTurns, listTraceSessions } from '../src/sim/lessons/affinity
 import { readNative } from '../src/sim/engine/trace/native';
 import { SHIPPED_TRAJECTORY_TEXT } from '../src/worker/recordedTrajectoryMethods';
 import { EXERCISE_TRACE } from '../src/widgets/traffic-shape/exerciseTrace';
+import { COLD_TURN_QUESTION } from '../src/widgets/session-affinity/ColdTurnExercise';
 
 const L70 = resolveModel('llama-3.1-70b');
 const H100x8 = defaultHardware(resolveAccelerator('h100-sxm'), 8);
@@ -109,6 +110,15 @@ describe('the cost of a cold turn', () => {
     // (one iteration each: the all-reduce latencies and the overhead cancel too)
     expect(c.extraS).toBeCloseTo(reprefill(38_000), 9);
     expect(c.approxS).toBeCloseTo(c.extraS, 9);
+  });
+
+  it('the exercise asks about turn 12 of the lesson trajectory: 40,000 tokens, 38,000 of them cached', () => {
+    expect(COLD_TURN_QUESTION).toEqual({
+      modelId: 'llama-3.1-70b',
+      nodeId: 'dgx-h100',
+      promptTokens: 40_000,
+      cachedTokens: 38_000,
+    });
   });
 
   it('the worker method answers for a node from the catalog (DGX H100 = 8 × H100 SXM)', () => {

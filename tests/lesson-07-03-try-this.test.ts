@@ -88,6 +88,10 @@ describe('Round-robin spread: Try this', () => {
     expectValidSets(SPREAD_TRY, spreadSchema);
   });
 
+  it('1 · “to its highest”: the item sets the control’s maximum', () => {
+    expect(SPREAD_TRY[1].set?.perReplicaRate).toBe(spreadSchema.perReplicaRate.max);
+  });
+
   it('1 · at the highest load per replica round-robin’s hit rate falls onto the dashed bound', async () => {
     const R = valuesOf(spreadSchema).inspect as number;
     const at = (ps: Awaited<ReturnType<typeof spread>>['points']) =>

@@ -41,6 +41,12 @@ describe('Reload or recompute: Try this', () => {
     expect(base.breakEven.regime).toBe('recompute-wins-between');
   });
 
+  it('the “from” values the items name are the defaults: 8 × H100 (the DeepSeek-V3 and 16-GPU items)', () => {
+    expect(RELOAD_DEFAULTS.gpus).toBe(8);
+    expect(RELOAD_DEFAULTS.accelerator).toBe('h100-sxm');
+    expect(RELOAD_TRY[5].set?.gpus).toBe(16);
+  });
+
   it('0 · PCIe Gen5 per GPU: the band vanishes and reload wins everywhere by a wide margin', () => {
     const r = reload(RELOAD_TRY[0]);
     expect(r.breakEven.regime).toBe('reload-always-wins');
@@ -105,6 +111,13 @@ describe('Minimum link bandwidth: Try this', () => {
     const hatched = [...base.rows].sort((a, b) => b.alwaysWinsBandwidth! - a.alwaysWinsBandwidth!);
     expect(hatched[0].id).toBe('deepseek-v3');
     expect(hatched[0].kvCopies).toBe(8);
+  });
+
+  it('the “from” values the items name are the defaults: a 32k prefix (to 128k) and TP 8 (to 16)', () => {
+    expect(MIN_BW_DEFAULTS.prefixTokens).toBe(32 * 1024);
+    expect(MIN_BW_TRY[2].set?.prefixTokens).toBe(128 * 1024);
+    expect(MIN_BW_DEFAULTS.gpus).toBe(8);
+    expect(MIN_BW_TRY[4].set?.gpus).toBe(16);
   });
 
   it('1 · FP8 halves every bar', () => {

@@ -16,7 +16,7 @@ import { useWidgetParams } from '../kit/useWidgetParams';
 import { WidgetFrame } from '../kit/WidgetFrame';
 import { usePreferences } from '../../app/services';
 import { formatCount, formatNumber } from '../../lib/format';
-import { POLICY_LABELS } from '../../sim/lessons/routing/constants';
+import { LAB_AGENT, LAB_SHARED_TOKENS, LAB_TP, POLICY_LABELS } from '../../sim/lessons/routing/constants';
 import { assembleChunks, type RouterPictureRun } from '../../sim/lessons/routing/streamed';
 import { MarkLegend } from './MarkLegend';
 import { chunksFor, NO_CHUNKS } from './playhead';
@@ -36,6 +36,10 @@ import { sessionLabel } from './sessionStyle';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
 import './cache-router.css';
+
+/** The lab's sessions' turns, as the workload draws them (uniform between the two). */
+const LAB_TURNS =
+  LAB_AGENT.turns.kind === 'uniform' ? `${LAB_AGENT.turns.min}–${LAB_AGENT.turns.max}` : 'several';
 
 /**
  * "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-03-try-this and
@@ -249,9 +253,9 @@ export function CacheRouter() {
         r ? (
           <>
             {r.sessions} agent sessions ({ANIMATION_ARRIVAL_S} s of arrivals at {formatNumber(v.sessionsPerS)}
-            /s), each a shared 5k-token head (system prompt and tool schemas), its task and 6–16 turns with a
-            web-tool call between them; Qwen3-32B on 2 × H100 per replica, {formatCount(r.hbmBlocks)} KV
-            blocks of {r.blockSize} tokens each
+            /s), each a shared {formatCount(LAB_SHARED_TOKENS)}-token head (system prompt and tool schemas),
+            its task and {LAB_TURNS} turns with a web-tool call between them; Qwen3-32B on {LAB_TP} × H100 per
+            replica, {formatCount(r.hbmBlocks)} KV blocks of {r.blockSize} tokens each
             {r.poolGB > 0 ? `, and a ${formatNumber(r.poolGB, 4)} GB KV pool shared by all replicas` : ''}.
             The playhead starts at {ANIMATION_START_S} s, once the fleet has warmed up; scrub back to watch
             HBM fill. Each request leaves the router as a mark labelled with its session, trailing a line to

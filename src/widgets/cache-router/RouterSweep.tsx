@@ -13,6 +13,7 @@ import { paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatRatio } from '../../lib/format';
 import {
   DEFAULT_PER_REPLICA_RATES,
+  LAB_TP,
   POLICY_LABELS,
   ROUTER_POLICIES,
 } from '../../sim/lessons/routing/constants';
@@ -159,9 +160,9 @@ export function RouterSweep() {
       caption={
         <>
           Each point is one simulated run: {SWEEP_ARRIVAL_S} s of Poisson session arrivals at the offered
-          load, played until every session finishes, on {v.replicas} replicas of Qwen3-32B on 2 × H100 (the
-          same agent workload as the animated router). The dashed rule is the TTFT target. The hit rate is
-          reused ÷ (reused + prefilled) tokens over all turns.
+          load, played until every session finishes, on {v.replicas} replicas of Qwen3-32B on {LAB_TP} × H100
+          (the same agent workload as the animated router). The dashed rule is the TTFT target. The hit rate
+          is reused ÷ (reused + prefilled) tokens over all turns.
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}

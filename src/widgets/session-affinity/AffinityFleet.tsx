@@ -19,20 +19,30 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import { oneOverRModel, SWEEP_REPLICAS } from '../../sim/lessons/affinityModel';
+import {
+  oneOverRModel,
+  SWEEP_REPLICAS,
+  SWEEP_SHAPE,
+  SWEEP_SHARED_TOKENS,
+} from '../../sim/lessons/affinityModel';
 import { AFFINITY_FLEET_ID, affinityFleetArgs, affinityFleetSchema } from './schema';
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './session-affinity.css';
 import { durationAxis } from '../kit/charts/scales';
 
+/** The largest fleet the sweep runs, and the small one whose read-out asks how much a second replica costs. */
+const MAX_R = Math.max(...SWEEP_REPLICAS);
+const SMALL_R = 2;
+const APPS_WORD = ['No', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight'][SWEEP_SHAPE.apps];
+
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-02-try-this checks them). */
 export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Read both charts at R = 2: about half the turns land on another replica. How much of the hit rate is
-        gone, and what happened to p90 TTFT?
+        Read both charts at R = {SMALL_R}: about half the turns land on another replica. How much of the hit
+        rate is gone, and what happened to p90 TTFT?
       </>
     ),
     highlight: 'hit-request-2',
@@ -41,8 +51,8 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Raise the agents per replica to 12: memory gets tighter, older prefixes are evicted sooner, and
-        request-level routing falls onto the 1/R curve at 16 replicas, and the TTFT tail grows with affinity
-        too: at this load the replicas saturate whatever the routing.
+        request-level routing falls onto the 1/R curve at {MAX_R} replicas, and the TTFT tail grows with
+        affinity too: at this load the replicas saturate whatever the routing.
       </>
     ),
     set: { agentsPerReplica: 12 },
@@ -133,16 +143,16 @@ export function AffinityFleet() {
   const model = useMemo(() => {
     if (h1 === undefined || s === undefined) return [];
     const pts = [];
-    for (let R = 1; R <= 16; R += 0.25) pts.push({ x: R, y: oneOverRModel(s, h1, R) });
+    for (let R = 1; R <= MAX_R; R += 0.25) pts.push({ x: R, y: oneOverRModel(s, h1, R) });
     return pts;
   }, [h1, s]);
 
-  const maxR = Math.max(...SWEEP_REPLICAS);
+  const maxR = MAX_R;
   const big = {
     aff: byPolicy.aff.find((p) => p.replicas === maxR),
     req: byPolicy.req.find((p) => p.replicas === maxR),
   };
-  const small = byPolicy.req.find((p) => p.replicas === 2);
+  const small = byPolicy.req.find((p) => p.replicas === SMALL_R);
   const cap = points[0]?.kvCapacityTokens;
   const meanPrompt = points.length
     ? points.reduce((a, p) => a + p.meanPromptTokens, 0) / points.length
@@ -205,9 +215,9 @@ export function AffinityFleet() {
               }
             />
             <Readout
-              label={`Hit rate of ${reqName} at R = 2`}
+              label={`Hit rate of ${reqName} at R = ${SMALL_R}`}
               value={<span data-readout="hit-request-2">{formatPercent(small?.hitRate)}</span>}
-              formula={`turns on the previous turn's replica: ${formatPercent(small?.sameReplicaShare)} (1/R = 50%)`}
+              formula={`turns on the previous turn's replica: ${formatPercent(small?.sameReplicaShare)} (1/R = ${formatPercent(1 / SMALL_R)})`}
             />
             <Readout
               label={`p90 TTFT at R = ${maxR}`}
@@ -241,9 +251,10 @@ export function AffinityFleet() {
           <>
             {r?.modelName ?? v.model} on {v.gpus} × {r?.acceleratorName ?? v.accelerator} per replica; each
             fleet of R replicas runs R × {v.agentsPerReplica} agents (closed loop), so every replica carries
-            the same load at every R. Four apps each give their sessions one 8k-token system prompt and tool
-            schemas (the shared head that makes the floor s of the model); sessions run 12–32 turns with
-            ~2k-token tool results. Dashed: the 1/R model with h₁, affinity's hit rate on one replica.
+            the same load at every R. {APPS_WORD ?? SWEEP_SHAPE.apps} apps each give their sessions one{' '}
+            {formatCount(SWEEP_SHARED_TOKENS)}-token system prompt and tool schemas (the shared head that
+            makes the floor s of the model); sessions run {SWEEP_SHAPE.turnsMin}–{SWEEP_SHAPE.turnsMax} turns
+            with ~2k-token tool results. Dashed: the 1/R model with h₁, affinity's hit rate on one replica.
             {running ? ` Computing: ${points.length} of ${SWEEP_REPLICAS.length * 2} runs so far.` : ''}
           </>
         ) : null

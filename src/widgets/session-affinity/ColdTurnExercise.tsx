@@ -2,13 +2,25 @@
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatFlops, formatNumber, formatRatio } from '../../lib/format';
+import { DEFAULT_TRAJECTORY, trajectoryPrompt } from '../../sim/lessons/affinityModel';
+import { findModel } from '../../sim/engine/catalog/models';
+import { findNode } from '../../sim/engine/catalog/nodes';
+
+/** The turn the question asks about (0-based, as the replay numbers them), on the lesson's trajectory. */
+const TURN = 12;
+const PREVIOUS_PROMPT = trajectoryPrompt(DEFAULT_TRAJECTORY, TURN - 1);
 
 export const COLD_TURN_QUESTION = {
   modelId: 'llama-3.1-70b',
   nodeId: 'dgx-h100',
-  promptTokens: 40_000,
-  cachedTokens: 38_000,
+  promptTokens: trajectoryPrompt(DEFAULT_TRAJECTORY, TURN),
+  cachedTokens: PREVIOUS_PROMPT + DEFAULT_TRAJECTORY.outputTokens,
 } as const;
+
+const Q = COLD_TURN_QUESTION;
+const MODEL = findModel(Q.modelId);
+const NODE = findNode(Q.nodeId);
+const n = (x: number) => formatNumber(x, 6);
 
 export function ColdTurnExercise() {
   const sim = useSimulation('coldTurnCost', COLD_TURN_QUESTION);
@@ -19,12 +31,14 @@ export function ColdTurnExercise() {
       id="07-02-cold-turn-extra-ttft"
       question={
         <p>
-          Turn 12 of the trajectory above sends a 40,000-token prompt: the 38,000 tokens turn 11 already
-          processed (its 37,500-token prompt and its 500-token output; ignore the rounding to whole blocks)
-          and a 2,000-token tool result. The session runs Llama 3.1 70B on a DGX H100 (8 × H100 SXM, tensor
-          parallel 8; the cost model&apos;s fitted GEMM and attention efficiencies and all-reduce). Turn 12
-          lands on a replica that has never seen the session. How many seconds longer is its time to first
-          token than it would have been on the replica that served turn 11? Predict first, then check.
+          Turn {TURN} of the trajectory above sends a {n(Q.promptTokens)}-token prompt: the{' '}
+          {n(Q.cachedTokens)} tokens turn {TURN - 1} already processed (its {n(PREVIOUS_PROMPT)}-token prompt
+          and its {n(DEFAULT_TRAJECTORY.outputTokens)}-token output; ignore the rounding to whole blocks) and
+          a {n(Q.promptTokens - Q.cachedTokens)}-token tool result. The session runs {MODEL?.name} on a{' '}
+          {NODE?.name}, tensor parallel {NODE?.gpuCount} (the cost model&apos;s fitted GEMM and attention
+          efficiencies and all-reduce). Turn {TURN} lands on a replica that has never seen the session. How
+          many seconds longer is its time to first token than it would have been on the replica that served
+          turn {TURN - 1}? Predict first, then check.
         </p>
       }
       answer={r ? r.extraS : null}
@@ -34,13 +48,14 @@ export function ColdTurnExercise() {
       hint={
         f ? (
           <p>
-            Only the 38,000 tokens the warm replica holds are extra work; the 2,000 new ones are prefilled
-            either way. One token at position c costs {formatFlops(f.bodyFlopsPerToken)} (2 FLOP per body
-            parameter) plus {formatFlops(f.attentionFlopsPerPair)} for each earlier token it attends to. Take
-            c at the middle of the 38,000. Divide the body FLOPs by 8 × {formatFlops(f.peakFlopsPerGpu, true)}{' '}
-            × {f.gemmEfficiency} and the attention FLOPs by 8 × {formatFlops(f.peakFlopsPerGpu, true)} ×{' '}
-            {f.attentionEfficiency}, add the all-reduce of one token ({formatDuration(f.allReducePerTokenS)}),
-            and multiply by 38,000.
+            Only the {n(Q.cachedTokens)} tokens the warm replica holds are extra work; the{' '}
+            {n(Q.promptTokens - Q.cachedTokens)} new ones are prefilled either way. One token at position c
+            costs {formatFlops(f.bodyFlopsPerToken)} (2 FLOP per body parameter) plus{' '}
+            {formatFlops(f.attentionFlopsPerPair)} for each earlier token it attends to. Take c at the middle
+            of the {n(Q.cachedTokens)}. Divide the body FLOPs by {r?.gpus} ×{' '}
+            {formatFlops(f.peakFlopsPerGpu, true)} × {f.gemmEfficiency} and the attention FLOPs by {r?.gpus} ×{' '}
+            {formatFlops(f.peakFlopsPerGpu, true)} × {f.attentionEfficiency}, add the all-reduce of one token
+            ({formatDuration(f.allReducePerTokenS)}), and multiply by {n(Q.cachedTokens)}.
           </p>
         ) : null
       }

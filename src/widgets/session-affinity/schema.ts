@@ -1,8 +1,8 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
-import { formatTokens } from '../../lib/format';
+import { formatCount, formatNumber, formatTokens } from '../../lib/format';
 import { acceleratorParam, modelParam, tpParam } from '../kit/commonParams';
 import { SESSION_PICKER_MAX } from '../../sim/lessons/affinityTrace';
-import { AFFINITY_LIMITS } from '../../sim/lessons/affinityModel';
+import { AFFINITY_LIMITS, DEFAULT_TRAJECTORY } from '../../sim/lessons/affinityModel';
 import { controlRange } from '../kit/controlRange';
 import type { AffinityReplayRequest, AffinitySweepRequest } from '../../worker/affinityMethods';
 
@@ -17,6 +17,9 @@ const routingOptions = [
 /** The recorded trajectory the replay loads by default (public/traces/README.md says where it comes from). */
 export const SHIPPED_TRAJECTORY_PATH = 'traces/swe-agent-marshmallow-1867.jsonl';
 
+/** What the synthetic trajectory appends a turn at its defaults: the model's output and a tool result. */
+const SYNTHETIC_GROWTH = DEFAULT_TRAJECTORY.outputTokens + DEFAULT_TRAJECTORY.toolResultTokens;
+
 export const affinityReplaySchema = {
   source: {
     kind: 'select',
@@ -24,7 +27,7 @@ export const affinityReplaySchema = {
     default: 'trace',
     options: [
       { value: 'trace', label: 'Recorded (trace below)' },
-      { value: 'synthetic', label: 'Synthetic (+2.5k a turn)' },
+      { value: 'synthetic', label: `Synthetic (+${formatCount(SYNTHETIC_GROWTH)} a turn)` },
     ],
     help: 'A session of the trace below (by default a real SWE-agent run), or the lesson’s synthetic trajectory.',
   },
@@ -60,7 +63,7 @@ export const affinityReplaySchema = {
   turns: {
     kind: 'number',
     label: 'Turns in the trajectory',
-    default: 24,
+    default: DEFAULT_TRAJECTORY.turns,
     ...controlRange(AFFINITY_LIMITS.turns),
     integer: true,
     unit: 'turns',
@@ -68,12 +71,12 @@ export const affinityReplaySchema = {
   toolResultTokens: {
     kind: 'number',
     label: 'Tool result per turn',
-    default: 2_000,
+    default: DEFAULT_TRAJECTORY.toolResultTokens,
     ...controlRange(AFFINITY_LIMITS.toolResultTokens),
     step: 100,
     unit: 'tokens',
     format: (v) => formatTokens(v),
-    help: 'Tokens each tool result appends to the context (the model’s 500-token output is appended too).',
+    help: `Tokens each tool result appends to the context (the model’s ${formatNumber(DEFAULT_TRAJECTORY.outputTokens)}-token output is appended too).`,
   },
   blockSize: {
     kind: 'select',

@@ -32,7 +32,12 @@ import {
 } from '../../sim/engine/catalog/traces';
 import type { WorkloadMix } from '../../sim/lessons/agentWorkload';
 import type { TrafficShape as Shape } from '../../sim/lessons/trafficShape';
-import { TRAFFIC_SHAPE_ID, trafficShapeArgs, trafficShapeSchema } from './schema';
+import {
+  GENERATED_SESSION_RATE_PER_S,
+  TRAFFIC_SHAPE_ID,
+  trafficShapeArgs,
+  trafficShapeSchema,
+} from './schema';
 import './traffic-shape.css';
 import { useTraceLoader, type TraceLoad } from '../kit/traces/useTraceLoader';
 import { TraceFilePanel, TraceIssues } from '../kit/traces/TraceFilePanel';
@@ -212,7 +217,7 @@ export function TrafficShape() {
             <Readout
               label="Requests; sessions; median turns"
               value={`${formatCount(gen.requests)}; ${formatCount(gen.sessions)}; ${formatNumber(gen.turns?.median)}`}
-              formula={`over ${formatDuration(gen.durationS)} of arrivals (0.5 new sessions/s)`}
+              formula={`over ${formatDuration(gen.durationS)} of arrivals (${formatNumber(GENERATED_SESSION_RATE_PER_S)} new sessions/s)`}
             />
             <Readout
               label="Mean prompt / mean output"

@@ -47,6 +47,12 @@ export const LESSON_WORKLOAD = {
   seed: trafficShapeSchema.seed.default,
 };
 
+/**
+ * New sessions per second of the generated workload: generateWorkload's default (sessionRatePerS), which the
+ * widget's read-out states; tests/lesson-07-01-try-this.test.ts asserts the two agree.
+ */
+export const GENERATED_SESSION_RATE_PER_S = 0.5;
+
 /** What the widget asks the worker (workloadShape) for its settings. */
 export function trafficShapeArgs(v: ParamValues<typeof trafficShapeSchema>) {
   return { mix: v.mix as WorkloadMix, sessions: v.sessions, medianTurns: v.medianTurns, seed: v.seed };
