@@ -4,6 +4,8 @@
  * multipliers, the pasted-JSON validation, and the prefix-cache hits of each prompt layout against hand counts.
  */
 import { describe, expect, it } from 'vitest';
+import type { ReactElement } from 'react';
+import { renderedText } from './lessonText';
 import { methods } from '../src/worker/methods';
 import { isCannotRun } from '../src/sim/engine/cannotRun';
 import { AGENT_TOOLS } from '../src/sim/lessons/tools/agentTools';
@@ -307,6 +309,9 @@ describe("the widgets' Try this items, at the state each one sets", async () => 
   });
   it('a timestamp above the tools: the hit rate falls to 0%', async () => {
     expect(LAYOUT_TRY[0].set?.layout).toBe('timestamp-top');
+    // "Twenty tokens that change every turn": the timestamp line the widget opens with.
+    expect(renderedText(LAYOUT_TRY[0].text as ReactElement)).toContain('Twenty tokens');
+    expect(LAYOUT_DEFAULTS.timestampTokens).toBe(20);
     expect((await layouts(0))['timestamp-top'].hitRate).toBe(0);
   });
   it('a timestamp between system and history: tools hit again, the history is re-prefilled every turn', async () => {

@@ -243,6 +243,13 @@ describe("the logit-mask widget's Try this items, at the frame each one shows", 
     expect(step.allowedCount / V).toBeGreaterThan(0.95);
     expect(step.masked).toBeLessThan(0.1);
   }, 60_000);
+  it('only the tool call: the prose is unconstrained until the trigger, then the grid goes dark', async () => {
+    expect(TRY_THIS[2].set?.mode).toBe('tool-span');
+    const { t, step } = await shown(2);
+    expect(step.context).toBe('free-text');
+    expect(step.allowedCount / V).toBeGreaterThan(0.9999);
+    expect(t.steps[t.takeover].allowedCount / V).toBeLessThan(0.01);
+  }, 60_000);
   it('another seed: the mask and its allowed counts stay, the logits move', async () => {
     const a = await shown(0);
     const b = await shown(3);

@@ -1,5 +1,8 @@
 /** Lesson 07.08: the slip arithmetic, the toy distribution, the sampler, schema checks and the bitmask helpers. */
 import { describe, expect, it } from 'vitest';
+import type { ReactElement } from 'react';
+import { renderedText } from './lessonText';
+import { formatNumber, formatPercent } from '../src/lib/format';
 import {
   askNicely,
   expectedFailures,
@@ -76,6 +79,9 @@ describe('toy logit vector', () => {
       // The legal tokens keep their relative odds.
       const [a, b] = toy;
       expect(a.pMasked / b.pMasked).toBeCloseTo(a.p / b.p, 10);
+      // The widget's chart and caption: six candidate tokens, four the format allows and two slips.
+      expect(toy.length).toBe(6);
+      expect(toy.filter((t) => t.slip).length).toBe(2);
     }
   });
 });
@@ -153,6 +159,12 @@ describe("the asking-nicely widget's Try this items, at the state each one sets"
   it('ε = 0.1% and N = 1,000: a long call is more likely broken than not', () => {
     const v = at(0);
     expect(v.eps).toBe(0.001);
+    // The item restates the defaults it starts from ("Keep ε at 0.1% and drag N from 120").
+    const d = defaultValues(askNicelySchema);
+    expect(renderedText(TRY_THIS[0].text as ReactElement)).toContain(
+      `Keep ε at ${formatPercent(d.eps)} and drag N from ${formatNumber(d.tokens)} to 1,000 tokens`,
+    );
+    expect(formatPercent(d.eps)).toBe('0.1%');
     expect(pValid(v.eps, v.tokens)).toBeLessThan(0.5);
   });
   it('ε = 0.01% over 2,000 calls: the expected failures are still in the tens', () => {

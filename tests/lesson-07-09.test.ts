@@ -206,3 +206,50 @@ describe("the mask-overlap widget's Try this items, at the state each one sets",
     expect(hide).toBeLessThanOrEqual(8);
   });
 });
+
+describe('07.09: the figures the widgets’ labels and captions restate', () => {
+  it('the mask-cost choices name the MaskBench figure each one charges', async () => {
+    const { MASK_COST_CHOICES } = await import('../src/sim/lessons/grammar/overlap');
+    const { MASKBENCH_MASK_US } = await import('../src/sim/engine/fleet/dist');
+    const { formatNumber } = await import('../src/lib/format');
+    const want: Record<string, number> = {
+      'xgr-p50': MASKBENCH_MASK_US.xgrammar.p50,
+      'llg-mean': MASKBENCH_MASK_US.llguidance.mean,
+      'xgr-mean': MASKBENCH_MASK_US.xgrammar.mean,
+      'xgr-p99': MASKBENCH_MASK_US.xgrammar.p99,
+    };
+    for (const c of MASK_COST_CHOICES) {
+      expect(c.us).toBe(want[c.id]);
+      expect(c.label).toContain(`(${formatNumber(c.us, 6)} µs)`);
+    }
+  });
+  it('the compile presets, cost families and fill rule the selects name', async () => {
+    const { grammarCacheSchema, grammarCostSchema, maskOverlapSchema } =
+      await import('../src/widgets/grammar-cost/schema');
+    const label = (s: { options: readonly { value: string; label: string }[] }, v: string) =>
+      s.options.find((o) => o.value === v)?.label;
+    expect(label(grammarCacheSchema.preset, 'xgrammar')).toBe('XGrammar (p50 0.92 s)');
+    expect(label(grammarCacheSchema.preset, 'llguidance')).toBe('LLGuidance (p50 1 ms)');
+    expect(label(grammarCostSchema.family, 'tools')).toBe('Tool choice, 1–128 tools');
+    expect(label(grammarCostSchema.family, 'maxLength')).toBe('One string, maxLength 4–16');
+    expect(label(maskOverlapSchema.fill, 'vllm')).toBe('vLLM (serial up to 128)');
+  });
+  it('the grammar-cache caption: 40 sessions of 10 to 30 turns on one H100 replica of Llama 3.1 8B', async () => {
+    const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
+    const s = grammarCacheScenario({ preset: 'xgrammar', schemas: 4, cacheCapacity: 64, seed: 1 });
+    expect([s.model, s.hardware.accelerator, s.hardware.tp, s.replicas]).toEqual([
+      'llama-3.1-8b',
+      'h100-sxm',
+      1,
+      1,
+    ]);
+    const w = s.workload as import('../src/sim/engine/fleet/scenarioFormat').SessionsWorkload;
+    expect(w.sessions).toBe(40);
+    expect(w.classes[0].turns).toEqual({ kind: 'uniform', min: 10, max: 30 });
+  });
+  it('the mask-overlap caption and exercise: one decode step of Llama 3.1 8B on one H100', async () => {
+    const { maskStep, FILL_RULES, STEP_CONTEXT_TOKENS } = await import('../src/sim/lessons/grammar/overlap');
+    const p = { batch: 16, contextTokens: STEP_CONTEXT_TOKENS, maskS: 1e-4, threads: 8, ...FILL_RULES.vllm };
+    expect(maskStep(p)).toEqual(maskStep({ ...p, model: 'llama-3.1-8b', accelerator: 'h100-sxm' }));
+  });
+});

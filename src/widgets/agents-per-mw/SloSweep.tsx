@@ -35,8 +35,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Tighten the TTFT objective from 2 s to 0.7 s: the wall moves left and agents per replica, per node and
-        per megawatt fall with it. Nothing about the hardware changed, only the promise to the user.
+        Tighten the TTFT objective from {formatDuration(sloSweepSchema.ttftP90S.default)} to 0.7 s: the wall
+        moves left and agents per replica, per node and per megawatt fall with it. Nothing about the hardware
+        changed, only the promise to the user.
       </>
     ),
     set: { ttftP90S: 0.7 },

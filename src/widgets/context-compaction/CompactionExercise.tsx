@@ -3,6 +3,7 @@ import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatFlops, formatNumber } from '../../lib/format';
 import { EXERCISE_ARGS } from './schema';
+import { resolveAccelerator, resolveModel } from '../../sim/engine/catalog/index';
 
 export const EXERCISE_ID = '07-11-compaction-reprefill';
 
@@ -19,7 +20,9 @@ export function CompactionExercise() {
       id={EXERCISE_ID}
       question={
         <p>
-          An agent on Llama 3.1 8B, served by one H100 SXM (the cost model&apos;s fitted efficiencies),
+          An agent on {resolveModel(EXERCISE_ARGS.modelId).name}, served by{' '}
+          {EXERCISE_ARGS.tp === 1 ? 'one' : `${EXERCISE_ARGS.tp} ×`}{' '}
+          {resolveAccelerator(EXERCISE_ARGS.acceleratorId).name} (the cost model&apos;s fitted efficiencies),
           reaches {formatNumber(p.contextTokens, 6)} tokens and compacts: everything after the{' '}
           {formatNumber(c, 6)}
           -token head (system prompt and tools, still cached) is replaced by a{' '}

@@ -20,7 +20,7 @@ import {
   formatTokens,
 } from '../../lib/format';
 import type { EditResult } from '../../worker/compactionMethods';
-import { EDIT_CONTROLS, EDIT_ID, editArgs, editSchema } from './schema';
+import { EDIT_CONTROLS, EDIT_ID, editArgs, editSchema, HEAD } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { n6, PromptPicture } from './PromptPicture';
 
@@ -29,8 +29,8 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Lower <em>Edit at turn</em> from 10 to 2: the summary is the same size, yet the hatched re-prefill
-        grows by every turn that now sits after it.
+        Lower <em>Edit at turn</em> from {editSchema.editTurn.default} to 2: the summary is the same size, yet
+        the hatched re-prefill grows by every turn that now sits after it.
       </>
     ),
     set: { editTurn: 2 },
@@ -205,8 +205,9 @@ export function EditCache() {
       caption={
         r && ri ? (
           <>
-            A session of {formatTokens(r.tokensBefore)}: system prompt, tool schemas and task (10k tokens),
-            then {v.turns} turns of model output and tool result. The cache holds every full {r.blockSize}
+            A session of {formatTokens(r.tokensBefore)}: system prompt, tool schemas and task (
+            {formatTokens(HEAD.systemTokens + HEAD.toolTokens + HEAD.taskTokens)}), then {v.turns} turns of
+            model output and tool result. The cache holds every full {r.blockSize}
             -token block before the latest tool result, which has just arrived. Each block&apos;s hash chains
             its parent&apos;s, so the lookup stops at the first block that differs and nothing after it can
             hit, even content that did not change. {ri.modelName} on {ri.gpus} × {ri.acceleratorName} at

@@ -13,18 +13,27 @@ import { paramsFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { grammarCacheScenario } from '../../sim/lessons/grammar/cacheScenario';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { defaultValues } from '../../state/paramSchema';
+import { median } from '../../sim/engine/fleet/dist';
+import type { SessionsWorkload } from '../../sim/engine/fleet/scenarioFormat';
 
 export { GRAMMAR_CACHE_ID, grammarCacheSchema } from './schema';
 import { GRAMMAR_CACHE_ID, grammarCacheSchema } from './schema';
 
 const QS = ['p50', 'p90', 'p99'] as const;
+const DEFAULTS = defaultValues(grammarCacheSchema);
+/** The agents every run simulates (the scenario's one class): the caption restates their count and turns. */
+const WORKLOAD = grammarCacheScenario({ preset: 'xgrammar', schemas: 1, cacheCapacity: 0, seed: 1 })
+  .workload as SessionsWorkload;
+const TURNS = WORKLOAD.classes[0].turns;
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        At the defaults (4 schemas, a cache of 64) compare the two p99 bars: the cache leaves a handful of
+        At the defaults ({formatNumber(DEFAULTS.schemas)} schemas, a cache of{' '}
+        {formatNumber(DEFAULTS.cacheCapacity)}) compare the two p99 bars: the cache leaves a handful of
         compiles in the whole run, and the compile tail leaves p99.
       </>
     ),
@@ -150,13 +159,15 @@ export function GrammarCache() {
       }
       caption={
         <>
-          The fleet simulator runs 40 coding-agent sessions (10 to 30 turns each) on one H100 replica of Llama
-          3.1 8B, every turn constrained by one of the schemas. A turn whose grammar is not cached waits for a
-          compile before it is admitted, so the compile lands in its TTFT. Each schema has one compile time,
-          drawn from the engine&apos;s MaskBench-fitted distribution, and a compile holds one of the
-          replica&apos;s CPU threads for its single-threaded MaskBench time (simplified: vLLM&apos;s XGrammar
-          compiler spreads one compile over up to eight threads): when all are busy, compiles queue. Same
-          seed, same sessions, with the chosen cache and with none. Value axis on a log scale.
+          The fleet simulator runs {WORKLOAD.sessions} coding-agent sessions (
+          {TURNS.kind === 'uniform' ? `${TURNS.min} to ${TURNS.max}` : formatNumber(median(TURNS))} turns
+          each) on one H100 replica of Llama 3.1 8B, every turn constrained by one of the schemas. A turn
+          whose grammar is not cached waits for a compile before it is admitted, so the compile lands in its
+          TTFT. Each schema has one compile time, drawn from the engine&apos;s MaskBench-fitted distribution,
+          and a compile holds one of the replica&apos;s CPU threads for its single-threaded MaskBench time
+          (simplified: vLLM&apos;s XGrammar compiler spreads one compile over up to eight threads): when all
+          are busy, compiles queue. Same seed, same sessions, with the chosen cache and with none. Value axis
+          on a log scale.
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}

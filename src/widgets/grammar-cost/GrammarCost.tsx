@@ -15,7 +15,8 @@ import '../structured-output/structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 export { GRAMMAR_COST_ID, grammarCostSchema } from './schema';
-import { GRAMMAR_COST_ID, grammarCostSchema } from './schema';
+import { COST_BOUNDS, GRAMMAR_COST_ID, grammarCostSchema } from './schema';
+import { O200K_VOCAB_SIZE } from '../../sim/lessons/grammar/vocab';
 
 const ms = (us: number) => us / 1000;
 
@@ -34,8 +35,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Switch to &quot;maxLength&quot;: as the bound grows from 4 to 16 characters the compile time
-        multiplies (the last point against the first), and some mask steps slow down too.
+        Switch to &quot;maxLength&quot;: as the bound grows from {COST_BOUNDS[0]} to{' '}
+        {COST_BOUNDS[COST_BOUNDS.length - 1]} characters the compile time multiplies (the last point against
+        the first), and some mask steps slow down too.
       </>
     ),
     set: { family: 'maxLength' },
@@ -138,8 +140,9 @@ export function GrammarCost() {
       caption={
         <>
           Every point was measured in this browser just now: XGrammar (WebAssembly, in a worker) compiles the
-          schema against the 200,019-token o200k vocabulary with its cache off (the faster of two compiles is
-          shown), then one valid call is generated under the mask. Times on a log scale; the x axis is{' '}
+          schema against the {formatNumber(O200K_VOCAB_SIZE, 6)}-token o200k vocabulary with its cache off
+          (the faster of two compiles is shown), then one valid call is generated under the mask. Times on a
+          log scale; the x axis is{' '}
           {isTools ? 'the number of tools the schema allows' : 'the bound on the string (0 = no bound)'}. Your
           numbers vary with the machine and what else it is doing.
         </>
@@ -189,7 +192,8 @@ export function GrammarCost() {
         </>
       ) : (
         <p className="so-note" aria-live="polite">
-          Loading the grammar engine and the 200,019-token vocabulary, then compiling…
+          Loading the grammar engine and the {formatNumber(O200K_VOCAB_SIZE, 6)}-token vocabulary, then
+          compiling…
         </p>
       )}
     </WidgetFrame>

@@ -23,26 +23,36 @@ export { MASK_OVERLAP_ID, maskOverlapSchema } from './schema';
 import { MASK_OVERLAP_ID, maskOverlapSchema } from './schema';
 import { durationAxis } from '../kit/charts/scales';
 
+/** The batch the widget opens at, which the first and last items speak of. */
+const BATCH = maskOverlapSchema.batch.default;
+
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        At 16 sequences switch the mask cost to the XGrammar median: the masks vanish behind the step. At the
-        XGrammar mean they no longer fit, and more threads do not help while vLLM fills serially.
+        At {BATCH} sequences switch the mask cost to the XGrammar median: the masks vanish behind the step. At
+        the XGrammar mean they no longer fit, and more threads do not help while vLLM fills serially.
       </>
     ),
     set: { mask: 'xgr-p50' },
     highlight: 'tpot-overlapped',
   },
   {
-    text: <>Raise the batch past 128: the pool takes over, and the thread count decides what shows.</>,
+    text: (
+      <>
+        Raise the batch past {FILL_RULES.vllm.serialUpTo}: the pool takes over, and the thread count decides
+        what shows.
+      </>
+    ),
     set: { batch: 200 },
     highlight: 'threads-to-hide',
   },
   {
     text: (
-      <>Switch to one sequence per task and find how few threads hide the XGrammar mean at 16 sequences.</>
+      <>
+        Switch to one sequence per task and find how few threads hide the XGrammar mean at {BATCH} sequences.
+      </>
     ),
     set: { fill: 'perSequence' },
     highlight: 'threads-to-hide',
@@ -113,9 +123,9 @@ export function MaskOverlap() {
           {formatNumber(STEP_CONTEXT_TOKENS)} tokens of context per sequence), every sequence constrained with
           the same mask cost. The engine fills the masks on the CPU while the GPU runs the forward pass and
           samples once both are done (vLLM&apos;s EngineCore.step, SGLang&apos;s overlap), so the step takes
-          the longer of the two. vLLM fills them one after another up to 128 constrained sequences, then in
-          tasks of 16 on its thread pool. Not charged: the bitmask&apos;s copy to the GPU and the accept-token
-          after sampling.
+          the longer of the two. vLLM fills them one after another up to {FILL_RULES.vllm.serialUpTo}{' '}
+          constrained sequences, then in tasks of {FILL_RULES.vllm.chunk} on its thread pool. Not charged: the
+          bitmask&apos;s copy to the GPU and the accept-token after sampling.
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}

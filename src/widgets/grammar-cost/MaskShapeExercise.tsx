@@ -36,7 +36,8 @@ export function MaskShapeExercise() {
         <p>
           Every sequence of a Llama 3.1 8B batch on one H100 is constrained by a schema whose mask takes
           XGrammar&apos;s mean CPU time, and vLLM&apos;s mask pool has {THREADS} threads. As the batch grows
-          from 8 to 256 sequences, which curve is the time per output token?
+          from {BATCHES[0]} to {BATCHES[BATCHES.length - 1]} sequences, which curve is the time per output
+          token?
         </p>
       }
       computed={computed}
@@ -44,11 +45,12 @@ export function MaskShapeExercise() {
       y={durationAxis('Time per output token')}
       explanation={
         <p>
-          Up to 128 sequences vLLM fills the masks one after another on its engine thread, so the masks&apos;
-          wall time grows with every sequence and soon dwarfs the GPU&apos;s step: the token time climbs in a
-          straight line. Past 128 the masks go to the pool in chunks of 16 over {THREADS} threads, their wall
-          time falls by about the thread count, and the token time drops before it climbs again, more slowly.
-          A larger batch can be faster per token than a smaller one.
+          Up to {FILL_RULES.vllm.serialUpTo} sequences vLLM fills the masks one after another on its engine
+          thread, so the masks&apos; wall time grows with every sequence and soon dwarfs the GPU&apos;s step:
+          the token time climbs in a straight line. Past {FILL_RULES.vllm.serialUpTo} the masks go to the pool
+          in chunks of {FILL_RULES.vllm.chunk} over {THREADS} threads, their wall time falls by about the
+          thread count, and the token time drops before it climbs again, more slowly. A larger batch can be
+          faster per token than a smaller one.
         </p>
       }
     />

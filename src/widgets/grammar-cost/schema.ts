@@ -6,7 +6,12 @@ import type { ParamSchema } from '../../state/paramSchema';
 import { MASK_COST_CHOICES, OVERLAP_LIMITS } from '../../sim/lessons/grammar/overlap';
 import { GRAMMAR_CACHE_LIMITS } from '../../sim/lessons/grammar/cacheScenario';
 import { controlRange } from '../kit/controlRange';
-import { GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
+import { GRAMMAR_COMPILE_PRESETS, GRAMMAR_CPU_DEFAULTS } from '../../sim/engine/fleet/dist';
+import { MAX_LENGTHS, TOOL_COUNTS } from '../../sim/lessons/grammar/costSchemas';
+import { formatDuration, formatNumber } from '../../lib/format';
+
+/** The bounded maxLength values the cost sweep compiles (its first point is the unbounded schema). */
+export const COST_BOUNDS = MAX_LENGTHS.filter((l): l is Exclude<typeof l, null> => l !== null);
 
 export const GRAMMAR_CACHE_ID = 'grammar-cache';
 
@@ -16,8 +21,14 @@ export const grammarCacheSchema = {
     label: 'Grammar engine (compile times)',
     default: 'xgrammar',
     options: [
-      { value: 'xgrammar', label: 'XGrammar (p50 0.92 s)' },
-      { value: 'llguidance', label: 'LLGuidance (p50 1 ms)' },
+      {
+        value: 'xgrammar',
+        label: `XGrammar (p50 ${formatNumber(GRAMMAR_COMPILE_PRESETS.xgrammar.median, 2)} s)`,
+      },
+      {
+        value: 'llguidance',
+        label: `LLGuidance (p50 ${formatDuration(GRAMMAR_COMPILE_PRESETS.llguidance.median, 1)})`,
+      },
     ],
   },
   schemas: {
@@ -58,8 +69,14 @@ export const grammarCostSchema = {
     label: 'Schemas to compile',
     default: 'tools',
     options: [
-      { value: 'tools', label: 'Tool choice, 1–128 tools' },
-      { value: 'maxLength', label: 'One string, maxLength 4–16' },
+      {
+        value: 'tools',
+        label: `Tool choice, ${TOOL_COUNTS[0]}–${TOOL_COUNTS[TOOL_COUNTS.length - 1]} tools`,
+      },
+      {
+        value: 'maxLength',
+        label: `One string, maxLength ${COST_BOUNDS[0]}–${COST_BOUNDS[COST_BOUNDS.length - 1]}`,
+      },
     ],
   },
 } satisfies ParamSchema;
@@ -95,7 +112,7 @@ export const maskOverlapSchema = {
     label: 'How masks reach the threads',
     default: 'vllm',
     options: [
-      { value: 'vllm', label: 'vLLM (serial up to 128)' },
+      { value: 'vllm', label: `vLLM (serial up to ${GRAMMAR_CPU_DEFAULTS.serialUpTo})` },
       { value: 'perSequence', label: 'One sequence per task' },
     ],
   },

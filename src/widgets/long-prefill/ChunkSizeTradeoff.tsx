@@ -22,8 +22,8 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Tighten the p99 SLO from 100 ms to 60 ms: the range now ends just above 512 tokens, Sarathi-Serve’s
-        strict budget.
+        Tighten the p99 SLO from {tradeoffSchema.itlSlo.default} ms to 60 ms: the range now ends just above
+        512 tokens, Sarathi-Serve’s strict budget.
       </>
     ),
     set: { itlSlo: 60 },

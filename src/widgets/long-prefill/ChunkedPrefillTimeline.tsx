@@ -47,10 +47,10 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Raise the chunk from 512 to 8,192 tokens: the largest gap grows about in proportion to the chunk,
-        while TTFT falls by the fixed costs and the decodes' ride-along of the iterations saved. Step through
-        the iterations: later full chunks take longer than early ones, because they attend to more of the
-        prompt (the last one, the remainder, is shorter).
+        Raise the chunk from {formatNumber(timelineSchema.chunk.default)} to 8,192 tokens: the largest gap
+        grows about in proportion to the chunk, while TTFT falls by the fixed costs and the decodes'
+        ride-along of the iterations saved. Step through the iterations: later full chunks take longer than
+        early ones, because they attend to more of the prompt (the last one, the remainder, is shorter).
       </>
     ),
     set: { chunk: 8192 },

@@ -13,6 +13,21 @@ import {
   formatTokens,
 } from '../../lib/format';
 import { GAP_EXERCISE, MATCH_EXERCISE } from './schema';
+import { resolveAccelerator, resolveModel } from '../../sim/engine/catalog/index';
+
+/** "Llama 3.1 70B on 8 × H100 SXM": the replica an exercise's request names. */
+const replicaOf = (q: { modelId: string; acceleratorId: string; gpus: number }, joiner = 'on') =>
+  `${resolveModel(q.modelId).name} ${joiner} ${q.gpus} × ${resolveAccelerator(q.acceleratorId).name}`;
+
+const G = GAP_EXERCISE;
+/** The exercise's chunks, and the context its last full chunk attends to. */
+const GAP_CHUNKS = Math.ceil(G.promptTokens / G.chunk);
+const LAST_CONTEXT = G.promptTokens - G.chunk;
+const M = MATCH_EXERCISE;
+/** Tokens the turn prefills at the lower hit rate, and the cached tokens before them. */
+const MATCH_NEW = Math.round((1 - M.hitFrom) * M.contextTokens);
+const MATCH_CACHED = M.contextTokens - MATCH_NEW;
+const n = (x: number) => formatNumber(x, 6);
 
 export function LargestGapExercise() {
   const sim = useSimulation('prefillTimelineRun', GAP_EXERCISE);
@@ -26,11 +41,12 @@ export function LargestGapExercise() {
       id="07-10-largest-gap"
       question={
         <p>
-          The replica of the timeline above (Llama 3.1 70B on 8 × H100 SXM, 32 sessions decoding at 8,000
-          tokens of context) receives a 100,000-token prompt and prefills it in chunks of 2,000 tokens: 50
-          chunks, each sharing an iteration with the 32 decodes. What is the longest gap, in milliseconds,
-          that the decoding sessions see between two of their tokens while the prompt is prefilled? Predict
-          first, then check with the widget (set the chunk to 2,000).
+          The replica of the timeline above ({replicaOf(G)}, {G.decodes} sessions decoding at{' '}
+          {n(G.decodeContext)} tokens of context) receives a {n(G.promptTokens)}-token prompt and prefills it
+          in chunks of {n(G.chunk)} tokens: {GAP_CHUNKS} chunks, each sharing an iteration with the{' '}
+          {G.decodes} decodes. What is the longest gap, in milliseconds, that the decoding sessions see
+          between two of their tokens while the prompt is prefilled? Predict first, then check with the widget
+          (set the chunk to {n(G.chunk)}).
         </p>
       }
       answer={run ? run.gaps.max * 1000 : null}
@@ -41,13 +57,14 @@ export function LargestGapExercise() {
         f ? (
           <p>
             Every chunk iteration is compute-bound, and the decodes get their token when it ends, so the
-            longest gap is the most expensive chunk: the last one, whose 2,000 tokens attend to the 98,000
-            before them. Its matmuls are n × {formatFlops(f.bodyFlopsPerToken)} over{' '}
+            longest gap is the most expensive chunk: the last one, whose {n(G.chunk)} tokens attend to the{' '}
+            {n(LAST_CONTEXT)} before them. Its matmuls are n × {formatFlops(f.bodyFlopsPerToken)} over{' '}
             {formatFlops(f.effectiveFlops, true)}, its attention n × {formatFlops(f.attentionFlopsPerPair)} ×
-            (c + n/2) over {formatFlops(f.attentionFlops, true)}, with n = 2,000 and c = 98,000. Add the
-            all-reduce of the iteration&apos;s tokens ({formatDuration(f.allReducePerTokenS)} per token +{' '}
-            {formatDuration(f.allReduceFixedS)}) and the {formatDuration(f.iterationOverheadS)} overhead; the
-            32 decodes add about a millisecond.
+            (c + n/2) over {formatFlops(f.attentionFlops, true)}, with n = {n(G.chunk)} and c ={' '}
+            {n(LAST_CONTEXT)}. Add the all-reduce of the iteration&apos;s tokens (
+            {formatDuration(f.allReducePerTokenS)} per token + {formatDuration(f.allReduceFixedS)}) and the{' '}
+            {formatDuration(f.iterationOverheadS)} overhead; the
+            {G.decodes} decodes add about a millisecond.
           </p>
         ) : null
       }
@@ -78,11 +95,12 @@ export function KernelMatchExercise() {
       id="07-10-kernel-to-match"
       question={
         <p>
-          An agent’s 100,000-token turn finds 90% of its prompt in the prefix cache. You could raise the hit
-          rate to 95% (by routing and by not editing the prompt’s head), or buy an attention kernel that is s
-          times faster. On Llama 3.1 70B and 8 × H100 SXM, how large must s be for the kernel alone to make
-          the 90% turn as fast as the 95% turn with today’s kernel? Predict first, then check with the widget
-          above.
+          An agent’s {n(M.contextTokens)}-token turn finds {formatPercent(M.hitFrom)} of its prompt in the
+          prefix cache. You could raise the hit rate to {formatPercent(M.hitTo)} (by routing and by not
+          editing the prompt’s head), or buy an attention kernel that is s times faster. On{' '}
+          {replicaOf(M, 'and')}, how large must s be for the kernel alone to make the{' '}
+          {formatPercent(M.hitFrom)} turn as fast as the {formatPercent(M.hitTo)} turn with today’s kernel?
+          Predict first, then check with the widget above.
         </p>
       }
       answer={r && Number.isFinite(r.speedupToMatch) ? r.speedupToMatch : null}
@@ -92,9 +110,10 @@ export function KernelMatchExercise() {
       hint={
         r && f ? (
           <p>
-            At 90% the turn prefills 10,000 tokens after 90,000: matmuls L = 10,000 ×{' '}
-            {formatFlops(f.bodyFlopsPerToken)} and attention A = {formatFlops(f.attentionFlopsPerPair)} ×
-            (10,000 × 90,000 + 10,000²/2). At 95% it takes {formatDuration(r.toStandard.timeS)}. Solve L /{' '}
+            At {formatPercent(M.hitFrom)} the turn prefills {n(MATCH_NEW)} tokens after {n(MATCH_CACHED)}:
+            matmuls L = {n(MATCH_NEW)} × {formatFlops(f.bodyFlopsPerToken)} and attention A ={' '}
+            {formatFlops(f.attentionFlopsPerPair)} × ({n(MATCH_NEW)} × {n(MATCH_CACHED)} + {n(MATCH_NEW)}²/2).
+            At {formatPercent(M.hitTo)} it takes {formatDuration(r.toStandard.timeS)}. Solve L /{' '}
             {formatFlops(f.effectiveFlops, true)} + A / (s × {formatFlops(f.attentionFlops, true)}) +
             all-reduce ({formatDuration(r.fromStandard.allReduceS)}) + overhead ={' '}
             {formatDuration(r.toStandard.timeS)} for s.

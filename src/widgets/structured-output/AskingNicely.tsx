@@ -13,10 +13,12 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { simulationFrame, paramsFrame } from '../kit/frameProps';
 import { formatCount, formatNumber, formatPercent, formatProbability } from '../../lib/format';
 import { ASK_NICELY_ID, askNicelyArgs, askNicelySchema } from './schema';
+import { defaultValues } from '../../state/paramSchema';
 import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 const STRIP_MAX = 400;
+const ASK_DEFAULTS = defaultValues(askNicelySchema);
 
 /** A probability as a percentage, or in e-notation when it is below 0.1% (a clean session at the defaults). */
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
@@ -24,8 +26,8 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Keep ε at 0.1% and drag N from 120 to 1,000 tokens: a long call (a file edit, a plan) is now more
-        likely broken than not.
+        Keep ε at {formatPercent(ASK_DEFAULTS.eps)} and drag N from {formatNumber(ASK_DEFAULTS.tokens)} to
+        1,000 tokens: a long call (a file edit, a plan) is now more likely broken than not.
       </>
     ),
     set: { tokens: 1000 },

@@ -25,6 +25,7 @@ import { showToken } from './LogitBars';
 import { MaskStepFigures } from './MaskStepFigures';
 import { SchemaEditor } from './SchemaEditor';
 import { useTraceTexts } from './useTraceTexts';
+import { O200K_VOCAB_SIZE } from '../../sim/lessons/grammar/vocab';
 
 // The preset texts are read here by the controls test's widget table (tests/widget-computations.ts).
 
@@ -33,8 +34,8 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Step through the first three tokens: at step 0 only two of 200,019 tokens are allowed, and neither is
-        &quot;Sure&quot;.
+        Step through the first three tokens: at step 0 only two of {formatNumber(O200K_VOCAB_SIZE, 6)} tokens
+        are allowed, and neither is &quot;Sure&quot;.
       </>
     ),
     time: 0,

@@ -81,8 +81,8 @@ export const taxSchema = {
     label: 'Cache write',
     default: '5m',
     options: [
-      { value: '5m', label: '5-minute TTL: write 1.25× base' },
-      { value: '1h', label: '1-hour TTL: write 2× base' },
+      { value: '5m', label: `5-minute TTL: write ${CACHE_WRITE['5m']}× base` },
+      { value: '1h', label: `1-hour TTL: write ${CACHE_WRITE['1h']}× base` },
     ],
   },
   model: { kind: 'select', label: 'Model (prefill time)', default: 'llama-3.1-70b', options: modelOptions },
