@@ -14,6 +14,8 @@ import {
   type PauseRun,
 } from '../src/sim/lessons/pauseLab';
 import { validateScenario } from '../src/sim/engine/fleet/scenario';
+import { arenaSetup } from '../src/widgets/tool-pause/arenaData';
+import { findModel } from '../src/sim/engine/catalog/models';
 import { PAUSE_BLOCK_SIZE, PAUSE_POLICIES } from '../src/sim/lessons/pauseLabSetup';
 import { cdf } from '../src/sim/lessons/toolLatency';
 import { TOOL_LATENCY_PRESETS } from '../src/sim/engine/fleet/dist';
@@ -85,6 +87,21 @@ describe('the arena scenarios', () => {
       tier: 'dram',
     });
     expect(toolPausePolicy('ttl-evict', 7)).toEqual({ kind: 'ttl', ttlS: 7, then: 'evict' });
+  });
+
+  it('are what the caption says they are', () => {
+    const s = pauseScenario('hold', DEFAULTS);
+    const cls = s.workload.kind === undefined && 'classes' in s.workload ? s.workload.classes[0] : null;
+    expect(arenaSetup.replica).toBe(`${findModel(s.model as string)!.name} on ${s.hardware.tp} × H100 SXM`);
+    expect(arenaSetup.blockTokens).toBe(s.kv?.blockSize);
+    expect(arenaSetup.dram).toBe(`${s.kv?.dram?.capacityGB} GB`);
+    expect(arenaSetup.hostLinks).toBe(s.hardware.tp);
+    if (!cls || cls.kind !== 'agent' || cls.turns.kind !== 'uniform')
+      throw new Error('an agent class, uniform turns');
+    expect(arenaSetup.turns).toBe(`${cls.turns.min}–${cls.turns.max}`);
+    const head =
+      (cls.systemTokens as { value: number }).value + (cls.toolSchemaTokens as { value: number }).value;
+    expect(arenaSetup.sharedPrompt).toBe(`${head / 1000}k-token`);
   });
 });
 

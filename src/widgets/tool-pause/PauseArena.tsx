@@ -21,6 +21,7 @@ import {
   TOOL_PRESET_LABELS,
   type PausePolicyId,
 } from '../../sim/lessons/pauseLabSetup';
+import { arenaSetup } from './arenaData';
 import type { PauseArenaRequest } from '../../worker/pauseMethods';
 import { ArenaHierarchy } from './ArenaHierarchy';
 import { ArenaReadouts } from './ArenaReadouts';
@@ -155,11 +156,12 @@ export function PauseArena() {
       }
       caption={
         <>
-          One replica of Qwen3-32B on 2 × H100 SXM (BF16, 256-token blocks) with {PAUSE_DURATION_S / 60}{' '}
-          minutes of {args.agents} agents in flight, each a session of 10–30 turns on an 8k-token shared
-          prompt, calling {TOOL_PRESET_LABELS[args.tool].toLowerCase()} between turns; host DRAM 500 GB over
-          two PCIe Gen5 links. Top: where every KV block sits over the run, by the state of its session.
-          Bottom: every policy on the same workload.
+          One replica of {arenaSetup.replica} (BF16, {arenaSetup.blockTokens}-token blocks) with{' '}
+          {PAUSE_DURATION_S / 60} minutes of {args.agents} agents in flight, each a session of{' '}
+          {arenaSetup.turns} turns on an {arenaSetup.sharedPrompt} shared prompt, calling{' '}
+          {TOOL_PRESET_LABELS[args.tool].toLowerCase()} between turns; host DRAM {arenaSetup.dram} over{' '}
+          {arenaSetup.hostLinks} PCIe Gen5 links. Top: where every KV block sits over the run, by the state of
+          its session. Bottom: every policy on the same workload.
           {running ? ` Computing: ${runs.length} of ${PAUSE_POLICIES.length} policies so far.` : ''}
         </>
       }

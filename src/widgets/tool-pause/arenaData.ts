@@ -5,7 +5,20 @@
 import type { PointMarker } from '../kit/charts/types';
 import type { LineSeries } from '../kit/charts/LineChart';
 import type { PauseRun, PauseSummary } from '../../sim/lessons/pauseLab';
-import { PAUSE_POLICY_SHORT, type PausePolicyId } from '../../sim/lessons/pauseLabSetup';
+import {
+  PAUSE_ACCELERATOR,
+  PAUSE_BLOCK_SIZE,
+  PAUSE_DRAM_GB,
+  PAUSE_MODEL,
+  PAUSE_POLICY_SHORT,
+  PAUSE_SYSTEM_TOKENS,
+  PAUSE_TOOL_TOKENS,
+  PAUSE_TP,
+  pauseAgent,
+  type PausePolicyId,
+} from '../../sim/lessons/pauseLabSetup';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
+import { findModel } from '../../sim/engine/catalog/models';
 
 /** Idle sessions' KV in HBM (pinned and cached), bytes; `bpb` = bytes per KV block. */
 export function idleHbmBytes(s: PauseSummary, bpb: number): number {
@@ -103,3 +116,20 @@ export function trackJson(x: PauseRun) {
     dramOther: Array.from(t.dramOther),
   };
 }
+
+/**
+ * The arena's fixed setup as its caption states it, from the constants the lab runs (pauseLabSetup.ts): the
+ * replica, its pages, the sessions' turns and shared head, host DRAM and one PCIe link per GPU.
+ */
+export const arenaSetup = (() => {
+  const turns = pauseAgent('local').turns;
+  const range = turns.kind === 'uniform' ? `${turns.min}–${turns.max}` : '';
+  return {
+    replica: `${findModel(PAUSE_MODEL)?.name ?? PAUSE_MODEL} on ${PAUSE_TP} × ${findAccelerator(PAUSE_ACCELERATOR)?.name ?? PAUSE_ACCELERATOR}`,
+    blockTokens: PAUSE_BLOCK_SIZE,
+    turns: range,
+    sharedPrompt: `${(PAUSE_SYSTEM_TOKENS + PAUSE_TOOL_TOKENS) / 1000}k-token`,
+    dram: `${PAUSE_DRAM_GB} GB`,
+    hostLinks: PAUSE_TP,
+  };
+})();
