@@ -7,11 +7,14 @@ import { findNode } from '../src/sim/engine/catalog/nodes';
 import { DISAGG_DEFAULTS } from '../src/sim/engine/fleet/disagg';
 import { validateScenario } from '../src/sim/engine/fleet/scenario';
 import { agentsPerMW } from '../src/sim/lessons/economics';
-import { econDisaggScenario, ECON_PREFILL_REPLICAS } from '../src/sim/lessons/economicsDisagg';
+import { econDisaggScenario } from '../src/sim/lessons/economicsDisagg';
+import { ECON_PREFILL_REPLICAS } from '../src/sim/lessons/economicsLabSetup';
+import { arenaSetup } from '../src/widgets/tool-pause/arenaData';
 import { directContext } from '../src/worker/job';
 import { methods } from '../src/worker/methods';
 import {
   DISAGG_LEVER_REQUEST,
+  LEVER_NODE,
   summarizeLayout,
   TIGHT_TPOT_S,
 } from '../src/widgets/agents-per-mw/DisaggLever';
@@ -31,6 +34,14 @@ describe('the split node', () => {
     expect(validateScenario(s)).toEqual([]);
     expect(s.replicas).toBe(4);
     expect(s.disaggregation).toEqual({ prefillReplicas: ECON_PREFILL_REPLICAS, decodeReplicas: 3 });
+    // The lever's caption and table name the same split of the same node.
+    expect(DISAGG_LEVER_REQUEST.node).toBe('dgx-h100');
+    expect(LEVER_NODE).toMatchObject({ replicas: s.replicas, prefill: 1, decode: 3 });
+    // The SLO sweep's caption names the agents by the arena's setup: the same class runs here.
+    const cls = 'classes' in s.workload ? s.workload.classes[0] : null;
+    if (!cls || cls.kind !== 'agent' || cls.turns.kind !== 'uniform')
+      throw new Error('an agent class, uniform turns');
+    expect(arenaSetup.turns).toBe(`${cls.turns.min}–${cls.turns.max}`);
     expect('arrival' in s.workload && s.workload.arrival).toMatchObject({
       kind: 'closed',
       concurrency: 15,

@@ -10,7 +10,8 @@ import { BadRequest } from './badRequest';
 import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
 import { TOOL_LATENCY_PRESETS } from '../sim/engine/fleet/dist';
 import type { Slo } from '../sim/lessons/economics';
-import { ECON_PREFILL_REPLICAS, econDisaggScenario } from '../sim/lessons/economicsDisagg';
+import { econDisaggScenario } from '../sim/lessons/economicsDisagg';
+import { ECON_PREFILL_REPLICAS } from '../sim/lessons/economicsLabSetup';
 import {
   checkEconArgs,
   econScenario,

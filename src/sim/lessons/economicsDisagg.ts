@@ -21,10 +21,7 @@ import {
   type EconRunArgs,
   type RunHooks,
 } from './economicsLab';
-import { ECON_TP } from './economicsLabSetup';
-
-/** Prefill replicas of the node's four (the rest decode). */
-export const ECON_PREFILL_REPLICAS = 1;
+import { ECON_PREFILL_REPLICAS, ECON_TP } from './economicsLabSetup';
 
 /** The lab's node scenario with its replicas split into a prefill and a decode pool. */
 export function econDisaggScenario(a: EconRunArgs) {

@@ -10,6 +10,8 @@ import { limit } from '../engine/limits';
 
 export const ECON_MODEL = 'qwen3-32b';
 export const ECON_TP = 2;
+/** Prefill replicas of the disaggregated node (the rest of its replicas decode). */
+export const ECON_PREFILL_REPLICAS = 1;
 /** Tokens per page the lab's fleet tracks (reuse is at the engine's 16-token blocks: fleet/tails.ts). */
 export const ECON_BLOCK_SIZE = 256;
 export const ECON_DRAM_GB = 500;

@@ -10,18 +10,17 @@ import { useEffect, useState } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
-import { MODELS } from '../../sim/engine/catalog/models';
 import { findNode } from '../../sim/engine/catalog/nodes';
-import { ECON_MODEL } from '../../sim/lessons/economicsLabSetup';
-import { agentsPerMW } from '../../sim/lessons/economics';
+import { ECON_PREFILL_REPLICAS, ECON_TP } from '../../sim/lessons/economicsLabSetup';
+import { agentsPerMW, replicasPerNode } from '../../sim/lessons/economics';
 import type { DisaggLeverRequest, DisaggLeverResponse, DisaggLeverRow } from '../../worker/economicsMethods';
 import { useWidgetsReady } from './Figures';
 import { gridArgs } from './LeverGrid';
 import { leverGridSchema } from './schema';
+import { ECON_MODEL_NAME } from './econSetup';
 import './agents-per-mw.css';
 
 const GRID = defaultValues(leverGridSchema);
-const MODEL_NAME = MODELS.find((m) => m.id === ECON_MODEL)?.name ?? ECON_MODEL;
 
 /**
  * A TPOT objective tight enough to bind before TTFT on the aggregated node: 30 ms a token, about 33 tokens a
@@ -53,6 +52,18 @@ export interface LayoutSummary {
   prefillBusy: number;
   remoteShare: number;
 }
+
+/** The lever's node as its caption and table name it: its replicas, and how the disaggregated layout splits them. */
+export const LEVER_NODE = (() => {
+  const node = findNode(DISAGG_LEVER_REQUEST.node)!;
+  const replicas = replicasPerNode(node.gpuCount, ECON_TP);
+  return {
+    name: node.name,
+    replicas,
+    prefill: ECON_PREFILL_REPLICAS,
+    decode: replicas - ECON_PREFILL_REPLICAS,
+  };
+})();
 
 export function summarizeLayout(row: DisaggLeverRow, layout: LeverLayout, pue: number): LayoutSummary {
   const node = findNode(DISAGG_LEVER_REQUEST.node)!;
@@ -155,7 +166,7 @@ export function DisaggLeverTable() {
       <figcaption>
         {sim.status === 'error'
           ? `The runs could not be done: ${sim.error ?? ''}`
-          : `One DGX H100, the lever grid's agents, cache-aware router and TTL-then-offload policy: all four replicas of ${MODEL_NAME} aggregated, or one prefill and three decode replicas with the KV shipped over the node's RDMA NICs (the simulator's default link; inside one node NVLink would likely carry it, and the transfers are small next to the prefills). Capacity is the largest concurrency meeting both SLOs; the latencies are at that concurrency.`}
+          : `One ${LEVER_NODE.name}, the lever grid's agents, cache-aware router and TTL-then-offload policy: all ${LEVER_NODE.replicas} replicas of ${ECON_MODEL_NAME} aggregated, or ${LEVER_NODE.prefill} prefill and ${LEVER_NODE.decode} decode replicas with the KV shipped over the node's RDMA NICs (the simulator's default link; inside one node NVLink would likely carry it, and the transfers are small next to the prefills). Capacity is the largest concurrency meeting both SLOs; the latencies are at that concurrency.`}
       </figcaption>
       <CompareTable
         columns={LEVER_COLUMNS}
@@ -190,7 +201,11 @@ export function DisaggLeverTable() {
 function LayoutCells({ s, dis }: { s: LayoutSummary; dis: boolean }) {
   return (
     <>
-      <td data-label="Node">{dis ? '1 prefill + 3 decode replicas' : '4 replicas, both phases'}</td>
+      <td data-label="Node">
+        {dis
+          ? `${LEVER_NODE.prefill} prefill + ${LEVER_NODE.decode} decode replicas`
+          : `${LEVER_NODE.replicas} replicas, both phases`}
+      </td>
       <td data-label="Agents per node" data-cell="per-node">
         {formatNumber(s.perNode)}
       </td>

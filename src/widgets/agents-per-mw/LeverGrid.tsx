@@ -34,6 +34,7 @@ import { LeverBars } from './LeverBars';
 import { LeverReadouts } from './LeverReadouts';
 import { LeverTable } from './LeverTable';
 import { cellKey, leverExportRows, priceGrid, type Prices } from './pricedCells';
+import { ECON_MODEL_NAME } from './econSetup';
 import './agents-per-mw.css';
 
 // The lesson's figures and exercises and the tests import these from the widget.
@@ -154,7 +155,7 @@ export function LeverGrid() {
       caption={
         <>
           A {node.name} ({formatPower(node.powerW)}) split into {node.gpuCount / ECON_TP} replicas of
-          Qwen3-32B on {ECON_TP} GPUs behind one router; agents as in the first widget, calling{' '}
+          {ECON_MODEL_NAME} on {ECON_TP} GPUs behind one router; agents as in the first widget, calling{' '}
           {TOOL_PRESET_LABELS[args.tool].toLowerCase()}. For each lever setting the simulator finds the
           largest concurrency per replica meeting TTFT p90 ≤ {formatDuration(args.slo.ttftP90S, 3)} and TPOT
           p90 ≤ {formatDuration(args.slo.tpotP90S, 3)} ({ECON_DURATION_S / 60} simulated minutes per run); the

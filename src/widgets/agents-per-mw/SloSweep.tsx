@@ -28,6 +28,8 @@ import type { SloSweepRequest } from '../../worker/economicsMethods';
 import { SLO_SWEEP_ID, sloSweepSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { DEFAULT_PUE } from '../../sim/lessons/economicsLabSetup';
+import { arenaSetup } from '../tool-pause/arenaData';
+import { ECON_MODEL_NAME } from './econSetup';
 import './agents-per-mw.css';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-12-try-this and tests/lesson-07-12 check them). */
@@ -231,11 +233,12 @@ export function SloSweep() {
       }
       caption={
         <>
-          One replica of Qwen3-32B (BF16) on {ECON_TP} GPUs of a {s.node.name}, {ECON_DURATION_S / 60}{' '}
-          simulated minutes of a closed loop of N agents (a new session starts when one ends): 10–30 turns on
-          an 8k-token shared prompt, calling {TOOL_PRESET_LABELS[args.tool].toLowerCase()} between turns; idle
-          KV: {ECON_POLICY_LABELS[args.policy]}. Both percentiles over every turn. Log scale: the two
-          objectives differ by a factor of {formatNumber(args.slo.ttftP90S / args.slo.tpotP90S, 3)}.
+          One replica of {ECON_MODEL_NAME} (BF16) on {ECON_TP} GPUs of a {s.node.name}, {ECON_DURATION_S / 60}{' '}
+          simulated minutes of a closed loop of N agents (a new session starts when one ends):{' '}
+          {arenaSetup.turns} turns on an {arenaSetup.sharedPrompt} shared prompt, calling{' '}
+          {TOOL_PRESET_LABELS[args.tool].toLowerCase()} between turns; idle KV:{' '}
+          {ECON_POLICY_LABELS[args.policy]}. Both percentiles over every turn. Log scale: the two objectives
+          differ by a factor of {formatNumber(args.slo.ttftP90S / args.slo.tpotP90S, 3)}.
           {running ? ` Computing: ${points.length} concurrencies so far.` : ''}
           {!running && floor
             ? ` Every concurrency the sweep tries, up to ${formatNumber(s.perReplica)}, meets both objectives: the capacity is at least that (“≥”).`

@@ -12,7 +12,9 @@ import {
   ECON_ROUTER_LABELS,
   ECON_LIMITS,
   ECON_TOOLS,
+  ECON_TP,
 } from '../../sim/lessons/economicsLabSetup';
+import { ECON_MODEL_NAME } from './econSetup';
 import { controlRange } from '../kit/controlRange';
 import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 
@@ -48,7 +50,7 @@ const node = {
   label: 'Node',
   default: 'dgx-h100',
   options: ECON_NODES.map((n) => ({ value: n, label: ECON_NODE_LABELS[n] })),
-  help: 'An 8-GPU node of the catalog (src/sim/engine/catalog/nodes.ts), split into replicas of Qwen3-32B on 2 GPUs.',
+  help: `An 8-GPU node of the catalog (src/sim/engine/catalog/nodes.ts), split into replicas of ${ECON_MODEL_NAME} on ${ECON_TP} GPUs.`,
 } as const;
 
 const tool = {
