@@ -1,5 +1,6 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
 import { controlRange } from '../kit/controlRange';
+import { DEFAULT_POOL_LINK, findLink } from '../../sim/engine/catalog/links';
 import { ROUTER_LIMITS } from '../../worker/limits/router';
 import { formatDuration, formatNumber } from '../../lib/format';
 import { SGLANG_ROUTER_DEFAULTS, SGLANG_V04_ROUTER_DEFAULTS } from '../../sim/engine/fleet/routerDefaults';
@@ -9,6 +10,9 @@ import {
   type CacheViewKind,
   type RouterPolicy,
 } from '../../sim/lessons/routing/constants';
+
+/** The pool's link as the help names it: the fleet's default (fleet/scenario.ts). */
+const POOL_LINK_NAME = findLink(DEFAULT_POOL_LINK)?.name ?? DEFAULT_POOL_LINK;
 
 export const CACHE_ROUTER_ID = 'cache-router';
 export const ROUTER_SWEEP_ID = 'router-sweep';
@@ -79,7 +83,7 @@ export const cacheRouterSchema = {
     step: 250,
     unit: 'GB',
     format: (v) => (v === 0 ? 'none' : `${formatNumber(v, 4)} GB`),
-    help: 'A KV store shared by every replica (Mooncake store, LMCache remote backend) behind each replica’s 400 Gb/s RDMA NIC: blocks evicted from HBM land there, and a turn whose prefix left its replica reloads it instead of recomputing it. 0 = no pool',
+    help: `A KV store shared by every replica (Mooncake store, LMCache remote backend) behind each replica’s ${POOL_LINK_NAME}: blocks evicted from HBM land there, and a turn whose prefix left its replica reloads it instead of recomputing it. 0 = no pool`,
   },
   seed: {
     kind: 'seed',

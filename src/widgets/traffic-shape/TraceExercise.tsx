@@ -5,6 +5,7 @@
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
 import { formatNumber, formatTokens } from '../../lib/format';
+import { MOONCAKE_BLOCK_SIZE as B } from '../../sim/engine/trace/mooncake';
 import { EXERCISE_TRACE } from './exerciseTrace';
 import './traffic-shape.css';
 
@@ -28,7 +29,7 @@ export function TraceHitRatioExercise() {
         <>
           <p>
             Four requests of the trace above arrive in the order shown, into a prefix cache that never evicts
-            (blocks of 512 tokens, the hash ids as given). What share of all their prompt tokens is found in
+            (blocks of {B} tokens, the hash ids as given). What share of all their prompt tokens is found in
             the cache? Predict it in percent before you replay it.
           </p>
         </>
@@ -40,7 +41,7 @@ export function TraceHitRatioExercise() {
       hint={
         <p>
           Walk the requests in order. For each, count its leading hash ids that an earlier request already
-          wrote, and stop at the first id not seen; each hit id is 512 tokens. Then add all the requests&apos;
+          wrote, and stop at the first id not seen; each hit id is {B} tokens. Then add all the requests&apos;
           new ids to the cache. Divide the hit tokens by the sum of
           <code> input_length</code>.
         </p>
@@ -48,11 +49,12 @@ export function TraceHitRatioExercise() {
       explanation={
         s ? (
           <p>
-            Request 1 finds nothing; request 2 finds ids 0–3 (2,048 tokens); request 3 shares only id 0, the
-            system prompt (512); request 4 continues request 2 and finds ids 0–4 (2,560). That is{' '}
-            {formatTokens(s.idealHitRatio.tokens * s.totalInputTokens)} of {formatTokens(s.totalInputTokens)}.
-            Request 3 is a different session: past the shared system prompt its prefix differs, so a chained
-            hash never matches again even if later blocks had equal text.
+            Request 1 finds nothing; request 2 finds ids 0–3 ({formatNumber(4 * B)} tokens); request 3 shares
+            only id 0, the system prompt ({formatNumber(B)}); request 4 continues request 2 and finds ids 0–4
+            ({formatNumber(5 * B)}). That is {formatTokens(s.idealHitRatio.tokens * s.totalInputTokens)} of{' '}
+            {formatTokens(s.totalInputTokens)}. Request 3 is a different session: past the shared system
+            prompt its prefix differs, so a chained hash never matches again even if later blocks had equal
+            text.
           </p>
         ) : null
       }

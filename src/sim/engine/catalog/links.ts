@@ -249,3 +249,6 @@ export const LINKS: readonly LinkSpec[] = [
 export function findLink(id: string): LinkSpec | undefined {
   return LINKS.find((l) => l.id === id);
 }
+
+/** The link a shared KV pool sits behind unless a scenario names one: one RDMA NIC per replica (Mooncake's store). */
+export const DEFAULT_POOL_LINK = 'rdma-400g-cx7';

@@ -5,7 +5,7 @@
  * entry point: importers take the format's types, the validator and the resolver from here.
  */
 import { resolveAccelerator, resolveLink, resolveModel } from '../catalog/index';
-import type { LinkSpec as CatalogLink } from '../catalog/links';
+import { DEFAULT_POOL_LINK, type LinkSpec as CatalogLink } from '../catalog/links';
 import { weightBytes, type ModelSpec } from '../catalog/models';
 import {
   DEFAULT_ATTENTION_EFFICIENCY,
@@ -256,7 +256,7 @@ export function resolveScenario(input: unknown): ResolvedScenario {
       s.policies?.toolPause?.kind === 'write-through' ? 'write-through' : 'write-back',
     ),
     nvme: tier(kv.nvme, 'nvme-gen4', 1),
-    pool: tier(kv.pool, 'rdma-400g-cx7', 1),
+    pool: tier(kv.pool, DEFAULT_POOL_LINK, 1),
     maxBatchSeqs: sched.maxBatchSeqs ?? 256,
     tokenBudget,
     chunk,
