@@ -3,10 +3,9 @@
  * (worker method kvHierarchySummary on the setups below; the first is the widget's default).
  */
 import { InlineFigure } from '../kit/InlineFigure';
+import { replicaName } from '../../sim/engine/catalog/names';
 import { useSimulation } from '../kit/useSimulation';
 import { formatBytesDecimal, formatCount, formatDuration, formatPercent } from '../../lib/format';
-import { resolveModel } from '../../sim/engine/catalog';
-import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import {
   HIERARCHY_DEFAULTS,
   HIERARCHY_DURATION_S,
@@ -28,8 +27,7 @@ const TIER_INDEX = { hbm: 0, dram: 1, nvme: 2, remote: 3 } as const;
 /** The run's settings, as the run uses them (hierarchyLab.ts): no simulation needed. */
 const SETUP_TEXT = {
   /** The replica: "Qwen3 32B on 2 × H100 SXM". */
-  replica: (a: HierarchyArgs) =>
-    `${resolveModel(a.modelId).name} on ${PAUSE_TP} × ${findAccelerator(PAUSE_ACCELERATOR)?.name ?? PAUSE_ACCELERATOR}`,
+  replica: (a: HierarchyArgs) => replicaName(a.modelId, PAUSE_TP, PAUSE_ACCELERATOR),
   /** Tokens per page, one mark of the animation. */
   pageTokens: () => `${formatCount(HIERARCHY_PAGE_TOKENS)} tokens`,
   /** Simulated length of the run. */

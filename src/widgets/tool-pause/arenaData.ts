@@ -17,8 +17,7 @@ import {
   pauseAgent,
   type PausePolicyId,
 } from '../../sim/lessons/pauseLabSetup';
-import { findAccelerator } from '../../sim/engine/catalog/accelerators';
-import { findModel } from '../../sim/engine/catalog/models';
+import { replicaName } from '../../sim/engine/catalog/names';
 
 /** Idle sessions' KV in HBM (pinned and cached), bytes; `bpb` = bytes per KV block. */
 export function idleHbmBytes(s: PauseSummary, bpb: number): number {
@@ -125,7 +124,7 @@ export const arenaSetup = (() => {
   const turns = pauseAgent('local').turns;
   const range = turns.kind === 'uniform' ? `${turns.min}–${turns.max}` : '';
   return {
-    replica: `${findModel(PAUSE_MODEL)?.name ?? PAUSE_MODEL} on ${PAUSE_TP} × ${findAccelerator(PAUSE_ACCELERATOR)?.name ?? PAUSE_ACCELERATOR}`,
+    replica: replicaName(PAUSE_MODEL, PAUSE_TP, PAUSE_ACCELERATOR),
     blockTokens: PAUSE_BLOCK_SIZE,
     turns: range,
     sharedPrompt: `${(PAUSE_SYSTEM_TOKENS + PAUSE_TOOL_TOKENS) / 1000}k-token`,

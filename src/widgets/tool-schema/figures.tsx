@@ -3,12 +3,11 @@
  * defaults (or a named variant), so that prose and widgets never disagree.
  */
 import { InlineFigure } from '../kit/InlineFigure';
+import { replicaName } from '../../sim/engine/catalog/names';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type { LayoutId } from '../../sim/lessons/toolLayouts';
 import type { LayoutsResponse, ToolTaxResult } from '../../worker/schemaMethods';
-import { findAccelerator } from '../../sim/engine/catalog/accelerators';
-import { findModel } from '../../sim/engine/catalog/models';
 import { LAYOUT_DEFAULTS, TAX_DEFAULTS, layoutArgs, money, taxArgs, type TaxValues } from './schema';
 
 export const VARIANTS: Record<string, Partial<TaxValues>> = {
@@ -128,7 +127,5 @@ export function LayoutGrowth() {
 /** The replica a widget times prefill on at its defaults, e.g. "Llama 3.1 70B on 8 × H100 SXM". */
 export function Replica({ w = 'tax' }: { w?: 'tax' | 'layout' }) {
   const v = w === 'tax' ? TAX_DEFAULTS : LAYOUT_DEFAULTS;
-  const model = findModel(v.model)?.name ?? v.model;
-  const acc = findAccelerator(v.accelerator)?.name ?? v.accelerator;
-  return <InlineFigure value={`${model} on ${formatNumber(v.gpus)} × ${acc}`} />;
+  return <InlineFigure value={replicaName(v.model, v.gpus, v.accelerator)} />;
 }
