@@ -53,12 +53,13 @@ export interface LayoutSummary {
   remoteShare: number;
 }
 
-/** The lever's node as its caption and table name it: its replicas, and how the disaggregated layout splits them. */
+/** The lever's node as its caption, table and per-MW figures use it: its power, its replicas, and their split. */
 export const LEVER_NODE = (() => {
   const node = findNode(DISAGG_LEVER_REQUEST.node)!;
   const replicas = replicasPerNode(node.gpuCount, ECON_TP);
   return {
     name: node.name,
+    powerW: node.powerW,
     replicas,
     prefill: ECON_PREFILL_REPLICAS,
     decode: replicas - ECON_PREFILL_REPLICAS,
@@ -66,13 +67,12 @@ export const LEVER_NODE = (() => {
 })();
 
 export function summarizeLayout(row: DisaggLeverRow, layout: LeverLayout, pue: number): LayoutSummary {
-  const node = findNode(DISAGG_LEVER_REQUEST.node)!;
   const cap = layout === 'aggregated' ? row.aggregated : row.disaggregated;
   const carriers = layout === 'aggregated' ? row.aggregatedReplicas : row.decodeReplicas;
   const perNode = cap.agentsPerReplica * carriers;
   return {
     perNode,
-    perMW: agentsPerMW(perNode, node.powerW, pue),
+    perMW: agentsPerMW(perNode, LEVER_NODE.powerW, pue),
     ttftP90S: cap.point.ttftP90S,
     tpotP90S: cap.point.tpotP90S,
     prefillBusy: cap.point.prefillPoolUtilisation ?? NaN,
