@@ -5,14 +5,13 @@
  * where each figure comes from and what had to be inferred.
  */
 import type { ValidationRow } from '../row';
-import { AGENT_TOOL_LATENCY, TOOL_LATENCY_PRESETS } from '../../src/sim/engine/fleet/dist';
+import { AGENT_TOOL_LATENCY } from '../../src/sim/engine/fleet/dist';
 import { TRACELAB_TOOL_TAIL, tracelabMeanLowerBoundS } from '../../src/sim/engine/catalog/pauses';
-import { CATEGORY, MACROS, row, TAIL, TEN, TIMING, TOOLS } from './tracelabRow';
+import { CATEGORY, CODING_MIX, MACROS, row, TAIL, TEN, TIMING, TOOLS } from './tracelabRow';
 import { evictionRows, humanRows } from './tracelabWaits';
 
 const CLAUDE = AGENT_TOOL_LATENCY['claude-code'];
 const CODEX = AGENT_TOOL_LATENCY.codex;
-const MIX = TOOL_LATENCY_PRESETS['coding-mix'];
 const T = TRACELAB_TOOL_TAIL;
 const MEAN_NOTE =
   'Derived, not published: tool-hours over all calls, a lower bound (calls without a positive latency count in ' +
@@ -148,7 +147,7 @@ const toolRows: ValidationRow[] = [
     'coding-mix, median call',
     TIMING,
     T.merged.medianS,
-    MIX,
+    CODING_MIX,
     { kind: 'median' },
     TEN,
   ),
@@ -158,7 +157,7 @@ const toolRows: ValidationRow[] = [
     'coding-mix, mean call',
     TIMING,
     T.merged.meanS,
-    MIX,
+    CODING_MIX,
     { kind: 'mean' },
     TEN,
   ),
@@ -168,7 +167,7 @@ const toolRows: ValidationRow[] = [
     'coding-mix, 90th percentile call',
     TIMING,
     T.merged.p90S,
-    MIX,
+    CODING_MIX,
     { kind: 'quantile', p: 0.9 },
     TAIL,
   ),
@@ -178,7 +177,7 @@ const toolRows: ValidationRow[] = [
     'coding-mix, 99th percentile call',
     TIMING,
     T.merged.p99S,
-    MIX,
+    CODING_MIX,
     { kind: 'quantile', p: 0.99 },
     TAIL,
   ),
@@ -188,7 +187,7 @@ const toolRows: ValidationRow[] = [
     'coding-mix, share of calls under 1 s',
     CATEGORY,
     T.merged.underOneSecondCalls,
-    MIX,
+    CODING_MIX,
     { kind: 'callsUnder', t: 1 },
     TEN,
   ),
@@ -198,7 +197,7 @@ const toolRows: ValidationRow[] = [
     'coding-mix, share of calls over 1 min',
     MACROS,
     T.merged.overOneMinute.calls,
-    MIX,
+    CODING_MIX,
     { kind: 'callsOver', t: 60 },
     TEN,
   ),
@@ -208,7 +207,7 @@ const toolRows: ValidationRow[] = [
     'coding-mix, share of tool time in calls over 1 min',
     MACROS,
     T.merged.overOneMinute.time,
-    MIX,
+    CODING_MIX,
     { kind: 'timeOver', t: 60 },
     TEN,
   ),

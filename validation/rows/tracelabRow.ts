@@ -4,7 +4,7 @@
  * (src/sim/lessons/toolLatency.ts).
  */
 import type { Tolerance, ValidationRow } from '../row';
-import type { Dist } from '../../src/sim/engine/fleet/dist';
+import { TOOL_LATENCY_PRESETS, type Dist } from '../../src/sim/engine/fleet/dist';
 import { cdf, mean, quantile, timeShare } from '../../src/sim/lessons/toolLatency';
 
 export const TOOLS = 'TraceLab artifacts/tool_calls/tool_latency_distribution/README.md';
@@ -68,3 +68,6 @@ export function row(
 ): ValidationRow {
   return { id, group, what, source, published, unit: unitOf(s), ours: () => stat(d, s), tolerance, note };
 }
+
+/** The simulator's coding-agent tool mix, the preset both the tool-call rows and the idle-timeout replay read. */
+export const CODING_MIX = TOOL_LATENCY_PRESETS['coding-mix'];

@@ -11,9 +11,8 @@ import {
   TRACELAB_STEP_MIX,
 } from '../../src/sim/engine/catalog/pauses';
 import { idleTimeoutHitRate } from '../../src/sim/lessons/ttlPolicy';
-import { EVICTION, HUMAN, row, TAIL, TEN, TIMING } from './tracelabRow';
+import { CODING_MIX, EVICTION, HUMAN, row, TAIL, TEN, TIMING } from './tracelabRow';
 
-const MIX = TOOL_LATENCY_PRESETS['coding-mix'];
 const H = TRACELAB_HUMAN_WAIT;
 const HUMAN_ALL = TOOL_LATENCY_PRESETS.human;
 
@@ -135,7 +134,7 @@ export const humanRows: ValidationRow[] = [
 const S = TRACELAB_STEP_MIX;
 const IDLE_MIX = {
   human: HUMAN_ALL,
-  tool: MIX,
+  tool: CODING_MIX,
   userStepShare: S.userStepsPerSession / (S.userStepsPerSession + S.toolStepsPerSession),
   // Fresh tokens / all prompt tokens = (1 − deployed hit rate) · fresh share of the appended tokens.
   ceiling: 1 - (1 - S.deployedHitRate) * S.freshShareOfAppend,
