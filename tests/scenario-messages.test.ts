@@ -56,4 +56,30 @@ describe('one validator for every part of a scenario', () => {
       { path: 'workload.classes[0].outputTokens.sigma', message: 'must be a finite number (got "wide")' },
     ]);
   });
+
+  it("a session class's fields are its kind's: the generator's distributions and the class's own others", async () => {
+    const { validateScenario } = await import('../src/sim/engine/fleet/scenario');
+    const { CLASS_DISTS } = await import('../src/sim/engine/fleet/workload');
+    const sc = JSON.parse(readFileSync('scenarios/bench-16x1000-agents.json', 'utf8'));
+    const agent = sc.workload.classes[0];
+    agent.thinkTime = { kind: 'constant', value: 1 }; // a chat class's field
+    const chat = {
+      kind: 'chat',
+      name: 'chat',
+      ...Object.fromEntries(CLASS_DISTS.chat.required.map((k) => [k, { kind: 'constant', value: 1 }])),
+    };
+    sc.workload.classes.push({ ...chat, toolLatency: agent.toolLatency }); // an agent class's field
+    const errs = validateScenario(sc);
+    const known = (path: string) => {
+      const m = /^unknown field \(known: (.*)\)$/.exec(errs.find((e) => e.path === path)?.message ?? '');
+      return m ? m[1].split(', ') : [];
+    };
+    const agentKnown = known('workload.classes[0].thinkTime');
+    for (const k of [...CLASS_DISTS.agent.required, ...CLASS_DISTS.agent.optional, 'toolLatency', 'apps'])
+      expect(agentKnown).toContain(k);
+    const chatKnown = known('workload.classes[1].toolLatency');
+    for (const k of [...CLASS_DISTS.chat.required, 'structuredOutput']) expect(chatKnown).toContain(k);
+    expect(chatKnown).not.toContain('toolSchemaTokens');
+    expect(errs).toHaveLength(2);
+  });
 });

@@ -110,6 +110,15 @@ function validateStructured(v: SchemaValidator, so: Obj | undefined, path: strin
   v.num(so, 'schemas', path, { required: true, min: 1, integer: true });
 }
 
+/**
+ * The fields a session class of `kind` may have: those of every class, its distributions (the generator's list,
+ * CLASS_DISTS) and its own others.
+ */
+function classFields(kind: keyof typeof CLASS_DISTS, others: readonly string[]): readonly string[] {
+  const d = CLASS_DISTS[kind];
+  return ['kind', 'name', 'weight', 'apps', ...d.required, ...d.optional, ...others];
+}
+
 function validateClass(v: SchemaValidator, c: unknown, path: string): void {
   if (!isObj(c)) return v.err(path, 'must be a session class object');
   const dists = (keys: readonly string[], optional: readonly string[] = []) => {
@@ -123,22 +132,7 @@ function validateClass(v: SchemaValidator, c: unknown, path: string): void {
   v.num(c, 'weight', path, { min: 0 });
   v.num(c, 'apps', path, { min: 1, integer: true, max: 4095 });
   if (c.kind === 'agent') {
-    v.known(c, path, [
-      'kind',
-      'name',
-      'weight',
-      'apps',
-      'systemTokens',
-      'toolSchemaTokens',
-      'taskTokens',
-      'turns',
-      'outputTokens',
-      'finalOutputTokens',
-      'toolResultTokens',
-      'toolLatency',
-      'nonExtension',
-      'structuredOutput',
-    ]);
+    v.known(c, path, classFields('agent', ['toolLatency', 'nonExtension', 'structuredOutput']));
     dists(CLASS_DISTS.agent.required, CLASS_DISTS.agent.optional);
     if (c.toolLatency === undefined) v.err(`${path}.toolLatency`, 'is required');
     else validateToolLatency(v, c.toolLatency, `${path}.toolLatency`);
@@ -157,18 +151,7 @@ function validateClass(v: SchemaValidator, c: unknown, path: string): void {
     }
     validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
   } else if (c.kind === 'chat') {
-    v.known(c, path, [
-      'kind',
-      'name',
-      'weight',
-      'apps',
-      'systemTokens',
-      'userTokens',
-      'outputTokens',
-      'turns',
-      'thinkTime',
-      'structuredOutput',
-    ]);
+    v.known(c, path, classFields('chat', ['structuredOutput']));
     dists(CLASS_DISTS.chat.required, CLASS_DISTS.chat.optional);
     validateStructured(v, v.obj(c, 'structuredOutput', path), `${path}.structuredOutput`);
   } else {
