@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { shapeCandidates } from '../src/lessons-kit/ShapeExercise';
 import { methods } from '../src/worker/methods';
+import { FOOTPRINT_REPLICA } from '../src/widgets/kv-footprint/KvFootprintExercise';
 
-const ARGS = {
-  modelId: 'llama-3.1-70b',
-  acceleratorId: 'h100-sxm',
-  kvDtype: 'bf16',
-  weightDtype: 'bf16',
-  gpus: 8,
-  memoryUtilization: 0.9,
-} as const;
+/** The replica the exercise runs (its context lengths are the test's). */
+const ARGS = FOOTPRINT_REPLICA;
 
 describe('predict-the-shape candidates', () => {
   const curve = Array.from({ length: 20 }, (_, i) => ({ x: i + 1, y: 100 / (i + 1) }));

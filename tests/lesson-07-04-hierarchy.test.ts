@@ -15,6 +15,9 @@ import {
 import { HIERARCHY_SETUPS } from '../src/widgets/kv-hierarchy/figures';
 import { kvHierarchySchema } from '../src/widgets/kv-hierarchy/schema';
 import { PAUSE_SYSTEM_TOKENS, PAUSE_TOOL_TOKENS } from '../src/sim/lessons/pauseLabSetup';
+import { hierarchyScenario } from '../src/sim/lessons/hierarchyLab';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { formatDuration } from '../src/lib/format';
 
 const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
 
@@ -23,6 +26,17 @@ describe('07.04 hierarchy animation', () => {
   const bigHbm = hierarchySummary(HIERARCHY_SETUPS.bigHbm);
   const evict = hierarchySummary(HIERARCHY_SETUPS.evict);
   const small = hierarchySummary(HIERARCHY_SETUPS.small);
+
+  it('the controls’ help names the replica and the TTL the scenario runs with', () => {
+    const sc = hierarchyScenario({ ...HIERARCHY_DEFAULTS, policy: 'ttl-offload' });
+    const gpu = findAccelerator(sc.hardware.accelerator as string)!.name.split(' (')[0];
+    expect(sc.hardware.tp).toBe(2);
+    expect(kvHierarchySchema.hbmGB.help).toContain(`Capped at what two ${gpu}s leave after the weights`);
+    const pause = sc.policies?.toolPause;
+    expect(pause?.kind).toBe('ttl');
+    const ttl = pause && 'ttlS' in pause ? pause.ttlS : NaN;
+    expect(kvHierarchySchema.policy.help).toContain(`(TTL policies: ${formatDuration(ttl)})`);
+  });
 
   it('the default is the widget’s default', () => {
     for (const [k, p] of Object.entries(kvHierarchySchema))

@@ -1,10 +1,18 @@
 /**
  * 07.03's exercises. Answers come from the lesson's formulas (src/sim/lessons/routing/theory.ts) and the model catalog,
- * the same code the widgets and the prose figures use; nothing is typed in.
+ * the same code the widgets and the prose figures use; nothing is typed in. The questions, hints and explanations
+ * state the figures from the same constants (TURN, DUP, DUP_REPLICA) and catalog entries the answers use.
  */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
-import { findModel, kvBytesPerToken, weightBytes } from '../../sim/engine/catalog/models';
+import {
+  DTYPE_BYTES,
+  findModel,
+  kvBytesPerToken,
+  weightBytes,
+  type Dtype,
+} from '../../sim/engine/catalog/models';
+import { acceleratorName, modelName } from '../../sim/engine/catalog/names';
 import {
   duplicatedPrefixBytes,
   replicaKvBlocks,
@@ -12,98 +20,182 @@ import {
   spreadTurnHitRate,
   affinityTurnHitRate,
 } from '../../sim/lessons/routing/theory';
+import {
+  LAB_ACCELERATOR,
+  LAB_BLOCK_SIZE,
+  LAB_MODEL,
+  LAB_SHARED_TOKENS,
+  LAB_TP,
+} from '../../sim/lessons/routing/constants';
+import { VLLM_GPU_MEMORY_UTILIZATION } from '../../sim/engine/hbm';
 import { formatBytesDecimal, formatNumber, formatPercent } from '../../lib/format';
 
-const TURN = { replicas: 4, sharedTokens: 5000, previousContextTokens: 30_000, promptTokens: 32_000 };
+/** A count as the questions write it: whole, thousands separated (5,000). */
+const n = (x: number) => formatNumber(x, 6);
 
-export function RoundRobinHitRateExercise() {
+/**
+ * The turn the first exercise asks about: turn `turn` of one session, its turns spread over `replicas`, behind the
+ * lab's shared head (system prompt and tool schemas).
+ */
+export const TURN = {
+  turn: 12,
+  replicas: 4,
+  sharedTokens: LAB_SHARED_TOKENS,
+  previousContextTokens: 30_000,
+  promptTokens: 32_000,
+} as const;
+
+/** Tokens the turn reuses on average: S + (C − S) / R. */
+const expectedReused = TURN.sharedTokens + (TURN.previousContextTokens - TURN.sharedTokens) / TURN.replicas;
+
+export function RoundRobinQuestion() {
+  return (
+    <p>
+      An agent app’s prompts open with a {n(TURN.sharedTokens)}-token shared head (system prompt and tool
+      schemas) that every replica keeps cached. Turn {n(TURN.turn)} of one session sends a{' '}
+      {n(TURN.promptTokens)}-token prompt; the previous turn’s whole context (its prompt and its output) was{' '}
+      {n(TURN.previousContextTokens)} tokens. A round-robin router spreads the turns over {n(TURN.replicas)}{' '}
+      replicas, and the session’s older copies on other replicas have been evicted. What prefix hit rate do
+      you expect for this turn, in percent? Predict first, then check.
+    </p>
+  );
+}
+
+export function RoundRobinHint() {
+  return (
+    <p>
+      With probability 1/R = 1/{n(TURN.replicas)} the turn lands where the previous turn ran and reuses all{' '}
+      {n(TURN.previousContextTokens)} tokens; otherwise it reuses only the shared {n(TURN.sharedTokens)}.
+      Average the reused tokens, then divide by the prompt.
+    </p>
+  );
+}
+
+export function RoundRobinExplanation() {
   const h = spreadTurnHitRate(TURN);
   const aff = affinityTurnHitRate(TURN);
   return (
+    <p>
+      Expected reused tokens = {n(TURN.sharedTokens)} + ({n(TURN.previousContextTokens)} −{' '}
+      {n(TURN.sharedTokens)}) / {n(TURN.replicas)} = {formatNumber(expectedReused, 5)}, over a{' '}
+      {n(TURN.promptTokens)}-token prompt: {formatPercent(h)}. With session affinity the same turn reuses{' '}
+      {n(TURN.previousContextTokens)} of {n(TURN.promptTokens)} tokens, {formatPercent(aff)}: round-robin
+      makes this turn prefill about{' '}
+      {formatNumber((TURN.promptTokens * (1 - h)) / (TURN.promptTokens * (1 - aff)), 2)} times as many tokens,
+      and the gap widens with R and with the context.
+    </p>
+  );
+}
+
+export function RoundRobinHitRateExercise() {
+  const h = spreadTurnHitRate(TURN);
+  return (
     <Exercise
       id="07-03-round-robin-hit-rate"
-      question={
-        <p>
-          An agent app’s prompts open with a 5,000-token shared head (system prompt and tool schemas) that
-          every replica keeps cached. Turn 12 of one session sends a 32,000-token prompt; the previous turn’s
-          whole context (its prompt and its output) was 30,000 tokens. A round-robin router spreads the turns
-          over 4 replicas, and the session’s older copies on other replicas have been evicted. What prefix hit
-          rate do you expect for this turn, in percent? Predict first, then check.
-        </p>
-      }
+      question={<RoundRobinQuestion />}
       answer={h * 100}
       tolerance={0.03}
       unit="%"
       format={(v) => `${formatNumber(v, 3)}%`}
-      hint={
-        <p>
-          With probability 1/R the turn lands where the previous turn ran and reuses all 30,000 tokens;
-          otherwise it reuses only the shared 5,000. Average the reused tokens, then divide by the prompt.
-        </p>
-      }
-      explanation={
-        <p>
-          Expected reused tokens = 5,000 + (30,000 − 5,000) / 4 ={' '}
-          {formatNumber(TURN.sharedTokens + (TURN.previousContextTokens - TURN.sharedTokens) / 4, 5)}, over a
-          32,000-token prompt: {formatPercent(h)}. With session affinity the same turn reuses 30,000 of 32,000
-          tokens, {formatPercent(aff)}: round-robin makes this turn prefill about{' '}
-          {formatNumber((TURN.promptTokens * (1 - h)) / (TURN.promptTokens * (1 - aff)), 2)} times as many
-          tokens, and the gap widens with R and with the context.
-        </p>
-      }
+      hint={<RoundRobinHint />}
+      explanation={<RoundRobinExplanation />}
     />
   );
 }
 
-const DUP = { model: 'qwen3-32b', tokens: 40_000, replicas: 8, turns: 12 };
+/** The session the second exercise asks about: `turns` turns over `replicas` replicas, `tokens` of context. */
+export const DUP = {
+  model: LAB_MODEL,
+  kvDtype: 'bf16' as Dtype,
+  tokens: 40_000,
+  replicas: 8,
+  turns: 12,
+} as const;
 
-export function DuplicateKvExercise() {
+/**
+ * One replica of that fleet, the lab's (src/sim/lessons/routing/constants.ts), as replicaKvBlocks sizes its KV budget:
+ * its GPUs, vLLM's default memory utilisation, the lab's KV pages, BF16 weights.
+ */
+export const DUP_REPLICA = {
+  gpus: LAB_TP,
+  accelerator: LAB_ACCELERATOR,
+  memoryUtilization: VLLM_GPU_MEMORY_UTILIZATION,
+  blockSize: LAB_BLOCK_SIZE,
+  weightDtype: 'bf16' as Dtype,
+} as const;
+
+/** Everything the second exercise states and answers, from DUP, DUP_REPLICA and the catalogs. */
+export function duplicateKvFigures() {
   const m = findModel(DUP.model)!;
-  const perToken = kvBytesPerToken(m, 'bf16');
+  const perToken = kvBytesPerToken(m, DUP.kvDtype);
   const copies = replicasHoldingSession('round-robin', DUP.replicas, DUP.turns);
   const bytes = duplicatedPrefixBytes(perToken, DUP.tokens, copies);
-  const h100 = findAccelerator('h100-sxm')!;
+  const accelerator = findAccelerator(DUP_REPLICA.accelerator)!;
   const replicaKv =
     replicaKvBlocks({
-      gpus: 2,
-      memoryBytes: h100.memoryBytes,
-      memoryUtilization: 0.9,
-      weightBytes: weightBytes(m, 'bf16'),
+      gpus: DUP_REPLICA.gpus,
+      memoryBytes: accelerator.memoryBytes,
+      memoryUtilization: DUP_REPLICA.memoryUtilization,
+      weightBytes: weightBytes(m, DUP_REPLICA.weightDtype),
       kvBytesPerToken: perToken,
-      blockSize: 256,
+      blockSize: DUP_REPLICA.blockSize,
     }) *
-    256 *
+    DUP_REPLICA.blockSize *
     perToken;
+  return { model: m, perToken, copies, bytes, replicaKv };
+}
+
+/** "2 × H100 SXM": the replica's GPUs, as the catalog names them. */
+const replicaHardware = `${n(DUP_REPLICA.gpus)} × ${acceleratorName(DUP_REPLICA.accelerator)}`;
+
+export function DuplicateKvQuestion() {
+  return (
+    <p>
+      A fleet of {n(DUP.replicas)} replicas serves {modelName(DUP.model)} with a {DUP.kvDtype.toUpperCase()}{' '}
+      KV cache behind a round-robin router. One agent session has run {n(DUP.turns)} turns and its context has
+      grown to {n(DUP.tokens)} tokens; assume no copy has been evicted. How many gigabytes (10⁹ bytes) of HBM
+      across the fleet hold copies of its prefix beyond the one copy it needs?
+    </p>
+  );
+}
+
+export function DuplicateKvHint() {
+  const m = findModel(DUP.model)!;
+  return (
+    <p>
+      Round-robin visits a new replica each turn, so after {n(DUP.turns)} turns every one of the{' '}
+      {n(DUP.replicas)} replicas has served the session. KV bytes per token = 2 × layers ({n(m.layers)}) × KV
+      heads ({n(m.kvHeads)}) × head dim ({n(m.headDim)}) × {n(DTYPE_BYTES[DUP.kvDtype])} bytes. Count the
+      copies beyond the first.
+    </p>
+  );
+}
+
+export function DuplicateKvExplanation() {
+  const { model, perToken, copies, bytes, replicaKv } = duplicateKvFigures();
+  return (
+    <p>
+      Copies = min({n(DUP.turns)}, {n(DUP.replicas)}) = {copies}; one token of {model.name}’s KV is{' '}
+      {formatNumber(perToken)} bytes, so the duplicates are ({copies} − 1) × {n(DUP.tokens)} ×{' '}
+      {formatNumber(perToken)} B = {formatBytesDecimal(bytes)}. On {replicaHardware} a replica has{' '}
+      {formatBytesDecimal(replicaKv)} of KV after the weights, so one session’s copies fill{' '}
+      {formatPercent(bytes / replicaKv)} of a whole replica’s budget, and only the replica that serves its
+      next turn can use any of them.
+    </p>
+  );
+}
+
+export function DuplicateKvExercise() {
+  const { bytes } = duplicateKvFigures();
   return (
     <Exercise
       id="07-03-duplicate-kv"
-      question={
-        <p>
-          A fleet of 8 replicas serves Qwen3-32B with a BF16 KV cache behind a round-robin router. One agent
-          session has run 12 turns and its context has grown to 40,000 tokens; assume no copy has been
-          evicted. How many gigabytes (10⁹ bytes) of HBM across the fleet hold copies of its prefix beyond the
-          one copy it needs?
-        </p>
-      }
+      question={<DuplicateKvQuestion />}
       answer={bytes / 1e9}
       tolerance={0.03}
       unit="GB"
-      hint={
-        <p>
-          Round-robin visits a new replica each turn, so after 12 turns every one of the 8 replicas has served
-          the session. KV bytes per token = 2 × layers (64) × KV heads (8) × head dim (128) × 2 bytes. Count
-          the copies beyond the first.
-        </p>
-      }
-      explanation={
-        <p>
-          Copies = min(12, 8) = {copies}; one token of Qwen3-32B’s KV is {formatNumber(perToken)} bytes, so
-          the duplicates are ({copies} − 1) × 40,000 × {formatNumber(perToken)} B ={' '}
-          {formatBytesDecimal(bytes)}. On 2 × H100 a replica has {formatBytesDecimal(replicaKv)} of KV after
-          the weights, so one session’s copies fill {formatPercent(bytes / replicaKv)} of a whole replica’s
-          budget, and only the replica that serves its next turn can use any of them.
-        </p>
-      }
+      hint={<DuplicateKvHint />}
+      explanation={<DuplicateKvExplanation />}
     />
   );
 }

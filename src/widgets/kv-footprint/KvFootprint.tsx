@@ -3,6 +3,7 @@
  * agent context takes, and how many such contexts fit in the replica's HBM after the weights.
  * Computed in the worker (method kvFootprint); the transport grows one agent's context toward the budget.
  */
+import { shortName } from '../../sim/engine/catalog/names';
 import { kvCopiesFactor } from '../kit/kvCopies';
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
@@ -192,9 +193,7 @@ export function KvFootprint() {
         <BarChart
           title={`Contexts of ${formatTokens(v.contextTokens)} that fit after the weights on ${v.gpus} × ${r?.acceleratorName ?? ''}, every LLM in the catalog`}
           description="One horizontal bar per catalog model: how many whole agent contexts of the chosen length fit in the KV budget that remains after its weights. A model whose weights do not fit has no bar."
-          categories={bars.map((b) =>
-            b.weightsFit ? b.name : `${b.name.replace(/ \(.*\)$/, '')}: weights do not fit`,
-          )}
+          categories={bars.map((b) => (b.weightsFit ? b.name : `${shortName(b.name)}: weights do not fit`))}
           series={[
             { name: 'Contexts that fit', values: bars.map((b) => (b.weightsFit ? b.contexts : null)) },
           ]}

@@ -16,37 +16,51 @@ import { formatBytesDecimal, formatCount, formatPercent } from '../../lib/format
 import { tierRows, useHierarchyPlayer } from './HierarchyPlayer';
 import { hierarchyArgs, KV_HIERARCHY_ID, kvHierarchySchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { HIERARCHY_SETUPS } from './figures';
+import { HIERARCHY_DEFAULTS, pageBytes } from '../../sim/lessons/hierarchyLab';
+import { PAUSE_POLICY_LABELS } from '../../sim/lessons/pauseLabSetup';
+import { modelName } from '../../sim/engine/catalog/names';
+import { partWord, timesWord } from '../../lib/numberWords';
 
-/** "Try this": each item with the state it describes (the lesson's tour plays them). */
-const TRY_THIS: readonly TryItem[] = [
+const { bigHbm, evict, small } = HIERARCHY_SETUPS;
+const HBM_CONTROL = kvHierarchySchema.hbmGB;
+/** KV bytes per page of the default model over the smaller one's (2: Qwen3 32B against Llama 3.1 8B). */
+const KV_RATIO = pageBytes(HIERARCHY_DEFAULTS.modelId) / pageBytes(small.modelId);
+
+/**
+ * "Try this": each item with the state it describes (the lesson's tour plays them), the setups the prose names
+ * (figures.tsx HIERARCHY_SETUPS); every figure in their text is the value the item sets.
+ */
+export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Raise <em>HBM for KV</em> to 60 GB: more of the reuse is found in HBM itself, and the share served
-        from below falls.
+        Raise <em>{HBM_CONTROL.label}</em> to {HBM_CONTROL.format(bigHbm.hbmGB)}: more of the reuse is found
+        in HBM itself, and the share served from below falls.
       </>
     ),
-    set: { hbmGB: 60 },
+    set: { hbmGB: bigHbm.hbmGB },
     highlight: 'below-hbm',
   },
   {
     text: (
       <>
-        Set the pause policy to <em>Evict (recompute)</em>: a paused session’s pages are dropped rather than
-        written down, the lower bands stay nearly empty, and almost no reuse comes from below HBM.
+        Set the pause policy to <em>{PAUSE_POLICY_LABELS[evict.policy]}</em>: a paused session’s pages are
+        dropped rather than written down, the lower bands stay nearly empty, and almost no reuse comes from
+        below HBM.
       </>
     ),
-    set: { policy: 'evict' },
+    set: { policy: evict.policy },
     highlight: 'below-hbm',
   },
   {
     text: (
       <>
-        Switch the model to Llama 3.1 8B: half the KV per token, so the same gigabytes hold twice the pages
-        and the bands grow.
+        Switch the model to {modelName(small.modelId)}: {partWord(KV_RATIO)} the KV per token, so the same
+        gigabytes hold {timesWord(KV_RATIO)} the pages and the bands grow.
       </>
     ),
-    set: { modelId: 'llama-3.1-8b' },
+    set: { modelId: small.modelId },
     highlight: 'marks',
   },
   { text: <>Pause, then step back with ←: the picture returns exactly to the frame before.</> },

@@ -13,11 +13,16 @@ import {
   type HierarchyArgs,
 } from '../../sim/lessons/hierarchyLab';
 import { PAUSE_ACCELERATOR, PAUSE_TP } from '../../sim/lessons/pauseLabSetup';
+import { clampNumber } from '../../state/paramSchema';
+import { kvHierarchySchema } from './schema';
+
+/** "Raise HBM for KV": twice the default, as far as the control goes, rounded as it rounds (a value it offers). */
+export const RAISED_HBM_GB = clampNumber(kvHierarchySchema.hbmGB, 2 * HIERARCHY_DEFAULTS.hbmGB);
 
 /** The setups the prose names: the widget's default and the variations its "Try this" list suggests. */
 export const HIERARCHY_SETUPS: Record<'default' | 'bigHbm' | 'evict' | 'small', HierarchyArgs> = {
   default: HIERARCHY_DEFAULTS,
-  bigHbm: { ...HIERARCHY_DEFAULTS, hbmGB: 60 },
+  bigHbm: { ...HIERARCHY_DEFAULTS, hbmGB: RAISED_HBM_GB },
   evict: { ...HIERARCHY_DEFAULTS, policy: 'evict' },
   small: { ...HIERARCHY_DEFAULTS, modelId: 'llama-3.1-8b' },
 };
@@ -56,7 +61,8 @@ export function HierarchyFig({
 }) {
   const sim = useSimulation('kvHierarchySummary', HIERARCHY_SETUPS[s]);
   const r = sim.result;
-  if (m === 'hbmGB') return <InlineFigure value={`${formatCount(HIERARCHY_SETUPS[s].hbmGB)} GB`} />;
+  if (m === 'hbmGB')
+    return <InlineFigure value={kvHierarchySchema.hbmGB.format(HIERARCHY_SETUPS[s].hbmGB)} />;
   if (!r) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const text =
     m === 'belowShare'

@@ -1,10 +1,23 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
-import { formatBytes, formatCount } from '../../lib/format';
+import { formatBytes, formatCount, formatDuration } from '../../lib/format';
+import { countWord } from '../../lib/numberWords';
+import { acceleratorName, shortName } from '../../sim/engine/catalog/names';
 import { resolveModel } from '../../sim/engine/catalog';
 import { kvBytesPerToken } from '../../sim/engine/catalog/models';
-import { HIERARCHY_DEFAULTS, HIERARCHY_LIMITS, HIERARCHY_MODELS } from '../../sim/lessons/hierarchyLab';
+import {
+  HIERARCHY_DEFAULTS,
+  HIERARCHY_LIMITS,
+  HIERARCHY_MODELS,
+  HIERARCHY_TTL_S,
+} from '../../sim/lessons/hierarchyLab';
 import { controlRange } from '../kit/controlRange';
-import { PAUSE_POLICIES, PAUSE_POLICY_LABELS, TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
+import {
+  PAUSE_ACCELERATOR,
+  PAUSE_POLICIES,
+  PAUSE_POLICY_LABELS,
+  PAUSE_TP,
+  TOOL_PRESET_LABELS,
+} from '../../sim/lessons/pauseLabSetup';
 import type { HierarchyArgs } from '../../sim/lessons/hierarchyLab';
 
 export const KV_HIERARCHY_ID = 'kv-hierarchy';
@@ -31,7 +44,7 @@ export const kvHierarchySchema = {
   hbmGB: gb(
     'HBM for KV',
     'hbmGB',
-    'Capped at what two H100s leave after the weights and vLLM’s profiled reserve.',
+    `Capped at what ${countWord(PAUSE_TP)} ${shortName(acceleratorName(PAUSE_ACCELERATOR))}s leave after the weights and vLLM’s profiled reserve.`,
   ),
   dramGB: gb('Host DRAM', 'dramGB', 'Over PCIe, one link per GPU. 0: no DRAM tier.'),
   nvmeGB: gb('Local NVMe', 'nvmeGB', 'Over the node’s NVMe drives. 0: none.'),
@@ -55,7 +68,7 @@ export const kvHierarchySchema = {
     label: 'Pause policy',
     default: HIERARCHY_DEFAULTS.policy,
     options: PAUSE_POLICIES.map((p) => ({ value: p, label: PAUSE_POLICY_LABELS[p] })),
-    help: 'What happens to a session’s KV while its tool runs (TTL policies: 5 s).',
+    help: `What happens to a session’s KV while its tool runs (TTL policies: ${formatDuration(HIERARCHY_TTL_S)}).`,
   },
   tool: {
     kind: 'select',

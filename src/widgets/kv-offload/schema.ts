@@ -232,3 +232,7 @@ export const EXERCISE_MIN_BW: MinBandwidthRequest = {
   latencyUs: MIN_BW_LATENCY_US,
 };
 export const EXERCISE_MIN_BW_MODEL = 'llama-3.1-8b';
+/** The exercise's closing aside: the same model on this many GPUs (recompute faster, B* past one drive). */
+export const EXERCISE_MIN_BW_MORE_GPUS = 8;
+/** The one drive the exercise asks about (one Gen4 NVMe drive). */
+export const EXERCISE_MIN_BW_DRIVE = 'nvme-gen4';

@@ -4,6 +4,7 @@
  * (shaded below: recompute is faster), another the bytes the node's agents need. Hover, tap or the arrow keys
  * read one tier out.
  */
+import { shortName } from '../../sim/engine/catalog/names';
 import { useCallback, useMemo, type Ref } from 'react';
 import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { formatBandwidth, formatBytesDecimal, formatCount, formatDuration } from '../../lib/format';
@@ -35,9 +36,7 @@ function decadeCeil(v: number): number {
 /** A tier's path into HBM in words: "8 × PCIe Gen5 x16 (host↔GPU) at 50 GB/s". */
 export function pathText(t: LadderTier): string {
   if (!t.hops.length) return 'in place (decode reads it at HBM bandwidth)';
-  return t.hops
-    .map((h) => `${h.count > 1 ? `${h.count} × ` : ''}${h.name.replace(/ \(.*\)$/, '')}`)
-    .join(' → ');
+  return t.hops.map((h) => `${h.count > 1 ? `${h.count} × ` : ''}${shortName(h.name)}`).join(' → ');
 }
 
 export interface LadderChartProps {

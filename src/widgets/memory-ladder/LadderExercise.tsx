@@ -1,4 +1,8 @@
-/** 07.04's second exercise: one context back from host DRAM; the answer comes from the ladder's worker method. */
+/**
+ * 07.04's second exercise: one context back from host DRAM; the answer comes from the ladder's worker method, for
+ * the widget's default setup (PROSE_SETUPS.ladder). The question and hint state that setup's figures from the same
+ * setup and the catalog entries the worker resolves it to (node, model, the accelerator's host link).
+ */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
 import {
@@ -8,7 +12,53 @@ import {
   formatNumber,
   formatRatio,
 } from '../../lib/format';
+import { resolveAccelerator, resolveLink, resolveModel, resolveNode } from '../../sim/engine/catalog';
+import { kvBytesPerToken } from '../../sim/engine/catalog/models';
+import { footprintKvCopies } from '../../sim/engine/footprint';
+import { shortName } from '../../sim/engine/catalog/names';
+import { countWord } from '../../lib/numberWords';
 import { PROSE_SETUPS } from './schema';
+
+/** The figures the question and hint state: the exercise's setup, resolved as the worker resolves it. */
+export function ladderExerciseFigures() {
+  const setup = PROSE_SETUPS.ladder;
+  const node = resolveNode(setup.nodeId);
+  const model = resolveModel(setup.modelId);
+  const hostLink = resolveLink(resolveAccelerator(node.accelerator).hostLink);
+  return {
+    setup,
+    node,
+    model,
+    hostLink,
+    /** KV bytes of one token on the node's GPUs (every copy they hold). */
+    bytesPerToken: kvBytesPerToken(model, setup.kvDtype) * footprintKvCopies(model, node.gpuCount),
+  };
+}
+
+export function LadderQuestion() {
+  const { setup, node, model, hostLink } = ladderExerciseFigures();
+  return (
+    <p>
+      An agent&apos;s {formatNumber(setup.contextTokens, 6)}-token {model.name} context (
+      {setup.kvDtype.toUpperCase()} KV) waits in the host DRAM of a {shortName(node.name)} during a tool call.
+      Each of the {countWord(node.gpuCount)} GPUs reads its share over its own {shortName(hostLink.name)} link
+      at the {hostLink.effectiveBasis} {formatBandwidth(hostLink.effectiveBandwidth)}, with a fixed{' '}
+      {formatDuration(hostLink.latency)} per transfer. How many milliseconds does the whole context take to
+      come back to HBM?
+    </p>
+  );
+}
+
+export function LadderHint() {
+  const { setup, node, hostLink, bytesPerToken } = ladderExerciseFigures();
+  return (
+    <p>
+      The context is {formatNumber(setup.contextTokens, 6)} tokens × {formatNumber(bytesPerToken, 9)} bytes.
+      The {countWord(node.gpuCount)} links work in parallel, so the bandwidth is {formatNumber(node.gpuCount)}{' '}
+      × {formatBandwidth(hostLink.effectiveBandwidth)}. Time = latency + bytes / bandwidth.
+    </p>
+  );
+}
 
 export function LadderExercise() {
   const sim = useSimulation('memoryLadder', PROSE_SETUPS.ladder);
@@ -18,23 +68,11 @@ export function LadderExercise() {
   return (
     <Exercise
       id="07-04-reload-from-dram"
-      question={
-        <p>
-          An agent&apos;s 100,000-token Llama 3.1 70B context (BF16 KV) waits in the host DRAM of a DGX H100
-          during a tool call. Each of the eight GPUs reads its share over its own PCIe Gen5 x16 link at the
-          measured 50 GB/s, with a fixed 10 µs per transfer. How many milliseconds does the whole context take
-          to come back to HBM?
-        </p>
-      }
+      question={<LadderQuestion />}
       answer={dram ? dram.reloadS * 1e3 : null}
       tolerance={0.05}
       unit="ms"
-      hint={
-        <p>
-          The context is 100,000 tokens × 327,680 bytes. The eight links work in parallel, so the bandwidth is
-          8 × 50 GB/s. Time = latency + bytes / bandwidth.
-        </p>
-      }
+      hint={<LadderHint />}
       explanation={
         r && dram && host ? (
           <p>

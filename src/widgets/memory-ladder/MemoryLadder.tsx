@@ -23,22 +23,30 @@ import {
 import type { LadderResponse } from '../../worker/hierarchyMethods';
 import type { LadderTier } from '../../sim/lessons/memoryLadder';
 import { LadderChart, pathText } from './LadderChart';
-import { LADDER_ID, ladderArgs, ladderSchema } from './schema';
+import { LADDER_DEFAULTS, LADDER_ID, ladderArgs, ladderSchema, PROSE_SETUPS } from './schema';
 import './memory-ladder.css';
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
+/** The first "Try this" item's host DRAM for KV: twice the widget's default, so the tier holds twice the contexts. */
+export const TRY_DRAM_TB = 2 * LADDER_DEFAULTS.dramTB;
+
+/** The third item's short context on one drive: the setup the prose quotes for it (PROSE_SETUPS.shortOneDrive). */
+const SHORT_CONTEXT = PROSE_SETUPS.shortOneDrive;
+
+const tb = (x: number) => formatBytesDecimal(x * 1e12);
+
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
-const TRY_THIS: readonly TryItem[] = [
+export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Drag <em>Host DRAM for KV</em> from 1 TB to 2 TB: the DRAM tier moves right and holds twice the
-        contexts; agents move up from the drives (tiers fill fastest first, and the pool stays full). Its
-        reload time does not change: capacity and bandwidth are separate knobs.
+        Drag <em>Host DRAM for KV</em> from {tb(LADDER_DEFAULTS.dramTB)} to {tb(TRY_DRAM_TB)}: the DRAM tier
+        moves right and holds twice the contexts; agents move up from the drives (tiers fill fastest first,
+        and the pool stays full). Its reload time does not change: capacity and bandwidth are separate knobs.
       </>
     ),
-    set: { dramTB: 2 },
+    set: { dramTB: TRY_DRAM_TB },
     highlight: 'contexts-dram',
   },
   {
@@ -46,7 +54,7 @@ const TRY_THIS: readonly TryItem[] = [
       <>
         Switch the <em>Path to the remote pool</em> to TCP: the pool drops below the drives, and the agents it
         held wait on NVMe instead. Then pick <em>1 Gen4 drive</em> for the local NVMe: one drive still beats
-        recompute at 100k tokens, but by how much?
+        recompute at {formatCount(LADDER_DEFAULTS.contextTokens)} tokens, but by how much?
       </>
     ),
     set: { remote: 'tcp-8x400g', nvme: 'one-drive' },
@@ -55,12 +63,12 @@ const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Set the <em>Agent context</em> to 10k tokens: every tier holds ten times more, and the shaded region
-        rises. With <em>1 Gen4 drive</em> the NVMe point now sits in it: recompute of a short context is
-        cheap, so a slow tier stops paying off (lesson 07.05 works out where).
+        Set the <em>Agent context</em> to {formatCount(SHORT_CONTEXT.contextTokens)} tokens: every tier holds
+        ten times more, and the shaded region rises. With <em>1 Gen4 drive</em> the NVMe point now sits in it:
+        recompute of a short context is cheap, so a slow tier stops paying off (lesson 07.05 works out where).
       </>
     ),
-    set: { contextTokens: 10_000, nvme: 'one-drive' },
+    set: { contextTokens: SHORT_CONTEXT.contextTokens, nvme: SHORT_CONTEXT.nvme },
     highlight: 'recompute',
   },
   {

@@ -3,7 +3,11 @@ import { Readout } from '../kit/WidgetFrame';
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import type { PauseSummary } from '../../sim/lessons/pauseLab';
+import { PAUSE_SLO } from '../../sim/lessons/pauseLabSetup';
 import { idleHbmBytes } from './arenaData';
+
+/** What goodput counts: the objectives of the arena's scenario (pauseLab.ts pauseScenario's slo, PAUSE_SLO). */
+export const GOODPUT_RULE = `requests with TTFT ≤ ${formatDuration(PAUSE_SLO.ttftP90S)} and TPOT ≤ ${formatDuration(PAUSE_SLO.tpotP90S)}`;
 
 export function ArenaReadouts({
   s,
@@ -83,7 +87,7 @@ export function ArenaReadouts({
             · <span data-readout="goodput">{formatPercent(s.goodputShare)}</span>
           </span>
         }
-        formula={`goodput: requests with TTFT ≤ 2 s and TPOT ≤ 100 ms; ${formatPercent(s.prefilledTokens / s.promptTokens)} of prompt tokens prefilled`}
+        formula={`goodput: ${GOODPUT_RULE}; ${formatPercent(s.prefilledTokens / s.promptTokens)} of prompt tokens prefilled`}
       />
     </>
   );

@@ -1,99 +1,164 @@
-/** 07.06's exercises: the answers come from the same worker method as the tool-latency widget. */
+/** 07.06's exercises: the answers come from the same core as the tool-latency widget (its worker method). */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
-import { formatBytesDecimal, formatDuration, formatNumber, formatPercent } from '../../lib/format';
+import {
+  formatBytes,
+  formatBytesDecimal,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+} from '../../lib/format';
 import { TOOL_LATENCY_PRESETS } from '../../sim/engine/fleet/dist';
+import { labReplica, type PauseCosts } from '../../sim/lessons/pauseCosts';
+import { normQuantile } from '../../sim/lessons/standardNormal';
+import { quantile } from '../../sim/lessons/toolLatency';
 import { formatByteSeconds } from './ToolLatency';
+import { ordinal } from '../../lib/numberWords';
 
 const WEB = TOOL_LATENCY_PRESETS.web;
 /** σ as the exercise prints it (the preset's is ln 15 / (2 z₉₉), a long decimal). */
 const WEB_SIGMA = formatNumber(WEB.sigma, 3);
 const WEB_MEDIAN = formatNumber(WEB.median, 3);
 
-const TTL_ARGS = { tool: 'web', ttlS: 2, contextTokens: 30_000, after: 'evict' } as const;
+/** The share of web/API pauses the TTL is to keep warm: τ is the preset's quantile at it. */
+export const TTL_COVERAGE = 0.9;
+/** The answer: the TTL at which TTL_COVERAGE of the pauses are over (the core's closed-form quantile). */
+export const TTL_FOR_COVERAGE = quantile(WEB, TTL_COVERAGE);
+/** The standard normal's quantile at TTL_COVERAGE, as the hint and the explanation print it (1.2816). */
+const Z = formatNumber(normQuantile(TTL_COVERAGE), 5);
 
-/** The TTL at which 90% of web/API pauses are over: the 90th percentile of the web preset. */
+const SUBSCRIPT: Record<string, string> = {
+  '0': '₀',
+  '1': '₁',
+  '2': '₂',
+  '3': '₃',
+  '4': '₄',
+  '5': '₅',
+  '6': '₆',
+  '7': '₇',
+  '8': '₈',
+  '9': '₉',
+};
+/** z₀.₉: the quantile's subscript as printed. */
+const Z_NAME = `z${[...formatNumber(TTL_COVERAGE)].map((c) => SUBSCRIPT[c] ?? c).join('')}`;
+
+/** What the explanation asks the worker (toolLatency): its costs at τ. */
+export const TTL_ARGS = {
+  tool: 'web',
+  ttlS: TTL_FOR_COVERAGE,
+  contextTokens: 30_000,
+  after: 'evict',
+} as const;
+
+export function TtlQuestion() {
+  return (
+    <p>
+      An agent’s tool is a web API whose latency is log-normal with a median of {formatDuration(WEB.median)}{' '}
+      and σ = {WEB_SIGMA} (the “web / API calls” preset). What time-to-live τ, in seconds, keeps{' '}
+      {formatPercent(TTL_COVERAGE)} of the paused sessions’ KV in HBM until their resume? Predict first, then
+      check it in the tool-latency widget.
+    </p>
+  );
+}
+
+export function TtlHint() {
+  return (
+    <p>
+      A pause is resumed in HBM when it ends before τ, so you need F(τ) = Φ((ln τ − ln {WEB_MEDIAN}) /{' '}
+      {WEB_SIGMA}) = {formatNumber(TTL_COVERAGE)}. The {ordinal(TTL_COVERAGE * 100)} percentile of the
+      standard normal is {Z_NAME} = {Z}: solve (ln τ − ln {WEB_MEDIAN}) / {WEB_SIGMA} = {Z} for τ.
+    </p>
+  );
+}
+
+export function TtlExplanation({ costs }: { costs: PauseCosts }) {
+  return (
+    <p>
+      τ = {formatDuration(WEB.median)} × e^({WEB_SIGMA} × {Z}) = {formatDuration(TTL_FOR_COVERAGE, 3)}. The
+      other {formatPercent(1 - TTL_COVERAGE)} of calls run longer and cost a recompute. Holding for τ costs
+      E[min(T, τ)] = {formatDuration(costs.heldS)} of HBM time per pause instead of E[T] ={' '}
+      {formatDuration(costs.meanS)} to hold every session to its resume:{' '}
+      {formatPercent(costs.heldS / costs.meanS)} of the memory for {formatPercent(TTL_COVERAGE)} of the warm
+      resumes. For a heavy tail, the last few percent of coverage are the expensive ones.
+    </p>
+  );
+}
+
+/** The TTL at which TTL_COVERAGE of web/API pauses are over: the quantile of the web preset. */
 export function TtlQuantileExercise() {
-  const sim = useSimulation('toolLatency', TTL_ARGS);
-  const p = sim.result?.selected;
-  const atQ = useSimulation('toolLatency', p ? { ...TTL_ARGS, ttlS: p.p90S } : null).result?.costs;
+  const atQ = useSimulation('toolLatency', TTL_ARGS).result?.costs;
   return (
     <Exercise
       id="07-06-ttl-for-90"
-      question={
-        <p>
-          An agent’s tool is a web API whose latency is log-normal with a median of{' '}
-          {formatDuration(WEB.median)} and σ = {WEB_SIGMA} (the “web / API calls” preset). What time-to-live
-          τ, in seconds, keeps 90% of the paused sessions’ KV in HBM until their resume? Predict first, then
-          check it in the tool-latency widget.
-        </p>
-      }
-      answer={p ? p.p90S : null}
+      question={<TtlQuestion />}
+      answer={TTL_FOR_COVERAGE}
       tolerance={0.03}
       unit="s"
       format={(v) => `${formatNumber(v, 3)} s`}
-      hint={
-        <p>
-          A pause is resumed in HBM when it ends before τ, so you need F(τ) = Φ((ln τ − ln {WEB_MEDIAN}) /{' '}
-          {WEB_SIGMA}) = 0.9. The 90th percentile of the standard normal is z₀.₉ = 1.2816: solve (ln τ − ln{' '}
-          {WEB_MEDIAN}) / {WEB_SIGMA} = 1.2816 for τ.
-        </p>
-      }
-      explanation={
-        p && atQ ? (
-          <p>
-            τ = {formatDuration(WEB.median)} × e^({WEB_SIGMA} × 1.2816) = {formatDuration(p.p90S, 3)}. The
-            other 10% of calls run longer and cost a recompute. Holding for τ costs E[min(T, τ)] ={' '}
-            {formatDuration(atQ.heldS)} of HBM time per pause instead of E[T] = {formatDuration(atQ.meanS)} to
-            hold every session to its resume: {formatPercent(atQ.heldS / atQ.meanS)} of the memory for 90% of
-            the warm resumes. For a heavy tail, the last few percent of coverage are the expensive ones.
-          </p>
-        ) : null
-      }
+      hint={<TtlHint />}
+      explanation={atQ ? <TtlExplanation costs={atQ} /> : null}
     />
   );
 }
 
-const HELD_ARGS = { tool: 'coding-mix', ttlS: 2, contextTokens: 30_000, after: 'evict' } as const;
+/** The session of the held-byte-seconds exercise: the tool-latency widget's defaults. */
+export const HELD_ARGS = { tool: 'coding-mix', ttlS: 2, contextTokens: 30_000, after: 'evict' } as const;
 
-/** The HBM byte-seconds one paused 30k-token session holds under a 2 s TTL with the coding-agent mix. */
+/** The lab's replica (pauseCosts.ts): the model and KV bytes per token the answer is computed with. */
+const REPLICA = labReplica();
+
+const tokens = (n: number) => formatNumber(n, 6);
+
+export function HeldQuestion() {
+  return (
+    <p>
+      A coding agent pauses for a tool with {tokens(HELD_ARGS.contextTokens)} tokens of {REPLICA.modelName}{' '}
+      context in HBM ({formatBytes(REPLICA.kvBytesPerToken)} of KV per token). Its tool calls follow the
+      coding-agent mix (fitted per agent to TraceLab’s Claude Code and Codex tool calls). Under a{' '}
+      {formatDuration(HELD_ARGS.ttlS)} TTL, how much HBM does one pause hold on average, in GB·s
+      (gigabyte-seconds)? Predict first, then check with the tool-latency widget (its defaults are this
+      session).
+    </p>
+  );
+}
+
+export function HeldHint({ c }: { c: PauseCosts | undefined }) {
+  const tau = formatDuration(HELD_ARGS.ttlS);
+  return (
+    <p>
+      Held byte-seconds = b · E[min(T, τ)], with b = {tokens(HELD_ARGS.contextTokens)} ×{' '}
+      {formatNumber(REPLICA.kvBytesPerToken, 7)} bytes. E[min(T, τ)] is less than τ (most calls end long
+      before {tau}) and far less than E[T]: {c ? formatPercent(c.resumedInHbm) : 'most'} of calls end within{' '}
+      {tau}, most of them in a fraction of a second, and the rest are cut off at τ.
+    </p>
+  );
+}
+
+export function HeldExplanation({ c }: { c: PauseCosts }) {
+  return (
+    <p>
+      b = {formatBytesDecimal(c.contextBytes)} and E[min(T, {formatDuration(c.ttlS)})] = M(τ) + τ·(1 − F(τ)) ={' '}
+      {formatDuration(c.heldS)}, so one pause holds {formatByteSeconds(c.heldByteSeconds)}. Holding until the
+      resume would hold b · E[T] = {formatByteSeconds(c.holdByteSeconds)},{' '}
+      {formatNumber(c.holdByteSeconds / c.heldByteSeconds, 3)} times as much, for the{' '}
+      {formatPercent(1 - c.resumedInHbm)} of pauses that outlast the TTL.
+    </p>
+  );
+}
+
+/** The HBM byte-seconds one paused session holds under a TTL with the coding-agent mix (HELD_ARGS). */
 export function HeldByteSecondsExercise() {
   const c = useSimulation('toolLatency', HELD_ARGS).result?.costs;
   return (
     <Exercise
       id="07-06-held-byte-seconds"
-      question={
-        <p>
-          A coding agent pauses for a tool with 30,000 tokens of Qwen3-32B context in HBM (256 KiB of KV per
-          token). Its tool calls follow the coding-agent mix (fitted per agent to TraceLab’s Claude Code and
-          Codex tool calls). Under a 2 s TTL, how much HBM does one pause hold on average, in GB·s
-          (gigabyte-seconds)? Predict first, then check with the tool-latency widget (its defaults are this
-          session).
-        </p>
-      }
+      question={<HeldQuestion />}
       answer={c ? c.heldByteSeconds / 1e9 : null}
       tolerance={0.05}
       unit="GB·s"
       format={(v) => `${formatNumber(v, 3)} GB·s`}
-      hint={
-        <p>
-          Held byte-seconds = b · E[min(T, τ)], with b = 30,000 × 262,144 bytes. E[min(T, τ)] is less than τ
-          (most calls end long before 2 s) and far less than E[T]:{' '}
-          {c ? formatPercent(c.resumedInHbm) : 'most'} of calls end within 2 s, most of them in a fraction of
-          a second, and the rest are cut off at τ.
-        </p>
-      }
-      explanation={
-        c ? (
-          <p>
-            b = {formatBytesDecimal(c.contextBytes)} and E[min(T, 2 s)] = M(τ) + τ·(1 − F(τ)) ={' '}
-            {formatDuration(c.heldS)}, so one pause holds {formatByteSeconds(c.heldByteSeconds)}. Holding
-            until the resume would hold b · E[T] = {formatByteSeconds(c.holdByteSeconds)},{' '}
-            {formatNumber(c.holdByteSeconds / c.heldByteSeconds, 3)} times as much, for the{' '}
-            {formatPercent(1 - c.resumedInHbm)} of pauses that outlast the TTL.
-          </p>
-        ) : null
-      }
+      hint={<HeldHint c={c} />}
+      explanation={c ? <HeldExplanation c={c} /> : null}
     />
   );
 }

@@ -1,5 +1,6 @@
 import type { ParamSchema, ParamValues } from '../../state/paramSchema';
-import { formatDuration, formatTokens } from '../../lib/format';
+import { formatBytes, formatDuration, formatTokens } from '../../lib/format';
+import { labReplica } from '../../sim/lessons/pauseCosts';
 import {
   PAUSE_ARENA_LIMITS,
   PAUSE_POLICIES,
@@ -17,6 +18,9 @@ const toolOptions = (Object.keys(TOOL_PRESET_LABELS) as (keyof typeof TOOL_PRESE
   value: k,
   label: TOOL_PRESET_LABELS[k],
 }));
+
+/** The replica whose KV the paused session holds (the arena's and the exercises'). */
+const REPLICA = labReplica();
 
 const ttl = {
   kind: 'number',
@@ -47,7 +51,7 @@ export const toolLatencySchema = {
     scale: 'log',
     unit: 'tokens',
     format: (v) => formatTokens(v),
-    help: 'Tokens of KV the paused session holds (Qwen3-32B: 256 KiB per token).',
+    help: `Tokens of KV the paused session holds (${REPLICA.modelName}: ${formatBytes(REPLICA.kvBytesPerToken)} per token).`,
   },
   after: {
     kind: 'select',

@@ -12,3 +12,6 @@ export const acceleratorName = (id: string): string => findAccelerator(id)?.name
 /** A replica: the model on `gpus` of the accelerator. */
 export const replicaName = (modelId: string, gpus: number, acceleratorId: string): string =>
   `${modelName(modelId)} on ${gpus} × ${acceleratorName(acceleratorId)}`;
+
+/** A catalog name without its parenthetical, as running prose says it ("DGX H100 (8 × H100 SXM)" → "DGX H100"). */
+export const shortName = (name: string): string => name.replace(/ \(.*\)$/, '');

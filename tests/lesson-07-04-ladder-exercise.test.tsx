@@ -1,0 +1,120 @@
+/**
+ * 07.04's reload exercise and the memory ladder's "Try this" as a reader sees them: every figure is rendered from the
+ * widget's default setup (PROSE_SETUPS.ladder, LADDER_DEFAULTS) the answer is computed for, and from the catalog
+ * entries the worker resolves it to, so a constant changed without its text (or a figure typed back in) fails here.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ReactElement } from 'react';
+import { renderedText } from './lessonText';
+import { expectValidSets } from './try-this';
+import { countWord } from '../src/lib/numberWords';
+import {
+  ladderExerciseFigures,
+  LadderHint,
+  LadderQuestion,
+} from '../src/widgets/memory-ladder/LadderExercise';
+import { TRY_DRAM_TB, TRY_THIS } from '../src/widgets/memory-ladder/MemoryLadder';
+import { LADDER_DEFAULTS, PROSE_SETUPS, ladderArgs, ladderSchema } from '../src/widgets/memory-ladder/schema';
+import { memoryLadderMethod } from '../src/worker/hierarchyMethods';
+import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
+import { findLink } from '../src/sim/engine/catalog/links';
+import { findModel, kvBytesPerToken } from '../src/sim/engine/catalog/models';
+import { findNode } from '../src/sim/engine/catalog/nodes';
+import {
+  formatBandwidth,
+  formatBytesDecimal,
+  formatCount,
+  formatDuration,
+  formatNumber,
+} from '../src/lib/format';
+
+const text = (el: ReactElement) => renderedText(el).replace(/&#x27;/g, "'");
+const n = (x: number) => formatNumber(x, 9);
+/** "DGX H100 (8 × H100 SXM)" as the question names it. */
+const short = (name: string) => name.split(' (')[0];
+
+const setup = PROSE_SETUPS.ladder;
+const node = findNode(setup.nodeId)!;
+const model = findModel(setup.modelId)!;
+const link = findLink(findAccelerator(node.accelerator)!.hostLink)!;
+const r = memoryLadderMethod(setup);
+const dram = r.tiers.find((t) => t.id === 'dram')!;
+
+describe('07.04 exercise (reload from host DRAM): the text states the setup the answer is computed for', () => {
+  const q = text(<LadderQuestion />);
+  const hint = text(<LadderHint />);
+
+  it('the setup is the widget’s default', () => {
+    expect(setup).toEqual(ladderArgs(LADDER_DEFAULTS));
+    expect(ladderExerciseFigures().node).toEqual(node);
+    expect(ladderExerciseFigures().hostLink).toEqual(link);
+  });
+
+  it('the question names the context, model, KV dtype and node from the setup and the catalog', () => {
+    expect(q).toContain(
+      `An agent's ${n(setup.contextTokens)}-token ${model.name} context (${setup.kvDtype.toUpperCase()} KV)`,
+    );
+    expect(q).toContain(`the host DRAM of a ${short(node.name)} during a tool call`);
+  });
+
+  it('the question’s GPUs, host link, bandwidth and latency are the node’s and its accelerator’s host link', () => {
+    expect(countWord(8)).toBe('eight');
+    expect(countWord(13)).toBe('13');
+    expect(q).toContain(
+      `Each of the ${countWord(node.gpuCount)} GPUs reads its share over its own ${short(link.name)} link`,
+    );
+    expect(q).toContain(
+      `at the ${link.effectiveBasis} ${formatBandwidth(link.effectiveBandwidth)}, with a fixed ${formatDuration(link.latency)} per transfer`,
+    );
+    // The worker's DRAM path is that link, once per GPU, and its latency alone.
+    expect(dram.hops).toHaveLength(1);
+    expect(dram.hops[0]).toMatchObject({
+      linkId: link.id,
+      count: node.gpuCount,
+      perLinkBandwidth: link.effectiveBandwidth,
+      latency: link.latency,
+    });
+  });
+
+  it('the hint’s bytes per token and bandwidth are the worker’s, and its recipe gives the answer', () => {
+    const perToken = ladderExerciseFigures().bytesPerToken;
+    expect(perToken).toBe(kvBytesPerToken(model, setup.kvDtype) * r.kvCopies);
+    expect(hint).toContain(`The context is ${n(setup.contextTokens)} tokens × ${n(perToken)} bytes.`);
+    expect(hint).toContain(
+      `The ${countWord(node.gpuCount)} links work in parallel, so the bandwidth is ${node.gpuCount} × ${formatBandwidth(link.effectiveBandwidth)}.`,
+    );
+    expect(setup.contextTokens * perToken).toBe(r.contextBytes);
+    const recipe =
+      link.latency + (setup.contextTokens * perToken) / (node.gpuCount * link.effectiveBandwidth);
+    expect(Math.abs(recipe / dram.reloadS - 1)).toBeLessThan(1e-12);
+  });
+});
+
+describe('the memory ladder’s “Try this”: the figures are the settings the items set', () => {
+  const item = (i: number) => text(<>{TRY_THIS[i].text}</>);
+
+  it('every item sets a value its control offers', () => {
+    expectValidSets(TRY_THIS, ladderSchema);
+  });
+
+  it('0: host DRAM from the default to the item’s setting, twice as much, holding twice the contexts', () => {
+    expect(TRY_THIS[0].set).toEqual({ dramTB: TRY_DRAM_TB });
+    expect(TRY_DRAM_TB).toBe(2 * LADDER_DEFAULTS.dramTB);
+    expect(item(0)).toContain(
+      `from ${formatBytesDecimal(LADDER_DEFAULTS.dramTB * 1e12)} to ${formatBytesDecimal(TRY_DRAM_TB * 1e12)}: the DRAM tier`,
+    );
+    const more = memoryLadderMethod(ladderArgs({ ...LADDER_DEFAULTS, dramTB: TRY_DRAM_TB }));
+    const held = more.tiers.find((t) => t.id === 'dram')!.contexts;
+    expect(Math.abs(held - 2 * dram.contexts)).toBeLessThanOrEqual(1);
+  });
+
+  it('1 and 2: the context lengths named are the default and the one the item sets (ten times shorter)', () => {
+    expect(item(1)).toContain(`recompute at ${formatCount(LADDER_DEFAULTS.contextTokens)} tokens`);
+    const short = TRY_THIS[2].set as { contextTokens: number };
+    expect(short.contextTokens).toBe(PROSE_SETUPS.shortOneDrive.contextTokens);
+    expect(item(2)).toContain(
+      `to ${formatCount(short.contextTokens)} tokens: every tier holds ten times more`,
+    );
+    expect(LADDER_DEFAULTS.contextTokens / short.contextTokens).toBe(10);
+  });
+});
