@@ -4,6 +4,7 @@
  * at 8,000 tokens, a 100,000-token prompt).
  */
 import { readFileSync } from 'node:fs';
+import { lessonSource } from './lessonText';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chunkTradeoff, hitRateVsKernel } from '../src/worker/prefillMethods';
@@ -304,5 +305,28 @@ describe('the prose on the all-reduce model’s range', () => {
     const chunkBytes = allReduceMessageBytes(m, 512 + 32);
     expect(chunkBytes / 1e6).toBeCloseTo(8.9, 1);
     expect(chunkBytes).toBeLessThan(64 * MiB);
+  });
+});
+
+describe('07.10: a measured eight-GPU decode step bounds the all-reduce question', () => {
+  it('ML.ENERGY’s 405B FP8 at TP8 and batch 8: 33.2 ms a token, the model within 3% with the ring’s latency', async () => {
+    const { ALL_ROWS } = await import('../validation/rows/index');
+    const { evaluate } = await import('../validation/row');
+    const row = ALL_ROWS.find((r) => r.id === 'mlenergy-itl-llama-405b-fp8-tp8-arena-b8')!;
+    expect(row.published.toFixed(1)).toBe('33.2'); // the lesson's figure
+    const r = await evaluate(row);
+    expect(r.status).toBe('pass');
+    expect(Math.abs(r.ratio! - 1)).toBeLessThan(0.03); // "within 3%"
+    // with the ring's latency: the all-reduces are a large part of the step, so a faster one would leave it short
+    const { flat } = lessonSource('07-10-long-context-prefill');
+    expect(flat).toContain('takes 33.2 ms a token at a batch of 8');
+    expect(flat).toContain('comes within 3% of it');
+    // the all-reduces are about 30% of the step the row prices (why a faster one would matter)
+    const m = findModel('llama-3.1-405b')!;
+    const ar =
+      2 *
+      m.layers *
+      allReduceTime(allReducePath(findAccelerator('h100-sxm')!, 8), 8, allReduceMessageBytes(m, 8));
+    expect(ar / (r.ours! / 1e3)).toBeGreaterThan(0.25);
   });
 });

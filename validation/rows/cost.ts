@@ -1,8 +1,9 @@
 /**
  * Cost model against published measurements: vLLM's single-request TTFT and batched prefill throughput of
- * Llama-3.1-8B on one H100, NVIDIA NIM's TTFT and ITL of Llama-3.3-70B FP8 on 2 × H100 (TP2), the ML.ENERGY
- * Leaderboard's decode ITL and llm-d's prefill calibration of Qwen3-32B on 2 × H100 (TP2), and Vidur's H100
- * all-reduce profile (the TP share of a 4,096-token chunk of a 70B model at TP8). docs/validation.md, "Cost model".
+ * Llama-3.1-8B on one H100, NVIDIA NIM's TTFT and ITL of Llama-3.3-70B FP8 on 2 × H100 (TP2), llm-d's prefill
+ * calibration of Qwen3-32B on 2 × H100 (TP2), and Vidur's H100 all-reduce profile (the TP share of a 4,096-token
+ * chunk of a 70B model at TP8). The ML.ENERGY Leaderboard's decode ITL rows are in mlenergy.ts.
+ * docs/validation.md, "Cost model".
  */
 import { findAccelerator } from '../../src/sim/engine/catalog/accelerators';
 import { MODELS, type ModelSpec } from '../../src/sim/engine/catalog/models';
@@ -17,12 +18,13 @@ import {
 import { allReduceMessageBytes, allReducePath, allReduceTime } from '../../src/sim/engine/tensorParallel';
 import type { ValidationRow } from '../row';
 
-const model = (id: string): ModelSpec => {
+/** A catalog model by id (the rows' files share it). */
+export const model = (id: string): ModelSpec => {
   const m = MODELS.find((x) => x.id === id);
   if (!m) throw new Error(`no model ${id}`);
   return m;
 };
-const H100 = findAccelerator('h100-sxm')!;
+export const H100 = findAccelerator('h100-sxm')!;
 const LLAMA_8B = model('llama-3.1-8b');
 /** Llama-3.3-70B has Llama-3.1-70B's architecture (same config.json shapes); the catalog holds the latter. */
 const LLAMA_70B = model('llama-3.1-70b');
@@ -36,50 +38,7 @@ const NIM =
 const VIDUR_AR = 'microsoft/vidur data/profiling/network/h100_dgx/all_reduce.csv (median, NCCL)';
 const VIDUR_MLP = 'microsoft/vidur data/profiling/compute/h100/meta-llama/Llama-2-70b-hf/mlp.csv';
 
-const QWEN3_32B = model('qwen3-32b');
-
-/**
- * The ML.ENERGY Leaderboard v3.0 (Dec. 2025): vLLM v0.11.1 (`vllm/vllm-openai:v0.11.1`, the default `server_image` of
- * ml-energy/benchmark `mlenergy/benchmark/llm/benchmark.py`), Qwen3-32B BF16 on 2 × H100 at TP2, the batch held at
- * `max_num_seqs` (the reported `avg_batch_size` is within 0.2 of it). Server flags: ml-energy/benchmark
- * `configs/vllm/{lm-arena-chat,gpqa}/Qwen/Qwen3-32B/H100/monolithic.config.yaml` at c1d6557 (`async-scheduling: true`,
- * `max-num-batched-tokens: 8192`, `dtype: bfloat16`).
- */
-const MLENERGY = (task: string, tp = 2) =>
-  `ML.ENERGY Leaderboard v3.0, ml-energy/leaderboard public/data/models/Qwen__Qwen3-32B__${task}.json at 0cd52da (H100, tensor_parallel ${tp}, median_itl_ms); server config ml-energy/benchmark configs/vllm/${task}/Qwen/Qwen3-32B/H100/monolithic.config.yaml at c1d6557`;
-/**
- * Async scheduling (vllm-project/vllm PR 19970) schedules step n + 1 while step n runs on the GPU, so the CPU part of a
- * step (what `iterationOverheadS` stands for) is hidden: the rows price the step without it.
- */
-const hwQwenAsync = (tp: number): HardwareConfig => ({ ...defaultHardware(H100, tp), iterationOverheadS: 0 });
-/**
- * Median ITL at a full batch: [max_num_seqs, median ITL ms, output part of the mean context]. A slot that runs
- * requests back to back spends one step per output token, so the context a step sees averages the prompt plus
- * E[L²] / (2 E[L]) over the output lengths L; the latter is computed from each configuration's own
- * `output_length_distribution` histogram (bin midpoints) in the same file.
- */
-const MLENERGY_ARENA: [number, number, number][] = [
-  [8, 15.06, 554],
-  [16, 16.037, 554],
-  [32, 17.914, 570],
-];
-/** The same workload on one H100 (tensor_parallel 1): with TP2 it pins what two GPUs cost beyond half the work. */
-const MLENERGY_ARENA_TP1: [number, number, number][] = [
-  [8, 25.206, 578],
-  [16, 26.353, 550],
-];
-const MLENERGY_GPQA: [number, number, number][] = [
-  [8, 16.725, 5030],
-  [16, 19.324, 4849],
-  [32, 25.268, 5385],
-  [64, 32.281, 5071],
-];
-/**
- * Prompt tokens, not published. LMArena (`arena-human-preference-100k`, each turn carries the earlier turns) and GPQA
- * (question + four choices, ml-energy/benchmark `mlenergy/benchmark/llm/datasets.py` GPQADataset): 300 assumed for
- * both; ±200 tokens moves ours by at most 2% in these rows.
- */
-const MLENERGY_PROMPT = 300;
+export const QWEN3_32B = model('qwen3-32b');
 
 /**
  * llm-d's calibration of `peakPrefillThroughput` for Qwen3-32B on H100 80 GB at TP2, vLLM v0.23.0: 15,928 tokens/s =
@@ -129,7 +88,8 @@ const hwNim: HardwareConfig = {
   gemmEfficiency: defaultGemmEfficiency('fp8'),
 };
 
-const ms = (s: number) => s * 1e3;
+/** Seconds as milliseconds. */
+export const ms = (s: number) => s * 1e3;
 
 /** Fig. 1 points (prompt length in thousands of tokens → TTFT ms), read at the markers' centres. */
 const TTFT_8B: [number, number][] = [
@@ -257,39 +217,6 @@ export const rows: ValidationRow[] = [
     unit: 'ms',
     ours: () => ms(arH100(tp, allReduceMessageBytes(LLAMA_70B, tokens))),
     tolerance: { kind: 'relative', value: 0.15 },
-  })),
-  ...MLENERGY_ARENA.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-qwen3-32b-tp2-arena-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Qwen3-32B BF16, 2 × H100 (TP2), vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat (outputs of 630 tokens on average)`,
-    source: MLENERGY('lm-arena-chat'),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(QWEN3_32B, hwQwenAsync(2), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    note: `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context, without the per-step overhead (async scheduling hides it). Larger batches are not rows: docs/validation.md, Cost model.`,
-  })),
-  ...MLENERGY_ARENA_TP1.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-qwen3-32b-tp1-arena-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Qwen3-32B BF16, 1 × H100, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
-    source: MLENERGY('lm-arena-chat', 1),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(QWEN3_32B, hwQwenAsync(1), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    note: 'No all-reduce at TP1. Beside the TP2 rows it checks what TP2 adds to half the work: at batch 8, 15.06 − 25.21 / 2 = 2.46 ms measured; ours 2.5 ms, the 128 all-reduces of a step (tensorParallel.ts, fitted to Vidur).',
-  })),
-  ...MLENERGY_GPQA.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-qwen3-32b-tp2-gpqa-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Qwen3-32B BF16 (thinking), 2 × H100 (TP2), vLLM v0.11.1 with async scheduling, batch held at ${b}, GPQA (outputs of 7,000 tokens on average)`,
-    source: MLENERGY('gpqa'),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(QWEN3_32B, hwQwenAsync(2), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    note: `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context (streaming the KV is 13–53% of the step), without the per-step overhead.`,
   })),
   {
     id: 'gpustack-itl-qwen3-8b-h100-c4-sync',
