@@ -3,6 +3,8 @@
  * with the state the item sets (the widgets' TRY_THIS over their schema defaults).
  */
 import { describe, expect, it } from 'vitest';
+import { createElement, Fragment } from 'react';
+import { renderedText } from './lessonText';
 import { offloadMethods } from '../src/worker/offloadMethods';
 import { isCannotRun } from '../src/sim/engine/cannotRun';
 import { minBandwidthByModel } from '../src/worker/minBandwidthMethods';
@@ -113,9 +115,12 @@ describe('Minimum link bandwidth: Try this', () => {
     expect(hatched[0].kvCopies).toBe(8);
   });
 
-  it('the “from” values the items name are the defaults: a 32k prefix (to 128k) and TP 8 (to 16)', () => {
+  it('the “from” values the items name are the defaults: a 32 Ki-token prefix (to 128 Ki) and TP 8 (to 16)', () => {
     expect(MIN_BW_DEFAULTS.prefixTokens).toBe(32 * 1024);
     expect(MIN_BW_TRY[2].set?.prefixTokens).toBe(128 * 1024);
+    // named as the slider reads them out, not as "32k to 128k"
+    const text = renderedText(createElement(Fragment, null, MIN_BW_TRY[2].text));
+    expect(text).toContain('from 32.8k tokens to 131k tokens');
     expect(MIN_BW_DEFAULTS.gpus).toBe(8);
     expect(MIN_BW_TRY[4].set?.gpus).toBe(16);
   });

@@ -77,7 +77,9 @@ describe('SLO sweep: Try this', () => {
 
 describe('Lever grid: Try this', () => {
   it('every item sets parameters of the widget’s schema to values its controls offer', () => {
-    expectValidSets(GRID_TRY, leverGridSchema);
+    expectValidSets(GRID_TRY, leverGridSchema, ['4:gpuHourUSD']);
+    // 4 · "Double the GPU-hour price"
+    expect(GRID_TRY[4].set?.gpuHourUSD).toBe(2 * leverGridSchema.gpuHourUSD.default);
   });
 
   it('0 · round-robin: agents per MW collapse (under half the cache-aware router’s)', async () => {

@@ -3,6 +3,10 @@ import { expect } from 'vitest';
 import { coerceValue, defaultValues, type ParamSchema, type ParamValues } from '../src/state/paramSchema';
 import type { TryItem } from '../src/widgets/kit/stage';
 import { replicaCannotRun } from '../src/sim/engine/fleet/replicaFit';
+import { createElement } from 'react';
+import { formatNumber } from '../src/lib/format';
+import { renderedText } from './lessonText';
+import { ServicesProvider, type Services } from '../src/app/services';
 
 /** The schema's defaults with the item's settings over them, as "Show me" and the tour apply them (reset, then set). */
 export function valuesOf<S extends ParamSchema>(schema: S, item?: TryItem): ParamValues<S> {
@@ -13,13 +17,51 @@ export function valuesOf<S extends ParamSchema>(schema: S, item?: TryItem): Para
  * Every setting names a parameter of the schema and is a value its control offers: the schema's own coercion keeps
  * it as it is (in range, on its step, an option, a boolean).
  */
-export function expectValidSets(items: readonly TryItem[], schema: ParamSchema) {
+export function expectValidSets(
+  items: readonly TryItem[],
+  schema: ParamSchema,
+  unnamed: readonly string[] = [],
+) {
   for (const item of items)
     for (const [k, value] of Object.entries(item.set ?? {})) {
       const spec = schema[k];
       expect(spec, k).toBeDefined();
       expect(coerceValue(spec, value), k).toEqual({ value, valid: true });
     }
+  expectSetsNamed(items, schema, unnamed);
+}
+
+/**
+ * Every number an item sets is named in its text as its control shows it (the control's format) or as a plain
+ * number, so the text and the setting cannot drift apart. `unnamed` lists the settings, as "item index:parameter",
+ * that the text names in other words ("its highest", "double", "then"), each asserted on its own where it is listed.
+ */
+export function expectSetsNamed(
+  items: readonly TryItem[],
+  schema: ParamSchema,
+  unnamed: readonly string[] = [],
+) {
+  for (const [i, item] of items.entries()) {
+    // A live figure in the text renders its placeholder: effects do not run in a static render, so no simulation is asked.
+    const el = createElement(ServicesProvider, {
+      services: { sim: {} } as unknown as Services,
+      children: item.text,
+    });
+    const text = renderedText(el)
+      .replace(/&#x27;/g, "'")
+      .replace(/&amp;/g, '&');
+    for (const [k, value] of Object.entries(item.set ?? {})) {
+      const spec = schema[k];
+      if (typeof value !== 'number' || unnamed.includes(`${i}:${k}`) || spec?.kind !== 'number') continue;
+      const forms = [spec.format?.(value), formatNumber(value), formatNumber(value, 6), String(value)].filter(
+        (f): f is string => !!f,
+      );
+      expect(
+        forms.some((f) => text.includes(f)),
+        `${k} = ${value} (${forms.join(' | ')}) in: ${text}`,
+      ).toBe(true);
+    }
+  }
 }
 
 /**

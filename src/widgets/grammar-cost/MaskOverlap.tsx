@@ -26,6 +26,9 @@ import { durationAxis } from '../kit/charts/scales';
 /** The batch the widget opens at, which the first and last items speak of. */
 const BATCH = maskOverlapSchema.batch.default;
 
+/** A batch past vLLM's serial fill, where its thread pool fills the masks. */
+const POOLED_BATCH = 200;
+
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [
   {
@@ -41,11 +44,11 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Raise the batch past {FILL_RULES.vllm.serialUpTo}: the pool takes over, and the thread count decides
-        what shows.
+        Raise the batch past {FILL_RULES.vllm.serialUpTo}, to {POOLED_BATCH}: the pool takes over, and the
+        thread count decides what shows.
       </>
     ),
-    set: { batch: 200 },
+    set: { batch: POOLED_BATCH },
     highlight: 'threads-to-hide',
   },
   {

@@ -23,10 +23,14 @@ import {
   formatRatio,
 } from '../../lib/format';
 import type { ModelBandwidthRow } from '../../worker/minBandwidthMethods';
-import { linkShort, MIN_BW_ID, minBwArgs, minBwSchema } from './schema';
+import { linkShort, MIN_BW_DEFAULTS, MIN_BW_ID, minBwArgs, minBwSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-05 checks them). */
+/** The prefix control, and the long prefix the third item slides to (128 Ki tokens, four times the default). */
+const PREFIX_CONTROL = minBwSchema.prefixTokens;
+const LONG_PREFIX = 4 * MIN_BW_DEFAULTS.prefixTokens;
+
 export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
@@ -46,11 +50,12 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Slide the prefix from 32k to 128k: the solid bars fall (attention makes recompute grow faster than the
-        KV), the hatched ones stay put (they are the worst case over all lengths).
+        Slide the prefix from {PREFIX_CONTROL.format(MIN_BW_DEFAULTS.prefixTokens)} to{' '}
+        {PREFIX_CONTROL.format(LONG_PREFIX)}: the solid bars fall (attention makes recompute grow faster than
+        the KV), the hatched ones stay put (they are the worst case over all lengths).
       </>
     ),
-    set: { prefixTokens: 131_072 },
+    set: { prefixTokens: LONG_PREFIX },
     highlight: 'focus-always-wins',
   },
   {

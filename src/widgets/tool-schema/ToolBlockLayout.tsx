@@ -89,6 +89,9 @@ function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
   );
 }
 
+/** The turn the "one tool added" item moves the new tool to (any turn off the default shows the same spike). */
+const ADDED_TOOL_TURN = 6;
+
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [
   {
@@ -114,12 +117,12 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Pick <em>One tool added mid-session</em> and move the turn it arrives: one spike. The blocks from the
-        new tool on miss once, then hit again. <em>Tools re-sorted every turn</em> is that spike on every
-        turn.
+        Pick <em>One tool added mid-session</em> and move the turn it arrives, here to{' '}
+        {layoutSchema.changeTurn.format(ADDED_TOOL_TURN)}: one spike. The blocks from the new tool on miss
+        once, then hit again. <em>Tools re-sorted every turn</em> is that spike on every turn.
       </>
     ),
-    set: { layout: 'tool-added', changeTurn: 6 },
+    set: { layout: 'tool-added', changeTurn: ADDED_TOOL_TURN },
     highlight: 'tool-prefilled',
   },
   {
