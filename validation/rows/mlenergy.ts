@@ -56,7 +56,7 @@ const MLENERGY_GPQA: [number, number, number][] = [
  * (question + four choices, ml-energy/benchmark `mlenergy/benchmark/llm/datasets.py` GPQADataset): 300 assumed for
  * both; ±200 tokens moves ours by at most 2% in these rows.
  */
-const MLENERGY_PROMPT = 300;
+export const MLENERGY_PROMPT = 300;
 
 const QWEN_HF = 'Qwen/Qwen3-32B';
 const LLAMA_70B_HF = 'meta-llama/Llama-3.1-70B-Instruct';
@@ -77,6 +77,18 @@ const MLENERGY_405B_FP8_TP8: [number, number, number][] = [
   [32, 36.331, 377],
 ];
 
+/**
+ * Not rows (docs/validation.md, Cost model): Qwen3-32B BF16 on one B200, the same leaderboard and server flags
+ * (`Qwen__Qwen3-32B__lm-arena-chat.json`, gpu_model B200, num_gpus 1): [max_num_seqs, median ITL ms, output part of
+ * the context]. Ours is 0.73 at 8 sequences to 0.63 at 64: the lab's B200 decodes faster than vLLM v0.11.1 did on
+ * one, and lesson 07.12 says what that costs its verdict.
+ */
+export const MLENERGY_QWEN_B200_TP1: readonly [number, number, number][] = [
+  [8, 14.127, 582],
+  [16, 15.11, 553],
+  [32, 16.814, 555],
+  [64, 19.583, 554],
+];
 /**
  * Meta's FP8 checkpoint of Llama-3.1-405B quantizes only the feed-forward weights (w1, w3, w2) of every layer but the
  * first and the last, row-wise; attention, those two layers' MLPs, the embeddings and the LM head stay BF16
