@@ -67,7 +67,7 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-10-long-context-prefill': {
-    words: 2815,
+    words: 2816,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9.3,
