@@ -122,6 +122,39 @@ describe('failures and held sessions', () => {
   });
 });
 
+describe('a timeout that fires mid-decode', () => {
+  it('drops the request when its batch ends, frees its blocks, and the replica goes on', () => {
+    let sim: FleetSim | undefined;
+    let pendingAborts = 0; // events at which an aborted request was still in the running batch
+    // Outputs of 4,000 tokens take seconds to decode, so a 2 s timeout catches requests while they are in the
+    // running batch: they leave at the iteration's end (vLLM aborts between steps), not in the middle of it.
+    const m = runScenarioSync(
+      scenario({
+        durationS: 20,
+        clients: { timeoutS: 2 },
+        workload: {
+          arrival: { kind: 'poisson', sessionsPerS: 2 },
+          sessions: 20,
+          classes: [agentClass({ turns: c(2), outputTokens: c(4000), toolLatency: c(0.2) })],
+        },
+      }),
+      {
+        afterEvent: (s) => {
+          sim = s;
+          if (s.replicas[0].running.some((r) => r.abortWhy !== undefined)) pendingAborts++;
+        },
+      },
+    ).metrics;
+    expect(m.requests.timedOut).toBeGreaterThan(0);
+    expect(m.requests.unfinished).toBe(0);
+    expect(pendingAborts).toBeGreaterThan(0);
+    const rep = sim!.replicas[0];
+    expect(rep.running.length + rep.waiting.length).toBe(0);
+    expect(rep.running.some((r) => r.abortWhy !== undefined)).toBe(false);
+    expect(rep.cache.occupancy()[0].pinnedBlocks).toBe(0); // nothing left pinned by a dropped request
+  });
+});
+
 describe('per-request overhead', () => {
   it('adds tokenisation per prompt token and the fixed hop to every TTFT, and leaves TPOT alone', () => {
     const light = scenario({

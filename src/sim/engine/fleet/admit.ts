@@ -58,3 +58,20 @@ export function admit(rep: Replica, r: Req): boolean {
   rep.running.push(r);
   return true;
 }
+
+/** Admit waiting requests (FCFS) while the batch has room and the cache takes them. */
+export function admitWaiting(rep: Replica): void {
+  const max = rep.config.maxBatchSeqs;
+  const waiting = rep.waiting;
+  for (let i = 0; i < waiting.length && rep.running.length < max;) {
+    const r = waiting[i];
+    if (!r.grammarReady) {
+      i++;
+      continue;
+    }
+    const before = waiting.length;
+    if (!admit(rep, r)) break;
+    if (waiting.length < before) continue; // dropped
+    waiting.splice(i, 1);
+  }
+}

@@ -42,6 +42,8 @@ export class BatchFormer {
   decodes: readonly Req[] = NO_DECODES;
   /** The steps the batch formed last takes as one event (set by `time`). */
   steps = 1;
+  /** Whether a decoding sequence of the batch formed last needs another block before its next token. */
+  needsGrowth = false;
 
   private readonly prefillBuf: PrefillItem[] = [];
   /** The items prefillBuf has held, reused. */
@@ -70,6 +72,7 @@ export class BatchFormer {
     let total = 0;
     let minSteps = Infinity;
     let nd = 0;
+    let needsGrowth = false;
     for (const r of running) {
       if (r.state !== 'decode') continue;
       decodes[nd] = r;
@@ -78,9 +81,11 @@ export class BatchFormer {
       total += r.ctx + 1;
       const left = r.outputTokens - r.generated;
       const room = r.heldBlocks * bs - r.ctx; // steps before it needs another block
+      if (room < 1) needsGrowth = true;
       const k = Math.max(1, Math.min(left, room));
       if (k < minSteps) minSteps = k;
     }
+    this.needsGrowth = needsGrowth;
     keepFirst(decodes, nd);
     keepFirst(ctxs, nd);
     let budget = c.tokenBudget;

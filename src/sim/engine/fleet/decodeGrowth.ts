@@ -7,6 +7,27 @@
 import type { Replica } from './replica';
 import type { Req } from './request';
 
+/**
+ * Give every decoding sequence that needs one its next block (in admission order); a preemption changes `running`,
+ * so the scan restarts after one. True when a preemption requeued a request.
+ */
+export function growDecodes(rep: Replica): boolean {
+  const bs = rep.config.blockSize;
+  const running = rep.running;
+  let preempted = false;
+  for (let i = 0; i < running.length; i++) {
+    const r = running[i];
+    if (r.state !== 'decode' || r.heldBlocks * bs >= r.ctx + 1) continue;
+    const before = running.length;
+    growDecode(rep, r);
+    if (running.length !== before) {
+      i = -1;
+      preempted = true;
+    }
+  }
+  return preempted;
+}
+
 /** Give a decoding sequence room for its next token(s); preempt others (or itself) if HBM is full. */
 export function growDecode(rep: Replica, r: Req): boolean {
   const bs = rep.config.blockSize;

@@ -8,7 +8,10 @@ import type { LogHistogram } from './metrics';
 import type { Replica } from './replica';
 import type { Req } from './request';
 
-/** Credit the batch that ran `dur` seconds, ending at `now`: its prefill chunks, and k steps of its decodes. */
+/**
+ * Credit the batch that ran `dur` seconds, ending at `now`: its prefill chunks, and k steps of its decodes. Returns
+ * whether a request of the batch has now generated all its output (only those can finish at this iteration's end).
+ */
 export function creditIteration(
   rep: Replica,
   prefills: readonly PrefillItem[],
@@ -16,7 +19,8 @@ export function creditIteration(
   k: number,
   dur: number,
   now: number,
-): void {
+): boolean {
+  let done = false;
   const stats = rep.stats;
   const gaps = rep.gaps;
   // Attribute GPU time by tokens processed.
@@ -42,6 +46,7 @@ export function creditIteration(
       else addGap(gaps, r, now - r.lastToken);
       r.lastToken = now;
       r.state = 'decode';
+      if (r.generated >= r.outputTokens) done = true;
     }
   }
   if (decodes.length) {
@@ -59,8 +64,10 @@ export function creditIteration(
       addGap(gaps, r, now - (k - 1) * stepGap - r.lastToken);
       if (stepGap > r.maxGap) r.maxGap = stepGap;
       r.lastToken = now;
+      if (r.generated >= r.outputTokens) done = true;
     }
   }
+  return done;
 }
 
 function addGap(gaps: LogHistogram, r: Req, g: number): void {

@@ -28,10 +28,10 @@ import type { ModelSpec } from '../catalog/models';
 import type { HardwareConfig } from '../cost';
 import type { KvCache } from '../kvcache/cache';
 import type { Rng } from '../rng';
-import { admit } from './admit';
+import { admitWaiting } from './admit';
 import type { ReuseEnv } from './admissionReuse';
 import { BatchFormer, NO_DECODES, NO_PREFILLS, type PrefillItem } from './batch';
-import { growDecode } from './decodeGrowth';
+import { growDecodes } from './decodeGrowth';
 import { creditIteration } from './iterationCredit';
 import { ReplicaGrammar, type ReplicaGrammarConfig } from './replicaGrammar';
 import { LogHistogram, TimeWeighted } from './metrics';
@@ -131,6 +131,8 @@ export class Replica {
   /** Forms each iteration's batch (one runs at a time; its end lets go of the batch). */
   private readonly batch: BatchFormer;
   private admitCounter = 0;
+  /** Requests aborted while in the running batch: dropped when it ends. */
+  private abortsInBatch = 0;
   /** The links to the cache's lower tiers (reloads up, stores down). */
   readonly links: TierLinks;
   /** The sessions' partial last pages, reused in the engine's blocks. */
@@ -231,21 +233,27 @@ export class Replica {
     const dur = now - this.iterStart;
     this.stats.busyS += dur;
     this.stats.iterations++;
-    creditIteration(this, this.prefills, this.decodes, this.steps, dur, now);
+    const someDone = creditIteration(this, this.prefills, this.decodes, this.steps, dur, now);
     this.busy = false;
-    // Completions (in admission order).
-    let w = 0;
-    for (let i = 0; i < this.running.length; i++) {
-      const r = this.running[i];
-      if (r.abortWhy !== undefined)
-        this.running[w++] = r; // dropped below, before the next iteration forms
-      else if (r.state === 'decode' && r.generated >= r.outputTokens) this.finish(r);
-      else this.running[w++] = r;
+    // Completions (in admission order): only a request of this batch can have generated its last token.
+    if (someDone) {
+      let w = 0;
+      for (let i = 0; i < this.running.length; i++) {
+        const r = this.running[i];
+        if (r.abortWhy !== undefined)
+          this.running[w++] = r; // dropped below, before the next iteration forms
+        else if (r.state === 'decode' && r.generated >= r.outputTokens) this.finish(r);
+        else this.running[w++] = r;
+      }
+      keepFirst(this.running, w);
     }
-    keepFirst(this.running, w);
     this.prefills = NO_PREFILLS;
     this.decodes = NO_DECODES;
-    this.dropAborted();
+    // Only a request aborted while in this batch is still running with its abort pending.
+    if (this.abortsInBatch > 0) {
+      this.abortsInBatch = 0;
+      this.dropAborted();
+    }
     if (this.config.reportsMetrics) this.report();
     this.startIteration();
   }
@@ -264,6 +272,7 @@ export class Replica {
     r.abortWhy = why;
     const inBatch = this.busy && (this.decodes.includes(r) || this.prefills.some((p) => p.r === r));
     if (!inBatch) this.dropWaiting(r, why);
+    else this.abortsInBatch++;
     this.poke();
   }
 
@@ -334,39 +343,18 @@ export class Replica {
   private startIteration(): void {
     const now = this.host.now;
     const c = this.config;
-    const bs = c.blockSize;
-    // Admission, then decode growth; a preemption during growth requeues a request, so admit again (a
-    // preempted request must not sit in the queue of an idle replica).
-    for (let changed = true; changed;) {
-      changed = false;
-      // 1. admission
-      for (let i = 0; i < this.waiting.length && this.running.length < c.maxBatchSeqs;) {
-        const r = this.waiting[i];
-        if (!r.grammarReady) {
-          i++;
-          continue;
-        }
-        const before = this.waiting.length;
-        if (!admit(this, r)) break;
-        if (this.waiting.length < before) continue; // dropped
-        this.waiting.splice(i, 1);
-      }
-      // 2. decode growth (in admission order); a preemption changes `running`, so rescan after one
-      for (let i = 0; i < this.running.length; i++) {
-        const r = this.running[i];
-        // Most steps need no block: growDecode's own first test, here, spares about 1.7 million calls a bench run.
-        if (r.state !== 'decode' || r.heldBlocks * bs >= r.ctx + 1) continue;
-        const before = this.running.length;
-        growDecode(this, r);
-        if (this.running.length !== before) {
-          i = -1;
-          changed = true;
-        }
-      }
-    }
-    // 3. the batch, 4. its time
+    // 1. Admission, then 2. decode growth; a preemption during growth requeues a request, so admit again (a
+    // preempted request must not sit in the queue of an idle replica). The batch is formed after admission; its
+    // pass over the decodes says whether any needs a block, so most iterations (a macro-step ends at a block
+    // boundary or a completion) skip the growth pass, and only those that grew form the batch again.
+    admitWaiting(this);
     const batch = this.batch;
     batch.form(this.running);
+    if (batch.needsGrowth) {
+      while (growDecodes(this)) admitWaiting(this);
+      batch.form(this.running);
+    }
+    // 3. the batch, 4. its time
     if (c.reportsMetrics)
       this.waitingAfterSchedule = this.waiting.length + batch.admittedNotScheduled(this.running);
     const size = batch.prefills.length + batch.decodes.length;
