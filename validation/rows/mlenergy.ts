@@ -1,11 +1,13 @@
 /**
  * Cost model against the ML.ENERGY Leaderboard's decode steps: median ITL at a batch held full, on 1, 2, 4 and 8
  * H100s (Qwen3-32B at TP1 and TP2, Llama-3.1-70B at TP4, Llama-3.1-405B FP8 at TP8), so the all-reduce's latency
- * past two GPUs is priced against a measured step, not only against NCCL microbenchmarks. docs/validation.md,
+ * past two GPUs is priced against a measured step, not only against NCCL microbenchmarks; and, as known gaps, the
+ * B200, a 6-ms 8B step and a mixture-of-experts step, which the lab does not reproduce. docs/validation.md,
  * "Cost model".
  */
 import {
   decodeCost,
+  defaultGemmEfficiency,
   defaultHardware,
   effectiveMemBandwidth,
   type HardwareConfig,
@@ -13,6 +15,7 @@ import {
 import { weightBytesTouched } from '../../src/sim/engine/flopsAndBytes';
 import type { ValidationRow } from '../row';
 import { H100, model, ms, QWEN3_32B } from './cost';
+import { findAccelerator } from '../../src/sim/engine/catalog/accelerators';
 
 /**
  * The ML.ENERGY Leaderboard v3.0 (Dec. 2025): vLLM v0.11.1 (`vllm/vllm-openai:v0.11.1`, the default `server_image` of
@@ -78,7 +81,7 @@ const MLENERGY_405B_FP8_TP8: [number, number, number][] = [
 ];
 
 /**
- * Not rows (docs/validation.md, Cost model): Qwen3-32B BF16 on one B200, the same leaderboard and server flags
+ * Known gaps (docs/validation.md, Cost model): Qwen3-32B BF16 on one B200, the same leaderboard and server flags
  * (`Qwen__Qwen3-32B__lm-arena-chat.json`, gpu_model B200, num_gpus 1): [max_num_seqs, median ITL ms, output part of
  * the context]. Ours is 0.73 at 8 sequences to 0.63 at 64: the lab's B200 decodes faster than vLLM v0.11.1 did on
  * one, and lesson 07.12 says what that costs its verdict.
@@ -111,6 +114,79 @@ function mixedFp8DecodeS(batch: number, contextTokens: number): number {
   const memoryS = c.memoryTime + bf16Params / effectiveMemBandwidth(hw);
   return Math.max(c.computeTime, memoryS) + c.allReduceTime + c.overheadTime;
 }
+
+const B200 = findAccelerator('b200')!;
+const LLAMA_8B = model('llama-3.1-8b');
+const QWEN3_235B = model('qwen3-235b-a22b');
+
+/** Known gaps (docs/validation.md, Cost model): Llama-3.1-8B BF16 on one H100, the same columns. */
+const MLENERGY_8B_H100_TP1: [number, number, number][] = [
+  [8, 7.316, 379],
+  [16, 7.912, 411],
+  [32, 8.907, 360],
+];
+/** Known gaps: Qwen3-235B-A22B-Instruct-2507-FP8 (block FP8) on 8 × H100 with expert parallelism, the same columns. */
+const MLENERGY_235B_FP8_H100_EP8: [number, number, number][] = [
+  [8, 24.736, 945],
+  [16, 26.786, 937],
+  [32, 30.158, 944],
+  [64, 34.669, 946],
+];
+const hwFp8Async = (tp: number): HardwareConfig => ({
+  ...defaultHardware(H100, tp),
+  iterationOverheadS: 0,
+  weightDtype: 'fp8',
+  computeDtype: 'fp8',
+  gemmEfficiency: defaultGemmEfficiency('fp8'),
+});
+
+/** The published figures of this leaderboard the lab knowingly does not reproduce, each with why. */
+const gaps: ValidationRow[] = [
+  ...MLENERGY_QWEN_B200_TP1.map(([b, t, out]): ValidationRow => ({
+    id: `mlenergy-itl-qwen3-32b-b200-tp1-arena-b${b}`,
+    group: 'Cost model',
+    what: `Median ITL, Qwen3-32B BF16, 1 × B200, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    source: `${MLENERGY(QWEN_HF, 'lm-arena-chat', 1)} (gpu_model B200)`,
+    published: t,
+    unit: 'ms',
+    ours: () =>
+      ms(
+        decodeCost(
+          QWEN3_32B,
+          { ...defaultHardware(B200, 1), iterationOverheadS: 0 },
+          b,
+          b * (MLENERGY_PROMPT + out),
+        ).time,
+      ),
+    tolerance: { kind: 'relative', value: 0.15 },
+    knownGap:
+      "the lab's B200 decodes faster than vLLM v0.11.1 did on one: 2–4 ms a step at 8 sequences that the datasheet's bandwidth does not account for; not fitted (07.12 prices its verdict at the measured speed too)",
+  })),
+  ...MLENERGY_8B_H100_TP1.map(([b, t, out]): ValidationRow => ({
+    id: `mlenergy-itl-llama-8b-tp1-arena-b${b}`,
+    group: 'Cost model',
+    what: `Median ITL, Llama-3.1-8B BF16, 1 × H100, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    source: MLENERGY('meta-llama/Llama-3.1-8B-Instruct', 'lm-arena-chat', 1),
+    published: t,
+    unit: 'ms',
+    ours: () => ms(decodeCost(LLAMA_8B, hwAsync(1), b, b * (MLENERGY_PROMPT + out)).time),
+    tolerance: { kind: 'relative', value: 0.15 },
+    knownGap:
+      'a 6-ms step: likely its CPU part, which async scheduling overlaps with a longer GPU step, sets it here; the cost model has one additive step overhead and no CPU-bound floor',
+  })),
+  ...MLENERGY_235B_FP8_H100_EP8.map(([b, t, out]): ValidationRow => ({
+    id: `mlenergy-itl-qwen3-235b-fp8-ep8-arena-b${b}`,
+    group: 'Cost model',
+    what: `Median ITL, Qwen3-235B-A22B-Instruct-2507-FP8, 8 × H100 with expert parallelism, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    source: MLENERGY('Qwen/Qwen3-235B-A22B-Instruct-2507-FP8', 'lm-arena-chat', 8),
+    published: t,
+    unit: 'ms',
+    ours: () => ms(decodeCost(QWEN3_235B, hwFp8Async(8), b, b * (MLENERGY_PROMPT + out)).time),
+    tolerance: { kind: 'relative', value: 0.15 },
+    knownGap:
+      "a mixture-of-experts step priced as tensor parallel over the touched experts: expert parallelism's all-to-all, the fused-MoE kernels at a few tokens per expert and FP8 blocks' dequantization are not modelled",
+  })),
+];
 
 export const rows: ValidationRow[] = [
   ...MLENERGY_ARENA.map(([b, t, out]): ValidationRow => ({
@@ -168,4 +244,5 @@ export const rows: ValidationRow[] = [
     tolerance: { kind: 'relative', value: 0.15 },
     note: `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context, without the per-step overhead; the 252 all-reduces of TP8 (NCCL's ring latency, tensorParallel.ts) are 30% of it. The step TP8 measures is matched without a faster all-reduce.`,
   })),
+  ...gaps,
 ];
