@@ -31,7 +31,7 @@ import {
 import { replicaKvBlocks, spreadTurnHitRate } from '../src/sim/lessons/routing/theory';
 import { formatBytesDecimal, formatNumber, formatPercent } from '../src/lib/format';
 
-const text = (el: React.ReactElement) => renderedText(el).replace(/&#x27;/g, "'");
+const text = renderedText;
 const n = (x: number) => formatNumber(x, 6);
 /** The figures written in digits in a text (5,000 · 12 · 1/4 → 5,000, 12, 1, 4). */
 const figuresIn = (s: string): string[] => s.match(/\d[\d,]*(?:\.\d+)?/g) ?? [];

@@ -4,7 +4,6 @@
  * schema), so a constant changed without its text, or a text typed apart from its constant, fails here.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReactElement } from 'react';
 import { renderedText } from './lessonText';
 import { expectValidSets } from './try-this';
 import { methods } from '../src/worker/methods';
@@ -33,7 +32,7 @@ import { profiledReserveBytesPerGpu } from '../src/sim/engine/hbm';
 import { formatBytesDecimal, formatCount, formatNumber, formatPercent } from '../src/lib/format';
 
 /** The text as a reader sees it (the apostrophes React escapes, read back). */
-const text = (el: ReactElement) => renderedText(el).replace(/&#x27;/g, "'");
+const text = renderedText;
 
 const a = QUESTION_ARGS;
 const m = findModel(a.modelId)!;

@@ -4,7 +4,6 @@
  * entries the worker resolves it to, so a constant changed without its text (or a figure typed back in) fails here.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReactElement } from 'react';
 import { renderedText } from './lessonText';
 import { expectValidSets } from './try-this';
 import { countWord } from '../src/lib/numberWords';
@@ -28,7 +27,7 @@ import {
   formatNumber,
 } from '../src/lib/format';
 
-const text = (el: ReactElement) => renderedText(el).replace(/&#x27;/g, "'");
+const text = renderedText;
 const n = (x: number) => formatNumber(x, 9);
 /** "DGX H100 (8 × H100 SXM)" as the question names it. */
 const short = (name: string) => name.split(' (')[0];

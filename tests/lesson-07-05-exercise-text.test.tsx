@@ -5,7 +5,6 @@
  * figure typed back in, fails here.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReactElement } from 'react';
 import { renderedText } from './lessonText';
 import {
   CROSSING_CONTRAST,
@@ -35,7 +34,7 @@ import { DTYPE_BYTES, findModel } from '../src/sim/engine/catalog/models';
 import { formatBandwidth, formatDuration, formatNumber } from '../src/lib/format';
 
 /** The text as a reader sees it (the apostrophes React escapes, read back). */
-const text = (el: ReactElement) => renderedText(el).replace(/&#x27;/g, "'");
+const text = renderedText;
 
 const X = EXERCISE_CROSSING;
 const r = reloadVsRecompute(X);

@@ -4,7 +4,6 @@
  * changed without its text, or a figure typed back in, fails here.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReactElement } from 'react';
 import { renderedText } from './lessonText';
 import {
   HELD_ARGS,
@@ -33,7 +32,7 @@ import { defaultValues } from '../src/state/paramSchema';
 import { formatBytes, formatDuration, formatNumber, formatPercent } from '../src/lib/format';
 
 /** The text as a reader sees it (the apostrophes React escapes, read back). */
-const text = (el: ReactElement) => renderedText(el).replace(/&#x27;/g, "'");
+const text = renderedText;
 const toolLatency = (req: ToolLatencyRequest) =>
   (methods.toolLatency as (r: ToolLatencyRequest) => ToolLatencyResponse)(req);
 

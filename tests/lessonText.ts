@@ -6,7 +6,15 @@ import { readFileSync } from 'node:fs';
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 
-export const renderedText = (el: ReactElement): string => renderToStaticMarkup(el).replace(/<[^>]+>/g, '');
+/** The text a reader sees: tags stripped and the entities React escapes in text (', ", &, <, >) read back. */
+export const renderedText = (el: ReactElement): string =>
+  renderToStaticMarkup(el)
+    .replace(/<[^>]+>/g, '')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 export function lessonSource(slug: string): { prose: string; flat: string } {
   const prose = readFileSync(new URL(`../lessons/${slug}.mdx`, import.meta.url), 'utf8');

@@ -47,9 +47,7 @@ export function expectSetsNamed(
       services: { sim: {} } as unknown as Services,
       children: item.text,
     });
-    const text = renderedText(el)
-      .replace(/&#x27;/g, "'")
-      .replace(/&amp;/g, '&');
+    const text = renderedText(el);
     for (const [k, value] of Object.entries(item.set ?? {})) {
       const spec = schema[k];
       if (typeof value !== 'number' || unnamed.includes(`${i}:${k}`) || spec?.kind !== 'number') continue;
