@@ -74,6 +74,9 @@ function scaled(x: number, units: readonly string[], base: number, digits: numbe
   return `${sign}${formatNumber(v, digits)}${sep}${units[i]}`;
 }
 
+/** A count written out in full, thousands separated (30,000; 131,072), as the exercises and read-outs name them. */
+export const formatWhole = (x: number | null | undefined): string => formatNumber(x, 6);
+
 /**
  * A value with its control's unit, the unit singular for exactly one of a counted thing ("1 GPU", "1 turn", "2
  * GPUs", "1 session/s"): a unit that is one word of letters ending in "s" (before any "/") is a plural count

@@ -28,10 +28,7 @@ import {
   LAB_TP,
 } from '../../sim/lessons/routing/constants';
 import { VLLM_GPU_MEMORY_UTILIZATION } from '../../sim/engine/hbm';
-import { formatBytesDecimal, formatNumber, formatPercent } from '../../lib/format';
-
-/** A count as the questions write it: whole, thousands separated (5,000). */
-const n = (x: number) => formatNumber(x, 6);
+import { formatBytesDecimal, formatNumber, formatPercent, formatWhole } from '../../lib/format';
 
 /**
  * The turn the first exercise asks about: turn `turn` of one session, its turns spread over `replicas`, behind the
@@ -51,12 +48,12 @@ const expectedReused = TURN.sharedTokens + (TURN.previousContextTokens - TURN.sh
 export function RoundRobinQuestion() {
   return (
     <p>
-      An agent app’s prompts open with a {n(TURN.sharedTokens)}-token shared head (system prompt and tool
-      schemas) that every replica keeps cached. Turn {n(TURN.turn)} of one session sends a{' '}
-      {n(TURN.promptTokens)}-token prompt; the previous turn’s whole context (its prompt and its output) was{' '}
-      {n(TURN.previousContextTokens)} tokens. A round-robin router spreads the turns over {n(TURN.replicas)}{' '}
-      replicas, and the session’s older copies on other replicas have been evicted. What prefix hit rate do
-      you expect for this turn, in percent? Predict first, then check.
+      An agent app’s prompts open with a {formatWhole(TURN.sharedTokens)}-token shared head (system prompt and
+      tool schemas) that every replica keeps cached. Turn {formatWhole(TURN.turn)} of one session sends a{' '}
+      {formatWhole(TURN.promptTokens)}-token prompt; the previous turn’s whole context (its prompt and its
+      output) was {formatWhole(TURN.previousContextTokens)} tokens. A round-robin router spreads the turns
+      over {formatWhole(TURN.replicas)} replicas, and the session’s older copies on other replicas have been
+      evicted. What prefix hit rate do you expect for this turn, in percent? Predict first, then check.
     </p>
   );
 }
@@ -64,9 +61,9 @@ export function RoundRobinQuestion() {
 export function RoundRobinHint() {
   return (
     <p>
-      With probability 1/R = 1/{n(TURN.replicas)} the turn lands where the previous turn ran and reuses all{' '}
-      {n(TURN.previousContextTokens)} tokens; otherwise it reuses only the shared {n(TURN.sharedTokens)}.
-      Average the reused tokens, then divide by the prompt.
+      With probability 1/R = 1/{formatWhole(TURN.replicas)} the turn lands where the previous turn ran and
+      reuses all {formatWhole(TURN.previousContextTokens)} tokens; otherwise it reuses only the shared{' '}
+      {formatWhole(TURN.sharedTokens)}. Average the reused tokens, then divide by the prompt.
     </p>
   );
 }
@@ -76,11 +73,11 @@ export function RoundRobinExplanation() {
   const aff = affinityTurnHitRate(TURN);
   return (
     <p>
-      Expected reused tokens = {n(TURN.sharedTokens)} + ({n(TURN.previousContextTokens)} −{' '}
-      {n(TURN.sharedTokens)}) / {n(TURN.replicas)} = {formatNumber(expectedReused, 5)}, over a{' '}
-      {n(TURN.promptTokens)}-token prompt: {formatPercent(h)}. With session affinity the same turn reuses{' '}
-      {n(TURN.previousContextTokens)} of {n(TURN.promptTokens)} tokens, {formatPercent(aff)}: round-robin
-      makes this turn prefill about{' '}
+      Expected reused tokens = {formatWhole(TURN.sharedTokens)} + ({formatWhole(TURN.previousContextTokens)} −{' '}
+      {formatWhole(TURN.sharedTokens)}) / {formatWhole(TURN.replicas)} = {formatNumber(expectedReused, 5)},
+      over a {formatWhole(TURN.promptTokens)}-token prompt: {formatPercent(h)}. With session affinity the same
+      turn reuses {formatWhole(TURN.previousContextTokens)} of {formatWhole(TURN.promptTokens)} tokens,{' '}
+      {formatPercent(aff)}: round-robin makes this turn prefill about{' '}
       {formatNumber((TURN.promptTokens * (1 - h)) / (TURN.promptTokens * (1 - aff)), 2)} times as many tokens,
       and the gap widens with R and with the context.
     </p>
@@ -146,15 +143,16 @@ export function duplicateKvFigures() {
 }
 
 /** "2 × H100 SXM": the replica's GPUs, as the catalog names them. */
-const replicaHardware = `${n(DUP_REPLICA.gpus)} × ${acceleratorName(DUP_REPLICA.accelerator)}`;
+const replicaHardware = `${formatWhole(DUP_REPLICA.gpus)} × ${acceleratorName(DUP_REPLICA.accelerator)}`;
 
 export function DuplicateKvQuestion() {
   return (
     <p>
-      A fleet of {n(DUP.replicas)} replicas serves {modelName(DUP.model)} with a {DUP.kvDtype.toUpperCase()}{' '}
-      KV cache behind a round-robin router. One agent session has run {n(DUP.turns)} turns and its context has
-      grown to {n(DUP.tokens)} tokens; assume no copy has been evicted. How many gigabytes (10⁹ bytes) of HBM
-      across the fleet hold copies of its prefix beyond the one copy it needs?
+      A fleet of {formatWhole(DUP.replicas)} replicas serves {modelName(DUP.model)} with a{' '}
+      {DUP.kvDtype.toUpperCase()} KV cache behind a round-robin router. One agent session has run{' '}
+      {formatWhole(DUP.turns)} turns and its context has grown to {formatWhole(DUP.tokens)} tokens; assume no
+      copy has been evicted. How many gigabytes (10⁹ bytes) of HBM across the fleet hold copies of its prefix
+      beyond the one copy it needs?
     </p>
   );
 }
@@ -163,10 +161,10 @@ export function DuplicateKvHint() {
   const m = findModel(DUP.model)!;
   return (
     <p>
-      Round-robin visits a new replica each turn, so after {n(DUP.turns)} turns every one of the{' '}
-      {n(DUP.replicas)} replicas has served the session. KV bytes per token = 2 × layers ({n(m.layers)}) × KV
-      heads ({n(m.kvHeads)}) × head dim ({n(m.headDim)}) × {n(DTYPE_BYTES[DUP.kvDtype])} bytes. Count the
-      copies beyond the first.
+      Round-robin visits a new replica each turn, so after {formatWhole(DUP.turns)} turns every one of the{' '}
+      {formatWhole(DUP.replicas)} replicas has served the session. KV bytes per token = 2 × layers (
+      {formatWhole(m.layers)}) × KV heads ({formatWhole(m.kvHeads)}) × head dim ({formatWhole(m.headDim)}) ×{' '}
+      {formatWhole(DTYPE_BYTES[DUP.kvDtype])} bytes. Count the copies beyond the first.
     </p>
   );
 }
@@ -175,12 +173,12 @@ export function DuplicateKvExplanation() {
   const { model, perToken, copies, bytes, replicaKv } = duplicateKvFigures();
   return (
     <p>
-      Copies = min({n(DUP.turns)}, {n(DUP.replicas)}) = {copies}; one token of {model.name}’s KV is{' '}
-      {formatNumber(perToken)} bytes, so the duplicates are ({copies} − 1) × {n(DUP.tokens)} ×{' '}
-      {formatNumber(perToken)} B = {formatBytesDecimal(bytes)}. On {replicaHardware} a replica has{' '}
-      {formatBytesDecimal(replicaKv)} of KV after the weights, so one session’s copies fill{' '}
-      {formatPercent(bytes / replicaKv)} of a whole replica’s budget, and only the replica that serves its
-      next turn can use any of them.
+      Copies = min({formatWhole(DUP.turns)}, {formatWhole(DUP.replicas)}) = {copies}; one token of{' '}
+      {model.name}’s KV is {formatNumber(perToken)} bytes, so the duplicates are ({copies} − 1) ×{' '}
+      {formatWhole(DUP.tokens)} × {formatNumber(perToken)} B = {formatBytesDecimal(bytes)}. On{' '}
+      {replicaHardware} a replica has {formatBytesDecimal(replicaKv)} of KV after the weights, so one
+      session’s copies fill {formatPercent(bytes / replicaKv)} of a whole replica’s budget, and only the
+      replica that serves its next turn can use any of them.
     </p>
   );
 }

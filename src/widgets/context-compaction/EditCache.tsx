@@ -18,11 +18,12 @@ import {
   formatNumber,
   formatRatio,
   formatTokens,
+  formatWhole,
 } from '../../lib/format';
 import type { EditResult } from '../../worker/compactionMethods';
 import { EDIT_CONTROLS, EDIT_ID, editArgs, editSchema, HEAD } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
-import { n6, PromptPicture } from './PromptPicture';
+import { PromptPicture } from './PromptPicture';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-11 checks them). */
 export const TRY_THIS: readonly TryItem[] = [
@@ -89,7 +90,7 @@ export function editSentence(r: EditResult): string {
     case 'retrieve':
       return `A ${formatTokens(a.docTokens)} document inserted before turn ${a.atTurn}.`;
     case 'token':
-      return `One token changed at position ${n6(a.position)}.`;
+      return `One token changed at position ${formatWhole(a.position)}.`;
     default:
       return 'Nothing edited: the next prompt extends the cached one.';
   }
@@ -156,7 +157,7 @@ export function EditCache() {
                 <span data-readout="edit-point" data-value={r.editPoint}>
                   {r.applied.kind === 'none' || r.editPoint >= r.tokensBefore
                     ? 'none'
-                    : `token ${n6(r.editPoint)}`}
+                    : `token ${formatWhole(r.editPoint)}`}
                 </span>
               }
               formula={editSentence(r)}
@@ -179,7 +180,7 @@ export function EditCache() {
                   {formatTokens(r.reprefillTokens)}
                 </span>
               }
-              formula={`prompt − hit = ${n6(r.tokensAfter)} − ${n6(r.hitTokens)}; without the edit ${n6(r.baselineReprefillTokens)} (the latest result)${r.movedTokens > 0 && r.applied.kind !== 'none' ? `; ${formatTokens(r.movedTokens)} of it unchanged content that only moved` : ''}`}
+              formula={`prompt − hit = ${formatWhole(r.tokensAfter)} − ${formatWhole(r.hitTokens)}; without the edit ${formatWhole(r.baselineReprefillTokens)} (the latest result)${r.movedTokens > 0 && r.applied.kind !== 'none' ? `; ${formatTokens(r.movedTokens)} of it unchanged content that only moved` : ''}`}
             />
             <Readout
               label="Re-prefill time"
@@ -197,7 +198,7 @@ export function EditCache() {
                   {formatTokens(r.deadTokens)} = {formatBytesDecimal(r.deadBytes)}
                 </span>
               }
-              formula={`cached − hit = ${n6(r.cachedBefore)} − ${n6(r.hitTokens)}, × ${formatBytesDecimal(ri.kvBytesPerToken)} per token: held until evicted, used by no one`}
+              formula={`cached − hit = ${formatWhole(r.cachedBefore)} − ${formatWhole(r.hitTokens)}, × ${formatBytesDecimal(ri.kvBytesPerToken)} per token: held until evicted, used by no one`}
             />
           </>
         ) : null

@@ -9,7 +9,7 @@ import { XAxis } from '../kit/charts/Axes';
 import { axisTicks, makeScale } from '../kit/charts/scales';
 import type { AxisSpec } from '../kit/charts/types';
 import { axisTitle } from '../kit/charts/chartFormat';
-import { formatCount, formatNumber, formatTokens } from '../../lib/format';
+import { formatCount, formatTokens, formatWhole } from '../../lib/format';
 import type { DrawnSeg, SegKind } from '../../sim/lessons/compaction';
 import type { EditResult } from '../../worker/compactionMethods';
 
@@ -25,9 +25,6 @@ export const KIND_STYLE: Record<SegKind, { color: string; label: string }> = {
   doc: { color: 'var(--series-6)', label: 'retrieved doc' },
   edited: { color: 'var(--chart-danger)', label: 'edited token' },
 };
-
-/** A token count or position to the token: 27,500. */
-export const n6 = (x: number) => formatNumber(x, 6);
 
 interface StripProps {
   y: number;
@@ -51,7 +48,8 @@ function Segments({ y, h, segs, x }: StripProps) {
           >
             <title>
               {KIND_STYLE[s.kind].label}
-              {s.turn >= 0 ? ` (turn ${s.turn})` : ''}: tokens {n6(s.start)}–{n6(s.start + s.tokens)}
+              {s.turn >= 0 ? ` (turn ${s.turn})` : ''}: tokens {formatWhole(s.start)}–
+              {formatWhole(s.start + s.tokens)}
             </title>
           </rect>
         ) : null,
@@ -94,7 +92,7 @@ function Status({
     <g data-status={kind}>
       <rect x={x0} y={y} width={w} height={h} style={{ fill }}>
         <title>
-          {text}: tokens {n6(from)}–{n6(to)}
+          {text}: tokens {formatWhole(from)}–{formatWhole(to)}
         </title>
       </rect>
       {fits ? (

@@ -4,7 +4,7 @@
  */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation, type Computed } from '../kit/useSimulation';
-import { formatBytesDecimal, formatNumber, formatPercent } from '../../lib/format';
+import { formatBytesDecimal, formatNumber, formatPercent, formatWhole } from '../../lib/format';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { DTYPE_BYTES, findModel } from '../../sim/engine/catalog/models';
 import { acceleratorName, modelName, shortName } from '../../sim/engine/catalog/names';
@@ -31,8 +31,6 @@ export const QUESTION_ARGS = { ...FOOTPRINT_REPLICA, contextTokens: 100_000 } as
 
 type FootprintResult = Computed<MethodResult<'kvFootprint'>>;
 
-const tokens = (n: number) => formatNumber(n, 6);
-
 export function FootprintQuestion() {
   const a = QUESTION_ARGS;
   const gpu = findAccelerator(a.acceleratorId);
@@ -41,8 +39,8 @@ export function FootprintQuestion() {
       A replica serves {modelName(a.modelId)} in {DTYPE.toUpperCase()} (weights and KV cache) on {a.gpus} ×{' '}
       {acceleratorName(a.acceleratorId)} ({formatBytesDecimal(gpu?.memoryBytes)} each, as the driver reports
       it), and the engine may use {formatPercent(a.memoryUtilization)} of HBM. How many{' '}
-      {`${tokens(a.contextTokens)}-token`} agent contexts fit in its KV budget at once? Predict first, then
-      check with the calculator above.
+      {`${formatWhole(a.contextTokens)}-token`} agent contexts fit in its KV budget at once? Predict first,
+      then check with the calculator above.
     </p>
   );
 }
@@ -58,9 +56,9 @@ export function FootprintHint() {
       Budget = {a.gpus} × {formatBytesDecimal(gpu.memoryBytes)} × {formatNumber(a.memoryUtilization)} −{' '}
       {a.gpus} × {formatBytesDecimal(profiledReserveBytesPerGpu(a.gpus))} of vLLM&apos;s profiled activation
       reserve − weights ({formatNumber(m.totalParams / 1e9, 3)} B parameters × {DTYPE_BYTES[a.weightDtype]}{' '}
-      bytes). One context = {tokens(a.contextTokens)} tokens × 2 × {m.layers} layers × {m.kvHeads} KV heads ×{' '}
-      {m.headDim} × {DTYPE_BYTES[a.kvDtype]} bytes{copies > 1 ? ` × ${copies} copies` : ''}. Divide and round
-      down.
+      bytes). One context = {formatWhole(a.contextTokens)} tokens × 2 × {m.layers} layers × {m.kvHeads} KV
+      heads × {m.headDim} × {DTYPE_BYTES[a.kvDtype]} bytes{copies > 1 ? ` × ${copies} copies` : ''}. Divide
+      and round down.
     </p>
   );
 }

@@ -11,6 +11,7 @@ import {
   formatPercent,
   formatRatio,
   formatTokens,
+  formatWhole,
 } from '../../lib/format';
 import { GAP_EXERCISE, MATCH_EXERCISE } from './schema';
 import { resolveAccelerator, resolveModel } from '../../sim/engine/catalog/index';
@@ -27,8 +28,6 @@ const M = MATCH_EXERCISE;
 /** Tokens the turn prefills at the lower hit rate, and the cached tokens before them. */
 const MATCH_NEW = Math.round((1 - M.hitFrom) * M.contextTokens);
 const MATCH_CACHED = M.contextTokens - MATCH_NEW;
-const n = (x: number) => formatNumber(x, 6);
-
 export function LargestGapExercise() {
   const sim = useSimulation('prefillTimelineRun', GAP_EXERCISE);
   const r = sim.result;
@@ -42,11 +41,11 @@ export function LargestGapExercise() {
       question={
         <p>
           The replica of the timeline above ({replicaOf(G)}, {G.decodes} sessions decoding at{' '}
-          {n(G.decodeContext)} tokens of context) receives a {n(G.promptTokens)}-token prompt and prefills it
-          in chunks of {n(G.chunk)} tokens: {GAP_CHUNKS} chunks, each sharing an iteration with the{' '}
-          {G.decodes} decodes. What is the longest gap, in milliseconds, that the decoding sessions see
-          between two of their tokens while the prompt is prefilled? Predict first, then check with the widget
-          (set the chunk to {n(G.chunk)}).
+          {formatWhole(G.decodeContext)} tokens of context) receives a {formatWhole(G.promptTokens)}-token
+          prompt and prefills it in chunks of {formatWhole(G.chunk)} tokens: {GAP_CHUNKS} chunks, each sharing
+          an iteration with the {G.decodes} decodes. What is the longest gap, in milliseconds, that the
+          decoding sessions see between two of their tokens while the prompt is prefilled? Predict first, then
+          check with the widget (set the chunk to {formatWhole(G.chunk)}).
         </p>
       }
       answer={run ? run.gaps.max * 1000 : null}
@@ -57,13 +56,13 @@ export function LargestGapExercise() {
         f ? (
           <p>
             Every chunk iteration is compute-bound, and the decodes get their token when it ends, so the
-            longest gap is the most expensive chunk: the last one, whose {n(G.chunk)} tokens attend to the{' '}
-            {n(LAST_CONTEXT)} before them. Its matmuls are n × {formatFlops(f.bodyFlopsPerToken)} over{' '}
-            {formatFlops(f.effectiveFlops, true)}, its attention n × {formatFlops(f.attentionFlopsPerPair)} ×
-            (c + n/2) over {formatFlops(f.attentionFlops, true)}, with n = {n(G.chunk)} and c ={' '}
-            {n(LAST_CONTEXT)}. Add the all-reduce of the iteration&apos;s tokens (
-            {formatDuration(f.allReducePerTokenS)} per token + {formatDuration(f.allReduceFixedS)}) and the{' '}
-            {formatDuration(f.iterationOverheadS)} overhead; the
+            longest gap is the most expensive chunk: the last one, whose {formatWhole(G.chunk)} tokens attend
+            to the {formatWhole(LAST_CONTEXT)} before them. Its matmuls are n ×{' '}
+            {formatFlops(f.bodyFlopsPerToken)} over {formatFlops(f.effectiveFlops, true)}, its attention n ×{' '}
+            {formatFlops(f.attentionFlopsPerPair)} × (c + n/2) over {formatFlops(f.attentionFlops, true)},
+            with n = {formatWhole(G.chunk)} and c = {formatWhole(LAST_CONTEXT)}. Add the all-reduce of the
+            iteration&apos;s tokens ({formatDuration(f.allReducePerTokenS)} per token +{' '}
+            {formatDuration(f.allReduceFixedS)}) and the {formatDuration(f.iterationOverheadS)} overhead; the
             {G.decodes} decodes add about a millisecond.
           </p>
         ) : null
@@ -95,8 +94,8 @@ export function KernelMatchExercise() {
       id="07-10-kernel-to-match"
       question={
         <p>
-          An agent’s {n(M.contextTokens)}-token turn finds {formatPercent(M.hitFrom)} of its prompt in the
-          prefix cache. You could raise the hit rate to {formatPercent(M.hitTo)} (by routing and by not
+          An agent’s {formatWhole(M.contextTokens)}-token turn finds {formatPercent(M.hitFrom)} of its prompt
+          in the prefix cache. You could raise the hit rate to {formatPercent(M.hitTo)} (by routing and by not
           editing the prompt’s head), or buy an attention kernel that is s times faster. On{' '}
           {replicaOf(M, 'and')}, how large must s be for the kernel alone to make the{' '}
           {formatPercent(M.hitFrom)} turn as fast as the {formatPercent(M.hitTo)} turn with today’s kernel?
@@ -110,10 +109,11 @@ export function KernelMatchExercise() {
       hint={
         r && f ? (
           <p>
-            At {formatPercent(M.hitFrom)} the turn prefills {n(MATCH_NEW)} tokens after {n(MATCH_CACHED)}:
-            matmuls L = {n(MATCH_NEW)} × {formatFlops(f.bodyFlopsPerToken)} and attention A ={' '}
-            {formatFlops(f.attentionFlopsPerPair)} × ({n(MATCH_NEW)} × {n(MATCH_CACHED)} + {n(MATCH_NEW)}²/2).
-            At {formatPercent(M.hitTo)} it takes {formatDuration(r.toStandard.timeS)}. Solve L /{' '}
+            At {formatPercent(M.hitFrom)} the turn prefills {formatWhole(MATCH_NEW)} tokens after{' '}
+            {formatWhole(MATCH_CACHED)}: matmuls L = {formatWhole(MATCH_NEW)} ×{' '}
+            {formatFlops(f.bodyFlopsPerToken)} and attention A = {formatFlops(f.attentionFlopsPerPair)} × (
+            {formatWhole(MATCH_NEW)} × {formatWhole(MATCH_CACHED)} + {formatWhole(MATCH_NEW)}²/2). At{' '}
+            {formatPercent(M.hitTo)} it takes {formatDuration(r.toStandard.timeS)}. Solve L /{' '}
             {formatFlops(f.effectiveFlops, true)} + A / (s × {formatFlops(f.attentionFlops, true)}) +
             all-reduce ({formatDuration(r.fromStandard.allReduceS)}) + overhead ={' '}
             {formatDuration(r.toStandard.timeS)} for s.

@@ -1,7 +1,7 @@
 /** 07.02's exercise: the extra TTFT of a cold turn 12; the answer comes from the cost model, through the worker. */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
-import { formatDuration, formatFlops, formatNumber, formatRatio } from '../../lib/format';
+import { formatDuration, formatFlops, formatNumber, formatRatio, formatWhole } from '../../lib/format';
 import { DEFAULT_TRAJECTORY, trajectoryPrompt } from '../../sim/lessons/affinityModel';
 import { findModel } from '../../sim/engine/catalog/models';
 import { findNode } from '../../sim/engine/catalog/nodes';
@@ -20,8 +20,6 @@ export const COLD_TURN_QUESTION = {
 const Q = COLD_TURN_QUESTION;
 const MODEL = findModel(Q.modelId);
 const NODE = findNode(Q.nodeId);
-const n = (x: number) => formatNumber(x, 6);
-
 export function ColdTurnExercise() {
   const sim = useSimulation('coldTurnCost', COLD_TURN_QUESTION);
   const r = sim.result;
@@ -31,11 +29,12 @@ export function ColdTurnExercise() {
       id="07-02-cold-turn-extra-ttft"
       question={
         <p>
-          Turn {TURN} of the trajectory above sends a {n(Q.promptTokens)}-token prompt: the{' '}
-          {n(Q.cachedTokens)} tokens turn {TURN - 1} already processed (its {n(PREVIOUS_PROMPT)}-token prompt
-          and its {n(DEFAULT_TRAJECTORY.outputTokens)}-token output; ignore the rounding to whole blocks) and
-          a {n(Q.promptTokens - Q.cachedTokens)}-token tool result. The session runs {MODEL?.name} on a{' '}
-          {NODE?.name}, tensor parallel {NODE?.gpuCount} (the cost model&apos;s fitted GEMM and attention
+          Turn {TURN} of the trajectory above sends a {formatWhole(Q.promptTokens)}-token prompt: the{' '}
+          {formatWhole(Q.cachedTokens)} tokens turn {TURN - 1} already processed (its{' '}
+          {formatWhole(PREVIOUS_PROMPT)}-token prompt and its {formatWhole(DEFAULT_TRAJECTORY.outputTokens)}
+          -token output; ignore the rounding to whole blocks) and a{' '}
+          {formatWhole(Q.promptTokens - Q.cachedTokens)}-token tool result. The session runs {MODEL?.name} on
+          a {NODE?.name}, tensor parallel {NODE?.gpuCount} (the cost model&apos;s fitted GEMM and attention
           efficiencies and all-reduce). Turn {TURN} lands on a replica that has never seen the session. How
           many seconds longer is its time to first token than it would have been on the replica that served
           turn {TURN - 1}? Predict first, then check.
@@ -48,14 +47,14 @@ export function ColdTurnExercise() {
       hint={
         f ? (
           <p>
-            Only the {n(Q.cachedTokens)} tokens the warm replica holds are extra work; the{' '}
-            {n(Q.promptTokens - Q.cachedTokens)} new ones are prefilled either way. One token at position c
-            costs {formatFlops(f.bodyFlopsPerToken)} (2 FLOP per body parameter) plus{' '}
+            Only the {formatWhole(Q.cachedTokens)} tokens the warm replica holds are extra work; the{' '}
+            {formatWhole(Q.promptTokens - Q.cachedTokens)} new ones are prefilled either way. One token at
+            position c costs {formatFlops(f.bodyFlopsPerToken)} (2 FLOP per body parameter) plus{' '}
             {formatFlops(f.attentionFlopsPerPair)} for each earlier token it attends to. Take c at the middle
-            of the {n(Q.cachedTokens)}. Divide the body FLOPs by {r?.gpus} ×{' '}
+            of the {formatWhole(Q.cachedTokens)}. Divide the body FLOPs by {r?.gpus} ×{' '}
             {formatFlops(f.peakFlopsPerGpu, true)} × {f.gemmEfficiency} and the attention FLOPs by {r?.gpus} ×{' '}
             {formatFlops(f.peakFlopsPerGpu, true)} × {f.attentionEfficiency}, add the all-reduce of one token
-            ({formatDuration(f.allReducePerTokenS)}), and multiply by {n(Q.cachedTokens)}.
+            ({formatDuration(f.allReducePerTokenS)}), and multiply by {formatWhole(Q.cachedTokens)}.
           </p>
         ) : null
       }
