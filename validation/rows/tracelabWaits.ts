@@ -42,46 +42,34 @@ function humanAgentRows(agent: 'claude' | 'codex'): ValidationRow[] {
       { kind: 'mean' },
       TEN,
     ),
-    row(
-      `tracelab-${agent}-human-within-5min`,
-      group,
-      `${name}, share of waits within 5 min`,
-      HUMAN,
-      p.withinFiveMinutes.waits,
-      d,
-      { kind: 'callsUnder', t: 300 },
-      TEN,
-    ),
-    row(
-      `tracelab-${agent}-human-time-within-5min`,
-      group,
-      `${name}, share of idle time in waits within 5 min`,
-      HUMAN,
-      p.withinFiveMinutes.time,
-      d,
-      { kind: 'timeUnder', t: 300 },
-      TEN,
-    ),
-    row(
-      `tracelab-${agent}-human-within-1h`,
-      group,
-      `${name}, share of waits within 1 h`,
-      HUMAN,
-      p.withinOneHour.waits,
-      d,
-      { kind: 'callsUnder', t: 3600 },
-      TEN,
-    ),
-    row(
-      `tracelab-${agent}-human-time-within-1h`,
-      group,
-      `${name}, share of idle time in waits within 1 h`,
-      HUMAN,
-      p.withinOneHour.time,
-      d,
-      { kind: 'timeUnder', t: 3600 },
-      TEN,
-    ),
+    // The share of waits, and of idle time, in waits within each of TraceLab's two horizons.
+    ...(
+      [
+        ['5min', '5 min', 300, p.withinFiveMinutes],
+        ['1h', '1 h', 3600, p.withinOneHour],
+      ] as const
+    ).flatMap(([id, words, t, within]) => [
+      row(
+        `tracelab-${agent}-human-within-${id}`,
+        group,
+        `${name}, share of waits within ${words}`,
+        HUMAN,
+        within.waits,
+        d,
+        { kind: 'callsUnder', t },
+        TEN,
+      ),
+      row(
+        `tracelab-${agent}-human-time-within-${id}`,
+        group,
+        `${name}, share of idle time in waits within ${words}`,
+        HUMAN,
+        within.time,
+        d,
+        { kind: 'timeUnder', t },
+        TEN,
+      ),
+    ]),
   ];
 }
 
