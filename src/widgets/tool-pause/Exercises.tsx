@@ -10,7 +10,8 @@ import {
   formatWhole,
 } from '../../lib/format';
 import { TOOL_LATENCY_PRESETS } from '../../sim/engine/fleet/dist';
-import { labReplica, type PauseCosts } from '../../sim/lessons/pauseCosts';
+import type { PauseCosts } from '../../sim/lessons/pauseCosts';
+import { PAUSE_REPLICA } from './schema';
 import { normQuantile } from '../../sim/lessons/standardNormal';
 import { quantile } from '../../sim/lessons/toolLatency';
 import { formatByteSeconds } from './ToolLatency';
@@ -105,17 +106,14 @@ export function TtlQuantileExercise() {
 /** The session of the held-byte-seconds exercise: the tool-latency widget's defaults. */
 export const HELD_ARGS = { tool: 'coding-mix', ttlS: 2, contextTokens: 30_000, after: 'evict' } as const;
 
-/** The lab's replica (pauseCosts.ts): the model and KV bytes per token the answer is computed with. */
-const REPLICA = labReplica();
-
 export function HeldQuestion() {
   return (
     <p>
       A coding agent pauses for a tool with {formatWhole(HELD_ARGS.contextTokens)} tokens of{' '}
-      {REPLICA.modelName} context in HBM ({formatBytes(REPLICA.kvBytesPerToken)} of KV per token). Its tool
-      calls follow the coding-agent mix (fitted per agent to TraceLab’s Claude Code and Codex tool calls).
-      Under a {formatDuration(HELD_ARGS.ttlS)} TTL, how much HBM does one pause hold on average, in GB·s
-      (gigabyte-seconds)? Predict first, then check with the tool-latency widget (its defaults are this
+      {PAUSE_REPLICA.modelName} context in HBM ({formatBytes(PAUSE_REPLICA.kvBytesPerToken)} of KV per token).
+      Its tool calls follow the coding-agent mix (fitted per agent to TraceLab’s Claude Code and Codex tool
+      calls). Under a {formatDuration(HELD_ARGS.ttlS)} TTL, how much HBM does one pause hold on average, in
+      GB·s (gigabyte-seconds)? Predict first, then check with the tool-latency widget (its defaults are this
       session).
     </p>
   );
@@ -126,7 +124,7 @@ export function HeldHint({ c }: { c: PauseCosts | undefined }) {
   return (
     <p>
       Held byte-seconds = b · E[min(T, τ)], with b = {formatWhole(HELD_ARGS.contextTokens)} ×{' '}
-      {formatNumber(REPLICA.kvBytesPerToken, 7)} bytes. E[min(T, τ)] is less than τ (most calls end long
+      {formatNumber(PAUSE_REPLICA.kvBytesPerToken, 7)} bytes. E[min(T, τ)] is less than τ (most calls end long
       before {tau}) and far less than E[T]: {c ? formatPercent(c.resumedInHbm) : 'most'} of calls end within{' '}
       {tau}, most of them in a fraction of a second, and the rest are cut off at τ.
     </p>

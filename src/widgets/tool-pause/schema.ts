@@ -19,8 +19,8 @@ const toolOptions = (Object.keys(TOOL_PRESET_LABELS) as (keyof typeof TOOL_PRESE
   label: TOOL_PRESET_LABELS[k],
 }));
 
-/** The replica whose KV the paused session holds (the arena's and the exercises'). */
-const REPLICA = labReplica();
+/** The lab's replica (pauseCosts.ts), whose KV the paused session holds: the arena's, the control's help and the exercises'. */
+export const PAUSE_REPLICA = labReplica();
 
 const ttl = {
   kind: 'number',
@@ -51,7 +51,7 @@ export const toolLatencySchema = {
     scale: 'log',
     unit: 'tokens',
     format: (v) => formatTokens(v),
-    help: `Tokens of KV the paused session holds (${REPLICA.modelName}: ${formatBytes(REPLICA.kvBytesPerToken)} per token).`,
+    help: `Tokens of KV the paused session holds (${PAUSE_REPLICA.modelName}: ${formatBytes(PAUSE_REPLICA.kvBytesPerToken)} per token).`,
   },
   after: {
     kind: 'select',
