@@ -29,20 +29,8 @@ export const TTL_FOR_COVERAGE = quantile(WEB, TTL_COVERAGE);
 /** The standard normal's quantile at TTL_COVERAGE, as the hint and the explanation print it (1.2816). */
 const Z = formatNumber(normQuantile(TTL_COVERAGE), 5);
 
-const SUBSCRIPT: Record<string, string> = {
-  '0': '₀',
-  '1': '₁',
-  '2': '₂',
-  '3': '₃',
-  '4': '₄',
-  '5': '₅',
-  '6': '₆',
-  '7': '₇',
-  '8': '₈',
-  '9': '₉',
-};
-/** z₀.₉: the quantile's subscript as printed. */
-const Z_NAME = `z${[...formatNumber(TTL_COVERAGE)].map((c) => SUBSCRIPT[c] ?? c).join('')}`;
+/** z₀.₉: the quantile's subscript as printed (each digit as its subscript, U+2080–U+2089). */
+const Z_NAME = `z${formatNumber(TTL_COVERAGE).replace(/\d/g, (d) => String.fromCharCode(0x2080 + Number(d)))}`;
 
 /** What the explanation asks the worker (toolLatency): its costs at τ. */
 export const TTL_ARGS = {
