@@ -30,12 +30,6 @@ import { trafficShapeSchema } from '../src/widgets/traffic-shape/schema';
 import { TRY_THIS as TRAJECTORY } from '../src/widgets/trajectory-anatomy/TrajectoryAnatomy';
 import { trajectorySchema } from '../src/widgets/trajectory-anatomy/schema';
 
-/** Settings an item carries over from the item before it ("Then…", "With one-shot schemas…"), named there. */
-const CARRIED: [readonly TryItem[], string][] = [
-  [PAUSE_ARENA, 'agents'],
-  [GRAMMAR_CACHE, 'schemas'],
-];
-
 const LISTS: [string, readonly TryItem[], ParamSchema][] = [
   ['07.01 traffic shape', TRAFFIC, trafficShapeSchema],
   ['07.01 trajectory anatomy', TRAJECTORY, trajectorySchema],
@@ -54,11 +48,6 @@ const LISTS: [string, readonly TryItem[], ParamSchema][] = [
 describe('Try this: every list without a lesson test of its own', () => {
   for (const [name, items, schema] of LISTS)
     it(`${name}: sets only what its controls offer, and names the numbers it sets`, () => {
-      const carried = CARRIED.filter(([list]) => list === items).flatMap(([, k]) =>
-        items.flatMap((item, i) =>
-          i > 0 && item.set?.[k] !== undefined && item.set[k] === items[i - 1].set?.[k] ? [`${i}:${k}`] : [],
-        ),
-      );
-      expectValidSets(items, schema, carried);
+      expectValidSets(items, schema);
     });
 });

@@ -33,8 +33,9 @@ export function expectValidSets(
 
 /**
  * Every number an item sets is named in its text as its control shows it (the control's format) or as a plain
- * number, so the text and the setting cannot drift apart. `unnamed` lists the settings, as "item index:parameter",
- * that the text names in other words ("its highest", "double", "then"), each asserted on its own where it is listed.
+ * number, so the text and the setting cannot drift apart; a setting the item before made alike is named there. `unnamed`
+ * lists the settings, as "item index:parameter", that the text names in other words ("its highest", "double"), each
+ * asserted on its own where it is listed.
  */
 export function expectSetsNamed(
   items: readonly TryItem[],
@@ -51,6 +52,8 @@ export function expectSetsNamed(
     for (const [k, value] of Object.entries(item.set ?? {})) {
       const spec = schema[k];
       if (typeof value !== 'number' || unnamed.includes(`${i}:${k}`) || spec?.kind !== 'number') continue;
+      // Carried from the item before ("Then…"), which names it (or carries it in turn).
+      if (i > 0 && items[i - 1].set?.[k] === value) continue;
       const forms = [spec.format?.(value), formatNumber(value), formatNumber(value, 6), String(value)].filter(
         (f): f is string => !!f,
       );
