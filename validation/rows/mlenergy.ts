@@ -14,6 +14,7 @@ import {
 } from '../../src/sim/engine/cost';
 import { weightBytesTouched } from '../../src/sim/engine/flopsAndBytes';
 import type { ValidationRow } from '../row';
+import type { ModelSpec } from '../../src/sim/engine/catalog/models';
 import { H100, model, ms, QWEN3_32B } from './cost';
 import { findAccelerator } from '../../src/sim/engine/catalog/accelerators';
 
@@ -140,109 +141,120 @@ const hwFp8Async = (tp: number): HardwareConfig => ({
   gemmEfficiency: defaultGemmEfficiency('fp8'),
 });
 
-/** The published figures of this leaderboard the lab knowingly does not reproduce, each with why. */
-const gaps: ValidationRow[] = [
-  ...MLENERGY_QWEN_B200_TP1.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-qwen3-32b-b200-tp1-arena-b${b}`,
+/** One configuration the leaderboard ran: its points [batch, median ITL ms, output part of the context]. */
+interface ItlSeries {
+  points: readonly (readonly [number, number, number])[];
+  /** The rows' id before `-b<batch>`. */
+  id: string;
+  what: (batch: number) => string;
+  source: string;
+  /** Seconds of one decode step of `batch` sequences holding `contextTokens` in all: the lab's price. */
+  step: (batch: number, contextTokens: number) => number;
+  note?: (batch: number, out: number) => string;
+  /** Set for figures the lab knowingly does not reproduce (ValidationRow.knownGap). */
+  knownGap?: string;
+}
+
+/** A series' rows: each point a decode step of the batch held full, at the prompt plus its output part. */
+function itlRows(s: ItlSeries): ValidationRow[] {
+  return s.points.map(([b, t, out]) => ({
+    id: `${s.id}-b${b}`,
     group: 'Cost model',
-    what: `Median ITL, Qwen3-32B BF16, 1 × B200, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
-    source: `${MLENERGY(QWEN_HF, 'lm-arena-chat', 1)} (gpu_model B200)`,
+    what: s.what(b),
+    source: s.source,
     published: t,
     unit: 'ms',
-    ours: () =>
-      ms(
-        decodeCost(
-          QWEN3_32B,
-          { ...defaultHardware(B200, 1), iterationOverheadS: 0 },
-          b,
-          b * (MLENERGY_PROMPT + out),
-        ).time,
-      ),
+    ours: () => ms(s.step(b, b * (MLENERGY_PROMPT + out))),
     tolerance: { kind: 'relative', value: 0.15 },
-    knownGap:
-      "the lab's B200 decodes faster than vLLM v0.11.1 did on one: 2–4 ms a step at 8 sequences that the datasheet's bandwidth does not account for; not fitted (07.12 prices its verdict at the measured speed too)",
-  })),
-  ...MLENERGY_8B_H100_TP1.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-llama-8b-tp1-arena-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Llama-3.1-8B BF16, 1 × H100, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
-    source: MLENERGY('meta-llama/Llama-3.1-8B-Instruct', 'lm-arena-chat', 1),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(LLAMA_8B, hwAsync(1), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    knownGap:
-      'a 6-ms step: likely its CPU part, which async scheduling overlaps with a longer GPU step, sets it here; the cost model has one additive step overhead and no CPU-bound floor',
-  })),
-  ...MLENERGY_235B_FP8_H100_EP8.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-qwen3-235b-fp8-ep8-arena-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Qwen3-235B-A22B-Instruct-2507-FP8, 8 × H100 with expert parallelism, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
-    source: MLENERGY('Qwen/Qwen3-235B-A22B-Instruct-2507-FP8', 'lm-arena-chat', 8),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(QWEN3_235B, hwFp8Async(8), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    knownGap:
-      "a mixture-of-experts step priced as tensor parallel over the touched experts: expert parallelism's all-to-all, the fused-MoE kernels at a few tokens per expert and FP8 blocks' dequantization are not modelled",
-  })),
-];
+    ...(s.note ? { note: s.note(b, out) } : {}),
+    ...(s.knownGap ? { knownGap: s.knownGap } : {}),
+  }));
+}
+
+/** The cost model's decode step of `m` on `hw`. */
+const decodeS = (m: ModelSpec, hw: HardwareConfig) => (batch: number, contextTokens: number) =>
+  decodeCost(m, hw, batch, contextTokens).time;
 
 export const rows: ValidationRow[] = [
-  ...MLENERGY_ARENA.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-qwen3-32b-tp2-arena-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Qwen3-32B BF16, 2 × H100 (TP2), vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat (outputs of 630 tokens on average)`,
+  ...itlRows({
+    points: MLENERGY_ARENA,
+    id: 'mlenergy-itl-qwen3-32b-tp2-arena',
+    what: (b) =>
+      `Median ITL, Qwen3-32B BF16, 2 × H100 (TP2), vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat (outputs of 630 tokens on average)`,
     source: MLENERGY(QWEN_HF, 'lm-arena-chat', 2),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(QWEN3_32B, hwAsync(2), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    note: `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context, without the per-step overhead (async scheduling hides it). Larger batches are not rows: docs/validation.md, Cost model.`,
-  })),
-  ...MLENERGY_ARENA_TP1.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-qwen3-32b-tp1-arena-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Qwen3-32B BF16, 1 × H100, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    step: decodeS(QWEN3_32B, hwAsync(2)),
+    note: (b, out) =>
+      `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context, without the per-step overhead (async scheduling hides it). Larger batches are not rows: docs/validation.md, Cost model.`,
+  }),
+  ...itlRows({
+    points: MLENERGY_ARENA_TP1,
+    id: 'mlenergy-itl-qwen3-32b-tp1-arena',
+    what: (b) =>
+      `Median ITL, Qwen3-32B BF16, 1 × H100, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
     source: MLENERGY(QWEN_HF, 'lm-arena-chat', 1),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(QWEN3_32B, hwAsync(1), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    note: 'No all-reduce at TP1. Beside the TP2 rows it checks what TP2 adds to half the work: at batch 8, 15.06 − 25.21 / 2 = 2.46 ms measured; ours 2.5 ms, the 128 all-reduces of a step (tensorParallel.ts, fitted to Vidur).',
-  })),
-  ...MLENERGY_GPQA.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-qwen3-32b-tp2-gpqa-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Qwen3-32B BF16 (thinking), 2 × H100 (TP2), vLLM v0.11.1 with async scheduling, batch held at ${b}, GPQA (outputs of 7,000 tokens on average)`,
+    step: decodeS(QWEN3_32B, hwAsync(1)),
+    note: () =>
+      'No all-reduce at TP1. Beside the TP2 rows it checks what TP2 adds to half the work: at batch 8, 15.06 − 25.21 / 2 = 2.46 ms measured; ours 2.5 ms, the 128 all-reduces of a step (tensorParallel.ts, fitted to Vidur).',
+  }),
+  ...itlRows({
+    points: MLENERGY_GPQA,
+    id: 'mlenergy-itl-qwen3-32b-tp2-gpqa',
+    what: (b) =>
+      `Median ITL, Qwen3-32B BF16 (thinking), 2 × H100 (TP2), vLLM v0.11.1 with async scheduling, batch held at ${b}, GPQA (outputs of 7,000 tokens on average)`,
     source: MLENERGY(QWEN_HF, 'gpqa', 2),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(QWEN3_32B, hwAsync(2), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    note: `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context (streaming the KV is 13–53% of the step), without the per-step overhead.`,
-  })),
-  ...MLENERGY_70B_TP4.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-llama-70b-tp4-arena-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Llama-3.1-70B BF16, 4 × H100 (TP4), vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    step: decodeS(QWEN3_32B, hwAsync(2)),
+    note: (b, out) =>
+      `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context (streaming the KV is 13–53% of the step), without the per-step overhead.`,
+  }),
+  ...itlRows({
+    points: MLENERGY_70B_TP4,
+    id: 'mlenergy-itl-llama-70b-tp4-arena',
+    what: (b) =>
+      `Median ITL, Llama-3.1-70B BF16, 4 × H100 (TP4), vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
     source: MLENERGY(LLAMA_70B_HF, 'lm-arena-chat', 4),
-    published: t,
-    unit: 'ms',
-    ours: () => ms(decodeCost(LLAMA_70B, hwAsync(4), b, b * (MLENERGY_PROMPT + out)).time),
-    tolerance: { kind: 'relative', value: 0.15 },
-    note: `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context, without the per-step overhead; its 160 all-reduces at TP4 are a quarter of it.`,
-  })),
-  ...MLENERGY_405B_FP8_TP8.map(([b, t, out]): ValidationRow => ({
-    id: `mlenergy-itl-llama-405b-fp8-tp8-arena-b${b}`,
-    group: 'Cost model',
-    what: `Median ITL, Llama-3.1-405B-Instruct-FP8 (Meta's mixed FP8: MLPs FP8, attention BF16), 8 × H100 (TP8), vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    step: decodeS(LLAMA_70B, hwAsync(4)),
+    note: (b, out) =>
+      `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context, without the per-step overhead; its 160 all-reduces at TP4 are a quarter of it.`,
+  }),
+  ...itlRows({
+    points: MLENERGY_405B_FP8_TP8,
+    id: 'mlenergy-itl-llama-405b-fp8-tp8-arena',
+    what: (b) =>
+      `Median ITL, Llama-3.1-405B-Instruct-FP8 (Meta's mixed FP8: MLPs FP8, attention BF16), 8 × H100 (TP8), vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
     source: `${MLENERGY(LLAMA_405B_FP8_HF, 'lm-arena-chat', 8)}; the checkpoint's FP8 layers: meta-llama/llama-models models/llama3/quantization/loader.py at 7798f83`,
-    published: t,
-    unit: 'ms',
-    ours: () => ms(mixedFp8DecodeS(b, b * (MLENERGY_PROMPT + out))),
-    tolerance: { kind: 'relative', value: 0.15 },
-    note: `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context, without the per-step overhead; the 252 all-reduces of TP8 (NCCL's ring latency, tensorParallel.ts) are 30% of it. The step TP8 measures is matched without a faster all-reduce.`,
-  })),
-  ...gaps,
+    step: mixedFp8DecodeS,
+    note: (b, out) =>
+      `A decode step of ${b} sequences at ${MLENERGY_PROMPT} + ${out} tokens of context, without the per-step overhead; the 252 all-reduces of TP8 (NCCL's ring latency, tensorParallel.ts) are 30% of it. The step TP8 measures is matched without a faster all-reduce.`,
+  }),
+  // The published figures of this leaderboard the lab knowingly does not reproduce, each with why.
+  ...itlRows({
+    points: MLENERGY_QWEN_B200_TP1,
+    id: 'mlenergy-itl-qwen3-32b-b200-tp1-arena',
+    what: (b) =>
+      `Median ITL, Qwen3-32B BF16, 1 × B200, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    source: `${MLENERGY(QWEN_HF, 'lm-arena-chat', 1)} (gpu_model B200)`,
+    step: decodeS(QWEN3_32B, { ...defaultHardware(B200, 1), iterationOverheadS: 0 }),
+    knownGap:
+      "the lab's B200 decodes faster than vLLM v0.11.1 did on one: 2–4 ms a step at 8 sequences that the datasheet's bandwidth does not account for; not fitted (07.12 prices its verdict at the measured speed too)",
+  }),
+  ...itlRows({
+    points: MLENERGY_8B_H100_TP1,
+    id: 'mlenergy-itl-llama-8b-tp1-arena',
+    what: (b) =>
+      `Median ITL, Llama-3.1-8B BF16, 1 × H100, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    source: MLENERGY('meta-llama/Llama-3.1-8B-Instruct', 'lm-arena-chat', 1),
+    step: decodeS(LLAMA_8B, hwAsync(1)),
+    knownGap:
+      'a 6-ms step: likely its CPU part, which async scheduling overlaps with a longer GPU step, sets it here; the cost model has one additive step overhead and no CPU-bound floor',
+  }),
+  ...itlRows({
+    points: MLENERGY_235B_FP8_H100_EP8,
+    id: 'mlenergy-itl-qwen3-235b-fp8-ep8-arena',
+    what: (b) =>
+      `Median ITL, Qwen3-235B-A22B-Instruct-2507-FP8, 8 × H100 with expert parallelism, vLLM v0.11.1 with async scheduling, batch held at ${b}, LMArena chat`,
+    source: MLENERGY('Qwen/Qwen3-235B-A22B-Instruct-2507-FP8', 'lm-arena-chat', 8),
+    step: decodeS(QWEN3_235B, hwFp8Async(8)),
+    knownGap:
+      "a mixture-of-experts step priced as tensor parallel over the touched experts: expert parallelism's all-to-all, the fused-MoE kernels at a few tokens per expert and FP8 blocks' dequantization are not modelled",
+  }),
 ];
