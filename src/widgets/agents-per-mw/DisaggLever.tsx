@@ -162,7 +162,7 @@ export function DisaggLeverTable() {
   const r = sim.result;
   const status = r ? 'ready' : sim.status === 'error' ? 'error' : 'loading';
   return (
-    <figure className="apm-disagg" data-figure="disagg-lever" data-state={status}>
+    <figure className="table-figure" data-figure="disagg-lever" data-state={status}>
       <figcaption>
         {sim.status === 'error'
           ? `The runs could not be done: ${sim.error ?? ''}`

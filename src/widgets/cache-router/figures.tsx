@@ -4,6 +4,7 @@
  * table asks the worker.
  */
 import { InlineFigure } from '../kit/InlineFigure';
+import { CompareRow, CompareTable } from '../kit/CompareTable';
 import { useMemo } from 'react';
 import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { findModel, kvBytesPerToken, weightBytes } from '../../sim/engine/catalog/models';
@@ -140,58 +141,60 @@ export function LabKvCapacity({ unit }: { unit: 'tokens' | 'blocks' | 'bytes' })
 
 const TABLE_ARGS = { ...ANIMATION_DEFAULT_FLEET, policies: [...ROUTER_POLICIES] };
 
+const POLICY_COLUMNS = [
+  'Policy',
+  'Hit rate',
+  'Warm turns',
+  'TTFT p50',
+  'TTFT p90',
+  'Imbalance',
+  'Duplicate KV',
+] as const;
+
 /** The six policies on the animated router's default fleet, simulated in the worker when the page opens. */
 export function PolicyTable() {
   const sim = useSimulation('routerSummaries', TABLE_ARGS);
   const rows = sim.result;
-  const caption = useMemo(
-    () =>
-      `Simulated in your browser when this page opened: ${TABLE_ARGS.replicas} replicas, ${TABLE_ARGS.sessionsPerS} new sessions/s for ${TABLE_ARGS.arrivalS} s, seed ${TABLE_ARGS.seed}, load threshold ${TABLE_ARGS.loadThreshold} (the animated router's defaults).`,
-    [],
-  );
+  const bytesPerBlock = LAB_BLOCK_SIZE * kvBytesPerToken(findModel(LAB_MODEL)!, 'bf16');
   return (
-    <div className="table-wrap" data-figure="policy-table" data-state={sim.status}>
-      <table className="router-table" aria-describedby="policy-table-caption">
-        <thead>
-          <tr>
-            <th scope="col">Policy</th>
-            <th scope="col">Hit rate</th>
-            <th scope="col">Warm turns</th>
-            <th scope="col">TTFT p50</th>
-            <th scope="col">TTFT p90</th>
-            <th scope="col">Imbalance</th>
-            <th scope="col">Duplicate KV</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ROUTER_POLICIES.map((p, i) => {
-            const r = rows?.[i];
-            return (
-              <tr key={p} data-policy={p}>
-                <th scope="row">{POLICY_LABELS[p]}</th>
-                <td>{r ? formatPercent(r.summary.hitRate) : sim.status === 'error' ? 'error' : '…'}</td>
-                <td>{r ? formatPercent(r.summary.warmTurnShare) : '…'}</td>
-                <td>{r ? formatDuration(r.summary.ttftP50) : '…'}</td>
-                <td>{r ? formatDuration(r.summary.ttftP90) : '…'}</td>
-                <td>{r ? formatRatio(r.summary.imbalance) : '…'}</td>
-                <td>
-                  {r
-                    ? formatBytesDecimal(
-                        r.duplicateBlocksMean *
-                          LAB_BLOCK_SIZE *
-                          kvBytesPerToken(findModel(LAB_MODEL)!, 'bf16'),
-                      )
-                    : '…'}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <p id="policy-table-caption" className="router-table-caption">
-        {caption}
-      </p>
-    </div>
+    <figure className="table-figure" data-figure="policy-table" data-state={sim.status}>
+      <figcaption>
+        {sim.status === 'error'
+          ? `The six policies could not be simulated: ${sim.error ?? ''}`
+          : `Simulated in your browser when this page opened: ${TABLE_ARGS.replicas} replicas, ${TABLE_ARGS.sessionsPerS} new sessions/s for ${TABLE_ARGS.arrivalS} s, seed ${TABLE_ARGS.seed}, load threshold ${TABLE_ARGS.loadThreshold} (the animated router's defaults).`}
+      </figcaption>
+      <CompareTable columns={POLICY_COLUMNS}>
+        {ROUTER_POLICIES.map((p, i) => {
+          const r = rows?.[i];
+          return (
+            <CompareRow
+              key={p}
+              data-policy={p}
+              head={POLICY_LABELS[p]}
+              span={POLICY_COLUMNS.length - 1}
+              cells={
+                r ? (
+                  <>
+                    <td data-label="Hit rate">{formatPercent(r.summary.hitRate)}</td>
+                    <td data-label="Warm turns">{formatPercent(r.summary.warmTurnShare)}</td>
+                    <td data-label="TTFT p50">{formatDuration(r.summary.ttftP50)}</td>
+                    <td data-label="TTFT p90">{formatDuration(r.summary.ttftP90)}</td>
+                    <td data-label="Imbalance">{formatRatio(r.summary.imbalance)}</td>
+                    <td data-label="Duplicate KV">
+                      {formatBytesDecimal(r.duplicateBlocksMean * bytesPerBlock)}
+                    </td>
+                  </>
+                ) : sim.status === 'error' ? (
+                  <td colSpan={POLICY_COLUMNS.length - 1} className="pending">
+                    not simulated
+                  </td>
+                ) : null
+              }
+            />
+          );
+        })}
+      </CompareTable>
+    </figure>
   );
 }
 

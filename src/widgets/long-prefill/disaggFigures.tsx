@@ -118,7 +118,7 @@ export function DisaggComparisonTable() {
       ]
     : [];
   return (
-    <figure className="lp-scenarios" data-figure="disagg-comparison" data-state={sim.status}>
+    <figure className="table-figure" data-figure="disagg-comparison" data-state={sim.status}>
       <figcaption>
         {r
           ? `One ${formatNumber(DISAGG_REQUEST.promptTokens)}-token prompt arriving at a ${r.modelName} replica on ${DISAGG_REQUEST.gpus} × ${r.acceleratorName} that is decoding ${DISAGG_REQUEST.decodes} sessions at ${formatNumber(DISAGG_REQUEST.decodeContext)} tokens: chunked on that replica, or prefilled on a second replica of the same hardware and its KV (${formatBytesDecimal(r.slow.disagg.bytes)}) shipped to the first. The decodes' gaps are during the prefill; "transfer" is what it adds to TTFT after the prefill.`

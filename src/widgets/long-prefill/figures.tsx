@@ -135,7 +135,7 @@ export function PrefillScenarioTable() {
   const sim = useSimulation('prefillScenarios', { ids: SCENARIO_IDS });
   const r = sim.result;
   return (
-    <figure className="lp-scenarios" data-figure="prefill-scenarios" data-state={sim.status}>
+    <figure className="table-figure" data-figure="prefill-scenarios" data-state={sim.status}>
       <figcaption>
         {r
           ? `The fleet simulator on the four scenarios in scenarios/prefill/ (docs/scenarios.md): ${r.model} on ${r.accelerator}, one replica (two in the disaggregated run: a prefill and a decode replica), chat sessions arriving for ${formatNumber(r.durationS)} s and now and then a ${formatTokens(100_000)} document. Gaps are every decode token's; TTFTs and TPOTs per class.`
