@@ -1,6 +1,21 @@
+import type { Locator } from '@playwright/test';
 import { expect, expectWidgetsReady, test } from './fixtures';
 
 const PATH = '/lessons/07-09-what-grammars-cost';
+
+/** The cost table's rows as measured: compile (ms), median and slowest mask step (µs), smallest schema first. */
+async function costRows(w: Locator) {
+  const value = (row: Locator, cell: string) =>
+    row.locator(`td[data-cell="${cell}"]`).getAttribute('data-value').then(Number);
+  const rows = await w.locator('[data-figure="cost-table"] tbody tr').all();
+  return Promise.all(
+    rows.map(async (row) => ({
+      compileMs: await value(row, 'compile-ms'),
+      maskP50Us: await value(row, 'mask-p50-us'),
+      maskMaxUs: await value(row, 'mask-max-us'),
+    })),
+  );
+}
 
 test.describe('Lesson 07.09 What Grammars Cost', () => {
   test('loads clean; the real engine measures compile far above the per-step mask; the maxLength trap; the exercise', async ({
@@ -15,6 +30,16 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
     await expect(w.locator('[data-figure="cost-table"] tbody tr')).toHaveCount(6);
     const ratio = Number(await w.locator('[data-readout="compile-in-steps"]').getAttribute('data-value'));
     expect(ratio).toBeGreaterThan(100); // one compile costs hundreds of mask steps or more
+    // Try this, item 1 (measured here, on this machine): compile and median mask three to four orders of
+    // magnitude apart at every size, and only the compile grows with the number of tools.
+    const tools = await costRows(w);
+    for (const r of tools) {
+      expect(r.compileMs * 1000).toBeGreaterThan(1e3 * r.maskP50Us);
+      expect(r.compileMs * 1000).toBeLessThan(1e5 * r.maskP50Us);
+    }
+    const [fewest, most] = [tools[0], tools[tools.length - 1]];
+    expect(most.compileMs).toBeGreaterThan(2 * fewest.compileMs);
+    expect(most.maskP50Us).toBeLessThan(2 * fewest.maskP50Us);
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article')).not.toContainText('NaN');
     await expect(page.locator('article')).toContainText('the p99 mask happens 50 per second');
@@ -45,6 +70,11 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
         ).replace(/[^\d.]/g, ''),
       );
     expect(await compile(16)).toBeGreaterThan(await compile(0));
+    // Try this, item 2: from no bound to the largest the compile multiplies, and some mask steps slow down too.
+    const bounds = await costRows(w);
+    const unbounded = bounds[0];
+    expect(bounds[bounds.length - 1].compileMs).toBeGreaterThan(2 * unbounded.compileMs);
+    expect(Math.max(...bounds.slice(1).map((r) => r.maskMaxUs))).toBeGreaterThan(unbounded.maskMaxUs);
     // Exercise.
     const ex = page.locator('[data-exercise="07-09-tail-masks"]');
     const input = ex.getByLabel(/Your answer/);
