@@ -5,6 +5,7 @@
 import type { ValidationRow } from '../row';
 import { rows as costRows } from './cost';
 import { rows as mlenergy } from './mlenergy';
+import { rows as mlenergyFleet } from './mlenergyFleet';
 import { rows as mooncake } from './mooncake';
 import { rows as breakeven } from './breakeven';
 import { rows as xgrammar } from './xgrammar';
@@ -15,6 +16,7 @@ import { rows as llmd } from './llmd';
 export const ALL_ROWS: ValidationRow[] = [
   ...costRows,
   ...mlenergy,
+  ...mlenergyFleet,
   ...mooncake,
   ...breakeven,
   ...xgrammar,

@@ -26,7 +26,7 @@ import { findAccelerator } from '../../src/sim/engine/catalog/accelerators';
  * `configs/vllm/<task>/<model>/H100/monolithic.config.yaml` at c1d6557 (`async-scheduling: true`,
  * `max-num-batched-tokens: 8192`; the same for Qwen3-32B, Llama-3.1-70B-Instruct and Llama-3.1-405B-Instruct-FP8).
  */
-const MLENERGY = (hfModel: string, task: string, tp: number) =>
+export const MLENERGY = (hfModel: string, task: string, tp: number) =>
   `ML.ENERGY Leaderboard v3.0, ml-energy/leaderboard public/data/models/${hfModel.replace('/', '__')}__${task}.json at 0cd52da (H100, num_gpus ${tp}, tensor parallel, median_itl_ms); server config ml-energy/benchmark configs/vllm/${task}/${hfModel}/H100/monolithic.config.yaml at c1d6557`;
 /**
  * Async scheduling (vllm-project/vllm PR 19970) schedules step n + 1 while step n runs on the GPU, so the CPU part of a
@@ -62,7 +62,7 @@ const MLENERGY_GPQA: [number, number, number][] = [
  */
 export const MLENERGY_PROMPT = 300;
 
-const QWEN_HF = 'Qwen/Qwen3-32B';
+export const QWEN_HF = 'Qwen/Qwen3-32B';
 const LLAMA_70B_HF = 'meta-llama/Llama-3.1-70B-Instruct';
 const LLAMA_405B_FP8_HF = 'meta-llama/Llama-3.1-405B-Instruct-FP8';
 const LLAMA_70B = model('llama-3.1-70b');
