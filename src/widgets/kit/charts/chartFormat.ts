@@ -1,6 +1,7 @@
 /** Tick and read-out text for chart axes, built on src/lib/format.ts: never NaN, Infinity or 17 digits. */
 import { formatCount, MISSING } from '../../../lib/format';
 import type { AxisSpec } from './types';
+import { labelNamesUnit } from '../unitLabel';
 
 /** Up to `digits` significant digits with k/M/B/T suffixes; e-notation below 0.001 and above 10^15. */
 export function defaultFormat(v: number, digits = 3): string {
@@ -32,12 +33,6 @@ export function axisTitle(spec: AxisSpec, tickLabels: readonly string[] = []): s
   const shown = tickLabels.filter((t) => t !== MISSING && t !== '');
   const unitsOnTicks = shown.length > 0 && shown.every((t) => !BARE_NUMBER.test(t));
   return unitsOnTicks ? spec.label : `${spec.label} (${spec.unit})`;
-}
-
-function labelNamesUnit(label: string, unit: string): boolean {
-  // Only a unit that is a word ("tokens", "turns"), never a symbol ("s", "×") that a word could contain.
-  if (!/^[a-z]{2,}$/i.test(unit)) return false;
-  return new RegExp(`\\b${unit}\\b`, 'i').test(label);
 }
 
 /** A value with its unit, for read-outs and value labels. */

@@ -6,6 +6,7 @@ import { useId, useState } from 'react';
 import type { NumberParam } from '../../../state/paramSchema';
 import { clampNumber } from '../../../state/paramSchema';
 import { formatWithUnit } from '../../../lib/format';
+import { labelAndUnit } from '../unitLabel';
 
 const LOG_STEPS = 1000;
 
@@ -65,6 +66,7 @@ export function Slider({
   const typed = draft && draft.from === value ? draft.text : null;
   const setDraft = (text: string | null) => setDraftState(text === null ? null : { from: value, text });
   const text = spec.format ? spec.format(value) : formatWithUnit(value, spec.unit);
+  const [labelText, unitText] = labelAndUnit(spec.label, spec.unit);
   const log = spec.scale === 'log';
   const commit = () => {
     if (typed === null) return;
@@ -75,8 +77,8 @@ export function Slider({
   return (
     <div className="control control-slider" data-param={name}>
       <label htmlFor={id} className="control-label">
-        {spec.label}
-        {spec.unit ? <span className="control-unit"> ({spec.unit})</span> : null}
+        {labelText}
+        {unitText ? <span className="control-unit">{unitText}</span> : null}
       </label>
       <div className="slider-row">
         <input
