@@ -42,7 +42,7 @@ import { directContext } from '../src/worker/job';
 
 const read = (rel: string) => readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8');
 
-describe('exact prefix of the previous context', () => {
+describe('the reused prefix: the prompt’s common prefix with the previous context', () => {
   it('counts whole equal segments, then the common part of the first differing one', () => {
     const prev = [
       { id: 'sys', tokens: 100 },

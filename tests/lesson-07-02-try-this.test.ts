@@ -1,7 +1,7 @@
 /**
  * Lesson 07.02's "Try this" items (which its guided tour plays): each direction an item claims, computed by the core
  * with the state the item sets (the widgets' TRY_THIS over their schema defaults). The recorded trajectory's items
- * (affinity from turn 6 on, the full history from turn 8 on) are asserted in tests/lesson-07-02.test.ts.
+ * (affinity from turn 6 on, the full history against it at turn 8) are asserted in tests/lesson-07-02.test.ts.
  */
 import { computedOrThrow } from '../src/sim/engine/cannotRun';
 import { describe, expect, it } from 'vitest';

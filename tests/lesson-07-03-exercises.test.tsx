@@ -103,6 +103,9 @@ describe('07.03 exercise 2 (duplicated KV): the text states DUP, DUP_REPLICA and
     );
     expect(q).toContain(`has run ${n(DUP.turns)} turns and its context has grown to ${n(DUP.tokens)} tokens`);
     expect(q).not.toContain('Qwen3-32B');
+    // Older copies hold the context as of the turn their replica last served: the question asks for the bound.
+    expect(q).toContain(`for an upper bound, count every copy at the full ${n(DUP.tokens)} tokens`);
+    expect(q).toContain('At most how many gigabytes');
     const allowed = [DUP.replicas, DUP.turns, DUP.tokens, 10].map(n); // 10 of "10⁹ bytes"
     for (const f of figuresIn(q.replace(m.name, '').replace(DUP.kvDtype.toUpperCase(), '')))
       expect(allowed, f).toContain(f);

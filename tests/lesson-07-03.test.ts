@@ -61,6 +61,7 @@ import {
   SGLANG_V04_ROUTER_DEFAULTS,
 } from '../src/sim/engine/fleet/routerDefaults';
 import { SglangRadixView } from '../src/sim/engine/fleet/views/sglangRadix';
+import { createRouter, type ReplicaLoad, type RouterEnv } from '../src/sim/engine/fleet/router';
 
 const prose = readFileSync(new URL('../lessons/07-03-cache-aware-routing.mdx', import.meta.url), 'utf8');
 
@@ -815,5 +816,52 @@ describe('the animated router’s picture', () => {
     }
     expect(crowded).toBeGreaterThan(10);
     expect(labelled).toBeGreaterThan(0);
+  });
+});
+
+describe('the load threshold at 0: only the relative test is left (the prose and the Try this items)', () => {
+  // The lab's cache-aware router as the widgets configure it, with the absolute threshold at 0.
+  const router = createRouter(routerConfig('cache-aware', 0));
+  const load = (outstandingRequests: number): ReplicaLoad => ({
+    outstandingTokens: outstandingRequests * 1000,
+    outstandingRequests,
+    kvUsage: 0,
+    waitingRequests: 0,
+    kvInUse: 0,
+  });
+  // Replica 1 holds the whole 4-block prompt; the others nothing. A view that keeps no tenant order.
+  const matched = Int32Array.from([0, 4, 0]);
+  const view = { kind: 'exact', syncIntervalS: 0, match: () => matched, routed() {}, sync() {} };
+  const route = (queues: number[]) =>
+    router.route(
+      {
+        session: 1,
+        request: 1,
+        hashes: [1, 2, 3, 4],
+        promptBlocks: 4,
+        promptTokens: 4 * 256,
+        blockSize: 256,
+      },
+      { now: 0, loads: queues.map(load), view, rng: null } as unknown as RouterEnv,
+    );
+  const rel = SGLANG_ROUTER_DEFAULTS.balanceRelThreshold;
+
+  it('the lab keeps SGLang’s relative threshold whatever the slider sets', () => {
+    expect(routerConfig('cache-aware', 0)).toMatchObject({
+      balanceAbsThreshold: 0,
+      balanceRelThreshold: rel,
+    });
+  });
+
+  it('equal queues, or the longest within θ_rel of the shortest, still take the cache path', () => {
+    expect(route([3, 3, 3])).toMatchObject({ replica: 1, reason: 'cache-hit' });
+    const within = Math.floor(4 * rel);
+    expect(within).toBeGreaterThan(4);
+    expect(route([4, within, 4])).toMatchObject({ replica: 1, reason: 'cache-hit' });
+  });
+
+  it('past θ_rel times the shortest, or with any replica idle, the request goes to the least loaded', () => {
+    expect(route([4, Math.floor(4 * rel) + 1, 4])).toMatchObject({ replica: 0, reason: 'cache-balance' });
+    expect(route([0, 1, 1])).toMatchObject({ replica: 0, reason: 'cache-balance' });
   });
 });

@@ -12,19 +12,21 @@ import {
   LadderHint,
   LadderQuestion,
 } from '../src/widgets/memory-ladder/LadderExercise';
-import { TRY_DRAM_TB, TRY_THIS } from '../src/widgets/memory-ladder/MemoryLadder';
+import { NODE_DRAM_TB, TRY_DRAM_TB, TRY_THIS } from '../src/widgets/memory-ladder/MemoryLadder';
 import { LADDER_DEFAULTS, PROSE_SETUPS, ladderArgs, ladderSchema } from '../src/widgets/memory-ladder/schema';
 import { memoryLadderMethod } from '../src/worker/hierarchyMethods';
 import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
 import { findLink } from '../src/sim/engine/catalog/links';
 import { findModel, kvBytesPerToken } from '../src/sim/engine/catalog/models';
-import { findNode } from '../src/sim/engine/catalog/nodes';
+import { findNode, nodeTotals } from '../src/sim/engine/catalog/nodes';
 import {
   formatBandwidth,
   formatBytesDecimal,
   formatCount,
   formatDuration,
   formatNumber,
+  formatPercent,
+  formatRatio,
 } from '../src/lib/format';
 
 const text = renderedText;
@@ -96,15 +98,28 @@ describe('the memory ladder’s “Try this”: the figures are the settings the
     expectValidSets(TRY_THIS, ladderSchema);
   });
 
-  it('0: host DRAM from the default to the item’s setting, twice as much, holding twice the contexts', () => {
+  it('0: host DRAM from the default to the item’s setting, still short of the node’s, holding as many times the contexts', () => {
     expect(TRY_THIS[0].set).toEqual({ dramTB: TRY_DRAM_TB });
-    expect(TRY_DRAM_TB).toBe(2 * LADDER_DEFAULTS.dramTB);
+    // The default is half the node's DRAM; the item stays below all of it, leaving the OS and staging buffers some.
+    const nodeTB = nodeTotals(findNode(LADDER_DEFAULTS.node)!).hostDramBytes / 1e12;
+    expect(NODE_DRAM_TB).toBe(nodeTB);
+    expect(LADDER_DEFAULTS.dramTB).toBe(nodeTB / 2);
+    expect(TRY_DRAM_TB).toBeGreaterThan(LADDER_DEFAULTS.dramTB);
+    expect(TRY_DRAM_TB).toBeLessThan(nodeTB);
+    const ratio = TRY_DRAM_TB / LADDER_DEFAULTS.dramTB;
     expect(item(0)).toContain(
-      `from ${formatBytesDecimal(LADDER_DEFAULTS.dramTB * 1e12)} to ${formatBytesDecimal(TRY_DRAM_TB * 1e12)}: the DRAM tier`,
+      `from ${formatBytesDecimal(LADDER_DEFAULTS.dramTB * 1e12)} to ${formatBytesDecimal(TRY_DRAM_TB * 1e12)}, ${formatPercent(TRY_DRAM_TB / nodeTB)} of the node’s ${formatBytesDecimal(nodeTB * 1e12)}`,
     );
+    expect(item(0)).toContain(`holds ${formatRatio(ratio)} the contexts`);
     const more = memoryLadderMethod(ladderArgs({ ...LADDER_DEFAULTS, dramTB: TRY_DRAM_TB }));
     const held = more.tiers.find((t) => t.id === 'dram')!.contexts;
-    expect(Math.abs(held - 2 * dram.contexts)).toBeLessThanOrEqual(1);
+    expect(Math.abs(held - ratio * dram.contexts)).toBeLessThanOrEqual(1);
+    // "agents move up from the drives (…the pool stays full)"; "its reload time does not change"
+    const agentsIn = (r: typeof more, t: string) => r.placement.find((p) => p.tier === t)!.agents;
+    const base = memoryLadderMethod(ladderArgs(LADDER_DEFAULTS));
+    expect(agentsIn(more, 'remote')).toBe(agentsIn(base, 'remote'));
+    expect(agentsIn(more, 'nvme')).toBe(agentsIn(base, 'nvme') - (held - dram.contexts));
+    expect(more.tiers.find((t) => t.id === 'dram')!.reloadS).toBe(dram.reloadS);
   });
 
   it('1 and 2: the context lengths named are the default and the one the item sets (ten times shorter)', () => {

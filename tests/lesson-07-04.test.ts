@@ -154,7 +154,7 @@ describe('each control moves its output the way the lesson teaches', () => {
     expect(tier(two, 'dram').contexts).toBe(61); // 2000 / 32.768 = 61.04
     expect(tier(two, 'dram').reloadS).toBe(tier(defaults, 'dram').reloadS);
     expect(two.placement.find((p) => p.tier === 'dram')!.agents).toBe(61);
-    // Try this: "agents move up from the drives", the pool staying full
+    // More DRAM: agents move up from the drives, the pool staying full (the Try this item: lesson-07-04-ladder-exercise)
     const agentsIn = (r: typeof two, t: string) => r.placement.find((p) => p.tier === t)!.agents;
     expect(agentsIn(two, 'remote')).toBe(agentsIn(defaults, 'remote'));
     expect(agentsIn(two, 'nvme')).toBe(agentsIn(defaults, 'nvme') - (61 - 30));

@@ -26,10 +26,12 @@ import {
   PROSE_SETUPS,
   RELOAD_DEFAULTS,
   minBwArgs,
+  OBJECT_STORE_LATENCY_US,
+  objectStoreArgs,
   reloadArgs,
 } from '../src/widgets/kv-offload/schema';
-import { SETUP_METRIC_KEYS } from '../src/widgets/kv-offload/figures';
-import { crossingsText } from '../src/widgets/kv-offload/ReloadOrRecompute';
+import { objectStoreFigureText, SETUP_METRIC_KEYS } from '../src/widgets/kv-offload/figures';
+import { crossingsText, TRY_THIS as RELOAD_TRY } from '../src/widgets/kv-offload/ReloadOrRecompute';
 
 const rel = (a: number, b: number) => Math.abs(a / b - 1);
 
@@ -473,19 +475,49 @@ describe('the prose figures', () => {
     expect((n.allReduce.fixed + n.iterationOverheadS) / n.prefix.recompute).toBeLessThan(0.01);
   });
 
-  it('"an object store with tens of milliseconds per request pays more than prefilling a few hundred tokens costs"', () => {
-    for (const latencyUs of [20_000, 30_000]) {
-      const r = reloadVsRecompute({
-        ...reloadArgs(RELOAD_DEFAULTS),
-        linkId: 'custom',
-        customLatencyUs: latencyUs,
-      });
+  it('"an object store with tens of milliseconds per request pays more than prefilling a few hundred to a few thousand tokens costs, depending on the latency"', () => {
+    const low = reloadVsRecompute(objectStoreArgs('low'));
+    const high = reloadVsRecompute(objectStoreArgs('high'));
+    // "tens of milliseconds": both latencies; the bandwidth is the custom link's default.
+    for (const r of [low, high]) {
+      expect(r.link.latency).toBeGreaterThanOrEqual(10e-3);
+      expect(r.link.latency).toBeLessThan(100e-3);
+      expect(r.link.bandwidth).toBe(RELOAD_DEFAULTS.customGBps * 1e9);
+      // recompute wins the shortest prefixes, reload every prefix past the one crossing
       expect(r.breakEven.regime).toBe('reload-wins-above');
       expect(r.segments[0].faster).toBe('recompute');
-      expect(r.breakEven.crossings[0]).toBeGreaterThan(200);
-      expect(
-        reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), prefixTokens: 200 }).prefix.recompute,
-      ).toBeLessThan(latencyUs * 1e-6);
+      expect(r.breakEven.crossings).toHaveLength(1);
+    }
+    // "a few hundred" at the low end, "a few thousand" at the high end: the crossing moves with the latency.
+    expect(low.breakEven.crossings[0]).toBeGreaterThan(200);
+    expect(low.breakEven.crossings[0]).toBeLessThan(1000);
+    expect(high.breakEven.crossings[0]).toBeGreaterThan(1000);
+    expect(high.breakEven.crossings[0]).toBeLessThan(10_000);
+    expect(objectStoreFigureText(low, 'latency')).toBe('20 ms');
+    expect(objectStoreFigureText(high, 'latency')).toBe('50 ms');
+    expect(objectStoreFigureText(high, 'recomputeBelow')).toBe(
+      `${Math.round(high.breakEven.crossings[0]).toLocaleString('en-US')} tokens`,
+    );
+    // The first widget's Try this sets the same latency as the bullet's high end, so the two agree.
+    expect(RELOAD_TRY[4].set).toEqual({ link: 'custom', customLatencyUs: OBJECT_STORE_LATENCY_US.high });
+  });
+
+  it('"B* ≈ k/τ: G × KV bytes per FLOP, lowered by the all-reduces’ share (and a little more by attention’s lower efficiency), and never above k/(2N/G + β)" for every model', () => {
+    const bars = minBandwidthByModel(minBwArgs(MIN_BW_DEFAULTS));
+    for (const m of bars.rows) {
+      // The same replica and prefix as the second widget, for the all-reduce share and 2N/G + β.
+      const r = reloadVsRecompute({ ...reloadArgs(RELOAD_DEFAULTS), modelId: m.id });
+      expect(r.prefix.tokens).toBe(m.prefixTokens);
+      const share = r.prefix.allReduceTime / r.prefix.recompute;
+      const ratio = m.minBandwidth! / (bars.flops * m.kvBytesPerFlop);
+      const attnOverGemm = r.hardware.attentionEfficiency / r.hardware.gemmEfficiency;
+      expect(attnOverGemm).toBeLessThan(1);
+      expect(ratio).toBeLessThan(1 - share);
+      expect(ratio).toBeGreaterThan((1 - share) * attnOverGemm);
+      const ceiling =
+        (m.kvBytesPerToken * m.kvCopies) /
+        ((2 * r.model.bodyParams) / r.hardware.flops + r.hardware.allReduce.perToken);
+      expect(m.alwaysWinsBandwidth!).toBeLessThan(ceiling);
     }
   });
 

@@ -4,6 +4,8 @@
  * effects the lesson teaches.
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { RequestTable } from '../src/sim/engine/fleet/run';
 import {
   pauseScenario,
@@ -118,6 +120,25 @@ describe('the arena at its defaults (coding-agent tools, 8 agents, TTL 2 s)', as
     expect(s('evict').resumes.source.recomputed).toBeGreaterThan(0.5);
     expect(s('evict').resumes.ttft.p50).toBeGreaterThan(4 * s('hold').resumes.ttft.p50);
     expect(s('evict').outputTokensPerS).toBeLessThan(0.7 * s('hold').outputTokensPerS);
+  });
+
+  it('the tour and the prose quote, for hold, the quantity the highlighted read-out shows: idle KV in HBM, pinned plus cached, most of it pinned', () => {
+    // The read-out "Idle sessions’ KV in HBM" (data-readout="idle-hbm") and the figure stat="idleHbm" are both
+    // idleHbmBytes: pinned + cached. "of it pinned, the rest merely cached": hold's cached share is small but not nil.
+    const h = s('hold');
+    expect(h.idlePinnedBlocks).toBeGreaterThan(0.9 * (h.idlePinnedBlocks + h.idleCachedBlocks));
+    expect(h.idleCachedBlocks).toBeGreaterThan(0);
+    const mdx = readFileSync(
+      fileURLToPath(new URL('../lessons/07-06-tool-calls-in-the-loop.mdx', import.meta.url)),
+      'utf8',
+    );
+    const step = mdx.match(
+      /<TourStep widget="pause-arena" highlight="idle-hbm"[^>]*>(.*?)<\/TourStep>/s,
+    )?.[1];
+    expect(step).toBeDefined();
+    expect(step).toMatch(
+      /Holding keeps <ArenaFig policy="hold" stat="idleHbm" \/> of idle sessions' KV in HBM/,
+    );
   });
 
   it('LRU gives about hold’s latencies and demotes little (its idle KV in DRAM is a fraction of that cached)', () => {

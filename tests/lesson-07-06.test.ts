@@ -163,6 +163,10 @@ describe('the presets, as the lesson quotes them', () => {
     expect(cdf(d, 2)).toBeCloseTo(0.8172, 3);
     expect(expectedMin(d, 2)).toBeCloseTo(0.8067, 3);
     expect(mean(d)).toBeCloseTo(17.1, 1);
+    // The prose sets the fitted mix's mean beside the traces' measured 18.4 s per call (TraceLab, both agents
+    // merged; docs/validation.md): the fit falls a little short of it, within 10%.
+    expect(mean(d)).toBeLessThan(18.4);
+    expect(mean(d)).toBeGreaterThan(0.9 * 18.4);
   });
 
   it('human waits: TraceLab’s median 86 s, p90 21 min and p99 14 h, heavier than any tool', () => {

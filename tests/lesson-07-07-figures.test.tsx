@@ -5,7 +5,7 @@
  */
 import { lessonSource, renderedText } from './lessonText';
 import { describe, expect, it } from 'vitest';
-import { Replica, VARIANTS } from '../src/widgets/tool-schema/figures';
+import { ChangePeriod, changePeriodText, Replica, VARIANTS } from '../src/widgets/tool-schema/figures';
 import {
   CACHE_READ,
   CACHE_WRITE,
@@ -54,10 +54,55 @@ describe('07.07: the settings the prose quotes are the widgets’', () => {
     expect(flat).toContain('(16 in vLLM by default)');
   });
 
-  it('"every 5 turns" is the variant the figure beside it computes', () => {
+  it('"every 5 turns" is the variant the figure beside it computes, in the body and in the tour', () => {
     expect(VARIANTS.every5).toEqual({ changeEvery: 5 });
     expect(VARIANTS.every1).toEqual({ changeEvery: 1 });
-    expect(flat).toContain('A block that changes every 5 turns still saves <TaxFig m="saving" v="every5" />');
+    expect(text(<ChangePeriod v="every5" />)).toBe('5 turns');
+    expect(changePeriodText('every1')).toBe('turn');
+    expect(() => changePeriodText('pretty')).toThrow(/does not change/);
+    expect(flat).toContain(
+      'A block that changes every <ChangePeriod v="every5" /> still saves <TaxFig m="saving" v="every5" />',
+    );
+    expect(flat).toContain(
+      'changed only every <ChangePeriod v="every5" /> it still saves <TaxFig m="saving" v="every5" />',
+    );
+  });
+
+  it('the tour attributes the three rules to the Manus team and "static first" to the providers’ caching guides, as the body does', () => {
+    const step = flat.match(
+      /<TourStep section="static-first-anything-that-changes-after-it"[^>]*>(.*?)<\/TourStep>/,
+    )?.[1];
+    expect(step).toBeDefined();
+    expect(step).toContain("Anthropic's and OpenAI's caching guides agree: static content first");
+    expect(step).toMatch(
+      /The Manus team[^.]*: keep the prefix stable, make the context append-only, and mask tools/,
+    );
+    expect(step).not.toContain("The providers' advice");
+    // the body: Anthropic's fixed order and OpenAI's static-first guide; Manus lists the three rules
+    expect(flat).toContain("OpenAI's prompt-caching guide asks for static content");
+    expect(flat).toMatch(
+      /The Manus team, after rebuilding[^]*1\. \*\*Keep the prefix stable\.\*\*[^]*2\. \*\*Make the context append-only\.\*\*[^]*3\. \*\*Mask, don't remove\.\*\*/,
+    );
+  });
+
+  it('the recap: prefill roughly in proportion to the tokens prefilled, plus attention that grows with the context (the layout widget’s cost model)', async () => {
+    expect(flat).toContain(
+      'Prefill costs compute roughly in proportion to the tokens prefilled, plus attention that grows with the context',
+    );
+    const r = await toolLayouts(layoutArgs(LAYOUT_DEFAULTS));
+    const best = r.layouts.find((l) => l.layout === 'tools-first')!;
+    // Each later turn prefills about the same new tokens on top of a longer hit: its seconds per prefilled token
+    // grow with the context the new tokens attend to.
+    const perToken = best.turns.map((t, i) => best.seconds[i] / t.prefillTokens);
+    const last = perToken.length - 1;
+    expect(best.turns[last].hitTokens).toBeGreaterThan(best.turns[1].hitTokens);
+    expect(perToken[last]).toBeGreaterThan(perToken[1]);
+    // "roughly in proportion": the layout that prefills many times the tokens takes a like multiple of the seconds.
+    const top = r.layouts.find((l) => l.layout === 'timestamp-top')!;
+    const tokens = top.prefillTokens / best.prefillTokens;
+    const seconds = top.totalSeconds / best.totalSeconds;
+    expect(seconds).toBeGreaterThan(0.5 * tokens);
+    expect(seconds).toBeLessThan(2 * tokens);
   });
 });
 

@@ -111,6 +111,31 @@ describe("the prose's claims about the default get_weather trace", () => {
     expect(r.compileMs * 1000).toBeGreaterThan(100 * masks[Math.floor(masks.length / 2)]);
   }, 60_000);
 
+  it('"the mask cannot close what max_tokens cuts off": every cut before the end is unparseable, and the mask never offers to stop there', async () => {
+    const { findPreset } = await import('../src/sim/lessons/grammar/presets');
+    const p = findPreset('get-weather')!;
+    const r = await traceDocument(JSON.stringify(p.schema, null, 2), JSON.stringify(p.document, null, 2));
+    expect(r.complete).toBe(true);
+    expect(() => JSON.parse(r.document)).not.toThrow();
+    const eos = r.probes.indexOf('<|endoftext|>');
+    expect(eos).toBeGreaterThanOrEqual(0);
+    // A generation stopped by a token limit after k tokens: the text is a valid prefix (every token allowed),
+    // yet not JSON, and the end-of-sequence token was not allowed there (the mask would have kept going).
+    let text = '';
+    const last = r.steps.length - 1; // the <|endoftext|> step
+    for (let k = 0; k < last; k++) {
+      expect(r.steps[k].probes[eos]).toBe(false);
+      expect(r.steps[k].accepted).toBe(true);
+      text += r.steps[k].token;
+      if (k < last - 1) expect(() => JSON.parse(text)).toThrow();
+    }
+    expect(text).toBe(r.document);
+    expect(r.steps[last].probes[eos]).toBe(true);
+    // The prose's example of a cut: a prefix of the default call, inside the city's value.
+    expect(r.document.startsWith('{"city":"Lis')).toBe(true);
+    expect(r.steps.some((s) => s.token === 'Lis')).toBe(true);
+  }, 60_000);
+
   it('"compiled for compact JSON": a valid spaced document is sent compact; one sent as typed is refused at its first space', async () => {
     const ok = await traceDocument(SMALL, '{"a": 12, "ok": true}');
     expect(ok.document).toBe('{"a":12,"ok":true}');
@@ -152,6 +177,13 @@ describe("the mask stepper's Try this items, at the step each one shows", async 
     const k = stepOf(2);
     expect(r.steps[k - 1].token).toBe('read');
     expect(r.steps[k].jumpForward).toContain('"arguments":{"path":"');
+    // "without a decode step per token": the forced string spans several of the document's tokens, each of which
+    // a plain decode loop would spend a forward pass on.
+    let covered = '';
+    let tokens = 0;
+    while (covered.length < r.steps[k].jumpForward.length) covered += r.steps[k + tokens++].token;
+    expect(covered.startsWith(r.steps[k].jumpForward)).toBe(true);
+    expect(tokens).toBeGreaterThan(1);
   }, 60_000);
   it('"kelvin" for "celsius": refused at the first token that leaves the enum', async () => {
     const r = await presetTrace('get-weather', (d) => d.replace('"celsius"', '"kelvin"'));

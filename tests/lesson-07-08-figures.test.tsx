@@ -92,3 +92,27 @@ describe('07.08: arithmetic on the published figures', () => {
     expect(flat).toContain('vLLM fills them on one thread up to 128 constrained sequences, lesson 07.09');
   });
 });
+
+describe('07.08: what the mask does not do, in the prose', () => {
+  it('valid "by construction" only when the output may finish: the Remember and the list both say so, with the source', () => {
+    const remember = flat.match(/<Remember>(.*?)<\/Remember>/)?.[1] ?? '';
+    expect(remember).toContain('valid by construction, at any temperature, provided it is allowed to finish');
+    expect(remember).toContain('the mask cannot close what `max_tokens` cuts off');
+    expect(remember).toContain('`finish_reason`');
+    expect(flat).toContain('**It cannot finish what a token limit cuts off.**');
+    expect(flat).toContain('vLLM issue #8350');
+    expect(flat).toContain('`vllm-project/vllm` issue #8350');
+  });
+
+  it('jump-forward saves the decode steps, not the pass that reads the forced text in (prose and Try this agree)', async () => {
+    expect(flat).toContain('jump-forward saves the decode steps, one per forced token');
+    const { TRY_THIS } = await import('../src/widgets/structured-output/MaskStepper');
+    const item = text(<>{TRY_THIS[2].text}</>);
+    expect(item).toContain('without a decode step per token');
+    expect(item).not.toContain('for free');
+  });
+
+  it('the compile time each widget shows is its own run’s, and the prose says the two differ', () => {
+    expect(flat).toContain('Each widget times its own compile of the schema');
+  });
+});

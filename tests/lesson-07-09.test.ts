@@ -208,10 +208,9 @@ describe("the mask-overlap widget's Try this items, at the state each one sets",
 });
 
 describe('07.09: the figures the widgets’ labels and captions restate', () => {
-  it('the mask-cost choices name the MaskBench figure each one charges', async () => {
+  it('the mask-cost choices charge the MaskBench figure each one names', async () => {
     const { MASK_COST_CHOICES } = await import('../src/sim/lessons/grammar/overlap');
     const { MASKBENCH_MASK_US } = await import('../src/sim/engine/fleet/dist');
-    const { formatNumber } = await import('../src/lib/format');
     const want: Record<string, number> = {
       'xgr-p50': MASKBENCH_MASK_US.xgrammar.p50,
       'llg-mean': MASKBENCH_MASK_US.llguidance.mean,
@@ -220,8 +219,34 @@ describe('07.09: the figures the widgets’ labels and captions restate', () => 
     };
     for (const c of MASK_COST_CHOICES) {
       expect(c.us).toBe(want[c.id]);
-      expect(c.label).toContain(`(${formatNumber(c.us, 6)} µs)`);
+      expect(c.name).toMatch(/mask step$/);
     }
+  });
+  it('the mask-cost select names MaskBench’s pooled per-step figures, not a median schema’s (the widget’s labels)', async () => {
+    const { MASK_COST_CHOICES } = await import('../src/sim/lessons/grammar/overlap');
+    const { maskOverlapSchema } = await import('../src/widgets/grammar-cost/schema');
+    const { formatNumber } = await import('../src/lib/format');
+    const labels = maskOverlapSchema.mask.options.map((o) => o.label);
+    expect(labels).toEqual([
+      'XGrammar median mask step (9 µs)',
+      'LLGuidance mean mask step (64 µs)',
+      'XGrammar mean mask step (728 µs)',
+      'XGrammar p99 mask step (5,687 µs)',
+    ]);
+    for (const c of MASK_COST_CHOICES) {
+      const o = maskOverlapSchema.mask.options.find((x) => x.value === c.id)!;
+      expect(o.label).toContain(`(${formatNumber(c.us, 6)} µs)`);
+      expect(o.label).not.toMatch(/schema/);
+    }
+  });
+  it('the mask-overlap caption: the fleet draws one mask cost per schema, its median schema far above the median step', async () => {
+    const { GRAMMAR_MASK_COST_PRESETS, MASKBENCH_MASK_US, median } =
+      await import('../src/sim/engine/fleet/dist');
+    // A log-normal through MaskBench's pooled mean (728 µs) and p99 (5,687 µs): its median is 360 µs.
+    expect(median(GRAMMAR_MASK_COST_PRESETS.xgrammar) * 1e6).toBeCloseTo(360, -1);
+    expect(median(GRAMMAR_MASK_COST_PRESETS.xgrammar) * 1e6).toBeGreaterThan(
+      10 * MASKBENCH_MASK_US.xgrammar.p50,
+    );
   });
   it('the compile presets, cost families and fill rule the selects name', async () => {
     const { grammarCacheSchema, grammarCostSchema, maskOverlapSchema } =

@@ -69,10 +69,14 @@ describe('Edit the prompt: Try this', () => {
     expect(r.hitTokens / r.tokensAfter).toBeGreaterThan(0.95);
   });
 
-  it('4 · pruning from turn 0: the context shrinks more than with the summary; everything after the task, most of what is left, misses', () => {
+  it('4 · pruning from turn 0: the context shrinks more than with the summary; everything after turn 0’s tool result, most of what is left, misses', () => {
     const r = edit(EDIT_TRY[4]);
     expect(r.tokensAfter).toBeLessThan(base.tokensAfter);
-    expect(r.editPoint).toBeGreaterThanOrEqual(HEAD.systemTokens + HEAD.toolTokens + HEAD.taskTokens);
+    // each turn is the model's output, then its tool result: the first pruned result starts after turn 0's output
+    expect(r.editPoint).toBe(
+      HEAD.systemTokens + HEAD.toolTokens + HEAD.taskTokens + Number(EDIT_DEFAULTS.outputTokens),
+    );
+    expect(r.after.find((seg) => seg.start === r.editPoint)).toMatchObject({ kind: 'stub', turn: 0 });
     expect(r.hitTokens).toBeGreaterThan(r.editPoint - Number(EDIT_DEFAULTS.blockSize));
     expect(r.hitTokens).toBeLessThanOrEqual(r.editPoint);
     expect(r.reprefillTokens / r.tokensAfter).toBeGreaterThan(0.5);

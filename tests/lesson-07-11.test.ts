@@ -3,6 +3,7 @@
  * computed by hand (80k-token session: 2k system + 6k tools + 2k task + 40 turns × (300 out + 1,450 result)).
  */
 import { describe, expect, it } from 'vitest';
+import { lessonSource } from './lessonText';
 import { buildPrompt, cacheAfterEdit, editPrompt, type Edit } from '../src/sim/lessons/compaction';
 import {
   breakEvenTurn,
@@ -266,5 +267,34 @@ describe('the prose’s qualitative claims, on the widgets’ defaults', () => {
     // Pruning needs no model call.
     expect(p0.summaryCallDollars).toBe(0);
     expect(s0.summaryCallDollars).toBeGreaterThan(0);
+  });
+});
+
+describe('07.11: the wording the review fixed', () => {
+  it('the edit sentences read counts as adjectives: “10k-token summary”, “20-token stubs”, “3k-token document”', async () => {
+    const { PROSE_EDITS } = await import('../src/widgets/context-compaction/schema');
+    const { editSentence } = await import('../src/widgets/context-compaction/EditCache');
+    expect(editSentence(compactionEdit(PROSE_EDITS.all))).toBe('Turns 0–38 replaced by a 10k-token summary.');
+    expect(editSentence(compactionEdit(PROSE_EDITS.prune))).toBe(
+      'Tool results of turns 0 to 34 replaced by 20-token stubs.',
+    );
+    expect(editSentence(compactionEdit(PROSE_EDITS.retrieve))).toBe(
+      'A 3k-token document inserted before turn 20.',
+    );
+  });
+  it('pruning from turn 0: the edit point is turn 0’s tool result, after the task and turn 0’s output (the prose)', async () => {
+    const { PROSE_EDITS, HEAD } = await import('../src/widgets/context-compaction/schema');
+    const prune = compactionEdit(PROSE_EDITS.prune);
+    const out0 = prune.before.find((s) => s.kind === 'out' && s.turn === 0)!;
+    expect(out0.start).toBe(HEAD.systemTokens + HEAD.toolTokens + HEAD.taskTokens);
+    expect(prune.editPoint).toBe(out0.start + out0.tokens);
+    expect(prune.before.find((s) => s.start === prune.editPoint)).toMatchObject({ kind: 'result', turn: 0 });
+  });
+  it('the re-prefill formula defines its symbols, and names the matmuls’ FLOP/s G_m as 07.10 does', () => {
+    const { flat } = lessonSource('07-11-context-compaction');
+    expect(flat).toContain('{2N\\,n + 2VD}{G_m}');
+    expect(flat).toContain('($V$ the vocabulary size, $D$ the hidden size)');
+    expect(flat).toContain("$M$ the replica's achieved HBM bandwidth");
+    expect(flat).not.toMatch(/\$G\$ and \$G_a\$/);
   });
 });

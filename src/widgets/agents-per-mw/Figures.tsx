@@ -44,7 +44,9 @@ type SweepStat =
   | 'gpuSeconds'
   | 'prefillShare'
   | 'wallS'
-  | 'tokPerGpu';
+  | 'tokPerGpu'
+  | 'reuse'
+  | 'sessions';
 
 /** A figure of the SLO sweep at its defaults, optionally with another TTFT objective. */
 export function SweepFig({
@@ -78,6 +80,9 @@ export function SweepFig({
     prefillShare: () => formatPercent(s.at?.prefillShare ?? NaN, 2),
     wallS: () => formatDuration(s.at?.sessionWallS ?? NaN, 2),
     tokPerGpu: () => formatNumber((s.at?.outputTokensPerS ?? NaN) / ECON_TP, 3),
+    reuse: () => formatPercent(s.at?.reuseRatio ?? NaN, 2),
+    /** Sessions that finished within the run: what the per-session means average over. */
+    sessions: () => formatNumber(s.at?.sessionsFinished ?? NaN),
   };
   return (
     <InlineFigure
@@ -104,7 +109,15 @@ export function WallFig({ what }: { what: 'n' | 'ttft' }) {
 }
 
 type GridStat =
-  'perReplica' | 'perMW' | 'cost' | 'reuse' | 'held' | 'gpuSeconds' | 'prefillShare' | 'energyShare';
+  | 'perReplica'
+  | 'perMW'
+  | 'cost'
+  | 'reuse'
+  | 'held'
+  | 'gpuSeconds'
+  | 'prefillShare'
+  | 'energyShare'
+  | 'sessions';
 
 /** A figure of one lever setting at the grid's defaults. */
 export function LeverFig({
@@ -134,6 +147,7 @@ export function LeverFig({
     gpuSeconds: () => formatNumber(cell.point.gpuSecondsPerSession, 3),
     prefillShare: () => formatPercent(cell.point.prefillShare, 2),
     energyShare: () => formatPercent(c.cost.energyUSD / c.cost.totalUSD, 2),
+    sessions: () => formatNumber(cell.point.sessionsFinished),
   };
   return (
     <InlineFigure

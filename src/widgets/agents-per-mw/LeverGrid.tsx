@@ -27,14 +27,13 @@ import {
   type EconPolicyId,
   type EconRouterId,
 } from '../../sim/lessons/economicsLabSetup';
-import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { LeverGridRequest } from '../../worker/economicsMethods';
 import { LEVER_GRID_ID, leverGridSchema } from './schema';
 import { LeverBars } from './LeverBars';
 import { LeverReadouts } from './LeverReadouts';
 import { LeverTable } from './LeverTable';
 import { cellKey, leverExportRows, priceGrid, type Prices } from './pricedCells';
-import { ECON_MODEL_NAME } from './econSetup';
+import { ECON_MODEL_NAME, TOOL_CLAUSES } from './econSetup';
 import './agents-per-mw.css';
 
 // The lesson's figures and exercises and the tests import these from the widget.
@@ -154,13 +153,16 @@ export function LeverGrid() {
       readouts={sel ? <LeverReadouts s={sel} node={node} prices={prices} /> : null}
       caption={
         <>
-          A {node.name} ({formatPower(node.powerW)}) split into {node.gpuCount / ECON_TP} replicas of
-          {ECON_MODEL_NAME} on {ECON_TP} GPUs behind one router; agents as in the first widget, calling{' '}
-          {TOOL_PRESET_LABELS[args.tool].toLowerCase()}. For each lever setting the simulator finds the
-          largest concurrency per replica meeting TTFT p90 ≤ {formatDuration(args.slo.ttftP90S, 3)} and TPOT
-          p90 ≤ {formatDuration(args.slo.tpotP90S, 3)} ({ECON_DURATION_S / 60} simulated minutes per run); the
-          cost is read at that concurrency. “none meets” in place of a bar: not even 1 agent per replica meets
-          the SLOs.
+          A {node.name} ({formatPower(node.powerW)}) split into {node.gpuCount / ECON_TP} replicas of{' '}
+          {ECON_MODEL_NAME} on {ECON_TP} GPUs behind one router; agents as in the first widget,{' '}
+          {TOOL_CLAUSES[args.tool]} between turns. For each lever setting the simulator finds the largest
+          concurrency per replica meeting TTFT p90 ≤ {formatDuration(args.slo.ttftP90S, 3)} and TPOT p90 ≤{' '}
+          {formatDuration(args.slo.tpotP90S, 3)} ({ECON_DURATION_S / 60} simulated minutes per run); the cost
+          is read at that concurrency. “none meets” in place of a bar: not even 1 agent per replica meets the
+          SLOs. These are node runs, {node.gpuCount / ECON_TP} replicas sharing their agents behind a router,
+          so their GPU-seconds per session differ from the first widget&apos;s single replica even at the same
+          policy and concurrency: other sessions finish within the run, and a few turns land away from their
+          cache.
           {capped
             ? ` A value marked “≥”: ${LEVER_GRID[LEVER_GRID.length - 1]} agents per replica, the most the search tries, still meets the SLOs, so it is a floor, and the cost read there a ceiling (“≤”).`
             : ''}

@@ -23,13 +23,12 @@ import {
   type EconNodeId,
   type EconPolicyId,
 } from '../../sim/lessons/economicsLabSetup';
-import { TOOL_PRESET_LABELS } from '../../sim/lessons/pauseLabSetup';
 import type { SloSweepRequest } from '../../worker/economicsMethods';
 import { SLO_SWEEP_ID, sloSweepSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { DEFAULT_PUE } from '../../sim/lessons/economicsLabSetup';
 import { arenaSetup } from '../tool-pause/arenaData';
-import { ECON_MODEL_NAME } from './econSetup';
+import { ECON_MODEL_NAME, TOOL_CLAUSES } from './econSetup';
 import './agents-per-mw.css';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-12-try-this and tests/lesson-07-12 check them). */
@@ -235,10 +234,10 @@ export function SloSweep() {
         <>
           One replica of {ECON_MODEL_NAME} (BF16) on {ECON_TP} GPUs of a {s.node.name}, {ECON_DURATION_S / 60}{' '}
           simulated minutes of a closed loop of N agents (a new session starts when one ends):{' '}
-          {arenaSetup.turns} turns on an {arenaSetup.sharedPrompt} shared prompt, calling{' '}
-          {TOOL_PRESET_LABELS[args.tool].toLowerCase()} between turns; idle KV:{' '}
-          {ECON_POLICY_LABELS[args.policy]}. Both percentiles over every turn. Log scale: the two objectives
-          differ by a factor of {formatNumber(args.slo.ttftP90S / args.slo.tpotP90S, 3)}.
+          {arenaSetup.turns} turns on an {arenaSetup.sharedPrompt} shared prompt, {TOOL_CLAUSES[args.tool]}{' '}
+          between turns; idle KV: {ECON_POLICY_LABELS[args.policy]}. Both percentiles over every turn. Log
+          scale: the two objectives differ by a factor of{' '}
+          {formatNumber(args.slo.ttftP90S / args.slo.tpotP90S, 3)}.
           {running ? ` Computing: ${points.length} concurrencies so far.` : ''}
           {!running && floor
             ? ` Every concurrency the sweep tries, up to ${formatNumber(s.perReplica)}, meets both objectives: the capacity is at least that (“≥”).`

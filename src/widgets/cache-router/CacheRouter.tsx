@@ -33,6 +33,7 @@ import {
   cacheRouterSchema,
 } from './schema';
 import { sessionLabel } from './sessionStyle';
+import { SglangDefault } from './figures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
 import './cache-router.css';
@@ -101,8 +102,10 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Then 0: the router balances on every request and the hit rate falls most of the way to round-robin’s.
-        Which costs more p90 TTFT, 32 or 0?
+        Then 0: only the relative test is left, so the router balances whenever the longest queue is more than{' '}
+        <SglangDefault name="balanceRelThreshold" /> times the shortest (an idle replica is enough), which
+        here is almost every request, and the hit rate falls most of the way to round-robin’s. Which costs
+        more p90 TTFT, 32 or 0?
       </>
     ),
     set: { policy: 'cache-aware', sessionsPerS: 0.3, loadThreshold: 0 },

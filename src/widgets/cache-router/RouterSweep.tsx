@@ -20,6 +20,7 @@ import {
 import { capacityAtSlo } from '../../sim/lessons/routing/summary';
 import { ROUTER_SWEEP_ID, routerSweepArgs, routerSweepSchema, SWEEP_ARRIVAL_S } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { SglangDefault } from './figures';
 import { SweepProgress, useSweepState } from '../kit/SweepProgress';
 import './cache-router.css';
 
@@ -45,8 +46,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Set the load threshold to 0: cache-aware routing now balances on every request, and its curves move
-        toward round-robin’s.
+        Set the load threshold to 0: only the relative test is left, so cache-aware routing balances whenever
+        the longest queue is more than <SglangDefault name="balanceRelThreshold" /> times the shortest, and
+        its curves move toward round-robin’s.
       </>
     ),
     set: { loadThreshold: 0 },

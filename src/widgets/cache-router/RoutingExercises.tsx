@@ -151,8 +151,9 @@ export function DuplicateKvQuestion() {
       A fleet of {formatWhole(DUP.replicas)} replicas serves {modelName(DUP.model)} with a{' '}
       {DUP.kvDtype.toUpperCase()} KV cache behind a round-robin router. One agent session has run{' '}
       {formatWhole(DUP.turns)} turns and its context has grown to {formatWhole(DUP.tokens)} tokens; assume no
-      copy has been evicted. How many gigabytes (10⁹ bytes) of HBM across the fleet hold copies of its prefix
-      beyond the one copy it needs?
+      copy has been evicted. Each replica holds the context as of the last turn it served; for an upper bound,
+      count every copy at the full {formatWhole(DUP.tokens)} tokens. At most how many gigabytes (10⁹ bytes) of
+      HBM across the fleet hold copies of its prefix beyond the one copy it needs?
     </p>
   );
 }
@@ -164,7 +165,8 @@ export function DuplicateKvHint() {
       Round-robin visits a new replica each turn, so after {formatWhole(DUP.turns)} turns every one of the{' '}
       {formatWhole(DUP.replicas)} replicas has served the session. KV bytes per token = 2 × layers (
       {formatWhole(m.layers)}) × KV heads ({formatWhole(m.kvHeads)}) × head dim ({formatWhole(m.headDim)}) ×{' '}
-      {formatWhole(DTYPE_BYTES[DUP.kvDtype])} bytes. Count the copies beyond the first.
+      {formatWhole(DTYPE_BYTES[DUP.kvDtype])} bytes. Count the copies beyond the first, each at the whole
+      context.
     </p>
   );
 }
@@ -175,10 +177,11 @@ export function DuplicateKvExplanation() {
     <p>
       Copies = min({formatWhole(DUP.turns)}, {formatWhole(DUP.replicas)}) = {copies}; one token of{' '}
       {model.name}’s KV is {formatNumber(perToken)} bytes, so the duplicates are ({copies} − 1) ×{' '}
-      {formatWhole(DUP.tokens)} × {formatNumber(perToken)} B = {formatBytesDecimal(bytes)}. On{' '}
-      {replicaHardware} a replica has {formatBytesDecimal(replicaKv)} of KV after the weights, so one
-      session’s copies fill {formatPercent(bytes / replicaKv)} of a whole replica’s budget, and only the
-      replica that serves its next turn can use any of them.
+      {formatWhole(DUP.tokens)} × {formatNumber(perToken)} B = {formatBytesDecimal(bytes)} at most: each older
+      copy holds the context as of the turn its replica last served, less than the whole. On {replicaHardware}{' '}
+      a replica has {formatBytesDecimal(replicaKv)} of KV after the weights, so one session’s copies can fill
+      up to {formatPercent(bytes / replicaKv)} of a whole replica’s budget, and only the replica that serves
+      its next turn can use any of them.
     </p>
   );
 }

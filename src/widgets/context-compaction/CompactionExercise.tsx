@@ -41,7 +41,7 @@ export function CompactionExercise() {
             The summary was written at the end of the old context, so its KV sits at the wrong positions: n ={' '}
             {formatNumber(n, 6)} tokens are new, c = {formatNumber(c, 6)} cached. FLOPs ≈ 2N·n + A·(n·c +
             n²/2) with 2N = {formatFlops(r.replica.bodyFlopsPerToken)} per token and A ={' '}
-            {formatFlops(r.replica.attentionFlopsPerPair)} per (query, key) pair; divide the first by G ={' '}
+            {formatFlops(r.replica.attentionFlopsPerPair)} per (query, key) pair; divide the first by G_m ={' '}
             {formatFlops(r.replica.effectiveFlops, true)}, the second by G_a ={' '}
             {formatFlops(r.replica.attentionFlops, true)}, and add {formatDuration(r.replica.iterationFixedS)}{' '}
             of per-iteration overhead.
@@ -52,7 +52,7 @@ export function CompactionExercise() {
         r && t && none ? (
           <p>
             2N·n = {formatFlops(r.replica.bodyFlopsPerToken * n)}, attention A·(n·c + n²/2) ={' '}
-            {formatFlops(r.replica.attentionFlopsPerPair * (n * c + (n * n) / 2))}; over G and G_a, with the
+            {formatFlops(r.replica.attentionFlopsPerPair * (n * c + (n * n) / 2))}; over G_m and G_a, with the
             overhead, that is {formatDuration(t.prefillSeconds)} (the core adds the LM head and checks the
             memory side). A turn without compaction prefills only its {formatNumber(p.growthTokens, 6)} new
             tokens, in {formatDuration(none.prefillSeconds)} at this context, so the compaction costs about{' '}

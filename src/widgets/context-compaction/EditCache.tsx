@@ -61,8 +61,8 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Pick <em>Prune old tool results</em> from turn 0: the context shrinks more than with the summary, but
-        the edit point sits right after the task, so everything after it, most of what is left, is prefilled
-        again.
+        the edit point is turn 0&apos;s tool result, right after the task and turn 0&apos;s output, so
+        everything after it, most of what is left, is prefilled again.
       </>
     ),
     set: { edit: 'prune', editTurn: 0 },
@@ -84,11 +84,11 @@ export function editSentence(r: EditResult): string {
   const a = r.applied;
   switch (a.kind) {
     case 'summarise':
-      return `Turns ${a.fromTurn}–${a.fromTurn + a.span - 1} replaced by a ${formatTokens(a.summaryTokens)} summary.`;
+      return `Turns ${a.fromTurn}–${a.fromTurn + a.span - 1} replaced by a ${formatCount(a.summaryTokens)}-token summary.`;
     case 'prune':
-      return `Tool results of turns ${a.fromTurn} to ${r.before.filter((s) => s.kind === 'result').length - a.keepLast - 1} replaced by ${formatTokens(a.stubTokens)} stubs.`;
+      return `Tool results of turns ${a.fromTurn} to ${r.before.filter((s) => s.kind === 'result').length - a.keepLast - 1} replaced by ${formatCount(a.stubTokens)}-token stubs.`;
     case 'retrieve':
-      return `A ${formatTokens(a.docTokens)} document inserted before turn ${a.atTurn}.`;
+      return `A ${formatCount(a.docTokens)}-token document inserted before turn ${a.atTurn}.`;
     case 'token':
       return `One token changed at position ${formatWhole(a.position)}.`;
     default:
@@ -189,7 +189,7 @@ export function EditCache() {
                   {formatDuration(r.reprefillSeconds)}
                 </span>
               }
-              formula={`the cost model's prefill of n = ${formatCount(r.reprefillTokens)} tokens on c = ${formatCount(r.hitTokens)} cached: matmuls 2N·n / G + attention A·(n·c + n²/2) / G_a + all-reduces + the iteration's overhead (${formatFlops(r.reprefillFlops)} in all, G = ${formatFlops(ri.effectiveFlops, true)}; ${r.reprefillBound}-bound); without the edit ${formatDuration(r.baselineSeconds)}; the edit makes it ${formatRatio(r.reprefillSeconds / r.baselineSeconds, 3)} as long`}
+              formula={`the cost model's prefill of n = ${formatCount(r.reprefillTokens)} tokens on c = ${formatCount(r.hitTokens)} cached: matmuls 2N·n / G_m + attention A·(n·c + n²/2) / G_a + all-reduces + the iteration's overhead (${formatFlops(r.reprefillFlops)} in all, G_m = ${formatFlops(ri.effectiveFlops, true)}; ${r.reprefillBound}-bound); without the edit ${formatDuration(r.baselineSeconds)}; the edit makes it ${formatRatio(r.reprefillSeconds / r.baselineSeconds, 3)} as long`}
             />
             <Readout
               label="Dead KV left behind"
@@ -211,8 +211,8 @@ export function EditCache() {
             model output and tool result. The cache holds every full {r.blockSize}
             -token block before the latest tool result, which has just arrived. Each block&apos;s hash chains
             its parent&apos;s, so the lookup stops at the first block that differs and nothing after it can
-            hit, even content that did not change. {ri.modelName} on {ri.gpus} × {ri.acceleratorName} at
-            matmuls at {formatNumber(ri.gemmEfficiency * 100)}% of peak (G ={' '}
+            hit, even content that did not change. {ri.modelName} on {ri.gpus} × {ri.acceleratorName} with
+            matmuls at {formatNumber(ri.gemmEfficiency * 100)}% of peak (G_m ={' '}
             {formatFlops(ri.effectiveFlops, true)}), attention at {formatNumber(ri.attentionEfficiency * 100)}
             % (G_a = {formatFlops(ri.attentionFlops, true)}), plus{' '}
             {ri.gpus > 1

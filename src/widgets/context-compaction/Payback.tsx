@@ -203,7 +203,7 @@ export function Payback() {
                     {formatTokens(s1.prefillTokens)} in {formatDuration(s1.prefillSeconds)}
                   </span>
                 }
-                formula={`(summary + growth) after the cached head: ${formatCount(r.params.summaryTokens)} + ${formatCount(r.params.growthTokens)} on top of ${formatCount(s1.cachedTokens)}; t = max(matmuls / G + attention / G_a, bytes / M) + all-reduces + the iteration's overhead (the cost model), G = ${formatFlops(ri.effectiveFlops, true)}; a turn without compaction prefills ${formatCount(n1?.prefillTokens ?? 0)} in ${formatDuration(n1?.prefillSeconds ?? 0)}`}
+                formula={`(summary + growth) after the cached head: ${formatCount(r.params.summaryTokens)} + ${formatCount(r.params.growthTokens)} on top of ${formatCount(s1.cachedTokens)}; t = max(matmuls / G_m + attention / G_a, bytes / M) + all-reduces + the iteration's overhead (the cost model), G_m = ${formatFlops(ri.effectiveFlops, true)}; a turn without compaction prefills ${formatCount(n1?.prefillTokens ?? 0)} in ${formatDuration(n1?.prefillSeconds ?? 0)}`}
               />
             ) : null}
             {s1 ? (
@@ -232,7 +232,7 @@ export function Payback() {
               }
               formula={
                 r.runs.none.limitTurn !== null
-                  ? `the last turn all three serve: without compaction turn ${r.runs.none.limitTurn} would pass the ${formatTokens(r.params.limitTokens)} limit`
+                  ? `the last turn all three serve: without compaction turn ${r.runs.none.limitTurn} would pass the ${formatCount(r.params.limitTokens)}-token limit`
                   : 'all three serve every turn'
               }
             />
@@ -244,14 +244,14 @@ export function Payback() {
           <>
             Start: {formatTokens(r.params.contextTokens)} cached; each turn adds{' '}
             {formatTokens(r.params.growthTokens)} ({formatTokens(r.params.outputTokens)} of output) and
-            prefills it. Summarising asks the model for a {formatTokens(r.params.summaryTokens)} summary
+            prefills it. Summarising asks the model for a {formatCount(r.params.summaryTokens)}-token summary
             (dollars only: it is a decode, not a prefill), then re-prefills it after the{' '}
-            {formatTokens(r.params.headTokens)} head. Pruning replaces the tool results of all but the last{' '}
-            {r.params.keepLast} turns by {formatTokens(r.params.stubTokens)} stubs, in place, with no model
-            call. Dollars: cached input × {formatNumber(r.prices.cacheReadMultiplier)}, new input ×{' '}
+            {formatCount(r.params.headTokens)}-token head. Pruning replaces the tool results of all but the
+            last {r.params.keepLast} turns by {formatCount(r.params.stubTokens)}-token stubs, in place, with
+            no model call. Dollars: cached input × {formatNumber(r.prices.cacheReadMultiplier)}, new input ×{' '}
             {formatNumber(r.prices.cacheWriteMultiplier)} of {money(r.prices.inputPerMTok)}/MTok, output{' '}
-            {money(r.prices.outputPerMTok)}/MTok. Time: {ri.modelName} on {ri.gpus} × {ri.acceleratorName} at{' '}
-            matmuls at {formatNumber(ri.gemmEfficiency * 100)}% and attention at{' '}
+            {money(r.prices.outputPerMTok)}/MTok. Time: {ri.modelName} on {ri.gpus} × {ri.acceleratorName}{' '}
+            with matmuls at {formatNumber(ri.gemmEfficiency * 100)}% and attention at{' '}
             {formatNumber(ri.attentionEfficiency * 100)}% of peak, with the all-reduce and overhead of the
             cost model. Lower chart: the prompt each policy sends.
           </>

@@ -18,6 +18,7 @@ import {
   threadsToHide,
 } from '../../sim/lessons/grammar/overlap';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { GRAMMAR_MASK_COST_PRESETS, median } from '../../sim/engine/fleet/dist';
 
 export { MASK_OVERLAP_ID, maskOverlapSchema } from './schema';
 import { MASK_OVERLAP_ID, maskOverlapSchema } from './schema';
@@ -34,8 +35,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        At {BATCH} sequences switch the mask cost to the XGrammar median: the masks vanish behind the step. At
-        the XGrammar mean they no longer fit, and more threads do not help while vLLM fills serially.
+        At {BATCH} sequences switch the mask cost to the XGrammar median mask step: the masks vanish behind
+        the step. At the XGrammar mean they no longer fit, and more threads do not help while vLLM fills
+        serially.
       </>
     ),
     set: { mask: 'xgr-p50' },
@@ -128,7 +130,11 @@ export function MaskOverlap() {
           samples once both are done (vLLM&apos;s EngineCore.step, SGLang&apos;s overlap), so the step takes
           the longer of the two. vLLM fills them one after another up to {FILL_RULES.vllm.serialUpTo}{' '}
           constrained sequences, then in tasks of {FILL_RULES.vllm.chunk} on its thread pool. Not charged: the
-          bitmask&apos;s copy to the GPU and the accept-token after sampling.
+          bitmask&apos;s copy to the GPU and the accept-token after sampling. The mask costs are
+          MaskBench&apos;s per-step figures, pooled over the mask steps of all its schemas: the median is a
+          median mask step, not a median schema&apos;s. The fleet simulator instead draws one cost per schema,
+          its mean over its steps, from a log-normal through the pooled mean and p99, whose median schema
+          costs {formatNumber(median(GRAMMAR_MASK_COST_PRESETS.xgrammar) * 1e6)} µs for XGrammar.
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}

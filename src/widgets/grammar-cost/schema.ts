@@ -83,6 +83,9 @@ export const grammarCostSchema = {
 
 export const MASK_OVERLAP_ID = 'mask-overlap';
 
+export const maskCostLabel = (c: (typeof MASK_COST_CHOICES)[number]) =>
+  `${c.name} (${formatNumber(c.us, 6)} µs)`;
+
 export const maskOverlapSchema = {
   batch: {
     kind: 'number',
@@ -96,7 +99,7 @@ export const maskOverlapSchema = {
     kind: 'select',
     label: 'Mask cost of every sequence (MaskBench)',
     default: 'xgr-mean',
-    options: MASK_COST_CHOICES.map((c) => ({ value: c.id, label: c.label })),
+    options: MASK_COST_CHOICES.map((c) => ({ value: c.id, label: maskCostLabel(c) })),
   },
   threads: {
     kind: 'number',

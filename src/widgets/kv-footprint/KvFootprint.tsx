@@ -32,8 +32,8 @@ const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Switch the KV dtype to FP8: each context takes half the bytes of the same budget, so about twice as
-        many fit. Why only about twice, in general?
+        Switch the KV dtype to FP8: each context takes half the bytes, so about twice as many fit in the same
+        budget. Why only about twice, in general?
       </>
     ),
     set: { kvDtype: 'fp8' },

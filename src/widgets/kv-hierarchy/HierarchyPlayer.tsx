@@ -161,8 +161,8 @@ export function useHierarchyPlayer({
       {phases ? (
         <figure className="kvh-timeline">
           <figcaption>
-            Sessions over time: tall bar prefill, two-thirds decode, short queued or loading KV, hairline tool
-            wait.
+            Sessions over time, one lane each: full-height bar = prefill, two-thirds height = decode,
+            one-third height = queued or loading KV, hairline = tool wait.
           </figcaption>
           <PhaseStrip grid={phases} width={width} durationS={duration} t={transport.t} />
         </figure>

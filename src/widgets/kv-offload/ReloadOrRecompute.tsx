@@ -24,7 +24,7 @@ import {
   formatTokens,
 } from '../../lib/format';
 import type { ReloadRecomputeResult } from '../../worker/offloadMethods';
-import { linkShort, RELOAD_ID, reloadArgs, reloadSchema } from './schema';
+import { linkShort, OBJECT_STORE_LATENCY_US, RELOAD_ID, reloadArgs, reloadSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-05 checks them). */
@@ -72,11 +72,13 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Pick <em>Custom</em> and set its latency to 50,000 µs (an object store): recompute now wins the
-        shortest prefixes, up to a few thousand tokens, because a round trip costs more than prefilling them.
+        Pick <em>Custom</em> and set its latency to {formatNumber(OBJECT_STORE_LATENCY_US.high)} µs (an object
+        store): recompute now wins the shortest prefixes, up to a few thousand tokens, because a round trip
+        costs more than prefilling them.
       </>
     ),
-    set: { link: 'custom', customLatencyUs: 50_000 },
+    // The slower of the storage-tier bullet's two object stores, so that the item and the bullet's figure agree.
+    set: { link: 'custom', customLatencyUs: OBJECT_STORE_LATENCY_US.high },
     highlight: 'crossings',
   },
   {

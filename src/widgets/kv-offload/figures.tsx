@@ -23,6 +23,8 @@ import {
   MIN_BW_DEFAULTS,
   RELOAD_DEFAULTS,
   minBwArgs,
+  OBJECT_STORE_LATENCY_US,
+  objectStoreArgs,
   reloadArgs,
   type ProseSetup,
 } from './schema';
@@ -110,6 +112,39 @@ export function ReloadFig({ m }: { m: keyof typeof RELOAD_METRICS }) {
       value={r ? reloadFigureText(r, m) : null}
       failed={sim.status === 'error'}
       title="The first widget at its defaults"
+    />
+  );
+}
+
+/**
+ * The storage-tier bullet's object stores: the first widget with its custom link at an object store's latency. Recompute
+ * wins every prefix below the one crossing (regime "reload-wins-above"); the bullet quotes that length, so that it
+ * and the Try this item that sets the same latency say the same thing.
+ */
+export function objectStoreFigureText(
+  r: ReloadRecomputeResult,
+  m: 'latency' | 'bandwidth' | 'recomputeBelow',
+): string {
+  if (m === 'latency') return formatDuration(r.link.latency);
+  if (m === 'bandwidth') return formatBandwidth(r.link.bandwidth);
+  return r.breakEven.regime === 'reload-wins-above' ? tokens(r.breakEven.crossings[0]) : '—';
+}
+
+/** A figure of the first widget with its custom link at one of the object-store latencies (schema.ts). */
+export function ObjectStoreFig({
+  at,
+  m,
+}: {
+  at: keyof typeof OBJECT_STORE_LATENCY_US;
+  m: 'latency' | 'bandwidth' | 'recomputeBelow';
+}) {
+  const sim = useSimulation('reloadVsRecompute', objectStoreArgs(at));
+  const r = sim.result;
+  return (
+    <InlineFigure
+      value={r ? objectStoreFigureText(r, m) : null}
+      failed={sim.status === 'error'}
+      title="The first widget with its custom link at an object store's latency"
     />
   );
 }

@@ -204,6 +204,18 @@ export const PROSE_SETUPS = {
 
 export type ProseSetup = keyof typeof PROSE_SETUPS;
 
+/**
+ * Per-request latencies of an object store, set on the first widget's custom link (its default bandwidth): the
+ * storage-tier bullet quotes where recompute stops winning at each, and the Try this item sets the slower one. The
+ * two span "tens of milliseconds" so that the bullet can say how far the band of lost prefixes moves with it.
+ */
+export const OBJECT_STORE_LATENCY_US = { low: 20_000, high: 50_000 } as const;
+
+/** The first widget's arguments with its custom link set to an object store's latency (its bandwidth left at the default). */
+export function objectStoreArgs(at: keyof typeof OBJECT_STORE_LATENCY_US): ReloadRecomputeRequest {
+  return reloadArgs({ ...RELOAD_DEFAULTS, link: 'custom', customLatencyUs: OBJECT_STORE_LATENCY_US[at] });
+}
+
 /** Mooncake's Table 1 comparison is quoted at this prefix length. */
 export const MOONCAKE_PREFIX = 8192;
 

@@ -173,10 +173,10 @@ export function ChunkSizeTradeoff() {
         r ? (
           <>
             {r.modelName} on {r.gpus} × {r.acceleratorName}, {v.decodes} sessions decoding at{' '}
-            {formatTokens(v.decodeContext)}, a {formatTokens(v.promptTokens)} prompt. Each point is one run of
-            the timeline above at that chunk size: the prompt’s TTFT, and the 99th percentile of the decodes’
-            gaps while it is prefilled. The shaded range meets both SLOs; dotted lines are the limits no chunk
-            size passes (the prompt alone, the decode step alone).
+            {formatTokens(v.decodeContext)}, a {formatCount(v.promptTokens)}-token prompt. Each point is one
+            run of the timeline above at that chunk size: the prompt’s TTFT, and the 99th percentile of the
+            decodes’ gaps while it is prefilled. The shaded range meets both SLOs; dotted lines are the limits
+            no chunk size passes (the prompt alone, the decode step alone).
           </>
         ) : null
       }

@@ -168,7 +168,7 @@ export function ChunkedPrefillTimeline() {
             pause();
             seek(x);
           }}
-          title={`Iterations of one replica when a ${formatTokens(r.promptTokens)} prompt arrives beside ${r.decodes} decoding sessions, ${runLabel}`}
+          title={`Iterations of one replica when a ${formatCount(r.promptTokens)}-token prompt arrives beside ${r.decodes} decoding sessions, ${runLabel}`}
           description="Top: tokens computed in each iteration, drawn across its duration (decode tokens under the prompt's chunk). Middle: whether the decoding sessions get a token. Bottom: the gap before each decode token on a log scale, for this schedule and, dashed, without chunking."
         />
       ) : null,
@@ -215,7 +215,7 @@ export function ChunkedPrefillTimeline() {
           <>
             <Readout
               emphasis
-              label={`Time to first token, ${formatTokens(r.promptTokens)} prompt`}
+              label={`Time to first token, ${formatCount(r.promptTokens)}-token prompt`}
               value={
                 <span>
                   <span data-readout="ttft">{formatDuration(run.ttftS)}</span>
@@ -313,8 +313,8 @@ export function ChunkedPrefillTimeline() {
         r && run ? (
           <>
             {r.modelName} on {r.gpus} × {r.acceleratorName}: {r.decodes} sessions decoding at{' '}
-            {formatTokens(r.decodeContext)} of context when a {formatTokens(r.promptTokens)} prompt arrives
-            (after three decode steps, at an iteration boundary). Shown:{' '}
+            {formatTokens(r.decodeContext)} of context when a {formatCount(r.promptTokens)}-token prompt
+            arrives (after three decode steps, at an iteration boundary). Shown:{' '}
             {run.chunk === false ? 'whole-prompt prefill' : `${formatNumber(run.chunk)}-token chunks`}
             {whole ? '; the dashed line in the lower panel is the same prompt without chunking' : ''}. Hover
             an iteration for its roofline, or step through the iterations with the transport (← →).

@@ -12,7 +12,14 @@ import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { simulationFrame, paramsFrame } from '../kit/frameProps';
-import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
+import {
+  formatCount,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatRatio,
+  formatTokens,
+} from '../../lib/format';
 import { HIT_KERNEL_ID, hitKernelArgs, hitKernelSchema } from './schema';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './long-prefill.css';
@@ -178,7 +185,7 @@ export function HitRateVsKernel() {
       {r ? (
         <div className="lp-charts">
           <LineChart
-            title={`Prefill time of a ${formatTokens(r.contextTokens)} agent turn against its prefix hit rate`}
+            title={`Prefill time of a ${formatCount(r.contextTokens)}-token agent turn against its prefix hit rate`}
             series={series}
             x={{
               label: 'Prefix hit rate',

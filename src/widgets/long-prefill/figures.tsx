@@ -10,6 +10,7 @@ import {
   formatBandwidth,
   formatBytes,
   formatBytesDecimal,
+  formatCount,
   formatDuration,
   formatFlops,
   formatNumber,
@@ -18,6 +19,9 @@ import {
   formatTokens,
 } from '../../lib/format';
 import type { ChunkFigures, PrefillFiguresResponse } from '../../worker/prefillFigureMethods';
+import { findAccelerator } from '../../sim/engine/catalog/accelerators';
+import { findModel } from '../../sim/engine/catalog/models';
+import { allReduceMessageBytes, allReducePath, allReduceTime } from '../../sim/engine/tensorParallel';
 import type { PrefillScenarioId } from '../../worker/prefillScenarioMethods';
 import './long-prefill.css';
 import { FIGURES_REQUEST } from './schema';
@@ -39,6 +43,8 @@ const METRICS = {
   arPerToken: (f: PrefillFiguresResponse) => formatDuration(f.formula.allReducePerTokenS),
   arFixed: (f: PrefillFiguresResponse) => formatDuration(f.formula.allReduceFixedS),
   arBandwidth: (f: PrefillFiguresResponse) => formatBandwidth(f.formula.allReduceBusBandwidth),
+  /** MBU: the share of HBM bandwidth a pass achieves in the cost model (the recap's roofline). */
+  mbu: (f: PrefillFiguresResponse) => formatPercent(f.formula.mbu),
   wholeAllReduceS: (f: PrefillFiguresResponse) => formatDuration(f.wholeAllReduceS),
   stepsLost: (f: PrefillFiguresResponse) => formatNumber(Math.round(f.stepsLost)),
   bodyFlops: (f: PrefillFiguresResponse) => formatFlops(f.formula.bodyFlopsPerToken),
@@ -115,6 +121,41 @@ export function ChunkFig({ chunk, m }: { chunk: number; m: ChunkMetric }) {
   );
 }
 
+/**
+ * One tensor-parallel all-reduce of the cost model (src/sim/engine/tensorParallel.ts, NCCL's ring fitted to Vidur)
+ * for an iteration of `tokens` tokens of `model` over `gpus` H100s: its message (binary units, as SGLang's
+ * microbenchmarks size theirs, or decimal) or its time. Synchronous: one closed-form ring, no simulation. For the
+ * prose that sets the model's all-reduce against measured ones, so its side of the comparison is computed.
+ */
+export function AllReduceFig({
+  model,
+  gpus,
+  tokens,
+  m,
+}: {
+  model: string;
+  gpus: number;
+  tokens: number;
+  m: 'time' | 'bytes' | 'bytesDecimal';
+}) {
+  const spec = findModel(model);
+  const accelerator = findAccelerator(FIGURES_REQUEST.acceleratorId);
+  if (!spec || !accelerator) return <InlineFigure value={null} failed />;
+  const bytes = allReduceMessageBytes(spec, tokens);
+  const value =
+    m === 'bytes'
+      ? formatBytes(bytes)
+      : m === 'bytesDecimal'
+        ? formatBytesDecimal(bytes, 2)
+        : formatDuration(allReduceTime(allReducePath(accelerator, gpus), gpus, bytes), 2);
+  return (
+    <InlineFigure
+      value={value}
+      title={`The cost model's ring all-reduce: ${spec.name}, ${tokens} tokens, ${gpus} × ${accelerator.name}`}
+    />
+  );
+}
+
 /** The prefill scenarios of scenarios/prefill/ the table runs, in its order. */
 const SCENARIO_IDS: PrefillScenarioId[] = ['no-chunking', 'chunk-2048', 'chunk-512', 'disaggregated'];
 
@@ -138,7 +179,7 @@ export function PrefillScenarioTable() {
     <figure className="table-figure" data-figure="prefill-scenarios" data-state={sim.status}>
       <figcaption>
         {r
-          ? `The fleet simulator on the four scenarios in scenarios/prefill/ (docs/scenarios.md): ${r.model} on ${r.accelerator}, one replica (two in the disaggregated run: a prefill and a decode replica), chat sessions arriving for ${formatNumber(r.durationS)} s and now and then a ${formatTokens(100_000)} document. Gaps are every decode token's; TTFTs and TPOTs per class.`
+          ? `The fleet simulator on the four scenarios in scenarios/prefill/ (docs/scenarios.md): ${r.model} on ${r.accelerator}, one replica (two in the disaggregated run: a prefill and a decode replica), chat sessions arriving for ${formatNumber(r.durationS)} s and now and then a ${formatCount(100_000)}-token document. Gaps are every decode token's; TTFTs and TPOTs per class.`
           : sim.status === 'error'
             ? `The scenarios could not be run: ${sim.error ?? ''}`
             : 'Running the four prefill scenarios in the fleet simulator…'}

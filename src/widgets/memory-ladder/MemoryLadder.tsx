@@ -5,6 +5,7 @@
  * wait. Computed in the worker (method memoryLadder, src/sim/lessons/memoryLadder.ts).
  */
 import { kvCopiesFactor } from '../kit/kvCopies';
+import { findNode, nodeTotals } from '../../sim/engine/catalog/nodes';
 import { useMemo } from 'react';
 import { BarChart, durationAxis, type Marker } from '../kit/charts';
 import { useSimulation } from '../kit/useSimulation';
@@ -19,6 +20,8 @@ import {
   formatDuration,
   formatFlops,
   formatNumber,
+  formatPercent,
+  formatRatio,
 } from '../../lib/format';
 import type { LadderResponse } from '../../worker/hierarchyMethods';
 import type { LadderTier } from '../../sim/lessons/memoryLadder';
@@ -28,8 +31,15 @@ import './memory-ladder.css';
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
-/** The first "Try this" item's host DRAM for KV: twice the widget's default, so the tier holds twice the contexts. */
-export const TRY_DRAM_TB = 2 * LADDER_DEFAULTS.dramTB;
+/** All of the default node's host DRAM, in TB (the catalog's; 2 TB on a DGX H100). */
+export const NODE_DRAM_TB = nodeTotals(findNode(LADDER_DEFAULTS.node)!).hostDramBytes / 1e12;
+
+/**
+ * The first "Try this" item's host DRAM for KV: halfway from the widget's default (half the node's DRAM) to all of
+ * it. Giving the KV all of it would leave nothing for the OS and the engine's staging buffers, which the lesson
+ * keeps the rest for; halfway still leaves them some.
+ */
+export const TRY_DRAM_TB = (LADDER_DEFAULTS.dramTB + NODE_DRAM_TB) / 2;
 
 /** The third item's short context on one drive: the setup the prose quotes for it (PROSE_SETUPS.shortOneDrive). */
 const SHORT_CONTEXT = PROSE_SETUPS.shortOneDrive;
@@ -41,9 +51,12 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Drag <em>Host DRAM for KV</em> from {tb(LADDER_DEFAULTS.dramTB)} to {tb(TRY_DRAM_TB)}: the DRAM tier
-        moves right and holds twice the contexts; agents move up from the drives (tiers fill fastest first,
-        and the pool stays full). Its reload time does not change: capacity and bandwidth are separate knobs.
+        Drag <em>Host DRAM for KV</em> from {tb(LADDER_DEFAULTS.dramTB)} to {tb(TRY_DRAM_TB)},{' '}
+        {formatPercent(TRY_DRAM_TB / NODE_DRAM_TB)} of the node’s {tb(NODE_DRAM_TB)} (the rest still serves
+        the OS and the engine’s staging buffers): the DRAM tier moves right and holds{' '}
+        {formatRatio(TRY_DRAM_TB / LADDER_DEFAULTS.dramTB)} the contexts; agents move up from the drives
+        (tiers fill fastest first, and the pool stays full). Its reload time does not change: capacity and
+        bandwidth are separate knobs.
       </>
     ),
     set: { dramTB: TRY_DRAM_TB },

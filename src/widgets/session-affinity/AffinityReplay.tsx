@@ -27,6 +27,7 @@ import { lowerSeries, policyNames, replayExportRows, replayPolicies, turnAt } fr
 import { ReplayReadouts } from './ReplayReadouts';
 import { TraceSessionPicker } from './TraceSessionPicker';
 import { TrajectoryChart } from './TrajectoryChart';
+import { Recorded } from './RecordedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
 import './session-affinity.css';
@@ -53,8 +54,10 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Pick session 2, the same run with its full history: every turn extends the previous one, and from turn
-        8 on affinity finds most of each prompt again.
+        Pick session 2, the same run with its full history: every turn extends the previous one, so affinity
+        finds everything the session computed before. At turn 8, where session 1 found only{' '}
+        <Recorded what="turnHitRate" turn={8} /> of its prompt, it finds{' '}
+        <Recorded what="turnHitRate" turn={8} session={2} />.
       </>
     ),
     set: { source: 'trace', session: 2, affinity: true },

@@ -101,7 +101,7 @@ export function ReplayReadouts({
         }
       />
       <Readout
-        label={`Turn ${cur} (transport)`}
+        label={`Turn ${cur} TTFT (transport)`}
         value={<span data-readout="turn-ttft">{formatDuration(row.ttftS)}</span>}
         formula={`replica ${row.replica}, ${KIND_TEXT[row.kind]}; ${formatTokens(row.promptTokens)} prompt, ${formatTokens(row.prefilledTokens)} prefilled (${otherName}: TTFT ${formatDuration(other.rows[cur]?.ttftS)})`}
       />

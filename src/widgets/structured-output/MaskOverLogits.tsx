@@ -251,8 +251,9 @@ export function MaskOverLogits() {
             prefix, and the grid beside the bars shows every bit of it. The logits are not: no language model
             runs in this page, so they are a seeded stand-in in which the reply&apos;s next token is favoured
             and chat or Markdown openers compete with it, strongest at the start. Blocked candidates get −∞;
-            the others keep their relative odds and are renormalised. Compiled in{' '}
-            {formatNumber(trace.compileMs, 3)} ms.
+            the others keep their relative odds and are renormalised. This widget compiled its grammar for its
+            own run in {formatNumber(trace.compileMs, 3)} ms, timed in this browser; the mask stepper above
+            times its own compile, so even for the same schema the two differ a little from run to run.
           </>
         ) : null
       }

@@ -56,7 +56,8 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Pick &quot;one of three tools&quot; and stop after <code>&quot;read</code>: the jump-forward string
-        writes the rest of the call&apos;s frame for free.
+        writes the rest of the call&apos;s frame without a decode step per token (the engine still prefills
+        it, in one pass).
       </>
     ),
     // Step 3 samples "read"; at step 4 the jump-forward string is the rest of `_file","arguments":{"path":"`.
@@ -224,7 +225,9 @@ export function MaskStepper() {
                   {formatNumber(trace.compileMs, 3)} ms, then {formatNumber(medianMaskUs, 2)} µs
                 </span>
               }
-              formula={`median per step; measured in this browser when the trace ran; engine set-up ${formatNumber(trace.setup.vocabMs + trace.setup.tokenizerInfoMs, 3)} ms once`}
+              // Each widget times its own compile (the mask-over-logits widget compiles the same schema again), so the
+              // read-out says whose run it is: two timings of one schema differ by run-to-run noise.
+              formula={`this widget's own run, timed in this browser (median per step); engine set-up ${formatNumber(trace.setup.vocabMs + trace.setup.tokenizerInfoMs, 3)} ms once`}
             />
           </>
         ) : null

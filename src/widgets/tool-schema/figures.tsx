@@ -56,6 +56,21 @@ export function TaxFig({ m, v = 'default' }: { m: TaxMetric; v?: TaxVariant }) {
   );
 }
 
+/**
+ * How often a changing-block variant changes its tool block, e.g. "5 turns": the period the prose and the tour name
+ * beside that variant's figures, read from VARIANTS so that the words and the figure cannot drift apart.
+ */
+export function changePeriodText(v: TaxVariant): string {
+  const k = VARIANTS[v].changeEvery;
+  if (k === undefined) throw new Error(`variant ${v} does not change its tool block`);
+  return k === 1 ? 'turn' : `${formatNumber(k)} turns`;
+}
+
+/** The change period of a variant, as words ("5 turns"). */
+export function ChangePeriod({ v }: { v: TaxVariant }) {
+  return <InlineFigure value={changePeriodText(v)} />;
+}
+
 /** The pretty-printed block's size relative to the compact one. */
 export function PrettyRatio() {
   const a = useSimulation('toolSchemaTax', taxArgs(TAX_DEFAULTS)).result;

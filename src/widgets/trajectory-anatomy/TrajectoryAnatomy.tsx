@@ -1,8 +1,8 @@
 /**
- * Trajectory anatomy (lesson 07.01): one session laid out turn by turn. Per turn, the tokens already seen (an
- * exact prefix of the previous turn's full context), the new input and the output; below, the session on a
- * time axis with the model's work and the tool calls (or the human) in between. Agent and chat are drawn on
- * the same token axis. Computed in the worker (method agentTrajectory) from the fleet's workload generator.
+ * Trajectory anatomy (lesson 07.01): one session laid out turn by turn. Per turn, the tokens already seen (the
+ * prompt's common prefix with the previous turn's full context, which an agent's prompt starts with whole), the
+ * new input and the output; below, the session on a time axis with the model's work and the tool calls (or
+ * the human) in between. Agent and chat are drawn on the same token axis. Computed in the worker (method agentTrajectory) from the fleet's workload generator.
  */
 import { useMemo } from 'react';
 import { useSimulation } from '../kit/useSimulation';
@@ -118,7 +118,7 @@ export function TrajectoryAnatomy() {
             />
             <Readout
               emphasis
-              label="Prompt that is an exact prefix of the previous context"
+              label="Share of the prompt that repeats the previous context"
               value={
                 <span data-readout="prefix-share">
                   {tot.prefixShare === null ? '— (one turn)' : formatPercent(tot.prefixShare)}
