@@ -82,7 +82,7 @@ const CASES: Case[] = [
     widgets: 3,
     step: 12,
     widget: 'cache-router',
-    words: 'Then 0: the router balances on every request',
+    words: 'Then 0: only the relative test is left',
     url: /cache-router\.[^#]*loadThreshold=0(&|$)/,
     highlight: 'hit-rate',
   },

@@ -59,7 +59,7 @@ test.describe('guided tour', () => {
     await gotoLessonReady(page, PATH, 3);
     const ladder = page.locator('[data-widget="memory-ladder"]');
     await ladder.locator('[data-try="0"]').getByRole('button', { name: 'Show me' }).click();
-    await expect(page).toHaveURL(/memory-ladder\.dramTB=2/);
+    await expect(page).toHaveURL(/memory-ladder\.dramTB=1\.5/);
     await expect(ladder.locator('[data-readout="contexts-dram"]')).toHaveAttribute('data-tour-highlight', '');
   });
 });
