@@ -15,15 +15,15 @@ test.describe('exercises that teach when you are wrong', () => {
     await ex.getByRole('button', { name: 'Check' }).click();
     const solution = ex.locator('[data-solution]');
     await expect(solution).toContainText('Worked solution');
-    await expect(solution).toContainText('The answer is 13');
-    await expect(solution).toContainText('⌊budget / context⌋ = 13');
+    await expect(solution).toContainText('The answer is 20');
+    await expect(solution).toContainText('⌊budget / context⌋ = 20');
   });
 
   test('the solution on request, before any answer', async ({ page }) => {
     await gotoLessonReady(page, PATH, 3);
     const ex = page.locator('[data-exercise="07-04-contexts-per-replica"]');
     await ex.getByRole('button', { name: 'Show the solution' }).click();
-    await expect(ex.locator('[data-solution]')).toContainText('The answer is 13');
+    await expect(ex.locator('[data-solution]')).toContainText('The answer is 20');
   });
 
   test('predict the shape: a wrong pick shows the computed curve and why; the right pick is marked', async ({

@@ -188,15 +188,16 @@ test.describe('KV footprint calculator (the whole pipe: controls → store/URL �
     const ex = page.locator('[data-exercise="07-04-contexts-per-replica"]');
     const input = ex.getByLabel(/Your answer/);
     await expect(ex.getByRole('button', { name: 'Check' })).toBeEnabled();
-    await input.fill('20');
-    await ex.getByRole('button', { name: 'Check' }).click();
-    await expect(ex).toHaveAttribute('data-result', 'wrong');
+    // 13 is what the calculator shows at its default 100,000 tokens; the question asks about 64,000.
     await input.fill('13');
     await ex.getByRole('button', { name: 'Check' }).click();
+    await expect(ex).toHaveAttribute('data-result', 'wrong');
+    await input.fill('20');
+    await ex.getByRole('button', { name: 'Check' }).click();
     await expect(ex).toHaveAttribute('data-result', 'correct');
-    await expect(ex).toContainText('⌊budget / context⌋ = 13');
+    await expect(ex).toContainText('⌊budget / context⌋ = 20');
     await page.reload();
     await expect(ex).toHaveAttribute('data-result', 'correct');
-    await expect(ex.getByLabel(/Your answer/)).toHaveValue('13');
+    await expect(ex.getByLabel(/Your answer/)).toHaveValue('20');
   });
 });

@@ -102,8 +102,8 @@ test.describe('Lesson 07.06 Tool Calls in the Loop', () => {
     await h.getByLabel(/Your answer/).fill('89');
     await h.getByRole('button', { name: 'Check' }).click();
     await expect(h).toHaveAttribute('data-result', 'wrong');
-    // 30,000 × 262,144 B × E[min(T, 2 s)] = 7.864 GB × 0.807 s
-    await h.getByLabel(/Your answer/).fill('6.34');
+    // 30,000 × 262,144 B × E[min(T, 5 s)] = 7.864 GB × 1.231 s
+    await h.getByLabel(/Your answer/).fill('9.68');
     await h.getByRole('button', { name: 'Check' }).click();
     await expect(h).toHaveAttribute('data-result', 'correct');
   });

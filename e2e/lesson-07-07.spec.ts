@@ -110,7 +110,9 @@ test.describe('Lesson 07.07 The Tool Schema Tax', () => {
     await input.fill('36556');
     await ex.getByRole('button', { name: 'Check' }).click();
     await expect(ex).toHaveAttribute('data-result', 'wrong');
-    await input.fill('500940');
+    // The exercise's 30-turn session (the page shows the 20-turn default's 500,940):
+    // 30 × (20 + 4,427 + 2,000 + 1,500) + 1,800 × 435 = 1,021,410.
+    await input.fill('1021410');
     await ex.getByRole('button', { name: 'Check' }).click();
     await expect(ex).toHaveAttribute('data-result', 'correct');
     await expect(ex).toContainText('times less');

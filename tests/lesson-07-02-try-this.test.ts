@@ -121,6 +121,15 @@ describe('Fleet view: Try this', () => {
     const base = await at(undefined, 16);
     const roomy = await at(FLEET_TRY[2], 16);
     expect(roomy.p.hitRate - roomy.model).toBeGreaterThan(base.p.hitRate - base.model + 0.05);
+    // "several times what its own agents keep warm": the read-out's KV per replica against agents × mean prompt,
+    // roomier than at the default, where the replica's own agents fill most of it.
+    const own = (x: SweepPoint, agents: number) => agents * x.meanPromptTokens;
+    expect(FLEET_TRY[2].set?.agentsPerReplica).toBe(2);
+    expect(roomy.p.kvCapacityTokens).toBeGreaterThan(3 * own(roomy.p, 2));
+    const defaultAgents = affinityFleetSchema.agentsPerReplica.default;
+    expect(base.p.kvCapacityTokens).toBeLessThan(2 * own(base.p, defaultAgents));
+    // "still far short of every session's prefix in the fleet": R × 2 live sessions' prompts exceed a replica's KV.
+    expect(16 * own(roomy.p, 2)).toBeGreaterThan(2 * roomy.p.kvCapacityTokens);
   }, 60_000);
 
   it('3 · random routing: the hit rate barely moves; the TTFT tail rises on the large fleet', async () => {

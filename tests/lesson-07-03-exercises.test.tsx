@@ -49,6 +49,10 @@ describe('07.03 exercise 1 (round-robin hit rate): the text states TURN', () => 
     expect(q).toContain(`Turn ${n(TURN.turn)} of one session sends a ${n(TURN.promptTokens)}-token prompt`);
     expect(q).toContain(`(its prompt and its output) was ${n(TURN.previousContextTokens)} tokens`);
     expect(q).toContain(`spreads the turns over ${n(TURN.replicas)} replicas`);
+    // The answer's 1/R model: in a busy fleet each turn lands as if at random. A session alone would visit the
+    // replicas in turn, never land warm, and reuse only the shared head: another answer.
+    expect(q).toContain('in a busy fleet');
+    expect(q).toContain('each turn lands on a replica as if at random');
     // No other figure: each one in the question is one of TURN's.
     const allowed = [
       TURN.sharedTokens,
@@ -106,6 +110,12 @@ describe('07.03 exercise 2 (duplicated KV): the text states DUP, DUP_REPLICA and
     // Older copies hold the context as of the turn their replica last served: the question asks for the bound.
     expect(q).toContain(`for an upper bound, count every copy at the full ${n(DUP.tokens)} tokens`);
     expect(q).toContain('At most how many gigabytes');
+    // The answer's min(turns, R) copies: the turns met no other traffic, so round-robin visited the replicas in
+    // turn (the hint says the same; in a busy fleet they land as if at random, exercise 1's model, and fewer hold one).
+    expect(q).toContain('so each turn went to the next replica in turn');
+    expect(hint).toContain(
+      'With no other request between its turns, round-robin sends each turn to the next replica',
+    );
     const allowed = [DUP.replicas, DUP.turns, DUP.tokens, 10].map(n); // 10 of "10⁹ bytes"
     for (const f of figuresIn(q.replace(m.name, '').replace(DUP.kvDtype.toUpperCase(), '')))
       expect(allowed, f).toContain(f);

@@ -90,6 +90,18 @@ describe('Round-robin spread: Try this', () => {
     expectValidSets(SPREAD_TRY, spreadSchema, ['1:perReplicaRate']); // 'to its highest', asserted below
   });
 
+  it('0 · each time R doubles, round-robin’s and random’s warm share about halves (the 1/R curve)', async () => {
+    const { points } = await spread(undefined, [2, 4, 8]);
+    const warm = (policy: RouterPolicy, R: number) =>
+      points.find((p) => p.policy === policy && p.replicas === R)!.warmTurnShare;
+    for (const policy of ['round-robin', 'random'] as const)
+      for (const R of [2, 4]) {
+        const ratio = warm(policy, 2 * R) / warm(policy, R);
+        expect(ratio, `${policy} ${R} → ${2 * R}`).toBeGreaterThan(0.35);
+        expect(ratio, `${policy} ${R} → ${2 * R}`).toBeLessThan(0.65);
+      }
+  });
+
   it('1 · “to its highest”: the item sets the control’s maximum', () => {
     expect(SPREAD_TRY[1].set?.perReplicaRate).toBe(spreadSchema.perReplicaRate.max);
   });

@@ -555,6 +555,8 @@ describe('the animated router at its defaults: HBM under pressure, reasons kept,
         expect(hbmFill(a, frameAt(a.frames, played(5)))).toBeGreaterThan(0.9);
         // Before the playhead's start it was filling, not full: the pressure builds, which scrubbing back shows.
         expect(hbmFill(a, frameAt(a.frames, 10))).toBeLessThan(0.3);
+        // The caption's "starts … while HBM is still filling": at the playhead's start it is not yet full.
+        expect(hbmFill(a, frameAt(a.frames, ANIMATION_START_S))).toBeLessThan(0.9);
       }
     }
   });

@@ -54,7 +54,7 @@ describe('07.04 exercise: contexts per replica', () => {
       'Llama 3.1 70B in BF16 (weights and KV cache) on 8 × H100 SXM (85.5 GB each, as the driver reports it)',
     );
     expect(q).toContain('90% of HBM');
-    expect(q).toContain('100,000-token agent contexts');
+    expect(q).toContain('64,000-token agent contexts');
     expect(q).not.toContain('80 GB');
     // The worker computes with the same replica and memory.
     expect(r.modelName).toBe(m.name);
@@ -74,7 +74,7 @@ describe('07.04 exercise: contexts per replica', () => {
       `One context = ${formatNumber(a.contextTokens, 6)} tokens × 2 × ${m.layers} layers × ${m.kvHeads} KV heads × ` +
         `${m.headDim} × ${DTYPE_BYTES[a.kvDtype]} bytes.`,
     );
-    expect(h).toContain('One context = 100,000 tokens × 2 × 80 layers × 8 KV heads × 128 × 2 bytes.');
+    expect(h).toContain('One context = 64,000 tokens × 2 × 80 layers × 8 KV heads × 128 × 2 bytes.');
     expect(h).toContain('70.6 B parameters × 2 bytes');
     // Each term is the worker's.
     expect(r.kvCopies).toBe(1);

@@ -18,6 +18,9 @@ import { PAUSE_SYSTEM_TOKENS, PAUSE_TOOL_TOKENS } from '../src/sim/lessons/pause
 import { hierarchyScenario } from '../src/sim/lessons/hierarchyLab';
 import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
 import { formatDuration } from '../src/lib/format';
+import { TIER_ORDER } from '../src/sim/engine/kvcache/types';
+import { memoryLadderMethod } from '../src/worker/hierarchyMethods';
+import { LADDER_DEFAULTS, ladderArgs } from '../src/widgets/memory-ladder/schema';
 
 const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
 
@@ -77,6 +80,17 @@ describe('07.04 hierarchy animation', () => {
     expect(sharedHeadHashes().length).toBe(
       Math.floor((PAUSE_SYSTEM_TOKENS + PAUSE_TOOL_TOKENS) / HIERARCHY_PAGE_TOKENS),
     );
+  });
+
+  it('the animation spills in the engines’ order (DRAM, drives, pool); the ladder ranks by speed, pool before drives', () => {
+    // The cache's tiers, in the order a page evicted from one goes down to the next.
+    expect(TIER_ORDER).toEqual(['hbm', 'dram', 'nvme', 'remote']);
+    // The ladder at its defaults: the pool is faster than the drives, so it takes its contexts first.
+    const r = memoryLadderMethod(ladderArgs(LADDER_DEFAULTS));
+    const tier = (id: string) => r.tiers.find((t) => t.id === id)!;
+    expect(tier('remote').bandwidth).toBeGreaterThan(tier('nvme').bandwidth);
+    const order = r.placement.map((p) => p.tier);
+    expect(order.indexOf('remote')).toBeLessThan(order.indexOf('nvme'));
   });
 
   it('refuses what the controls cannot offer, in the reader’s words', () => {

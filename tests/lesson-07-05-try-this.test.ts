@@ -15,9 +15,14 @@ import {
   RELOAD_DEFAULTS,
   reloadArgs,
   reloadSchema,
+  SMALL_MODEL_ITEM,
+  smallModelArgs,
   type MinBwValues,
   type ReloadValues,
 } from '../src/widgets/kv-offload/schema';
+import { bandText } from '../src/widgets/kv-offload/figures';
+import { formatNumber } from '../src/lib/format';
+import { ServicesProvider, type Services } from '../src/app/services';
 import { TRY_THIS as RELOAD_TRY } from '../src/widgets/kv-offload/ReloadOrRecompute';
 import { TRY_THIS as MIN_BW_TRY } from '../src/widgets/kv-offload/MinLinkBandwidth';
 import type { TryItem } from '../src/widgets/kit/stage';
@@ -75,12 +80,36 @@ describe('Reload or recompute: Try this', () => {
     expect(() => reload({ text: null, set: { model: 'deepseek-v3' } })).toThrow(/cannot run/);
   });
 
-  it('3 · Llama 3.1 8B on one GPU: cheaper to recompute than the 70B, with KV out of proportion to its size', () => {
+  it('3 · Llama 3.1 8B on one B200 (kept from the item before): cheaper to recompute than the 70B, with KV out of proportion to its FLOPs; recompute wins a band with reload on either side, and on one H100 none', () => {
+    // "Keep the B200": the item sets it itself, since "Show me" resets what the item before set.
+    expect(RELOAD_TRY[3].set).toEqual(SMALL_MODEL_ITEM);
+    expect(RELOAD_TRY[3].set?.accelerator).toBe(RELOAD_TRY[2].set?.accelerator);
     const r = reload(RELOAD_TRY[3]);
     expect(r.prefix.recompute).toBeLessThan(base.prefix.recompute);
     const rows = minBw().rows;
     const row = (id: string) => rows.find((m) => m.id === id)!;
     expect(row('llama-3.1-8b').kvBytesPerFlop).toBeGreaterThan(row('llama-3.1-70b').kvBytesPerFlop);
+    // The band the text names, computed as the widget computes it.
+    expect(r.breakEven.regime).toBe('recompute-wins-between');
+    expect(r.segments.map((x) => x.faster)).toEqual(['reload', 'recompute', 'reload']);
+    const band = r.segments[1];
+    expect(bandText(r)).toBe(
+      `from ${formatNumber(Math.round(band.from), 6)} to ${formatNumber(Math.round(band.to), 6)} tokens`,
+    );
+    // The live figure renders its placeholder here: no simulation runs in a static render.
+    const text = renderedText(
+      createElement(ServicesProvider, {
+        services: { sim: {} } as unknown as Services,
+        children: RELOAD_TRY[3].text,
+      }),
+    );
+    expect(text).toContain('Keep the B200');
+    expect(text).toContain('on 1 GPU');
+    // "On one H100, which recomputes more slowly, the drive wins at every length."
+    const h100 = offloadMethods.reloadVsRecompute(smallModelArgs('h100-sxm'));
+    if (isCannotRun(h100)) throw new Error(h100.reason);
+    expect(h100.prefix.recompute).toBeGreaterThan(r.prefix.recompute);
+    expect(h100.breakEven.regime).toBe('reload-always-wins');
   });
 
   it('4 · a 50 ms link: recompute wins the shortest prefixes, up to a few thousand tokens', () => {
@@ -149,14 +178,19 @@ describe('Minimum link bandwidth: Try this', () => {
     }
   });
 
-  it('4 · TP 16: G doubles, the KV is stored at least twice, most bars fall and the 405B edges up', () => {
+  it('4 · TP 16: G doubles, the KV is stored at least twice, every bar falls but the 405B’s solid one, which edges up', () => {
     const r = minBw(MIN_BW_TRY[4]);
     expect(r.flops / base.flops).toBeCloseTo(2, 6);
     for (const m of r.rows) expect(m.kvCopies).toBeGreaterThanOrEqual(2);
-    for (const m of base.rows)
+    const hatched = (x: ReturnType<typeof minBw>, id: string) =>
+      x.rows.find((m) => m.id === id)!.alwaysWinsBandwidth!;
+    for (const m of base.rows) {
       if (m.id === 'llama-3.1-405b') {
         expect(bar(r, m.id)).toBeGreaterThan(m.minBandwidth!);
         expect(bar(r, m.id)).toBeLessThan(1.05 * m.minBandwidth!);
       } else expect(bar(r, m.id)).toBeLessThan(m.minBandwidth!);
+      // the hatched bars all fall, the 405B's included
+      expect(hatched(r, m.id)).toBeLessThan(m.alwaysWinsBandwidth!);
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   HeldHint,
   HeldQuestion,
   TTL_ARGS,
+  TTL_CONTRAST_ARGS,
   TTL_COVERAGE,
   TTL_FOR_COVERAGE,
   TtlExplanation,
@@ -18,6 +19,7 @@ import {
   TtlQuestion,
 } from '../src/widgets/tool-pause/Exercises';
 import { ArenaReadouts, GOODPUT_RULE } from '../src/widgets/tool-pause/ArenaReadouts';
+import { LabFig } from '../src/widgets/tool-pause/Figures';
 import { toolLatencySchema } from '../src/widgets/tool-pause/schema';
 import { ordinal } from '../src/lib/numberWords';
 import { methods } from '../src/worker/methods';
@@ -58,11 +60,28 @@ describe('07.06 exercise 1 (the TTL that keeps a share of pauses warm)', () => {
     expect(h).toContain(`= ${z} for τ`);
     expect(h).toContain('= 0.9. The 90th percentile of the standard normal is z₀.₉ = 1.2816: solve');
 
-    const e = text(<TtlExplanation costs={at.costs} />);
+    const mix = toolLatency(TTL_CONTRAST_ARGS).costs;
+    const e = text(<TtlExplanation costs={at.costs} mix={mix} />);
     expect(e).toContain(`× ${z}) = ${formatDuration(TTL_FOR_COVERAGE, 3)}.`);
     expect(e).toContain(`The other ${formatPercent(1 - TTL_COVERAGE)} of calls run longer`);
     expect(e).toContain(`of the memory for ${formatPercent(TTL_COVERAGE)} of the warm resumes`);
     expect(e).toContain('The other 10% of calls');
+    expect(e).toContain(
+      `resumes ${formatPercent(mix.resumedInHbm)} of its pauses in HBM at the same τ for ${formatPercent(mix.heldS / mix.meanS)} of hold’s memory`,
+    );
+  });
+
+  it('“this tail is light”: the web calls past τ carry little of the tool time, the coding mix’s most of it', () => {
+    const mix = toolLatency(TTL_CONTRAST_ARGS).costs;
+    expect(TTL_CONTRAST_ARGS.ttlS).toBe(TTL_ARGS.ttlS);
+    expect(TTL_CONTRAST_ARGS.tool).toBe('coding-mix');
+    // web: the TTL takes over 90% of hold's memory for its 90% of warm resumes (σ ≈ 0.58)
+    expect(TOOL_LATENCY_PRESETS.web.sigma).toBeLessThan(1);
+    expect(at.costs.heldS / at.costs.meanS).toBeGreaterThan(0.9);
+    // the coding mix at the same τ: as many warm resumes, for a small share of hold's memory
+    expect(mix.resumedInHbm).toBeGreaterThanOrEqual(TTL_COVERAGE);
+    expect(mix.heldS / mix.meanS).toBeLessThan(0.25);
+    expect(1 - mix.heldS / mix.meanS).toBeGreaterThan(0.5); // "a few long calls carry most of the time"
   });
 });
 
@@ -70,9 +89,16 @@ describe('07.06 exercise 2 (byte-seconds one pause holds)', () => {
   const c = toolLatency(HELD_ARGS).costs;
   const m = findModel(PAUSE_MODEL)!;
 
-  it('its session is the tool-latency widget’s defaults (“its defaults are this session”)', () => {
+  it('its session is the tool-latency widget’s defaults but for τ (“its defaults are this session but for τ”), which the page does not show', () => {
     const d = defaultValues(toolLatencySchema);
-    for (const [k, v] of Object.entries(HELD_ARGS)) expect(d[k as keyof typeof d], k).toBe(v);
+    for (const [k, v] of Object.entries(HELD_ARGS))
+      if (k === 'ttlS') expect(v).not.toBe(d.ttlS);
+      else expect(d[k as keyof typeof d], k).toBe(v);
+    const q = text(<HeldQuestion />);
+    expect(q).toContain(`but for τ: set it to ${toolLatencySchema.ttlS.format(HELD_ARGS.ttlS)}`);
+    // the prose and the widget's default read-out print the byte-seconds at the default τ: not the answer
+    const atDefault = toolLatency({ ...HELD_ARGS, ttlS: d.ttlS }).costs;
+    expect(Math.abs(atDefault.heldByteSeconds / c.heldByteSeconds - 1)).toBeGreaterThan(0.2);
   });
 
   it('the question and the hint: the context, the lab’s model and its KV per token, the TTL', () => {
@@ -86,7 +112,7 @@ describe('07.06 exercise 2 (byte-seconds one pause holds)', () => {
     );
     expect(q).toContain(`Under a ${formatDuration(c.ttlS)} TTL`);
     expect(q).toContain('30,000 tokens of Qwen3 32B context in HBM (256 KiB of KV per token)');
-    expect(q).toContain('Under a 2 s TTL');
+    expect(q).toContain('Under a 5 s TTL');
 
     const h = text(<HeldHint c={c} />);
     expect(h).toContain(
@@ -146,6 +172,12 @@ describe('07.06 arena: the goodput read-out names the SLO its scenario runs with
     const t = text(<ArenaReadouts s={s} bpb={1e6} budget={1e11} closedForm={undefined} />);
     expect(t).toContain(`goodput: ${rule}; ${formatPercent(0.2)} of prompt tokens prefilled`);
     expect(t).toContain('goodput: requests with TTFT ≤ 2 s and TPOT ≤ 100 ms;');
+  });
+
+  it('the prose names both objectives goodput counts, from the same SLO', () => {
+    expect(text(<LabFig what="sloTtft" />)).toBe(formatDuration(resolved.sloTtftS));
+    expect(text(<LabFig what="sloTpot" />)).toBe(formatDuration(resolved.sloTpotS));
+    expect(text(<LabFig what="sloTpot" />)).toBe('100 ms');
   });
 });
 

@@ -5,7 +5,16 @@
  */
 import { lessonSource, renderedText } from './lessonText';
 import { describe, expect, it } from 'vitest';
-import { ChangePeriod, changePeriodText, Replica, VARIANTS } from '../src/widgets/tool-schema/figures';
+import {
+  ChangePeriod,
+  changePeriodText,
+  leadingBlocksText,
+  Replica,
+  TimestampBlocks,
+  VARIANTS,
+} from '../src/widgets/tool-schema/figures';
+import { EXERCISE_ARGS, EXERCISE_LAYOUT, TimestampQuestion } from '../src/widgets/tool-schema/SchemaExercise';
+import { missWord } from '../src/widgets/tool-schema/ToolBlockLayout';
 import {
   CACHE_READ,
   CACHE_WRITE,
@@ -133,6 +142,18 @@ describe('07.07: the break-even period of a changing block', () => {
     expect(at(1).costCached).toBeGreaterThan(at(1).costNoCache);
     expect(at(2).costCached).toBeLessThan(at(2).costNoCache);
   });
+
+  it('"What to remember": more with a cache only where writes bill a premium; self-hosted, the same prefill as no cache', () => {
+    const every = sessionToolCost(4427, 20, 1, price);
+    expect(every.prefilledCached).toBe(every.prefilledNoCache);
+    // with no write premium (w = 1) the bill is the prefill's: the same as no cache
+    const flatWrite = sessionToolCost(4427, 20, 1, { ...price, writeMultiplier: 1 });
+    expect(flatWrite.costCached).toBeCloseTo(flatWrite.costNoCache, 12);
+    expect(flat).toContain(
+      'costs more with a cache than without one on an API that bills cache writes at a premium',
+    );
+    expect(flat).toContain('and the same as no cache on a self-hosted engine');
+  });
 });
 
 describe('07.07: each layout’s claim at the second widget’s defaults', async () => {
@@ -158,6 +179,27 @@ describe('07.07: each layout’s claim at the second widget’s defaults', async
     expect(flat).toContain('all but a last partial block');
   });
 
+  it('a timestamp above the tools spans the leading blocks the prose names, and nothing hits', () => {
+    const spanned = Math.ceil(LAYOUT_DEFAULTS.timestampTokens / B);
+    expect(spanned).toBe(2);
+    expect(text(<TimestampBlocks />)).toBe('blocks 0 and 1');
+    expect(leadingBlocksText(16, 16)).toBe('block 0');
+    expect(leadingBlocksText(40, 16)).toBe('blocks 0 to 2');
+    expect(flat).toContain('sit in <TimestampBlocks />');
+    expect(flat).not.toContain('sit in block 0');
+    for (const t of by['timestamp-top'].turns) expect(t.hitTokens).toBe(0);
+  });
+
+  it('the strip says "re-prefilled" only for tokens an earlier prompt held', () => {
+    expect(missWord('new', 5, false)).toBe('prefilled');
+    expect(missWord('timestamp', 5, false)).toBe('prefilled');
+    expect(missWord('history', 1, false)).toBe('prefilled');
+    expect(missWord('tools', 1, false)).toBe('prefilled');
+    expect(missWord('tools', changeTurn, true)).toBe('prefilled');
+    expect(missWord('history', 5, false)).toBe('re-prefilled');
+    expect(missWord('tools', 5, false)).toBe('re-prefilled');
+  });
+
   it('a timestamp between system and history: the tools and system prompt hit (to a full block), the history never', () => {
     const t = by['timestamp-after-tools'].turns;
     for (let i = 1; i < t.length; i++) expect(t[i].hitTokens).toBe(floorB(L.toolTokens + systemTokens));
@@ -180,5 +222,31 @@ describe('07.07: each layout’s claim at the second widget’s defaults', async
       expect(t[i].toolTokensPrefilled).toBe(L.toolTokens);
     }
     expect(flat).toContain('older history hits');
+  });
+});
+
+describe('07.07 exercise: a session the page does not show', async () => {
+  const shown = await toolLayouts(layoutArgs(LAYOUT_DEFAULTS));
+  const asked = await toolLayouts(EXERCISE_ARGS);
+  const top = (r: typeof asked) => r.layouts.find((l) => l.layout === 'timestamp-top')!.prefillTokens;
+
+  it('differs from the defaults only in its length, so the prose’s and the read-out’s total is not its answer', () => {
+    expect({ ...EXERCISE_LAYOUT, turns: LAYOUT_DEFAULTS.turns }).toEqual(LAYOUT_DEFAULTS);
+    expect(EXERCISE_LAYOUT.turns).not.toBe(LAYOUT_DEFAULTS.turns);
+    expect(top(asked)).not.toBe(top(shown));
+    expect(EXERCISE_LAYOUT.turns).toBeLessThanOrEqual(layoutSchema.turns.max);
+  });
+
+  it('its answer is the hand sum: every prompt prefilled whole', () => {
+    const d = EXERCISE_LAYOUT;
+    const head = d.timestampTokens + asked.toolTokens + d.systemTokens + d.newTokens;
+    const n = d.turns;
+    expect(top(asked)).toBe(n * head + (d.newTokens + d.outputTokens) * ((n * (n - 1)) / 2));
+  });
+
+  it('the question names the session’s length and asks the reader to set it', () => {
+    const q = text(<TimestampQuestion toolTokens={asked.toolTokens} />);
+    expect(q).toContain(`over a ${EXERCISE_LAYOUT.turns}-turn session`);
+    expect(q).toContain(`set the turns in the session to ${EXERCISE_LAYOUT.turns})`);
   });
 });

@@ -4,8 +4,14 @@
  * arithmetic on the published figures the prose quotes.
  */
 import { lessonSource, renderedText } from './lessonText';
+import { formatPercent } from '../src/lib/format';
 import { describe, expect, it } from 'vitest';
-import { NARROW_ALLOWED, SlipFig } from '../src/widgets/structured-output/figures';
+import {
+  MaskGrowthFig,
+  maskGrowthText,
+  NARROW_ALLOWED,
+  SlipFig,
+} from '../src/widgets/structured-output/figures';
 import { askNicelySchema } from '../src/widgets/structured-output/schema';
 import { defaultValues } from '../src/state/paramSchema';
 import { expectedFailures, pCleanSession, pValid, toyDistribution } from '../src/sim/lessons/grammar/slip';
@@ -114,5 +120,34 @@ describe('07.08: what the mask does not do, in the prose', () => {
 
   it('the compile time each widget shows is its own run’s, and the prose says the two differ', () => {
     expect(flat).toContain('Each widget times its own compile of the schema');
+  });
+});
+
+describe('07.08: the mask renormalises the legal tokens by 1/(1 − ε), visible only at a large ε', () => {
+  const legal = (eps: number) => toyDistribution(eps).filter((t) => !t.slip);
+  /** The bar chart's read-out precision (AskingNicely: formatPercent(p, 2)). */
+  const bar = (p: number) => formatPercent(p, 2);
+
+  it('every legal token grows by exactly 1/(1 − ε), and the slips vanish', () => {
+    for (const eps of [askNicelySchema.eps.default, askNicelySchema.eps.max])
+      for (const t of legal(eps)) expect(t.pMasked / t.p).toBeCloseTo(1 / (1 - eps), 12);
+    for (const t of toyDistribution(askNicelySchema.eps.max).filter((x) => x.slip)) expect(t.pMasked).toBe(0);
+  });
+
+  it('“too small to see” at the default: no legal bar’s read-out changes; at the slider’s top the likeliest one does', () => {
+    for (const t of legal(askNicelySchema.eps.default)) expect(bar(t.pMasked)).toBe(bar(t.p));
+    const top = legal(askNicelySchema.eps.max).sort((a, b) => b.p - a.p)[0];
+    expect(bar(top.pMasked)).not.toBe(bar(top.p));
+    expect(text(<MaskGrowthFig at="max" m="topPrompt" />)).toBe(bar(top.p));
+    expect(text(<MaskGrowthFig at="max" m="topMasked" />)).toBe(bar(top.pMasked));
+  });
+
+  it('the prose names ε as the slider shows it, and the gain 1/(1 − ε) − 1', () => {
+    expect(maskGrowthText('default', 'eps')).toBe(askNicelySchema.eps.format(askNicelySchema.eps.default));
+    expect(maskGrowthText('max', 'eps')).toBe('5%');
+    expect(maskGrowthText('default', 'growth')).toBe(
+      formatPercent(1 / (1 - askNicelySchema.eps.default) - 1, 2),
+    );
+    expect(flat).toContain('set $\\varepsilon$ to <MaskGrowthFig at="max" m="eps" />, the slider\'s top');
   });
 });

@@ -140,26 +140,92 @@ describe('the grammar-cache widget: compiles hold CPU threads', () => {
   });
 });
 
+describe('the grammar-cache caption: the default threads are vLLM’s mask pool, and one-shot schemas keep them busy', () => {
+  it('at the default threads one-shot compiles keep the threads busy most of the run and queue: more threads lower the median', async () => {
+    const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
+    const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
+    const { grammarCacheSchema, threadsBusy } = await import('../src/widgets/grammar-cost/GrammarCache');
+    const { GRAMMAR_CPU_DEFAULTS } = await import('../src/sim/engine/fleet/dist');
+    const threads = grammarCacheSchema.cpuThreads.default;
+    // vLLM's mask pool: min(cpu_count // 2, 8) threads; its compile pool is (cpu_count + 1) // 2.
+    expect(threads).toBe(GRAMMAR_CPU_DEFAULTS.threads);
+    expect(threads).toBe(8);
+    const run = (cpuThreads: number) =>
+      runScenarioSync(
+        grammarCacheScenario({
+          preset: 'xgrammar',
+          schemas: 100_000,
+          cacheCapacity: 64,
+          cpuThreads,
+          seed: 1,
+        }),
+        { includeSeries: false },
+      ).metrics;
+    const at = run(threads);
+    expect(threadsBusy(at.replicas[0].grammar.compileSeconds, threads, at.simulatedS)).toBeGreaterThan(0.5);
+    const many = run(grammarCacheSchema.cpuThreads.max);
+    expect(at.requests.ttft.p50).toBeGreaterThan(1.5 * many.requests.ttft.p50);
+    // At the control's top no compile waits for a thread: doubling the threads again changes nothing.
+    expect(run(grammarCacheSchema.cpuThreads.max / 2).requests.ttft.p50).toBe(many.requests.ttft.p50);
+  });
+});
+
+describe('the grammar-cost widget’s maxLength sweep', () => {
+  it('starts with the unbounded string, then the bounds the Try this item names', async () => {
+    const { MAX_LENGTHS } = await import('../src/sim/lessons/grammar/costSchemas');
+    const { COST_BOUNDS } = await import('../src/widgets/grammar-cost/schema');
+    expect(MAX_LENGTHS[0]).toBeNull();
+    expect(COST_BOUNDS).toEqual(MAX_LENGTHS.slice(1));
+    expect([COST_BOUNDS[0], COST_BOUNDS[COST_BOUNDS.length - 1]]).toEqual([4, 16]);
+  });
+});
+
 describe("the grammar-cache widget's Try this items, with and without the cache at each item's state", async () => {
   const { TRY_THIS, grammarCacheSchema } = await import('../src/widgets/grammar-cost/GrammarCache');
   const { defaultValues } = await import('../src/state/paramSchema');
   const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
   const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
-  const p99 = (i: number, cacheCapacity?: number) => {
-    const v = { ...defaultValues(grammarCacheSchema), ...TRY_THIS[i].set };
-    const scenario = grammarCacheScenario({
-      preset: v.preset === 'llguidance' ? 'llguidance' : 'xgrammar',
+  const DEFAULTS = defaultValues(grammarCacheSchema);
+  const scenarioAt = (i: number) => {
+    const v = { ...DEFAULTS, ...TRY_THIS[i].set };
+    return {
+      preset: v.preset === 'llguidance' ? ('llguidance' as const) : ('xgrammar' as const),
       schemas: v.schemas,
-      cacheCapacity: cacheCapacity ?? v.cacheCapacity,
+      cacheCapacity: v.cacheCapacity,
       cpuThreads: v.cpuThreads,
       seed: v.seed,
-    });
+    };
+  };
+  const p99 = (i: number, cacheCapacity?: number) => {
+    const p = scenarioAt(i);
+    const scenario = grammarCacheScenario({ ...p, cacheCapacity: cacheCapacity ?? p.cacheCapacity });
     return runScenarioSync(scenario, { includeSeries: false }).metrics.requests.ttft.p99;
   };
   it('a new schema every turn: the cache no longer helps, p99 carries the compile tail again', () => {
     const withCache = p99(1);
     expect(withCache).toBeGreaterThan(0.9 * p99(1, 0));
     expect(withCache).toBeGreaterThan(10 * p99(0));
+  });
+  it('the defaults: on most seeds the cache takes the compile tail out of p99; on some a slow first compile many turns join reaches it', () => {
+    const at = (seed: number, cacheCapacity: number) =>
+      runScenarioSync(grammarCacheScenario({ ...scenarioAt(0), cacheCapacity, seed }), {
+        includeSeries: false,
+      }).metrics;
+    const seeds = Array.from({ length: 10 }, (_, i) => i + 1);
+    const runs = seeds.map((seed) => ({ cached: at(seed, DEFAULTS.cacheCapacity), none: at(seed, 0) }));
+    const tailGone = runs.filter((r) => r.cached.requests.ttft.p99 < r.none.requests.ttft.p99 / 10);
+    expect(tailGone.length).toBeGreaterThan(seeds.length / 2);
+    expect(tailGone.some((r) => r.cached === runs[DEFAULTS.seed - 1].cached)).toBe(true);
+    // "a handful of compiles": one per schema.
+    for (const r of runs) expect(r.cached.replicas[0].grammar.compiles).toBe(DEFAULTS.schemas);
+    // The seeds where the compile still reaches p99: more than 1% of the turns joined a compile in flight, so the
+    // p99 turn is one of them, and it waits seconds.
+    const kept = runs.filter((r) => !tailGone.includes(r));
+    expect(kept.length).toBeGreaterThan(0);
+    for (const { cached } of kept) {
+      expect(cached.replicas[0].grammar.joined).toBeGreaterThan(0.01 * cached.requests.ttft.count);
+      expect(cached.requests.ttft.p99).toBeGreaterThan(1);
+    }
   });
   it('LLGuidance: with millisecond compiles the cache hardly matters', () => {
     expect(TRY_THIS[3].set?.preset).toBe('llguidance');

@@ -60,6 +60,34 @@ describe('07.10: wording the review fixed', () => {
   it('the worst gap is the last full chunk, in the prose and in What to remember', () => {
     expect(flat.match(/the last full chunk, \$\\approx t\(n,\\ P - n\)\$/g)?.length).toBe(2);
   });
+  it('512-token chunks: the decodes and the fixed costs are all of chunking’s cost but the LM head run once per chunk', async () => {
+    const { prefillFigures } = await import('../src/worker/prefillFigureMethods');
+    const { FIGURES_REQUEST } = await import('../src/widgets/long-prefill/schema');
+    const { chunkingRestS } = await import('../src/widgets/long-prefill/figures');
+    const { prefillGemmFlops } = await import('../src/sim/engine/flopsAndBytes');
+    const f = prefillFigures(FIGURES_REQUEST);
+    const c = f.chunks.find((x) => x.chunk === 512)!;
+    expect(c.breakdown.memoryS).toBe(0);
+    // The rest: the LM head (2 FLOPs per embedding parameter, what a prefill's GEMMs cost beyond 2·P_body per token),
+    // once per chunk beyond the whole prompt's one, at G_m.
+    const m = findModel('llama-3.1-70b')!;
+    const headFlops = 2 * prefillGemmFlops(m, 1) - prefillGemmFlops(m, 2);
+    expect(headFlops).toBeGreaterThan(0);
+    const headS = headFlops / f.formula.effectiveFlops;
+    expect(chunkingRestS(c, f)).toBeCloseTo((c.prefillIterations - 1) * headS, 9);
+    expect(chunkingRestS(c, f)).toBeGreaterThan(0);
+    expect(chunkingRestS(c, f)).toBeLessThan(1e-3 * (c.ttftS - f.wholeS));
+    expect(flat).toContain(
+      'all but <ChunkFig chunk={512} m="rest" /> of the <ChunkFig chunk={512} m="ttftExtra" /> that chunking costs the prompt (the rest is the LM head, which each chunk runs once)',
+    );
+  });
+  it('the smallest chunk is bounded through the extra iterations’ fixed costs, not through memory-bound iterations', () => {
+    expect(flat).not.toContain('through the memory-bound iterations');
+    expect(
+      flat.match(/chiefly its fixed costs \(and, for the smallest chunks, memory-bound iterations\)/g)
+        ?.length,
+    ).toBe(2);
+  });
   it('MBU and B_bus are defined where the recap uses them', () => {
     expect(flat).toContain(
       'MBU (memory-bandwidth utilisation) the share of that bandwidth a pass actually achieves',

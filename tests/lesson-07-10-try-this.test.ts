@@ -98,10 +98,38 @@ describe('Chunk size trade-off: Try this', () => {
     expect(r.feasible!.hi).toBeGreaterThanOrEqual(2048);
   });
 
-  it('2 · 128 sessions: the memory-bound region widens and the smallest chunk within the TTFT SLO moves right', () => {
+  it('2 · 128 sessions: each extra iteration costs more, the memory-bound region widens, the smallest chunk within the TTFT SLO moves right', () => {
     const r = tradeoff(TRADEOFF_TRY[2]);
     expect(r.memoryBoundBelow).toBeGreaterThan(base.memoryBoundBelow);
     expect(r.feasible!.lo).toBeGreaterThan(base.feasible!.lo);
+    // What an iteration beyond the whole prompt's one adds to TTFT, at the same chunk, with the item's sessions and
+    // the default ones.
+    const perExtraIteration = (decodes: number) => {
+      const v = valuesOf(timelineSchema);
+      const chunked = prefillTimelineRun(timelineArgs({ ...v, decodes })).run;
+      const whole = prefillTimelineRun(timelineArgs({ ...v, decodes, chunked: false })).run;
+      return (chunked.ttftS - whole.ttftS) / (chunked.prefillIterations - 1);
+    };
+    expect(TRADEOFF_TRY[2].set?.decodes).toBe(128);
+    expect(perExtraIteration(128)).toBeGreaterThan(perExtraIteration(tradeoffSchema.decodes.default));
+  });
+  it('the tour and the prose: at the default SLOs the TTFT bound on the smallest chunk comes from the extra iterations’ fixed costs, hardly from memory-bound ones', async () => {
+    const { prefillFigures } = await import('../src/worker/prefillFigureMethods');
+    const { FIGURES_REQUEST } = await import('../src/widgets/long-prefill/schema');
+    const lo = base.feasible!.lo;
+    const f = prefillFigures({ ...FIGURES_REQUEST, chunks: [lo] });
+    const c = f.chunks[0];
+    const extra = c.ttftS - f.wholeS;
+    const fixedExtra = c.breakdown.fixedS - f.iterationFixedS;
+    // "chiefly its fixed costs": most of what chunking at the smallest feasible chunk costs.
+    expect(fixedExtra).toBeGreaterThan(extra / 2);
+    expect(fixedExtra).toBeGreaterThan(c.breakdown.rideS);
+    // "for the smallest chunks, memory-bound iterations": here they add little (under 1% of the extra TTFT)…
+    expect(c.breakdown.memoryS).toBeLessThan(0.01 * extra);
+    // …while at the smallest chunk the sweep runs they add a visible share.
+    const smallest = prefillFigures({ ...FIGURES_REQUEST, chunks: [base.points[0].chunk] }).chunks[0];
+    expect(smallest.memoryBoundIterations).toBeGreaterThan(smallest.prefillIterations / 2);
+    expect(smallest.breakdown.memoryS).toBeGreaterThan(10 * c.breakdown.memoryS);
   });
 
   it('3 · a TTFT SLO below the no-chunking line: no chunk size meets it', () => {

@@ -56,6 +56,10 @@ describe('Edit the prompt: Try this', () => {
     expect(late.reprefillTokens).toBeLessThan(base.reprefillTokens);
     expect(late.reprefillTokens).toBeLessThanOrEqual(v.summaryTokens + after * perTurn + Number(v.blockSize));
     expect(late.reprefillTokens).toBeGreaterThanOrEqual(v.summaryTokens + (after - 1) * perTurn);
+    // The summary misses too, not only the turns after it: all of both, plus the block the edit point cuts.
+    expect(late.reprefillTokens).toBeGreaterThanOrEqual(v.summaryTokens + after * perTurn);
+    // (the edit point is where the summary starts)
+    expect(late.editPoint).toBe(late.tokensAfter - v.summaryTokens - after * perTurn);
   });
 
   it('2 · one token at position 10: nothing hits, the whole prompt is prefilled', () => {

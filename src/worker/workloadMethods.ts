@@ -5,6 +5,7 @@
  * (a generated workload's shape, a trace's statistics) are cooperative: a superseded request stops at a checkpoint.
  */
 import { generateWorkloadSteps, workloadTableSteps, type WorkloadMix } from '../sim/lessons/agentWorkload';
+import { MOONCAKE_BLOCK_SIZE } from '../sim/engine/trace/mooncake';
 import { assumptionFiguresSteps, type AssumptionFigures } from '../sim/lessons/agentWorkloadFigures';
 import { generateTrajectory, type Trajectory } from '../sim/lessons/agentSession';
 import type { ToolLatencyPreset } from '../sim/engine/fleet/dist';
@@ -50,6 +51,11 @@ export interface ShapeRequest {
   sessions: number;
   medianTurns: number;
   seed: number;
+  /**
+   * Tokens per block the prompts are cut into and the ideal cache keeps (default 512, Mooncake's granularity, which
+   * the widget shows); lesson 07.01 asks for vLLM's 16 and for 1 (a token-level radix tree) too.
+   */
+  blockSize?: number;
 }
 
 export interface GeneratedShape {
@@ -74,13 +80,16 @@ const SHAPE_STAGES: readonly Omit<ProgressStage, 'stage' | 'stages'>[] = [
  * there; the yields carry each stage's progress (≈2–5 s at the widget's maxima under load).
  */
 function generatedShape(req: ShapeRequest, ctx: JobContext<unknown>): Promise<GeneratedShape> {
-  const key = `shape:${req.mix}:${req.sessions}:${req.medianTurns}:${req.seed}`;
+  const blockSize = req.blockSize ?? MOONCAKE_BLOCK_SIZE;
+  if (!(Number.isInteger(blockSize) && blockSize >= 1))
+    return Promise.reject(new RangeError(`blockSize must be a whole number of tokens ≥ 1, got ${blockSize}`));
+  const key = `shape:${req.mix}:${req.sessions}:${req.medianTurns}:${req.seed}:${blockSize}`;
   return shapes.run(key, ctx, async (checkpoint) => {
     const at = (i: number) =>
       withStage(checkpoint, { ...SHAPE_STAGES[i], stage: i + 1, stages: SHAPE_STAGES.length });
     const opts = { mix: req.mix, sessions: req.sessions, seed: req.seed, medianTurns: req.medianTurns };
     const w = await finishCooperatively(generateWorkloadSteps(opts), at(0));
-    const table = await finishCooperatively(workloadTableSteps(w), at(1));
+    const table = await finishCooperatively(workloadTableSteps(w, blockSize), at(1));
     const shape = await finishCooperatively(trafficShapeSteps(table, { format: 'generated' }), at(2));
     const figures = await finishCooperatively(assumptionFiguresSteps(w), at(3));
     return { shape, figures };

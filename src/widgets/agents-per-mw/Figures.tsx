@@ -8,6 +8,7 @@ import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
+import { DEFAULT_ITERATION_OVERHEAD_S } from '../../sim/engine/hardware';
 import { ECON_TP, type EconPolicyId, type EconRouterId } from '../../sim/lessons/economicsLabSetup';
 import { sweepArgs, sweepSummary } from './SloSweep';
 import { gridArgs } from './LeverGrid';
@@ -163,6 +164,20 @@ export function LeverFig({
 export function NodePower({ node }: { node: 'dgx-h100' | 'dgx-h200' | 'dgx-b200' | 'dgx-a100-640gb' }) {
   const n = findNode(node);
   return <InlineFigure value={n ? formatPower(n.powerW) : '—'} title={n?.source} />;
+}
+
+/**
+ * The per-iteration overhead the cost model adds to every step the widgets run (scheduling, sampling, launches;
+ * fitted to NIM's ITL, engine/hardware.ts). The prose sets the B200's step without it beside ML.ENERGY's measured
+ * one, as the validation suite does: those servers' asynchronous scheduling hides it.
+ */
+export function IterationOverhead() {
+  return (
+    <InlineFigure
+      value={formatDuration(DEFAULT_ITERATION_OVERHEAD_S, 2)}
+      title="The cost model's per-iteration overhead (src/sim/engine/hardware.ts)"
+    />
+  );
 }
 
 /** The default of an assumption the learner can change (prices, PUE), as the widgets use it. */

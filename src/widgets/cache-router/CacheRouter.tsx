@@ -260,10 +260,10 @@ export function CacheRouter() {
             its task and {LAB_TURNS} turns with a web-tool call between them; Qwen3-32B on {LAB_TP} × H100 per
             replica, {formatCount(r.hbmBlocks)} KV blocks of {r.blockSize} tokens each
             {r.poolGB > 0 ? `, and a ${formatNumber(r.poolGB, 4)} GB KV pool shared by all replicas` : ''}.
-            The playhead starts at {ANIMATION_START_S} s, once the fleet has warmed up; scrub back to watch
-            HBM fill. Each request leaves the router as a mark labelled with its session, trailing a line to
-            the replica it was sent to. On arrival its prompt is split: green the tokens the replica already
-            held (hit),
+            The playhead starts at {ANIMATION_START_S} s, while HBM is still filling; scrub back to watch it
+            fill from empty. Each request leaves the router as a mark labelled with its session, trailing a
+            line to the replica it was sent to. On arrival its prompt is split: green the tokens the replica
+            already held (hit),
             {r.poolGB > 0 ? ' hatched blue the tokens reloaded from the pool,' : ''} red the tokens it must
             prefill (miss). Marks in a replica: dashed = waiting, ringed = prefilling, solid = decoding. The
             HBM bar shows what each replica holds, by session; the hatched part is the shared head.

@@ -23,8 +23,8 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Read the warm-turn panel: round-robin and random sit on the 1/R curve, affinity stays near 100%. Which
-        R halves the share of warm turns?
+        Read the warm-turn panel: round-robin and random sit on the 1/R curve, affinity stays near 100%. What
+        happens to the warm share each time R doubles?
       </>
     ),
     highlight: 'warm-share',
@@ -183,26 +183,26 @@ export function RoundRobinSpread() {
               formula={`theory 1/R = ${formatPercent(1 / R)}; random ${formatPercent(rnd?.warmTurnShare)}; affinity ${formatPercent(aff.warmTurnShare)}`}
             />
             <Readout
-              label={`Prefix hit rate, R = ${R}`}
+              label={`Prefix hit rate, R = ${R}: round-robin vs affinity`}
               value={
                 <span data-readout="spread-hit-rate">{`${formatPercent(rr.hitRate, 2)} vs ${formatPercent(aff.hitRate, 2)}`}</span>
               }
-              formula={`round-robin vs affinity; bound with nothing left on a cold replica ${formatPercent(rr.spreadBoundHitRate, 2)}`}
+              formula={`round-robin's bound with nothing left on a cold replica ${formatPercent(rr.spreadBoundHitRate, 2)}`}
             />
             <Readout
               emphasis
-              label={`Session KV in duplicate, R = ${R}`}
+              label={`Session KV in duplicate, round-robin, R = ${R}`}
               value={
                 <span data-readout="duplicate-bytes" data-value={rr.duplicateBytes}>
                   {formatBytesDecimal(rr.duplicateBytes)}
                 </span>
               }
-              formula={`round-robin, mean over the busy half = ${result ? formatNumber(rr.duplicateBytes / (result.hbmBlocks * result.bytesPerBlock), 2) : '…'} replicas’ whole KV capacity; affinity ${formatBytesDecimal(aff.duplicateBytes)}; a live session sits on ${formatNumber(rr.copiesPerSession, 2)} replicas on average`}
+              formula={`mean over the busy half = ${result ? formatNumber(rr.duplicateBytes / (result.hbmBlocks * result.bytesPerBlock), 2) : '…'} replicas’ whole KV capacity; affinity ${formatBytesDecimal(aff.duplicateBytes)}; a live session sits on ${formatNumber(rr.copiesPerSession, 2)} replicas on average`}
             />
             <Readout
-              label={`p90 TTFT, R = ${R}`}
+              label={`p90 TTFT, R = ${R}: round-robin vs affinity`}
               value={`${formatDuration(rr.ttftP90)} vs ${formatDuration(aff.ttftP90)}`}
-              formula="round-robin vs affinity"
+              formula={`random ${formatDuration(rnd?.ttftP90)}`}
             />
           </>
         ) : null

@@ -84,7 +84,7 @@ export function RouterReadouts({
       />
       <Readout
         emphasis
-        label="HBM full now"
+        label="HBM in use now"
         value={<span data-readout="hbm-fill">{formatPercent(hbmFill, 2)}</span>}
         formula={`${formatCount(hbmUsed)} of ${formatCount(r.hbmBlocks * r.replicas)} KV blocks over ${r.replicas} replicas; when full, every new block evicts a cached one`}
       />

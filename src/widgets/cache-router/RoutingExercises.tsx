@@ -52,8 +52,10 @@ export function RoundRobinQuestion() {
       tool schemas) that every replica keeps cached. Turn {formatWhole(TURN.turn)} of one session sends a{' '}
       {formatWhole(TURN.promptTokens)}-token prompt; the previous turn’s whole context (its prompt and its
       output) was {formatWhole(TURN.previousContextTokens)} tokens. A round-robin router spreads the turns
-      over {formatWhole(TURN.replicas)} replicas, and the session’s older copies on other replicas have been
-      evicted. What prefix hit rate do you expect for this turn, in percent? Predict first, then check.
+      over {formatWhole(TURN.replicas)} replicas in a busy fleet: other sessions’ requests move its counter
+      between this session’s turns, so each turn lands on a replica as if at random. The session’s older
+      copies on other replicas have been evicted. What prefix hit rate do you expect for this turn, in
+      percent? Predict first, then check.
     </p>
   );
 }
@@ -151,9 +153,11 @@ export function DuplicateKvQuestion() {
       A fleet of {formatWhole(DUP.replicas)} replicas serves {modelName(DUP.model)} with a{' '}
       {DUP.kvDtype.toUpperCase()} KV cache behind a round-robin router. One agent session has run{' '}
       {formatWhole(DUP.turns)} turns and its context has grown to {formatWhole(DUP.tokens)} tokens; assume no
-      copy has been evicted. Each replica holds the context as of the last turn it served; for an upper bound,
-      count every copy at the full {formatWhole(DUP.tokens)} tokens. At most how many gigabytes (10⁹ bytes) of
-      HBM across the fleet hold copies of its prefix beyond the one copy it needs?
+      copy has been evicted, and for the most copies that no other request reached the router between its
+      turns, so each turn went to the next replica in turn. Each replica holds the context as of the last turn
+      it served; for an upper bound, count every copy at the full {formatWhole(DUP.tokens)} tokens. At most
+      how many gigabytes (10⁹ bytes) of HBM across the fleet hold copies of its prefix beyond the one copy it
+      needs?
     </p>
   );
 }
@@ -162,9 +166,11 @@ export function DuplicateKvHint() {
   const m = findModel(DUP.model)!;
   return (
     <p>
-      Round-robin visits a new replica each turn, so after {formatWhole(DUP.turns)} turns every one of the{' '}
-      {formatWhole(DUP.replicas)} replicas has served the session. KV bytes per token = 2 × layers (
-      {formatWhole(m.layers)}) × KV heads ({formatWhole(m.kvHeads)}) × head dim ({formatWhole(m.headDim)}) ×{' '}
+      With no other request between its turns, round-robin sends each turn to the next replica, so after{' '}
+      {formatWhole(DUP.turns)} turns every one of the {formatWhole(DUP.replicas)} replicas has served the
+      session (in a busy fleet, where turns land as if at random, some would have served it twice and fewer
+      would hold a copy). KV bytes per token = 2 × layers ({formatWhole(m.layers)}) × KV heads (
+      {formatWhole(m.kvHeads)}) × head dim ({formatWhole(m.headDim)}) ×{' '}
       {formatWhole(DTYPE_BYTES[DUP.kvDtype])} bytes. Count the copies beyond the first, each at the whole
       context.
     </p>

@@ -161,7 +161,7 @@ export function PolicyTable() {
       <figcaption>
         {sim.status === 'error'
           ? `The six policies could not be simulated: ${sim.error ?? ''}`
-          : `Simulated in your browser when this page opened: ${TABLE_ARGS.replicas} replicas, ${TABLE_ARGS.sessionsPerS} new sessions/s for ${TABLE_ARGS.arrivalS} s, seed ${TABLE_ARGS.seed}, load threshold ${TABLE_ARGS.loadThreshold} (the animated router's defaults).`}
+          : `Simulated in your browser when this page opened: ${TABLE_ARGS.replicas} replicas, ${TABLE_ARGS.sessionsPerS} new ${TABLE_ARGS.sessionsPerS === 1 ? 'session' : 'sessions'}/s for ${TABLE_ARGS.arrivalS} s, seed ${TABLE_ARGS.seed}, load threshold ${TABLE_ARGS.loadThreshold} (the animated router's defaults).`}
       </figcaption>
       <CompareTable columns={POLICY_COLUMNS}>
         {ROUTER_POLICIES.map((p, i) => {

@@ -38,7 +38,7 @@ export const TRY_THIS: readonly TryItem[] = [
     highlight: 'reprefill-tokens',
   },
   {
-    text: <>Raise it to 28: only the turns after the summary miss.</>,
+    text: <>Raise it to 28: only the summary and the turns after it miss.</>,
     set: { editTurn: 28 },
     highlight: 'reprefill-tokens',
   },

@@ -27,6 +27,10 @@ const WORKLOAD = grammarCacheScenario({ preset: 'xgrammar', schemas: 1, cacheCap
   .workload as SessionsWorkload;
 const TURNS = WORKLOAD.classes[0].turns;
 
+/** The share of the compile threads' time spent compiling over the run: when it nears 1, compiles queue. */
+export const threadsBusy = (compileSeconds: number, threads: number, simulatedS: number) =>
+  compileSeconds / (threads * Math.max(simulatedS, 1e-9));
+
 /** "Try this": each item with the state it describes (the lesson's tour plays them). */
 export const TRY_THIS: readonly TryItem[] = [
   {
@@ -34,7 +38,8 @@ export const TRY_THIS: readonly TryItem[] = [
       <>
         At the defaults ({formatNumber(DEFAULTS.schemas)} schemas, a cache of{' '}
         {formatNumber(DEFAULTS.cacheCapacity)}) compare the two p99 bars: the cache leaves a handful of
-        compiles in the whole run, and the compile tail leaves p99.
+        compiles in the whole run, and on most seeds the compile tail leaves p99. Press New seed a few times:
+        on some, one slow first compile that many turns wait on still reaches p99.
       </>
     ),
     highlight: 'p99-with',
@@ -152,7 +157,7 @@ export function GrammarCache() {
             <Readout
               label="CPU time compiling"
               value={<span data-readout="compile-seconds">{formatDuration(ga.compileSeconds)}</span>}
-              formula={`over ${formatNumber(a.requests.ttft.count)} requests; ${formatDuration(b.replicas[0]?.grammar.compileSeconds ?? 0)} without a cache`}
+              formula={`over ${formatNumber(a.requests.ttft.count)} requests, ${v.cpuThreads} threads busy compiling ${formatPercent(threadsBusy(ga.compileSeconds, v.cpuThreads, a.simulatedS), 2)} of the run; ${formatDuration(b.replicas[0]?.grammar.compileSeconds ?? 0)} without a cache`}
             />
           </>
         ) : null
@@ -166,8 +171,11 @@ export function GrammarCache() {
           TTFT. Each schema has one compile time, drawn from the engine&apos;s MaskBench-fitted distribution,
           and a compile holds one of the replica&apos;s CPU threads for its single-threaded MaskBench time
           (simplified: vLLM&apos;s XGrammar compiler spreads one compile over up to eight threads): when all
-          are busy, compiles queue. Same seed, same sessions, with the chosen cache and with none. Value axis
-          on a log scale.
+          are busy, compiles queue. The default, {DEFAULTS.cpuThreads} threads, is the size of vLLM&apos;s
+          mask pool; vLLM compiles on a pool of half the host&apos;s CPUs. With one-shot schemas{' '}
+          {DEFAULTS.cpuThreads} threads are busy most of the run (the CPU-time read-out), so waiting for a
+          thread, not only the compile, sets the median TTFT: more threads lower it. Same seed, same sessions,
+          with the chosen cache and with none. Value axis on a log scale.
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}

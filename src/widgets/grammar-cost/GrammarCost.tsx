@@ -35,9 +35,10 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Switch to &quot;maxLength&quot;: as the bound grows from {COST_BOUNDS[0]} to{' '}
-        {COST_BOUNDS[COST_BOUNDS.length - 1]} characters the compile time multiplies (the last point against
-        the first), and some mask steps slow down too.
+        Switch to &quot;maxLength&quot;: the sweep compiles the string with no bound, then bounded at{' '}
+        {COST_BOUNDS[0]} to {COST_BOUNDS[COST_BOUNDS.length - 1]} characters. Against the unbounded first
+        point, which the read-out shows beside it, the last one&apos;s compile time multiplies, and some mask
+        steps slow down too.
       </>
     ),
     set: { family: 'maxLength' },

@@ -56,7 +56,7 @@ export const grammarCacheSchema = {
     ...controlRange(GRAMMAR_CACHE_LIMITS.cpuThreads, { min: 1, max: 64 }),
     integer: true,
     unit: 'threads',
-    help: 'a compile holds one thread; compiles queue when all are busy',
+    help: "vLLM: half the host's CPUs; a compile holds one, and compiles queue when all are busy",
   },
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;

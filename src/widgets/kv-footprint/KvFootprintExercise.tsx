@@ -27,7 +27,7 @@ export const FOOTPRINT_REPLICA = {
 } as const;
 
 /** What the exercise asks the worker (kvFootprint): the replica and one agent context's length. */
-export const QUESTION_ARGS = { ...FOOTPRINT_REPLICA, contextTokens: 100_000 } as const;
+export const QUESTION_ARGS = { ...FOOTPRINT_REPLICA, contextTokens: 64_000 } as const;
 
 type FootprintResult = Computed<MethodResult<'kvFootprint'>>;
 

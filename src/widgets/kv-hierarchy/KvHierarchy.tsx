@@ -119,7 +119,7 @@ export function KvHierarchy({ id = KV_HIERARCHY_ID, title }: { id?: string; titl
       readouts={
         <>
           <Readout
-            label="Reuse served from below HBM"
+            label="Reuse served from below HBM so far"
             value={<span data-readout="below-hbm">{formatPercent(share)}</span>}
             formula="prompt tokens found in DRAM, NVMe or the pool ÷ all found in the cache, so far"
             emphasis

@@ -36,7 +36,7 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Read the table: the bars are in the order of <em>KV bytes per FLOP</em>, every copy the GPUs hold
-        counted. Llama 3.1 405B needs the slowest link, Llama 3.1 8B the fastest, though it is the smallest
+        counted. Llama 3.1 405B needs the slowest link, Llama 3.1 8B the fastest, because it is the smallest
         model; DeepSeek-V3, whose latent every GPU holds, has the highest hatched bar.
       </>
     ),
@@ -67,8 +67,8 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Set the TP to 16 instead: G doubles, but 16 GPUs are two nodes and the all-reduces cross the NICs, so
-        recompute gets slower, while every model's KV is now stored at least twice. Most bars fall; the 405B's
-        edges up.
+        recompute gets slower, while every model's KV is now stored at least twice. Every bar falls but the
+        405B's solid one, which edges up.
       </>
     ),
     set: { gpus: 16 },
@@ -260,10 +260,12 @@ export function MinLinkBandwidth() {
                   <th scope="col" className="col-detail">
                     KV per token
                   </th>
+                  {/* Recompute's FLOPs for the whole prefix divided by its length, attention included, so
+                      the figure grows with the prefix (the prose's 2N per token is the body alone). */}
                   <th scope="col" className="col-detail">
-                    FLOPs per token
+                    FLOPs per token (mean over the prefix)
                   </th>
-                  <th scope="col">KV per FLOP</th>
+                  <th scope="col">KV per FLOP (of that mean)</th>
                   <th scope="col">B* at {formatNumber(r.prefixTokens, 6)} tokens</th>
                 </tr>
               </thead>

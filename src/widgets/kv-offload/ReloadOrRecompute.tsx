@@ -24,7 +24,15 @@ import {
   formatTokens,
 } from '../../lib/format';
 import type { ReloadRecomputeResult } from '../../worker/offloadMethods';
-import { linkShort, OBJECT_STORE_LATENCY_US, RELOAD_ID, reloadArgs, reloadSchema } from './schema';
+import {
+  linkShort,
+  OBJECT_STORE_LATENCY_US,
+  RELOAD_ID,
+  reloadArgs,
+  reloadSchema,
+  SMALL_MODEL_ITEM,
+} from './schema';
+import { SmallModelBandFig } from './figures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-05 checks them). */
@@ -53,8 +61,10 @@ export const TRY_THIS: readonly TryItem[] = [
     text: (
       <>
         Keep one NVMe drive and switch to <em>DeepSeek-V3</em> on <em>B200</em> (its weights do not fit in 8
-        H100s): MLA caches few bytes per token, but each of the 8 GPUs holds the whole latent and reloads its
-        own copy, so the drive carries eight and recompute wins every prefix past a few hundred tokens.
+        H100s): MLA caches few bytes per token, but each of the 8 GPUs holds the whole latent. The lab assumes
+        each reloads its own copy, so the drive carries eight and recompute wins every prefix past a few
+        hundred tokens. (LMCache stores and loads one copy, rank 0&apos;s, and broadcasts it to the other
+        GPUs.)
       </>
     ),
     set: { model: 'deepseek-v3', accelerator: 'b200' },
@@ -63,10 +73,12 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Then <em>Llama 3.1 8B</em> on 1 GPU: a small model is cheap to recompute, yet its KV is not small.
+        Keep the <em>B200</em> and switch to <em>Llama 3.1 8B</em> on 1 GPU: a small model is cheap to
+        recompute, yet its KV is not small for its FLOPs: recompute wins a band, <SmallModelBandFig />, and
+        reload wins on either side. On one H100, which recomputes more slowly, the drive wins at every length.
       </>
     ),
-    set: { model: 'llama-3.1-8b', gpus: 1 },
+    set: SMALL_MODEL_ITEM,
     highlight: 'faster',
   },
   {

@@ -26,6 +26,7 @@ import {
   OBJECT_STORE_LATENCY_US,
   objectStoreArgs,
   reloadArgs,
+  smallModelArgs,
   type ProseSetup,
 } from './schema';
 import { formatBytesPerMflop } from './MinLinkBandwidth';
@@ -112,6 +113,27 @@ export function ReloadFig({ m }: { m: keyof typeof RELOAD_METRICS }) {
       value={r ? reloadFigureText(r, m) : null}
       failed={sim.status === 'error'}
       title="The first widget at its defaults"
+    />
+  );
+}
+
+/** The band where recompute wins ("from 261 to 44,451 tokens"), or "none" when reload wins at every length. */
+export function bandText(r: ReloadRecomputeResult): string {
+  const band = r.segments.find((s) => s.faster === 'recompute');
+  return band
+    ? `from ${formatNumber(Math.round(band.from), 6)} to ${formatNumber(Math.round(band.to), 6)} tokens`
+    : 'none';
+}
+
+/** The small-model Try this item's band (schema.ts SMALL_MODEL_ITEM), as the widget shows it after "Show me". */
+export function SmallModelBandFig() {
+  const sim = useSimulation('reloadVsRecompute', smallModelArgs());
+  const r = sim.result;
+  return (
+    <InlineFigure
+      value={r ? bandText(r) : null}
+      failed={sim.status === 'error'}
+      title="The first widget with Llama 3.1 8B on one B200 and one NVMe Gen4 drive"
     />
   );
 }

@@ -216,6 +216,18 @@ export function objectStoreArgs(at: keyof typeof OBJECT_STORE_LATENCY_US): Reloa
   return reloadArgs({ ...RELOAD_DEFAULTS, link: 'custom', customLatencyUs: OBJECT_STORE_LATENCY_US[at] });
 }
 
+/**
+ * The first widget's fourth Try this item: the smallest model on one GPU of the B200s the item before set (kept, so
+ * that "Show me", which resets the other controls, shows what the item describes). On one H100 the drive wins at every
+ * length; a B200 recomputes fast enough to open a band again.
+ */
+export const SMALL_MODEL_ITEM = { model: 'llama-3.1-8b', accelerator: 'b200', gpus: 1 } as const;
+
+/** The first widget with the small-model item's settings over its defaults, as "Show me" sets them. */
+export function smallModelArgs(accelerator: string = SMALL_MODEL_ITEM.accelerator): ReloadRecomputeRequest {
+  return reloadArgs({ ...RELOAD_DEFAULTS, ...SMALL_MODEL_ITEM, accelerator });
+}
+
 /** Mooncake's Table 1 comparison is quoted at this prefix length. */
 export const MOONCAKE_PREFIX = 8192;
 

@@ -37,8 +37,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Set the sessions to 128: every iteration streams more KV, the memory-bound region widens, and the
-        smallest chunk that meets the TTFT SLO moves right.
+        Set the sessions to 128: every iteration carries more decodes and streams more of their KV, so each
+        extra iteration costs the prompt more and the memory-bound region widens: the smallest chunk that
+        meets the TTFT SLO moves right.
       </>
     ),
     set: { decodes: 128 },

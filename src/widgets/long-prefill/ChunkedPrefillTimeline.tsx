@@ -276,13 +276,15 @@ export function ChunkedPrefillTimeline() {
               formula={
                 cur ? (
                   <>
-                    t = max(GEMM / G + attention / G_a, bytes / M) + t_AR + t_o = max(
+                    t = max(GEMM / G_m + attention / G_a, bytes / (G·BW·MBU)) + t_AR + t_o = max(
                     {formatDuration(cur.computeS)}, {formatBytesDecimal(cur.bytes)} /{' '}
                     {formatBandwidth(f.effectiveBandwidth)}) + {formatDuration(cur.allReduceS)} +{' '}
-                    {formatDuration(cur.overheadS)}, with G = {formatFlops(f.effectiveFlops, true)}, G_a ={' '}
-                    {formatFlops(f.attentionFlops, true)}, t_AR = 2 × layers × (2(TP−1)/TP × tokens × hidden ×
-                    2 B / {formatBandwidth(f.allReduceBusBandwidth)} + latency);{' '}
-                    {formatNumber(cur.prefillTokens)} prompt + {formatNumber(cur.decodeTokens)} decode tokens
+                    {formatDuration(cur.overheadS)}, with G_m = {formatFlops(f.effectiveFlops, true)}, G_a ={' '}
+                    {formatFlops(f.attentionFlops, true)} (the FLOP/s of the matmuls and of attention),
+                    G·BW·MBU the HBM bandwidth the replica&apos;s G GPUs achieve, t_AR = 2 × layers ×
+                    (2(TP−1)/TP × tokens × hidden × 2 B / {formatBandwidth(f.allReduceBusBandwidth)} +
+                    latency); {formatNumber(cur.prefillTokens)} prompt + {formatNumber(cur.decodeTokens)}{' '}
+                    decode tokens
                   </>
                 ) : null
               }

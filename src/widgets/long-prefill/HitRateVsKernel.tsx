@@ -158,7 +158,7 @@ export function HitRateVsKernel() {
               }
               formula={
                 Number.isFinite(r.speedupToMatch)
-                  ? `s* = (attention / G_a) / (T(${formatPercent(r.hitTo)}) − matmuls/G − all-reduce − overhead) = ${formatDuration(r.fromStandard.attentionS)} / (${formatDuration(r.toStandard.timeS)} − ${formatDuration(r.fromStandard.linearS)} − ${formatDuration(r.fromStandard.allReduceS)} − ${formatDuration(r.fromStandard.overheadS)})`
+                  ? `s* = (attention / G_a) / (T(${formatPercent(r.hitTo)}) − matmuls / G_m − all-reduce − overhead) = ${formatDuration(r.fromStandard.attentionS)} / (${formatDuration(r.toStandard.timeS)} − ${formatDuration(r.fromStandard.linearS)} − ${formatDuration(r.fromStandard.allReduceS)} − ${formatDuration(r.fromStandard.overheadS)})`
                   : `even free attention leaves ${formatDuration(r.fromFreeS)} of matmuls, all-reduce and overhead at ${formatPercent(r.hitFrom)}, more than ${formatDuration(r.toStandard.timeS)}`
               }
             />

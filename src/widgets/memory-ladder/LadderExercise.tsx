@@ -1,7 +1,8 @@
 /**
  * 07.04's second exercise: one context back from host DRAM; the answer comes from the ladder's worker method, for
- * the widget's default setup (PROSE_SETUPS.ladder). The question and hint state that setup's figures from the same
- * setup and the catalog entries the worker resolves it to (node, model, the accelerator's host link).
+ * the widget's default node, model and tiers with a longer context (LADDER_EXERCISE_SETUP). The question and hint
+ * state that setup's figures from the same setup and the catalog entries the worker resolves it to (node, model, the
+ * accelerator's host link).
  */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
@@ -17,11 +18,19 @@ import { kvBytesPerToken } from '../../sim/engine/catalog/models';
 import { footprintKvCopies } from '../../sim/engine/footprint';
 import { shortName } from '../../sim/engine/catalog/names';
 import { countWord } from '../../lib/numberWords';
-import { PROSE_SETUPS } from './schema';
+import { LADDER_DEFAULTS, ladderArgs } from './schema';
+
+/**
+ * The exercise's setup: the widget's defaults with a context of 128,000 tokens, nearly Llama 3.1's whole window. The
+ * page quotes the reload at the default 100,000 tokens (the ladder's bars, the prose above the exercise), so at that
+ * length the answer would be on screen before the question; at this one it has to be worked out, then checked by
+ * setting the ladder's context.
+ */
+export const LADDER_EXERCISE_SETUP = ladderArgs({ ...LADDER_DEFAULTS, contextTokens: 128_000 });
 
 /** The figures the question and hint state: the exercise's setup, resolved as the worker resolves it. */
 export function ladderExerciseFigures() {
-  const setup = PROSE_SETUPS.ladder;
+  const setup = LADDER_EXERCISE_SETUP;
   const node = resolveNode(setup.nodeId);
   const model = resolveModel(setup.modelId);
   const hostLink = resolveLink(resolveAccelerator(node.accelerator).hostLink);
@@ -44,7 +53,7 @@ export function LadderQuestion() {
       Each of the {countWord(node.gpuCount)} GPUs reads its share over its own {shortName(hostLink.name)} link
       at the {hostLink.effectiveBasis} {formatBandwidth(hostLink.effectiveBandwidth)}, with a fixed{' '}
       {formatDuration(hostLink.latency)} per transfer. How many milliseconds does the whole context take to
-      come back to HBM?
+      come back to HBM? Predict first, then check on the ladder above with its context set to match.
     </p>
   );
 }
@@ -61,7 +70,7 @@ export function LadderHint() {
 }
 
 export function LadderExercise() {
-  const sim = useSimulation('memoryLadder', PROSE_SETUPS.ladder);
+  const sim = useSimulation('memoryLadder', LADDER_EXERCISE_SETUP);
   const r = sim.result;
   const dram = r?.tiers.find((t) => t.id === 'dram');
   const host = dram?.hops[0];

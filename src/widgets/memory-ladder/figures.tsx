@@ -38,6 +38,8 @@ const WHOLE = {
   kv: (r: LadderResponse) => formatBytes(r.kvBytesPerToken),
   contextBytes: (r: LadderResponse) => formatBytesDecimal(r.contextBytes),
   contextTokens: (r: LadderResponse) => `${formatNumber(r.request.contextTokens, 7)} tokens`,
+  /** The same length as an adjective, before a noun: "a 100,000-token context". */
+  contextLength: (r: LadderResponse) => `${formatNumber(r.request.contextTokens, 7)}-token`,
   weights: (r: LadderResponse) => formatBytesDecimal(r.weightBytes),
   usableHbm: (r: LadderResponse) => formatBytesDecimal(r.usableHbmBytes),
   /** The share of HBM the engine may use (vLLM's gpu_memory_utilization), as the ladder sets it. */

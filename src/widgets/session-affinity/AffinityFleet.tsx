@@ -61,7 +61,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Lower it to 2: every replica can keep every session&apos;s prefix, and stale hits hold the curve up,
+        Lower it to 2: a replica&apos;s KV cache (the read-out) is now several times what its own agents keep
+        warm, though still far short of every session&apos;s prefix in the fleet. The room left keeps the
+        copies a session left on other replicas for longer, and hits on those stale copies hold the curve up,
         well above the 1/R model.
       </>
     ),
@@ -232,7 +234,7 @@ export function AffinityFleet() {
               formula={`p50: ${formatDuration(big.req?.ttftP50S)} · ${formatDuration(big.aff?.ttftP50S)}`}
             />
             <Readout
-              label={`Prefill work at R = ${maxR}`}
+              label={`Prefill work at R = ${maxR}, ${reqName} ÷ affinity`}
               value={
                 big.aff && big.req ? formatRatio(big.req.prefilledTokens / big.aff.prefilledTokens, 2) : '—'
               }

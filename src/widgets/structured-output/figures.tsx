@@ -7,7 +7,14 @@ import { InlineFigure } from '../kit/InlineFigure';
 import { useMemo } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatNumber, formatPercent, formatProbability } from '../../lib/format';
-import { expectedFailures, halfLifeTokens, pCleanSession, pValid } from '../../sim/lessons/grammar/slip';
+import {
+  expectedFailures,
+  halfLifeTokens,
+  pCleanSession,
+  pValid,
+  toyDistribution,
+} from '../../sim/lessons/grammar/slip';
+import { askNicelySchema } from './schema';
 import { findPreset } from '../../sim/lessons/grammar/presets';
 import type { TraceResult } from '../../worker/grammarEngine';
 import { median } from '../../lib/stats';
@@ -43,6 +50,42 @@ export function SlipFig({
     }
   })();
   return <InlineFigure value={value} />;
+}
+
+/** The slip slider's values the prose names: its default, and its top, where the mask's renormalisation shows. */
+const EPS_AT = { default: askNicelySchema.eps.default, max: askNicelySchema.eps.max } as const;
+
+/**
+ * The first widget's toy step under the mask, at the slip slider's default or top: ε as the slider shows it, the
+ * factor 1/(1 − ε) every legal token's probability grows by (as a gain), and the likeliest legal token's
+ * probability without and with the mask, at the bar chart's precision (two digits).
+ */
+export function maskGrowthText(
+  at: keyof typeof EPS_AT,
+  m: 'eps' | 'growth' | 'topPrompt' | 'topMasked',
+): string {
+  const eps = EPS_AT[at];
+  if (m === 'eps') return askNicelySchema.eps.format(eps);
+  if (m === 'growth') return formatPercent(1 / (1 - eps) - 1, 2);
+  const top = toyDistribution(eps)
+    .filter((t) => !t.slip)
+    .sort((a, b) => b.p - a.p)[0];
+  return formatPercent(m === 'topPrompt' ? top.p : top.pMasked, 2);
+}
+
+export function MaskGrowthFig({
+  at,
+  m,
+}: {
+  at: keyof typeof EPS_AT;
+  m: 'eps' | 'growth' | 'topPrompt' | 'topMasked';
+}) {
+  return (
+    <InlineFigure
+      value={maskGrowthText(at, m)}
+      title="the first widget's toy step (src/sim/lessons/grammar/slip.ts)"
+    />
+  );
 }
 
 /** "Narrow" steps, in the prose's words "ten tokens or fewer": at most this many tokens allowed. */

@@ -48,7 +48,13 @@ export function ArenaHierarchy({ args }: { args: PauseArenaRequest }) {
               value={<span data-readout="below-hbm">{formatPercent(player.share)}</span>}
               formula="prompt tokens found in DRAM ÷ all found in the cache, so far"
             />
-            <Readout label="Copies on screen" value={formatCount(player.copies)} />
+            {/* Every mark in every band: a page held in HBM and in DRAM is two marks, so this is not a count of
+                pages (an empty DRAM band still leaves HBM's marks counted). */}
+            <Readout
+              label="Page marks, HBM and DRAM together"
+              value={<span data-readout="marks">{formatCount(player.copies)}</span>}
+              formula="one mark per copy of a page in a tier: a page in both tiers counts twice"
+            />
           </div>
         </>
       ) : sim.error ? null : (

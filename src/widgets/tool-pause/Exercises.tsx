@@ -40,6 +40,13 @@ export const TTL_ARGS = {
   after: 'evict',
 } as const;
 
+/**
+ * The explanation's contrast: the coding-agent mix at the same τ. The web preset is one narrow log-normal, whose
+ * calls past τ carry little of the tool time, so its TTL costs nearly all of hold's memory; the mix's heavy tail makes the same τ
+ * cheap, because the few long calls that carry its idle time are the ones a TTL stops holding.
+ */
+export const TTL_CONTRAST_ARGS = { ...TTL_ARGS, tool: 'coding-mix' } as const;
+
 export function TtlQuestion() {
   return (
     <p>
@@ -61,7 +68,7 @@ export function TtlHint() {
   );
 }
 
-export function TtlExplanation({ costs }: { costs: PauseCosts }) {
+export function TtlExplanation({ costs, mix }: { costs: PauseCosts; mix: PauseCosts }) {
   return (
     <p>
       τ = {formatDuration(WEB.median)} × e^({WEB_SIGMA} × {Z}) = {formatDuration(TTL_FOR_COVERAGE, 3)}. The
@@ -69,7 +76,12 @@ export function TtlExplanation({ costs }: { costs: PauseCosts }) {
       E[min(T, τ)] = {formatDuration(costs.heldS)} of HBM time per pause instead of E[T] ={' '}
       {formatDuration(costs.meanS)} to hold every session to its resume:{' '}
       {formatPercent(costs.heldS / costs.meanS)} of the memory for {formatPercent(TTL_COVERAGE)} of the warm
-      resumes. For a heavy tail, the last few percent of coverage are the expensive ones.
+      resumes. This tail is light (σ = {WEB_SIGMA}, a narrow log-normal): the calls that outlast τ carry
+      little of the tool time, so cutting them off saves little. The coding-agent mix, whose tail is heavy,
+      resumes {formatPercent(mix.resumedInHbm)} of its pauses in HBM at the same τ for{' '}
+      {formatPercent(mix.heldS / mix.meanS)} of hold’s memory ({formatDuration(mix.heldS)} against{' '}
+      {formatDuration(mix.meanS)}): there a few long calls carry most of the time, and a TTL stops holding
+      through exactly those.
     </p>
   );
 }
@@ -77,6 +89,7 @@ export function TtlExplanation({ costs }: { costs: PauseCosts }) {
 /** The TTL at which TTL_COVERAGE of web/API pauses are over: the quantile of the web preset. */
 export function TtlQuantileExercise() {
   const atQ = useSimulation('toolLatency', TTL_ARGS).result?.costs;
+  const mix = useSimulation('toolLatency', TTL_CONTRAST_ARGS).result?.costs;
   return (
     <Exercise
       id="07-06-ttl-for-90"
@@ -86,13 +99,17 @@ export function TtlQuantileExercise() {
       unit="s"
       format={(v) => `${formatNumber(v, 3)} s`}
       hint={<TtlHint />}
-      explanation={atQ ? <TtlExplanation costs={atQ} /> : null}
+      explanation={atQ && mix ? <TtlExplanation costs={atQ} mix={mix} /> : null}
     />
   );
 }
 
-/** The session of the held-byte-seconds exercise: the tool-latency widget's defaults. */
-export const HELD_ARGS = { tool: 'coding-mix', ttlS: 2, contextTokens: 30_000, after: 'evict' } as const;
+/**
+ * The session of the held-byte-seconds exercise: the tool-latency widget's defaults but for τ. The prose and the
+ * widget's default read-out print the byte-seconds at the default 2 s, so the exercise asks at a TTL the page does
+ * not show.
+ */
+export const HELD_ARGS = { tool: 'coding-mix', ttlS: 5, contextTokens: 30_000, after: 'evict' } as const;
 
 export function HeldQuestion() {
   return (
@@ -102,7 +119,7 @@ export function HeldQuestion() {
       Its tool calls follow the coding-agent mix (fitted per agent to TraceLab’s Claude Code and Codex tool
       calls). Under a {formatDuration(HELD_ARGS.ttlS)} TTL, how much HBM does one pause hold on average, in
       GB·s (gigabyte-seconds)? Predict first, then check with the tool-latency widget (its defaults are this
-      session).
+      session but for τ: set it to {formatDuration(HELD_ARGS.ttlS)}).
     </p>
   );
 }

@@ -251,7 +251,16 @@ export function ArenaRatio({
 }
 
 type LabStat =
-  'context' | 'gpus' | 'dramGB' | 'agents' | 'minutes' | 'turns' | 'sharedTokens' | 'sloTtft' | 'ttl';
+  | 'context'
+  | 'gpus'
+  | 'dramGB'
+  | 'agents'
+  | 'minutes'
+  | 'turns'
+  | 'sharedTokens'
+  | 'sloTtft'
+  | 'sloTpot'
+  | 'ttl';
 
 /** A parameter of the lab setup (src/sim/lessons/pauseLabSetup.ts and the widgets' defaults), so prose and runs agree. */
 export function LabFig({ what }: { what: LabStat }) {
@@ -265,6 +274,8 @@ export function LabFig({ what }: { what: LabStat }) {
     turns: () => (turns.kind === 'uniform' ? `${turns.min} to ${turns.max}` : '—'),
     sharedTokens: () => formatNumber(PAUSE_SYSTEM_TOKENS + PAUSE_TOOL_TOKENS, 6),
     sloTtft: () => formatDuration(PAUSE_SLO.ttftP90S),
+    // Goodput counts a request only if it meets both objectives (ArenaReadouts' GOODPUT_RULE).
+    sloTpot: () => formatDuration(PAUSE_SLO.tpotP90S),
     ttl: () => formatDuration(ARENA_DEFAULTS.ttlS),
   };
   return <InlineFigure value={text[what]()} title="the lab setup (src/sim/lessons/pauseLabSetup.ts)" />;

@@ -1,31 +1,44 @@
-/** 07.07's exercise: the answer comes from the same worker method as the layout widget, at its defaults. */
+/** 07.07's exercise: the answer comes from the same worker method as the layout widget, for EXERCISE_LAYOUT. */
 import { Exercise } from '../../lessons-kit/Exercise';
 import { useSimulation } from '../kit/useSimulation';
 import { formatNumber, formatTokens } from '../../lib/format';
 import { LAYOUT_DEFAULTS, layoutArgs } from './schema';
 
-const ARGS = layoutArgs(LAYOUT_DEFAULTS);
+/**
+ * The exercise's session: the layout widget's defaults over a longer session. At the defaults the prose's layout list
+ * and the widget's read-out (its first Try this item) print the timestamp layout's total, so the exercise asks for a
+ * session length the page does not show.
+ */
+export const EXERCISE_LAYOUT = { ...LAYOUT_DEFAULTS, turns: 30 };
+export const EXERCISE_ARGS = layoutArgs(EXERCISE_LAYOUT);
+
+/** The question, with the tool block's size as the worker counted it (null while it runs). */
+export function TimestampQuestion({ toolTokens }: { toolTokens: number | null }) {
+  const d = EXERCISE_LAYOUT;
+  return (
+    <p>
+      An agent&apos;s prompt opens with a {d.timestampTokens}-token line holding the current time, then its
+      tool block of {toolTokens !== null ? formatNumber(toolTokens, 6) : '…'} tokens, then a{' '}
+      {formatNumber(d.systemTokens, 6)}-token system prompt and the history. Each turn adds{' '}
+      {formatNumber(d.newTokens, 6)} new tokens and {d.outputTokens} of output. The replica has a prefix cache
+      that never evicts. How many tokens does it prefill over a {d.turns}-turn session? Predict first, then
+      check with the second widget (pick the layout with the timestamp above the tools, and set the turns in
+      the session to {formatNumber(d.turns)}).
+    </p>
+  );
+}
 
 export function TimestampExercise() {
-  const sim = useSimulation('toolLayouts', ARGS);
+  const sim = useSimulation('toolLayouts', EXERCISE_ARGS);
   const r = sim.result;
   const top = r?.layouts.find((l) => l.layout === 'timestamp-top');
   const first = r?.layouts.find((l) => l.layout === 'tools-first');
-  const d = LAYOUT_DEFAULTS;
+  const d = EXERCISE_LAYOUT;
   const head = r ? d.timestampTokens + r.toolTokens + d.systemTokens + d.newTokens : null;
   return (
     <Exercise
       id="07-07-timestamp-above-tools"
-      question={
-        <p>
-          An agent&apos;s prompt opens with a {d.timestampTokens}-token line holding the current time, then
-          its tool block of {r ? formatNumber(r.toolTokens, 6) : '…'} tokens, then a{' '}
-          {formatNumber(d.systemTokens, 6)}-token system prompt and the history. Each turn adds{' '}
-          {formatNumber(d.newTokens, 6)} new tokens and {d.outputTokens} of output. The replica has a prefix
-          cache that never evicts. How many tokens does it prefill over a {d.turns}-turn session? Predict
-          first, then check with the second widget (pick the layout with the timestamp above the tools).
-        </p>
-      }
+      question={<TimestampQuestion toolTokens={r ? r.toolTokens : null} />}
       answer={top ? top.prefillTokens : null}
       tolerance={0.02}
       unit="tokens"

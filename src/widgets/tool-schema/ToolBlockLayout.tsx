@@ -1,7 +1,7 @@
 /**
  * Where the tool block sits (lesson 07.07): one agent session of N turns in six prompt layouts, every prompt cut
  * into KV blocks with chained hashes (src/sim/engine/kvcache/hash.ts) and checked against the blocks earlier turns left
- * in the prefix cache. Per turn: tokens re-prefilled and hit rate; prefill time from src/sim/engine/cost.ts. Method
+ * in the prefix cache. Per turn: tokens prefilled after the hit, and hit rate; prefill time from src/sim/engine/cost.ts. Method
  * toolLayouts.
  */
 import { useMemo } from 'react';
@@ -47,8 +47,19 @@ const DRAW_ORDER: LayoutId[] = [
   'timestamp-top',
 ];
 
-/** The prompt of one turn as labelled groups; the cached part of each solid, the re-prefilled part hatched. */
-function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
+/**
+ * What the strip calls a group's uncached part. "Re-prefilled" only for tokens an earlier prompt already held: the
+ * turn's new tokens and the timestamp are new text on every turn, and nothing was seen before turn 1; on the turn a
+ * tool is added, the tool block's miss starts at that new tool, so it is "prefilled" too.
+ */
+export function missWord(kind: SegmentKind, turn: number, toolAdded: boolean): string {
+  if (turn === 1 || kind === 'new' || kind === 'timestamp') return 'prefilled';
+  if (kind === 'tools' && toolAdded) return 'prefilled';
+  return 're-prefilled';
+}
+
+/** The prompt of one turn as labelled groups; the cached part of each solid, the prefilled part hatched. */
+function PromptStrip({ turn, label, toolAdded }: { turn: TurnResult; label: string; toolAdded: boolean }) {
   return (
     <figure className="schema-strip" data-figure="prompt-strip" aria-label={label}>
       <figcaption className="schema-strip-title">{label}</figcaption>
@@ -76,13 +87,13 @@ function PromptStrip({ turn, label }: { turn: TurnResult; label: string }) {
             {g.hit === g.tokens
               ? 'cached'
               : g.hit === 0
-                ? 're-prefilled'
-                : `${formatTokens(g.tokens - g.hit)} re-prefilled`}
+                ? missWord(g.kind, turn.turn, toolAdded)
+                : `${formatTokens(g.tokens - g.hit)} ${missWord(g.kind, turn.turn, toolAdded)}`}
           </li>
         ))}
         <li>
           <span className="schema-key schema-strip-hit" /> cached{' '}
-          <span className="schema-key schema-strip-miss" /> re-prefilled
+          <span className="schema-key schema-strip-miss" /> prefilled
         </li>
       </ul>
     </figure>
@@ -205,7 +216,7 @@ export function ToolBlockLayout() {
             />
             <Readout
               emphasis
-              label={`Tokens re-prefilled over ${v.turns} turns`}
+              label={`Tokens prefilled over ${v.turns} turns`}
               value={
                 <span data-readout="prefilled" data-value={sel.prefillTokens}>
                   {formatNumber(sel.prefillTokens, 6)}
@@ -218,7 +229,7 @@ export function ToolBlockLayout() {
               }
             />
             <Readout
-              label="Tool-block tokens re-prefilled"
+              label="Tool-block tokens prefilled"
               value={
                 <span data-readout="tool-prefilled" data-value={sel.toolTokensPrefilled}>
                   {formatTokens(sel.toolTokensPrefilled)}
@@ -238,7 +249,7 @@ export function ToolBlockLayout() {
         r ? (
           <>
             One session, {v.turns} turns: a tool block of {formatNumber(r.toolTokens, 6)} tokens (
-            {r.toolCount} tools, o200k_base), a {formatTokens(v.systemTokens)} system prompt,{' '}
+            {r.toolCount} tools, o200k_base), a system prompt of {formatTokens(v.systemTokens)},{' '}
             {formatTokens(v.newTokens)} new and {formatTokens(v.outputTokens)} of output each turn. Each line
             is one layout: tokens the turn must prefill after the prefix-cache hit, with {v.blockSize}-token
             blocks keyed by chained hashes, only full blocks cached, nothing evicted (the re-sorted tools lie
@@ -251,11 +262,11 @@ export function ToolBlockLayout() {
     >
       <div className="schema-charts">
         <LineChart
-          title="Tokens re-prefilled on each turn, by prompt layout"
+          title="Tokens prefilled on each turn, by prompt layout"
           description="One line per prompt layout: tokens prefilled on each turn after the prefix-cache hit."
           series={series}
           x={{ label: 'Turn', format: (t) => formatNumber(t) }}
-          y={{ label: 'Re-prefilled', unit: 'tokens', format: (x) => formatCount(x), zero: true }}
+          y={{ label: 'Prefilled', unit: 'tokens', format: (x) => formatCount(x), zero: true }}
           markers={markers}
           points="auto"
           aspect={0.5}
@@ -263,6 +274,7 @@ export function ToolBlockLayout() {
         {sel && shownTurn > 0 ? (
           <PromptStrip
             turn={sel.turns[shownTurn - 1]}
+            toolAdded={layout === 'tool-added' && shownTurn === v.changeTurn}
             label={`${LAYOUT_LABELS[layout]}: the prompt of turn ${shownTurn}, ${formatTokens(sel.turns[shownTurn - 1].promptTokens)}, in order`}
           />
         ) : null}

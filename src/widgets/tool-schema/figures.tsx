@@ -130,6 +130,21 @@ export function LayoutDefault({
   return <InlineFigure value={`${formatNumber(v, 6)}${unit}`} />;
 }
 
+/** The KV blocks a run of `tokens` tokens from the prompt's start spans: "block 0", "blocks 0 and 1", "blocks 0 to 3". */
+export function leadingBlocksText(tokens: number, blockSize: number): string {
+  const n = Math.ceil(tokens / blockSize);
+  return n <= 1 ? 'block 0' : n === 2 ? 'blocks 0 and 1' : `blocks 0 to ${formatNumber(n - 1)}`;
+}
+
+/** The blocks the timestamp line spans at the second widget's defaults, where it opens the prompt. */
+export function TimestampBlocks() {
+  return (
+    <InlineFigure
+      value={leadingBlocksText(LAYOUT_DEFAULTS.timestampTokens, Number(LAYOUT_DEFAULTS.blockSize))}
+    />
+  );
+}
+
 /** Context growth per turn at the second widget's defaults: new tokens plus output. */
 export function LayoutGrowth() {
   return (

@@ -3,7 +3,7 @@
  * the widgets' defaults), so prose and widgets never disagree; published figures come from the catalog.
  */
 import { InlineFigure } from '../kit/InlineFigure';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens } from '../../lib/format';
 import type { AssumptionFigures } from '../../sim/lessons/agentWorkloadFigures';
@@ -28,6 +28,8 @@ import { findAccelerator } from '../../sim/engine/catalog/accelerators';
 import { LESSON_WORKLOAD } from './schema';
 import { trajectorySchema } from '../trajectory-anatomy/schema';
 import type { ToolLatencyPreset } from '../../sim/engine/fleet/dist';
+import { ENGINE_BLOCK_SIZE } from '../../sim/engine/blocks';
+import { MOONCAKE_BLOCK_SIZE } from '../../sim/engine/trace/mooncake';
 
 type WorkloadMetric = keyof AssumptionFigures | 'idealHitRatio';
 
@@ -59,6 +61,33 @@ export function WorkloadFigure({ of, metric }: { of: 'agent' | 'chat'; metric: W
     <InlineFigure
       value={FORMAT[metric](v)}
       title={`${of === 'agent' ? 'Coding agents' : 'Chat'}: ${LESSON_WORKLOAD.sessions} sessions, seed ${LESSON_WORKLOAD.seed}`}
+    />
+  );
+}
+
+/** Tokens per block: the widget's and Mooncake's (512), vLLM's default (16), or one (SGLang's radix tree). */
+const BLOCK_TOKENS = { mooncake: MOONCAKE_BLOCK_SIZE, engine: ENGINE_BLOCK_SIZE, token: 1 } as const;
+
+/** A block size the prose names, from the constant the figures use. */
+export function BlockTokens({ of }: { of: 'mooncake' | 'engine' }) {
+  return <InlineFigure value={formatNumber(BLOCK_TOKENS[of])} />;
+}
+
+/**
+ * The ideal prefix hit ratio of the lesson's chat workload cut into finer blocks than the widget's 512 (Mooncake's
+ * granularity, which misses the shared part of a prompt's last partial block: much of a short chat prompt, a sliver
+ * of an agent's): vLLM's 16-token blocks, or token by token as SGLang's radix tree matches.
+ */
+export function ChatFinerHitRatio({ blocks }: { blocks: 'engine' | 'token' }) {
+  const blockSize = BLOCK_TOKENS[blocks];
+  const args = useMemo(() => ({ ...LESSON_WORKLOAD, mix: 'chat' as const, blockSize }), [blockSize]);
+  const sim = useSimulation('workloadShape', args);
+  const h = sim.result?.shape.idealHitRatio.tokens;
+  return (
+    <InlineFigure
+      value={h === undefined ? null : formatPercent(h)}
+      failed={sim.status === 'error'}
+      title={`Chat: ${LESSON_WORKLOAD.sessions} sessions, seed ${LESSON_WORKLOAD.seed}, ${formatNumber(blockSize)}-token blocks`}
     />
   );
 }

@@ -215,7 +215,7 @@ export function TrafficShape() {
               formula={`Σ hit tokens / Σ input tokens, infinite cache, ${gen.blockSize}-token blocks; Mooncake ${formatPercent(MOONCAKE_CONVERSATION.cacheRatio)} / ${formatPercent(MOONCAKE_TOOL_AGENT.cacheRatio)}`}
             />
             <Readout
-              label="Requests; sessions; median turns"
+              label="Requests; sessions; median turns drawn"
               value={`${formatCount(gen.requests)}; ${formatCount(gen.sessions)}; ${formatNumber(gen.turns?.median)}`}
               formula={`over ${formatDuration(gen.durationS)} of arrivals (${formatNumber(GENERATED_SESSION_RATE_PER_S)} new sessions/s)`}
             />

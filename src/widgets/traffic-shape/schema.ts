@@ -30,12 +30,14 @@ export const trafficShapeSchema = {
   },
   medianTurns: {
     kind: 'number',
-    label: 'Median turns of an agent session',
+    // The generator's target: each session's turns are drawn around it, so the median drawn (the read-out) differs.
+    label: 'Median turns of an agent session (target)',
     default: 30,
     // A median of one turn is a chat session, not an agent's.
     ...controlRange(WORKLOAD_LIMITS.medianTurns, { min: 2, max: 100 }),
     integer: true,
     unit: 'turns',
+    help: 'The generator draws each session’s turns around this median; the read-out gives the median drawn',
   },
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;

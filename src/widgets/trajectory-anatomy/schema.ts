@@ -32,12 +32,14 @@ export const trajectorySchema = {
   },
   medianTurns: {
     kind: 'number',
-    label: 'Median turns of an agent session',
+    // The generator's target: the session shown draws its own number of turns around it (the read-out).
+    label: 'Median turns of an agent session (target)',
     default: 30,
     // A median of one turn is a chat session, not an agent's.
     ...controlRange(WORKLOAD_LIMITS.medianTurns, { min: 2, max: 100 }),
     integer: true,
     unit: 'turns',
+    help: 'The generator draws the session’s turns around this median; the read-out gives the turns drawn',
   },
   toolLatency: {
     kind: 'select',
