@@ -121,52 +121,39 @@ describe('the mask against the decode step (07.09 prose and the MaskOverlap widg
   });
 });
 
+/** The grammar-cache scenario with one-shot schemas (every request its own), run on `cpuThreads` compile threads. */
+async function oneShotRun(cpuThreads: number) {
+  const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
+  const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
+  return runScenarioSync(
+    grammarCacheScenario({ preset: 'xgrammar', schemas: 100_000, cacheCapacity: 64, cpuThreads, seed: 1 }),
+    { includeSeries: false },
+  ).metrics;
+}
+
 describe('the grammar-cache widget: compiles hold CPU threads', () => {
   it('with one-shot schemas, one compile thread makes compiles queue and raises even the median TTFT', async () => {
-    const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
-    const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
-    const p50 = (cpuThreads: number) =>
-      runScenarioSync(
-        grammarCacheScenario({
-          preset: 'xgrammar',
-          schemas: 100_000,
-          cacheCapacity: 64,
-          cpuThreads,
-          seed: 1,
-        }),
-        { includeSeries: false },
-      ).metrics.requests.ttft.p50;
-    expect(p50(1)).toBeGreaterThan(10 * p50(8));
+    const p50 = async (threads: number) => (await oneShotRun(threads)).requests.ttft.p50;
+    expect(await p50(1)).toBeGreaterThan(10 * (await p50(8)));
   });
 });
 
 describe('the grammar-cache caption: the default threads are vLLM’s mask pool, and one-shot schemas keep them busy', () => {
   it('at the default threads one-shot compiles keep the threads busy most of the run and queue: more threads lower the median', async () => {
-    const { runScenarioSync } = await import('../src/sim/engine/fleet/run');
-    const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');
     const { grammarCacheSchema, threadsBusy } = await import('../src/widgets/grammar-cost/GrammarCache');
     const { GRAMMAR_CPU_DEFAULTS } = await import('../src/sim/engine/fleet/dist');
     const threads = grammarCacheSchema.cpuThreads.default;
     // vLLM's mask pool: min(cpu_count // 2, 8) threads; its compile pool is (cpu_count + 1) // 2.
     expect(threads).toBe(GRAMMAR_CPU_DEFAULTS.threads);
     expect(threads).toBe(8);
-    const run = (cpuThreads: number) =>
-      runScenarioSync(
-        grammarCacheScenario({
-          preset: 'xgrammar',
-          schemas: 100_000,
-          cacheCapacity: 64,
-          cpuThreads,
-          seed: 1,
-        }),
-        { includeSeries: false },
-      ).metrics;
-    const at = run(threads);
+    const at = await oneShotRun(threads);
     expect(threadsBusy(at.replicas[0].grammar.compileSeconds, threads, at.simulatedS)).toBeGreaterThan(0.5);
-    const many = run(grammarCacheSchema.cpuThreads.max);
+    const many = await oneShotRun(grammarCacheSchema.cpuThreads.max);
     expect(at.requests.ttft.p50).toBeGreaterThan(1.5 * many.requests.ttft.p50);
     // At the control's top no compile waits for a thread: doubling the threads again changes nothing.
-    expect(run(grammarCacheSchema.cpuThreads.max / 2).requests.ttft.p50).toBe(many.requests.ttft.p50);
+    expect((await oneShotRun(grammarCacheSchema.cpuThreads.max / 2)).requests.ttft.p50).toBe(
+      many.requests.ttft.p50,
+    );
   });
 });
 
