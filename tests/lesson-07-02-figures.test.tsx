@@ -99,3 +99,16 @@ describe('07.02: the lab’s affinity escape as the prose states it', () => {
     expect(route([load(limit + 1), load(base), load(base), load(base)]).next.reason).toBe('sticky-overflow');
   });
 });
+
+describe('07.02: SGLang’s `manual` policy as the prose states it', () => {
+  // smg v1.9.0 model_gateway/src/policies/manual.rs (ManualConfig) and src/main.rs: a routing key's worker is
+  // dropped when that worker is unhealthy or after `--max-idle-secs` (default 14400 s) without a request.
+  it('keeps a key on its worker until the worker is unhealthy or the key has idled 4 h, never for load', () => {
+    const flat = prose.replace(/\s+/g, ' ');
+    expect(flat).toContain('until that worker is unhealthy or the key has been idle for 4 h');
+    expect(flat).toContain('until the key has been idle for 4 h (`--max-idle-secs`, default 14400;');
+    expect(flat).toContain(
+      "neither vLLM's session router nor SGLang's `manual` policy moves a session off a busy",
+    );
+  });
+});

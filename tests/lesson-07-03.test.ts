@@ -777,6 +777,33 @@ describe('the prose on llm-d’s scheduler (the animated router’s defaults)', 
     const res = await runScenario(s, { includeRequests: true, includeSeries: false });
     const longer = summarizeRows(requestRows(res.requests!), FLEET.replicas);
     expect(longer.hitRate).toBeGreaterThan(approx.summary.hitRate + 0.2);
+    // "such as today's default": llm-d Router since PR #1548 (approximateprefix/types.go and README) matches
+    // 131,072 tokens in blocks of at least 64, and autoTune sizes the index from the pod's KV blocks.
+    const today = labScenario('llm-d-approximate', FLEET);
+    today.router = {
+      kind: 'llm-d',
+      view: {
+        kind: 'llm-d-approximate',
+        blockTokens: 64,
+        maxPrefixBlocks: 131_072 / 64,
+        lruCapacityPerServer: 'auto',
+      },
+    };
+    const todayRes = await runScenario(today, { includeRequests: true, includeSeries: false });
+    const todayRows = summarizeRows(requestRows(todayRes.requests!), FLEET.replicas);
+    expect(todayRows.hitRate).toBeGreaterThan(approx.summary.hitRate + 0.2);
+  });
+
+  it('names the simulated index as the September 2025 benchmark’s, and today’s window beside it', () => {
+    const says = (text: string) =>
+      expect(prose).toMatch(new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')));
+    says('as llm-d benchmarked it in September 2025 (Gateway API Inference Extension v1.0.0)');
+    says("llm-d's approximate scorer as benchmarked in September 2025");
+    says('131,072 tokens in blocks of at least 64 (`maxPrefixTokensToMatch`, pull request #1548');
+    says(
+      "`autoTune` takes only the block size and the index's capacity from the engines' metrics, never the window",
+    );
+    expect(prose).not.toMatch(/read both\s+from the engines' metrics/);
   });
 });
 

@@ -1,4 +1,5 @@
 /** Lesson 07.09: tail masks per second, the compile-time quantiles of the MaskBench presets, the added-TTFT quantile, the schema families. */
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { addedTtftQuantileS, compileQuantileS, tailMasksPerSecond } from '../src/sim/lessons/grammar/cost';
 import {
@@ -165,6 +166,27 @@ describe('the grammar-cost widget’s maxLength sweep', () => {
     expect(COST_BOUNDS).toEqual(MAX_LENGTHS.slice(1));
     expect([COST_BOUNDS[0], COST_BOUNDS[COST_BOUNDS.length - 1]]).toEqual([4, 16]);
   });
+  // The prose: the installed @mlc-ai/web-xgrammar 0.1.27 (built from main after #467) writes out bounds up to 128,
+  // so every bound of the sweep, and counts longer ones with a repetition node (core v0.1.27 stopped at 15). The
+  // library's UMD file needs `require` and `__filename` as globals before it is imported (as in 07.08's tests).
+  it('this page’s build writes out bounds up to 128 characters and counts longer ones with a repetition node', async () => {
+    const require = createRequire(import.meta.url);
+    const g = globalThis as Record<string, unknown>;
+    g.require ??= require;
+    g.__filename ??= require.resolve('@mlc-ai/web-xgrammar');
+    // In Node the UMD file sets `globalThis.xgrammar` instead of exporting (src/worker/grammarEngine.ts `lib`).
+    const mod = await import('@mlc-ai/web-xgrammar');
+    const { Grammar } = (mod as Partial<typeof mod>).Grammar
+      ? mod
+      : (globalThis as unknown as { xgrammar: typeof mod }).xgrammar;
+    const { MAX_LENGTHS } = await import('../src/sim/lessons/grammar/costSchemas');
+    const repeats = async (n: number) =>
+      /_repeat_/.test((await Grammar.fromJSONSchema(JSON.stringify(boundedSchema(n)))).toString());
+    for (const n of MAX_LENGTHS) if (n !== null) expect(await repeats(n)).toBe(false);
+    expect(await repeats(128)).toBe(false);
+    expect(await repeats(129)).toBe(true);
+    expect(await repeats(200)).toBe(true);
+  }, 60_000);
 });
 
 describe("the grammar-cache widget's Try this items, with and without the cache at each item's state", async () => {

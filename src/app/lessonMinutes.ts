@@ -4,21 +4,21 @@ export const LESSON_MINUTES: Record<
   { minutes: number; words: number; widgets: number; exercises: number; tourMinutes?: number }
 > = {
   '07-01-the-agent-workload': {
-    words: 2254,
+    words: 2264,
     widgets: 2,
     exercises: 2,
     tourMinutes: 7.1,
     minutes: 40,
   },
   '07-02-session-affinity': {
-    words: 2620,
+    words: 2653,
     widgets: 2,
     exercises: 1,
     tourMinutes: 8.5,
     minutes: 40,
   },
   '07-03-cache-aware-routing': {
-    words: 2855,
+    words: 2985,
     widgets: 3,
     exercises: 2,
     tourMinutes: 8.9,
@@ -46,28 +46,28 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-07-tool-schema-tax': {
-    words: 2078,
+    words: 2169,
     widgets: 2,
     exercises: 1,
     tourMinutes: 8.4,
     minutes: 35,
   },
   '07-08-structured-output': {
-    words: 1972,
+    words: 2000,
     widgets: 3,
     exercises: 1,
     tourMinutes: 9.6,
     minutes: 40,
   },
   '07-09-what-grammars-cost': {
-    words: 2279,
+    words: 2371,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9,
     minutes: 45,
   },
   '07-10-long-context-prefill': {
-    words: 2977,
+    words: 3028,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9.3,
@@ -81,7 +81,7 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-12-agents-per-megawatt': {
-    words: 2846,
+    words: 2871,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,

@@ -1,6 +1,6 @@
 /**
  * XGrammar's end-to-end overhead of structured generation (Dong et al., "XGrammar: Flexible and Efficient
- * Structured Generation Engine for Large Language Models", arXiv:2411.15100, 2024, end-to-end evaluation):
+ * Structured Generation Engine for Large Language Models", MLSys 2025 (arXiv:2411.15100), end-to-end evaluation):
  * Llama-3.1-8B on one H100, time per output token with the JSON constraint against without it, the grammar's
  * mask computed on the CPU while the GPU runs the forward pass. Published: 6.3 vs 6.2 ms at batch 1, 9.2 vs
  * 9.0 ms at batch 16.
@@ -15,7 +15,8 @@
 import { maskStep } from '../../src/sim/lessons/grammar/overlap';
 import type { ValidationRow } from '../row';
 
-const SOURCE = 'Dong et al. 2024, XGrammar, arXiv:2411.15100, end-to-end evaluation (Llama-3.1-8B, H100)';
+const SOURCE =
+  'Dong et al., XGrammar, MLSys 2025 (arXiv:2411.15100), end-to-end evaluation (Llama-3.1-8B, H100)';
 /** The paper's per-token mask time for JSON with Llama 3.1's tokenizer: "under 40 µs" (its upper bound). */
 const PAPER_MASK_S = 40e-6;
 /** Prompt plus output tokens per sequence: assumed (the ratio barely moves with it while the mask is hidden). */

@@ -12,7 +12,8 @@
  * budget; the KV, bytes = ⌈P / b⌉ · b · KV bytes per token (b the engine's block; every copy the ranks hold), crosses the NICs at
  * `nics × bandwidth`; the decode replica then computes the prompt's last token in one iteration with its decodes.
  *   after-prefill (vLLM NixlConnector): exposed transfer = bytes / bw + latency,
- *   layerwise (Mooncake, vLLM P2pNcclConnector): exposed = max(bytes / bw − prefill, bytes / (L · bw)) + latency,
+ *   layerwise (Mooncake; vLLM's P2pNcclConnector until PR #44854):
+ *     exposed = max(bytes / bw − prefill, bytes / (L · bw)) + latency,
  *   TTFT = prefill + exposed transfer + the decode replica's first iteration,
  * and the decodes' gap stays the decode step plus that one iteration's extra token. The price is the prefill
  * replica: its GPUs are busy `prefill` seconds per prompt, so one prefill replica takes at most 1 / prefill long

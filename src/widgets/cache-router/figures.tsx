@@ -290,14 +290,17 @@ export function ViewDefault({
     name === 'llmdWindowTokens'
       ? [
           (l.maxPrefixBlocks * l.blockTokens).toLocaleString('en-US'),
-          `${l.maxPrefixBlocks} blocks × ${l.blockTokens} tokens (llm-d approximate scorer)`,
+          `${l.maxPrefixBlocks} blocks × ${l.blockTokens} tokens (llm-d approximate scorer, GAIE v1.0.0)`,
         ]
       : name === 'llmdMaxBlocks'
-        ? [formatCount(l.maxPrefixBlocks, 3), 'maxPrefixBlocksToMatch (llm-d approximate scorer)']
+        ? [
+            formatCount(l.maxPrefixBlocks, 3),
+            'maxPrefixBlocksToMatch (llm-d approximate scorer, GAIE v1.0.0)',
+          ]
         : name === 'llmdBlockTokens'
           ? [
               formatCount(l.blockTokens, 2),
-              'tokens per block: 64 characters at 4 characters a token (llm-d approximate scorer)',
+              'tokens per block: 64 characters at 4 characters a token (llm-d approximate scorer, GAIE v1.0.0)',
             ]
           : name === 'sglangTreeChars'
             ? [

@@ -26,12 +26,14 @@ export const TOOL_LATENCY_MARKS: Readonly<Record<string, readonly PublishedMark[
     {
       value: 2,
       label: 'Dynamo: 2 s',
-      source: 'NVIDIA Dynamo, agentic-inference blog (ai-dynamo/dynamo docs/blogs/agentic-inference)',
+      source:
+        'NVIDIA Dynamo blog, "Full Stack Optimizations for Agentic Inference with Dynamo" (ai-dynamo/dynamo docs/blogs/agentic-inference/agentic-inference.md)',
     },
     {
       value: 30,
       label: '30 s',
-      source: 'NVIDIA Dynamo, agentic-inference blog (ai-dynamo/dynamo docs/blogs/agentic-inference)',
+      source:
+        'NVIDIA Dynamo blog, "Full Stack Optimizations for Agentic Inference with Dynamo" (ai-dynamo/dynamo docs/blogs/agentic-inference/agentic-inference.md)',
     },
   ],
   human: [

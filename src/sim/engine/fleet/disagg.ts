@@ -12,9 +12,10 @@
  *     ai-dynamo/dynamo lib/llm/src/disagg_router.rs DisaggRouterConf at 3454aa8b; removed from the design docs in
  *     PR #5993; today's rule, experimental and off by default, keeps a prompt local under 2,048 uncached tokens
  *     and 0.7 of the prompt, PR #11723), llm-d's `prefix-based-pd-decider`
- *     (`nonCachedTokens`, llm-d/llm-d-inference-scheduler pkg/plugins/profile/prefix_based_pd_decider.go,
- *     which inspects the decode pod's prefix match). Short or well-cached prompts prefill on the decode worker like
- *     any request. Otherwise the prefill worker is chosen by the same router kind over the prefill pool (llm-d's
+ *     (`nonCachedTokens`, llm-d/llm-d-router, llm-d-inference-scheduler until PR #1164,
+ *     pkg/epp/framework/plugins/scheduling/profilehandler/disagg/prefix_based_pd_decider.go, earlier
+ *     pkg/plugins/profile/prefix_based_pd_decider.go, which inspects the decode pod's prefix match). Short or
+ *     well-cached prompts prefill on the decode worker like any request. Otherwise the prefill worker is chosen by the same router kind over the prefill pool (llm-d's
  *     prefill profile composes the prefix scorer with load). Optionally a prompt stays local when every prefill worker
  *     already has `maxPrefillQueue` requests outstanding, the prefill-queue bound of Dynamo 0.2.0's disaggregation
  *     design (docs.nvidia.com/dynamo/archive/0.2.0/architecture/disagg_serving.html; the prefill queue left the
@@ -29,14 +30,15 @@
  *     layerwise saving", get_num_new_matched_tokens pulls `len(prompt) − num_computed_tokens`,
  *     vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py; llm-d's decode sidecar then pulls over NIXL;
  *     Dynamo's NIXL transfer VRAM to VRAM). `layerwise`: each layer's KV is sent as soon as it is computed
- *     (vLLM's P2pNcclConnector.save_kv_layer sends every layer during the forward pass,
- *     vllm/distributed/kv_transfer/kv_connector/v1/p2p/p2p_nccl_connector.py; Mooncake's layer-wise prefill;
+ *     (vLLM's former P2pNcclConnector.save_kv_layer sent every layer during the forward pass,
+ *     vllm/distributed/kv_transfer/kv_connector/v1/p2p/p2p_nccl_connector.py at 02dc4a14, removed in June 2026 by
+ *     vLLM PR #44854; Mooncake's layer-wise prefill;
  *     Splitwise's layer-wise KV-cache transfer overlapped with the prompt phase), so the transfer overlaps the
  *     prefill and only the last layer's share is left after it:
  *       done = max(prefillStart + bytes / bw, prefillEnd + bytes / (L·bw)) + latency.
  *  4. Decode: the request joins the decode worker's queue with its prompt's KV in place; on admission it computes
- *     only the last prompt token, which samples the first output token (vLLM's P2pNcclConnector loads
- *     `len(prompt) − 1 − num_computed_tokens` and the engine computes the last), and decodes.
+ *     only the last prompt token, which samples the first output token (vLLM's former P2pNcclConnector loaded
+ *     `len(prompt) − 1 − num_computed_tokens` and the engine computed the last), and decodes.
  *
  * Simplified, and what it costs: the decode worker allocates the KV blocks when it admits the request, after the
  * transfer (vLLM allocates them before pulling): under HBM pressure on the decode pool the transfer is not

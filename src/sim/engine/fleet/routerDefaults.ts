@@ -36,8 +36,11 @@ export const SGLANG_V04_ROUTER_DEFAULTS = {
 /**
  * llm-d's approximate prefix-cache scorer (views/llmdApproximate.ts): GAIE v1.0.0
  * pkg/epp/scheduling/framework/plugins/multi/prefix/plugin.go (DefaultHashBlockSize 64 characters = 16 tokens at
- * 4 characters a token, DefaultMaxPrefixBlocks 256, DefaultLRUCapacityPerServer 31250); llm-d-router HEAD 520af47
- * approximateprefix/types.go (the same in tokens).
+ * 4 characters a token, DefaultMaxPrefixBlocks 256, DefaultLRUCapacityPerServer 31250), the version llm-d's
+ * September 2025 benchmark ran; llm-d-router (formerly llm-d-inference-scheduler) HEAD 520af47
+ * approximateprefix/types.go (the same in tokens). Since llm-d-router PR #1548 (2026-06-11) its defaults are
+ * maxPrefixTokensToMatch 131072 and maxPrefixBlocksToMatch 2048 (not auto-tuned), blocks under 64 tokens raised
+ * to 64 (types.go and README at ebab687); the lab keeps the benchmark's values.
  */
 export const LLMD_APPROX_DEFAULTS = {
   blockTokens: 16,
@@ -56,7 +59,8 @@ export const SGLANG_RADIX_DEFAULTS = {
  * The lab's session-affinity router moves a session off its replica when that replica's outstanding tokens exceed
  * max(overloadMinTokens, overloadRatio × the fleet's mean): an escape of the lab's own, so that one long trajectory
  * cannot pin a replica while its neighbours idle. vLLM's session router and SGLang's `manual` policy ship none (a
- * session stays until its replica leaves the fleet), so on a skewed load they queue where this router moves.
+ * session stays until its replica leaves the fleet, or in SGLang's until its key idles `--max-idle-secs`, 4 h:
+ * smg v1.9.0 policies/manual.rs), so on a skewed load they queue where this router moves.
  */
 export const LAB_AFFINITY_ESCAPE = {
   overloadRatio: 2,

@@ -40,7 +40,9 @@ export function routerConfig(
       return { kind: 'session-affinity' };
     case 'llm-d-approximate':
       // llm-d-router's default profile (queue 2, kv-cache-utilization 2, prefix-cache 3) over its approximate
-      // index with its default window, block and capacity (fleet/llmd.ts, fleet/views/llmdApproximate.ts).
+      // index with the window, block and capacity of GAIE v1.0.0, as llm-d benchmarked it in September 2025
+      // (llm-d-router's window has been 131,072 tokens since PR #1548; fleet/llmd.ts,
+      // fleet/views/llmdApproximate.ts).
       return { kind: 'llm-d', view: { kind: 'llm-d-approximate' } };
     case 'llm-d-precise':
       // The precise configuration of llm-d's benchmark (llm-d-kv-cache benchmarking/73-capacity): precise prefix

@@ -23,6 +23,9 @@
  *    (defaultBlockSizeTokens = 16, defaultMaxPrefixBlocks = 256, defaultLRUCapacityPerServer = 31250,
  *    averageCharactersPerToken = 4), and `autoTune` (default true) that takes the block size and the LRU capacity
  *    from the pod's metrics (vLLM's block size and number of GPU blocks): `lruCapacityPerServer: "auto"` here.
+ *    Since PR #1548 (2026-06-11; types.go and the package README at ebab687) the window defaults to
+ *    maxPrefixTokensToMatch = 131072 (maxPrefixBlocksToMatch = 2048 when that is 0), neither auto-tuned, and a
+ *    block under 64 tokens is raised to 64; the defaults above stay the September 2025 benchmark's.
  *  - llm-d/llm-d-kv-cache benchmarking/73-capacity/README.md (commit d070ea6, 2025-09): the benchmark's
  *    "estimated-scheduling" sets hashBlockSize 64, maxPrefixBlocksToMatch 256, lruCapacityPerServer 31250.
  *
