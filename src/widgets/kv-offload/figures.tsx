@@ -17,7 +17,11 @@ import {
   formatRatio,
   formatTokens,
 } from '../../lib/format';
-import type { ReloadRecomputeResult, SetupFigures } from '../../worker/offloadMethods';
+import type {
+  ReloadRecomputeRequest,
+  ReloadRecomputeResult,
+  SetupFigures,
+} from '../../worker/offloadMethods';
 import {
   FIGURES_REQUEST,
   MIN_BW_DEFAULTS,
@@ -104,14 +108,27 @@ export function reloadFigureText(r: ReloadRecomputeResult, m: keyof typeof RELOA
   return RELOAD_METRICS[m](r);
 }
 
-/** A figure of the first widget's result at its defaults (the same worker call as the widget's). */
-export function ReloadFig({ m }: { m: keyof typeof RELOAD_METRICS }) {
-  const sim = useSimulation('reloadVsRecompute', reloadArgs(RELOAD_DEFAULTS));
+/** A figure of the first widget's result at `args` (the same worker call as the widget's at those settings). */
+function FirstWidgetFig({
+  args,
+  text,
+  title,
+}: {
+  args: ReloadRecomputeRequest;
+  text: (r: ReloadRecomputeResult) => string;
+  title: string;
+}) {
+  const sim = useSimulation('reloadVsRecompute', args);
   const r = sim.result;
+  return <InlineFigure value={r ? text(r) : null} failed={sim.status === 'error'} title={title} />;
+}
+
+/** A figure of the first widget's result at its defaults. */
+export function ReloadFig({ m }: { m: keyof typeof RELOAD_METRICS }) {
   return (
-    <InlineFigure
-      value={r ? reloadFigureText(r, m) : null}
-      failed={sim.status === 'error'}
+    <FirstWidgetFig
+      args={reloadArgs(RELOAD_DEFAULTS)}
+      text={(r) => reloadFigureText(r, m)}
       title="The first widget at its defaults"
     />
   );
@@ -127,12 +144,10 @@ export function bandText(r: ReloadRecomputeResult): string {
 
 /** The small-model Try this item's band (schema.ts SMALL_MODEL_ITEM), as the widget shows it after "Show me". */
 export function SmallModelBandFig() {
-  const sim = useSimulation('reloadVsRecompute', smallModelArgs());
-  const r = sim.result;
   return (
-    <InlineFigure
-      value={r ? bandText(r) : null}
-      failed={sim.status === 'error'}
+    <FirstWidgetFig
+      args={smallModelArgs()}
+      text={bandText}
       title="The first widget with Llama 3.1 8B on one B200 and one NVMe Gen4 drive"
     />
   );
@@ -160,12 +175,10 @@ export function ObjectStoreFig({
   at: keyof typeof OBJECT_STORE_LATENCY_US;
   m: 'latency' | 'bandwidth' | 'recomputeBelow';
 }) {
-  const sim = useSimulation('reloadVsRecompute', objectStoreArgs(at));
-  const r = sim.result;
   return (
-    <InlineFigure
-      value={r ? objectStoreFigureText(r, m) : null}
-      failed={sim.status === 'error'}
+    <FirstWidgetFig
+      args={objectStoreArgs(at)}
+      text={(r) => objectStoreFigureText(r, m)}
       title="The first widget with its custom link at an object store's latency"
     />
   );

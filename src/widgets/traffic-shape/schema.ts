@@ -3,6 +3,7 @@ import { formatCount } from '../../lib/format';
 import type { WorkloadMix } from '../../sim/lessons/agentWorkload';
 import { WORKLOAD_LIMITS } from '../../sim/lessons/agentWorkloadSetup';
 import { controlRange } from '../kit/controlRange';
+import { medianTurnsParam } from '../trajectory-anatomy/schema';
 
 export const TRAFFIC_SHAPE_ID = 'traffic-shape';
 
@@ -28,17 +29,9 @@ export const trafficShapeSchema = {
     unit: 'sessions',
     format: (v) => `${formatCount(v)} sessions`,
   },
-  medianTurns: {
-    kind: 'number',
-    // The generator's target: each session's turns are drawn around it, so the median drawn (the read-out) differs.
-    label: 'Median turns of an agent session (target)',
-    default: 30,
-    // A median of one turn is a chat session, not an agent's.
-    ...controlRange(WORKLOAD_LIMITS.medianTurns, { min: 2, max: 100 }),
-    integer: true,
-    unit: 'turns',
-    help: 'The generator draws each session’s turns around this median; the read-out gives the median drawn',
-  },
+  medianTurns: medianTurnsParam(
+    'The generator draws each session’s turns around this median; the read-out gives the median drawn',
+  ),
   seed: { kind: 'seed', label: 'Seed', default: 1 },
 } satisfies ParamSchema;
 

@@ -1,4 +1,4 @@
-import type { ParamSchema, ParamValues } from '../../state/paramSchema';
+import type { NumberParam, ParamSchema, ParamValues } from '../../state/paramSchema';
 import { formatDuration } from '../../lib/format';
 import { TOOL_LATENCY_PRESETS, type ToolLatencyPreset } from '../../sim/engine/fleet/dist';
 import { mean, quantile } from '../../sim/lessons/toolLatency';
@@ -13,6 +13,23 @@ function stats(id: ToolLatencyPreset, withMean = false): string {
 }
 
 export const TRAJECTORY_ID = 'trajectory-anatomy';
+
+/**
+ * Lesson 07.01's "median turns" control, the same in both its widgets: the generator's target, around which each
+ * session draws its own number of turns, so the read-out beside it (`help` says which) gives what was drawn.
+ */
+export function medianTurnsParam(help: string): NumberParam {
+  return {
+    kind: 'number',
+    label: 'Median turns of an agent session (target)',
+    default: 30,
+    // A median of one turn is a chat session, not an agent's.
+    ...controlRange(WORKLOAD_LIMITS.medianTurns, { min: 2, max: 100 }),
+    integer: true,
+    unit: 'turns',
+    help,
+  };
+}
 
 export const trajectorySchema = {
   kind: {
@@ -30,17 +47,9 @@ export const trajectorySchema = {
     default: true,
     help: 'Off: the token axis fits the shown session alone',
   },
-  medianTurns: {
-    kind: 'number',
-    // The generator's target: the session shown draws its own number of turns around it (the read-out).
-    label: 'Median turns of an agent session (target)',
-    default: 30,
-    // A median of one turn is a chat session, not an agent's.
-    ...controlRange(WORKLOAD_LIMITS.medianTurns, { min: 2, max: 100 }),
-    integer: true,
-    unit: 'turns',
-    help: 'The generator draws the session’s turns around this median; the read-out gives the turns drawn',
-  },
+  medianTurns: medianTurnsParam(
+    'The generator draws the session’s turns around this median; the read-out gives the turns drawn',
+  ),
   toolLatency: {
     kind: 'select',
     label: 'Tool latency (agent)',
