@@ -40,8 +40,11 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
       expect(Math.round(orders)).toBeLessThanOrEqual(4);
     }
     const [fewest, most] = [tools[0], tools[tools.length - 1]];
-    expect(most.compileMs).toBeGreaterThan(2 * fewest.compileMs);
-    expect(most.maskP50Us).toBeLessThan(2 * fewest.maskP50Us);
+    const compileGrowth = most.compileMs / fewest.compileMs;
+    expect(compileGrowth).toBeGreaterThan(2);
+    // The mask "barely moves": it grows far less than the compile (a ratio of ratios, so a busy spell that slows
+    // one row's masks does not fail a claim about the trend; measured here the mask grows 0.9–1.3×, the compile 5–7×).
+    expect(compileGrowth).toBeGreaterThan(2 * (most.maskP50Us / fewest.maskP50Us));
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article')).not.toContainText('NaN');
     await expect(page.locator('article')).toContainText('the p99 mask happens 50 per second');

@@ -108,11 +108,12 @@ describe('chained hashes', () => {
     expect(() => segmentBlockHashes([{ id: 'x', tokens: -1 }], 16)).toThrow(RangeError);
   });
 
-  it('segment hashing costs per block, not per token (10M tokens in 16-token blocks)', () => {
-    const t0 = performance.now();
+  it('a 10M-token segment hashes into 625,000 distinct 16-token blocks', () => {
+    // Speed is the bench's business (never a timed test); what can fail here is a collision or a miscount at scale.
     const r = segmentBlockHashes([{ id: 'huge', tokens: 10_000_000 }], 16);
     expect(r.hashes.length).toBe(625_000);
-    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(new Set(r.hashes).size).toBe(625_000);
+    expect(r.lastBlockTokens).toBe(16);
   });
 });
 
