@@ -1,10 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import mdx from '@mdx-js/rollup';
-import remarkMath from 'remark-math';
-import rehypeKatex from 'rehype-katex';
-import rehypeSlug from 'rehype-slug';
-import rehypeHighlight from 'rehype-highlight';
+import { LESSON_MDX_OPTIONS } from './src/app/lessonMdxOptions.ts';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -29,9 +26,13 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 function securityHeaders(): Plugin {
+  let outDir = '';
   return {
     name: 'security-headers',
     apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
     transformIndexHtml: {
       order: 'pre',
       handler: () => [
@@ -55,19 +56,22 @@ function securityHeaders(): Plugin {
         '  Referrer-Policy: strict-origin-when-cross-origin',
         '',
       ].join('\n');
-      writeFileSync(resolve(import.meta.dirname, 'dist', '_headers'), headers);
+      writeFileSync(resolve(outDir, '_headers'), headers);
     },
   };
 }
 
 /** Static hosts serve 404.html for unknown paths; making it the app shell gives every deep link a working reload. */
 function spaFallback(): Plugin {
+  let outDir = '';
   return {
     name: 'spa-fallback-404',
     apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir); // the build's folder (--outDir too), not always dist/
+    },
     closeBundle() {
-      const dist = resolve(import.meta.dirname, 'dist');
-      copyFileSync(resolve(dist, 'index.html'), resolve(dist, '404.html'));
+      copyFileSync(resolve(outDir, 'index.html'), resolve(outDir, '404.html'));
     },
   };
 }
@@ -77,11 +81,7 @@ export default defineConfig({
     // MDX must run before React so the React plugin sees compiled JSX (order from @vitejs/plugin-react's README).
     {
       enforce: 'pre',
-      ...mdx({
-        providerImportSource: '@mdx-js/react',
-        remarkPlugins: [remarkMath],
-        rehypePlugins: [rehypeSlug, rehypeKatex, [rehypeHighlight, { detect: false }]],
-      }),
+      ...mdx(LESSON_MDX_OPTIONS),
     },
     react({ include: /\.(mdx|js|jsx|ts|tsx)$/ }),
     spaFallback(),

@@ -1,4 +1,5 @@
 /** Shared browser-test plumbing: collect console errors and requests that leave the origin. */
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export interface PageWatch {
@@ -38,6 +39,19 @@ export const test = base.extend<{ watch: PageWatch }>({
 });
 
 export { expect };
+
+/**
+ * axe's serious and critical WCAG 2.1 A/AA violations on the page (or inside `include`), one line each
+ * ("<id> (<nodes>) <help>"): expect it to equal [].
+ */
+export async function seriousAxeViolations(page: Page, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.nodes.length}) ${v.help}`);
+}
 
 /**
  * The test build's account of why widgets may still be waiting (`__salDebug.report()`, src/debugHandles.ts):

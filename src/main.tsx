@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'katex/dist/katex.min.css';
 import './styles/app.css';
+import './styles/print.css';
 import './widgets/kit/charts/charts.css';
 import './widgets/kit/tables.css';
 import { App } from './app/App';

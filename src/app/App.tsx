@@ -3,6 +3,7 @@ import { MDXProvider } from '@mdx-js/react';
 import { Home } from './Home';
 import { LessonPage } from './LessonPage';
 import { NotFound } from './NotFound';
+import { GlossaryPage } from './glossary/GlossaryPage';
 import { WidgetPage } from './WidgetPage';
 import { ErrorBoundary } from '../widgets/kit/ErrorBoundary';
 import { Link } from './Link';
@@ -110,6 +111,9 @@ export function App() {
         <Link href="/" className="site-title">
           Serving Agents Lab
         </Link>
+        <nav className="site-nav" aria-label="Site">
+          <Link href="/glossary">Glossary</Link>
+        </nav>
         <PreferenceControls />
       </header>
       <ProgressNotice />
@@ -118,6 +122,8 @@ export function App() {
           <Home />
         ) : route.kind === 'lesson' ? (
           <LessonPage key={route.slug} slug={route.slug} />
+        ) : route.kind === 'glossary' ? (
+          <GlossaryPage />
         ) : (
           <NotFound path={route.path} />
         )}

@@ -4,6 +4,7 @@ import { Callout, Recap, Remember } from '../lessons-kit/Boxes';
 import { Link } from './Link';
 import { StageHeading } from './StageHeading';
 import { Tour, TourStep } from '../lessons-kit/Tour';
+import { Term } from './glossary/Term';
 
 function MdxLink({ href = '', ...rest }: ComponentProps<'a'>) {
   if (href.startsWith('/')) return <Link href={href} {...rest} />;
@@ -19,4 +20,5 @@ export const mdxComponents = {
   Remember,
   Tour,
   TourStep,
+  Term,
 };

@@ -47,11 +47,13 @@ export type Route =
   | { kind: 'home' }
   | { kind: 'lesson'; slug: string }
   | { kind: 'widget'; id: string }
+  | { kind: 'glossary' }
   | { kind: 'not-found'; path: string };
 
 export function matchRoute(pathname: string): Route {
   const p = pathname.replace(/\/+$/, '') || '/';
   if (p === '/') return { kind: 'home' };
+  if (p === '/glossary') return { kind: 'glossary' };
   const m = /^\/lessons\/([a-z0-9-]+)$/.exec(p);
   if (m) return { kind: 'lesson', slug: m[1] };
   const w = /^\/widget\/([a-z0-9-]+)$/.exec(p);
