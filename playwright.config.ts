@@ -14,6 +14,8 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
   outputDir: 'test-results/artifacts',
   use: {
+    // The build registers a service worker (offline use); tests run without it, but e2e/offline.spec.ts.
+    serviceWorkers: 'block',
     baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',
     headless: true,

@@ -2,8 +2,10 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import mdx from '@mdx-js/rollup';
 import { LESSON_MDX_OPTIONS } from './src/app/lessonMdxOptions.ts';
-import { copyFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { relative, resolve } from 'node:path';
+import { serviceWorkerSource } from './src/offline/serviceWorkerSource.ts';
 
 /**
  * The built site's Content-Security-Policy: scripts, workers and data from the origin only; no eval (the grammar
@@ -25,14 +27,11 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
-function securityHeaders(): Plugin {
-  let outDir = '';
+/** The Content-Security-Policy and referrer policy as meta tags of index.html (any host honours those). */
+function securityMetaTags(): Plugin {
   return {
-    name: 'security-headers',
+    name: 'security-meta-tags',
     apply: 'build',
-    configResolved(config) {
-      outDir = resolve(config.root, config.build.outDir);
-    },
     transformIndexHtml: {
       order: 'pre',
       handler: () => [
@@ -48,30 +47,47 @@ function securityHeaders(): Plugin {
         },
       ],
     },
-    closeBundle() {
-      const headers = [
-        '/*',
-        `  Content-Security-Policy: ${CONTENT_SECURITY_POLICY}`,
-        '  X-Content-Type-Options: nosniff',
-        '  Referrer-Policy: strict-origin-when-cross-origin',
-        '',
-      ].join('\n');
-      writeFileSync(resolve(outDir, '_headers'), headers);
-    },
   };
 }
 
-/** Static hosts serve 404.html for unknown paths; making it the app shell gives every deep link a working reload. */
-function spaFallback(): Plugin {
+/**
+ * The files a static host and the browser need beside the build, written once it is on disk, into its folder
+ * (dist/, or --outDir):
+ * - `404.html`, the app shell: static hosts serve it for unknown paths, so every deep link reloads;
+ * - `_headers` (Netlify, Cloudflare Pages): the policy again, with what a meta tag cannot carry;
+ * - `sw.js`, the service worker that keeps the lab usable offline (src/offline/serviceWorkerSource.ts), listing
+ *   every other file of the build and versioned by their contents.
+ */
+function hostFiles(): Plugin {
   let outDir = '';
   return {
-    name: 'spa-fallback-404',
+    name: 'host-files',
     apply: 'build',
     configResolved(config) {
-      outDir = resolve(config.root, config.build.outDir); // the build's folder (--outDir too), not always dist/
+      outDir = resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
-      copyFileSync(resolve(outDir, 'index.html'), resolve(outDir, '404.html'));
+    closeBundle: {
+      order: 'post',
+      handler() {
+        copyFileSync(resolve(outDir, 'index.html'), resolve(outDir, '404.html'));
+        const headers = [
+          '/*',
+          `  Content-Security-Policy: ${CONTENT_SECURITY_POLICY}`,
+          '  X-Content-Type-Options: nosniff',
+          '  Referrer-Policy: strict-origin-when-cross-origin',
+          '',
+        ].join('\n');
+        writeFileSync(resolve(outDir, '_headers'), headers);
+        const hostOnly = new Set(['404.html', '_headers', 'sw.js']);
+        const files = readdirSync(outDir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => relative(outDir, resolve(e.parentPath, e.name)).split('\\').join('/'))
+          .filter((f) => !hostOnly.has(f) && !f.endsWith('.map'))
+          .sort();
+        const hash = createHash('sha256');
+        for (const f of files) hash.update(f).update(readFileSync(resolve(outDir, f)));
+        writeFileSync(resolve(outDir, 'sw.js'), serviceWorkerSource(hash.digest('hex').slice(0, 16), files));
+      },
     },
   };
 }
@@ -84,8 +100,8 @@ export default defineConfig({
       ...mdx(LESSON_MDX_OPTIONS),
     },
     react({ include: /\.(mdx|js|jsx|ts|tsx)$/ }),
-    spaFallback(),
-    securityHeaders(),
+    securityMetaTags(),
+    hostFiles(),
   ],
   worker: { format: 'es' },
   optimizeDeps: {

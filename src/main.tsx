@@ -11,6 +11,7 @@ import { createProgressStore } from './state/progress';
 import { createPreferencesStore } from './state/preferences';
 import { SimClient } from './worker/client';
 import { matchRoute } from './app/router';
+import { registerOfflineCache } from './offline/register';
 
 function storage(): Storage | null {
   try {
@@ -39,6 +40,8 @@ const services: Services = {
 // browser tests drive (VITE_SAL_DEBUG=1, set by scripts/test-all.mjs); a production build leaves the module out.
 if (import.meta.env.DEV || import.meta.env.VITE_SAL_DEBUG === '1')
   void import('./debugHandles').then((m) => m.installDebugHandles(services));
+
+registerOfflineCache();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -11,6 +11,7 @@ import { matchRoute, usePathname } from './router';
 import { usePreferences, useProgress, useServices } from './services';
 import { mdxComponents } from './mdxComponents';
 import type { MotionChoice, ThemeChoice } from '../state/preferences';
+import { useOfflineReady } from '../offline/register';
 
 function useSystemMedia(query: string): boolean {
   const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
@@ -87,6 +88,12 @@ function ProgressNotice() {
   );
 }
 
+/** Says so once the lab is stored for use without a network (offline/register.ts). */
+function OfflineNote() {
+  const ready = useOfflineReady();
+  return ready ? <span data-offline="ready"> · stored in this browser: it works offline</span> : null;
+}
+
 export function App() {
   const pathname = usePathname();
   const route = matchRoute(pathname);
@@ -135,6 +142,7 @@ export function App() {
           <a href="https://github.com/kvcache-ai/Mooncake" rel="noreferrer">
             Mooncake traces (Apache-2.0)
           </a>
+          <OfflineNote />
         </p>
       </footer>
     </MDXProvider>
