@@ -235,6 +235,86 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
     pattern: 'PUE',
     explained: '07.12',
   },
+  {
+    id: 'roofline',
+    name: 'Roofline',
+    definition:
+      'A pass’s time as the longer of its arithmetic (its FLOPs over the FLOP/s the GPUs achieve) and its memory traffic (its bytes over the bandwidth they achieve): whichever is longer makes the pass compute-bound or memory-bound.',
+    pattern: '[Rr]ooflines?',
+    explained: '07.04',
+  },
+  {
+    id: 'all-reduce',
+    name: 'All-reduce',
+    definition:
+      'A collective operation after which every GPU of a group holds the sum of all their inputs: how tensor-parallel GPUs combine their partial results, twice per layer.',
+    pattern: '[Aa]ll-reduces?',
+    explained: '07.02',
+  },
+  {
+    id: 'token-budget',
+    name: 'Token budget',
+    definition:
+      'The most tokens one iteration may compute (vLLM’s max_num_batched_tokens): a token for each decoding sequence, and the rest for chunks of prefill.',
+    pattern: '[Tt]oken budgets?',
+    explained: '07.10',
+  },
+  {
+    id: 'session-affinity',
+    name: 'Session affinity',
+    definition:
+      'Routing every turn of a session to the replica that served its previous turn, where its context’s KV may still be cached.',
+    pattern: '[Ss]ession affinity',
+    explained: '07.02',
+  },
+  {
+    id: 'cache-aware-routing',
+    name: 'Cache-aware routing',
+    definition:
+      'Routing a request to the replica whose cache holds the longest prefix of its prompt, weighed against how busy each replica is.',
+    pattern: '[Cc]ache-aware rout(?:ing|ers?)',
+    explained: '07.03',
+  },
+  {
+    id: 'compaction',
+    name: 'Compaction',
+    definition:
+      'Rewriting an agent’s context to make it shorter (a summary of old turns, old tool results dropped): fewer tokens to hold and attend to, at the price of the cached prefix, which the rewritten context no longer matches.',
+    pattern: '[Cc]ompaction',
+    explained: '07.11',
+  },
+  {
+    id: 'mbu',
+    name: 'MBU',
+    expansion: 'memory-bandwidth utilisation',
+    definition:
+      'The share of the GPUs’ peak memory bandwidth a pass achieves; its counterpart for arithmetic is MFU, model FLOPs utilisation.',
+    pattern: 'MBU',
+    explained: '07.10',
+  },
+  {
+    id: 'pcie',
+    name: 'PCIe',
+    definition:
+      'The bus that links a GPU to its host’s CPU, memory and drives: the path offloaded KV takes to host DRAM and local NVMe.',
+    pattern: 'PCIe',
+    explained: '07.04',
+  },
+  {
+    id: 'nvlink',
+    name: 'NVLink',
+    definition:
+      'NVIDIA’s link between the GPUs of a node, much faster than PCIe: what tensor-parallel all-reduces run over.',
+    pattern: 'NVLink',
+  },
+  {
+    id: 'write-through',
+    name: 'Write-through',
+    definition:
+      'Copying each block to a lower tier as soon as it is computed, so that evicting it from HBM later moves nothing.',
+    pattern: '[Ww]rite(?:-| )through',
+    explained: '07.06',
+  },
 ];
 
 export const TERM_BY_ID: ReadonlyMap<string, GlossaryTerm> = new Map(GLOSSARY.map((t) => [t.id, t]));
