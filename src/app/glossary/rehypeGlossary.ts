@@ -4,8 +4,8 @@
  * page marks a word once; the glossary page has every term.
  *
  * Prose is the text of paragraphs, lists, tables and the recap, callout and remember boxes. Left alone: headings,
- * links, code, formulas (KaTeX's output) and every other MDX component (the tour's captions, figures, widgets),
- * whose text is not the lesson's running prose.
+ * links, code, formulas (KaTeX's output), the references (a paper's title is not a use) and every other MDX
+ * component (the tour's captions, figures, widgets), whose text is not the lesson's running prose.
  */
 import { GLOSSARY, type GlossaryTerm } from './terms.ts';
 
