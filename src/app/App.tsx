@@ -12,6 +12,7 @@ import { usePreferences, useProgress, useServices } from './services';
 import { mdxComponents } from './mdxComponents';
 import type { MotionChoice, ThemeChoice } from '../state/preferences';
 import { useOfflineReady } from '../offline/register';
+import { KeyboardHelp } from './keyboard/KeyboardHelp';
 
 function useSystemMedia(query: string): boolean {
   const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
@@ -105,6 +106,7 @@ export function App() {
         <ErrorBoundary what="this page" resetKey={pathname}>
           <WidgetPage key={route.id} id={route.id} />
         </ErrorBoundary>
+        <KeyboardHelp />
       </MDXProvider>
     );
   }
@@ -136,14 +138,16 @@ export function App() {
         )}
       </ErrorBoundary>
       <footer className="site-footer">
-        <p>
+        <div>
           Serving Agents Lab · every figure is computed by the simulation core in a web worker or cited to its
           source ·{' '}
           <a href="https://github.com/kvcache-ai/Mooncake" rel="noreferrer">
             Mooncake traces (Apache-2.0)
           </a>
           <OfflineNote />
-        </p>
+          {' · '}
+          <KeyboardHelp button />
+        </div>
       </footer>
     </MDXProvider>
   );

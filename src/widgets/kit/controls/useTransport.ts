@@ -6,6 +6,26 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;
 
+/** What a key does to an animated picture that has the focus (the keyboard help lists the same keys). */
+export type TransportKeyAction = 'toggle' | 'back' | 'forward' | 'start' | 'end';
+
+export function transportKeyAction(key: string): TransportKeyAction | null {
+  switch (key) {
+    case ' ':
+      return 'toggle';
+    case 'ArrowRight':
+      return 'forward';
+    case 'ArrowLeft':
+      return 'back';
+    case 'Home':
+      return 'start';
+    case 'End':
+      return 'end';
+    default:
+      return null;
+  }
+}
+
 export interface TransportOptions {
   /** Length of the timeline, in the widget's time unit (e.g. simulated seconds). */
   duration: number;
@@ -116,26 +136,13 @@ export function useTransport({
     (e: KeyboardEvent) => {
       // A chart's own keyboard read-out (or a form field) already used this key.
       if (e.defaultPrevented || isFormField(e.target)) return;
-      switch (e.key) {
-        case ' ':
-          toggle();
-          break;
-        case 'ArrowRight':
-          stepBy(1);
-          break;
-        case 'ArrowLeft':
-          stepBy(-1);
-          break;
-        case 'Home':
-          setPlaying(false);
-          seek(0);
-          break;
-        case 'End':
-          setPlaying(false);
-          seek(safeDuration);
-          break;
-        default:
-          return;
+      const action = transportKeyAction(e.key);
+      if (action === null) return;
+      if (action === 'toggle') toggle();
+      else if (action === 'forward' || action === 'back') stepBy(action === 'forward' ? 1 : -1);
+      else {
+        setPlaying(false);
+        seek(action === 'start' ? 0 : safeDuration);
       }
       e.preventDefault();
     },
