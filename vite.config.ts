@@ -82,7 +82,8 @@ function hostFiles(): Plugin {
         const files = readdirSync(outDir, { recursive: true, withFileTypes: true })
           .filter((e) => e.isFile())
           .map((e) => relative(outDir, resolve(e.parentPath, e.name)).split('\\').join('/'))
-          .filter((f) => !hostOnly.has(f) && !f.endsWith('.map'))
+          // KaTeX's fonts come as woff2, woff and ttf; every browser that runs service workers reads woff2.
+          .filter((f) => !hostOnly.has(f) && !/\.(map|woff|ttf)$/.test(f))
           .sort();
         const hash = createHash('sha256');
         for (const f of files) hash.update(f).update(readFileSync(resolve(outDir, f)));

@@ -88,3 +88,17 @@ test.describe('glossary', () => {
     }
   });
 });
+
+test('presenting, Escape on an open definition closes the definition, not the presentation', async ({
+  page,
+}) => {
+  await page.goto(`${LESSON}?present`);
+  await expectWidgetsReady(page);
+  const word = page.locator('article [data-term="ttft"] button');
+  await word.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-term-tip="ttft"]')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('[data-term-tip="ttft"]')).toHaveCount(0);
+  await expect(page.locator('[data-present]')).toHaveCount(1);
+});

@@ -37,3 +37,29 @@ test('"?" lists the keyboard, on a lesson and on a widget alone; never while typ
   await expect(page.getByRole('dialog', { name: 'The keyboard' })).toBeVisible();
   expect(watch.consoleErrors).toEqual([]);
 });
+
+test('presenting, "?" shows the list over the slides, which then keep still until it closes', async ({
+  page,
+  watch,
+}) => {
+  await page.goto('/lessons/07-06-tool-calls-in-the-loop?present');
+  await expectWidgetsReady(page);
+  // The screen shown (the count after "/" may still grow as the lesson's parts register).
+  const screen = async () =>
+    Number(
+      (await page.locator('[data-present-position]').getAttribute('data-present-position'))!.split('/')[0],
+    );
+  const at = await screen();
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog', { name: 'The keyboard' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('PageDown'); // a clicker's key: the dialog has it (it scrolls the list), not the slides
+  await page.waitForTimeout(300);
+  expect(await screen()).toBe(at);
+  await page.keyboard.press('Escape'); // closes the list, and leaves presentation mode on
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('[data-present]')).toHaveCount(1);
+  await page.keyboard.press('PageDown');
+  await expect.poll(screen).toBeGreaterThan(at);
+  expect(watch.consoleErrors).toEqual([]);
+});

@@ -12,7 +12,7 @@ import { usePreferences, useProgress, useServices } from './services';
 import { mdxComponents } from './mdxComponents';
 import type { MotionChoice, ThemeChoice } from '../state/preferences';
 import { useOfflineReady } from '../offline/register';
-import { KeyboardHelp } from './keyboard/KeyboardHelp';
+import { KeyboardHelp, KeyboardHelpButton } from './keyboard/KeyboardHelp';
 
 function useSystemMedia(query: string): boolean {
   const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
@@ -103,52 +103,55 @@ export function App() {
     return (
       <MDXProvider components={mdxComponents}>
         <PreferenceEffects />
-        <ErrorBoundary what="this page" resetKey={pathname}>
-          <WidgetPage key={route.id} id={route.id} />
-        </ErrorBoundary>
-        <KeyboardHelp />
+        <KeyboardHelp>
+          <ErrorBoundary what="this page" resetKey={pathname}>
+            <WidgetPage key={route.id} id={route.id} />
+          </ErrorBoundary>
+        </KeyboardHelp>
       </MDXProvider>
     );
   }
   return (
     <MDXProvider components={mdxComponents}>
       <PreferenceEffects />
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="site-header">
-        <Link href="/" className="site-title">
-          Serving Agents Lab
-        </Link>
-        <nav className="site-nav" aria-label="Site">
-          <Link href="/glossary">Glossary</Link>
-        </nav>
-        <PreferenceControls />
-      </header>
-      <ProgressNotice />
-      <ErrorBoundary what="this page" resetKey={pathname}>
-        {route.kind === 'home' ? (
-          <Home />
-        ) : route.kind === 'lesson' ? (
-          <LessonPage key={route.slug} slug={route.slug} />
-        ) : route.kind === 'glossary' ? (
-          <GlossaryPage />
-        ) : (
-          <NotFound path={route.path} />
-        )}
-      </ErrorBoundary>
-      <footer className="site-footer">
-        <div>
-          Serving Agents Lab · every figure is computed by the simulation core in a web worker or cited to its
-          source ·{' '}
-          <a href="https://github.com/kvcache-ai/Mooncake" rel="noreferrer">
-            Mooncake traces (Apache-2.0)
-          </a>
-          <OfflineNote />
-          {' · '}
-          <KeyboardHelp button />
-        </div>
-      </footer>
+      <KeyboardHelp>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <Link href="/" className="site-title">
+            Serving Agents Lab
+          </Link>
+          <nav className="site-nav" aria-label="Site">
+            <Link href="/glossary">Glossary</Link>
+          </nav>
+          <PreferenceControls />
+        </header>
+        <ProgressNotice />
+        <ErrorBoundary what="this page" resetKey={pathname}>
+          {route.kind === 'home' ? (
+            <Home />
+          ) : route.kind === 'lesson' ? (
+            <LessonPage key={route.slug} slug={route.slug} />
+          ) : route.kind === 'glossary' ? (
+            <GlossaryPage />
+          ) : (
+            <NotFound path={route.path} />
+          )}
+        </ErrorBoundary>
+        <footer className="site-footer">
+          <div>
+            Serving Agents Lab · every figure is computed by the simulation core in a web worker or cited to
+            its source ·{' '}
+            <a href="https://github.com/kvcache-ai/Mooncake" rel="noreferrer">
+              Mooncake traces (Apache-2.0)
+            </a>
+            <OfflineNote />
+            {' · '}
+            <KeyboardHelpButton />
+          </div>
+        </footer>
+      </KeyboardHelp>
     </MDXProvider>
   );
 }

@@ -6,6 +6,8 @@ import { useSyncExternalStore } from 'react';
 
 export function registerOfflineCache(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  // A widget framed in slides is stored per embedding site: not worth its megabytes there.
+  if (window.top !== window.self) return;
   // After the page's own loading, so that storing the build never competes with the first paint.
   window.addEventListener('load', () => {
     navigator.serviceWorker.register('/sw.js').catch((err: unknown) => {

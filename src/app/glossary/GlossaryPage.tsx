@@ -20,7 +20,13 @@ function Explained({ term }: { term: GlossaryTerm }) {
 
 export function GlossaryPage() {
   // The term a lesson's definition linked to (the in-app navigation sets no :target): scrolled to and marked.
-  const [target] = useState(() => decodeURIComponent(window.location.hash.slice(1)));
+  const [target] = useState(() => {
+    try {
+      return decodeURIComponent(window.location.hash.slice(1));
+    } catch {
+      return ''; // a malformed address: the list from the top
+    }
+  });
   useEffect(() => {
     document.title = `Glossary · ${MODULE_TITLE}: Serving Agents Lab`;
     if (target) document.getElementById(target)?.scrollIntoView();

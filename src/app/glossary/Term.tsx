@@ -1,7 +1,7 @@
 /**
  * A glossary term at its first use in a lesson (placed by rehypeGlossary.ts): the word, underlined with dots,
  * opens its definition on hover, or on a tap, Enter or Space (a disclosure button, so touch and keyboard get it
- * too); Escape, a tap elsewhere or a resize closes it. The definition is rendered only while open, so the
+ * too); Escape, a tap elsewhere or a new window width closes it. The definition is rendered only while open, so the
  * sentence's text is the sentence's; and into the page's body, under the word, because the lesson's blocks clip
  * what overflows them (tables scroll; blocks out of view skip painting: content-visibility).
  */
@@ -43,20 +43,29 @@ export function Term({ id, children }: { id: string; children: ReactNode }) {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
+      // The focus comes back to the word only from the word or its definition (not from a field being typed in
+      // while the pointer rests on a term).
+      const focus = document.activeElement;
+      const inside = !!focus && (button.current?.contains(focus) || tip.current?.contains(focus));
       close();
-      button.current?.focus();
+      if (inside) button.current?.focus();
     };
     const onDown = (e: PointerEvent) => {
       const target = e.target as Node;
       if (!button.current?.contains(target) && !tip.current?.contains(target)) close();
     };
+    // A new width moves the word; a phone's address bar showing or hiding changes only the height.
+    const width = window.innerWidth;
+    const onResize = () => {
+      if (window.innerWidth !== width) close();
+    };
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onDown);
-    window.addEventListener('resize', close);
+    window.addEventListener('resize', onResize);
     return () => {
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('pointerdown', onDown);
-      window.removeEventListener('resize', close);
+      window.removeEventListener('resize', onResize);
     };
   }, [open]);
 
@@ -77,6 +86,7 @@ export function Term({ id, children }: { id: string; children: ReactNode }) {
         className="term-word"
         aria-expanded={open}
         aria-controls={open ? tipId : undefined}
+        aria-describedby={open ? tipId : undefined}
         onClick={() => {
           const next = !(open && pinned);
           setOpen(next);

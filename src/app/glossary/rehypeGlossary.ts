@@ -46,7 +46,7 @@ const SKIP_TAGS = new Set([
 ]);
 /** MDX components whose children are the lesson's prose. */
 const PROSE_COMPONENTS = new Set(['Recap', 'Callout', 'Remember']);
-const SKIP_CLASSES = ['katex', 'katex-display', 'math', 'math-inline', 'math-display'];
+const SKIP_CLASSES = ['katex', 'katex-display', 'katex-error', 'math', 'math-inline', 'math-display'];
 
 function classes(node: HastNode): string[] {
   const c = node.properties?.className;

@@ -1,13 +1,18 @@
 /**
  * "?" shows what the keyboard does in the lab (keyboardHelp.ts), in a modal dialog: Escape or Close leaves it and
- * gives the focus back. Never while typing in a field, where "?" is a character.
+ * gives the focus back. Never while typing in a field, where "?" is a character. The dialog sits at the page's
+ * root (presentation mode hides the footer, and a modal dialog inside a hidden element would only make the page
+ * inert); the footer's button opens it through the context.
  */
-import { useEffect, useRef } from 'react';
+import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { focusKind } from '../presentation/keys';
 import { KEYBOARD_HELP, keyCap } from './keyboardHelp';
 import './keyboard.css';
 
-export function KeyboardHelp({ button = false }: { button?: boolean }) {
+const OpenHelp = createContext<() => void>(() => {});
+
+/** The dialog and the "?" key for everything inside. */
+export function KeyboardHelp({ children }: { children: ReactNode }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const open = () => {
     const d = dialog.current;
@@ -19,19 +24,16 @@ export function KeyboardHelp({ button = false }: { button?: boolean }) {
       if (e.key !== '?' || e.ctrlKey || e.altKey || e.metaKey || e.defaultPrevented) return;
       if (focusKind(document.activeElement) === 'typing') return;
       e.preventDefault();
-      open();
+      const d = dialog.current;
+      if (d && !d.open) d.showModal();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
   return (
-    <>
-      {button ? (
-        <button type="button" className="link-button keyboard-help-open" onClick={open}>
-          Keyboard (?)
-        </button>
-      ) : null}
+    <OpenHelp.Provider value={open}>
+      {children}
       <dialog ref={dialog} className="keyboard-help" aria-labelledby="keyboard-help-title">
         {/* Close first: a modal dialog focuses its first control, and this keeps the list's top in view. */}
         <div className="keyboard-help-head">
@@ -63,6 +65,16 @@ export function KeyboardHelp({ button = false }: { button?: boolean }) {
           </section>
         ))}
       </dialog>
-    </>
+    </OpenHelp.Provider>
+  );
+}
+
+/** The footer's way in. */
+export function KeyboardHelpButton() {
+  const open = useContext(OpenHelp);
+  return (
+    <button type="button" className="link-button keyboard-help-open" onClick={open}>
+      Keyboard (?)
+    </button>
   );
 }

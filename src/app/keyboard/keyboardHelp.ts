@@ -32,7 +32,7 @@ export const KEYBOARD_HELP: readonly KeySection[] = [
   {
     id: 'animation',
     title: 'An animated picture',
-    where: 'click the picture, or Tab to it',
+    where: 'click the picture, or Tab to it; when presenting, the arrows move between screens',
     rows: [
       { keys: [' '], does: 'Play or pause', action: 'toggle' },
       { keys: ['ArrowLeft'], does: 'One step back', action: 'back' },

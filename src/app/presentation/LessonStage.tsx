@@ -167,6 +167,10 @@ export function LessonStage({ children }: { children: ReactNode }) {
         return;
       }
       if (e.defaultPrevented && e.key !== 'PageDown' && e.key !== 'PageUp') return;
+      // A modal dialog (the keyboard list) has the keys; Escape first closes what the focused control opened
+      // (a glossary term's definition), not the presentation.
+      if (document.querySelector('dialog[open]')) return;
+      if (e.key === 'Escape' && document.activeElement?.getAttribute('aria-expanded') === 'true') return;
       const action = presentKeyAction(e.key, focusKind(document.activeElement), {
         ctrl: e.ctrlKey,
         alt: e.altKey,
