@@ -4,7 +4,7 @@
  * root (presentation mode hides the footer, and a modal dialog inside a hidden element would only make the page
  * inert); the footer's button opens it through the context.
  */
-import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { focusKind } from '../presentation/keys';
 import { KEYBOARD_HELP, keyCap } from './keyboardHelp';
 import './keyboard.css';
@@ -14,22 +14,21 @@ const OpenHelp = createContext<() => void>(() => {});
 /** The dialog and the "?" key for everything inside. */
 export function KeyboardHelp({ children }: { children: ReactNode }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const open = () => {
+  const open = useCallback(() => {
     const d = dialog.current;
     if (d && !d.open) d.showModal();
-  };
+  }, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== '?' || e.ctrlKey || e.altKey || e.metaKey || e.defaultPrevented) return;
       if (focusKind(document.activeElement) === 'typing') return;
       e.preventDefault();
-      const d = dialog.current;
-      if (d && !d.open) d.showModal();
+      open();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  }, [open]);
 
   return (
     <OpenHelp.Provider value={open}>
