@@ -22,29 +22,34 @@ test.describe('Lesson 07.09 What Grammars Cost', () => {
     page,
     watch,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto(PATH);
     await expect(page.locator('[data-widget]')).toHaveCount(3);
-    await expectWidgetsReady(page);
     const w = page.locator('[data-widget="grammar-cost"]');
-    await expect(w.locator('[data-figure="cost-table"] tbody tr')).toHaveCount(6);
-    const ratio = Number(await w.locator('[data-readout="compile-in-steps"]').getAttribute('data-value'));
-    expect(ratio).toBeGreaterThan(100); // one compile costs hundreds of mask steps or more
-    // Try this, item 1 (measured here, on this machine): compile and median mask three to four orders of
-    // magnitude apart at every size (the ratio's log10 rounds to 3 or 4: a busy machine slows the microsecond
-    // mask more than the compile), and only the compile grows with the number of tools.
-    const tools = await costRows(w);
-    for (const r of tools) {
-      const orders = Math.log10((r.compileMs * 1000) / r.maskP50Us);
-      expect(Math.round(orders)).toBeGreaterThanOrEqual(3);
-      expect(Math.round(orders)).toBeLessThanOrEqual(4);
-    }
-    const [fewest, most] = [tools[0], tools[tools.length - 1]];
-    const compileGrowth = most.compileMs / fewest.compileMs;
-    expect(compileGrowth).toBeGreaterThan(2);
-    // The mask "barely moves": it grows far less than the compile (a ratio of ratios, so a busy spell that slows
-    // one row's masks does not fail a claim about the trend; measured here the mask grows 0.9–1.3×, the compile 5–7×).
-    expect(compileGrowth).toBeGreaterThan(2 * (most.maskP50Us / fewest.maskP50Us));
+    // Try this, items 1 and 3 (measured here, on this machine): compile and median mask three to four orders of
+    // magnitude apart at every size (the ratio's log10 rounds to 3 or 4), and only the compile grows with the number
+    // of tools. A live timing: a machine busy for a whole row slows that row's microsecond masks several times over
+    // (seen at 390 px beside a second test run: 87-125 µs against 22-25), so, as item 3 says, the page is reloaded
+    // and measured again (for up to 150 s), and every claim must hold on one measurement.
+    let attempt = 0;
+    await expect(async () => {
+      if (attempt++ > 0) await page.reload();
+      await expectWidgetsReady(page);
+      await expect(w.locator('[data-figure="cost-table"] tbody tr')).toHaveCount(6);
+      const ratio = Number(await w.locator('[data-readout="compile-in-steps"]').getAttribute('data-value'));
+      expect(ratio).toBeGreaterThan(100); // one compile costs hundreds of mask steps or more
+      const tools = await costRows(w);
+      for (const r of tools) {
+        const orders = Math.log10((r.compileMs * 1000) / r.maskP50Us);
+        expect(Math.round(orders)).toBeGreaterThanOrEqual(3);
+        expect(Math.round(orders)).toBeLessThanOrEqual(4);
+      }
+      const [fewest, most] = [tools[0], tools[tools.length - 1]];
+      const compileGrowth = most.compileMs / fewest.compileMs;
+      expect(compileGrowth).toBeGreaterThan(2);
+      // The mask "barely moves": it grows far less than the compile (measured here 0.9–1.3× against 5–7×).
+      expect(compileGrowth).toBeGreaterThan(2 * (most.maskP50Us / fewest.maskP50Us));
+    }).toPass({ timeout: 150_000, intervals: [0] });
     await expect(page.locator('article span[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.locator('article')).not.toContainText('NaN');
     await expect(page.locator('article')).toContainText('the p99 mask happens 50 per second');
