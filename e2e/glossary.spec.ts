@@ -27,6 +27,9 @@ test.describe('glossary', () => {
     await page.keyboard.press('Enter');
     await expect(word).toHaveAttribute('aria-expanded', 'true');
     await expect(tip).toBeVisible();
+    // Tab goes from the word into its definition's link, not to the end of the page.
+    await page.keyboard.press('Tab');
+    await expect(tip.getByRole('link', { name: 'All terms' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(tip).toHaveCount(0);
     await expect(word).toBeFocused();
@@ -34,6 +37,21 @@ test.describe('glossary', () => {
     await word.click();
     await page.mouse.move(1, 1);
     await expect(tip).toBeVisible();
+    // When something above the word grows (a widget drawing a taller result), the definition follows the word.
+    const before = (await word.boundingBox())!.y;
+    await term.evaluate((el) => {
+      const spacer = document.createElement('div');
+      spacer.style.height = '120px';
+      spacer.dataset.testSpacer = '';
+      el.closest('p')!.before(spacer);
+    });
+    await expect
+      .poll(async () => {
+        const [w2, t2] = [await word.boundingBox(), await tip.boundingBox()];
+        return Math.abs(t2!.y - (w2!.y + w2!.height));
+      })
+      .toBeLessThan(2);
+    expect((await word.boundingBox())!.y - before).toBeGreaterThanOrEqual(120); // the word did move
     await tip.getByRole('link', { name: 'All terms' }).click();
     await expect(page).toHaveURL(/\/glossary#ttft$/);
     const entry = page.locator('#ttft');
