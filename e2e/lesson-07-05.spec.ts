@@ -77,7 +77,7 @@ test.describe('Lesson 07.05 KV Offload and Reload', () => {
     await expect(w.locator('[data-readout="faster"]')).toContainText(/reload by \d\d/);
   });
 
-  test('minimum link bandwidth: FP8 halves it, more GPUs in a node raise it, past a node it falls; the table ranks by KV bytes per FLOP', async ({
+  test('minimum link bandwidth: FP8 halves it, more GPUs in a node raise it, past a node it more than doubles; the table ranks by KV bytes per FLOP', async ({
     page,
   }) => {
     await gotoReady(page);
@@ -95,10 +95,11 @@ test.describe('Lesson 07.05 KV Offload and Reload', () => {
     await setNumber(w, /GPUs per replica/, '4');
     await expect.poll(async () => dataValue(focus)).toBeLessThan(bf16);
     expect(await dataValue(focus)).toBeGreaterThan(bf16 / 2);
-    // 16 GPUs span two nodes: the all-reduce crosses the NICs, recompute slows, and the bar falls although the
-    // 70B's 8 KV heads are now stored twice (each GPU reloads its own copy)
+    // 16 GPUs span two nodes: the all-reduce crosses the NICs, which a node's eight carry together, so recompute
+    // gets faster, and the 70B's 8 KV heads are now stored twice (each GPU reloads its own copy): the bar more
+    // than doubles
     await setNumber(w, /GPUs per replica/, '16');
-    await expect.poll(async () => dataValue(focus)).toBeLessThan(0.8 * bf16);
+    await expect.poll(async () => dataValue(focus)).toBeGreaterThan(2 * bf16);
     // A longer prefix needs a slower link (attention adds FLOPs, not KV).
     await setNumber(w, /GPUs per replica/, '8');
     await expect.poll(async () => dataValue(focus)).toBeCloseTo(bf16, -6);

@@ -337,7 +337,7 @@ describe('sim cost', () => {
     expect(fp8.gemmEfficiency).toBe(0.53); // the FP8 fit is the default under FP8 compute
   });
 
-  it('TP past one node all-reduces over the NIC', () => {
+  it('TP past one node all-reduces over the node’s NICs, nearly as fast as NVLink: 16 GPUs prefill faster than 8', () => {
     const out = sim(
       'cost',
       '--model',
@@ -361,7 +361,7 @@ describe('sim cost', () => {
       '--prefill',
       '4096',
     ).json();
-    expect(out.prefillS).toBeGreaterThan(in8.prefillS);
+    expect(out.prefillS).toBeLessThan(in8.prefillS);
   });
 
   it.each([

@@ -157,13 +157,14 @@ describe('roofline behaviour', () => {
     expect(c1.time / c8.time).toBeLessThan(6);
   });
 
-  it('tp beyond a node all-reduces over the NIC, which costs more than it saves', () => {
+  it('tp beyond a node all-reduces over the node’s NICs together, a little slower than NVLink: TP16 prefills faster', () => {
     const hw16 = defaultHardware(h100, 16);
     const c16 = prefillCost(llama70, hw16, 16_000, 0);
     const c8 = prefillCost(llama70, hw8, 16_000, 0);
-    // per-GPU share of 8 × ConnectX-7 (400 Gb/s × 0.87) = 43.5 GB/s, against NVLink 4's 380 GB/s
-    expect(c16.allReduceTime).toBeGreaterThan(5 * c8.allReduceTime);
-    expect(c16.time).toBeGreaterThan(c8.time);
+    // 8 × ConnectX-7 (400 Gb/s × 0.87) = 348 GB/s together, against NVLink 4's 380 GB/s
+    expect(c16.allReduceTime).toBeGreaterThan(c8.allReduceTime);
+    expect(c16.allReduceTime).toBeLessThan(1.5 * c8.allReduceTime);
+    expect(c16.time).toBeLessThan(c8.time);
   });
 
   it('a one-token prefill is memory-bound and equals a batch-1 decode of one token', () => {

@@ -383,7 +383,7 @@ describe('minimum bandwidth per model (the second widget)', () => {
     expect(rel(row('llama-3.1-8b').minBandwidth!, (p * 131_072) / (t8 - 10e-6))).toBeLessThan(1e-9);
   });
 
-  it('FP8 KV halves every bar; more GPUs in a node raise it less than in proportion where they split the heads and more where they add copies; past a node every bar falls but the 405B’s solid one, which edges up; a longer prefix lowers B* but not the worst case', () => {
+  it('FP8 KV halves every bar; more GPUs in a node raise it less than in proportion where they split the heads and more where they add copies; past a node every bar more than doubles; a longer prefix lowers B* but not the worst case', () => {
     const fp8 = minBandwidthByModel({ ...minBwArgs(MIN_BW_DEFAULTS), kvDtype: 'fp8' });
     const tp4 = minBandwidthByModel({ ...minBwArgs(MIN_BW_DEFAULTS), tp: 4 });
     const tp16 = minBandwidthByModel({ ...minBwArgs(MIN_BW_DEFAULTS), tp: 16 });
@@ -398,16 +398,10 @@ describe('minimum bandwidth per model (the second widget)', () => {
       else expect(m.minBandwidth!).toBeLessThan(2 * q.minBandwidth!);
       expect(m.kvCopies > q.kvCopies).toBe(m.id === 'qwen3-235b-a22b' || m.id === 'deepseek-v3');
       const t = tp16.rows.find((x) => x.id === m.id)!;
-      // "every model's KV is now stored at least twice: every bar falls except the 405B's solid one, which edges up":
-      // the hatched bars all fall, the 405B's included
+      // "every model's KV is now stored at least twice: every bar more than doubles", hatched and solid
       expect(t.kvCopies).toBeGreaterThanOrEqual(2);
-      expect(t.alwaysWinsBandwidth!).toBeLessThan(m.alwaysWinsBandwidth!);
-      if (m.id === 'llama-3.1-405b') {
-        // "whose recompute is the most compute-heavy": the most FLOPs per token of the catalog
-        for (const o of r.rows) if (o.id !== m.id) expect(m.flopsPerToken).toBeGreaterThan(o.flopsPerToken);
-        expect(t.minBandwidth!).toBeGreaterThan(m.minBandwidth!);
-        expect(t.minBandwidth!).toBeLessThan(1.05 * m.minBandwidth!);
-      } else expect(t.minBandwidth!).toBeLessThan(m.minBandwidth!);
+      expect(t.minBandwidth!).toBeGreaterThan(2 * m.minBandwidth!);
+      expect(t.alwaysWinsBandwidth!).toBeGreaterThan(2 * m.alwaysWinsBandwidth!);
       const l = long.rows.find((x) => x.id === m.id)!;
       expect(l.minBandwidth!).toBeLessThan(m.minBandwidth!);
       expect(l.alwaysWinsBandwidth).toBe(m.alwaysWinsBandwidth);
@@ -456,14 +450,24 @@ describe('the prose figures', () => {
     // "B* just below what one Gen4 drive delivers"
     expect(f.setups.nvme.prefix.minBandwidth!).toBeLessThan(6.9e9);
     expect(f.setups.nvme.prefix.minBandwidth!).toBeGreaterThan(0.9 * 6.9e9);
-    // 16 GPUs are two nodes: the all-reduces leave NVLink for the NICs, recompute is slower than on one node, and
-    // the single drive wins at every length.
+    // "More GPUs buy a faster recompute and a slower reload here": 16 GPUs are two nodes, the all-reduces cross
+    // the NICs, which a node's eight carry together (below NVLink's bandwidth, above 90% of it: "nearly as fast");
+    // recompute is faster than on one node, the KV is stored twice and the one drive reads both copies, and
+    // "recompute wins from <crossing0> to the end of the context".
     expect(f.setups.tp16nvme.allReduce.scope).toBe('inter-node');
     expect(f.setups.tp16nvme.allReduce.linkId).toBe('rdma-400g-cx7');
-    expect(f.setups.tp16nvme.prefix.recompute).toBeGreaterThan(f.setups.nvme.prefix.recompute);
-    expect(f.setups.tp16nvme.prefix.allReduceTime).toBeGreaterThan(f.setups.tp16nvme.prefix.recompute / 2);
-    expect(f.setups.tp16nvme.regime).toBe('reload-always-wins');
-    expect(f.setups.tp16nvme.crossings).toHaveLength(0);
+    expect(f.setups.tp16nvme.allReduce.busBandwidth).toBeLessThan(f.setups.nvme.allReduce.busBandwidth);
+    expect(f.setups.tp16nvme.allReduce.busBandwidth).toBeGreaterThan(
+      0.9 * f.setups.nvme.allReduce.busBandwidth,
+    );
+    expect(f.setups.tp16nvme.prefix.recompute).toBeLessThan(f.setups.nvme.prefix.recompute);
+    expect(f.setups.tp16nvme.prefix.reload).toBeGreaterThan(f.setups.nvme.prefix.reload);
+    expect(f.setups.tp16nvme.prefix.kvBytes).toBe(2 * f.setups.nvme.prefix.kvBytes);
+    expect(f.setups.tp16nvme.prefix.faster).toBe('recompute');
+    expect(f.setups.tp16nvme.regime).toBe('reload-wins-below');
+    expect(f.setups.tp16nvme.crossings).toHaveLength(1);
+    expect(f.setups.tp16nvme.crossings[0]).toBeLessThan(1_000); // "a few hundred tokens" (the Try-this item)
+    expect(f.setups.tp16nvme.crossingsBeyond[0]).toBeGreaterThan(131_072); // past the context
     // "host DRAM over per-GPU PCIe clears every bar of the second widget, the every-length ones included"
     const bars = minBandwidthByModel(minBwArgs(MIN_BW_DEFAULTS));
     for (const m of bars.rows) expect(f.setups.pcie5.bandwidth).toBeGreaterThan(3 * m.alwaysWinsBandwidth!);

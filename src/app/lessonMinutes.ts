@@ -32,7 +32,7 @@ export const LESSON_MINUTES: Record<
     minutes: 50,
   },
   '07-05-kv-offload-and-reload': {
-    words: 2761,
+    words: 2849,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,

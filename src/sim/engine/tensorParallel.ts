@@ -12,8 +12,15 @@
  *   busBandwidth(tp) = linkBandwidth · (1 − RING_SHORTFALL / tp²)
  *   latency(tp)      = ALL_REDUCE_BASE_LATENCY_S + 2 (tp − 1) · ALL_REDUCE_STEP_LATENCY_S
  * linkBandwidth is the scale-up link's effective per-direction bandwidth when the tp GPUs sit in one node (NVLink
- * of that accelerator's generation, from the link catalog), and each GPU's own NIC (RDMA) when tp spans nodes:
- * in a ring across nodes every GPU's inter-node hop goes through one NIC, which is then the slowest link.
+ * of that accelerator's generation, from the link catalog). When tp spans nodes, NCCL splits the all-reduce over
+ * as many rings (channels) as the node has NICs, each ring crossing between nodes through a different NIC (GPU i's
+ * NIC on a rail-optimised node): all of a node's NICs carry the crossings at once, so the ring's bus bandwidth is
+ * the node's total NIC bandwidth, capped by what the GPUs' scale-up links carry inside the node. NCCL's
+ * maintainers: a DGX A100's 8 × 200 Gb/s NICs measure 192 GB/s all-reduce bus bandwidth (NVIDIA/nccl#1576,
+ * quoting #812), and adding NICs raises it "up to … the NVLink intra-node bandwidth of your system" (NVIDIA/nccl#412).
+ * A ring on fewer GPUs of a node than it has (tp not a multiple of the node's GPUs) uses only those GPUs' NICs.
+ * Simplification: on two nodes NCCL often picks its tree algorithm, which can beat the ring's bound; the ring's
+ * time is used throughout.
  *
  * Comm does not overlap compute: vLLM runs the all-reduce on the compute stream between the two GEMMs it joins
  * (no async-TP by default), so the cost model adds it to the roofline time (src/sim/engine/cost.ts).
@@ -53,7 +60,10 @@ export interface AllReducePath {
   scope: AllReduceScope;
   /** Link catalog id the bandwidth comes from ('' when tp = 1). */
   linkId: string;
-  /** Effective per-direction bandwidth of the slowest link of the ring, bytes/s (before the ring shortfall). */
+  /**
+   * Effective per-direction bandwidth the ring runs at before its shortfall, bytes/s: the scale-up link's inside a
+   * node; across nodes, the node's NICs together, at most the scale-up link's.
+   */
   busBandwidth: number;
   /** Per-call latency, s. */
   latency: number;
@@ -77,7 +87,7 @@ function nodeFor(accelerator: AcceleratorSpec) {
  *  - tp = 1: no all-reduce.
  *  - tp ≤ GPUs per node: the node's scale-up link (NVLink generation); an accelerator without NVLink
  *    (scaleUpBandwidth 0, e.g. L40S) all-reduces over its PCIe host link.
- *  - tp > GPUs per node: each GPU's share of the node's scale-out NICs (RDMA).
+ *  - tp > GPUs per node: the node's scale-out NICs (RDMA) together, at most the scale-up link's bandwidth.
  */
 export function allReducePath(accelerator: AcceleratorSpec, tp: number, gpusPerNode?: number): AllReducePath {
   const node = nodeFor(accelerator);
@@ -107,21 +117,24 @@ export function allReducePath(accelerator: AcceleratorSpec, tp: number, gpusPerN
       gpusPerNode: perNode,
     };
   }
-  let perGpu: number;
+  // One ring per NIC, each crossing through its own: the NICs of the ring's GPUs on its least-populated node.
+  const gpusOnSmallestNode = tp - perNode * (Math.ceil(tp / perNode) - 1);
+  let nicBandwidth: number;
   let linkId: string;
   if (node && node.nics.length > 0) {
     const total = node.nics.reduce((s, g) => s + mustLink(g.link).effectiveBandwidth * g.count, 0);
-    perGpu = total / node.gpuCount;
+    nicBandwidth = (total * gpusOnSmallestNode) / node.gpuCount;
     linkId = node.nics[0].link;
   } else {
     linkId = DEFAULT_SCALE_OUT_LINK;
-    perGpu = mustLink(linkId).effectiveBandwidth;
+    nicBandwidth = mustLink(linkId).effectiveBandwidth * gpusOnSmallestNode; // one NIC a GPU, as HGX boards
   }
+  const inside = allReducePath(accelerator, perNode, perNode).busBandwidth; // the rings' hops inside a node
   // The inter-node hop adds the NIC's own per-transfer latency to the ring's.
   return {
     scope: 'inter-node',
     linkId,
-    busBandwidth: perGpu,
+    busBandwidth: Math.min(nicBandwidth, inside),
     latency: latency + mustLink(linkId).latency,
     gpusPerNode: perNode,
   };

@@ -66,9 +66,9 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Set the TP to 16 instead: G doubles, but 16 GPUs are two nodes and the all-reduces cross the NICs, so
-        recompute gets slower, while every model's KV is now stored at least twice. Every bar falls but the
-        405B's solid one, which edges up.
+        Set the TP to 16 instead: 16 GPUs are two nodes and the all-reduces cross the NICs, which a
+        node&apos;s eight carry together nearly as fast as NVLink, so G doubles and recompute gets faster,
+        while every model&apos;s KV is now stored at least twice. Every bar more than doubles.
       </>
     ),
     set: { gpus: 16 },

@@ -96,10 +96,11 @@ export const TRY_THIS: readonly TryItem[] = [
   {
     text: (
       <>
-        Raise the GPUs per replica from 8 to 16 with the NVMe drive: recompute gets slower, not faster,
-        because 16 H100s are two nodes and every layer&apos;s all-reduces leave NVLink for the NICs; the band
-        disappears and the single drive wins at every length. Turn on the roofline sides to see where
-        recompute stops being memory-bound.
+        Raise the GPUs per replica from 8 to 16 with the NVMe drive: 16 H100s are two nodes, and every
+        layer&apos;s all-reduces cross the NICs, but all eight of a node&apos;s NICs carry them at once, so
+        recompute gets faster; the 70B&apos;s KV is now stored twice and the one drive reads both copies, so
+        recompute wins from a few hundred tokens on. Turn on the roofline sides to see where recompute stops
+        being memory-bound.
       </>
     ),
     set: { gpus: 16, showSides: true },
