@@ -13,7 +13,7 @@ import {
 } from '../src/sim/engine/catalog/index';
 import { findLink } from '../src/sim/engine/catalog/links';
 import { nodeTotals } from '../src/sim/engine/catalog/nodes';
-import { kvBytesPerToken } from '../src/sim/engine/catalog/models';
+import { kvBytesPerToken, type MlaAttention } from '../src/sim/engine/catalog/models';
 import { weightSplit } from '../src/sim/engine/flopsAndBytes';
 
 const GB = 1e9;
@@ -172,6 +172,15 @@ describe('resolvers', () => {
       /kvHeads \(128\) cannot exceed attentionHeads \(64\)/,
     );
     expect(() => resolveModel('llama-3.1-70b', { activeParams: 80e9 })).toThrow(/cannot exceed totalParams/);
+    const mla = resolveModel('deepseek-v3').attention as MlaAttention;
+    expect(() => resolveModel('deepseek-v3', { attention: { ...mla, qLoraRank: 0 } })).toThrow(
+      /attention\.qLoraRank must be positive/,
+    );
+    expect(
+      resolveModel('deepseek-v3', { attention: { ...mla, qLoraRank: undefined } }).attention,
+    ).toMatchObject({
+      kind: 'mla',
+    });
     expect(() => resolveModel('llama-3.1-70b', { totalParams: 1e6, activeParams: 1e6 })).toThrow(/embedding/);
     expect(() => resolveAccelerator('h100-sxm', { bf16Flops: -1 })).toThrow(/bf16Flops must be positive/);
     expect(() => resolveAccelerator('h100-sxm', { memBandwidth: Infinity })).toThrow(/finite/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
-import { findModel, kvBytesPerToken, MODELS } from '../src/sim/engine/catalog/models';
-import { computeFootprint } from '../src/sim/engine/footprint';
+import { findModel, kvBytesPerToken, mlaAttentionParams, MODELS } from '../src/sim/engine/catalog/models';
+import { computeFootprint, footprintWeightBytes } from '../src/sim/engine/footprint';
 import { methods } from '../src/worker/methods';
 
 const model = (id: string) => findModel(id)!;
@@ -82,6 +82,33 @@ describe('computeFootprint', () => {
     // Llama 3.1 70B's 8 heads over 8 GPUs: one copy; an MLA latent is counted once (data-parallel attention).
     expect(computeFootprint(base).kvCopies).toBe(1);
     expect(computeFootprint({ ...base, model: model('deepseek-v3') }).kvCopies).toBe(1);
+  });
+
+  it('data-parallel attention (MLA): one latent a context, but every GPU holds the whole attention weights', () => {
+    const ds = model('deepseek-v3');
+    // per layer: wq_a 7168 × 1536, wq_b 1536 × 128 × 192, wkv_a 7168 × (512 + 64), wkv_b 512 × 128 × (128 + 128),
+    // wo 128 × 128 × 7168 = 187,105,280; × 61 layers
+    const perLayer = 7168 * 1536 + 1536 * 128 * 192 + 7168 * 576 + 512 * 128 * 256 + 128 * 128 * 7168;
+    expect(perLayer).toBe(187_105_280);
+    expect(mlaAttentionParams(ds)).toBe(61 * perLayer); // 11.4 B
+    expect(mlaAttentionParams(model('llama-3.1-70b'))).toBe(0); // GQA: sharded by heads, not replicated
+    // without a low-rank query projection, queries come from the hidden state directly
+    const noQLora = { ...ds, attention: { ...ds.attention, qLoraRank: undefined } };
+    expect(mlaAttentionParams(noQLora) - mlaAttentionParams(ds)).toBe(
+      61 * (7168 * 128 * 192 - (7168 * 1536 + 1536 * 128 * 192)),
+    );
+    // FP8 weights on 8 GPUs: 7 more copies, 79.9 GB on top of 671 GB
+    expect(footprintWeightBytes(ds, 'fp8', 8)).toBe(671e9 + 7 * 61 * perLayer);
+    expect(footprintWeightBytes(ds, 'fp8', 1)).toBe(671e9);
+    const r = computeFootprint({
+      ...base,
+      model: ds,
+      weightDtype: 'fp8',
+      accelerator: findAccelerator('h200')!,
+    });
+    expect(r.replicatedAttentionBytes).toBeCloseTo(79.9e9, -8);
+    expect(r.weightBytesTotal).toBe(671e9 + r.replicatedAttentionBytes);
+    expect(computeFootprint({ ...base }).replicatedAttentionBytes).toBe(0);
   });
 
   it('the worker method validates ids with a clear message', () => {

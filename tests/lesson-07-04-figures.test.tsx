@@ -4,7 +4,8 @@
  */
 import { lessonSource, renderedText } from './lessonText';
 import { describe, expect, it } from 'vitest';
-import { figureText } from '../src/widgets/memory-ladder/figures';
+import { DpAttentionWeights, figureText } from '../src/widgets/memory-ladder/figures';
+import { createElement } from 'react';
 import { FIGURES_REQUEST, LADDER_DEFAULTS } from '../src/widgets/memory-ladder/schema';
 import { HierarchySetup } from '../src/widgets/kv-hierarchy/figures';
 import { hierarchyFigures, LADDER_MEMORY_UTILIZATION } from '../src/worker/hierarchyMethods';
@@ -18,7 +19,7 @@ import { resolveModel } from '../src/sim/engine/catalog';
 import { findAccelerator } from '../src/sim/engine/catalog/accelerators';
 import { findModel, kvBytesPerToken, MODELS } from '../src/sim/engine/catalog/models';
 import { findNode } from '../src/sim/engine/catalog/nodes';
-import { footprintKvCopies } from '../src/sim/engine/footprint';
+import { footprintKvCopies, footprintWeightBytes } from '../src/sim/engine/footprint';
 import { kvCommand } from '../cli/commands/kv';
 import { parseArgs } from '../cli/args';
 
@@ -83,6 +84,14 @@ describe('07.04: the settings the prose names are the widgets’ own', () => {
     // Qwen3-235B-A22B "over 8 GPUs each is kept <KvCopies … gpus={8} /> times": the words and the prop agree.
     expect(flat).toContain('over 8 GPUs each is kept <KvCopies model="qwen3-235b-a22b" gpus={8} /> times');
     expect(footprintKvCopies(findModel('qwen3-235b-a22b')!, 8)).toBe(2);
+    // "DeepSeek-V3's <DpAttentionWeights … /> of FP8 attention weights on every GPU": 61 × 187.1 M parameters, a byte
+    // each, and the DeepSeek ladder's weights hold them 8 times
+    expect(flat).toContain(
+      'DeepSeek-V3\'s <DpAttentionWeights model="deepseek-v3" dtype="fp8" /> of FP8 attention',
+    );
+    expect(text(createElement(DpAttentionWeights, { model: 'deepseek-v3', dtype: 'fp8' }))).toBe('11.4 GB');
+    const ds = footprintWeightBytes(findModel('deepseek-v3')!, 'fp8', 8);
+    expect(ds - 671e9).toBeCloseTo(7 * 61 * 187_105_280, -3);
   });
 });
 

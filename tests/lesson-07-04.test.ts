@@ -217,11 +217,11 @@ describe('each control moves its output the way the lesson teaches', () => {
     expect(a.notes.join(' ')).toMatch(/more than this node's NICs carry \(8 × 200 Gb\/s\)/);
   });
 
-  it('DeepSeek-V3 (MLA) with FP8 weights on a DGX H200: 70,272 B per token, 53 contexts in HBM', () => {
+  it('DeepSeek-V3 (MLA) with FP8 weights on a DGX H200: 70,272 B per token, 41 contexts in HBM (data-parallel attention: every GPU holds the attention weights)', () => {
     const d = memoryLadderMethod(PROSE_SETUPS.deepseek);
     expect(d.kvBytesPerToken).toBe(61 * (512 + 64) * 2);
-    // (8 × (143,771 MiB × 0.9 − 4.84 GiB) − 671 GB) / 7.0272 GB = 53.06
-    expect(tier(d, 'hbm').contexts).toBe(53);
+    // (8 × (143,771 MiB × 0.9 − 4.84 GiB) − 671 GB − 7 × 61 × 187,105,280 B) / 7.0272 GB = 41.69
+    expect(tier(d, 'hbm').contexts).toBe(41);
     expect(tier(d, 'dram').contexts).toBe(142); // 1000 / 7.0272
   });
 
@@ -432,7 +432,7 @@ describe('the prose figures', () => {
     expect(figureText(figs.tcp, 'reload', 'remote')).toBe('793 ms');
     expect(figureText(figs.fp8, 'contexts', 'hbm')).toBe('26');
     expect(figureText(figs.b200, 'contexts', 'hbm')).toBe('36');
-    expect(figureText(figs.deepseek, 'contexts', 'hbm')).toBe('53');
+    expect(figureText(figs.deepseek, 'contexts', 'hbm')).toBe('41');
     expect(figureText(r, 'reserve')).toBe('41.6 GB');
     expect(figureText(r, 'usableHbm')).toBe('616 GB');
     // A 10k context: recompute is cheap, and one Gen4 drive falls below the break-even bandwidth.
@@ -479,9 +479,9 @@ describe('the calculator’s Try-this claim about the bars', () => {
       memoryUtilization: 0.9,
     });
     const by = Object.fromEntries(rows.map((r) => [r.id, r.contexts]));
-    expect(by['deepseek-v3']).toBe(53); // (1,085.6 − 41.6 − 671) GB / 7.0272 GB
+    expect(by['deepseek-v3']).toBe(41); // (1,085.6 − 41.6 − 671 − 79.9) GB / 7.0272 GB
     for (const r of rows)
-      if (r.id !== 'deepseek-v3' && r.id !== 'llama-3.1-8b') expect(r.contexts).toBeLessThan(53);
-    expect(by['llama-3.1-8b']).toBeGreaterThan(53);
+      if (r.id !== 'deepseek-v3' && r.id !== 'llama-3.1-8b') expect(r.contexts).toBeLessThan(41);
+    expect(by['llama-3.1-8b']).toBeGreaterThan(41);
   });
 });

@@ -25,14 +25,14 @@ export const LESSON_MINUTES: Record<
     minutes: 50,
   },
   '07-04-kv-memory-hierarchy': {
-    words: 2742,
+    words: 2964,
     widgets: 3,
     exercises: 3,
     tourMinutes: 8.9,
-    minutes: 50,
+    minutes: 55,
   },
   '07-05-kv-offload-and-reload': {
-    words: 2849,
+    words: 2867,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,
@@ -67,7 +67,7 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-10-long-context-prefill': {
-    words: 3028,
+    words: 3037,
     widgets: 3,
     exercises: 2,
     tourMinutes: 9.3,

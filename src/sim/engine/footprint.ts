@@ -3,7 +3,14 @@
  * ("how many agents' caches fit on this machine?").
  */
 import { type AcceleratorSpec } from './catalog/accelerators';
-import { DTYPE_BYTES, kvBytesPerToken, weightBytes, type Dtype, type ModelSpec } from './catalog/models';
+import {
+  DTYPE_BYTES,
+  kvBytesPerToken,
+  mlaAttentionParams,
+  weightBytes,
+  type Dtype,
+  type ModelSpec,
+} from './catalog/models';
 import { kvReplication } from './flopsAndBytes';
 import { kvBudget } from './hbm';
 import { GPUS_PER_REPLICA } from './hardware';
@@ -36,7 +43,10 @@ export interface FootprintResult {
   kvCopies: number;
   /** Bytes of KV one context occupies across all GPUs (every copy). */
   contextBytes: number;
+  /** The weights the replica's GPUs hold together (footprintWeightBytes): every copy of a replicated part counted. */
   weightBytesTotal: number;
+  /** Of which: the copies of an MLA model's attention weights beyond the first (data-parallel attention), bytes. */
+  replicatedAttentionBytes: number;
   /** usable HBM = gpus × memory (as the driver reports it) × utilisation */
   usableHbmBytes: number;
   /** gpus × the activation and non-PyTorch reserve vLLM's profiling accounts (hbm.ts) */
@@ -60,11 +70,27 @@ export interface FootprintResult {
 /**
  * Copies of each token's KV a replica of `gpus` GPUs holds. vLLM gives every GPU whole KV heads: with more GPUs than
  * KV heads each head is stored on gpus / kvHeads of them (kvReplication; Qwen3-235B-A22B's 4 heads over 8 GPUs: 2
- * copies). An MLA latent is counted once: engines serve MLA models with data-parallel attention, each GPU holding
- * its own sequences' latents, as lesson 07.04 says (the fleet simulator prices tensor-parallel MLA, one latent a GPU).
+ * copies). An MLA latent is counted once: the footprint assumes data-parallel attention, the setting large MLA
+ * deployments turn on (SGLang `--enable-dp-attention`; vLLM data parallelism with expert parallelism), each GPU
+ * holding its own sequences' latents, as lesson 07.04 says; its price is footprintWeightBytes's. Plain tensor
+ * parallelism, the engines' default, copies the latent to every GPU (the fleet simulator prices that: one latent a
+ * GPU).
  */
 export function footprintKvCopies(model: ModelSpec, gpus: number): number {
   return model.attention.kind === 'mla' ? 1 : kvReplication(model, gpus);
+}
+
+/**
+ * Weights a replica of `gpus` GPUs holds together. Under data-parallel attention (an MLA model, footprintKvCopies)
+ * every GPU runs attention for its own sequences and so holds the whole attention weights; the rest (the MoE
+ * experts, the embeddings) stays sharded. DeepSeek-V3 in FP8 on 8 GPUs: 7 more copies of 11.4 GB, 80 GB.
+ */
+export function footprintWeightBytes(model: ModelSpec, dtype: Dtype, gpus: number): number {
+  return weightBytes(model, dtype) + replicatedAttentionBytes(model, dtype, gpus);
+}
+
+function replicatedAttentionBytes(model: ModelSpec, dtype: Dtype, gpus: number): number {
+  return Math.max(0, gpus - 1) * mlaAttentionParams(model) * DTYPE_BYTES[dtype];
 }
 
 /** A GPU count outside GPUS_PER_REPLICA is refused in its words (a RangeError), not rounded into range. */
@@ -79,7 +105,7 @@ export function computeFootprint(input: FootprintInput): FootprintResult {
   const copies = footprintKvCopies(model, gpus);
   const replicaPerToken = perToken * copies;
   const contextBytes = replicaPerToken * tokens;
-  const weightsTotal = weightBytes(model, weightDtype);
+  const weightsTotal = footprintWeightBytes(model, weightDtype, gpus);
   const hbm = kvBudget({
     accelerator,
     gpus,
@@ -105,6 +131,7 @@ export function computeFootprint(input: FootprintInput): FootprintResult {
     kvCopies: copies,
     contextBytes,
     weightBytesTotal: weightsTotal,
+    replicatedAttentionBytes: replicatedAttentionBytes(model, weightDtype, gpus),
     usableHbmBytes: hbm.usableBytes,
     reserveBytes: hbm.reserveBytes,
     kvBudgetBytes: budget,

@@ -148,7 +148,7 @@ export function KvFootprint() {
             <Readout
               label="KV budget after weights and reserve"
               value={r.weightsFit ? formatBytesDecimal(r.kvBudgetBytes) : 'weights do not fit'}
-              formula={`${v.gpus} × ${formatBytesDecimal(r.acceleratorMemoryBytes)} (as the driver reports it) × ${formatPercent(v.memoryUtilization)} − ${formatBytesDecimal(r.reserveBytes)} activation reserve − ${formatBytesDecimal(r.weightBytesTotal)} weights = ${formatBytesDecimal(r.kvBudgetBytes)}`}
+              formula={`${v.gpus} × ${formatBytesDecimal(r.acceleratorMemoryBytes)} (as the driver reports it) × ${formatPercent(v.memoryUtilization)} − ${formatBytesDecimal(r.reserveBytes)} activation reserve − ${formatBytesDecimal(r.weightBytesTotal)} weights${r.replicatedAttentionBytes > 0 ? ` (${formatBytesDecimal(r.replicatedAttentionBytes)} of them the attention's copies on every GPU: data-parallel attention)` : ''} = ${formatBytesDecimal(r.kvBudgetBytes)}`}
             />
             <Readout
               emphasis

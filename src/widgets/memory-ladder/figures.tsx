@@ -12,6 +12,7 @@ import {
   DTYPE_BYTES,
   findModel,
   kvBytesPerToken,
+  mlaAttentionParams,
   MODELS,
   weightBytes,
   type Dtype,
@@ -265,6 +266,18 @@ export function KvCopies({ model, gpus }: { model: string; gpus: number }) {
   const m = findModel(model);
   if (!m) return <span className="figure-missing">[unknown model {model}]</span>;
   return <InlineFigure value={formatNumber(footprintKvCopies(m, gpus))} title={m.source} />;
+}
+
+/**
+ * An MLA model's attention weights, which data-parallel attention puts whole on every GPU (footprint.ts
+ * footprintWeightBytes), in `dtype`.
+ */
+export function DpAttentionWeights({ model, dtype }: { model: string; dtype: Dtype }) {
+  const m = findModel(model);
+  if (!m) return <span className="figure-missing">[unknown model {model}]</span>;
+  return (
+    <InlineFigure value={formatBytesDecimal(mlaAttentionParams(m) * DTYPE_BYTES[dtype])} title={m.source} />
+  );
 }
 
 /** KV per token of model a over model b (same dtype). */

@@ -111,6 +111,8 @@ export function validateModel(m: ModelSpec): ModelSpec {
   if (m.attention?.kind === 'mla') {
     for (const f of ['kvLoraRank', 'ropeHeadDim', 'qkHeadDim', 'vHeadDim'] as const)
       checkNumber(what, `attention.${f}`, m.attention[f], { integer: true });
+    if (m.attention.qLoraRank !== undefined)
+      checkNumber(what, 'attention.qLoraRank', m.attention.qLoraRank, { integer: true });
   } else if (m.attention?.kind !== 'gqa') {
     throw new CatalogError(
       `${what}: attention must be { kind: 'gqa' } or { kind: 'mla', kvLoraRank, ropeHeadDim, qkHeadDim, vHeadDim }`,

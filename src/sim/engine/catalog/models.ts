@@ -27,6 +27,8 @@ export interface MlaAttention {
   qkHeadDim: number;
   /** Per-head value width. */
   vHeadDim: number;
+  /** Rank of the queries' low-rank projection (q_lora_rank); absent: queries are projected from the hidden state directly. */
+  qLoraRank?: number;
 }
 
 export interface MoeSpec {
@@ -152,10 +154,17 @@ export const MODELS: readonly ModelSpec[] = [
     activeParams: 37e9, // README_WEIGHTS.md: 36.7B activated
     vocabSize: 129_280,
     maxContext: 131_072,
-    attention: { kind: 'mla', kvLoraRank: 512, ropeHeadDim: 64, qkHeadDim: 192, vHeadDim: 128 },
+    attention: {
+      kind: 'mla',
+      kvLoraRank: 512,
+      ropeHeadDim: 64,
+      qkHeadDim: 192,
+      vHeadDim: 128,
+      qLoraRank: 1536,
+    },
     moe: { experts: 256, activeExperts: 8 }, // inference/model.py ModelArgs n_routed_experts 256, n_activated_experts 8 (plus 1 shared expert, counted as always-active)
     source:
-      'deepseek-ai/DeepSeek-V3 README_WEIGHTS.md (61 layers, 671B total, 36.7B activated) and inference/model.py ModelArgs (kv_lora_rank 512, qk_rope_head_dim 64, qk_nope_head_dim 128, v_head_dim 128)',
+      'deepseek-ai/DeepSeek-V3 README_WEIGHTS.md (61 layers, 671B total, 36.7B activated) and inference/model.py ModelArgs (kv_lora_rank 512, q_lora_rank 1536, qk_rope_head_dim 64, qk_nope_head_dim 128, v_head_dim 128)',
   },
 ];
 
@@ -176,6 +185,24 @@ export function kvElementsPerTokenPerLayer(model: ModelSpec): number {
  */
 export function kvBytesPerToken(model: ModelSpec, dtype: Dtype): number {
   return model.layers * kvElementsPerTokenPerLayer(model) * DTYPE_BYTES[dtype];
+}
+
+/**
+ * Parameters of an MLA model's attention, all layers (0 for GQA): the queries' projections (through the low rank
+ * when there is one), the latent's down-projection with the RoPE key, its up-projection to every head's key (the
+ * part without RoPE) and value, and the output projection (DeepSeek-V3 inference/model.py, class MLA: wq_a, wq_b,
+ * wkv_a, wkv_b, wo; norms left out). DeepSeek-V3: 187 M a layer, 11.4 B in all.
+ */
+export function mlaAttentionParams(model: ModelSpec): number {
+  const a = model.attention;
+  if (a.kind !== 'mla') return 0;
+  const h = model.hiddenSize;
+  const heads = model.attentionHeads;
+  const queries = a.qLoraRank ? h * a.qLoraRank + a.qLoraRank * heads * a.qkHeadDim : h * heads * a.qkHeadDim;
+  const latentDown = h * (a.kvLoraRank + a.ropeHeadDim);
+  const latentUp = a.kvLoraRank * heads * (a.qkHeadDim - a.ropeHeadDim + a.vHeadDim);
+  const output = heads * a.vHeadDim * h;
+  return model.layers * (queries + latentDown + latentUp + output);
 }
 
 /** Bytes of weights at a given dtype (all experts of a MoE are resident). */
