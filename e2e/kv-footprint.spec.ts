@@ -80,6 +80,11 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     const widget = page.locator('[data-widget="kv-footprint"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
     const time = widget.locator('.transport-time');
+    // It fills by itself once on screen (an empty budget showed nothing); Home stops it at the start.
+    await expect(widget.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await expect.poll(async () => (await time.textContent())?.startsWith('0 tokens')).toBe(false);
+    await widget.focus();
+    await page.keyboard.press('Home');
     // The timeline is every drawn context written in turn: the 13 that fit and the 14th that finds no room.
     await expect(time).toHaveText('0 tokens / 1.4M tokens');
     const filling = widget.locator('[data-readout="filling"]');

@@ -85,7 +85,10 @@ test.describe('KV hierarchy animation', () => {
 });
 
 test.describe('07.06: the arena run, page by page', () => {
-  test('the chosen policy’s run is drawn as pages in HBM and DRAM, and plays', async ({ page, watch }) => {
+  test('the chosen policy’s run is drawn as pages in HBM and DRAM, and plays by itself once on screen', async ({
+    page,
+    watch,
+  }) => {
     await page.goto('/lessons/07-06-tool-calls-in-the-loop');
     const section = page.locator('[data-figure="arena-hierarchy"]');
     await section.scrollIntoViewIfNeeded();
@@ -93,8 +96,10 @@ test.describe('07.06: the arena run, page by page', () => {
     const canvas = section.locator('canvas.kvh-canvas');
     await expect(section.locator('table[data-table="tiers"] tbody tr')).toHaveCount(2);
     const a = await picture(canvas);
-    await section.getByRole('button', { name: 'Play' }).click();
+    await expect(section.getByRole('button', { name: 'Pause' })).toBeVisible();
     await expect.poll(() => picture(canvas), { timeout: 20_000 }).not.toBe(a);
+    await section.getByRole('button', { name: 'Pause' }).click();
+    await expect(section.getByRole('button', { name: 'Play' })).toBeVisible();
     expect(watch.consoleErrors).toEqual([]);
   });
 });

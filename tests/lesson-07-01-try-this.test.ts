@@ -3,6 +3,7 @@
  * with the state the item sets (the widgets' TRY_THIS over their schema defaults).
  */
 import { describe, expect, it } from 'vitest';
+import { LESSONS } from '../src/app/lessons';
 import { generateWorkload, workloadTable } from '../src/sim/lessons/agentWorkload';
 import { generateTrajectory } from '../src/sim/lessons/agentSession';
 import type { ToolLatencyPreset } from '../src/sim/engine/fleet/dist';
@@ -83,6 +84,16 @@ describe('Trajectory anatomy: Try this', () => {
 
 describe('Traffic shape: Try this', () => {
   const base = shape();
+  it('the objective’s “input around a hundred times the output”: one default session and the default traffic', () => {
+    expect(LESSONS.find((l) => l.slug === '07-01-the-agent-workload')!.objectives.join(' ')).toContain(
+      'input around a hundred times the output',
+    );
+    for (const rho of [session().totals.ioRatio, base.ioRatio]) {
+      expect(rho).toBeGreaterThan(50);
+      expect(rho).toBeLessThan(200);
+    }
+  });
+
   it('0 · chat: ρ falls from the hundreds to a few; the prompts sit left of both Mooncake means', () => {
     const chat = shape(SHAPE_TRY[0]);
     expect(base.ioRatio).toBeGreaterThan(100);

@@ -6,7 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runPolicy, runRouterSpread, runRouterSweep, type SweepPoint } from '../src/sim/lessons/routing/lab';
-import { DEFAULT_PER_REPLICA_RATES, type RouterPolicy } from '../src/sim/lessons/routing/constants';
+import {
+  DEFAULT_PER_REPLICA_RATES,
+  type CacheViewKind,
+  type RouterPolicy,
+} from '../src/sim/lessons/routing/constants';
+import { SGLANG_ROUTER_DEFAULTS } from '../src/sim/engine/fleet/routerDefaults';
 import { capacityAtSlo } from '../src/sim/lessons/routing/summary';
 import {
   ANIMATION_ARRIVAL_S,
@@ -34,6 +39,7 @@ const routerRun = (item?: TryItem) => {
       seed: v.seed as number,
       loadThreshold: v.loadThreshold as number,
       poolGB: v.poolGB as number,
+      cacheView: v.cacheView as CacheViewKind,
     },
     {},
     0,
@@ -72,6 +78,19 @@ describe('Animated router: Try this', () => {
       expect(r.summary.ttftP90).toBeLessThan(rr.summary.ttftP90);
       expect(r.summary.ttftP90).toBeGreaterThan(rr.summary.ttftP90 * 0.7);
     }
+  });
+
+  it('8 · SGLang’s tree at SGLang’s own threshold: one replica takes the sessions, the hit rate ends below round-robin’s', async () => {
+    const item = ROUTER_TRY[8];
+    expect(item.set).toMatchObject({
+      cacheView: 'approximate',
+      loadThreshold: SGLANG_ROUTER_DEFAULTS.balanceAbsThreshold,
+    });
+    const rr = await routerRun(ROUTER_TRY[0]);
+    const sg = await routerRun(item);
+    expect(sg.summary.hitRate).toBeLessThan(rr.summary.hitRate);
+    expect(sg.summary.ttftP90).toBeGreaterThan(5 * rr.summary.ttftP90);
+    expect(sg.summary.imbalance).toBeGreaterThan(2); // "whose queue grows while the others idle"
   });
 });
 

@@ -735,6 +735,27 @@ describe('the prose on the routers’ views (the animated router’s defaults)',
     expect(exact.summary.staleRouteShare).toBeLessThan(0.01);
   });
 
+  it('at SGLang’s own load threshold the tree piles sessions on one worker: below round-robin, its routes mostly stale', async () => {
+    // "Those runs balance at <8> requests. At SGLang's own θ_abs of <64>, its tree does far worse: … behind
+    // round-robin's …"; the prose's loadThreshold={64} is SGLang's default
+    expect(prose).toContain('loadThreshold={64}');
+    expect(SGLANG_ROUTER_DEFAULTS.balanceAbsThreshold).toBe(64);
+    expect(FLEET.loadThreshold).toBe(8);
+    const sg = await runPolicy(
+      'cache-aware',
+      { ...FLEET, cacheView: 'approximate', loadThreshold: 64 },
+      {},
+      0,
+    );
+    const rr = await runPolicy('round-robin', FLEET, {}, 0);
+    const tree = await runPolicy('cache-aware', { ...FLEET, cacheView: 'approximate' }, {}, 0);
+    expect(sg.summary.hitRate).toBeLessThan(rr.summary.hitRate);
+    expect(sg.summary.ttftP90).toBeGreaterThan(rr.summary.ttftP90);
+    expect(sg.summary.staleRouteShare).toBeGreaterThan(0.5); // "stale … of the time": most of it
+    expect(sg.summary.staleRouteShare).toBeGreaterThan(tree.summary.staleRouteShare);
+    expect(prose).toMatch(/`vllm-project\/router` issue #179/);
+  });
+
   it('at its default size the tree’s trim removes nothing for over an hour on this fleet', async () => {
     let sizes: number[] = [];
     let t = 0;

@@ -16,7 +16,7 @@ export interface LessonMeta {
 
 export const MODULE_TITLE = 'Serving Agents';
 export const MODULE_THESIS =
-  'An agent is not a chatbot. It is hundreds of turns against one huge shared prefix, with a tool call stalling the loop in every turn. That breaks the batching and caching assumptions of chat serving and turns the KV cache into a storage tier. This module rebuilds serving around that fact: who holds a session, where its cache lives while a tool runs, what tool definitions and grammars cost, how a 100k-token prompt shares a GPU with decodes, and how many agents a megawatt can keep going.';
+  'An agent is not a chatbot. It is dozens to hundreds of turns against one huge shared prefix, with a tool call stalling the loop in every turn. That breaks the batching and caching assumptions of chat serving and turns the KV cache into a storage tier. This module rebuilds serving around that fact: who holds a session, where its cache lives while a tool runs, what tool definitions and grammars cost, how a 100k-token prompt shares a GPU with decodes, and how many agents a megawatt can keep going.';
 
 import { LESSON_MINUTES } from './lessonMinutes';
 
@@ -29,7 +29,7 @@ const RECORDS: readonly LessonRecord[] = [
     title: 'The Agent Workload',
     objective: 'Long multi-turn trajectories, input ≫ output, near-total prefix overlap between turns.',
     objectives: [
-      'Describe the shape of agent traffic: long multi-turn trajectories, input an order of magnitude larger than output, near-total prefix overlap between turns.',
+      'Describe the shape of agent traffic: long multi-turn trajectories, input around a hundred times the output, near-total prefix overlap between turns.',
       'Name the chat-serving assumptions that agent traffic breaks, each with the number that breaks it.',
       'Read a request trace and compute its input:output ratio and ideal prefix hit ratio.',
     ],

@@ -24,6 +24,37 @@ const axisTitles = (props: Pick<LineChartProps, 'x' | 'y' | 'series'> & Partial<
   );
 
 describe('LineChart', () => {
+  it('draws an emphasised series last, heavier, keeping its colour and its place in the legend', () => {
+    const series: LineSeries[] = ['a', 'b', 'c'].map((name, i) => ({
+      name,
+      points: [0, 1, 2].map((x) => ({ x, y: x + i })),
+      emphasis: name === 'a',
+    }));
+    const svg = render(
+      <LineChart title="t" width={500} height={300} series={series} x={{ label: 'x' }} y={{ label: 'y' }} />,
+    );
+    const drawn = [...svg.matchAll(/<g class="chart-series-item[^"]*" data-series="([^"]+)"/g)].map(
+      (m) => m[1],
+    );
+    expect(drawn).toEqual(['b', 'c', 'a']);
+    expect(svg).toMatch(/<g class="chart-series-item is-emphasis" data-series="a"/);
+    // the colour is the first slot's, as without emphasis
+    const plain = render(
+      <LineChart
+        title="t"
+        width={500}
+        height={300}
+        series={series.map((x) => ({ ...x, emphasis: false }))}
+        x={{ label: 'x' }}
+        y={{ label: 'y' }}
+      />,
+    );
+    const colourOf = (markup: string) =>
+      /data-series="a"><path class="chart-line"[^>]*style="stroke:([^;"]+)/.exec(markup)?.[1];
+    expect(colourOf(svg)).toBeDefined();
+    expect(colourOf(svg)).toBe(colourOf(plain));
+  });
+
   it('names the unit in the axis title only when the ticks do not print it', () => {
     const series = [{ name: 'a', points: [0.02, 0.1, 0.2].map((y, x) => ({ x, y })) }];
     const titles = (format?: (v: number) => string) =>

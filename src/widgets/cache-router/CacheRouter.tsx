@@ -126,6 +126,17 @@ export const TRY_THIS: readonly TryItem[] = [
     set: { policy: 'power-of-two' },
     highlight: 'hit-rate',
   },
+  {
+    text: (
+      <>
+        Back to cache-aware over SGLang&apos;s approximate tree, at SGLang&apos;s own load threshold of{' '}
+        <SglangDefault name="balanceAbsThreshold" />: new sessions follow the shared head to one replica,
+        whose queue grows while the others idle, and the hit rate ends below round-robin&apos;s.
+      </>
+    ),
+    set: { policy: 'cache-aware', cacheView: 'approximate', loadThreshold: 64 },
+    highlight: 'hit-rate',
+  },
 ];
 
 export function CacheRouter() {

@@ -208,20 +208,23 @@ export function DefaultRunFigure({
   poolGB = 0,
   cacheView = 'exact',
   field = 'hitRate',
+  loadThreshold = ANIMATION_DEFAULT_FLEET.loadThreshold,
 }: {
   policy: RouterPolicy;
   poolGB?: number;
   cacheView?: CacheViewKind;
   field?: 'hitRate' | 'poolHits' | 'ttftP90' | 'staleRouteShare';
+  /** Cache-aware's balance_abs_threshold, requests (default: the animated router's). */
+  loadThreshold?: number;
 }) {
   const args = useMemo(
-    () => ({ ...ANIMATION_DEFAULT_FLEET, poolGB, cacheView, policies: [policy] }),
-    [policy, poolGB, cacheView],
+    () => ({ ...ANIMATION_DEFAULT_FLEET, loadThreshold, poolGB, cacheView, policies: [policy] }),
+    [policy, poolGB, cacheView, loadThreshold],
   );
   const sim = useSimulation('routerSummaries', args);
   const s = sim.result?.[0]?.summary;
   if (!s) return <span className="figure">{sim.status === 'error' ? 'error' : '…'}</span>;
-  const where = `${POLICY_LABELS[policy]} on the animated router's defaults${poolGB ? `, ${poolGB} GB shared pool` : ''}${cacheView === 'approximate' ? ", SGLang's approximate tree" : ''}`;
+  const where = `${POLICY_LABELS[policy]} on the animated router's defaults${poolGB ? `, ${poolGB} GB shared pool` : ''}${cacheView === 'approximate' ? ", SGLang's approximate tree" : ''}${loadThreshold !== ANIMATION_DEFAULT_FLEET.loadThreshold ? `, load threshold ${loadThreshold}` : ''}`;
   switch (field) {
     case 'hitRate':
       return (
@@ -329,7 +332,11 @@ export function ViewDefault({
 }
 
 /** A default of the animated router, as the widget uses it (schema.ts), so the prose never restates it by hand. */
-export function AnimationDefault({ name }: { name: 'replicas' | 'sessionsPerS' | 'arrivalS' | 'startS' }) {
+export function AnimationDefault({
+  name,
+}: {
+  name: 'replicas' | 'sessionsPerS' | 'arrivalS' | 'startS' | 'loadThreshold';
+}) {
   const v =
     name === 'startS'
       ? ANIMATION_START_S

@@ -97,6 +97,7 @@ export function KvFootprint() {
     duration,
     rate: duration / 10, // every context written in 10 s at 1×
     step: Math.max(1, Math.round(v.contextTokens / 40)),
+    autoplay: true, // an empty budget until Play read as "0 tokens" next to "13 fit"
     reducedMotion: reduced,
   });
   const fill = fillAt(plan, transport.t);

@@ -26,7 +26,7 @@ export function ArenaHierarchy({ args }: { args: PauseArenaRequest }) {
     frameIntervalS: r?.frameIntervalS ?? 4,
     pageBytes: r?.bytesPerBlock ?? 0,
     rate: PLAY_RATE,
-    autoplay: false,
+    autoplay: true, // plays once on screen: "0 s / 600 s" over an empty grid showed nothing
   });
   return (
     <section

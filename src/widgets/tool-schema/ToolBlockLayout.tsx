@@ -166,6 +166,7 @@ export function ToolBlockLayout() {
         ? DRAW_ORDER.map((id) => r.layouts.find((l) => l.layout === id)!).map((l) => ({
             name: `${LAYOUT_LABELS[l.layout]}${l.layout === layout ? ' ◀' : ''}`,
             points: l.turns.map((t) => ({ x: t.turn, y: t.prefillTokens })),
+            emphasis: l.layout === layout,
           }))
         : [],
     [r, layout],

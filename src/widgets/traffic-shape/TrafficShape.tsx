@@ -204,7 +204,7 @@ export function TrafficShape() {
           <>
             <Readout
               emphasis
-              label="Input : output ratio ρ"
+              label="Input : output ratio ρ, all requests"
               value={<span data-readout="io-ratio">{formatRatio(gen.ioRatio)}</span>}
               formula={`Σ input / Σ output = ${formatTokens(gen.totalInputTokens)} / ${formatTokens(gen.totalOutputTokens)}; Mooncake: ${formatRatio(publishedIoRatio(MOONCAKE_CONVERSATION))} chat, ${formatRatio(publishedIoRatio(MOONCAKE_TOOL_AGENT))} tool & agent`}
             />

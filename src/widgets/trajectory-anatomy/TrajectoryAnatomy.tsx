@@ -13,6 +13,7 @@ import { formatDuration, formatNumber, formatPercent, formatRatio, formatTokens 
 import { TRAJECTORY_ID, trajectoryArgs, trajectorySchema } from './schema';
 import { SessionTimeline, TurnColumns } from './TrajectoryCharts';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { TourMark } from '../kit/TourMark';
 import './trajectory-anatomy.css';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-01 checks them). */
@@ -104,7 +105,7 @@ export function TrajectoryAnatomy() {
           <>
             <Readout
               emphasis
-              label="Input : output ratio ρ"
+              label="Input : output ratio ρ, this session"
               value={<span data-readout="io-ratio">{formatRatio(tot.ioRatio)}</span>}
               formula={
                 <>
@@ -174,17 +175,22 @@ export function TrajectoryAnatomy() {
     >
       {shown ? (
         <div className="trajectory-figures">
-          <TurnColumns
-            turns={shown.turns}
-            xMax={xMax}
-            yMax={yMax}
-            title={`Tokens per turn of one ${shown.className} session: reused prefix, new input, output`}
-          />
-          <SessionTimeline
-            turns={shown.turns}
-            waitLabel={waitLabel}
-            title={`The ${shown.className} session on a time axis: model work and ${kind === 'agent' ? 'tool calls' : 'human think time'}`}
-          />
+          {/* Marks a tour step can highlight (lesson 07.01's tour: the lower chart's step). */}
+          <TourMark id="turn-columns">
+            <TurnColumns
+              turns={shown.turns}
+              xMax={xMax}
+              yMax={yMax}
+              title={`Tokens per turn of one ${shown.className} session: reused prefix, new input, output`}
+            />
+          </TourMark>
+          <TourMark id="session-timeline">
+            <SessionTimeline
+              turns={shown.turns}
+              waitLabel={waitLabel}
+              title={`The ${shown.className} session on a time axis: model work and ${kind === 'agent' ? 'tool calls' : 'human think time'}`}
+            />
+          </TourMark>
         </div>
       ) : null}
     </WidgetFrame>

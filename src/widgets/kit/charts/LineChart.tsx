@@ -31,6 +31,8 @@ export interface LineSeries {
   color?: string;
   /** Override the slot dash pattern ('' for solid). */
   dash?: string;
+  /** The series a widget has selected: drawn over the others, with a heavier line, so no other line hides it. */
+  emphasis?: boolean;
 }
 
 export interface LineChartProps extends ChartBaseProps {
@@ -294,12 +296,17 @@ export function LineChart(props: LineChartProps) {
         />
       ) : null}
       <XYPlot layout={L} markers={markers} readout={readout} overlay={ro.overlay} over={endLabels}>
-        {series.map((s, i) => {
+        {drawOrder(series).map((i) => {
+          const s = series[i];
           const color = s.color ?? seriesColor(i);
           const dash = s.dash !== undefined ? s.dash || undefined : seriesDash(i);
           const showPts = points === true || (points === 'auto' && clean[i].length <= 40);
           return (
-            <g key={i} className="chart-series-item" data-series={s.name}>
+            <g
+              key={i}
+              className={s.emphasis ? 'chart-series-item is-emphasis' : 'chart-series-item'}
+              data-series={s.name}
+            >
               {area ? (
                 <path className="chart-area" d={pathFor.area(s.points)} style={{ fill: color }} />
               ) : null}
@@ -326,6 +333,12 @@ export function LineChart(props: LineChartProps) {
       </XYPlot>
     </ChartShell>
   );
+}
+
+/** Series indices in drawing order: as given, an emphasised series last (on top); colours stay by index. */
+export function drawOrder(series: readonly LineSeries[]): number[] {
+  const order = series.map((_, i) => i);
+  return [...order.filter((i) => !series[i].emphasis), ...order.filter((i) => series[i].emphasis)];
 }
 
 /** LineChart with the area under each series filled. */

@@ -33,7 +33,10 @@ export interface TransportOptions {
   rate: number;
   /** Size of one step (←/→ and the step buttons). */
   step: number;
-  /** Start playing once a result arrives (ignored under reduced motion). */
+  /**
+   * Start playing once a result arrives and the picture is on screen, so the default shows its effect untouched;
+   * under reduced motion it starts at the end instead (the finished picture, not an empty one).
+   */
   autoplay?: boolean;
   reducedMotion?: boolean;
   /**
@@ -79,11 +82,12 @@ export function useTransport({
   reducedMotion = false,
   available,
 }: TransportOptions): Transport {
-  const [t, setT] = useState(0);
+  // At the end, whatever the duration turns out to be (t is clamped to it): reduced motion's autoplay.
+  const [t, setT] = useState(autoplay && reducedMotion ? Infinity : 0);
   const [playing, setPlaying] = useState(autoplay && !reducedMotion);
   const [speed, setSpeedState] = useState(1);
   const [onScreen, setOnScreen] = useState(true);
-  const tRef = useRef(0);
+  const tRef = useRef(t);
   useEffect(() => {
     tRef.current = t;
   }, [t]);
@@ -127,7 +131,7 @@ export function useTransport({
   const stepBy = useCallback(
     (direction: 1 | -1) => {
       setPlaying(false);
-      setT((x) => clamp(x + direction * step));
+      setT((x) => clamp(clamp(x) + direction * step)); // clamped first: reduced motion's autoplay starts at ∞
     },
     [clamp, step],
   );
