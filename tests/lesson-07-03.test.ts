@@ -735,6 +735,15 @@ describe('the prose on the routers’ views (the animated router’s defaults)',
     expect(exact.summary.staleRouteShare).toBeLessThan(0.01);
   });
 
+  it('“leaving the tools out”: without the tool schemas the September 2025 window reaches past the system prompt', () => {
+    const l = LLMD_APPROX_DEFAULTS;
+    const windowTokens = l.maxPrefixBlocks * l.blockTokens;
+    expect(LAB_SYSTEM_TOKENS + LAB_TOOL_TOKENS).toBeGreaterThan(windowTokens); // the shared head fills it
+    expect(LAB_SYSTEM_TOKENS).toBeLessThan(windowTokens); // the messages alone reach the session's own turns
+    expect(prose).toMatch(/GAIE v1\.0\.0 hashes\s+only the messages' roles and text/);
+    expect(prose).toMatch(/the lab does not simulate that case/);
+  });
+
   it('at SGLang’s own load threshold the tree piles sessions on one worker: below round-robin, its routes mostly stale', async () => {
     // "Those runs balance at <8> requests. At SGLang's own θ_abs of <64>, its tree does far worse: … behind
     // round-robin's …"; the prose's loadThreshold={64} is SGLang's default

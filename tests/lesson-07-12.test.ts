@@ -3,6 +3,8 @@
  * behind the widgets checked for the effects the lesson teaches.
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { WEIGHTED_DEFAULTS } from '../src/sim/engine/fleet/router';
 import {
   agentsPerMW,
   agentsPerNode,
@@ -14,6 +16,7 @@ import {
   sessionsPerHour,
 } from '../src/sim/lessons/economics';
 import {
+  econRouter,
   econScenario,
   runEconPoint,
   searchCapacity,
@@ -154,6 +157,32 @@ describe('fleet runs of the lab', () => {
     expect(evict.heldShare).toBe(0);
     expect(evict.prefillShare).toBeGreaterThan(hold.prefillShare);
     expect(evict.gpuSecondsPerSession).toBeGreaterThan(hold.gpuSecondsPerSession);
+  });
+
+  it('"another seed moves it by a few agents … two policies one or two agents apart in either order"', async () => {
+    const at = (seed: number, policy: 'hold' | 'write-through') =>
+      searchCapacity({ node: 'dgx-h100', tool: 'shell', slo: SLO, seed, router: 'cache-aware', policy });
+    const [h1, w1, h2, w2] = await Promise.all([
+      at(1, 'hold'),
+      at(1, 'write-through'),
+      at(2, 'hold'),
+      at(2, 'write-through'),
+    ]);
+    const moved = [h2.agentsPerReplica - h1.agentsPerReplica, w2.agentsPerReplica - w1.agentsPerReplica];
+    expect(Math.max(...moved.map(Math.abs))).toBeGreaterThan(0); // a seed moves a count…
+    expect(Math.max(...moved.map(Math.abs))).toBeLessThanOrEqual(4); // …by a few agents
+    expect(w1.agentsPerReplica).toBeGreaterThanOrEqual(h1.agentsPerReplica); // seed 1, the lesson's
+    expect(h2.agentsPerReplica - w2.agentsPerReplica).toBeGreaterThan(0); // seed 2: the other order…
+    expect(h2.agentsPerReplica - w2.agentsPerReplica).toBeLessThanOrEqual(2); // …one or two agents apart
+  });
+
+  it('the cache-aware blend counts the prefix share double, load and free KV once; round-robin is not a rotation per session', () => {
+    expect(econRouter('cache-aware')).toEqual({ kind: 'cache-aware', scoring: 'weighted' }); // the defaults
+    expect(WEIGHTED_DEFAULTS.prefix).toBe(2 * WEIGHTED_DEFAULTS.load);
+    expect(WEIGHTED_DEFAULTS.kv).toBe(WEIGHTED_DEFAULTS.load);
+    const prose = readFileSync(new URL('../lessons/07-12-agents-per-megawatt.mdx', import.meta.url), 'utf8');
+    expect(prose).toMatch(/counted double/);
+    expect(prose).not.toMatch(/when the rotation comes back/);
   });
 
   // The idle-KV lever's prose (lessons/07-12, "Idle-KV policy"): for each tool it names, writing through

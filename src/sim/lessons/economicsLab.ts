@@ -88,9 +88,10 @@ export function econPausePolicy(policy: EconPolicyId): ToolPausePolicy {
 
 /**
  * The router: round-robin, or a cache-aware router that scores each replica by its cached share of the prompt,
- * its load and its free KV (llm-d's weighted scorers; the fleet simulator's `scoring: "weighted"`).
+ * its load and its free KV (the fleet simulator's `scoring: "weighted"`, the lab's blend at its default weights:
+ * the form of llm-d's weighted scorers, not their weights or views).
  */
-function econRouter(router: EconRouterId): Scenario['router'] {
+export function econRouter(router: EconRouterId): Scenario['router'] {
   return router === 'cache-aware' ? { kind: 'cache-aware', scoring: 'weighted' } : { kind: 'round-robin' };
 }
 

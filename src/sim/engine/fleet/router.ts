@@ -45,6 +45,9 @@ export interface RouterEnv {
   rng: Rng;
 }
 
+/** The weighted cache-aware blend's default weights (the lab's own; lesson 07.12 says "counted double"). */
+export const WEIGHTED_DEFAULTS = { prefix: 2, load: 1, kv: 1 } as const;
+
 /** Why a router chose a replica (frames carry it as a byte). */
 export const ROUTE_REASON = {
   'round-robin': 0,
@@ -234,9 +237,9 @@ class CacheAware implements Router {
     if ((this.c.scoring ?? 'threshold') === 'weighted') {
       let maxLoad = 0;
       for (const l of loads) if (l.outstandingTokens > maxLoad) maxLoad = l.outstandingTokens;
-      const wp = this.c.prefixWeight ?? 2;
-      const wl = this.c.loadWeight ?? 1;
-      const wk = this.c.kvWeight ?? 1;
+      const wp = this.c.prefixWeight ?? WEIGHTED_DEFAULTS.prefix;
+      const wl = this.c.loadWeight ?? WEIGHTED_DEFAULTS.load;
+      const wk = this.c.kvWeight ?? WEIGHTED_DEFAULTS.kv;
       let best = 0;
       let bestScore = -Infinity;
       for (let i = 0; i < n; i++) {
