@@ -83,7 +83,7 @@ test.describe('Lesson 07.02 Session Affinity', () => {
     );
     // Turn 1 of round-robin over 4 replicas lands cold on replica 1.
     await expect(widget.locator('[data-readout="turn-ttft"]')).toBeVisible();
-    await expect(widget).toContainText('Turn 1 TTFT (transport)');
+    await expect(widget).toContainText('Turn 1 TTFT (at the playhead)');
     await widget.focus();
     await page.keyboard.press('ArrowRight');
     await expect(current).toHaveAttribute('data-current-turn', '2');

@@ -34,6 +34,14 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
     explained: '07.12',
   },
   {
+    id: 'goodput',
+    name: 'goodput',
+    definition:
+      'The share of requests (or of their tokens) served within every objective at once, a TTFT and a TPOT bound: throughput that misses an objective is not counted.',
+    pattern: 'goodput',
+    explained: '07.06',
+  },
+  {
     id: 'tpot',
     name: 'TPOT',
     expansion: 'time per output token',

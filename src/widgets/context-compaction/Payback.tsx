@@ -218,7 +218,11 @@ export function Payback() {
               />
             ) : null}
             <Readout
-              label={`After turn ${served}`}
+              label={
+                r && r.runs.none.limitTurn !== null
+                  ? `Total after turn ${served}, the last before the context limit`
+                  : `Total after turn ${served}`
+              }
               value={
                 <span data-readout="totals">
                   <SeparatedFigures

@@ -158,7 +158,7 @@ export function KvFootprint() {
               formula={`⌊budget / context⌋; ${formatTokens(r.maxCachedTokens)} cached in all`}
             />
             <Readout
-              label="Filling (transport)"
+              label="Filling (at the playhead)"
               value={
                 <span data-readout="filling">
                   agent {fill.agent + 1} of {plan.agents}: {formatTokens(Math.round(fill.agentTokens))}

@@ -267,7 +267,7 @@ export function ChunkedPrefillTimeline() {
               }
             />
             <Readout
-              label={cur ? `Iteration ${cur.index} (transport at ${formatNumber(t, 3)} s)` : 'Iteration'}
+              label={cur ? `Iteration ${cur.index} (playhead at ${formatNumber(t, 3)} s)` : 'Iteration'}
               value={
                 <span data-readout="iteration">
                   {cur ? `${formatDuration(cur.durationS)}, ${cur.bound}-bound` : '—'}

@@ -83,7 +83,7 @@ export function ReplayReadouts({
         }
       />
       <Readout
-        label="Prefill time per token"
+        label="Prefill time per token, c tokens into the context"
         value={`${formatDuration(f?.perTokenAtZeroS)} + ${formatDuration(f ? f.attentionFlopsPerPair / f.attentionFlops : NaN)} × c`}
         formula={
           f ? (
@@ -101,7 +101,7 @@ export function ReplayReadouts({
         }
       />
       <Readout
-        label={`Turn ${cur} TTFT (transport)`}
+        label={`Turn ${cur} TTFT (at the playhead)`}
         value={<span data-readout="turn-ttft">{formatDuration(row.ttftS)}</span>}
         formula={`replica ${row.replica}, ${KIND_TEXT[row.kind]}; ${formatTokens(row.promptTokens)} prompt, ${formatTokens(row.prefilledTokens)} prefilled (${otherName}: TTFT ${formatDuration(other.rows[cur]?.ttftS)})`}
       />
