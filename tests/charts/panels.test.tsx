@@ -10,7 +10,7 @@ import { defaultValues } from '../../src/state/paramSchema';
 import { methods } from '../../src/worker/methods';
 import { affinityReplayArgs, affinityReplaySchema } from '../../src/widgets/session-affinity/schema';
 import { timelineArgs, timelineSchema, chunkLabel } from '../../src/widgets/long-prefill/schema';
-import { TrajectoryChart } from '../../src/widgets/session-affinity/TrajectoryChart';
+import { extraLabelRow, TrajectoryChart } from '../../src/widgets/session-affinity/TrajectoryChart';
 import { OccupancyChart } from '../../src/widgets/tool-pause/OccupancyChart';
 import { TimelineChart } from '../../src/widgets/long-prefill/TimelineChart';
 import { runPausePolicy } from '../../src/sim/lessons/pauseLab';
@@ -41,6 +41,16 @@ async function trajectoryMarkup(): Promise<string> {
     />,
   );
 }
+
+describe("07.02's extra-TTFT labels", () => {
+  it('one row when they fit a turn, two staggered rows when they fit two, else only the ones that must show', () => {
+    expect([1, 2, 3].map((t) => extraLabelRow(40, 50, t, false))).toEqual([0, 0, 0]);
+    // neighbours alternate rows, so two adjacent labels never share one
+    expect([1, 2, 3, 4].map((t) => extraLabelRow(60, 50, t, false))).toEqual([1, 0, 1, 0]);
+    expect(extraLabelRow(120, 50, 3, false)).toBeNull();
+    expect(extraLabelRow(120, 50, 3, true)).toBe(0);
+  });
+});
 
 describe('stacked-panel charts', () => {
   it("07.02's trajectory: the route over the prompt bars", async () => {

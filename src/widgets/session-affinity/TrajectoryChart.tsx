@@ -37,6 +37,17 @@ export interface TrajectoryChartProps {
   description?: string;
 }
 
+/**
+ * Which row a turn's extra-TTFT label takes above its bar (0 on the bar, 1 a line higher), or null to leave it out:
+ * one row when a label fits its turn's width, two staggered rows (odd turns higher) when it fits two turns' width,
+ * else only the labels that must show (the current turn's and the first cold one's), on the bar.
+ */
+export function extraLabelRow(need: number, step: number, turn: number, mustShow: boolean): 0 | 1 | null {
+  if (need <= step) return 0;
+  if (need <= 2 * step) return turn % 2 === 1 ? 1 : 0;
+  return mustShow ? 0 : null;
+}
+
 export function TrajectoryChart({
   run,
   compare,
@@ -56,9 +67,12 @@ export function TrajectoryChart({
   const rows = run.rows;
   const n = rows.length;
 
+  // Zoomed (presentation), the prompt panel may give up more of its height to the window, as many units as keep
+  // its screen height near reading size's 120 pixels: its text is larger, not the picture.
+  const minPrompt = size.zoom > 1 ? 72 : 120;
   const L = useMemo(
-    () => trajectoryLayout(rows, replicas, width, sizeHeight),
-    [rows, replicas, width, sizeHeight],
+    () => trajectoryLayout(rows, replicas, width, sizeHeight, minPrompt),
+    [rows, replicas, width, sizeHeight, minPrompt],
   );
 
   const { x, yA, yB, innerWidth, m, hB, top, bTop, plotHeight, height, band, cx, cyA, narrow } = L;
@@ -208,19 +222,27 @@ export function TrajectoryChart({
           {rows.map((r, i) => (
             <PromptBar key={i} row={r} x={x(i) ?? 0} w={band} y={yB} prefix={prefix} current={i === cur} />
           ))}
-          {/* Extra TTFT above cold and partial turns: all when they fit, else the current and the first one. */}
+          {/* Extra TTFT above cold and partial turns: all when they fit, in one row or in two staggered ones
+              (odd turns a line higher, so neighbours never touch), else the current and the first one. */}
           {rows.map((r, i) => {
             if (r.rePrefilledTokens <= 0) return null;
             const text = `+${formatDuration(r.extraS, 2)}`;
-            const fits = textWidth(text, labelFont) + 2 <= x.step();
-            if (!fits && i !== cur && r.turn !== firstCold) return null;
+            // Bold: a tenth wider than textWidth's estimate, and a gap between neighbours.
+            const row = extraLabelRow(
+              textWidth(text, labelFont) * 1.12 + 4,
+              x.step(),
+              i,
+              i === cur || r.turn === firstCold,
+            );
+            if (row === null) return null;
+            const lift = row * labelFont * 1.25;
             return (
               <text
                 key={i}
                 className="chart-marker-label"
                 data-extra-turn={i}
                 x={cx(i)}
-                y={r2(yB(r.promptTokens) - 4)}
+                y={r2(yB(r.promptTokens) - 4 - lift)}
                 textAnchor={cx(i) < 20 ? 'start' : cx(i) > innerWidth - 20 ? 'end' : 'middle'}
                 style={{
                   fill: 'var(--chart-danger)',
