@@ -4,7 +4,8 @@ import { WIDGETS } from '../src/widgets/registry';
 
 /**
  * Every widget opened alone on each of SCREENS (below): laptops, presentation mode on a 1920 × 1080 screen (1.5×
- * type) and on 1280 × 800 and 1280 × 720 projectors (reading-size zoom), and a phone, checked for
+ * type, charts 2.25×) and on 1280 × 800 and 1280 × 720 projectors (reading-size type, charts 1.5×), and a phone,
+ * checked for
  *  - its picture and key read-outs on one screen (#11): its first chart or canvas and its read-out row end inside
  *    the window;
  *  - its drawings legible: no SVG text outside its SVG (cut off) or over another text, and every bar of a bar chart
@@ -174,6 +175,7 @@ const SCREENS: readonly {
     height: 720,
     present: true,
     fit: true,
+    legible: true,
   },
   { name: 'on a phone, 390 × 844', width: 390, height: 844, legible: true },
 ];

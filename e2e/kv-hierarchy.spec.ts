@@ -43,6 +43,14 @@ test.describe('KV hierarchy animation', () => {
     await page.waitForTimeout(600);
     expect(Number(await canvas.getAttribute('data-frame'))).toBeGreaterThan(drawnA);
     expect(await picture(canvas)).not.toBe(a);
+    // The lanes carry a key: each phase's colour is the strip's (the series and chart variables) and its height
+    // falls from prefill to a tool wait's hairline.
+    const key = w.locator('.kvh-phase-key-item');
+    await expect(key).toHaveText(['prefill', 'decode', 'queued or loading KV', 'tool wait']);
+    const heights = await w
+      .locator('.kvh-phase-swatch')
+      .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    for (let i = 1; i < heights.length; i++) expect(heights[i]).toBeLessThan(heights[i - 1]);
     expect(watch.consoleErrors).toEqual([]);
   });
 

@@ -141,8 +141,89 @@ test.describe('presentation mode', () => {
   });
 });
 
+test.describe('presentation mode: a widget taller than the screen', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('PageDown shows the lower part of 07.02’s replay widget before the next heading; PageUp comes back', async ({
+    page,
+    watch,
+  }) => {
+    await gotoLessonReady(page, '/lessons/07-02-session-affinity?present', 2);
+    const widget = page.locator('[data-widget="affinity-replay"]');
+    // Its lower part: the TTFT chart, the transport bar and the "Try this" list.
+    const ttft = widget.locator('svg[data-chart="line"]');
+    const transport = widget.locator('.transport');
+    const lastTry = widget.locator('.try-this > li').last();
+    const next = page.locator('#round-robin-spreads-every-session-over-every-replica');
+    const box = (loc: typeof widget) =>
+      loc.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, height: r.height };
+      });
+    const inView = async (loc: typeof widget) => {
+      const b = await box(loc);
+      return b.top >= -1 && b.bottom <= 721;
+    };
+    // The clicker brings the widget up as a screen of its own: its top at the window's top.
+    for (let i = 0; i < 12 && Math.abs((await box(widget)).top) > 8; i++)
+      await page.keyboard.press('PageDown');
+    expect(Math.abs((await box(widget)).top)).toBeLessThanOrEqual(8);
+    expect((await box(widget)).height).toBeGreaterThan(1.5 * 720);
+    for (const part of [ttft, transport, lastTry]) expect(await inView(part)).toBe(false);
+    const at = await settledPosition(page);
+    // The presentation bar's buttons do what the keys do.
+    await expect(page.getByRole('button', { name: 'Next screen' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Previous screen' })).toBeEnabled();
+
+    // PageDown now scrolls within the widget, a window at a time with some overlap, never past its end, until
+    // its lower part has been shown; then to the next heading.
+    const seen = { ttft: false, transport: false, lastTry: false };
+    let windows = 0;
+    for (; windows < 6; windows++) {
+      const before = await box(widget);
+      await page.keyboard.press('PageDown');
+      const after = await box(widget);
+      if (after.top > 0) break; // moved past it
+      expect(before.top - after.top).toBeLessThanOrEqual(720 - 48);
+      expect(after.bottom).toBeGreaterThanOrEqual(720 - 1);
+      expect((await box(next)).top).toBeGreaterThan(8);
+      await expect(position(page)).toHaveAttribute('data-present-position', at);
+      seen.ttft ||= await inView(ttft);
+      seen.transport ||= await inView(transport);
+      seen.lastTry ||= await inView(lastTry);
+      if (Math.abs(after.bottom - 720) <= 1) {
+        windows++;
+        break;
+      }
+    }
+    expect(seen).toEqual({ ttft: true, transport: true, lastTry: true });
+    expect(windows).toBeGreaterThanOrEqual(2);
+    expect(Math.abs((await box(widget)).bottom - 720)).toBeLessThanOrEqual(1);
+    await page.keyboard.press('PageDown');
+    expect(Math.abs((await box(next)).top)).toBeLessThanOrEqual(8);
+    await expect(position(page)).not.toHaveAttribute('data-present-position', at);
+
+    // PageUp undoes it: the widget's last window, then up through it to its top, then the screen before it.
+    await page.keyboard.press('PageUp');
+    expect(Math.abs((await box(widget)).bottom - 720)).toBeLessThanOrEqual(1);
+    await expect(position(page)).toHaveAttribute('data-present-position', at);
+    for (let i = 0; i < 6 && (await box(widget)).top < -8; i++) {
+      const before = await box(widget);
+      await page.keyboard.press('PageUp');
+      const after = await box(widget);
+      expect(after.top - before.top).toBeGreaterThan(0);
+      expect(after.top - before.top).toBeLessThanOrEqual(720 - 48);
+      expect(after.top).toBeLessThanOrEqual(1);
+    }
+    expect(Math.abs((await box(widget)).top)).toBeLessThanOrEqual(8);
+    await page.keyboard.press('PageUp');
+    expect((await box(widget)).top).toBeGreaterThan(8);
+    expect(watch.consoleErrors).toEqual([]);
+  });
+});
+
 test.describe('presentation mode on a smaller projector', () => {
-  test('type and charts zoom with the window: 1.5× on 1920 × 1080, in proportion on others, never under reading size', async ({
+  test('type and charts zoom with the window: type 1.5× on 1920 × 1080 and charts 2.25×, in proportion on others, never under reading size', async ({
     page,
   }) => {
     const rootType = () =>
@@ -152,20 +233,65 @@ test.describe('presentation mode on a smaller projector', () => {
         const box = svg.getBoundingClientRect();
         return box.width / Number(svg.getAttribute('viewBox')!.split(' ')[2]);
       });
-    for (const [width, height, zoom] of [
-      [2560, 1440, 2],
-      [1920, 1080, 1.5],
-      [1600, 900, 1.25],
-      [1280, 800, 1],
+    for (const [width, height, zoom, charts] of [
+      [2560, 1440, 2, 3],
+      [1920, 1080, 1.5, 2.25],
+      [1600, 900, 1.25, 1.85],
+      [1280, 800, 1, 1.5],
     ] as const) {
       await page.setViewportSize({ width, height });
       await gotoLessonReady(page, `${PATH}?present`, 3);
       await expect.poll(rootType, `${width} × ${height}`).toBeCloseTo(16 * zoom, 1);
-      await expect.poll(chartZoom, `${width} × ${height}`).toBeCloseTo(zoom, 1);
+      await expect.poll(chartZoom, `${width} × ${height}`).toBeCloseTo(charts, 1);
     }
     // Resizing the window rezooms without a reload.
     await page.setViewportSize({ width: 1920, height: 1080 });
     await expect.poll(rootType).toBeCloseTo(24, 1);
+  });
+});
+
+test.describe('presentation mode: chart text a lecture hall reads', () => {
+  /** Font sizes on screen (px) of the first element matching each selector: its computed size times its zoom. */
+  const screenSizes = (page: Page, selectors: Record<string, string>) =>
+    page.evaluate((sel) => {
+      const out: Record<string, number> = {};
+      for (const [name, s] of Object.entries(sel)) {
+        const el = document.querySelector(s);
+        if (!el) continue;
+        const m = el instanceof SVGGraphicsElement ? el.getScreenCTM() : null;
+        out[name] = parseFloat(getComputedStyle(el).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+      }
+      return out;
+    }, selectors);
+  const SELECTORS = {
+    tick: '[data-widget="kv-footprint"] svg[data-chart="bar"] .chart-tick',
+    axis: '[data-widget="kv-footprint"] svg[data-chart="bar"] .chart-axis-label',
+    marker: '[data-widget="memory-ladder"] svg .chart-marker-label',
+    value: '[data-widget="memory-ladder"] svg .chart-value-label',
+    table: '[data-widget="memory-ladder"] .ruled-table td',
+  };
+
+  for (const [width, height, least] of [
+    [1280, 720, 16],
+    [1920, 1080, 24],
+  ] as const) {
+    test(`ticks, axis titles, annotations and tables at least ${least} px on a ${width} × ${height} screen`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height });
+      await gotoLessonReady(page, `${PATH}?present`, 3);
+      const sizes = await screenSizes(page, SELECTORS);
+      expect(Object.keys(sizes)).toEqual(Object.keys(SELECTORS));
+      for (const [name, px] of Object.entries(sizes)) expect(px, name).toBeGreaterThanOrEqual(least);
+    });
+  }
+
+  test('reading mode keeps its sizes (an 11-pixel tick)', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await gotoLessonReady(page, PATH, 3);
+    const sizes = await screenSizes(page, SELECTORS);
+    expect(sizes.tick).toBeCloseTo(11, 1);
+    expect(sizes.table).toBeLessThan(16);
   });
 });
 

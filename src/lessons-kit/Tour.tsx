@@ -12,7 +12,11 @@
  *   </Tour>
  *
  * A step is absolute: the widget is reset to its defaults before `set` applies (locked parameters stay as the link
- * set them), so jumping to any step shows the same picture.
+ * set them), so jumping to any step shows the same picture. A step that talks about a chart highlights the chart
+ * (its `TourMark` id), and the step's target is scrolled clear of the caption bar, which the tour measures.
+ *
+ * On a phone (tour.css) the bar is compact: smaller type, the caption cut to three lines with a "More" button that
+ * shows the rest, and one row of controls, so that it takes about a seventh of the screen, not half of it.
  */
 import {
   Children,
@@ -20,6 +24,8 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useId,
+  useLayoutEffect,
   useRef,
   useState,
   type ReactElement,
@@ -28,6 +34,7 @@ import {
 import { StageContext, type StageRegistry } from '../widgets/kit/stage';
 import { clearHighlights, showStateWhenReady, type ShownState } from '../widgets/kit/showState';
 import { useIdle } from '../widgets/kit/useIdle';
+import '../widgets/kit/tour.css';
 
 /** How long the pointer and keys rest before a presented tour folds its controls away, leaving the caption. */
 const CONTROLS_IDLE_MS = 2500;
@@ -91,12 +98,46 @@ export function Tour({ lesson, title, children }: { lesson: string; title: strin
     stepsRef.current = steps;
   });
 
+  // Where the caption bar begins, px from the window's top: the step's target is scrolled above it. While a presented
+  // tour's controls are folded away, the room they take when they come back still counts.
+  const barRef = useRef<HTMLDivElement>(null);
+  const controlsRoom = useRef(0);
+  const coveredBelow = useCallback(() => {
+    const bar = barRef.current;
+    if (!bar) return window.innerHeight;
+    const top = bar.getBoundingClientRect().top;
+    const controls = bar.querySelector('.tour-controls')?.getBoundingClientRect().height ?? 0;
+    if (controls > 2) {
+      controlsRoom.current = controls;
+      return top;
+    }
+    return top - controlsRoom.current;
+  }, []);
+
   // Show the step's state (retrying while its widget loads or its read-out has not been drawn yet).
   useEffect(() => {
     if (!stage || index < 0) return;
     clearHighlights(stage);
-    return showStateWhenReady(stage, resolveStep(stage, stepsRef.current[index]).state);
-  }, [stage, index]);
+    return showStateWhenReady(stage, resolveStep(stage, stepsRef.current[index]).state, { coveredBelow });
+  }, [stage, index, coveredBelow]);
+
+  // On a phone the caption shows three lines; "More" shows the rest (reset on every step).
+  const captionRef = useRef<HTMLParagraphElement>(null);
+  const captionId = useId();
+  const [expandedAt, setExpandedAt] = useState<number | null>(null);
+  const expanded = expandedAt === index;
+  const [clamped, setClamped] = useState(false);
+  const shown = index >= 0;
+  useLayoutEffect(() => {
+    const el = captionRef.current;
+    if (!el) return;
+    const measure = () => setClamped(el.scrollHeight > el.clientHeight + 1);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [index, shown, expanded]);
 
   // Captions of "Try this" steps come from their widgets, which register after the first render.
   const [, setVersion] = useState(0);
@@ -157,7 +198,7 @@ export function Tour({ lesson, title, children }: { lesson: string; title: strin
   const controls = (
     <div className="tour-controls">
       <button type="button" onClick={() => go(index - 1)} disabled={index <= 0} aria-label="Previous step">
-        ‹ Previous
+        ‹<span className="tour-wide"> Previous</span>
       </button>
       {playing ? (
         <button type="button" onClick={() => setPlaying(false)} className="tour-play">
@@ -174,14 +215,32 @@ export function Tour({ lesson, title, children }: { lesson: string; title: strin
         disabled={index >= steps.length - 1}
         aria-label="Next step"
       >
-        Next ›
+        <span className="tour-wide">Next </span>›
       </button>
       <progress className="tour-progress" max={total} value={at} aria-label="Tour progress" />
       <span className="tour-clock">
-        Step {index + 1} of {steps.length} · {clock(at)} / {clock(total)}
+        Step {index + 1} of {steps.length}
+        <span className="tour-clock-time">
+          {' '}
+          · {clock(at)} / {clock(total)}
+        </span>
       </span>
-      <button type="button" onClick={stop}>
-        End tour
+      {clamped || expanded ? (
+        <button
+          type="button"
+          className="tour-more"
+          aria-expanded={expanded}
+          aria-controls={captionId}
+          onClick={() => setExpandedAt(expanded ? null : index)}
+        >
+          {expanded ? 'Less' : 'More'}
+        </button>
+      ) : null}
+      <button type="button" onClick={stop} aria-label="End tour" className="tour-end">
+        <span className="tour-wide">End tour</span>
+        <span className="tour-narrow" aria-hidden="true">
+          ✕
+        </span>
       </button>
     </div>
   );
@@ -216,8 +275,21 @@ export function Tour({ lesson, title, children }: { lesson: string; title: strin
         ))}
       </ol>
       {current ? (
-        <div className="tour-bar" role="region" aria-label="Tour step" data-idle={idle ? '' : undefined}>
-          <p className="tour-caption" aria-live="polite" data-tour-caption={index}>
+        <div
+          className="tour-bar"
+          role="region"
+          aria-label="Tour step"
+          data-idle={idle ? '' : undefined}
+          ref={barRef}
+        >
+          <p
+            className="tour-caption"
+            aria-live="polite"
+            data-tour-caption={index}
+            data-expanded={expanded ? '' : undefined}
+            id={captionId}
+            ref={captionRef}
+          >
             {resolveStep(stage, current).caption}
           </p>
           {controls}

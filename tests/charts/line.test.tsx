@@ -401,21 +401,27 @@ describe('valueAt', () => {
 });
 
 describe('chart zoom (presentation mode)', () => {
-  it('lays the chart out in fewer units and draws it zoomed into the same box', () => {
+  it('lays the chart out in fewer units and draws it zoomed into the same width', () => {
     const chart = (
       <LineChart title="t" width={800} height={400} x={{ label: 'x' }} y={{ label: 'y' }} series={kv} />
     );
     const plain = render(chart);
     const zoomed = render(<ChartZoomContext.Provider value={2}>{chart}</ChartZoomContext.Provider>);
-    // Same box on the page...
+    // Same width on the page...
     expect(attrs(plain, 'chart-svg', 'width')).toEqual(['800']);
     expect(attrs(zoomed, 'chart-svg', 'width')).toEqual(['800']);
-    expect(attrs(zoomed, 'chart-svg', 'height')).toEqual(['400']);
-    // ...a picture half as many units across, so its text, marks and strokes are drawn twice as large.
-    expect(attrs(zoomed, 'chart-svg', 'viewBox')).toEqual(['0 0 400 200']);
+    // ...a picture half as many units across, so its text, marks and strokes are drawn twice as large; its fixed
+    // height keeps the units it has at 1.5× (267, not 200), so past 1.5× the chart grows taller on screen rather
+    // than squeezing its plot under the larger text.
+    expect(attrs(zoomed, 'chart-svg', 'viewBox')).toEqual(['0 0 400 267']);
+    expect(attrs(zoomed, 'chart-svg', 'height')).toEqual(['534']);
     expect(attrs(plain, 'chart-svg', 'viewBox')).toEqual(['0 0 800 400']);
     expect(texts(zoomed, 'chart-tick').length).toBeLessThan(texts(plain, 'chart-tick').length);
     noBadNumbers(zoomed);
+    // Up to 1.5× a fixed height keeps its box (its rounding aside).
+    const projected = render(<ChartZoomContext.Provider value={1.5}>{chart}</ChartZoomContext.Provider>);
+    expect(attrs(projected, 'chart-svg', 'height')).toEqual(['400.5']);
+    expect(attrs(projected, 'chart-svg', 'viewBox')).toEqual(['0 0 533 267']);
   });
 });
 

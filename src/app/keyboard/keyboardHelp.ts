@@ -56,8 +56,16 @@ export const KEYBOARD_HELP: readonly KeySection[] = [
     title: 'Presentation mode',
     where: 'the Present button, or ?present in the address; a clicker sends these keys',
     rows: [
-      { keys: ['PageDown', 'ArrowRight'], does: 'The next screen', action: 'next' },
-      { keys: ['PageUp', 'ArrowLeft'], does: 'The previous screen', action: 'prev' },
+      {
+        keys: ['PageDown', 'ArrowRight'],
+        does: 'The next screen (the rest of a tall widget first)',
+        action: 'next',
+      },
+      {
+        keys: ['PageUp', 'ArrowLeft'],
+        does: 'The previous screen (a tall widget a window at a time)',
+        action: 'prev',
+      },
       { keys: ['Home'], does: 'The first screen', action: 'first' },
       { keys: ['End'], does: 'The last screen', action: 'last' },
       { keys: ['b', '.'], does: 'A black screen; any key brings the picture back', action: 'black' },

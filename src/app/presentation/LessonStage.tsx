@@ -1,17 +1,25 @@
 /**
  * The lesson's stage (widgets/kit/stage.ts) and presentation mode. `?present` in the URL (or the Present button)
- * puts the document root in `data-present`: projector layout from the stylesheet, type and charts at one zoom
- * for the window (`projectedZoom`: 1.5× on a 1920 × 1080 screen, in proportion on any other),
+ * puts the document root in `data-present`: projector layout from the stylesheet, type at a zoom for the window
+ * (`projectedZoom`: 1.5× on a 1920 × 1080 screen, in proportion on any other, never under reading size) and charts
+ * at a larger one (`projectedChartZoom`: 2.25× there, 1.5× on a 1280 × 720 projector),
  * and →/← PageDown/PageUp moving one screen (the title, each section, each widget) at a time while every control
- * stays live.
+ * stays live; a screen taller than the window (a widget, on a projector) a window at a time (keys.ts).
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useWindowSize } from '../../widgets/kit/charts/useWindowSize';
-import { ChartZoomContext, projectedZoom } from '../../widgets/kit/charts/zoom';
+import { ChartZoomContext, projectedChartZoom, projectedZoom } from '../../widgets/kit/charts/zoom';
 import { createStageRegistry, StageContext, type StageRegistry } from '../../widgets/kit/stage';
 import { useIdle } from '../../widgets/kit/useIdle';
 import { replaceSearch, useSearch } from '../router';
-import { currentScreen, focusKind, presentKeyAction, targetScreen, type PresentAction } from './keys';
+import {
+  currentScreen,
+  focusKind,
+  presentKeyAction,
+  presentScrollTarget,
+  type PresentAction,
+  type ScreenBox,
+} from './keys';
 
 export function isPresenting(search: string): boolean {
   return new URLSearchParams(search).has('present');
@@ -35,6 +43,19 @@ function useScreensCount(stage: StageRegistry): number {
   return n;
 }
 
+/** The screens' boxes relative to the viewport, in page order. */
+function screenBoxes(stage: StageRegistry): ScreenBox[] {
+  return stage.screens().map((s) => {
+    const r = s.element.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom };
+  });
+}
+
+/** The viewport's height without a horizontal scrollbar. */
+function viewportHeight(): number {
+  return document.documentElement.clientHeight || window.innerHeight;
+}
+
 /** A blanked screen (a clicker's blank button): black, white, or none. */
 type Blank = 'black' | 'white' | null;
 
@@ -52,20 +73,29 @@ function PresentBar({
 }) {
   const total = useScreensCount(stage);
   const [at, setAt] = useState(0);
+  // Whether the keys would move from here (a tall screen scrolls within itself before the next one).
+  const [can, setCan] = useState({ prev: false, next: false });
   useEffect(() => {
     let frame = 0;
     const read = () => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() =>
-        setAt(currentScreen(stage.screens().map((s) => s.element.getBoundingClientRect().top))),
-      );
+      frame = requestAnimationFrame(() => {
+        const boxes = screenBoxes(stage);
+        setAt(currentScreen(boxes.map((b) => b.top)));
+        const moves = (a: PresentAction) =>
+          presentScrollTarget(boxes, a, viewportHeight(), window.scrollY) !== null;
+        const next = { prev: moves('prev'), next: moves('next') };
+        setCan((c) => (c.prev === next.prev && c.next === next.next ? c : next));
+      });
     };
     read();
     window.addEventListener('scroll', read, { passive: true });
+    window.addEventListener('resize', read, { passive: true });
     const off = stage.subscribe(read);
     return () => {
       cancelAnimationFrame(frame);
       window.removeEventListener('scroll', read);
+      window.removeEventListener('resize', read);
       off();
     };
   }, [stage]);
@@ -78,7 +108,7 @@ function PresentBar({
       data-present-bar=""
       data-idle={idle ? '' : undefined}
     >
-      <button type="button" onClick={() => onMove('prev')} aria-label="Previous screen" disabled={at === 0}>
+      <button type="button" onClick={() => onMove('prev')} aria-label="Previous screen" disabled={!can.prev}>
         ‹
       </button>
       <span className="present-position" aria-live="polite" data-present-position={`${at + 1}/${total}`}>
@@ -89,7 +119,7 @@ function PresentBar({
         type="button"
         onClick={() => onMove('next')}
         aria-label="Next screen"
-        disabled={total === 0 || at >= total - 1}
+        disabled={total === 0 || !can.next}
       >
         ›
       </button>
@@ -106,6 +136,8 @@ export function LessonStage({ children }: { children: ReactNode }) {
   const presenting = isPresenting(useSearch());
   const windowSize = useWindowSize();
   const zoom = presenting ? projectedZoom(windowSize.width, windowSize.height) : 1;
+  // Charts draw larger than the type (their text starts smaller, and it is what a lecture hall reads).
+  const chartZoom = presenting ? projectedChartZoom(windowSize.width, windowSize.height) : 1;
 
   useEffect(() => {
     const root = document.documentElement;
@@ -116,15 +148,22 @@ export function LessonStage({ children }: { children: ReactNode }) {
     };
   }, [presenting]);
 
-  // The stylesheet's type scale reads the same zoom as the charts, so text and drawings never disagree.
+  // The stylesheet's type scale reads the same zooms: --present-zoom the prose's, --chart-zoom the charts' (for the
+  // text of a figure drawn in HTML, a table's, to match the charts' text: charts.css --chart-text).
   useEffect(() => {
     const root = document.documentElement;
-    if (presenting) root.style.setProperty('--present-zoom', String(zoom));
-    else root.style.removeProperty('--present-zoom');
+    if (presenting) {
+      root.style.setProperty('--present-zoom', String(zoom));
+      root.style.setProperty('--chart-zoom', String(chartZoom));
+    } else {
+      root.style.removeProperty('--present-zoom');
+      root.style.removeProperty('--chart-zoom');
+    }
     return () => {
       root.style.removeProperty('--present-zoom');
+      root.style.removeProperty('--chart-zoom');
     };
-  }, [presenting, zoom]);
+  }, [presenting, zoom, chartZoom]);
 
   const [blank, setBlank] = useState<Blank>(null);
   const exit = useCallback(() => {
@@ -143,13 +182,10 @@ export function LessonStage({ children }: { children: ReactNode }) {
         return;
       }
       const screens = stage.screens();
-      const i = targetScreen(
-        screens.map((s) => s.element.getBoundingClientRect().top),
-        action,
-      );
-      if (i === null) return;
-      const el = screens[i].element;
-      el.scrollIntoView({ block: 'start' });
+      const to = presentScrollTarget(screenBoxes(stage), action, viewportHeight(), window.scrollY);
+      if (to === null) return;
+      window.scrollTo({ top: to.top, behavior: 'instant' });
+      const el = screens[to.screen].element;
       if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
       el.focus({ preventScroll: true });
     },
@@ -189,7 +225,7 @@ export function LessonStage({ children }: { children: ReactNode }) {
   // One tree whether presenting or not, so switching never remounts a widget (or restarts its simulation).
   return (
     <StageContext.Provider value={stage}>
-      <ChartZoomContext.Provider value={zoom}>
+      <ChartZoomContext.Provider value={chartZoom}>
         {children}
         {presenting ? <PresentBar stage={stage} onMove={move} onExit={exit} /> : null}
         {presenting && blank ? (

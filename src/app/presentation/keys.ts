@@ -3,6 +3,8 @@
  * move between screens, except while typing; arrows, Home/End and Escape move only when focus is on the page
  * itself, so a focused slider or chart read-out keeps its arrow keys. A clicker's blank-screen button sends B or
  * "." (black) and W or "," (white), as PowerPoint and Keynote read them; any key brings the screen back.
+ * A screen taller than the window (every widget is, on a projector) is shown a window at a time before the next
+ * screen (`presentScrollTarget`), so a clicker reaches its lower half too.
  */
 export type PresentAction = 'next' | 'prev' | 'first' | 'last' | 'exit' | 'black' | 'white';
 
@@ -84,4 +86,68 @@ export function currentScreen(tops: readonly number[], slack = 8): number {
   let cur = 0;
   for (let i = 0; i < tops.length; i++) if (tops[i] <= slack) cur = i;
   return cur;
+}
+
+/** A screen's box, its top and bottom edges relative to the viewport's top (px). */
+export interface ScreenBox {
+  top: number;
+  bottom: number;
+}
+
+/** Where a key takes the page: the scroll position (px from the document's top) and the screen it then shows. */
+export interface PresentScroll {
+  top: number;
+  screen: number;
+}
+
+/** What stays on screen from one window of a tall screen to the next, so the eye finds its place (px). */
+export function pageOverlap(viewportHeight: number): number {
+  return Math.max(48, Math.round(viewportHeight * 0.1));
+}
+
+/**
+ * Where a move takes the page, from the screens' boxes (relative to the viewport, in page order), the viewport's
+ * height and the page's scroll position. A screen taller than the window is shown a window at a time: "next" first
+ * scrolls within the current screen, by a window less `pageOverlap`, never past its end (its bottom at the window's
+ * bottom), and only then goes to the next screen's top; "prev" scrolls back within it, never above its top, and
+ * then goes to the previous screen's last window (its end, where "next" left it; a screen that fits: its top), so
+ * next and prev undo each other. "first" and "last" go to a screen's top. `slack` absorbs rounding after a scroll.
+ */
+export function presentScrollTarget(
+  boxes: readonly ScreenBox[],
+  action: PresentAction,
+  viewportHeight: number,
+  scrollY: number,
+  slack = 8,
+): PresentScroll | null {
+  if (!boxes.length) return null;
+  const tops = boxes.map((b) => b.top);
+  const at = (screen: number, offset: number): PresentScroll => ({ top: scrollY + offset, screen });
+  const step = Math.max(1, viewportHeight - pageOverlap(viewportHeight));
+  const cur = currentScreen(tops, slack);
+  const box = boxes[cur];
+  switch (action) {
+    case 'first':
+    case 'last': {
+      const i = targetScreen(tops, action, slack)!;
+      return at(i, boxes[i].top);
+    }
+    case 'next': {
+      // The window's top is inside the current screen, and more of it lies below the window.
+      if (box.top <= slack && box.bottom > viewportHeight + slack)
+        return at(cur, Math.min(step, box.bottom - viewportHeight));
+      const i = targetScreen(tops, 'next', slack);
+      return i === null ? null : at(i, boxes[i].top);
+    }
+    case 'prev': {
+      // The current screen starts above the window, and the window's top is still inside it.
+      if (box.top < -slack && box.bottom > slack) return at(cur, Math.max(box.top, -step));
+      const i = targetScreen(tops, 'prev', slack);
+      if (i === null) return null;
+      const b = boxes[i];
+      return at(i, b.bottom - b.top > viewportHeight + slack ? b.bottom - viewportHeight : b.top);
+    }
+    default:
+      return null;
+  }
 }

@@ -36,6 +36,7 @@ import { sessionLabel } from './sessionStyle';
 import { SglangDefault } from './figures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
+import { TourMark } from '../kit/TourMark';
 import './cache-router.css';
 
 /** The lab's sessions' turns, as the workload draws them (uniform between the two). */
@@ -286,7 +287,10 @@ export function CacheRouter() {
       <TourTransport transport={transport} />
       {r ? (
         <>
-          <RouterPicture r={r} t={t} follow={follow} />
+          {/* The animated fleet, which lesson 07.03's tour highlights. */}
+          <TourMark id="router-picture">
+            <RouterPicture r={r} t={t} follow={follow} />
+          </TourMark>
           <div className="router-follow">
             <label htmlFor={followId}>Follow a session</label>
             <select

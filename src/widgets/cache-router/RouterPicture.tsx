@@ -55,11 +55,12 @@ export const RouterPicture = memo(function RouterPicture({
   t: number;
   follow: number | null;
 }) {
-  // `units` is the figure's width in chart units: its screen width divided by the chart zoom (up to 1.5 in
-  // presentation mode), so a zoomed picture is laid out narrower and drawn larger, text included.
+  // The picture is laid out at its box's width in screen pixels, up to 760, and scaled up as far as the window's
+  // height allows: its type (14 units) starts larger than a chart's, and a diagram laid out narrower at the chart
+  // zoom (`units`: the box's width divided by it) would only grow taller, not larger.
   const { observe, width: units, zoom } = useChartSize({ aspect: 1 });
-  // Past 760 units (fullscreen, a projector) the picture is laid out at 760 and scaled up.
-  const width = Math.min(units, MAX_LOGICAL_WIDTH);
+  // Past 760 pixels (fullscreen, a projector) the picture is laid out at 760 and scaled up.
+  const width = Math.min(units * zoom, MAX_LOGICAL_WIDTH);
   const L = pictureLayout(width, r.replicas, r.poolGB > 0);
   // Scaled up only as far as the window's height allows, so the picture and the read-outs share one screen.
   const windowHeight = useWindowSize().height;

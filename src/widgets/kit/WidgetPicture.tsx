@@ -7,7 +7,7 @@ import type { CannotRun } from '../../sim/engine/cannotRun';
 import { CannotRunPicture, type FixTarget } from './CannotRun';
 import { ErrorBoundary } from './ErrorBoundary';
 import { useWindowSize } from './charts/useWindowSize';
-import { ChartZoomContext, projectedZoom, useChartZoom } from './charts/zoom';
+import { ChartZoomContext, projectedChartZoom, useChartZoom } from './charts/zoom';
 import type { SimStatus } from './useSimulation';
 
 export function WidgetPicture({
@@ -50,7 +50,9 @@ export function WidgetPicture({
         <ErrorBoundary what="this widget's picture">
           {/* Fullscreen enlarges the charts' text and marks as presentation mode does, for the screen's size. */}
           <ChartZoomContext.Provider
-            value={fullscreen ? Math.max(zoom, projectedZoom(windowSize.width, windowSize.height)) : zoom}
+            value={
+              fullscreen ? Math.max(zoom, projectedChartZoom(windowSize.width, windowSize.height)) : zoom
+            }
           >
             {children}
           </ChartZoomContext.Provider>

@@ -12,6 +12,7 @@ import { formatBytesDecimal, formatCount, formatTokens } from '../../lib/format'
 import type { FleetFrame } from '../../sim/engine/fleet/frames';
 import { belowHbmShare } from '../../sim/lessons/hierarchyLab';
 import { HierarchyCanvas } from './HierarchyCanvas';
+import { TourMark } from '../kit/TourMark';
 import { PhaseStrip } from './PhaseStrip';
 import {
   lazySlots,
@@ -23,10 +24,21 @@ import {
   tierGeometry,
   transition,
 } from './layout';
-import { sessionPhases } from './phases';
+import { PHASE_LABELS, PHASE_QUEUED, sessionPhases } from './phases';
 import './kv-hierarchy.css';
 
+/** Share of the window the tier bands may take when zoomed (400 px of a 720-pixel window). */
+const WINDOW_SHARE = 0.55;
+
 /** Where every number of the tier table comes from: frame k's cumulative counters (frames.ts). */
+/** The lanes' key, drawn as PhaseStrip draws them (its colours and heights; kv-hierarchy.css). */
+const PHASE_KEY = [
+  { kind: 'prefill', label: 'prefill', height: 'full-height bar' },
+  { kind: 'decode', label: 'decode', height: 'two-thirds height' },
+  { kind: 'queued', label: PHASE_LABELS[PHASE_QUEUED].replace(' / ', ' or '), height: 'one-third height' },
+  { kind: 'tool', label: 'tool wait', height: 'hairline' },
+] as const;
+
 export function tierRows(f: FleetFrame) {
   return Array.from({ length: TIER_COUNT }, (_, t) => ({
     tier: t,
@@ -82,9 +94,12 @@ export function useHierarchyPlayer({
     reducedMotion: reduced,
   });
 
-  const { observe, width } = useChartSize({ aspect: 0.5, minHeight: 260, maxHeight: 420 });
+  const { observe, width, zoom, windowUnits } = useChartSize({ aspect: 0.5, minHeight: 260, maxHeight: 420 });
   const caps = useMemo(() => (frames && frames.length ? capacitiesOf(frames[0]) : [0, 0, 0, 0]), [frames]);
-  const geometry = useMemo(() => tierGeometry(caps, width, width < 500 ? 520 : 400, 12), [caps, width]);
+  // Zoomed (presentation, fullscreen), the bands take the share of the window they take at reading size on a
+  // laptop, so that larger labels leave the picture and its read-outs on one screen: smaller cells, not more rows.
+  const bandsHeight = Math.min(width < 500 ? 520 : 400, zoom > 1 ? windowUnits * WINDOW_SHARE : Infinity);
+  const geometry = useMemo(() => tierGeometry(caps, width, bandsHeight, 12), [caps, width, bandsHeight]);
 
   const { k, frac } = stepAt(times, transport.t);
   const last = frames ? frames.length - 1 : -1;
@@ -112,18 +127,22 @@ export function useHierarchyPlayer({
 
   const view = (
     <div ref={observe} className="kvh" data-figure="kv-hierarchy">
+      {/* The pages moving between the tiers, which lesson 07.04's tour highlights. */}
       {stepTr ? (
-        <HierarchyCanvas
-          geometry={geometry}
-          step={stepTr}
-          progress={progress}
-          labels={labels}
-          description={`KV pages in ${rows.length} tiers at ${Math.round(transport.t)} s: ${rows
-            .map(
-              (row) => `${row.name} ${formatCount(row.usedPages)} of ${formatCount(row.capacityPages)} pages`,
-            )
-            .join(', ')}`}
-        />
+        <TourMark id="pages">
+          <HierarchyCanvas
+            geometry={geometry}
+            step={stepTr}
+            progress={progress}
+            labels={labels}
+            description={`KV pages in ${rows.length} tiers at ${Math.round(transport.t)} s: ${rows
+              .map(
+                (row) =>
+                  `${row.name} ${formatCount(row.usedPages)} of ${formatCount(row.capacityPages)} pages`,
+              )
+              .join(', ')}`}
+          />
+        </TourMark>
       ) : null}
       <ul className="kvh-legend" aria-label="Legend">
         <li>
@@ -161,8 +180,19 @@ export function useHierarchyPlayer({
       {phases ? (
         <figure className="kvh-timeline">
           <figcaption>
-            Sessions over time, one lane each: full-height bar = prefill, two-thirds height = decode,
-            one-third height = queued or loading KV, hairline = tool wait.
+            Sessions over time, one lane per session in flight (a lane a session has left takes the next one);
+            a lane&apos;s bar says what its session is doing, by height and colour:
+            <span className="kvh-phase-key" aria-hidden="true">
+              {PHASE_KEY.map((k) => (
+                <span key={k.label} className="kvh-phase-key-item">
+                  <span className={`kvh-phase-swatch kvh-phase-${k.kind}`} />
+                  {k.label}
+                </span>
+              ))}
+            </span>
+            <span className="visually-hidden">
+              {PHASE_KEY.map((k) => `${k.label}: ${k.height}`).join('; ')}.
+            </span>
           </figcaption>
           <PhaseStrip grid={phases} width={width} durationS={duration} t={transport.t} />
         </figure>

@@ -34,6 +34,7 @@ import {
 } from './schema';
 import { SmallModelBandFig } from './figures';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { TourMark } from '../kit/TourMark';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-05 checks them). */
 export const TRY_THIS: readonly TryItem[] = [
@@ -55,7 +56,7 @@ export const TRY_THIS: readonly TryItem[] = [
       </>
     ),
     set: { link: 'rdma-100g' },
-    highlight: 'faster',
+    highlight: 'ratio-chart',
   },
   {
     text: (
@@ -235,17 +236,20 @@ export function ReloadOrRecompute() {
           points={false}
           aspect={0.6}
         />
-        <LineChart
-          title="Reload time divided by recompute time against prefix length"
-          description="The ratio of the two times on log–log axes: above 1, recompute is faster."
-          series={ratio}
-          x={prefixAxis}
-          y={{ label: 'Reload ÷ recompute', scale: 'log', format: (x) => formatRatio(x, 2) }}
-          markers={ratioMarkers}
-          points={false}
-          legend={false}
-          aspect={0.28}
-        />
+        {/* The lower chart, which a "Try this" item points at. */}
+        <TourMark id="ratio-chart">
+          <LineChart
+            title="Reload time divided by recompute time against prefix length"
+            description="The ratio of the two times on log–log axes: above 1, recompute is faster."
+            series={ratio}
+            x={prefixAxis}
+            y={{ label: 'Reload ÷ recompute', scale: 'log', format: (x) => formatRatio(x, 2) }}
+            markers={ratioMarkers}
+            points={false}
+            legend={false}
+            aspect={0.28}
+          />
+        </TourMark>
       </div>
     );
   }, [series, markers, ratio, ratioMarkers, r]);

@@ -90,9 +90,10 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
       hasYTitle: true,
       legendHeight: legend.height,
     });
-    // Tokens (48%), the decodes' lane, the gaps (52%).
+    // Tokens (48%), the decodes' lane, the gaps (52%); at least 260 units, or 200 zoomed (presentation), where
+    // the text is larger and the panels keep about reading size's height on screen, beside the read-outs.
     const laneH = 18;
-    const room = Math.max(260, size.height - provisional.top - provisional.bottom);
+    const room = Math.max(size.zoom > 1 ? 200 : 260, size.height - provisional.top - provisional.bottom);
     const panels = stackPanels(
       provisional.top,
       [{ share: 0.48 }, { height: laneH, gapAbove: 8 }, { share: 0.52, gapAbove: 4 }],
@@ -141,7 +142,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
       innerWidth,
       xMax,
     };
-  }, [hasPause, runLabel, whole, width, run.endS, runGaps, wholeGaps, its, size.height]);
+  }, [hasPause, runLabel, whole, width, run.endS, runGaps, wholeGaps, its, size.height, size.zoom]);
 
   const { xs, scaleA, scaleC, hA, hC, top, laneTop, laneH, cTop, plotHeight, m, innerWidth } = L;
   // Thin separators between iterations only when the average one is wide enough to show them (the same for all).

@@ -30,6 +30,7 @@ import { LADDER_DEFAULTS, LADDER_ID, ladderArgs, ladderSchema, PROSE_SETUPS } fr
 import './memory-ladder.css';
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { TourMark } from '../kit/TourMark';
 
 /** All of the default node's host DRAM, in TB (the catalog's; 2 TB on a DGX H100). */
 export const NODE_DRAM_TB = nodeTotals(findNode(LADDER_DEFAULTS.node)!).hostDramBytes / 1e12;
@@ -239,14 +240,17 @@ export function MemoryLadder() {
     >
       {r ? (
         <div className="ladder-figures">
-          <LadderChart
-            tiers={r.tiers}
-            breakEvenBandwidth={r.breakEvenBandwidth}
-            recomputeS={r.recomputeS}
-            demandBytes={r.demandBytes}
-            agents={v.agents}
-            title={`The KV memory ladder of a ${r.nodeName}: capacity against bandwidth into HBM, ${r.modelName}`}
-          />
+          {/* The ladder itself, which lesson 07.04's tour highlights. */}
+          <TourMark id="ladder-chart">
+            <LadderChart
+              tiers={r.tiers}
+              breakEvenBandwidth={r.breakEvenBandwidth}
+              recomputeS={r.recomputeS}
+              demandBytes={r.demandBytes}
+              agents={v.agents}
+              title={`The KV memory ladder of a ${r.nodeName}: capacity against bandwidth into HBM, ${r.modelName}`}
+            />
+          </TourMark>
           <BarChart
             title={`Time to bring one ${formatBytesDecimal(r.contextBytes)} context back to HBM, against recomputing it`}
             description="One horizontal bar per tier below HBM: the time to reload one agent context over that tier's path. The rule marks the time to recompute it by prefill."

@@ -30,6 +30,7 @@ import { TrajectoryChart } from './TrajectoryChart';
 import { Recorded } from './RecordedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourTransport } from '../kit/TourTransport';
+import { TourMark } from '../kit/TourMark';
 import './session-affinity.css';
 import { durationAxis } from '../kit/charts/scales';
 
@@ -238,19 +239,22 @@ export function AffinityReplay() {
       <TourTransport transport={transport} />
       {r && policies ? (
         <>
-          <TrajectoryChart
-            run={policies.shown}
-            compare={policies.other}
-            compareLabel={otherName}
-            replicas={r.replicas}
-            current={cur}
-            onPick={(t) => {
-              transport.pause();
-              transport.seek(t);
-            }}
-            title={`Trajectory of ${r.turns} turns over ${r.replicas} replicas, ${shownName}: replica of each turn and where each prompt's tokens came from`}
-            description="Top: the replica that served each turn, by what it found (warm, older prefix, cold, first turn). Bottom: each turn's prompt split into tokens reused from the cache, re-prefilled and new."
-          />
+          {/* Both panels (replica per turn, the prompt's tokens), which lesson 07.02's tour highlights. */}
+          <TourMark id="trajectory">
+            <TrajectoryChart
+              run={policies.shown}
+              compare={policies.other}
+              compareLabel={otherName}
+              replicas={r.replicas}
+              current={cur}
+              onPick={(t) => {
+                transport.pause();
+                transport.seek(t);
+              }}
+              title={`Trajectory of ${r.turns} turns over ${r.replicas} replicas, ${shownName}: replica of each turn and where each prompt's tokens came from`}
+              description="Top: the replica that served each turn, by what it found (warm, older prefix, cold, first turn). Bottom: each turn's prompt split into tokens reused from the cache, re-prefilled and new."
+            />
+          </TourMark>
           <LineChart
             title={
               v.lower === 'ttft'

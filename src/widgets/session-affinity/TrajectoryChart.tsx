@@ -69,10 +69,10 @@ export function TrajectoryChart({
 
   // Zoomed (presentation), the prompt panel may give up more of its height to the window, as many units as keep
   // its screen height near reading size's 120 pixels: its text is larger, not the picture.
-  const minPrompt = size.zoom > 1 ? 72 : 120;
+  const zoomed = size.zoom > 1;
   const L = useMemo(
-    () => trajectoryLayout(rows, replicas, width, sizeHeight, minPrompt),
-    [rows, replicas, width, sizeHeight, minPrompt],
+    () => trajectoryLayout(rows, replicas, width, sizeHeight, zoomed ? 72 : 120, zoomed ? 14 : 0),
+    [rows, replicas, width, sizeHeight, zoomed],
   );
 
   const { x, yA, yB, innerWidth, m, hB, top, bTop, plotHeight, height, band, cx, cyA, narrow } = L;
@@ -126,7 +126,8 @@ export function TrajectoryChart({
 
   const routePath = rows.map((r, i) => `${i === 0 ? 'M' : 'L'}${cx(i)},${cyA(r.replica)}`).join('');
   const symSize = Math.max(24, Math.min(90, band * band * 0.5));
-  const labelFont = 10.5;
+  // Presented, 11 units as a chart's ticks (16.5 px on a 1280 × 720 projector).
+  const labelFont = size.zoom > 1 ? 11 : 10.5;
 
   return (
     <ChartShell
@@ -227,9 +228,10 @@ export function TrajectoryChart({
           {rows.map((r, i) => {
             if (r.rePrefilledTokens <= 0) return null;
             const text = `+${formatDuration(r.extraS, 2)}`;
-            // Bold: a tenth wider than textWidth's estimate, and a gap between neighbours.
+            // Bold: a fifth wider than textWidth's estimate (DejaVu Sans Bold's digits are 0.7 em), and a gap
+            // between neighbours.
             const row = extraLabelRow(
-              textWidth(text, labelFont) * 1.12 + 4,
+              textWidth(text, labelFont) * 1.2 + 4,
               x.step(),
               i,
               i === cur || r.turn === firstCold,

@@ -16,13 +16,16 @@ export type TrajectoryLayout = ReturnType<typeof trajectoryLayout>;
 
 /**
  * The chart's height is its panels' natural height; `maxHeight` (useChartSize's, a share of the window) only
- * bounds the prompt panel, so picture and read-outs share a short screen.
+ * bounds the prompt panel, down to `minPrompt` units, so picture and read-outs share a short screen. Presented, the
+ * panel is shorter (a smaller `minPrompt`) and keeps `labelRoom` above its tallest bar.
  */
 export function trajectoryLayout(
   rows: readonly TurnRow[],
   replicas: number,
   width: number,
   maxHeight: number,
+  minPrompt = 120,
+  labelRoom = 0,
 ) {
   const n = rows.length;
   const narrow = width < 520;
@@ -39,14 +42,21 @@ export function trajectoryLayout(
   });
   const rowH = replicas <= 4 ? 20 : replicas <= 8 ? 16 : 12;
   const hA = replicas * rowH;
-  // The prompt panel takes what the window leaves it, between 120 units and its natural height.
+  // The prompt panel takes what the window leaves it, between minPrompt units and its natural height.
   const natural = Math.max(150, Math.min(240, width * 0.3));
   const room = maxHeight - provisional.top - provisional.bottom;
-  const left = stackPanels(provisional.top, [{ height: hA }, { gapAbove: 12 }], room, 120).heights[1];
+  const left = stackPanels(provisional.top, [{ height: hA }, { gapAbove: 12 }], room, minPrompt).heights[1];
   const hB = Math.round(Math.min(natural, left));
   const panels = stackPanels(provisional.top, [{ height: hA }, { height: hB, gapAbove: 12 }]);
   const [top, bTop] = panels.tops;
-  const yB = makeScale(yAxis, domain, [hB, 0]);
+  // A cold turn's extra TTFT is printed above its bar (TrajectoryChart, 10.5 units): given `labelRoom`, the tallest
+  // bar leaves it that much under the panel's title, which a short panel (presented) does not by itself.
+  let yB = makeScale(yAxis, domain, [hB, 0]);
+  if (yB(maxPrompt) < labelRoom && hB > 2 * labelRoom)
+    yB = makeScale(yAxis, resolveDomain(yAxis, [0, (maxPrompt * hB) / (hB - labelRoom)], { zero: true }), [
+      hB,
+      0,
+    ]);
   const yTicks = axisTicks(yAxis, yB, 'y');
   const m = computeMargins({
     yTickLabels: [...yTicks.map((t) => t.label), 'r15'],

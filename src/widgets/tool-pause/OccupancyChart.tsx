@@ -110,17 +110,23 @@ export function OccupancyChart({
   dramMaxGB,
 }: OccupancyChartProps) {
   const size = useChartSize({ aspect: 0.62, maxHeight: 560, minHeight: 300 });
-  const { width } = size;
+  const { width, zoom } = size;
   const prefix = useSafeId('occ');
   const n = track.t.length;
   const narrow = width < 520;
+  // Zoomed (presentation), the legend's short labels, a lower floor for the panels and a narrower gap between them
+  // keep the picture and the read-outs on one screen with the larger text (the panels keep about reading size's
+  // height on screen).
+  const compact = narrow || zoom > 1;
+  const minPlots = zoom > 1 ? 140 : 220;
+  const gap = zoom > 1 ? 16 : 34;
   const scale = bytesPerBlock / GB;
   const hbmLayers = LAYERS.filter((l) => l.panel === 'hbm');
   const dramLayers = LAYERS.filter((l) => l.panel === 'dram');
 
   const L = useMemo(() => {
     const legend = legendLayout(
-      LAYERS.map((l) => (narrow ? l.short : l.label)),
+      LAYERS.map((l) => (compact ? l.short : l.label)),
       Math.max(100, width - 8),
     );
     const hbmStack = stack(
@@ -145,10 +151,10 @@ export function OccupancyChart({
       hasYTitle: true,
       legendHeight: legend.height,
     });
-    // HBM over DRAM, 62 : 38, at least 220 units of plot between them (the margins' top is the legend's alone).
-    const minRoom = 220 + 2 * PANEL_TITLE_BAND + 34;
+    // HBM over DRAM, 62 : 38, at least minPlots units of plot between them (the margins' top is the legend's alone).
+    const minRoom = minPlots + 2 * PANEL_TITLE_BAND + gap;
     const room = Math.max(minRoom, size.height - provisional.top - provisional.bottom);
-    const panels = stackPanels(provisional.top, [{ share: 0.62 }, { share: 0.38, gapAbove: 34 }], room);
+    const panels = stackPanels(provisional.top, [{ share: 0.62 }, { share: 0.38, gapAbove: gap }], room);
     const [hA, hB] = panels.heights;
     const yA = makeScale(yHbmSpec, resolveDomain(yHbmSpec, [0, capGB * 1.04], { zero: true }), [hA, 0]);
     const yB = makeScale(yDramSpec, resolveDomain(yDramSpec, [0, dramTop * 1.05], { zero: true }), [hB, 0]);
@@ -185,7 +191,20 @@ export function OccupancyChart({
       plotHeight: panels.span,
       height,
     };
-  }, [track, scale, capacityBlocks, dramMaxGB, width, size.height, narrow, n, hbmLayers, dramLayers]);
+  }, [
+    track,
+    scale,
+    capacityBlocks,
+    dramMaxGB,
+    width,
+    size.height,
+    compact,
+    minPlots,
+    gap,
+    n,
+    hbmLayers,
+    dramLayers,
+  ]);
 
   const { x, yA, yB, innerWidth, m, topA, topB, hA, hB, plotHeight, height } = L;
   const indexAt = useCallback(
@@ -302,7 +321,14 @@ export function OccupancyChart({
         </PanelTitle>
         <g transform={`translate(0,${topB})`}>
           <GridLines yTicks={L.yBTicks} xTicks={L.xTicks} innerWidth={innerWidth} innerHeight={hB} />
-          <YAxis ticks={L.yBTicks} innerHeight={hB} title="DRAM (GB)" titleOffset={m.left - 4} />
+          {/* A short panel's title runs on beside the x axis's labels (none stand at the far left). */}
+          <YAxis
+            ticks={L.yBTicks}
+            innerHeight={hB}
+            title="DRAM (GB)"
+            titleOffset={m.left - 4}
+            roomBelow={m.bottom - 4}
+          />
           {paths.dram.map((d, li) => (
             <path
               key={li}

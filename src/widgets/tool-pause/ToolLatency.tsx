@@ -18,6 +18,7 @@ import { TRACELAB_TOOL_TAIL } from '../../sim/engine/catalog/pauses';
 import { TOOL_LATENCY_ID, toolLatencyArgs, toolLatencySchema } from './schema';
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
+import { TourMark } from '../kit/TourMark';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-06 checks them). */
 export const TRY_THIS: readonly TryItem[] = [
@@ -38,7 +39,7 @@ export const TRY_THIS: readonly TryItem[] = [
         Holding to the resume pays for exactly those long calls.
       </>
     ),
-    highlight: 'time-over-minute',
+    highlight: 'time-share-chart',
   },
   {
     text: (
@@ -224,15 +225,18 @@ export function ToolLatency() {
             points={false}
             aspect={0.5}
           />
-          <LineChart
-            title={`${r.selected.label}: share of calls and share of tool time over by time t`}
-            series={shareSeries}
-            x={xAxis}
-            y={yAxis}
-            markers={shareMarkers}
-            points={false}
-            aspect={0.4}
-          />
+          {/* The bottom chart, which a "Try this" item points at. */}
+          <TourMark id="time-share-chart">
+            <LineChart
+              title={`${r.selected.label}: share of calls and share of tool time over by time t`}
+              series={shareSeries}
+              x={xAxis}
+              y={yAxis}
+              markers={shareMarkers}
+              points={false}
+              aspect={0.4}
+            />
+          </TourMark>
         </div>
       ) : null}
     </WidgetFrame>

@@ -275,9 +275,12 @@ export function ToolSchemaTax() {
           category={{ label: 'Tool' }}
           legend={false}
           // 12.8 units a row names every tool (BarChart thins labels closer than 12.65), at any zoom; two
-          // columns where the width allows keep 36 tools and the read-outs on one screen, projected too.
+          // columns where the width allows keep 36 tools and the read-outs on one screen, projected too (at the
+          // charts' projected zoom a column is 310 units: 125 of labels, 130 of bars).
           rowHeight={12.8}
           maxColumns={2}
+          minColumnPlot={120}
+          maxLabelShare={0.42}
           emptyMessage="No tools in the request: slide the count up"
         />
         <LineChart

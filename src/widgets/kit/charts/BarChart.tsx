@@ -47,6 +47,12 @@ export interface BarChartProps extends ChartBaseProps {
    * so that it keeps every label on a wide screen and in presentation mode without running past the fold.
    */
   maxColumns?: number;
+  /**
+   * Horizontal bars in columns: the least plot a column keeps (default MIN_COLUMN_PLOT, 200 units) and the
+   * largest share of a column its labels may take (default 0.38); a list that must fit a projected screen lowers them.
+   */
+  minColumnPlot?: number;
+  maxLabelShare?: number;
   /** Horizontal bars: each row this tall in chart units (zoomed with the chart), the height following. */
   rowHeight?: number;
 }
@@ -61,6 +67,8 @@ export function BarChart(props: BarChartProps) {
     valueLabels = true,
     markers,
     maxColumns,
+    minColumnPlot,
+    maxLabelShare,
     rowHeight,
     title,
     description,
@@ -113,10 +121,17 @@ export function BarChart(props: BarChartProps) {
         values,
         fmt,
         maxColumns,
+        minColumnPlot,
+        maxLabelShare,
         rowHeight,
+        // Zoomed, a fixed or window-capped height holds fewer units: the rows keep room for their labels.
+        keepLabels: size.zoom > 1,
       }),
     [
+      size.zoom,
       maxColumns,
+      minColumnPlot,
+      maxLabelShare,
       rowHeight,
       showLegend,
       series,

@@ -51,8 +51,17 @@ export interface BarLayoutInput {
    * Default 1.
    */
   maxColumns?: number;
+  /** Columns: the least plot width a column keeps (default MIN_COLUMN_PLOT). */
+  minColumnPlot?: number;
+  /** Columns: the largest share of a column its category labels may take (default 0.38). */
+  maxLabelShare?: number;
   /** Horizontal bars: each row this tall in chart units, the chart's height following (instead of `height`). */
   rowHeight?: number;
+  /**
+   * Horizontal bars: rows at least LINE_ROOM apart, the chart growing past `height` where they need it, so that
+   * every bar keeps its label (a zoomed chart, whose fixed or window-capped height holds fewer units).
+   */
+  keepLabels?: boolean;
 }
 
 export interface BarLayout {
@@ -204,11 +213,13 @@ export function barChartLayout(input: BarLayoutInput): BarLayout {
   // column has its labels on its left; the category title stands once, left of the first.
   let columns = 1;
   let maxCat = Math.min(width * 0.38, longest);
+  const minPlot = input.minColumnPlot ?? MIN_COLUMN_PLOT;
+  const labelShare = input.maxLabelShare ?? 0.38;
   for (let k = Math.min(input.maxColumns ?? 1, Math.floor(categories.length / MIN_COLUMN_ROWS)); k > 1; k--) {
     const cat = Math.ceil(longest) + 10;
     const left = cat + (cTitle ? AXIS_TITLE_BAND : 0);
     const plot = (width - left - right - (k - 1) * (right + COLUMN_GAP + cat)) / k;
-    if (plot >= MIN_COLUMN_PLOT && longest <= (width / k) * 0.38) {
+    if (plot >= minPlot && longest <= (width / k) * labelShare) {
       columns = k;
       maxCat = longest;
       break;
@@ -223,10 +234,13 @@ export function barChartLayout(input: BarLayoutInput): BarLayout {
   );
   const colStep = columns > 1 ? innerWidth + right + COLUMN_GAP + catArea : 0;
   // The band's padding (0.2 inside, 0.1 outside) makes its step exactly innerHeight / rows.
+  const fromHeight = Math.max(40, Math.floor(height - m.top - m.bottom));
   const innerHeight =
     input.rowHeight !== undefined
       ? Math.max(1, rows) * input.rowHeight
-      : Math.max(40, Math.floor(height - m.top - m.bottom));
+      : input.keepLabels
+        ? Math.max(fromHeight, Math.ceil(rows * LINE_ROOM))
+        : fromHeight;
   const vScale = makeScale(value, domain, [0, innerWidth]);
   const vTicks = axisTicks(value, vScale, 'x');
   const band = scaleBand<number>()
@@ -246,6 +260,11 @@ export function barChartLayout(input: BarLayoutInput): BarLayout {
     rows,
     colStep,
     plotWidth: (columns - 1) * colStep + innerWidth,
-    height: input.rowHeight !== undefined ? Math.ceil(m.top + innerHeight + m.bottom) : height,
+    height:
+      input.rowHeight !== undefined
+        ? Math.ceil(m.top + innerHeight + m.bottom)
+        : input.keepLabels
+          ? Math.max(height, Math.ceil(m.top + innerHeight + m.bottom))
+          : height,
   });
 }

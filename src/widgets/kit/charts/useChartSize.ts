@@ -2,7 +2,7 @@
 import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { legendLayout } from './layout';
 import { useWindowSize } from './useWindowSize';
-import { useChartZoom } from './zoom';
+import { PRESENT_ZOOM, useChartZoom } from './zoom';
 
 export const DEFAULT_WIDTH = 640;
 
@@ -29,6 +29,11 @@ export interface ChartSize {
   height: number;
   /** Screen pixels per chart unit (presentation mode draws above 1; zoom.ts). */
   zoom: number;
+  /**
+   * The window's height in chart units (Infinity outside a browser): a picture that sizes itself (panels, rows,
+   * bands) takes a share of it, so that zoomed it keeps the same share of the screen.
+   */
+  windowUnits: number;
 }
 
 /** Share of the window's height a chart may take by default, so a widget's picture and read-outs fit one screen. */
@@ -80,13 +85,16 @@ export function useChartSize(opts: SizeOptions = {}): ChartSize {
   const screenWidth = fixedWidth ?? measured ?? DEFAULT_WIDTH;
   const width = zoom === 1 ? screenWidth : Math.max(1, Math.floor(screenWidth / zoom));
   const fixedHeight = opts.height !== undefined && opts.height > 0 ? opts.height : undefined;
+  // A fixed height is screen pixels, drawn in fewer units as the zoom grows; up to the type's projected zoom (1.5×)
+  // the chart keeps its box, past it (the charts' zoom on a large screen) it keeps the units it has at 1.5× and
+  // grows on screen, rather than squeezing its plot under larger text.
   const height =
     fixedHeight !== undefined && zoom !== 1
-      ? Math.round(fixedHeight / zoom)
+      ? Math.round(fixedHeight / Math.min(zoom, PRESENT_ZOOM))
       : heightFor(
           width,
           opts,
           windowHeight > 0 ? (windowHeight * (opts.windowShare ?? MAX_WINDOW_SHARE)) / zoom : Infinity,
         );
-  return { observe, width, height, zoom };
+  return { observe, width, height, zoom, windowUnits: windowHeight > 0 ? windowHeight / zoom : Infinity };
 }
