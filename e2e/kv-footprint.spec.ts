@@ -80,7 +80,9 @@ test.describe('KV footprint calculator (the whole pipe: controls â†’ store/URL â
     const widget = page.locator('[data-widget="kv-footprint"]');
     await expect(widget).toHaveAttribute('data-state', 'ready');
     const time = widget.locator('.transport-time');
-    // It fills by itself once on screen (an empty budget showed nothing); Home stops it at the start.
+    // It fills by itself once on screen (an empty budget showed nothing; off screen it holds its frame); Home stops
+    // it at the start.
+    await widget.scrollIntoViewIfNeeded();
     await expect(widget.getByRole('button', { name: 'Pause' })).toBeVisible();
     await expect.poll(async () => (await time.textContent())?.startsWith('0 tokens')).toBe(false);
     await widget.focus();
