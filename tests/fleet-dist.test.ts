@@ -36,6 +36,9 @@ const dist: fc.Arbitrary<Dist> = fc.oneof(
   fc
     .array(fc.record({ weight: pos, dist: leaf }), { minLength: 1, maxLength: 4 })
     .map((components): Dist => ({ kind: 'mixture', components })),
+  fc
+    .tuple(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 4 }), leaf)
+    .map(([values, each]): Dist => ({ kind: 'parallel', calls: { kind: 'choice', values }, each })),
 );
 
 describe('uniformShape', () => {
@@ -56,6 +59,10 @@ describe('uniformShape', () => {
     const visit = (d: Dist): void => {
       shapes.add(keysOf(d));
       if (d.kind === 'mixture') for (const c of d.components) visit(c.dist);
+      if (d.kind === 'parallel') {
+        visit(d.calls);
+        visit(d.each);
+      }
     };
     for (const preset of Object.values(TOOL_LATENCY_PRESETS)) visit(uniformShape(preset));
     visit(uniformShape({ kind: 'constant', value: 1 }));

@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../src/sim/engine/rng';
+import { TRACELAB_STEP_MIX } from '../src/sim/engine/catalog/pauses';
 import {
   AGENT_TOOL_LATENCY,
+  CALLS_PER_TOOL_ROUND,
   CODING_MIX_CLAUDE_SHARE,
   sample,
   TOOL_LATENCY_PRESETS,
@@ -132,6 +134,20 @@ describe('E[min(T, τ)] and the share of pauses over by τ', () => {
 });
 
 describe('the presets, as the lesson quotes them', () => {
+  it('a step is the longest of its round’s parallel calls: 1.38 calls, a longer median and tail than a call; independent Codex calls overstate its median step', () => {
+    const S = TRACELAB_STEP_MIX;
+    expect((S.toolCallsPerSession / S.toolStepsPerSession).toFixed(2)).toBe('1.38');
+    expect(mean(CALLS_PER_TOOL_ROUND).toFixed(2)).toBe('1.38');
+    const call = TOOL_LATENCY_PRESETS['coding-mix'];
+    const step = TOOL_LATENCY_PRESETS['coding-step'];
+    expect(quantile(step, 0.5)).toBeGreaterThan(2 * quantile(call, 0.5));
+    expect(1 - cdf(step, 60)).toBeGreaterThan(1 - cdf(call, 60));
+    // "its median of about 0.25 s is shorter than the median call's 0.63 s": independent draws say longer.
+    const codexStep: Dist = { kind: 'parallel', calls: CALLS_PER_TOOL_ROUND, each: AGENT_TOOL_LATENCY.codex };
+    expect(quantile(codexStep, 0.5)).toBeGreaterThan(quantile(AGENT_TOOL_LATENCY.codex, 0.5));
+    expect(quantile(AGENT_TOOL_LATENCY.codex, 0.5)).toBeGreaterThan(0.25);
+  });
+
   it('web: Dynamo’s 2–30 s are the 1st and 99th percentiles; the TTL that covers 90% of calls is 7.75 s · e^{σ z₉₀}', () => {
     const d = TOOL_LATENCY_PRESETS.web;
     expect(quantile(d, 0.01)).toBeCloseTo(2, 10);

@@ -39,7 +39,7 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-06-tool-calls-in-the-loop': {
-    words: 2829,
+    words: 2984,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.7,

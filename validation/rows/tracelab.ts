@@ -9,6 +9,7 @@ import { AGENT_TOOL_LATENCY } from '../../src/sim/engine/fleet/dist';
 import { TRACELAB_TOOL_TAIL, tracelabMeanLowerBoundS } from '../../src/sim/engine/catalog/pauses';
 import { CATEGORY, CODING_MIX, MACROS, row, TAIL, TEN, TIMING, TOOLS } from './tracelabRow';
 import { evictionRows, humanRows } from './tracelabWaits';
+import { stepRows } from './tracelabSteps';
 
 const CLAUDE = AGENT_TOOL_LATENCY['claude-code'];
 const CODEX = AGENT_TOOL_LATENCY.codex;
@@ -213,4 +214,4 @@ const toolRows: ValidationRow[] = [
   ),
 ];
 
-export const rows: ValidationRow[] = [...toolRows, ...humanRows, ...evictionRows];
+export const rows: ValidationRow[] = [...toolRows, ...humanRows, ...stepRows, ...evictionRows];

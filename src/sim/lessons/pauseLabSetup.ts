@@ -73,6 +73,7 @@ export const TOOL_PRESET_LABELS: Readonly<Record<ToolLatencyPreset, string>> = {
   web: 'Web / API calls',
   human: 'Human in the loop',
   'coding-mix': 'Coding-agent mix',
+  'coding-step': 'Coding-agent steps (parallel calls)',
 };
 
 /**

@@ -10,7 +10,9 @@
  *
  * Distributions are the `Dist` objects of src/sim/engine/fleet/dist.ts (the fleet simulator samples the same objects),
  * including their clipping to [min, max]: a clipped value T = clip(X, min, max) has atoms at min and max.
- * Supported: constant, uniform, exponential, lognormal, normal, choice and mixtures of them.
+ * Supported: constant, uniform, exponential, lognormal, normal, choice and mixtures of them, and a step's wait for
+ * parallel calls (`parallel`: the longest of n draws), whose F is closed (Σ P(n) · F_each(t)ⁿ) and whose M is
+ * integrated numerically (parallelSurvival below).
  */
 import { TOOL_LATENCY_PRESETS, type Dist, type ToolLatencyPreset } from '../engine/fleet/dist';
 import type { ToolLatency } from '../engine/fleet/workload';
@@ -122,8 +124,80 @@ function weightsOf(d: { kind: 'choice'; values: number[]; weights?: number[] }):
   return w.map((x) => x / total);
 }
 
+type Parallel = Extract<Dist, { kind: 'parallel' }>;
+
+/** A parallel step's call counts with their probabilities, as the sampler rounds them (whole, at least 1). */
+function callCounts(d: Parallel): { n: number; p: number }[] {
+  const c = d.calls;
+  if (c.kind === 'constant') return [{ n: Math.max(1, Math.round(c.value)), p: 1 }];
+  if (c.kind === 'choice') {
+    const w = weightsOf(c);
+    return c.values.map((n, i) => ({ n: Math.max(1, Math.round(n)), p: w[i] }));
+  }
+  throw new RangeError(`a parallel step's calls must be a constant or a choice of counts (got ${c.kind})`);
+}
+
+/**
+ * ∫ₛ^∞ (1 − F(u)) du of a parallel step, tabulated once per distribution on a log grid (1 ns to 10¹³ s, 200 points
+ * a decade; trapezoids, whose relative error is about 10⁻⁵ there, checked against the closed forms with one call).
+ * The longest of n draws has no closed-form partial mean even when each draw has one; its mean and E[min(T, τ)]
+ * are these integrals, and M(t) = E[min(T, t)] − t · (1 − F(t)). Durations are taken as ≥ 0.
+ */
+interface SurvivalTable {
+  /** Grid points (s) and 1 − F there. */
+  s: Float64Array;
+  surv: Float64Array;
+  /** ∫ from s[i] to ∞ of 1 − F. */
+  tail: Float64Array;
+  /** ∫ from 0 to ∞ of 1 − F: the mean. */
+  total: number;
+}
+
+const GRID_LO = -9;
+const GRID_HI = 13;
+const GRID_PER_DECADE = 200;
+const survivalTables = new WeakMap<Dist, SurvivalTable>();
+
+function parallelSurvival(d: Parallel): SurvivalTable {
+  const known = survivalTables.get(d);
+  if (known) return known;
+  const n = (GRID_HI - GRID_LO) * GRID_PER_DECADE + 1;
+  const s = new Float64Array(n);
+  const surv = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    s[i] = Math.pow(10, GRID_LO + i / GRID_PER_DECADE);
+    surv[i] = 1 - cdf(d, s[i]);
+  }
+  const tail = new Float64Array(n);
+  for (let i = n - 2; i >= 0; i--) tail[i] = tail[i + 1] + ((surv[i] + surv[i + 1]) / 2) * (s[i + 1] - s[i]);
+  // Below the grid's first point, 1 − F is at most 1 over a nanosecond.
+  const table = { s, surv, tail, total: tail[0] + s[0] * surv[0] };
+  survivalTables.set(d, table);
+  return table;
+}
+
+/** ∫₀^τ (1 − F(u)) du = E[min(T, τ)] of a parallel step. */
+function parallelExpectedMin(d: Parallel, tau: number): number {
+  const t = parallelSurvival(d);
+  if (tau === Infinity) return t.total;
+  if (!(tau > 0)) return 0;
+  const x = (Math.log10(tau) - GRID_LO) * GRID_PER_DECADE;
+  if (x < 0) return tau * (1 - cdf(d, tau)); // under a nanosecond: 1 − F is flat there
+  const i = Math.floor(x);
+  if (i >= t.s.length - 1) return t.total;
+  const survTau = 1 - cdf(d, tau);
+  const tailTau = t.tail[i + 1] + ((survTau + t.surv[i + 1]) / 2) * (t.s[i + 1] - tau);
+  return t.total - tailTau;
+}
+
 /** F(t) = P(T ≤ t). */
 export function cdf(d: Dist, t: number): number {
+  if (d.kind === 'parallel') {
+    const f = cdf(d.each, t);
+    let p = 0;
+    for (const c of callCounts(d)) p += c.p * Math.pow(f, c.n);
+    return p;
+  }
   const v = degenerate(d);
   if (v !== null) return t >= v ? 1 : 0;
   if (d.kind === 'choice') {
@@ -152,6 +226,11 @@ export function cdf(d: Dist, t: number): number {
 
 /** M(t) = E[T · 1{T ≤ t}]: the mean time of the calls over by t, weighted by their probability. */
 export function partialMean(d: Dist, t: number): number {
+  if (d.kind === 'parallel') {
+    if (t === Infinity) return parallelExpectedMin(d, Infinity);
+    if (!(t > 0)) return 0;
+    return Math.max(0, parallelExpectedMin(d, t) - t * (1 - cdf(d, t)));
+  }
   const v = degenerate(d);
   if (v !== null) return t >= v ? v : 0;
   if (d.kind === 'choice') {

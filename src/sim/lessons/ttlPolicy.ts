@@ -121,8 +121,9 @@ export interface IdleTimeoutMix {
  * The achievable hit rate of TraceLab's idealised idle-timeout cache (artifacts/prefix_cache/eviction_tradeoff):
  * a step's cacheable tokens hit when the idle gap before it is ≤ τ and are prefilled again otherwise. With
  * every step weighing the same number of tokens (the trace weights by tokens; the presets carry no token
- * counts, which is this model's simplification) and a single tool call per tool-result step (the trace takes
- * the longest of a step's parallel calls, 1.2 per step on average),
+ * counts, which is this model's simplification) and a tool step's gap drawn from `tool` (the trace takes the
+ * longest of a step's parallel calls: pass the `coding-step` preset for that, as validation/rows/tracelabWaits.ts
+ * does),
  *
  *   hit(τ) = ceiling · (u · F_human(τ) + (1 − u) · F_tool(τ)).
  */

@@ -17,4 +17,5 @@ export const TOOL_CLAUSES: Readonly<Record<ToolLatencyPreset, string>> = {
   shell: 'running shell commands',
   web: 'making web or API calls',
   human: 'waiting for a human in the loop',
+  'coding-step': 'calling coding-agent tools, several at once',
 };

@@ -137,6 +137,9 @@ export const TRACELAB_STEP_MIX = {
     'TraceLab (uw-syfi/TraceLab), artifacts/session/session_internal_counts; prefix_cache/redundant_prefill',
   userStepsPerSession: 8.9,
   toolStepsPerSession: 73.6,
+  /** Tool calls per session, and per round (every LLM round, 0 for a round that calls none): avg, p50, p90, p99. */
+  toolCallsPerSession: 101.4,
+  toolCallsPerRound: { mean: 1.2, p50: 1, p90: 2, p99: 4 },
   deployedHitRate: 0.95746,
   freshShareOfAppend: 0.19,
 } as const;

@@ -5,6 +5,7 @@
  * Every sample comes from the Rng passed in (a seeded sfc32 stream), never from Math.random. A scenario file's
  * distributions are checked by distValidation.ts before they reach here.
  */
+import { TRACELAB_STEP_MIX } from '../catalog/pauses';
 import type { Rng } from '../rng';
 
 export type Dist =
@@ -18,7 +19,14 @@ export type Dist =
   /** Draw one of `values` with the given weights (uniform when absent). */
   | { kind: 'choice'; values: number[]; weights?: number[] }
   /** A mixture: pick a component by weight, then sample it. */
-  | { kind: 'mixture'; components: { weight: number; dist: Dist }[] };
+  | { kind: 'mixture'; components: { weight: number; dist: Dist }[] }
+  /**
+   * A step that waits for parallel calls: `calls` of them (a count: constant or choice of whole numbers ≥ 1), each
+   * lasting a draw of `each`; the step waits for the longest. An agent's round can issue several tool calls at once
+   * and its next turn starts when the last returns, which is the idle gap its KV sits through (TraceLab's
+   * eviction_tradeoff takes "the max leading tool-result duration").
+   */
+  | { kind: 'parallel'; calls: Dist; each: Dist };
 
 function clip(x: number, min: number | undefined, max: number | undefined): number {
   if (min !== undefined && x < min) return min;
@@ -60,6 +68,12 @@ export function sample(d: Dist, rng: Rng): number {
       }
       return sample(d.components[d.components.length - 1].dist, rng);
     }
+    case 'parallel': {
+      const n = sampleInt(d.calls, rng, 1);
+      let longest = sample(d.each, rng);
+      for (let i = 1; i < n; i++) longest = Math.max(longest, sample(d.each, rng));
+      return longest;
+    }
   }
 }
 
@@ -87,6 +101,8 @@ export function uniformShape(d: Dist): Dist {
       d.kind === 'mixture'
         ? d.components.map((c) => ({ weight: c.weight, dist: uniformShape(c.dist) }))
         : undefined,
+    calls: d.kind === 'parallel' ? uniformShape(d.calls) : undefined,
+    each: d.kind === 'parallel' ? uniformShape(d.each) : undefined,
   } as Dist;
 }
 
@@ -207,6 +223,29 @@ const HUMAN_WAIT: Dist = {
   ],
 };
 
+/** Both agents' tool calls as one distribution (the `coding-mix` preset). */
+const CODING_MIX: Dist = {
+  kind: 'mixture',
+  components: [
+    { weight: CODING_MIX_CLAUDE_SHARE, dist: AGENT_TOOL_LATENCY['claude-code'] },
+    { weight: 1 - CODING_MIX_CLAUDE_SHARE, dist: AGENT_TOOL_LATENCY.codex },
+  ],
+};
+
+/**
+ * How many tool calls a coding agent's round issues at once, when it issues any: TraceLab counts 101.4 tool calls
+ * and 73.6 tool-initiated steps a session (artifacts/session/session_internal_counts), and each tool-initiated
+ * step follows one round that called tools, so such a round issues 101.4 / 73.6 = 1.38 calls on average. Form: a
+ * geometric count from 1 with that mean, P(n) = (1 − q) qⁿ⁻¹, q = 1 − 73.6 / 101.4 (cut at 12, which leaves out
+ * 2·10⁻⁷). With the 10.8% of rounds that call none (8.9 user-initiated steps of 82.5), its percentiles over every
+ * round are those the same table publishes: p25 and p50 1, p90 2, p99 4 (asserted in tests/parallel-calls.test.ts).
+ */
+export const CALLS_PER_TOOL_ROUND: Dist = (() => {
+  const q = 1 - TRACELAB_STEP_MIX.toolStepsPerSession / TRACELAB_STEP_MIX.toolCallsPerSession;
+  const values = Array.from({ length: 12 }, (_, i) => i + 1);
+  return { kind: 'choice', values, weights: values.map((n) => (1 - q) * Math.pow(q, n - 1)) };
+})();
+
 /**
  * Tool-call duration presets (seconds). The fit and the source are stated beside each. A scenario may use a
  * preset by name or give any `Dist`.
@@ -238,13 +277,17 @@ export const TOOL_LATENCY_PRESETS = {
    * A coding agent's mix of tools as a whole: TraceLab's Claude Code and Codex tool calls, mixed 48.3% / 51.7%
    * (fit above): median 0.30 s, mean 17.1 s, 4.0% of calls over a minute carrying 84% of tool time.
    */
-  'coding-mix': {
-    kind: 'mixture',
-    components: [
-      { weight: CODING_MIX_CLAUDE_SHARE, dist: AGENT_TOOL_LATENCY['claude-code'] },
-      { weight: 1 - CODING_MIX_CLAUDE_SHARE, dist: AGENT_TOOL_LATENCY.codex },
-    ],
-  },
+  'coding-mix': CODING_MIX,
+  /**
+   * A coding agent's step rather than its call: the round's parallel calls (CALLS_PER_TOOL_ROUND, 1.38 on average)
+   * drawn independently from the coding mix, the step waiting for the longest. The mechanism is TraceLab's own
+   * definition of a tool step's gap (eviction_tradeoff: "the max leading tool-result duration"); independence is
+   * this preset's assumption, and TraceLab's measured gaps say it overstates the body: Codex's tool steps wait a
+   * median of about 0.25 s (p90 about 30 s; cache_hit_idle_relationship README), under its calls' 0.63 s, where
+   * independent draws give 1.5 s (p90 20 s). So the lessons price a pause with a call (`coding-mix`) and this
+   * preset shows what parallel calls would add.
+   */
+  'coding-step': { kind: 'parallel', calls: CALLS_PER_TOOL_ROUND, each: CODING_MIX },
 } satisfies Record<string, Dist>;
 
 export type ToolLatencyPreset = keyof typeof TOOL_LATENCY_PRESETS;

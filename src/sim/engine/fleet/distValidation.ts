@@ -5,6 +5,9 @@
  */
 import { isObj, type SchemaValidator } from './schemaValidator';
 
+/** The most parallel calls one step may wait for (TraceLab's p99 is 4 a round). */
+export const MAX_PARALLEL_CALLS = 64;
+
 /** Problems with a distribution at `path`, into the scenario's validator. */
 export function validateDist(v: SchemaValidator, d: unknown, path: string): void {
   if (!isObj(d))
@@ -67,10 +70,26 @@ export function validateDist(v: SchemaValidator, d: unknown, path: string): void
         validateDist(v, cc?.dist, `${path}.components[${i}].dist`);
       });
       break;
+    case 'parallel': {
+      // The closed forms (lessons' toolLatency.ts) weigh F(t)^n by P(n calls), so the count is listed outright.
+      const c = isObj(d.calls) ? d.calls : null;
+      const counts = c?.kind === 'constant' ? [c.value] : c?.kind === 'choice' ? c.values : null;
+      if (
+        !Array.isArray(counts) ||
+        !counts.every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_PARALLEL_CALLS)
+      )
+        v.err(
+          `${path}.calls`,
+          `must be a count of calls: {"kind":"constant","value":n} or {"kind":"choice","values":[…],"weights":[…]} of whole numbers from 1 to ${MAX_PARALLEL_CALLS}`,
+        );
+      else validateDist(v, c, `${path}.calls`);
+      validateDist(v, d.each, `${path}.each`);
+      break;
+    }
     default:
       v.err(
         `${path}.kind`,
-        `must be one of constant, uniform, exponential, lognormal, normal, choice, mixture (got ${JSON.stringify(d.kind)})`,
+        `must be one of constant, uniform, exponential, lognormal, normal, choice, mixture, parallel (got ${JSON.stringify(d.kind)})`,
       );
   }
 }

@@ -28,6 +28,8 @@ export function upperReach(d: Dist): number {
       return Math.max(...d.values);
     case 'mixture':
       return Math.max(...d.components.map((c) => upperReach(c.dist)));
+    case 'parallel':
+      return upperReach(d.each);
   }
 }
 
@@ -50,6 +52,8 @@ export function typical(d: Dist): number {
       const w = d.components.reduce((a, c) => a + c.weight, 0) || 1;
       return d.components.reduce((a, c) => a + (c.weight / w) * typical(c.dist), 0);
     }
+    case 'parallel':
+      return typical(d.each); // a lower bound: the longest of several is longer
   }
 }
 
