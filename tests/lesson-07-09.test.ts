@@ -332,7 +332,7 @@ describe('07.09: the figures the widgets’ labels and captions restate', () => 
     expect(label(grammarCacheSchema.preset, 'llguidance')).toBe('LLGuidance (p50 1 ms)');
     expect(label(grammarCostSchema.family, 'tools')).toBe('Tool choice, 1–128 tools');
     expect(label(grammarCostSchema.family, 'maxLength')).toBe('One string, maxLength 4–16');
-    expect(label(maskOverlapSchema.fill, 'vllm')).toBe('vLLM (serial up to 128)');
+    expect(label(maskOverlapSchema.fill, 'vllm')).toBe('vLLM: serially up to 128, then the pool');
   });
   it('the grammar-cache caption: 40 sessions of 10 to 30 turns on one H100 replica of Llama 3.1 8B', async () => {
     const { grammarCacheScenario } = await import('../src/sim/lessons/grammar/cacheScenario');

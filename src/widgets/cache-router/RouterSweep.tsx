@@ -6,6 +6,7 @@
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { LineSeries } from '../kit/charts/LineChart';
+import { seriesColor } from '../kit/charts/theme';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
@@ -56,6 +57,22 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 
+/**
+ * Each policy's colour: the three the lesson compares (round-robin, session affinity, cache-aware) in the palette's
+ * three most distinct hues (blue, bluish green, vermillion), which stay apart on a washed-out projector and for
+ * colour-blind readers; the three policies that ignore the cache, which sit together anyway, in grey, ochre and
+ * reddish purple. Slot order would give round-robin and cache-aware the palette's blue and sky blue. Each line also
+ * keeps its slot's dash and point symbol and is named at its end.
+ */
+export const POLICY_COLORS: Readonly<Record<(typeof ROUTER_POLICIES)[number], string>> = {
+  'round-robin': seriesColor(0),
+  random: seriesColor(6),
+  'least-load': seriesColor(4),
+  'power-of-two': seriesColor(3),
+  'session-affinity': seriesColor(2),
+  'cache-aware': seriesColor(1),
+};
+
 /** Axis ticks in seconds without switching to minutes (100 s, not 1.7 min). */
 function seconds(v: number): string {
   return v >= 1 ? `${formatNumber(v, 2)} s` : `${formatNumber(v * 1000, 2)} ms`;
@@ -84,10 +101,12 @@ export function RouterSweep() {
   );
   const ttftSeries: LineSeries[] = ROUTER_POLICIES.map((p, i) => ({
     name: POLICY_LABELS[p],
+    color: POLICY_COLORS[p],
     points: byPolicy[i].map((x) => ({ x: x.sessionsPerS, y: x.ttftP90 })),
   }));
   const hitSeries: LineSeries[] = ROUTER_POLICIES.map((p, i) => ({
     name: POLICY_LABELS[p],
+    color: POLICY_COLORS[p],
     points: byPolicy[i].map((x) => ({ x: x.sessionsPerS, y: x.hitRate })),
   }));
   const xDomain: [number, number] = [

@@ -64,6 +64,53 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 
+/** The most threads the widget offers, and so the most its threads-to-hide read-out searches. */
+const MAX_THREADS = maskOverlapSchema.threads.max;
+
+/**
+ * The threads-to-hide read-out: its value and the line under it. The thread control sets the pool's size; this
+ * answers another question, the fewest pool threads that would hide the masks, and says why there is none: up to
+ * vLLM's serial limit the pool is not used at all, and past it one task's masks may outlast the step however many
+ * threads share the tasks.
+ */
+export function hideReadout(
+  hide: number,
+  p: {
+    batch: number;
+    /** The pool's threads, as the control sets them. */
+    threads: number;
+    /** Up to this many sequences the engine thread fills the masks itself (0: the pool always). */
+    serialUpTo: number;
+    /** Sequences per task on the pool. */
+    chunk: number;
+    /** One mask's CPU time (s). */
+    maskS: number;
+    /** The GPU's decode step (s). */
+    gpuS: number;
+  },
+): { text: string; why: string } {
+  const seqs = (n: number) => `${formatNumber(n)} sequence${n === 1 ? '' : 's'}`;
+  if (p.batch <= p.serialUpTo) {
+    const serial = `up to ${seqs(p.serialUpTo)} vLLM fills every mask one after another on its engine thread, without the pool`;
+    return Number.isFinite(hide)
+      ? { text: 'none needed', why: `${serial}, and they fit in the step` }
+      : {
+          text: 'none: the pool is not used',
+          why: `${serial}: the pool's ${formatNumber(p.threads)} threads wait, so no thread count helps (raise the batch past ${formatNumber(p.serialUpTo)}, or hand the pool one sequence per task)`,
+        };
+  }
+  const tasks = `tasks of ${seqs(p.chunk)}`;
+  if (Number.isFinite(hide))
+    return { text: formatNumber(hide), why: `${tasks} shared over the pool's threads` };
+  const taskS = Math.min(p.chunk, p.batch) * p.maskS;
+  return taskS > p.gpuS
+    ? {
+        text: 'none: one task outlasts the step',
+        why: `one task's masks (${seqs(Math.min(p.chunk, p.batch))}) take ${formatDuration(taskS)}, longer than the ${formatDuration(p.gpuS)} GPU step, however many threads share the tasks`,
+      }
+    : { text: `more than ${formatNumber(MAX_THREADS)}`, why: `${tasks} shared over the pool's threads` };
+}
+
 export function MaskOverlap() {
   const params = useWidgetParams(MASK_OVERLAP_ID, maskOverlapSchema);
   const v = params.values;
@@ -74,8 +121,15 @@ export function MaskOverlap() {
     [v.batch, choice.us, rule],
   );
   const s = useMemo(() => maskStep({ ...base, threads: v.threads }), [base, v.threads]);
-  const hide = useMemo(() => threadsToHide(base), [base]);
-  const serialFill = v.batch <= rule.serialUpTo;
+  const hide = useMemo(() => threadsToHide(base, MAX_THREADS), [base]);
+  const hideShown = hideReadout(hide, {
+    batch: v.batch,
+    threads: v.threads,
+    serialUpTo: rule.serialUpTo,
+    chunk: rule.chunk,
+    maskS: base.maskS,
+    gpuS: s.gpuS,
+  });
 
   return (
     <WidgetFrame
@@ -108,17 +162,13 @@ export function MaskOverlap() {
             formula={`GPU step + ${formatNumber(v.batch)} × ${formatNumber(choice.us)} µs`}
           />
           <Readout
-            label="Threads that hide the masks"
+            label="Fewest pool threads that hide the masks"
             value={
               <span data-readout="threads-to-hide" data-value={Number.isFinite(hide) ? hide : -1}>
-                {Number.isFinite(hide) ? formatNumber(hide) : 'none: filled serially'}
+                {hideShown.text}
               </span>
             }
-            formula={
-              serialFill
-                ? `at ${formatNumber(v.batch)} sequences vLLM fills the masks on one thread`
-                : `tasks of ${formatNumber(rule.chunk)} sequence${rule.chunk > 1 ? 's' : ''} over the threads`
-            }
+            formula={hideShown.why}
           />
         </>
       }

@@ -103,20 +103,20 @@ export const maskOverlapSchema = {
   },
   threads: {
     kind: 'number',
-    label: 'CPU threads for masks',
+    label: 'CPU threads for masks (the pool)',
     default: GRAMMAR_CPU_DEFAULTS.threads,
     ...controlRange(OVERLAP_LIMITS.threads, { min: 1, max: 64 }),
     integer: true,
     unit: 'threads',
-    help: 'vLLM: min(cores / 2, 8)',
+    help: `The thread pool that fills masks in tasks; vLLM sizes it min(cores / 2, 8) and uses it only past ${GRAMMAR_CPU_DEFAULTS.serialUpTo} constrained sequences.`,
   },
   fill: {
     kind: 'select',
     label: 'How masks reach the threads',
     default: 'vllm',
     options: [
-      { value: 'vllm', label: `vLLM (serial up to ${GRAMMAR_CPU_DEFAULTS.serialUpTo})` },
-      { value: 'perSequence', label: 'One sequence per task' },
+      { value: 'vllm', label: `vLLM: serially up to ${GRAMMAR_CPU_DEFAULTS.serialUpTo}, then the pool` },
+      { value: 'perSequence', label: 'The pool, one sequence per task' },
     ],
   },
 } satisfies ParamSchema;

@@ -6,6 +6,7 @@
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import { durationAxis } from '../kit/charts/scales';
+import { seriesColor } from '../kit/charts/theme';
 import type { Marker } from '../kit/charts/types';
 import { useProgressSimulation } from '../kit/useSimulation';
 import { useCancelToShown } from '../kit/JobProgress';
@@ -82,32 +83,36 @@ export function ChunkSizeTradeoff() {
     : [];
   const at: Marker[] = r ? [{ kind: 'x', x: r.at.chunk, label: formatCount(r.at.chunk), tone: 'muted' }] : [];
 
+  // Four lines, each with its own hue AND dash and named at its right end (a projector washes colours out; a
+  // colour-blind reader cannot rely on them): the two curves in the first two slots, and the two limits no chunk
+  // size passes in hues of their own, dotted and dash-dotted, instead of two grey dotted lines. The names are short,
+  // in the read-outs' and SLO rules' words, so that the labels' column leaves the plot its width on a phone.
   const series = useMemo(
     () =>
       r
         ? [
-            { name: 'TTFT of the long prompt', points: r.points.map((p) => ({ x: p.chunk, y: p.ttftS })) },
+            { name: 'Prompt TTFT', points: r.points.map((p) => ({ x: p.chunk, y: p.ttftS })) },
             {
-              name: 'p99 inter-token gap of the decodes',
+              name: 'p99 gap',
               points: r.points.map((p) => ({ x: p.chunk, y: p.gapP99S })),
             },
             {
-              name: 'TTFT without chunking',
+              name: 'No chunking',
               points: [
                 { x: lo, y: r.whole.ttftS },
                 { x: hi, y: r.whole.ttftS },
               ],
-              color: 'var(--chart-muted)',
+              color: seriesColor(2),
               dash: '2 3',
             },
             {
-              name: 'decode step alone',
+              name: 'Decode step',
               points: [
                 { x: lo, y: r.decodeStepS },
                 { x: hi, y: r.decodeStepS },
               ],
-              color: 'var(--chart-muted)',
-              dash: '1 4',
+              color: seriesColor(3),
+              dash: '9 3 2 3',
             },
           ]
         : [],
@@ -176,8 +181,8 @@ export function ChunkSizeTradeoff() {
             {r.modelName} on {r.gpus} × {r.acceleratorName}, {v.decodes} sessions decoding at{' '}
             {formatTokens(v.decodeContext)}, a {formatCount(v.promptTokens)}-token prompt. Each point is one
             run of the timeline above at that chunk size: the prompt’s TTFT, and the 99th percentile of the
-            decodes’ gaps while it is prefilled. The shaded range meets both SLOs; dotted lines are the limits
-            no chunk size passes (the prompt alone, the decode step alone).
+            decodes’ gaps while it is prefilled. The shaded range meets both SLOs; the dotted and dash-dotted
+            lines are the limits no chunk size passes (the prompt unchunked, the decode step alone).
           </>
         ) : null
       }
@@ -197,6 +202,7 @@ export function ChunkSizeTradeoff() {
           ]}
           points={false}
           aspect={0.55}
+          directLabels
         />
       ) : null}
     </WidgetFrame>
