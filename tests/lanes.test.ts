@@ -9,9 +9,16 @@ describe('chooseLane', () => {
     expect(chooseLane([1, 0], 0)).toBe(1);
     expect(chooseLane([3, 0, 2], undefined)).toBe(1);
   });
-  it('when every worker is busy, goes back to the warm one, else the least busy', () => {
-    expect(chooseLane([2, 1], 0)).toBe(0);
+  it('when every worker is busy, takes the least busy (a worker runs its jobs in turn), the warm one among equals', () => {
+    expect(chooseLane([2, 1], 0)).toBe(1);
     expect(chooseLane([2, 1], undefined)).toBe(1);
+    expect(chooseLane([1, 1], 1)).toBe(1);
+    expect(chooseLane([3, 1, 1], 2)).toBe(2);
+  });
+  it('sends the same work where it already runs (its runs are memoised there), busy or not', () => {
+    expect(chooseLane([3, 0], 1, 0)).toBe(0);
+    expect(chooseLane([0, 0], 1, 0)).toBe(0);
+    expect(chooseLane([1, 0], 0, 5)).toBe(1);
   });
   it('ignores a preferred worker the pool no longer has, and refuses an empty pool', () => {
     expect(chooseLane([0], 3)).toBe(0);

@@ -9,6 +9,7 @@ import type { MethodArgs, MethodFrame, MethodName, MethodResult } from './method
 import { DEFAULT_SILENT_AFTER_MS, Watchdog } from './watchdog';
 import { chooseLane, defaultPoolSize } from './lanes';
 import { JobSharing } from './sharedJobs';
+import type { Priority } from './turns';
 
 export class WorkerCrashed extends Error {
   constructor(detail: string) {
@@ -43,12 +44,18 @@ export interface CallOptions<F> {
    * already sent), which calls without onFrame may then join.
    */
   shareKey?: string;
+  /**
+   * How urgent the job is in its worker (turns.ts): 'initial' for a widget's or figure's first request (taken in
+   * the order the page asks), 'interactive' for a later one (the reader moved a control: it goes first).
+   */
+  priority?: Priority;
 }
 
 export interface Job<R> {
   id: number;
   result: Promise<R>;
   cancel(): void;
+  raise?(priority: Priority): void;
 }
 
 /** One worker and what is in flight on it. */
@@ -128,6 +135,8 @@ export class SimClient {
   /** Where each method ran last, so its worker-side caches are reused. */
   private readonly laneOf = new Map<MethodName, number>();
   private readonly sharing = new JobSharing();
+  /** The worker of each job in flight by its method and arguments (chooseLane's "same work"). */
+  private readonly laneOfWork = new Map<string, { lane: number; jobs: number }>();
 
   constructor(options: SimClientOptions = {}) {
     const size =
@@ -147,11 +156,16 @@ export class SimClient {
       const shared = this.sharing.join(
         `${method}\u0000${options.shareKey}`,
         () => {
-          const job = this.start(method, args, { onFrame: options.onFrame });
+          const job = this.start(method, args, {
+            onFrame: options.onFrame,
+            priority: options.priority,
+            shareKey: options.shareKey,
+          });
           id = job.id;
           return job;
         },
         options.onFrame !== undefined,
+        options.priority,
       );
       return { id: id || this.nextId++, ...shared };
     }
@@ -178,10 +192,19 @@ export class SimClient {
     options: CallOptions<MethodFrame<M>>,
   ): Job<MethodResult<M>> {
     const id = this.nextId++;
+    const work = options.shareKey === undefined ? undefined : `${method}\u0000${options.shareKey}`;
     const index = chooseLane(
       this.lanes.map((l) => l.pending.size),
       this.laneOf.get(method),
+      work === undefined ? undefined : this.laneOfWork.get(work)?.lane,
     );
+    let workDone = false;
+    const leaveWork = () => {
+      if (work === undefined || workDone) return;
+      workDone = true;
+      const w = this.laneOfWork.get(work);
+      if (w && --w.jobs <= 0) this.laneOfWork.delete(work);
+    };
     const lane = this.lanes[index];
     let remote: Comlink.Remote<WorkerApi>;
     try {
@@ -189,6 +212,11 @@ export class SimClient {
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       return { id, result: Promise.reject(error), cancel: () => {} };
+    }
+    if (work !== undefined) {
+      const w = this.laneOfWork.get(work) ?? { lane: index, jobs: 0 };
+      w.jobs++;
+      this.laneOfWork.set(work, w);
     }
     this.laneOf.set(method, index);
     const timing = jobTiming(method, index);
@@ -217,7 +245,7 @@ export class SimClient {
           })
         : undefined;
       remote
-        .call(id, method, args, onFrame)
+        .call(id, method, args, onFrame, options.priority ?? 'initial')
         .then(
           (r) => {
             if (record.state === 'running') record.state = 'done';
@@ -229,6 +257,7 @@ export class SimClient {
           },
         )
         .finally(() => {
+          leaveWork();
           timing?.(settled ? 'cancelled' : 'done');
           settled = true;
           lane.pending.delete(id);
@@ -240,11 +269,15 @@ export class SimClient {
       result,
       cancel: () => {
         settled = true;
+        leaveWork();
         if (record.state === 'running') record.state = 'cancelled';
         // No longer counted as this worker's load (chooseLane): it stops at its next checkpoint, and the
         // request that replaces it should go back to this worker, where its method's memos are.
         lane.pending.delete(id);
         if (lane.remote === remote) void remote.cancel(id).catch(() => {});
+      },
+      raise: (priority) => {
+        if (!settled && lane.remote === remote) void remote.raise(id, priority).catch(() => {});
       },
     };
   }

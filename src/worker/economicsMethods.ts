@@ -31,7 +31,8 @@ import {
   type EconPolicyId,
   type EconRouterId,
 } from '../sim/lessons/economicsLabSetup';
-import { JobCancelled, type JobContext } from './job';
+import type { JobContext } from './job';
+import { PointMemo } from './pointMemo';
 
 function check(fn: () => void): void {
   try {
@@ -49,13 +50,8 @@ function checkCommon(req: { node: EconNodeId; tool: ToolLatencyPreset; slo: Slo;
   if (!req.slo || typeof req.slo !== 'object') throw new BadRequest('slo is required.');
 }
 
-interface Shared {
-  promise: Promise<EconPoint>;
-  waiters: JobContext<unknown>[];
-}
-const memo = new Map<string, Shared>();
-const MAX_MEMO = 400;
-const yieldTurn = () => new Promise<void>((r) => setTimeout(r, 0));
+/** Runs remembered by their arguments and shared while they run (pointMemo.ts). */
+const memo = new PointMemo<EconPoint>(400);
 
 /**
  * One run, memoised by its arguments and shared by every caller that asks for it: it goes on while any caller
@@ -68,29 +64,10 @@ function point(
   layout: 'aggregated' | 'disaggregated' = 'aggregated',
 ): Promise<EconPoint> {
   const key = JSON.stringify({ ...a, slo: undefined, layout });
-  let hit = memo.get(key);
-  if (hit) hit.waiters.push(ctx);
-  else {
-    const entry: Shared = { promise: Promise.resolve(null as unknown as EconPoint), waiters: [ctx] };
-    entry.promise = runEconPoint(
-      a,
-      {
-        checkpoint: async () => {
-          await yieldTurn();
-          if (entry.waiters.every((w) => w.isCancelled())) throw new JobCancelled();
-        },
-      },
-      layout === 'disaggregated' ? econDisaggScenario : econScenario,
-    ).then((p) => {
-      entry.waiters = [];
-      return p;
-    });
-    memo.set(key, entry);
-    entry.promise.catch(() => memo.delete(key));
-    if (memo.size > MAX_MEMO) memo.delete(memo.keys().next().value as string);
-    hit = entry;
-  }
-  return hit.promise.then((p) => ({
+  const run = memo.get(key, ctx, (checkpoint) =>
+    runEconPoint(a, { checkpoint }, layout === 'disaggregated' ? econDisaggScenario : econScenario),
+  );
+  return run.then((p) => ({
     ...p,
     meetsSlo: p.ttftP90S <= a.slo.ttftP90S && p.tpotP90S <= a.slo.tpotP90S,
   }));

@@ -9,6 +9,11 @@ export interface JobContext<Frame = unknown> {
   checkpoint(): Promise<void>;
   /** Send a frame to the caller and wait until it has taken it (backpressure). */
   emit(frame: Frame): Promise<void>;
+  /**
+   * How urgent the job is in its worker (turns.ts: smaller first); read at every turn, as a more urgent caller
+   * joining the job raises it. Absent in direct calls.
+   */
+  readonly rank?: number;
 }
 
 export class JobCancelled extends Error {

@@ -21,7 +21,8 @@ import {
 } from '../sim/lessons/pauseLab';
 import { PAUSE_POLICIES, TOOL_PRESET_LABELS, type PausePolicyId } from '../sim/lessons/pauseLabSetup';
 import { cdf, endsWithin, mean, quantile, timeShare } from '../sim/lessons/toolLatency';
-import { JobCancelled, type JobContext } from './job';
+import type { JobContext } from './job';
+import { PointMemo } from './pointMemo';
 import { TOOL_LATENCY_LIMITS } from './limits/pause';
 import * as Comlink from 'comlink';
 import { transferables, type FleetFrame } from '../sim/engine/fleet/frames';
@@ -144,43 +145,17 @@ export interface PauseArenaResponse {
   closedFormInHbm: number;
 }
 
-interface Shared {
-  promise: Promise<PauseRun>;
-  waiters: JobContext<unknown>[];
-}
-
-const runs = new Map<string, Shared>();
-const MAX_RUNS = 96;
+/** Every policy's runs, remembered by their arguments and shared while they run (pointMemo.ts). */
+const runs = new PointMemo<PauseRun>(96);
 
 function runKey(policy: PausePolicyId, a: PauseArenaArgs): string {
   const ttl = policy.startsWith('ttl') ? a.ttlS : '-';
   return `${policy}|${ttl}|${a.tool}|${a.agents}|${a.seed}`;
 }
 
-const yieldTurn = () => new Promise<void>((r) => setTimeout(r, 0));
-
 /** One policy's run, shared by every caller that asks for the same arguments. */
 function sharedRun(policy: PausePolicyId, a: PauseArenaArgs, ctx: JobContext<unknown>): Promise<PauseRun> {
-  const key = runKey(policy, a);
-  const hit = runs.get(key);
-  if (hit) {
-    hit.waiters.push(ctx);
-    return hit.promise;
-  }
-  const entry: Shared = { promise: Promise.resolve(null as unknown as PauseRun), waiters: [ctx] };
-  entry.promise = runPausePolicy(policy, a, {
-    checkpoint: async () => {
-      await yieldTurn();
-      if (entry.waiters.every((w) => w.isCancelled())) throw new JobCancelled();
-    },
-  }).then((r) => {
-    entry.waiters = [];
-    return r;
-  });
-  runs.set(key, entry);
-  entry.promise.catch(() => runs.delete(key));
-  if (runs.size > MAX_RUNS) runs.delete(runs.keys().next().value as string);
-  return entry.promise;
+  return runs.get(runKey(policy, a), ctx, (checkpoint) => runPausePolicy(policy, a, { checkpoint }));
 }
 
 async function pauseArena(req: PauseArenaRequest, ctx: JobContext<PauseRun>): Promise<PauseArenaResponse> {

@@ -8,13 +8,12 @@
  * later request runs it again). The memo keeps the most recently used `capacity` points.
  */
 import { JobCancelled, type JobContext } from './job';
+import { takeTurn } from './turns';
 
 interface Entry<P> {
   promise: Promise<P>;
   waiters: JobContext<unknown>[];
 }
-
-const yieldTurn = () => new Promise<void>((r) => setTimeout(r, 0));
 
 export class PointMemo<P> {
   private readonly entries = new Map<string, Entry<P>>();
@@ -46,7 +45,8 @@ export class PointMemo<P> {
     }
     const entry: Entry<P> = { promise: Promise.resolve(null as unknown as P), waiters: [ctx] };
     entry.promise = run(async () => {
-      await yieldTurn();
+      // The run takes its turns at the rank of the most urgent job still waiting for it (turns.ts).
+      await takeTurn(entry.waiters, entry);
       if (entry.waiters.every((w) => w.isCancelled())) throw new JobCancelled();
     }).then((p) => {
       entry.waiters = [];

@@ -4,14 +4,19 @@
  * fleet run on a worker the widgets are waiting for. A shared job is cancelled only when every caller that
  * asked for it has cancelled; its result (or error) goes to all of them.
  */
+import { PRIORITY, type Priority } from './turns';
+
 export interface SharedJob<R> {
   result: Promise<R>;
   cancel(): void;
+  /** Make the job as urgent as `priority` (a caller that moved a control joined it). */
+  raise?(priority: Priority): void;
 }
 
 interface Entry<R> {
   job: SharedJob<R>;
   callers: number;
+  priority: Priority;
 }
 
 export class JobSharing {
@@ -21,11 +26,15 @@ export class JobSharing {
    * Run `start()` for `key`, or join the job already running for it. `own`: always start a job of one's own
    * (a caller that streams frames must see them from the first), which later callers without frames may join.
    */
-  join<R>(key: string, start: () => SharedJob<R>, own = false): SharedJob<R> {
+  join<R>(key: string, start: () => SharedJob<R>, own = false, priority: Priority = 'initial'): SharedJob<R> {
     let entry = own ? undefined : (this.inFlight.get(key) as Entry<R> | undefined);
+    if (entry && PRIORITY[priority] < PRIORITY[entry.priority]) {
+      entry.priority = priority;
+      entry.job.raise?.(priority);
+    }
     if (!entry) {
       const job = start();
-      const created: Entry<R> = { job, callers: 0 };
+      const created: Entry<R> = { job, callers: 0, priority };
       entry = created;
       this.inFlight.set(key, created as Entry<unknown>);
       const forget = () => {

@@ -8,6 +8,7 @@
 import type { Checkpoint } from '../sim/engine/cooperative';
 import { JobCancelled, type JobContext } from './job';
 import { pacedYield } from './pacedCheckpoint';
+import { takeTurn } from './turns';
 import { ProgressFrames, type JobProgress } from './progress';
 
 interface Waiter {
@@ -23,8 +24,6 @@ interface Entry<T> {
 function waiter(ctx: JobContext<unknown>): Waiter {
   return { ctx, frames: new ProgressFrames((p) => (ctx as JobContext<JobProgress>).emit(p)) };
 }
-
-const yieldTurn = () => new Promise<void>((r) => setTimeout(r, 0));
 
 export class SharedRuns<T> {
   private readonly memo = new Map<string, Entry<T>>();
@@ -48,7 +47,10 @@ export class SharedRuns<T> {
     const checkpoint: Checkpoint = pacedYield(
       abandoned,
       async () => {
-        await yieldTurn();
+        await takeTurn(
+          entry.waiters.map((w) => w.ctx),
+          entry,
+        );
         if (abandoned()) throw new JobCancelled();
       },
       undefined,

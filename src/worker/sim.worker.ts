@@ -4,8 +4,11 @@ import * as Comlink from 'comlink';
 import { JobCancelled, type JobContext } from './job';
 import type { MethodName } from './methods';
 import { loadMethod } from './methodLoaders';
+import { rankOf, takeTurn, type Priority, type Rank } from './turns';
 
 const cancelled = new Set<number>();
+/** Each job's rank in this worker's turns (turns.ts), raised when a more urgent caller joins it. */
+const ranks = new Map<number, Rank>();
 
 /** A job in flight here, as `jobs()` reports it (diagnostics: what a widget that waits for good is waiting on). */
 interface JobTrace {
@@ -33,8 +36,11 @@ async function run(
   trace.loaded = true;
   const ctx: JobContext = {
     isCancelled: () => cancelled.has(jobId),
+    get rank() {
+      return ranks.get(jobId) ?? 0;
+    },
     async checkpoint() {
-      await new Promise((r) => setTimeout(r, 0));
+      await takeTurn([ctx], ctx);
       if (cancelled.has(jobId)) throw new JobCancelled();
     },
     async emit(frame) {
@@ -48,19 +54,32 @@ async function run(
 }
 
 const api = {
-  async call(jobId: number, method: MethodName, args: unknown, onFrame?: (frame: unknown) => Promise<void>) {
+  async call(
+    jobId: number,
+    method: MethodName,
+    args: unknown,
+    onFrame?: (frame: unknown) => Promise<void>,
+    priority: Priority = 'initial',
+  ) {
     if (dying) return new Promise(() => {});
     const trace: JobTrace = { method, started: performance.now(), loaded: false, emitted: 0, taken: 0 };
     running.set(jobId, trace);
+    ranks.set(jobId, rankOf(priority, jobId));
     try {
       return await run(jobId, method, args, trace, onFrame);
     } finally {
       cancelled.delete(jobId);
       running.delete(jobId);
+      ranks.delete(jobId);
     }
   },
   cancel(jobId: number) {
     cancelled.add(jobId);
+  },
+  /** A more urgent caller joined the job (client.ts): it takes its turns at that rank from now on. */
+  raise(jobId: number, priority: Priority) {
+    const r = ranks.get(jobId);
+    if (r !== undefined) ranks.set(jobId, Math.min(r, rankOf(priority, jobId)));
   },
   /** Answered between a long job's checkpoints; the client's watchdog (watchdog.ts) waits for it. */
   ping() {

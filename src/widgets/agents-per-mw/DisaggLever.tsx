@@ -6,15 +6,13 @@
  */
 import { CompareRow, CompareTable } from '../kit/CompareTable';
 import { InlineFigure } from '../kit/InlineFigure';
-import { useEffect, useState } from 'react';
-import { useSimulation } from '../kit/useSimulation';
+import { useDeferredSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { ECON_PREFILL_REPLICAS, ECON_TP } from '../../sim/lessons/economicsLabSetup';
 import { agentsPerMW, replicasPerNode } from '../../sim/lessons/economics';
 import type { DisaggLeverRequest, DisaggLeverResponse, DisaggLeverRow } from '../../worker/economicsMethods';
-import { useWidgetsReady } from './Figures';
 import { gridArgs } from './LeverGrid';
 import { leverGridSchema } from './schema';
 import { ECON_MODEL_NAME } from './econSetup';
@@ -84,27 +82,9 @@ function rowOf(r: DisaggLeverResponse | null, slo: LeverSlo): DisaggLeverRow | u
   return r?.rows[slo === 'default' ? 0 : 1];
 }
 
-/**
- * True while every widget has drawn and none is streaming cells: the lever's runs share the worker with the
- * widgets, and the widgets are what the reader is working with. When a widget recomputes, the lever's job is
- * cancelled (its finished runs stay memoised in the worker) and resumes after.
- */
-function useWidgetsIdle(): boolean {
-  const ready = useWidgetsReady(true);
-  const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    if (!ready) return;
-    const t = setInterval(() => {
-      setIdle(document.querySelectorAll('[data-widget] [aria-busy="true"]').length === 0);
-    }, 250);
-    return () => clearInterval(t);
-  }, [ready]);
-  return ready && idle;
-}
-
+/** The lever's runs are the prose's alone: they wait in the worker until the widgets' first runs have had their turn. */
 function useLever() {
-  const go = useWidgetsIdle();
-  return useSimulation('disaggLever', go ? DISAGG_LEVER_REQUEST : null);
+  return useDeferredSimulation('disaggLever', DISAGG_LEVER_REQUEST);
 }
 
 type Stat = keyof LayoutSummary | 'tpotSlo' | 'ratio';

@@ -3,7 +3,6 @@
  * (runs shared through the worker's memo), so prose and widgets never disagree.
  */
 import { InlineFigure } from '../kit/InlineFigure';
-import { useEffect, useState } from 'react';
 import { useSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
@@ -17,23 +16,6 @@ import { leverGridSchema, sloSweepSchema } from './schema';
 
 const SWEEP_DEFAULTS = defaultValues(sloSweepSchema);
 
-/**
- * True once every widget on the page has drawn its first result: figures that need runs of their own (another
- * node's sweep) wait for it, so they do not slow the widgets' first pictures down (one worker serves all).
- */
-export function useWidgetsReady(enabled: boolean): boolean {
-  const [ready, setReady] = useState(!enabled);
-  useEffect(() => {
-    if (!enabled || ready) return;
-    const t = setInterval(() => {
-      const all = document.querySelectorAll('[data-widget]');
-      const waiting = document.querySelectorAll('[data-widget]:not([data-state="ready"])');
-      if (all.length > 0 && waiting.length === 0) setReady(true);
-    }, 250);
-    return () => clearInterval(t);
-  }, [enabled, ready]);
-  return ready;
-}
 const GRID_DEFAULTS = defaultValues(leverGridSchema);
 
 type SweepStat =
@@ -64,8 +46,14 @@ export function SweepFig({
     ttftP90S: ttft ?? SWEEP_DEFAULTS.ttftP90S,
     node: node ?? SWEEP_DEFAULTS.node,
   });
-  const go = useWidgetsReady(args.node !== SWEEP_DEFAULTS.node);
-  const sim = useSimulation('sloSweep', go ? args : null);
+  // Another node's sweep is the prose's alone: it waits until the widgets' first runs have had their turn.
+  const sim = useSimulation(
+    'sloSweep',
+    args,
+    undefined,
+    undefined,
+    args.node !== SWEEP_DEFAULTS.node ? 'deferred' : 'initial',
+  );
   const r = sim.result;
   if (!r) return <InlineFigure value={null} failed={sim.status === 'error'} />;
   const s = sweepSummary(r.points, args, SWEEP_DEFAULTS.pue);
@@ -133,8 +121,8 @@ export function LeverFig({
   tool?: 'web' | 'shell';
 }) {
   const args = gridArgs({ ...GRID_DEFAULTS, tool: tool ?? GRID_DEFAULTS.tool });
-  const go = useWidgetsReady(tool !== undefined);
-  const sim = useSimulation('leverGrid', go ? args : null);
+  // Another tool's grid is the prose's alone: it waits until the widgets' first runs have had their turn.
+  const sim = useSimulation('leverGrid', args, undefined, undefined, tool ? 'deferred' : 'initial');
   const r = sim.result;
   const cell = r?.cells.find((c) => c.router === router && c.policy === policy);
   if (!cell) return <InlineFigure value={null} failed={sim.status === 'error'} />;

@@ -46,6 +46,11 @@ export function useSimulation<M extends MethodName>(
   onFrame?: (frame: MethodFrame<M>, job: number) => void,
   /** More of the caller's state for the diagnostics snapshot (simDebug.ts). */
   describe?: () => SimDebugSnapshot,
+  /**
+   * How urgent the first request is in the worker (src/worker/turns.ts): 'initial' in the page's reading order, or
+   * 'deferred' for a figure only the prose quotes (useDeferredSimulation). Later requests follow a moved control.
+   */
+  first: 'initial' | 'deferred' = 'initial',
 ): SimulationState<Computed<MethodResult<M>>> {
   const client = useSimClient();
   const [attempt, setAttempt] = useState(0);
@@ -88,6 +93,9 @@ export function useSimulation<M extends MethodName>(
     // any job for its arguments, one with frames starts its own.
     const call = client.call(method, JSON.parse(key) as MethodArgs<M>, {
       shareKey: key,
+      // The page's first requests are taken in the order they were made (reading order); a later one follows a
+      // control the reader moved, and goes first (src/worker/turns.ts).
+      priority: job === 1 ? first : 'interactive',
       onFrame: streams
         ? (f) => {
             if (live) frameRef.current?.(f, job);
@@ -175,6 +183,17 @@ export function useSimulation<M extends MethodName>(
     resultKey: lastKey,
     retry,
   };
+}
+
+/**
+ * useSimulation for a figure the prose quotes at settings no widget on the page shows: its job waits in the
+ * worker until every widget's and figure's first request has had its turn, so the widgets come first.
+ */
+export function useDeferredSimulation<M extends MethodName>(
+  method: M,
+  args: MethodArgs<M> | null,
+): SimulationState<Computed<MethodResult<M>>> {
+  return useSimulation(method, args, undefined, undefined, 'deferred');
 }
 
 const NO_FRAMES: never[] = [];
