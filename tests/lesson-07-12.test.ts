@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { WEIGHTED_DEFAULTS } from '../src/sim/engine/fleet/router';
+import { LLMD_DEFAULT_SCORERS } from '../src/sim/engine/fleet/llmd';
 import {
   agentsPerMW,
   agentsPerNode,
@@ -159,29 +159,41 @@ describe('fleet runs of the lab', () => {
     expect(evict.gpuSecondsPerSession).toBeGreaterThan(hold.gpuSecondsPerSession);
   });
 
-  it('"another seed moves it by a few agents … two policies one or two agents apart in either order"', async () => {
-    const at = (seed: number, policy: 'hold' | 'write-through') =>
+  it('"another seed moves it by a few agents … enough to open or close a gap of two agents between two policies"', async () => {
+    const at = (seed: number, policy: 'hold' | 'ttl-offload') =>
       searchCapacity({ node: 'dgx-h100', tool: 'shell', slo: SLO, seed, router: 'cache-aware', policy });
-    const [h1, w1, h2, w2] = await Promise.all([
+    const [h1, t1, h3, t3] = await Promise.all([
       at(1, 'hold'),
-      at(1, 'write-through'),
-      at(2, 'hold'),
-      at(2, 'write-through'),
+      at(1, 'ttl-offload'),
+      at(3, 'hold'),
+      at(3, 'ttl-offload'),
     ]);
-    const moved = [h2.agentsPerReplica - h1.agentsPerReplica, w2.agentsPerReplica - w1.agentsPerReplica];
+    const moved = [h3.agentsPerReplica - h1.agentsPerReplica, t3.agentsPerReplica - t1.agentsPerReplica];
     expect(Math.max(...moved.map(Math.abs))).toBeGreaterThan(0); // a seed moves a count…
     expect(Math.max(...moved.map(Math.abs))).toBeLessThanOrEqual(4); // …by a few agents
-    expect(w1.agentsPerReplica).toBeGreaterThanOrEqual(h1.agentsPerReplica); // seed 1, the lesson's
-    expect(h2.agentsPerReplica - w2.agentsPerReplica).toBeGreaterThan(0); // seed 2: the other order…
-    expect(h2.agentsPerReplica - w2.agentsPerReplica).toBeLessThanOrEqual(2); // …one or two agents apart
+    const gaps = [
+      Math.abs(h1.agentsPerReplica - t1.agentsPerReplica),
+      Math.abs(h3.agentsPerReplica - t3.agentsPerReplica),
+    ];
+    expect(Math.min(...gaps)).toBe(0); // level under one seed…
+    expect(Math.max(...gaps)).toBe(2); // …two agents apart under the other
   });
 
-  it('the cache-aware blend counts the prefix share double, load and free KV once; round-robin is not a rotation per session', () => {
-    expect(econRouter('cache-aware')).toEqual({ kind: 'cache-aware', scoring: 'weighted' }); // the defaults
-    expect(WEIGHTED_DEFAULTS.prefix).toBe(2 * WEIGHTED_DEFAULTS.load);
-    expect(WEIGHTED_DEFAULTS.kv).toBe(WEIGHTED_DEFAULTS.load);
+  it('the cache-aware router is llm-d’s scheduler at its default weights with the precise prefix scorer; round-robin is not a rotation per session', () => {
+    const r = econRouter('cache-aware');
+    expect(r.kind).toBe('llm-d');
+    const scorers = (r as { scorers: { type: string; weight: number }[] }).scorers;
+    expect(scorers.map((x) => x.type).sort()).toEqual([
+      'kv-cache-utilization',
+      'precise-prefix-cache',
+      'queue',
+    ]);
+    // "waiting queue and free KV weighted 2, the share of the prompt it holds 3": llm-d-router's defaults
+    const w = Object.fromEntries(scorers.map((x) => [x.type, x.weight]));
+    expect([w.queue, w['kv-cache-utilization'], w['precise-prefix-cache']]).toEqual([2, 2, 3]);
+    expect(LLMD_DEFAULT_SCORERS.find((x) => x.type === 'prefix-cache')!.weight).toBe(3);
     const prose = readFileSync(new URL('../lessons/07-12-agents-per-megawatt.mdx', import.meta.url), 'utf8');
-    expect(prose).toMatch(/counted double/);
+    expect(prose).toMatch(/weighted 2, the share of the prompt it holds 3/);
     expect(prose).not.toMatch(/when the rotation comes back/);
   });
 

@@ -11,6 +11,7 @@
  *
  * Seeded: the same arguments give the same result.
  */
+import { LLMD_DEFAULT_SCORERS } from '../engine/fleet/llmd';
 import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { findNode } from '../engine/catalog/nodes';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
@@ -87,12 +88,21 @@ export function econPausePolicy(policy: EconPolicyId): ToolPausePolicy {
 }
 
 /**
- * The router: round-robin, or a cache-aware router that scores each replica by its cached share of the prompt,
- * its load and its free KV (the fleet simulator's `scoring: "weighted"`, the lab's blend at its default weights:
- * the form of llm-d's weighted scorers, not their weights or views).
+ * The cache-aware router: llm-d's scheduler (fleet/llmd.ts) with its default weights (llm-d-router
+ * pkg/epp/config/loader/defaults.go: queue 2, KV-cache utilisation 2, prefix 3) and its precise prefix scorer, which
+ * reads the replicas' KV events (llm-d's "precise prefix-cache aware" path), rather than the default approximate
+ * index of what it routed: that index never sees an eviction, and with paused agents' KV moving out of HBM it
+ * keeps sending turns to replicas that no longer hold them (lesson 07.03; the llm-d rows of `npm run validate`).
  */
+export const ECON_CACHE_AWARE: Scenario['router'] = {
+  kind: 'llm-d',
+  scorers: LLMD_DEFAULT_SCORERS.map((s) =>
+    s.type === 'prefix-cache' ? { type: 'precise-prefix-cache', weight: s.weight } : s,
+  ),
+};
+
 export function econRouter(router: EconRouterId): Scenario['router'] {
-  return router === 'cache-aware' ? { kind: 'cache-aware', scoring: 'weighted' } : { kind: 'round-robin' };
+  return router === 'cache-aware' ? ECON_CACHE_AWARE : { kind: 'round-robin' };
 }
 
 export function econNode(node: EconNodeId) {
