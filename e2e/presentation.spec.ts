@@ -320,7 +320,7 @@ test.describe('presentation mode on a 1920 × 1080 projector', () => {
     await expect(bar.locator('[data-tour-caption]')).toHaveAttribute('data-tour-caption', '1');
   });
 
-  test('a select too narrow for its choice at projector type shows the choice whole beneath it', async ({
+  test('a select too narrow for its choice at projector type shows the choice whole in its box, on two lines', async ({
     page,
   }) => {
     await page.goto('/widget/cache-router?present');
@@ -330,7 +330,7 @@ test.describe('presentation mode on a 1920 × 1080 projector', () => {
     const chosen = await control
       .locator('select')
       .evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex].text);
-    // The select is narrower than its text with its padding and arrow (28 px): a native select cuts it unmarked ...
+    // The box is narrower than the text with its padding and arrow (28 px): a native select would cut it unmarked ...
     expect(await control.locator('select').evaluate((s) => s.clientWidth)).toBeLessThan(
       await control.locator('select').evaluate((s: HTMLSelectElement) => {
         const c = document.createElement('canvas').getContext('2d')!;
@@ -339,10 +339,24 @@ test.describe('presentation mode on a 1920 × 1080 projector', () => {
         return c.measureText(s.options[s.selectedIndex].text).width + 28;
       }),
     );
-    // ... and the whole text is written under it; a short choice gets no such line.
-    await expect(control.locator('[data-select-whole]')).toHaveText(chosen);
+    // ... so the box (Select's face, over which the select lies) shows it whole, wrapped, nothing cut or overflowing.
+    const face = control.locator('[data-select-face]');
+    await expect(face).toHaveText(chosen);
+    const fits = (el: Element) =>
+      el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1;
+    expect(await face.evaluate(fits)).toBe(true);
+    const lines = (el: Element) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    };
+    expect(await face.evaluate(lines)).toBeGreaterThan(1);
+    // The select covers its face, so a click opens it; a short choice takes one line.
+    const [sel, box] = [await control.locator('select').boundingBox(), await face.boundingBox()];
+    expect(Math.abs(sel!.height - box!.height)).toBeLessThan(1.5);
+    expect(Math.abs(sel!.width - box!.width)).toBeLessThan(1.5);
     await expect(widget.locator('[data-param="policy"] select')).toBeVisible();
-    await expect(widget.locator('[data-param="policy"] [data-select-whole]')).toHaveCount(0);
+    expect(await widget.locator('[data-param="policy"] [data-select-face]').evaluate(lines)).toBe(1);
   });
 
   test('the controls’ column grows with the type, so a slider keeps its reading-size proportions', async ({

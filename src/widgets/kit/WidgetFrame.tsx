@@ -25,7 +25,7 @@ import { JobProgressLine } from './JobProgress';
 import { useDrawnCounter } from './useDrawnCounter';
 import { useFullscreen } from './useFullscreen';
 import { WidgetHeader } from './WidgetHeader';
-import { WidgetPicture } from './WidgetPicture';
+import { PictureContent, picturePainted, WidgetPicture } from './WidgetPicture';
 
 export interface WidgetFrameProps {
   id: string;
@@ -68,7 +68,15 @@ export interface WidgetFrameProps {
    */
   progress?: JobProgress | null;
   onCancel?: (() => void) | null;
+  /** The picture: the widget's chart, or the first of its charts when it draws several (see `more`). */
   children: ReactNode;
+  /**
+   * The rest of the charts of a widget that draws several: under the first (`children`) beside the controls when
+   * reading; after the controls on a phone, where the picture comes first (app.css), so a student reads the first
+   * chart, moves a control right under it, and finds the other charts below, instead of scrolling past every chart
+   * to reach the controls. Drawn while the picture is.
+   */
+  more?: ReactNode;
 }
 
 /** Stands in for a widget's parameter store before it registers (or without a stage): no link flags. */
@@ -97,6 +105,7 @@ export function WidgetFrame(props: WidgetFrameProps) {
     progress,
     onCancel,
     children,
+    more,
   } = props;
   const rootRef = useRef<HTMLElement | null>(null);
   const screenRef = useStageScreen('widget', id, title);
@@ -226,6 +235,11 @@ export function WidgetFrame(props: WidgetFrameProps) {
             </div>
             {cannotRun ? null : transport}
           </div>
+          {more && picturePainted(status, cannotRun) ? (
+            <div className={`widget-figure widget-more${stale ? ' is-stale' : ''}`}>
+              <PictureContent fullscreen={fullscreen}>{more}</PictureContent>
+            </div>
+          ) : null}
         </div>
         {/* The caption describes the picture; a setting that cannot run has none. */}
         {caption && !cannotRun ? <p className="widget-caption">{caption}</p> : null}

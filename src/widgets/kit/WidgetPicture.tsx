@@ -28,8 +28,6 @@ export function WidgetPicture({
   fullscreen: boolean;
   children: ReactNode;
 }) {
-  const zoom = useChartZoom();
-  const windowSize = useWindowSize();
   return (
     <>
       {status === 'error' ? (
@@ -46,18 +44,30 @@ export function WidgetPicture({
       ) : null}
       {status === 'loading' ? <div className="widget-loading">Computing…</div> : null}
       {status === 'ready' && cannotRun ? <CannotRunPicture outcome={cannotRun} target={fixTarget} /> : null}
-      {status !== 'loading' && !(status === 'ready' && cannotRun) ? (
-        <ErrorBoundary what="this widget's picture">
-          {/* Fullscreen enlarges the charts' text and marks as presentation mode does, for the screen's size. */}
-          <ChartZoomContext.Provider
-            value={
-              fullscreen ? Math.max(zoom, projectedChartZoom(windowSize.width, windowSize.height)) : zoom
-            }
-          >
-            {children}
-          </ChartZoomContext.Provider>
-        </ErrorBoundary>
+      {picturePainted(status, cannotRun) ? (
+        <PictureContent fullscreen={fullscreen}>{children}</PictureContent>
       ) : null}
     </>
+  );
+}
+
+/** Whether the widget's picture is drawn: not while its first result computes, nor for settings that cannot run. */
+export function picturePainted(status: SimStatus, cannotRun?: CannotRun | null): boolean {
+  return status !== 'loading' && !(status === 'ready' && cannotRun);
+}
+
+/** A picture's charts, inside an error boundary, at the zoom of presentation mode or fullscreen. */
+export function PictureContent({ fullscreen, children }: { fullscreen: boolean; children: ReactNode }) {
+  const zoom = useChartZoom();
+  const windowSize = useWindowSize();
+  return (
+    <ErrorBoundary what="this widget's picture">
+      {/* Fullscreen enlarges the charts' text and marks as presentation mode does, for the screen's size. */}
+      <ChartZoomContext.Provider
+        value={fullscreen ? Math.max(zoom, projectedChartZoom(windowSize.width, windowSize.height)) : zoom}
+      >
+        {children}
+      </ChartZoomContext.Provider>
+    </ErrorBoundary>
   );
 }

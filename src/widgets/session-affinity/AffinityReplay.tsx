@@ -235,26 +235,8 @@ export function AffinityReplay() {
         ) : null
       }
       tryThis={<TryThis items={TRY_THIS} />}
-    >
-      <TourTransport transport={transport} />
-      {r && policies ? (
-        <>
-          {/* Both panels (replica per turn, the prompt's tokens), which lesson 07.02's tour highlights. */}
-          <TourMark id="trajectory">
-            <TrajectoryChart
-              run={policies.shown}
-              compare={policies.other}
-              compareLabel={otherName}
-              replicas={r.replicas}
-              current={cur}
-              onPick={(t) => {
-                transport.pause();
-                transport.seek(t);
-              }}
-              title={`Trajectory of ${r.turns} turns over ${r.replicas} replicas, ${shownName}: replica of each turn and where each prompt's tokens came from`}
-              description="Top: the replica that served each turn, by what it found (warm, older prefix, cold, first turn). Bottom: each turn's prompt split into tokens reused from the cache, re-prefilled and new."
-            />
-          </TourMark>
+      more={
+        r && policies ? (
           <LineChart
             title={
               v.lower === 'ttft'
@@ -276,7 +258,28 @@ export function AffinityReplay() {
             markers={markers}
             aspect={0.34}
           />
-        </>
+        ) : null
+      }
+    >
+      <TourTransport transport={transport} />
+      {/* Both panels (replica per turn, the prompt's tokens), which lesson 07.02's tour highlights. The lower chart
+          (TTFT or re-prefill per turn) is `more`: on a phone it follows the controls. */}
+      {r && policies ? (
+        <TourMark id="trajectory">
+          <TrajectoryChart
+            run={policies.shown}
+            compare={policies.other}
+            compareLabel={otherName}
+            replicas={r.replicas}
+            current={cur}
+            onPick={(t) => {
+              transport.pause();
+              transport.seek(t);
+            }}
+            title={`Trajectory of ${r.turns} turns over ${r.replicas} replicas, ${shownName}: replica of each turn and where each prompt's tokens came from`}
+            description="Top: the replica that served each turn, by what it found (warm, older prefix, cold, first turn). Bottom: each turn's prompt split into tokens reused from the cache, re-prefilled and new."
+          />
+        </TourMark>
       ) : null}
     </WidgetFrame>
   );

@@ -166,20 +166,25 @@ export function PauseArena() {
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}
+      more={
+        // The rest of the picture; on a phone it follows the controls, which follow the occupancy chart.
+        selected ? (
+          <div className="tool-pause-charts">
+            <ArenaHierarchy args={args} />
+            <TradeOffChart ordered={ordered} bytesPerBlock={bpb} current={args.policy} />
+            <PolicyTable runs={byPolicy} bytesPerBlock={bpb} current={args.policy} ttlS={args.ttlS} />
+          </div>
+        ) : null
+      }
     >
       {selected ? (
-        <div className="tool-pause-charts">
-          <OccupancyChart
-            track={selected.track}
-            bytesPerBlock={bpb}
-            capacityBlocks={selected.hbmCapacityBlocks}
-            dramMaxGB={final ? dramMaxGB(final.runs) : undefined}
-            title={`Where the KV sits over time under “${PAUSE_POLICY_LABELS[selected.summary.policy]}”: HBM and host DRAM by session state`}
-          />
-          <ArenaHierarchy args={args} />
-          <TradeOffChart ordered={ordered} bytesPerBlock={bpb} current={args.policy} />
-          <PolicyTable runs={byPolicy} bytesPerBlock={bpb} current={args.policy} ttlS={args.ttlS} />
-        </div>
+        <OccupancyChart
+          track={selected.track}
+          bytesPerBlock={bpb}
+          capacityBlocks={selected.hbmCapacityBlocks}
+          dramMaxGB={final ? dramMaxGB(final.runs) : undefined}
+          title={`Where the KV sits over time under “${PAUSE_POLICY_LABELS[selected.summary.policy]}”: HBM and host DRAM by session state`}
+        />
       ) : null}
     </WidgetFrame>
   );

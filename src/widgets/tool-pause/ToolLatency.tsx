@@ -213,19 +213,9 @@ export function ToolLatency() {
         ) : null
       }
       tryThis={<TryThis items={TRY_THIS} />}
-    >
-      {r ? (
-        <div className="tool-pause-charts">
-          <LineChart
-            title="Share of tool calls over by time t, for every tool class, with the TTL"
-            series={cdfSeries}
-            x={xAxis}
-            y={yAxis}
-            markers={cdfMarkers}
-            points={false}
-            aspect={0.5}
-          />
-          {/* The bottom chart, which a "Try this" item points at. */}
+      more={
+        r ? (
+          // The bottom chart, which a "Try this" item points at; on a phone it follows the controls.
           <TourMark id="time-share-chart">
             <LineChart
               title={`${r.selected.label}: share of calls and share of tool time over by time t`}
@@ -237,7 +227,19 @@ export function ToolLatency() {
               aspect={0.4}
             />
           </TourMark>
-        </div>
+        ) : null
+      }
+    >
+      {r ? (
+        <LineChart
+          title="Share of tool calls over by time t, for every tool class, with the TTL"
+          series={cdfSeries}
+          x={xAxis}
+          y={yAxis}
+          markers={cdfMarkers}
+          points={false}
+          aspect={0.5}
+        />
       ) : null}
     </WidgetFrame>
   );

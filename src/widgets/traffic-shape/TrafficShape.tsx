@@ -8,6 +8,7 @@ import { useMemo } from 'react';
 import { CdfChart } from '../kit/charts/CdfChart';
 import { BarChart } from '../kit/charts/BarChart';
 import { HistogramChart } from '../kit/charts/HistogramChart';
+import { useWindowSize } from '../kit/charts/useWindowSize';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useProgressSimulation } from '../kit/useSimulation';
@@ -80,6 +81,9 @@ const MIX_NAME: Record<WorkloadMix, string> = {
   chat: 'Generated: chat',
   mix: 'Generated: half agents',
 };
+
+/** The widest window laid out as a phone's (app.css: one column, the picture before the controls). */
+const PHONE_MAX_WIDTH = 700;
 
 const tokensAxis = (label: string) => ({
   label,
@@ -170,6 +174,9 @@ export function TrafficShape() {
     CODEX_SWEBENCH_PRO.cacheHitRate,
   ];
   const turnSeries = series.filter((s) => s.shape.samples.turns.length > 0);
+  // The first chart spans the picture beside the controls (a wide, lower chart); on a phone, where every chart is
+  // one column wide, it is as tall as the others.
+  const leadAspect = useWindowSize().width <= PHONE_MAX_WIDTH ? 0.75 : 0.42;
 
   return (
     <WidgetFrame
@@ -256,6 +263,55 @@ export function TrafficShape() {
         ) : null
       }
       tryThis={<TryThis items={TRY_THIS} />}
+      more={
+        gen ? (
+          <div className="traffic-grid">
+            <CdfChart
+              legend
+              aspect={0.75}
+              title="Output length per request, CDF"
+              series={series.map((s) => ({ name: s.name, samples: s.shape.samples.output }))}
+              x={tokensAxis('Output length')}
+              markers={outputMarks}
+            />
+            <CdfChart
+              legend
+              aspect={0.75}
+              title="Input:output ratio per request, CDF"
+              series={series.map((s) => ({ name: s.name, samples: s.shape.samples.ratio }))}
+              x={{ label: 'Prompt ÷ output', unit: '×', scale: 'log', format: (x) => formatCount(x) }}
+              markers={ratioMarks}
+            />
+            <CdfChart
+              legend
+              aspect={0.75}
+              title="Share of each prompt found in an ideal prefix cache, CDF"
+              series={series.map((s) => ({ name: s.name, samples: s.shape.samples.hitShare }))}
+              x={{ label: 'Prefix hit share of the prompt', format: (x) => formatPercent(x), domain: [0, 1] }}
+            />
+            <BarChart
+              title="Ideal prefix hit ratio, share of all prompt tokens"
+              categories={hitCategories}
+              series={[{ name: 'Prefix hit ratio', values: hitValues }]}
+              value={{ label: 'Prefix hit ratio', format: (x) => formatPercent(x), domain: [0, 1] }}
+              orientation="horizontal"
+              legend={false}
+              aspect={0.75}
+            />
+            {turnSeries.length ? (
+              <HistogramChart
+                title="Turns per session, histogram"
+                series={turnSeries.map((s) => ({ name: s.name, samples: s.shape.samples.turns }))}
+                x={{ label: 'Turns per session', unit: 'turns', scale: 'log', format: (x) => formatCount(x) }}
+                y={{ label: 'Share of sessions', format: (x) => formatPercent(x), zero: true }}
+                legend
+                aspect={0.75}
+                normalize="fraction"
+              />
+            ) : null}
+          </div>
+        ) : null
+      }
     >
       <TraceFilePanel
         load={load}
@@ -264,59 +320,17 @@ export function TrafficShape() {
         onClear={clear}
         renderReady={(result) => <TraceSummary result={result} />}
       />
+      {/* The first chart, across the picture: on a phone the controls follow it, then the rest (`more`). */}
       {gen ? (
-        <div className="traffic-grid">
+        <div className="traffic-lead">
           <CdfChart
             legend
-            aspect={0.75}
+            aspect={leadAspect}
             title="Prompt (input) length per request, CDF"
             series={series.map((s) => ({ name: s.name, samples: s.shape.samples.input }))}
             x={tokensAxis('Prompt length')}
             markers={inputMarks}
           />
-          <CdfChart
-            legend
-            aspect={0.75}
-            title="Output length per request, CDF"
-            series={series.map((s) => ({ name: s.name, samples: s.shape.samples.output }))}
-            x={tokensAxis('Output length')}
-            markers={outputMarks}
-          />
-          <CdfChart
-            legend
-            aspect={0.75}
-            title="Input:output ratio per request, CDF"
-            series={series.map((s) => ({ name: s.name, samples: s.shape.samples.ratio }))}
-            x={{ label: 'Prompt ÷ output', unit: '×', scale: 'log', format: (x) => formatCount(x) }}
-            markers={ratioMarks}
-          />
-          <CdfChart
-            legend
-            aspect={0.75}
-            title="Share of each prompt found in an ideal prefix cache, CDF"
-            series={series.map((s) => ({ name: s.name, samples: s.shape.samples.hitShare }))}
-            x={{ label: 'Prefix hit share of the prompt', format: (x) => formatPercent(x), domain: [0, 1] }}
-          />
-          <BarChart
-            title="Ideal prefix hit ratio, share of all prompt tokens"
-            categories={hitCategories}
-            series={[{ name: 'Prefix hit ratio', values: hitValues }]}
-            value={{ label: 'Prefix hit ratio', format: (x) => formatPercent(x), domain: [0, 1] }}
-            orientation="horizontal"
-            legend={false}
-            aspect={0.75}
-          />
-          {turnSeries.length ? (
-            <HistogramChart
-              title="Turns per session, histogram"
-              series={turnSeries.map((s) => ({ name: s.name, samples: s.shape.samples.turns }))}
-              x={{ label: 'Turns per session', unit: 'turns', scale: 'log', format: (x) => formatCount(x) }}
-              y={{ label: 'Share of sessions', format: (x) => formatPercent(x), zero: true }}
-              legend
-              aspect={0.75}
-              normalize="fraction"
-            />
-          ) : null}
         </div>
       ) : null}
     </WidgetFrame>

@@ -206,6 +206,22 @@ export function LineChart(props: LineChartProps) {
     };
   }, [x, y, xScale, yScale, curveFactory]);
 
+  // The lines in plot pixels as drawn (a step's corners included), for the markers' labels to keep clear of.
+  const linesPx = useMemo(() => {
+    if (!markers?.length) return undefined;
+    return clean.map((c) => {
+      const out: XY[] = [];
+      c.forEach((p, j) => {
+        const px = xScale(p.x);
+        const py = yScale(p.y);
+        if (j > 0 && curve === 'step-after') out.push({ x: px, y: out[out.length - 1].y });
+        if (j > 0 && curve === 'step-before') out.push({ x: out[out.length - 1].x, y: py });
+        out.push({ x: px, y: py });
+      });
+      return out;
+    });
+  }, [markers, clean, xScale, yScale, curve]);
+
   let endLabels = null;
   if (directLabels) {
     const ends = clean.map((c) => (c.length ? c[c.length - 1] : null));
@@ -295,7 +311,14 @@ export function LineChart(props: LineChartProps) {
           dashes={series.map((s) => s.dash)}
         />
       ) : null}
-      <XYPlot layout={L} markers={markers} readout={readout} overlay={ro.overlay} over={endLabels}>
+      <XYPlot
+        layout={L}
+        markers={markers}
+        markerAvoid={linesPx}
+        readout={readout}
+        overlay={ro.overlay}
+        over={endLabels}
+      >
         {drawOrder(series).map((i) => {
           const s = series[i];
           const color = s.color ?? seriesColor(i);

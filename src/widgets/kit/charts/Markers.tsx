@@ -1,7 +1,14 @@
-/** Markers and annotations: vertical/horizontal rules with labels, labelled points, shaded x-ranges. */
-import type { Marker } from './types';
-import { r2, textWidth } from './layout';
+/**
+ * Markers and annotations: vertical/horizontal rules with labels, labelled points, shaded x-ranges. Labels go where
+ * no data line, rule or other label runs through them (markerPlacement.ts), over a halo in the chart's background.
+ */
+import { useMemo } from 'react';
+import type { Marker, XY } from './types';
+import { r2 } from './layout';
 import { toneColor } from './theme';
+import { placeMarkerLabels, type PlacedMark } from './markerPlacement';
+
+export { xRuleLabelPlace } from './markerPlacement';
 
 /** Data → px on one axis: `at` rejects values off the axis; `clamp` pins them to its ends. */
 export interface Positioner {
@@ -19,9 +26,9 @@ export interface MarkersProps {
   innerHeight: number;
   /** Draw bands only (they go beneath the data) or everything else (above). */
   layer: 'under' | 'over';
+  /** The chart's data lines in plot pixels: labels are placed where none of them runs (markerPlacement.ts). */
+  avoid?: readonly (readonly XY[])[];
 }
-
-const FONT = 11;
 
 /** A position function that rejects values outside the scale's domain (and non-finite ones). */
 export function positionIn(scale: { (v: number): number; domain(): number[] }, log = false): Positioner {
@@ -64,55 +71,41 @@ function Label({
   );
 }
 
-/**
- * Where a vertical rule's label goes: beside the rule, right of it in the plot's left part and left of it in the
- * right part, on whichever side has room; a label wider than either side is kept inside the plot (ending at its
- * right edge, or starting at its left) rather than run over the y axis's ticks or out of the chart.
- */
-export function xRuleLabelPlace(
-  px: number,
-  width: number,
-  innerWidth: number,
-): { x: number; anchor: 'start' | 'end' } {
-  const fitsRight = px + 4 + width <= innerWidth;
-  const fitsLeft = px - 4 - width >= 0;
-  if (fitsRight && (px <= innerWidth * 0.62 || !fitsLeft)) return { x: px + 4, anchor: 'start' };
-  if (fitsLeft) return { x: px - 4, anchor: 'end' };
-  return { x: Math.max(0, innerWidth - width), anchor: 'start' };
-}
-
-export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: MarkersProps) {
+export function Markers({ markers, x, y, innerWidth, innerHeight, layer, avoid }: MarkersProps) {
+  // Marks in plot pixels (null: off the axis), then where each label goes (markerPlacement.ts). Both layers compute
+  // the same placement, so a band's label (drawn under the data) and the rest agree; the layer under the data
+  // skips it when it has no band's label to draw.
+  const marks = useMemo(() => resolveMarks(markers, x, y), [markers, x, y]);
+  const needed = layer === 'over' || marks.some((m) => m?.kind === 'band' && !!m.label);
+  const spots = useMemo(
+    () => (needed ? placeMarkerLabels(marks, innerWidth, innerHeight, { lines: avoid }) : []),
+    [needed, marks, innerWidth, innerHeight, avoid],
+  );
   if (!markers?.length) return null;
-  // Rule labels stack in up to three rows from the top (or from the bottom, labelAt 'bottom'), so neighbours
-  // do not print over each other.
-  const rows = { top: 0, bottom: 0 };
   const out = markers.map((m, i) => {
     const color = toneColor(m.tone);
     const key = `${m.kind}-${i}`;
-    if (m.kind === 'band') {
-      if (layer !== 'under' || !x) return null;
-      const a = x.clamp(m.x0);
-      const b = x.clamp(m.x1);
-      if (a === null || b === null || a === b) return null;
-      const x0 = Math.min(a, b);
-      const w = Math.abs(b - a);
+    const mark = marks[i];
+    const spot = spots[i] ?? null;
+    const label =
+      m.label && spot ? (
+        <Label x={r2(spot.x)} y={r2(spot.y)} text={m.label} color={color} anchor={spot.anchor} />
+      ) : null;
+    if (!mark) return null;
+    if (mark.kind === 'band') {
+      if (layer !== 'under') return null;
+      const x0 = Math.min(mark.x0, mark.x1);
+      const w = Math.abs(mark.x1 - mark.x0);
       return (
         <g key={key} className="chart-marker chart-marker-band-group" data-marker="band">
           <rect className="chart-marker-band" x={x0} y={0} width={w} height={innerHeight} />
-          {m.label ? (
-            <Label x={r2(x0 + w / 2)} y={innerHeight - 6} text={m.label} color={color} anchor="middle" />
-          ) : null}
+          {label}
         </g>
       );
     }
     if (layer !== 'over') return null;
-    if (m.kind === 'x') {
-      const px = x?.at(m.x) ?? null;
-      if (px === null) return null;
-      const at = m.labelAt ?? 'top';
-      const row = rows[at]++ % 3;
-      const labelY = at === 'top' ? 12 + row * 14 : innerHeight - 6 - row * 14;
-      const place = m.label ? xRuleLabelPlace(px, textWidth(m.label, FONT), innerWidth) : null;
+    if (mark.kind === 'x') {
+      const px = mark.px;
       return (
         <g key={key} className="chart-marker" data-marker="x" data-x={px}>
           <line
@@ -123,16 +116,12 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
             y2={innerHeight}
             style={{ stroke: color }}
           />
-          {m.label && place ? (
-            <Label x={place.x} y={labelY} text={m.label} color={color} anchor={place.anchor} />
-          ) : null}
+          {label}
         </g>
       );
     }
-    if (m.kind === 'y') {
-      const py = y?.at(m.y) ?? null;
-      if (py === null) return null;
-      const below = py < 16;
+    if (mark.kind === 'y') {
+      const py = mark.py;
       return (
         <g key={key} className="chart-marker" data-marker="y" data-y={py}>
           <line
@@ -143,37 +132,46 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer }: Marke
             y2={py}
             style={{ stroke: color }}
           />
-          {m.label ? (
-            <Label
-              x={innerWidth - 4}
-              y={below ? py + 14 : py - 5}
-              text={m.label}
-              color={color}
-              anchor="end"
-            />
-          ) : null}
+          {label}
         </g>
       );
     }
-    const px = x?.at(m.x) ?? null;
-    const py = y?.at(m.y) ?? null;
-    if (px === null || py === null) return null;
-    const right = m.label ? px + 8 + textWidth(m.label, FONT) > innerWidth : false;
-    const below = m.labelBelow === true || py < 18;
+    const { px, py } = mark;
     return (
       <g key={key} className="chart-marker" data-marker="point" data-x={px} data-y={py}>
         <circle cx={px} cy={py} r={5} style={{ fill: 'var(--chart-bg)', stroke: color, strokeWidth: 2.5 }} />
-        {m.label ? (
-          <Label
-            x={right ? px - 8 : px + 8}
-            y={below ? py + 16 : py - 8}
-            text={m.label}
-            color={color}
-            anchor={right ? 'end' : 'start'}
-          />
-        ) : null}
+        {label}
       </g>
     );
   });
   return <g className={`chart-markers chart-markers-${layer}`}>{out}</g>;
+}
+
+/** Each marker in plot pixels, or null where it is off its axis (a band's edges clamp to the axis). */
+function resolveMarks(
+  markers: readonly Marker[] | undefined,
+  x: Positioner | undefined,
+  y: Positioner | undefined,
+): (PlacedMark | null)[] {
+  return (markers ?? []).map((m): PlacedMark | null => {
+    if (m.kind === 'band') {
+      const a = x?.clamp(m.x0) ?? null;
+      const b = x?.clamp(m.x1) ?? null;
+      if (a === null || b === null || a === b) return null;
+      return { kind: 'band', x0: a, x1: b, label: m.label };
+    }
+    if (m.kind === 'x') {
+      const px = x?.at(m.x) ?? null;
+      return px === null ? null : { kind: 'x', px, label: m.label, labelAt: m.labelAt };
+    }
+    if (m.kind === 'y') {
+      const py = y?.at(m.y) ?? null;
+      return py === null ? null : { kind: 'y', py, label: m.label };
+    }
+    const px = x?.at(m.x) ?? null;
+    const py = y?.at(m.y) ?? null;
+    return px === null || py === null
+      ? null
+      : { kind: 'point', px, py, label: m.label, labelBelow: m.labelBelow };
+  });
 }

@@ -11,7 +11,7 @@ import type { ReactNode } from 'react';
 import { GridLines, XAxis, YAxis } from './Axes';
 import { Markers } from './Markers';
 import type { ReadoutState } from './Readout';
-import type { Marker } from './types';
+import type { Marker, XY } from './types';
 import type { XYLayout } from './xyLayout';
 
 export interface XYPlotProps {
@@ -19,6 +19,8 @@ export interface XYPlotProps {
   /** Which grid lines to draw (default both). */
   grid?: 'xy' | 'x' | 'y' | 'none';
   markers?: readonly Marker[];
+  /** The marks' lines in plot pixels, which the markers' labels keep clear of (LineChart passes its series). */
+  markerAvoid?: readonly (readonly XY[])[];
   /** Drawn after the grid and the markers under the marks (bands, highlighted bins). */
   under?: ReactNode;
   /** Drawn above the axes and the markers over the marks (labels, symbols that must stay on top). */
@@ -35,6 +37,7 @@ export function XYPlot({
   layout: L,
   grid = 'xy',
   markers,
+  markerAvoid,
   under,
   over,
   readout,
@@ -42,7 +45,7 @@ export function XYPlot({
   children,
 }: XYPlotProps) {
   const { innerWidth, innerHeight, margin } = L;
-  const markerProps = { markers, x: L.xPos, y: L.yPos, innerWidth, innerHeight };
+  const markerProps = { markers, x: L.xPos, y: L.yPos, innerWidth, innerHeight, avoid: markerAvoid };
   return (
     <g className="chart-plot" transform={`translate(${margin.left},${margin.top})`}>
       {grid !== 'none' ? (

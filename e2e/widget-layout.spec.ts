@@ -1,0 +1,103 @@
+import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+
+/**
+ * Where a widget's controls sit among its charts, and selects that show their whole choice (from a student review):
+ *  - on a phone a widget of several charts (WidgetFrame `more`) shows its first chart, then its controls, then the
+ *    rest, instead of every chart before the first slider; reading, the rest sits under the first chart, beside the
+ *    controls;
+ *  - a select shows its chosen option whole (wrapped in its box where the column is narrow), never wider than its
+ *    column, at 1280 px and at 390 px.
+ */
+const SEVERAL = ['traffic-shape', 'affinity-replay', 'tool-latency', 'pause-arena'];
+
+async function open(page: Page, id: string) {
+  await page.goto(`/widget/${id}`);
+  const widget = page.locator(`[data-widget="${id}"]`);
+  await expect(widget).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+  // The rest of the charts draw with the first.
+  await expect(widget.locator('.widget-more svg').first()).toBeVisible({ timeout: 60_000 });
+  return widget;
+}
+
+/** Top and bottom (px) of the first picture, the controls and the rest. */
+function parts(page: Page, id: string) {
+  return page.locator(`[data-widget="${id}"]`).evaluate((el) => {
+    const box = (e: Element | null) => {
+      const r = e!.getBoundingClientRect();
+      return { top: r.top + window.scrollY, bottom: r.bottom + window.scrollY, left: r.left, right: r.right };
+    };
+    return {
+      first: box(el.querySelector('.widget-main .widget-figure :is(svg[role="img"], canvas)')),
+      controls: box(el.querySelector('.widget-controls')),
+      more: box(el.querySelector('.widget-more')),
+      main: box(el.querySelector('.widget-main')),
+    };
+  });
+}
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const id of SEVERAL)
+    test(`${id}: first chart, then the controls, then the other charts`, async ({ page }) => {
+      await open(page, id);
+      const p = await parts(page, id);
+      expect(p.controls.top).toBeGreaterThanOrEqual(p.first.bottom);
+      expect(p.more.top).toBeGreaterThanOrEqual(p.controls.bottom);
+    });
+
+  test('every select of the 07.02 replay and 07.06 latency widgets shows its choice whole, inside its card', async ({
+    page,
+  }) => {
+    for (const id of ['affinity-replay', 'tool-latency']) {
+      const widget = await open(page, id);
+      const faults = await widget.evaluate((el) => {
+        const out: string[] = [];
+        const card = el.getBoundingClientRect();
+        for (const face of el.querySelectorAll<HTMLElement>('[data-select-face]')) {
+          const r = face.getBoundingClientRect();
+          if (r.right > card.right + 0.5 || r.left < card.left - 0.5)
+            out.push(`${face.textContent} leaves its card`);
+          if (face.scrollWidth > face.clientWidth + 1) out.push(`${face.textContent} overflows its box`);
+        }
+        return out;
+      });
+      expect(faults, id).toEqual([]);
+    }
+  });
+});
+
+test.describe('reading at 1280 px', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  for (const id of SEVERAL)
+    test(`${id}: the other charts under the first, beside the controls`, async ({ page }) => {
+      await open(page, id);
+      const p = await parts(page, id);
+      expect(p.more.top).toBeGreaterThanOrEqual(p.main.bottom);
+      expect(Math.abs(p.more.left - p.main.left)).toBeLessThan(1);
+      expect(p.controls.right).toBeLessThanOrEqual(p.more.left);
+    });
+
+  test('07.06’s “when the TTL runs out” shows its whole choice, on two lines, with the select over it', async ({
+    page,
+  }) => {
+    const widget = await open(page, 'tool-latency');
+    const control = widget.locator('[data-param="after"]');
+    const select = control.locator('select');
+    const chosen = await select.evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex].text);
+    const face = control.locator('[data-select-face]');
+    await expect(face).toHaveText(chosen);
+    expect(await face.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    const [s, f] = [await select.boundingBox(), await face.boundingBox()];
+    expect(Math.abs(s!.height - f!.height)).toBeLessThan(1.5);
+    expect(f!.height).toBeGreaterThan(40);
+    // The select keeps the keys, the value and the list: choosing another option updates the face.
+    await select.selectOption('offload');
+    await expect(face).toHaveText(
+      await select.evaluate((x: HTMLSelectElement) => x.options[x.selectedIndex].text),
+    );
+    await expect(face).not.toHaveText(chosen);
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clippedLength,
+  labelBox,
+  LABEL_PAD,
+  markerLabelWidth,
+  placeMarkerLabels,
+  type LabelSpot,
+  type PlacedMark,
+} from '../../src/widgets/kit/charts/markerPlacement';
+
+const W = 400;
+const H = 240;
+
+/** How many pixels of the polyline run inside the label's box. */
+function lineInside(spot: LabelSpot, text: string, line: readonly { x: number; y: number }[]): number {
+  const box = labelBox(spot, markerLabelWidth(text));
+  let len = 0;
+  for (let i = 1; i < line.length; i++)
+    len += clippedLength(line[i - 1].x, line[i - 1].y, line[i].x, line[i].y, box);
+  return len;
+}
+
+/** The two labels' texts overlap. */
+function boxesOverlap(a: LabelSpot, ta: string, b: LabelSpot, tb: string): boolean {
+  // The texts' boxes, without the padding labelBox keeps clear of lines (neighbouring rows' paddings touch).
+  const A = labelBox(a, markerLabelWidth(ta));
+  const B = labelBox(b, markerLabelWidth(tb));
+  const p = LABEL_PAD;
+  return A.x0 + p < B.x1 - p && B.x0 + p < A.x1 - p && A.y0 + p < B.y1 - p && B.y0 + p < A.y1 - p;
+}
+
+/** A CDF-like curve across the plot: flat near 0%, rising through the middle, flat near 100% at the right. */
+const sCurve = Array.from({ length: 201 }, (_, i) => {
+  const x = (i / 200) * W;
+  return { x, y: H - H / (1 + Math.exp(-(x - 150) / 25)) };
+});
+
+describe('clippedLength', () => {
+  const box = { x0: 0, y0: 0, x1: 10, y1: 10 };
+  it('measures the part of a segment inside a box', () => {
+    expect(clippedLength(-5, 5, 15, 5, box)).toBeCloseTo(10);
+    expect(clippedLength(0, 0, 10, 10, box)).toBeCloseTo(Math.SQRT2 * 10);
+    expect(clippedLength(-5, -5, -1, 20, box)).toBe(0);
+    expect(clippedLength(2, 2, 4, 4, box)).toBeCloseTo(Math.SQRT2 * 2);
+  });
+});
+
+describe('placeMarkerLabels', () => {
+  it('keeps a label at its usual spot when nothing runs through it', () => {
+    const marks: PlacedMark[] = [{ kind: 'x', px: 100, label: 'Mooncake agent 8.6k' }];
+    const [spot] = placeMarkerLabels(marks, W, H, {
+      lines: [
+        [
+          { x: 0, y: H - 1 },
+          { x: W, y: H - 1 },
+        ],
+      ],
+    });
+    expect(spot).toEqual({ x: 104, y: 12, anchor: 'start' });
+  });
+
+  it('moves a vertical rule’s label off a curve that runs through its usual spot', () => {
+    // At the top right of a rule at x = 190 the curve is already near 100%: the usual spot is crossed.
+    const label = 'Mooncake agent 182';
+    const marks: PlacedMark[] = [{ kind: 'x', px: 190, label }];
+    const usual: LabelSpot = { x: 194, y: 12, anchor: 'start' };
+    expect(lineInside(usual, label, sCurve)).toBeGreaterThan(5);
+    const [spot] = placeMarkerLabels(marks, W, H, { lines: [sCurve] });
+    expect(spot).not.toBeNull();
+    expect(lineInside(spot!, label, sCurve)).toBe(0);
+    // Still beside its rule, inside the plot.
+    const box = labelBox(spot!, markerLabelWidth(label));
+    expect(Math.min(Math.abs(box.x0 - 190), Math.abs(box.x1 - 190))).toBeLessThan(8);
+    expect(box.y0).toBeGreaterThanOrEqual(0);
+    expect(box.y1).toBeLessThanOrEqual(H + 2);
+  });
+
+  it('keeps two rules’ labels apart and off each other’s rules', () => {
+    const a = 'Mooncake agent 8.6k';
+    const b = 'Mooncake chat 12k';
+    const rule = (x: number) => [
+      { x, y: 0 },
+      { x, y: H },
+    ];
+    // With room on both sides, neither label runs across the other's rule.
+    const [sa, sb] = placeMarkerLabels(
+      [
+        { kind: 'x', px: 200, label: a },
+        { kind: 'x', px: 220, label: b },
+      ],
+      W,
+      H,
+      { lines: [sCurve] },
+    );
+    expect(boxesOverlap(sa!, a, sb!, b)).toBe(false);
+    expect(lineInside(sa!, a, rule(220))).toBe(0);
+    expect(lineInside(sb!, b, rule(200))).toBe(0);
+    expect(lineInside(sa!, a, sCurve)).toBe(0);
+    expect(lineInside(sb!, b, sCurve)).toBe(0);
+    // Two published means close together at the plot's left (07.01's prompt lengths): the first label has no room
+    // left of its rule, so it may cross the second rule, but the labels stay apart, off the curve, one row apart.
+    const [na, nb] = placeMarkerLabels(
+      [
+        { kind: 'x', px: 30, label: a },
+        { kind: 'x', px: 50, label: b },
+      ],
+      W,
+      H,
+      { lines: [sCurve] },
+    );
+    expect(boxesOverlap(na!, a, nb!, b)).toBe(false);
+    expect(lineInside(na!, a, sCurve)).toBe(0);
+    expect(lineInside(nb!, b, sCurve)).toBe(0);
+    expect(Math.abs(na!.y - nb!.y)).toBe(14);
+  });
+
+  it('puts a point’s label in the corner the curve leaves free', () => {
+    // A falling curve through the point: above-right is crossed by nothing, but a flat line at the top is.
+    const falling = Array.from({ length: 101 }, (_, i) => ({
+      x: i * 4,
+      y: 10 + ((i * 4) / W) ** 3 * (H - 20),
+    }));
+    const flatTop = [
+      { x: 0, y: 8 },
+      { x: W, y: 8 },
+    ];
+    const p = falling[75];
+    const label = '88.7%';
+    const marks: PlacedMark[] = [{ kind: 'point', px: p.x, py: p.y, label }];
+    const [spot] = placeMarkerLabels(marks, W, H, { lines: [falling, flatTop] });
+    expect(lineInside(spot!, label, falling)).toBe(0);
+    expect(lineInside(spot!, label, flatTop)).toBe(0);
+  });
+
+  it('keeps a vertical rule’s label clear of a point marker and its label', () => {
+    const marks: PlacedMark[] = [
+      { kind: 'x', px: 200, label: 'N = 120' },
+      { kind: 'point', px: 200, py: 14, label: '88.7%' },
+    ];
+    const [rule, point] = placeMarkerLabels(marks, W, H);
+    expect(boxesOverlap(rule!, 'N = 120', point!, '88.7%')).toBe(false);
+    const ruleBox = labelBox(rule!, markerLabelWidth('N = 120'));
+    const dot = { x0: 194, y0: 8, x1: 206, y1: 20 };
+    const hitsDot = ruleBox.x0 < dot.x1 && dot.x0 < ruleBox.x1 && ruleBox.y0 < dot.y1 && dot.y0 < ruleBox.y1;
+    expect(hitsDot).toBe(false);
+  });
+
+  it('gives no spot to a marker without a label or off its axis', () => {
+    expect(placeMarkerLabels([{ kind: 'x', px: 10 }, null], W, H)).toEqual([null, null]);
+  });
+
+  it('still places a label when every spot is crossed, inside the plot', () => {
+    // A zigzag over the whole plot: no clear spot; the label goes somewhere inside, not off the chart.
+    const zigzag = Array.from({ length: 81 }, (_, i) => ({ x: i * 5, y: i % 2 ? 0 : H }));
+    const [spot] = placeMarkerLabels([{ kind: 'x', px: 100, label: 'τ = 2 s' }], W, H, { lines: [zigzag] });
+    const box = labelBox(spot!, markerLabelWidth('τ = 2 s'));
+    expect(box.x0).toBeGreaterThanOrEqual(-2);
+    expect(box.x1).toBeLessThanOrEqual(W + 2);
+    expect(box.y0).toBeGreaterThanOrEqual(-2);
+    expect(box.y1).toBeLessThanOrEqual(H + 2);
+  });
+});
