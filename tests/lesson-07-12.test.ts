@@ -257,6 +257,20 @@ describe('fleet runs of the lab', () => {
       'cache-aware|write-through',
       'cache-aware|evict',
     ]);
+    // A figure of another tool asks for its cell only: the same cell the whole grid computes, and no other.
+    const one = await methods.leverGrid(
+      {
+        node: 'dgx-h100',
+        tool: 'coding-mix',
+        slo: SLO,
+        seed: 1,
+        router: 'round-robin',
+        policy: 'evict',
+        cellOnly: true,
+      },
+      directContext(),
+    );
+    expect(one.cells).toEqual([g.cells.find((c) => c.router === 'round-robin' && c.policy === 'evict')]);
     await expect(
       methods.sloSweep(
         { node: 'nope' as 'dgx-h100', policy: 'hold', tool: 'coding-mix', slo: SLO, seed: 1 },

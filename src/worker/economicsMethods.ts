@@ -113,10 +113,15 @@ export interface LeverGridRequest {
   /** The cell computed first (the widget's selection). */
   router: EconRouterId;
   policy: EconPolicyId;
+  /**
+   * Only that cell: a figure the prose quotes at settings no widget shows (another tool) needs one cell of the
+   * grid, not the eight capacity searches of all of it.
+   */
+  cellOnly?: boolean;
 }
 
 export interface LeverGridResponse {
-  /** Every cell, routers × policies in ECON_ROUTERS × ECON_POLICIES order. */
+  /** Every cell (or the one asked for: cellOnly), routers × policies in ECON_ROUTERS × ECON_POLICIES order. */
   cells: CapacityResult[];
 }
 
@@ -134,6 +139,9 @@ async function leverGrid(req: LeverGridRequest, ctx: JobContext<CapacityResult>)
   ];
   for (const p of ECON_POLICIES)
     for (const r of ECON_ROUTERS) if (!order.some(([a, b]) => a === r && b === p)) order.push([r, p]);
+  if (req.cellOnly !== undefined && typeof req.cellOnly !== 'boolean')
+    throw new BadRequest(`cellOnly must be true or false (got ${String(req.cellOnly)}).`);
+  if (req.cellOnly) order.length = 1;
   const done = new Map<string, CapacityResult>();
   for (const [router, policy] of order) {
     await ctx.checkpoint();
@@ -143,7 +151,11 @@ async function leverGrid(req: LeverGridRequest, ctx: JobContext<CapacityResult>)
     await ctx.emit(cell);
   }
   const cells: CapacityResult[] = [];
-  for (const r of ECON_ROUTERS) for (const p of ECON_POLICIES) cells.push(done.get(`${r}|${p}`)!);
+  for (const r of ECON_ROUTERS)
+    for (const p of ECON_POLICIES) {
+      const cell = done.get(`${r}|${p}`);
+      if (cell) cells.push(cell);
+    }
   return { cells };
 }
 

@@ -120,7 +120,10 @@ export function LeverFig({
   stat: GridStat;
   tool?: 'web' | 'shell';
 }) {
-  const args = gridArgs({ ...GRID_DEFAULTS, tool: tool ?? GRID_DEFAULTS.tool });
+  // At the defaults the figure reads the widget's grid (one shared job); another tool's figure computes its cell only.
+  const args = tool
+    ? { ...gridArgs({ ...GRID_DEFAULTS, tool, router, policy }), cellOnly: true }
+    : gridArgs(GRID_DEFAULTS);
   // Another tool's grid is the prose's alone: it waits until the widgets' first runs have had their turn.
   const sim = useSimulation('leverGrid', args, undefined, undefined, tool ? 'deferred' : 'initial');
   const r = sim.result;

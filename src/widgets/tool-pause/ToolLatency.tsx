@@ -7,6 +7,7 @@
  */
 import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
+import { seriesColor } from '../kit/charts/theme';
 import { durationAxis } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
 import { useSimulation } from '../kit/useSimulation';
@@ -78,6 +79,10 @@ export function ToolLatency() {
         ? r.presets.map((p) => ({
             name: p.id === r.selected.id ? `${p.label} (chosen)` : p.label,
             points: r.grid.map((t, i) => ({ x: t, y: p.cdf[i] })),
+            // A step is the coding mix's calls taken a round at a time: its hue, dashed, beside it.
+            ...(p.id === 'coding-step'
+              ? { color: seriesColor(r.presets.findIndex((x) => x.id === 'coding-mix')), dash: '6 3' }
+              : {}),
           }))
         : [],
     [r],
