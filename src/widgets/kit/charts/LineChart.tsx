@@ -20,7 +20,7 @@ import { extentOf, usable } from './scales';
 import { seriesColor, seriesDash, seriesSymbolPath } from './theme';
 import { valueText } from './chartFormat';
 import { xyLayout } from './xyLayout';
-import { r2, textWidth, truncate } from './layout';
+import { r2, SEMIBOLD_WIDTH, textWidth, truncate } from './layout';
 
 export type CurveKind = 'linear' | 'monotone' | 'step-after' | 'step-before';
 
@@ -148,7 +148,7 @@ export function LineChart(props: LineChartProps) {
         yZero: area,
         xNice: false,
         extraRight: directLabels
-          ? Math.min(140, 10 + Math.max(0, ...series.map((s) => textWidth(s.name, 11))))
+          ? Math.min(140, 10 + Math.max(0, ...series.map((s) => textWidth(s.name, 11) * SEMIBOLD_WIDTH)))
           : 0,
       }),
     [width, height, x, y, xs, clean, showLegend, series, area, directLabels],
@@ -243,7 +243,7 @@ export function LineChart(props: LineChartProps) {
               dy="0.32em"
               style={{ fill: series[i].color ?? seriesColor(i) }}
             >
-              {truncate(series[i].name, 134, 11)}
+              {truncate(series[i].name, 134 / SEMIBOLD_WIDTH, 11)}
             </text>
           ) : null,
         )}

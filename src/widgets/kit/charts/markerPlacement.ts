@@ -8,13 +8,13 @@
  *
  * Pure and in plot pixels, so it is tested without a DOM (tests/charts/marker-placement.test.ts).
  */
-import { textWidth } from './layout';
+import { SEMIBOLD_WIDTH, textWidth } from './layout';
 
 export const MARKER_FONT = 11;
 
 /** A label's width: `textWidth` is for regular type, and marker labels are semibold (charts.css), a little wider. */
 export function markerLabelWidth(label: string): number {
-  return textWidth(label, MARKER_FONT) * 1.08;
+  return textWidth(label, MARKER_FONT) * SEMIBOLD_WIDTH;
 }
 /** Rows of vertical rules' labels, one text line apart. */
 export const ROW = 14;
