@@ -9,7 +9,15 @@ import type { Page } from '@playwright/test';
  *  - a select shows its chosen option whole (wrapped in its box where the column is narrow), never wider than its
  *    column, at 1280 px and at 390 px.
  */
-const SEVERAL = ['traffic-shape', 'affinity-replay', 'tool-latency', 'pause-arena'];
+const SEVERAL = [
+  'traffic-shape',
+  'affinity-replay',
+  'round-robin-spread',
+  'tool-latency',
+  'pause-arena',
+  'asking-nicely',
+  'cost-levers',
+];
 
 async function open(page: Page, id: string) {
   await page.goto(`/widget/${id}`);
@@ -79,6 +87,22 @@ test.describe('reading at 1280 px', () => {
       expect(Math.abs(p.more.left - p.main.left)).toBeLessThan(1);
       expect(p.controls.right).toBeLessThanOrEqual(p.more.left);
     });
+
+  test('07.03’s spread and 07.08’s asking nicely keep their other two pictures side by side under the first', async ({
+    page,
+  }) => {
+    for (const [id, grid] of [
+      ['round-robin-spread', '.router-charts'],
+      ['asking-nicely', '.so-more'],
+    ]) {
+      const widget = await open(page, id);
+      const [a, b] = await widget
+        .locator(`.widget-more ${grid} > *`)
+        .evaluateAll((els) => els.slice(0, 2).map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+      expect(Math.abs(a.top - b.top), id).toBeLessThan(2);
+      expect(b.left, id).toBeGreaterThanOrEqual(a.right);
+    }
+  });
 
   test('07.06’s “when the TTL runs out” shows its whole choice, on two lines, with the select over it', async ({
     page,

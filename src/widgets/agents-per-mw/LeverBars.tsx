@@ -7,25 +7,30 @@ import { formatUSD, leverBarSeries, type PricedGrid } from './pricedCells';
 
 const CATEGORIES = ECON_POLICIES.map((p) => ECON_POLICY_SHORT[p]);
 
-export function LeverBars({ priced, running }: { priced: PricedGrid; running: boolean }) {
+/** Agents per MW: the lever grid's first chart (on a phone the controls follow it, then the rest). */
+export function AgentsPerMwBars({ priced, running }: { priced: PricedGrid; running: boolean }) {
   return (
-    <div className="apm-bars">
-      <LeverBarChart
-        title="Agents per megawatt for each router and idle-KV policy"
-        series={leverBarSeries(
-          priced,
-          running,
-          (c) => c.perMW,
-          (c) => `≥ ${formatNumber(Math.round(c.perMW), 3)}`,
-        )}
-        value={{ label: 'Agents per MW', format: (n) => formatNumber(n, 3), zero: true }}
-      />
-      <LeverBarChart
-        title="Cost per session for each router and idle-KV policy"
-        series={leverBarSeries(priced, running, (c) => c.cost.totalUSD)}
-        value={{ label: '$ per session', format: (n) => formatUSD(n), zero: true }}
-      />
-    </div>
+    <LeverBarChart
+      title="Agents per megawatt for each router and idle-KV policy"
+      series={leverBarSeries(
+        priced,
+        running,
+        (c) => c.perMW,
+        (c) => `≥ ${formatNumber(Math.round(c.perMW), 3)}`,
+      )}
+      value={{ label: 'Agents per MW', format: (n) => formatNumber(n, 3), zero: true }}
+    />
+  );
+}
+
+/** Cost per session, under agents per MW. */
+export function CostBars({ priced, running }: { priced: PricedGrid; running: boolean }) {
+  return (
+    <LeverBarChart
+      title="Cost per session for each router and idle-KV policy"
+      series={leverBarSeries(priced, running, (c) => c.cost.totalUSD)}
+      value={{ label: '$ per session', format: (n) => formatUSD(n), zero: true }}
+    />
   );
 }
 

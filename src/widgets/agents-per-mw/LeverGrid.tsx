@@ -29,7 +29,7 @@ import {
 } from '../../sim/lessons/economicsLabSetup';
 import type { LeverGridRequest } from '../../worker/economicsMethods';
 import { LEVER_GRID_ID, leverGridSchema } from './schema';
-import { LeverBars } from './LeverBars';
+import { AgentsPerMwBars, CostBars } from './LeverBars';
 import { LeverReadouts } from './LeverReadouts';
 import { LeverTable } from './LeverTable';
 import { cellKey, leverExportRows, priceGrid, type Prices } from './pricedCells';
@@ -172,11 +172,15 @@ export function LeverGrid() {
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}
+      more={
+        // Cost per session and the table, under agents per MW; on a phone they follow the controls.
+        <div className="apm-charts">
+          <CostBars priced={priced} running={running} />
+          <LeverTable priced={priced} router={args.router} policy={args.policy} prices={prices} node={node} />
+        </div>
+      }
     >
-      <div className="apm-charts">
-        <LeverBars priced={priced} running={running} />
-        <LeverTable priced={priced} router={args.router} policy={args.policy} prices={prices} node={node} />
-      </div>
+      <AgentsPerMwBars priced={priced} running={running} />
     </WidgetFrame>
   );
 }

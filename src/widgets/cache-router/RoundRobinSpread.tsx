@@ -5,6 +5,7 @@
  */
 import { useMemo } from 'react';
 import { LineChart, type LineSeries } from '../kit/charts/LineChart';
+import { useWindowSize } from '../kit/charts/useWindowSize';
 import type { Marker } from '../kit/charts';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -51,6 +52,9 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 
+/** The widest window laid out as a phone's (app.css: one column, the picture before the controls). */
+const PHONE_MAX_WIDTH = 700;
+
 export function RoundRobinSpread() {
   const params = useWidgetParams(ROUND_ROBIN_SPREAD_ID, spreadSchema);
   const v = params.values;
@@ -71,6 +75,10 @@ export function RoundRobinSpread() {
   const rr = at('round-robin');
   const aff = at('session-affinity');
   const rnd = at('random');
+
+  // The first chart spans the picture beside the controls (a wide, lower chart); on a phone, one column wide, it is
+  // as tall as the others.
+  const leadAspect = useWindowSize().width <= PHONE_MAX_WIDTH ? 0.72 : 0.42;
 
   // The charts change only with the points and the inspected fleet size: a dragged control re-renders the widget
   // on every input event, and redrawing three SVG charts each time was most of its main-thread task at 4× CPU.
@@ -109,43 +117,51 @@ export function RoundRobinSpread() {
     };
     // The inspected fleet size and the sizes still computing, on all three charts.
     const markers: Marker[] = [{ kind: 'x', x: R, label: `R = ${R}`, tone: 'muted' }, ...pending];
-    return (
-      <div className="router-charts-wrap">
-        <SweepProgress drawn={complete ? total : points.length} total={total} what="fleet sizes" />
-        <div className="router-charts is-pair-narrow">
+    // The warm-turn chart is the first, across the picture: the lesson's 1/R, which the fleet-size control reads
+    // out; on a phone the controls follow it, then the other two (`more`), side by side where they fit.
+    return {
+      lead: (
+        <>
+          <SweepProgress drawn={complete ? total : points.length} total={total} what="fleet sizes" />
           <LineChart
             title="Share of turns that land on the replica holding the previous turn, against fleet size"
             series={warmSeries}
             x={x}
             y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
             markers={markers}
-            aspect={0.72}
+            aspect={leadAspect}
           />
-          <LineChart
-            title="Prefix hit rate against fleet size"
-            series={hitSeries}
-            x={x}
-            y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
-            markers={markers}
-            aspect={0.72}
-          />
-          <LineChart
-            title="Session KV held in duplicate across the fleet, against fleet size"
-            series={dupSeries}
-            x={x}
-            y={{
-              label: 'Duplicate KV',
-              unit: 'GB',
-              format: (b) => formatBytesDecimal(b, 2),
-              zero: true,
-            }}
-            markers={markers}
-            aspect={0.72}
-          />
+        </>
+      ),
+      rest: (
+        <div className="router-charts-wrap">
+          <div className="router-charts is-pair-narrow">
+            <LineChart
+              title="Prefix hit rate against fleet size"
+              series={hitSeries}
+              x={x}
+              y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+              markers={markers}
+              aspect={0.72}
+            />
+            <LineChart
+              title="Session KV held in duplicate across the fleet, against fleet size"
+              series={dupSeries}
+              x={x}
+              y={{
+                label: 'Duplicate KV',
+                unit: 'GB',
+                format: (b) => formatBytesDecimal(b, 2),
+                zero: true,
+              }}
+              markers={markers}
+              aspect={0.72}
+            />
+          </div>
         </div>
-      </div>
-    );
-  }, [points, R, pending, complete, total]);
+      ),
+    };
+  }, [points, R, pending, complete, total, leadAspect]);
 
   return (
     <WidgetFrame
@@ -218,8 +234,9 @@ export function RoundRobinSpread() {
         </>
       }
       tryThis={<TryThis items={TRY_THIS} />}
+      more={charts.rest}
     >
-      {charts}
+      {charts.lead}
     </WidgetFrame>
   );
 }

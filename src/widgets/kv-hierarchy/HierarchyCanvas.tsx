@@ -5,7 +5,7 @@
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useCanvasScale, useThemeVersion } from '../kit/charts/CanvasLayer';
-import { resolveCssColor, seriesColor } from '../kit/charts/theme';
+import { distinctColor, resolveCssColor } from '../kit/charts/theme';
 import { drawBackdrop, drawHierarchy, placeStep, type Palette, type TierLabel } from './draw';
 import { SESSION_COLOURS, type Geometry, type Transition } from './layout';
 
@@ -20,7 +20,7 @@ export interface HierarchyCanvasProps {
 function palette(el: Element): Palette {
   return {
     sessions: Array.from({ length: SESSION_COLOURS }, (_, i) =>
-      resolveCssColor(el, seriesColor(i), '#4477aa'),
+      resolveCssColor(el, distinctColor(i), '#4477aa'),
     ),
     shared: resolveCssColor(el, 'var(--chart-muted)', '#8a8f98'),
     sharedRing: resolveCssColor(el, 'var(--chart-fg)', '#111'),

@@ -13,12 +13,14 @@
  *    shrinks out (evicted, or freed above a copy that stays).
  */
 import type { FleetFrame } from '../../sim/engine/fleet/frames';
+import { DISTINCT_SLOTS } from '../kit/charts/theme';
 
 export const TIER_COUNT = 4;
 export const TIER_LABELS = ['HBM', 'host DRAM', 'local NVMe', 'remote pool'] as const;
 /** Colour index of the shared head's pages (every session's prefix). */
 export const SHARED_COLOUR = 0xffff;
-export const SESSION_COLOURS = 8;
+/** Session colours: kit DISTINCT_SLOTS (every series hue but sky blue, which beside blue reads as one session). */
+export const SESSION_COLOURS = DISTINCT_SLOTS.length;
 
 /** Mark states. */
 export const STATE_CACHED = 0;

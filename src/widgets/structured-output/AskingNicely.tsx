@@ -6,6 +6,7 @@
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
 import { LineChart } from '../kit/charts/LineChart';
+import { useWindowSize } from '../kit/charts/useWindowSize';
 import type { Marker } from '../kit/charts/types';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -18,6 +19,8 @@ import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 const STRIP_MAX = 400;
+/** The widest window laid out as a phone's (app.css: one column, the picture before the controls). */
+const PHONE_MAX_WIDTH = 700;
 const ASK_DEFAULTS = defaultValues(askNicelySchema);
 
 /** A probability as a percentage, or in e-notation when it is below 0.1% (a clean session at the defaults). */
@@ -61,6 +64,8 @@ export function AskingNicely() {
   const args = useMemo(() => askNicelyArgs(v), [v]);
   const sim = useSimulation('grammarAskNicely', args);
   const r = sim.result;
+  // The curve spans the picture beside the controls (a wide, lower chart); on a phone, one column wide, it is taller.
+  const leadAspect = useWindowSize().width <= PHONE_MAX_WIDTH ? 0.75 : 0.45;
 
   const lines = useMemo(
     () =>
@@ -137,63 +142,78 @@ export function AskingNicely() {
       caption={
         r ? (
           <>
-            Left: one step&apos;s toy logit vector, softmaxed. The prompt made the legal tokens likely, but
-            the two slip tokens keep a combined {formatPercent(v.eps, 2)}; the mask sets their logits to −∞
-            and renormalises the rest. Right: the chance that a whole call is valid falls geometrically with
-            its length without the mask; the dotted line is the seeded sampler, drawing every token from the
-            left-hand distribution. Below: one session of {formatNumber(v.calls)} calls, sampled without the
-            mask (✗ = malformed).
+            The curve: the chance that a whole call is valid falls geometrically with its length without the
+            mask; the dotted line is the seeded sampler, drawing every token from the bar chart&apos;s
+            distribution. The bars: one step&apos;s toy logit vector, softmaxed. The prompt made the legal
+            tokens likely, but the two slip tokens keep a combined {formatPercent(v.eps, 2)}; the mask sets
+            their logits to −∞ and renormalises the rest. The strip: one session of {formatNumber(v.calls)}{' '}
+            calls, sampled without the mask (✗ = malformed).
           </>
         ) : null
       }
       tryThis={<TryThis items={TRY_THIS} />}
+      more={
+        r ? (
+          // The rest of the picture, under the curve; on a phone it follows the controls, which follow the curve.
+          <div className="so-more-wrap">
+            <div className="so-more">
+              <BarChart
+                title="One step's next-token probabilities, without and with the mask"
+                description="Six candidate tokens: four the format allows and two slips. Without the mask the slips keep probability epsilon; with the mask they get zero."
+                categories={r.toy.map((t) => (t.slip ? `${t.text} (slip)` : t.text))}
+                series={[
+                  { name: 'Prompt only', values: r.toy.map((t) => t.p) },
+                  { name: 'With the mask', values: r.toy.map((t) => t.pMasked) },
+                ]}
+                orientation="horizontal"
+                value={{
+                  label: 'Probability',
+                  format: (p) => formatPercent(p, 2),
+                  zero: true,
+                  domain: [0, 1],
+                }}
+                rowHeight={36}
+              />
+              <div>
+                <div className="so-panel-title">
+                  One session, prompt only: {r.sessionFailures} of {formatNumber(v.calls)} calls malformed
+                  {v.calls > STRIP_MAX ? ` (first ${STRIP_MAX} shown)` : ''}; with the mask:{' '}
+                  {r.maskedFailures}
+                </div>
+                <div
+                  className="so-strip"
+                  role="img"
+                  aria-label={`${r.sessionFailures} malformed calls out of ${v.calls}`}
+                  data-figure="session-strip"
+                >
+                  {r.session.slice(0, STRIP_MAX).map((s, i) => (
+                    <span
+                      key={i}
+                      data-valid={s === null}
+                      title={s === null ? `call ${i + 1}: valid` : `call ${i + 1}: slipped at token ${s}`}
+                    >
+                      {s === null ? '' : '✗'}
+                    </span>
+                  ))}
+                </div>
+              </div>
+            </div>
+          </div>
+        ) : null
+      }
     >
+      {/* The first chart, across the picture: the curve every control moves. On a phone the controls follow it. */}
       {r ? (
-        <>
-          <div className="so-charts">
-            <BarChart
-              title="One step's next-token probabilities, without and with the mask"
-              description="Six candidate tokens: four the format allows and two slips. Without the mask the slips keep probability epsilon; with the mask they get zero."
-              categories={r.toy.map((t) => (t.slip ? `${t.text} (slip)` : t.text))}
-              series={[
-                { name: 'Prompt only', values: r.toy.map((t) => t.p) },
-                { name: 'With the mask', values: r.toy.map((t) => t.pMasked) },
-              ]}
-              orientation="horizontal"
-              value={{ label: 'Probability', format: (p) => formatPercent(p, 2), zero: true, domain: [0, 1] }}
-              rowHeight={36}
-            />
-            <LineChart
-              title="Probability that a tool call is valid JSON against its length"
-              description="Prompt only: the probability falls as (1 minus epsilon) to the power N. With the mask it stays at one. Sampled points from the seeded sampler."
-              series={lines}
-              x={{ label: 'Tokens per call N', unit: 'tokens', scale: 'log', format: (n) => formatCount(n) }}
-              y={{ label: 'P(valid)', format: (p) => formatPercent(p, 2), domain: [0, 1.05] }}
-              markers={markers}
-              points="auto"
-            />
-          </div>
-          <div className="so-panel-title">
-            One session, prompt only: {r.sessionFailures} of {formatNumber(v.calls)} calls malformed
-            {v.calls > STRIP_MAX ? ` (first ${STRIP_MAX} shown)` : ''}; with the mask: {r.maskedFailures}
-          </div>
-          <div
-            className="so-strip"
-            role="img"
-            aria-label={`${r.sessionFailures} malformed calls out of ${v.calls}`}
-            data-figure="session-strip"
-          >
-            {r.session.slice(0, STRIP_MAX).map((s, i) => (
-              <span
-                key={i}
-                data-valid={s === null}
-                title={s === null ? `call ${i + 1}: valid` : `call ${i + 1}: slipped at token ${s}`}
-              >
-                {s === null ? '' : '✗'}
-              </span>
-            ))}
-          </div>
-        </>
+        <LineChart
+          title="Probability that a tool call is valid JSON against its length"
+          description="Prompt only: the probability falls as (1 minus epsilon) to the power N. With the mask it stays at one. Sampled points from the seeded sampler."
+          series={lines}
+          x={{ label: 'Tokens per call N', unit: 'tokens', scale: 'log', format: (n) => formatCount(n) }}
+          y={{ label: 'P(valid)', format: (p) => formatPercent(p, 2), domain: [0, 1.05] }}
+          markers={markers}
+          points="auto"
+          aspect={leadAspect}
+        />
       ) : null}
     </WidgetFrame>
   );

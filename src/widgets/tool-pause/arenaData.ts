@@ -4,6 +4,7 @@
  */
 import type { PointMarker } from '../kit/charts/types';
 import type { LineSeries } from '../kit/charts/LineChart';
+import { seriesColor } from '../kit/charts/theme';
 import type { PauseRun, PauseSummary } from '../../sim/lessons/pauseLab';
 import {
   PAUSE_ACCELERATOR,
@@ -45,10 +46,28 @@ export interface TradeOff {
   yDomain: [number, number];
 }
 
+/**
+ * Each policy's colour on the trade-off chart. Hold and TTL then offload, the pair lessons 07.06 and 07.12 compare, in
+ * the palette's two most distinct hues (blue, vermillion); the policies that land beside hold (LRU, write-through)
+ * in bluish green and ochre; offload, evict and TTL then evict, beside TTL then offload, in reddish purple, violet
+ * and grey. Slot order would give hold and TTL then offload the palette's blue and sky blue, which read as one on a
+ * projector; sky blue is left out. Each point keeps its slot's symbol and is named on the chart.
+ */
+export const PAUSE_POLICY_COLORS: Readonly<Record<PausePolicyId, string>> = {
+  hold: seriesColor(0),
+  lru: seriesColor(4),
+  'write-through': seriesColor(2),
+  offload: seriesColor(3),
+  evict: seriesColor(7),
+  'ttl-offload': seriesColor(1),
+  'ttl-evict': seriesColor(6),
+};
+
 /** Every policy in so far as a point: idle sessions' KV in HBM (GB) against resume TTFT p90. */
 export function tradeOff(ordered: readonly PauseRun[], bpb: number, current: PausePolicyId): TradeOff {
   const series = ordered.map((x) => ({
     name: PAUSE_POLICY_SHORT[x.summary.policy],
+    color: PAUSE_POLICY_COLORS[x.summary.policy],
     points: [{ x: idleHbmBytes(x.summary, bpb) / 1e9, y: x.summary.resumes.ttft.p90 }],
   }));
   // Every policy labelled on the chart itself (legible on a projector); the chosen one in the foreground tone.

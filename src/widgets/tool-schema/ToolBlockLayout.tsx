@@ -6,6 +6,7 @@
  */
 import { useMemo } from 'react';
 import { LineChart, type LineSeries, type Marker } from '../kit/charts';
+import { seriesColor } from '../kit/charts/theme';
 import { useProgressSimulation } from '../kit/useSimulation';
 import { useCancelToShown } from '../kit/JobProgress';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -46,6 +47,21 @@ const DRAW_ORDER: LayoutId[] = [
   'tools-after-history',
   'timestamp-top',
 ];
+
+/**
+ * Each layout's colour. Slot order would draw tools-first, the best layout, and the timestamp above the tools, the
+ * worst, in the palette's blue and sky blue, which read as one on a projector; the worst layout is drawn in grey
+ * instead, apart from the best's blue and from the re-sorted tools' green under it. The tool added mid-session, which
+ * lies on tools-first but for its spike, stays vermillion. Each line keeps its slot's dash and symbol.
+ */
+export const LAYOUT_COLORS: Readonly<Record<LayoutId, string>> = {
+  'tools-first': seriesColor(0),
+  'tool-added': seriesColor(1),
+  'tools-resorted': seriesColor(2),
+  'timestamp-after-tools': seriesColor(3),
+  'tools-after-history': seriesColor(4),
+  'timestamp-top': seriesColor(6),
+};
 
 /**
  * What the strip calls a group's uncached part. "Re-prefilled" only for tokens an earlier prompt already held: the
@@ -166,6 +182,7 @@ export function ToolBlockLayout() {
         ? DRAW_ORDER.map((id) => r.layouts.find((l) => l.layout === id)!).map((l) => ({
             name: `${LAYOUT_LABELS[l.layout]}${l.layout === layout ? ' ◀' : ''}`,
             points: l.turns.map((t) => ({ x: t.turn, y: t.prefillTokens })),
+            color: LAYOUT_COLORS[l.layout],
             emphasis: l.layout === layout,
           }))
         : [],

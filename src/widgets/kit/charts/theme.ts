@@ -18,6 +18,19 @@ export function seriesColor(i: number): string {
   return `var(--series-${(((i % SERIES_COUNT) + SERIES_COUNT) % SERIES_COUNT) + 1})`;
 }
 
+/**
+ * The palette's slots for marks of one kind many of which are drawn together (sessions, each its own colour): every
+ * hue but sky blue (slot 5), which beside blue (slot 0) reads as the same mark on a washed-out projector. A chart of
+ * named series picks its hues from what its lesson compares instead (e.g. RouterSweep's POLICY_COLORS).
+ */
+export const DISTINCT_SLOTS: readonly number[] = [0, 1, 2, 3, 4, 6, 7];
+
+/** The colour of mark i of a kind drawn many at a time: DISTINCT_SLOTS in turn. */
+export function distinctColor(i: number): string {
+  const n = DISTINCT_SLOTS.length;
+  return seriesColor(DISTINCT_SLOTS[((i % n) + n) % n]);
+}
+
 /** Stroke dash patterns, one per series slot; the first is solid. */
 export const DASHES = ['', '7 4', '2 3', '10 3 2 3', '4 2', '12 4', '2 2 6 2', '1 4'] as const;
 
