@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { LineChart, type LineSeries } from '../kit/charts/LineChart';
-import { useWindowSize } from '../kit/charts/useWindowSize';
+import { useLeadAspect } from '../kit/charts/useWindowSize';
 import type { Marker } from '../kit/charts';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -52,9 +52,6 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 
-/** The widest window laid out as a phone's (app.css: one column, the picture before the controls). */
-const PHONE_MAX_WIDTH = 700;
-
 export function RoundRobinSpread() {
   const params = useWidgetParams(ROUND_ROBIN_SPREAD_ID, spreadSchema);
   const v = params.values;
@@ -78,7 +75,7 @@ export function RoundRobinSpread() {
 
   // The first chart spans the picture beside the controls (a wide, lower chart); on a phone, one column wide, it is
   // as tall as the others.
-  const leadAspect = useWindowSize().width <= PHONE_MAX_WIDTH ? 0.72 : 0.42;
+  const leadAspect = useLeadAspect(0.72, 0.42);
 
   // The charts change only with the points and the inspected fleet size: a dragged control re-renders the widget
   // on every input event, and redrawing three SVG charts each time was most of its main-thread task at 4× CPU.

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { BarChart } from '../kit/charts/BarChart';
 import { LineChart } from '../kit/charts/LineChart';
-import { useWindowSize } from '../kit/charts/useWindowSize';
+import { useLeadAspect } from '../kit/charts/useWindowSize';
 import type { Marker } from '../kit/charts/types';
 import { useSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
@@ -19,8 +19,6 @@ import './structured-output.css';
 import { TryThis, type TryItem } from '../kit/TryThis';
 
 const STRIP_MAX = 400;
-/** The widest window laid out as a phone's (app.css: one column, the picture before the controls). */
-const PHONE_MAX_WIDTH = 700;
 const ASK_DEFAULTS = defaultValues(askNicelySchema);
 
 /** A probability as a percentage, or in e-notation when it is below 0.1% (a clean session at the defaults). */
@@ -65,7 +63,7 @@ export function AskingNicely() {
   const sim = useSimulation('grammarAskNicely', args);
   const r = sim.result;
   // The curve spans the picture beside the controls (a wide, lower chart); on a phone, one column wide, it is taller.
-  const leadAspect = useWindowSize().width <= PHONE_MAX_WIDTH ? 0.75 : 0.45;
+  const leadAspect = useLeadAspect(0.75, 0.45);
 
   const lines = useMemo(
     () =>

@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import { CdfChart } from '../kit/charts/CdfChart';
 import { BarChart } from '../kit/charts/BarChart';
 import { HistogramChart } from '../kit/charts/HistogramChart';
-import { useWindowSize } from '../kit/charts/useWindowSize';
+import { useLeadAspect } from '../kit/charts/useWindowSize';
 import type { Marker } from '../kit/charts/types';
 import { ParamControls } from '../kit/controls/ParamControls';
 import { useProgressSimulation } from '../kit/useSimulation';
@@ -81,9 +81,6 @@ const MIX_NAME: Record<WorkloadMix, string> = {
   chat: 'Generated: chat',
   mix: 'Generated: half agents',
 };
-
-/** The widest window laid out as a phone's (app.css: one column, the picture before the controls). */
-const PHONE_MAX_WIDTH = 700;
 
 const tokensAxis = (label: string) => ({
   label,
@@ -176,7 +173,7 @@ export function TrafficShape() {
   const turnSeries = series.filter((s) => s.shape.samples.turns.length > 0);
   // The first chart spans the picture beside the controls (a wide, lower chart); on a phone, where every chart is
   // one column wide, it is as tall as the others.
-  const leadAspect = useWindowSize().width <= PHONE_MAX_WIDTH ? 0.75 : 0.42;
+  const leadAspect = useLeadAspect(0.75, 0.42);
 
   return (
     <WidgetFrame

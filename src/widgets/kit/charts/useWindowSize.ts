@@ -26,3 +26,17 @@ export function useWindowSize(): WindowSize {
   }, []);
   return size;
 }
+
+/**
+ * The widest window laid out as a phone's: one column, the picture before the controls (app.css
+ * `@media (max-width: 700px)`; keep the two equal).
+ */
+export const PHONE_MAX_WIDTH = 700;
+
+/**
+ * The aspect of a widget's first chart (WidgetFrame `more`): wide and low beside the controls, taller on a phone,
+ * where it has the whole width of one column.
+ */
+export function useLeadAspect(phone: number, wide: number): number {
+  return useWindowSize().width <= PHONE_MAX_WIDTH ? phone : wide;
+}
