@@ -177,17 +177,21 @@ function parallelSurvival(d: Parallel): SurvivalTable {
 }
 
 /** ∫₀^τ (1 − F(u)) du = E[min(T, τ)] of a parallel step. */
-function parallelExpectedMin(d: Parallel, tau: number): number {
+function parallelExpectedMin(d: Parallel, tau: number, survTau: number): number {
   const t = parallelSurvival(d);
   if (tau === Infinity) return t.total;
   if (!(tau > 0)) return 0;
   const x = (Math.log10(tau) - GRID_LO) * GRID_PER_DECADE;
-  if (x < 0) return tau * (1 - cdf(d, tau)); // under a nanosecond: 1 − F is flat there
+  if (x < 0) return tau * survTau; // under a nanosecond: 1 − F is flat there
   const i = Math.floor(x);
   if (i >= t.s.length - 1) return t.total;
-  const survTau = 1 - cdf(d, tau);
   const tailTau = t.tail[i + 1] + ((survTau + t.surv[i + 1]) / 2) * (t.s[i + 1] - tau);
   return t.total - tailTau;
+}
+
+/** M(t) of a parallel step from E[min(T, t)], given 1 − F(t) (its callers have it: one evaluation of F, not two). */
+function parallelPartialMean(d: Parallel, t: number, survT: number): number {
+  return Math.max(0, parallelExpectedMin(d, t, survT) - t * survT);
 }
 
 /** F(t) = P(T ≤ t). */
@@ -227,9 +231,9 @@ export function cdf(d: Dist, t: number): number {
 /** M(t) = E[T · 1{T ≤ t}]: the mean time of the calls over by t, weighted by their probability. */
 export function partialMean(d: Dist, t: number): number {
   if (d.kind === 'parallel') {
-    if (t === Infinity) return parallelExpectedMin(d, Infinity);
+    if (t === Infinity) return parallelExpectedMin(d, Infinity, 0);
     if (!(t > 0)) return 0;
-    return Math.max(0, parallelExpectedMin(d, t) - t * (1 - cdf(d, t)));
+    return parallelPartialMean(d, t, 1 - cdf(d, t));
   }
   const v = degenerate(d);
   if (v !== null) return t >= v ? v : 0;
@@ -269,7 +273,8 @@ export function mean(d: Dist): number {
 export function expectedMin(d: Dist, tau: number): number {
   if (tau === Infinity) return mean(d);
   if (!(tau > 0)) return 0;
-  return partialMean(d, tau) + tau * (1 - cdf(d, tau));
+  const surv = 1 - cdf(d, tau);
+  return (d.kind === 'parallel' ? parallelPartialMean(d, tau, surv) : partialMean(d, tau)) + tau * surv;
 }
 
 /** G(t) = M(t) / E[T]: the share of tool time spent in calls over by t. */
