@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { LLMD_DEFAULT_SCORERS } from '../src/sim/engine/fleet/llmd';
+import { LLMD_APPROX_CURRENT, LLMD_APPROX_DEFAULTS } from '../src/sim/engine/fleet/routerDefaults';
+import { PAUSE_SYSTEM_TOKENS, PAUSE_TOOL_TOKENS } from '../src/sim/lessons/pauseLabSetup';
 import {
   agentsPerMW,
   agentsPerNode,
@@ -195,6 +197,55 @@ describe('fleet runs of the lab', () => {
     const prose = readFileSync(new URL('../lessons/07-12-agents-per-megawatt.mdx', import.meta.url), 'utf8');
     expect(prose).toMatch(/weighted 2, the share of the prompt it holds 3/);
     expect(prose).not.toMatch(/when the rotation comes back/);
+  });
+
+  // "What the router knows" (lessons/07-12): llm-d's approximate index with today's window sustains what the precise
+  // one does; with September 2025's, shorter than the agents' shared head, fewer than round-robin, replicas idle.
+  it('what the router knows: today’s approximate window matches the precise index; 2025’s piles sessions up', async () => {
+    const base = { node: 'dgx-h100', tool: 'coding-mix', slo: SLO, seed: 1, policy: 'ttl-offload' } as const;
+    const precise = await searchCapacity({ ...base, router: 'cache-aware' });
+    const rr = await searchCapacity({ ...base, router: 'round-robin' });
+    const today = await searchCapacity({ ...base, router: 'llm-d-approximate' });
+    const sept2025 = await searchCapacity({ ...base, router: 'llm-d-approximate-2025' });
+    const windowTokens = (w: { maxPrefixBlocks: number; blockTokens: number }) =>
+      w.maxPrefixBlocks * w.blockTokens;
+    const head = PAUSE_SYSTEM_TOKENS + PAUSE_TOOL_TOKENS;
+    // "a window that long reaches past the agents' shared head"; September 2025's stops inside it, and a
+    // messages-only hash would start after the system prompt with room left for the session's own task.
+    expect(windowTokens(LLMD_APPROX_CURRENT)).toBeGreaterThan(head);
+    expect(windowTokens(LLMD_APPROX_DEFAULTS)).toBeLessThan(head);
+    expect(windowTokens(LLMD_APPROX_DEFAULTS)).toBeGreaterThan(PAUSE_SYSTEM_TOKENS);
+    // "sustains … agents per replica, as the precise index does, and reuses …, more than round-robin"
+    expect(today.agentsPerReplica).toBe(precise.agentsPerReplica);
+    expect(today.point.reuseRatio).toBeGreaterThan(rr.point.reuseRatio);
+    // "At its capacity of … agents per replica, fewer than round-robin's, … of the node's … replicas never receive a turn"
+    expect(sept2025.agentsPerReplica).toBeGreaterThan(0);
+    expect(sept2025.agentsPerReplica).toBeLessThan(rr.agentsPerReplica);
+    expect(sept2025.point.idleReplicas).toBeGreaterThanOrEqual(1);
+    expect(sept2025.point.idleReplicas).toBeLessThan(sept2025.point.replicas);
+    // The routers the grid does not compare are never idle for the same reason: precise and round-robin use every replica.
+    expect(precise.point.idleReplicas).toBe(0);
+    expect(rr.point.idleReplicas).toBe(0);
+    // The prose's figures ask the worker for one cell each; the grid widget compares only its two routers.
+    const req = { node: 'dgx-h100', tool: 'coding-mix', slo: SLO, seed: 1, policy: 'ttl-offload' } as const;
+    const one = await methods.leverGrid(
+      { ...req, router: 'llm-d-approximate-2025', cellOnly: true },
+      directContext(),
+    );
+    expect(one.cells).toEqual([sept2025]);
+    await expect(methods.leverGrid({ ...req, router: 'llm-d-approximate' }, directContext())).rejects.toThrow(
+      /one cell at a time/,
+    );
+    await expect(
+      methods.leverGrid({ ...req, router: 'nope' as 'round-robin', cellOnly: true }, directContext()),
+    ).rejects.toThrow(/Unknown router/);
+    // Each is what it says: llm-d's default weights over its own approximate view, the window the only difference.
+    for (const id of ['llm-d-approximate', 'llm-d-approximate-2025'] as const) {
+      const r = econRouter(id) as { kind: string; scorers?: unknown; view: { kind: string } };
+      expect(r.kind).toBe('llm-d');
+      expect(r.scorers).toBeUndefined(); // llm-d's defaults (LLMD_DEFAULT_SCORERS)
+      expect(r.view.kind).toBe('llm-d-approximate');
+    }
   });
 
   // The idle-KV lever's prose (lessons/07-12, "Idle-KV policy"): for each tool it names, writing through

@@ -81,7 +81,7 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-12-agents-per-megawatt': {
-    words: 2953,
+    words: 3189,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,

@@ -22,6 +22,7 @@ import {
   type EconRunArgs,
 } from '../sim/lessons/economicsLab';
 import {
+  ECON_ALL_ROUTERS,
   ECON_NODES,
   ECON_POLICIES,
   ECON_ROUTERS,
@@ -128,20 +129,23 @@ export interface LeverGridResponse {
 /** The lever grid on a whole node: the selected cell first, then its other router, then the rest. */
 async function leverGrid(req: LeverGridRequest, ctx: JobContext<CapacityResult>): Promise<LeverGridResponse> {
   checkCommon(req);
-  if (!ECON_ROUTERS.includes(req.router)) throw new BadRequest(`Unknown router "${String(req.router)}".`);
+  if (!ECON_ALL_ROUTERS.includes(req.router)) throw new BadRequest(`Unknown router "${String(req.router)}".`);
   if (!ECON_POLICIES.includes(req.policy))
     throw new BadRequest(`Unknown idle-KV policy "${String(req.policy)}".`);
   check(() => checkEconArgs(req));
-  const other = ECON_ROUTERS.find((r) => r !== req.router)!;
-  const order: [EconRouterId, EconPolicyId][] = [
-    [req.router, req.policy],
-    [other, req.policy],
-  ];
-  for (const p of ECON_POLICIES)
-    for (const r of ECON_ROUTERS) if (!order.some(([a, b]) => a === r && b === p)) order.push([r, p]);
   if (req.cellOnly !== undefined && typeof req.cellOnly !== 'boolean')
     throw new BadRequest(`cellOnly must be true or false (got ${String(req.cellOnly)}).`);
-  if (req.cellOnly) order.length = 1;
+  const inGrid = (ECON_ROUTERS as readonly EconRouterId[]).includes(req.router);
+  if (!inGrid && !req.cellOnly)
+    throw new BadRequest(
+      `The lever grid compares ${ECON_ROUTERS.join(' and ')}; ask for "${req.router}" one cell at a time.`,
+    );
+  const order: [EconRouterId, EconPolicyId][] = [[req.router, req.policy]];
+  if (!req.cellOnly) {
+    order.push([ECON_ROUTERS.find((r) => r !== req.router)!, req.policy]);
+    for (const p of ECON_POLICIES)
+      for (const r of ECON_ROUTERS) if (!order.some(([a, b]) => a === r && b === p)) order.push([r, p]);
+  }
   const done = new Map<string, CapacityResult>();
   for (const [router, policy] of order) {
     await ctx.checkpoint();
@@ -151,7 +155,7 @@ async function leverGrid(req: LeverGridRequest, ctx: JobContext<CapacityResult>)
     await ctx.emit(cell);
   }
   const cells: CapacityResult[] = [];
-  for (const r of ECON_ROUTERS)
+  for (const r of ECON_ALL_ROUTERS)
     for (const p of ECON_POLICIES) {
       const cell = done.get(`${r}|${p}`);
       if (cell) cells.push(cell);

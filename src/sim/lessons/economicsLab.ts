@@ -12,6 +12,8 @@
  * Seeded: the same arguments give the same result.
  */
 import { LLMD_DEFAULT_SCORERS } from '../engine/fleet/llmd';
+import { LLMD_APPROX_CURRENT, LLMD_APPROX_DEFAULTS } from '../engine/fleet/routerDefaults';
+import type { LlmdApproximateViewConfig } from '../engine/fleet/views/llmdApproximate';
 import { ENGINE_BLOCK_SIZE } from '../engine/blocks';
 import { findNode } from '../engine/catalog/nodes';
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
@@ -25,6 +27,7 @@ import { maxFeasible, meetsSlo, replicasPerNode, type Slo, type SloPoint } from 
 import {
   ECON_BLOCK_SIZE,
   ECON_DRAM_GB,
+  ECON_ALL_ROUTERS,
   ECON_DURATION_S,
   ECON_LIMITS,
   ECON_MODEL,
@@ -67,6 +70,8 @@ export interface EconPoint extends SloPoint {
   reuseRatio: number;
   /** Mean busy share of the replicas. */
   utilisation: number;
+  /** Replicas that ran no iteration: the router never sent them a turn. */
+  idleReplicas: number;
   outputTokensPerS: number;
   goodputShare: number;
   /** Disaggregated runs (economicsDisagg.ts): the prefill pool's busy share and the share of turns prefilled there. */
@@ -101,8 +106,31 @@ export const ECON_CACHE_AWARE: Scenario['router'] = {
   ),
 };
 
+/**
+ * llm-d's scheduler with its default weights over its own approximate index of what it routed
+ * (fleet/views/llmdApproximate.ts): with today's window of 131,072 tokens, or with the 4,096 tokens (256 blocks of
+ * 16) of GAIE v1.0.0 that llm-d benchmarked in September 2025 (lesson 07.03).
+ */
+export const ECON_LLMD_APPROXIMATE: Scenario['router'] & { view: LlmdApproximateViewConfig } = {
+  kind: 'llm-d',
+  view: { kind: 'llm-d-approximate', ...LLMD_APPROX_CURRENT },
+};
+export const ECON_LLMD_APPROXIMATE_2025: Scenario['router'] & { view: LlmdApproximateViewConfig } = {
+  kind: 'llm-d',
+  view: { kind: 'llm-d-approximate', ...LLMD_APPROX_DEFAULTS },
+};
+
 export function econRouter(router: EconRouterId): Scenario['router'] {
-  return router === 'cache-aware' ? ECON_CACHE_AWARE : { kind: 'round-robin' };
+  switch (router) {
+    case 'cache-aware':
+      return ECON_CACHE_AWARE;
+    case 'llm-d-approximate':
+      return ECON_LLMD_APPROXIMATE;
+    case 'llm-d-approximate-2025':
+      return ECON_LLMD_APPROXIMATE_2025;
+    case 'round-robin':
+      return { kind: 'round-robin' };
+  }
 }
 
 export function econNode(node: EconNodeId) {
@@ -138,6 +166,7 @@ export function econScenario(a: EconRunArgs): Scenario {
 
 export function checkEconArgs(a: Omit<EconRunArgs, 'concurrency' | 'scope'>): void {
   econNode(a.node);
+  if (!ECON_ALL_ROUTERS.includes(a.router)) throw new RangeError(`unknown router "${String(a.router)}"`);
   refuseOutsideEach(ECON_LIMITS, a.slo, ['ttftP90S', 'tpotP90S']);
   refuseOutside(SEED_LIMIT, a.seed);
 }
@@ -188,10 +217,12 @@ export async function runEconPoint(
   let held = 0;
   let cap = 0;
   let util = 0;
+  let idle = 0;
   for (const r of m.replicas) {
     held += r.heldBlocks.mean;
     cap += r.kv.hbm?.capacityBlocks ?? 0;
     util += r.utilisation;
+    if (r.iterations === 0) idle++;
   }
   const busy = meter.prefill + meter.decode;
   const p: SloPoint = {
@@ -210,6 +241,7 @@ export async function runEconPoint(
     heldShare: cap > 0 ? held / cap : 0,
     reuseRatio: m.tokens.reuseRatio,
     utilisation: m.replicas.length ? util / m.replicas.length : 0,
+    idleReplicas: idle,
     outputTokensPerS: m.fleet.outputTokensPerS,
     goodputShare: m.fleet.goodput.share,
     ...(m.disaggregation

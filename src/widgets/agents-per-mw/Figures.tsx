@@ -8,7 +8,13 @@ import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { DEFAULT_ITERATION_OVERHEAD_S } from '../../sim/engine/hardware';
-import { ECON_TP, type EconPolicyId, type EconRouterId } from '../../sim/lessons/economicsLabSetup';
+import {
+  ECON_ROUTER_LABELS,
+  ECON_ROUTERS,
+  ECON_TP,
+  type EconPolicyId,
+  type EconRouterId,
+} from '../../sim/lessons/economicsLabSetup';
 import { sweepArgs, sweepSummary } from './SloSweep';
 import { gridArgs } from './LeverGrid';
 import { formatUSD, priceCell } from './pricedCells';
@@ -106,7 +112,9 @@ type GridStat =
   | 'gpuSeconds'
   | 'prefillShare'
   | 'energyShare'
-  | 'sessions';
+  | 'sessions'
+  | 'replicas'
+  | 'idleReplicas';
 
 /** A figure of one lever setting at the grid's defaults. */
 export function LeverFig({
@@ -120,12 +128,14 @@ export function LeverFig({
   stat: GridStat;
   tool?: 'web' | 'shell';
 }) {
-  // At the defaults the figure reads the widget's grid (one shared job); another tool's figure computes its cell only.
-  const args = tool
-    ? { ...gridArgs({ ...GRID_DEFAULTS, tool, router, policy }), cellOnly: true }
+  // At the defaults the figure reads the widget's grid (one shared job); another tool's figure, or a router the grid
+  // does not compare, computes its cell only.
+  const own = tool !== undefined || !(ECON_ROUTERS as readonly EconRouterId[]).includes(router);
+  const args = own
+    ? { ...gridArgs({ ...GRID_DEFAULTS, ...(tool ? { tool } : {}), router, policy }), cellOnly: true }
     : gridArgs(GRID_DEFAULTS);
-  // Another tool's grid is the prose's alone: it waits until the widgets' first runs have had their turn.
-  const sim = useSimulation('leverGrid', args, undefined, undefined, tool ? 'deferred' : 'initial');
+  // A cell of its own is the prose's alone: it waits until the widgets' first runs have had their turn.
+  const sim = useSimulation('leverGrid', args, undefined, undefined, own ? 'deferred' : 'initial');
   const r = sim.result;
   const cell = r?.cells.find((c) => c.router === router && c.policy === policy);
   if (!cell) return <InlineFigure value={null} failed={sim.status === 'error'} />;
@@ -140,13 +150,15 @@ export function LeverFig({
     prefillShare: () => formatPercent(cell.point.prefillShare, 2),
     energyShare: () => formatPercent(c.cost.energyUSD / c.cost.totalUSD, 2),
     sessions: () => formatNumber(cell.point.sessionsFinished),
+    replicas: () => formatNumber(cell.point.replicas),
+    idleReplicas: () => formatNumber(cell.point.idleReplicas),
   };
   return (
     <InlineFigure
       value={text[stat]()}
-      title={`Fleet simulator (src/sim/lessons/economicsLab.ts), the lever grid's ${router} router with ${policy}${
+      title={`Fleet simulator (src/sim/lessons/economicsLab.ts), router ${ECON_ROUTER_LABELS[router]} with ${policy}${
         tool ? `, ${tool} tools` : ''
-      }, its other settings the lesson's defaults; priced at its capacity`}
+      }, the lever grid's other settings at their defaults; at its capacity`}
     />
   );
 }

@@ -35,6 +35,7 @@ import {
   type RouterPolicy,
 } from '../../sim/lessons/routing/constants';
 import {
+  LLMD_APPROX_CURRENT,
   LLMD_APPROX_DEFAULTS,
   SGLANG_RADIX_DEFAULTS,
   SGLANG_ROUTER_DEFAULTS,
@@ -273,63 +274,54 @@ export function SglangDefault({
 }
 
 /** A router view's shipped default (fleet/routerDefaults.ts, sources there), or the lab's page size. */
-export function ViewDefault({
-  name,
-}: {
-  name:
-    | 'llmdWindowTokens'
-    | 'llmdMaxBlocks'
-    | 'llmdBlockTokens'
-    | 'sglangTreeChars'
-    | 'sglangTreeTokens'
-    | 'charsPerToken'
-    | 'pageTokens'
-    | 'llmdScrapeMs'
-    | 'sharedTokens';
-}) {
-  const l = LLMD_APPROX_DEFAULTS;
-  const g = SGLANG_RADIX_DEFAULTS;
-  const [v, title]: [string, string] =
-    name === 'llmdWindowTokens'
-      ? [
-          (l.maxPrefixBlocks * l.blockTokens).toLocaleString('en-US'),
-          `${l.maxPrefixBlocks} blocks × ${l.blockTokens} tokens (llm-d approximate scorer, GAIE v1.0.0)`,
-        ]
-      : name === 'llmdMaxBlocks'
-        ? [
-            formatCount(l.maxPrefixBlocks, 3),
-            'maxPrefixBlocksToMatch (llm-d approximate scorer, GAIE v1.0.0)',
-          ]
-        : name === 'llmdBlockTokens'
-          ? [
-              formatCount(l.blockTokens, 2),
-              'tokens per block: 64 characters at 4 characters a token (llm-d approximate scorer, GAIE v1.0.0)',
-            ]
-          : name === 'sglangTreeChars'
-            ? [
-                g.maxTreeSize.toLocaleString('en-US'),
-                '--max-tree-size, characters per worker (sgl-model-gateway)',
-              ]
-            : name === 'sglangTreeTokens'
-              ? [
-                  `${formatCount(g.maxTreeSize / g.charsPerToken / 1e6, 3)} million`,
-                  `${g.maxTreeSize} characters ÷ ${g.charsPerToken} characters a token`,
-                ]
-              : name === 'charsPerToken'
-                ? [formatCount(g.charsPerToken, 2), 'characters per token, the lab’s conversion']
-                : name === 'pageTokens'
-                  ? [formatCount(LAB_BLOCK_SIZE, 3), 'tokens per page the lab’s fleet tracks']
-                  : name === 'llmdScrapeMs'
-                    ? [
-                        formatCount(GAIE_REFRESH_METRICS_S * 1000, 2),
-                        'ms between the endpoint picker’s scrapes of each pod’s metrics (GAIE --refresh-metrics-interval)',
-                      ]
-                    : [
-                        LAB_SHARED_TOKENS.toLocaleString('en-US'),
-                        'the app’s system prompt and tool schemas, tokens',
-                      ];
+export function ViewDefault({ name }: { name: keyof typeof VIEW_DEFAULTS }) {
+  const [v, title] = VIEW_DEFAULTS[name]();
   return <InlineFigure value={v} title={title} />;
 }
+
+const VIEW_DEFAULTS = {
+  llmdWindowTokens: () => [
+    (LLMD_APPROX_DEFAULTS.maxPrefixBlocks * LLMD_APPROX_DEFAULTS.blockTokens).toLocaleString('en-US'),
+    `${LLMD_APPROX_DEFAULTS.maxPrefixBlocks} blocks × ${LLMD_APPROX_DEFAULTS.blockTokens} tokens (llm-d approximate scorer, GAIE v1.0.0)`,
+  ],
+  llmdWindowTokensToday: () => [
+    (LLMD_APPROX_CURRENT.maxPrefixBlocks * LLMD_APPROX_CURRENT.blockTokens).toLocaleString('en-US'),
+    `${LLMD_APPROX_CURRENT.maxPrefixBlocks} blocks × ${LLMD_APPROX_CURRENT.blockTokens} tokens (llm-d-router's approximate scorer since PR #1548, maxPrefixTokensToMatch)`,
+  ],
+  llmdBlockTokensToday: () => [
+    formatCount(LLMD_APPROX_CURRENT.blockTokens, 2),
+    'tokens per block: vLLM’s 16 raised to llm-d-router’s minimum of 64 (since PR #1548)',
+  ],
+  llmdMaxBlocks: () => [
+    formatCount(LLMD_APPROX_DEFAULTS.maxPrefixBlocks, 3),
+    'maxPrefixBlocksToMatch (llm-d approximate scorer, GAIE v1.0.0)',
+  ],
+  llmdBlockTokens: () => [
+    formatCount(LLMD_APPROX_DEFAULTS.blockTokens, 2),
+    'tokens per block: 64 characters at 4 characters a token (llm-d approximate scorer, GAIE v1.0.0)',
+  ],
+  sglangTreeChars: () => [
+    SGLANG_RADIX_DEFAULTS.maxTreeSize.toLocaleString('en-US'),
+    '--max-tree-size, characters per worker (sgl-model-gateway)',
+  ],
+  sglangTreeTokens: () => [
+    `${formatCount(SGLANG_RADIX_DEFAULTS.maxTreeSize / SGLANG_RADIX_DEFAULTS.charsPerToken / 1e6, 3)} million`,
+    `${SGLANG_RADIX_DEFAULTS.maxTreeSize} characters ÷ ${SGLANG_RADIX_DEFAULTS.charsPerToken} characters a token`,
+  ],
+  charsPerToken: () => [
+    formatCount(SGLANG_RADIX_DEFAULTS.charsPerToken, 2),
+    'characters per token, the lab’s conversion',
+  ],
+  pageTokens: () => [formatCount(LAB_BLOCK_SIZE, 3), 'tokens per page the lab’s fleet tracks'],
+  llmdScrapeMs: () => [
+    formatCount(GAIE_REFRESH_METRICS_S * 1000, 2),
+    'ms between the endpoint picker’s scrapes of each pod’s metrics (GAIE --refresh-metrics-interval)',
+  ],
+  sharedTokens: () => [
+    LAB_SHARED_TOKENS.toLocaleString('en-US'),
+    'the app’s system prompt and tool schemas, tokens',
+  ],
+} satisfies Record<string, () => [string, string]>;
 
 /** A default of the animated router, as the widget uses it (schema.ts), so the prose never restates it by hand. */
 export function AnimationDefault({

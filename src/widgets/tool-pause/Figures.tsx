@@ -258,6 +258,7 @@ type LabStat =
   | 'minutes'
   | 'turns'
   | 'sharedTokens'
+  | 'systemTokens'
   | 'sloTtft'
   | 'sloTpot'
   | 'ttl';
@@ -273,6 +274,7 @@ export function LabFig({ what }: { what: LabStat }) {
     minutes: () => formatNumber(PAUSE_DURATION_S / 60),
     turns: () => (turns.kind === 'uniform' ? `${turns.min} to ${turns.max}` : '—'),
     sharedTokens: () => formatNumber(PAUSE_SYSTEM_TOKENS + PAUSE_TOOL_TOKENS, 6),
+    systemTokens: () => formatNumber(PAUSE_SYSTEM_TOKENS, 6),
     sloTtft: () => formatDuration(PAUSE_SLO.ttftP90S),
     // Goodput counts a request only if it meets both objectives (ArenaReadouts' GOODPUT_RULE).
     sloTpot: () => formatDuration(PAUSE_SLO.tpotP90S),

@@ -48,6 +48,17 @@ export const LLMD_APPROX_DEFAULTS = {
   lruCapacityPerServer: 31_250,
 } as const;
 
+/**
+ * The same scorer as llm-d-router ships it since PR #1548 (2026-06-11; approximateprefix/types.go and its README at
+ * ebab687): a window of maxPrefixTokensToMatch = 131,072 tokens, in blocks of vLLM's 16 tokens raised to the
+ * minimum of 64 (2,048 blocks), and `autoTune` (default true) sizing the index from the pod's KV capacity.
+ */
+export const LLMD_APPROX_CURRENT = {
+  blockTokens: 64,
+  maxPrefixBlocks: 2_048,
+  lruCapacityPerServer: 'auto',
+} as const;
+
 /** SGLang's approximate radix tree (views/sglangRadix.ts): sgl-model-gateway/src/main.rs (commit 01f6c92). */
 export const SGLANG_RADIX_DEFAULTS = {
   maxTreeSize: 67_108_864,
