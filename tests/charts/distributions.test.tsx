@@ -8,10 +8,11 @@ import {
   durationTicks,
   durationAxis,
   ecdf,
+  shareAxis,
   quantileSorted,
   sortedSamples,
 } from '../../src/widgets/kit/charts';
-import { formatDuration } from '../../src/lib/format';
+import { formatDuration, formatPercent } from '../../src/lib/format';
 import { attrs, count, noBadNumbers, pretty, render, texts } from './helpers';
 import { mulberry32 } from './rng';
 
@@ -315,5 +316,19 @@ describe('durationAxis', () => {
     expect(a.format(100)).toBe(formatDuration(100, 2));
     expect(durationAxis('t').format(0.1234)).toBe(formatDuration(0.1234));
     expect(a).not.toHaveProperty('digits');
+  });
+});
+
+describe('shareAxis', () => {
+  it('a share from 0 to 1 in percent, ticks to 2 significant digits, the rest of the spec kept', () => {
+    const a = shareAxis('Prefix hit rate');
+    expect(a).toMatchObject({ label: 'Prefix hit rate', domain: [0, 1] });
+    expect(a.format!(0.5)).toBe('50%');
+    expect(a.format!(0.123)).toBe(formatPercent(0.123, 2));
+    expect(a.readout!(0.123)).toBe(formatPercent(0.123));
+    expect(shareAxis('Share', { domain: [0, 0.5], zero: true })).toMatchObject({
+      domain: [0, 0.5],
+      zero: true,
+    });
   });
 });

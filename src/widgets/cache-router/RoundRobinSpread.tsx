@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { LineChart, type LineSeries } from '../kit/charts/LineChart';
 import { useLeadAspect } from '../kit/charts/useWindowSize';
 import type { Marker } from '../kit/charts';
+import { shareAxis } from '../kit/charts/scales';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
@@ -124,7 +125,7 @@ export function RoundRobinSpread() {
             title="Share of turns that land on the replica holding the previous turn, against fleet size"
             series={warmSeries}
             x={x}
-            y={{ label: 'Warm turns', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+            y={shareAxis('Warm turns')}
             markers={markers}
             aspect={leadAspect}
           />
@@ -137,7 +138,7 @@ export function RoundRobinSpread() {
               title="Prefix hit rate against fleet size"
               series={hitSeries}
               x={x}
-              y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+              y={shareAxis('Prefix hit rate')}
               markers={markers}
               aspect={0.72}
             />

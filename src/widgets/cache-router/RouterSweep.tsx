@@ -7,11 +7,12 @@ import { useMemo } from 'react';
 import { LineChart } from '../kit/charts/LineChart';
 import type { LineSeries } from '../kit/charts/LineChart';
 import { seriesColor } from '../kit/charts/theme';
+import { shareAxis } from '../kit/charts/scales';
 import { useStreamingSimulation } from '../kit/useSimulation';
 import { useWidgetParams } from '../kit/useWidgetParams';
 import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { paramsFrame } from '../kit/frameProps';
-import { formatDuration, formatNumber, formatPercent, formatRatio } from '../../lib/format';
+import { formatDuration, formatNumber, formatRatio } from '../../lib/format';
 import {
   DEFAULT_PER_REPLICA_RATES,
   LAB_TP,
@@ -213,7 +214,7 @@ export function RouterSweep() {
             title="Prefix hit rate against offered load, per routing policy"
             series={hitSeries}
             x={x}
-            y={{ label: 'Prefix hit rate', unit: '%', domain: [0, 1], format: (h) => formatPercent(h, 2) }}
+            y={shareAxis('Prefix hit rate')}
             markers={pending}
             aspect={0.55}
             directLabels

@@ -29,7 +29,7 @@ import { AFFINITY_FLEET_ID, affinityFleetArgs, affinityFleetSchema } from './sch
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import './session-affinity.css';
-import { durationAxis } from '../kit/charts/scales';
+import { durationAxis, shareAxis } from '../kit/charts/scales';
 
 /** The largest fleet the sweep runs, and the small one whose read-out asks how much a second replica costs. */
 const MAX_R = Math.max(...SWEEP_REPLICAS);
@@ -269,12 +269,7 @@ export function AffinityFleet() {
             title={`Prefix-cache hit rate against replicas: session affinity, ${reqName}, and the 1/R model`}
             series={hitSeries}
             x={xAxis}
-            y={{
-              label: 'Prefix-cache hit rate',
-              format: (h) => formatPercent(h, 2),
-              readout: (h) => formatPercent(h),
-              domain: [0, 1],
-            }}
+            y={shareAxis('Prefix-cache hit rate')}
             aspect={0.42}
           />
           <LineChart

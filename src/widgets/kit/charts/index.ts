@@ -42,6 +42,7 @@ export {
   bytesTicks,
   durationTicks,
   durationAxis,
+  shareAxis,
   decadesIn,
   extentOf,
   makeScale,

@@ -2,7 +2,7 @@
 import { scaleLinear, scaleLog, ticks as d3ticks, type ScaleContinuousNumeric } from 'd3';
 import { r2, textWidth } from './layout';
 import { tickFormatter } from './chartFormat';
-import { formatDuration } from '../../../lib/format';
+import { formatDuration, formatPercent } from '../../../lib/format';
 import type { AxisSpec } from './types';
 
 export type NumScale = ScaleContinuousNumeric<number, number>;
@@ -203,4 +203,18 @@ export function durationAxis(
 ): AxisSpec & Required<Pick<AxisSpec, 'format' | 'ticks'>> {
   const { digits, ...rest } = spec;
   return { label, ...rest, format: (s) => formatDuration(s, digits), ticks: durationTicks };
+}
+
+/**
+ * An axis of a share from 0 to 1 (a hit rate, a cumulative share): ticks in percent to 2 significant digits, read-outs
+ * to the default precision, the whole range shown so that two charts of shares compare by eye.
+ */
+export function shareAxis(label: string, spec: Omit<AxisSpec, 'label'> = {}): AxisSpec {
+  return {
+    label,
+    domain: [0, 1],
+    format: (v) => formatPercent(v, 2),
+    readout: (v) => formatPercent(v),
+    ...spec,
+  };
 }
