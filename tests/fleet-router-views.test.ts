@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { chainHashes } from '../src/sim/engine/kvcache/hash';
+import { chainHashes, segmentBlockHashes } from '../src/sim/engine/kvcache/hash';
+import { isToolSchema, SEG, segId } from '../src/sim/engine/fleet/workload';
 import { createRng } from '../src/sim/engine/rng';
 import { caches, load, PAGE, prompt, routeInput } from './fleet-view-helpers';
 import { createCacheView, type CacheViewConfig } from '../src/sim/engine/fleet/view';
@@ -102,6 +103,55 @@ describe("llm-d's approximate view", () => {
       307_328,
     );
     expect(auto.capacityEntries).toBe(Math.floor(307_328 / 16 / 4));
+  });
+});
+
+describe("llm-d's approximate view of the chat messages (hashes: 'messages')", () => {
+  const tools = (tokens: number) => ({ id: segId(SEG.tools, 7, 0), tokens });
+  const seg = (kind: number, a: number, tokens: number) => ({ id: segId(kind, a, 0), tokens });
+
+  it('keys a prompt by its segments without the tool schemas, up to the window, and counts its pages without them', () => {
+    const v = new LlmdApproximateView(
+      1,
+      { kind: 'llm-d-approximate', blockTokens: 16, maxPrefixBlocks: 64, hashes: 'messages' },
+      256,
+      1e6,
+    );
+    const system = seg(SEG.system, 7, 600);
+    const task = seg(SEG.task, 1, 700);
+    const out = seg(SEG.out, 1, 300);
+    // The prompt is system + tools + task (2,300 tokens); the output after it is not part of the prompt.
+    const keys = v.promptKeys([system, tools(1000), task, out], 2300)!;
+    expect(keys.count).toBe(Math.floor(1300 / 256));
+    // The window is 64 × 16 = 1,024 tokens: four full pages of the messages, hashed as the fleet would hash them.
+    expect(Array.from(keys.hashes)).toEqual(segmentBlockHashes([system, task], 256).hashes.slice(0, 4));
+    // The prompt as rendered (the default) is keyed by the fleet's own hashes.
+    const rendered = new LlmdApproximateView(1, { kind: 'llm-d-approximate' }, 256, 1e6);
+    expect(rendered.promptKeys([system, tools(1000), task], 2300)).toBeNull();
+    expect(isToolSchema(tools(1).id)).toBe(true);
+    expect([system, task, out].some((x) => isToolSchema(x.id))).toBe(false);
+  });
+
+  it('tells two sessions of one app apart past a shared head longer than its window, where the rendered prompt cannot', () => {
+    const cfg = { kind: 'llm-d-approximate', blockTokens: 16, maxPrefixBlocks: 32 } as const; // a 512-token window
+    const head = [seg(SEG.system, 3, 256), tools(1024)]; // 1,280 shared tokens, longer than the window
+    const a = [...head, seg(SEG.task, 1, 512)];
+    const b = [...head, seg(SEG.task, 2, 512)];
+    const page = 256;
+    for (const hashes of ['prompt', 'messages'] as const) {
+      const v = new LlmdApproximateView(2, { ...cfg, hashes }, page, 1e6);
+      const keysOf = (segs: typeof a) => {
+        const k = v.promptKeys(segs, 1792);
+        const fleet = segmentBlockHashes(segs, page).hashes;
+        return k ?? { hashes: fleet, count: fleet.length };
+      };
+      const ka = keysOf(a);
+      v.routed(0, ka.hashes, ka.count);
+      const kb = keysOf(b);
+      const matched = v.match(kb.hashes, kb.count)[0];
+      // Rendered: b's window is all shared head, a full match. Messages: only the system prompt's page matches.
+      expect(matched).toBe(hashes === 'prompt' ? 2 : 1);
+    }
   });
 });
 

@@ -55,6 +55,7 @@ import { routerConfig } from '../src/sim/lessons/routing/lab';
 import { runScenario } from '../src/sim/engine/fleet/run';
 import { cacheRouterSchema } from '../src/widgets/cache-router/schema';
 import {
+  LLMD_APPROX_CURRENT,
   LLMD_APPROX_DEFAULTS,
   SGLANG_RADIX_DEFAULTS,
   SGLANG_ROUTER_DEFAULTS,
@@ -741,7 +742,7 @@ describe('the prose on the routers’ views (the animated router’s defaults)',
     expect(LAB_SYSTEM_TOKENS + LAB_TOOL_TOKENS).toBeGreaterThan(windowTokens); // the shared head fills it
     expect(LAB_SYSTEM_TOKENS).toBeLessThan(windowTokens); // the messages alone reach the session's own turns
     expect(prose).toMatch(/GAIE v1\.0\.0 hashes\s+only the messages' roles and text/);
-    expect(prose).toMatch(/the lab does not simulate that case/);
+    expect(prose).toMatch(/policy="llm-d-approximate-messages"/); // run, not only stated (the figures' test below)
   });
 
   it('at SGLang’s own load threshold the tree piles sessions on one worker: below round-robin, its routes mostly stale', async () => {
@@ -810,18 +811,22 @@ describe('the prose on llm-d’s scheduler (the animated router’s defaults)', 
     // "such as today's default": llm-d Router since PR #1548 (approximateprefix/types.go and README) matches
     // 131,072 tokens in blocks of at least 64, and autoTune sizes the index from the pod's KV blocks.
     const today = labScenario('llm-d-approximate', FLEET);
-    today.router = {
-      kind: 'llm-d',
-      view: {
-        kind: 'llm-d-approximate',
-        blockTokens: 64,
-        maxPrefixBlocks: 131_072 / 64,
-        lruCapacityPerServer: 'auto',
-      },
-    };
+    expect(LLMD_APPROX_CURRENT).toEqual({
+      blockTokens: 64,
+      maxPrefixBlocks: 131_072 / 64,
+      lruCapacityPerServer: 'auto',
+    });
+    today.router = { kind: 'llm-d', view: { kind: 'llm-d-approximate', ...LLMD_APPROX_CURRENT } };
     const todayRes = await runScenario(today, { includeRequests: true, includeSeries: false });
     const todayRows = summarizeRows(requestRows(todayRes.requests!), FLEET.replicas);
     expect(todayRows.hitRate).toBeGreaterThan(approx.summary.hitRate + 0.2);
+    // "Run that way (the index keyed by the prompt without its tool schemas) … between its figures above and the
+    // precise scorer's": the same window, the schemas left out of what it hashes.
+    const messages = await runPolicy('llm-d-approximate-messages', FLEET, {}, 0);
+    expect(messages.summary.hitRate).toBeGreaterThan(approx.summary.hitRate);
+    expect(messages.summary.hitRate).toBeLessThan(precise.summary.hitRate);
+    expect(messages.summary.ttftP90).toBeLessThan(approx.summary.ttftP90);
+    expect(messages.summary.ttftP90).toBeGreaterThan(precise.summary.ttftP90);
   });
 
   it('names the simulated index as the September 2025 benchmark’s, and today’s window beside it', () => {

@@ -226,6 +226,13 @@ describe('fleet runs of the lab', () => {
     // The routers the grid does not compare are never idle for the same reason: precise and round-robin use every replica.
     expect(precise.point.idleReplicas).toBe(0);
     expect(rr.point.idleReplicas).toBe(0);
+    // "… sends its schemas in the request's tools field … the same index then sustains … as the precise index does"
+    const toolsField = await searchCapacity({ ...base, router: 'llm-d-approximate-2025-messages' });
+    expect(toolsField.agentsPerReplica).toBe(precise.agentsPerReplica);
+    expect(toolsField.point.idleReplicas).toBe(0);
+    expect(econRouter('llm-d-approximate-2025-messages')).toMatchObject({
+      view: { ...LLMD_APPROX_DEFAULTS, kind: 'llm-d-approximate', hashes: 'messages' },
+    });
     // The prose's figures ask the worker for one cell each; the grid widget compares only its two routers.
     const req = { node: 'dgx-h100', tool: 'coding-mix', slo: SLO, seed: 1, policy: 'ttl-offload' } as const;
     const one = await methods.leverGrid(

@@ -18,7 +18,7 @@ export const LESSON_MINUTES: Record<
     minutes: 40,
   },
   '07-03-cache-aware-routing': {
-    words: 3214,
+    words: 3226,
     widgets: 3,
     exercises: 2,
     tourMinutes: 8.9,
@@ -81,7 +81,7 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-12-agents-per-megawatt': {
-    words: 3189,
+    words: 3197,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,

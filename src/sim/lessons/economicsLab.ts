@@ -119,6 +119,11 @@ export const ECON_LLMD_APPROXIMATE_2025: Scenario['router'] & { view: LlmdApprox
   kind: 'llm-d',
   view: { kind: 'llm-d-approximate', ...LLMD_APPROX_DEFAULTS },
 };
+/** The same, for an agent whose tool schemas go in the request's `tools` field: the index hashes the messages only. */
+export const ECON_LLMD_APPROXIMATE_2025_MESSAGES: Scenario['router'] & { view: LlmdApproximateViewConfig } = {
+  kind: 'llm-d',
+  view: { ...ECON_LLMD_APPROXIMATE_2025.view, hashes: 'messages' },
+};
 
 export function econRouter(router: EconRouterId): Scenario['router'] {
   switch (router) {
@@ -128,6 +133,8 @@ export function econRouter(router: EconRouterId): Scenario['router'] {
       return ECON_LLMD_APPROXIMATE;
     case 'llm-d-approximate-2025':
       return ECON_LLMD_APPROXIMATE_2025;
+    case 'llm-d-approximate-2025-messages':
+      return ECON_LLMD_APPROXIMATE_2025_MESSAGES;
     case 'round-robin':
       return { kind: 'round-robin' };
   }

@@ -38,16 +38,23 @@ export const LEVER_GRID: readonly number[] = [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 1
 export const ECON_ROUTERS = ['round-robin', 'cache-aware'] as const;
 /**
  * Every router the lesson's model runs: the grid's two, and llm-d's scheduler over its approximate index (what it
- * routed, not what the replicas hold) as it ships today and as llm-d benchmarked it in September 2025, which the
- * prose quotes beside them, one cell at a time.
+ * routed, not what the replicas hold) as it ships today and as llm-d benchmarked it in September 2025, the latter
+ * also for an agent that sends its tool schemas in the request's `tools` field (which that index does not hash),
+ * which the prose quotes beside them, one cell at a time.
  */
-export const ECON_ALL_ROUTERS = [...ECON_ROUTERS, 'llm-d-approximate', 'llm-d-approximate-2025'] as const;
+export const ECON_ALL_ROUTERS = [
+  ...ECON_ROUTERS,
+  'llm-d-approximate',
+  'llm-d-approximate-2025',
+  'llm-d-approximate-2025-messages',
+] as const;
 export type EconRouterId = (typeof ECON_ALL_ROUTERS)[number];
 export const ECON_ROUTER_LABELS: Readonly<Record<EconRouterId, string>> = {
   'round-robin': 'Round-robin',
   'cache-aware': 'Cache-aware',
   'llm-d-approximate': 'llm-d, approximate index',
   'llm-d-approximate-2025': 'llm-d, approximate index (September 2025)',
+  'llm-d-approximate-2025-messages': 'llm-d, approximate index (September 2025), tool schemas in the tools field',
 };
 export const ECON_POLICIES = ['hold', 'ttl-offload', 'write-through', 'evict'] as const;
 export type EconPolicyId = (typeof ECON_POLICIES)[number];

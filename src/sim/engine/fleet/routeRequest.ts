@@ -21,19 +21,22 @@ export function routeRequest(sim: FleetSim, r: Req, rt: SessionRt | null): void 
   const router = sim.router;
   readLoads(sim.replicas, 0, sim.loads, sim.scraped, router.usesCache || router.needsKvUsage === true);
   const blockSize = sim.rs.blockSize;
-  const promptBlocks = Math.floor(r.promptTokens / blockSize);
+  // A view that keys prompts its own way (llm-d's index of the chat messages) is matched and fed its own keys.
+  const keys = router.usesCache ? (sim.view.promptKeys?.(r.segs, r.promptTokens) ?? null) : null;
+  const hashes = keys ? keys.hashes : r.hashes;
+  const promptBlocks = keys ? keys.count : Math.floor(r.promptTokens / blockSize);
   const d = router.route(
     {
       session: r.session >= 0 ? r.session : r.id + 2 ** 30,
       request: r.id,
-      hashes: r.hashes,
+      hashes,
       promptBlocks,
       promptTokens: r.promptTokens,
       blockSize,
     },
     { now: sim.now, loads: sim.loads, view: sim.view, rng: sim.routerRng },
   );
-  if (router.usesCache) sim.view.routed(d.replica, r.hashes, promptBlocks);
+  if (router.usesCache) sim.view.routed(d.replica, hashes, promptBlocks);
   place(sim, r, rt, d, d.replica);
 }
 

@@ -74,7 +74,8 @@ function validateView(v: SchemaValidator, view: Obj): void {
       v.num(view, 'capacityBlocks', p, { min: 1, integer: true });
       break;
     case 'llm-d-approximate':
-      v.known(view, p, ['kind', 'blockTokens', 'maxPrefixBlocks', 'lruCapacityPerServer']);
+      v.known(view, p, ['kind', 'blockTokens', 'maxPrefixBlocks', 'lruCapacityPerServer', 'hashes']);
+      v.oneOf(view, 'hashes', p, ['prompt', 'messages']);
       v.num(view, 'blockTokens', p, { min: 1, integer: true });
       v.num(view, 'maxPrefixBlocks', p, { min: 1, integer: true });
       if (view.lruCapacityPerServer !== 'auto')

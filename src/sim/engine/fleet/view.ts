@@ -11,6 +11,7 @@
  * Cost O(Σ matched + replicas) per route.
  */
 import type { KvCache } from '../kvcache/cache';
+import type { Segment } from '../kvcache/hash';
 import { HashCounts, HashDeltas } from '../kvcache/events';
 import type { TierName } from '../kvcache/types';
 import { LlmdApproximateView, type LlmdApproximateViewConfig } from './views/llmdApproximate';
@@ -49,6 +50,17 @@ export interface CacheView {
   routed(replica: number, hashes: ArrayLike<number>, count: number): void;
   /** Refresh (delayed views). */
   sync(): void;
+  /**
+   * The hashes a view keys a prompt by when they are not the fleet's (llm-d's index of the chat messages alone),
+   * else null or absent: the router then matches and records these instead.
+   */
+  promptKeys?(segs: readonly Segment[] | null, promptTokens: number): PromptKeys | null;
+}
+
+/** A prompt as a view keys it: chained page hashes and the prompt's length in pages. */
+export interface PromptKeys {
+  hashes: ArrayLike<number>;
+  count: number;
 }
 
 function inTiers(t: TierName | undefined, tiers: ViewTiers): boolean {

@@ -45,6 +45,11 @@ export function segId(kind: number, a: number, b: number): number {
   return (kind * TWO24 + (a % TWO24)) * TWO24 + (b % TWO24);
 }
 
+/** Whether content id `id` is an app's tool schemas (SEG.tools), which an index of the chat messages leaves out. */
+export function isToolSchema(id: string | number): boolean {
+  return typeof id === 'number' && Math.floor(id / (TWO24 * TWO24)) === SEG.tools;
+}
+
 export type ToolLatency =
   Dist | ToolLatencyPreset | { mix: { weight: number; tool: Dist | ToolLatencyPreset }[] };
 

@@ -45,10 +45,11 @@ export const ROUTER_POLICIES = [
   'cache-aware',
 ] as const;
 /**
- * llm-d's scheduler with its default weights over its approximate index, and with the precise scorer and the
- * weights of llm-d's benchmark: run for the prose's figures, not offered in the widgets' policy lists.
+ * llm-d's scheduler with its default weights over its approximate index (of the prompt as rendered, or of the chat
+ * messages alone, as for an agent that sends its tool schemas in the request's `tools` field), and with the precise
+ * scorer and the weights of llm-d's benchmark: run for the prose's figures, not offered in the widgets' policy lists.
  */
-export const LLMD_POLICIES = ['llm-d-approximate', 'llm-d-precise'] as const;
+export const LLMD_POLICIES = ['llm-d-approximate', 'llm-d-approximate-messages', 'llm-d-precise'] as const;
 export type RouterPolicy = (typeof ROUTER_POLICIES)[number] | (typeof LLMD_POLICIES)[number];
 
 export const POLICY_LABELS: Readonly<Record<RouterPolicy, string>> = {
@@ -59,6 +60,7 @@ export const POLICY_LABELS: Readonly<Record<RouterPolicy, string>> = {
   'session-affinity': 'Session affinity',
   'cache-aware': 'Cache-aware',
   'llm-d-approximate': 'llm-d (approximate)',
+  'llm-d-approximate-messages': 'llm-d (approximate, messages only)',
   'llm-d-precise': 'llm-d (precise)',
 };
 

@@ -44,6 +44,10 @@ export function routerConfig(
       // (llm-d-router's window has been 131,072 tokens since PR #1548; fleet/llmd.ts,
       // fleet/views/llmdApproximate.ts).
       return { kind: 'llm-d', view: { kind: 'llm-d-approximate' } };
+    case 'llm-d-approximate-messages':
+      // The same index over the chat messages alone: GAIE v1.0.0 hashes the messages' roles and text
+      // (pkg/epp/util/request/body.go), so an agent's tool schemas sent in the `tools` field are not in it.
+      return { kind: 'llm-d', view: { kind: 'llm-d-approximate', hashes: 'messages' } };
     case 'llm-d-precise':
       // The precise configuration of llm-d's benchmark (llm-d-kv-cache benchmarking/73-capacity): precise prefix
       // 3, kv-cache-utilization 2, queue 2, over the KV-event index.

@@ -36,7 +36,9 @@
  * the window is exactly maxPrefixBlocks × blockTokens tokens. The index is updated synchronously (llm-d updates it
  * in a goroutine right after scheduling), and the pods are never removed (llm-d drops a pod that leaves the pool).
  */
-import type { CacheView } from '../view';
+import { BlockChain, type Segment } from '../../kvcache/hash';
+import type { CacheView, PromptKeys } from '../view';
+import { isToolSchema } from '../workload';
 import { LLMD_APPROX_DEFAULTS } from '../routerDefaults';
 import type { WindowedView } from './capabilities';
 
@@ -48,6 +50,13 @@ export interface LlmdApproximateViewConfig {
   maxPrefixBlocks?: number;
   /** Index entries (blocks of blockTokens) per pod, or "auto" (the pod's HBM capacity in blocks). Default 31,250. */
   lruCapacityPerServer?: number | 'auto';
+  /**
+   * What it hashes: "prompt", the prompt as the engine renders it, tool schemas included (the default), or
+   * "messages", the prompt without its tool-schema segments: GAIE v1.0.0 hashes the chat messages' roles and text
+   * (pkg/epp/util/request/body.go), so an agent that sends its schemas in the request's `tools` field leaves them
+   * out of the index.
+   */
+  hashes?: 'prompt' | 'messages';
 }
 
 export class LlmdApproximateView implements CacheView, WindowedView {
@@ -64,6 +73,10 @@ export class LlmdApproximateView implements CacheView, WindowedView {
   /** Per pod: insertion-ordered map used as an LRU (delete + set moves a key to the newest end). */
   private readonly lru: Map<number, true>[];
   private readonly out: Int32Array;
+  /** hashes: "messages": the page size and the window in tokens, for promptKeys. */
+  private readonly messagesOnly: boolean;
+  private readonly pageTokens: number;
+  private readonly windowTokens: number;
 
   /**
    * @param pageTokens tokens per hash the fleet gives (the cache's page)
@@ -78,6 +91,9 @@ export class LlmdApproximateView implements CacheView, WindowedView {
     this.entriesPerPage = Math.max(1, Math.round(pageTokens / blockTokens));
     const windowTokens = maxBlocks * blockTokens;
     this.windowPages = Math.floor(windowTokens / pageTokens);
+    this.messagesOnly = c.hashes === 'messages';
+    this.pageTokens = pageTokens;
+    this.windowTokens = windowTokens;
     this.capacityEntries = Math.max(1, Math.floor(capBlocks / this.entriesPerPage));
     this.lru = Array.from({ length: replicas }, () => new Map<number, true>());
     this.out = new Int32Array(replicas);
@@ -95,6 +111,29 @@ export class LlmdApproximateView implements CacheView, WindowedView {
   /** The hash naming entry j (the chained hash of its last page, which fixes the whole prefix before it). */
   private key(hashes: ArrayLike<number>, j: number): number {
     return hashes[(j + 1) * this.pagesPerEntry - 1];
+  }
+
+  /**
+   * hashes: "messages": the chained page hashes of the prompt without its tool schemas, as far as the window
+   * reaches, and how many pages the prompt has without them; the route's match, score and record then read these
+   * (routeRequest.ts). Null when the index hashes the prompt the fleet hashed.
+   */
+  promptKeys(segs: readonly Segment[] | null, promptTokens: number): PromptKeys | null {
+    if (!this.messagesOnly || !segs) return null;
+    const chain = new BlockChain(this.pageTokens);
+    let seen = 0;
+    let kept = 0;
+    for (const seg of segs) {
+      if (seen >= promptTokens) break;
+      const tokens = Math.min(seg.tokens, promptTokens - seen);
+      seen += tokens;
+      if (isToolSchema(seg.id)) continue;
+      kept += tokens;
+      // Hashed up to the window only (a segment's first pages hash the same whether or not it is cut after them).
+      const take = Math.min(tokens, this.windowTokens - chain.tokens);
+      if (take > 0) chain.push(take === seg.tokens ? seg : { id: seg.id, tokens: take });
+    }
+    return { hashes: chain.full, count: Math.floor(kept / this.pageTokens) };
   }
 
   match(hashes: ArrayLike<number>, count: number): Int32Array {
