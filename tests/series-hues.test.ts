@@ -1,7 +1,10 @@
 /**
  * Two blues hard to tell apart (instructor review): no chart of lessons 07.03, 07.06 and 07.07 draws the palette's
  * blue (slot 0) and sky blue (slot 5) for two things a student tells apart; where slot order would, the series the
- * lesson compares take the palette's most distinct hues.
+ * lesson compares take the palette's most distinct hues. Nor does a chart draw a marker rule (a reference, a
+ * threshold, a playhead) in a colour as close to a series beside it as blue is to sky blue: the accent blue rules
+ * once beside the blue first series (07.01's Codex ratio, 07.06's TTL, 07.08's step, 07.05's break-even, 07.10's
+ * first token, 07.11's payback) read as data. Checked in the light and the dark theme, from the modules' colours.
  */
 import { describe, expect, it } from 'vitest';
 import { DISTINCT_SLOTS, distinctColor, seriesColor } from '../src/widgets/kit/charts/theme';
@@ -13,6 +16,24 @@ import { POLICY_COLORS } from '../src/widgets/cache-router/RouterSweep';
 import { PAUSE_POLICIES, type PausePolicyId } from '../src/sim/lessons/pauseLabSetup';
 import { LAYOUTS } from '../src/sim/lessons/toolLayouts';
 import type { PauseRun } from '../src/sim/lessons/pauseLab';
+import { toneColor } from '../src/widgets/kit/charts/theme';
+import type { Marker } from '../src/widgets/kit/charts/types';
+import { REFERENCE_MARKS } from '../src/widgets/traffic-shape/TrafficShape';
+import { latencyMarkers, latencySeries } from '../src/widgets/tool-pause/ToolLatency';
+import { toolLatencyArgs, toolLatencySchema } from '../src/widgets/tool-pause/schema';
+import { pauseMethods, type ToolLatencyResponse } from '../src/worker/pauseMethods';
+import { stepMarkers } from '../src/widgets/structured-output/MaskStepper';
+import { paybackMarkers } from '../src/widgets/context-compaction/Payback';
+import { PAYBACK_DEFAULT_ARGS } from '../src/widgets/context-compaction/schema';
+import { compactionPayback } from '../src/worker/compactionMethods';
+import type { Metric } from '../src/sim/lessons/compactionPayback';
+import { reloadMarkers } from '../src/widgets/kv-offload/ReloadOrRecompute';
+import { RELOAD_DEFAULTS, reloadArgs } from '../src/widgets/kv-offload/schema';
+import { reloadVsRecompute } from '../src/worker/offloadMethods';
+import { FIRST_TOKEN_TONE } from '../src/widgets/long-prefill/TimelineChart';
+import { GAP_RUN, GAP_WHOLE, PARTS } from '../src/widgets/long-prefill/timelinePanels';
+import { defaultValues } from '../src/state/paramSchema';
+import { deltaE2000, resolveColor, type Theme } from './colorDifference';
 
 const BLUE = seriesColor(0);
 const SKY = seriesColor(5);
@@ -78,5 +99,91 @@ describe('series hues', () => {
     expect(LAYOUT_COLORS['timestamp-top']).not.toBe(SKY);
     // The tool added mid-session lies on tools-first but for its spike: a hue far from blue.
     expect(LAYOUT_COLORS['tool-added']).toBe(VERMILLION);
+  });
+});
+
+const THEMES: readonly Theme[] = ['light', 'dark'];
+const difference = (a: string, b: string, theme: Theme) =>
+  deltaE2000(resolveColor(a, theme), resolveColor(b, theme));
+/** The palette's blue and sky blue, which instructors could not tell apart: a rule must differ from a series more. */
+const TOO_CLOSE = Math.max(...THEMES.map((t) => difference(BLUE, SKY, t)));
+/** The colours of the first n slots, the order a chart colours series that name none. */
+const slots = (n: number) => Array.from({ length: n }, (_, i) => seriesColor(i));
+/** A chart's series' colours: each its own, or its slot's. */
+const colorsOf = (series: readonly { color?: string }[]) => series.map((s, i) => s.color ?? seriesColor(i));
+
+/** Every rule (vertical or horizontal) of a chart further from every series it is drawn beside than TOO_CLOSE. */
+function expectRulesApart(chart: string, markers: readonly Marker[], series: readonly string[]) {
+  const rules = markers.filter((m) => m.kind === 'x' || m.kind === 'y');
+  expect(rules.length, `${chart} draws a rule`).toBeGreaterThan(0);
+  for (const m of rules)
+    for (const color of series)
+      for (const theme of THEMES)
+        expect(
+          difference(toneColor(m.tone), color, theme),
+          `${chart}: rule “${m.label ?? m.kind}” (${m.tone ?? 'default'} tone) beside ${color}, ${theme} theme`,
+        ).toBeGreaterThan(TOO_CLOSE);
+}
+
+describe('marker rules apart from the series beside them', () => {
+  it('the kit’s default marker ink is apart from every series hue; the accent blue was not', () => {
+    const ink = toneColor(undefined);
+    expect(ink).toBe(toneColor('fg'));
+    // Grey (slot 6) has no hue: the ink's lightness sets it apart on white, and the charts beside grey are below.
+    const hues = slots(8).filter((c) => c !== seriesColor(6));
+    expectRulesApart('any chart', [{ kind: 'x', x: 0 }], hues);
+    for (const theme of THEMES)
+      expect(difference('var(--chart-accent)', BLUE, theme)).toBeLessThanOrEqual(TOO_CLOSE);
+  });
+
+  it('07.01’s traffic shape: the published references apart from the generated sessions and a loaded trace', () => {
+    for (const [chart, markers] of Object.entries(REFERENCE_MARKS))
+      expectRulesApart(chart, markers, slots(2));
+  });
+
+  it('07.06’s tool latency: the TTL and the published medians apart from every tool class', () => {
+    const r = (pauseMethods.toolLatency as (a: unknown) => ToolLatencyResponse)(
+      toolLatencyArgs(defaultValues(toolLatencySchema)),
+    );
+    const series = latencySeries(r);
+    const markers = latencyMarkers(r, 30);
+    expectRulesApart('every class’s CDF', markers.cdf, colorsOf(series.cdf));
+    expectRulesApart('calls against tool time', markers.share, colorsOf(series.share));
+  });
+
+  it('07.08’s mask stepper: the step shown apart from the allowed-tokens line', () => {
+    expectRulesApart('allowed tokens per step', stepMarkers(200_019, 3, 12), slots(1));
+  });
+
+  it('07.11’s payback: where each policy pays back apart from the three policies’ lines', () => {
+    const r = compactionPayback(PAYBACK_DEFAULT_ARGS);
+    for (const metric of ['dollars', 'prefillSeconds', 'prefillTokens'] as Metric[])
+      expectRulesApart(`cumulative ${metric}`, paybackMarkers(r, metric), slots(3));
+  });
+
+  it('07.05’s reload or recompute: the break-evens apart from the curves, the side curves shown too', () => {
+    const r = reloadVsRecompute(reloadArgs(RELOAD_DEFAULTS));
+    const markers = reloadMarkers(r);
+    expectRulesApart('reload and recompute times', markers.times, slots(4));
+    expectRulesApart('reload ÷ recompute', markers.ratio, slots(1));
+  });
+
+  it('07.10’s prefill timeline: the first token’s rule apart from the chunks, the decodes and the gap lines', () => {
+    expectRulesApart(
+      'the timeline',
+      [{ kind: 'x', x: 0, tone: FIRST_TOKEN_TONE }],
+      [PARTS.chunk.color, PARTS.decode.color, PARTS.paused.color, GAP_RUN.color, GAP_WHOLE.color],
+    );
+  });
+
+  it('07.06’s trade-off: each policy’s point ringed, not covered, so its colour shows', () => {
+    const run = (policy: PausePolicyId, gb: number, p90: number) =>
+      ({
+        summary: { policy, idlePinnedBlocks: gb, idleCachedBlocks: 0, resumes: { ttft: { p90 } } },
+      }) as unknown as PauseRun;
+    const t = tradeOff([run('hold', 20, 0.3), run('evict', 0, 9), run('ttl-evict', 2, 2)], 1e9, 'evict');
+    expect(t.markers.map((m) => m.ringsSymbol)).toEqual([true, true, true]);
+    // The ring still says which policy is chosen: ink for it, grey for the others.
+    expect(t.markers.map((m) => m.tone)).toEqual(['muted', 'fg', 'muted']);
   });
 });

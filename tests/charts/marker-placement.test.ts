@@ -5,6 +5,8 @@ import {
   LABEL_PAD,
   markerLabelWidth,
   placeMarkerLabels,
+  POINT_DOT_RADIUS,
+  SYMBOL_RING_RADIUS,
   type LabelSpot,
   type PlacedMark,
 } from '../../src/widgets/kit/charts/markerPlacement';
@@ -144,6 +146,55 @@ describe('placeMarkerLabels', () => {
     const dot = { x0: 194, y0: 8, x1: 206, y1: 20 };
     const hitsDot = ruleBox.x0 < dot.x1 && dot.x0 < ruleBox.x1 && ruleBox.y0 < dot.y1 && dot.y0 < ruleBox.y1;
     expect(hitsDot).toBe(false);
+  });
+
+  it('takes a label’s short form where the whole one cannot get clear, and only there', () => {
+    // 07.01's output lengths on a phone: two published means 28 px apart on a 280-px plot, a CDF rising through them.
+    const w = 280;
+    const cdf = Array.from({ length: 201 }, (_, i) => {
+      const x = (i / 200) * w;
+      return { x, y: H - H / (1 + Math.exp(-(x - w / 2) / 20)) };
+    });
+    const agentRule = [
+      { x: 151, y: 0 },
+      { x: 151, y: H },
+    ];
+    const chat = { kind: 'x', px: 179, label: 'Mooncake chat 343', shortLabel: 'chat 343' } as const;
+    const agent = { kind: 'x', px: 151, label: 'Mooncake agent 182', shortLabel: 'agent 182' } as const;
+    // The whole label has room on neither side of its rule: it runs across the other rule.
+    const [whole] = placeMarkerLabels([{ ...chat, shortLabel: undefined }, agent], w, H, { lines: [cdf] });
+    expect(whole!.short).toBeUndefined();
+    expect(lineInside(whole!, chat.label, agentRule)).toBeGreaterThan(0);
+    // Its short form fits right of the rule, clear of the other rule and of the curve.
+    const [short, agentSpot] = placeMarkerLabels([chat, agent], w, H, { lines: [cdf] });
+    expect(short!.short).toBe(true);
+    expect(lineInside(short!, chat.shortLabel, agentRule)).toBe(0);
+    expect(lineInside(short!, chat.shortLabel, cdf)).toBe(0);
+    // The other label got clear whole, left of its rule: it keeps its whole text.
+    expect(agentSpot!.short).toBeUndefined();
+    expect(boxesOverlap(short!, chat.shortLabel, agentSpot!, agent.label)).toBe(false);
+    // On a wide plot both get clear whole.
+    const wide = placeMarkerLabels(
+      [
+        { ...chat, px: 300 },
+        { ...agent, px: 100 },
+      ],
+      W,
+      H,
+      { lines: [sCurve] },
+    );
+    expect(wide.map((s) => s!.short)).toEqual([undefined, undefined]);
+  });
+
+  it('keeps a label clear of the ring round a series’ symbol, wider than a dot on a line', () => {
+    expect(SYMBOL_RING_RADIUS).toBeGreaterThan(POINT_DOT_RADIUS);
+    const label = 'write-through';
+    const [spot] = placeMarkerLabels([{ kind: 'point', px: 200, py: 120, label, ringsSymbol: true }], W, H);
+    const box = labelBox(spot!, markerLabelWidth(label));
+    const r = SYMBOL_RING_RADIUS + 1;
+    const ring = { x0: 200 - r, y0: 120 - r, x1: 200 + r, y1: 120 + r };
+    const hitsRing = box.x0 < ring.x1 && ring.x0 < box.x1 && box.y0 < ring.y1 && ring.y0 < box.y1;
+    expect(hitsRing).toBe(false);
   });
 
   it('gives no spot to a marker without a label or off its axis', () => {

@@ -89,6 +89,32 @@ export function breakEvenText(
   return `turn ${turn}`;
 }
 
+/**
+ * The upper chart's rules: the turns where summarising and pruning pay back, in ink (the kit's default tone), and
+ * where the context without compaction passes its limit, in red. Not in the policies' own hues (blue, vermillion,
+ * bluish green): a rule in a line's colour beside it reads as one more line (tests/series-hues.test.ts).
+ */
+export function paybackMarkers(r: PaybackResponse, metric: Metric): Marker[] {
+  const m: Marker[] = [];
+  const s = r.breakEven.summarise[metric];
+  const p = r.breakEven.prune[metric];
+  if (s !== null && s > 0 && r.runs.summarise.compactions > 0)
+    m.push({ kind: 'x', x: s, label: `summary pays back: turn ${s}`, tone: 'fg' });
+  if (p !== null && p > 0 && r.runs.prune.compactions > 0)
+    m.push({ kind: 'x', x: p, label: `pruning pays back: turn ${p}`, tone: 'fg' });
+  if (r.runs.none.limitTurn !== null)
+    // At the bottom: by the turn the context passes its limit every cumulative cost is high, so the corner below
+    // is empty, where at the top the label covered the end of the "never compact" line.
+    m.push({
+      kind: 'x',
+      x: r.runs.none.limitTurn,
+      label: 'no compaction: context limit',
+      tone: 'danger',
+      labelAt: 'bottom',
+    });
+  return m;
+}
+
 export function Payback() {
   const params = useWidgetParams(PAYBACK_ID, paybackSchema);
   const v = params.values;
@@ -117,27 +143,7 @@ export function Payback() {
     [r],
   );
 
-  const markers: Marker[] = useMemo(() => {
-    if (!r) return [];
-    const m: Marker[] = [];
-    const s = r.breakEven.summarise[metric];
-    const p = r.breakEven.prune[metric];
-    if (s !== null && s > 0 && r.runs.summarise.compactions > 0)
-      m.push({ kind: 'x', x: s, label: `summary pays back: turn ${s}`, tone: 'accent' });
-    if (p !== null && p > 0 && r.runs.prune.compactions > 0)
-      m.push({ kind: 'x', x: p, label: `pruning pays back: turn ${p}`, tone: 'ok' });
-    if (r.runs.none.limitTurn !== null)
-      // At the bottom: by the turn the context passes its limit every cumulative cost is high, so the corner below
-      // is empty, where at the top the label covered the end of the "never compact" line.
-      m.push({
-        kind: 'x',
-        x: r.runs.none.limitTurn,
-        label: 'no compaction: context limit',
-        tone: 'danger',
-        labelAt: 'bottom',
-      });
-    return m;
-  }, [r, metric]);
+  const markers = useMemo(() => (r ? paybackMarkers(r, metric) : []), [r, metric]);
 
   const s1 = r?.runs.summarise.turns.find((t) => t.compacted);
   const p1 = r?.runs.prune.turns.find((t) => t.compacted);

@@ -136,6 +136,34 @@ export function regimeText(r: ReloadRecomputeResult): string {
     .concat(' tokens.');
 }
 
+/**
+ * The two charts' markers. Times: where recompute is faster (a red band), each break-even in ink (the kit's
+ * default tone, in neither curve's hue: the reload curve is blue) and the read-outs' prefix in grey. The ratio
+ * chart repeats the bands and break-evens unlabelled, over its rule at 1 (reload as fast as recompute).
+ */
+export function reloadMarkers(r: ReloadRecomputeResult): { times: Marker[]; ratio: Marker[] } {
+  const bands: Marker[] = r.segments
+    .filter((s) => s.faster === 'recompute')
+    .map((s) => ({ kind: 'band', x0: s.from, x1: s.to, label: 'recompute faster', tone: 'danger' }));
+  const breakEvens: Marker[] = r.breakEven.crossings.map((c) => ({
+    kind: 'x',
+    x: c,
+    label: `break-even ${formatCount(c)}`,
+    tone: 'fg',
+  }));
+  return {
+    times: [
+      ...bands,
+      ...breakEvens,
+      { kind: 'x', x: r.prefix.tokens, label: `read-outs: ${formatCount(r.prefix.tokens)}`, tone: 'muted' },
+    ],
+    ratio: [
+      ...[...bands, ...breakEvens].map((m): Marker => ({ ...m, label: undefined })),
+      { kind: 'y', y: 1, tone: 'fg' },
+    ],
+  };
+}
+
 export function ReloadOrRecompute() {
   const params = useWidgetParams(RELOAD_ID, reloadSchema);
   const v = params.values;
@@ -164,23 +192,7 @@ export function ReloadOrRecompute() {
     return s;
   }, [r, v.showSides]);
 
-  const markers: Marker[] = useMemo(() => {
-    if (!r) return [];
-    const m: Marker[] = [];
-    for (const s of r.segments)
-      if (s.faster === 'recompute')
-        m.push({ kind: 'band', x0: s.from, x1: s.to, label: 'recompute faster', tone: 'danger' });
-    for (const c of r.breakEven.crossings)
-      m.push({ kind: 'x', x: c, label: `break-even ${formatCount(c)}`, tone: 'accent' });
-    m.push({
-      kind: 'x',
-      x: r.prefix.tokens,
-      label: `read-outs: ${formatCount(r.prefix.tokens)}`,
-      tone: 'muted',
-    });
-    return m;
-  }, [r]);
-
+  const markers = useMemo(() => (r ? reloadMarkers(r) : null), [r]);
   const ratio: LineSeries[] = useMemo(
     () =>
       r
@@ -193,16 +205,6 @@ export function ReloadOrRecompute() {
         : [],
     [r],
   );
-  const ratioMarkers: Marker[] = useMemo(
-    () => [
-      ...markers
-        .filter((m) => m.kind === 'band' || (m.kind === 'x' && m.tone === 'accent'))
-        .map((m) => ({ ...m, label: undefined })),
-      { kind: 'y', y: 1, tone: 'fg' },
-    ],
-    [markers],
-  );
-
   const custom = v.link === 'custom';
   const controlKeys = (Object.keys(reloadSchema) as (keyof typeof reloadSchema)[]).filter(
     (k) => custom || (k !== 'customGBps' && k !== 'customLatencyUs'),
@@ -232,7 +234,7 @@ export function ReloadOrRecompute() {
           series={series}
           x={prefixAxis}
           y={durationAxis('Time', { scale: 'log' })}
-          markers={markers}
+          markers={markers?.times}
           points={false}
           aspect={0.6}
         />
@@ -244,7 +246,7 @@ export function ReloadOrRecompute() {
             series={ratio}
             x={prefixAxis}
             y={{ label: 'Reload ÷ recompute', scale: 'log', format: (x) => formatRatio(x, 2) }}
-            markers={ratioMarkers}
+            markers={markers?.ratio}
             points={false}
             legend={false}
             aspect={0.28}
@@ -252,7 +254,7 @@ export function ReloadOrRecompute() {
         </TourMark>
       </div>
     );
-  }, [series, markers, ratio, ratioMarkers, r]);
+  }, [series, markers, ratio, r]);
 
   return (
     <WidgetFrame

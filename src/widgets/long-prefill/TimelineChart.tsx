@@ -19,7 +19,8 @@ import { useChartSize } from '../kit/charts/useChartSize';
 import { axisTicks, makeScale, resolveDomain } from '../kit/charts/scales';
 import { computeMargins, legendLayout, r2 } from '../kit/charts/layout';
 import { stackPanels } from '../kit/charts/panels';
-import type { AxisSpec } from '../kit/charts/types';
+import type { AxisSpec, Tone } from '../kit/charts/types';
+import { toneColor } from '../kit/charts/theme';
 import { formatCount, formatDuration, formatNumber, formatTokens } from '../../lib/format';
 import type { TimelineRun } from '../../worker/prefillTimelineMethods';
 import { gapPoints, iterationAt } from './timelineData';
@@ -33,6 +34,12 @@ import {
   sym,
   TokensPanel,
 } from './timelinePanels';
+
+/**
+ * The first token's rule, dashed through every panel, in ink (the kit's default marker tone): the chunks and the
+ * gap line it stands beside are blue (timelinePanels.ts PARTS, GAP_RUN), and so was the rule.
+ */
+export const FIRST_TOKEN_TONE: Tone = 'fg';
 
 /** Room at the top of the tokens panel for the rules' labels (chart units). */
 const MARKER_LABEL_BAND = 16;
@@ -310,11 +317,12 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
           {firstTokenIt ? (
             <g data-marker="first-token">
               <line
+                className="chart-marker-rule"
                 x1={firstX}
                 x2={firstX}
                 y1={-2}
                 y2={plotHeight}
-                style={{ stroke: 'var(--chart-accent)', strokeWidth: 1.5 }}
+                style={{ stroke: toneColor(FIRST_TOKEN_TONE) }}
               />
               <text
                 className="chart-marker-label"
@@ -322,7 +330,7 @@ export function TimelineChart({ run, whole, runLabel, t, onPick, title, descript
                 y={10}
                 textAnchor="end"
                 style={{
-                  fill: 'var(--chart-accent)',
+                  fill: toneColor(FIRST_TOKEN_TONE),
                   fontSize: 11,
                   fontWeight: 600,
                   stroke: 'var(--chart-bg)',

@@ -75,6 +75,20 @@ export const TRY_THIS: readonly TryItem[] = [
   },
 ];
 
+/**
+ * The chart's markers: the whole vocabulary (grey), and the step shown, a rule and a dot on the allowed-tokens
+ * line, in ink (the kit's default tone): the playhead must not read as the line it moves along, blue.
+ */
+export function stepMarkers(vocabSize: number, k: number, allowed: number | null): Marker[] {
+  return [
+    { kind: 'y', y: vocabSize, label: `whole vocabulary ${formatNumber(vocabSize)}`, tone: 'muted' },
+    { kind: 'x', x: k, label: `step ${k}`, tone: 'fg' },
+    ...(allowed !== null
+      ? [{ kind: 'point' as const, x: k, y: allowed, label: formatNumber(allowed), tone: 'fg' as const }]
+      : []),
+  ];
+}
+
 export function MaskStepper() {
   const params = useWidgetParams(MASK_STEPPER_ID, maskStepperSchema);
   const v = params.values;
@@ -107,28 +121,7 @@ export function MaskStepper() {
       trace ? [{ name: 'Allowed tokens', points: trace.steps.map((s, i) => ({ x: i, y: s.allowed })) }] : [],
     [trace],
   );
-  const markers: Marker[] = trace
-    ? [
-        {
-          kind: 'y',
-          y: trace.vocabSize,
-          label: `whole vocabulary ${formatNumber(trace.vocabSize)}`,
-          tone: 'muted',
-        },
-        { kind: 'x', x: k, label: `step ${k}`, tone: 'accent' },
-        ...(step
-          ? [
-              {
-                kind: 'point' as const,
-                x: k,
-                y: step.allowed,
-                label: formatNumber(step.allowed),
-                tone: 'accent' as const,
-              },
-            ]
-          : []),
-      ]
-    : [];
+  const markers = trace ? stepMarkers(trace.vocabSize, k, step?.allowed ?? null) : [];
   const medianMaskUs = median(steps.map((x) => x.maskUs));
 
   const apply = () => {

@@ -6,7 +6,7 @@
  * (method toolLatency: src/sim/lessons/toolLatency.ts, src/sim/lessons/pauseCosts.ts).
  */
 import { useMemo } from 'react';
-import { LineChart } from '../kit/charts/LineChart';
+import { LineChart, type LineSeries } from '../kit/charts/LineChart';
 import { seriesColor } from '../kit/charts/theme';
 import { durationAxis } from '../kit/charts/scales';
 import type { Marker } from '../kit/charts/types';
@@ -20,6 +20,7 @@ import { TOOL_LATENCY_ID, toolLatencyArgs, toolLatencySchema } from './schema';
 import { SeparatedFigures } from '../kit/SeparatedFigures';
 import { TryThis, type TryItem } from '../kit/TryThis';
 import { TourMark } from '../kit/TourMark';
+import type { ToolLatencyResponse } from '../../worker/pauseMethods';
 
 /** "Try this": each item with the state it describes (the lesson's tour plays them; tests/lesson-07-06 checks them). */
 export const TRY_THIS: readonly TryItem[] = [
@@ -66,6 +67,53 @@ export const formatByteSeconds = (x: number | null | undefined) => `${formatByte
 const ttlText = (t: number) =>
   t === Infinity ? '∞ (hold)' : t === 0 ? '0 (let go at once)' : formatDuration(t, 2);
 
+/** The two charts' series: every class's CDF, and the chosen class's share of calls against its share of tool time. */
+export function latencySeries(r: ToolLatencyResponse): { cdf: LineSeries[]; share: LineSeries[] } {
+  const sel = r.presets.find((p) => p.id === r.selected.id)!;
+  return {
+    cdf: r.presets.map((p) => ({
+      name: p.id === r.selected.id ? `${p.label} (chosen)` : p.label,
+      points: r.grid.map((t, i) => ({ x: t, y: p.cdf[i] })),
+      // A step is the coding mix's calls taken a round at a time: its hue, dashed, beside it.
+      ...(p.id === 'coding-step'
+        ? { color: seriesColor(r.presets.findIndex((x) => x.id === 'coding-mix')), dash: '6 3' }
+        : {}),
+    })),
+    share: [
+      { name: 'share of calls over by t', points: r.grid.map((t, i) => ({ x: t, y: sel.cdf[i] })) },
+      {
+        name: 'share of tool time in those calls',
+        points: r.grid.map((t, i) => ({ x: t, y: r.selected.timeShare[i] })),
+      },
+    ],
+  };
+}
+
+/**
+ * The two charts' markers: the published medians and 1 min in grey, and the TTL τ, the rule the student moves, in
+ * ink (the kit's default tone): in no class's hue, so it never reads as one more CDF.
+ */
+export function latencyMarkers(r: ToolLatencyResponse, ttlS: number): { cdf: Marker[]; share: Marker[] } {
+  const ttl: Marker = { kind: 'x', x: ttlS, label: `τ = ${formatDuration(ttlS, 2)}`, tone: 'fg' };
+  return {
+    cdf: [
+      ...r.marks.map((m): Marker => ({ kind: 'x', x: m.value, label: m.label, tone: 'muted' })),
+      { ...ttl, label: `τ = ${formatDuration(ttlS, 2)}: ${formatPercent(r.selected.resumedInHbm)}` },
+    ],
+    share: [
+      { kind: 'x', x: 60, label: '1 min', tone: 'muted' },
+      ttl,
+      {
+        kind: 'point',
+        x: 60,
+        y: 1 - r.selected.timeOver1min,
+        label: `${formatPercent(1 - r.selected.timeOver1min)} of time`,
+        tone: 'danger',
+      },
+    ],
+  };
+}
+
 export function ToolLatency() {
   const params = useWidgetParams(TOOL_LATENCY_ID, toolLatencySchema);
   const v = params.values;
@@ -73,61 +121,9 @@ export function ToolLatency() {
   const sim = useSimulation('toolLatency', args);
   const r = sim.result;
 
-  const cdfSeries = useMemo(
-    () =>
-      r
-        ? r.presets.map((p) => ({
-            name: p.id === r.selected.id ? `${p.label} (chosen)` : p.label,
-            points: r.grid.map((t, i) => ({ x: t, y: p.cdf[i] })),
-            // A step is the coding mix's calls taken a round at a time: its hue, dashed, beside it.
-            ...(p.id === 'coding-step'
-              ? { color: seriesColor(r.presets.findIndex((x) => x.id === 'coding-mix')), dash: '6 3' }
-              : {}),
-          }))
-        : [],
-    [r],
-  );
-  const shareSeries = useMemo(() => {
-    if (!r) return [];
-    const sel = r.presets.find((p) => p.id === r.selected.id)!;
-    return [
-      { name: 'share of calls over by t', points: r.grid.map((t, i) => ({ x: t, y: sel.cdf[i] })) },
-      {
-        name: 'share of tool time in those calls',
-        points: r.grid.map((t, i) => ({ x: t, y: r.selected.timeShare[i] })),
-      },
-    ];
-  }, [r]);
-
+  const series = useMemo(() => (r ? latencySeries(r) : null), [r]);
+  const markers = r ? latencyMarkers(r, v.ttlS) : null;
   const c = r?.costs;
-  const ttlMarker: Marker = {
-    kind: 'x',
-    x: v.ttlS,
-    label: `τ = ${formatDuration(v.ttlS, 2)}`,
-    tone: 'accent',
-  };
-  const cdfMarkers: Marker[] = r
-    ? [
-        ...r.marks.map((m): Marker => ({ kind: 'x', x: m.value, label: m.label, tone: 'muted' })),
-        {
-          ...ttlMarker,
-          label: `τ = ${formatDuration(v.ttlS, 2)}: ${formatPercent(r.selected.resumedInHbm)}`,
-        },
-      ]
-    : [];
-  const shareMarkers: Marker[] = r
-    ? [
-        { kind: 'x', x: 60, label: '1 min', tone: 'muted' },
-        ttlMarker,
-        {
-          kind: 'point',
-          x: 60,
-          y: 1 - r.selected.timeOver1min,
-          label: `${formatPercent(1 - r.selected.timeOver1min)} of time`,
-          tone: 'danger',
-        },
-      ]
-    : [];
   const xAxis = durationAxis('Tool call duration t', { scale: 'log', domain: X_DOMAIN, digits: 2 });
   const yAxis = {
     label: 'Share',
@@ -207,7 +203,7 @@ export function ToolLatency() {
           <>
             Fits of each tool class (src/sim/engine/fleet/dist.ts: log-normals, and for the coding agents and
             humans mixtures of log-normals fitted per agent to TraceLab), drawn in closed form. Top: the share
-            of calls over by t, with published medians (grey) beside the chosen class and the TTL (accent).
+            of calls over by t, with published medians (grey) beside the chosen class and the TTL τ (in ink).
             Bottom: for {r.selected.label.toLowerCase()}, the share of calls against the share of tool time
             they carry (a step marks a clip, where the fit cuts calls off). The paused session is{' '}
             {formatNumber(v.contextTokens)} tokens of {c.replica.modelName} KV (
@@ -224,10 +220,10 @@ export function ToolLatency() {
           <TourMark id="time-share-chart">
             <LineChart
               title={`${r.selected.label}: share of calls and share of tool time over by time t`}
-              series={shareSeries}
+              series={series?.share ?? []}
               x={xAxis}
               y={yAxis}
-              markers={shareMarkers}
+              markers={markers?.share}
               points={false}
               aspect={0.4}
             />
@@ -238,10 +234,10 @@ export function ToolLatency() {
       {r ? (
         <LineChart
           title="Share of tool calls over by time t, for every tool class, with the TTL"
-          series={cdfSeries}
+          series={series?.cdf ?? []}
           x={xAxis}
           y={yAxis}
-          markers={cdfMarkers}
+          markers={markers?.cdf}
           points={false}
           aspect={0.5}
         />

@@ -19,6 +19,7 @@ export function TradeOffChart({
   return (
     <LineChart
       title="Every policy: idle sessions’ KV in HBM against resume TTFT p90"
+      description="One point per policy in the policy's colour and symbol, ringed and named beside it: the chosen policy in the text's colour, the others in grey."
       series={t.series}
       x={{
         label: 'Idle sessions’ KV in HBM',

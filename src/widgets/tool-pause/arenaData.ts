@@ -70,7 +70,8 @@ export function tradeOff(ordered: readonly PauseRun[], bpb: number, current: Pau
     color: PAUSE_POLICY_COLORS[x.summary.policy],
     points: [{ x: idleHbmBytes(x.summary, bpb) / 1e9, y: x.summary.resumes.ttft.p90 }],
   }));
-  // Every policy labelled on the chart itself (legible on a projector); the chosen one in the foreground tone.
+  // Every policy labelled on the chart itself (legible on a projector), a thin ring round its point that leaves the
+  // policy's colour showing (ringsSymbol); the chosen policy's ring and label in ink, the others' in grey.
   const maxIdleGB = Math.max(1, ...ordered.map((x) => idleHbmBytes(x.summary, bpb) / 1e9));
   // Of two policies that land close together (LRU and write-through at light load), one takes its label under
   // its point, so neither hides the other: within 15% of the idle-HBM axis and 12% in resume TTFT.
@@ -80,6 +81,7 @@ export function tradeOff(ordered: readonly PauseRun[], bpb: number, current: Pau
     y: x.summary.resumes.ttft.p90,
     label: PAUSE_POLICY_SHORT[x.summary.policy],
     tone: x.summary.policy === current ? 'fg' : 'muted',
+    ringsSymbol: true,
   }));
   markers.forEach((m, i) => {
     const near = (o: PointMarker) =>

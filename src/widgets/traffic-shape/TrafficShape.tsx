@@ -89,6 +89,45 @@ const tokensAxis = (label: string) => ({
   format: (v: number) => formatCount(v),
 });
 
+/** A vertical rule at a published mean of Mooncake's chat or tool & agent trace. */
+function mooncakeMark(trace: 'chat' | 'agent', x: number, format: (v: number) => string): Marker {
+  return {
+    kind: 'x',
+    x,
+    label: `Mooncake ${trace} ${format(x)}`,
+    // Without the source's name (the caption gives it): the form a narrow chart draws where the whole label would
+    // run over the neighbouring rule (markerPlacement.ts).
+    shortLabel: `${trace} ${format(x)}`,
+    tone: trace === 'chat' ? 'muted' : 'danger',
+  };
+}
+
+/**
+ * The published references each CDF is read against: the means Mooncake publishes for its two traces (grey, red)
+ * and the Codex/SWE-bench Pro ratio (ink). None in a series' hue: the generated sessions are blue and a loaded
+ * trace vermillion, the CDFs' slot order (tests/series-hues.test.ts).
+ */
+export const REFERENCE_MARKS: Readonly<Record<'input' | 'output' | 'ratio', readonly Marker[]>> = {
+  input: [
+    mooncakeMark('chat', MOONCAKE_CONVERSATION.avgInputTokens, formatCount),
+    mooncakeMark('agent', MOONCAKE_TOOL_AGENT.avgInputTokens, formatCount),
+  ],
+  output: [
+    mooncakeMark('chat', MOONCAKE_CONVERSATION.avgOutputTokens, formatCount),
+    mooncakeMark('agent', MOONCAKE_TOOL_AGENT.avgOutputTokens, formatCount),
+  ],
+  ratio: [
+    mooncakeMark('chat', publishedIoRatio(MOONCAKE_CONVERSATION), formatRatio),
+    mooncakeMark('agent', publishedIoRatio(MOONCAKE_TOOL_AGENT), formatRatio),
+    {
+      kind: 'x',
+      x: CODEX_SWEBENCH_PRO.inputOutputRatio,
+      label: `Codex ${formatRatio(CODEX_SWEBENCH_PRO.inputOutputRatio)}`,
+      tone: 'fg',
+    },
+  ],
+};
+
 export function TrafficShape() {
   const params = useWidgetParams(TRAFFIC_SHAPE_ID, trafficShapeSchema);
   const v = params.values;
@@ -108,55 +147,6 @@ export function TrafficShape() {
     if (trace) out.push({ name: traceName, shape: trace.shape });
     return out;
   }, [gen, trace, mix, traceName]);
-
-  const inputMarks: Marker[] = [
-    {
-      kind: 'x',
-      x: MOONCAKE_CONVERSATION.avgInputTokens,
-      label: `Mooncake chat ${formatCount(MOONCAKE_CONVERSATION.avgInputTokens)}`,
-      tone: 'muted',
-    },
-    {
-      kind: 'x',
-      x: MOONCAKE_TOOL_AGENT.avgInputTokens,
-      label: `Mooncake agent ${formatCount(MOONCAKE_TOOL_AGENT.avgInputTokens)}`,
-      tone: 'danger',
-    },
-  ];
-  const outputMarks: Marker[] = [
-    {
-      kind: 'x',
-      x: MOONCAKE_CONVERSATION.avgOutputTokens,
-      label: `Mooncake chat ${formatCount(MOONCAKE_CONVERSATION.avgOutputTokens)}`,
-      tone: 'muted',
-    },
-    {
-      kind: 'x',
-      x: MOONCAKE_TOOL_AGENT.avgOutputTokens,
-      label: `Mooncake agent ${formatCount(MOONCAKE_TOOL_AGENT.avgOutputTokens)}`,
-      tone: 'danger',
-    },
-  ];
-  const ratioMarks: Marker[] = [
-    {
-      kind: 'x',
-      x: publishedIoRatio(MOONCAKE_CONVERSATION),
-      label: `Mooncake chat ${formatRatio(publishedIoRatio(MOONCAKE_CONVERSATION))}`,
-      tone: 'muted',
-    },
-    {
-      kind: 'x',
-      x: publishedIoRatio(MOONCAKE_TOOL_AGENT),
-      label: `Mooncake agent ${formatRatio(publishedIoRatio(MOONCAKE_TOOL_AGENT))}`,
-      tone: 'danger',
-    },
-    {
-      kind: 'x',
-      x: CODEX_SWEBENCH_PRO.inputOutputRatio,
-      label: `Codex ${formatRatio(CODEX_SWEBENCH_PRO.inputOutputRatio)}`,
-      tone: 'accent',
-    },
-  ];
 
   const hitCategories = [
     ...series.map((_, i) => (i === 0 && gen ? 'Generated' : 'Your trace')),
@@ -269,7 +259,7 @@ export function TrafficShape() {
               title="Output length per request, CDF"
               series={series.map((s) => ({ name: s.name, samples: s.shape.samples.output }))}
               x={tokensAxis('Output length')}
-              markers={outputMarks}
+              markers={REFERENCE_MARKS.output}
             />
             <CdfChart
               legend
@@ -277,7 +267,7 @@ export function TrafficShape() {
               title="Input:output ratio per request, CDF"
               series={series.map((s) => ({ name: s.name, samples: s.shape.samples.ratio }))}
               x={{ label: 'Prompt ÷ output', unit: '×', scale: 'log', format: (x) => formatCount(x) }}
-              markers={ratioMarks}
+              markers={REFERENCE_MARKS.ratio}
             />
             <CdfChart
               legend
@@ -326,7 +316,7 @@ export function TrafficShape() {
             title="Prompt (input) length per request, CDF"
             series={series.map((s) => ({ name: s.name, samples: s.shape.samples.input }))}
             x={tokensAxis('Prompt length')}
-            markers={inputMarks}
+            markers={REFERENCE_MARKS.input}
           />
         </div>
       ) : null}

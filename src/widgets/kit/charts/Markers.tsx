@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import type { Marker, XY } from './types';
 import { r2 } from './layout';
 import { toneColor } from './theme';
-import { placeMarkerLabels, type PlacedMark } from './markerPlacement';
+import { placeMarkerLabels, pointRadius, type PlacedMark } from './markerPlacement';
 
 export { xRuleLabelPlace } from './markerPlacement';
 
@@ -55,19 +55,31 @@ function Label({
   x,
   y,
   text,
+  whole,
   color,
   anchor,
 }: {
   x: number;
   y: number;
   text: string;
+  /** The whole label, where `text` is its short form: a title, so the pointer and a screen reader get it all. */
+  whole?: string;
   color: string;
   anchor: 'start' | 'middle' | 'end';
 }) {
-  return (
+  const drawn = (
     <text className="chart-marker-label" x={x} y={y} textAnchor={anchor} style={{ fill: color }}>
       {text}
     </text>
+  );
+  // The title beside the text, not in it: the label's text stays what is drawn.
+  return whole ? (
+    <g>
+      <title>{whole}</title>
+      {drawn}
+    </g>
+  ) : (
+    drawn
   );
 }
 
@@ -89,7 +101,14 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer, avoid }
     const spot = spots[i] ?? null;
     const label =
       m.label && spot ? (
-        <Label x={r2(spot.x)} y={r2(spot.y)} text={m.label} color={color} anchor={spot.anchor} />
+        <Label
+          x={r2(spot.x)}
+          y={r2(spot.y)}
+          text={spot.short && m.shortLabel ? m.shortLabel : m.label}
+          whole={spot.short ? m.label : undefined}
+          color={color}
+          anchor={spot.anchor}
+        />
       ) : null;
     if (!mark) return null;
     if (mark.kind === 'band') {
@@ -137,9 +156,20 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer, avoid }
       );
     }
     const { px, py } = mark;
+    const radius = pointRadius(mark.ringsSymbol);
     return (
       <g key={key} className="chart-marker" data-marker="point" data-x={px} data-y={py}>
-        <circle cx={px} cy={py} r={5} style={{ fill: 'var(--chart-bg)', stroke: color, strokeWidth: 2.5 }} />
+        {mark.ringsSymbol ? (
+          // Round the series' own symbol, unfilled and thin: its colour is what the point says.
+          <circle className="chart-marker-ring" cx={px} cy={py} r={radius} style={{ stroke: color }} />
+        ) : (
+          <circle
+            cx={px}
+            cy={py}
+            r={radius}
+            style={{ fill: 'var(--chart-bg)', stroke: color, strokeWidth: 2.5 }}
+          />
+        )}
         {label}
       </g>
     );
@@ -158,20 +188,30 @@ function resolveMarks(
       const a = x?.clamp(m.x0) ?? null;
       const b = x?.clamp(m.x1) ?? null;
       if (a === null || b === null || a === b) return null;
-      return { kind: 'band', x0: a, x1: b, label: m.label };
+      return { kind: 'band', x0: a, x1: b, label: m.label, shortLabel: m.shortLabel };
     }
     if (m.kind === 'x') {
       const px = x?.at(m.x) ?? null;
-      return px === null ? null : { kind: 'x', px, label: m.label, labelAt: m.labelAt };
+      return px === null
+        ? null
+        : { kind: 'x', px, label: m.label, shortLabel: m.shortLabel, labelAt: m.labelAt };
     }
     if (m.kind === 'y') {
       const py = y?.at(m.y) ?? null;
-      return py === null ? null : { kind: 'y', py, label: m.label };
+      return py === null ? null : { kind: 'y', py, label: m.label, shortLabel: m.shortLabel };
     }
     const px = x?.at(m.x) ?? null;
     const py = y?.at(m.y) ?? null;
     return px === null || py === null
       ? null
-      : { kind: 'point', px, py, label: m.label, labelBelow: m.labelBelow };
+      : {
+          kind: 'point',
+          px,
+          py,
+          label: m.label,
+          shortLabel: m.shortLabel,
+          labelBelow: m.labelBelow,
+          ringsSymbol: m.ringsSymbol,
+        };
   });
 }

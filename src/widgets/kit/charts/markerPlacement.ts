@@ -4,7 +4,9 @@
  * marker's rule or point, or a label placed before it runs through that spot; then at the nearest spot beside
  * the same mark that nothing crosses (another row along the rule, the rule's other side, another corner of the
  * point). A label that cannot get clear anywhere takes the spot with the least line through it, and the halo
- * every marker label has (charts.css: a stroke in the chart's background under the text) keeps it readable.
+ * every marker label has (charts.css: a stroke in the chart's background under the text) keeps it readable. A
+ * label with a short form (Marker.shortLabel) that cannot get clear tries that form too, and keeps the one that
+ * crosses less: a narrow chart's close rules keep their labels off each other's rules.
  *
  * Pure and in plot pixels, so it is tested without a DOM (tests/charts/marker-placement.test.ts).
  */
@@ -16,6 +18,17 @@ export const MARKER_FONT = 11;
 export function markerLabelWidth(label: string): number {
   return textWidth(label, MARKER_FONT) * SEMIBOLD_WIDTH;
 }
+/**
+ * A point marker's radius: a hollow dot over a line, or a ring round a series' own symbol (ringsSymbol), clear of
+ * the largest symbol LineChart draws (36 px² in area: a star's tips reach 5.7 px out).
+ */
+export const POINT_DOT_RADIUS = 5;
+export const SYMBOL_RING_RADIUS = 7.5;
+
+export function pointRadius(ringsSymbol: boolean | undefined): number {
+  return ringsSymbol ? SYMBOL_RING_RADIUS : POINT_DOT_RADIUS;
+}
+
 /** Rows of vertical rules' labels, one text line apart. */
 export const ROW = 14;
 /** Baseline of the first row from the plot's top, and from its bottom for labels at the bottom. */
@@ -39,14 +52,17 @@ export interface LabelSpot {
   x: number;
   y: number;
   anchor: 'start' | 'middle' | 'end';
+  /** Set where the label's short form was placed: the whole label could not get as clear. */
+  short?: true;
 }
 
 /** A resolved marker in plot pixels (Markers resolves data values through the axes' positioners). */
-export type PlacedMark =
-  | { kind: 'x'; px: number; label?: string; labelAt?: 'top' | 'bottom' }
-  | { kind: 'y'; py: number; label?: string }
-  | { kind: 'point'; px: number; py: number; label?: string; labelBelow?: boolean }
-  | { kind: 'band'; x0: number; x1: number; label?: string };
+export type PlacedMark = (
+  | { kind: 'x'; px: number; labelAt?: 'top' | 'bottom' }
+  | { kind: 'y'; py: number }
+  | { kind: 'point'; px: number; py: number; labelBelow?: boolean; ringsSymbol?: boolean }
+  | { kind: 'band'; x0: number; x1: number }
+) & { label?: string; shortLabel?: string };
 
 interface Box {
   x0: number;
@@ -183,6 +199,14 @@ interface Candidate extends LabelSpot {
   pref: number;
 }
 
+interface Choice {
+  spot: LabelSpot;
+  box: Box;
+  cost: number;
+  /** What of the cost is not the spot's distance from the usual one: lines through it, clashes, the plot's edge. */
+  crossing: number;
+}
+
 /** Pick the cheapest candidate: least line inside it, no clash with a placed label or a point, inside the plot. */
 function choose(
   cands: readonly Candidate[],
@@ -191,8 +215,8 @@ function choose(
   taken: readonly Box[],
   bounds: Box,
   own: Path | null,
-): { spot: LabelSpot; box: Box } {
-  let best: { spot: LabelSpot; box: Box } | null = null;
+): Choice {
+  let best: Choice | null = null;
   let bestCost = Infinity;
   for (const c of cands) {
     const box = labelBox(c, width);
@@ -213,7 +237,7 @@ function choose(
     }
     if (cost < bestCost) {
       bestCost = cost;
-      best = { spot: { x: c.x, y: c.y, anchor: c.anchor }, box };
+      best = { spot: { x: c.x, y: c.y, anchor: c.anchor }, box, cost, crossing: cost - c.pref };
     }
   }
   return best!;
@@ -267,10 +291,12 @@ export function placeMarkerLabels(
   );
   for (const r of rules) if (r) paths.push(r);
   const taken: Box[] = [];
-  // A point's dot (radius 5 and its stroke), padded as a label's box is.
+  // A point's dot or ring and its stroke, padded as a label's box is.
   for (const m of marks)
-    if (m?.kind === 'point')
-      taken.push({ x0: m.px - 6 - PAD, y0: m.py - 6 - PAD, x1: m.px + 6 + PAD, y1: m.py + 6 + PAD });
+    if (m?.kind === 'point') {
+      const reach = pointRadius(m.ringsSymbol) + 1 + PAD;
+      taken.push({ x0: m.px - reach, y0: m.py - reach, x1: m.px + reach, y1: m.py + reach });
+    }
 
   const out: (LabelSpot | null)[] = marks.map(() => null);
   const order = marks
@@ -285,61 +311,87 @@ export function placeMarkerLabels(
   });
 
   for (const { m, i } of order) {
-    const label = m.label!;
-    const width = markerLabelWidth(label);
-    const cands: Candidate[] = [];
-    if (m.kind === 'x') {
-      const row = usualRow.get(i) ?? 0;
-      const at = m.labelAt ?? 'top';
-      const usualY = at === 'top' ? TOP_ROW + row * ROW : innerHeight - BOTTOM_ROW - row * ROW;
-      const usual = xRuleLabelPlace(m.px, width, innerWidth);
-      const sides: { x: number; anchor: 'start' | 'end'; pref: number }[] = [{ ...usual, pref: 0 }];
-      const other =
-        usual.anchor === 'start' && usual.x === m.px + 4
-          ? { x: m.px - 4, anchor: 'end' as const }
-          : usual.anchor === 'end'
-            ? { x: m.px + 4, anchor: 'start' as const }
-            : null;
-      if (other) sides.push({ ...other, pref: 3 });
-      for (const y of ruleRows(usualY, innerHeight))
-        for (const s of sides)
-          cands.push({ x: s.x, y, anchor: s.anchor, pref: s.pref + (Math.abs(y - usualY) / ROW) * 1.5 });
-    } else if (m.kind === 'point') {
-      const right = m.px + 8 + width > innerWidth;
-      const below = m.labelBelow === true || m.py < 18;
-      const xs = [
-        { x: right ? m.px - 8 : m.px + 8, anchor: right ? ('end' as const) : ('start' as const) },
-        { x: right ? m.px + 8 : m.px - 8, anchor: right ? ('start' as const) : ('end' as const) },
-      ];
-      const ys = below ? [m.py + 16, m.py - 8] : [m.py - 8, m.py + 16];
-      const far = below ? [m.py + 30, m.py - 22] : [m.py - 22, m.py + 30];
-      ys.forEach((y, yi) => xs.forEach((s, si) => cands.push({ ...s, y, pref: yi * 2 + si * 2 })));
-      far.forEach((y, yi) => xs.forEach((s, si) => cands.push({ ...s, y, pref: 5 + yi * 2 + si * 2 })));
-    } else if (m.kind === 'y') {
-      const below = m.py < 16;
-      const ys = below ? [m.py + 14, m.py - 5] : [m.py - 5, m.py + 14];
-      const xs = [
-        { x: innerWidth - 4, anchor: 'end' as const },
-        { x: 4, anchor: 'start' as const },
-        { x: innerWidth / 2, anchor: 'middle' as const },
-      ];
-      ys.forEach((y, yi) => xs.forEach((s, si) => cands.push({ ...s, y, pref: yi * 2 + si * 2 })));
-    } else {
-      const mid = (m.x0 + m.x1) / 2;
-      for (const y of ruleRows(innerHeight - BOTTOM_ROW, innerHeight))
-        cands.push({
-          x: mid,
-          y,
-          anchor: 'middle',
-          pref: (Math.abs(y - (innerHeight - BOTTOM_ROW)) / ROW) * 1.5,
-        });
-    }
     const own = m.kind === 'x' || m.kind === 'y' ? rules[i] : null;
-    const { spot, box } = choose(cands, width, paths, taken, bounds, own);
-    out[i] = spot;
-    taken.push(box);
+    const place = (text: string) => {
+      const width = markerLabelWidth(text);
+      return choose(
+        candidates(m, usualRow.get(i) ?? 0, width, innerWidth, innerHeight),
+        width,
+        paths,
+        taken,
+        bounds,
+        own,
+      );
+    };
+    let best = place(m.label!);
+    if (best.crossing > 0 && m.shortLabel) {
+      const short = place(m.shortLabel);
+      if (short.cost < best.cost) best = { ...short, spot: { ...short.spot, short: true } };
+    }
+    out[i] = best.spot;
+    taken.push(best.box);
   }
   return out;
+}
+
+/** Where a mark's label of this width may go, each with its distance from the usual spot. */
+function candidates(
+  m: PlacedMark,
+  row: number,
+  width: number,
+  innerWidth: number,
+  innerHeight: number,
+): Candidate[] {
+  const cands: Candidate[] = [];
+  if (m.kind === 'x') {
+    const at = m.labelAt ?? 'top';
+    const usualY = at === 'top' ? TOP_ROW + row * ROW : innerHeight - BOTTOM_ROW - row * ROW;
+    const usual = xRuleLabelPlace(m.px, width, innerWidth);
+    const sides: { x: number; anchor: 'start' | 'end'; pref: number }[] = [{ ...usual, pref: 0 }];
+    const other =
+      usual.anchor === 'start' && usual.x === m.px + 4
+        ? { x: m.px - 4, anchor: 'end' as const }
+        : usual.anchor === 'end'
+          ? { x: m.px + 4, anchor: 'start' as const }
+          : null;
+    if (other) sides.push({ ...other, pref: 3 });
+    for (const y of ruleRows(usualY, innerHeight))
+      for (const s of sides)
+        cands.push({ x: s.x, y, anchor: s.anchor, pref: s.pref + (Math.abs(y - usualY) / ROW) * 1.5 });
+  } else if (m.kind === 'point') {
+    // Beside the dot or ring, 3 px clear of it: a baseline 3 px above it, or a line of text (11 + 3) below it;
+    // then one line further out.
+    const gap = pointRadius(m.ringsSymbol) + 3;
+    const right = m.px + gap + width > innerWidth;
+    const below = m.labelBelow === true || m.py < gap + 10;
+    const xs = [
+      { x: right ? m.px - gap : m.px + gap, anchor: right ? ('end' as const) : ('start' as const) },
+      { x: right ? m.px + gap : m.px - gap, anchor: right ? ('start' as const) : ('end' as const) },
+    ];
+    const ys = below ? [m.py + gap + 8, m.py - gap] : [m.py - gap, m.py + gap + 8];
+    const far = below ? [m.py + gap + 22, m.py - gap - 14] : [m.py - gap - 14, m.py + gap + 22];
+    ys.forEach((y, yi) => xs.forEach((s, si) => cands.push({ ...s, y, pref: yi * 2 + si * 2 })));
+    far.forEach((y, yi) => xs.forEach((s, si) => cands.push({ ...s, y, pref: 5 + yi * 2 + si * 2 })));
+  } else if (m.kind === 'y') {
+    const below = m.py < 16;
+    const ys = below ? [m.py + 14, m.py - 5] : [m.py - 5, m.py + 14];
+    const xs = [
+      { x: innerWidth - 4, anchor: 'end' as const },
+      { x: 4, anchor: 'start' as const },
+      { x: innerWidth / 2, anchor: 'middle' as const },
+    ];
+    ys.forEach((y, yi) => xs.forEach((s, si) => cands.push({ ...s, y, pref: yi * 2 + si * 2 })));
+  } else {
+    const mid = (m.x0 + m.x1) / 2;
+    for (const y of ruleRows(innerHeight - BOTTOM_ROW, innerHeight))
+      cands.push({
+        x: mid,
+        y,
+        anchor: 'middle',
+        pref: (Math.abs(y - (innerHeight - BOTTOM_ROW)) / ROW) * 1.5,
+      });
+  }
+  return cands;
 }
 
 function rank(m: PlacedMark): number {

@@ -55,6 +55,11 @@ export function seriesSymbolPath(i: number, size = 42): string {
   return symbol(SYMBOLS[i % SYMBOLS.length], size)() ?? '';
 }
 
+/**
+ * A marker's colour. Rules and points are drawn in the text's ink (the default) or in grey, red and green for the
+ * semantic tones, never in the accent blue: beside the first series, blue too, a student could not tell the rule
+ * from the data. The rules' dash (charts.css .chart-marker-rule) is the second carrier.
+ */
 export function toneColor(tone: Tone | undefined): string {
   switch (tone) {
     case 'danger':
@@ -63,10 +68,8 @@ export function toneColor(tone: Tone | undefined): string {
       return 'var(--chart-ok)';
     case 'muted':
       return 'var(--chart-muted)';
-    case 'fg':
-      return 'var(--chart-fg)';
     default:
-      return 'var(--chart-accent)';
+      return 'var(--chart-fg)';
   }
 }
 

@@ -26,11 +26,20 @@ export interface AxisSpec {
   zero?: boolean;
 }
 
-/** Semantic colour of a marker; each maps to a theme variable. */
-export type Tone = 'fg' | 'muted' | 'accent' | 'danger' | 'ok';
+/**
+ * Semantic colour of a marker; each maps to a theme variable (theme.ts toneColor). 'fg', the default, is the ink
+ * of the text: the rule a chart is read against (the value the student set, a break-even, a playhead). There is no
+ * tone in a series' hue: a rule beside a line of its colour reads as more data (tests/series-hues.test.ts).
+ */
+export type Tone = 'fg' | 'muted' | 'danger' | 'ok';
 
 interface MarkerBase {
   label?: string;
+  /**
+   * A shorter form of the label (e.g. without the source's name), drawn where the whole label cannot get clear of
+   * the data lines, rules and other labels (a narrow chart: markerPlacement.ts); the whole label stays its title.
+   */
+  shortLabel?: string;
   tone?: Tone;
 }
 /** A vertical rule at x (e.g. a break-even point or a published median). */
@@ -55,6 +64,12 @@ export interface PointMarker extends MarkerBase {
   y: number;
   /** Put the label under the point (for a point that sits next to another labelled one). */
   labelBelow?: boolean;
+  /**
+   * The point is a symbol the chart draws itself (a series' own point, coloured by its series): the marker is a
+   * thin ring round it that leaves the symbol's colour showing. Otherwise (a point on a line) it is a hollow dot
+   * in the chart's background, over the line.
+   */
+  ringsSymbol?: boolean;
 }
 /** A shaded x-range. */
 export interface BandMarker extends MarkerBase {
