@@ -26,6 +26,14 @@ test.describe('Lesson 07.12 Agents per Megawatt', () => {
       );
     expect(await perNode('default-disaggregated')).toBeLessThan(await perNode('default-aggregated'));
     expect(await perNode('tight-disaggregated')).toBeGreaterThan(await perNode('tight-aggregated'));
+    // What the router knows: every router's row computed; September 2025's window leaves replicas without a turn.
+    const views = page.locator('[data-figure="router-views"]');
+    await expect(views.locator('tbody tr')).toHaveCount(5);
+    await expect(views.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
+    await expect(views.locator('[data-row="llm-d-approximate-2025"] [data-cell="idle"]')).not.toHaveText(
+      /^0 of/,
+    );
+    await expect(views.locator('[data-row="cache-aware"] [data-cell="idle"]')).toHaveText(/^0 of/);
     expect(watch.consoleErrors).toEqual([]);
     expect(watch.foreignRequests).toEqual([]);
   });

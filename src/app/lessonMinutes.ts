@@ -81,7 +81,7 @@ export const LESSON_MINUTES: Record<
     minutes: 45,
   },
   '07-12-agents-per-megawatt': {
-    words: 3197,
+    words: 3198,
     widgets: 2,
     exercises: 2,
     tourMinutes: 8.9,

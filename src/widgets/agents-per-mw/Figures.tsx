@@ -10,19 +10,16 @@ import { findNode } from '../../sim/engine/catalog/nodes';
 import { DEFAULT_ITERATION_OVERHEAD_S } from '../../sim/engine/hardware';
 import {
   ECON_ROUTER_LABELS,
-  ECON_ROUTERS,
   ECON_TP,
   type EconPolicyId,
   type EconRouterId,
 } from '../../sim/lessons/economicsLabSetup';
 import { sweepArgs, sweepSummary } from './SloSweep';
-import { gridArgs } from './LeverGrid';
+import { GRID_DEFAULTS, useLeverCell } from './leverCell';
 import { formatUSD, priceCell } from './pricedCells';
-import { leverGridSchema, sloSweepSchema } from './schema';
+import { sloSweepSchema } from './schema';
 
 const SWEEP_DEFAULTS = defaultValues(sloSweepSchema);
-
-const GRID_DEFAULTS = defaultValues(leverGridSchema);
 
 type SweepStat =
   | 'perReplica'
@@ -128,18 +125,9 @@ export function LeverFig({
   stat: GridStat;
   tool?: 'web' | 'shell';
 }) {
-  // At the defaults the figure reads the widget's grid (one shared job); another tool's figure, or a router the grid
-  // does not compare, computes its cell only.
-  const own = tool !== undefined || !(ECON_ROUTERS as readonly EconRouterId[]).includes(router);
-  const args = own
-    ? { ...gridArgs({ ...GRID_DEFAULTS, ...(tool ? { tool } : {}), router, policy }), cellOnly: true }
-    : gridArgs(GRID_DEFAULTS);
-  // A cell of its own is the prose's alone: it waits until the widgets' first runs have had their turn.
-  const sim = useSimulation('leverGrid', args, undefined, undefined, own ? 'deferred' : 'initial');
-  const r = sim.result;
-  const cell = r?.cells.find((c) => c.router === router && c.policy === policy);
-  if (!cell) return <InlineFigure value={null} failed={sim.status === 'error'} />;
-  const c = priceCell(cell, args.node, GRID_DEFAULTS);
+  const { cell, failed, node } = useLeverCell(router, policy, tool);
+  if (!cell) return <InlineFigure value={null} failed={failed} />;
+  const c = priceCell(cell, node, GRID_DEFAULTS);
   const text: Record<GridStat, () => string> = {
     perReplica: () => formatNumber(cell.agentsPerReplica),
     perMW: () => formatNumber(Math.round(c.perMW), 5),

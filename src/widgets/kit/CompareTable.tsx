@@ -56,6 +56,7 @@ export function CompareTable({
 export function CompareRow({
   current,
   head,
+  note,
   span,
   cells,
   ...data
@@ -64,6 +65,8 @@ export function CompareRow({
   current?: boolean;
   /** The row header: the setting's name. */
   head: ReactNode;
+  /** What the setting is, in words: a muted second line of the row header. */
+  note?: ReactNode;
   /** How many figure cells follow the header, for the placeholder to span. */
   span: number;
   /** The figure cells, or null while the setting is still computing. */
@@ -71,7 +74,10 @@ export function CompareRow({
 } & { [attribute: `data-${string}`]: string }) {
   return (
     <tr {...data} aria-current={current ? 'true' : undefined} className={current ? 'is-current' : undefined}>
-      <th scope="row">{head}</th>
+      <th scope="row">
+        {head}
+        {note === undefined ? null : <span className="row-note">{note}</span>}
+      </th>
       {cells ?? (
         <td colSpan={span} className="pending" aria-busy="true">
           computing…
