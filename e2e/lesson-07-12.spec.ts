@@ -79,6 +79,9 @@ test.describe('Lesson 07.12 Agents per Megawatt', () => {
 
   test('the exercises accept the right answer and reject a wrong one', async ({ page }) => {
     await gotoReady(page);
+    // Answer once the page has settled: figures still computing reflow the prose as they fill in, and a click
+    // dispatched across a reflow can land beside its button (seen once on a loaded CI host).
+    await expect(page.locator('article [aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
     const q = page.locator('[data-exercise="07-12-agents-per-mw"]');
     const input = q.getByLabel(/Your answer/);
     await input.fill('4706'); // forgot the PUE: 48 / 10.2 kW
