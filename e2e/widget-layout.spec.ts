@@ -1,5 +1,8 @@
-import { expect, test } from './fixtures';
+import { expect, gotoLessonReady, test } from './fixtures';
 import type { Page } from '@playwright/test';
+import { LESSONS } from '../src/app/lessons';
+import { WIDGETS } from '../src/widgets/registry';
+import { CHART_MIN_WIDTH } from '../src/widgets/kit/charts/useChartSize';
 
 /**
  * Where a widget's controls sit among its charts, and selects that show their whole choice (from a student review):
@@ -7,7 +10,10 @@ import type { Page } from '@playwright/test';
  *    rest, instead of every chart before the first slider; reading, the rest sits under the first chart, beside the
  *    controls;
  *  - a select shows its chosen option whole (wrapped in its box where the column is narrow), never wider than its
- *    column, at 1280 px and at 390 px.
+ *    column, at 1280 px and at 390 px;
+ *  - no lesson chart is drawn narrower than a phone draws it (CHART_MIN_WIDTH chart units), reading at 1280 px or
+ *    presenting at 1920 × 1080: a grid of charts puts fewer in a row (07.01's traffic shape drew five 279 px wide,
+ *    their markers' labels over each other's rules). But for the pairs compared side by side (SIDE_BY_SIDE).
  */
 const SEVERAL = [
   'traffic-shape',
@@ -17,6 +23,15 @@ const SEVERAL = [
   'pause-arena',
   'asking-nicely',
   'cost-levers',
+];
+
+/**
+ * Widgets whose other two pictures sit side by side under the first when reading (tested below), each grid by its
+ * class: narrower than CHART_MIN_WIDTH at 1280 px on purpose, so the two read as one comparison.
+ */
+const SIDE_BY_SIDE: readonly (readonly [string, string])[] = [
+  ['round-robin-spread', '.router-charts'],
+  ['asking-nicely', '.so-more'],
 ];
 
 async function open(page: Page, id: string) {
@@ -91,10 +106,7 @@ test.describe('reading at 1280 px', () => {
   test('07.03’s spread and 07.08’s asking nicely keep their other two pictures side by side under the first', async ({
     page,
   }) => {
-    for (const [id, grid] of [
-      ['round-robin-spread', '.router-charts'],
-      ['asking-nicely', '.so-more'],
-    ]) {
+    for (const [id, grid] of SIDE_BY_SIDE) {
       const widget = await open(page, id);
       const [a, b] = await widget
         .locator(`.widget-more ${grid} > *`)
@@ -125,3 +137,32 @@ test.describe('reading at 1280 px', () => {
     await expect(face).not.toHaveText(chosen);
   });
 });
+
+for (const [screen, viewport, query] of [
+  ['reading at 1280 px', { width: 1280, height: 800 }, ''],
+  ['presenting at 1920 × 1080', { width: 1920, height: 1080 }, '?present'],
+] as const)
+  test.describe(`every lesson's charts, ${screen}`, () => {
+    test.use({ viewport });
+
+    for (const lesson of LESSONS)
+      test(`${lesson.slug}: no chart narrower than ${CHART_MIN_WIDTH} chart units`, async ({ page }) => {
+        test.setTimeout(120_000);
+        const widgets = WIDGETS.filter((w) => w.lesson === lesson.slug).length;
+        await gotoLessonReady(page, `/lessons/${lesson.slug}${query}`, widgets);
+        const pairs = SIDE_BY_SIDE.map(([id, grid]) => `[data-widget="${id}"] ${grid}`).join(', ');
+        // A chart's width in its own units is its viewBox's (ChartShell: screen pixels over the zoom), set from its
+        // box before the chart is first painted; the charts of a widget's `more` draw with its first, once ready.
+        const charts = await page.evaluate((pairs) => {
+          return [...document.querySelectorAll<SVGSVGElement>('[data-widget] svg.chart-svg')]
+            .filter((svg) => !svg.closest(pairs))
+            .map((svg) => ({
+              chart: `${svg.closest('[data-widget]')!.getAttribute('data-widget')}: ${svg.getAttribute('aria-label')?.slice(0, 60)}`,
+              units: Math.round(svg.viewBox.baseVal.width),
+            }));
+        }, pairs);
+        expect(charts.length).toBeGreaterThan(0);
+        const narrow = charts.filter((c) => c.units < CHART_MIN_WIDTH).map((c) => `${c.chart} (${c.units})`);
+        expect(narrow).toEqual([]);
+      });
+  });

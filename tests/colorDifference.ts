@@ -1,7 +1,8 @@
 /**
  * The charts' colours as the reader sees them: the theme variables of charts.css resolved to hex in the light and the
  * dark theme, and the CIEDE2000 difference of two colours (the perceptual difference, about 1 at the smallest a
- * viewer notices side by side). For tests that hold two marks of a chart apart (tests/series-hues.test.ts).
+ * viewer notices side by side), for typical colour vision or as a red–green colour-blind reader sees the two
+ * (asSeenWith). For tests that hold two marks of a chart apart (tests/series-hues.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -36,13 +37,53 @@ export function resolveColor(color: string, theme: Theme): string {
   return hex;
 }
 
-/** sRGB hex to CIELAB (D65). */
-function lab(hex: string): [number, number, number] {
+/** sRGB hex to linear RGB, each channel 0 to 1. */
+function linearRgb(hex: string): [number, number, number] {
   const n = parseInt(hex.slice(1), 16);
   const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((c) => {
     const v = c / 255;
     return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   });
+  return [r, g, b];
+}
+
+/** Linear RGB back to sRGB hex, clipped to the gamut. */
+function toHex(rgb: readonly number[]): string {
+  return `#${rgb
+    .map((v) => {
+      const c = Math.min(1, Math.max(0, v));
+      const s = c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055;
+      return Math.round(s * 255)
+        .toString(16)
+        .padStart(2, '0');
+    })
+    .join('')}`;
+}
+
+/**
+ * Colour vision: typical, or one of the two red–green dichromacies (protanopia, deuteranopia), the strongest forms of
+ * the colour-blindness about one man in twelve has (the milder forms see between them and typical).
+ */
+export type Vision = 'typical' | 'protan' | 'deutan';
+export const VISIONS: readonly Vision[] = ['typical', 'protan', 'deutan'];
+
+/** Viénot, Brettel and Mollon (1999)'s dichromat projections in linear sRGB, rows of a 3 × 3 matrix. */
+const DICHROMAT: Record<Exclude<Vision, 'typical'>, readonly number[]> = {
+  protan: [0.11238, 0.88762, 0, 0.11238, 0.88762, 0, 0.00401, -0.00401, 1],
+  deutan: [0.29275, 0.70725, 0, 0.29275, 0.70725, 0, -0.02234, 0.02234, 1],
+};
+
+/** A hex colour as a reader with that colour vision sees it (the same colour for typical vision). */
+export function asSeenWith(hex: string, vision: Vision): string {
+  if (vision === 'typical') return hex;
+  const m = DICHROMAT[vision];
+  const rgb = linearRgb(hex);
+  return toHex([0, 1, 2].map((i) => m[i * 3] * rgb[0] + m[i * 3 + 1] * rgb[1] + m[i * 3 + 2] * rgb[2]));
+}
+
+/** sRGB hex to CIELAB (D65). */
+function lab(hex: string): [number, number, number] {
+  const [r, g, b] = linearRgb(hex);
   const x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
   const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   const z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;

@@ -33,7 +33,7 @@ import { reloadVsRecompute } from '../src/worker/offloadMethods';
 import { FIRST_TOKEN_TONE } from '../src/widgets/long-prefill/TimelineChart';
 import { GAP_RUN, GAP_WHOLE, PARTS } from '../src/widgets/long-prefill/timelinePanels';
 import { defaultValues } from '../src/state/paramSchema';
-import { deltaE2000, resolveColor, type Theme } from './colorDifference';
+import { asSeenWith, deltaE2000, resolveColor, VISIONS, type Theme, type Vision } from './colorDifference';
 
 const BLUE = seriesColor(0);
 const SKY = seriesColor(5);
@@ -103,8 +103,8 @@ describe('series hues', () => {
 });
 
 const THEMES: readonly Theme[] = ['light', 'dark'];
-const difference = (a: string, b: string, theme: Theme) =>
-  deltaE2000(resolveColor(a, theme), resolveColor(b, theme));
+const difference = (a: string, b: string, theme: Theme, vision: Vision = 'typical') =>
+  deltaE2000(asSeenWith(resolveColor(a, theme), vision), asSeenWith(resolveColor(b, theme), vision));
 /** The palette's blue and sky blue, which instructors could not tell apart: a rule must differ from a series more. */
 const TOO_CLOSE = Math.max(...THEMES.map((t) => difference(BLUE, SKY, t)));
 /** The colours of the first n slots, the order a chart colours series that name none. */
@@ -149,6 +149,24 @@ describe('marker rules apart from the series beside them', () => {
     const markers = latencyMarkers(r, 30);
     expectRulesApart('every class’s CDF', markers.cdf, colorsOf(series.cdf));
     expectRulesApart('calls against tool time', markers.share, colorsOf(series.share));
+  });
+
+  it('07.06’s tool latency: the share of tool time at 1 min apart from the line it sits on, for colour-blind readers too', () => {
+    const r = (pauseMethods.toolLatency as (a: unknown) => ToolLatencyResponse)(
+      toolLatencyArgs(defaultValues(toolLatencySchema)),
+    );
+    const timeShare = colorsOf(latencySeries(r).share)[1];
+    const points = latencyMarkers(r, 30).share.filter((m) => m.kind === 'point');
+    expect(points).toHaveLength(1);
+    for (const theme of THEMES)
+      for (const vision of VISIONS)
+        expect(
+          difference(toneColor(points[0].tone), timeShare, theme, vision),
+          `the point on the time-share line, ${theme} theme, ${vision} vision`,
+        ).toBeGreaterThan(TOO_CLOSE);
+    // The danger red it was drawn in: apart for typical vision, but closer than blue to sky blue for a deuteranope.
+    expect(difference(toneColor('danger'), timeShare, 'light')).toBeGreaterThan(TOO_CLOSE);
+    expect(difference(toneColor('danger'), timeShare, 'light', 'deutan')).toBeLessThanOrEqual(TOO_CLOSE);
   });
 
   it('07.08’s mask stepper: the step shown apart from the allowed-tokens line', () => {

@@ -101,7 +101,8 @@ describe('placeMarkerLabels', () => {
     expect(lineInside(sa!, a, sCurve)).toBe(0);
     expect(lineInside(sb!, b, sCurve)).toBe(0);
     // Two published means close together at the plot's left (07.01's prompt lengths): the first label has no room
-    // left of its rule, so it may cross the second rule, but the labels stay apart, off the curve, one row apart.
+    // left of its rule, and right of it would cross the second rule; it runs up along its rule instead, in the strip
+    // between the two. The labels stay apart, off the curve and off each other's rules.
     const [na, nb] = placeMarkerLabels(
       [
         { kind: 'x', px: 30, label: a },
@@ -114,7 +115,10 @@ describe('placeMarkerLabels', () => {
     expect(boxesOverlap(na!, a, nb!, b)).toBe(false);
     expect(lineInside(na!, a, sCurve)).toBe(0);
     expect(lineInside(nb!, b, sCurve)).toBe(0);
-    expect(Math.abs(na!.y - nb!.y)).toBe(14);
+    expect(na!.alongRule).toBe(true);
+    expect(lineInside(na!, a, rule(50))).toBe(0);
+    expect(nb!.alongRule).toBeUndefined();
+    expect(lineInside(nb!, b, rule(30))).toBe(0);
   });
 
   it('puts a point’s label in the corner the curve leaves free', () => {
@@ -161,13 +165,18 @@ describe('placeMarkerLabels', () => {
     ];
     const chat = { kind: 'x', px: 179, label: 'Mooncake chat 343', shortLabel: 'chat 343' } as const;
     const agent = { kind: 'x', px: 151, label: 'Mooncake agent 182', shortLabel: 'agent 182' } as const;
-    // The whole label has room on neither side of its rule: it runs across the other rule.
+    // The whole label has room across its rule on neither side: without a short form it runs up along the rule,
+    // clear of the other rule and of the curve.
     const [whole] = placeMarkerLabels([{ ...chat, shortLabel: undefined }, agent], w, H, { lines: [cdf] });
     expect(whole!.short).toBeUndefined();
-    expect(lineInside(whole!, chat.label, agentRule)).toBeGreaterThan(0);
-    // Its short form fits right of the rule, clear of the other rule and of the curve.
+    expect(whole!.alongRule).toBe(true);
+    expect(lineInside(whole!, chat.label, agentRule)).toBe(0);
+    expect(lineInside(whole!, chat.label, cdf)).toBe(0);
+    // With one, its short form fits across, right of the rule, clear of the other rule and of the curve: text across
+    // the rule is tried before text along it.
     const [short, agentSpot] = placeMarkerLabels([chat, agent], w, H, { lines: [cdf] });
     expect(short!.short).toBe(true);
+    expect(short!.alongRule).toBeUndefined();
     expect(lineInside(short!, chat.shortLabel, agentRule)).toBe(0);
     expect(lineInside(short!, chat.shortLabel, cdf)).toBe(0);
     // The other label got clear whole, left of its rule: it keeps its whole text.
@@ -184,6 +193,39 @@ describe('placeMarkerLabels', () => {
       { lines: [sCurve] },
     );
     expect(wide.map((s) => s!.short)).toEqual([undefined, undefined]);
+  });
+
+  it('runs a label up along its rule where rules stand closer than its short form is wide', () => {
+    // 07.06's tool latency on a phone: the published medians of Claude Code (129 ms) and Codex (626 ms) and the TTL
+    // τ (2 s) 25 and 19 px apart on a log axis; "Codex" is wider than either gap.
+    const w = 296;
+    const h = 150;
+    const marks: PlacedMark[] = [
+      { kind: 'x', px: 78, label: 'Claude 129 ms', shortLabel: 'Claude' },
+      { kind: 'x', px: 103, label: 'Codex 626 ms', shortLabel: 'Codex' },
+      { kind: 'x', px: 122, label: 'τ = 2 s: 81.7%', shortLabel: 'τ = 2 s' },
+    ];
+    expect(markerLabelWidth('Codex')).toBeGreaterThan(25);
+    const spots = placeMarkerLabels(marks, w, h);
+    const text = (i: number) => (spots[i]!.short ? marks[i].shortLabel! : marks[i].label!);
+    marks.forEach((m, i) => {
+      for (const [j, other] of marks.entries()) {
+        if (j === i || other.kind !== 'x') continue;
+        const rule = [
+          { x: other.px, y: 0 },
+          { x: other.px, y: h },
+        ];
+        expect(lineInside(spots[i]!, text(i), rule), `${m.label} over the rule at ${other.px}`).toBe(0);
+        if (j > i) expect(boxesOverlap(spots[i]!, text(i), spots[j]!, text(j))).toBe(false);
+      }
+    });
+    // Codex's label runs along its rule, between Claude's and τ's; the others read across.
+    expect(spots.map((s) => !!s!.alongRule)).toEqual([false, true, false]);
+    // Along the rule, its text is one line wide beside the rule, and inside the plot.
+    const box = labelBox(spots[1]!, markerLabelWidth(text(1)));
+    expect(box.x1 - box.x0).toBeLessThan(20);
+    expect(box.y0).toBeGreaterThanOrEqual(0);
+    expect(box.y1).toBeLessThanOrEqual(h);
   });
 
   it('keeps a label clear of the ring round a series’ symbol, wider than a dot on a line', () => {

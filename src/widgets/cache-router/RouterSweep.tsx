@@ -191,7 +191,8 @@ export function RouterSweep() {
     >
       <div className="router-charts-wrap">
         <SweepProgress drawn={complete ? total : points.length} total={total} what="loads" />
-        <div className="router-charts is-pair">
+        {/* Side by side where both keep a phone's width, their direct labels' room (the kit's grid of charts). */}
+        <div className="chart-columns">
           <LineChart
             title="p90 time to first token against offered load, per routing policy"
             series={ttftSeries}

@@ -90,15 +90,34 @@ export function latencySeries(r: ToolLatencyResponse): { cdf: LineSeries[]; shar
 }
 
 /**
+ * A published mark's name without its figure ("Claude 129 ms" → "Claude", "Dynamo: 2 s" → "Dynamo"): the short
+ * form a narrow chart draws where the whole label would cross a neighbouring rule (kit markerPlacement.ts), its
+ * figure read off the axis under the rule. None for a label that is only a figure ("30 s", "p90 21 min").
+ */
+export function publishedMarkName(label: string): string | undefined {
+  return /^([A-Z][A-Za-z]*):?\s+\S/.exec(label)?.[1];
+}
+
+/**
  * The two charts' markers: the published medians and 1 min in grey, and the TTL τ, the rule the student moves, in
- * ink (the kit's default tone): in no class's hue, so it never reads as one more CDF.
+ * ink (the kit's default tone): in no class's hue, so it never reads as one more CDF. The share of tool time at
+ * 1 min is a point on the vermillion time-share line: in ink too, not in the danger red, which colour-blind
+ * readers barely tell from the vermillion it sits on (tests/series-hues.test.ts).
  */
 export function latencyMarkers(r: ToolLatencyResponse, ttlS: number): { cdf: Marker[]; share: Marker[] } {
-  const ttl: Marker = { kind: 'x', x: ttlS, label: `τ = ${formatDuration(ttlS, 2)}`, tone: 'fg' };
+  const ttlLabel = `τ = ${formatDuration(ttlS, 2)}`;
+  const ttl: Marker = { kind: 'x', x: ttlS, label: ttlLabel, tone: 'fg' };
   return {
     cdf: [
-      ...r.marks.map((m): Marker => ({ kind: 'x', x: m.value, label: m.label, tone: 'muted' })),
-      { ...ttl, label: `τ = ${formatDuration(ttlS, 2)}: ${formatPercent(r.selected.resumedInHbm)}` },
+      ...r.marks.map((m): Marker => ({
+        kind: 'x',
+        x: m.value,
+        label: m.label,
+        shortLabel: publishedMarkName(m.label),
+        tone: 'muted',
+      })),
+      // Short, without the share of pauses resumed in HBM: the first read-out gives it.
+      { ...ttl, label: `${ttlLabel}: ${formatPercent(r.selected.resumedInHbm)}`, shortLabel: ttlLabel },
     ],
     share: [
       { kind: 'x', x: 60, label: '1 min', tone: 'muted' },
@@ -108,7 +127,7 @@ export function latencyMarkers(r: ToolLatencyResponse, ttlS: number): { cdf: Mar
         x: 60,
         y: 1 - r.selected.timeOver1min,
         label: `${formatPercent(1 - r.selected.timeOver1min)} of time`,
-        tone: 'danger',
+        tone: 'fg',
       },
     ],
   };

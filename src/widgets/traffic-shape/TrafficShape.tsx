@@ -162,7 +162,9 @@ export function TrafficShape() {
   ];
   const turnSeries = series.filter((s) => s.shape.samples.turns.length > 0);
   // The first chart spans the picture beside the controls (a wide, lower chart); on a phone, where every chart is
-  // one column wide, it is as tall as the others.
+  // one column wide, it is as tall as the others. The rest follow in the kit's grid of charts (charts.css
+  // .chart-columns), one under the other where two columns would squeeze them (a lesson at 1280 px, a projector):
+  // as wide as the first, and drawn at its aspect.
   const leadAspect = useLeadAspect(0.75, 0.42);
 
   return (
@@ -252,10 +254,10 @@ export function TrafficShape() {
       tryThis={<TryThis items={TRY_THIS} />}
       more={
         gen ? (
-          <div className="traffic-grid">
+          <div className="chart-columns">
             <CdfChart
               legend
-              aspect={0.75}
+              aspect={leadAspect}
               title="Output length per request, CDF"
               series={series.map((s) => ({ name: s.name, samples: s.shape.samples.output }))}
               x={tokensAxis('Output length')}
@@ -263,7 +265,7 @@ export function TrafficShape() {
             />
             <CdfChart
               legend
-              aspect={0.75}
+              aspect={leadAspect}
               title="Input:output ratio per request, CDF"
               series={series.map((s) => ({ name: s.name, samples: s.shape.samples.ratio }))}
               x={{ label: 'Prompt ÷ output', unit: '×', scale: 'log', format: (x) => formatCount(x) }}
@@ -271,7 +273,7 @@ export function TrafficShape() {
             />
             <CdfChart
               legend
-              aspect={0.75}
+              aspect={leadAspect}
               title="Share of each prompt found in an ideal prefix cache, CDF"
               series={series.map((s) => ({ name: s.name, samples: s.shape.samples.hitShare }))}
               x={{ label: 'Prefix hit share of the prompt', format: (x) => formatPercent(x), domain: [0, 1] }}
@@ -283,7 +285,7 @@ export function TrafficShape() {
               value={{ label: 'Prefix hit ratio', format: (x) => formatPercent(x), domain: [0, 1] }}
               orientation="horizontal"
               legend={false}
-              aspect={0.75}
+              aspect={leadAspect}
             />
             {turnSeries.length ? (
               <HistogramChart
@@ -292,7 +294,7 @@ export function TrafficShape() {
                 x={{ label: 'Turns per session', unit: 'turns', scale: 'log', format: (x) => formatCount(x) }}
                 y={{ label: 'Share of sessions', format: (x) => formatPercent(x), zero: true }}
                 legend
-                aspect={0.75}
+                aspect={leadAspect}
                 normalize="fraction"
               />
             ) : null}

@@ -58,6 +58,7 @@ function Label({
   whole,
   color,
   anchor,
+  alongRule,
 }: {
   x: number;
   y: number;
@@ -66,9 +67,18 @@ function Label({
   whole?: string;
   color: string;
   anchor: 'start' | 'middle' | 'end';
+  /** Up along its vertical rule, turned a quarter turn about (x, y) (markerPlacement.ts LabelSpot). */
+  alongRule?: boolean;
 }) {
   const drawn = (
-    <text className="chart-marker-label" x={x} y={y} textAnchor={anchor} style={{ fill: color }}>
+    <text
+      className="chart-marker-label"
+      x={x}
+      y={y}
+      textAnchor={anchor}
+      transform={alongRule ? `rotate(-90 ${x} ${y})` : undefined}
+      style={{ fill: color }}
+    >
       {text}
     </text>
   );
@@ -108,6 +118,7 @@ export function Markers({ markers, x, y, innerWidth, innerHeight, layer, avoid }
           whole={spot.short ? m.label : undefined}
           color={color}
           anchor={spot.anchor}
+          alongRule={spot.alongRule}
         />
       ) : null;
     if (!mark) return null;

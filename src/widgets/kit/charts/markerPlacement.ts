@@ -6,7 +6,10 @@
  * point). A label that cannot get clear anywhere takes the spot with the least line through it, and the halo
  * every marker label has (charts.css: a stroke in the chart's background under the text) keeps it readable. A
  * label with a short form (Marker.shortLabel) that cannot get clear tries that form too, and keeps the one that
- * crosses less: a narrow chart's close rules keep their labels off each other's rules.
+ * crosses less: a narrow chart's close rules keep their labels off each other's rules. A vertical rule's label that
+ * still crosses something, whole or short, may run up along its rule instead (turned a quarter turn, the way a
+ * chart labels rules closer together than a word is wide): it needs a strip one line of text wide beside the rule,
+ * where across it needed the word's width. It is the last resort: text across the rule reads more easily.
  *
  * Pure and in plot pixels, so it is tested without a DOM (tests/charts/marker-placement.test.ts).
  */
@@ -54,6 +57,12 @@ export interface LabelSpot {
   anchor: 'start' | 'middle' | 'end';
   /** Set where the label's short form was placed: the whole label could not get as clear. */
   short?: true;
+  /**
+   * Set where the label runs up along its vertical rule, turned a quarter turn anticlockwise about (x, y): its
+   * baseline is vertical at x, and `anchor` is taken along it ('start': the text begins at y and runs up; 'end':
+   * it ends at y, running up to it).
+   */
+  alongRule?: true;
 }
 
 /** A resolved marker in plot pixels (Markers resolves data values through the axes' positioners). */
@@ -83,6 +92,8 @@ interface Path {
 const LINE_WEIGHT = 10;
 const RULE_WEIGHT = 6;
 const CLASH = 400;
+/** What running a label up along its rule costs over a spot across it that is as clear: it reads less easily. */
+const ALONG_RULE = 12;
 const OUTSIDE = 10_000;
 
 /**
@@ -104,6 +115,17 @@ export function xRuleLabelPlace(
 
 /** The box a label's text takes at a spot, padded. */
 export function labelBox(spot: LabelSpot, width: number): Box {
+  if (spot.alongRule) {
+    // Turned anticlockwise, the glyphs' ascent lies left of the baseline and their descent right of it.
+    const bottom =
+      spot.anchor === 'start' ? spot.y : spot.anchor === 'end' ? spot.y + width : spot.y + width / 2;
+    return {
+      x0: spot.x - ASCENT - PAD,
+      y0: bottom - width - PAD,
+      x1: spot.x + DESCENT + PAD,
+      y1: bottom + PAD,
+    };
+  }
   const left = spot.anchor === 'start' ? spot.x : spot.anchor === 'end' ? spot.x - width : spot.x - width / 2;
   return { x0: left - PAD, y0: spot.y - ASCENT - PAD, x1: left + width + PAD, y1: spot.y + DESCENT + PAD };
 }
@@ -237,7 +259,12 @@ function choose(
     }
     if (cost < bestCost) {
       bestCost = cost;
-      best = { spot: { x: c.x, y: c.y, anchor: c.anchor }, box, cost, crossing: cost - c.pref };
+      best = {
+        spot: { x: c.x, y: c.y, anchor: c.anchor, ...(c.alongRule ? { alongRule: true } : {}) },
+        box,
+        cost,
+        crossing: cost - c.pref,
+      };
     }
   }
   return best!;
@@ -312,24 +339,33 @@ export function placeMarkerLabels(
 
   for (const { m, i } of order) {
     const own = m.kind === 'x' || m.kind === 'y' ? rules[i] : null;
-    const place = (text: string) => {
+    const place = (text: string, along: boolean) => {
       const width = markerLabelWidth(text);
-      return choose(
-        candidates(m, usualRow.get(i) ?? 0, width, innerWidth, innerHeight),
-        width,
-        paths,
-        taken,
-        bounds,
-        own,
-      );
+      const cands =
+        along && m.kind === 'x'
+          ? alongRuleCandidates(m, width, innerWidth, innerHeight)
+          : candidates(m, usualRow.get(i) ?? 0, width, innerWidth, innerHeight);
+      return choose(cands, width, paths, taken, bounds, own);
     };
-    let best = place(m.label!);
-    if (best.crossing > 0 && m.shortLabel) {
-      const short = place(m.shortLabel);
-      if (short.cost < best.cost) best = { ...short, spot: { ...short.spot, short: true } };
+    // Across the mark, whole, then short; then (a vertical rule's) along the rule, whole, then short: each tried
+    // only while the best so far crosses something, and kept only if it costs less.
+    const tries: { text: string; short: boolean; along: boolean }[] = [
+      { text: m.label!, short: false, along: false },
+    ];
+    if (m.shortLabel) tries.push({ text: m.shortLabel, short: true, along: false });
+    if (m.kind === 'x') {
+      tries.push({ text: m.label!, short: false, along: true });
+      if (m.shortLabel) tries.push({ text: m.shortLabel, short: true, along: true });
     }
-    out[i] = best.spot;
-    taken.push(best.box);
+    let best: Choice | null = null;
+    for (const t of tries) {
+      if (best && best.crossing <= 0) break;
+      const next = place(t.text, t.along);
+      if (!best || next.cost < best.cost)
+        best = t.short ? { ...next, spot: { ...next.spot, short: true } } : next;
+    }
+    out[i] = best!.spot;
+    taken.push(best!.box);
   }
   return out;
 }
@@ -391,6 +427,38 @@ function candidates(
         pref: (Math.abs(y - (innerHeight - BOTTOM_ROW)) / ROW) * 1.5,
       });
   }
+  return cands;
+}
+
+/**
+ * Where a vertical rule's label may run up along the rule: a line's width beside it (right of it where its label
+ * goes right across it, else left), from the top of the plot down in steps of a row (from the bottom for a label
+ * kept at the bottom). Tried only where no spot across the rule is clear, and each costs ALONG_RULE more than the
+ * same clearance across would.
+ */
+function alongRuleCandidates(
+  m: Extract<PlacedMark, { kind: 'x' }>,
+  width: number,
+  innerWidth: number,
+  innerHeight: number,
+): Candidate[] {
+  const usual = xRuleLabelPlace(m.px, markerLabelWidth(m.label ?? ''), innerWidth);
+  const right = { x: m.px + 4 + ASCENT, pref: 0 };
+  const left = { x: m.px - 4 - DESCENT, pref: 0 };
+  const sides = usual.anchor === 'start' ? [right, { ...left, pref: 3 }] : [left, { ...right, pref: 3 }];
+  // The text's top end, from the plot's top (3 px in, as a top row's text) to its lowest that keeps it inside.
+  const top = TOP_ROW - ASCENT;
+  const lowest = innerHeight - (BOTTOM_ROW - DESCENT) - width;
+  const tops: number[] = [];
+  for (let y = top; y < lowest; y += ROW) tops.push(y);
+  tops.push(Math.max(top, lowest));
+  const fromBottom = m.labelAt === 'bottom';
+  const cands: Candidate[] = [];
+  tops.forEach((y, k) => {
+    const steps = fromBottom ? tops.length - 1 - k : k;
+    for (const s of sides)
+      cands.push({ x: s.x, y, anchor: 'end', alongRule: true, pref: ALONG_RULE + s.pref + steps * 1.5 });
+  });
   return cands;
 }
 

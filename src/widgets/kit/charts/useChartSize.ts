@@ -6,6 +6,14 @@ import { PRESENT_ZOOM, useChartZoom } from './zoom';
 
 export const DEFAULT_WIDTH = 640;
 
+/**
+ * The narrowest a chart of a grid of charts is laid out, in chart units (charts.css .chart-columns: 20rem; keep the
+ * two equal): about a chart on a phone (351 at 390 px, 321 at 360 px), where its axis titles and markers' labels
+ * have room. e2e/widget-layout.spec.ts checks that no lesson chart is drawn narrower at 1280 px or on a 1920 × 1080
+ * projector, but for the pairs a lesson compares side by side (its SIDE_BY_SIDE).
+ */
+export const CHART_MIN_WIDTH = 320;
+
 export interface SizeOptions {
   width?: number;
   height?: number;
