@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { readFileSync } from 'node:fs';
 import { ROUTER_VIEW_ROWS, RouterViewsTable } from '../src/widgets/agents-per-mw/RouterViewsTable';
 import { ECON_ALL_ROUTERS } from '../src/sim/lessons/economicsLabSetup';
-import { ServicesProvider, type Services } from '../src/app/services';
+import { renderFirstState } from './renderFirstState';
 
 describe('07.12 what the router knows, as a table', () => {
   it('has a row for every router the lesson runs, in the prose’s order, each saying what its prefix score reads', () => {
@@ -21,19 +20,7 @@ describe('07.12 what the router knows, as a table', () => {
   });
 
   it('keeps its five rows, computing, until their runs are in (no worker call before an effect)', () => {
-    const sim = new Proxy(
-      {},
-      {
-        get: () => () => {
-          throw new Error('no worker call expected');
-        },
-      },
-    );
-    const html = renderToStaticMarkup(
-      <ServicesProvider services={{ sim } as unknown as Services}>
-        <RouterViewsTable />
-      </ServicesProvider>,
-    );
+    const html = renderFirstState(<RouterViewsTable />);
     expect(html.match(/<tr data-row="/g)).toHaveLength(5);
     expect(html.match(/aria-busy="true">computing…/g)).toHaveLength(5);
     expect(html).toContain('DGX H100');
