@@ -161,6 +161,9 @@ export function TrafficShape() {
     CODEX_SWEBENCH_PRO.cacheHitRate,
   ];
   const turnSeries = series.filter((s) => s.shape.samples.turns.length > 0);
+  /** Each shown workload's samples of one statistic, as a chart's series. */
+  const samplesOf = (stat: keyof Shape['samples'], of = series) =>
+    of.map((s) => ({ name: s.name, samples: s.shape.samples[stat] }));
   // The first chart spans the picture beside the controls (a wide, lower chart); on a phone, where every chart is
   // one column wide, it is as tall as the others. The rest follow in the kit's grid of charts (charts.css
   // .chart-columns), one under the other where two columns would squeeze them (a lesson at 1280 px, a projector):
@@ -259,7 +262,7 @@ export function TrafficShape() {
               legend
               aspect={leadAspect}
               title="Output length per request, CDF"
-              series={series.map((s) => ({ name: s.name, samples: s.shape.samples.output }))}
+              series={samplesOf('output')}
               x={tokensAxis('Output length')}
               markers={REFERENCE_MARKS.output}
             />
@@ -267,7 +270,7 @@ export function TrafficShape() {
               legend
               aspect={leadAspect}
               title="Input:output ratio per request, CDF"
-              series={series.map((s) => ({ name: s.name, samples: s.shape.samples.ratio }))}
+              series={samplesOf('ratio')}
               x={{ label: 'Prompt ÷ output', unit: '×', scale: 'log', format: (x) => formatCount(x) }}
               markers={REFERENCE_MARKS.ratio}
             />
@@ -275,7 +278,7 @@ export function TrafficShape() {
               legend
               aspect={leadAspect}
               title="Share of each prompt found in an ideal prefix cache, CDF"
-              series={series.map((s) => ({ name: s.name, samples: s.shape.samples.hitShare }))}
+              series={samplesOf('hitShare')}
               x={{ label: 'Prefix hit share of the prompt', format: (x) => formatPercent(x), domain: [0, 1] }}
             />
             <BarChart
@@ -290,7 +293,7 @@ export function TrafficShape() {
             {turnSeries.length ? (
               <HistogramChart
                 title="Turns per session, histogram"
-                series={turnSeries.map((s) => ({ name: s.name, samples: s.shape.samples.turns }))}
+                series={samplesOf('turns', turnSeries)}
                 x={{ label: 'Turns per session', unit: 'turns', scale: 'log', format: (x) => formatCount(x) }}
                 y={{ label: 'Share of sessions', format: (x) => formatPercent(x), zero: true }}
                 legend
@@ -316,7 +319,7 @@ export function TrafficShape() {
             legend
             aspect={leadAspect}
             title="Prompt (input) length per request, CDF"
-            series={series.map((s) => ({ name: s.name, samples: s.shape.samples.input }))}
+            series={samplesOf('input')}
             x={tokensAxis('Prompt length')}
             markers={REFERENCE_MARKS.input}
           />
