@@ -112,7 +112,7 @@ export function SloSweep() {
   const partial = sim.frames;
   const points: EconPoint[] = final ? final.points : partial.length ? partial : (sim.result?.points ?? []);
   const running = !final;
-  const frame = streamingFrame(sim, points.length > 0);
+  const frame = streamingFrame(sim, points.length > 0, final !== null);
   const s = sweepSummary(points, args, v.pue);
   const facilityKW = (s.node.powerW * v.pue) / 1000;
   const floor = s.atLeast ? '≥ ' : '';

@@ -145,6 +145,9 @@ export function showState(
         st.reset();
         for (const [k, v] of Object.entries(state.set ?? {})) st.set(k, v);
         done.add('params');
+        // The widget has not rendered the new settings yet: its read-outs and aria-busy are still the old
+        // settings' (a re-run may draw them anew), so judge them at the next check, not now.
+        complete = false;
       } else complete = false;
     }
     if ((state.time !== undefined || state.play) && !done.has('time')) {
