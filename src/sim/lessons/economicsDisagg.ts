@@ -11,7 +11,6 @@
  * Within one node the KV would more likely cross NVLink; the NICs are the simulator's default link and the
  * transfers here are small next to the prefills (a turn ships only what its decode replica does not hold).
  */
-import { replicasPerNode } from './economics';
 import {
   econNode,
   econScenario,
@@ -21,12 +20,12 @@ import {
   type EconRunArgs,
   type RunHooks,
 } from './economicsLab';
-import { ECON_PREFILL_REPLICAS, ECON_TP } from './economicsLabSetup';
+import { ECON_PREFILL_REPLICAS, econReplicasPerNode } from './economicsLabSetup';
 
 /** The lab's node scenario with its replicas split into a prefill and a decode pool. */
 export function econDisaggScenario(a: EconRunArgs) {
   const s = econScenario({ ...a, scope: 'node' });
-  const total = replicasPerNode(econNode(a.node).gpuCount, ECON_TP);
+  const total = econReplicasPerNode(econNode(a.node));
   const decode = total - ECON_PREFILL_REPLICAS;
   if (decode < 1) throw new RangeError(`a node of ${total} replicas cannot spare ${ECON_PREFILL_REPLICAS} for prefill`);
   s.name = `07.12 ${a.node} ${a.router} ${a.policy} 1P${decode}D ×${a.concurrency}`;
@@ -47,7 +46,7 @@ export async function searchDisaggCapacity(
   a: Omit<EconRunArgs, 'concurrency' | 'scope'>,
   hooks: RunHooks = {},
 ): Promise<DisaggCapacity> {
-  const total = replicasPerNode(econNode(a.node).gpuCount, ECON_TP);
+  const total = econReplicasPerNode(econNode(a.node));
   const decodeReplicas = total - ECON_PREFILL_REPLICAS;
   const cap = await searchCapacity(a, (c) =>
     runEconPoint({ ...a, concurrency: c, scope: 'node' }, hooks, econDisaggScenario),
@@ -60,7 +59,7 @@ export async function searchAggregatedCapacity(
   a: Omit<EconRunArgs, 'concurrency' | 'scope'>,
   hooks: RunHooks = {},
 ): Promise<DisaggCapacity> {
-  const decodeReplicas = replicasPerNode(econNode(a.node).gpuCount, ECON_TP);
+  const decodeReplicas = econReplicasPerNode(econNode(a.node));
   const cap = await searchCapacity(a, (c) => runEconPoint({ ...a, concurrency: c, scope: 'node' }, hooks));
   return { ...cap, decodeReplicas, agentsPerNode: cap.agentsPerReplica * decodeReplicas };
 }

@@ -23,7 +23,7 @@ import { SEED_LIMIT } from '../engine/rng';
 import type { FleetSim } from '../engine/fleet/engine';
 import type { Scenario, ToolPausePolicy } from '../engine/fleet/scenario';
 import { pauseAgent } from './pauseLabSetup';
-import { maxFeasible, meetsSlo, replicasPerNode, type Slo, type SloPoint } from './economics';
+import { maxFeasible, meetsSlo, type Slo, type SloPoint } from './economics';
 import {
   ECON_BLOCK_SIZE,
   ECON_DRAM_GB,
@@ -33,6 +33,7 @@ import {
   ECON_MODEL,
   ECON_RAMP_S,
   ECON_TP,
+  econReplicasPerNode,
   ECON_TTL_S,
   LEVER_GRID,
   SWEEP_GRID,
@@ -148,7 +149,7 @@ export function econNode(node: EconNodeId) {
 
 export function econScenario(a: EconRunArgs): Scenario {
   const node = econNode(a.node);
-  const replicas = a.scope === 'node' ? replicasPerNode(node.gpuCount, ECON_TP) : 1;
+  const replicas = a.scope === 'node' ? econReplicasPerNode(node) : 1;
   return {
     name: `07.12 ${a.node} ${a.router} ${a.policy} ×${a.concurrency}`,
     seed: a.seed,

@@ -7,9 +7,15 @@
  */
 import type { ToolLatencyPreset } from '../engine/fleet/dist';
 import { limit } from '../engine/limits';
+import { replicasPerNode } from './economics';
 
 export const ECON_MODEL = 'qwen3-32b';
 export const ECON_TP = 2;
+
+/** Replicas of the lab's tensor-parallel degree that fit on a node of the lab's catalog. */
+export function econReplicasPerNode(node: { gpuCount: number }): number {
+  return replicasPerNode(node.gpuCount, ECON_TP);
+}
 /** Prefill replicas of the disaggregated node (the rest of its replicas decode). */
 export const ECON_PREFILL_REPLICAS = 1;
 /** Tokens per page the lab's fleet tracks (reuse is at the engine's 16-token blocks: fleet/tails.ts). */

@@ -10,8 +10,8 @@ import { useDeferredSimulation } from '../kit/useSimulation';
 import { defaultValues } from '../../state/paramSchema';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
-import { ECON_PREFILL_REPLICAS, ECON_TP } from '../../sim/lessons/economicsLabSetup';
-import { agentsPerMW, replicasPerNode } from '../../sim/lessons/economics';
+import { ECON_PREFILL_REPLICAS, econReplicasPerNode } from '../../sim/lessons/economicsLabSetup';
+import { agentsPerMW } from '../../sim/lessons/economics';
 import type { DisaggLeverRequest, DisaggLeverResponse, DisaggLeverRow } from '../../worker/economicsMethods';
 import { gridArgs } from './LeverGrid';
 import { leverGridSchema } from './schema';
@@ -54,7 +54,7 @@ export interface LayoutSummary {
 /** The lever's node as its caption, table and per-MW figures use it: its power, its replicas, and their split. */
 export const LEVER_NODE = (() => {
   const node = findNode(DISAGG_LEVER_REQUEST.node)!;
-  const replicas = replicasPerNode(node.gpuCount, ECON_TP);
+  const replicas = econReplicasPerNode(node);
   return {
     name: node.name,
     powerW: node.powerW,

@@ -8,8 +8,12 @@ import { CompareRow, CompareTable } from '../kit/CompareTable';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
 import { LLMD_APPROX_CURRENT, LLMD_APPROX_DEFAULTS } from '../../sim/engine/fleet/routerDefaults';
-import { replicasPerNode } from '../../sim/lessons/economics';
-import { ECON_ROUTER_LABELS, ECON_TP, type EconRouterId } from '../../sim/lessons/economicsLabSetup';
+import {
+  ECON_ROUTER_LABELS,
+  ECON_TP,
+  econReplicasPerNode,
+  type EconRouterId,
+} from '../../sim/lessons/economicsLabSetup';
 import { ECON_MODEL_NAME } from './econSetup';
 import { GRID_DEFAULTS, useLeverCell } from './leverCell';
 
@@ -46,7 +50,7 @@ const COLUMNS = [
 
 export function RouterViewsTable() {
   const node = findNode(GRID_DEFAULTS.node as string);
-  const replicas = node ? replicasPerNode(node.gpuCount, ECON_TP) : NaN;
+  const replicas = node ? econReplicasPerNode(node) : NaN;
   return (
     <figure className="table-figure" data-figure="router-views">
       <figcaption>

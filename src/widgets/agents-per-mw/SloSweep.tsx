@@ -14,12 +14,13 @@ import { Readout, WidgetFrame } from '../kit/WidgetFrame';
 import { paramsFrame, streamingFrame } from '../kit/frameProps';
 import { formatDuration, formatNumber, formatPercent, formatPower } from '../../lib/format';
 import { findNode } from '../../sim/engine/catalog/nodes';
-import { agentsPerMW, agentsPerNode, maxFeasible, replicasPerNode } from '../../sim/lessons/economics';
+import { agentsPerMW, maxFeasible } from '../../sim/lessons/economics';
 import type { EconPoint } from '../../sim/lessons/economicsLab';
 import {
   ECON_DURATION_S,
   ECON_POLICY_LABELS,
   ECON_TP,
+  econReplicasPerNode,
   type EconNodeId,
   type EconPolicyId,
 } from '../../sim/lessons/economicsLabSetup';
@@ -94,13 +95,14 @@ export function sweepArgs(v: {
 export function sweepSummary(points: readonly EconPoint[], req: SloSweepRequest, pue: number) {
   const node = findNode(req.node)!;
   const perReplica = maxFeasible(points, req.slo);
-  const perNode = agentsPerNode(perReplica, node.gpuCount, ECON_TP);
+  const replicas = econReplicasPerNode(node);
+  const perNode = perReplica * replicas;
   const perMW = agentsPerMW(perNode, node.powerW, pue);
   const at = points.find((p) => p.concurrency === perReplica) ?? null;
   // Every concurrency run so far meets both SLOs (still running, or the sweep reached its largest): the capacity
   // is a floor, printed "≥".
   const atLeast = points.length > 0 && points.every((p) => p.meetsSlo);
-  return { node, perReplica, perNode, perMW, at, atLeast, replicas: replicasPerNode(node.gpuCount, ECON_TP) };
+  return { node, perReplica, perNode, perMW, at, atLeast, replicas };
 }
 
 export function SloSweep() {
