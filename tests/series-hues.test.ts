@@ -119,10 +119,11 @@ function expectRulesApart(chart: string, markers: readonly Marker[], series: rea
   for (const m of rules)
     for (const color of series)
       for (const theme of THEMES)
-        expect(
-          difference(toneColor(m.tone), color, theme),
-          `${chart}: rule “${m.label ?? m.kind}” (${m.tone ?? 'default'} tone) beside ${color}, ${theme} theme`,
-        ).toBeGreaterThan(TOO_CLOSE);
+        for (const vision of VISIONS)
+          expect(
+            difference(toneColor(m.tone), color, theme, vision),
+            `${chart}: rule “${m.label ?? m.kind}” (${m.tone ?? 'default'} tone) beside ${color}, ${theme} theme, ${vision}`,
+          ).toBeGreaterThan(TOO_CLOSE);
 }
 
 describe('marker rules apart from the series beside them', () => {
@@ -164,9 +165,16 @@ describe('marker rules apart from the series beside them', () => {
           difference(toneColor(points[0].tone), timeShare, theme, vision),
           `the point on the time-share line, ${theme} theme, ${vision} vision`,
         ).toBeGreaterThan(TOO_CLOSE);
-    // The danger red it was drawn in: apart for typical vision, but closer than blue to sky blue for a deuteranope.
-    expect(difference(toneColor('danger'), timeShare, 'light')).toBeGreaterThan(TOO_CLOSE);
-    expect(difference(toneColor('danger'), timeShare, 'light', 'deutan')).toBeLessThanOrEqual(TOO_CLOSE);
+    // The danger red it was drawn in, #c4261d, was closer than blue to sky blue to the vermillion for a deuteranope
+    // (ΔE 5.9); the kit's red is now darker, and apart from every hue but grey for red–green colour-blind readers.
+    expect(difference('#c4261d', timeShare, 'light', 'deutan')).toBeLessThanOrEqual(TOO_CLOSE);
+    for (const theme of THEMES)
+      for (const vision of VISIONS)
+        for (const hue of slots(8).filter((c) => c !== seriesColor(6)))
+          expect(
+            difference(toneColor('danger'), hue, theme, vision),
+            `${hue}, ${theme}, ${vision}`,
+          ).toBeGreaterThan(TOO_CLOSE);
   });
 
   it('07.08’s mask stepper: the step shown apart from the allowed-tokens line', () => {

@@ -137,8 +137,9 @@ export function regimeText(r: ReloadRecomputeResult): string {
 }
 
 /**
- * The two charts' markers. Times: where recompute is faster (a red band), each break-even in ink (the kit's
- * default tone, in neither curve's hue: the reload curve is blue) and the read-outs' prefix in grey. The ratio
+ * The two charts' markers. Times: where recompute is faster (a red band), each break-even and the read-outs' prefix
+ * in ink (the kit's default tone, in no curve's hue: the reload curve is blue; not grey, which red–green
+ * colour-blind readers cannot tell from the reddish purple side curve, tests/series-hues.test.ts). The ratio
  * chart repeats the bands and break-evens unlabelled, over its rule at 1 (reload as fast as recompute).
  */
 export function reloadMarkers(r: ReloadRecomputeResult): { times: Marker[]; ratio: Marker[] } {
@@ -155,7 +156,7 @@ export function reloadMarkers(r: ReloadRecomputeResult): { times: Marker[]; rati
     times: [
       ...bands,
       ...breakEvens,
-      { kind: 'x', x: r.prefix.tokens, label: `read-outs: ${formatCount(r.prefix.tokens)}`, tone: 'muted' },
+      { kind: 'x', x: r.prefix.tokens, label: `read-outs: ${formatCount(r.prefix.tokens)}`, tone: 'fg' },
     ],
     ratio: [
       ...[...bands, ...breakEvens].map((m): Marker => ({ ...m, label: undefined })),

@@ -81,7 +81,9 @@ export function ChunkSizeTradeoff() {
   const band: Marker[] = r?.feasible
     ? [{ kind: 'band', x0: r.feasible.lo, x1: r.feasible.hi, label: 'meets both', tone: 'ok' }]
     : [];
-  const at: Marker[] = r ? [{ kind: 'x', x: r.at.chunk, label: formatCount(r.at.chunk), tone: 'muted' }] : [];
+  // The chunk size the timeline above runs, in ink: grey is as close to the reddish purple decode-step line as blue
+  // is to sky blue, for red–green colour-blind readers (e2e/chart-colours.spec.ts).
+  const at: Marker[] = r ? [{ kind: 'x', x: r.at.chunk, label: formatCount(r.at.chunk), tone: 'fg' }] : [];
 
   // Four lines, each with its own hue AND dash and named at its right end (a projector washes colours out; a
   // colour-blind reader cannot rely on them): the two curves in the first two slots, and the two limits no chunk

@@ -91,10 +91,12 @@ export function HitRateVsKernel() {
         : [],
     [r, sLabel, xLo],
   );
-  // Today's hit rate as a rule; the reachable one as the level (and point) both cases are measured against.
+  // Today's hit rate as a rule; the reachable one as the level (and point) both cases are measured against. The
+  // rule in ink, not grey: grey is one of the lines, and red–green colour-blind readers see the reddish purple line
+  // as grey too (e2e/chart-colours.spec.ts).
   const markers: Marker[] = r
     ? [
-        { kind: 'x', x: r.hitFrom, label: `today ${formatPercent(r.hitFrom)}`, tone: 'muted' },
+        { kind: 'x', x: r.hitFrom, label: `today ${formatPercent(r.hitFrom)}`, tone: 'fg' },
         {
           kind: 'y',
           y: r.toStandard.timeS,

@@ -99,10 +99,11 @@ export function publishedMarkName(label: string): string | undefined {
 }
 
 /**
- * The two charts' markers: the published medians and 1 min in grey, and the TTL τ, the rule the student moves, in
- * ink (the kit's default tone): in no class's hue, so it never reads as one more CDF. The share of tool time at
- * 1 min is a point on the vermillion time-share line: in ink too, not in the danger red, which colour-blind
- * readers barely tell from the vermillion it sits on (tests/series-hues.test.ts).
+ * The two charts' markers. On the CDFs, the published medians and the TTL τ (the rule the student moves) in ink
+ * (the kit's default tone), in no class's hue, so none reads as one more CDF; not the medians in grey, which
+ * red–green colour-blind readers cannot tell from the reddish purple class (e2e/chart-colours.spec.ts). Beside
+ * the two share lines (blue, vermillion), 1 min in grey, and the share of tool time at 1 min a point on the
+ * vermillion line, in ink.
  */
 export function latencyMarkers(r: ToolLatencyResponse, ttlS: number): { cdf: Marker[]; share: Marker[] } {
   const ttlLabel = `τ = ${formatDuration(ttlS, 2)}`;
@@ -114,7 +115,7 @@ export function latencyMarkers(r: ToolLatencyResponse, ttlS: number): { cdf: Mar
         x: m.value,
         label: m.label,
         shortLabel: publishedMarkName(m.label),
-        tone: 'muted',
+        tone: 'fg',
       })),
       // Short, without the share of pauses resumed in HBM: the first read-out gives it.
       { ...ttl, label: `${ttlLabel}: ${formatPercent(r.selected.resumedInHbm)}`, shortLabel: ttlLabel },
@@ -222,7 +223,7 @@ export function ToolLatency() {
           <>
             Fits of each tool class (src/sim/engine/fleet/dist.ts: log-normals, and for the coding agents and
             humans mixtures of log-normals fitted per agent to TraceLab), drawn in closed form. Top: the share
-            of calls over by t, with published medians (grey) beside the chosen class and the TTL τ (in ink).
+            of calls over by t, with published medians beside the chosen class and the TTL τ, rules in ink.
             Bottom: for {r.selected.label.toLowerCase()}, the share of calls against the share of tool time
             they carry (a step marks a clip, where the fit cuts calls off). The paused session is{' '}
             {formatNumber(v.contextTokens)} tokens of {c.replica.modelName} KV (
