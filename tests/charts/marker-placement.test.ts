@@ -228,6 +228,28 @@ describe('placeMarkerLabels', () => {
     expect(box.y1).toBeLessThanOrEqual(h);
   });
 
+  it('keeps a label wider than either side of its rule off its own rule: short across, else along it', () => {
+    // 07.12's N* on a phone: the rule near the middle of a 270-px plot, its label wider than either side.
+    const w = 270;
+    const h = 240;
+    const label = 'N* = 16: both SLOs met';
+    const rule = [
+      { x: 140, y: 0 },
+      { x: 140, y: h },
+    ];
+    expect(markerLabelWidth(label)).toBeGreaterThan(w - 140);
+    expect(markerLabelWidth(label)).toBeGreaterThan(140);
+    // Kept inside the plot across the rule, it ran over its own rule; now it runs up along it.
+    const [whole] = placeMarkerLabels([{ kind: 'x', px: 140, label }], w, h);
+    expect(whole!.alongRule).toBe(true);
+    expect(lineInside(whole!, label, rule)).toBe(0);
+    // With a short form, that reads across, beside the rule.
+    const [short] = placeMarkerLabels([{ kind: 'x', px: 140, label, shortLabel: 'N* = 16' }], w, h);
+    expect(short!.short).toBe(true);
+    expect(short!.alongRule).toBeUndefined();
+    expect(lineInside(short!, 'N* = 16', rule)).toBe(0);
+  });
+
   it('keeps a label clear of the ring round a series’ symbol, wider than a dot on a line', () => {
     expect(SYMBOL_RING_RADIUS).toBeGreaterThan(POINT_DOT_RADIUS);
     const label = 'write-through';

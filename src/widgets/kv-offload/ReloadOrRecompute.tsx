@@ -150,13 +150,21 @@ export function reloadMarkers(r: ReloadRecomputeResult): { times: Marker[]; rati
     kind: 'x',
     x: c,
     label: `break-even ${formatCount(c)}`,
+    // On a phone the rules stand closer than the words are wide: the figure alone, the words in its title.
+    shortLabel: formatCount(c),
     tone: 'fg',
   }));
   return {
     times: [
       ...bands,
       ...breakEvens,
-      { kind: 'x', x: r.prefix.tokens, label: `read-outs: ${formatCount(r.prefix.tokens)}`, tone: 'fg' },
+      {
+        kind: 'x',
+        x: r.prefix.tokens,
+        label: `read-outs: ${formatCount(r.prefix.tokens)}`,
+        shortLabel: formatCount(r.prefix.tokens),
+        tone: 'fg',
+      },
     ],
     ratio: [
       ...[...bands, ...breakEvens].map((m): Marker => ({ ...m, label: undefined })),

@@ -338,7 +338,9 @@ export function placeMarkerLabels(
   });
 
   for (const { m, i } of order) {
-    const own = m.kind === 'x' || m.kind === 'y' ? rules[i] : null;
+    // A horizontal rule's label sits on its rule's line of text; a vertical rule's label beside its rule, so one that
+    // is wider than either side and kept inside the plot across its own rule crosses it like any other.
+    const own = m.kind === 'y' ? rules[i] : null;
     const place = (text: string, along: boolean) => {
       const width = markerLabelWidth(text);
       const cands =
