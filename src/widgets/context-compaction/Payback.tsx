@@ -90,7 +90,8 @@ export function breakEvenText(
 }
 
 /**
- * The upper chart's rules: the turns where summarising and pruning pay back, in ink (the kit's default tone), and
+ * The upper chart's rules (each with a short form, for a phone's plot where the whole labels cross the other rules):
+ * the turns where summarising and pruning pay back, in ink (the kit's default tone), and
  * where the context without compaction passes its limit, in red. Not in the policies' own hues (blue, vermillion,
  * bluish green): a rule in a line's colour beside it reads as one more line (tests/series-hues.test.ts).
  */
@@ -99,9 +100,21 @@ export function paybackMarkers(r: PaybackResponse, metric: Metric): Marker[] {
   const s = r.breakEven.summarise[metric];
   const p = r.breakEven.prune[metric];
   if (s !== null && s > 0 && r.runs.summarise.compactions > 0)
-    m.push({ kind: 'x', x: s, label: `summary pays back: turn ${s}`, tone: 'fg' });
+    m.push({
+      kind: 'x',
+      x: s,
+      label: `summary pays back: turn ${s}`,
+      shortLabel: `summary: turn ${s}`,
+      tone: 'fg',
+    });
   if (p !== null && p > 0 && r.runs.prune.compactions > 0)
-    m.push({ kind: 'x', x: p, label: `pruning pays back: turn ${p}`, tone: 'fg' });
+    m.push({
+      kind: 'x',
+      x: p,
+      label: `pruning pays back: turn ${p}`,
+      shortLabel: `pruning: turn ${p}`,
+      tone: 'fg',
+    });
   if (r.runs.none.limitTurn !== null)
     // At the bottom: by the turn the context passes its limit every cumulative cost is high, so the corner below
     // is empty, where at the top the label covered the end of the "never compact" line.
@@ -109,6 +122,7 @@ export function paybackMarkers(r: PaybackResponse, metric: Metric): Marker[] {
       kind: 'x',
       x: r.runs.none.limitTurn,
       label: 'no compaction: context limit',
+      shortLabel: 'context limit',
       tone: 'danger',
       labelAt: 'bottom',
     });

@@ -132,6 +132,8 @@ export function LadderChart({
       kind: 'y',
       y: breakEvenBandwidth,
       label: `reload = recompute (${formatDuration(recomputeS)}): ${formatBandwidth(breakEvenBandwidth)}`,
+      // On a phone the whole label is wider than either side of the agents' rule, which it would cross.
+      shortLabel: `break-even ${formatBandwidth(breakEvenBandwidth)}`,
       tone: 'danger',
     });
   if (demandBytes > 0)
