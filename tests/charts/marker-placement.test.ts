@@ -250,6 +250,33 @@ describe('placeMarkerLabels', () => {
     expect(lineInside(short!, 'N* = 16', rule)).toBe(0);
   });
 
+  it('slides a horizontal rule’s label along its rule to the gap between a vertical rule and a line', () => {
+    // 07.10's chunk trade-off on a phone: the gap SLO's rule, crossed by the chunk read out at a third of the plot and
+    // by the rising gap curve near its right end; neither end nor the middle of the rule is clear.
+    const w = 270;
+    const h = 150;
+    const label = 'p99 gap SLO 100 ms';
+    const chunk = [
+      { x: 90, y: 0 },
+      { x: 90, y: h },
+    ];
+    const curve = [
+      { x: 0, y: 140 },
+      { x: 240, y: 130 },
+      { x: 270, y: 10 },
+    ];
+    const marks: PlacedMark[] = [
+      { kind: 'y', py: 100, label },
+      { kind: 'x', px: 90 },
+    ];
+    const [spot] = placeMarkerLabels(marks, w, h, { lines: [curve] });
+    expect(lineInside(spot!, label, chunk)).toBe(0);
+    expect(lineInside(spot!, label, curve)).toBe(0);
+    // On its rule still, right of the chunk's rule and left of the curve.
+    expect(labelBox(spot!, markerLabelWidth(label)).x0).toBeGreaterThan(90);
+    expect(labelBox(spot!, markerLabelWidth(label)).x1).toBeLessThan(247);
+  });
+
   it('keeps a label clear of the ring round a series’ symbol, wider than a dot on a line', () => {
     expect(SYMBOL_RING_RADIUS).toBeGreaterThan(POINT_DOT_RADIUS);
     const label = 'write-through';

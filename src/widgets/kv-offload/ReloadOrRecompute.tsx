@@ -145,7 +145,15 @@ export function regimeText(r: ReloadRecomputeResult): string {
 export function reloadMarkers(r: ReloadRecomputeResult): { times: Marker[]; ratio: Marker[] } {
   const bands: Marker[] = r.segments
     .filter((s) => s.faster === 'recompute')
-    .map((s) => ({ kind: 'band', x0: s.from, x1: s.to, label: 'recompute faster', tone: 'danger' }));
+    .map((s) => ({
+      kind: 'band',
+      x0: s.from,
+      x1: s.to,
+      label: 'recompute faster',
+      // On a phone the band between the break-evens is narrower than the words.
+      shortLabel: 'recompute',
+      tone: 'danger',
+    }));
   const breakEvens: Marker[] = r.breakEven.crossings.map((c) => ({
     kind: 'x',
     x: c,

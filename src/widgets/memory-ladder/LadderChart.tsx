@@ -16,6 +16,7 @@ import { seriesColor, seriesSymbolPath } from '../kit/charts/theme';
 import { useChartSize } from '../kit/charts/useChartSize';
 import { xyLayout } from '../kit/charts/xyLayout';
 import { r2, textWidth } from '../kit/charts/layout';
+import { markerLabelWidth } from '../kit/charts/markerPlacement';
 import type { AxisSpec, Marker } from '../kit/charts/types';
 
 /** Series slot (colour + symbol) of each tier, fixed so a tier looks the same whatever is chosen. */
@@ -132,8 +133,9 @@ export function LadderChart({
       kind: 'y',
       y: breakEvenBandwidth,
       label: `reload = recompute (${formatDuration(recomputeS)}): ${formatBandwidth(breakEvenBandwidth)}`,
-      // On a phone the whole label is wider than either side of the agents' rule, which it would cross.
-      shortLabel: `break-even ${formatBandwidth(breakEvenBandwidth)}`,
+      // On a phone the whole label is wider than either side of the agents' rule, which it would cross: the figure
+      // alone, under which the shaded region's label says what it means.
+      shortLabel: formatBandwidth(breakEvenBandwidth),
       tone: 'danger',
     });
   if (demandBytes > 0)
@@ -145,6 +147,7 @@ export function LadderChart({
     });
   const beY =
     Number.isFinite(breakEvenBandwidth) && breakEvenBandwidth > 0 ? L.yPos.clamp(breakEvenBandwidth) : null;
+  const slow = slowRegionLabel(innerWidth, demandBytes > 0 ? xScale(demandBytes) : null);
 
   const legendItems = L.legend.items.map((it) => ({ ...it, index: TIER_SLOT[shown[it.index].id] }));
 
@@ -260,8 +263,13 @@ export function LadderChart({
                 height={Math.max(0, innerHeight - beY)}
               />
               {innerHeight - beY > 22 ? (
-                <text className="chart-marker-label ladder-slow-label" x={6} y={innerHeight - 8}>
-                  recompute is faster down here
+                <text
+                  className="chart-marker-label ladder-slow-label"
+                  x={slow.x}
+                  y={innerHeight - 8}
+                  textAnchor="start"
+                >
+                  {slow.text}
                 </text>
               ) : null}
             </g>
@@ -308,4 +316,19 @@ export function LadderChart({
       />
     </ChartShell>
   );
+}
+
+const SLOW_LABELS = ['recompute is faster down here', 'recompute is faster', 'recompute faster'] as const;
+
+/**
+ * Where the shaded region's label goes: left in the region, else right of the agents' rule, whole or short, so that
+ * it does not run across the rule (on a phone the whole label is wider than the part left of it).
+ */
+export function slowRegionLabel(innerWidth: number, rulePx: number | null): { x: number; text: string } {
+  for (const text of SLOW_LABELS) {
+    const w = markerLabelWidth(text);
+    if (rulePx === null || 6 + w <= rulePx - 4) return { x: 6, text };
+    if (rulePx + 6 + w <= innerWidth - 4) return { x: rulePx + 6, text };
+  }
+  return { x: 6, text: SLOW_LABELS[SLOW_LABELS.length - 1] };
 }

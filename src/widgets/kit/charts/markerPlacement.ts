@@ -95,6 +95,8 @@ const CLASH = 400;
 /** What running a label up along its rule costs over a spot across it that is as clear: it reads less easily. */
 const ALONG_RULE = 12;
 const OUTSIDE = 10_000;
+/** Between the spots a horizontal rule's label may slide to along its rule, px. */
+const Y_LABEL_STEP = 8;
 
 /**
  * Where a vertical rule's label goes: beside the rule, right of it in the plot's left part and left of it in the
@@ -414,11 +416,15 @@ function candidates(
     const below = m.py < 16;
     const ys = below ? [m.py + 14, m.py - 5] : [m.py - 5, m.py + 14];
     const xs = [
-      { x: innerWidth - 4, anchor: 'end' as const },
-      { x: 4, anchor: 'start' as const },
-      { x: innerWidth / 2, anchor: 'middle' as const },
+      { x: innerWidth - 4, anchor: 'end' as const, pref: 0 },
+      { x: 4, anchor: 'start' as const, pref: 2 },
+      { x: innerWidth / 2, anchor: 'middle' as const, pref: 4 },
     ];
-    ys.forEach((y, yi) => xs.forEach((s, si) => cands.push({ ...s, y, pref: yi * 2 + si * 2 })));
+    // Then anywhere along the rule, a step at a time from its right end: between a vertical rule and a line that
+    // cross the rule near its ends, where neither end nor the middle is clear.
+    for (let end = innerWidth - 4 - Y_LABEL_STEP; end - width >= 4; end -= Y_LABEL_STEP)
+      xs.push({ x: end, anchor: 'end' as const, pref: 5 + (innerWidth - 4 - end) / innerWidth });
+    ys.forEach((y, yi) => xs.forEach((s) => cands.push({ ...s, y, pref: yi * 2 + s.pref })));
   } else {
     const mid = (m.x0 + m.x1) / 2;
     for (const y of ruleRows(innerHeight - BOTTOM_ROW, innerHeight))
