@@ -189,6 +189,58 @@ describe('tail hashes', () => {
       { numRuns: 300 },
     );
   });
+
+  it('sessions recorded a turn at a time, past MAX_CHILDREN after a shared head and again from the start, keep what a plain model keeps', () => {
+    // Each session's list grows in place, a head page shared by all, then its own pages; a turn records its new
+    // pages (the parent known from the session's last walk) or, as after a lost cache, all of them again (found
+    // among their parents' children); 24 sessions after one head push its children past MAX_CHILDREN, and a
+    // forgotten page recorded again keeps the children recorded after it.
+    const P2 = 64;
+    const B2 = 8;
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(23), fc.integer({ min: 1, max: 3 }), fc.boolean()), {
+          minLength: 40,
+          maxLength: 120,
+        }),
+        (turns) => {
+          const idx = new PageIndex();
+          const lists = Array.from({ length: 24 }, (): Segment[] => [{ id: 'sys', tokens: P2 }]);
+          const recorded = lists.map(() => 0);
+          // The model: a page is filed once; each parent's children newest first, at most MAX_CHILDREN.
+          const filed = new Set<number>();
+          const kids = new Map<number, number[]>();
+          // Every page ever recorded: its parent, its number, and a list it is the page of.
+          const pages = new Map<number, { parent: number; k: number; segs: Segment[] }>();
+          for (const [s, n, again] of turns) {
+            const segs = lists[s];
+            segs.push({ id: `s${s}-${segs.length}`, tokens: n * P2 });
+            const hashes = segmentBlockHashes(segs, P2).hashes;
+            const from = again ? 0 : recorded[s];
+            idx.addPages(hashes, segs, from, hashes.length, P2);
+            recorded[s] = hashes.length;
+            for (let k = from; k < hashes.length; k++) {
+              const parent = k > 0 ? hashes[k - 1] : 0;
+              if (!pages.has(hashes[k])) pages.set(hashes[k], { parent, k, segs: segs.slice() });
+              if (filed.has(hashes[k])) continue;
+              filed.add(hashes[k]);
+              const list = kids.get(parent) ?? [];
+              list.unshift(hashes[k]);
+              if (list.length > PageIndex.MAX_CHILDREN) filed.delete(list.pop()!);
+              kids.set(parent, list);
+            }
+          }
+          for (const [parent, list] of kids) expect(idx.hasChildren(parent)).toBe(list.length > 0);
+          for (const [hash, { parent, k, segs }] of pages) {
+            expect(idx.hasChildren(hash)).toBe((kids.get(hash)?.length ?? 0) > 0);
+            const found = idx.longestShared(parent, k, segs, P2 / B2 - 1, P2, B2, (h) => h === hash);
+            expect(found.hash === hash).toBe(kids.get(parent)!.includes(hash));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });
 
 describe('comparing contents without hashing them', () => {
