@@ -97,24 +97,19 @@ export function breakEvenText(
  */
 export function paybackMarkers(r: PaybackResponse, metric: Metric): Marker[] {
   const m: Marker[] = [];
-  const s = r.breakEven.summarise[metric];
-  const p = r.breakEven.prune[metric];
-  if (s !== null && s > 0 && r.runs.summarise.compactions > 0)
-    m.push({
-      kind: 'x',
-      x: s,
-      label: `summary pays back: turn ${s}`,
-      shortLabel: `summary: turn ${s}`,
-      tone: 'fg',
-    });
-  if (p !== null && p > 0 && r.runs.prune.compactions > 0)
-    m.push({
-      kind: 'x',
-      x: p,
-      label: `pruning pays back: turn ${p}`,
-      shortLabel: `pruning: turn ${p}`,
-      tone: 'fg',
-    });
+  const paysBack = (policy: 'summarise' | 'prune', name: string) => {
+    const turn = r.breakEven[policy][metric];
+    if (turn !== null && turn > 0 && r.runs[policy].compactions > 0)
+      m.push({
+        kind: 'x',
+        x: turn,
+        label: `${name} pays back: turn ${turn}`,
+        shortLabel: `${name}: turn ${turn}`,
+        tone: 'fg',
+      });
+  };
+  paysBack('summarise', 'summary');
+  paysBack('prune', 'pruning');
   if (r.runs.none.limitTurn !== null)
     // At the bottom: by the turn the context passes its limit every cumulative cost is high, so the corner below
     // is empty, where at the top the label covered the end of the "never compact" line.
