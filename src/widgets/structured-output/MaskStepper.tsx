@@ -81,7 +81,14 @@ export const TRY_THIS: readonly TryItem[] = [
  */
 export function stepMarkers(vocabSize: number, k: number, allowed: number | null): Marker[] {
   return [
-    { kind: 'y', y: vocabSize, label: `whole vocabulary ${formatNumber(vocabSize)}`, tone: 'muted' },
+    {
+      kind: 'y',
+      y: vocabSize,
+      label: `whole vocabulary ${formatNumber(vocabSize)}`,
+      // On a phone the whole label crosses the step line where the mask opens to every token and closes again.
+      shortLabel: `all ${formatNumber(vocabSize)}`,
+      tone: 'muted',
+    },
     { kind: 'x', x: k, label: `step ${k}`, tone: 'fg' },
     ...(allowed !== null
       ? [{ kind: 'point' as const, x: k, y: allowed, label: formatNumber(allowed), tone: 'fg' as const }]
