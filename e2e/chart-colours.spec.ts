@@ -6,9 +6,8 @@
  * what the pages draw, so a chart added later is held to it too.
  */
 import { LESSONS } from '../src/app/lessons';
-import { WIDGETS } from '../src/widgets/registry';
 import { asSeenWith, deltaE2000, resolveColor, VISIONS, type Theme } from '../tests/colorDifference';
-import { expect, gotoLessonReady, test } from './fixtures';
+import { expect, gotoLessonIdle, test } from './fixtures';
 
 const THEMES: readonly Theme[] = ['light', 'dark'];
 const TOO_CLOSE = Math.max(
@@ -28,10 +27,8 @@ test.describe('chart colours', () => {
       page,
     }) => {
       test.setTimeout(120_000);
-      const widgets = WIDGETS.filter((w) => w.lesson === lesson.slug).length;
-      await gotoLessonReady(page, `/lessons/${lesson.slug}`, widgets);
-      // A streamed sweep marks the loads still running with grey rules that go when it ends: the finished charts.
-      await expect(page.locator('article [aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
+      // Idle: a streamed sweep marks the loads still running with grey rules that go when it ends.
+      await gotoLessonIdle(page, lesson.slug);
       const problems: string[] = [];
       let checked = 0;
       for (const theme of THEMES) {

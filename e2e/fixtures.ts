@@ -1,6 +1,7 @@
 /** Shared browser-test plumbing: collect console errors and requests that leave the origin. */
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { WIDGETS } from '../src/widgets/registry';
 
 export interface PageWatch {
   consoleErrors: string[];
@@ -101,6 +102,20 @@ export async function gotoLessonReady(page: Page, path: string, widgets: number)
   await page.goto(path);
   await expect(page.locator('[data-widget]')).toHaveCount(widgets);
   await expectWidgetsReady(page);
+}
+
+/** How many widgets a lesson's page shows (the registry's, by lesson slug). */
+export function lessonWidgetCount(slug: string): number {
+  return WIDGETS.filter((w) => w.lesson === slug).length;
+}
+
+/**
+ * Open a lesson (with an optional query) and wait until every widget is ready and nothing in it is still computing:
+ * a streamed sweep's last runs ended, its pending marks gone, every figure drawn for its settings.
+ */
+export async function gotoLessonIdle(page: Page, slug: string, query = '') {
+  await gotoLessonReady(page, `/lessons/${slug}${query}`, lessonWidgetCount(slug));
+  await expect(page.locator('article [aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
 }
 
 /** The number a read-out or inline figure publishes in its data-value attribute. */

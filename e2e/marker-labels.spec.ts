@@ -5,8 +5,7 @@
  * short form or runs it along its rule. This checks what the pages draw.
  */
 import { LESSONS } from '../src/app/lessons';
-import { WIDGETS } from '../src/widgets/registry';
-import { expect, gotoLessonReady, test } from './fixtures';
+import { expect, gotoLessonIdle, test } from './fixtures';
 
 for (const [screen, viewport] of [
   ['on a phone', { width: 390, height: 844 }],
@@ -17,9 +16,7 @@ for (const [screen, viewport] of [
     for (const lesson of LESSONS)
       test(`${lesson.slug}: no marker label across a marker rule`, async ({ page }) => {
         test.setTimeout(120_000);
-        const widgets = WIDGETS.filter((w) => w.lesson === lesson.slug).length;
-        await gotoLessonReady(page, `/lessons/${lesson.slug}`, widgets);
-        await expect(page.locator('article [aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
+        await gotoLessonIdle(page, lesson.slug);
         const crossings = await page.evaluate(() => {
           const out: string[] = [];
           for (const svg of document.querySelectorAll<SVGSVGElement>('[data-widget] svg.chart-svg')) {

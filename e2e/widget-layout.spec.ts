@@ -1,7 +1,6 @@
-import { expect, gotoLessonReady, test } from './fixtures';
+import { expect, gotoLessonReady, lessonWidgetCount, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { LESSONS } from '../src/app/lessons';
-import { WIDGETS } from '../src/widgets/registry';
 import { CHART_MIN_WIDTH } from '../src/widgets/kit/charts/useChartSize';
 
 /**
@@ -148,8 +147,7 @@ for (const [screen, viewport, query] of [
     for (const lesson of LESSONS)
       test(`${lesson.slug}: no chart narrower than ${CHART_MIN_WIDTH} chart units`, async ({ page }) => {
         test.setTimeout(120_000);
-        const widgets = WIDGETS.filter((w) => w.lesson === lesson.slug).length;
-        await gotoLessonReady(page, `/lessons/${lesson.slug}${query}`, widgets);
+        await gotoLessonReady(page, `/lessons/${lesson.slug}${query}`, lessonWidgetCount(lesson.slug));
         const pairs = SIDE_BY_SIDE.map(([id, grid]) => `[data-widget="${id}"] ${grid}`).join(', ');
         // A chart's width in its own units is its viewBox's (ChartShell: screen pixels over the zoom), set from its
         // box before the chart is first painted; the charts of a widget's `more` draw with its first, once ready.
